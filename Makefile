@@ -1,0 +1,111 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# ibtrace - top-level build. See README.
+#
+#   make            modules (against the kernel the test VM boots), tool,
+#                   selftest programs
+#   make deps       install the Debian packages the project needs
+#   make lint       checkpatch --strict and sparse on the kernel sources
+#   make check      deps + build + lint + every test (boots VMs)
+#   make demo       deps + build + a VM showing what ibtrace does
+#   make install    module into /lib/modules/$(KVER)/updates, tool into
+#                   $(PREFIX)/sbin
+#
+# KVER= / KDIR= choose the kernel; default: the newest /lib/modules/*/build
+# that has a matching /boot/vmlinuz-* (the kernel the VM boots), never the
+# running kernel.
+
+KVER ?= $(shell for b in $$(ls -d /lib/modules/*/build 2>/dev/null | sort -V -r); do \
+	v=$$(basename $$(dirname $$b)); \
+	[ -e /boot/vmlinuz-$$v ] && { echo $$v; break; }; done)
+KDIR ?= /lib/modules/$(KVER)/build
+PREFIX ?= /usr/local
+W ?= 1
+
+# Kernel files used at build time only (never committed), from Debian's
+# linux-source-6.1 tarball.
+KSRC_TARBALL ?= $(firstword $(wildcard /usr/src/linux-source-6.1.tar.xz))
+KSRC := $(CURDIR)/.ksrc
+KSRC_FILES := scripts/checkpatch.pl scripts/spelling.txt \
+	scripts/const_structs.checkpatch \
+	tools/testing/selftests/lib.mk tools/testing/selftests/kselftest.h \
+	tools/testing/selftests/kselftest_harness.h \
+	tools/testing/selftests/kselftest
+
+KERNEL_SRCS := $(filter-out %.mod.c,$(wildcard kmod/*/*.[ch])) uapi/linux/ibtrace.h
+
+DEPS := build-essential pkg-config kmod iproute2 xz-utils cpio \
+	qemu-system-x86 linux-image-amd64 linux-headers-amd64 \
+	busybox-static rdma-core ibverbs-utils infiniband-diags opensm \
+	perftest ibsim-utils libnl-3-dev libnl-genl-3-dev libibumad-dev \
+	libjson-c-dev sparse linux-source-6.1
+
+export KVER KDIR
+
+.PHONY: all modules tool selftests deps ksrc lint checkpatch sparse check \
+	demo install clean
+
+all: modules tool selftests
+
+modules:
+	@test -n "$(KVER)" -a -d "$(KDIR)" || { \
+		echo "No kernel build tree found (run 'make deps', or set KDIR=)" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) W=$(W) modules
+
+tool:
+	$(MAKE) -C tool
+
+selftests: ksrc
+	$(MAKE) -C selftests KSFT_DIR=$(KSRC)/tools/testing/selftests
+
+deps:
+	@missing=$$(for p in $(DEPS); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
+		grep -q '^install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "Installing:" $$missing; \
+		export DEBIAN_FRONTEND=noninteractive; \
+		apt-get update -q && \
+		apt-get install -y -q --no-install-recommends $$missing; \
+	else echo "All packages present."; fi
+
+ksrc: $(KSRC)/.stamp
+
+$(KSRC)/.stamp: $(KSRC_TARBALL)
+	@test -n "$(KSRC_TARBALL)" || { echo "linux-source-6.1 missing (make deps)" >&2; exit 1; }
+	rm -rf $(KSRC) && mkdir -p $(KSRC)
+	tar -xJf $(KSRC_TARBALL) -C $(KSRC) --strip-components=1 \
+		$(addprefix linux-source-6.1/,$(KSRC_FILES))
+	touch $@
+
+checkpatch: ksrc
+	$(KSRC)/scripts/checkpatch.pl --strict --no-tree --terse \
+		--show-types -f $(KERNEL_SRCS)
+
+sparse:
+	@$(MAKE) -s -C $(KDIR) M=$(CURDIR) clean >/dev/null
+	@out=$$($(MAKE) -s -C $(KDIR) M=$(CURDIR) C=2 W=1 modules 2>&1 | \
+		grep -E 'warning|error' ); \
+	if [ -n "$$out" ]; then echo "$$out"; exit 1; fi; echo "sparse: clean"
+
+lint: checkpatch sparse
+
+check: deps
+	$(MAKE) all
+	selftests/check.sh
+
+demo: deps
+	$(MAKE) all
+	selftests/vm-run --vms 2 --peer-cmd selftests/demo-peer.sh -- \
+		selftests/demo.sh
+
+install: deps all
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=updates modules_install
+	depmod -a $(KVER)
+	$(MAKE) -C tool install PREFIX=$(PREFIX)
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	$(MAKE) -C tool clean
+	-$(MAKE) -C selftests clean KSFT_DIR=$(KSRC)/tools/testing/selftests
+	rm -rf $(KSRC)

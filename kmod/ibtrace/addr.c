@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ibtrace - address handles for the destinations of our requests.
+ *
+ * InfiniBand: a DLID, plus a GRH when a DGID is given too. RoCE: a GRH
+ * from a source GID of the same family as the destination, and the
+ * destination MAC - taken from an EUI-64 link-local GID directly, else
+ * resolved through the neighbour tables with rdma_resolve_ip().
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/completion.h>
+#include <net/addrconf.h>
+#include <rdma/ib_addr.h>
+#include <rdma/ib_cache.h>
+
+#include "ibtrace.h"
+
+/* Neighbour resolution bound; the waiter sleeps at most this long. */
+#define IBTRACE_RESOLVE_TIMEOUT_MS	2000
+#define IBTRACE_HOP_LIMIT		64
+
+struct ibtrace_resolve {
+	struct completion done;
+	int status;
+};
+
+static void ibtrace_resolve_done(int status, struct sockaddr *src_addr,
+				 struct rdma_dev_addr *addr, void *context)
+{
+	struct ibtrace_resolve *res = context;
+
+	res->status = status;
+	complete(&res->done);
+}
+
+/* Best source GID on @port for reaching @dgid, with a reference held. */
+static const struct ib_gid_attr *
+ibtrace_pick_sgid(struct ibtrace_port *port, const union ib_gid *dgid)
+{
+	struct ib_device *ibdev = port->dev->ibdev;
+	bool want_v4 = ipv6_addr_v4mapped((const struct in6_addr *)dgid->raw);
+	const struct ib_gid_attr *attr, *best = NULL;
+	int i, len = ibdev->port_data[port->port_num].immutable.gid_tbl_len;
+
+	for (i = 0; i < len; i++) {
+		bool v4;
+
+		attr = rdma_get_gid_attr(ibdev, port->port_num, i);
+		if (IS_ERR(attr))
+			continue;
+		v4 = ipv6_addr_v4mapped((const struct in6_addr *)attr->gid.raw);
+		if (v4 == want_v4 &&
+		    (!best || (attr->gid_type == IB_GID_TYPE_ROCE_UDP_ENCAP &&
+			       best->gid_type != IB_GID_TYPE_ROCE_UDP_ENCAP))) {
+			if (best)
+				rdma_put_gid_attr(best);
+			best = attr;
+			continue;
+		}
+		rdma_put_gid_attr(attr);
+	}
+	return best;
+}
+
+static int ibtrace_resolve_dmac(const struct ib_gid_attr *sgid_attr,
+				const union ib_gid *dgid, u8 *dmac)
+{
+	union {
+		struct sockaddr sa;
+		struct sockaddr_in sin;
+		struct sockaddr_in6 sin6;
+	} src, dst;
+	struct rdma_dev_addr dev_addr = {};
+	struct ibtrace_resolve res;
+	int err;
+
+	if (rdma_link_local_addr((struct in6_addr *)dgid->raw)) {
+		rdma_get_ll_mac((struct in6_addr *)dgid->raw, dmac);
+		return 0;
+	}
+
+	rdma_gid2ip(&src.sa, &sgid_attr->gid);
+	rdma_gid2ip(&dst.sa, dgid);
+	dev_addr.net = &init_net;
+	dev_addr.sgid_attr = sgid_attr;
+	init_completion(&res.done);
+
+	err = rdma_resolve_ip(&src.sa, &dst.sa, &dev_addr,
+			      IBTRACE_RESOLVE_TIMEOUT_MS, ibtrace_resolve_done,
+			      true, &res);
+	if (err)
+		return err;
+	/* Bounded by the resolution timeout. */
+	wait_for_completion(&res.done);
+	if (res.status)
+		return res.status;
+	memcpy(dmac, dev_addr.dst_dev_addr, ETH_ALEN);
+	return 0;
+}
+
+/**
+ * ibtrace_ah_create() - address handle for a destination
+ * @port: local port (with an agent)
+ * @dgid: destination GID, or NULL
+ * @dlid: destination LID, or 0 (IB only)
+ * @extack: where to say what is wrong
+ *
+ * Sleeps (neighbour resolution on RoCE).
+ *
+ * Return: the AH or an ERR_PTR().
+ */
+struct ib_ah *ibtrace_ah_create(struct ibtrace_port *port,
+				const union ib_gid *dgid, u32 dlid,
+				struct netlink_ext_ack *extack)
+{
+	struct ib_device *ibdev = port->dev->ibdev;
+	const struct ib_gid_attr *sgid_attr;
+	struct rdma_ah_attr ah_attr = {};
+	union ib_gid gid;
+	struct ib_ah *ah;
+	int err;
+
+	ah_attr.type = rdma_ah_find_type(ibdev, port->port_num);
+	rdma_ah_set_port_num(&ah_attr, port->port_num);
+
+	if (ah_attr.type != RDMA_AH_ATTR_TYPE_ROCE) {
+		if (!dlid) {
+			NL_SET_ERR_MSG(extack,
+				       "an InfiniBand destination needs a DLID");
+			return ERR_PTR(-EINVAL);
+		}
+		rdma_ah_set_dlid(&ah_attr, dlid);
+		if (dgid) {
+			gid = *dgid;
+			rdma_ah_set_grh(&ah_attr, &gid, 0, 0, IBTRACE_HOP_LIMIT,
+					0);
+		}
+		ah = rdma_create_ah(port->agent->qp->pd, &ah_attr,
+				    RDMA_CREATE_AH_SLEEPABLE);
+		if (IS_ERR(ah))
+			NL_SET_ERR_MSG(extack, "cannot create an address handle");
+		return ah;
+	}
+
+	if (!dgid) {
+		NL_SET_ERR_MSG(extack, "a RoCE destination needs a DGID");
+		return ERR_PTR(-EINVAL);
+	}
+	sgid_attr = ibtrace_pick_sgid(port, dgid);
+	if (!sgid_attr) {
+		NL_SET_ERR_MSG(extack,
+			       "no source GID of the destination's family on this port");
+		return ERR_PTR(-EADDRNOTAVAIL);
+	}
+
+	err = ibtrace_resolve_dmac(sgid_attr, dgid, ah_attr.roce.dmac);
+	if (err) {
+		NL_SET_ERR_MSG(extack, "cannot resolve the destination's MAC");
+		rdma_put_gid_attr(sgid_attr);
+		return ERR_PTR(err);
+	}
+	gid = *dgid;
+	rdma_ah_set_grh(&ah_attr, &gid, 0, sgid_attr->index, IBTRACE_HOP_LIMIT,
+			0);
+	ah_attr.grh.sgid_attr = sgid_attr;
+	ah = rdma_create_ah(port->agent->qp->pd, &ah_attr,
+			    RDMA_CREATE_AH_SLEEPABLE);
+	rdma_put_gid_attr(sgid_attr);
+	if (IS_ERR(ah))
+		NL_SET_ERR_MSG(extack, "cannot create an address handle");
+	return ah;
+}
+
+/**
+ * ibtrace_ah_destroy() - release an AH from ibtrace_ah_create()
+ * @ah: the AH
+ */
+void ibtrace_ah_destroy(struct ib_ah *ah)
+{
+	rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
+}

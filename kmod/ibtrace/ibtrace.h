@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ibtrace - InfiniBand path tracing and conformance toolkit.
+ *
+ * Internal structures shared by the files of ibtrace.ko. Ownership is a
+ * tree: the ib_client owns one &struct ibtrace_dev per RDMA device, which
+ * owns one &struct ibtrace_port per port, which owns the port's class 0x30
+ * MAD agent.
+ */
+#ifndef _IBTRACE_H
+#define _IBTRACE_H
+
+#include <linux/atomic.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/wait.h>
+#include <rdma/ib_mad.h>
+#include <rdma/ib_verbs.h>
+#include <uapi/linux/ibtrace.h>
+
+/* Vendor MAD methods (IBA 13.4.5) */
+#define IBTRACE_METHOD_GET		0x01
+#define IBTRACE_METHOD_GET_RESP		0x81
+
+/* SourceRoute data area (DESIGN §3) */
+#define IBTRACE_SR_ACTUAL_PORT		0
+#define IBTRACE_SR_HOP_COUNT		1
+#define IBTRACE_SR_VECTOR		2
+
+/**
+ * struct ibtrace_agent_stats - counters of one port's class 0x30 agent
+ * @rx: requests received
+ * @answered: responses posted
+ * @mismatch: SourceRoute probes that arrived on another port than expected
+ * @malformed: requests rejected for a bad hop count
+ * @unsupported: requests answered "unsupported method (attribute)"
+ */
+struct ibtrace_agent_stats {
+	atomic64_t rx;
+	atomic64_t answered;
+	atomic64_t mismatch;
+	atomic64_t malformed;
+	atomic64_t unsupported;
+};
+
+struct ibtrace_dev;
+
+/**
+ * struct ibtrace_port - per-port state
+ * @dev: the device this port belongs to
+ * @port_num: 1-based port number
+ * @agent: class 0x30 MAD agent, NULL when the port has no GSI or the
+ *	registration failed
+ * @tid_seq: low 32 bits of the transaction IDs of requests we send
+ * @stats: agent counters
+ */
+struct ibtrace_port {
+	struct ibtrace_dev *dev;
+	u32 port_num;
+	struct ib_mad_agent *agent;
+	atomic_t tid_seq;
+	struct ibtrace_agent_stats stats;
+};
+
+/**
+ * struct ibtrace_dev - per-device state, the ib_client's client data
+ * @list: entry in the device list (protected by ibtrace_devs_lock)
+ * @ibdev: the RDMA device
+ * @ref: held by the device list and by every request using the device
+ * @released: completed when @ref drops to zero
+ * @dead: set when the device goes away; requests end with -ENODEV
+ * @waitq: requests waiting for MAD completions sleep here; woken when
+ *	@dead is set
+ * @nports: number of entries in @port
+ * @port: per-port state, index = port number - 1
+ */
+struct ibtrace_dev {
+	struct list_head list;
+	struct ib_device *ibdev;
+	struct kref ref;
+	struct completion released;
+	bool dead;
+	wait_queue_head_t waitq;
+	u32 nports;
+	struct ibtrace_port port[];
+};
+
+/* main.c */
+struct ibtrace_dev *ibtrace_dev_get_by_name(const char *name);
+struct ibtrace_dev *ibtrace_dev_get_by_index(u32 index);
+struct ibtrace_dev *ibtrace_dev_get_from(u32 start);
+void ibtrace_dev_put(struct ibtrace_dev *dev);
+struct ibtrace_port *ibtrace_dev_port(struct ibtrace_dev *dev, u32 port_num);
+
+static inline bool ibtrace_dev_dead(const struct ibtrace_dev *dev)
+{
+	return READ_ONCE(dev->dead);
+}
+
+/* agent.c */
+int ibtrace_agent_register(struct ibtrace_port *port);
+void ibtrace_agent_unregister(struct ibtrace_port *port);
+
+/* mad.c */
+
+/**
+ * struct ibtrace_mad_req - one request MAD and its answer
+ * @ah: address handle of the destination
+ * @remote_qpn: destination QP (1 for GSI)
+ * @mad: the request to send (header + data); the TID is filled in
+ * @timeout_ms: wait per attempt
+ * @retries: attempts after the first one times out
+ * @resp: the answer (valid when the call returns 0)
+ * @rtt_ns: round trip of the answered attempt
+ * @attempts: attempts sent
+ * @slid: source LID of the answer
+ * @has_grh: the answer carried a GRH; @sgid is valid
+ * @sgid: source GID of the answer
+ */
+struct ibtrace_mad_req {
+	struct ib_ah *ah;
+	u32 remote_qpn;
+	struct ib_vendor_mad mad;
+	u32 timeout_ms;
+	u32 retries;
+
+	struct ib_vendor_mad resp;
+	u64 rtt_ns;
+	u32 attempts;
+	u32 slid;
+	bool has_grh;
+	union ib_gid sgid;
+};
+
+void ibtrace_mad_init_vendor(struct ib_vendor_mad *mad, u8 method,
+			     u16 attr_id);
+int ibtrace_mad_exchange(struct ibtrace_port *port,
+			 struct ibtrace_mad_req *req);
+void ibtrace_mad_recv_response(struct ib_mad_send_buf *send_buf,
+			       struct ib_mad_recv_wc *mad_recv_wc);
+void ibtrace_mad_send_done(struct ibtrace_port *port,
+			   struct ib_mad_send_wc *mad_send_wc);
+
+/* ping.c */
+
+/**
+ * struct ibtrace_ping_params - what to ping and how
+ * @dgid: destination GID (valid when @has_dgid)
+ * @has_dgid: @dgid is given
+ * @dlid: destination LID, 0 if none
+ * @count: probes to send
+ * @interval_ms: gap between probes
+ * @timeout_ms: wait per attempt
+ * @retries: attempts after a timeout
+ * @sroute_len: 0 for ClassPortInfo probes, else the SourceRoute hop count
+ * @sroute: expected incoming port per hop
+ */
+struct ibtrace_ping_params {
+	union ib_gid dgid;
+	bool has_dgid;
+	u32 dlid;
+	u32 count;
+	u32 interval_ms;
+	u32 timeout_ms;
+	u32 retries;
+	u32 sroute_len;
+	u8 sroute[IBTRACE_SROUTE_MAX_HOPS];
+};
+
+/**
+ * struct ibtrace_ping_probe - the outcome of one probe
+ * @seq: probe number, from 1
+ * @status: &enum ibtrace_probe_status
+ * @req: the exchange (answer fields valid when answered)
+ */
+struct ibtrace_ping_probe {
+	u32 seq;
+	enum ibtrace_probe_status status;
+	const struct ibtrace_mad_req *req;
+};
+
+/**
+ * struct ibtrace_ping_summary - statistics of a ping
+ * @sent: probes sent
+ * @received: probes answered
+ * @errors: answers with a non-zero MAD status
+ * @rtt_min_ns: smallest RTT of the answered probes
+ * @rtt_avg_ns: mean RTT
+ * @rtt_max_ns: largest RTT
+ * @rtt_p99_ns: 99th percentile RTT (nearest rank)
+ * @rtt_median_ns: median RTT (nearest rank)
+ */
+struct ibtrace_ping_summary {
+	u32 sent;
+	u32 received;
+	u32 errors;
+	u64 rtt_min_ns;
+	u64 rtt_avg_ns;
+	u64 rtt_max_ns;
+	u64 rtt_p99_ns;
+	u64 rtt_median_ns;
+};
+
+typedef int (*ibtrace_ping_report_t)(void *ctx,
+				     const struct ibtrace_ping_probe *probe);
+
+int ibtrace_ping_run(struct ibtrace_port *port,
+		     const struct ibtrace_ping_params *params,
+		     ibtrace_ping_report_t report, void *ctx,
+		     struct ibtrace_ping_summary *summary,
+		     struct netlink_ext_ack *extack);
+
+/* addr.c */
+struct ib_ah *ibtrace_ah_create(struct ibtrace_port *port,
+				const union ib_gid *dgid, u32 dlid,
+				struct netlink_ext_ack *extack);
+void ibtrace_ah_destroy(struct ib_ah *ah);
+
+#endif /* _IBTRACE_H */

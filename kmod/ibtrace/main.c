@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ibtrace - module entry, ib_client and the device list.
+ *
+ * Every RDMA device gets a &struct ibtrace_dev when ib_core adds it; every
+ * port with GSI gets the class 0x30 agent. Requests (netlink) find devices
+ * in the list and hold a reference while they use them. When a device goes
+ * away, or the module unloads, the device is marked dead, waiting requests
+ * are woken and end with an error, and removal waits for their references
+ * before the agents are unregistered.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+
+#include "ibtrace.h"
+#include "netlink.h"
+
+static struct ib_client ibtrace_client;
+
+/* protects ibtrace_devs */
+static DEFINE_MUTEX(ibtrace_devs_lock);
+static LIST_HEAD(ibtrace_devs);
+
+static void ibtrace_dev_release(struct kref *ref)
+{
+	struct ibtrace_dev *dev = container_of(ref, struct ibtrace_dev, ref);
+
+	complete(&dev->released);
+}
+
+/**
+ * ibtrace_dev_put() - drop a reference taken by an ibtrace_dev_get_*()
+ * @dev: the device
+ */
+void ibtrace_dev_put(struct ibtrace_dev *dev)
+{
+	kref_put(&dev->ref, ibtrace_dev_release);
+}
+
+/**
+ * ibtrace_dev_get_by_name() - find a live device by name
+ * @name: RDMA device name
+ *
+ * Return: the device with a reference held, or NULL.
+ */
+struct ibtrace_dev *ibtrace_dev_get_by_name(const char *name)
+{
+	struct ibtrace_dev *dev, *found = NULL;
+
+	mutex_lock(&ibtrace_devs_lock);
+	list_for_each_entry(dev, &ibtrace_devs, list) {
+		if (!strcmp(dev_name(&dev->ibdev->dev), name)) {
+			kref_get(&dev->ref);
+			found = dev;
+			break;
+		}
+	}
+	mutex_unlock(&ibtrace_devs_lock);
+	return found;
+}
+
+/**
+ * ibtrace_dev_get_by_index() - find a live device by ib_core index
+ * @index: RDMA device index
+ *
+ * Return: the device with a reference held, or NULL.
+ */
+struct ibtrace_dev *ibtrace_dev_get_by_index(u32 index)
+{
+	struct ibtrace_dev *dev, *found = NULL;
+
+	mutex_lock(&ibtrace_devs_lock);
+	list_for_each_entry(dev, &ibtrace_devs, list) {
+		if (dev->ibdev->index == index) {
+			kref_get(&dev->ref);
+			found = dev;
+			break;
+		}
+	}
+	mutex_unlock(&ibtrace_devs_lock);
+	return found;
+}
+
+/**
+ * ibtrace_dev_get_from() - iterate devices in ascending index order
+ * @start: smallest device index wanted
+ *
+ * Iteration by index stays correct while devices come and go between
+ * calls (dumps span several netlink messages).
+ *
+ * Return: the live device with the smallest index >= @start, with a
+ * reference held, or NULL at the end.
+ */
+struct ibtrace_dev *ibtrace_dev_get_from(u32 start)
+{
+	struct ibtrace_dev *dev, *best = NULL;
+
+	mutex_lock(&ibtrace_devs_lock);
+	list_for_each_entry(dev, &ibtrace_devs, list) {
+		u32 idx = dev->ibdev->index;
+
+		if (idx >= start && (!best || idx < best->ibdev->index))
+			best = dev;
+	}
+	if (best)
+		kref_get(&best->ref);
+	mutex_unlock(&ibtrace_devs_lock);
+	return best;
+}
+
+/**
+ * ibtrace_dev_port() - a device's port by number
+ * @dev: the device
+ * @port_num: 1-based port number
+ *
+ * Return: the port, or NULL if @dev has no such port.
+ */
+struct ibtrace_port *ibtrace_dev_port(struct ibtrace_dev *dev, u32 port_num)
+{
+	if (port_num < 1 || port_num > dev->nports)
+		return NULL;
+	return &dev->port[port_num - 1];
+}
+
+static int ibtrace_add_one(struct ib_device *ibdev)
+{
+	u32 nports = rdma_end_port(ibdev);
+	struct ibtrace_dev *dev;
+	u32 p;
+
+	/* Switches (port 0 only) are not served by this client. */
+	if (rdma_start_port(ibdev) != 1)
+		return -EOPNOTSUPP;
+
+	dev = kzalloc(struct_size(dev, port, nports), GFP_KERNEL);
+	if (!dev)
+		return -ENOMEM;
+
+	dev->ibdev = ibdev;
+	dev->nports = nports;
+	kref_init(&dev->ref);
+	init_completion(&dev->released);
+	init_waitqueue_head(&dev->waitq);
+
+	for (p = 1; p <= nports; p++) {
+		struct ibtrace_port *port = &dev->port[p - 1];
+
+		port->dev = dev;
+		port->port_num = p;
+		if (!rdma_cap_ib_mad(ibdev, p))
+			continue;
+		/* A port without the agent is still listed; it is not fatal. */
+		if (ibtrace_agent_register(port))
+			dev_warn(&ibdev->dev,
+				 "port %u: class 0x30 agent not registered\n",
+				 p);
+	}
+
+	ib_set_client_data(ibdev, &ibtrace_client, dev);
+
+	mutex_lock(&ibtrace_devs_lock);
+	list_add_tail(&dev->list, &ibtrace_devs);
+	mutex_unlock(&ibtrace_devs_lock);
+	return 0;
+}
+
+static void ibtrace_remove_one(struct ib_device *ibdev, void *client_data)
+{
+	struct ibtrace_dev *dev = client_data;
+	u32 p;
+
+	mutex_lock(&ibtrace_devs_lock);
+	list_del(&dev->list);
+	mutex_unlock(&ibtrace_devs_lock);
+
+	/* Wake every request still using the device; they end with -ENODEV. */
+	WRITE_ONCE(dev->dead, true);
+	wake_up_all(&dev->waitq);
+
+	ibtrace_dev_put(dev);
+	wait_for_completion(&dev->released);
+
+	for (p = 1; p <= dev->nports; p++)
+		ibtrace_agent_unregister(&dev->port[p - 1]);
+	kfree(dev);
+}
+
+static struct ib_client ibtrace_client = {
+	.name = "ibtrace",
+	.add = ibtrace_add_one,
+	.remove = ibtrace_remove_one,
+};
+
+static int __init ibtrace_init(void)
+{
+	int err;
+
+	err = ib_register_client(&ibtrace_client);
+	if (err) {
+		pr_err("cannot register ib_client: %d\n", err);
+		return err;
+	}
+
+	err = ibtrace_nl_init();
+	if (err) {
+		pr_err("cannot register generic netlink family: %d\n", err);
+		goto err_unregister_client;
+	}
+	return 0;
+
+err_unregister_client:
+	ib_unregister_client(&ibtrace_client);
+	return err;
+}
+
+static void __exit ibtrace_exit(void)
+{
+	/*
+	 * Devices first: that ends running requests (they see their device
+	 * die); then the family, which waits for their handlers to return.
+	 */
+	ib_unregister_client(&ibtrace_client);
+	ibtrace_nl_exit();
+}
+
+module_init(ibtrace_init);
+module_exit(ibtrace_exit);
+
+MODULE_AUTHOR("The ibtrace developers");
+MODULE_DESCRIPTION("InfiniBand path tracing and conformance toolkit");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ibtrace - generic netlink family "ibtrace": op table and the helpers
+ * shared by the message files.
+ *
+ * A new family, so every request is validated strictly against its
+ * command's policy before the handler runs. parallel_ops: handlers run
+ * without genl_mutex, so a long ping never blocks other requests.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include "netlink.h"
+
+static const struct genl_ops ibtrace_genl_ops[] = {
+	{
+		.cmd = IBTRACE_CMD_DEV_GET,
+		.doit = ibtrace_nl_dev_get_doit,
+		.dumpit = ibtrace_nl_dev_get_dumpit,
+		.policy = ibtrace_dev_get_policy,
+		.maxattr = ARRAY_SIZE(ibtrace_dev_get_policy) - 1,
+	},
+	{
+		.cmd = IBTRACE_CMD_AGENT_GET,
+		.doit = ibtrace_nl_agent_get_doit,
+		.dumpit = ibtrace_nl_agent_get_dumpit,
+		.policy = ibtrace_dev_get_policy,
+		.maxattr = ARRAY_SIZE(ibtrace_dev_get_policy) - 1,
+	},
+	{
+		.cmd = IBTRACE_CMD_PING,
+		.flags = GENL_ADMIN_PERM,
+		.doit = ibtrace_nl_ping_doit,
+		.policy = ibtrace_ping_policy,
+		.maxattr = ARRAY_SIZE(ibtrace_ping_policy) - 1,
+	},
+};
+
+struct genl_family ibtrace_genl_family __ro_after_init = {
+	.name = IBTRACE_GENL_NAME,
+	.version = IBTRACE_GENL_VERSION,
+	.maxattr = IBTRACE_A_MAX,
+	.parallel_ops = true,
+	.resv_start_op = IBTRACE_CMD_MAX + 1,
+	.ops = ibtrace_genl_ops,
+	.n_ops = ARRAY_SIZE(ibtrace_genl_ops),
+	.module = THIS_MODULE,
+};
+
+/**
+ * ibtrace_nl_get_dev() - the device a request names
+ * @attrs: parsed request
+ * @extack: where to say what is wrong
+ * @devp: the device, with a reference held
+ *
+ * Return: 0, -EINVAL when no device is named, -ENODEV when it does not
+ * exist.
+ */
+int ibtrace_nl_get_dev(struct nlattr **attrs, struct netlink_ext_ack *extack,
+		       struct ibtrace_dev **devp)
+{
+	struct ibtrace_dev *dev = NULL;
+	struct nlattr *bad;
+
+	if (attrs[IBTRACE_A_DEV_NAME]) {
+		bad = attrs[IBTRACE_A_DEV_NAME];
+		dev = ibtrace_dev_get_by_name(nla_data(bad));
+		if (dev && attrs[IBTRACE_A_DEV_INDEX] &&
+		    nla_get_u32(attrs[IBTRACE_A_DEV_INDEX]) !=
+		    dev->ibdev->index) {
+			ibtrace_dev_put(dev);
+			NL_SET_ERR_MSG_ATTR(extack, attrs[IBTRACE_A_DEV_INDEX],
+					    "device name and index disagree");
+			return -EINVAL;
+		}
+	} else if (attrs[IBTRACE_A_DEV_INDEX]) {
+		bad = attrs[IBTRACE_A_DEV_INDEX];
+		dev = ibtrace_dev_get_by_index(nla_get_u32(bad));
+	} else {
+		NL_SET_ERR_MSG(extack, "a device (name or index) is required");
+		return -EINVAL;
+	}
+	if (!dev) {
+		NL_SET_ERR_MSG_ATTR(extack, bad, "no such RDMA device");
+		return -ENODEV;
+	}
+	*devp = dev;
+	return 0;
+}
+
+/**
+ * ibtrace_nl_get_port() - the port a request names
+ * @attrs: parsed request
+ * @extack: where to say what is wrong
+ * @default_port: port when the request names none, 0 = required
+ * @portp: the port; its device holds a reference (drop with
+ *	ibtrace_dev_put(port->dev))
+ *
+ * Return: 0 or a negative errno.
+ */
+int ibtrace_nl_get_port(struct nlattr **attrs, struct netlink_ext_ack *extack,
+			u32 default_port, struct ibtrace_port **portp)
+{
+	struct ibtrace_dev *dev;
+	struct ibtrace_port *port;
+	u32 num = default_port;
+	int err;
+
+	err = ibtrace_nl_get_dev(attrs, extack, &dev);
+	if (err)
+		return err;
+
+	if (attrs[IBTRACE_A_PORT]) {
+		num = nla_get_u32(attrs[IBTRACE_A_PORT]);
+	} else if (!num) {
+		ibtrace_dev_put(dev);
+		NL_SET_ERR_MSG(extack, "a port number is required");
+		return -EINVAL;
+	}
+	port = ibtrace_dev_port(dev, num);
+	if (!port) {
+		ibtrace_dev_put(dev);
+		NL_SET_ERR_MSG_ATTR(extack, attrs[IBTRACE_A_PORT],
+				    "no such port on this device");
+		return -ENODEV;
+	}
+	*portp = port;
+	return 0;
+}
+
+/**
+ * ibtrace_nl_put_port_id() - the attributes that name a port
+ * @skb: message being built
+ * @port: the port
+ *
+ * Return: 0 or -EMSGSIZE.
+ */
+int ibtrace_nl_put_port_id(struct sk_buff *skb, struct ibtrace_port *port)
+{
+	struct ib_device *ibdev = port->dev->ibdev;
+
+	if (nla_put_u32(skb, IBTRACE_A_DEV_INDEX, ibdev->index) ||
+	    nla_put_string(skb, IBTRACE_A_DEV_NAME, dev_name(&ibdev->dev)) ||
+	    nla_put_u32(skb, IBTRACE_A_PORT, port->port_num))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int ibtrace_nl_fill_port(struct sk_buff *skb, struct ibtrace_port *port,
+				u32 portid, u32 seq, int flags, u8 cmd,
+				ibtrace_nl_fill_t fill)
+{
+	void *hdr;
+
+	hdr = genlmsg_put(skb, portid, seq, &ibtrace_genl_family, flags, cmd);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (ibtrace_nl_put_port_id(skb, port) || fill(skb, port)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+/**
+ * ibtrace_nl_reply_port() - answer a "do" request about one port
+ * @info: the request (device and port attributes required)
+ * @cmd: command of the reply
+ * @fill: writes the body
+ *
+ * Return: 0 or a negative errno.
+ */
+int ibtrace_nl_reply_port(struct genl_info *info, u8 cmd,
+			  ibtrace_nl_fill_t fill)
+{
+	struct ibtrace_port *port;
+	struct sk_buff *skb;
+	int err;
+
+	err = ibtrace_nl_get_port(info->attrs, info->extack, 0, &port);
+	if (err)
+		return err;
+
+	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!skb) {
+		err = -ENOMEM;
+		goto out_put;
+	}
+	err = ibtrace_nl_fill_port(skb, port, info->snd_portid, info->snd_seq,
+				   0, cmd, fill);
+	if (err) {
+		nlmsg_free(skb);
+		goto out_put;
+	}
+	err = genlmsg_reply(skb, info);
+out_put:
+	ibtrace_dev_put(port->dev);
+	return err;
+}
+
+/**
+ * ibtrace_nl_dump_ports() - dump every port, or every port of one device
+ * @skb: dump buffer
+ * @cb: dump state: args[0] = device index to dump (or the next one above
+ *	it), args[1] = next port there, 0 = the device's first port
+ * @cmd: command of the messages
+ * @fill: writes one port's body
+ *
+ * A device named in the request restricts the dump to it (and a port
+ * attribute to that port).
+ *
+ * Return: skb->len while more follows, 0 at the end, or a negative errno.
+ */
+int ibtrace_nl_dump_ports(struct sk_buff *skb, struct netlink_callback *cb,
+			  u8 cmd, ibtrace_nl_fill_t fill)
+{
+	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
+	struct nlattr **attrs = info->attrs;
+	struct ibtrace_dev *only = NULL, *dev;
+	u32 only_port = 0;
+	int err = 0;
+
+	if (attrs[IBTRACE_A_DEV_NAME] || attrs[IBTRACE_A_DEV_INDEX]) {
+		err = ibtrace_nl_get_dev(attrs, cb->extack, &only);
+		if (err)
+			return err;
+		if (attrs[IBTRACE_A_PORT])
+			only_port = nla_get_u32(attrs[IBTRACE_A_PORT]);
+		if (only_port && !ibtrace_dev_port(only, only_port)) {
+			ibtrace_dev_put(only);
+			NL_SET_ERR_MSG_ATTR(cb->extack, attrs[IBTRACE_A_PORT],
+					    "no such port on this device");
+			return -ENODEV;
+		}
+	}
+
+	for (;;) {
+		u32 p;
+
+		if (only) {
+			if (cb->args[0] > only->ibdev->index)
+				break;
+			dev = only;
+			kref_get(&dev->ref);
+		} else {
+			dev = ibtrace_dev_get_from(cb->args[0]);
+			if (!dev)
+				break;
+		}
+		if (cb->args[0] != dev->ibdev->index || !cb->args[1]) {
+			cb->args[0] = dev->ibdev->index;
+			cb->args[1] = only_port ? only_port : 1;
+		}
+		for (p = cb->args[1]; p <= dev->nports; p++) {
+			if (only_port && p != only_port)
+				break;
+			err = ibtrace_nl_fill_port(skb, &dev->port[p - 1],
+						   NETLINK_CB(cb->skb).portid,
+						   cb->nlh->nlmsg_seq,
+						   NLM_F_MULTI, cmd, fill);
+			if (err)
+				break;
+			cb->args[1] = p + 1;
+		}
+		ibtrace_dev_put(dev);
+		if (err)
+			break;
+		cb->args[0]++;
+		cb->args[1] = 0;
+	}
+
+	if (only)
+		ibtrace_dev_put(only);
+	if (err == -EMSGSIZE && skb->len)
+		return skb->len;
+	return err;
+}
+
+/**
+ * ibtrace_nl_init() - register the family
+ *
+ * Return: 0 or a negative errno.
+ */
+int __init ibtrace_nl_init(void)
+{
+	return genl_register_family(&ibtrace_genl_family);
+}
+
+/**
+ * ibtrace_nl_exit() - unregister the family; waits for running handlers
+ */
+void ibtrace_nl_exit(void)
+{
+	genl_unregister_family(&ibtrace_genl_family);
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ibtrace - generic netlink core.
+ *
+ * Contract for a message file (dev_nl.c, agent_nl.c, ping_nl.c, ...): it
+ * defines its request policy and its doit/dumpit handlers and declares
+ * them here; netlink.c puts them in the family's op table. Requests that
+ * name a port share ibtrace_nl_get_port(); per-port replies start with
+ * ibtrace_nl_put_port_id(); "every port" dumps go through
+ * ibtrace_nl_dump_ports() with a fill callback.
+ */
+#ifndef _IBTRACE_NETLINK_H
+#define _IBTRACE_NETLINK_H
+
+#include <net/genetlink.h>
+
+#include "ibtrace.h"
+
+extern struct genl_family ibtrace_genl_family;
+
+int ibtrace_nl_init(void);
+void ibtrace_nl_exit(void);
+
+/**
+ * typedef ibtrace_nl_fill_t - write one port's message body
+ * @skb: message being built (header already put)
+ * @port: the port
+ *
+ * Return: 0 or -EMSGSIZE.
+ */
+typedef int (*ibtrace_nl_fill_t)(struct sk_buff *skb,
+				 struct ibtrace_port *port);
+
+int ibtrace_nl_get_dev(struct nlattr **attrs, struct netlink_ext_ack *extack,
+		       struct ibtrace_dev **devp);
+int ibtrace_nl_get_port(struct nlattr **attrs, struct netlink_ext_ack *extack,
+			u32 default_port, struct ibtrace_port **portp);
+int ibtrace_nl_put_port_id(struct sk_buff *skb, struct ibtrace_port *port);
+int ibtrace_nl_reply_port(struct genl_info *info, u8 cmd,
+			  ibtrace_nl_fill_t fill);
+int ibtrace_nl_dump_ports(struct sk_buff *skb, struct netlink_callback *cb,
+			  u8 cmd, ibtrace_nl_fill_t fill);
+
+/* dev_nl.c */
+extern const struct nla_policy ibtrace_dev_get_policy[IBTRACE_A_PORT + 1];
+int ibtrace_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info);
+int ibtrace_nl_dev_get_dumpit(struct sk_buff *skb,
+			      struct netlink_callback *cb);
+
+/* agent_nl.c */
+int ibtrace_nl_agent_get_doit(struct sk_buff *skb, struct genl_info *info);
+int ibtrace_nl_agent_get_dumpit(struct sk_buff *skb,
+				struct netlink_callback *cb);
+
+/* ping_nl.c */
+extern const struct nla_policy ibtrace_ping_policy[IBTRACE_A_PING_SROUTE + 1];
+int ibtrace_nl_ping_doit(struct sk_buff *skb, struct genl_info *info);
+
+#endif /* _IBTRACE_NETLINK_H */

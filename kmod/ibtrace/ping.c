@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ibtrace - ping: VendorGet(ClassPortInfo) or VendorGet(SourceRoute) to a
+ * destination, @count times, with per-probe results and statistics.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+
+#include "ibtrace.h"
+
+static int ibtrace_cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Nearest-rank percentile of @n sorted values, @pct in 1..100. */
+static u64 ibtrace_percentile(const u64 *sorted, u32 n, u32 pct)
+{
+	u32 rank = DIV_ROUND_UP(n * pct, 100);
+
+	return sorted[rank ? rank - 1 : 0];
+}
+
+static void ibtrace_ping_stats(u64 *rtt, u32 n,
+			       struct ibtrace_ping_summary *s)
+{
+	u64 sum = 0;
+	u32 i;
+
+	if (!n)
+		return;
+	sort(rtt, n, sizeof(*rtt), ibtrace_cmp_u64, NULL);
+	for (i = 0; i < n; i++)
+		sum += rtt[i];
+	s->rtt_min_ns = rtt[0];
+	s->rtt_max_ns = rtt[n - 1];
+	s->rtt_avg_ns = div_u64(sum, n);
+	s->rtt_p99_ns = ibtrace_percentile(rtt, n, 99);
+	s->rtt_median_ns = ibtrace_percentile(rtt, n, 50);
+}
+
+static void ibtrace_ping_build(struct ibtrace_mad_req *req,
+			       const struct ibtrace_ping_params *params)
+{
+	u8 *sr = req->mad.data;
+
+	if (!params->sroute_len) {
+		ibtrace_mad_init_vendor(&req->mad, IBTRACE_METHOD_GET,
+					IBTRACE_ATTR_CLASS_PORT_INFO);
+		return;
+	}
+	ibtrace_mad_init_vendor(&req->mad, IBTRACE_METHOD_GET,
+				IBTRACE_ATTR_SOURCE_ROUTE);
+	sr[IBTRACE_SR_HOP_COUNT] = params->sroute_len;
+	memcpy(&sr[IBTRACE_SR_VECTOR], params->sroute, params->sroute_len);
+}
+
+/* Sleep @ms unless a signal arrives or the device dies. */
+static int ibtrace_ping_pause(struct ibtrace_dev *dev, u32 ms)
+{
+	long left;
+
+	if (!ms)
+		return ibtrace_dev_dead(dev) ? -ENODEV : 0;
+	left = wait_event_interruptible_timeout(dev->waitq,
+						ibtrace_dev_dead(dev),
+						msecs_to_jiffies(ms));
+	if (left < 0)
+		return -EINTR;
+	return ibtrace_dev_dead(dev) ? -ENODEV : 0;
+}
+
+/**
+ * ibtrace_ping_run() - run a ping
+ * @port: local port with an agent
+ * @params: destination and pacing
+ * @report: called after every probe; a non-zero return stops the ping
+ * @ctx: passed to @report
+ * @summary: statistics, filled also when the ping stops early
+ * @extack: where to say what went wrong
+ *
+ * Sleeps. Probes that time out are not an error of the ping.
+ *
+ * Return: 0, -EINTR on a signal, -ENODEV when the device went away, or
+ * another negative errno (no AH, @report failed, out of memory).
+ */
+int ibtrace_ping_run(struct ibtrace_port *port,
+		     const struct ibtrace_ping_params *params,
+		     ibtrace_ping_report_t report, void *ctx,
+		     struct ibtrace_ping_summary *summary,
+		     struct netlink_ext_ack *extack)
+{
+	struct ibtrace_ping_probe probe = {};
+	struct ibtrace_mad_req *req;
+	u64 *rtt;
+	u32 seq;
+	int err;
+
+	memset(summary, 0, sizeof(*summary));
+	req = kzalloc(sizeof(*req), GFP_KERNEL);
+	rtt = kvmalloc_array(params->count, sizeof(*rtt), GFP_KERNEL);
+	if (!req || !rtt) {
+		err = -ENOMEM;
+		goto out_free;
+	}
+
+	req->ah = ibtrace_ah_create(port, params->has_dgid ? &params->dgid :
+				    NULL, params->dlid, extack);
+	if (IS_ERR(req->ah)) {
+		err = PTR_ERR(req->ah);
+		goto out_free;
+	}
+	req->remote_qpn = 1;
+	req->timeout_ms = params->timeout_ms;
+	req->retries = params->retries;
+	probe.req = req;
+
+	for (seq = 1; seq <= params->count; seq++) {
+		if (seq > 1) {
+			err = ibtrace_ping_pause(port->dev, params->interval_ms);
+			if (err)
+				break;
+		}
+
+		ibtrace_ping_build(req, params);
+		err = ibtrace_mad_exchange(port, req);
+		if (err == -EINTR || err == -ENODEV)
+			break;
+
+		summary->sent++;
+		probe.seq = seq;
+		if (!err) {
+			rtt[summary->received++] = req->rtt_ns;
+			if (req->resp.mad_hdr.status) {
+				summary->errors++;
+				probe.status = IBTRACE_PROBE_REMOTE_ERROR;
+			} else {
+				probe.status = IBTRACE_PROBE_OK;
+			}
+		} else if (err == -ETIMEDOUT) {
+			probe.status = IBTRACE_PROBE_TIMEOUT;
+		} else {
+			probe.status = IBTRACE_PROBE_SEND_ERROR;
+		}
+
+		err = report(ctx, &probe);
+		if (err)
+			break;
+	}
+
+	if (err == -ENODEV)
+		NL_SET_ERR_MSG(extack,
+			       "device removed (or module unloading) during ping");
+	ibtrace_ping_stats(rtt, summary->received, summary);
+	ibtrace_ah_destroy(req->ah);
+out_free:
+	kvfree(rtt);
+	kfree(req);
+	return err;
+}
