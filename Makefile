@@ -38,7 +38,7 @@ DEPS := build-essential pkg-config kmod iproute2 xz-utils cpio \
 	qemu-system-x86 linux-image-amd64 linux-headers-amd64 \
 	busybox-static rdma-core ibverbs-utils infiniband-diags opensm \
 	perftest ibsim-utils libnl-3-dev libnl-genl-3-dev libibumad-dev \
-	libjson-c-dev sparse linux-source-6.1
+	libjson-c-dev sparse linux-source-6.1 jq python3
 
 export KVER KDIR
 

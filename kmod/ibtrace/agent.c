@@ -27,6 +27,20 @@ static bool ibtrace_is_response(const struct ib_mad_hdr *hdr)
 	       hdr->method == IB_MGMT_METHOD_TRAP_REPRESS;
 }
 
+/* IBA 13.4.5: Get and Set are answered by GetResp, Trap by TrapRepress. */
+static u8 ibtrace_response_method(u8 method)
+{
+	switch (method) {
+	case IB_MGMT_METHOD_GET:
+	case IB_MGMT_METHOD_SET:
+		return IB_MGMT_METHOD_GET_RESP;
+	case IB_MGMT_METHOD_TRAP:
+		return IB_MGMT_METHOD_TRAP_REPRESS;
+	default:
+		return method | IB_MGMT_METHOD_RESP;
+	}
+}
+
 /* Fill the response in @resp (a copy of the request); returns MAD status. */
 static u16 ibtrace_agent_answer(struct ibtrace_port *port,
 				struct ib_vendor_mad *resp, u32 in_port)
@@ -98,7 +112,7 @@ static void ibtrace_agent_respond(struct ibtrace_port *port,
 	memcpy(resp, mad_recv_wc->recv_buf.mad, sizeof(*resp));
 	/* Byte 0 of SourceRoute: the port this node's HCA received it on. */
 	status = ibtrace_agent_answer(port, resp, wc->port_num);
-	resp->mad_hdr.method = IB_MGMT_METHOD_RESP | resp->mad_hdr.method;
+	resp->mad_hdr.method = ibtrace_response_method(resp->mad_hdr.method);
 	resp->mad_hdr.status = cpu_to_be16(status);
 	resp->rmpp_hdr.rmpp_rtime_flags = 0;
 

@@ -1,0 +1,76 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# `make check` after the build: host-side checks, then every kselftest in
+# one pair of VMs (booted once), then one line "N passed, N failed,
+# N skipped" counting every check and subtest.
+
+set -u
+cd "$(dirname "$0")/.." || exit 1
+root=$PWD
+work=$(mktemp -d /tmp/ibtrace-check.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+passed=0
+failed=0
+skipped=0
+
+# host_check NAME COMMAND...
+host_check()
+{
+	local name=$1
+
+	shift
+	if "$@" > "$work/host.log" 2>&1; then
+		echo "ok - host: $name"
+		passed=$((passed + 1))
+	else
+		echo "not ok - host: $name"
+		sed 's/^/#   /' "$work/host.log" | tail -40
+		failed=$((failed + 1))
+	fi
+}
+
+host_check "checkpatch --strict on kernel sources" make -s checkpatch
+host_check "sparse (C=2) and W=1 build clean" make -s sparse
+host_check "tool unit tests" make -s -C tool test
+
+ksft=$root/.ksrc/tools/testing/selftests
+echo "# booting two VMs for the kselftests (console logs kept on failure)"
+selftests/vm-run --vms 2 --peer-cmd selftests/peer.sh --timeout 2400 \
+	--log "$work/console.log" -- \
+	make -s -C selftests run_tests KSFT_DIR="$ksft" | tee "$work/ktap.out"
+vm_rc=${PIPESTATUS[0]}
+
+# Subtests are the nested "# ok N" lines; a script that failed or was
+# skipped without reporting subtests counts once.
+eval "$(awk '
+	/^# (not )?ok [0-9]+ / {
+		sub_seen = 1
+		if ($0 ~ /# SKIP/) s++
+		else if ($0 ~ /^# not ok/) { f++; sub_fail = 1 }
+		else p++
+		next
+	}
+	/^(not )?ok [0-9]+ selftests:/ {
+		if ($0 ~ /# SKIP/) { if (!sub_seen) s++ }
+		else if ($0 ~ /^not ok/ && !sub_fail) f++
+		sub_seen = 0; sub_fail = 0
+	}
+	END { printf "p=%d f=%d s=%d\n", p, f, s }' "$work/ktap.out")"
+passed=$((passed + p))
+failed=$((failed + f))
+skipped=$((skipped + s))
+
+if [ "$vm_rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+	echo "not ok - VM run (vm-run exit $vm_rc: kernel log or VM failure)"
+	failed=$((failed + 1))
+	[ -d "$work" ] && cp "$work"/console.log* /tmp/ 2>/dev/null &&
+		echo "# console logs copied to /tmp/console.log*"
+elif [ "$vm_rc" -eq 0 ]; then
+	echo "ok - VM kernel logs clean"
+	passed=$((passed + 1))
+fi
+
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]

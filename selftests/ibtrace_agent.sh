@@ -1,0 +1,79 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The class 0x30 agent answers raw MADs as the ibtracer design says:
+# ClassPortInfo, SourceRoute (match, mismatch with the actual port, bad hop
+# counts), unsupported methods and attributes; its counters follow.
+# Loopback on one rxe device: the MADs go through ib_umad, ib_mad and rxe.
+
+source "$(dirname "$0")/lib.sh"
+
+ibt_require_root
+ibt_require_file "$IBT_MAD"
+ibt_require_file "$IBTRACECTL"
+ibt_require_cmd rdma
+ibt_require_cmd jq
+modprobe rdma_rxe 2>/dev/null || ibt_skip_all "rdma_rxe not available"
+
+ibt_check "ibtrace loads" ibt_modprobe_ibtrace
+modprobe ib_umad
+ibt_check "rxe0 created" ibt_rxe_add rxe0
+gid=$(ibt_gid0 rxe0)
+
+mad()
+{
+	"$IBT_MAD" -d rxe0 --dgid "$gid" --timeout 2000 --retries 2 "$@"
+}
+
+# field KEY OUTPUT
+field()
+{
+	printf '%s\n' "$2" | sed -n "s/^$1=//p"
+}
+
+out=$(mad --attr 0x0001)
+ibt_expect "ClassPortInfo answered with status 0" 0x0000 "$(field status "$out")"
+ibt_expect "ClassPortInfo is a GetResp" 0x81 "$(field method "$out")"
+ibt_expect "ClassPortInfo.BaseVersion 1" 1 "$(field base_version "$out")"
+ibt_expect "ClassPortInfo.ClassVersion 1" 1 "$(field class_version "$out")"
+ibt_expect "ClassPortInfo.RespTimeValue 16" 16 "$(field resp_time "$out")"
+
+out=$(mad --attr 0x0010 --route 1)
+ibt_expect "SourceRoute right port: status 0" 0x0000 "$(field status "$out")"
+ibt_expect "SourceRoute right port: actual port 1" 1 "$(field actual_port "$out")"
+
+out=$(mad --attr 0x0010 --route 2)
+ibt_expect "SourceRoute wrong port: status 0x001c" 0x001c "$(field status "$out")"
+ibt_expect "SourceRoute wrong port: actual port reported" 1 "$(field actual_port "$out")"
+
+out=$(mad --attr 0x0010 --route 7,9,1)
+ibt_expect "SourceRoute hop 3 checks entry 3 only" 0x0000 "$(field status "$out")"
+
+out=$(mad --attr 0x0010 --route 1 --hops 0)
+ibt_expect "SourceRoute hop count 0: status 0x001c" 0x001c "$(field status "$out")"
+
+out=$(mad --attr 0x0010 --route 1 --hops 65)
+ibt_expect "SourceRoute hop count 65: status 0x001c" 0x001c "$(field status "$out")"
+
+out=$(mad --attr 0x0010 --route 1 --hops 64)
+ibt_expect "SourceRoute hop count 64 is checked (entry 64 is 0)" 0x001c "$(field status "$out")"
+
+out=$(mad --method 0x02 --attr 0x0001)
+ibt_expect "VendorSet: unsupported method 0x0008" 0x0008 "$(field status "$out")"
+
+out=$(mad --method 0x03 --attr 0x0010)
+ibt_expect "VendorSend: unsupported method 0x0008" 0x0008 "$(field status "$out")"
+
+out=$(mad --attr 0x0099)
+ibt_expect "unknown attribute: 0x000c" 0x000c "$(field status "$out")"
+
+js=$("$IBTRACECTL" -j -d rxe0 agent show)
+ibt_expect "agent counts 11 requests" 11 "$(jq -r '.[0].rx' <<< "$js")"
+ibt_expect "agent answered 11" 11 "$(jq -r '.[0].answered' <<< "$js")"
+ibt_expect "agent counts 2 mismatches" 2 "$(jq -r '.[0].mismatch' <<< "$js")"
+ibt_expect "agent counts 2 malformed" 2 "$(jq -r '.[0].malformed' <<< "$js")"
+ibt_expect "agent counts 3 unsupported" 3 "$(jq -r '.[0].unsupported' <<< "$js")"
+
+ibt_check "rxe0 deleted" ibt_rxe_del rxe0
+ibt_check "ibtrace unloads" ibt_unload_ibtrace
+ibt_done

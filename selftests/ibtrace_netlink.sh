@@ -1,0 +1,88 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Bad netlink input is rejected before anything happens, with an errno
+# and an extended ACK naming the bad attribute, and without kernel log
+# noise: missing, unknown, oversized and out-of-range attributes, unknown
+# devices and ports.
+
+source "$(dirname "$0")/lib.sh"
+
+ibt_require_root
+ibt_require_file "$IBT_NLRAW"
+ibt_require_cmd rdma
+modprobe rdma_rxe 2>/dev/null || ibt_skip_all "rdma_rxe not available"
+
+ibt_check "ibtrace loads" ibt_modprobe_ibtrace
+ibt_check "rxe0 created" ibt_rxe_add rxe0
+gid=$(ibt_gid0 rxe0 | tr -d :)
+# rxe logs "speed is unknown" on every port query; that is not ours.
+log_lines()
+{
+	dmesg | grep -vc 'speed is unknown'
+}
+log_before=$(log_lines)
+
+# nl EXPECTED_ERRNAME EXPECTED_BAD_ATTR_TYPE_OR_- MSG_REGEX DESCRIPTION -- ARGS
+nl()
+{
+	local errname=$1 bad=$2 msg=$3 desc=$4 out
+
+	shift 5
+	out=$("$IBT_NLRAW" "$@" 2>&1)
+	ibt_expect "$desc: $errname" "$errname" "$(sed -n 's/^errname=//p' <<< "$out")"
+	if [ "$bad" != - ]; then
+		ibt_expect "$desc: names attribute $bad" "$bad" \
+			"$(sed -n 's/^bad_attr_type=//p' <<< "$out")"
+	fi
+	ibt_match "$desc: message" "$msg" "$(sed -n 's/^msg=//p' <<< "$out")"
+}
+
+nl EINVAL 999 "[Uu]nknown attribute" "dev_get with an unknown attribute" -- \
+	dev_get 999=u32:1
+nl EINVAL 3 "." "dev_get with a device name without NUL" -- \
+	dev_get dev_name=strn:rxe0
+nl EINVAL 3 "." "dev_get with a 100-byte device name" -- \
+	dev_get dev_name=str:$(printf 'x%.0s' $(seq 100))
+nl ENODEV 3 "no such RDMA device" "dev_get of an unknown device" -- \
+	dev_get dev_name=str:nosuch0 port=u32:1
+nl ENODEV 4 "no such port" "dev_get of an unknown port" -- \
+	dev_get dev_name=str:rxe0 port=u32:9
+nl EINVAL 4 "." "port 0 is out of range" -- \
+	dev_get dev_name=str:rxe0 port=u32:0
+nl EINVAL - "port number is required" "dev_get do without port" -- \
+	dev_get dev_name=str:rxe0
+nl EINVAL 2 "." "u8 where a u32 is expected" -- \
+	agent_get dev_index=u8:1
+nl EINVAL - "destination .*required" "ping without destination" -- \
+	ping dev_name=str:rxe0
+nl EINVAL - "device .*required" "ping without device" -- \
+	ping ping_dgid=hex:$gid
+nl EINVAL 14 "." "ping with a 15-byte DGID" -- \
+	ping dev_name=str:rxe0 ping_dgid=hex:${gid:0:30}
+nl EINVAL 15 "." "ping with DLID 0xc000 (multicast)" -- \
+	ping dev_name=str:rxe0 ping_dlid=u32:0xc000
+nl EINVAL 16 "." "ping with count 0" -- \
+	ping dev_name=str:rxe0 ping_dgid=hex:$gid ping_count=u32:0
+nl EINVAL 16 "." "ping with count 100001" -- \
+	ping dev_name=str:rxe0 ping_dgid=hex:$gid ping_count=u32:100001
+nl EINVAL 18 "." "ping with timeout 0" -- \
+	ping dev_name=str:rxe0 ping_dgid=hex:$gid ping_timeout_ms=u32:0
+nl EINVAL 20 "." "ping with a 65-hop source route" -- \
+	ping dev_name=str:rxe0 ping_dgid=hex:$gid ping_sroute=zero:65
+nl EINVAL 20 "." "ping with an empty source route" -- \
+	ping dev_name=str:rxe0 ping_dgid=hex:$gid ping_sroute=zero:0
+nl EINVAL - "DLID|DGID" "RoCE ping by DLID only" -- \
+	ping dev_name=str:rxe0 ping_dlid=u32:5
+nl EINVAL 2 "disagree" "device name and index disagree" -- \
+	dev_get dev_name=str:rxe0 dev_index=u32:4242 port=u32:1
+
+out=$("$IBT_NLRAW" ping dev_name=str:rxe0 ping_dgid=hex:$gid ping_count=u32:2 ping_interval_ms=u32:0)
+ibt_expect "a good ping request succeeds" 0 "$(sed -n 's/^errno=//p' <<< "$out")"
+ibt_expect "2 probe messages + 1 reply" 3 "$(sed -n 's/^messages=//p' <<< "$out")"
+
+ibt_expect "no kernel log lines from bad input" "$log_before" "$(log_lines)"
+
+ibt_check "rxe0 deleted" ibt_rxe_del rxe0
+ibt_check "ibtrace unloads" ibt_unload_ibtrace
+ibt_done
