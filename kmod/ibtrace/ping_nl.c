@@ -31,6 +31,10 @@ static struct netlink_range_validation ibtrace_timeout_range = {
 	.min = 1, .max = IBTRACE_PING_MAX_MS,
 };
 
+static struct netlink_range_validation ibtrace_dlid_range = {
+	.min = 1, .max = IBTRACE_MAX_UNICAST_LID,
+};
+
 const struct nla_policy ibtrace_ping_policy[IBTRACE_A_PING_SROUTE + 1] = {
 	[IBTRACE_A_DEV_INDEX] = { .type = NLA_U32 },
 	[IBTRACE_A_DEV_NAME] = { .type = NLA_NUL_STRING,
@@ -38,7 +42,7 @@ const struct nla_policy ibtrace_ping_policy[IBTRACE_A_PING_SROUTE + 1] = {
 	[IBTRACE_A_PORT] = NLA_POLICY_RANGE(NLA_U32, 1, 255),
 	[IBTRACE_A_PING_DGID] = NLA_POLICY_EXACT_LEN(sizeof(union ib_gid)),
 	[IBTRACE_A_PING_DLID] =
-		NLA_POLICY_RANGE(NLA_U32, 1, IBTRACE_MAX_UNICAST_LID),
+		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_dlid_range),
 	[IBTRACE_A_PING_COUNT] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_count_range),
 	[IBTRACE_A_PING_INTERVAL_MS] =
