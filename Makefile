@@ -8,6 +8,7 @@
 #   make lint       checkpatch --strict and sparse on the kernel sources
 #   make check      deps + build + lint + every test (boots VMs)
 #   make demo       deps + build + a VM showing what ibtrace does
+#   make bench      benchmarks against the peer tools (prints figures)
 #   make install    module into /lib/modules/$(KVER)/updates, tool into
 #                   $(PREFIX)/sbin
 #
@@ -38,12 +39,12 @@ DEPS := build-essential pkg-config kmod iproute2 xz-utils cpio \
 	qemu-system-x86 linux-image-amd64 linux-headers-amd64 \
 	busybox-static rdma-core ibverbs-utils infiniband-diags opensm \
 	perftest ibsim-utils libnl-3-dev libnl-genl-3-dev libibumad-dev \
-	libjson-c-dev sparse linux-source-6.1 jq python3
+	libjson-c-dev sparse linux-source-6.1 jq python3 bc
 
 export KVER KDIR
 
 .PHONY: all modules tool selftests deps ksrc lint checkpatch sparse check \
-	demo install clean
+	demo bench install clean
 
 all: modules tool selftests
 
@@ -96,8 +97,13 @@ check: deps
 
 demo: deps
 	$(MAKE) all
-	selftests/vm-run --vms 2 --peer-cmd selftests/demo-peer.sh -- \
+	selftests/vm-run --vms 2 --peer-cmd selftests/peer.sh -- \
 		selftests/demo.sh
+
+bench: deps
+	$(MAKE) all
+	selftests/vm-run --vms 2 --peer-cmd selftests/bench/ping-peer.sh -- \
+		selftests/bench/ping.sh
 
 install: deps all
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=updates modules_install

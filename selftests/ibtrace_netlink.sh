@@ -16,12 +16,15 @@ modprobe rdma_rxe 2>/dev/null || ibt_skip_all "rdma_rxe not available"
 ibt_check "ibtrace loads" ibt_modprobe_ibtrace
 ibt_check "rxe0 created" ibt_rxe_add rxe0
 gid=$(ibt_gid0 rxe0 | tr -d :)
-# rxe logs "speed is unknown" on every port query; that is not ours.
+# Not ours: rxe logs "speed is unknown" on every port query, and the
+# netlink core (lib/nlattr.c) warns about a fixed-size attribute of the
+# wrong length for every family before the policy rejects it.
 log_lines()
 {
-	dmesg | grep -vc 'speed is unknown'
+	dmesg | grep -v -e 'speed is unknown' \
+		-e "netlink: 'ibtrace_nlraw': attribute type [0-9]* has an invalid length"
 }
-log_before=$(log_lines)
+log_before=$(log_lines | wc -l)
 
 # nl EXPECTED_ERRNAME EXPECTED_BAD_ATTR_TYPE_OR_- MSG_REGEX DESCRIPTION -- ARGS
 nl()
@@ -48,7 +51,7 @@ nl ENODEV 3 "no such RDMA device" "dev_get of an unknown device" -- \
 	dev_get dev_name=str:nosuch0 port=u32:1
 nl ENODEV 4 "no such port" "dev_get of an unknown port" -- \
 	dev_get dev_name=str:rxe0 port=u32:9
-nl EINVAL 4 "." "port 0 is out of range" -- \
+nl ERANGE 4 "." "port 0 is out of range" -- \
 	dev_get dev_name=str:rxe0 port=u32:0
 nl EINVAL - "port number is required" "dev_get do without port" -- \
 	dev_get dev_name=str:rxe0
@@ -58,19 +61,19 @@ nl EINVAL - "destination .*required" "ping without destination" -- \
 	ping dev_name=str:rxe0
 nl EINVAL - "device .*required" "ping without device" -- \
 	ping ping_dgid=hex:$gid
-nl EINVAL 14 "." "ping with a 15-byte DGID" -- \
+nl ERANGE 14 "." "ping with a 15-byte DGID" -- \
 	ping dev_name=str:rxe0 ping_dgid=hex:${gid:0:30}
-nl EINVAL 15 "." "ping with DLID 0xc000 (multicast)" -- \
+nl ERANGE 15 "." "ping with DLID 0xc000 (multicast)" -- \
 	ping dev_name=str:rxe0 ping_dlid=u32:0xc000
-nl EINVAL 16 "." "ping with count 0" -- \
+nl ERANGE 16 "." "ping with count 0" -- \
 	ping dev_name=str:rxe0 ping_dgid=hex:$gid ping_count=u32:0
-nl EINVAL 16 "." "ping with count 100001" -- \
+nl ERANGE 16 "." "ping with count 100001" -- \
 	ping dev_name=str:rxe0 ping_dgid=hex:$gid ping_count=u32:100001
-nl EINVAL 18 "." "ping with timeout 0" -- \
+nl ERANGE 18 "." "ping with timeout 0" -- \
 	ping dev_name=str:rxe0 ping_dgid=hex:$gid ping_timeout_ms=u32:0
-nl EINVAL 20 "." "ping with a 65-hop source route" -- \
+nl ERANGE 20 "." "ping with a 65-hop source route" -- \
 	ping dev_name=str:rxe0 ping_dgid=hex:$gid ping_sroute=zero:65
-nl EINVAL 20 "." "ping with an empty source route" -- \
+nl ERANGE 20 "." "ping with an empty source route" -- \
 	ping dev_name=str:rxe0 ping_dgid=hex:$gid ping_sroute=zero:0
 nl EINVAL - "DLID|DGID" "RoCE ping by DLID only" -- \
 	ping dev_name=str:rxe0 ping_dlid=u32:5
@@ -81,7 +84,8 @@ out=$("$IBT_NLRAW" ping dev_name=str:rxe0 ping_dgid=hex:$gid ping_count=u32:2 pi
 ibt_expect "a good ping request succeeds" 0 "$(sed -n 's/^errno=//p' <<< "$out")"
 ibt_expect "2 probe messages + 1 reply" 3 "$(sed -n 's/^messages=//p' <<< "$out")"
 
-ibt_expect "no kernel log lines from bad input" "$log_before" "$(log_lines)"
+new_log=$(log_lines | tail -n +$((log_before + 1)))
+ibt_expect "no kernel log lines from bad input" "" "$new_log"
 
 ibt_check "rxe0 deleted" ibt_rxe_del rxe0
 ibt_check "ibtrace unloads" ibt_unload_ibtrace

@@ -35,18 +35,26 @@ ibt_expect "peer's ClassPortInfo: base version 1" 1 "$(jq -r '.probes[0].base_ve
 ibt_expect "answer came from the peer's GID" "$(ibt_gid_exploded "$peer_ll")" \
 	"$(ibt_gid_exploded "$(jq -r '.probes[0].sgid' <<< "$js")")"
 
-js=$("$IBTRACECTL" -j -d rxe0 ping --dgid "$peer_v4" -c 3 -i 50 -t 2000)
-ibt_expect "ping peer (IPv4-mapped GID, neighbour resolution): 3 answered" 3 \
-	"$(jq -r .summary.received <<< "$js")"
+# ib_mad matches an answer to its request by comparing raw GRH bytes,
+# which hold an IPv4 header for IPv4 RoCEv2 packets: answers from IPv4
+# GIDs never match. ibtrace refuses such a ping with a reason instead of
+# timing out.
+out=$("$IBTRACECTL" -d rxe0 ping --dgid "$peer_v4" -c 1 -t 500 2>&1)
+ibt_expect "ping to an IPv4-mapped GID is refused (exit 1)" 1 "$?"
+ibt_match "ping to an IPv4-mapped GID: reason given" "IPv4" "$out"
 
 js=$("$IBTRACECTL" -j -d rxe0 ping --dgid "$peer_ll" --source-route 3)
 ibt_expect "peer SourceRoute wrong port: status 0x001c" 28 "$(jq -r '.probes[0].mad_status' <<< "$js")"
 ibt_expect "peer SourceRoute wrong port: actual port 1" 1 "$(jq -r '.probes[0].actual_port' <<< "$js")"
 
+# mad KEY ARGS...: one field of the answer to a raw MAD
 mad()
 {
+	local key=$1
+
+	shift
 	"$IBT_MAD" -d rxe0 --dgid "$peer_ll" --timeout 2000 --retries 2 "$@" |
-		sed -n "s/^$1=//p"
+		sed -n "s/^$key=//p"
 }
 ibt_expect "raw ClassPortInfo to peer: status 0" 0x0000 "$(mad status --attr 0x0001)"
 ibt_expect "raw SourceRoute right port: status 0" 0x0000 "$(mad status --attr 0x0010 --route 1)"

@@ -66,7 +66,7 @@ ping_ -c 100000 -i 20 > /tmp/ibt_ping_unload.out 2>&1 &
 pid=$!
 sleep 2
 start=$(date +%s)
-ibt_check "unload during a running ping" timeout 30 modprobe -r ibtrace
+ibt_check "unload during a running ping" timeout 30 rmmod ibtrace
 wait "$pid"
 rc=$?
 ibt_check "unload took < 10 s" test $(($(date +%s) - start)) -lt 10

@@ -142,35 +142,17 @@ ibt_require_cmd()
 
 IBT_KO=${IBTRACE_KO:-$IBT_ROOT/kmod/ibtrace/ibtrace.ko}
 
-# Put the freshly built modules where modprobe finds them (the test VM has
-# a writable /lib/modules overlay), so tests load them as a user would.
-# Without a writable tree, fall back to insmod.
-ibt_install_modules()
-{
-	local dst=/lib/modules/$(uname -r)/updates ko changed=
-
-	for ko in "$IBT_KO"; do
-		[ -e "$ko" ] || continue
-		cmp -s "$ko" "$dst/$(basename "$ko")" && continue
-		mkdir -p "$dst" 2>/dev/null && cp "$ko" "$dst/" 2>/dev/null ||
-			return 1
-		changed=1
-	done
-	[ -z "$changed" ] || depmod -a 2>/dev/null
-}
-
+# Load the module under test (the one built in this tree) with its
+# dependencies; idempotent.
 ibt_modprobe_ibtrace()
 {
-	if ibt_install_modules; then
-		modprobe ibtrace
-	else
-		modprobe ib_core && modprobe ib_umad && insmod "$IBT_KO"
-	fi
+	ibt_loaded && return 0
+	modprobe ib_core && modprobe ib_umad && insmod "$IBT_KO"
 }
 
 ibt_unload_ibtrace()
 {
-	modprobe -r ibtrace 2>/dev/null || rmmod ibtrace
+	rmmod ibtrace
 }
 
 ibt_loaded()

@@ -5,7 +5,8 @@
  * InfiniBand: a DLID, plus a GRH when a DGID is given too. RoCE: a GRH
  * from a source GID of the same family as the destination, and the
  * destination MAC - taken from an EUI-64 link-local GID directly, else
- * resolved through the neighbour tables with rdma_resolve_ip().
+ * resolved through the neighbour tables with rdma_resolve_ip(). IPv4-mapped
+ * destinations are refused (see ibtrace_ah_create()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -146,6 +147,16 @@ struct ib_ah *ibtrace_ah_create(struct ibtrace_port *port,
 	if (!dgid) {
 		NL_SET_ERR_MSG(extack, "a RoCE destination needs a DGID");
 		return ERR_PTR(-EINVAL);
+	}
+	/*
+	 * ib_mad matches an answer to its request by the GID bytes of the
+	 * received GRH, which for IPv4 RoCEv2 packets hold an IPv4 header:
+	 * answers from IPv4-mapped GIDs are dropped unmatched.
+	 */
+	if (ipv6_addr_v4mapped((const struct in6_addr *)dgid->raw)) {
+		NL_SET_ERR_MSG(extack,
+			       "IPv4-mapped DGIDs are not supported (ib_mad cannot match answers in IPv4 RoCEv2 packets); use an IPv6 GID of the destination");
+		return ERR_PTR(-EOPNOTSUPP);
 	}
 	sgid_attr = ibtrace_pick_sgid(port, dgid);
 	if (!sgid_attr) {

@@ -1,0 +1,13 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Peer side of bench/ping.sh: rxe0 with the ibtrace agent, and an
+# ibv_ud_pingpong server for one run.
+
+source "$(dirname "$0")/../lib.sh" >/dev/null
+
+count=${IBTRACE_BENCH_COUNT:-500}
+ibt_modprobe_ibtrace && ibt_rxe_add rxe0 || exit 1
+touch "$VMRUN_SHARED/peer-ready"
+ibv_ud_pingpong -d rxe0 -g 0 -n "$count"
+exec sleep infinity

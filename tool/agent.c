@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * agent object: the class 0x30 agent of each port and its counters
+ * (IBTRACE_CMD_AGENT_GET, nest IBTRACE_A_AGENT_STATS).
+ *
+ *   ibtracectl [-j] [-d DEV [-p PORT]] agent [show]
+ *
+ * Ports are selected as for "dev show".
+ *
+ * Text, one line per port:
+ *   rxe0/1 registered yes rx 12 answered 12 mismatch 1 malformed 0 unsupported 2
+ *
+ * JSON: an array with one object per port. Keys (each one only if the
+ * kernel sent the attribute):
+ *   dev          string  device name
+ *   port         number  port number
+ *   registered   bool    the agent is registered on the port
+ *   rx           number  class 0x30 requests received
+ *   answered     number  responses sent (any status)
+ *   mismatch     number  SourceRoute probes that arrived on another port
+ *   malformed    number  requests rejected as malformed
+ *   unsupported  number  requests answered "unsupported method(/attribute)"
+ */
+#include <stdio.h>
+
+#include <netlink/attr.h>
+
+#include "ibtracectl.h"
+
+static const char *const agent_stat_names[IBTRACE_STAT_MAX + 1] = {
+	[IBTRACE_STAT_RX]		= "rx",
+	[IBTRACE_STAT_ANSWERED]		= "answered",
+	[IBTRACE_STAT_MISMATCH]		= "mismatch",
+	[IBTRACE_STAT_MALFORMED]	= "malformed",
+	[IBTRACE_STAT_UNSUPPORTED]	= "unsupported",
+};
+
+static int agent_show_port(struct ibt *ctx, struct nlattr **tb)
+{
+	struct nlattr *st[IBTRACE_STAT_MAX + 1];
+	int i, ret;
+
+	if (tb[IBTRACE_A_AGENT])
+		ibt_out_bool(ctx, "registered", nla_get_u8(tb[IBTRACE_A_AGENT]));
+	if (!tb[IBTRACE_A_AGENT_STATS])
+		return 0;
+	ret = ibt_nl_parse_nest(ctx, tb[IBTRACE_A_AGENT_STATS], st);
+	if (ret)
+		return ret;
+	for (i = 0; i <= IBTRACE_STAT_MAX; i++)
+		if (agent_stat_names[i] && st[i])
+			ibt_out_u64(ctx, agent_stat_names[i], nla_get_u64(st[i]));
+	return 0;
+}
+
+static int agent_show(struct ibt *ctx)
+{
+	int ret = ibt_end_args(ctx);
+
+	if (ret)
+		return ret;
+	return ibt_port_query(ctx, IBTRACE_CMD_AGENT_GET, agent_show_port);
+}
+
+static int agent_help(struct ibt *ctx)
+{
+	(void)ctx;
+	printf("Usage: ibtracectl [-j] [--pretty] [-d DEV [-p PORT]] agent [show]\n"
+	       "       ibtracectl [-j] [--pretty] -p PORT agent [show]\n"
+	       "One line (JSON: one object) per port: dev, port, registered, rx,\n"
+	       "answered, mismatch, malformed, unsupported.\n");
+	return IBT_EXIT_OK;
+}
+
+static const struct ibt_cmd agent_cmds[] = {
+	{ "show",	agent_show },
+	{ "help",	agent_help },
+	{ NULL,		NULL },
+};
+
+int ibt_agent(struct ibt *ctx)
+{
+	return ibt_dispatch(ctx, "agent command", agent_cmds, "show");
+}

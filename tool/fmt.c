@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Pure decoding and number formatting: MAD status, enum names, loss
+ * percentage, percentiles, nanoseconds as decimal milli/microseconds.
+ * Every name returned here is also a JSON value, so these strings are
+ * part of the interface. Unit-tested by test_parse.c.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "ibtracectl.h"
+
+static void cat(char *buf, size_t len, size_t *off, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void cat(char *buf, size_t len, size_t *off, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*off >= len)
+		return;
+	if (*off) {
+		n = snprintf(buf + *off, len - *off, ", ");
+		*off += n > 0 ? (size_t)n : 0;
+		if (*off >= len)
+			return;
+	}
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *off, len - *off, fmt, ap);
+	va_end(ap);
+	*off += n > 0 ? (size_t)n : 0;
+}
+
+/*
+ * The IBA MAD status field (13.4.7): bit 0 busy, bit 1 redirect required,
+ * bits 2-4 invalid field code, bits 5-7 reserved, bits 8-15 class specific.
+ * 0x001c decodes as "invalid value", 0x011d as
+ * "busy, invalid value, class-specific 0x01". Always NUL-terminated.
+ */
+const char *ibt_mad_status_str(uint16_t status, char *buf, size_t len)
+{
+	static const char *const code_str[8] = {
+		[1] = "bad version",
+		[2] = "unsupported method",
+		[3] = "unsupported method/attribute",
+		[7] = "invalid value",
+	};
+	unsigned int code = (status >> 2) & 0x7;
+	size_t off = 0;
+
+	if (!len)
+		return buf;
+	buf[0] = '\0';
+	if (!status) {
+		snprintf(buf, len, "success");
+		return buf;
+	}
+	if (status & 0x0001)
+		cat(buf, len, &off, "busy");
+	if (status & 0x0002)
+		cat(buf, len, &off, "redirect required");
+	if (code && code_str[code])
+		cat(buf, len, &off, "%s", code_str[code]);
+	else if (code)
+		cat(buf, len, &off, "reserved code %u", code);
+	if (status & 0x00e0)
+		cat(buf, len, &off, "reserved bits 0x%02x", status & 0x00e0);
+	if (status >> 8)
+		cat(buf, len, &off, "class-specific 0x%02x", status >> 8);
+	return buf;
+}
+
+const char *ibt_link_layer_str(unsigned int ll)
+{
+	switch (ll) {
+	case IBTRACE_LINK_LAYER_IB:
+		return "infiniband";
+	case IBTRACE_LINK_LAYER_ETH:
+		return "ethernet";
+	default:
+		return "unknown";
+	}
+}
+
+const char *ibt_port_state_str(unsigned int state)
+{
+	static const char *const names[] = {
+		[IBTRACE_PORT_STATE_NOP]		= "NOP",
+		[IBTRACE_PORT_STATE_DOWN]		= "DOWN",
+		[IBTRACE_PORT_STATE_INIT]		= "INIT",
+		[IBTRACE_PORT_STATE_ARMED]		= "ARMED",
+		[IBTRACE_PORT_STATE_ACTIVE]		= "ACTIVE",
+		[IBTRACE_PORT_STATE_ACTIVE_DEFER]	= "ACTIVE_DEFER",
+	};
+
+	if (state < sizeof(names) / sizeof(names[0]))
+		return names[state];
+	return "UNKNOWN";
+}
+
+const char *ibt_probe_status_str(unsigned int status)
+{
+	static const char *const names[] = {
+		[IBTRACE_PROBE_OK]		= "ok",
+		[IBTRACE_PROBE_TIMEOUT]		= "timeout",
+		[IBTRACE_PROBE_REMOTE_ERROR]	= "remote_error",
+		[IBTRACE_PROBE_SEND_ERROR]	= "send_error",
+	};
+
+	if (status < sizeof(names) / sizeof(names[0]))
+		return names[status];
+	return "unknown";
+}
+
+/*
+ * @part of @whole in hundredths of a percent, rounded to nearest, except
+ * that a non-zero part never shows as 0% and a partial one never as 100%.
+ */
+uint32_t ibt_pct_x100(uint32_t part, uint32_t whole)
+{
+	uint64_t v;
+
+	if (!whole || !part)
+		return 0;
+	if (part >= whole)
+		return 10000;
+	v = ((uint64_t)part * 10000 + whole / 2) / whole;
+	if (v == 0)
+		v = 1;
+	if (v == 10000)
+		v = 9999;
+	return v;
+}
+
+/* 2500 -> "25", 50 -> "0.5", 3333 -> "33.33" */
+const char *ibt_pct_str(uint32_t x100, char *buf, size_t len)
+{
+	uint32_t frac = x100 % 100;
+
+	if (!frac)
+		snprintf(buf, len, "%u", x100 / 100);
+	else if (!(frac % 10))
+		snprintf(buf, len, "%u.%u", x100 / 100, frac / 10);
+	else
+		snprintf(buf, len, "%u.%02u", x100 / 100, frac);
+	return buf;
+}
+
+/* Nearest-rank percentile of @n ascending values; 0 when @n is 0. */
+uint64_t ibt_percentile(const uint64_t *sorted, size_t n, unsigned int pct)
+{
+	size_t rank;
+
+	if (!n)
+		return 0;
+	if (pct > 100)
+		pct = 100;
+	rank = ((uint64_t)n * pct + 99) / 100;
+	if (!rank)
+		rank = 1;
+	return sorted[rank - 1];
+}
+
+/*
+ * @ns in units of @unit nanoseconds (1000: us, 1000000: ms) with three
+ * decimals, rounded to nearest: (123456, 1000000) -> "0.123".
+ */
+const char *ibt_ns_str(uint64_t ns, uint64_t unit, char *buf, size_t len)
+{
+	uint64_t q = unit >= 1000 ? unit / 1000 : 1;
+	uint64_t v = ns / q + (ns % q >= (q + 1) / 2 && q > 1);
+
+	snprintf(buf, len, "%llu.%03llu", (unsigned long long)(v / 1000),
+		 (unsigned long long)(v % 1000));
+	return buf;
+}

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ibtracectl: global options, then dispatch on the object word.
+ *
+ *   ibtracectl [-j] [--pretty] [-d DEV] [-p PORT] OBJECT [COMMAND] [ARGS]
+ */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ibtracectl.h"
+
+#ifndef IBTRACECTL_VERSION
+#define IBTRACECTL_VERSION "0.1.0"
+#endif
+
+/* Print the one line a failure is allowed, and return @code. */
+int ibt_err(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("Error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return code;
+}
+
+static void usage(FILE *f)
+{
+	fputs(
+"Usage: ibtracectl [-j] [--pretty] [-d DEV] [-p PORT] OBJECT [COMMAND] [ARGS]\n"
+"       ibtracectl {-V | --version | -h | --help}\n"
+"\n"
+"Options:\n"
+"  -j, --json         print one JSON document instead of text\n"
+"      --pretty       pretty-print the JSON document (implies -j)\n"
+"  -d, --dev DEV      only RDMA device DEV (e.g. rxe0, mlx5_0)\n"
+"  -p, --port PORT    only port PORT (1..255)\n"
+"  -V, --version      print the version and exit\n"
+"  -h, --help         print this help and exit\n"
+"-j, --pretty, -d and -p may also follow the object's words.\n"
+"\n"
+"Objects (any unique prefix of a word is accepted):\n"
+"  dev [show]         the RDMA ports ibtrace sees\n"
+"  agent [show]       the class 0x30 agent of each port and its counters\n"
+"  ping (--dgid GID | --dlid LID) [-c N] [-i MS] [-t MS] [-r N]\n"
+"       [--source-route P1,P2,...]\n"
+"                     probe a port's agent from -d DEV, -p PORT (default 1)\n"
+"  help               this text; \"OBJECT help\" describes one object\n"
+"\n"
+"Exit status:\n"
+"  0  success (ping: at least one probe answered with MAD status 0)\n"
+"  1  other error\n"
+"  2  usage error: bad option, object, command or argument\n"
+"  3  the ibtrace kernel module is not loaded\n"
+"  4  no such device or port\n"
+"  5  permission denied (the operation needs CAP_NET_ADMIN)\n"
+"  6  ping: no probe was answered\n"
+"  7  ping: every answer carried a non-zero MAD status\n", f);
+}
+
+static int help(struct ibt *ctx)
+{
+	(void)ctx;
+	usage(stdout);
+	return IBT_EXIT_OK;
+}
+
+/* Options allowed anywhere; main() also takes -V and -h. */
+#define GLOBAL_OPTS \
+	{ "json",	no_argument,		NULL, 'j' }, \
+	{ "pretty",	no_argument,		NULL, IBT_OPT_PRETTY }, \
+	{ "dev",	required_argument,	NULL, 'd' }, \
+	{ "port",	required_argument,	NULL, 'p' }
+
+static const struct option global_opts[] = {
+	GLOBAL_OPTS,
+	{ NULL,		0,			NULL, 0 },
+};
+
+static const struct option main_opts[] = {
+	GLOBAL_OPTS,
+	{ "version",	no_argument,		NULL, 'V' },
+	{ "help",	no_argument,		NULL, 'h' },
+	{ NULL,		0,			NULL, 0 },
+};
+
+static int check_dev_name(const char *name)
+{
+	size_t len = strlen(name);
+
+	if (!len || len >= IBT_DEV_NAME_MAX || strchr(name, '/'))
+		return -1;
+	return 0;
+}
+
+/*
+ * Apply global option @c (-j, --pretty, -d, -p), met before the object or
+ * among its arguments. IBT_EXIT_OK, a printed usage error, or -1 when @c
+ * is not a global option.
+ */
+int ibt_global_opt(struct ibt *ctx, int c, const char *arg)
+{
+	switch (c) {
+	case 'j':
+		ctx->json = true;
+		return IBT_EXIT_OK;
+	case IBT_OPT_PRETTY:
+		ctx->json = true;
+		ctx->pretty = true;
+		return IBT_EXIT_OK;
+	case 'd':
+		if (check_dev_name(arg))
+			return ibt_err(IBT_EXIT_USAGE, "bad device name \"%s\" for -d",
+				       arg);
+		ctx->dev = arg;
+		return IBT_EXIT_OK;
+	case 'p':
+		if (ibt_parse_u32(arg, 1, 255, &ctx->port))
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad port \"%s\" for -p: expected 1..255", arg);
+		return IBT_EXIT_OK;
+	default:
+		return -1;
+	}
+}
+
+/* Usage error for an option getopt_long() rejected ('?' or ':'). */
+int ibt_bad_opt(int c, char **argv, const char *where)
+{
+	if (c == ':')
+		return ibt_err(IBT_EXIT_USAGE, "option %s needs an argument",
+			       argv[optind - 1]);
+	if (optopt)
+		return ibt_err(IBT_EXIT_USAGE, "unknown %soption -%c; see ibtracectl --help",
+			       where, optopt);
+	return ibt_err(IBT_EXIT_USAGE,
+		       "unknown or ambiguous %soption %s; see ibtracectl --help",
+		       where, argv[optind - 1]);
+}
+
+/*
+ * The end of a command without arguments of its own: only global options
+ * may follow ("ibtracectl dev show -j"); anything else is a usage error.
+ */
+int ibt_end_args(struct ibt *ctx)
+{
+	/* getopt wants a program name first: the word just consumed */
+	int argc = ctx->argc + 1;
+	char **argv = ctx->argv - 1;
+	int c;
+
+	if (!ctx->argc)
+		return IBT_EXIT_OK;
+	opterr = 0;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "+:jd:p:", global_opts, NULL)) != -1) {
+		int ret = ibt_global_opt(ctx, c, optarg);
+
+		if (ret < 0)
+			ret = ibt_bad_opt(c, argv, "");
+		if (ret)
+			return ret;
+	}
+	if (optind < argc)
+		return ibt_err(IBT_EXIT_USAGE, "unexpected argument \"%s\"",
+			       argv[optind]);
+	return IBT_EXIT_OK;
+}
+
+/*
+ * Run the entry of @table named by the next word (or @dflt when there is
+ * none), with that word consumed. @what names the word in errors.
+ */
+int ibt_dispatch(struct ibt *ctx, const char *what,
+		 const struct ibt_cmd *table, const char *dflt)
+{
+	const char *word = dflt;
+	int i;
+
+	/* an option where the command may be: the default command */
+	if (ctx->argc > 0 && (ctx->argv[0][0] != '-' || !dflt)) {
+		word = ctx->argv[0];
+		ctx->argc--;
+		ctx->argv++;
+	}
+	if (!word)
+		return ibt_err(IBT_EXIT_USAGE, "missing %s; see ibtracectl --help",
+			       what);
+	i = ibt_cmd_lookup(table, word);
+	if (i == IBT_LOOKUP_AMBIGUOUS)
+		return ibt_err(IBT_EXIT_USAGE, "ambiguous %s \"%s\"; see ibtracectl --help",
+			       what, word);
+	if (i < 0)
+		return ibt_err(IBT_EXIT_USAGE, "unknown %s \"%s\"; see ibtracectl --help",
+			       what, word);
+	return table[i].fn(ctx);
+}
+
+static const struct ibt_cmd objects[] = {
+	{ "dev",	ibt_dev },
+	{ "agent",	ibt_agent },
+	{ "ping",	ibt_ping },
+	{ "help",	help },
+	{ NULL,		NULL },
+};
+
+int main(int argc, char **argv)
+{
+	struct ibt ctx = { 0 };
+	int c, ret;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:jd:p:Vh", main_opts, NULL)) != -1) {
+		switch (c) {
+		case 'V':
+			printf("ibtracectl %s (ibtrace netlink uAPI version %d)\n",
+			       IBTRACECTL_VERSION, IBTRACE_GENL_VERSION);
+			return IBT_EXIT_OK;
+		case 'h':
+			usage(stdout);
+			return IBT_EXIT_OK;
+		default:
+			ret = ibt_global_opt(&ctx, c, optarg);
+			if (ret < 0)
+				ret = ibt_bad_opt(c, argv, "");
+			if (ret)
+				return ret;
+		}
+	}
+	ctx.argc = argc - optind;
+	ctx.argv = argv + optind;
+
+	ret = ibt_dispatch(&ctx, "object", objects, NULL);
+
+	ibt_out_free(&ctx);
+	ibt_nl_close(&ctx);
+	return ret;
+}

@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ibtracectl - command-line front end of the ibtrace kernel module.
+ *
+ * One context (struct ibt) is created in main() and passed to every
+ * function. Transport lives in nl.c, presentation in out.c, pure parsing
+ * and decoding in parse.c and fmt.c, and one file per object (dev.c,
+ * agent.c, ping.c) ties them together.
+ *
+ * Exit codes (also listed by "ibtracectl --help"; part of the interface,
+ * checked by the selftests):
+ *
+ *   0  success (ping: at least one probe answered with MAD status 0)
+ *   1  any other error (netlink failure, malformed kernel reply,
+ *      kernel error not listed below)
+ *   2  usage error: unknown option, object or command, bad or missing
+ *      argument; the message names the offending word
+ *   3  the "ibtrace" generic netlink family does not exist, i.e. the
+ *      ibtrace kernel module is not loaded
+ *   4  no such device or port (the kernel answered ENODEV)
+ *   5  permission denied (the kernel answered EPERM or EACCES)
+ *   6  ping: no probe was answered (all timed out)
+ *   7  ping: every answer carried a non-zero MAD status
+ *
+ * Every failure prints exactly one line on stderr, starting with
+ * "Error: ". When the kernel attached an extended ACK message, that line
+ * is "Error: <kernel message>".
+ */
+#ifndef IBTRACECTL_H
+#define IBTRACECTL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <pthread.h>
+#include <signal.h>
+
+#include <linux/ibtrace.h>
+
+struct nl_sock;
+struct nl_msg;
+struct nlmsghdr;
+struct nlattr;
+struct json_object;
+
+enum ibt_exit {
+	IBT_EXIT_OK		= 0,
+	IBT_EXIT_ERR		= 1,
+	IBT_EXIT_USAGE		= 2,
+	IBT_EXIT_NOMOD		= 3,
+	IBT_EXIT_NODEV		= 4,
+	IBT_EXIT_PERM		= 5,
+	IBT_EXIT_TIMEOUT	= 6,
+	IBT_EXIT_REMOTE		= 7,
+	/* internal only: the receive loop was interrupted by SIGINT */
+	IBT_EXIT_INTR		= 130,
+};
+
+#define IBT_DEV_NAME_MAX	64	/* IB_DEVICE_NAME_MAX, with the NUL */
+#define IBT_OPT_PRETTY		0x100	/* getopt value of --pretty */
+#define IBT_OUT_DEPTH		8	/* JSON nesting the output supports */
+#define IBT_ERRMSG_MAX		256
+
+/* What the kernel said in its last error (or warning) ACK. */
+struct ibt_nlerr {
+	int err;			/* positive errno, 0 if none */
+	char msg[IBT_ERRMSG_MAX];	/* NLMSGERR_ATTR_MSG, "" if none */
+	int bad_attr;			/* request attribute at NLMSGERR_ATTR_OFFS, -1 */
+	int miss_type;			/* NLMSGERR_ATTR_MISS_TYPE, -1 */
+};
+
+struct ibt {
+	/* global options */
+	bool json;			/* -j */
+	bool pretty;			/* --pretty, implies -j */
+	const char *dev;		/* -d, NULL: every device */
+	uint32_t port;			/* -p, 0: every port */
+
+	/* object arguments: argv[0] is the object or command word */
+	int argc;
+	char **argv;
+
+	/* netlink (nl.c), one socket per run */
+	struct nl_sock *sk;
+	uint16_t family;		/* resolved id of IBTRACE_GENL_NAME */
+	uint32_t family_version;
+	struct ibt_nlerr nlerr;
+	unsigned int nl_lost;		/* receive buffer overruns seen */
+	struct {			/* the thread sending the request */
+		pthread_t tid;
+		int pipe[2];		/* its send result, an int */
+		struct nl_msg *msg;
+		bool running;		/* started, not joined */
+		bool pending;		/* result not read yet */
+	} snd;
+
+	/* JSON document under construction (out.c) */
+	struct json_object *jroot;
+	struct json_object *jstack[IBT_OUT_DEPTH];
+	int jdepth;
+};
+
+/* A "{ name, fn }" dispatch table entry; tables end with { NULL, NULL }. */
+struct ibt_cmd {
+	const char *name;
+	int (*fn)(struct ibt *ctx);
+};
+
+/*
+ * Set by ping's SIGINT handler. The kernel then ends the ping with EINTR,
+ * which ibt_nl_run() returns as IBT_EXIT_INTR.
+ */
+extern volatile sig_atomic_t ibt_interrupted;
+
+/* ibtracectl.c */
+int ibt_err(int code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int ibt_dispatch(struct ibt *ctx, const char *what,
+		 const struct ibt_cmd *table, const char *dflt);
+int ibt_global_opt(struct ibt *ctx, int c, const char *arg);
+int ibt_bad_opt(int c, char **argv, const char *where);
+int ibt_end_args(struct ibt *ctx);
+
+/* parse.c - pure, unit-tested by test_parse.c */
+int ibt_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out);
+int ibt_parse_lid(const char *s, uint32_t *lid);
+int ibt_parse_gid(const char *s, uint8_t gid[16]);
+int ibt_parse_sroute(const char *s, uint8_t *ports, size_t max, size_t *n);
+#define IBT_LOOKUP_NONE		(-1)
+#define IBT_LOOKUP_AMBIGUOUS	(-2)
+int ibt_cmd_lookup(const struct ibt_cmd *table, const char *word);
+
+/* fmt.c - pure, unit-tested by test_parse.c */
+const char *ibt_mad_status_str(uint16_t status, char *buf, size_t len);
+const char *ibt_link_layer_str(unsigned int ll);
+const char *ibt_port_state_str(unsigned int state);
+const char *ibt_probe_status_str(unsigned int status);
+uint32_t ibt_pct_x100(uint32_t part, uint32_t whole);
+const char *ibt_pct_str(uint32_t x100, char *buf, size_t len);
+uint64_t ibt_percentile(const uint64_t *sorted, size_t n, unsigned int pct);
+const char *ibt_ns_str(uint64_t ns, uint64_t unit, char *buf, size_t len);
+
+/* nl.c */
+typedef int (*ibt_nl_cb)(struct ibt *ctx, struct nlmsghdr *nlh, void *arg);
+int ibt_nl_open(struct ibt *ctx);
+void ibt_nl_close(struct ibt *ctx);
+struct nl_msg *ibt_nl_req(struct ibt *ctx, uint8_t cmd, bool dump);
+int ibt_nl_put_dev(struct ibt *ctx, struct nl_msg *msg, uint32_t port);
+int ibt_nl_run(struct ibt *ctx, struct nl_msg *msg, ibt_nl_cb cb, void *arg);
+int ibt_nl_parse(struct ibt *ctx, struct nlmsghdr *nlh, struct nlattr **tb);
+int ibt_nl_parse_nest(struct ibt *ctx, struct nlattr *nest,
+		      struct nlattr **tb);
+
+/* out.c */
+void ibt_out_obj_begin(struct ibt *ctx, const char *key);
+void ibt_out_obj_end(struct ibt *ctx);
+void ibt_out_arr_begin(struct ibt *ctx, const char *key);
+void ibt_out_arr_end(struct ibt *ctx);
+void ibt_out_field(struct ibt *ctx, const char *key, struct json_object *jv,
+		   const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void ibt_out_json(struct ibt *ctx, const char *key, struct json_object *jv);
+void ibt_out_text(struct ibt *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void ibt_out_str(struct ibt *ctx, const char *key, const char *val);
+void ibt_out_u64(struct ibt *ctx, const char *key, uint64_t val);
+void ibt_out_hex(struct ibt *ctx, const char *key, uint64_t val);
+void ibt_out_bool(struct ibt *ctx, const char *key, bool val);
+void ibt_out_gid(struct ibt *ctx, const char *key, const uint8_t gid[16]);
+void ibt_out_eol(struct ibt *ctx);
+void ibt_out_finish(struct ibt *ctx);
+void ibt_out_free(struct ibt *ctx);
+
+/* dev.c, also used by agent.c: query the ports -d/-p select */
+typedef int (*ibt_port_show)(struct ibt *ctx, struct nlattr **tb);
+int ibt_port_query(struct ibt *ctx, uint8_t cmd, ibt_port_show show);
+
+/* objects */
+int ibt_dev(struct ibt *ctx);
+int ibt_agent(struct ibt *ctx);
+int ibt_ping(struct ibt *ctx);
+
+#endif /* IBTRACECTL_H */

@@ -1,0 +1,699 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Generic netlink transport: one socket per run, the "ibtrace" family id,
+ * and ibt_nl_run(), which sends one request and hands every reply of that
+ * request to a callback until the kernel's ACK (do) or DONE (dump).
+ *
+ * Kernel errors come back with an extended ACK (NETLINK_EXT_ACK): its
+ * message, the offending attribute and the missing attribute are decoded
+ * here and printed as one "Error: ..." line. Also validated here, against
+ * the uAPI header, is the shape of every attribute the kernel sends, so
+ * the object files can read attributes without checking lengths.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+
+#include <netlink/attr.h>
+#include <netlink/genl/genl.h>
+#include <netlink/msg.h>
+#include <netlink/netlink.h>
+#include <netlink/socket.h>
+
+#include "ibtracectl.h"
+
+#ifndef SOL_NETLINK
+#define SOL_NETLINK 270
+#endif
+
+#define IBT_NL_RCVBUF	(1 << 20)	/* room for a burst of ping probes */
+
+volatile sig_atomic_t ibt_interrupted;
+
+/* Fixed-size attributes are checked for their exact size. */
+#define FIXED(t, n)	{ .type = (t), .minlen = (n), .maxlen = (n) }
+#define U8		FIXED(NLA_U8, 1)
+#define U16		FIXED(NLA_U16, 2)
+#define U32		FIXED(NLA_U32, 4)
+#define U64		FIXED(NLA_U64, 8)
+#define GID		FIXED(NLA_UNSPEC, 16)
+
+static struct nla_policy ibt_policy[IBTRACE_A_MAX + 1] = {
+	[IBTRACE_A_DEV_INDEX]		= U32,
+	[IBTRACE_A_DEV_NAME]		= { .type = NLA_STRING,
+					    .maxlen = IBT_DEV_NAME_MAX },
+	[IBTRACE_A_PORT]		= U32,
+	[IBTRACE_A_LINK_LAYER]		= U8,
+	[IBTRACE_A_PORT_STATE]		= U8,
+	[IBTRACE_A_LID]			= U32,
+	[IBTRACE_A_LMC]			= U8,
+	[IBTRACE_A_SM_LID]		= U32,
+	[IBTRACE_A_GID]			= GID,
+	[IBTRACE_A_PORT_GUID]		= U64,
+	[IBTRACE_A_AGENT]		= U8,
+	[IBTRACE_A_AGENT_STATS]		= { .type = NLA_NESTED },
+	[IBTRACE_A_PING_DGID]		= GID,
+	[IBTRACE_A_PING_DLID]		= U32,
+	[IBTRACE_A_PING_COUNT]		= U32,
+	[IBTRACE_A_PING_INTERVAL_MS]	= U32,
+	[IBTRACE_A_PING_TIMEOUT_MS]	= U32,
+	[IBTRACE_A_PING_RETRIES]	= U32,
+	[IBTRACE_A_PING_SROUTE]		= { .minlen = 1,
+					    .maxlen = IBTRACE_SROUTE_MAX_HOPS },
+	[IBTRACE_A_PING_PROBE]		= { .type = NLA_NESTED },
+	[IBTRACE_A_PING_SUMMARY]	= { .type = NLA_NESTED },
+};
+
+static struct nla_policy ibt_stat_policy[IBTRACE_STAT_MAX + 1] = {
+	[IBTRACE_STAT_RX]		= U64,
+	[IBTRACE_STAT_ANSWERED]		= U64,
+	[IBTRACE_STAT_MISMATCH]		= U64,
+	[IBTRACE_STAT_MALFORMED]	= U64,
+	[IBTRACE_STAT_UNSUPPORTED]	= U64,
+};
+
+static struct nla_policy ibt_probe_policy[IBTRACE_PROBE_A_MAX + 1] = {
+	[IBTRACE_PROBE_A_SEQ]			= U32,
+	[IBTRACE_PROBE_A_STATUS]		= U8,
+	[IBTRACE_PROBE_A_MAD_STATUS]		= U16,
+	[IBTRACE_PROBE_A_RTT_NS]		= U64,
+	[IBTRACE_PROBE_A_ATTEMPTS]		= U32,
+	[IBTRACE_PROBE_A_SLID]			= U32,
+	[IBTRACE_PROBE_A_SGID]			= GID,
+	[IBTRACE_PROBE_A_ACTUAL_PORT]		= U8,
+	[IBTRACE_PROBE_A_CPI_BASE_VERSION]	= U8,
+	[IBTRACE_PROBE_A_CPI_CLASS_VERSION]	= U8,
+	[IBTRACE_PROBE_A_CPI_CAP_MASK]		= U16,
+	[IBTRACE_PROBE_A_CPI_RESP_TIME]		= U8,
+};
+
+static struct nla_policy ibt_summary_policy[IBTRACE_SUMMARY_A_MAX + 1] = {
+	[IBTRACE_SUMMARY_A_SENT]		= U32,
+	[IBTRACE_SUMMARY_A_RECEIVED]		= U32,
+	[IBTRACE_SUMMARY_A_ERRORS]		= U32,
+	[IBTRACE_SUMMARY_A_RTT_MIN_NS]		= U64,
+	[IBTRACE_SUMMARY_A_RTT_AVG_NS]		= U64,
+	[IBTRACE_SUMMARY_A_RTT_MAX_NS]		= U64,
+	[IBTRACE_SUMMARY_A_RTT_P99_NS]		= U64,
+	[IBTRACE_SUMMARY_A_RTT_MEDIAN_NS]	= U64,
+};
+
+static struct nla_policy ibt_ctrl_policy[CTRL_ATTR_MAX + 1] = {
+	[CTRL_ATTR_FAMILY_ID]		= U16,
+	[CTRL_ATTR_FAMILY_NAME]		= { .type = NLA_STRING },
+	[CTRL_ATTR_VERSION]		= U32,
+};
+
+static struct nla_policy ibt_extack_policy[NLMSGERR_ATTR_MAX + 1] = {
+	[NLMSGERR_ATTR_MSG]		= { .type = NLA_STRING },
+	[NLMSGERR_ATTR_OFFS]		= U32,
+	[NLMSGERR_ATTR_MISS_TYPE]	= U32,
+};
+
+/* Request attributes, as named in error messages. */
+static const char *const ibt_attr_names[IBTRACE_A_MAX + 1] = {
+	[IBTRACE_A_DEV_INDEX]		= "dev_index",
+	[IBTRACE_A_DEV_NAME]		= "dev_name",
+	[IBTRACE_A_PORT]		= "port",
+	[IBTRACE_A_PING_DGID]		= "ping_dgid",
+	[IBTRACE_A_PING_DLID]		= "ping_dlid",
+	[IBTRACE_A_PING_COUNT]		= "ping_count",
+	[IBTRACE_A_PING_INTERVAL_MS]	= "ping_interval_ms",
+	[IBTRACE_A_PING_TIMEOUT_MS]	= "ping_timeout_ms",
+	[IBTRACE_A_PING_RETRIES]	= "ping_retries",
+	[IBTRACE_A_PING_SROUTE]		= "ping_sroute",
+};
+
+static const char *attr_name(int type, char *buf, size_t len)
+{
+	if (type > 0 && type <= IBTRACE_A_MAX && ibt_attr_names[type])
+		return ibt_attr_names[type];
+	snprintf(buf, len, "#%d", type);
+	return buf;
+}
+
+/*
+ * Parse @len bytes of attributes at @head; on a policy violation name
+ * the first offending attribute.
+ */
+static int parse_attrs(struct nlattr **tb, int max, struct nlattr *head,
+		       int len, const struct nla_policy *policy,
+		       const char *where)
+{
+	struct nlattr *nla;
+	int rem;
+
+	if (nla_parse(tb, max, head, len, policy) >= 0)
+		return 0;
+	nla_for_each_attr(nla, head, len, rem) {
+		if (nla_validate(nla, nla->nla_len, max, policy) < 0)
+			return ibt_err(IBT_EXIT_ERR,
+				       "malformed kernel reply: %s attribute %d has %d bytes",
+				       where, nla_type(nla), nla_len(nla));
+	}
+	return ibt_err(IBT_EXIT_ERR, "malformed kernel reply: %s attributes",
+		       where);
+}
+
+/* Top-level attributes of an ibtrace message, checked against the uAPI. */
+int ibt_nl_parse(struct ibt *ctx, struct nlmsghdr *nlh, struct nlattr **tb)
+{
+	(void)ctx;
+	if (!genlmsg_valid_hdr(nlh, 0))
+		return ibt_err(IBT_EXIT_ERR, "malformed kernel reply: short message");
+	return parse_attrs(tb, IBTRACE_A_MAX, genlmsg_attrdata(nlmsg_data(nlh), 0),
+			   genlmsg_attrlen(nlmsg_data(nlh), 0), ibt_policy,
+			   "top-level");
+}
+
+/*
+ * Attributes of nest @nest (IBTRACE_A_AGENT_STATS, IBTRACE_A_PING_PROBE
+ * or IBTRACE_A_PING_SUMMARY); @tb has room for that nest's *_MAX + 1.
+ */
+int ibt_nl_parse_nest(struct ibt *ctx, struct nlattr *nest, struct nlattr **tb)
+{
+	(void)ctx;
+	switch (nla_type(nest)) {
+	case IBTRACE_A_AGENT_STATS:
+		return parse_attrs(tb, IBTRACE_STAT_MAX, nla_data(nest),
+				   nla_len(nest), ibt_stat_policy, "agent stats");
+	case IBTRACE_A_PING_PROBE:
+		return parse_attrs(tb, IBTRACE_PROBE_A_MAX, nla_data(nest),
+				   nla_len(nest), ibt_probe_policy, "probe");
+	case IBTRACE_A_PING_SUMMARY:
+		return parse_attrs(tb, IBTRACE_SUMMARY_A_MAX, nla_data(nest),
+				   nla_len(nest), ibt_summary_policy, "summary");
+	default:
+		return ibt_err(IBT_EXIT_ERR, "internal error: unknown nest %d",
+			       nla_type(nest));
+	}
+}
+
+/* Exit code for a positive errno the kernel answered. */
+static int errno_code(int err)
+{
+	switch (err) {
+	case ENODEV:
+		return IBT_EXIT_NODEV;
+	case EPERM:
+	case EACCES:
+		return IBT_EXIT_PERM;
+	default:
+		return IBT_EXIT_ERR;
+	}
+}
+
+/* Top-level request attribute that contains byte @offs of @req, or -1. */
+static int attr_at(const struct nlmsghdr *req, uint32_t offs)
+{
+	struct nlattr *head = genlmsg_attrdata(nlmsg_data(req), 0);
+	int len = genlmsg_attrlen(nlmsg_data(req), 0);
+	struct nlattr *nla;
+	int rem;
+
+	nla_for_each_attr(nla, head, len, rem) {
+		uint32_t start = (const char *)nla - (const char *)req;
+
+		if (offs >= start && offs < start + nla->nla_len)
+			return nla_type(nla);
+	}
+	return -1;
+}
+
+/* Decode the extended ACK attributes of an ERROR or DONE message. */
+static void parse_extack(struct ibt *ctx, const struct nlmsghdr *req,
+			 struct nlattr *head, int len)
+{
+	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
+	struct ibt_nlerr *e = &ctx->nlerr;
+
+	if (len <= 0 || nla_parse(tb, NLMSGERR_ATTR_MAX, head, len,
+				  ibt_extack_policy) < 0)
+		return;
+	if (tb[NLMSGERR_ATTR_MSG]) {
+		size_t n;
+
+		nla_strlcpy(e->msg, tb[NLMSGERR_ATTR_MSG], sizeof(e->msg));
+		n = strlen(e->msg);
+		while (n && (e->msg[n - 1] == '\n' || e->msg[n - 1] == '.'))
+			e->msg[--n] = '\0';
+	}
+	if (tb[NLMSGERR_ATTR_OFFS])
+		e->bad_attr = attr_at(req, nla_get_u32(tb[NLMSGERR_ATTR_OFFS]));
+	if (tb[NLMSGERR_ATTR_MISS_TYPE])
+		e->miss_type = nla_get_u32(tb[NLMSGERR_ATTR_MISS_TYPE]);
+}
+
+/*
+ * NLMSG_ERROR: 0 for an ACK (printing the kernel's warning, if any), else
+ * the negative errno, its details left in ctx->nlerr.
+ *
+ * Layout: struct nlmsgerr, then the rest of the request unless
+ * NLM_F_CAPPED, then (NLM_F_ACK_TLVS) the NLMSGERR_ATTR_* attributes.
+ */
+static int parse_error(struct ibt *ctx, const struct nlmsghdr *req,
+		       struct nlmsghdr *nlh)
+{
+	struct nlmsgerr *e = nlmsg_data(nlh);
+	size_t off = sizeof(*e);
+	int len = nlmsg_datalen(nlh);
+	int err;
+
+	if (len < (int)sizeof(*e))
+		return ibt_err(IBT_EXIT_ERR, "malformed kernel reply: short error message");
+	err = e->error < 0 ? -e->error : e->error;
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED) && e->msg.nlmsg_len > NLMSG_HDRLEN)
+		off += e->msg.nlmsg_len - NLMSG_HDRLEN;
+	off = NLMSG_ALIGN(off);
+	if ((nlh->nlmsg_flags & NLM_F_ACK_TLVS) && off < (size_t)len)
+		parse_extack(ctx, req, (struct nlattr *)((char *)e + off),
+			     len - off);
+	if (!err) {
+		if (ctx->nlerr.msg[0])
+			fprintf(stderr, "Warning: %s\n", ctx->nlerr.msg);
+		return 0;
+	}
+	ctx->nlerr.err = err;
+	return -err;
+}
+
+/* NLMSG_DONE: an int (0 or -errno), then optional extack attributes. */
+static int parse_done(struct ibt *ctx, const struct nlmsghdr *req,
+		      struct nlmsghdr *nlh)
+{
+	int len = nlmsg_datalen(nlh);
+	size_t off = NLMSG_ALIGN(sizeof(int));
+	int err = 0;
+
+	if (len >= (int)sizeof(int))
+		memcpy(&err, nlmsg_data(nlh), sizeof(err));
+	if ((nlh->nlmsg_flags & NLM_F_ACK_TLVS) && off < (size_t)len)
+		parse_extack(ctx, req,
+			     (struct nlattr *)((char *)nlmsg_data(nlh) + off),
+			     len - off);
+	if (err >= 0)
+		return 0;
+	ctx->nlerr.err = -err;
+	return err;
+}
+
+/*
+ * The sender thread. The kernel runs a "do" request inside the sendmsg()
+ * that delivers it, and a ping lasts as long as its probes; meanwhile it
+ * sends one message per probe to this socket. So a "do" request is sent
+ * from a thread while the main thread reads and prints. SIGINT is let in
+ * here only: it interrupts the kernel's ping, which then answers EINTR.
+ */
+static void *sender_main(void *arg)
+{
+	struct ibt *ctx = arg;
+	sigset_t set;
+	int ret;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	ret = ibt_interrupted ? -NLE_INTR : nl_send(ctx->sk, ctx->snd.msg);
+	if (write(ctx->snd.pipe[1], &ret, sizeof(ret)) != sizeof(ret))
+		abort();	/* a pipe write of 4 bytes cannot fail */
+	return NULL;
+}
+
+static int sender_start(struct ibt *ctx, struct nl_msg *msg)
+{
+	int err;
+
+	if (pipe2(ctx->snd.pipe, O_CLOEXEC))
+		return ibt_err(IBT_EXIT_ERR, "cannot create a pipe: %s",
+			       strerror(errno));
+	ctx->snd.msg = msg;
+	err = pthread_create(&ctx->snd.tid, NULL, sender_main, ctx);
+	if (err) {
+		close(ctx->snd.pipe[0]);
+		close(ctx->snd.pipe[1]);
+		return ibt_err(IBT_EXIT_ERR, "cannot start a thread: %s",
+			       strerror(err));
+	}
+	ctx->snd.running = true;
+	ctx->snd.pending = true;
+	return 0;
+}
+
+/* Read what the sender thread reports; 0 or a printed exit code. */
+static int sender_result(struct ibt *ctx)
+{
+	int ret;
+
+	if (read(ctx->snd.pipe[0], &ret, sizeof(ret)) != sizeof(ret))
+		return ibt_err(IBT_EXIT_ERR, "lost track of the netlink sender");
+	ctx->snd.pending = false;
+	if (ret == -NLE_INTR)
+		return IBT_EXIT_INTR;
+	if (ret < 0)
+		return ibt_err(IBT_EXIT_ERR, "cannot send the netlink request: %s",
+			       nl_geterror(ret));
+	return 0;
+}
+
+/*
+ * Wait for the sender to finish: called once the kernel has answered, so
+ * its sendmsg() has returned or is about to.
+ */
+static int sender_join(struct ibt *ctx)
+{
+	int ret = 0;
+
+	if (!ctx->snd.running)
+		return 0;
+	if (ctx->snd.pending)
+		ret = sender_result(ctx);
+	pthread_join(ctx->snd.tid, NULL);
+	close(ctx->snd.pipe[0]);
+	close(ctx->snd.pipe[1]);
+	ctx->snd.running = false;
+	return ret;
+}
+
+/*
+ * Stop reading before the kernel answered (a local error): join the
+ * sender if it is done, else leave it in the kernel; the process is about
+ * to exit, which ends the request. Returns @ret.
+ */
+static int sender_leave(struct ibt *ctx, int ret)
+{
+	if (ctx->snd.running && !ctx->snd.pending)
+		sender_join(ctx);
+	return ret;
+}
+
+/* Wait until the socket is readable, noting a sender failure meanwhile. */
+static int wait_readable(struct ibt *ctx)
+{
+	struct pollfd pfd[2] = {
+		{ .fd = nl_socket_get_fd(ctx->sk), .events = POLLIN },
+		{ .fd = ctx->snd.pending ? ctx->snd.pipe[0] : -1, .events = POLLIN },
+	};
+	int ret;
+
+	for (;;) {
+		if (poll(pfd, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return ibt_err(IBT_EXIT_ERR, "cannot wait for the kernel: %s",
+				       strerror(errno));
+		}
+		if (pfd[1].revents) {
+			ret = sender_result(ctx);
+			if (ret)
+				return ret;
+			pfd[1].fd = -1;
+		}
+		if (pfd[0].revents)
+			return 0;
+	}
+}
+
+/*
+ * Read one datagram from the kernel into a malloc()ed buffer.
+ * Returns its length, or -errno (-ENOBUFS: the kernel dropped messages).
+ */
+static ssize_t recv_datagram(struct ibt *ctx, void **bufp)
+{
+	int fd = nl_socket_get_fd(ctx->sk);
+	struct sockaddr_nl sa;
+	struct iovec iov;
+	struct msghdr mh = {
+		.msg_name = &sa,
+		.msg_namelen = sizeof(sa),
+		.msg_iov = &iov,
+		.msg_iovlen = 1,
+	};
+	ssize_t n;
+	void *buf;
+
+	n = recv(fd, NULL, 0, MSG_PEEK | MSG_TRUNC | MSG_DONTWAIT);
+	if (n < 0)
+		return errno ? -errno : -EIO;
+	buf = malloc(n ? n : 1);
+	if (!buf)
+		return -ENOMEM;
+	iov.iov_base = buf;
+	iov.iov_len = n;
+	n = recvmsg(fd, &mh, MSG_DONTWAIT);
+	if (n < 0) {
+		n = errno ? -errno : -EIO;
+		free(buf);
+		return n;
+	}
+	if (sa.nl_pid != 0 || (mh.msg_flags & MSG_TRUNC)) {
+		/* not from the kernel, or changed under us: ignore */
+		free(buf);
+		return -EAGAIN;
+	}
+	*bufp = buf;
+	return n;
+}
+
+/*
+ * Send @msg and feed each reply with its sequence number to
+ * @cb until the ACK or DONE. Returns 0, a positive exit code already
+ * printed (local failure, callback result, IBT_EXIT_INTR), or a negative
+ * errno from the kernel with its details in ctx->nlerr, not printed.
+ */
+static int xfer(struct ibt *ctx, struct nl_msg *msg, ibt_nl_cb cb, void *arg)
+{
+	struct nlmsghdr *req;
+	int ret;
+
+	memset(&ctx->nlerr, 0, sizeof(ctx->nlerr));
+	ctx->nlerr.bad_attr = -1;
+	ctx->nlerr.miss_type = -1;
+
+	nl_complete_msg(ctx->sk, msg);	/* sequence number, before the thread */
+	req = nlmsg_hdr(msg);
+	if (req->nlmsg_flags & NLM_F_DUMP) {
+		/*
+		 * A dump's sendmsg() returns after the first batch, the rest
+		 * comes from our recvmsg(); reading while it runs would race
+		 * with the kernel starting the dump (EINVAL). No thread.
+		 */
+		ret = nl_send(ctx->sk, msg);
+		if (ret < 0)
+			return ibt_err(IBT_EXIT_ERR, "cannot send the netlink request: %s",
+				       nl_geterror(ret));
+	} else {
+		ret = sender_start(ctx, msg);
+		if (ret)
+			return ret;
+	}
+
+	for (;;) {
+		struct nlmsghdr *nlh;
+		bool final = false;
+		void *buf = NULL;
+		ssize_t n;
+		int len;
+
+		ret = wait_readable(ctx);
+		if (ret)
+			return sender_leave(ctx, ret);
+		n = recv_datagram(ctx, &buf);
+		if (n == -EAGAIN || n == -EINTR)
+			continue;
+		if (n == -ENOBUFS) {
+			ctx->nl_lost++;
+			continue;
+		}
+		if (n < 0)
+			return sender_leave(ctx, ibt_err(IBT_EXIT_ERR,
+					    "cannot receive from the kernel: %s",
+					    strerror(-n)));
+		if (!buf)
+			continue;
+
+		len = n;
+		for (nlh = buf; nlmsg_ok(nlh, len); nlh = nlmsg_next(nlh, &len)) {
+			if (nlh->nlmsg_seq != req->nlmsg_seq)
+				continue;	/* left over from an earlier request */
+			if (nlh->nlmsg_type == NLMSG_ERROR) {
+				ret = parse_error(ctx, req, nlh);
+				final = true;
+			} else if (nlh->nlmsg_type == NLMSG_DONE) {
+				ret = parse_done(ctx, req, nlh);
+				final = true;
+			} else if (nlh->nlmsg_type == req->nlmsg_type && cb) {
+				ret = cb(ctx, nlh, arg);
+			} else if (nlh->nlmsg_type == NLMSG_OVERRUN) {
+				ctx->nl_lost++;
+			}
+			if (ret || final)
+				break;
+		}
+		free(buf);
+		if (final) {
+			/* the kernel has answered: the sender's sendmsg() returns */
+			int sret = sender_join(ctx);
+
+			return sret ? sret : ret;
+		}
+		if (ret)
+			return sender_leave(ctx, ret);
+	}
+}
+
+/* Print the kernel's error as one line and return its exit code. */
+static int report(struct ibt *ctx, int err)
+{
+	const struct ibt_nlerr *e = &ctx->nlerr;
+	int code = errno_code(err);
+	char b[16];
+
+	if (e->msg[0] && e->bad_attr >= 0)
+		return ibt_err(code, "%s (attribute %s)", e->msg,
+			       attr_name(e->bad_attr, b, sizeof(b)));
+	if (e->msg[0])
+		return ibt_err(code, "%s", e->msg);
+	if (code == IBT_EXIT_PERM)
+		return ibt_err(code, "Operation needs CAP_NET_ADMIN");
+	if (e->miss_type >= 0)
+		return ibt_err(code, "%s: missing attribute %s", strerror(err),
+			       attr_name(e->miss_type, b, sizeof(b)));
+	if (e->bad_attr >= 0)
+		return ibt_err(code, "%s (attribute %s)", strerror(err),
+			       attr_name(e->bad_attr, b, sizeof(b)));
+	return ibt_err(code, "%s", strerror(err));
+}
+
+/*
+ * Send one request (consumed) and run its replies through @cb, which
+ * returns 0 to go on or an exit code to stop. Returns an exit code;
+ * errors are printed.
+ */
+int ibt_nl_run(struct ibt *ctx, struct nl_msg *msg, ibt_nl_cb cb, void *arg)
+{
+	int ret = xfer(ctx, msg, cb, arg);
+
+	if (!ctx->snd.running)
+		nlmsg_free(msg);
+	/* the kernel's answer to a ping that SIGINT interrupted */
+	if (ret == -EINTR && ibt_interrupted)
+		return IBT_EXIT_INTR;
+	if (ret < 0)
+		return report(ctx, -ret);
+	return ret;
+}
+
+/* A request for the ibtrace family; NULL (and printed) on failure. */
+struct nl_msg *ibt_nl_req(struct ibt *ctx, uint8_t cmd, bool dump)
+{
+	int flags = NLM_F_ACK | (dump ? NLM_F_DUMP : 0);
+	struct nl_msg *msg = nlmsg_alloc();
+
+	if (!msg || !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, ctx->family, 0,
+				 flags, cmd, IBTRACE_GENL_VERSION)) {
+		nlmsg_free(msg);
+		ibt_err(IBT_EXIT_ERR, "out of memory");
+		return NULL;
+	}
+	return msg;
+}
+
+/* Add the -d device (if any) and @port (if not 0) to a request. */
+int ibt_nl_put_dev(struct ibt *ctx, struct nl_msg *msg, uint32_t port)
+{
+	if ((ctx->dev && nla_put_string(msg, IBTRACE_A_DEV_NAME, ctx->dev) < 0) ||
+	    (port && nla_put_u32(msg, IBTRACE_A_PORT, port) < 0))
+		return ibt_err(IBT_EXIT_ERR, "netlink request too large");
+	return 0;
+}
+
+static int family_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
+{
+	struct nlattr *tb[CTRL_ATTR_MAX + 1];
+	int ret;
+
+	(void)arg;
+	if (!genlmsg_valid_hdr(nlh, 0))
+		return ibt_err(IBT_EXIT_ERR, "malformed kernel reply: short message");
+	ret = parse_attrs(tb, CTRL_ATTR_MAX, genlmsg_attrdata(nlmsg_data(nlh), 0),
+			  genlmsg_attrlen(nlmsg_data(nlh), 0), ibt_ctrl_policy,
+			  "nlctrl");
+	if (ret)
+		return ret;
+	if (!tb[CTRL_ATTR_FAMILY_ID])
+		return ibt_err(IBT_EXIT_ERR, "malformed kernel reply: no family id");
+	ctx->family = nla_get_u16(tb[CTRL_ATTR_FAMILY_ID]);
+	if (tb[CTRL_ATTR_VERSION])
+		ctx->family_version = nla_get_u32(tb[CTRL_ATTR_VERSION]);
+	return 0;
+}
+
+/* Ask nlctrl for the id of the "ibtrace" family. */
+static int resolve_family(struct ibt *ctx)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+	int ret;
+
+	if (!msg || !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, GENL_ID_CTRL, 0,
+				 NLM_F_ACK, CTRL_CMD_GETFAMILY, 1) ||
+	    nla_put_string(msg, CTRL_ATTR_FAMILY_NAME, IBTRACE_GENL_NAME) < 0) {
+		nlmsg_free(msg);
+		return ibt_err(IBT_EXIT_ERR, "out of memory");
+	}
+	ret = xfer(ctx, msg, family_cb, NULL);
+	if (!ctx->snd.running)
+		nlmsg_free(msg);
+	if (ret == -ENOENT)
+		return ibt_err(IBT_EXIT_NOMOD,
+			       "ibtrace kernel module is not loaded (modprobe ibtrace)");
+	if (ret < 0)
+		return report(ctx, -ret);
+	if (!ret && !ctx->family)
+		return ibt_err(IBT_EXIT_NOMOD,
+			       "ibtrace kernel module is not loaded (modprobe ibtrace)");
+	return ret;
+}
+
+/* Open the run's socket and resolve the family. Returns an exit code. */
+int ibt_nl_open(struct ibt *ctx)
+{
+	int one = 1;
+	int fd, ret;
+
+	ctx->sk = nl_socket_alloc();
+	if (!ctx->sk)
+		return ibt_err(IBT_EXIT_ERR, "out of memory");
+	ret = nl_connect(ctx->sk, NETLINK_GENERIC);
+	if (ret < 0)
+		return ibt_err(IBT_EXIT_ERR, "cannot open a generic netlink socket: %s",
+			       nl_geterror(ret));
+	fd = nl_socket_get_fd(ctx->sk);
+	/* extack needs Linux 4.12, strict checks 4.20: best effort */
+	setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	setsockopt(fd, SOL_NETLINK, NETLINK_GET_STRICT_CHK, &one, sizeof(one));
+	nl_socket_set_buffer_size(ctx->sk, IBT_NL_RCVBUF, 0);
+	return resolve_family(ctx);
+}
+
+/*
+ * Close the socket, unless a sender thread is still inside the kernel
+ * (we stopped reading on a local error): then leave both to the process
+ * exit that follows.
+ */
+void ibt_nl_close(struct ibt *ctx)
+{
+	if (ctx->snd.running)
+		return;
+	nl_socket_free(ctx->sk);	/* closes the socket, NULL is fine */
+	ctx->sk = NULL;
+}

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Output: every field is written once, through a helper that produces
+ * either its text form (printed at once) or its JSON form (added to the
+ * document under construction, printed by ibt_out_finish() at the end).
+ *
+ * Text fields print " <key> <value>", so the text label and the JSON key
+ * are the same word. Objects and arrays only exist in JSON; in text mode
+ * ibt_out_eol() ends the current line.
+ */
+#include <arpa/inet.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include <json-c/json.h>
+
+#include "ibtracectl.h"
+
+/*
+ * The open container, or NULL when there is none or it could not be
+ * created (out of memory, nesting too deep): its fields are then dropped.
+ */
+static struct json_object *cur(struct ibt *ctx)
+{
+	if (!ctx->jdepth || ctx->jdepth > IBT_OUT_DEPTH)
+		return NULL;
+	return ctx->jstack[ctx->jdepth - 1];
+}
+
+/* Attach @jv to the current container: appended to an array, else @key. */
+static void attach(struct ibt *ctx, const char *key, struct json_object *jv)
+{
+	struct json_object *parent = cur(ctx);
+
+	if (!parent) {
+		/* a bare value has nowhere to go */
+		json_object_put(jv);
+		return;
+	}
+	if (json_object_is_type(parent, json_type_array))
+		json_object_array_add(parent, jv);
+	else if (key)
+		json_object_object_add(parent, key, jv);
+	else
+		json_object_put(jv);
+}
+
+/*
+ * Open container @jv (owned): it becomes the root, or joins the open
+ * container. The stack holds its own reference, dropped by pop().
+ */
+static void push(struct ibt *ctx, const char *key, struct json_object *jv)
+{
+	if (ctx->jdepth >= IBT_OUT_DEPTH) {
+		json_object_put(jv);
+		ctx->jdepth++;
+		return;
+	}
+	if (jv && !ctx->jroot)
+		ctx->jroot = json_object_get(jv);
+	else if (jv && cur(ctx))
+		attach(ctx, key, json_object_get(jv));
+	ctx->jstack[ctx->jdepth++] = jv;
+}
+
+static void pop(struct ibt *ctx)
+{
+	if (!ctx->jdepth)
+		return;
+	ctx->jdepth--;
+	if (ctx->jdepth < IBT_OUT_DEPTH) {
+		json_object_put(ctx->jstack[ctx->jdepth]);
+		ctx->jstack[ctx->jdepth] = NULL;
+	}
+}
+
+/* Open an object: the document root, an array element, or member @key. */
+void ibt_out_obj_begin(struct ibt *ctx, const char *key)
+{
+	if (ctx->json)
+		push(ctx, key, json_object_new_object());
+}
+
+void ibt_out_obj_end(struct ibt *ctx)
+{
+	if (ctx->json)
+		pop(ctx);
+}
+
+void ibt_out_arr_begin(struct ibt *ctx, const char *key)
+{
+	if (ctx->json)
+		push(ctx, key, json_object_new_array());
+}
+
+void ibt_out_arr_end(struct ibt *ctx)
+{
+	if (ctx->json)
+		pop(ctx);
+}
+
+/*
+ * The one field writer: @jv (owned) becomes member @key in JSON mode;
+ * @fmt is printed in text mode.
+ */
+void ibt_out_field(struct ibt *ctx, const char *key, struct json_object *jv,
+		   const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ctx->json) {
+		attach(ctx, key, jv);
+		return;
+	}
+	json_object_put(jv);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+}
+
+/* JSON-only field (no text form). */
+void ibt_out_json(struct ibt *ctx, const char *key, struct json_object *jv)
+{
+	if (ctx->json)
+		attach(ctx, key, jv);
+	else
+		json_object_put(jv);
+}
+
+/* Text-only words (separators, units, the statistics header). */
+void ibt_out_text(struct ibt *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ctx->json)
+		return;
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+}
+
+void ibt_out_str(struct ibt *ctx, const char *key, const char *val)
+{
+	ibt_out_field(ctx, key, json_object_new_string(val), " %s %s", key, val);
+}
+
+void ibt_out_u64(struct ibt *ctx, const char *key, uint64_t val)
+{
+	ibt_out_field(ctx, key, json_object_new_uint64(val),
+		      " %s %" PRIu64, key, val);
+}
+
+/* Hexadecimal in text, a plain number in JSON. */
+void ibt_out_hex(struct ibt *ctx, const char *key, uint64_t val)
+{
+	ibt_out_field(ctx, key, json_object_new_uint64(val),
+		      " %s 0x%" PRIx64, key, val);
+}
+
+void ibt_out_bool(struct ibt *ctx, const char *key, bool val)
+{
+	ibt_out_field(ctx, key, json_object_new_boolean(val),
+		      " %s %s", key, val ? "yes" : "no");
+}
+
+/* A GID in IPv6 text form, in both outputs. */
+void ibt_out_gid(struct ibt *ctx, const char *key, const uint8_t gid[16])
+{
+	char s[INET6_ADDRSTRLEN];
+
+	if (!inet_ntop(AF_INET6, gid, s, sizeof(s)))
+		s[0] = '\0';
+	ibt_out_str(ctx, key, s);
+}
+
+/* End of a text line; flushed so that ping lines show as they come. */
+void ibt_out_eol(struct ibt *ctx)
+{
+	if (ctx->json)
+		return;
+	putchar('\n');
+	fflush(stdout);
+}
+
+/* Print the JSON document ("[]" for an empty listing), once. */
+void ibt_out_finish(struct ibt *ctx)
+{
+	int flags = JSON_C_TO_STRING_NOSLASHESCAPE;
+
+	if (!ctx->json)
+		return;
+	flags |= ctx->pretty ? JSON_C_TO_STRING_PRETTY : JSON_C_TO_STRING_PLAIN;
+	if (ctx->jroot)
+		printf("%s\n", json_object_to_json_string_ext(ctx->jroot, flags));
+	else
+		printf("[]\n");
+	fflush(stdout);
+	ibt_out_free(ctx);
+}
+
+void ibt_out_free(struct ibt *ctx)
+{
+	while (ctx->jdepth)
+		pop(ctx);
+	json_object_put(ctx->jroot);
+	ctx->jroot = NULL;
+}

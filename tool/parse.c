@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Pure parsing of command-line words: numbers, LIDs, GIDs, SourceRoute
+ * port lists and "{ name, fn }" table look-ups. Nothing here prints or
+ * touches the context, so test_parse.c can check every function.
+ *
+ * Every parser returns 0 on success and -1 on a bad word, leaving the
+ * output untouched on failure.
+ */
+#include <arpa/inet.h>
+#include <string.h>
+
+#include "ibtracectl.h"
+
+/*
+ * Unsigned number, decimal or "0x" hexadecimal (never octal: "010" is
+ * ten), without sign, blanks or trailing characters, within [min, max].
+ */
+int ibt_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out)
+{
+	unsigned int base = 10;
+	uint64_t v = 0;
+
+	if (!s)
+		return -1;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+	}
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		unsigned int d;
+
+		if (*s >= '0' && *s <= '9')
+			d = *s - '0';
+		else if (base == 16 && *s >= 'a' && *s <= 'f')
+			d = *s - 'a' + 10;
+		else if (base == 16 && *s >= 'A' && *s <= 'F')
+			d = *s - 'A' + 10;
+		else
+			return -1;
+		v = v * base + d;
+		if (v > UINT32_MAX)
+			return -1;
+	}
+	if (v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* Unicast LID: 1..0xbfff (0 is reserved, 0xc000 and up are multicast). */
+int ibt_parse_lid(const char *s, uint32_t *lid)
+{
+	return ibt_parse_u32(s, 1, 0xbfff, lid);
+}
+
+/* GID in IPv6 text form ("fe80::5054:ff:fe1b:1"); no scope suffix. */
+int ibt_parse_gid(const char *s, uint8_t gid[16])
+{
+	struct in6_addr a;
+
+	if (!s || inet_pton(AF_INET6, s, &a) != 1)
+		return -1;
+	memcpy(gid, &a, sizeof(a));
+	return 0;
+}
+
+/*
+ * SourceRoute vector "P1,P2,...": 1..max port numbers 0..255, separated
+ * by single commas, no empty element.
+ */
+int ibt_parse_sroute(const char *s, uint8_t *ports, size_t max, size_t *n)
+{
+	uint8_t tmp[256];
+	size_t cnt = 0;
+
+	if (!s || !*s || max > sizeof(tmp))
+		return -1;
+	for (;;) {
+		const char *comma = strchr(s, ',');
+		size_t len = comma ? (size_t)(comma - s) : strlen(s);
+		char word[16];
+		uint32_t v;
+
+		if (len == 0 || len >= sizeof(word) || cnt == max)
+			return -1;
+		memcpy(word, s, len);
+		word[len] = '\0';
+		if (ibt_parse_u32(word, 0, 255, &v))
+			return -1;
+		tmp[cnt++] = v;
+		if (!comma)
+			break;
+		s = comma + 1;
+	}
+	memcpy(ports, tmp, cnt);
+	*n = cnt;
+	return 0;
+}
+
+/*
+ * Index of @word in @table: an exact name, or else a prefix of exactly
+ * one name. IBT_LOOKUP_NONE if nothing matches (or @word is empty),
+ * IBT_LOOKUP_AMBIGUOUS if it is a prefix of several names.
+ */
+int ibt_cmd_lookup(const struct ibt_cmd *table, const char *word)
+{
+	size_t len;
+	int found = IBT_LOOKUP_NONE;
+	int i;
+
+	if (!word || !*word)
+		return IBT_LOOKUP_NONE;
+	len = strlen(word);
+	for (i = 0; table[i].name; i++) {
+		if (!strcmp(table[i].name, word))
+			return i;
+		if (strncmp(table[i].name, word, len))
+			continue;
+		found = found == IBT_LOOKUP_NONE ? i : IBT_LOOKUP_AMBIGUOUS;
+	}
+	return found;
+}
