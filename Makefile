@@ -27,7 +27,7 @@ W ?= 1
 # linux-source-6.1 tarball.
 KSRC_TARBALL ?= $(firstword $(wildcard /usr/src/linux-source-6.1.tar.xz))
 KSRC := $(CURDIR)/.ksrc
-KSRC_FILES := scripts/checkpatch.pl scripts/spelling.txt \
+KSRC_FILES := scripts/checkpatch.pl scripts/spelling.txt scripts/kernel-doc \
 	scripts/const_structs.checkpatch \
 	tools/testing/selftests/lib.mk tools/testing/selftests/kselftest.h \
 	tools/testing/selftests/kselftest_harness.h \
@@ -43,7 +43,8 @@ DEPS := build-essential pkg-config kmod iproute2 xz-utils cpio \
 
 export KVER KDIR
 
-.PHONY: all modules tool selftests deps ksrc lint checkpatch sparse check \
+.PHONY: all modules tool selftests deps ksrc lint checkpatch kerneldoc sparse \
+	check \
 	demo bench install clean
 
 all: modules tool selftests
@@ -83,13 +84,17 @@ checkpatch: ksrc
 	$(KSRC)/scripts/checkpatch.pl --strict --no-tree --terse \
 		--show-types -f $(KERNEL_SRCS)
 
+kerneldoc: ksrc
+	@out=$$($(KSRC)/scripts/kernel-doc -none $(KERNEL_SRCS) 2>&1); \
+	if [ -n "$$out" ]; then echo "$$out"; exit 1; fi; echo "kernel-doc: clean"
+
 sparse:
 	@$(MAKE) -s -C $(KDIR) M=$(CURDIR) clean >/dev/null
 	@out=$$($(MAKE) -s -C $(KDIR) M=$(CURDIR) C=2 W=1 modules 2>&1 | \
 		grep -E 'warning|error' ); \
 	if [ -n "$$out" ]; then echo "$$out"; exit 1; fi; echo "sparse: clean"
 
-lint: checkpatch sparse
+lint: checkpatch kerneldoc sparse
 
 check: deps
 	$(MAKE) all

@@ -33,7 +33,9 @@ host_check()
 
 host_check "checkpatch --strict on kernel sources" make -s checkpatch
 host_check "sparse (C=2) and W=1 build clean" make -s sparse
+host_check "kernel-doc clean" make -s kerneldoc
 host_check "tool unit tests" make -s -C tool test
+host_check "uAPI header and YAML spec agree" selftests/ibtrace_spec.sh
 
 ksft=$root/.ksrc/tools/testing/selftests
 echo "# booting two VMs for the kselftests (console logs kept on failure)"

@@ -61,8 +61,29 @@ ibt_expect "unprivileged ping: exit 5 (EPERM)" 5 "$?"
 setpriv --reuid=65534 --regid=65534 --clear-groups "$IBTRACECTL" dev show >/dev/null 2>&1
 ibt_expect "unprivileged dev show is allowed" 0 "$?"
 
+# A running ping blocks nothing else (parallel ops), and Ctrl-C ends it
+# with the statistics of the probes so far.
+# (The tool itself in the background, not a function: $! must be its PID.)
+"$IBTRACECTL" -d rxe0 ping --dgid "$gid" -c 100000 -i 20 \
+	> /tmp/ibt_ping_int.out 2>&1 &
+pid=$!
+sleep 2
+ibt_check "dev show answers while a ping runs" timeout 10 "$IBTRACECTL" dev show
+ibt_check "a second ping runs beside the first" timeout 20 \
+	"$IBTRACECTL" -d rxe0 ping --dgid "$gid" -c 2 -i 0
+kill -INT "$pid"
+(sleep 15; kill -KILL "$pid" 2>/dev/null) &
+killer=$!
+wait "$pid"
+rc=$?
+kill "$killer" 2>/dev/null
+ibt_check "Ctrl-C ends the ping by itself (exit $rc)" test "$rc" -ne 137
+ibt_match "Ctrl-C: statistics of the probes so far" "[1-9][0-9]* probes sent" \
+	"$(cat /tmp/ibt_ping_int.out)"
+
 # Unload while a ping runs: the ping ends with an error, unload completes.
-ping_ -c 100000 -i 20 > /tmp/ibt_ping_unload.out 2>&1 &
+"$IBTRACECTL" -d rxe0 ping --dgid "$gid" -c 100000 -i 20 \
+	> /tmp/ibt_ping_unload.out 2>&1 &
 pid=$!
 sleep 2
 start=$(date +%s)

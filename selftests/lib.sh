@@ -106,13 +106,24 @@ ibt_match()
 	fi
 }
 
+# Taint bits other than O (4096, out-of-tree) and E (8192, unsigned).
+ibt_bad_taint()
+{
+	local t
+
+	t=$(cat /proc/sys/kernel/tainted 2>/dev/null) || return 1
+	[ $((t & ~(4096 | 8192))) -ne 0 ] && echo "$t"
+}
+
 ibt_done()
 {
-	local bad
+	local bad taint
 
 	bad=$(ibt_kmsg_since | grep -E "$IBT_BAD_LOG")
-	if [ -n "$bad" ]; then
-		ibt_fail "kernel log clean during $IBT_TEST" "$bad"
+	taint=$(ibt_bad_taint)
+	if [ -n "$bad" ] || [ -n "$taint" ]; then
+		ibt_fail "kernel log clean during $IBT_TEST" "$bad" \
+			${taint:+"unexpected taint: $taint"}
 	else
 		ibt_ok "kernel log clean during $IBT_TEST"
 	fi

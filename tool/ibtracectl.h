@@ -107,8 +107,8 @@ struct ibt_cmd {
 };
 
 /*
- * Set by ping's SIGINT handler. The kernel then ends the ping with EINTR,
- * which ibt_nl_run() returns as IBT_EXIT_INTR.
+ * Set by ping's SIGINT handler. The kernel then ends the ping (EINTR, or
+ * no answer at all), which ibt_nl_run() returns as IBT_EXIT_INTR.
  */
 extern volatile sig_atomic_t ibt_interrupted;
 

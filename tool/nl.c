@@ -312,7 +312,7 @@ static int parse_done(struct ibt *ctx, const struct nlmsghdr *req,
  * that delivers it, and a ping lasts as long as its probes; meanwhile it
  * sends one message per probe to this socket. So a "do" request is sent
  * from a thread while the main thread reads and prints. SIGINT is let in
- * here only: it interrupts the kernel's ping, which then answers EINTR.
+ * here only: it interrupts the kernel's ping.
  */
 static void *sender_main(void *arg)
 {
@@ -396,7 +396,13 @@ static int sender_leave(struct ibt *ctx, int ret)
 	return ret;
 }
 
-/* Wait until the socket is readable, noting a sender failure meanwhile. */
+/*
+ * Wait until the socket is readable, noting the sender's result meanwhile.
+ * Once the sender's sendmsg() has returned, everything the kernel will
+ * send for a "do" request is queued: an empty socket then means that no
+ * ACK is coming (a handler returning -EINTR gets none, see
+ * netlink_rcv_skb()).
+ */
 static int wait_readable(struct ibt *ctx)
 {
 	struct pollfd pfd[2] = {
@@ -406,11 +412,20 @@ static int wait_readable(struct ibt *ctx)
 	int ret;
 
 	for (;;) {
-		if (poll(pfd, 2, -1) < 0) {
+		bool sent = ctx->snd.running && !ctx->snd.pending;
+		int n = poll(pfd, 2, sent ? 0 : -1);
+
+		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			return ibt_err(IBT_EXIT_ERR, "cannot wait for the kernel: %s",
 				       strerror(errno));
+		}
+		if (n == 0) {
+			if (ibt_interrupted)
+				return IBT_EXIT_INTR;
+			return ibt_err(IBT_EXIT_ERR,
+				       "the kernel ended the request without an answer");
 		}
 		if (pfd[1].revents) {
 			ret = sender_result(ctx);

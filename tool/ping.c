@@ -19,8 +19,8 @@
  *   3 probes sent, 2 received, 33.33% loss, 1 errors
  *   rtt min/avg/max/p99 = 101.000/112.000/123.000/123.000 us
  *
- * On SIGINT (the kernel stops the ping and answers EINTR) the statistics
- * of the probes seen so far are printed.
+ * On SIGINT the kernel stops the ping without a summary; the statistics
+ * of the probes seen so far are printed instead.
  *
  * JSON: one object. Keys:
  *   target        string  the GID, or "lid 0x12"
@@ -566,9 +566,10 @@ static int ping_run(struct ibt *ctx, struct ping *p)
 
 	/*
 	 * SIGINT reaches only the thread that sent the request (nl.c): it
-	 * interrupts the kernel's ping, which answers EINTR, and we print
-	 * what we have. A second SIGINT kills. SIGINT stays blocked here:
-	 * the ping is the last thing this process does.
+	 * interrupts the kernel's ping, which ends without a summary, and
+	 * we print the statistics of the probes seen. A second SIGINT
+	 * kills. SIGINT stays blocked here: the ping is the last thing this
+	 * process does.
 	 */
 	sa.sa_flags = SA_RESETHAND;
 	sigemptyset(&sa.sa_mask);

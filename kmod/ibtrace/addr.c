@@ -2,7 +2,8 @@
 /*
  * ibtrace - address handles for the destinations of our requests.
  *
- * InfiniBand: a DLID, plus a GRH when a DGID is given too. RoCE: a GRH
+ * InfiniBand: a DLID (given, or from an SA PathRecord, see sa.c), plus a
+ * GRH when a DGID is given too. RoCE: a GRH
  * from a source GID of the same family as the destination, and the
  * destination MAC - taken from an EUI-64 link-local GID directly, else
  * resolved through the neighbour tables with rdma_resolve_ip(). IPv4-mapped
@@ -104,7 +105,7 @@ static int ibtrace_resolve_dmac(const struct ib_gid_attr *sgid_attr,
  * ibtrace_ah_create() - address handle for a destination
  * @port: local port (with an agent)
  * @dgid: destination GID, or NULL
- * @dlid: destination LID, or 0 (IB only)
+ * @path: destination LID (0 if unknown) and SL, InfiniBand only
  * @extack: where to say what is wrong
  *
  * Sleeps (neighbour resolution on RoCE).
@@ -112,7 +113,8 @@ static int ibtrace_resolve_dmac(const struct ib_gid_attr *sgid_attr,
  * Return: the AH or an ERR_PTR().
  */
 struct ib_ah *ibtrace_ah_create(struct ibtrace_port *port,
-				const union ib_gid *dgid, u32 dlid,
+				const union ib_gid *dgid,
+				const struct ibtrace_path *path,
 				struct netlink_ext_ack *extack)
 {
 	struct ib_device *ibdev = port->dev->ibdev;
@@ -126,12 +128,13 @@ struct ib_ah *ibtrace_ah_create(struct ibtrace_port *port,
 	rdma_ah_set_port_num(&ah_attr, port->port_num);
 
 	if (ah_attr.type != RDMA_AH_ATTR_TYPE_ROCE) {
-		if (!dlid) {
+		if (!path->dlid) {
 			NL_SET_ERR_MSG(extack,
 				       "an InfiniBand destination needs a DLID");
 			return ERR_PTR(-EINVAL);
 		}
-		rdma_ah_set_dlid(&ah_attr, dlid);
+		rdma_ah_set_dlid(&ah_attr, path->dlid);
+		rdma_ah_set_sl(&ah_attr, path->sl);
 		if (dgid) {
 			gid = *dgid;
 			rdma_ah_set_grh(&ah_attr, &gid, 0, 0, IBTRACE_HOP_LIMIT,

@@ -210,9 +210,27 @@ int ibtrace_ping_run(struct ibtrace_port *port,
 		     struct ibtrace_ping_summary *summary,
 		     struct netlink_ext_ack *extack);
 
+/**
+ * struct ibtrace_path - where an InfiniBand destination is
+ * @dlid: destination LID
+ * @sl: service level
+ */
+struct ibtrace_path {
+	u32 dlid;
+	u8 sl;
+};
+
+/* sa.c */
+int ibtrace_sa_path_lookup(struct ibtrace_port *port, const union ib_gid *dgid,
+			   u32 timeout_ms, struct ibtrace_path *path,
+			   struct netlink_ext_ack *extack);
+void ibtrace_sa_init(void);
+void ibtrace_sa_exit(void);
+
 /* addr.c */
 struct ib_ah *ibtrace_ah_create(struct ibtrace_port *port,
-				const union ib_gid *dgid, u32 dlid,
+				const union ib_gid *dgid,
+				const struct ibtrace_path *path,
 				struct netlink_ext_ack *extack);
 void ibtrace_ah_destroy(struct ib_ah *ah);
 

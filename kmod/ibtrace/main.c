@@ -198,10 +198,11 @@ static int __init ibtrace_init(void)
 {
 	int err;
 
+	ibtrace_sa_init();
 	err = ib_register_client(&ibtrace_client);
 	if (err) {
 		pr_err("cannot register ib_client: %d\n", err);
-		return err;
+		goto err_sa_exit;
 	}
 
 	err = ibtrace_nl_init();
@@ -213,6 +214,8 @@ static int __init ibtrace_init(void)
 
 err_unregister_client:
 	ib_unregister_client(&ibtrace_client);
+err_sa_exit:
+	ibtrace_sa_exit();
 	return err;
 }
 
@@ -224,6 +227,7 @@ static void __exit ibtrace_exit(void)
 	 */
 	ib_unregister_client(&ibtrace_client);
 	ibtrace_nl_exit();
+	ibtrace_sa_exit();
 }
 
 module_init(ibtrace_init);

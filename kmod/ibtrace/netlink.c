@@ -40,7 +40,6 @@ struct genl_family ibtrace_genl_family __ro_after_init = {
 	.version = IBTRACE_GENL_VERSION,
 	.maxattr = IBTRACE_A_MAX,
 	.parallel_ops = true,
-	.resv_start_op = IBTRACE_CMD_MAX + 1,
 	.ops = ibtrace_genl_ops,
 	.n_ops = ARRAY_SIZE(ibtrace_genl_ops),
 	.module = THIS_MODULE,
@@ -220,6 +219,12 @@ int ibtrace_nl_dump_ports(struct sk_buff *skb, struct netlink_callback *cb,
 	u32 only_port = 0;
 	int err = 0;
 
+	if (attrs[IBTRACE_A_PORT] && !attrs[IBTRACE_A_DEV_NAME] &&
+	    !attrs[IBTRACE_A_DEV_INDEX]) {
+		NL_SET_ERR_MSG_ATTR(cb->extack, attrs[IBTRACE_A_PORT],
+				    "a port number needs a device");
+		return -EINVAL;
+	}
 	if (attrs[IBTRACE_A_DEV_NAME] || attrs[IBTRACE_A_DEV_INDEX]) {
 		err = ibtrace_nl_get_dev(attrs, cb->extack, &only);
 		if (err)

@@ -84,7 +84,8 @@ static int ibtrace_ping_pause(struct ibtrace_dev *dev, u32 ms)
  * @summary: statistics, filled also when the ping stops early
  * @extack: where to say what went wrong
  *
- * Sleeps. Probes that time out are not an error of the ping.
+ * Sleeps. Probes that time out are not an error of the ping. On an
+ * InfiniBand port a DGID without a DLID is resolved through the SA first.
  *
  * Return: 0, -EINTR on a signal, -ENODEV when the device went away, or
  * another negative errno (no AH, @report failed, out of memory).
@@ -96,6 +97,7 @@ int ibtrace_ping_run(struct ibtrace_port *port,
 		     struct netlink_ext_ack *extack)
 {
 	struct ibtrace_ping_probe probe = {};
+	struct ibtrace_path path = {};
 	struct ibtrace_mad_req *req;
 	u64 *rtt;
 	u32 seq;
@@ -109,8 +111,17 @@ int ibtrace_ping_run(struct ibtrace_port *port,
 		goto out_free;
 	}
 
+	path.dlid = params->dlid;
+	if (!path.dlid && params->has_dgid &&
+	    rdma_port_get_link_layer(port->dev->ibdev, port->port_num) ==
+	    IB_LINK_LAYER_INFINIBAND) {
+		err = ibtrace_sa_path_lookup(port, &params->dgid,
+					     params->timeout_ms, &path, extack);
+		if (err)
+			goto out_free;
+	}
 	req->ah = ibtrace_ah_create(port, params->has_dgid ? &params->dgid :
-				    NULL, params->dlid, extack);
+				    NULL, &path, extack);
 	if (IS_ERR(req->ah)) {
 		err = PTR_ERR(req->ah);
 		goto out_free;

@@ -28,10 +28,10 @@
 /**
  * enum ibtrace_cmd - generic netlink commands
  * @IBTRACE_CMD_UNSPEC: unused
- * @IBTRACE_CMD_DEV_GET: RDMA ports seen by ibtrace. Dump: every port of
- *	every device; do: the ports of the device named by
- *	%IBTRACE_A_DEV_NAME or %IBTRACE_A_DEV_INDEX, optionally only
- *	%IBTRACE_A_PORT. One message per port.
+ * @IBTRACE_CMD_DEV_GET: RDMA ports seen by ibtrace, one message per port.
+ *	Do: the port named by %IBTRACE_A_DEV_NAME or %IBTRACE_A_DEV_INDEX
+ *	and %IBTRACE_A_PORT (all required). Dump: every port of every
+ *	device, or of the named device, or only the named port.
  * @IBTRACE_CMD_AGENT_GET: the class 0x30 agent of each port and its
  *	counters (%IBTRACE_A_AGENT_STATS). Same selection as DEV_GET.
  * @IBTRACE_CMD_PING: send VendorGet(ClassPortInfo), or VendorGet(SourceRoute)
@@ -39,7 +39,9 @@
  *	%IBTRACE_A_PING_DLID from the selected device and port. While it runs
  *	the kernel sends one %IBTRACE_CMD_PING_PROBE message per probe to the
  *	requester; the reply to the request carries %IBTRACE_A_PING_SUMMARY.
- *	Needs CAP_NET_ADMIN.
+ *	On an InfiniBand port a DGID without a DLID is resolved by an SA
+ *	PathRecord query. A signal to the requester ends the ping with
+ *	EINTR and no summary. Needs CAP_NET_ADMIN.
  * @IBTRACE_CMD_PING_PROBE: kernel to user only: the result of one probe
  *	(%IBTRACE_A_PING_PROBE).
  * @__IBTRACE_CMD_MAX: number of commands + 1
@@ -69,7 +71,8 @@ enum ibtrace_cmd {
  * @IBTRACE_A_LMC: u8, LID mask control (IB link layer only)
  * @IBTRACE_A_SM_LID: u32, LID of the master SM (IB link layer only)
  * @IBTRACE_A_GID: binary (16 bytes), GID table entry 0
- * @IBTRACE_A_PORT_GUID: u64, port GUID (host order)
+ * @IBTRACE_A_PORT_GUID: u64, port GUID (host order): the interface ID of
+ *	GID 0 (on RoCE derived from the MAC address)
  * @IBTRACE_A_AGENT: u8, 1 if the class 0x30 agent is registered on the port
  * @IBTRACE_A_AGENT_STATS: nest, &enum ibtrace_stat_attr
  * @IBTRACE_A_PING_DGID: binary (16 bytes), destination GID
@@ -198,7 +201,7 @@ enum ibtrace_probe_status {
  * @IBTRACE_PROBE_A_MAD_STATUS: u16, MAD status of the answer (host order)
  * @IBTRACE_PROBE_A_RTT_NS: u64, round trip of the answered attempt
  * @IBTRACE_PROBE_A_ATTEMPTS: u32, attempts sent (1 + retries used)
- * @IBTRACE_PROBE_A_SLID: u32, LID the answer came from (IB link layer)
+ * @IBTRACE_PROBE_A_SLID: u32, LID the answer came from (0 on RoCE)
  * @IBTRACE_PROBE_A_SGID: binary (16 bytes), GID the answer came from
  *	(when it carried a GRH)
  * @IBTRACE_PROBE_A_ACTUAL_PORT: u8, SourceRoute: port the probe arrived on
@@ -233,7 +236,8 @@ enum ibtrace_probe_attr {
  * enum ibtrace_summary_attr - statistics of a finished ping
  * @IBTRACE_SUMMARY_A_UNSPEC: unused
  * @IBTRACE_SUMMARY_A_PAD: padding
- * @IBTRACE_SUMMARY_A_SENT: u32, probes sent
+ * @IBTRACE_SUMMARY_A_SENT: u32, probes attempted (including those that
+ *	failed to send)
  * @IBTRACE_SUMMARY_A_RECEIVED: u32, probes answered (any MAD status)
  * @IBTRACE_SUMMARY_A_ERRORS: u32, answers with a non-zero MAD status
  * @IBTRACE_SUMMARY_A_RTT_MIN_NS: u64
