@@ -33,7 +33,8 @@ KSRC_FILES := scripts/checkpatch.pl scripts/spelling.txt scripts/kernel-doc \
 	tools/testing/selftests/kselftest_harness.h \
 	tools/testing/selftests/kselftest
 
-KERNEL_SRCS := $(filter-out %.mod.c,$(wildcard kmod/*/*.[ch])) uapi/linux/ibtrace.h
+KERNEL_SRCS := $(filter-out %.mod.c,$(wildcard kmod/*/*.[ch])) \
+	uapi/linux/ibtrace.h uapi/linux/ibtrace_sim.h
 
 DEPS := build-essential pkg-config kmod iproute2 xz-utils cpio \
 	qemu-system-x86 linux-image-amd64 linux-headers-amd64 \

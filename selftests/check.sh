@@ -36,6 +36,8 @@ host_check "sparse (C=2) and W=1 build clean" make -s sparse
 host_check "kernel-doc clean" make -s kerneldoc
 host_check "tool unit tests" make -s -C tool test
 host_check "uAPI header and YAML spec agree" selftests/ibtrace_spec.sh
+# The VM shares this root: ibtrace_install.sh checks what this installed.
+host_check "make install (module into updates/, depmod, tool)" make -s install
 
 ksft=$root/.ksrc/tools/testing/selftests
 echo "# booting two VMs for the kselftests (console logs kept on failure)"

@@ -1,0 +1,912 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ibtrace_sim - the ib_device of a simulated HCA: verbs.
+ *
+ * Why not rdmavt
+ * --------------
+ * rdmavt (drivers/infiniband/sw/rdmavt, under hfi1 and qib) implements the
+ * verbs objects of software-driven IB HCAs. It was evaluated and is not
+ * used, for these reasons (Linux 6.1):
+ *
+ *  - rvt_register_device() refuses to register unless the driver supplies
+ *    driver_f.get_pci_dev() and port_groups (check_support(MISC)); its log
+ *    macros and NUMA placement (dparms.node) go through that PCI device. A
+ *    sim has none; faking one is worse than not needing it.
+ *  - Its QP engine is a contract with a packet-building driver: before it
+ *    registers, it wants qp_priv_alloc/free, notify_qp_reset,
+ *    flush_qp_waiters, stop_send_queue, quiesce_qp, schedule_send, do_send,
+ *    get_pmtu_from_attr, mtu_from_qp, mtu_to_path_mtu, notify_error_qp,
+ *    check_ah... Implementing them means writing the send engine anyway,
+ *    shaped by hfi1/qib's PIO/SDMA model instead of by the fabric.
+ *  - Most of what it brings is RC/UC (rc.c, rnr timers, atomics, user
+ *    mmap'd queues, SRQ, multicast, MR tables), none of which this slice
+ *    needs: the sim serves kernel consumers on UD, QP0 and QP1 only, so the
+ *    objects here are small (a PD is empty, an AH a copy of its attributes).
+ *  - QP0/QP1 belong to ports of the fabric here, and received packets are
+ *    delivered by the fabric's work item with wc fields computed from the
+ *    fabric's LRH; rdmavt's qp tables and rvt_get_qp() assume a per-device
+ *    QPN space filled by the driver's receive interrupt.
+ *  - Another module dependency (rdmavt.ko), another stack of symbols that
+ *    changes between kernels, for a build that must track Debian's kernel.
+ *
+ * Revisit if RC is ever simulated: then rdmavt's RC protocol engine may be
+ * worth its callbacks.
+ *
+ * DMA: no DMA device (ib_uses_virt_dma()); sge.addr is a kernel virtual
+ * address, as with rxe. Only kernel consumers: reg_user_mr is refused.
+ */
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/mm.h>
+
+#include "sim.h"
+
+/* device */
+
+static int ibsim_query_device(struct ib_device *ibdev,
+			      struct ib_device_attr *attr,
+			      struct ib_udata *udata)
+{
+	struct ibsim_dev *dev = to_ibsim_dev(ibdev);
+
+	if (udata && (udata->inlen || udata->outlen))
+		return -EINVAL;
+	memset(attr, 0, sizeof(*attr));
+	attr->fw_ver = 1;
+	attr->sys_image_guid = cpu_to_be64(dev->node->sys_guid);
+	attr->max_mr_size = U64_MAX;
+	attr->page_size_cap = PAGE_SIZE;
+	attr->vendor_id = IBSIM_VENDOR_ID;
+	attr->vendor_part_id = IBSIM_DEVICE_ID;
+	attr->max_qp = IBSIM_MAX_QP;
+	attr->max_qp_wr = IBSIM_MAX_WR;
+	attr->max_send_sge = IBSIM_MAX_SGE;
+	attr->max_recv_sge = IBSIM_MAX_SGE;
+	attr->max_cq = IBSIM_MAX_CQ;
+	attr->max_cqe = IBSIM_MAX_CQE;
+	attr->max_mr = IBSIM_MAX_PD;
+	attr->max_pd = IBSIM_MAX_PD;
+	attr->max_ah = IBSIM_MAX_AH;
+	attr->max_pkeys = IBSIM_PKEY_TBL_LEN;
+	return 0;
+}
+
+static int ibsim_query_port(struct ib_device *ibdev, u32 port_num,
+			    struct ib_port_attr *attr)
+{
+	struct ibsim_dev *dev = to_ibsim_dev(ibdev);
+	struct ibsim_port *port = ibsim_dev_port(dev, port_num);
+	unsigned long flags;
+
+	/* ib_query_port() zeroed @attr */
+	spin_lock_irqsave(&dev->node->lock, flags);
+	attr->state = port->state;
+	attr->phys_state = port->phys_state;
+	attr->max_mtu = IB_MTU_4096;
+	attr->active_mtu = IB_MTU_4096;
+	attr->gid_tbl_len = port->guid_cap;
+	attr->port_cap_flags = port->cap_mask;
+	attr->max_msg_sz = IBSIM_MTU;
+	attr->bad_pkey_cntr = port->pkey_viol;
+	attr->qkey_viol_cntr = port->qkey_viol;
+	attr->pkey_tbl_len = IBSIM_PKEY_TBL_LEN;
+	attr->lid = port->lid;
+	attr->sm_lid = port->sm_lid;
+	attr->lmc = port->lmc;
+	attr->max_vl_num = 4;	/* VL0..VL7 */
+	attr->sm_sl = port->sm_sl;
+	attr->subnet_timeout = port->subnet_timeout;
+	attr->active_width = IB_WIDTH_4X;
+	attr->active_speed = IB_SPEED_QDR;
+	spin_unlock_irqrestore(&dev->node->lock, flags);
+	return 0;
+}
+
+static int ibsim_modify_port(struct ib_device *ibdev, u32 port_num, int mask,
+			     struct ib_port_modify *props)
+{
+	struct ibsim_dev *dev = to_ibsim_dev(ibdev);
+	struct ibsim_port *port = ibsim_dev_port(dev, port_num);
+	unsigned long flags;
+
+	spin_lock_irqsave(&dev->node->lock, flags);
+	port->cap_mask |= props->set_port_cap_mask;
+	port->cap_mask &= ~props->clr_port_cap_mask;
+	if (mask & IB_PORT_RESET_QKEY_CNTR)
+		port->qkey_viol = 0;
+	spin_unlock_irqrestore(&dev->node->lock, flags);
+	return 0;
+}
+
+static int ibsim_get_port_immutable(struct ib_device *ibdev, u32 port_num,
+				    struct ib_port_immutable *immutable)
+{
+	immutable->pkey_tbl_len = IBSIM_PKEY_TBL_LEN;
+	immutable->gid_tbl_len = IBSIM_GUID_CAP;
+	immutable->core_cap_flags = RDMA_CORE_PORT_IBA_IB;
+	immutable->max_mad_size = IB_MGMT_MAD_SIZE;
+	return 0;
+}
+
+static int ibsim_query_gid(struct ib_device *ibdev, u32 port_num, int index,
+			   union ib_gid *gid)
+{
+	struct ibsim_dev *dev = to_ibsim_dev(ibdev);
+	struct ibsim_port *port = ibsim_dev_port(dev, port_num);
+	unsigned long flags;
+
+	if (index < 0 || index >= IBSIM_GUID_CAP)
+		return -EINVAL;
+	spin_lock_irqsave(&dev->node->lock, flags);
+	gid->global.subnet_prefix = cpu_to_be64(port->gid_prefix);
+	gid->global.interface_id = cpu_to_be64(port->gids[index]);
+	spin_unlock_irqrestore(&dev->node->lock, flags);
+	return 0;
+}
+
+static int ibsim_query_pkey(struct ib_device *ibdev, u32 port_num, u16 index,
+			    u16 *pkey)
+{
+	struct ibsim_dev *dev = to_ibsim_dev(ibdev);
+	struct ibsim_port *port = ibsim_dev_port(dev, port_num);
+	unsigned long flags;
+
+	if (index >= IBSIM_PKEY_TBL_LEN)
+		return -EINVAL;
+	spin_lock_irqsave(&dev->node->lock, flags);
+	*pkey = port->pkeys[index];
+	spin_unlock_irqrestore(&dev->node->lock, flags);
+	return 0;
+}
+
+/* pd */
+
+static int ibsim_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
+{
+	return udata ? -EOPNOTSUPP : 0;
+}
+
+static int ibsim_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
+{
+	return 0;
+}
+
+/* ah */
+
+static int ibsim_create_ah(struct ib_ah *ibah,
+			   struct rdma_ah_init_attr *init_attr,
+			   struct ib_udata *udata)
+{
+	struct ibsim_ah *ah = to_ibsim_ah(ibah);
+	const struct rdma_ah_attr *attr = init_attr->ah_attr;
+
+	if (udata)
+		return -EOPNOTSUPP;
+	if (attr->type != RDMA_AH_ATTR_TYPE_IB ||
+	    !rdma_is_port_valid(ibah->device, rdma_ah_get_port_num(attr)))
+		return -EINVAL;
+	ah->attr = *attr;
+	ah->attr.grh.sgid_attr = NULL;	/* not referenced by us */
+	return 0;
+}
+
+/* ib_mad matches LID-routed responses to requests through the AH. */
+static int ibsim_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *attr)
+{
+	*attr = to_ibsim_ah(ibah)->attr;
+	return 0;
+}
+
+static int ibsim_destroy_ah(struct ib_ah *ibah, u32 flags)
+{
+	return 0;
+}
+
+/* mr */
+
+static struct ib_mr *ibsim_get_dma_mr(struct ib_pd *ibpd, int access)
+{
+	struct ibsim_mr *mr;
+
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr)
+		return ERR_PTR(-ENOMEM);
+	/* Virtual DMA, kernel consumers: keys are not checked. */
+	mr->ibmr.lkey = 0;
+	mr->ibmr.rkey = 0;
+	return &mr->ibmr;
+}
+
+static struct ib_mr *ibsim_reg_user_mr(struct ib_pd *ibpd, u64 start,
+				       u64 length, u64 virt, int access,
+				       struct ib_udata *udata)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
+static int ibsim_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
+{
+	kfree(container_of(ibmr, struct ibsim_mr, ibmr));
+	return 0;
+}
+
+/* cq */
+
+static void ibsim_cq_work(struct work_struct *work);
+
+static struct workqueue_struct *ibsim_cq_wq(struct ibsim_cq *cq)
+{
+	return to_ibsim_dev(cq->ibcq.device)->node->fabric->wq;
+}
+
+static int ibsim_create_cq(struct ib_cq *ibcq,
+			   const struct ib_cq_init_attr *attr,
+			   struct ib_udata *udata)
+{
+	struct ibsim_cq *cq = to_ibsim_cq(ibcq);
+
+	if (udata)
+		return -EOPNOTSUPP;
+	if (attr->flags)
+		return -EOPNOTSUPP;
+	if (attr->cqe < 1 || attr->cqe > IBSIM_MAX_CQE)
+		return -EINVAL;
+	cq->ring = kvcalloc(attr->cqe, sizeof(*cq->ring), GFP_KERNEL);
+	if (!cq->ring)
+		return -ENOMEM;
+	spin_lock_init(&cq->lock);
+	INIT_WORK(&cq->notify_work, ibsim_cq_work);
+	cq->size = attr->cqe;
+	ibcq->cqe = attr->cqe;
+	return 0;
+}
+
+static int ibsim_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
+{
+	struct ibsim_cq *cq = to_ibsim_cq(ibcq);
+
+	/* No QP uses the CQ any more: nothing queues the work again. */
+	cancel_work_sync(&cq->notify_work);
+	kvfree(cq->ring);
+	return 0;
+}
+
+static int ibsim_poll_cq(struct ib_cq *ibcq, int num, struct ib_wc *wc)
+{
+	struct ibsim_cq *cq = to_ibsim_cq(ibcq);
+	unsigned long flags;
+	int n;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	for (n = 0; n < num && cq->count; n++) {
+		wc[n] = cq->ring[cq->head];
+		cq->head = (cq->head + 1) % cq->size;
+		cq->count--;
+	}
+	spin_unlock_irqrestore(&cq->lock, flags);
+	return n;
+}
+
+static int ibsim_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags how)
+{
+	struct ibsim_cq *cq = to_ibsim_cq(ibcq);
+	unsigned long flags;
+	int ret = 0;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	if ((how & IB_CQ_SOLICITED_MASK) == IB_CQ_NEXT_COMP)
+		cq->notify = IB_CQ_NEXT_COMP;
+	else if (cq->notify != IB_CQ_NEXT_COMP)
+		cq->notify = IB_CQ_SOLICITED;
+	if ((how & IB_CQ_REPORT_MISSED_EVENTS) && cq->count)
+		ret = 1;
+	spin_unlock_irqrestore(&cq->lock, flags);
+	return ret;
+}
+
+/* Completion events are delivered from a work item, never from the poster. */
+static void ibsim_cq_work(struct work_struct *work)
+{
+	struct ibsim_cq *cq = container_of(work, struct ibsim_cq, notify_work);
+
+	if (cq->ibcq.comp_handler)
+		cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
+}
+
+static void ibsim_cq_push(struct ibsim_cq *cq, const struct ib_wc *wc,
+			  bool solicited)
+{
+	unsigned long flags;
+	bool event = false;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	if (cq->count == cq->size) {
+		if (!cq->overflow)
+			ibdev_warn_ratelimited(cq->ibcq.device,
+					       "CQ overflow, completion lost\n");
+		cq->overflow = true;
+	} else {
+		cq->ring[(cq->head + cq->count) % cq->size] = *wc;
+		cq->count++;
+	}
+	if (cq->notify == IB_CQ_NEXT_COMP ||
+	    (cq->notify == IB_CQ_SOLICITED &&
+	     (solicited || wc->status != IB_WC_SUCCESS))) {
+		cq->notify = 0;
+		event = true;
+	}
+	spin_unlock_irqrestore(&cq->lock, flags);
+	if (event)
+		queue_work(ibsim_cq_wq(cq), &cq->notify_work);
+}
+
+/* qp */
+
+struct ibsim_qp *ibsim_qp_get(struct ibsim_port *port, u32 qpn)
+{
+	struct ibsim_node *node = port->node;
+	struct ibsim_qp *qp = NULL;
+	unsigned long flags;
+
+	if (!node->dev)
+		return NULL;
+	if (qpn <= 1) {
+		spin_lock_irqsave(&node->lock, flags);
+		qp = port->sqp[qpn];
+		if (qp && !refcount_inc_not_zero(&qp->ref))
+			qp = NULL;
+		spin_unlock_irqrestore(&node->lock, flags);
+		return qp;
+	}
+	xa_lock_irqsave(&node->dev->qps, flags);
+	qp = xa_load(&node->dev->qps, qpn);
+	if (qp && (READ_ONCE(qp->port) != port ||
+		   !refcount_inc_not_zero(&qp->ref)))
+		qp = NULL;
+	xa_unlock_irqrestore(&node->dev->qps, flags);
+	return qp;
+}
+
+void ibsim_qp_put(struct ibsim_qp *qp)
+{
+	if (refcount_dec_and_test(&qp->ref))
+		complete(&qp->released);
+}
+
+static int ibsim_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
+			   struct ib_udata *udata)
+{
+	struct ibsim_dev *dev = to_ibsim_dev(ibqp->device);
+	struct ibsim_qp *qp = to_ibsim_qp(ibqp);
+	struct ib_qp_cap *cap = &init->cap;
+	struct ibsim_port *port;
+	unsigned long flags;
+	u32 qpn;
+	int err;
+
+	if (udata)
+		return -EOPNOTSUPP;
+	if (init->qp_type != IB_QPT_UD && init->qp_type != IB_QPT_SMI &&
+	    init->qp_type != IB_QPT_GSI)
+		return -EOPNOTSUPP;
+	if (init->srq || init->create_flags)
+		return -EOPNOTSUPP;
+	if (cap->max_send_wr > IBSIM_MAX_WR || cap->max_recv_wr > IBSIM_MAX_WR ||
+	    cap->max_send_sge > IBSIM_MAX_SGE ||
+	    cap->max_recv_sge > IBSIM_MAX_SGE ||
+	    cap->max_inline_data > IBSIM_MTU)
+		return -EINVAL;
+
+	refcount_set(&qp->ref, 1);
+	init_completion(&qp->released);
+	spin_lock_init(&qp->lock);
+	atomic_set(&qp->sq_inflight, 0);
+	qp->state = IB_QPS_RESET;
+	qp->sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
+	qp->rq_size = max(cap->max_recv_wr, 1U);
+	qp->max_rsge = max(cap->max_recv_sge, 1U);
+	qp->max_ssge = max(cap->max_send_sge, 1U);
+	qp->sq_max = max(cap->max_send_wr, 1U);
+	qp->rq = kvcalloc(qp->rq_size, sizeof(*qp->rq), GFP_KERNEL);
+	if (!qp->rq)
+		return -ENOMEM;
+
+	if (init->qp_type == IB_QPT_UD) {
+		err = xa_alloc_irq(&dev->qps, &qpn, qp,
+				   XA_LIMIT(2, IBSIM_MAX_QPN), GFP_KERNEL);
+		if (err)
+			goto err_free_rq;
+		ibqp->qp_num = qpn;
+		return 0;
+	}
+
+	if (!rdma_is_port_valid(ibqp->device, init->port_num)) {
+		err = -EINVAL;
+		goto err_free_rq;
+	}
+	qpn = init->qp_type == IB_QPT_SMI ? 0 : 1;
+	port = ibsim_dev_port(dev, init->port_num);
+	ibqp->qp_num = qpn;
+	qp->port = port;
+	spin_lock_irqsave(&dev->node->lock, flags);
+	if (port->sqp[qpn]) {
+		spin_unlock_irqrestore(&dev->node->lock, flags);
+		err = -EBUSY;
+		goto err_free_rq;
+	}
+	port->sqp[qpn] = qp;
+	spin_unlock_irqrestore(&dev->node->lock, flags);
+	return 0;
+
+err_free_rq:
+	kvfree(qp->rq);
+	return err;
+}
+
+/* Complete every posted receive with a flush error; caller holds qp->lock. */
+static void __ibsim_qp_flush_rq(struct ibsim_qp *qp)
+{
+	struct ib_wc wc = {
+		.status = IB_WC_WR_FLUSH_ERR,
+		.opcode = IB_WC_RECV,
+		.qp = &qp->ibqp,
+	};
+
+	while (qp->rq_count) {
+		wc.wr_id = qp->rq[qp->rq_head].wr_id;
+		qp->rq_head = (qp->rq_head + 1) % qp->rq_size;
+		qp->rq_count--;
+		ibsim_cq_push(to_ibsim_cq(qp->ibqp.recv_cq), &wc, false);
+	}
+}
+
+static int ibsim_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
+			   int mask, struct ib_udata *udata)
+{
+	struct ibsim_dev *dev = to_ibsim_dev(ibqp->device);
+	struct ibsim_qp *qp = to_ibsim_qp(ibqp);
+	enum ib_qp_state cur, new;
+	unsigned long flags;
+	int err = 0;
+
+	if (udata && (udata->inlen || udata->outlen))
+		return -EOPNOTSUPP;
+
+	spin_lock_irqsave(&qp->lock, flags);
+	cur = mask & IB_QP_CUR_STATE ? attr->cur_qp_state : qp->state;
+	new = mask & IB_QP_STATE ? attr->qp_state : cur;
+	if (!ib_modify_qp_is_ok(cur, new, ibqp->qp_type, mask)) {
+		err = -EINVAL;
+		goto out;
+	}
+	if ((mask & IB_QP_PORT) && !rdma_is_port_valid(ibqp->device,
+						       attr->port_num)) {
+		err = -EINVAL;
+		goto out;
+	}
+	if ((mask & IB_QP_PKEY_INDEX) &&
+	    attr->pkey_index >= IBSIM_PKEY_TBL_LEN) {
+		err = -EINVAL;
+		goto out;
+	}
+	if (ibqp->qp_type == IB_QPT_UD && new != IB_QPS_RESET &&
+	    !(mask & IB_QP_PORT) && !qp->port) {
+		err = -EINVAL;
+		goto out;
+	}
+
+	if (mask & IB_QP_PORT)
+		WRITE_ONCE(qp->port, ibsim_dev_port(dev, attr->port_num));
+	if (mask & IB_QP_PKEY_INDEX)
+		qp->pkey_index = attr->pkey_index;
+	if (mask & IB_QP_QKEY)
+		qp->qkey = attr->qkey;
+	if (mask & IB_QP_SQ_PSN)
+		qp->sq_psn = attr->sq_psn;
+	qp->state = new;
+	if (new == IB_QPS_ERR && cur != IB_QPS_ERR)
+		__ibsim_qp_flush_rq(qp);
+	if (new == IB_QPS_RESET) {
+		qp->rq_head = 0;
+		qp->rq_count = 0;
+	}
+out:
+	spin_unlock_irqrestore(&qp->lock, flags);
+	return err;
+}
+
+static int ibsim_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
+			  int mask, struct ib_qp_init_attr *init)
+{
+	struct ibsim_qp *qp = to_ibsim_qp(ibqp);
+	unsigned long flags;
+
+	memset(attr, 0, sizeof(*attr));
+	memset(init, 0, sizeof(*init));
+	spin_lock_irqsave(&qp->lock, flags);
+	attr->qp_state = qp->state;
+	attr->cur_qp_state = qp->state;
+	attr->qkey = qp->qkey;
+	attr->pkey_index = qp->pkey_index;
+	attr->sq_psn = qp->sq_psn;
+	attr->port_num = qp->port ? qp->port->num : 0;
+	spin_unlock_irqrestore(&qp->lock, flags);
+	attr->path_mtu = IB_MTU_4096;
+	attr->cap.max_send_wr = qp->sq_max;
+	attr->cap.max_recv_wr = qp->rq_size;
+	attr->cap.max_send_sge = qp->max_ssge;
+	attr->cap.max_recv_sge = qp->max_rsge;
+	init->qp_type = ibqp->qp_type;
+	init->send_cq = ibqp->send_cq;
+	init->recv_cq = ibqp->recv_cq;
+	init->cap = attr->cap;
+	init->port_num = attr->port_num;
+	return 0;
+}
+
+static int ibsim_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
+{
+	struct ibsim_dev *dev = to_ibsim_dev(ibqp->device);
+	struct ibsim_qp *qp = to_ibsim_qp(ibqp);
+	unsigned long flags;
+
+	if (ibqp->qp_type == IB_QPT_UD) {
+		xa_erase_irq(&dev->qps, ibqp->qp_num);
+	} else {
+		spin_lock_irqsave(&dev->node->lock, flags);
+		qp->port->sqp[ibqp->qp_num] = NULL;
+		spin_unlock_irqrestore(&dev->node->lock, flags);
+	}
+	/* Wait for packets in flight from or to the QP. */
+	ibsim_qp_put(qp);
+	wait_for_completion(&qp->released);
+	kvfree(qp->rq);
+	return 0;
+}
+
+/* Copy @len bytes into a receive WQE's scatter list at byte @off. */
+static void ibsim_scatter(const struct ibsim_rwqe *wqe, u32 off,
+			  const void *src, u32 len)
+{
+	u32 i, n;
+
+	for (i = 0; i < wqe->num_sge && len; i++) {
+		const struct ib_sge *sge = &wqe->sge[i];
+
+		if (off >= sge->length) {
+			off -= sge->length;
+			continue;
+		}
+		n = min(len, sge->length - off);
+		memcpy((void *)(uintptr_t)(sge->addr + off), src, n);
+		src += n;
+		len -= n;
+		off = 0;
+	}
+}
+
+/**
+ * ibsim_qp_recv - a packet reaches a QP of the receiving port
+ * @qp: the QP (referenced by the caller)
+ * @pkt: the packet
+ * @hdr: completion fields the fabric computed from the headers (src_qp,
+ *	slid, sl, pkey_index, port_num, dlid_path_bits)
+ *
+ * As UD hardware does: the first 40 bytes of the buffer hold the GRH (only
+ * written, and IB_WC_GRH set, when the packet had one), the payload
+ * follows; byte_len counts both.
+ */
+void ibsim_qp_recv(struct ibsim_qp *qp, const struct ibsim_pkt *pkt,
+		   const struct ib_wc *hdr)
+{
+	struct ibsim_port *port = qp->port;
+	struct ibsim_rwqe *wqe;
+	unsigned long flags;
+	struct ib_wc wc;
+	u32 i, room = 0;
+
+	spin_lock_irqsave(&qp->lock, flags);
+	if ((qp->state != IB_QPS_RTR && qp->state != IB_QPS_RTS) ||
+	    !qp->rq_count) {
+		spin_unlock_irqrestore(&qp->lock, flags);
+		atomic64_inc(&port->drops);
+		return;
+	}
+	wqe = &qp->rq[qp->rq_head];
+	qp->rq_head = (qp->rq_head + 1) % qp->rq_size;
+	qp->rq_count--;
+
+	wc = *hdr;
+	wc.wr_id = wqe->wr_id;
+	wc.qp = &qp->ibqp;
+	wc.opcode = IB_WC_RECV;
+	wc.byte_len = IBSIM_GRH_LEN + pkt->len;
+	for (i = 0; i < wqe->num_sge; i++)
+		room += wqe->sge[i].length;
+	if (room < wc.byte_len) {
+		wc.status = IB_WC_LOC_LEN_ERR;
+	} else {
+		wc.status = IB_WC_SUCCESS;
+		if (pkt->has_grh) {
+			ibsim_scatter(wqe, 0, &pkt->grh, IBSIM_GRH_LEN);
+			wc.wc_flags |= IB_WC_GRH;
+		}
+		ibsim_scatter(wqe, IBSIM_GRH_LEN, pkt->data, pkt->len);
+		if (pkt->has_imm) {
+			wc.wc_flags |= IB_WC_WITH_IMM;
+			wc.ex.imm_data = pkt->imm;
+		}
+	}
+	ibsim_cq_push(to_ibsim_cq(qp->ibqp.recv_cq), &wc, false);
+	spin_unlock_irqrestore(&qp->lock, flags);
+	atomic64_inc(&port->rx_pkts);
+}
+
+/**
+ * ibsim_qp_send_done - the fabric transmitted a packet of @qp
+ * @qp: sending QP; the packet's reference is dropped here
+ * @pkt: the packet
+ *
+ * UD sends complete successfully once on the wire, delivered or not.
+ */
+void ibsim_qp_send_done(struct ibsim_qp *qp, struct ibsim_pkt *pkt)
+{
+	struct ib_wc wc = {
+		.wr_id = pkt->wr_id,
+		.status = IB_WC_SUCCESS,
+		.opcode = pkt->opcode,
+		.qp = &qp->ibqp,
+	};
+
+	if (pkt->signaled)
+		ibsim_cq_push(to_ibsim_cq(qp->ibqp.send_cq), &wc, false);
+	atomic_dec(&qp->sq_inflight);
+	ibsim_qp_put(qp);
+}
+
+static void ibsim_build_grh(struct ibsim_qp *qp, const struct rdma_ah_attr *ah,
+			    struct ibsim_pkt *pkt)
+{
+	const struct ib_global_route *gr = rdma_ah_read_grh(ah);
+	struct ibsim_port *port = qp->port;
+	unsigned long flags;
+	u64 sguid = 0;
+
+	spin_lock_irqsave(&port->node->lock, flags);
+	if (gr->sgid_index < port->guid_cap)
+		sguid = port->gids[gr->sgid_index];
+	pkt->grh.sgid.global.subnet_prefix = cpu_to_be64(port->gid_prefix);
+	spin_unlock_irqrestore(&port->node->lock, flags);
+
+	pkt->has_grh = true;
+	pkt->grh.version_tclass_flow =
+		cpu_to_be32((6U << 28) | ((u32)gr->traffic_class << 20) |
+			    (gr->flow_label & 0xfffff));
+	pkt->grh.paylen = cpu_to_be16(pkt->len);
+	pkt->grh.next_hdr = 0x1b;	/* IBA transport */
+	pkt->grh.hop_limit = gr->hop_limit;
+	pkt->grh.sgid.global.interface_id = cpu_to_be64(sguid);
+	pkt->grh.dgid = gr->dgid;
+}
+
+static int ibsim_post_one_send(struct ibsim_qp *qp, const struct ib_send_wr *wr)
+{
+	const struct ib_ud_wr *ud = ud_wr(wr);
+	const struct rdma_ah_attr *ah;
+	struct ibsim_pkt *pkt;
+	u32 len = 0, off = 0, max_len, i;
+	int err;
+
+	if (wr->opcode != IB_WR_SEND && wr->opcode != IB_WR_SEND_WITH_IMM)
+		return -EINVAL;
+	if (wr->num_sge > qp->max_ssge || !ud->ah)
+		return -EINVAL;
+	if (qp->ibqp.qp_type == IB_QPT_GSI &&
+	    ud->pkey_index >= IBSIM_PKEY_TBL_LEN)
+		return -EINVAL;
+	for (i = 0; i < wr->num_sge; i++)
+		len += wr->sg_list[i].length;
+	max_len = qp->ibqp.qp_type == IB_QPT_UD ? IBSIM_MTU : IB_MGMT_MAD_SIZE;
+	if (len > max_len)
+		return -EMSGSIZE;
+
+	pkt = kzalloc(struct_size(pkt, data, len), GFP_ATOMIC);
+	if (!pkt)
+		return -ENOMEM;
+	for (i = 0; i < wr->num_sge; i++) {
+		const struct ib_sge *sge = &wr->sg_list[i];
+
+		memcpy(pkt->data + off, (void *)(uintptr_t)sge->addr,
+		       sge->length);
+		off += sge->length;
+	}
+	ah = &to_ibsim_ah(ud->ah)->attr;
+	pkt->len = len;
+	pkt->src_port = qp->port;
+	pkt->wr_id = wr->wr_id;
+	pkt->signaled = qp->sig_all || (wr->send_flags & IB_SEND_SIGNALED);
+	pkt->opcode = IB_WC_SEND;
+	pkt->dlid = rdma_ah_get_dlid(ah);
+	pkt->sl = rdma_ah_get_sl(ah);
+	pkt->path_bits = rdma_ah_get_path_bits(ah);
+	pkt->dqpn = ud->remote_qpn;
+	pkt->sqpn = qp->ibqp.qp_num;
+	pkt->qkey = ud->remote_qkey & 0x80000000 ? qp->qkey : ud->remote_qkey;
+	if (wr->opcode == IB_WR_SEND_WITH_IMM) {
+		pkt->has_imm = true;
+		pkt->imm = wr->ex.imm_data;
+	}
+	if (rdma_ah_get_ah_flags(ah) & IB_AH_GRH)
+		ibsim_build_grh(qp, ah, pkt);
+	/* P_Key: QP0 uses none; GSI takes the WR's index, UD the QP's. */
+	pkt->pkey_index = qp->ibqp.qp_type == IB_QPT_GSI ? ud->pkey_index :
+			  qp->pkey_index;
+
+	if (atomic_inc_return(&qp->sq_inflight) > qp->sq_max) {
+		err = -ENOMEM;
+		goto err_dec;
+	}
+	refcount_inc(&qp->ref);
+	pkt->src_qp = qp;
+	err = ibsim_fabric_xmit(qp->port->node->fabric, pkt);
+	if (err)
+		goto err_put;
+	return 0;
+
+err_put:
+	ibsim_qp_put(qp);
+err_dec:
+	atomic_dec(&qp->sq_inflight);
+	kfree(pkt);
+	return err;
+}
+
+static int ibsim_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+			   const struct ib_send_wr **bad_wr)
+{
+	struct ibsim_qp *qp = to_ibsim_qp(ibqp);
+	enum ib_qp_state state;
+	unsigned long flags;
+	int err = 0;
+
+	spin_lock_irqsave(&qp->lock, flags);
+	state = qp->state;
+	spin_unlock_irqrestore(&qp->lock, flags);
+
+	for (; wr; wr = wr->next) {
+		err = state == IB_QPS_RTS ? ibsim_post_one_send(qp, wr) :
+					    -EINVAL;
+		if (err) {
+			*bad_wr = wr;
+			break;
+		}
+	}
+	return err;
+}
+
+static int ibsim_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+			   const struct ib_recv_wr **bad_wr)
+{
+	struct ibsim_qp *qp = to_ibsim_qp(ibqp);
+	struct ibsim_rwqe *wqe;
+	unsigned long flags;
+	int err = 0;
+
+	spin_lock_irqsave(&qp->lock, flags);
+	for (; wr; wr = wr->next) {
+		if (qp->state == IB_QPS_RESET || qp->state == IB_QPS_ERR ||
+		    wr->num_sge > qp->max_rsge) {
+			err = -EINVAL;
+		} else if (qp->rq_count == qp->rq_size) {
+			err = -ENOMEM;
+		}
+		if (err) {
+			*bad_wr = wr;
+			break;
+		}
+		wqe = &qp->rq[(qp->rq_head + qp->rq_count) % qp->rq_size];
+		wqe->wr_id = wr->wr_id;
+		wqe->num_sge = wr->num_sge;
+		memcpy(wqe->sge, wr->sg_list, wr->num_sge * sizeof(*wqe->sge));
+		qp->rq_count++;
+	}
+	spin_unlock_irqrestore(&qp->lock, flags);
+	return err;
+}
+
+static const struct ib_device_ops ibsim_dev_ops = {
+	.owner = THIS_MODULE,
+	.driver_id = RDMA_DRIVER_UNKNOWN,
+
+	.alloc_pd = ibsim_alloc_pd,
+	.create_ah = ibsim_create_ah,
+	.create_cq = ibsim_create_cq,
+	.create_qp = ibsim_create_qp,
+	.dealloc_pd = ibsim_dealloc_pd,
+	.dereg_mr = ibsim_dereg_mr,
+	.destroy_ah = ibsim_destroy_ah,
+	.destroy_cq = ibsim_destroy_cq,
+	.destroy_qp = ibsim_destroy_qp,
+	.get_dma_mr = ibsim_get_dma_mr,
+	.get_port_immutable = ibsim_get_port_immutable,
+	.modify_port = ibsim_modify_port,
+	.modify_qp = ibsim_modify_qp,
+	.poll_cq = ibsim_poll_cq,
+	.post_recv = ibsim_post_recv,
+	.post_send = ibsim_post_send,
+	.process_mad = ibsim_process_mad,
+	.query_device = ibsim_query_device,
+	.query_gid = ibsim_query_gid,
+	.query_pkey = ibsim_query_pkey,
+	.query_ah = ibsim_query_ah,
+	.query_port = ibsim_query_port,
+	.query_qp = ibsim_query_qp,
+	.reg_user_mr = ibsim_reg_user_mr,
+	.req_notify_cq = ibsim_req_notify_cq,
+
+	INIT_RDMA_OBJ_SIZE(ib_ah, ibsim_ah, ibah),
+	INIT_RDMA_OBJ_SIZE(ib_cq, ibsim_cq, ibcq),
+	INIT_RDMA_OBJ_SIZE(ib_pd, ibsim_pd, ibpd),
+	INIT_RDMA_OBJ_SIZE(ib_qp, ibsim_qp, ibqp),
+};
+
+/**
+ * ibsim_dev_create - create and register the RDMA device of an HCA node
+ * @node: the HCA, fully built (ports, GUIDs, SMA state)
+ *
+ * Return: 0 or a negative errno; on error nothing is left allocated.
+ */
+int ibsim_dev_create(struct ibsim_node *node)
+{
+	struct ibsim_dev *dev;
+	int err;
+
+	dev = ib_alloc_device(ibsim_dev, ibdev);
+	if (!dev)
+		return -ENOMEM;
+	dev->node = node;
+	xa_init_flags(&dev->qps, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
+	dev->ibdev.node_type = RDMA_NODE_IB_CA;
+	dev->ibdev.node_guid = cpu_to_be64(node->node_guid);
+	dev->ibdev.phys_port_cnt = node->num_ports;
+	dev->ibdev.num_comp_vectors = 1;
+	strscpy(dev->ibdev.node_desc, node->desc, sizeof(dev->ibdev.node_desc));
+	ib_set_device_ops(&dev->ibdev, &ibsim_dev_ops);
+	node->dev = dev;
+
+	err = ib_register_device(&dev->ibdev, "ibsim%d", NULL);
+	if (err)
+		goto err_dealloc;
+	dev->registered = true;
+	return 0;
+
+err_dealloc:
+	node->dev = NULL;
+	xa_destroy(&dev->qps);
+	ib_dealloc_device(&dev->ibdev);
+	return err;
+}
+
+/* Unregister: clients (ib_mad, ib_umad...) destroy their objects here. */
+void ibsim_dev_unregister(struct ibsim_node *node)
+{
+	struct ibsim_dev *dev = node->dev;
+
+	if (dev && dev->registered) {
+		ib_unregister_device(&dev->ibdev);
+		dev->registered = false;
+	}
+}
+
+/* Free, once no packet can reach the device any more. */
+void ibsim_dev_free(struct ibsim_node *node)
+{
+	struct ibsim_dev *dev = node->dev;
+
+	if (!dev)
+		return;
+	WARN_ON(!xa_empty(&dev->qps));
+	xa_destroy(&dev->qps);
+	node->dev = NULL;
+	ib_dealloc_device(&dev->ibdev);
+}

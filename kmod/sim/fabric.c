@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ibtrace_sim - packet delivery across a fabric.
+ *
+ * post_send() (any context) turns a work request into a struct ibsim_pkt
+ * and queues it on the fabric; the fabric's ordered work item takes each
+ * packet out of the sending port, over the link, into the receiving port,
+ * applies what the receiving port's hardware checks (port state, DLID
+ * against LID/LMC, P_Key, Q_Key), fills a receive buffer of the
+ * destination QP and then completes the send.
+ *
+ * Directed-route SMPs need nothing from the fabric between two HCAs: the
+ * IBA 14.2.2 hop pointer and return path are updated by each end's SMI
+ * (ib_mad's smi_handle_dr_smp_send/recv), as with hardware HCAs, and the
+ * link merely carries the SMP; the LRH DLID of a DR SMP is not looked at.
+ * Switches (to come) are where the fabric itself runs 14.2.2: a packet
+ * arriving at a switch port goes to ibsim_switch_rx().
+ */
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <rdma/ib_mad.h>
+
+#include "sim.h"
+
+/* Index of @pkey in the port's table (membership rules), or -1. */
+static int __ibsim_pkey_find(struct ibsim_port *port, u16 pkey)
+{
+	int i;
+
+	if (!(pkey & 0x7fff))
+		return -1;
+	for (i = 0; i < IBSIM_PKEY_TBL_LEN; i++) {
+		u16 p = port->pkeys[i];
+
+		if ((p & 0x7fff) == (pkey & 0x7fff) && ((p | pkey) & 0x8000))
+			return i;
+	}
+	return -1;
+}
+
+static bool ibsim_pkt_is_dr_smp(const struct ibsim_pkt *pkt)
+{
+	return pkt->dqpn == 0 && pkt->len >= sizeof(struct ib_mad_hdr) &&
+	       ((const struct ib_mad_hdr *)pkt->data)->mgmt_class ==
+	       IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE;
+}
+
+static void ibsim_drop(struct ibsim_port *port, const char *why)
+{
+	atomic64_inc(&port->drops);
+	ibsim_node_dbg(port->node, "port %u drops a packet: %s\n", port->num,
+		       why);
+}
+
+/* A packet arrives at a switch port: no switch model yet. */
+static void ibsim_switch_rx(struct ibsim_port *port, struct ibsim_pkt *pkt)
+{
+	ibsim_drop(port, "switches are not simulated yet");
+}
+
+/* A packet arrives at an HCA port, as its link layer and transport see it. */
+static void ibsim_ca_rx(struct ibsim_port *port, struct ibsim_pkt *pkt,
+			u16 slid)
+{
+	bool dr = ibsim_pkt_is_dr_smp(pkt);
+	struct ib_wc hdr = {};
+	const char *why;
+	struct ibsim_qp *qp;
+	unsigned long flags;
+	u16 lid, top;
+	u32 qkey;
+	int pidx = 0;
+	u8 state;
+
+	spin_lock_irqsave(&port->node->lock, flags);
+	state = port->state;
+	lid = port->lid;
+	top = lid + (1U << port->lmc) - 1;
+	if (pkt->dqpn) {
+		pidx = __ibsim_pkey_find(port, pkt->pkey);
+		if (pidx < 0)
+			port->pkey_viol++;
+	}
+	spin_unlock_irqrestore(&port->node->lock, flags);
+
+	if (state == IBSIM_PORT_DOWN) {
+		why = "port down";
+		goto drop;
+	}
+	if (!dr) {
+		if (pkt->dlid == IBSIM_LID_PERMISSIVE) {
+			if (pkt->dqpn) {
+				why = "permissive DLID";
+				goto drop;
+			}
+		} else if (!lid || pkt->dlid < lid || pkt->dlid > top) {
+			why = "DLID not ours";
+			goto drop;
+		} else {
+			hdr.dlid_path_bits = pkt->dlid - lid;
+		}
+	}
+	/* Only SMPs flow before Armed (IBA 7.2). */
+	if (pkt->dqpn && state < IBSIM_PORT_ARMED) {
+		why = "data packet before Armed";
+		goto drop;
+	}
+	if (pidx < 0) {
+		why = "P_Key violation";
+		goto drop;
+	}
+	qp = ibsim_qp_get(port, pkt->dqpn);
+	if (!qp) {
+		why = "no such QP";
+		goto drop;
+	}
+	if (pkt->dqpn) {
+		spin_lock_irqsave(&qp->lock, flags);
+		qkey = qp->qkey;
+		spin_unlock_irqrestore(&qp->lock, flags);
+		if (qkey != pkt->qkey) {
+			spin_lock_irqsave(&port->node->lock, flags);
+			port->qkey_viol++;
+			spin_unlock_irqrestore(&port->node->lock, flags);
+			ibsim_qp_put(qp);
+			why = "Q_Key violation";
+			goto drop;
+		}
+	}
+
+	hdr.src_qp = pkt->sqpn;
+	hdr.slid = slid;
+	hdr.sl = pkt->sl;
+	hdr.pkey_index = pidx;
+	hdr.port_num = port->num;
+	ibsim_qp_recv(qp, pkt, &hdr);
+	ibsim_qp_put(qp);
+	return;
+drop:
+	ibsim_drop(port, why);
+}
+
+static void ibsim_port_rx(struct ibsim_port *port, struct ibsim_pkt *pkt,
+			  u16 slid)
+{
+	if (port->node->type == IBSIM_NODE_SWITCH)
+		ibsim_switch_rx(port, pkt);
+	else
+		ibsim_ca_rx(port, pkt, slid);
+}
+
+/* Take @pkt out of its port: loopback to one of the port's LIDs, or the link. */
+static void ibsim_port_tx(struct ibsim_pkt *pkt)
+{
+	struct ibsim_port *port = pkt->src_port;
+	bool dr = ibsim_pkt_is_dr_smp(pkt);
+	unsigned long flags;
+	const char *why;
+	u16 lid, top, slid;
+	u8 state;
+
+	spin_lock_irqsave(&port->node->lock, flags);
+	state = port->state;
+	lid = port->lid;
+	top = lid + (1U << port->lmc) - 1;
+	slid = lid ? lid | (pkt->path_bits & ((1U << port->lmc) - 1)) :
+		     IBSIM_LID_PERMISSIVE;
+	pkt->pkey = pkt->sqpn ? port->pkeys[pkt->pkey_index] :
+				IBSIM_DEFAULT_PKEY;
+	spin_unlock_irqrestore(&port->node->lock, flags);
+
+	if (!pkt->sqpn && pkt->dqpn) {
+		why = "QP0 sends to QP0 only";
+		goto drop;
+	}
+	if (state == IBSIM_PORT_DOWN) {
+		why = "port down";
+		goto drop;
+	}
+	/* Armed and below send SMPs only. */
+	if (pkt->sqpn && state != IBSIM_PORT_ACTIVE) {
+		why = "data packet before Active";
+		goto drop;
+	}
+	atomic64_inc(&port->tx_pkts);
+	if (!dr && lid && pkt->dlid >= lid && pkt->dlid <= top) {
+		ibsim_port_rx(port, pkt, slid);
+		return;
+	}
+	if (!port->peer) {
+		why = "no link";
+		goto drop;
+	}
+	ibsim_port_rx(port->peer, pkt, slid);
+	return;
+drop:
+	ibsim_drop(port, why);
+}
+
+static void ibsim_tx_work(struct work_struct *work)
+{
+	struct ibsim_fabric *fabric = container_of(work, struct ibsim_fabric,
+						   tx_work);
+	struct ibsim_pkt *pkt, *tmp;
+	unsigned long flags;
+	LIST_HEAD(batch);
+
+	spin_lock_irqsave(&fabric->tx_lock, flags);
+	list_splice_init(&fabric->tx_queue, &batch);
+	spin_unlock_irqrestore(&fabric->tx_lock, flags);
+
+	list_for_each_entry_safe(pkt, tmp, &batch, list) {
+		list_del(&pkt->list);
+		ibsim_port_tx(pkt);
+		ibsim_qp_send_done(pkt->src_qp, pkt);
+		kfree(pkt);
+		cond_resched();
+	}
+}
+
+/**
+ * ibsim_fabric_xmit - queue a packet for delivery
+ * @fabric: the fabric of the sending port
+ * @pkt: the packet; owned by the fabric on success
+ *
+ * Any context.
+ *
+ * Return: 0, or -ENODEV when the fabric is being destroyed.
+ */
+int ibsim_fabric_xmit(struct ibsim_fabric *fabric, struct ibsim_pkt *pkt)
+{
+	unsigned long flags;
+	int err = 0;
+
+	spin_lock_irqsave(&fabric->tx_lock, flags);
+	if (fabric->dying) {
+		err = -ENODEV;
+	} else {
+		list_add_tail(&pkt->list, &fabric->tx_queue);
+		queue_work(fabric->wq, &fabric->tx_work);
+	}
+	spin_unlock_irqrestore(&fabric->tx_lock, flags);
+	return err;
+}
+
+int ibsim_fabric_start(struct ibsim_fabric *fabric)
+{
+	spin_lock_init(&fabric->tx_lock);
+	INIT_LIST_HEAD(&fabric->tx_queue);
+	INIT_WORK(&fabric->tx_work, ibsim_tx_work);
+	fabric->wq = alloc_ordered_workqueue("ibsim_%s", 0, fabric->name);
+	return fabric->wq ? 0 : -ENOMEM;
+}
+
+/*
+ * Stop delivery. Called once every RDMA device of the fabric is
+ * unregistered: their QPs are gone, so every packet was completed (QP
+ * destruction waits for its packets), and nothing posts any more.
+ */
+void ibsim_fabric_stop(struct ibsim_fabric *fabric)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&fabric->tx_lock, flags);
+	fabric->dying = true;
+	spin_unlock_irqrestore(&fabric->tx_lock, flags);
+	destroy_workqueue(fabric->wq);
+	WARN_ON(!list_empty(&fabric->tx_queue));
+}

@@ -1,0 +1,432 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ibtrace_sim - the control interface: generic netlink family "ibtrace_sim".
+ *
+ * FABRIC_ADD / FABRIC_DEL create and destroy fabrics, FABRIC_GET and
+ * NODE_GET show them. Linux 6.1 has no formatted extack messages, so a
+ * topology error is reported as uapi/linux/ibtrace_sim.h describes: a
+ * TOPO_ERROR message (line, reason) unicast before the error ACK, whose
+ * extack carries the same reason and points at the TOPOLOGY attribute
+ * holding the line.
+ */
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/ctype.h>
+#include <net/genetlink.h>
+
+#include "sim.h"
+
+static struct genl_family ibsim_nl_family;
+
+/* Attributes not listed are output only: strict validation rejects them. */
+static const struct nla_policy ibsim_nl_add_policy[IBTRACE_SIM_A_MAX + 1] = {
+	[IBTRACE_SIM_A_FABRIC_NAME] = { .type = NLA_NUL_STRING,
+					.len = IBTRACE_SIM_NAME_MAX },
+	[IBTRACE_SIM_A_TOPOLOGY] = { .type = NLA_STRING },
+};
+
+static const struct nla_policy ibsim_nl_name_policy[IBTRACE_SIM_A_MAX + 1] = {
+	[IBTRACE_SIM_A_FABRIC_NAME] = { .type = NLA_NUL_STRING,
+					.len = IBTRACE_SIM_NAME_MAX },
+};
+
+static bool ibsim_nl_name_ok(const char *name)
+{
+	if (!*name)
+		return false;
+	for (; *name; name++)
+		if (!isalnum(*name) && *name != '_' && *name != '.' &&
+		    *name != '-')
+			return false;
+	return true;
+}
+
+static int ibsim_nl_fill_fabric(struct sk_buff *skb,
+				const struct ibsim_fabric *fabric,
+				u32 portid, u32 seq, int flags, u8 cmd)
+{
+	void *hdr;
+
+	hdr = genlmsg_put(skb, portid, seq, &ibsim_nl_family, flags, cmd);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_string(skb, IBTRACE_SIM_A_FABRIC_NAME, fabric->name) ||
+	    nla_put_u32(skb, IBTRACE_SIM_A_NUM_NODES, fabric->num_nodes) ||
+	    nla_put_u32(skb, IBTRACE_SIM_A_NUM_CAS, fabric->num_cas) ||
+	    nla_put_u32(skb, IBTRACE_SIM_A_NUM_SWITCHES, fabric->num_switches) ||
+	    nla_put_u32(skb, IBTRACE_SIM_A_NUM_LINKS, fabric->num_links)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+static int ibsim_nl_reply_fabric(struct genl_info *info,
+				 const struct ibsim_fabric *fabric, u8 cmd)
+{
+	struct sk_buff *skb;
+	int err;
+
+	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!skb)
+		return -ENOMEM;
+	err = ibsim_nl_fill_fabric(skb, fabric, info->snd_portid,
+				   info->snd_seq, 0, cmd);
+	if (err) {
+		nlmsg_free(skb);
+		return err;
+	}
+	return genlmsg_reply(skb, info);
+}
+
+/* Concatenate every TOPOLOGY attribute of the request, in order. */
+static char *ibsim_nl_topology(struct genl_info *info, size_t *lenp)
+{
+	const struct nlattr *nla;
+	size_t len = 0;
+	char *text;
+	int rem;
+
+	nla_for_each_attr(nla, genlmsg_data(info->genlhdr),
+			  genlmsg_len(info->genlhdr), rem)
+		if (nla_type(nla) == IBTRACE_SIM_A_TOPOLOGY)
+			len += strnlen(nla_data(nla), nla_len(nla));
+	text = kvmalloc(len + 1, GFP_KERNEL);
+	if (!text)
+		return NULL;
+	len = 0;
+	nla_for_each_attr(nla, genlmsg_data(info->genlhdr),
+			  genlmsg_len(info->genlhdr), rem) {
+		size_t n;
+
+		if (nla_type(nla) != IBTRACE_SIM_A_TOPOLOGY)
+			continue;
+		n = strnlen(nla_data(nla), nla_len(nla));
+		memcpy(text + len, nla_data(nla), n);
+		len += n;
+	}
+	text[len] = '\0';
+	*lenp = len;
+	return text;
+}
+
+/* The TOPOLOGY attribute holding line @line (1-based) of the text. */
+static const struct nlattr *ibsim_nl_line_attr(struct genl_info *info,
+					       u32 line)
+{
+	const struct nlattr *nla, *last = NULL;
+	u32 seen = 1;
+	int rem;
+
+	nla_for_each_attr(nla, genlmsg_data(info->genlhdr),
+			  genlmsg_len(info->genlhdr), rem) {
+		const char *p = nla_data(nla);
+		size_t n;
+
+		if (nla_type(nla) != IBTRACE_SIM_A_TOPOLOGY)
+			continue;
+		last = nla;
+		n = strnlen(p, nla_len(nla));
+		while (n--)
+			if (*p++ == '\n' && ++seen > line)
+				return nla;
+	}
+	return last;
+}
+
+static void ibsim_nl_topo_error(struct genl_info *info,
+				const struct ibsim_topo *topo)
+{
+	struct sk_buff *skb;
+	void *hdr;
+
+	/*
+	 * NL_SET_ERR_MSG() wants a literal; the parser's reasons are static
+	 * strings too, so they can be the extack message as they are.
+	 */
+	if (info->extack)
+		info->extack->_msg = topo->err_msg;
+	if (topo->err_line)
+		NL_SET_BAD_ATTR(info->extack,
+				ibsim_nl_line_attr(info, topo->err_line));
+
+	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!skb)
+		return;	/* the extack still tells why */
+	hdr = genlmsg_put_reply(skb, info, &ibsim_nl_family, 0,
+				IBTRACE_SIM_CMD_TOPO_ERROR);
+	if (!hdr ||
+	    nla_put_u32(skb, IBTRACE_SIM_A_ERR_LINE, topo->err_line) ||
+	    nla_put_string(skb, IBTRACE_SIM_A_ERR_MSG, topo->err_msg)) {
+		nlmsg_free(skb);
+		return;
+	}
+	genlmsg_end(skb, hdr);
+	genlmsg_reply(skb, info);
+}
+
+static int ibsim_nl_fabric_add_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *name_attr = info->attrs[IBTRACE_SIM_A_FABRIC_NAME];
+	struct ibsim_topo topo = {};
+	struct ibsim_fabric *fabric;
+	const char *name = NULL;
+	size_t len;
+	char *text;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, IBTRACE_SIM_A_TOPOLOGY))
+		return -EINVAL;
+	if (name_attr) {
+		name = nla_data(name_attr);
+		if (!ibsim_nl_name_ok(name)) {
+			NL_SET_ERR_MSG_ATTR(info->extack, name_attr,
+					    "fabric name: use A-Z a-z 0-9 _ . -");
+			return -EINVAL;
+		}
+	}
+	text = ibsim_nl_topology(info, &len);
+	if (!text)
+		return -ENOMEM;
+
+	mutex_lock(&ibsim_fabrics_lock);
+	err = ibsim_topo_parse(&topo, text, len);
+	if (!err)
+		err = __ibsim_fabric_add(name, &topo, &fabric, info->extack);
+	if (err && topo.err_msg)
+		ibsim_nl_topo_error(info, &topo);
+	else if (!err)
+		err = ibsim_nl_reply_fabric(info, fabric,
+					    IBTRACE_SIM_CMD_FABRIC_ADD);
+	mutex_unlock(&ibsim_fabrics_lock);
+
+	ibsim_topo_free(&topo);
+	kvfree(text);
+	return err;
+}
+
+static struct ibsim_fabric *ibsim_nl_fabric(struct genl_info *info)
+{
+	struct nlattr *attr = info->attrs[IBTRACE_SIM_A_FABRIC_NAME];
+	struct ibsim_fabric *fabric;
+
+	fabric = __ibsim_fabric_find(nla_data(attr));
+	if (!fabric)
+		NL_SET_ERR_MSG_ATTR(info->extack, attr, "no such fabric");
+	return fabric;
+}
+
+static int ibsim_nl_fabric_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ibsim_fabric *fabric;
+	int err = -ENOENT;
+
+	if (GENL_REQ_ATTR_CHECK(info, IBTRACE_SIM_A_FABRIC_NAME))
+		return -EINVAL;
+	mutex_lock(&ibsim_fabrics_lock);
+	fabric = ibsim_nl_fabric(info);
+	if (fabric)
+		err = __ibsim_fabric_del(fabric);
+	mutex_unlock(&ibsim_fabrics_lock);
+	return err;
+}
+
+static int ibsim_nl_fabric_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ibsim_fabric *fabric;
+	int err = -ENOENT;
+
+	if (GENL_REQ_ATTR_CHECK(info, IBTRACE_SIM_A_FABRIC_NAME))
+		return -EINVAL;
+	mutex_lock(&ibsim_fabrics_lock);
+	fabric = ibsim_nl_fabric(info);
+	if (fabric)
+		err = ibsim_nl_reply_fabric(info, fabric,
+					    IBTRACE_SIM_CMD_FABRIC_GET);
+	mutex_unlock(&ibsim_fabrics_lock);
+	return err;
+}
+
+/* cb->args[0]: fabrics already dumped */
+static int ibsim_nl_fabric_get_dumpit(struct sk_buff *skb,
+				      struct netlink_callback *cb)
+{
+	struct ibsim_fabric *fabric;
+	long i = 0;
+	int err = 0;
+
+	mutex_lock(&ibsim_fabrics_lock);
+	list_for_each_entry(fabric, &ibsim_fabrics, list) {
+		if (i++ < cb->args[0])
+			continue;
+		err = ibsim_nl_fill_fabric(skb, fabric,
+					   NETLINK_CB(cb->skb).portid,
+					   cb->nlh->nlmsg_seq, NLM_F_MULTI,
+					   IBTRACE_SIM_CMD_FABRIC_GET);
+		if (err)
+			break;
+		cb->args[0] = i;
+	}
+	mutex_unlock(&ibsim_fabrics_lock);
+	return err == -EMSGSIZE && skb->len ? skb->len : err ?: skb->len;
+}
+
+/* Caller holds ibsim_fabrics_lock (node lifetime). */
+static int ibsim_nl_fill_port(struct sk_buff *skb, struct ibsim_port *port)
+{
+	struct ibsim_node *node = port->node;
+	unsigned long flags;
+	struct nlattr *nest;
+	u16 lid;
+	u8 lmc, state;
+
+	spin_lock_irqsave(&node->lock, flags);
+	lid = port->lid;
+	lmc = port->lmc;
+	state = port->state;
+	spin_unlock_irqrestore(&node->lock, flags);
+
+	nest = nla_nest_start(skb, IBTRACE_SIM_A_PORT);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, IBTRACE_SIM_PORT_A_NUM, port->num) ||
+	    nla_put_u64_64bit(skb, IBTRACE_SIM_PORT_A_GUID, port->guid,
+			      IBTRACE_SIM_PORT_A_PAD) ||
+	    nla_put_u32(skb, IBTRACE_SIM_PORT_A_LID, lid) ||
+	    nla_put_u8(skb, IBTRACE_SIM_PORT_A_LMC, lmc) ||
+	    nla_put_u8(skb, IBTRACE_SIM_PORT_A_STATE, state))
+		goto err_cancel;
+	if (port->peer &&
+	    (nla_put_u32(skb, IBTRACE_SIM_PORT_A_PEER_NODE,
+			 port->peer->node->index) ||
+	     nla_put_u32(skb, IBTRACE_SIM_PORT_A_PEER_PORT, port->peer->num)))
+		goto err_cancel;
+	nla_nest_end(skb, nest);
+	return 0;
+
+err_cancel:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
+}
+
+static int ibsim_nl_fill_node(struct sk_buff *skb, struct ibsim_node *node,
+			      struct netlink_callback *cb)
+{
+	void *hdr;
+	u32 n;
+
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &ibsim_nl_family, NLM_F_MULTI,
+			  IBTRACE_SIM_CMD_NODE_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_string(skb, IBTRACE_SIM_A_FABRIC_NAME, node->fabric->name) ||
+	    nla_put_u32(skb, IBTRACE_SIM_A_NODE_INDEX, node->index) ||
+	    nla_put_u8(skb, IBTRACE_SIM_A_NODE_TYPE, node->type) ||
+	    nla_put_string(skb, IBTRACE_SIM_A_NODE_NAME, node->desc) ||
+	    nla_put_u64_64bit(skb, IBTRACE_SIM_A_NODE_GUID, node->node_guid,
+			      IBTRACE_SIM_A_PAD))
+		goto err_cancel;
+	if (node->dev && nla_put_string(skb, IBTRACE_SIM_A_DEV_NAME,
+					dev_name(&node->dev->ibdev.dev)))
+		goto err_cancel;
+	for (n = 1; n <= node->num_ports; n++)
+		if (ibsim_nl_fill_port(skb, &node->ports[n]))
+			goto err_cancel;
+	genlmsg_end(skb, hdr);
+	return 0;
+
+err_cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+/* cb->args[0]: fabrics done, cb->args[1]: nodes done in the next one */
+static int ibsim_nl_node_get_dumpit(struct sk_buff *skb,
+				    struct netlink_callback *cb)
+{
+	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
+	struct nlattr *name_attr = info->attrs[IBTRACE_SIM_A_FABRIC_NAME];
+	struct ibsim_fabric *fabric;
+	long i = 0;
+	int err = 0;
+
+	mutex_lock(&ibsim_fabrics_lock);
+	if (name_attr && !__ibsim_fabric_find(nla_data(name_attr))) {
+		NL_SET_ERR_MSG_ATTR(cb->extack, name_attr, "no such fabric");
+		err = -ENOENT;
+		goto out;
+	}
+	list_for_each_entry(fabric, &ibsim_fabrics, list) {
+		if (i++ < cb->args[0])
+			continue;
+		if (name_attr && strcmp(fabric->name, nla_data(name_attr))) {
+			cb->args[0] = i;
+			continue;
+		}
+		for (; cb->args[1] < fabric->num_nodes; cb->args[1]++) {
+			err = ibsim_nl_fill_node(skb,
+						 fabric->nodes[cb->args[1]], cb);
+			if (err)
+				goto out;
+		}
+		cb->args[0] = i;
+		cb->args[1] = 0;
+	}
+out:
+	mutex_unlock(&ibsim_fabrics_lock);
+	if (err == -EMSGSIZE && skb->len)
+		return skb->len;
+	return err ?: skb->len;
+}
+
+static const struct genl_ops ibsim_nl_ops[] = {
+	{
+		.cmd = IBTRACE_SIM_CMD_FABRIC_ADD,
+		.doit = ibsim_nl_fabric_add_doit,
+		.policy = ibsim_nl_add_policy,
+		.maxattr = IBTRACE_SIM_A_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = IBTRACE_SIM_CMD_FABRIC_DEL,
+		.doit = ibsim_nl_fabric_del_doit,
+		.policy = ibsim_nl_name_policy,
+		.maxattr = IBTRACE_SIM_A_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = IBTRACE_SIM_CMD_FABRIC_GET,
+		.doit = ibsim_nl_fabric_get_doit,
+		.dumpit = ibsim_nl_fabric_get_dumpit,
+		.policy = ibsim_nl_name_policy,
+		.maxattr = IBTRACE_SIM_A_MAX,
+	},
+	{
+		.cmd = IBTRACE_SIM_CMD_NODE_GET,
+		.dumpit = ibsim_nl_node_get_dumpit,
+		.policy = ibsim_nl_name_policy,
+		.maxattr = IBTRACE_SIM_A_MAX,
+	},
+};
+
+static struct genl_family ibsim_nl_family __ro_after_init = {
+	.name = IBTRACE_SIM_GENL_NAME,
+	.version = IBTRACE_SIM_GENL_VERSION,
+	.netnsok = true,
+	.module = THIS_MODULE,
+	.ops = ibsim_nl_ops,
+	.n_ops = ARRAY_SIZE(ibsim_nl_ops),
+	.resv_start_op = IBTRACE_SIM_CMD_FABRIC_ADD,
+};
+
+int ibsim_nl_init(void)
+{
+	return genl_register_family(&ibsim_nl_family);
+}
+
+void ibsim_nl_exit(void)
+{
+	genl_unregister_family(&ibsim_nl_family);
+}

@@ -1,0 +1,492 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ibtrace_sim - a software InfiniBand fabric: shared structures.
+ *
+ * Ownership is a tree: fabric -> nodes -> ports; an HCA node owns one
+ * ib_device (struct ibsim_dev), which owns its PDs, CQs, QPs, AHs and MRs
+ * through ib_core. Switch nodes are fabric objects only (none yet).
+ */
+#ifndef _IBSIM_SIM_H
+#define _IBSIM_SIM_H
+
+#include <linux/bits.h>
+#include <linux/list.h>
+#include <linux/refcount.h>
+#include <linux/completion.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
+#include <linux/netlink.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/ib_mad.h>
+#include <uapi/linux/ibtrace_sim.h>
+
+#define IBSIM_MAX_FABRICS	256
+#define IBSIM_MAX_NODES		BIT(20)
+#define IBSIM_PKEY_TBL_LEN	32
+#define IBSIM_GUID_CAP		8
+#define IBSIM_MAX_QP		4096
+#define IBSIM_MAX_QPN		0xffffff
+#define IBSIM_MAX_WR		4096
+#define IBSIM_MAX_SGE		4
+#define IBSIM_MAX_CQE		65535
+#define IBSIM_MAX_CQ		4096
+#define IBSIM_MAX_PD		4096
+#define IBSIM_MAX_AH		65536
+#define IBSIM_MTU		4096
+#define IBSIM_GRH_LEN		40	/* sizeof(struct ib_grh) */
+#define IBSIM_DEFAULT_PKEY	0xffff
+#define IBSIM_DEFAULT_GID_PREFIX 0xfe80000000000000ULL
+#define IBSIM_VENDOR_ID		0x001405	/* OpenIB OUI */
+#define IBSIM_DEVICE_ID		0x5a5a
+#define IBSIM_LID_PERMISSIVE	0xffff
+#define IBSIM_LID_UCAST_MAX	0xbfff
+
+enum ibsim_node_type {
+	IBSIM_NODE_CA = IBTRACE_SIM_NODE_CA,
+	IBSIM_NODE_SWITCH = IBTRACE_SIM_NODE_SWITCH,
+};
+
+/* PortInfo PortState and PortPhysicalState values (IBA 14.2.5.6). */
+enum ibsim_port_state {
+	IBSIM_PORT_NOP = 0,
+	IBSIM_PORT_DOWN = 1,
+	IBSIM_PORT_INIT = 2,
+	IBSIM_PORT_ARMED = 3,
+	IBSIM_PORT_ACTIVE = 4,
+};
+
+enum ibsim_phys_state {
+	IBSIM_PHYS_SLEEP = 1,
+	IBSIM_PHYS_POLLING = 2,
+	IBSIM_PHYS_DISABLED = 3,
+	IBSIM_PHYS_LINKUP = 5,
+};
+
+struct ibsim_node;
+struct ibsim_dev;
+
+/**
+ * struct ibsim_port - one port of a node, with its SMA state
+ * @node: node owning the port
+ * @peer: port at the other end of the link, NULL if unconnected; set when
+ *	the fabric is built and constant while the fabric lives
+ * @num: port number (1..num_ports; 0 is a switch's management port)
+ * @guid: port GUID
+ *
+ * The fields below are PortInfo state, protected by @node->lock.
+ * @gid_prefix: GidPrefix
+ * @lid: base LID (0 = not assigned)
+ * @sm_lid: MasterSMLID
+ * @cap_mask: CapabilityMask
+ * @mkey: M_Key (kept, not enforced yet)
+ * @mkey_lease: M_KeyLeasePeriod
+ * @lmc: LID mask control
+ * @sm_sl: MasterSMSL
+ * @state: PortState, &enum ibsim_port_state
+ * @phys_state: PortPhysicalState, &enum ibsim_phys_state
+ * @link_down_default: LinkDownDefaultState
+ * @mkey_prot: M_KeyProtectBits
+ * @neighbor_mtu: NeighborMTU (enum ib_mtu)
+ * @op_vls: OperationalVLs
+ * @vl_high_limit: VLHighLimit
+ * @vl_stall_hoq: VLStallCount (3 bits) and HOQLife (5 bits), as on the wire
+ * @subnet_timeout: SubnetTimeOut
+ * @resp_time: RespTimeValue
+ * @width_enabled: LinkWidthEnabled
+ * @speed_enabled: LinkSpeedEnabled
+ * @guid_cap: GUIDCap, entries of the GUID table
+ * @mkey_viol: M_KeyViolations
+ * @pkey_viol: P_KeyViolations
+ * @qkey_viol: Q_KeyViolations
+ * @pkeys: P_Key table
+ * @gids: GUID table (entry 0 is @guid)
+ * @sqp: QP0 and QP1 of an HCA port, protected by @node->lock
+ *
+ * Counters, atomic, readable without the lock:
+ * @tx_pkts: packets sent out of the port
+ * @rx_pkts: packets accepted by the port
+ * @drops: packets dropped at the port (no peer, state, LID, no QP, no WQE)
+ */
+struct ibsim_port {
+	struct ibsim_node *node;
+	struct ibsim_port *peer;
+	u8 num;
+	u64 guid;
+
+	u64 gid_prefix;
+	u16 lid;
+	u16 sm_lid;
+	u32 cap_mask;
+	u64 mkey;
+	u16 mkey_lease;
+	u8 lmc;
+	u8 sm_sl;
+	u8 state;
+	u8 phys_state;
+	u8 link_down_default;
+	u8 mkey_prot;
+	u8 neighbor_mtu;
+	u8 op_vls;
+	u8 vl_high_limit;
+	u8 vl_stall_hoq;
+	u8 subnet_timeout;
+	u8 resp_time;
+	u8 width_enabled;
+	u8 speed_enabled;
+	u8 guid_cap;
+	u16 mkey_viol;
+	u16 pkey_viol;
+	u16 qkey_viol;
+	u16 pkeys[IBSIM_PKEY_TBL_LEN];
+	u64 gids[IBSIM_GUID_CAP];
+	struct ibsim_qp *sqp[2];
+
+	atomic64_t tx_pkts;
+	atomic64_t rx_pkts;
+	atomic64_t drops;
+};
+
+/**
+ * struct ibsim_node - an HCA or a switch of a fabric
+ * @fabric: fabric owning the node
+ * @index: position in @fabric->nodes (the order of the topology text)
+ * @type: &enum ibsim_node_type
+ * @num_ports: number of external ports
+ * @desc: NodeDescription (the node name of the topology text)
+ * @node_guid: NodeGUID
+ * @sys_guid: SystemImageGUID
+ * @dev: the RDMA device of an HCA, NULL for a switch
+ * @lock: protects the SMA state of @ports (PortInfo fields, tables) and
+ *	@ports[].sqp
+ * @ports: @num_ports + 1 ports; entry 0 is a switch's port 0 (unused on
+ *	an HCA)
+ */
+struct ibsim_node {
+	struct ibsim_fabric *fabric;
+	u32 index;
+	u8 type;
+	u8 num_ports;
+	char desc[IB_DEVICE_NODE_DESC_MAX];
+	u64 node_guid;
+	u64 sys_guid;
+	struct ibsim_dev *dev;
+	spinlock_t lock;	/* protects ports[].{SMA state,sqp} */
+	struct ibsim_port ports[];
+};
+
+/**
+ * struct ibsim_fabric - one simulated subnet
+ * @list: entry in the fabric list, protected by ibsim_fabrics_lock
+ * @name: fabric name
+ * @id: small number unique among live fabrics, part of default GUIDs
+ * @nodes: every node, in topology order
+ * @num_nodes: entries in @nodes
+ * @num_cas: HCAs among @nodes
+ * @num_switches: switches among @nodes
+ * @num_links: links between ports
+ * @wq: ordered workqueue running @tx_work
+ * @tx_lock: protects @tx_queue and @dying
+ * @tx_queue: packets posted and not yet delivered
+ * @dying: set when the fabric is being destroyed; no packet is queued after
+ * @tx_work: moves packets from @tx_queue across the fabric
+ */
+struct ibsim_fabric {
+	struct list_head list;
+	char name[IBTRACE_SIM_NAME_MAX + 1];
+	u32 id;
+	struct ibsim_node **nodes;
+	u32 num_nodes;
+	u32 num_cas;
+	u32 num_switches;
+	u32 num_links;
+	struct workqueue_struct *wq;
+	spinlock_t tx_lock;	/* protects tx_queue, dying */
+	struct list_head tx_queue;
+	bool dying;
+	struct work_struct tx_work;
+};
+
+/**
+ * struct ibsim_pkt - a packet on the wire (LRH, GRH, BTH/DETH, payload)
+ * @list: entry in the fabric's tx queue
+ * @src_port: port the packet leaves by
+ * @src_qp: sending QP, referenced until the send completion is made
+ * @wr_id: work request of the send (wr_cqe shares the field)
+ * @signaled: make a send completion
+ * @opcode: completion opcode of the send
+ * @dlid: LRH DLID
+ * @sl: LRH SL
+ * @path_bits: source path bits (the SLID's low LMC bits)
+ * @dqpn: BTH destination QP
+ * @sqpn: DETH source QP
+ * @qkey: DETH Q_Key
+ * @pkey_index: P_Key index of the sender, resolved to @pkey by the fabric
+ * @pkey: BTH P_Key
+ * @has_grh: a GRH precedes BTH
+ * @has_imm: immediate data present
+ * @imm: immediate data
+ * @grh: the GRH, valid if @has_grh
+ * @len: payload bytes in @data
+ * @data: payload
+ */
+struct ibsim_pkt {
+	struct list_head list;
+	struct ibsim_port *src_port;
+	struct ibsim_qp *src_qp;
+	u64 wr_id;
+	bool signaled;
+	enum ib_wc_opcode opcode;
+	u16 dlid;
+	u8 sl;
+	u8 path_bits;
+	u32 dqpn;
+	u32 sqpn;
+	u32 qkey;
+	u16 pkey_index;
+	u16 pkey;
+	bool has_grh;
+	bool has_imm;
+	__be32 imm;
+	struct ib_grh grh;
+	u32 len;
+	u8 data[];
+};
+
+/**
+ * struct ibsim_dev - the RDMA device of a simulated HCA
+ * @ibdev: the ib_core device
+ * @node: the HCA node
+ * @qps: UD QPs by QP number (QP0/QP1 live in the ports); its xa_lock
+ *	protects it
+ * @registered: ib_register_device() succeeded
+ */
+struct ibsim_dev {
+	struct ib_device ibdev;
+	struct ibsim_node *node;
+	struct xarray qps;
+	bool registered;
+};
+
+struct ibsim_pd {
+	struct ib_pd ibpd;
+};
+
+struct ibsim_mr {
+	struct ib_mr ibmr;
+};
+
+struct ibsim_ah {
+	struct ib_ah ibah;
+	struct rdma_ah_attr attr;
+};
+
+/**
+ * struct ibsim_cq - completion queue
+ * @ibcq: the ib_core CQ
+ * @lock: protects @ring, @head, @count, @notify, @overflow
+ * @ring: completions, @size entries
+ * @size: ring entries
+ * @head: oldest completion
+ * @count: completions in the ring
+ * @notify: armed: 0, IB_CQ_SOLICITED or IB_CQ_NEXT_COMP
+ * @overflow: a completion was lost because the ring was full
+ * @notify_work: calls the completion handler
+ */
+struct ibsim_cq {
+	struct ib_cq ibcq;
+	spinlock_t lock;	/* protects ring, head, count, notify, overflow */
+	struct ib_wc *ring;
+	u32 size;
+	u32 head;
+	u32 count;
+	u8 notify;
+	bool overflow;
+	struct work_struct notify_work;
+};
+
+/**
+ * struct ibsim_rwqe - a posted receive work request
+ * @wr_id: its wr_id (or wr_cqe)
+ * @num_sge: entries in @sge
+ * @sge: scatter list (kernel virtual addresses: virtual DMA)
+ */
+struct ibsim_rwqe {
+	u64 wr_id;
+	u32 num_sge;
+	struct ib_sge sge[IBSIM_MAX_SGE];
+};
+
+/**
+ * struct ibsim_qp - UD, SMI (QP0) or GSI (QP1) queue pair
+ * @ibqp: the ib_core QP
+ * @ref: references: one from creation, one per packet in flight sent by or
+ *	being delivered to the QP
+ * @released: completed when @ref drops to zero
+ * @port: port the QP is bound to (QP0/QP1 from creation, UD from INIT)
+ * @lock: protects @state, @qkey, @pkey_index, @sq_psn and the receive ring
+ * @state: QP state
+ * @qkey: Q_Key
+ * @pkey_index: P_Key index
+ * @sq_psn: send PSN (kept for query)
+ * @rq: receive ring, @rq_size entries
+ * @rq_size: entries in @rq
+ * @rq_head: oldest posted receive
+ * @rq_count: posted receives
+ * @max_rsge: scatter entries per receive
+ * @max_ssge: gather entries per send
+ * @sq_max: sends that may be in flight
+ * @sq_inflight: sends posted and not completed
+ * @sig_all: every send is signaled (IB_SIGNAL_ALL_WR)
+ */
+struct ibsim_qp {
+	struct ib_qp ibqp;
+	refcount_t ref;
+	struct completion released;
+	struct ibsim_port *port;
+	spinlock_t lock;	/* protects state, keys, psn, rq ring */
+	enum ib_qp_state state;
+	u32 qkey;
+	u16 pkey_index;
+	u32 sq_psn;
+	struct ibsim_rwqe *rq;
+	u32 rq_size;
+	u32 rq_head;
+	u32 rq_count;
+	u32 max_rsge;
+	u32 max_ssge;
+	u32 sq_max;
+	atomic_t sq_inflight;
+	bool sig_all;
+};
+
+static inline struct ibsim_dev *to_ibsim_dev(struct ib_device *ibdev)
+{
+	return container_of(ibdev, struct ibsim_dev, ibdev);
+}
+
+static inline struct ibsim_cq *to_ibsim_cq(struct ib_cq *ibcq)
+{
+	return container_of(ibcq, struct ibsim_cq, ibcq);
+}
+
+static inline struct ibsim_qp *to_ibsim_qp(struct ib_qp *ibqp)
+{
+	return container_of(ibqp, struct ibsim_qp, ibqp);
+}
+
+static inline struct ibsim_ah *to_ibsim_ah(struct ib_ah *ibah)
+{
+	return container_of(ibah, struct ibsim_ah, ibah);
+}
+
+static inline struct ibsim_port *ibsim_dev_port(struct ibsim_dev *dev,
+						u32 port_num)
+{
+	return &dev->node->ports[port_num];
+}
+
+/* Per-object log helpers. */
+#define ibsim_node_dbg(node, fmt, ...)					\
+	do {								\
+		const struct ibsim_node *__n = (node);			\
+									\
+		pr_debug("%s/%s: " fmt, __n->fabric->name, __n->desc,	\
+			 ##__VA_ARGS__);				\
+	} while (0)
+
+/* main.c */
+extern struct mutex ibsim_fabrics_lock;
+extern struct list_head ibsim_fabrics;
+struct ibsim_topo;
+struct ibsim_fabric *__ibsim_fabric_find(const char *name);
+int __ibsim_fabric_add(const char *name, struct ibsim_topo *topo,
+		       struct ibsim_fabric **fabricp,
+		       struct netlink_ext_ack *extack);
+int __ibsim_fabric_del(struct ibsim_fabric *fabric);
+
+/* nl.c */
+int ibsim_nl_init(void);
+void ibsim_nl_exit(void);
+
+/* dev.c */
+int ibsim_dev_create(struct ibsim_node *node);
+void ibsim_dev_unregister(struct ibsim_node *node);
+void ibsim_dev_free(struct ibsim_node *node);
+struct ibsim_qp *ibsim_qp_get(struct ibsim_port *port, u32 qpn);
+void ibsim_qp_put(struct ibsim_qp *qp);
+void ibsim_qp_send_done(struct ibsim_qp *qp, struct ibsim_pkt *pkt);
+void ibsim_qp_recv(struct ibsim_qp *qp, const struct ibsim_pkt *pkt,
+		   const struct ib_wc *hdr);
+
+/* mad.c */
+void ibsim_port_init_sma(struct ibsim_port *port);
+int ibsim_process_mad(struct ib_device *ibdev, int mad_flags, u32 port_num,
+		      const struct ib_wc *in_wc, const struct ib_grh *in_grh,
+		      const struct ib_mad *in, struct ib_mad *out,
+		      size_t *out_mad_size, u16 *out_mad_pkey_index);
+
+/* fabric.c */
+int ibsim_fabric_start(struct ibsim_fabric *fabric);
+void ibsim_fabric_stop(struct ibsim_fabric *fabric);
+int ibsim_fabric_xmit(struct ibsim_fabric *fabric, struct ibsim_pkt *pkt);
+
+/* topo.c */
+/**
+ * struct ibsim_topo_port - a port of a parsed node
+ * @guid: port GUID given in the text, 0 if none
+ * @peer_name: name of the linked node, NULL if unconnected
+ * @peer: index of the linked node, resolved after parsing
+ * @peer_port: port number on the linked node
+ * @line: line that described the link
+ */
+struct ibsim_topo_port {
+	u64 guid;
+	const char *peer_name;
+	u32 peer;
+	u8 peer_port;
+	u32 line;
+};
+
+/**
+ * struct ibsim_topo_node - a parsed node
+ * @type: &enum ibsim_node_type
+ * @num_ports: number of ports
+ * @name: node name
+ * @node_guid: NodeGUID from the text, 0 if none
+ * @sys_guid: SystemImageGUID from the text, 0 if none
+ * @line: line of the node header
+ * @ports: @num_ports + 1 entries, 0 unused
+ */
+struct ibsim_topo_node {
+	u8 type;
+	u8 num_ports;
+	char name[IBTRACE_SIM_NODE_NAME_MAX + 1];
+	u64 node_guid;
+	u64 sys_guid;
+	u32 line;
+	struct ibsim_topo_port *ports;
+};
+
+/**
+ * struct ibsim_topo - a parsed topology
+ * @nodes: nodes in text order
+ * @num_nodes: entries used in @nodes
+ * @alloc_nodes: entries allocated in @nodes
+ * @text: private copy of the text (peer names point into it)
+ * @err_line: on error, the 1-based line at fault (0: not line related)
+ * @err_msg: on error, the reason (a static string)
+ */
+struct ibsim_topo {
+	struct ibsim_topo_node *nodes;
+	u32 num_nodes;
+	u32 alloc_nodes;
+	char *text;
+	u32 err_line;
+	const char *err_msg;
+};
+
+int ibsim_topo_parse(struct ibsim_topo *topo, const char *text, size_t len);
+void ibsim_topo_free(struct ibsim_topo *topo);
+
+#endif /* _IBSIM_SIM_H */

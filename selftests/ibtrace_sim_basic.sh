@@ -1,0 +1,198 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# ibtrace_sim first slice: two HCAs linked back to back. Topology errors
+# carry a line number and leave nothing behind; the HCAs are InfiniBand
+# CAs; directed-route SMPs are answered locally and across the link; LIDs
+# and port states set by SMP make LID-routed SMPs work; unsupported
+# attributes get status 0x000C; the fabric goes away and the module
+# unloads cleanly.
+
+source "$(dirname "$0")/lib.sh"
+
+SIM_KO=${IBTRACE_SIM_KO:-$IBT_ROOT/kmod/sim/ibtrace_sim.ko}
+SIM_CTL=${IBTRACE_SIM_CTL:-$IBT_DIR/ibtrace_sim_ctl}
+TMP=$(mktemp -d /tmp/ibtrace_sim.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+
+ibt_require_root
+ibt_require_file "$SIM_KO"
+ibt_require_cmd smpquery
+ibt_require_cmd ibportstate
+ibt_require_cmd ibstat
+if [ ! -x "$SIM_CTL" ]; then
+	command -v gcc >/dev/null 2>&1 || ibt_skip_all "no $SIM_CTL and no gcc"
+	gcc -O2 -o "$TMP/ibtrace_sim_ctl" "$IBT_DIR/ibtrace_sim_ctl.c" ||
+		ibt_skip_all "cannot build ibtrace_sim_ctl"
+	SIM_CTL=$TMP/ibtrace_sim_ctl
+fi
+
+if ! modprobe ib_core || ! modprobe ib_umad; then
+	ibt_skip_all "ib_core/ib_umad not available"
+fi
+rmmod ibtrace_sim 2>/dev/null
+ibt_check "insmod ibtrace_sim" insmod "$SIM_KO"
+
+sim_devs()
+{
+	local d
+
+	for d in /sys/class/infiniband/ibsim*; do
+		[ -e "$d" ] && printf '%s ' "${d##*/}"
+	done
+}
+
+# Rejected topologies ---------------------------------------------------------
+
+printf 'Hca 1 "A"\n[1] "B"[1]\n\nHca 1 B\n' > "$TMP/bad1"
+out=$("$SIM_CTL" add bad "$TMP/bad1" 2>&1)
+ibt_expect "malformed header rejected" 1 "$?"
+ibt_match "error names line 4 and the reason" '^line 4: bad node name' "$out"
+ibt_match "extack carries the reason" 'Error: bad node name.*Invalid argument' "$out"
+
+printf '# two CAs\nHca 1 "A"\n[1] "B"[1]\nHca 1 "B"\n[1] "C"[1]\n' > "$TMP/bad2"
+out=$("$SIM_CTL" add bad "$TMP/bad2" 2>&1)
+ibt_match "link disagreement / unknown peer rejected at line 5" '^line 5: ' "$out"
+
+printf 'Hca 1 "A"\n[2] "B"[1]\nHca 1 "B"\n' > "$TMP/bad3"
+out=$("$SIM_CTL" add bad "$TMP/bad3" 2>&1)
+ibt_match "port above the port count rejected at line 2" \
+	'^line 2: port number above' "$out"
+
+printf 'Switch 8 "S"\n[1] "A"[1]\nHca 1 "A"\n[1] "S"[1]\n' > "$TMP/bad4"
+out=$("$SIM_CTL" add bad "$TMP/bad4" 2>&1)
+ibt_match "switch refused for now, at its line" \
+	'^line 1: switches are not simulated yet' "$out"
+
+ibt_expect "nothing left by rejected fabrics" "" "$("$SIM_CTL" show)"
+ibt_expect "no RDMA device left by rejected fabrics" "" "$(sim_devs)"
+
+"$SIM_CTL" add 'bad name' "$TMP/bad1" >/dev/null 2>&1
+ibt_expect "bad fabric name rejected" 1 "$?"
+
+# Two HCAs back to back -------------------------------------------------------
+
+cat > "$TMP/two" <<'TOPO'
+# two HCAs, ibnetdiscover style, one with given GUIDs
+sysimgguid=0x0002c90300001000
+caguid=0x0002c90300001000
+Ca	1 "HcaA"		# "HcaA" comment with # and "quotes"
+[1](0002c90300001001) 	"HcaB"[1]		# lid 1 lmc 0
+
+Hca	1 "HcaB"
+[1]	"HcaA"[1]
+TOPO
+out=$("$SIM_CTL" add t0 "$TMP/two")
+ibt_expect "fabric t0 created" "fabric t0 nodes 2 cas 2 switches 0 links 1" "$out"
+nodes=$("$SIM_CTL" nodes t0)
+A=$(sed -n 's/.*name "HcaA".* dev \([^ ]*\) .*/\1/p' <<< "$nodes")
+B=$(sed -n 's/.*name "HcaB".* dev \([^ ]*\) .*/\1/p' <<< "$nodes")
+ibt_match "two RDMA devices listed" '^ibsim[0-9]+ ibsim[0-9]+ $' "$(sim_devs)"
+ibt_match "node dump: HcaA's GUIDs and link" \
+	'index 0 type ca name "HcaA" guid 0x0002c90300001000 dev ibsim[0-9]+ port 1 guid 0x0002c90300001001 lid 0 state Init peer 1/1' \
+	"$nodes"
+
+st=$(ibstat "$A" 2>&1)
+ibt_match "ibstat: $A is an InfiniBand CA" 'Link layer: InfiniBand' "$st"
+ibt_match "ibstat: CA type and node GUID" 'Node GUID: 0x0002c90300001000' "$st"
+ibt_match "ibstat: port Initializing, LinkUp" \
+	'State: Initializing.*Physical state: LinkUp' "$(tr '\n' ' ' <<< "$st")"
+ibt_check "ib_umad made a umad device for $A" \
+	grep -qx "$A" /sys/class/infiniband_mad/umad*/ibdev
+
+# SMPs and PortInfo Sets from $A's port 1.
+smpq()
+{
+	smpquery -C "$A" -P 1 -t 500 "$@"
+}
+
+portstate()
+{
+	ibportstate -C "$A" -P 1 -t 500 "$@"
+}
+
+out=$(smpq -D nodeinfo 0 2>&1)
+ibt_match "smpquery -D nodeinfo 0: answered locally" \
+	'Guid:\.+0x0002c90300001000' "$out"
+ibt_match "  port GUID and local port of the arrival port" \
+	'PortGuid:\.+0x0002c90300001001.*LocalPort:\.+1' "$(tr '\n' ' ' <<< "$out")"
+ibt_match "  node type Channel Adapter" 'NodeType:\.+Channel Adapter' "$out"
+ibt_match "smpquery -D nodedesc 0" 'Node Description:\.+HcaA' \
+	"$(smpq -D nodedesc 0 2>&1)"
+
+out=$(smpq -D nodeinfo 0,1 2>&1)
+ibt_match "smpquery -D nodeinfo 0,1: answered by the peer" \
+	'Guid:\.+0x0014050000000100' "$out"
+ibt_match "  peer's NodeDescription over DR" 'Node Description:\.+HcaB' \
+	"$(smpq -D nodedesc 0,1 2>&1)"
+ibt_match "  peer's PortInfo over DR (Init, LinkUp)" \
+	'LinkState:\.+Initialize.*PhysLinkState:\.+LinkUp' \
+	"$(smpq -D portinfo 0,1 2>&1 | tr '\n' ' ')"
+
+smpq -D nodeinfo 0,1,1 >/dev/null 2>&1
+ibt_expect "DR past a CA (0,1,1) is not answered" 1 $(( $? != 0 ))
+
+out=$(smpq -e -D switchinfo 0 2>&1)
+ibt_match "unsupported attribute (SwitchInfo on a CA) -> status 0x000C" \
+	'error status 0xc;' "$out"
+out=$(smpq -e -D switchinfo 0,1 2>&1)
+ibt_match "  the same from the peer, across the link" 'error status 0xc;' "$out"
+
+# LIDs and port states by SMP Set PortInfo ------------------------------------
+
+ibt_check "set LID 1 on $A port 1 (DR 0)" portstate -D 0 1 lid 1
+ibt_check "set LID 2 on $B port 1 (DR 0,1)" portstate -D 0,1 1 lid 2
+ibt_expect "sysfs LID of $A" 0x1 "$(cat /sys/class/infiniband/"$A"/ports/1/lid)"
+ibt_expect "sysfs LID of $B" 0x2 "$(cat /sys/class/infiniband/"$B"/ports/1/lid)"
+
+out=$(smpq nodedesc 2 2>&1)
+ibt_match "LID-routed SMP from $A to LID 2 answered by HcaB" \
+	'Node Description:\.+HcaB' "$out"
+out=$(smpquery -C "$B" -P 1 -t 500 nodedesc 1 2>&1)
+ibt_match "LID-routed SMP from $B to LID 1 answered by HcaA" \
+	'Node Description:\.+HcaA' "$out"
+ibt_match "LID-routed SMP to own LID (loopback)" 'Node Description:\.+HcaA' \
+	"$(smpq nodedesc 1 2>&1)"
+ibt_match "PortInfo by LID shows LID 2" 'Lid:\.+2$' \
+	"$(smpq portinfo 2 2>&1 | grep '^Lid:')"
+smpq nodedesc 3 >/dev/null 2>&1
+ibt_expect "no node at LID 3: no answer" 1 $(( $? != 0 ))
+
+portstate -D 0,1 1 active >/dev/null 2>&1
+ibt_match "Init -> Active refused (Armed first): state unchanged" \
+	'LinkState:\.+Initialize' "$(smpq -D portinfo 0,1 2>&1)"
+ibt_check "arm $A (DR 0)" portstate -D 0 1 arm
+ibt_check "arm $B (DR 0,1)" portstate -D 0,1 1 arm
+ibt_check "activate $A (LID 1)" portstate 1 1 active
+ibt_check "activate $B (LID 2)" portstate 2 1 active
+ibt_expect "$A port ACTIVE in sysfs" "4: ACTIVE" \
+	"$(cat /sys/class/infiniband/"$A"/ports/1/state)"
+ibt_expect "$B port ACTIVE in sysfs" "4: ACTIVE" \
+	"$(cat /sys/class/infiniband/"$B"/ports/1/state)"
+ibt_match "node dump shows LIDs and Active" \
+	'name "HcaB".*lid 2 state Active peer 0/1' "$("$SIM_CTL" nodes t0)"
+
+# The GetResp cannot come back over the link the Set takes down.
+portstate 2 1 disable >/dev/null 2>&1
+ibt_match "disable $B's port by LID: its PortInfo says Disabled" \
+	'PhysLinkState:\.+Disabled' \
+	"$(smpquery -C "$B" -P 1 -t 500 -D portinfo 0 2>&1)"
+ibt_expect "$A port DOWN after the peer disabled the link" "1: DOWN" \
+	"$(cat /sys/class/infiniband/"$A"/ports/1/state)"
+ibt_check "re-enable it from $B (DR 0)" \
+	ibportstate -C "$B" -P 1 -t 500 -D 0 1 enable
+ibt_expect "$A port back in Init" "2: INIT" \
+	"$(cat /sys/class/infiniband/"$A"/ports/1/state)"
+
+# Teardown -------------------------------------------------------------------
+
+"$SIM_CTL" del nope >/dev/null 2>&1
+ibt_expect "deleting an unknown fabric fails" 1 "$?"
+ibt_check "delete fabric t0" "$SIM_CTL" del t0
+ibt_expect "RDMA devices gone" "" "$(sim_devs)"
+ibt_check "add and delete again" sh -c \
+	"'$SIM_CTL' add t1 '$TMP/two' >/dev/null && '$SIM_CTL' del t1"
+ibt_check "fabric left for rmmod" "$SIM_CTL" add t2 "$TMP/two"
+ibt_check "rmmod ibtrace_sim with a fabric" rmmod ibtrace_sim
+ibt_expect "no RDMA device after rmmod" "" "$(sim_devs)"
+ibt_done

@@ -1,0 +1,72 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# ibtrace on InfiniBand: two ibtrace_sim HCAs back to back, LIDs set and
+# ports brought Active by SMPs, then ibtrace's agent on the sim HCAs
+# answers LID-routed pings (ClassPortInfo, SourceRoute) and raw MADs.
+
+source "$(dirname "$0")/lib.sh"
+
+SIM_KO=${IBTRACE_SIM_KO:-$IBT_ROOT/kmod/sim/ibtrace_sim.ko}
+SIM_CTL=${IBTRACE_SIM_CTL:-$IBT_DIR/ibtrace_sim_ctl}
+TMP=$(mktemp -d /tmp/ibtrace_simping.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+
+ibt_require_root
+ibt_require_file "$SIM_KO"
+ibt_require_file "$SIM_CTL"
+ibt_require_file "$IBTRACECTL"
+ibt_require_file "$IBT_MAD"
+ibt_require_cmd ibportstate
+ibt_require_cmd jq
+
+modprobe ib_core && modprobe ib_umad || ibt_skip_all "ib_core/ib_umad not available"
+rmmod ibtrace_sim 2>/dev/null
+ibt_check "insmod ibtrace_sim" insmod "$SIM_KO"
+ibt_check "ibtrace loads" ibt_modprobe_ibtrace
+
+printf 'Hca 1 "HcaA"\n[1] "HcaB"[1]\n\nHca 1 "HcaB"\n[1] "HcaA"[1]\n' > "$TMP/two"
+ibt_check "fabric of two HCAs" "$SIM_CTL" add p0 "$TMP/two"
+nodes=$("$SIM_CTL" nodes p0)
+A=$(sed -n 's/.*name "HcaA".* dev \([^ ]*\) .*/\1/p' <<< "$nodes")
+B=$(sed -n 's/.*name "HcaB".* dev \([^ ]*\) .*/\1/p' <<< "$nodes")
+
+ibt_check "LIDs 1 and 2, ports Armed then Active (by SMPs)" sh -c "
+	ibportstate -C $A -P 1 -t 500 -D 0 1 lid 1 &&
+	ibportstate -C $A -P 1 -t 500 -D 0,1 1 lid 2 &&
+	ibportstate -C $A -P 1 -t 500 -D 0 1 arm &&
+	ibportstate -C $A -P 1 -t 500 -D 0,1 1 arm &&
+	ibportstate -C $A -P 1 -t 500 1 1 active &&
+	ibportstate -C $A -P 1 -t 500 2 1 active >/dev/null"
+
+js=$("$IBTRACECTL" -j -d "$A" dev show)
+ibt_expect "$A is an InfiniBand port" infiniband "$(jq -r '.[0].link_layer' <<< "$js")"
+ibt_expect "$A LID 1" 1 "$(jq -r '.[0].lid' <<< "$js")"
+ibt_expect "$A ACTIVE" ACTIVE "$(jq -r '.[0].state' <<< "$js")"
+ibt_expect "$A agent registered" true "$(jq -r '.[0].agent' <<< "$js")"
+
+js=$("$IBTRACECTL" -j -d "$A" ping --dlid 2 -c 5 -i 10)
+ibt_expect "ping --dlid 2 from $A: exit 0" 0 "$?"
+ibt_expect "5 of 5 answered" 5 "$(jq -r .summary.received <<< "$js")"
+ibt_expect "answered from LID 2" 2 "$(jq -r '.probes[0].slid' <<< "$js")"
+ibt_expect "ClassPortInfo over IB: class version 1" 1 "$(jq -r '.probes[0].class_version' <<< "$js")"
+
+js=$("$IBTRACECTL" -j -d "$B" ping --dlid 1 --source-route 1)
+ibt_expect "SourceRoute $B -> LID 1, port 1: ok" ok "$(jq -r '.probes[0].status' <<< "$js")"
+js=$("$IBTRACECTL" -j -d "$B" ping --dlid 1 --source-route 2)
+ibt_expect "SourceRoute expecting port 2: 0x001c" 28 "$(jq -r '.probes[0].mad_status' <<< "$js")"
+ibt_expect "  actual port 1" 1 "$(jq -r '.probes[0].actual_port' <<< "$js")"
+
+out=$("$IBT_MAD" -d "$A" --dlid 2 --attr 0x0010 --route 1 --hops 0 --timeout 1000)
+ibt_expect "raw SourceRoute hop count 0 over IB: 0x001c" 0x001c "$(sed -n 's/^status=//p' <<< "$out")"
+
+js=$("$IBTRACECTL" -j -d "$B" agent show)
+ibt_expect "$B's agent answered 6 requests" 6 "$(jq -r '.[0].answered' <<< "$js")"
+
+"$IBTRACECTL" -d "$A" ping --dlid 3 -c 1 -t 200 -r 0 >/dev/null 2>&1
+ibt_expect "no node at LID 3: exit 6 (timeout)" 6 "$?"
+
+ibt_check "delete the fabric with ibtrace loaded" "$SIM_CTL" del p0
+ibt_check "ibtrace unloads" ibt_unload_ibtrace
+ibt_check "rmmod ibtrace_sim" rmmod ibtrace_sim
+ibt_done
