@@ -4,6 +4,7 @@
 # Peer side of bench/ping.sh: rxe0 with the ibtrace agent, and an
 # ibv_ud_pingpong server for one run.
 
+IBTRACE_ROOT=${IBTRACE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 source "$(dirname "$0")/../lib.sh" >/dev/null
 
 count=${IBTRACE_BENCH_COUNT:-500}

@@ -7,6 +7,7 @@
 # the floor for any MAD exchange. Run by `make bench` as
 #   vm-run --vms 2 --peer-cmd selftests/bench/ping-peer.sh -- selftests/bench/ping.sh
 
+IBTRACE_ROOT=${IBTRACE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 source "$(dirname "$0")/../lib.sh" >/dev/null
 
 count=${IBTRACE_BENCH_COUNT:-500}
