@@ -51,6 +51,17 @@ ibt_expect "5 of 5 answered" 5 "$(jq -r .summary.received <<< "$js")"
 ibt_expect "answered from LID 2" 2 "$(jq -r '.probes[0].slid' <<< "$js")"
 ibt_expect "ClassPortInfo over IB: class version 1" 1 "$(jq -r '.probes[0].class_version' <<< "$js")"
 
+gid_b=$(ibt_gid0 "$B")
+js=$("$IBTRACECTL" -j -d "$A" ping --dlid 2 --dgid "$gid_b" -c 2 -i 0)
+ibt_expect "ping --dlid 2 --dgid <B's GID> (GRH over IB): 2 answered" 2 \
+	"$(jq -r .summary.received <<< "$js")"
+ibt_expect "  the answer carried B's GID" "$gid_b" \
+	"$(ibt_gid_exploded "$(jq -r '.probes[0].sgid' <<< "$js")")"
+
+out=$(timeout 60 "$IBTRACECTL" -d "$A" ping --dgid "$gid_b" -t 500 2>&1)
+ibt_expect "--dgid alone without an SM: SA lookup fails (exit 1)" 1 "$?"
+ibt_match "  and says so" "SA PathRecord" "$out"
+
 js=$("$IBTRACECTL" -j -d "$B" ping --dlid 1 --source-route 1)
 ibt_expect "SourceRoute $B -> LID 1, port 1: ok" ok "$(jq -r '.probes[0].status' <<< "$js")"
 js=$("$IBTRACECTL" -j -d "$B" ping --dlid 1 --source-route 2)
@@ -61,7 +72,7 @@ out=$("$IBT_MAD" -d "$A" --dlid 2 --attr 0x0010 --route 1 --hops 0 --timeout 100
 ibt_expect "raw SourceRoute hop count 0 over IB: 0x001c" 0x001c "$(sed -n 's/^status=//p' <<< "$out")"
 
 js=$("$IBTRACECTL" -j -d "$B" agent show)
-ibt_expect "$B's agent answered 6 requests" 6 "$(jq -r '.[0].answered' <<< "$js")"
+ibt_expect "$B's agent answered 8 requests" 8 "$(jq -r '.[0].answered' <<< "$js")"
 
 "$IBTRACECTL" -d "$A" ping --dlid 3 -c 1 -t 200 -r 0 >/dev/null 2>&1
 ibt_expect "no node at LID 3: exit 6 (timeout)" 6 "$?"

@@ -4,7 +4,7 @@
  * --source-route, to the class 0x30 agent of a remote port
  * (IBTRACE_CMD_PING).
  *
- *   ibtracectl [-j] -d DEV [-p PORT] ping (--dgid GID | --dlid LID)
+ *   ibtracectl [-j] -d DEV [-p PORT] ping (--dgid GID | --dlid LID | both)
  *              [-c N] [-i MS] [-t MS] [-r N] [--source-route P1,P2,...]
  *
  * The kernel sends one IBTRACE_CMD_PING_PROBE message per probe while
@@ -24,7 +24,8 @@
  *
  * JSON: one object. Keys:
  *   target        string  the GID, or "lid 0x12"
- *   dgid | dlid   string | number  the destination as sent
+ *   dgid, dlid    string, number: the destination as sent (on
+ *                 InfiniBand both may be given: LID-routed with a GRH)
  *   source_route  array of numbers (with --source-route)
  *   dev, port     string, number
  *   probes        array of objects, keys only for attributes sent:
@@ -73,6 +74,7 @@ struct ping {
 	/* request */
 	bool has_dgid;
 	uint8_t dgid[16];
+	bool has_dlid;
 	uint32_t dlid;
 	uint32_t count, interval_ms, timeout_ms, retries;
 	bool has_count, has_interval, has_timeout, has_retries;
@@ -99,10 +101,11 @@ static void ping_sigint(int sig)
 static void ping_usage(FILE *f)
 {
 	fputs("Usage: ibtracectl [-j] [--pretty] -d DEV [-p PORT] ping\n"
-	      "           (--dgid GID | --dlid LID) [-c N] [-i MS] [-t MS] [-r N]\n"
+	      "           (--dgid GID | --dlid LID | both) [-c N] [-i MS] [-t MS] [-r N]\n"
 	      "           [--source-route P1,P2,...]\n"
 	      "  --dgid GID           destination GID (e.g. fe80::5054:ff:fe1b:1)\n"
-	      "  --dlid LID           destination LID, 1..0xbfff (decimal or 0x hex)\n"
+	      "  --dlid LID           destination LID, 1..0xbfff (decimal or 0x hex);\n"
+	      "                       on InfiniBand, with --dgid: LID-routed with a GRH\n"
 	      "  -c, --count N        probes to send, 1..100000 (default 1)\n"
 	      "  -i, --interval MS    gap between probes, 0..60000 (default 1000)\n"
 	      "  -t, --timeout MS     wait per attempt, 1..60000 (default 1000)\n"
@@ -208,8 +211,7 @@ static int ping_parse(struct ibt *ctx, struct ping *p, bool *help)
 	if (optind < argc)
 		return ibt_err(IBT_EXIT_USAGE, "unexpected argument \"%s\"",
 			       argv[optind]);
-	if (p->has_dgid && has_dlid)
-		return ibt_err(IBT_EXIT_USAGE, "give either --dgid or --dlid, not both");
+	p->has_dlid = has_dlid;
 	if (!p->has_dgid && !has_dlid)
 		return ibt_err(IBT_EXIT_USAGE, "ping needs --dgid GID or --dlid LID");
 	if (!ctx->dev)
@@ -232,7 +234,7 @@ static struct nl_msg *ping_request(struct ibt *ctx, struct ping *p)
 		return NULL;
 	if (ibt_nl_put_dev(ctx, msg, p->port) ||
 	    (p->has_dgid && nla_put(msg, IBTRACE_A_PING_DGID, 16, p->dgid) < 0) ||
-	    (!p->has_dgid && nla_put_u32(msg, IBTRACE_A_PING_DLID, p->dlid) < 0) ||
+	    (p->has_dlid && nla_put_u32(msg, IBTRACE_A_PING_DLID, p->dlid) < 0) ||
 	    (p->has_count && nla_put_u32(msg, IBTRACE_A_PING_COUNT, p->count) < 0) ||
 	    (p->has_interval &&
 	     nla_put_u32(msg, IBTRACE_A_PING_INTERVAL_MS, p->interval_ms) < 0) ||
@@ -550,7 +552,7 @@ static int ping_run(struct ibt *ctx, struct ping *p)
 	ibt_out_json(ctx, "target", json_object_new_string(p->target));
 	if (p->has_dgid)
 		ibt_out_json(ctx, "dgid", json_object_new_string(p->target));
-	else
+	if (p->has_dlid)
 		ibt_out_json(ctx, "dlid", json_object_new_uint64(p->dlid));
 	if (p->sroute_len) {
 		size_t i;

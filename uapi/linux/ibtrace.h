@@ -40,8 +40,12 @@
  *	the kernel sends one %IBTRACE_CMD_PING_PROBE message per probe to the
  *	requester; the reply to the request carries %IBTRACE_A_PING_SUMMARY.
  *	On an InfiniBand port a DGID without a DLID is resolved by an SA
- *	PathRecord query. A signal to the requester ends the ping with
- *	EINTR and no summary. Needs CAP_NET_ADMIN.
+ *	PathRecord query. The ping runs inside the sendmsg() that delivers
+ *	the request, so a client that wants progress reads its socket from
+ *	another thread; probe messages that do not fit the socket's receive
+ *	buffer are dropped. A signal to the requester ends the ping with
+ *	EINTR, which netlink does not acknowledge: no reply, no summary.
+ *	Needs CAP_NET_ADMIN.
  * @IBTRACE_CMD_PING_PROBE: kernel to user only: the result of one probe
  *	(%IBTRACE_A_PING_PROBE).
  * @__IBTRACE_CMD_MAX: number of commands + 1
