@@ -19,10 +19,7 @@ run()
 
 say "Loading ibtrace and creating rxe0 on $IBT_NETDEV"
 ibt_modprobe_ibtrace && ibt_rxe_add rxe0 || exit 1
-for i in $(seq 600); do
-	[ -e "$VMRUN_SHARED/peer-ready" ] && break
-	sleep 0.1
-done
+ibt_wait_peer || { echo "the peer VM did not become ready" >&2; exit 1; }
 peer=$(ibt_ll_gid_of_mac "$VMRUN_PEER_MAC")
 
 say "The RDMA ports ibtrace sees, and their class 0x30 agents"

@@ -15,11 +15,7 @@ ibt_require_cmd jq
 [ -n "$VMRUN_PEER_MAC" ] && [ -n "$VMRUN_SHARED" ] ||
 	ibt_skip_all "no peer host (run under vm-run --vms 2)"
 
-for i in $(seq 600); do
-	[ -e "$VMRUN_SHARED/peer-ready" ] && break
-	sleep 0.1
-done
-[ -e "$VMRUN_SHARED/peer-ready" ] || ibt_skip_all "peer did not become ready"
+ibt_wait_peer || ibt_skip_all "peer did not become ready"
 
 ibt_check "ibtrace loads" ibt_modprobe_ibtrace
 modprobe ib_umad

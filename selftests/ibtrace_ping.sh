@@ -97,5 +97,19 @@ ibt_match "running ping said why" "removed|unload" "$(cat /tmp/ibt_ping_unload.o
 out=$(ping_ 2>&1)
 ibt_expect "module absent: exit 3" 3 "$?"
 
-ibt_check "rxe0 deleted" ibt_rxe_del rxe0
+# Remove the device while a ping runs on it: the ping ends with ENODEV.
+ibt_check "ibtrace loads again" ibt_modprobe_ibtrace
+"$IBTRACECTL" -d rxe0 ping --dgid "$gid" -c 100000 -i 20 \
+	> /tmp/ibt_ping_devdel.out 2>&1 &
+pid=$!
+sleep 2
+ibt_check "rxe0 deleted during a running ping" timeout 30 rdma link delete rxe0
+(sleep 15; kill -KILL "$pid" 2>/dev/null) &
+killer=$!
+wait "$pid"
+rc=$?
+kill "$killer" 2>/dev/null
+ibt_expect "the ping ended: exit 4 (device gone)" 4 "$rc"
+ibt_match "the ping said why" "removed" "$(cat /tmp/ibt_ping_devdel.out)"
+ibt_check "ibtrace unloads" ibt_unload_ibtrace
 ibt_done

@@ -171,6 +171,21 @@ ibt_loaded()
 	[ -d /sys/module/ibtrace ]
 }
 
+# The peer VM (vm-run --vms 2 --peer-cmd selftests/peer.sh) ----------------
+
+# Wait up to 60 s for the peer to say it is ready.
+ibt_wait_peer()
+{
+	local i
+
+	[ -n "$VMRUN_SHARED" ] || return 1
+	for i in $(seq 600); do
+		[ -e "$VMRUN_SHARED/peer-ready" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # rxe -----------------------------------------------------------------------
 
 # ibt_rxe_add NAME: an rxe device on the test NIC, waiting for its GID 0.

@@ -40,19 +40,15 @@ void ibtrace_dev_put(struct ibtrace_dev *dev)
 	kref_put(&dev->ref, ibtrace_dev_release);
 }
 
-/**
- * ibtrace_dev_get_by_name() - find a live device by name
- * @name: RDMA device name
- *
- * Return: the device with a reference held, or NULL.
- */
-struct ibtrace_dev *ibtrace_dev_get_by_name(const char *name)
+/* The live device named @name, or with index @index when @name is NULL. */
+static struct ibtrace_dev *ibtrace_dev_find(const char *name, u32 index)
 {
 	struct ibtrace_dev *dev, *found = NULL;
 
 	mutex_lock(&ibtrace_devs_lock);
 	list_for_each_entry(dev, &ibtrace_devs, list) {
-		if (!strcmp(dev_name(&dev->ibdev->dev), name)) {
+		if (name ? !strcmp(dev_name(&dev->ibdev->dev), name) :
+			   dev->ibdev->index == index) {
 			kref_get(&dev->ref);
 			found = dev;
 			break;
@@ -63,6 +59,17 @@ struct ibtrace_dev *ibtrace_dev_get_by_name(const char *name)
 }
 
 /**
+ * ibtrace_dev_get_by_name() - find a live device by name
+ * @name: RDMA device name
+ *
+ * Return: the device with a reference held, or NULL.
+ */
+struct ibtrace_dev *ibtrace_dev_get_by_name(const char *name)
+{
+	return ibtrace_dev_find(name, 0);
+}
+
+/**
  * ibtrace_dev_get_by_index() - find a live device by ib_core index
  * @index: RDMA device index
  *
@@ -70,18 +77,7 @@ struct ibtrace_dev *ibtrace_dev_get_by_name(const char *name)
  */
 struct ibtrace_dev *ibtrace_dev_get_by_index(u32 index)
 {
-	struct ibtrace_dev *dev, *found = NULL;
-
-	mutex_lock(&ibtrace_devs_lock);
-	list_for_each_entry(dev, &ibtrace_devs, list) {
-		if (dev->ibdev->index == index) {
-			kref_get(&dev->ref);
-			found = dev;
-			break;
-		}
-	}
-	mutex_unlock(&ibtrace_devs_lock);
-	return found;
+	return ibtrace_dev_find(NULL, index);
 }
 
 /**

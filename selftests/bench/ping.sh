@@ -13,10 +13,7 @@ source "$(dirname "$0")/../lib.sh" >/dev/null
 count=${IBTRACE_BENCH_COUNT:-500}
 
 ibt_modprobe_ibtrace && ibt_rxe_add rxe0 || exit 1
-for i in $(seq 600); do
-	[ -e "$VMRUN_SHARED/peer-ready" ] && break
-	sleep 0.1
-done
+ibt_wait_peer || { echo "the peer VM did not become ready" >&2; exit 1; }
 peer=$(ibt_ll_gid_of_mac "$VMRUN_PEER_MAC")
 
 # Warm up neighbour and AH paths.
