@@ -1,0 +1,67 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Benchmark (prints figures, asserts nothing): on two ibtrace_sim HCAs
+# back to back, `ibtracectl ping --dlid` (in-kernel requester and agent,
+# class 0x30) against `ibping` (user space over ib_umad, class 0x32) to
+# an `ibping -S` server on the same HCA pair. Both are timed by the wall
+# clock per round trip, back to back (ibping's own printout is in 10 us
+# units and reads low, see DESIGN §5). Run in the VM:
+#   vm-run -- selftests/bench/sim_ping.sh
+
+IBTRACE_ROOT=${IBTRACE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+source "$(dirname "$0")/../lib.sh" >/dev/null
+
+count=${IBTRACE_BENCH_COUNT:-1000}
+SIM_KO=$IBT_ROOT/kmod/sim/ibtrace_sim.ko
+SIM_CTL=$IBT_ROOT/selftests/ibtrace_sim_ctl
+topo=$(mktemp /tmp/bench_topo.XXXXXX)
+
+modprobe ib_core && modprobe ib_umad && insmod "$SIM_KO" &&
+	ibt_modprobe_ibtrace || exit 1
+printf 'Hca 1 "HcaA"\n[1] "HcaB"[1]\n\nHca 1 "HcaB"\n[1] "HcaA"[1]\n' > "$topo"
+"$SIM_CTL" add b0 "$topo" >/dev/null || exit 1
+A=ibsim0
+B=ibsim1
+for args in "-D 0 1 lid 1" "-D 0,1 1 lid 2" "-D 0 1 arm" "-D 0,1 1 arm" \
+	    "1 1 active" "2 1 active"; do
+	# shellcheck disable=SC2086
+	ibportstate -C "$A" -P 1 -t 500 $args >/dev/null || exit 1
+done
+
+ns()
+{
+	date +%s%N
+}
+
+"$IBTRACECTL" -d "$A" ping --dlid 2 -c 10 -i 0 >/dev/null	# warm up
+t0=$(ns)
+js=$("$IBTRACECTL" -j -d "$A" ping --dlid 2 -c "$count" -i 0)
+t1=$(ns)
+ours_wall=$(( (t1 - t0) / count ))
+read -r med p99 recv < <(jq -r '.summary | "\(.rtt_median_ns) \(.rtt_p99_ns) \(.received)"' <<< "$js")
+
+ibping -S -C "$B" -P 1 >/dev/null 2>&1 &
+srv=$!
+sleep 1
+ibping -C "$A" -P 1 -c 10 -f 2 >/dev/null 2>&1	# warm up
+t0=$(ns)
+out=$(ibping -C "$A" -P 1 -c "$count" -f 2 2>&1)
+t1=$(ns)
+kill "$srv" 2>/dev/null
+peer_wall=$(( (t1 - t0) / count ))
+peer_recv=$(sed -n 's/.* \([0-9]*\) packets received.*/\1/p;s/.*, \([0-9]*\) received.*/\1/p' <<< "$out" | head -1)
+
+echo
+echo "ibtrace_sim, two HCAs back to back, $count round trips each, TCG VM"
+printf '%-46s %14s %10s %10s\n' "" "wall us/probe" "median us" "p99 us"
+printf '%-46s %14.1f %10.1f %10.1f\n' "ibtracectl ping --dlid (kernel, class 0x30)" \
+	"$(bc -l <<< "$ours_wall/1000")" "$(bc -l <<< "$med/1000")" "$(bc -l <<< "$p99/1000")"
+printf '%-46s %14.1f %10s %10s\n' "ibping -f (user space, class 0x32)" \
+	"$(bc -l <<< "$peer_wall/1000")" "-" "-"
+printf 'ratio ibtracectl/ibping (wall per probe): %.2f\n' "$(bc -l <<< "$ours_wall/$peer_wall")"
+echo "answered: ibtracectl $recv/$count, ibping ${peer_recv:-?}/$count"
+
+"$SIM_CTL" del b0 >/dev/null
+rmmod ibtrace ibtrace_sim
+rm -f "$topo"
