@@ -59,10 +59,10 @@ out=$("$SIM_CTL" add bad "$TMP/bad3" 2>&1)
 ibt_match "port above the port count rejected at line 2" \
 	'^line 2: port number above' "$out"
 
-printf 'Switch 8 "S"\n[1] "A"[1]\nHca 1 "A"\n[1] "S"[1]\n' > "$TMP/bad4"
+printf 'Switch 8 "S"\n[9] "A"[1]\nHca 1 "A"\n[1] "S"[9]\n' > "$TMP/bad4"
 out=$("$SIM_CTL" add bad "$TMP/bad4" 2>&1)
-ibt_match "switch refused for now, at its line" \
-	'^line 1: switches are not simulated yet' "$out"
+ibt_match "switch port above its port count rejected at line 2" \
+	'^line 2: port number above' "$out"
 
 ibt_expect "nothing left by rejected fabrics" "" "$("$SIM_CTL" show)"
 ibt_expect "no RDMA device left by rejected fabrics" "" "$(sim_devs)"

@@ -238,6 +238,15 @@ static void print_cb(struct nlmsghdr *nlh, void *arg)
 					case IBTRACE_SIM_PORT_A_PEER_PORT:
 						printf("/%u", ATTR_U32(p));
 						break;
+					case IBTRACE_SIM_PORT_A_RX_PKTS:
+						printf(" rx %llu", ATTR_U64(p));
+						break;
+					case IBTRACE_SIM_PORT_A_TX_PKTS:
+						printf(" tx %llu", ATTR_U64(p));
+						break;
+					case IBTRACE_SIM_PORT_A_DROPS:
+						printf(" drops %llu", ATTR_U64(p));
+						break;
 					}
 				}
 				break;

@@ -9,12 +9,15 @@
  * against LID/LMC, P_Key, Q_Key), fills a receive buffer of the
  * destination QP and then completes the send.
  *
- * Directed-route SMPs need nothing from the fabric between two HCAs: the
- * IBA 14.2.2 hop pointer and return path are updated by each end's SMI
- * (ib_mad's smi_handle_dr_smp_send/recv), as with hardware HCAs, and the
- * link merely carries the SMP; the LRH DLID of a DR SMP is not looked at.
- * Switches (to come) are where the fabric itself runs 14.2.2: a packet
- * arriving at a switch port goes to ibsim_switch_rx().
+ * Directed-route SMPs need nothing from the fabric at an HCA: the
+ * IBA 14.2.2 hop pointer and return path are updated by its SMI (ib_mad's
+ * smi_handle_dr_smp_send/recv), as with hardware HCAs, and the LRH DLID of
+ * a DR SMP is not looked at. Switches are where the fabric itself runs
+ * 14.2.2 and LID routing: a packet arriving at a switch port goes to
+ * ibsim_switch_rx(), which names the port it leaves by (or consumes it).
+ * A packet thus crosses link after link in one loop, bounded by
+ * %IBSIM_MAX_FWD_HOPS so that a forwarding loop programmed into the LFTs
+ * drops the packet instead of spinning.
  */
 #include <linux/kernel.h>
 #include <linux/slab.h>
@@ -45,22 +48,20 @@ static bool ibsim_pkt_is_dr_smp(const struct ibsim_pkt *pkt)
 	       IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE;
 }
 
-static void ibsim_drop(struct ibsim_port *port, const char *why)
+/**
+ * ibsim_drop - count a packet dropped at a port
+ * @port: the port
+ * @why: reason, for the debug log
+ */
+void ibsim_drop(struct ibsim_port *port, const char *why)
 {
 	atomic64_inc(&port->drops);
 	ibsim_node_dbg(port->node, "port %u drops a packet: %s\n", port->num,
 		       why);
 }
 
-/* A packet arrives at a switch port: no switch model yet. */
-static void ibsim_switch_rx(struct ibsim_port *port, struct ibsim_pkt *pkt)
-{
-	ibsim_drop(port, "switches are not simulated yet");
-}
-
 /* A packet arrives at an HCA port, as its link layer and transport see it. */
-static void ibsim_ca_rx(struct ibsim_port *port, struct ibsim_pkt *pkt,
-			u16 slid)
+static void ibsim_ca_rx(struct ibsim_port *port, struct ibsim_pkt *pkt)
 {
 	bool dr = ibsim_pkt_is_dr_smp(pkt);
 	struct ib_wc hdr = {};
@@ -129,7 +130,7 @@ static void ibsim_ca_rx(struct ibsim_port *port, struct ibsim_pkt *pkt,
 	}
 
 	hdr.src_qp = pkt->sqpn;
-	hdr.slid = slid;
+	hdr.slid = pkt->slid;
 	hdr.sl = pkt->sl;
 	hdr.pkey_index = pidx;
 	hdr.port_num = port->num;
@@ -140,61 +141,88 @@ drop:
 	ibsim_drop(port, why);
 }
 
-static void ibsim_port_rx(struct ibsim_port *port, struct ibsim_pkt *pkt,
-			  u16 slid)
+/* @pkt arrives at @port; returns the port it leaves by, or NULL. */
+static struct ibsim_port *ibsim_port_rx(struct ibsim_port *port,
+					struct ibsim_pkt *pkt)
 {
-	if (port->node->type == IBSIM_NODE_SWITCH)
-		ibsim_switch_rx(port, pkt);
-	else
-		ibsim_ca_rx(port, pkt, slid);
+	if (port->node->sw)
+		return ibsim_switch_rx(port, pkt);
+	ibsim_ca_rx(port, pkt);
+	return NULL;
 }
 
-/* Take @pkt out of its port: loopback to one of the port's LIDs, or the link. */
+/* May @pkt leave by @port? Down: nothing leaves; below Active: SMPs only. */
+static bool ibsim_port_egress(struct ibsim_port *port,
+			      const struct ibsim_pkt *pkt)
+{
+	unsigned long flags;
+	u8 state;
+
+	spin_lock_irqsave(&port->node->lock, flags);
+	state = port->state;
+	spin_unlock_irqrestore(&port->node->lock, flags);
+
+	if (state == IBSIM_PORT_DOWN) {
+		ibsim_drop(port, "port down");
+		return false;
+	}
+	if (pkt->dqpn && state != IBSIM_PORT_ACTIVE) {
+		ibsim_drop(port, "data packet before Active");
+		return false;
+	}
+	atomic64_inc(&port->tx_pkts);
+	return true;
+}
+
+/* @pkt leaves by @port: the port at the other end of the link, or NULL. */
+static struct ibsim_port *ibsim_port_xmit(struct ibsim_port *port,
+					  struct ibsim_pkt *pkt)
+{
+	if (!ibsim_port_egress(port, pkt))
+		return NULL;
+	if (!port->peer) {
+		ibsim_drop(port, "no link");
+		return NULL;
+	}
+	return port->peer;
+}
+
+/* Take @pkt out of its HCA port: loopback to one of its LIDs, or the fabric. */
 static void ibsim_port_tx(struct ibsim_pkt *pkt)
 {
 	struct ibsim_port *port = pkt->src_port;
 	bool dr = ibsim_pkt_is_dr_smp(pkt);
 	unsigned long flags;
-	const char *why;
-	u16 lid, top, slid;
-	u8 state;
+	unsigned int hops;
+	u16 lid, top;
 
 	spin_lock_irqsave(&port->node->lock, flags);
-	state = port->state;
 	lid = port->lid;
 	top = lid + (1U << port->lmc) - 1;
-	slid = lid ? lid | (pkt->path_bits & ((1U << port->lmc) - 1)) :
-		     IBSIM_LID_PERMISSIVE;
+	pkt->slid = lid ? lid | (pkt->path_bits & ((1U << port->lmc) - 1)) :
+			  IBSIM_LID_PERMISSIVE;
 	pkt->pkey = pkt->sqpn ? port->pkeys[pkt->pkey_index] :
 				IBSIM_DEFAULT_PKEY;
 	spin_unlock_irqrestore(&port->node->lock, flags);
 
 	if (!pkt->sqpn && pkt->dqpn) {
-		why = "QP0 sends to QP0 only";
-		goto drop;
-	}
-	if (state == IBSIM_PORT_DOWN) {
-		why = "port down";
-		goto drop;
-	}
-	/* Armed and below send SMPs only. */
-	if (pkt->sqpn && state != IBSIM_PORT_ACTIVE) {
-		why = "data packet before Active";
-		goto drop;
-	}
-	atomic64_inc(&port->tx_pkts);
-	if (!dr && lid && pkt->dlid >= lid && pkt->dlid <= top) {
-		ibsim_port_rx(port, pkt, slid);
+		ibsim_drop(port, "QP0 sends to QP0 only");
 		return;
 	}
-	if (!port->peer) {
-		why = "no link";
-		goto drop;
+	if (!dr && lid && pkt->dlid >= lid && pkt->dlid <= top) {
+		if (ibsim_port_egress(port, pkt))
+			ibsim_ca_rx(port, pkt);
+		return;
 	}
-	ibsim_port_rx(port->peer, pkt, slid);
-	return;
-drop:
-	ibsim_drop(port, why);
+	for (hops = 0; port; hops++) {
+		if (hops == IBSIM_MAX_FWD_HOPS) {
+			ibsim_drop(port, "too many hops (forwarding loop?)");
+			return;
+		}
+		port = ibsim_port_xmit(port, pkt);
+		if (port)
+			port = ibsim_port_rx(port, pkt);
+	}
 }
 
 static void ibsim_tx_work(struct work_struct *work)

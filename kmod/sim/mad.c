@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ibtrace_sim - the Subnet Management Agent of a simulated HCA.
+ * ibtrace_sim - the Subnet Management Agent of simulated nodes.
+ *
+ * The SMA proper (ibsim_sma_answer()) serves HCAs and switches alike:
+ * NodeInfo, NodeDescription, PortInfo and P_KeyTable here, the
+ * switch-only attributes in switch.c. On a switch, PortInfo of port 0 holds the LID, LMC and SM
+ * fields of the whole switch; external ports report port 0's and ignore
+ * them in a Set.
  *
  * ib_mad offers every MAD received on an HCA port to process_mad() first,
  * and hands it local directed-route SMPs (hop count 0) directly. As HCA
@@ -33,6 +39,7 @@ enum {
 	IBSIM_EV_SM		= BIT(3),
 	IBSIM_EV_GID		= BIT(4),
 	IBSIM_EV_REREG		= BIT(5),
+	IBSIM_EV_PKEY		= BIT(6),
 };
 
 static void ibsim_port_events(struct ibsim_port *port, u32 events)
@@ -40,7 +47,7 @@ static void ibsim_port_events(struct ibsim_port *port, u32 events)
 	static const enum ib_event_type map[] = {
 		IB_EVENT_PORT_ACTIVE, IB_EVENT_PORT_ERR, IB_EVENT_LID_CHANGE,
 		IB_EVENT_SM_CHANGE, IB_EVENT_GID_CHANGE,
-		IB_EVENT_CLIENT_REREGISTER,
+		IB_EVENT_CLIENT_REREGISTER, IB_EVENT_PKEY_CHANGE,
 	};
 	struct ibsim_dev *dev = port->node->dev;
 	struct ib_event ev;
@@ -64,6 +71,8 @@ static u32 __ibsim_port_set_state(struct ibsim_port *port, u8 state)
 	u8 old = port->state;
 
 	port->state = state;
+	if (state != old && port->num && port->node->sw)
+		port->node->sw->port_state_change = true;
 	if (state == IBSIM_PORT_ACTIVE && old != IBSIM_PORT_ACTIVE)
 		return IBSIM_EV_ACTIVE;
 	if (state != IBSIM_PORT_ACTIVE && old == IBSIM_PORT_ACTIVE)
@@ -74,7 +83,9 @@ static u32 __ibsim_port_set_state(struct ibsim_port *port, u8 state)
 /*
  * The link of @port retrains (PortState Down set, or PortPhysicalState
  * changed): both ends fall to Down, and come back to Init if both are
- * enabled. Called without locks held; takes each end's lock in turn.
+ * enabled. A switch's port 0 is internal: always enabled, it comes back
+ * to Init at once. Called without locks held; takes each end's lock in
+ * turn.
  */
 static void ibsim_link_retrain(struct ibsim_port *port)
 {
@@ -84,7 +95,9 @@ static void ibsim_link_retrain(struct ibsim_port *port)
 	unsigned int i;
 	u32 ev;
 
-	if (port->peer) {
+	if (!port->num) {
+		up = true;
+	} else if (port->peer) {
 		spin_lock_irqsave(&port->node->lock, flags);
 		up = port->phys_state != IBSIM_PHYS_DISABLED;
 		spin_unlock_irqrestore(&port->node->lock, flags);
@@ -112,17 +125,19 @@ static void ibsim_link_retrain(struct ibsim_port *port)
  * ibsim_port_init_sma - power-on PortInfo of a port
  * @port: the port, its peer pointer already set
  *
- * A connected port trains its link and waits in Init for an SM; an
- * unconnected one polls in Down. No LID, no SM.
+ * A connected port (and a switch's port 0) trains its link and waits in
+ * Init for an SM; an unconnected one polls in Down. No LID, no SM.
  */
 void ibsim_port_init_sma(struct ibsim_port *port)
 {
+	bool up = port->peer || !port->num;
+
 	port->gid_prefix = IBSIM_DEFAULT_GID_PREFIX;
 	port->cap_mask = IB_PORT_SYS_IMAGE_GUID_SUP | IB_PORT_CLIENT_REG_SUP |
 			 IB_PORT_VENDOR_CLASS_SUP;
 	port->mkey_lease = 15;
-	port->state = port->peer ? IBSIM_PORT_INIT : IBSIM_PORT_DOWN;
-	port->phys_state = port->peer ? IBSIM_PHYS_LINKUP : IBSIM_PHYS_POLLING;
+	port->state = up ? IBSIM_PORT_INIT : IBSIM_PORT_DOWN;
+	port->phys_state = up ? IBSIM_PHYS_LINKUP : IBSIM_PHYS_POLLING;
 	port->link_down_default = IBSIM_PHYS_POLLING;
 	port->neighbor_mtu = IBSIM_MTU_CAP;
 	port->op_vls = 1;
@@ -137,10 +152,12 @@ void ibsim_port_init_sma(struct ibsim_port *port)
 
 /* attributes */
 
-static u16 ibsim_get_node_info(struct ibsim_port *port, struct ib_smp *smp)
+/* A switch's NodeInfo names port 0's GUID; LocalPortNum is the arrival. */
+static u16 ibsim_get_node_info(struct ibsim_node *node, u8 in_port,
+			       struct ib_smp *smp)
 {
 	struct ib_node_info *ni = (struct ib_node_info *)smp->data;
-	struct ibsim_node *node = port->node;
+	struct ibsim_port *port = &node->ports[node->sw ? 0 : in_port];
 
 	ni->base_version = IB_MGMT_BASE_VERSION;
 	ni->class_version = IBSIM_SMP_CLASS_VERSION;
@@ -152,30 +169,38 @@ static u16 ibsim_get_node_info(struct ibsim_port *port, struct ib_smp *smp)
 	ni->partition_cap = cpu_to_be16(IBSIM_PKEY_TBL_LEN);
 	ni->device_id = cpu_to_be16(IBSIM_DEVICE_ID);
 	ni->revision = cpu_to_be32(1);
-	ni->local_port_num = port->num;
+	ni->local_port_num = in_port;
 	ni->vendor_id[0] = IBSIM_VENDOR_ID >> 16;
 	ni->vendor_id[1] = IBSIM_VENDOR_ID >> 8;
 	ni->vendor_id[2] = IBSIM_VENDOR_ID & 0xff;
 	return 0;
 }
 
-static u16 ibsim_get_node_desc(struct ibsim_port *port, struct ib_smp *smp)
+static u16 ibsim_get_node_desc(struct ibsim_node *node, struct ib_smp *smp)
 {
-	memcpy(smp->data, port->node->desc, IB_SMP_DATA_SIZE);
+	memcpy(smp->data, node->desc, IB_SMP_DATA_SIZE);
 	return 0;
+}
+
+/* The port whose PortInfo holds @port's LID, LMC, SM and M_Key fields. */
+static struct ibsim_port *ibsim_mgmt_port(struct ibsim_port *port)
+{
+	return port->node->sw ? &port->node->ports[0] : port;
 }
 
 /* Caller holds the node lock. */
 static void __ibsim_fill_port_info(struct ibsim_port *port, u8 in_port,
 				   struct ib_port_info *pi)
 {
+	struct ibsim_port *mgmt = ibsim_mgmt_port(port);
+
 	memset(pi, 0, sizeof(*pi));
-	pi->mkey = cpu_to_be64(port->mkey);
-	pi->gid_prefix = cpu_to_be64(port->gid_prefix);
-	pi->lid = cpu_to_be16(port->lid);
-	pi->sm_lid = cpu_to_be16(port->sm_lid);
+	pi->mkey = cpu_to_be64(mgmt->mkey);
+	pi->gid_prefix = cpu_to_be64(mgmt->gid_prefix);
+	pi->lid = cpu_to_be16(mgmt->lid);
+	pi->sm_lid = cpu_to_be16(mgmt->sm_lid);
 	pi->cap_mask = cpu_to_be32(port->cap_mask);
-	pi->mkey_lease_period = cpu_to_be16(port->mkey_lease);
+	pi->mkey_lease_period = cpu_to_be16(mgmt->mkey_lease);
 	pi->local_port_num = in_port;
 	pi->link_width_enabled = port->width_enabled;
 	pi->link_width_supported = IBSIM_WIDTH_SUPPORTED;
@@ -183,10 +208,10 @@ static void __ibsim_fill_port_info(struct ibsim_port *port, u8 in_port,
 	pi->linkspeed_portstate = IBSIM_SPEED_SUPPORTED << 4 | port->state;
 	pi->portphysstate_linkdown = port->phys_state << 4 |
 				     port->link_down_default;
-	pi->mkeyprot_resv_lmc = port->mkey_prot << 6 | port->lmc;
+	pi->mkeyprot_resv_lmc = mgmt->mkey_prot << 6 | mgmt->lmc;
 	pi->linkspeedactive_enabled = IBSIM_SPEED_ACTIVE << 4 |
 				      port->speed_enabled;
-	pi->neighbormtu_mastersmsl = port->neighbor_mtu << 4 | port->sm_sl;
+	pi->neighbormtu_mastersmsl = port->neighbor_mtu << 4 | mgmt->sm_sl;
 	pi->vlcap_inittype = IBSIM_VL_CAP << 4;
 	pi->vl_high_limit = port->vl_high_limit;
 	pi->vl_arb_high_cap = IBSIM_VL_ARB_CAP;
@@ -194,18 +219,48 @@ static void __ibsim_fill_port_info(struct ibsim_port *port, u8 in_port,
 	pi->inittypereply_mtucap = IBSIM_MTU_CAP;
 	pi->vlstallcnt_hoqlife = port->vl_stall_hoq;
 	pi->operationalvl_pei_peo_fpi_fpo = port->op_vls << 4;
-	pi->mkey_violations = cpu_to_be16(port->mkey_viol);
+	pi->mkey_violations = cpu_to_be16(mgmt->mkey_viol);
 	pi->pkey_violations = cpu_to_be16(port->pkey_viol);
 	pi->qkey_violations = cpu_to_be16(port->qkey_viol);
 	pi->guid_cap = port->guid_cap;
-	pi->clientrereg_resv_subnetto = port->subnet_timeout;
+	pi->clientrereg_resv_subnetto = mgmt->subnet_timeout;
 	pi->resv_resptimevalue = port->resp_time;
+}
+
+/* Caller holds the node lock. Returns the events the change raises. */
+static u32 __ibsim_set_mgmt_info(struct ibsim_port *port,
+				 const struct ib_port_info *pi, u16 lid,
+				 u8 lmc, u16 sm_lid, u8 sm_sl, u64 prefix)
+{
+	u32 events = 0;
+
+	if (lid != port->lid || lmc != port->lmc)
+		events |= IBSIM_EV_LID;
+	port->lid = lid;
+	port->lmc = lmc;
+	if (sm_lid != port->sm_lid || sm_sl != port->sm_sl)
+		events |= IBSIM_EV_SM;
+	port->sm_lid = sm_lid;
+	port->sm_sl = sm_sl;
+	if (prefix != port->gid_prefix)
+		events |= IBSIM_EV_GID;
+	port->gid_prefix = prefix;
+	port->mkey = be64_to_cpu(pi->mkey);
+	port->mkey_lease = be16_to_cpu(pi->mkey_lease_period);
+	port->mkey_prot = pi->mkeyprot_resv_lmc >> 6;
+	port->subnet_timeout = pi->clientrereg_resv_subnetto & 0x1f;
+	if (pi->clientrereg_resv_subnetto & 0x80)
+		events |= IBSIM_EV_REREG;
+	port->mkey_viol = be16_to_cpu(pi->mkey_violations);
+	return events;
 }
 
 /*
  * Check then apply a PortInfo Set (IBA 14.2.5.6): one invalid field and
- * nothing changes. Caller holds the node lock; *events and *retrain tell
- * what to do once it is dropped.
+ * nothing changes. The LID, LMC, SM, GidPrefix and M_Key fields are only
+ * taken on a port that holds them (an HCA port, a switch's port 0).
+ * Caller holds the node lock; *events and *retrain tell what to do once it
+ * is dropped.
  */
 static u16 __ibsim_set_port_info(struct ibsim_port *port,
 				 const struct ib_port_info *pi, u32 *events,
@@ -223,11 +278,12 @@ static u16 __ibsim_set_port_info(struct ibsim_port *port,
 	u16 lid = be16_to_cpu(pi->lid);
 	u16 sm_lid = be16_to_cpu(pi->sm_lid);
 	u64 prefix = be64_to_cpu(pi->gid_prefix);
+	bool mgmt = ibsim_mgmt_port(port) == port;
 
 	/* validate */
 	/* LID 0 is only accepted while none is assigned (an SM arming). */
-	if (lid > IBSIM_LID_UCAST_MAX || (!lid && port->lid) ||
-	    sm_lid > IBSIM_LID_UCAST_MAX)
+	if (mgmt && (lid > IBSIM_LID_UCAST_MAX || (!lid && port->lid) ||
+		     sm_lid > IBSIM_LID_UCAST_MAX))
 		return IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE;
 	switch (state) {
 	case IBSIM_PORT_NOP:
@@ -248,6 +304,9 @@ static u16 __ibsim_set_port_info(struct ibsim_port *port,
 	}
 	if (phys && phys != IBSIM_PHYS_POLLING && phys != IBSIM_PHYS_DISABLED)
 		return IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE;
+	/* A switch's port 0 has no physical link to disable. */
+	if (!port->num)
+		phys = 0;
 	if (ldd > IBSIM_PHYS_POLLING)
 		return IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE;
 	if (mtu && (mtu < IB_MTU_256 || mtu > IBSIM_MTU_CAP))
@@ -260,20 +319,9 @@ static u16 __ibsim_set_port_info(struct ibsim_port *port,
 		return IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE;
 
 	/* apply */
-	if (lid != port->lid || lmc != port->lmc)
-		*events |= IBSIM_EV_LID;
-	port->lid = lid;
-	port->lmc = lmc;
-	if (sm_lid != port->sm_lid || sm_sl != port->sm_sl)
-		*events |= IBSIM_EV_SM;
-	port->sm_lid = sm_lid;
-	port->sm_sl = sm_sl;
-	if (prefix != port->gid_prefix)
-		*events |= IBSIM_EV_GID;
-	port->gid_prefix = prefix;
-	port->mkey = be64_to_cpu(pi->mkey);
-	port->mkey_lease = be16_to_cpu(pi->mkey_lease_period);
-	port->mkey_prot = pi->mkeyprot_resv_lmc >> 6;
+	if (mgmt)
+		*events |= __ibsim_set_mgmt_info(port, pi, lid, lmc, sm_lid,
+						 sm_sl, prefix);
 	if (ldd)
 		port->link_down_default = ldd;
 	if (mtu)
@@ -288,10 +336,6 @@ static u16 __ibsim_set_port_info(struct ibsim_port *port,
 						     speed;
 	port->vl_high_limit = pi->vl_high_limit;
 	port->vl_stall_hoq = pi->vlstallcnt_hoqlife;
-	port->subnet_timeout = pi->clientrereg_resv_subnetto & 0x1f;
-	if (pi->clientrereg_resv_subnetto & 0x80)
-		*events |= IBSIM_EV_REREG;
-	port->mkey_viol = be16_to_cpu(pi->mkey_violations);
 	port->pkey_viol = be16_to_cpu(pi->pkey_violations);
 	port->qkey_viol = be16_to_cpu(pi->qkey_violations);
 
@@ -324,7 +368,8 @@ static u16 ibsim_port_info(struct ibsim_node *node, u8 in_port,
 
 	if (am > node->num_ports)
 		return IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE;
-	port = &node->ports[am ? am : in_port];
+	/* Port 0 is the arrival port on an HCA, the switch itself on a switch. */
+	port = &node->ports[am || node->sw ? am : in_port];
 
 	spin_lock_irqsave(&node->lock, flags);
 	if (set)
@@ -343,6 +388,41 @@ static u16 ibsim_port_info(struct ibsim_node *node, u8 in_port,
 	return status;
 }
 
+/*
+ * P_KeyTable (IBA 14.2.5.7): 32 P_Keys per block, AttributeModifier bits
+ * 0..15 the block; on a switch, bits 16..31 the port (an HCA answers for
+ * the arrival port). The table has %IBSIM_PKEY_TBL_LEN entries, one block.
+ */
+static u16 ibsim_pkey_table(struct ibsim_node *node, u8 in_port,
+			    struct ib_smp *smp, bool set)
+{
+	__be16 *wire = (__be16 *)smp->data;
+	u32 am = be32_to_cpu(smp->attr_mod);
+	u32 num = node->sw ? am >> 16 : in_port;
+	struct ibsim_port *port;
+	unsigned long flags;
+	bool changed = false;
+	unsigned int i;
+
+	BUILD_BUG_ON(IBSIM_PKEY_TBL_LEN * sizeof(*wire) > IB_SMP_DATA_SIZE);
+	if ((am & 0xffff) || num > node->num_ports)
+		return IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE;
+	port = &node->ports[num];
+
+	spin_lock_irqsave(&node->lock, flags);
+	for (i = 0; i < IBSIM_PKEY_TBL_LEN; i++) {
+		if (set && port->pkeys[i] != be16_to_cpu(wire[i])) {
+			port->pkeys[i] = be16_to_cpu(wire[i]);
+			changed = true;
+		}
+		wire[i] = cpu_to_be16(port->pkeys[i]);
+	}
+	spin_unlock_irqrestore(&node->lock, flags);
+	if (changed)
+		ibsim_port_events(port, IBSIM_EV_PKEY);
+	return 0;
+}
+
 /* The SMA proper: fills @smp (a copy of the request) with the answer. */
 static u16 ibsim_sma(struct ibsim_node *node, u8 in_port, struct ib_smp *smp)
 {
@@ -356,17 +436,44 @@ static u16 ibsim_sma(struct ibsim_node *node, u8 in_port, struct ib_smp *smp)
 	case IB_SMP_ATTR_NODE_INFO:
 		if (set)
 			break;
-		return ibsim_get_node_info(&node->ports[in_port], smp);
+		return ibsim_get_node_info(node, in_port, smp);
 	case IB_SMP_ATTR_NODE_DESC:
 		if (set)
 			break;
-		return ibsim_get_node_desc(&node->ports[in_port], smp);
+		return ibsim_get_node_desc(node, smp);
 	case IB_SMP_ATTR_PORT_INFO:
 		return ibsim_port_info(node, in_port, smp, set);
+	case IB_SMP_ATTR_PKEY_TABLE:
+		return ibsim_pkey_table(node, in_port, smp, set);
 	default:
+		if (node->sw)
+			return ibsim_switch_sma(node, smp, set);
 		break;
 	}
 	return IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD_ATTRIB;
+}
+
+/**
+ * ibsim_sma_answer - turn an SMP Get/Set into the SMA's GetResp
+ * @node: the node answering
+ * @in_port: port the SMP arrived by
+ * @smp: the request, rewritten in place into the response
+ *
+ * The direction bit of a directed-route SMP is set; its hop pointer and
+ * paths are the caller's business (the SMI's). Any context.
+ */
+void ibsim_sma_answer(struct ibsim_node *node, u8 in_port, struct ib_smp *smp)
+{
+	u8 method = smp->method;
+	u16 status;
+
+	status = ibsim_sma(node, in_port, smp);
+	smp->method = IB_MGMT_METHOD_GET_RESP;
+	smp->status = cpu_to_be16(status);
+	if (smp->mgmt_class == IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE)
+		smp->status |= IB_SMP_DIRECTION;
+	ibsim_node_dbg(node, "SMP port %u attr 0x%04x method %u: 0x%04x\n",
+		       in_port, be16_to_cpu(smp->attr_id), method, status);
 }
 
 int ibsim_process_mad(struct ib_device *ibdev, int mad_flags, u32 port_num,
@@ -377,7 +484,6 @@ int ibsim_process_mad(struct ib_device *ibdev, int mad_flags, u32 port_num,
 	const struct ib_mad_hdr *hdr = &in->mad_hdr;
 	struct ibsim_dev *dev = to_ibsim_dev(ibdev);
 	struct ib_smp *smp = (struct ib_smp *)out;
-	u16 status;
 
 	if (hdr->mgmt_class != IB_MGMT_CLASS_SUBN_LID_ROUTED &&
 	    hdr->mgmt_class != IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE)
@@ -394,12 +500,6 @@ int ibsim_process_mad(struct ib_device *ibdev, int mad_flags, u32 port_num,
 
 	memcpy(out, in, sizeof(struct ib_mad));
 	*out_mad_size = sizeof(struct ib_mad);
-	status = ibsim_sma(dev->node, port_num, smp);
-	smp->method = IB_MGMT_METHOD_GET_RESP;
-	smp->status = cpu_to_be16(status);
-	if (smp->mgmt_class == IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE)
-		smp->status |= IB_SMP_DIRECTION;
-	ibsim_node_dbg(dev->node, "SMP port %u attr 0x%04x method %u: 0x%04x\n",
-		       port_num, be16_to_cpu(smp->attr_id), hdr->method, status);
+	ibsim_sma_answer(dev->node, port_num, smp);
 	return IB_MAD_RESULT_SUCCESS | IB_MAD_RESULT_REPLY;
 }

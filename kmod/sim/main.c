@@ -45,8 +45,10 @@ static void ibsim_nodes_free(struct ibsim_fabric *fabric)
 {
 	u32 i;
 
-	for (i = 0; i < fabric->num_nodes; i++)
+	for (i = 0; i < fabric->num_nodes; i++) {
+		ibsim_switch_free(fabric->nodes[i]);
 		kfree(fabric->nodes[i]);
+	}
 	kvfree(fabric->nodes);
 }
 
@@ -54,6 +56,7 @@ static int ibsim_nodes_create(struct ibsim_fabric *fabric,
 			      const struct ibsim_topo *topo)
 {
 	u32 i, n;
+	int err;
 
 	fabric->nodes = kvcalloc(topo->num_nodes, sizeof(*fabric->nodes),
 				 GFP_KERNEL);
@@ -78,10 +81,14 @@ static int ibsim_nodes_create(struct ibsim_fabric *fabric,
 		strscpy(node->desc, tn->name, sizeof(node->desc));
 		node->node_guid = tn->node_guid ?: ibsim_default_guid(fabric, i);
 		node->sys_guid = tn->sys_guid ?: node->node_guid;
-		if (tn->type == IBSIM_NODE_CA)
+		if (tn->type == IBSIM_NODE_CA) {
 			fabric->num_cas++;
-		else
+		} else {
 			fabric->num_switches++;
+			err = ibsim_switch_create(node);
+			if (err)
+				return err;	/* caller frees the nodes made */
+		}
 		for (n = 0; n <= tn->num_ports; n++) {
 			node->ports[n].node = node;
 			node->ports[n].num = n;
@@ -142,21 +149,6 @@ static int ibsim_devs_create(struct ibsim_fabric *fabric)
 	return 0;
 }
 
-/* Reject what the topology asks for and this version cannot do yet. */
-static int ibsim_topo_supported(struct ibsim_topo *topo)
-{
-	u32 i;
-
-	for (i = 0; i < topo->num_nodes; i++) {
-		if (topo->nodes[i].type == IBSIM_NODE_SWITCH) {
-			topo->err_line = topo->nodes[i].line;
-			topo->err_msg = "switches are not simulated yet";
-			return -EOPNOTSUPP;
-		}
-	}
-	return 0;
-}
-
 /**
  * __ibsim_fabric_add - build a fabric and register its HCAs
  * @name: fabric name, or NULL for "simN"
@@ -177,10 +169,6 @@ int __ibsim_fabric_add(const char *name, struct ibsim_topo *topo,
 	int err, id;
 
 	lockdep_assert_held(&ibsim_fabrics_lock);
-	err = ibsim_topo_supported(topo);
-	if (err)
-		return err;
-
 	id = ida_alloc_max(&ibsim_fabric_ida, IBSIM_MAX_FABRICS - 1,
 			   GFP_KERNEL);
 	if (id < 0) {

@@ -302,6 +302,16 @@ static int ibsim_nl_fill_port(struct sk_buff *skb, struct ibsim_port *port)
 			 port->peer->node->index) ||
 	     nla_put_u32(skb, IBTRACE_SIM_PORT_A_PEER_PORT, port->peer->num)))
 		goto err_cancel;
+	if (nla_put_u64_64bit(skb, IBTRACE_SIM_PORT_A_RX_PKTS,
+			      atomic64_read(&port->rx_pkts),
+			      IBTRACE_SIM_PORT_A_PAD) ||
+	    nla_put_u64_64bit(skb, IBTRACE_SIM_PORT_A_TX_PKTS,
+			      atomic64_read(&port->tx_pkts),
+			      IBTRACE_SIM_PORT_A_PAD) ||
+	    nla_put_u64_64bit(skb, IBTRACE_SIM_PORT_A_DROPS,
+			      atomic64_read(&port->drops),
+			      IBTRACE_SIM_PORT_A_PAD))
+		goto err_cancel;
 	nla_nest_end(skb, nest);
 	return 0;
 
@@ -331,7 +341,8 @@ static int ibsim_nl_fill_node(struct sk_buff *skb, struct ibsim_node *node,
 	if (node->dev && nla_put_string(skb, IBTRACE_SIM_A_DEV_NAME,
 					dev_name(&node->dev->ibdev.dev)))
 		goto err_cancel;
-	for (n = 1; n <= node->num_ports; n++)
+	/* A switch's port 0 holds its LID. */
+	for (n = node->sw ? 0 : 1; n <= node->num_ports; n++)
 		if (ibsim_nl_fill_port(skb, &node->ports[n]))
 			goto err_cancel;
 	genlmsg_end(skb, hdr);

@@ -4,7 +4,8 @@
  *
  * Ownership is a tree: fabric -> nodes -> ports; an HCA node owns one
  * ib_device (struct ibsim_dev), which owns its PDs, CQs, QPs, AHs and MRs
- * through ib_core. Switch nodes are fabric objects only (none yet).
+ * through ib_core. A switch node is a fabric object only: its SMA and
+ * forwarding (struct ibsim_switch, switch.c) run inside the fabric.
  */
 #ifndef _IBSIM_SIM_H
 #define _IBSIM_SIM_H
@@ -19,6 +20,7 @@
 #include <linux/netlink.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/ib_mad.h>
+#include <rdma/ib_smi.h>
 #include <uapi/linux/ibtrace_sim.h>
 
 #define IBSIM_MAX_FABRICS	256
@@ -41,6 +43,10 @@
 #define IBSIM_DEVICE_ID		0x5a5a
 #define IBSIM_LID_PERMISSIVE	0xffff
 #define IBSIM_LID_UCAST_MAX	0xbfff
+#define IBSIM_LFT_CAP		(IBSIM_LID_UCAST_MAX + 1)	/* LinearFDBCap */
+#define IBSIM_LFT_BLOCK		64	/* LFT entries per SMP */
+#define IBSIM_PORT_NONE		0xff	/* LFT entry: no route */
+#define IBSIM_MAX_FWD_HOPS	255	/* links a packet may cross */
 
 enum ibsim_node_type {
 	IBSIM_NODE_CA = IBTRACE_SIM_NODE_CA,
@@ -106,7 +112,9 @@ struct ibsim_dev;
  * Counters, atomic, readable without the lock:
  * @tx_pkts: packets sent out of the port
  * @rx_pkts: packets accepted by the port
- * @drops: packets dropped at the port (no peer, state, LID, no QP, no WQE)
+ * @drops: packets dropped at the port (no peer, state, LID, no QP, no WQE;
+ *	at a switch: no LFT entry, a DR path through a missing port, a
+ *	forwarding loop)
  */
 struct ibsim_port {
 	struct ibsim_node *node;
@@ -157,8 +165,9 @@ struct ibsim_port {
  * @node_guid: NodeGUID
  * @sys_guid: SystemImageGUID
  * @dev: the RDMA device of an HCA, NULL for a switch
- * @lock: protects the SMA state of @ports (PortInfo fields, tables) and
- *	@ports[].sqp
+ * @sw: switch state (SwitchInfo, LFT) of a switch, NULL for an HCA
+ * @lock: protects the SMA state of @ports (PortInfo fields, tables),
+ *	@ports[].sqp and the tables of @sw
  * @ports: @num_ports + 1 ports; entry 0 is a switch's port 0 (unused on
  *	an HCA)
  */
@@ -171,8 +180,35 @@ struct ibsim_node {
 	u64 node_guid;
 	u64 sys_guid;
 	struct ibsim_dev *dev;
-	spinlock_t lock;	/* protects ports[].{SMA state,sqp} */
+	struct ibsim_switch *sw;
+	spinlock_t lock;	/* protects ports[].{SMA state,sqp}, *sw */
 	struct ibsim_port ports[];
+};
+
+/**
+ * struct ibsim_switch - SwitchInfo and forwarding state of a switch node
+ * @lft: LinearForwardingTable, %IBSIM_LFT_CAP exit ports (%IBSIM_PORT_NONE:
+ *	no route)
+ * @lft_top: LinearFDBTop, highest LID the LFT is used for
+ * @mft_top: MulticastFDBTop (kept; multicast is not forwarded)
+ * @default_port: DefaultPort
+ * @def_mc_primary: DefaultMulticastPrimaryPort
+ * @def_mc_not_primary: DefaultMulticastNotPrimaryPort
+ * @life_time: LifeTimeValue
+ * @port_state_change: PortStateChange, set when an external port's state
+ *	changes, cleared by a SwitchInfo Set writing 1
+ *
+ * All fields are protected by the owning node's lock.
+ */
+struct ibsim_switch {
+	u8 *lft;
+	u16 lft_top;
+	u16 mft_top;
+	u8 default_port;
+	u8 def_mc_primary;
+	u8 def_mc_not_primary;
+	u8 life_time;
+	bool port_state_change;
 };
 
 /**
@@ -216,6 +252,7 @@ struct ibsim_fabric {
  * @signaled: make a send completion
  * @opcode: completion opcode of the send
  * @dlid: LRH DLID
+ * @slid: LRH SLID, set when the packet leaves its first port
  * @sl: LRH SL
  * @path_bits: source path bits (the SLID's low LMC bits)
  * @dqpn: BTH destination QP
@@ -238,6 +275,7 @@ struct ibsim_pkt {
 	bool signaled;
 	enum ib_wc_opcode opcode;
 	u16 dlid;
+	u16 slid;
 	u8 sl;
 	u8 path_bits;
 	u32 dqpn;
@@ -421,6 +459,8 @@ void ibsim_qp_recv(struct ibsim_qp *qp, const struct ibsim_pkt *pkt,
 
 /* mad.c */
 void ibsim_port_init_sma(struct ibsim_port *port);
+void ibsim_sma_answer(struct ibsim_node *node, u8 in_port,
+		      struct ib_smp *smp);
 int ibsim_process_mad(struct ib_device *ibdev, int mad_flags, u32 port_num,
 		      const struct ib_wc *in_wc, const struct ib_grh *in_grh,
 		      const struct ib_mad *in, struct ib_mad *out,
@@ -430,6 +470,14 @@ int ibsim_process_mad(struct ib_device *ibdev, int mad_flags, u32 port_num,
 int ibsim_fabric_start(struct ibsim_fabric *fabric);
 void ibsim_fabric_stop(struct ibsim_fabric *fabric);
 int ibsim_fabric_xmit(struct ibsim_fabric *fabric, struct ibsim_pkt *pkt);
+void ibsim_drop(struct ibsim_port *port, const char *why);
+
+/* switch.c */
+int ibsim_switch_create(struct ibsim_node *node);
+void ibsim_switch_free(struct ibsim_node *node);
+u16 ibsim_switch_sma(struct ibsim_node *node, struct ib_smp *smp, bool set);
+struct ibsim_port *ibsim_switch_rx(struct ibsim_port *port,
+				   struct ibsim_pkt *pkt);
 
 /* topo.c */
 /**

@@ -89,6 +89,7 @@ enum ibtrace_sim_cmd {
  * @IBTRACE_SIM_A_NODE_GUID: u64, node GUID (host order)
  * @IBTRACE_SIM_A_DEV_NAME: string, RDMA device name of an HCA
  * @IBTRACE_SIM_A_PORT: nest, &enum ibtrace_sim_port_attr; one per port
+ *	(a switch's port 0, its management port holding its LID, included)
  * @__IBTRACE_SIM_A_MAX: number of attributes + 1
  * @IBTRACE_SIM_A_MAX: highest attribute number
  */
@@ -118,7 +119,8 @@ enum ibtrace_sim_attr {
  * enum ibtrace_sim_port_attr - attributes nested in %IBTRACE_SIM_A_PORT
  * @IBTRACE_SIM_PORT_A_UNSPEC: unused
  * @IBTRACE_SIM_PORT_A_PAD: padding for 64-bit attributes
- * @IBTRACE_SIM_PORT_A_NUM: u32, port number (1-based)
+ * @IBTRACE_SIM_PORT_A_NUM: u32, port number (1-based; 0 is a switch's
+ *	management port)
  * @IBTRACE_SIM_PORT_A_GUID: u64, port GUID (host order)
  * @IBTRACE_SIM_PORT_A_LID: u32, base LID (0: not assigned)
  * @IBTRACE_SIM_PORT_A_LMC: u8, LID mask control
@@ -127,6 +129,12 @@ enum ibtrace_sim_attr {
  * @IBTRACE_SIM_PORT_A_PEER_NODE: u32, node index of the linked peer
  *	(absent: port not connected)
  * @IBTRACE_SIM_PORT_A_PEER_PORT: u32, port number on the linked peer
+ * @IBTRACE_SIM_PORT_A_RX_PKTS: u64, packets received by the port (handed
+ *	to a QP of an HCA; accepted by a switch port)
+ * @IBTRACE_SIM_PORT_A_TX_PKTS: u64, packets sent out of the port
+ * @IBTRACE_SIM_PORT_A_DROPS: u64, packets dropped at the port (state, no
+ *	link, LID or P_Key/Q_Key mismatch, no receive buffer, no LFT entry,
+ *	a directed route through a missing or down port...)
  * @__IBTRACE_SIM_PORT_A_MAX: number of attributes + 1
  * @IBTRACE_SIM_PORT_A_MAX: highest attribute number
  */
@@ -140,6 +148,9 @@ enum ibtrace_sim_port_attr {
 	IBTRACE_SIM_PORT_A_STATE,
 	IBTRACE_SIM_PORT_A_PEER_NODE,
 	IBTRACE_SIM_PORT_A_PEER_PORT,
+	IBTRACE_SIM_PORT_A_RX_PKTS,
+	IBTRACE_SIM_PORT_A_TX_PKTS,
+	IBTRACE_SIM_PORT_A_DROPS,
 
 	__IBTRACE_SIM_PORT_A_MAX,
 	IBTRACE_SIM_PORT_A_MAX = __IBTRACE_SIM_PORT_A_MAX - 1

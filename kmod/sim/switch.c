@@ -1,0 +1,500 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ibtrace_sim - switches: their SMA attributes and their forwarding.
+ *
+ * A switch is a fabric object without an RDMA device. Port 0 is its
+ * management port: it holds the switch's LID (PortInfo of port 0), and a
+ * packet routed to port 0 is consumed by the switch itself.
+ *
+ * Forwarding, for a packet arriving at an external port:
+ * - a directed-route SMP inside the directed part of its path is handled
+ *   by the switch's SMI as IBA 14.2.2 says (hop pointer, InitialPath,
+ *   ReturnPath, DrSLID/DrDLID for LID-routed parts at either end),
+ *   whatever its LRH DLID;
+ * - anything else is routed by its LRH DLID: the permissive LID and the
+ *   switch's own LIDs go to port 0, other unicast LIDs up to LinearFDBTop
+ *   through the LinearForwardingTable; no entry (0xFF, a port the switch
+ *   does not have, or a LID above LinearFDBTop) drops and counts it.
+ *
+ * At port 0, SMP Get/Set are answered by the SMA (mad.c, with SwitchInfo
+ * and LinearForwardingTable from here). A switch has no GSI agent; it
+ * answers GMP Get/Set of every class as a Linux host without an agent for
+ * the class does (ib_mad's unmatched response): GetResp, status 0x000C.
+ * Other methods addressed to the switch are dropped. The answer is the
+ * request rewritten in place, which then leaves the switch like any
+ * packet: no allocation on the forwarding path.
+ *
+ * Everything runs in the fabric's work item; the node lock is taken for
+ * the LID, the tables and the port states only.
+ */
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <rdma/ib_smi.h>
+
+#include "sim.h"
+
+#define IBSIM_SW_LIFE_TIME	0x12	/* about 1 s */
+#define IBSIM_SW_LIDS_PER_PORT	1
+
+/* SwitchInfo (IBA 14.2.5.4), as on the wire. */
+struct ibsim_switch_info {
+	__be16 lft_cap;
+	__be16 rft_cap;
+	__be16 mft_cap;
+	__be16 lft_top;
+	u8 default_port;
+	u8 def_mc_primary;
+	u8 def_mc_not_primary;
+	u8 life_psc_osl;	/* LifeTimeValue:5, PortStateChange:1, 2 more */
+	__be16 lids_per_port;
+	__be16 pkey_enf_cap;
+	u8 enf_caps;		/* In/OutboundEnf, FilterRaw, EnhancedPort0 */
+	u8 reserved;
+	__be16 mft_top;
+} __packed;
+
+#define IBSIM_SI_LIFE_SHIFT	3
+#define IBSIM_SI_PSC		BIT(2)
+
+/**
+ * ibsim_switch_create - give a switch node its switch state
+ * @node: the node, of type switch
+ *
+ * The LFT starts empty (every entry 0xFF) and LinearFDBTop at 0: nothing
+ * is LID-routed through the switch until an SM programs it.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int ibsim_switch_create(struct ibsim_node *node)
+{
+	struct ibsim_switch *sw;
+
+	sw = kzalloc(sizeof(*sw), GFP_KERNEL);
+	if (!sw)
+		return -ENOMEM;
+	sw->lft = kvmalloc(IBSIM_LFT_CAP, GFP_KERNEL);
+	if (!sw->lft) {
+		kfree(sw);
+		return -ENOMEM;
+	}
+	memset(sw->lft, IBSIM_PORT_NONE, IBSIM_LFT_CAP);
+	sw->life_time = IBSIM_SW_LIFE_TIME;
+	sw->def_mc_primary = IBSIM_PORT_NONE;
+	sw->def_mc_not_primary = IBSIM_PORT_NONE;
+	node->sw = sw;
+	return 0;
+}
+
+void ibsim_switch_free(struct ibsim_node *node)
+{
+	if (!node->sw)
+		return;
+	kvfree(node->sw->lft);
+	kfree(node->sw);
+	node->sw = NULL;
+}
+
+/* SMA attributes */
+
+/* Caller holds the node lock. */
+static void __ibsim_fill_switch_info(struct ibsim_node *node,
+				     struct ibsim_switch_info *si)
+{
+	struct ibsim_switch *sw = node->sw;
+
+	memset(si, 0, sizeof(*si));
+	si->lft_cap = cpu_to_be16(IBSIM_LFT_CAP);
+	si->lft_top = cpu_to_be16(sw->lft_top);
+	si->mft_top = cpu_to_be16(sw->mft_top);
+	si->default_port = sw->default_port;
+	si->def_mc_primary = sw->def_mc_primary;
+	si->def_mc_not_primary = sw->def_mc_not_primary;
+	si->life_psc_osl = sw->life_time << IBSIM_SI_LIFE_SHIFT |
+			   (sw->port_state_change ? IBSIM_SI_PSC : 0);
+	si->lids_per_port = cpu_to_be16(IBSIM_SW_LIDS_PER_PORT);
+	/* Tables are kept per port; enforcement is not simulated. */
+	si->pkey_enf_cap = cpu_to_be16(IBSIM_PKEY_TBL_LEN);
+}
+
+static u16 ibsim_switch_info(struct ibsim_node *node, struct ib_smp *smp,
+			     bool set)
+{
+	struct ibsim_switch_info *si = (struct ibsim_switch_info *)smp->data;
+	struct ibsim_switch *sw = node->sw;
+	u16 top = be16_to_cpu(si->lft_top);
+	unsigned long flags;
+	u16 status = 0;
+
+	BUILD_BUG_ON(sizeof(*si) > IB_SMP_DATA_SIZE);
+	if (smp->attr_mod)
+		return IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE;
+
+	spin_lock_irqsave(&node->lock, flags);
+	if (set && top >= IBSIM_LFT_CAP) {
+		status = IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE;
+	} else if (set) {
+		sw->lft_top = top;
+		sw->mft_top = be16_to_cpu(si->mft_top);
+		sw->default_port = si->default_port;
+		sw->def_mc_primary = si->def_mc_primary;
+		sw->def_mc_not_primary = si->def_mc_not_primary;
+		sw->life_time = si->life_psc_osl >> IBSIM_SI_LIFE_SHIFT;
+		/* PortStateChange: writing 1 clears it. */
+		if (si->life_psc_osl & IBSIM_SI_PSC)
+			sw->port_state_change = false;
+	}
+	__ibsim_fill_switch_info(node, si);
+	spin_unlock_irqrestore(&node->lock, flags);
+	return status;
+}
+
+/* LinearForwardingTable: AttributeModifier = block of 64 LIDs. */
+static u16 ibsim_switch_lft(struct ibsim_node *node, struct ib_smp *smp,
+			    bool set)
+{
+	u32 block = be32_to_cpu(smp->attr_mod);
+	unsigned long flags;
+	u8 *entries;
+
+	BUILD_BUG_ON(IBSIM_LFT_CAP % IBSIM_LFT_BLOCK);
+	if (block >= IBSIM_LFT_CAP / IBSIM_LFT_BLOCK)
+		return IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE;
+	entries = node->sw->lft + block * IBSIM_LFT_BLOCK;
+
+	spin_lock_irqsave(&node->lock, flags);
+	if (set)
+		memcpy(entries, smp->data, IBSIM_LFT_BLOCK);
+	memcpy(smp->data, entries, IBSIM_LFT_BLOCK);
+	spin_unlock_irqrestore(&node->lock, flags);
+	memset(smp->data + IBSIM_LFT_BLOCK, 0,
+	       IB_SMP_DATA_SIZE - IBSIM_LFT_BLOCK);
+	return 0;
+}
+
+/**
+ * ibsim_switch_sma - the switch-only attributes of the SMA
+ * @node: a switch node
+ * @smp: the request, answered in place
+ * @set: SubnSet (else SubnGet)
+ *
+ * Return: the MAD status; 0x000C for attributes the switch does not have.
+ */
+u16 ibsim_switch_sma(struct ibsim_node *node, struct ib_smp *smp, bool set)
+{
+	switch (smp->attr_id) {
+	case IB_SMP_ATTR_SWITCH_INFO:
+		return ibsim_switch_info(node, smp, set);
+	case IB_SMP_ATTR_LINEAR_FORWARD_TABLE:
+		return ibsim_switch_lft(node, smp, set);
+	default:
+		return IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD_ATTRIB;
+	}
+}
+
+/* forwarding */
+
+enum ibsim_fwd {
+	IBSIM_FWD_DROP,		/* drop, reason given */
+	IBSIM_FWD_PORT,		/* leave by the port given */
+	IBSIM_FWD_LOCAL,	/* for the switch itself (port 0) */
+	IBSIM_FWD_LID,		/* route by the (new) LRH DLID */
+};
+
+/* The switch's base LID (port 0), 0 if none yet. */
+static u16 ibsim_switch_lid(struct ibsim_node *node, u8 *lmc)
+{
+	unsigned long flags;
+	u16 lid;
+
+	spin_lock_irqsave(&node->lock, flags);
+	lid = node->ports[0].lid;
+	*lmc = node->ports[0].lmc;
+	spin_unlock_irqrestore(&node->lock, flags);
+	return lid;
+}
+
+/* Is @dlid the permissive LID or one of the switch's? */
+static bool ibsim_switch_own_lid(struct ibsim_node *node, u16 dlid)
+{
+	u16 lid;
+	u8 lmc;
+
+	if (dlid == IBSIM_LID_PERMISSIVE)
+		return true;
+	lid = ibsim_switch_lid(node, &lmc);
+	return lid && dlid >= lid && dlid - lid < (1U << lmc);
+}
+
+/* Unicast routing of @dlid: an exit port, 0 (the switch) or PORT_NONE. */
+static u8 ibsim_switch_lookup(struct ibsim_node *node, u16 dlid)
+{
+	unsigned long flags;
+	u8 port = IBSIM_PORT_NONE;
+
+	if (ibsim_switch_own_lid(node, dlid))
+		return 0;
+	spin_lock_irqsave(&node->lock, flags);
+	if (dlid <= node->sw->lft_top && dlid < IBSIM_LFT_CAP)
+		port = node->sw->lft[dlid];
+	spin_unlock_irqrestore(&node->lock, flags);
+	return port;
+}
+
+/* The LRH SLID of what the switch sends from port 0. */
+static u16 ibsim_switch_slid(struct ibsim_node *node)
+{
+	u8 lmc;
+
+	return ibsim_switch_lid(node, &lmc) ?: IBSIM_LID_PERMISSIVE;
+}
+
+/* Continue a DR SMP LID-routed to @lid (a LID-routed end of its path). */
+static enum ibsim_fwd ibsim_dr_to_lid(struct ibsim_node *node,
+				      struct ibsim_pkt *pkt, __be16 lid)
+{
+	pkt->dlid = be16_to_cpu(lid);
+	pkt->slid = ibsim_switch_slid(node);
+	return IBSIM_FWD_LID;
+}
+
+/*
+ * The SMI of the switch for a directed-route SMP (IBA 14.2.2.2, C14-9 for
+ * outgoing, C14-13 for returning SMPs), receive and send processing in
+ * one step. @in_port: arrival port; @ours: the LRH DLID is permissive or
+ * the switch's, so an SMP in a LID-routed part of its path has reached
+ * the end of that part here (an answer generated here is addressed so).
+ */
+static enum ibsim_fwd ibsim_switch_dr(struct ibsim_node *node, u8 in_port,
+				      bool ours, struct ibsim_pkt *pkt,
+				      u8 *out, const char **why)
+{
+	struct ib_smp *smp = (struct ib_smp *)pkt->data;
+	u8 cnt = smp->hop_cnt;
+
+	if (cnt >= IB_SMP_MAX_PATH_HOPS) {
+		*why = "DR hop count above 63";
+		return IBSIM_FWD_DROP;
+	}
+	if (!ib_get_smp_direction(smp)) {
+		if (!smp->hop_ptr) {
+			/* LID-routed so far: the directed part starts here. */
+			if (!ours)
+				return IBSIM_FWD_LID;
+			smp->hop_ptr = 1;
+			if (!cnt)
+				goto end_of_dr;
+			*out = smp->initial_path[1];
+			return IBSIM_FWD_PORT;
+		}
+		if (smp->hop_ptr < cnt) {
+			/* C14-9:2, an intermediate hop */
+			smp->return_path[smp->hop_ptr] = in_port;
+			smp->hop_ptr++;
+			*out = smp->initial_path[smp->hop_ptr];
+			return IBSIM_FWD_PORT;
+		}
+		if (smp->hop_ptr == cnt) {
+			/* C14-9:3, the end of the directed part */
+			smp->return_path[smp->hop_ptr] = in_port;
+			smp->hop_ptr++;
+			goto end_of_dr;
+		}
+		if (smp->hop_ptr == cnt + 1)
+			/* C14-9:4, past a LID-routed end part */
+			return ours ? IBSIM_FWD_LOCAL : IBSIM_FWD_LID;
+		*why = "DR hop pointer past the path";
+		return IBSIM_FWD_DROP;
+	}
+
+	if (cnt && smp->hop_ptr == cnt + 1) {
+		/* C14-13:1, the return starts here or comes back to us */
+		if (!ours)
+			return IBSIM_FWD_LID;
+		smp->hop_ptr--;
+		*out = smp->return_path[smp->hop_ptr];
+		return IBSIM_FWD_PORT;
+	}
+	if (smp->hop_ptr >= 2 && smp->hop_ptr <= cnt) {
+		/* C14-13:2, an intermediate hop */
+		smp->hop_ptr--;
+		*out = smp->return_path[smp->hop_ptr];
+		return IBSIM_FWD_PORT;
+	}
+	if (smp->hop_ptr == 1) {
+		/* C14-13:3, the end of the directed part */
+		smp->hop_ptr = 0;
+		if (smp->dr_slid == IB_LID_PERMISSIVE) {
+			*why = "returning DR SMP for an SM on the switch";
+			return IBSIM_FWD_DROP;
+		}
+		return ibsim_dr_to_lid(node, pkt, smp->dr_slid);
+	}
+	if (!smp->hop_ptr && !ours)
+		return IBSIM_FWD_LID;	/* C14-13:4, LID-routed to the SM */
+	*why = "returning DR SMP for an SM on the switch";
+	return IBSIM_FWD_DROP;
+
+end_of_dr:
+	if (smp->dr_dlid == IB_LID_PERMISSIVE)
+		return IBSIM_FWD_LOCAL;
+	return ibsim_dr_to_lid(node, pkt, smp->dr_dlid);
+}
+
+static bool ibsim_pkt_is_smp(const struct ibsim_pkt *pkt, u8 mgmt_class)
+{
+	return !pkt->dqpn && pkt->len >= sizeof(struct ib_smp) &&
+	       ((const struct ib_smp *)pkt->data)->mgmt_class == mgmt_class;
+}
+
+/* Where @pkt goes from the switch: a port, the switch itself, or nowhere. */
+static enum ibsim_fwd ibsim_switch_route(struct ibsim_node *node, u8 in_port,
+					 struct ibsim_pkt *pkt, u8 *out,
+					 const char **why)
+{
+	enum ibsim_fwd fwd = IBSIM_FWD_LID;
+
+	if (ibsim_pkt_is_smp(pkt, IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE))
+		fwd = ibsim_switch_dr(node, in_port,
+				      ibsim_switch_own_lid(node, pkt->dlid),
+				      pkt, out, why);
+	if (fwd != IBSIM_FWD_LID)
+		return fwd;
+
+	*out = ibsim_switch_lookup(node, pkt->dlid);
+	if (!*out)
+		return IBSIM_FWD_LOCAL;
+	if (*out == IBSIM_PORT_NONE) {
+		*why = "no LFT entry for the DLID";
+		return IBSIM_FWD_DROP;
+	}
+	return IBSIM_FWD_PORT;
+}
+
+/*
+ * @pkt is for the switch: rewrite it into the answer, addressed back to
+ * the requester. Returns false (and why) when there is nothing to answer.
+ */
+static bool ibsim_switch_answer(struct ibsim_node *node, u8 in_port,
+				struct ibsim_pkt *pkt, const char **why)
+{
+	struct ib_mad_hdr *hdr = (struct ib_mad_hdr *)pkt->data;
+	u32 dqpn = pkt->dqpn;
+
+	if (pkt->len < sizeof(struct ib_mad)) {
+		*why = "short MAD for the switch";
+		return false;
+	}
+	if (hdr->method != IB_MGMT_METHOD_GET &&
+	    hdr->method != IB_MGMT_METHOD_SET) {
+		*why = "no agent on the switch for this method";
+		return false;
+	}
+	if (!dqpn) {
+		if (hdr->mgmt_class != IB_MGMT_CLASS_SUBN_LID_ROUTED &&
+		    hdr->mgmt_class != IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE) {
+			*why = "GMP on QP0";
+			return false;
+		}
+		ibsim_sma_answer(node, in_port, (struct ib_smp *)hdr);
+		pkt->qkey = 0;
+		/*
+		 * A DR answer returns from here by DR, unless the request came
+		 * over a LID-routed end part: then back to the LRH SLID (the
+		 * last switch of the directed part, possibly this one).
+		 */
+		if (hdr->mgmt_class == IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE &&
+		    ((struct ib_smp *)hdr)->dr_dlid == IB_LID_PERMISSIVE)
+			pkt->slid = IBSIM_LID_PERMISSIVE;
+	} else if (dqpn == 1) {
+		if (hdr->mgmt_class == IB_MGMT_CLASS_SUBN_LID_ROUTED ||
+		    hdr->mgmt_class == IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE) {
+			*why = "SMP on QP1";
+			return false;
+		}
+		hdr->method = IB_MGMT_METHOD_GET_RESP;
+		hdr->status =
+			cpu_to_be16(IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD_ATTRIB);
+		pkt->qkey = IB_QP1_QKEY;
+	} else {
+		*why = "no such QP on the switch";
+		return false;
+	}
+
+	pkt->dqpn = pkt->sqpn;
+	pkt->sqpn = dqpn;
+	pkt->dlid = pkt->slid;
+	pkt->slid = ibsim_switch_slid(node);
+	pkt->has_imm = false;
+	if (pkt->has_grh) {
+		unsigned long flags;
+
+		pkt->grh.dgid = pkt->grh.sgid;
+		spin_lock_irqsave(&node->lock, flags);
+		pkt->grh.sgid.global.subnet_prefix =
+			cpu_to_be64(node->ports[0].gid_prefix);
+		spin_unlock_irqrestore(&node->lock, flags);
+		pkt->grh.sgid.global.interface_id =
+			cpu_to_be64(node->ports[0].guid);
+	}
+	return true;
+}
+
+/**
+ * ibsim_switch_rx - a packet arrives at an external port of a switch
+ * @port: the arrival port
+ * @pkt: the packet; rewritten in place when the switch answers it
+ *
+ * Return: the port @pkt leaves the switch by, or NULL when it was dropped
+ * (counted on @port).
+ */
+struct ibsim_port *ibsim_switch_rx(struct ibsim_port *port,
+				   struct ibsim_pkt *pkt)
+{
+	struct ibsim_node *node = port->node;
+	bool answered = false;
+	unsigned long flags;
+	unsigned int step;
+	const char *why;
+	u8 state, out;
+
+	spin_lock_irqsave(&node->lock, flags);
+	state = port->state;
+	spin_unlock_irqrestore(&node->lock, flags);
+	if (state == IBSIM_PORT_DOWN) {
+		why = "port down";
+		goto drop;
+	}
+	if (pkt->dqpn && state < IBSIM_PORT_ARMED) {
+		why = "data packet before Armed";
+		goto drop;
+	}
+	atomic64_inc(&port->rx_pkts);
+
+	/* Route; at most once to port 0 for an answer, then route that. */
+	for (step = 0; step < 2; step++) {
+		switch (ibsim_switch_route(node, port->num, pkt, &out, &why)) {
+		case IBSIM_FWD_PORT:
+			if (!out || out > node->num_ports) {
+				why = "exit port out of range";
+				goto drop;
+			}
+			return &node->ports[out];
+		case IBSIM_FWD_LOCAL:
+			if (answered) {
+				why = "answer addressed to the switch itself";
+				goto drop;
+			}
+			if (!ibsim_switch_answer(node, port->num, pkt, &why))
+				goto drop;
+			answered = true;
+			break;
+		default:
+			goto drop;
+		}
+	}
+	why = "answer addressed to the switch itself";
+drop:
+	ibsim_drop(port, why);
+	return NULL;
+}
