@@ -8,6 +8,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include <linux/ibtrace_sim.h>
+
 #include "ibtracectl.h"
 
 static void cat(char *buf, size_t len, size_t *off, const char *fmt, ...)
@@ -174,4 +176,17 @@ const char *ibt_ns_str(uint64_t ns, uint64_t unit, char *buf, size_t len)
 	snprintf(buf, len, "%llu.%03llu", (unsigned long long)(v / 1000),
 		 (unsigned long long)(v % 1000));
 	return buf;
+}
+
+/* An ibtrace_sim node type: "ca", "switch" or "unknown". */
+const char *ibt_sim_node_type_str(unsigned int type)
+{
+	switch (type) {
+	case IBTRACE_SIM_NODE_CA:
+		return "ca";
+	case IBTRACE_SIM_NODE_SWITCH:
+		return "switch";
+	default:
+		return "unknown";
+	}
 }

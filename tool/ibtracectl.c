@@ -51,17 +51,20 @@ static void usage(FILE *f)
 "  ping (--dgid GID | --dlid LID) [-c N] [-i MS] [-t MS] [-r N]\n"
 "       [--source-route P1,P2,...]\n"
 "                     probe a port's agent from -d DEV, -p PORT (default 1)\n"
+"  sim add FILE [--name NAME] | sim del NAME | sim show [NAME]\n"
+"                     fabrics of the ibtrace_sim software InfiniBand fabric\n"
 "  help               this text; \"OBJECT help\" describes one object\n"
 "\n"
 "Exit status:\n"
 "  0  success (ping: at least one probe answered with MAD status 0)\n"
 "  1  other error\n"
 "  2  usage error: bad option, object, command or argument\n"
-"  3  the ibtrace kernel module is not loaded\n"
+"  3  the ibtrace kernel module is not loaded (sim: ibtrace_sim)\n"
 "  4  no such device or port\n"
 "  5  permission denied (the operation needs CAP_NET_ADMIN)\n"
 "  6  ping: no probe was answered\n"
-"  7  ping: every answer carried a non-zero MAD status\n", f);
+"  7  ping: every answer carried a non-zero MAD status\n"
+"sim add prints a rejected topology as \"Error: line N: REASON\", exit 1.\n", f);
 }
 
 static int help(struct ibt *ctx)
@@ -206,6 +209,7 @@ static const struct ibt_cmd objects[] = {
 	{ "dev",	ibt_dev },
 	{ "agent",	ibt_agent },
 	{ "ping",	ibt_ping },
+	{ "sim",	ibt_sim },
 	{ "help",	help },
 	{ NULL,		NULL },
 };

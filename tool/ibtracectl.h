@@ -5,7 +5,7 @@
  * One context (struct ibt) is created in main() and passed to every
  * function. Transport lives in nl.c, presentation in out.c, pure parsing
  * and decoding in parse.c and fmt.c, and one file per object (dev.c,
- * agent.c, ping.c) ties them together.
+ * agent.c, ping.c, sim.c) ties them together.
  *
  * Exit codes (also listed by "ibtracectl --help"; part of the interface,
  * checked by the selftests):
@@ -21,6 +21,11 @@
  *   5  permission denied (the kernel answered EPERM or EACCES)
  *   6  ping: no probe was answered (all timed out)
  *   7  ping: every answer carried a non-zero MAD status
+ *
+ * The "sim" object talks to the "ibtrace_sim" family instead: 3 then means
+ * that the ibtrace_sim module is not loaded. A topology text the kernel
+ * rejects ("sim add") is an other error, 1, printed as
+ * "Error: line N: <reason>".
  *
  * Every failure prints exactly one line on stderr, starting with
  * "Error: ". When the kernel attached an extended ACK message, that line
@@ -82,7 +87,8 @@ struct ibt {
 
 	/* netlink (nl.c), one socket per run */
 	struct nl_sock *sk;
-	uint16_t family;		/* resolved id of IBTRACE_GENL_NAME */
+	const struct ibt_family *fam;	/* the family opened */
+	uint16_t family;		/* its resolved id */
 	uint32_t family_version;
 	struct ibt_nlerr nlerr;
 	unsigned int nl_lost;		/* receive buffer overruns seen */
@@ -98,6 +104,18 @@ struct ibt {
 	struct json_object *jroot;
 	struct json_object *jstack[IBT_OUT_DEPTH];
 	int jdepth;
+};
+
+/*
+ * A generic netlink family the tool talks to: its name (also the name of
+ * the kernel module providing it), the version its requests carry, and
+ * its request attributes as named in error messages.
+ */
+struct ibt_family {
+	const char *name;
+	uint8_t version;
+	const char *const *attr_names;	/* [attr_max + 1], NULL: no name */
+	int attr_max;
 };
 
 /* A "{ name, fn }" dispatch table entry; tables end with { NULL, NULL }. */
@@ -129,6 +147,8 @@ int ibt_parse_sroute(const char *s, uint8_t *ports, size_t max, size_t *n);
 #define IBT_LOOKUP_NONE		(-1)
 #define IBT_LOOKUP_AMBIGUOUS	(-2)
 int ibt_cmd_lookup(const struct ibt_cmd *table, const char *word);
+int ibt_sim_name_ok(const char *name);
+size_t ibt_chunk_len(size_t left, size_t max);
 
 /* fmt.c - pure, unit-tested by test_parse.c */
 const char *ibt_mad_status_str(uint16_t status, char *buf, size_t len);
@@ -139,17 +159,29 @@ uint32_t ibt_pct_x100(uint32_t part, uint32_t whole);
 const char *ibt_pct_str(uint32_t x100, char *buf, size_t len);
 uint64_t ibt_percentile(const uint64_t *sorted, size_t n, unsigned int pct);
 const char *ibt_ns_str(uint64_t ns, uint64_t unit, char *buf, size_t len);
+const char *ibt_sim_node_type_str(unsigned int type);
 
 /* nl.c */
 typedef int (*ibt_nl_cb)(struct ibt *ctx, struct nlmsghdr *nlh, void *arg);
 int ibt_nl_open(struct ibt *ctx);
+int ibt_nl_open_family(struct ibt *ctx, const struct ibt_family *fam);
 void ibt_nl_close(struct ibt *ctx);
 struct nl_msg *ibt_nl_req(struct ibt *ctx, uint8_t cmd, bool dump);
 int ibt_nl_put_dev(struct ibt *ctx, struct nl_msg *msg, uint32_t port);
 int ibt_nl_run(struct ibt *ctx, struct nl_msg *msg, ibt_nl_cb cb, void *arg);
+int ibt_nl_exchange(struct ibt *ctx, struct nl_msg *msg, ibt_nl_cb cb,
+		    void *arg);
+int ibt_nl_report(struct ibt *ctx, int err);
 int ibt_nl_parse(struct ibt *ctx, struct nlmsghdr *nlh, struct nlattr **tb);
 int ibt_nl_parse_nest(struct ibt *ctx, struct nlattr *nest,
 		      struct nlattr **tb);
+struct nla_policy;
+int ibt_nl_parse_policy(struct ibt *ctx, struct nlmsghdr *nlh,
+			struct nlattr **tb, int max,
+			const struct nla_policy *policy);
+int ibt_nl_parse_nest_policy(struct ibt *ctx, struct nlattr *nest,
+			     struct nlattr **tb, int max,
+			     const struct nla_policy *policy, const char *where);
 
 /* out.c */
 void ibt_out_obj_begin(struct ibt *ctx, const char *key);
@@ -179,5 +211,6 @@ int ibt_port_query(struct ibt *ctx, uint8_t cmd, ibt_port_show show);
 int ibt_dev(struct ibt *ctx);
 int ibt_agent(struct ibt *ctx);
 int ibt_ping(struct ibt *ctx);
+int ibt_sim(struct ibt *ctx);
 
 #endif /* IBTRACECTL_H */

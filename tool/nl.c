@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Generic netlink transport: one socket per run, the "ibtrace" family id,
+ * Generic netlink transport: one socket per run, the id of its family
+ * ("ibtrace", or another such as "ibtrace_sim", see struct ibt_family),
  * and ibt_nl_run(), which sends one request and hands every reply of that
  * request to a callback until the kernel's ACK (do) or DONE (dump).
  *
@@ -37,6 +38,7 @@
 #endif
 
 #define IBT_NL_RCVBUF	(1 << 20)	/* room for a burst of ping probes */
+#define IBT_NL_SNDSLACK	4096		/* send buffer beyond the request */
 
 volatile sig_atomic_t ibt_interrupted;
 
@@ -134,10 +136,20 @@ static const char *const ibt_attr_names[IBTRACE_A_MAX + 1] = {
 	[IBTRACE_A_PING_SROUTE]		= "ping_sroute",
 };
 
-static const char *attr_name(int type, char *buf, size_t len)
+/* The family ibt_nl_open() resolves. */
+static const struct ibt_family ibt_family = {
+	.name		= IBTRACE_GENL_NAME,
+	.version	= IBTRACE_GENL_VERSION,
+	.attr_names	= ibt_attr_names,
+	.attr_max	= IBTRACE_A_MAX,
+};
+
+static const char *attr_name(struct ibt *ctx, int type, char *buf, size_t len)
 {
-	if (type > 0 && type <= IBTRACE_A_MAX && ibt_attr_names[type])
-		return ibt_attr_names[type];
+	const struct ibt_family *fam = ctx->fam ? ctx->fam : &ibt_family;
+
+	if (type > 0 && type <= fam->attr_max && fam->attr_names[type])
+		return fam->attr_names[type];
 	snprintf(buf, len, "#%d", type);
 	return buf;
 }
@@ -197,6 +209,31 @@ int ibt_nl_parse_nest(struct ibt *ctx, struct nlattr *nest, struct nlattr **tb)
 		return ibt_err(IBT_EXIT_ERR, "internal error: unknown nest %d",
 			       nla_type(nest));
 	}
+}
+
+/*
+ * Top-level attributes of a message of another family, checked against
+ * @policy (that family's uAPI, kept by its object file).
+ */
+int ibt_nl_parse_policy(struct ibt *ctx, struct nlmsghdr *nlh,
+			struct nlattr **tb, int max,
+			const struct nla_policy *policy)
+{
+	(void)ctx;
+	if (!genlmsg_valid_hdr(nlh, 0))
+		return ibt_err(IBT_EXIT_ERR, "malformed kernel reply: short message");
+	return parse_attrs(tb, max, genlmsg_attrdata(nlmsg_data(nlh), 0),
+			   genlmsg_attrlen(nlmsg_data(nlh), 0), policy,
+			   "top-level");
+}
+
+/* Attributes of nest @nest, checked against @policy; @where names it. */
+int ibt_nl_parse_nest_policy(struct ibt *ctx, struct nlattr *nest,
+			     struct nlattr **tb, int max,
+			     const struct nla_policy *policy, const char *where)
+{
+	(void)ctx;
+	return parse_attrs(tb, max, nla_data(nest), nla_len(nest), policy, where);
 }
 
 /* Exit code for a positive errno the kernel answered. */
@@ -480,6 +517,31 @@ static ssize_t recv_datagram(struct ibt *ctx, void **bufp)
 }
 
 /*
+ * Make room in the send buffer for a request of @len bytes (a large
+ * topology text): netlink refuses a message larger than the buffer.
+ */
+static int fit_sndbuf(struct ibt *ctx, uint32_t len)
+{
+	int fd = nl_socket_get_fd(ctx->sk);
+	int cur = 0, want = len + IBT_NL_SNDSLACK;
+	socklen_t sl = sizeof(cur);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &cur, &sl) == 0 && cur >= want)
+		return 0;
+	/* past net.core.wmem_max only with CAP_NET_ADMIN: try both */
+	if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &want, sizeof(want)) &&
+	    setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &want, sizeof(want)))
+		return ibt_err(IBT_EXIT_ERR, "cannot grow the send buffer: %s",
+			       strerror(errno));
+	sl = sizeof(cur);
+	if (getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &cur, &sl) == 0 && cur < want)
+		return ibt_err(IBT_EXIT_ERR,
+			       "netlink request of %u bytes too large for the send buffer (net.core.wmem_max)",
+			       len);
+	return 0;
+}
+
+/*
  * Send @msg and feed each reply with its sequence number to
  * @cb until the ACK or DONE. Returns 0, a positive exit code already
  * printed (local failure, callback result, IBT_EXIT_INTR), or a negative
@@ -496,6 +558,9 @@ static int xfer(struct ibt *ctx, struct nl_msg *msg, ibt_nl_cb cb, void *arg)
 
 	nl_complete_msg(ctx->sk, msg);	/* sequence number, before the thread */
 	req = nlmsg_hdr(msg);
+	ret = fit_sndbuf(ctx, req->nlmsg_len);
+	if (ret)
+		return ret;
 	if (req->nlmsg_flags & NLM_F_DUMP) {
 		/*
 		 * A dump's sendmsg() returns after the first batch, the rest
@@ -575,17 +640,17 @@ static int report(struct ibt *ctx, int err)
 
 	if (e->msg[0] && e->bad_attr >= 0)
 		return ibt_err(code, "%s (attribute %s)", e->msg,
-			       attr_name(e->bad_attr, b, sizeof(b)));
+			       attr_name(ctx, e->bad_attr, b, sizeof(b)));
 	if (e->msg[0])
 		return ibt_err(code, "%s", e->msg);
 	if (code == IBT_EXIT_PERM)
 		return ibt_err(code, "Operation needs CAP_NET_ADMIN");
 	if (e->miss_type >= 0)
 		return ibt_err(code, "%s: missing attribute %s", strerror(err),
-			       attr_name(e->miss_type, b, sizeof(b)));
+			       attr_name(ctx, e->miss_type, b, sizeof(b)));
 	if (e->bad_attr >= 0)
 		return ibt_err(code, "%s (attribute %s)", strerror(err),
-			       attr_name(e->bad_attr, b, sizeof(b)));
+			       attr_name(ctx, e->bad_attr, b, sizeof(b)));
 	return ibt_err(code, "%s", strerror(err));
 }
 
@@ -596,6 +661,21 @@ static int report(struct ibt *ctx, int err)
  */
 int ibt_nl_run(struct ibt *ctx, struct nl_msg *msg, ibt_nl_cb cb, void *arg)
 {
+	int ret = ibt_nl_exchange(ctx, msg, cb, arg);
+
+	if (ret < 0)
+		return ibt_nl_report(ctx, -ret);
+	return ret;
+}
+
+/*
+ * ibt_nl_run() without the report: a kernel error is returned as a
+ * negative errno, not printed, its details in ctx->nlerr, for a caller
+ * that says more (with ibt_nl_report() or its own line).
+ */
+int ibt_nl_exchange(struct ibt *ctx, struct nl_msg *msg, ibt_nl_cb cb,
+		    void *arg)
+{
 	int ret = xfer(ctx, msg, cb, arg);
 
 	if (!ctx->snd.running)
@@ -603,19 +683,23 @@ int ibt_nl_run(struct ibt *ctx, struct nl_msg *msg, ibt_nl_cb cb, void *arg)
 	/* the kernel's answer to a ping that SIGINT interrupted */
 	if (ret == -EINTR && ibt_interrupted)
 		return IBT_EXIT_INTR;
-	if (ret < 0)
-		return report(ctx, -ret);
 	return ret;
 }
 
-/* A request for the ibtrace family; NULL (and printed) on failure. */
+/* Print kernel error @err (positive) as one line; its exit code. */
+int ibt_nl_report(struct ibt *ctx, int err)
+{
+	return report(ctx, err);
+}
+
+/* A request for the opened family; NULL (and printed) on failure. */
 struct nl_msg *ibt_nl_req(struct ibt *ctx, uint8_t cmd, bool dump)
 {
 	int flags = NLM_F_ACK | (dump ? NLM_F_DUMP : 0);
 	struct nl_msg *msg = nlmsg_alloc();
 
 	if (!msg || !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, ctx->family, 0,
-				 flags, cmd, IBTRACE_GENL_VERSION)) {
+				 flags, cmd, ctx->fam->version)) {
 		nlmsg_free(msg);
 		ibt_err(IBT_EXIT_ERR, "out of memory");
 		return NULL;
@@ -653,7 +737,7 @@ static int family_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 	return 0;
 }
 
-/* Ask nlctrl for the id of the "ibtrace" family. */
+/* Ask nlctrl for the id of family ctx->fam. */
 static int resolve_family(struct ibt *ctx)
 {
 	struct nl_msg *msg = nlmsg_alloc();
@@ -661,7 +745,7 @@ static int resolve_family(struct ibt *ctx)
 
 	if (!msg || !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, GENL_ID_CTRL, 0,
 				 NLM_F_ACK, CTRL_CMD_GETFAMILY, 1) ||
-	    nla_put_string(msg, CTRL_ATTR_FAMILY_NAME, IBTRACE_GENL_NAME) < 0) {
+	    nla_put_string(msg, CTRL_ATTR_FAMILY_NAME, ctx->fam->name) < 0) {
 		nlmsg_free(msg);
 		return ibt_err(IBT_EXIT_ERR, "out of memory");
 	}
@@ -670,21 +754,33 @@ static int resolve_family(struct ibt *ctx)
 		nlmsg_free(msg);
 	if (ret == -ENOENT)
 		return ibt_err(IBT_EXIT_NOMOD,
-			       "ibtrace kernel module is not loaded (modprobe ibtrace)");
+			       "%s kernel module is not loaded (modprobe %s)",
+			       ctx->fam->name, ctx->fam->name);
 	if (ret < 0)
 		return report(ctx, -ret);
 	if (!ret && !ctx->family)
 		return ibt_err(IBT_EXIT_NOMOD,
-			       "ibtrace kernel module is not loaded (modprobe ibtrace)");
+			       "%s kernel module is not loaded (modprobe %s)",
+			       ctx->fam->name, ctx->fam->name);
 	return ret;
 }
 
-/* Open the run's socket and resolve the family. Returns an exit code. */
+/* Open the run's socket for the "ibtrace" family. Returns an exit code. */
 int ibt_nl_open(struct ibt *ctx)
+{
+	return ibt_nl_open_family(ctx, &ibt_family);
+}
+
+/*
+ * Open the run's socket and resolve family @fam (whose kernel module has
+ * the family's name). Returns an exit code.
+ */
+int ibt_nl_open_family(struct ibt *ctx, const struct ibt_family *fam)
 {
 	int one = 1;
 	int fd, ret;
 
+	ctx->fam = fam;
 	ctx->sk = nl_socket_alloc();
 	if (!ctx->sk)
 		return ibt_err(IBT_EXIT_ERR, "out of memory");

@@ -10,6 +10,8 @@
 #include <arpa/inet.h>
 #include <string.h>
 
+#include <linux/ibtrace_sim.h>
+
 #include "ibtracectl.h"
 
 /*
@@ -122,4 +124,35 @@ int ibt_cmd_lookup(const struct ibt_cmd *table, const char *word)
 		found = found == IBT_LOOKUP_NONE ? i : IBT_LOOKUP_AMBIGUOUS;
 	}
 	return found;
+}
+
+/*
+ * A fabric name the ibtrace_sim module accepts: 1..IBTRACE_SIM_NAME_MAX
+ * characters out of [A-Za-z0-9_.-]. 0 if so, -1 if not.
+ */
+int ibt_sim_name_ok(const char *name)
+{
+	size_t n;
+
+	if (!name || !*name)
+		return -1;
+	for (n = 0; name[n]; n++) {
+		char c = name[n];
+
+		if (n >= IBTRACE_SIM_NAME_MAX)
+			return -1;
+		if (!(c >= 'a' && c <= 'z') && !(c >= 'A' && c <= 'Z') &&
+		    !(c >= '0' && c <= '9') && c != '_' && c != '.' && c != '-')
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Length of the next piece of a text of which @left bytes remain, sent in
+ * attributes of at most @max bytes (netlink attribute lengths are 16-bit).
+ */
+size_t ibt_chunk_len(size_t left, size_t max)
+{
+	return left < max ? left : max;
 }

@@ -276,6 +276,26 @@ static void test_ns(void)
 		  "18446744073709551.615");
 }
 
+static void test_sim(void)
+{
+	CHECK(!ibt_sim_name_ok("sim0"));
+	CHECK(!ibt_sim_name_ok("a.b-c_D9"));
+	CHECK(!ibt_sim_name_ok("0123456789012345678901234567890"));	/* 31 */
+	CHECK(ibt_sim_name_ok("01234567890123456789012345678901"));	/* 32 */
+	CHECK(ibt_sim_name_ok(""));
+	CHECK(ibt_sim_name_ok(NULL));
+	CHECK(ibt_sim_name_ok("bad name"));
+	CHECK(ibt_sim_name_ok("a/b"));
+	CHECK(ibt_chunk_len(0, 100) == 0);
+	CHECK(ibt_chunk_len(99, 100) == 99);
+	CHECK(ibt_chunk_len(100, 100) == 100);
+	CHECK(ibt_chunk_len(250, 100) == 100);
+	CHECK_STR(ibt_sim_node_type_str(1), "ca");
+	CHECK_STR(ibt_sim_node_type_str(2), "switch");
+	CHECK_STR(ibt_sim_node_type_str(0), "unknown");
+	CHECK_STR(ibt_sim_node_type_str(3), "unknown");
+}
+
 int main(void)
 {
 	test_u32();
@@ -288,6 +308,7 @@ int main(void)
 	test_pct();
 	test_percentile();
 	test_ns();
+	test_sim();
 	printf("test_parse: %d checks, %d failed\n", checks, failures);
 	return failures ? 1 : 0;
 }

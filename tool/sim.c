@@ -1,0 +1,711 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * sim object: the fabrics of the ibtrace_sim software InfiniBand fabric
+ * (generic netlink family "ibtrace_sim", uapi/linux/ibtrace_sim.h).
+ *
+ *   ibtracectl [-j] sim add TOPOLOGY_FILE [--name NAME]
+ *   ibtracectl sim del NAME
+ *   ibtracectl [-j] sim show [NAME]
+ *
+ * add sends the file's text (FABRIC_ADD, in TOPOLOGY attributes of at most
+ * 64 KiB each), then lists the new fabric's nodes (NODE_GET). Text:
+ *   fabric sim0: HcaA ibsim0, HcaB ibsim1
+ * JSON: {"fabric": "sim0", "nodes": [{"index", "type", "name", "guid",
+ * "dev"}, ...]} ("dev" for HCAs only). A topology the kernel rejects is
+ * printed from its TOPO_ERROR message as "Error: line N: REASON" (exit 1);
+ * nothing of it is left in the kernel.
+ *
+ * show lists every fabric (FABRIC_GET dump), or fabric NAME, each with its
+ * nodes (NODE_GET). Text, one line per fabric, node and port:
+ *   fabric t0 cas 2 switches 1 links 2
+ *     ca HcaA guid 0x0002c90300001000 dev ibsim0
+ *       port 1 lid 0x1 state ACTIVE peer S/1 rx 12 tx 12 drops 0
+ *     switch S guid 0x0014050000000300
+ *       port 0 lid 0x3 state ACTIVE rx 0 tx 0 drops 0
+ * JSON: an array with one object per fabric:
+ *   fabric    string   fabric name
+ *   cas, switches, links   number
+ *   nodes     array    one object per node, in topology order:
+ *     index   number   node index in the fabric
+ *     type    string   "ca", "switch" or "unknown"
+ *     name    string   node name (NodeDescription)
+ *     guid    string   node GUID, "0x%016llx"
+ *     dev     string   RDMA device name (HCAs only)
+ *     ports   array    one object per port (a switch's port 0 included):
+ *       port, guid ("0x%016llx"), lid, lmc, state (as in "dev show"),
+ *       peer {"node": index, "name": name, "port": number} (connected
+ *       ports only), rx, tx, drops (packet counters)
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+#include <netlink/attr.h>
+#include <netlink/genl/genl.h>
+#include <netlink/msg.h>
+
+#include <linux/ibtrace_sim.h>
+
+#include "ibtracectl.h"
+
+/* Largest TOPOLOGY piece: its attribute, NUL included, fits 16 bits. */
+#define SIM_TOPO_PIECE	(UINT16_MAX - NLA_HDRLEN - 1)
+#define SIM_TOPO_MAX	(64u << 20)	/* refuse files beyond 64 MiB */
+
+#define OPT_NAME	0x200
+
+#define FIXED(t, n)	{ .type = (t), .minlen = (n), .maxlen = (n) }
+#define U8		FIXED(NLA_U8, 1)
+#define U32		FIXED(NLA_U32, 4)
+#define U64		FIXED(NLA_U64, 8)
+
+static const struct nla_policy sim_policy[IBTRACE_SIM_A_MAX + 1] = {
+	[IBTRACE_SIM_A_FABRIC_NAME]	= { .type = NLA_STRING,
+					    .maxlen = IBTRACE_SIM_NAME_MAX + 1 },
+	[IBTRACE_SIM_A_TOPOLOGY]	= { .type = NLA_STRING },
+	[IBTRACE_SIM_A_NUM_NODES]	= U32,
+	[IBTRACE_SIM_A_NUM_CAS]		= U32,
+	[IBTRACE_SIM_A_NUM_SWITCHES]	= U32,
+	[IBTRACE_SIM_A_NUM_LINKS]	= U32,
+	[IBTRACE_SIM_A_ERR_LINE]	= U32,
+	[IBTRACE_SIM_A_ERR_MSG]		= { .type = NLA_STRING },
+	[IBTRACE_SIM_A_NODE_INDEX]	= U32,
+	[IBTRACE_SIM_A_NODE_TYPE]	= U8,
+	[IBTRACE_SIM_A_NODE_NAME]	= { .type = NLA_STRING,
+					    .maxlen = IBTRACE_SIM_NODE_NAME_MAX + 1 },
+	[IBTRACE_SIM_A_NODE_GUID]	= U64,
+	[IBTRACE_SIM_A_DEV_NAME]	= { .type = NLA_STRING,
+					    .maxlen = IBT_DEV_NAME_MAX },
+	[IBTRACE_SIM_A_PORT]		= { .type = NLA_NESTED },
+};
+
+static const struct nla_policy sim_port_policy[IBTRACE_SIM_PORT_A_MAX + 1] = {
+	[IBTRACE_SIM_PORT_A_NUM]	= U32,
+	[IBTRACE_SIM_PORT_A_GUID]	= U64,
+	[IBTRACE_SIM_PORT_A_LID]	= U32,
+	[IBTRACE_SIM_PORT_A_LMC]	= U8,
+	[IBTRACE_SIM_PORT_A_STATE]	= U8,
+	[IBTRACE_SIM_PORT_A_PEER_NODE]	= U32,
+	[IBTRACE_SIM_PORT_A_PEER_PORT]	= U32,
+	[IBTRACE_SIM_PORT_A_RX_PKTS]	= U64,
+	[IBTRACE_SIM_PORT_A_TX_PKTS]	= U64,
+	[IBTRACE_SIM_PORT_A_DROPS]	= U64,
+};
+
+/* Request attributes, as named in error messages. */
+static const char *const sim_attr_names[IBTRACE_SIM_A_MAX + 1] = {
+	[IBTRACE_SIM_A_FABRIC_NAME]	= "fabric_name",
+	[IBTRACE_SIM_A_TOPOLOGY]	= "topology",
+};
+
+static const struct ibt_family sim_family = {
+	.name		= IBTRACE_SIM_GENL_NAME,
+	.version	= IBTRACE_SIM_GENL_VERSION,
+	.attr_names	= sim_attr_names,
+	.attr_max	= IBTRACE_SIM_A_MAX,
+};
+
+/* A kernel message kept with its parsed top-level attributes. */
+struct sim_msg {
+	struct nlmsghdr *nlh;
+	struct nlattr *tb[IBTRACE_SIM_A_MAX + 1];
+};
+
+struct sim_list {
+	struct sim_msg *v;
+	size_t n, cap;
+};
+
+static void sim_list_free(struct sim_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->v[i].nlh);
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+/* Callback keeping a copy of every reply in the sim_list @arg. */
+static int keep_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
+{
+	struct sim_list *l = arg;
+	struct sim_msg *m;
+	int ret;
+
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 16;
+		struct sim_msg *v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v)
+			return ibt_err(IBT_EXIT_ERR, "out of memory");
+		l->v = v;
+		l->cap = cap;
+	}
+	m = &l->v[l->n];
+	m->nlh = malloc(nlh->nlmsg_len);
+	if (!m->nlh)
+		return ibt_err(IBT_EXIT_ERR, "out of memory");
+	memcpy(m->nlh, nlh, nlh->nlmsg_len);
+	ret = ibt_nl_parse_policy(ctx, m->nlh, m->tb, IBTRACE_SIM_A_MAX,
+				  sim_policy);
+	if (ret) {
+		free(m->nlh);
+		return ret;
+	}
+	l->n++;
+	return 0;
+}
+
+/* A request, with fabric @name unless NULL; NULL (printed) on failure. */
+static struct nl_msg *sim_req(struct ibt *ctx, uint8_t cmd, bool dump,
+			      const char *name)
+{
+	struct nl_msg *msg = ibt_nl_req(ctx, cmd, dump);
+
+	if (msg && name &&
+	    nla_put_string(msg, IBTRACE_SIM_A_FABRIC_NAME, name) < 0) {
+		nlmsg_free(msg);
+		ibt_err(IBT_EXIT_ERR, "netlink request too large");
+		return NULL;
+	}
+	return msg;
+}
+
+/* The nodes of fabric @name, in @nodes. Returns an exit code. */
+static int get_nodes(struct ibt *ctx, const char *name, struct sim_list *nodes)
+{
+	struct nl_msg *msg = sim_req(ctx, IBTRACE_SIM_CMD_NODE_GET, true, name);
+
+	if (!msg)
+		return IBT_EXIT_ERR;
+	return ibt_nl_run(ctx, msg, keep_cb, nodes);
+}
+
+static const char *str_attr(struct nlattr **tb, int type, const char *dflt)
+{
+	return tb[type] ? nla_get_string(tb[type]) : dflt;
+}
+
+static void out_guid(struct ibt *ctx, const char *key, struct nlattr *nla)
+{
+	uint64_t guid;
+	char s[24];
+
+	if (!nla)
+		return;
+	guid = nla_get_u64(nla);
+	snprintf(s, sizeof(s), "0x%016" PRIx64, guid);
+	ibt_out_field(ctx, key, json_object_new_string(s), " %s %s", key, s);
+}
+
+/* JSON members of a node that add and show share. */
+static void node_json(struct ibt *ctx, struct nlattr **tb)
+{
+	if (tb[IBTRACE_SIM_A_NODE_INDEX])
+		ibt_out_json(ctx, "index", json_object_new_uint64(
+				nla_get_u32(tb[IBTRACE_SIM_A_NODE_INDEX])));
+	if (tb[IBTRACE_SIM_A_NODE_TYPE])
+		ibt_out_json(ctx, "type", json_object_new_string(
+				ibt_sim_node_type_str(
+					nla_get_u8(tb[IBTRACE_SIM_A_NODE_TYPE]))));
+	ibt_out_json(ctx, "name", json_object_new_string(
+			str_attr(tb, IBTRACE_SIM_A_NODE_NAME, "")));
+}
+
+/* sim add ----------------------------------------------------------------- */
+
+struct add_reply {
+	char fabric[IBTRACE_SIM_NAME_MAX + 1];
+	bool topo_err;
+	uint32_t err_line;
+	char err_msg[IBT_ERRMSG_MAX];
+};
+
+static int add_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
+{
+	struct nlattr *tb[IBTRACE_SIM_A_MAX + 1];
+	struct add_reply *r = arg;
+	struct genlmsghdr *gnlh;
+	int ret;
+
+	ret = ibt_nl_parse_policy(ctx, nlh, tb, IBTRACE_SIM_A_MAX, sim_policy);
+	if (ret)
+		return ret;
+	gnlh = nlmsg_data(nlh);
+	switch (gnlh->cmd) {
+	case IBTRACE_SIM_CMD_TOPO_ERROR:
+		r->topo_err = true;
+		if (tb[IBTRACE_SIM_A_ERR_LINE])
+			r->err_line = nla_get_u32(tb[IBTRACE_SIM_A_ERR_LINE]);
+		if (tb[IBTRACE_SIM_A_ERR_MSG])
+			nla_strlcpy(r->err_msg, tb[IBTRACE_SIM_A_ERR_MSG],
+				    sizeof(r->err_msg));
+		return 0;
+	case IBTRACE_SIM_CMD_FABRIC_ADD:
+		if (!tb[IBTRACE_SIM_A_FABRIC_NAME])
+			return ibt_err(IBT_EXIT_ERR,
+				       "malformed kernel reply: no fabric name");
+		nla_strlcpy(r->fabric, tb[IBTRACE_SIM_A_FABRIC_NAME],
+			    sizeof(r->fabric));
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* The whole of @path in a malloc()ed buffer. Returns an exit code. */
+static int read_file(const char *path, char **textp, size_t *lenp)
+{
+	size_t len = 0, cap = 0;
+	char *text = NULL;
+	FILE *f;
+
+	f = fopen(path, "r");
+	if (!f)
+		return ibt_err(IBT_EXIT_ERR, "cannot open %s: %s", path,
+			       strerror(errno));
+	for (;;) {
+		size_t n;
+
+		if (len == cap) {
+			char *t;
+
+			if (cap >= SIM_TOPO_MAX) {
+				fclose(f);
+				free(text);
+				return ibt_err(IBT_EXIT_ERR,
+					       "%s: topology larger than %u MiB",
+					       path, SIM_TOPO_MAX >> 20);
+			}
+			cap = cap ? 2 * cap : 65536;
+			t = realloc(text, cap);
+			if (!t) {
+				fclose(f);
+				free(text);
+				return ibt_err(IBT_EXIT_ERR, "out of memory");
+			}
+			text = t;
+		}
+		n = fread(text + len, 1, cap - len, f);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	if (ferror(f)) {
+		int err = errno;
+
+		fclose(f);
+		free(text);
+		return ibt_err(IBT_EXIT_ERR, "cannot read %s: %s", path,
+			       strerror(err));
+	}
+	fclose(f);
+	if (memchr(text, '\0', len)) {
+		free(text);
+		return ibt_err(IBT_EXIT_ERR, "%s: a topology is text, not NUL bytes",
+			       path);
+	}
+	*textp = text;
+	*lenp = len;
+	return IBT_EXIT_OK;
+}
+
+/* Append @text in TOPOLOGY attributes of at most SIM_TOPO_PIECE bytes. */
+static int put_topology(struct nl_msg *msg, const char *text, size_t len)
+{
+	size_t off = 0;
+
+	do {
+		size_t n = ibt_chunk_len(len - off, SIM_TOPO_PIECE);
+		struct nlattr *nla;
+
+		nla = nla_reserve(msg, IBTRACE_SIM_A_TOPOLOGY, n + 1);
+		if (!nla)
+			return ibt_err(IBT_EXIT_ERR, "netlink request too large");
+		memcpy(nla_data(nla), text + off, n);
+		((char *)nla_data(nla))[n] = '\0';
+		off += n;
+	} while (off < len);
+	return 0;
+}
+
+static void add_print(struct ibt *ctx, const char *fabric,
+		      struct sim_list *nodes)
+{
+	unsigned int cas = 0;
+	size_t i;
+
+	ibt_out_obj_begin(ctx, NULL);
+	ibt_out_field(ctx, "fabric", json_object_new_string(fabric),
+		      "fabric %s:", fabric);
+	ibt_out_arr_begin(ctx, "nodes");
+	for (i = 0; i < nodes->n; i++) {
+		struct nlattr **tb = nodes->v[i].tb;
+
+		ibt_out_obj_begin(ctx, NULL);
+		node_json(ctx, tb);
+		if (ctx->json) {
+			out_guid(ctx, "guid", tb[IBTRACE_SIM_A_NODE_GUID]);
+		}
+		if (tb[IBTRACE_SIM_A_DEV_NAME]) {
+			const char *dev = nla_get_string(tb[IBTRACE_SIM_A_DEV_NAME]);
+
+			ibt_out_field(ctx, "dev", json_object_new_string(dev),
+				      "%s %s %s", cas ? "," : "",
+				      str_attr(tb, IBTRACE_SIM_A_NODE_NAME, "?"),
+				      dev);
+			cas++;
+		}
+		ibt_out_obj_end(ctx);
+	}
+	ibt_out_arr_end(ctx);
+	ibt_out_obj_end(ctx);
+	ibt_out_eol(ctx);
+	ibt_out_finish(ctx);
+}
+
+/*
+ * The words after "add", "del" or "show": global options, --name when
+ * @name is not NULL, and @min..@max positional words into @pos.
+ */
+static int sim_args(struct ibt *ctx, const char *cmd, const char **name,
+		    const char **pos, int min, int max, const char *what)
+{
+	static const struct option opts[] = {
+		{ "name",	required_argument,	NULL, OPT_NAME },
+		{ "json",	no_argument,		NULL, 'j' },
+		{ "pretty",	no_argument,		NULL, IBT_OPT_PRETTY },
+		{ "dev",	required_argument,	NULL, 'd' },
+		{ "port",	required_argument,	NULL, 'p' },
+		{ NULL,		0,			NULL, 0 },
+	};
+	/* getopt wants a program name first: the command word just consumed */
+	int argc = ctx->argc + 1;
+	char **argv = ctx->argv - 1;
+	char where[32];
+	int c, n, ret;
+
+	snprintf(where, sizeof(where), "sim %s ", cmd);
+	opterr = 0;
+	optind = 0;
+	/* no "+": options may follow the positional words */
+	while ((c = getopt_long(argc, argv, ":jd:p:", opts, NULL)) != -1) {
+		if (c == OPT_NAME && name) {
+			if (ibt_sim_name_ok(optarg))
+				return ibt_err(IBT_EXIT_USAGE,
+					       "bad fabric name \"%s\" for --name: 1..%d characters out of A-Z a-z 0-9 _ . -",
+					       optarg, IBTRACE_SIM_NAME_MAX);
+			*name = optarg;
+			continue;
+		}
+		if (c == OPT_NAME) {
+			ret = ibt_err(IBT_EXIT_USAGE,
+				      "unknown sim %s option --name; see ibtracectl sim help",
+				      cmd);
+		} else {
+			ret = ibt_global_opt(ctx, c, optarg);
+			if (ret < 0)
+				ret = ibt_bad_opt(c, argv, where);
+		}
+		if (ret)
+			return ret;
+	}
+	n = argc - optind;
+	if (n > max)
+		return ibt_err(IBT_EXIT_USAGE, "unexpected argument \"%s\"",
+			       argv[optind + max]);
+	if (n < min)
+		return ibt_err(IBT_EXIT_USAGE, "sim %s needs %s; see ibtracectl sim help",
+			       cmd, what);
+	for (c = 0; c < n; c++)
+		pos[c] = argv[optind + c];
+	return IBT_EXIT_OK;
+}
+
+static int sim_add(struct ibt *ctx)
+{
+	struct add_reply r = { 0 };
+	struct sim_list nodes = { 0 };
+	const char *name = NULL, *path = NULL;
+	struct nl_msg *msg;
+	char *text = NULL;
+	size_t len = 0;
+	int ret;
+
+	ret = sim_args(ctx, "add", &name, &path, 1, 1, "a TOPOLOGY_FILE");
+	if (ret)
+		return ret;
+	ret = read_file(path, &text, &len);
+	if (ret)
+		return ret;
+	ret = ibt_nl_open_family(ctx, &sim_family);
+	if (ret) {
+		free(text);
+		return ret;
+	}
+	msg = ibt_nl_req(ctx, IBTRACE_SIM_CMD_FABRIC_ADD, false);
+	if (!msg) {
+		free(text);
+		return IBT_EXIT_ERR;
+	}
+	/* room for the text, a header per piece and the rest */
+	if (nlmsg_expand(msg, len + (len / SIM_TOPO_PIECE + 1) * 8 + 4096) < 0) {
+		free(text);
+		nlmsg_free(msg);
+		return ibt_err(IBT_EXIT_ERR, "out of memory");
+	}
+	ret = put_topology(msg, text, len);
+	free(text);
+	if (!ret && name &&
+	    nla_put_string(msg, IBTRACE_SIM_A_FABRIC_NAME, name) < 0)
+		ret = ibt_err(IBT_EXIT_ERR, "netlink request too large");
+	if (ret) {
+		nlmsg_free(msg);
+		return ret;
+	}
+
+	ret = ibt_nl_exchange(ctx, msg, add_cb, &r);
+	if (ret < 0 && r.topo_err && r.err_line)
+		return ibt_err(IBT_EXIT_ERR, "line %u: %s", r.err_line,
+			       r.err_msg[0] ? r.err_msg : strerror(-ret));
+	if (ret < 0)
+		return ibt_nl_report(ctx, -ret);
+	if (ret)
+		return ret;
+	if (!r.fabric[0])
+		return ibt_err(IBT_EXIT_ERR, "malformed kernel reply: no fabric");
+
+	ret = get_nodes(ctx, r.fabric, &nodes);
+	if (!ret)
+		add_print(ctx, r.fabric, &nodes);
+	sim_list_free(&nodes);
+	return ret;
+}
+
+/* sim del ----------------------------------------------------------------- */
+
+static int check_name(const char *name)
+{
+	if (ibt_sim_name_ok(name))
+		return ibt_err(IBT_EXIT_USAGE,
+			       "bad fabric name \"%s\": 1..%d characters out of A-Z a-z 0-9 _ . -",
+			       name, IBTRACE_SIM_NAME_MAX);
+	return 0;
+}
+
+static int sim_del(struct ibt *ctx)
+{
+	const char *name = NULL;
+	struct nl_msg *msg;
+	int ret;
+
+	ret = sim_args(ctx, "del", NULL, &name, 1, 1, "a fabric NAME");
+	if (!ret)
+		ret = check_name(name);
+	if (!ret)
+		ret = ibt_nl_open_family(ctx, &sim_family);
+	if (ret)
+		return ret;
+	msg = sim_req(ctx, IBTRACE_SIM_CMD_FABRIC_DEL, false, name);
+	if (!msg)
+		return IBT_EXIT_ERR;
+	return ibt_nl_run(ctx, msg, NULL, NULL);
+}
+
+/* sim show ---------------------------------------------------------------- */
+
+static const char *node_name(struct sim_list *nodes, uint32_t index)
+{
+	size_t i;
+
+	for (i = 0; i < nodes->n; i++) {
+		struct nlattr **tb = nodes->v[i].tb;
+
+		if (tb[IBTRACE_SIM_A_NODE_INDEX] &&
+		    nla_get_u32(tb[IBTRACE_SIM_A_NODE_INDEX]) == index)
+			return str_attr(tb, IBTRACE_SIM_A_NODE_NAME, "?");
+	}
+	return "?";
+}
+
+static int show_port(struct ibt *ctx, struct sim_list *nodes,
+		     struct nlattr *nest)
+{
+	struct nlattr *pt[IBTRACE_SIM_PORT_A_MAX + 1];
+	int ret;
+
+	ret = ibt_nl_parse_nest_policy(ctx, nest, pt, IBTRACE_SIM_PORT_A_MAX,
+				       sim_port_policy, "port");
+	if (ret)
+		return ret;
+	ibt_out_obj_begin(ctx, NULL);
+	ibt_out_text(ctx, "   ");
+	if (pt[IBTRACE_SIM_PORT_A_NUM])
+		ibt_out_u64(ctx, "port", nla_get_u32(pt[IBTRACE_SIM_PORT_A_NUM]));
+	if (ctx->json)
+		out_guid(ctx, "guid", pt[IBTRACE_SIM_PORT_A_GUID]);
+	if (pt[IBTRACE_SIM_PORT_A_LID])
+		ibt_out_hex(ctx, "lid", nla_get_u32(pt[IBTRACE_SIM_PORT_A_LID]));
+	if (pt[IBTRACE_SIM_PORT_A_LMC])
+		ibt_out_json(ctx, "lmc", json_object_new_uint64(
+				nla_get_u8(pt[IBTRACE_SIM_PORT_A_LMC])));
+	if (pt[IBTRACE_SIM_PORT_A_STATE])
+		ibt_out_str(ctx, "state", ibt_port_state_str(
+				nla_get_u8(pt[IBTRACE_SIM_PORT_A_STATE])));
+	if (pt[IBTRACE_SIM_PORT_A_PEER_NODE] && pt[IBTRACE_SIM_PORT_A_PEER_PORT]) {
+		uint32_t pn = nla_get_u32(pt[IBTRACE_SIM_PORT_A_PEER_NODE]);
+		uint32_t pp = nla_get_u32(pt[IBTRACE_SIM_PORT_A_PEER_PORT]);
+		const char *pname = node_name(nodes, pn);
+		struct json_object *jp = NULL;
+
+		if (ctx->json) {
+			jp = json_object_new_object();
+			json_object_object_add(jp, "node", json_object_new_uint64(pn));
+			json_object_object_add(jp, "name", json_object_new_string(pname));
+			json_object_object_add(jp, "port", json_object_new_uint64(pp));
+		}
+		ibt_out_field(ctx, "peer", jp, " peer %s/%u", pname, pp);
+	}
+	if (pt[IBTRACE_SIM_PORT_A_RX_PKTS])
+		ibt_out_u64(ctx, "rx", nla_get_u64(pt[IBTRACE_SIM_PORT_A_RX_PKTS]));
+	if (pt[IBTRACE_SIM_PORT_A_TX_PKTS])
+		ibt_out_u64(ctx, "tx", nla_get_u64(pt[IBTRACE_SIM_PORT_A_TX_PKTS]));
+	if (pt[IBTRACE_SIM_PORT_A_DROPS])
+		ibt_out_u64(ctx, "drops", nla_get_u64(pt[IBTRACE_SIM_PORT_A_DROPS]));
+	ibt_out_obj_end(ctx);
+	ibt_out_eol(ctx);
+	return 0;
+}
+
+static int show_node(struct ibt *ctx, struct sim_list *nodes, struct sim_msg *m)
+{
+	struct nlattr **tb = m->tb;
+	struct nlattr *nla;
+	int rem, ret;
+
+	ibt_out_obj_begin(ctx, NULL);
+	node_json(ctx, tb);
+	ibt_out_text(ctx, "  %s %s",
+		     ibt_sim_node_type_str(tb[IBTRACE_SIM_A_NODE_TYPE] ?
+			nla_get_u8(tb[IBTRACE_SIM_A_NODE_TYPE]) : 0),
+		     str_attr(tb, IBTRACE_SIM_A_NODE_NAME, "?"));
+	out_guid(ctx, "guid", tb[IBTRACE_SIM_A_NODE_GUID]);
+	if (tb[IBTRACE_SIM_A_DEV_NAME])
+		ibt_out_str(ctx, "dev", nla_get_string(tb[IBTRACE_SIM_A_DEV_NAME]));
+	ibt_out_eol(ctx);
+	ibt_out_arr_begin(ctx, "ports");
+	nla_for_each_attr(nla, genlmsg_attrdata(nlmsg_data(m->nlh), 0),
+			  genlmsg_attrlen(nlmsg_data(m->nlh), 0), rem) {
+		if (nla_type(nla) != IBTRACE_SIM_A_PORT)
+			continue;
+		ret = show_port(ctx, nodes, nla);
+		if (ret)
+			return ret;
+	}
+	ibt_out_arr_end(ctx);
+	ibt_out_obj_end(ctx);
+	return 0;
+}
+
+static int show_fabric(struct ibt *ctx, struct sim_msg *f)
+{
+	static const struct { int attr; const char *key; } counts[] = {
+		{ IBTRACE_SIM_A_NUM_CAS,	"cas" },
+		{ IBTRACE_SIM_A_NUM_SWITCHES,	"switches" },
+		{ IBTRACE_SIM_A_NUM_LINKS,	"links" },
+	};
+	struct sim_list nodes = { 0 };
+	const char *name;
+	size_t i;
+	int ret;
+
+	if (!f->tb[IBTRACE_SIM_A_FABRIC_NAME])
+		return ibt_err(IBT_EXIT_ERR, "malformed kernel reply: no fabric name");
+	name = nla_get_string(f->tb[IBTRACE_SIM_A_FABRIC_NAME]);
+	ret = get_nodes(ctx, name, &nodes);
+	if (ret)
+		goto out;
+
+	ibt_out_obj_begin(ctx, NULL);
+	ibt_out_field(ctx, "fabric", json_object_new_string(name), "fabric %s",
+		      name);
+	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
+		if (f->tb[counts[i].attr])
+			ibt_out_u64(ctx, counts[i].key,
+				    nla_get_u32(f->tb[counts[i].attr]));
+	ibt_out_eol(ctx);
+	ibt_out_arr_begin(ctx, "nodes");
+	for (i = 0; i < nodes.n && !ret; i++)
+		ret = show_node(ctx, &nodes, &nodes.v[i]);
+	ibt_out_arr_end(ctx);
+	ibt_out_obj_end(ctx);
+out:
+	sim_list_free(&nodes);
+	return ret;
+}
+
+static int sim_show(struct ibt *ctx)
+{
+	struct sim_list fabrics = { 0 };
+	const char *name = NULL;
+	struct nl_msg *msg;
+	size_t i;
+	int ret;
+
+	ret = sim_args(ctx, "show", NULL, &name, 0, 1, "");
+	if (!ret && name)
+		ret = check_name(name);
+	if (!ret)
+		ret = ibt_nl_open_family(ctx, &sim_family);
+	if (ret)
+		return ret;
+	msg = sim_req(ctx, IBTRACE_SIM_CMD_FABRIC_GET, !name, name);
+	if (!msg)
+		return IBT_EXIT_ERR;
+	ret = ibt_nl_run(ctx, msg, keep_cb, &fabrics);
+
+	ibt_out_arr_begin(ctx, NULL);
+	for (i = 0; i < fabrics.n && !ret; i++)
+		ret = show_fabric(ctx, &fabrics.v[i]);
+	ibt_out_arr_end(ctx);
+	sim_list_free(&fabrics);
+	if (!ret)
+		ibt_out_finish(ctx);
+	return ret;
+}
+
+static int sim_help(struct ibt *ctx)
+{
+	(void)ctx;
+	printf("Usage: ibtracectl [-j] [--pretty] sim add TOPOLOGY_FILE [--name NAME]\n"
+	       "       ibtracectl sim del NAME\n"
+	       "       ibtracectl [-j] [--pretty] sim show [NAME]\n"
+	       "add: create a fabric of the ibtrace_sim module from an ibnetdiscover /\n"
+	       "ibsim topology file; prints the fabric's name and the RDMA device of\n"
+	       "each HCA. A rejected topology prints \"Error: line N: REASON\", exit 1.\n"
+	       "del: destroy a fabric and its RDMA devices.\n"
+	       "show: every fabric (or NAME): its nodes (type, name, guid, dev) and per\n"
+	       "port: lid, state, peer NODE/PORT, rx, tx, drops packet counters.\n"
+	       "add and del need CAP_NET_ADMIN (else exit 5); exit 3: ibtrace_sim is\n"
+	       "not loaded.\n");
+	return IBT_EXIT_OK;
+}
+
+static const struct ibt_cmd sim_cmds[] = {
+	{ "add",	sim_add },
+	{ "del",	sim_del },
+	{ "show",	sim_show },
+	{ "help",	sim_help },
+	{ NULL,		NULL },
+};
+
+int ibt_sim(struct ibt *ctx)
+{
+	return ibt_dispatch(ctx, "sim command", sim_cmds, "show");
+}
