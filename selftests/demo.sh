@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# `make demo`, VM 1: what ibtrace does so far, on two hosts joined by
-# RoCE (rxe). The peer VM runs selftests/peer.sh (rxe0 + ibtrace).
+# `make demo`, VM 1: what ibtrace does so far. Part 1: two hosts joined
+# by RoCE (rxe); the peer VM runs selftests/peer.sh (rxe0 + ibtrace).
+# Part 2: an InfiniBand fabric in ibtrace_sim, brought up by OpenSM.
 
 source "$(dirname "$0")/lib.sh" >/dev/null
 
@@ -39,4 +40,39 @@ run "$IBTRACECTL" -j --pretty -d rxe0 ping --dgid "$peer" -c 2 -i 100
 
 say "Local agent counters"
 run "$IBTRACECTL" agent show
+
+# Part 2: InfiniBand, on a software fabric -----------------------------------
+
+topo=/usr/share/doc/ibsim-utils/net-examples/net.2sw2path4hca
+osm=$(mktemp -d /tmp/demo-osm.XXXXXX)
+say "ibtrace_sim: an InfiniBand fabric in the kernel, from ibsim's $topo"
+insmod "$IBT_ROOT/kmod/sim/ibtrace_sim.ko" 2>/dev/null
+run "$IBTRACECTL" sim add "$topo" --name demo || exit 1
+hca1=$("$IBTRACECTL" -j sim show demo |
+	jq -r '.[0].nodes[] | select(.name == "Hca1") | .dev')
+hca4=$("$IBTRACECTL" -j sim show demo |
+	jq -r '.[0].nodes[] | select(.name == "Hca4") | .dev')
+pguid=$("$IBTRACECTL" -j sim show demo |
+	jq -r '.[0].nodes[] | select(.name == "Hca1") | .ports[0].guid')
+
+say "Unmodified OpenSM sweeps it, assigns LIDs and programs the switches"
+run env OSM_CACHE_DIR="$osm" OSM_TMP_DIR="$osm" \
+	timeout 120 opensm -o -g "$pguid" -f "$osm/opensm.log" >/dev/null
+grep -m1 'SUBNET UP' "$osm/opensm.log"
+lid1=$(($(cat "/sys/class/infiniband/$hca1/ports/1/lid")))
+lid4=$(($(cat "/sys/class/infiniband/$hca4/ports/1/lid")))
+
+say "infiniband-diags see a real subnet"
+run ibnetdiscover -C "$hca1" -P 1 -t 300 | grep -E '^(Switch|Ca|\[)' | head -20
+run ibtracert -C "$hca1" -P 1 -t 300 "$lid1" "$lid4"
+
+say "ibtrace's agent on Hca4 answers across two switches (LID $lid4)"
+run "$IBTRACECTL" -d "$hca1" ping --dlid "$lid4" -c 5 -i 100
+say "SourceRoute: expecting Hca4's port 1"
+run "$IBTRACECTL" -d "$hca1" ping --dlid "$lid4" --source-route 1
+
+say "The fabric's ports and packet counters"
+run "$IBTRACECTL" sim show demo
+"$IBTRACECTL" sim del demo
+rm -rf "$osm"
 exit 0
