@@ -74,20 +74,13 @@ static int help(struct ibt *ctx)
 	return IBT_EXIT_OK;
 }
 
-/* Options allowed anywhere; main() also takes -V and -h. */
-#define GLOBAL_OPTS \
-	{ "json",	no_argument,		NULL, 'j' }, \
-	{ "pretty",	no_argument,		NULL, IBT_OPT_PRETTY }, \
-	{ "dev",	required_argument,	NULL, 'd' }, \
-	{ "port",	required_argument,	NULL, 'p' }
-
 static const struct option global_opts[] = {
-	GLOBAL_OPTS,
+	IBT_GLOBAL_OPTS,
 	{ NULL,		0,			NULL, 0 },
 };
 
 static const struct option main_opts[] = {
-	GLOBAL_OPTS,
+	IBT_GLOBAL_OPTS,
 	{ "version",	no_argument,		NULL, 'V' },
 	{ "help",	no_argument,		NULL, 'h' },
 	{ NULL,		0,			NULL, 0 },

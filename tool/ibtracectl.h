@@ -63,6 +63,16 @@ enum ibt_exit {
 
 #define IBT_DEV_NAME_MAX	64	/* IB_DEVICE_NAME_MAX, with the NUL */
 #define IBT_OPT_PRETTY		0x100	/* getopt value of --pretty */
+
+/*
+ * Long options allowed anywhere on the command line, also after an
+ * object's own options: one entry list for every getopt table.
+ */
+#define IBT_GLOBAL_OPTS \
+	{ "json",	no_argument,		NULL, 'j' }, \
+	{ "pretty",	no_argument,		NULL, IBT_OPT_PRETTY }, \
+	{ "dev",	required_argument,	NULL, 'd' }, \
+	{ "port",	required_argument,	NULL, 'p' }
 #define IBT_OUT_DEPTH		8	/* JSON nesting the output supports */
 #define IBT_ERRMSG_MAX		256
 

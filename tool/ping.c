@@ -139,10 +139,7 @@ static int ping_parse(struct ibt *ctx, struct ping *p, bool *help)
 		{ "source-route",	required_argument,	NULL, OPT_SROUTE },
 		{ "help",		no_argument,		NULL, 'h' },
 		/* the global options may come here too */
-		{ "json",		no_argument,		NULL, 'j' },
-		{ "pretty",		no_argument,		NULL, IBT_OPT_PRETTY },
-		{ "dev",		required_argument,	NULL, 'd' },
-		{ "port",		required_argument,	NULL, 'p' },
+		IBT_GLOBAL_OPTS,
 		{ NULL,			0,			NULL, 0 },
 	};
 	/* getopt wants a program name first: the "ping" word just consumed */

@@ -379,10 +379,7 @@ static int sim_args(struct ibt *ctx, const char *cmd, const char **name,
 {
 	static const struct option opts[] = {
 		{ "name",	required_argument,	NULL, OPT_NAME },
-		{ "json",	no_argument,		NULL, 'j' },
-		{ "pretty",	no_argument,		NULL, IBT_OPT_PRETTY },
-		{ "dev",	required_argument,	NULL, 'd' },
-		{ "port",	required_argument,	NULL, 'p' },
+		IBT_GLOBAL_OPTS,
 		{ NULL,		0,			NULL, 0 },
 	};
 	/* getopt wants a program name first: the command word just consumed */
