@@ -107,6 +107,13 @@ struct ibsim_dev;
  * @qkey_viol: Q_KeyViolations
  * @pkeys: P_Key table
  * @gids: GUID table (entry 0 is @guid)
+ * @guid_quirks: GUIDInfo non-compliance modes, &enum ibtrace_sim_guid_quirk
+ *
+ * Fault knobs, protected by @node->lock (read locklessly on the data path
+ * with READ_ONCE()):
+ * @drop_ppm: loss probability of packets leaving the port, per million
+ * @delay_us: delay added to packets leaving the port
+ * @link_down: the link was taken down by the knob and stays down
  * @sqp: QP0 and QP1 of an HCA port, protected by @node->lock
  *
  * Counters, atomic, readable without the lock:
@@ -148,6 +155,10 @@ struct ibsim_port {
 	u16 qkey_viol;
 	u16 pkeys[IBSIM_PKEY_TBL_LEN];
 	u64 gids[IBSIM_GUID_CAP];
+	u32 guid_quirks;
+	u32 drop_ppm;
+	u32 delay_us;
+	bool link_down;
 	struct ibsim_qp *sqp[2];
 
 	atomic64_t tx_pkts;
@@ -226,6 +237,9 @@ struct ibsim_switch {
  * @tx_queue: packets posted and not yet delivered
  * @dying: set when the fabric is being destroyed; no packet is queued after
  * @tx_work: moves packets from @tx_queue across the fabric
+ * @sm_lite: the built-in subnet manager (SM-lite, sm.c) manages the fabric
+ * @sm_lid: LID where SM-lite's SA answers, 0 if SM-lite is off
+ * @guid_cap: GUID table entries of every HCA port and switch port 0
  */
 struct ibsim_fabric {
 	struct list_head list;
@@ -241,6 +255,9 @@ struct ibsim_fabric {
 	struct list_head tx_queue;
 	bool dying;
 	struct work_struct tx_work;
+	bool sm_lite;
+	u16 sm_lid;
+	u8 guid_cap;
 };
 
 /**

@@ -53,6 +53,12 @@
  * @IBTRACE_SIM_CMD_TOPO_ERROR: kernel to user only: where and why a
  *	topology text was rejected (%IBTRACE_SIM_A_ERR_LINE,
  *	%IBTRACE_SIM_A_ERR_MSG); see the top of this file.
+ * @IBTRACE_SIM_CMD_SET: change the fault knobs and settings of one node of
+ *	fabric %IBTRACE_SIM_A_FABRIC_NAME, named by %IBTRACE_SIM_A_NODE_INDEX
+ *	or %IBTRACE_SIM_A_NODE_NAME. Port knobs travel in one
+ *	%IBTRACE_SIM_A_PORT nest naming the port (%IBTRACE_SIM_PORT_A_NUM);
+ *	a switch's misroute rule in %IBTRACE_SIM_A_MISROUTE. Only the knobs
+ *	present change. Needs CAP_NET_ADMIN.
  * @__IBTRACE_SIM_CMD_MAX: number of commands + 1
  * @IBTRACE_SIM_CMD_MAX: highest command number
  */
@@ -63,6 +69,7 @@ enum ibtrace_sim_cmd {
 	IBTRACE_SIM_CMD_FABRIC_GET,
 	IBTRACE_SIM_CMD_NODE_GET,
 	IBTRACE_SIM_CMD_TOPO_ERROR,
+	IBTRACE_SIM_CMD_SET,
 
 	__IBTRACE_SIM_CMD_MAX,
 	IBTRACE_SIM_CMD_MAX = __IBTRACE_SIM_CMD_MAX - 1
@@ -90,6 +97,19 @@ enum ibtrace_sim_cmd {
  * @IBTRACE_SIM_A_DEV_NAME: string, RDMA device name of an HCA
  * @IBTRACE_SIM_A_PORT: nest, &enum ibtrace_sim_port_attr; one per port
  *	(a switch's port 0, its management port holding its LID, included)
+ * @IBTRACE_SIM_A_SM: u8, the built-in subnet manager (SM-lite). In
+ *	%IBTRACE_SIM_CMD_FABRIC_ADD: 0 leaves the subnet to an external SM
+ *	such as OpenSM; absent or 1 runs SM-lite. In replies: 1 if SM-lite
+ *	manages the fabric.
+ * @IBTRACE_SIM_A_SM_LID: u32, LID of SM-lite (its SA answers there); only
+ *	when SM-lite runs
+ * @IBTRACE_SIM_A_GUID_CAP: u8, in %IBTRACE_SIM_CMD_FABRIC_ADD: GUID table
+ *	entries of every HCA port and switch port 0 (1..255, default 8); the
+ *	largest GUIDCap a port of the fabric may later be given
+ * @IBTRACE_SIM_A_MISROUTE: nest, &enum ibtrace_sim_misroute_attr; a
+ *	switch's misroute rule: in %IBTRACE_SIM_CMD_SET one rule to add,
+ *	change or (without %IBTRACE_SIM_MISROUTE_A_PORT) remove; in
+ *	%IBTRACE_SIM_CMD_NODE_GET replies one per rule
  * @__IBTRACE_SIM_A_MAX: number of attributes + 1
  * @IBTRACE_SIM_A_MAX: highest attribute number
  */
@@ -110,6 +130,10 @@ enum ibtrace_sim_attr {
 	IBTRACE_SIM_A_NODE_GUID,
 	IBTRACE_SIM_A_DEV_NAME,
 	IBTRACE_SIM_A_PORT,
+	IBTRACE_SIM_A_SM,
+	IBTRACE_SIM_A_SM_LID,
+	IBTRACE_SIM_A_GUID_CAP,
+	IBTRACE_SIM_A_MISROUTE,
 
 	__IBTRACE_SIM_A_MAX,
 	IBTRACE_SIM_A_MAX = __IBTRACE_SIM_A_MAX - 1
@@ -135,6 +159,17 @@ enum ibtrace_sim_attr {
  * @IBTRACE_SIM_PORT_A_DROPS: u64, packets dropped at the port (state, no
  *	link, LID or P_Key/Q_Key mismatch, no receive buffer, no LFT entry,
  *	a directed route through a missing or down port...)
+ * @IBTRACE_SIM_PORT_A_DROP_PPM: u32, fault knob: probability, in parts per
+ *	million (0..1000000), that a packet leaving the port is lost
+ * @IBTRACE_SIM_PORT_A_DELAY_US: u32, fault knob: microseconds (0..1000000)
+ *	added to the flight of every packet leaving the port
+ * @IBTRACE_SIM_PORT_A_LINK_DOWN: u8, fault knob: 1 takes the link of the
+ *	port down (both ends go to PortState Down, PhysState Polling), 0
+ *	brings it back up (both ends to Init; an SM makes them Active)
+ * @IBTRACE_SIM_PORT_A_GUID_CAP: u8, PortInfo:GUIDCap of an HCA port or
+ *	switch port 0, 1..the fabric's %IBTRACE_SIM_A_GUID_CAP
+ * @IBTRACE_SIM_PORT_A_GUID_QUIRKS: u32, GUIDInfo non-compliance modes,
+ *	&enum ibtrace_sim_guid_quirk flags (0: compliant)
  * @__IBTRACE_SIM_PORT_A_MAX: number of attributes + 1
  * @IBTRACE_SIM_PORT_A_MAX: highest attribute number
  */
@@ -151,9 +186,48 @@ enum ibtrace_sim_port_attr {
 	IBTRACE_SIM_PORT_A_RX_PKTS,
 	IBTRACE_SIM_PORT_A_TX_PKTS,
 	IBTRACE_SIM_PORT_A_DROPS,
+	IBTRACE_SIM_PORT_A_DROP_PPM,
+	IBTRACE_SIM_PORT_A_DELAY_US,
+	IBTRACE_SIM_PORT_A_LINK_DOWN,
+	IBTRACE_SIM_PORT_A_GUID_CAP,
+	IBTRACE_SIM_PORT_A_GUID_QUIRKS,
 
 	__IBTRACE_SIM_PORT_A_MAX,
 	IBTRACE_SIM_PORT_A_MAX = __IBTRACE_SIM_PORT_A_MAX - 1
+};
+
+/**
+ * enum ibtrace_sim_misroute_attr - attributes nested in %IBTRACE_SIM_A_MISROUTE
+ * @IBTRACE_SIM_MISROUTE_A_UNSPEC: unused
+ * @IBTRACE_SIM_MISROUTE_A_DLID: u32, unicast DLID the rule applies to
+ * @IBTRACE_SIM_MISROUTE_A_PORT: u32, exit port the switch uses for that
+ *	DLID instead of its LFT entry (0..the switch's port count); the LFT
+ *	itself, as read by SMPs, is left unchanged
+ * @__IBTRACE_SIM_MISROUTE_A_MAX: number of attributes + 1
+ * @IBTRACE_SIM_MISROUTE_A_MAX: highest attribute number
+ */
+enum ibtrace_sim_misroute_attr {
+	IBTRACE_SIM_MISROUTE_A_UNSPEC,
+	IBTRACE_SIM_MISROUTE_A_DLID,
+	IBTRACE_SIM_MISROUTE_A_PORT,
+
+	__IBTRACE_SIM_MISROUTE_A_MAX,
+	IBTRACE_SIM_MISROUTE_A_MAX = __IBTRACE_SIM_MISROUTE_A_MAX - 1
+};
+
+/**
+ * enum ibtrace_sim_guid_quirk - GUIDInfo non-compliance modes of a port
+ * @IBTRACE_SIM_GUID_QUIRK_ENTRY0_WRITABLE: a SubnSet(GUIDInfo) changes
+ *	entry 0 (the PortGUID), which must be read-only
+ * @IBTRACE_SIM_GUID_QUIRK_PAST_TABLE_STATUS: a GUIDInfo block past the
+ *	table is answered with status 0 instead of 0x001C
+ * @IBTRACE_SIM_GUID_QUIRK_ABOVE_CAP_NONZERO: entries at or above GUIDCap
+ *	are stored and read back instead of reading 0
+ */
+enum ibtrace_sim_guid_quirk {
+	IBTRACE_SIM_GUID_QUIRK_ENTRY0_WRITABLE = 1 << 0,
+	IBTRACE_SIM_GUID_QUIRK_PAST_TABLE_STATUS = 1 << 1,
+	IBTRACE_SIM_GUID_QUIRK_ABOVE_CAP_NONZERO = 1 << 2,
 };
 
 /**
