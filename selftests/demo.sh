@@ -47,7 +47,7 @@ topo=/usr/share/doc/ibsim-utils/net-examples/net.2sw2path4hca
 osm=$(mktemp -d /tmp/demo-osm.XXXXXX)
 say "ibtrace_sim: an InfiniBand fabric in the kernel, from ibsim's $topo"
 insmod "$IBT_ROOT/kmod/sim/ibtrace_sim.ko" 2>/dev/null
-run "$IBTRACECTL" sim add "$topo" --name demo || exit 1
+run "$IBTRACECTL" sim add "$topo" --name demo --no-sm || exit 1
 hca1=$("$IBTRACECTL" -j sim show demo |
 	jq -r '.[0].nodes[] | select(.name == "Hca1") | .dev')
 hca4=$("$IBTRACECTL" -j sim show demo |

@@ -82,7 +82,7 @@ Ca	1 "HcaA"		# "HcaA" comment with # and "quotes"
 Hca	1 "HcaB"
 [1]	"HcaA"[1]
 TOPO
-out=$("$SIM_CTL" add t0 "$TMP/two")
+out=$("$SIM_CTL" add t0 "$TMP/two" no-sm)
 ibt_expect "fabric t0 created" "fabric t0 nodes 2 cas 2 switches 0 links 1" "$out"
 nodes=$("$SIM_CTL" nodes t0)
 A=$(sed -n 's/.*name "HcaA".* dev \([^ ]*\) .*/\1/p' <<< "$nodes")
@@ -192,7 +192,7 @@ ibt_check "delete fabric t0" "$SIM_CTL" del t0
 ibt_expect "RDMA devices gone" "" "$(sim_devs)"
 ibt_check "add and delete again" sh -c \
 	"'$SIM_CTL' add t1 '$TMP/two' >/dev/null && '$SIM_CTL' del t1"
-ibt_check "fabric left for rmmod" "$SIM_CTL" add t2 "$TMP/two"
+ibt_check "fabric left for rmmod" "$SIM_CTL" add t2 "$TMP/two" no-sm
 ibt_check "rmmod ibtrace_sim with a fabric" rmmod ibtrace_sim
 ibt_expect "no RDMA device after rmmod" "" "$(sim_devs)"
 ibt_done

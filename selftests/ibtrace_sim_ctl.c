@@ -3,7 +3,9 @@
  * ibtrace_sim_ctl - minimal raw generic netlink client of the ibtrace_sim
  * family, for the selftests (the user tool is ibtracectl).
  *
- *   ibtrace_sim_ctl add NAME FILE   create fabric NAME from topology FILE
+ *   ibtrace_sim_ctl add NAME FILE [no-sm]
+ *                                   create fabric NAME from topology FILE
+ *                                   (no-sm: without SM-lite)
  *   ibtrace_sim_ctl del NAME        destroy it
  *   ibtrace_sim_ctl show [NAME]     fabric summaries
  *   ibtrace_sim_ctl nodes [NAME]    one line per node
@@ -314,7 +316,7 @@ int main(int argc, char **argv)
 	struct msg m;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: %s add NAME FILE | del NAME | show [NAME] | nodes [NAME]\n",
+		fprintf(stderr, "usage: %s add NAME FILE [no-sm] | del NAME | show [NAME] | nodes [NAME]\n",
 			argv[0]);
 		return 2;
 	}
@@ -328,7 +330,8 @@ int main(int argc, char **argv)
 	setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &bufsz, sizeof(bufsz));
 	fam = resolve_family();
 
-	if (!strcmp(argv[1], "add") && argc == 4) {
+	if (!strcmp(argv[1], "add") &&
+	    (argc == 4 || (argc == 5 && !strcmp(argv[4], "no-sm")))) {
 		size_t len, off;
 		char *text = read_file(argv[3], &len);
 
@@ -339,6 +342,11 @@ int main(int argc, char **argv)
 			put_attr(&m, IBTRACE_SIM_A_TOPOLOGY, text + off,
 				 len - off < CHUNK ? len - off : CHUNK);
 		free(text);
+		if (argc == 5) {
+			unsigned char zero = 0;
+
+			put_attr(&m, IBTRACE_SIM_A_SM, &zero, 1);
+		}
 	} else if (!strcmp(argv[1], "del") && argc == 3) {
 		msg_init(&m, fam, IBTRACE_SIM_CMD_FABRIC_DEL, 0);
 		put_attr(&m, IBTRACE_SIM_A_FABRIC_NAME, argv[2],

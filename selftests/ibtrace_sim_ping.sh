@@ -26,7 +26,7 @@ ibt_check "insmod ibtrace_sim" insmod "$SIM_KO"
 ibt_check "ibtrace loads" ibt_modprobe_ibtrace
 
 printf 'Hca 1 "HcaA"\n[1] "HcaB"[1]\n\nHca 1 "HcaB"\n[1] "HcaA"[1]\n' > "$TMP/two"
-ibt_check "fabric of two HCAs" "$SIM_CTL" add p0 "$TMP/two"
+ibt_check "fabric of two HCAs" "$SIM_CTL" add p0 "$TMP/two" no-sm
 nodes=$("$SIM_CTL" nodes p0)
 A=$(sed -n 's/.*name "HcaA".* dev \([^ ]*\) .*/\1/p' <<< "$nodes")
 B=$(sed -n 's/.*name "HcaB".* dev \([^ ]*\) .*/\1/p' <<< "$nodes")

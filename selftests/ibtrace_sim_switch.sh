@@ -63,7 +63,7 @@ Hca 1 "B"
 Hca 1 "C"
 [1] "S1"[3]
 TOPO
-out=$("$SIM_CTL" add sw "$TMP/topo" 2>&1)
+out=$("$SIM_CTL" add sw "$TMP/topo" no-sm 2>&1)
 ibt_expect "fabric of 2 switches and 3 HCAs" \
 	"fabric sw nodes 5 cas 3 switches 2 links 4" "$out"
 nodes=$("$SIM_CTL" nodes sw)
@@ -262,7 +262,7 @@ ibt_check "delete the fabric" "$SIM_CTL" del sw
 # OpenSM on the same topology ---------------------------------------------------
 
 if command -v opensm >/dev/null 2>&1; then
-	ibt_check "fabric osm, same topology" "$SIM_CTL" add osm "$TMP/topo"
+	ibt_check "fabric osm, same topology" "$SIM_CTL" add osm "$TMP/topo" no-sm
 	nodes=$("$SIM_CTL" nodes osm)
 	A=$(sed -n 's/.*name "A".* dev \([^ ]*\) .*/\1/p' <<< "$nodes")
 	B=$(sed -n 's/.*name "B".* dev \([^ ]*\) .*/\1/p' <<< "$nodes")

@@ -51,7 +51,7 @@ static void usage(FILE *f)
 "  ping (--dgid GID | --dlid LID) [-c N] [-i MS] [-t MS] [-r N]\n"
 "       [--source-route P1,P2,...]\n"
 "                     probe a port's agent from -d DEV, -p PORT (default 1)\n"
-"  sim add FILE [--name NAME] | sim del NAME | sim show [NAME]\n"
+"  sim add FILE [--name NAME] [--no-sm] | sim del NAME | sim show [NAME]\n"
 "                     fabrics of the ibtrace_sim software InfiniBand fabric\n"
 "  help               this text; \"OBJECT help\" describes one object\n"
 "\n"

@@ -3,7 +3,8 @@
  * sim object: the fabrics of the ibtrace_sim software InfiniBand fabric
  * (generic netlink family "ibtrace_sim", uapi/linux/ibtrace_sim.h).
  *
- *   ibtracectl [-j] sim add TOPOLOGY_FILE [--name NAME]
+ *   ibtracectl [-j] sim add TOPOLOGY_FILE [--name NAME] [--no-sm]
+ *                               [--guid-cap N]
  *   ibtracectl sim del NAME
  *   ibtracectl [-j] sim show [NAME]
  *
@@ -58,6 +59,19 @@
 #define SIM_TOPO_MAX	(64u << 20)	/* refuse files beyond 64 MiB */
 
 #define OPT_NAME	0x200
+#define OPT_NO_SM	0x201
+#define OPT_GUID_CAP	0x202
+
+static const char *const add_opt_names[] = {
+	"--name", "--no-sm", "--guid-cap",
+};
+
+/* Options of "sim add". */
+struct add_opts {
+	const char *name;
+	bool no_sm;
+	int guid_cap;		/* 0: the kernel's default */
+};
 
 #define FIXED(t, n)	{ .type = (t), .minlen = (n), .maxlen = (n) }
 #define U8		FIXED(NLA_U8, 1)
@@ -370,15 +384,47 @@ static void add_print(struct ibt *ctx, const char *fabric,
 	ibt_out_finish(ctx);
 }
 
+/* An option of "sim add" into @add; 0 or an exit code. */
+static int add_opt(struct add_opts *add, int c, const char *arg)
+{
+	unsigned long v;
+	char *end;
+
+	switch (c) {
+	case OPT_NAME:
+		if (ibt_sim_name_ok(arg))
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad fabric name \"%s\" for --name: 1..%d characters out of A-Z a-z 0-9 _ . -",
+				       arg, IBTRACE_SIM_NAME_MAX);
+		add->name = arg;
+		return 0;
+	case OPT_NO_SM:
+		add->no_sm = true;
+		return 0;
+	default: /* OPT_GUID_CAP */
+		errno = 0;
+		v = strtoul(arg, &end, 0);
+		if (errno || end == arg || *end || *arg == '-' || v < 1 || v > 255)
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --guid-cap \"%s\": a number of GUID table entries, 1..255",
+				       arg);
+		add->guid_cap = (int)v;
+		return 0;
+	}
+}
+
 /*
- * The words after "add", "del" or "show": global options, --name when
- * @name is not NULL, and @min..@max positional words into @pos.
+ * The words after "add", "del" or "show": global options, the options of
+ * "sim add" when @add is not NULL, and @min..@max positional words into
+ * @pos.
  */
-static int sim_args(struct ibt *ctx, const char *cmd, const char **name,
+static int sim_args(struct ibt *ctx, const char *cmd, struct add_opts *add,
 		    const char **pos, int min, int max, const char *what)
 {
 	static const struct option opts[] = {
 		{ "name",	required_argument,	NULL, OPT_NAME },
+		{ "no-sm",	no_argument,		NULL, OPT_NO_SM },
+		{ "guid-cap",	required_argument,	NULL, OPT_GUID_CAP },
 		IBT_GLOBAL_OPTS,
 		{ NULL,		0,			NULL, 0 },
 	};
@@ -393,18 +439,16 @@ static int sim_args(struct ibt *ctx, const char *cmd, const char **name,
 	optind = 0;
 	/* no "+": options may follow the positional words */
 	while ((c = getopt_long(argc, argv, ":jd:p:", opts, NULL)) != -1) {
-		if (c == OPT_NAME && name) {
-			if (ibt_sim_name_ok(optarg))
-				return ibt_err(IBT_EXIT_USAGE,
-					       "bad fabric name \"%s\" for --name: 1..%d characters out of A-Z a-z 0-9 _ . -",
-					       optarg, IBTRACE_SIM_NAME_MAX);
-			*name = optarg;
+		if (c >= OPT_NAME && c <= OPT_GUID_CAP && add) {
+			ret = add_opt(add, c, optarg);
+			if (ret)
+				return ret;
 			continue;
 		}
-		if (c == OPT_NAME) {
+		if (c >= OPT_NAME && c <= OPT_GUID_CAP) {
 			ret = ibt_err(IBT_EXIT_USAGE,
-				      "unknown sim %s option --name; see ibtracectl sim help",
-				      cmd);
+				      "unknown sim %s option %s; see ibtracectl sim help",
+				      cmd, add_opt_names[c - OPT_NAME]);
 		} else {
 			ret = ibt_global_opt(ctx, c, optarg);
 			if (ret < 0)
@@ -429,13 +473,14 @@ static int sim_add(struct ibt *ctx)
 {
 	struct add_reply r = { 0 };
 	struct sim_list nodes = { 0 };
-	const char *name = NULL, *path = NULL;
+	struct add_opts add = { 0 };
+	const char *path = NULL;
 	struct nl_msg *msg;
 	char *text = NULL;
 	size_t len = 0;
 	int ret;
 
-	ret = sim_args(ctx, "add", &name, &path, 1, 1, "a TOPOLOGY_FILE");
+	ret = sim_args(ctx, "add", &add, &path, 1, 1, "a TOPOLOGY_FILE");
 	if (ret)
 		return ret;
 	ret = read_file(path, &text, &len);
@@ -459,8 +504,12 @@ static int sim_add(struct ibt *ctx)
 	}
 	ret = put_topology(msg, text, len);
 	free(text);
-	if (!ret && name &&
-	    nla_put_string(msg, IBTRACE_SIM_A_FABRIC_NAME, name) < 0)
+	if (!ret &&
+	    ((add.name &&
+	      nla_put_string(msg, IBTRACE_SIM_A_FABRIC_NAME, add.name) < 0) ||
+	     (add.no_sm && nla_put_u8(msg, IBTRACE_SIM_A_SM, 0) < 0) ||
+	     (add.guid_cap &&
+	      nla_put_u8(msg, IBTRACE_SIM_A_GUID_CAP, add.guid_cap) < 0)))
 		ret = ibt_err(IBT_EXIT_ERR, "netlink request too large");
 	if (ret) {
 		nlmsg_free(msg);
@@ -681,11 +730,15 @@ static int sim_help(struct ibt *ctx)
 {
 	(void)ctx;
 	printf("Usage: ibtracectl [-j] [--pretty] sim add TOPOLOGY_FILE [--name NAME]\n"
+	       "                                 [--no-sm] [--guid-cap N]\n"
 	       "       ibtracectl sim del NAME\n"
 	       "       ibtracectl [-j] [--pretty] sim show [NAME]\n"
 	       "add: create a fabric of the ibtrace_sim module from an ibnetdiscover /\n"
 	       "ibsim topology file; prints the fabric's name and the RDMA device of\n"
 	       "each HCA. A rejected topology prints \"Error: line N: REASON\", exit 1.\n"
+	       "--no-sm leaves LIDs, routes and port states to an external SM such as\n"
+	       "OpenSM instead of the built-in SM-lite; --guid-cap sets the GUID table\n"
+	       "size of every HCA port and switch port 0 (default 8).\n"
 	       "del: destroy a fabric and its RDMA devices.\n"
 	       "show: every fabric (or NAME): its nodes (type, name, guid, dev) and per\n"
 	       "port: lid, state, peer NODE/PORT, rx, tx, drops packet counters.\n"

@@ -151,7 +151,7 @@ static int ibsim_devs_create(struct ibsim_fabric *fabric)
 
 /**
  * __ibsim_fabric_add - build a fabric and register its HCAs
- * @name: fabric name, or NULL for "simN"
+ * @opts: name and options of the fabric
  * @topo: parsed topology; its err_line/err_msg are set when a node of it
  *	cannot be built
  * @fabricp: the new fabric, on success
@@ -161,7 +161,8 @@ static int ibsim_devs_create(struct ibsim_fabric *fabric)
  *
  * Return: 0 or a negative errno; on error nothing of the fabric remains.
  */
-int __ibsim_fabric_add(const char *name, struct ibsim_topo *topo,
+int __ibsim_fabric_add(const struct ibsim_fabric_opts *opts,
+		       struct ibsim_topo *topo,
 		       struct ibsim_fabric **fabricp,
 		       struct netlink_ext_ack *extack)
 {
@@ -181,8 +182,10 @@ int __ibsim_fabric_add(const char *name, struct ibsim_topo *topo,
 		goto err_ida;
 	}
 	fabric->id = id;
-	if (name)
-		strscpy(fabric->name, name, sizeof(fabric->name));
+	fabric->sm_lite = opts->sm_lite;
+	fabric->guid_cap = opts->guid_cap;
+	if (opts->name)
+		strscpy(fabric->name, opts->name, sizeof(fabric->name));
 	else
 		snprintf(fabric->name, sizeof(fabric->name), "sim%d", id);
 	if (__ibsim_fabric_find(fabric->name)) {

@@ -23,12 +23,20 @@ static const struct nla_policy ibsim_nl_add_policy[IBTRACE_SIM_A_MAX + 1] = {
 	[IBTRACE_SIM_A_FABRIC_NAME] = { .type = NLA_NUL_STRING,
 					.len = IBTRACE_SIM_NAME_MAX },
 	[IBTRACE_SIM_A_TOPOLOGY] = { .type = NLA_STRING },
+	[IBTRACE_SIM_A_SM] = NLA_POLICY_MAX(NLA_U8, 1),
+	[IBTRACE_SIM_A_GUID_CAP] = NLA_POLICY_MIN(NLA_U8, 1),
 };
 
 static const struct nla_policy ibsim_nl_name_policy[IBTRACE_SIM_A_MAX + 1] = {
 	[IBTRACE_SIM_A_FABRIC_NAME] = { .type = NLA_NUL_STRING,
 					.len = IBTRACE_SIM_NAME_MAX },
 };
+
+/* 6.1 has no nla_get_u8_default(). */
+static u8 ibsim_nl_u8(const struct nlattr *attr, u8 dflt)
+{
+	return attr ? nla_get_u8(attr) : dflt;
+}
 
 static bool ibsim_nl_name_ok(const char *name)
 {
@@ -169,9 +177,13 @@ static void ibsim_nl_topo_error(struct genl_info *info,
 static int ibsim_nl_fabric_add_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *name_attr = info->attrs[IBTRACE_SIM_A_FABRIC_NAME];
+	struct ibsim_fabric_opts opts = {
+		.sm_lite = ibsim_nl_u8(info->attrs[IBTRACE_SIM_A_SM], 1),
+		.guid_cap = ibsim_nl_u8(info->attrs[IBTRACE_SIM_A_GUID_CAP],
+					IBSIM_GUID_CAP),
+	};
 	struct ibsim_topo topo = {};
 	struct ibsim_fabric *fabric;
-	const char *name = NULL;
 	size_t len;
 	char *text;
 	int err;
@@ -179,8 +191,8 @@ static int ibsim_nl_fabric_add_doit(struct sk_buff *skb, struct genl_info *info)
 	if (GENL_REQ_ATTR_CHECK(info, IBTRACE_SIM_A_TOPOLOGY))
 		return -EINVAL;
 	if (name_attr) {
-		name = nla_data(name_attr);
-		if (!ibsim_nl_name_ok(name)) {
+		opts.name = nla_data(name_attr);
+		if (!ibsim_nl_name_ok(opts.name)) {
 			NL_SET_ERR_MSG_ATTR(info->extack, name_attr,
 					    "fabric name: use A-Z a-z 0-9 _ . -");
 			return -EINVAL;
@@ -193,7 +205,7 @@ static int ibsim_nl_fabric_add_doit(struct sk_buff *skb, struct genl_info *info)
 	mutex_lock(&ibsim_fabrics_lock);
 	err = ibsim_topo_parse(&topo, text, len);
 	if (!err)
-		err = __ibsim_fabric_add(name, &topo, &fabric, info->extack);
+		err = __ibsim_fabric_add(&opts, &topo, &fabric, info->extack);
 	if (err && topo.err_msg)
 		ibsim_nl_topo_error(info, &topo);
 	else if (!err)

@@ -454,8 +454,22 @@ static inline struct ibsim_port *ibsim_dev_port(struct ibsim_dev *dev,
 extern struct mutex ibsim_fabrics_lock;
 extern struct list_head ibsim_fabrics;
 struct ibsim_topo;
+
+/**
+ * struct ibsim_fabric_opts - how to build a fabric
+ * @name: fabric name, or NULL for "simN"
+ * @sm_lite: run the built-in subnet manager (SM-lite)
+ * @guid_cap: GUID table entries of every HCA port and switch port 0
+ */
+struct ibsim_fabric_opts {
+	const char *name;
+	bool sm_lite;
+	u8 guid_cap;
+};
+
 struct ibsim_fabric *__ibsim_fabric_find(const char *name);
-int __ibsim_fabric_add(const char *name, struct ibsim_topo *topo,
+int __ibsim_fabric_add(const struct ibsim_fabric_opts *opts,
+		       struct ibsim_topo *topo,
 		       struct ibsim_fabric **fabricp,
 		       struct netlink_ext_ack *extack);
 int __ibsim_fabric_del(struct ibsim_fabric *fabric);

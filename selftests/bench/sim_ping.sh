@@ -20,7 +20,7 @@ topo=$(mktemp /tmp/bench_topo.XXXXXX)
 modprobe ib_core && modprobe ib_umad && insmod "$SIM_KO" &&
 	ibt_modprobe_ibtrace || exit 1
 printf 'Hca 1 "HcaA"\n[1] "HcaB"[1]\n\nHca 1 "HcaB"\n[1] "HcaA"[1]\n' > "$topo"
-"$SIM_CTL" add b0 "$topo" >/dev/null || exit 1
+"$SIM_CTL" add b0 "$topo" no-sm >/dev/null || exit 1
 A=ibsim0
 B=ibsim1
 for args in "-D 0 1 lid 1" "-D 0,1 1 lid 2" "-D 0 1 arm" "-D 0,1 1 arm" \
