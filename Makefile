@@ -9,8 +9,9 @@
 #   make check      deps + build + lint + every test (boots VMs)
 #   make demo       deps + build + a VM showing what ibtrace does
 #   make bench      benchmarks against the peer tools (prints figures)
+#   make man        man pages from Documentation/*.rst into Documentation/man
 #   make install    module into /lib/modules/$(KVER)/updates, tool into
-#                   $(PREFIX)/sbin
+#                   $(PREFIX)/sbin, man pages, bash completion
 #
 # KVER= / KDIR= choose the kernel; default: the newest /lib/modules/*/build
 # that has a matching /boot/vmlinuz-* (the kernel the VM boots), never the
@@ -33,6 +34,10 @@ KSRC_FILES := scripts/checkpatch.pl scripts/spelling.txt scripts/kernel-doc \
 	tools/testing/selftests/kselftest_harness.h \
 	tools/testing/selftests/kselftest
 
+# Documentation/*.rst with a ":Manual section:" field are man pages.
+MAN_RST := $(shell grep -l '^:Manual section:' Documentation/*.rst)
+MAN_OUT := $(foreach f,$(MAN_RST),Documentation/man/$(basename $(notdir $(f))).$(shell sed -n 's/^:Manual section: *//p' $(f)))
+
 KERNEL_SRCS := $(filter-out %.mod.c,$(wildcard kmod/*/*.[ch])) \
 	uapi/linux/ibtrace.h uapi/linux/ibtrace_sim.h
 
@@ -40,12 +45,13 @@ DEPS := build-essential pkg-config kmod iproute2 xz-utils cpio \
 	qemu-system-x86 linux-image-amd64 linux-headers-amd64 \
 	busybox-static rdma-core ibverbs-utils infiniband-diags opensm \
 	perftest ibsim-utils libnl-3-dev libnl-genl-3-dev libibumad-dev \
-	libjson-c-dev sparse linux-source-6.1 jq python3 bc
+	libjson-c-dev sparse linux-source-6.1 jq python3 bc python3-docutils \
+	man-db
 
 export KVER KDIR
 
 .PHONY: all modules tool selftests deps ksrc lint checkpatch kerneldoc sparse \
-	check \
+	check man \
 	demo bench install clean
 
 all: modules tool selftests
@@ -112,13 +118,28 @@ bench: deps
 		selftests/bench/ping.sh
 	selftests/vm-run -- selftests/bench/sim_ping.sh
 
-install: deps all
+man: $(MAN_OUT)
+
+Documentation/man/%: FORCE
+	@mkdir -p Documentation/man
+	@src=Documentation/$(basename $*).rst; \
+	[ $@ -nt $$src ] || { echo "  RST2MAN $@"; \
+		rst2man --exit-status=2 --report=2 $$src $@; }
+
+install: deps all man
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=updates modules_install
 	depmod -a $(KVER)
 	$(MAKE) -C tool install PREFIX=$(PREFIX)
+	for m in $(MAN_OUT); do s=$${m##*.}; \
+		install -d $(DESTDIR)$(PREFIX)/share/man/man$$s && \
+		install -m 0644 $$m $(DESTDIR)$(PREFIX)/share/man/man$$s/ || exit 1; \
+	done
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	$(MAKE) -C tool clean
 	-$(MAKE) -C selftests clean KSFT_DIR=$(KSRC)/tools/testing/selftests
-	rm -rf $(KSRC)
+	rm -rf $(KSRC) Documentation/man
+
+.PHONY: FORCE
+FORCE:

@@ -36,6 +36,7 @@ host_check "sparse (C=2) and W=1 build clean" make -s sparse
 host_check "kernel-doc clean" make -s kerneldoc
 host_check "tool unit tests" make -s -C tool test
 host_check "uAPI header and YAML spec agree" selftests/ibtrace_spec.sh
+host_check "man pages and bash completion cover the tool" selftests/ibtrace_docs.sh
 # The VM shares this root: ibtrace_install.sh checks what this installed.
 host_check "make install (module into updates/, depmod, tool)" make -s install
 

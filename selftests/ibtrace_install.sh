@@ -3,7 +3,8 @@
 #
 # After `make install` on the host (whose root the VM shares), the module
 # loads the way a user loads it - modprobe resolves it and its
-# dependencies - and the installed ibtracectl works.
+# dependencies - the installed ibtracectl works, and its man pages and
+# bash completion are where man(1) and bash-completion look.
 
 source "$(dirname "$0")/lib.sh"
 
@@ -26,4 +27,10 @@ else
 fi
 ibt_check "the installed ibtracectl talks to it" ibtracectl dev show
 ibt_check "modprobe -r ibtrace" modprobe -r ibtrace
+for page in ibtracectl.8 ibtrace.4 ibtrace_sim.4; do
+	ibt_check "man finds the installed page ${page%.*}(${page##*.})" \
+		man -w "${page##*.}" "${page%.*}"
+done
+ibt_check "bash completion for ibtracectl is installed" \
+	test -r "$(dirname "$(dirname "$(command -v ibtracectl)")")/share/bash-completion/completions/ibtracectl"
 ibt_done
