@@ -119,11 +119,13 @@ ibt_match "nodedesc 0,1,3 is C" 'Node Description:\.+C$' \
 d0=$(drops S1 4)
 smpq -D nodeinfo 0,1,4 >/dev/null 2>&1
 ibt_expect "DR through S1's unconnected port 4: no answer" 1 $(( $? != 0 ))
-ibt_expect "  counted as a drop on S1 port 4" $((d0 + 1)) "$(drops S1 4)"
+# At least one: smpquery may send the request again when the loaded VM
+# makes its 300 ms timeout expire before the first copy was dropped.
+ibt_check "  counted as a drop on S1 port 4" test "$(drops S1 4)" -gt "$d0"
 d0=$(drops S1 1)
 smpq -D nodeinfo 0,1,9 >/dev/null 2>&1
 ibt_expect "DR through S1's non-existent port 9: no answer" 1 $(( $? != 0 ))
-ibt_expect "  counted as a drop on S1 port 1" $((d0 + 1)) "$(drops S1 1)"
+ibt_check "  counted as a drop on S1 port 1" test "$(drops S1 1)" -gt "$d0"
 
 out=$(smpq -D portinfo 0,1 2>&1 | tr '\n' ' ')
 ibt_match "PortInfo of S1 port 0: LID 0, Init, LinkUp" \
