@@ -9,6 +9,7 @@
 #   make check      deps + build + lint + every test (boots VMs)
 #   make demo       deps + build + a VM showing what ibtrace does
 #   make bench      benchmarks against the peer tools (prints figures)
+#   make deb        Debian packages ibtrace-dkms and ibtracectl into .build/deb
 #   make man        man pages from Documentation/*.rst into Documentation/man
 #   make install    module into /lib/modules/$(KVER)/updates, tool into
 #                   $(PREFIX)/sbin, man pages, bash completion
@@ -51,7 +52,7 @@ DEPS := build-essential pkg-config kmod iproute2 xz-utils cpio \
 export KVER KDIR
 
 .PHONY: all modules tool selftests deps ksrc lint checkpatch kerneldoc sparse \
-	check man \
+	check man deb \
 	demo bench install clean
 
 all: modules tool selftests
@@ -78,13 +79,27 @@ deps:
 		apt-get install -y -q --no-install-recommends $$missing; \
 	else echo "All packages present."; fi
 
-ksrc: $(KSRC)/.stamp
+# The parts of a kernel tree that "make -C tools/testing/selftests
+# TARGETS=..." needs, for the kselftest drop-in test; extracted into the
+# same directory, which thus is a minimal kernel tree.
+KSRC_TREE_FILES := tools/testing/selftests/Makefile \
+	tools/testing/selftests/run_kselftest.sh \
+	tools/testing/selftests/kselftest_deps.sh \
+	tools/scripts/Makefile.include tools/scripts/Makefile.arch \
+	scripts/subarch.include
+
+ksrc: $(KSRC)/.stamp $(KSRC)/.stamp-tree
 
 $(KSRC)/.stamp: $(KSRC_TARBALL)
 	@test -n "$(KSRC_TARBALL)" || { echo "linux-source-6.1 missing (make deps)" >&2; exit 1; }
 	rm -rf $(KSRC) && mkdir -p $(KSRC)
 	tar -xJf $(KSRC_TARBALL) -C $(KSRC) --strip-components=1 \
 		$(addprefix linux-source-6.1/,$(KSRC_FILES))
+	touch $@
+
+$(KSRC)/.stamp-tree: $(KSRC)/.stamp
+	tar -xJf $(KSRC_TARBALL) -C $(KSRC) --strip-components=1 \
+		$(addprefix linux-source-6.1/,$(KSRC_TREE_FILES))
 	touch $@
 
 checkpatch: ksrc
@@ -126,6 +141,21 @@ Documentation/man/%: FORCE
 	[ $@ -nt $$src ] || { echo "  RST2MAN $@"; \
 		rst2man --exit-status=2 --report=2 $$src $@; }
 
+# Debian packages, built by dpkg-buildpackage from a copy of the committed
+# tree (or of every file, outside git) so that local build products stay out.
+DEB_VERSION := $(shell dpkg-parsechangelog -l debian/changelog -S Version 2>/dev/null)
+DEB_STAGE := .build/deb/ibtrace-$(DEB_VERSION)
+deb: deps
+	rm -rf .build/deb && mkdir -p $(DEB_STAGE)
+	if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
+		git ls-files -z | xargs -0 cp --parents -t $(DEB_STAGE); \
+	else \
+		tar -c --exclude=./.build --exclude=./.git . | tar -x -C $(DEB_STAGE); \
+	fi
+	cd $(DEB_STAGE) && dpkg-buildpackage -b -us -uc -j$$(nproc) >../build.log 2>&1 || \
+		{ tail -30 ../build.log; exit 1; }
+	@ls .build/deb/*.deb
+
 install: deps all man
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=updates modules_install
 	depmod -a $(KVER)
@@ -139,7 +169,7 @@ clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	$(MAKE) -C tool clean
 	-$(MAKE) -C selftests clean KSFT_DIR=$(KSRC)/tools/testing/selftests
-	rm -rf $(KSRC) Documentation/man
+	rm -rf $(KSRC) Documentation/man .build
 
 .PHONY: FORCE
 FORCE:

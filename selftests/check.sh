@@ -39,6 +39,8 @@ host_check "uAPI header and YAML spec agree" selftests/ibtrace_spec.sh
 host_check "man pages and bash completion cover the tool" selftests/ibtrace_docs.sh
 # The VM shares this root: ibtrace_install.sh checks what this installed.
 host_check "make install (module into updates/, depmod, tool)" make -s install
+# ibtrace_deb.sh installs these in the VM.
+host_check "make deb (ibtrace-dkms, ibtracectl)" make -s deb
 
 ksft=$root/.ksrc/tools/testing/selftests
 echo "# booting two VMs for the kselftests (console logs kept on failure)"

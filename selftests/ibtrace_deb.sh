@@ -1,0 +1,68 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The Debian packages from "make deb" work as a user installs them: in the
+# VM (whose /usr/src, /usr/sbin, /usr/share/{man,doc,bash-completion} and
+# /lib/modules/VER are writable overlays), dpkg -i of ibtrace-dkms makes
+# DKMS build both modules for the running kernel; modprobe finds them
+# under updates/dkms; the packaged ibtracectl, its man pages and its bash
+# completion are where users look; dpkg -r takes everything away again.
+
+source "$(dirname "$0")/lib.sh"
+
+DEB_DIR=${IBTRACE_DEB_DIR:-$IBT_ROOT/.build/deb}
+kver=$(uname -r)
+
+ibt_require_root
+for c in dpkg dkms make gcc; do
+	ibt_require_cmd "$c"
+done
+dkms_deb=$(ls "$DEB_DIR"/ibtrace-dkms_*_all.deb 2>/dev/null | tail -1)
+tool_deb=$(ls "$DEB_DIR"/ibtracectl_*_amd64.deb 2>/dev/null | tail -1)
+[ -n "$dkms_deb" ] && [ -n "$tool_deb" ] ||
+	ibt_skip_all "no packages in $DEB_DIR (make deb)"
+[ -e "/lib/modules/$kver/build/Makefile" ] ||
+	ibt_skip_all "no kernel headers for $kver"
+touch /usr/src/.ibtrace-w 2>/dev/null && rm -f /usr/src/.ibtrace-w ||
+	ibt_skip_all "/usr/src is not writable (not in the test VM?)"
+
+rmmod ibtrace_sim ibtrace 2>/dev/null
+# What "make install" put here would shadow the packaged modules.
+rm -rf "/lib/modules/$kver/updates/kmod"
+depmod -a "$kver"
+
+out=$(dpkg -i "$dkms_deb" "$tool_deb" 2>&1)
+rc=$?
+printf '%s\n' "$out" | grep -v '^[(]Reading database' | tail -25 | sed 's/^/# /'
+ibt_expect "dpkg -i ibtrace-dkms ibtracectl" 0 "$rc"
+ver=$(dpkg-query -W -f='${Version}' ibtrace-dkms 2>/dev/null)
+ibt_match "dkms built and installed ibtrace/$ver for $kver" \
+	"ibtrace/$ver, $kver, [^:]*: installed" "$(dkms status ibtrace 2>&1)"
+for m in ibtrace ibtrace_sim; do
+	ibt_match "modprobe finds $m under updates/dkms" \
+		"/lib/modules/$kver/updates/dkms/$m.ko" "$(modinfo -n "$m" 2>&1)"
+done
+ibt_check "modprobe ibtrace" modprobe ibtrace
+ibt_check "the packaged /usr/sbin/ibtracectl lists ports" /usr/sbin/ibtracectl dev
+ibt_check "modprobe ibtrace_sim" modprobe ibtrace_sim
+printf 'Switch 2 "S"\n[1] "A"[1]\n[2] "B"[1]\nHca 1 "A"\nHca 1 "B"\n' > /tmp/deb.topo
+ibt_match "the packaged tool builds a sim fabric" "fabric debsim: A ibsim[0-9]+, B ibsim[0-9]+" \
+	"$(/usr/sbin/ibtracectl sim add /tmp/deb.topo --name debsim 2>&1)"
+ibt_check "  and removes it" /usr/sbin/ibtracectl sim del debsim
+for page in 8/ibtracectl 4/ibtrace 4/ibtrace_sim; do
+	ibt_match "man page ${page#*/}(${page%/*}) from the package" \
+		"^/usr/share/man/man${page%/*}/${page#*/}\.${page%/*}\.gz$" \
+		"$(man -w -M /usr/share/man "${page%/*}" "${page#*/}" 2>&1)"
+done
+ibt_check "bash completion from the package" \
+	test -r /usr/share/bash-completion/completions/ibtracectl
+ibt_check "rmmod" rmmod ibtrace_sim ibtrace
+
+out=$(dpkg -r ibtrace-dkms ibtracectl 2>&1)
+rc=$?
+[ $rc -eq 0 ] || printf '%s\n' "$out" | tail -20 | sed 's/^/# /'
+ibt_expect "dpkg -r ibtrace-dkms ibtracectl" 0 "$rc"
+ibt_expect "the modules are gone after dpkg -r" "" \
+	"$(ls "/lib/modules/$kver/updates/dkms/" 2>/dev/null | grep ibtrace)"
+ibt_expect "the tool is gone after dpkg -r" 1 "$([ -e /usr/sbin/ibtracectl ]; echo $?)"
+ibt_done
