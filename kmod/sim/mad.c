@@ -136,7 +136,7 @@ void ibsim_port_init_sma(struct ibsim_port *port)
 
 	port->gid_prefix = IBSIM_DEFAULT_GID_PREFIX;
 	port->cap_mask = IB_PORT_SYS_IMAGE_GUID_SUP | IB_PORT_CLIENT_REG_SUP |
-			 IB_PORT_VENDOR_CLASS_SUP;
+			 IB_PORT_VENDOR_CLASS_SUP | IB_PORT_SL_MAP_SUP;
 	port->mkey_lease = 15;
 	port->state = up ? IBSIM_PORT_INIT : IBSIM_PORT_DOWN;
 	port->phys_state = up ? IBSIM_PHYS_LINKUP : IBSIM_PHYS_POLLING;
