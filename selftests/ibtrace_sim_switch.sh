@@ -137,8 +137,8 @@ ibt_match "PortInfo of S1 port 3 (linked to C): Init, 4X QDR" \
 out=$(smpq -D switchinfo 0,1 2>&1 | tr '\n' ' ')
 ibt_match "SwitchInfo: LinearFDBCap 49152, LinearFDBTop 0" \
 	'LinearFdbCap:\.+49152 .*LinearFdbTop:\.+0 ' "$out"
-ibt_match "unsupported attribute on a switch (SLtoVL) -> 0x000C" \
-	'error status 0xc;' "$(smpq -e -D sl2vl 0,1 2>&1)"
+ibt_match "unsupported attribute on a switch (RandomFT) -> 0x000C" \
+	'^status=0x000c' "$(smp -D 0,1 get 0x1a 0)"
 ibt_match "LFT block 0 of S1 starts empty (0xff)" \
 	'^data=ffffffffffffffff' "$(smp -D 0,1 get 0x19 0)"
 ibt_match "LFT block past LinearFDBCap -> 0x001C" '^status=0x001c' \

@@ -84,7 +84,8 @@ static int ibsim_query_port(struct ib_device *ibdev, u32 port_num,
 	attr->phys_state = port->phys_state;
 	attr->max_mtu = IB_MTU_4096;
 	attr->active_mtu = IB_MTU_4096;
-	attr->gid_tbl_len = port->guid_cap;
+	attr->gid_tbl_len = dev->node->fabric->guid_cap;
+	attr->subnet_prefix = port->gid_prefix;
 	attr->port_cap_flags = port->cap_mask;
 	attr->max_msg_sz = IBSIM_MTU;
 	attr->bad_pkey_cntr = port->pkey_viol;
@@ -122,24 +123,31 @@ static int ibsim_get_port_immutable(struct ib_device *ibdev, u32 port_num,
 				    struct ib_port_immutable *immutable)
 {
 	immutable->pkey_tbl_len = IBSIM_PKEY_TBL_LEN;
-	immutable->gid_tbl_len = IBSIM_GUID_CAP;
+	immutable->gid_tbl_len = to_ibsim_dev(ibdev)->node->fabric->guid_cap;
 	immutable->core_cap_flags = RDMA_CORE_PORT_IBA_IB;
 	immutable->max_mad_size = IB_MGMT_MAD_SIZE;
 	return 0;
 }
 
+/*
+ * GID @index: GidPrefix and GUID entry @index (guid.c), a zero GID for an
+ * empty entry or one at or above GUIDCap, so that ib_core's cache leaves
+ * it out. The table has the fabric's guid_cap entries.
+ */
 static int ibsim_query_gid(struct ib_device *ibdev, u32 port_num, int index,
 			   union ib_gid *gid)
 {
 	struct ibsim_dev *dev = to_ibsim_dev(ibdev);
 	struct ibsim_port *port = ibsim_dev_port(dev, port_num);
 	unsigned long flags;
+	u64 guid;
 
-	if (index < 0 || index >= IBSIM_GUID_CAP)
+	if (index < 0 || index >= dev->node->fabric->guid_cap)
 		return -EINVAL;
 	spin_lock_irqsave(&dev->node->lock, flags);
-	gid->global.subnet_prefix = cpu_to_be64(port->gid_prefix);
-	gid->global.interface_id = cpu_to_be64(port->gids[index]);
+	guid = ibsim_port_guid_entry(port, index);
+	gid->global.subnet_prefix = guid ? cpu_to_be64(port->gid_prefix) : 0;
+	gid->global.interface_id = cpu_to_be64(guid);
 	spin_unlock_irqrestore(&dev->node->lock, flags);
 	return 0;
 }
@@ -673,8 +681,7 @@ static void ibsim_build_grh(struct ibsim_qp *qp, const struct rdma_ah_attr *ah,
 	u64 sguid = 0;
 
 	spin_lock_irqsave(&port->node->lock, flags);
-	if (gr->sgid_index < port->guid_cap)
-		sguid = port->gids[gr->sgid_index];
+	sguid = ibsim_port_guid_entry(port, gr->sgid_index);
 	pkt->grh.sgid.global.subnet_prefix = cpu_to_be64(port->gid_prefix);
 	spin_unlock_irqrestore(&port->node->lock, flags);
 

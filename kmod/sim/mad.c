@@ -14,6 +14,8 @@
  * of SMP attributes) with a reply, and returns plain success for anything
  * else so that ib_mad gives it to the registered agents: SMInfo goes to
  * the SM, GetResp and traps to whoever asked, GMPs to their class agents.
+ * The one GMP class answered here is the Performance Management Agent's
+ * (class 0x04, pma.c), which HCA firmware implements too.
  * An SMP attribute or method the SMA does not implement is answered with
  * status 0x000C (unsupported method/attribute), never dropped.
  */
@@ -134,7 +136,7 @@ void ibsim_port_init_sma(struct ibsim_port *port)
 
 	port->gid_prefix = IBSIM_DEFAULT_GID_PREFIX;
 	port->cap_mask = IB_PORT_SYS_IMAGE_GUID_SUP | IB_PORT_CLIENT_REG_SUP |
-			 IB_PORT_VENDOR_CLASS_SUP;
+			 IB_PORT_VENDOR_CLASS_SUP | IB_PORT_SL_MAP_SUP;
 	port->mkey_lease = 15;
 	port->state = up ? IBSIM_PORT_INIT : IBSIM_PORT_DOWN;
 	port->phys_state = up ? IBSIM_PHYS_LINKUP : IBSIM_PHYS_POLLING;
@@ -145,9 +147,11 @@ void ibsim_port_init_sma(struct ibsim_port *port)
 	port->resp_time = 8;
 	port->width_enabled = IBSIM_WIDTH_SUPPORTED;
 	port->speed_enabled = IBSIM_SPEED_SUPPORTED;
-	port->guid_cap = IBSIM_GUID_CAP;
 	port->pkeys[0] = IBSIM_DEFAULT_PKEY;
-	port->gids[0] = port->guid;
+	if (port->gids) {
+		port->guid_cap = port->node->fabric->guid_cap;
+		port->gids[0] = port->guid;
+	}
 }
 
 /* attributes */
@@ -423,6 +427,72 @@ static u16 ibsim_pkey_table(struct ibsim_node *node, u8 in_port,
 	return 0;
 }
 
+static u16 ibsim_guid_info_sma(struct ibsim_node *node, u8 in_port,
+			       struct ib_smp *smp, bool set)
+{
+	bool changed;
+	u16 status;
+
+	status = ibsim_guid_info(node, in_port, smp, set, &changed);
+	if (changed)
+		ibsim_port_events(&node->ports[in_port], IBSIM_EV_GID);
+	return status;
+}
+
+/*
+ * SLtoVLMappingTable (IBA 14.2.5.8) of an HCA port: the arrival port's,
+ * the AttributeModifier (switch ports) is ignored. 16 SLs, a VL each.
+ */
+static u16 ibsim_sl2vl(struct ibsim_node *node, u8 in_port,
+		       struct ib_smp *smp, bool set)
+{
+	struct ibsim_port *port = &node->ports[in_port];
+	unsigned long flags;
+
+	spin_lock_irqsave(&node->lock, flags);
+	if (set)
+		memcpy(port->sl2vl, smp->data, IBSIM_SL2VL_LEN);
+	memcpy(smp->data, port->sl2vl, IBSIM_SL2VL_LEN);
+	spin_unlock_irqrestore(&node->lock, flags);
+	memset(smp->data + IBSIM_SL2VL_LEN, 0,
+	       IB_SMP_DATA_SIZE - IBSIM_SL2VL_LEN);
+	return 0;
+}
+
+/*
+ * VLArbitrationTable (IBA 14.2.5.9): AttributeModifier bits 16..31 the
+ * block (1: low priority entries 0..31, 2: low 32..63, 3: high 0..31,
+ * 4: high 32..63), bits 0..15 the output port of a switch (an HCA answers
+ * for the arrival port). With VLArbitrationLow/HighCap 8, blocks 2 and 4
+ * do not exist; a switch's port 0 has no VLs.
+ */
+static u16 ibsim_vl_arb(struct ibsim_node *node, u8 in_port,
+			struct ib_smp *smp, bool set)
+{
+	u32 am = be32_to_cpu(smp->attr_mod);
+	u32 block = am >> 16, num = am & 0xffff;
+	struct ibsim_port *port;
+	unsigned long flags;
+	u8 *table;
+
+	BUILD_BUG_ON(IBSIM_VL_ARB_CAP > 32);
+	if (block != 1 && block != 3)
+		return IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE;
+	if (!node->sw)
+		num = in_port;
+	else if (!num || num > node->num_ports)
+		return IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE;
+	port = &node->ports[num];
+	table = port->vlarb[block == 3];
+
+	spin_lock_irqsave(&node->lock, flags);
+	if (set)
+		memcpy(table, smp->data, IBSIM_VLARB_BLOCK);
+	memcpy(smp->data, table, IBSIM_VLARB_BLOCK);
+	spin_unlock_irqrestore(&node->lock, flags);
+	return 0;
+}
+
 /* The SMA proper: fills @smp (a copy of the request) with the answer. */
 static u16 ibsim_sma(struct ibsim_node *node, u8 in_port, struct ib_smp *smp)
 {
@@ -445,6 +515,14 @@ static u16 ibsim_sma(struct ibsim_node *node, u8 in_port, struct ib_smp *smp)
 		return ibsim_port_info(node, in_port, smp, set);
 	case IB_SMP_ATTR_PKEY_TABLE:
 		return ibsim_pkey_table(node, in_port, smp, set);
+	case IB_SMP_ATTR_GUID_INFO:
+		return ibsim_guid_info_sma(node, in_port, smp, set);
+	case IB_SMP_ATTR_VL_ARB_TABLE:
+		return ibsim_vl_arb(node, in_port, smp, set);
+	case IB_SMP_ATTR_SL_TO_VL_TABLE:
+		if (node->sw)
+			return ibsim_switch_sma(node, smp, set);
+		return ibsim_sl2vl(node, in_port, smp, set);
 	default:
 		if (node->sw)
 			return ibsim_switch_sma(node, smp, set);
@@ -483,16 +561,16 @@ int ibsim_process_mad(struct ib_device *ibdev, int mad_flags, u32 port_num,
 {
 	const struct ib_mad_hdr *hdr = &in->mad_hdr;
 	struct ibsim_dev *dev = to_ibsim_dev(ibdev);
-	struct ib_smp *smp = (struct ib_smp *)out;
+	bool pma = hdr->mgmt_class == IB_MGMT_CLASS_PERF_MGMT;
 
-	if (hdr->mgmt_class != IB_MGMT_CLASS_SUBN_LID_ROUTED &&
+	if (!pma && hdr->mgmt_class != IB_MGMT_CLASS_SUBN_LID_ROUTED &&
 	    hdr->mgmt_class != IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE)
 		return IB_MAD_RESULT_SUCCESS;
 	if (hdr->method != IB_MGMT_METHOD_GET &&
 	    hdr->method != IB_MGMT_METHOD_SET)
 		return IB_MAD_RESULT_SUCCESS;
 	/* SMInfo belongs to the SM (if any runs here), not to the SMA. */
-	if (hdr->attr_id == IB_SMP_ATTR_SM_INFO)
+	if (!pma && hdr->attr_id == IB_SMP_ATTR_SM_INFO)
 		return IB_MAD_RESULT_SUCCESS;
 	if (!rdma_is_port_valid(ibdev, port_num) ||
 	    *out_mad_size < sizeof(struct ib_mad))
@@ -500,6 +578,9 @@ int ibsim_process_mad(struct ib_device *ibdev, int mad_flags, u32 port_num,
 
 	memcpy(out, in, sizeof(struct ib_mad));
 	*out_mad_size = sizeof(struct ib_mad);
-	ibsim_sma_answer(dev->node, port_num, smp);
+	if (pma)
+		ibsim_pma_answer(dev->node, port_num, out);
+	else
+		ibsim_sma_answer(dev->node, port_num, (struct ib_smp *)out);
 	return IB_MAD_RESULT_SUCCESS | IB_MAD_RESULT_REPLY;
 }

@@ -46,6 +46,7 @@ static void ibsim_nodes_free(struct ibsim_fabric *fabric)
 	u32 i;
 
 	for (i = 0; i < fabric->num_nodes; i++) {
+		ibsim_guids_free(fabric->nodes[i]);
 		ibsim_switch_free(fabric->nodes[i]);
 		kfree(fabric->nodes[i]);
 	}
@@ -95,6 +96,9 @@ static int ibsim_nodes_create(struct ibsim_fabric *fabric,
 			node->ports[n].guid = tn->ports[n].guid ?:
 					      node->node_guid + n;
 		}
+		err = ibsim_guids_alloc(node);
+		if (err)
+			return err;	/* caller frees the nodes made */
 	}
 
 	/* Links, now that every node exists; the parser checked them. */

@@ -26,7 +26,14 @@
 #define IBSIM_MAX_FABRICS	256
 #define IBSIM_MAX_NODES		BIT(20)
 #define IBSIM_PKEY_TBL_LEN	32
-#define IBSIM_GUID_CAP		8
+#define IBSIM_GUID_CAP		8	/* default GUIDCap of a fabric */
+#define IBSIM_GUID_BLOCK	8	/* GUIDInfo entries per SMP */
+#define IBSIM_SL2VL_LEN		8	/* SLtoVLMappingTable: 16 4-bit VLs */
+#define IBSIM_VLARB_BLOCK	64	/* VLArbitrationTable: 32 entries */
+#define IBSIM_MFT_CAP		1024	/* MulticastFDBCap */
+#define IBSIM_MFT_BLOCK		32	/* MFT entries per SMP */
+#define IBSIM_MFT_PORTS		16	/* ports per MFT port mask */
+#define IBSIM_LID_MCAST_BASE	0xc000
 #define IBSIM_MAX_QP		4096
 #define IBSIM_MAX_QPN		0xffffff
 #define IBSIM_MAX_WR		4096
@@ -69,6 +76,14 @@ enum ibsim_phys_state {
 	IBSIM_PHYS_LINKUP = 5,
 };
 
+/* Port counters a PMA PortCounters Set clears (pma.c). */
+enum ibsim_pma_counter {
+	IBSIM_PMA_TX_PKTS,
+	IBSIM_PMA_RX_PKTS,
+	IBSIM_PMA_DROPS,
+	IBSIM_PMA_NUM,
+};
+
 struct ibsim_node;
 struct ibsim_dev;
 
@@ -101,13 +116,22 @@ struct ibsim_dev;
  * @resp_time: RespTimeValue
  * @width_enabled: LinkWidthEnabled
  * @speed_enabled: LinkSpeedEnabled
- * @guid_cap: GUIDCap, entries of the GUID table
+ * @guid_cap: GUIDCap, entries of the GUID table in use (1..the fabric's
+ *	guid_cap on a port with a table, 0 on one without)
  * @mkey_viol: M_KeyViolations
  * @pkey_viol: P_KeyViolations
  * @qkey_viol: Q_KeyViolations
  * @pkeys: P_Key table
- * @gids: GUID table (entry 0 is @guid)
+ * @gids: GUID table (entry 0 is @guid) of an HCA port or a switch's port
+ *	0, NULL on other ports; the fabric's guid_cap entries rounded up to
+ *	a whole GUIDInfo block (guid.c)
  * @guid_quirks: GUIDInfo non-compliance modes, &enum ibtrace_sim_guid_quirk
+ * @sl2vl: SLtoVLMappingTable of an HCA port (a switch keeps one per pair
+ *	of ports in &struct ibsim_switch)
+ * @vlarb: VLArbitrationTable, low (block 1) and high (block 3) priority
+ *	entries, as on the wire
+ * @pma_base: counter values at the last PMA PortCounters reset, indexed
+ *	by &enum ibsim_pma_counter (pma.c)
  *
  * Fault knobs, protected by @node->lock (read locklessly on the data path
  * with READ_ONCE()):
@@ -154,8 +178,11 @@ struct ibsim_port {
 	u16 pkey_viol;
 	u16 qkey_viol;
 	u16 pkeys[IBSIM_PKEY_TBL_LEN];
-	u64 gids[IBSIM_GUID_CAP];
+	u64 *gids;
 	u32 guid_quirks;
+	u8 sl2vl[IBSIM_SL2VL_LEN];
+	u8 vlarb[2][IBSIM_VLARB_BLOCK];
+	u64 pma_base[IBSIM_PMA_NUM];
 	u32 drop_ppm;
 	u32 delay_us;
 	bool link_down;
@@ -202,6 +229,11 @@ struct ibsim_node {
  *	no route)
  * @lft_top: LinearFDBTop, highest LID the LFT is used for
  * @mft_top: MulticastFDBTop (kept; multicast is not forwarded)
+ * @mft: MulticastForwardingTable, %IBSIM_MFT_CAP entries of @mft_masks
+ *	port masks of %IBSIM_MFT_PORTS ports each (entry-major)
+ * @mft_masks: port masks per MFT entry, enough for port 0..num_ports
+ * @sl2vl: SLtoVLMappingTable of every (input port, output port) pair,
+ *	%IBSIM_SL2VL_LEN bytes each, input-major
  * @default_port: DefaultPort
  * @def_mc_primary: DefaultMulticastPrimaryPort
  * @def_mc_not_primary: DefaultMulticastNotPrimaryPort
@@ -215,6 +247,9 @@ struct ibsim_switch {
 	u8 *lft;
 	u16 lft_top;
 	u16 mft_top;
+	u16 *mft;
+	u8 mft_masks;
+	u8 *sl2vl;
 	u8 default_port;
 	u8 def_mc_primary;
 	u8 def_mc_not_primary;
@@ -496,6 +531,17 @@ int ibsim_process_mad(struct ib_device *ibdev, int mad_flags, u32 port_num,
 		      const struct ib_wc *in_wc, const struct ib_grh *in_grh,
 		      const struct ib_mad *in, struct ib_mad *out,
 		      size_t *out_mad_size, u16 *out_mad_pkey_index);
+
+/* guid.c */
+int ibsim_guids_alloc(struct ibsim_node *node);
+void ibsim_guids_free(struct ibsim_node *node);
+u16 ibsim_guid_info(struct ibsim_node *node, u8 in_port, struct ib_smp *smp,
+		    bool set, bool *changed);
+u64 ibsim_port_guid_entry(struct ibsim_port *port, unsigned int index);
+
+/* pma.c */
+void ibsim_pma_answer(struct ibsim_node *node, u8 in_port,
+		      struct ib_mad *mad);
 
 /* fabric.c */
 int ibsim_fabric_start(struct ibsim_fabric *fabric);

@@ -16,10 +16,12 @@
  *   through the LinearForwardingTable; no entry (0xFF, a port the switch
  *   does not have, or a LID above LinearFDBTop) drops and counts it.
  *
- * At port 0, SMP Get/Set are answered by the SMA (mad.c, with SwitchInfo
- * and LinearForwardingTable from here). A switch has no GSI agent; it
- * answers GMP Get/Set of every class as a Linux host without an agent for
- * the class does (ib_mad's unmatched response): GetResp, status 0x000C.
+ * At port 0, SMP Get/Set are answered by the SMA (mad.c, with SwitchInfo,
+ * LinearForwardingTable, MulticastForwardingTable and the per port pair
+ * SLtoVLMappingTable from here). GMP Get/Set of the Performance
+ * Management class go to the switch's PMA (pma.c); those of every other
+ * class are answered as a Linux host without an agent for the class does
+ * (ib_mad's unmatched response): GetResp, status 0x000C.
  * Other methods addressed to the switch are dropped. The answer is the
  * request rewritten in place, which then leaves the switch like any
  * packet: no allocation on the forwarding path.
@@ -68,28 +70,45 @@ struct ibsim_switch_info {
  */
 int ibsim_switch_create(struct ibsim_node *node)
 {
+	unsigned int pairs = (node->num_ports + 1) * (node->num_ports + 1);
 	struct ibsim_switch *sw;
 
 	sw = kzalloc(sizeof(*sw), GFP_KERNEL);
 	if (!sw)
 		return -ENOMEM;
 	sw->lft = kvmalloc(IBSIM_LFT_CAP, GFP_KERNEL);
-	if (!sw->lft) {
-		kfree(sw);
-		return -ENOMEM;
-	}
+	if (!sw->lft)
+		goto err_free_sw;
+	sw->mft_masks = DIV_ROUND_UP(node->num_ports + 1, IBSIM_MFT_PORTS);
+	sw->mft = kvcalloc(IBSIM_MFT_CAP * sw->mft_masks, sizeof(*sw->mft),
+			   GFP_KERNEL);
+	if (!sw->mft)
+		goto err_free_lft;
+	sw->sl2vl = kvcalloc(pairs, IBSIM_SL2VL_LEN, GFP_KERNEL);
+	if (!sw->sl2vl)
+		goto err_free_mft;
 	memset(sw->lft, IBSIM_PORT_NONE, IBSIM_LFT_CAP);
 	sw->life_time = IBSIM_SW_LIFE_TIME;
 	sw->def_mc_primary = IBSIM_PORT_NONE;
 	sw->def_mc_not_primary = IBSIM_PORT_NONE;
 	node->sw = sw;
 	return 0;
+
+err_free_mft:
+	kvfree(sw->mft);
+err_free_lft:
+	kvfree(sw->lft);
+err_free_sw:
+	kfree(sw);
+	return -ENOMEM;
 }
 
 void ibsim_switch_free(struct ibsim_node *node)
 {
 	if (!node->sw)
 		return;
+	kvfree(node->sw->sl2vl);
+	kvfree(node->sw->mft);
 	kvfree(node->sw->lft);
 	kfree(node->sw);
 	node->sw = NULL;
@@ -105,6 +124,7 @@ static void __ibsim_fill_switch_info(struct ibsim_node *node,
 
 	memset(si, 0, sizeof(*si));
 	si->lft_cap = cpu_to_be16(IBSIM_LFT_CAP);
+	si->mft_cap = cpu_to_be16(IBSIM_MFT_CAP);
 	si->lft_top = cpu_to_be16(sw->lft_top);
 	si->mft_top = cpu_to_be16(sw->mft_top);
 	si->default_port = sw->default_port;
@@ -172,6 +192,66 @@ static u16 ibsim_switch_lft(struct ibsim_node *node, struct ib_smp *smp,
 	return 0;
 }
 
+/*
+ * MulticastForwardingTable (IBA 14.2.5.12): AttributeModifier bits 0..8
+ * the block of 32 MLIDs (from 0xC000), bits 28..31 the position of the
+ * 16-port mask; the bits between are reserved. %IBSIM_MFT_CAP entries.
+ */
+static u16 ibsim_switch_mft(struct ibsim_node *node, struct ib_smp *smp,
+			    bool set)
+{
+	struct ibsim_switch *sw = node->sw;
+	__be16 *wire = (__be16 *)smp->data;
+	u32 am = be32_to_cpu(smp->attr_mod);
+	u32 block = am & 0x1ff, pos = am >> 28;
+	unsigned long flags;
+	unsigned int i;
+	u16 *entry;
+
+	BUILD_BUG_ON(IBSIM_MFT_BLOCK * sizeof(*wire) != IB_SMP_DATA_SIZE);
+	BUILD_BUG_ON(IBSIM_MFT_CAP % IBSIM_MFT_BLOCK);
+	if ((am & 0x0ffffe00) || block >= IBSIM_MFT_CAP / IBSIM_MFT_BLOCK ||
+	    pos >= sw->mft_masks)
+		return IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE;
+	entry = sw->mft + block * IBSIM_MFT_BLOCK * sw->mft_masks + pos;
+
+	spin_lock_irqsave(&node->lock, flags);
+	for (i = 0; i < IBSIM_MFT_BLOCK; i++, entry += sw->mft_masks) {
+		if (set)
+			*entry = be16_to_cpu(wire[i]);
+		wire[i] = cpu_to_be16(*entry);
+	}
+	spin_unlock_irqrestore(&node->lock, flags);
+	return 0;
+}
+
+/*
+ * SLtoVLMappingTable (IBA 14.2.5.8) of a switch: AttributeModifier bits
+ * 8..15 the input port, bits 0..7 the output port (0: port 0).
+ */
+static u16 ibsim_switch_sl2vl(struct ibsim_node *node, struct ib_smp *smp,
+			      bool set)
+{
+	u32 am = be32_to_cpu(smp->attr_mod);
+	u32 in = (am >> 8) & 0xff, out = am & 0xff;
+	unsigned long flags;
+	u8 *table;
+
+	if ((am & ~0xffffU) || in > node->num_ports || out > node->num_ports)
+		return IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE;
+	table = node->sw->sl2vl +
+		(in * (node->num_ports + 1) + out) * IBSIM_SL2VL_LEN;
+
+	spin_lock_irqsave(&node->lock, flags);
+	if (set)
+		memcpy(table, smp->data, IBSIM_SL2VL_LEN);
+	memcpy(smp->data, table, IBSIM_SL2VL_LEN);
+	spin_unlock_irqrestore(&node->lock, flags);
+	memset(smp->data + IBSIM_SL2VL_LEN, 0,
+	       IB_SMP_DATA_SIZE - IBSIM_SL2VL_LEN);
+	return 0;
+}
+
 /**
  * ibsim_switch_sma - the switch-only attributes of the SMA
  * @node: a switch node
@@ -187,6 +267,10 @@ u16 ibsim_switch_sma(struct ibsim_node *node, struct ib_smp *smp, bool set)
 		return ibsim_switch_info(node, smp, set);
 	case IB_SMP_ATTR_LINEAR_FORWARD_TABLE:
 		return ibsim_switch_lft(node, smp, set);
+	case IB_SMP_ATTR_MCAST_FORWARD_TABLE:
+		return ibsim_switch_mft(node, smp, set);
+	case IB_SMP_ATTR_SL_TO_VL_TABLE:
+		return ibsim_switch_sl2vl(node, smp, set);
 	default:
 		return IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD_ATTRIB;
 	}
@@ -412,9 +496,12 @@ static bool ibsim_switch_answer(struct ibsim_node *node, u8 in_port,
 			*why = "SMP on QP1";
 			return false;
 		}
-		hdr->method = IB_MGMT_METHOD_GET_RESP;
-		hdr->status =
-			cpu_to_be16(IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD_ATTRIB);
+		if (hdr->mgmt_class == IB_MGMT_CLASS_PERF_MGMT) {
+			ibsim_pma_answer(node, in_port, (struct ib_mad *)hdr);
+		} else {
+			hdr->method = IB_MGMT_METHOD_GET_RESP;
+			hdr->status = cpu_to_be16(IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD_ATTRIB);
+		}
 		pkt->qkey = IB_QP1_QKEY;
 	} else {
 		*why = "no such QP on the switch";
