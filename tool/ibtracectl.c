@@ -52,6 +52,8 @@ static void usage(FILE *f)
 "       [--source-route P1,P2,...]\n"
 "                     probe a port's agent from -d DEV, -p PORT (default 1)\n"
 "  sim add FILE [--name NAME] [--no-sm] | sim del NAME | sim show [NAME]\n"
+"  sim set FABRIC NODE [port N] [drop PCT] [delay USEC] [link down|up]\n"
+"      [guid-cap N] [guid-quirks Q,...] [misroute DLID PORT|none]\n"
 "                     fabrics of the ibtrace_sim software InfiniBand fabric\n"
 "  help               this text; \"OBJECT help\" describes one object\n"
 "\n"

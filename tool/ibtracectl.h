@@ -159,6 +159,10 @@ int ibt_parse_sroute(const char *s, uint8_t *ports, size_t max, size_t *n);
 int ibt_cmd_lookup(const struct ibt_cmd *table, const char *word);
 int ibt_sim_name_ok(const char *name);
 size_t ibt_chunk_len(size_t left, size_t max);
+int ibt_parse_pct_ppm(const char *s, uint32_t *ppm);
+int ibt_parse_guid_quirks(const char *s, uint32_t *quirks);
+const char *ibt_guid_quirks_str(uint32_t quirks, char *buf, size_t len);
+const char *ibt_ppm_pct_str(uint32_t ppm, char *buf, size_t len);
 
 /* fmt.c - pure, unit-tested by test_parse.c */
 const char *ibt_mad_status_str(uint16_t status, char *buf, size_t len);

@@ -8,6 +8,7 @@
  * output untouched on failure.
  */
 #include <arpa/inet.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <linux/ibtrace_sim.h>
@@ -155,4 +156,118 @@ int ibt_sim_name_ok(const char *name)
 size_t ibt_chunk_len(size_t left, size_t max)
 {
 	return left < max ? left : max;
+}
+
+/*
+ * A percentage "P", "P%" or "P.FFFF" (at most 4 decimals), 0..100, in
+ * parts per million: "30" is 300000, "0.01" is 100.
+ */
+int ibt_parse_pct_ppm(const char *s, uint32_t *ppm)
+{
+	uint32_t v = 0, frac = 0;
+	int digits = 0, fdigits = -1;
+
+	if (!s)
+		return -1;
+	for (; *s && *s != '%'; s++) {
+		if (*s == '.' && fdigits < 0 && digits) {
+			fdigits = 0;
+			continue;
+		}
+		if (*s < '0' || *s > '9')
+			return -1;
+		if (fdigits < 0) {
+			if (++digits > 3)
+				return -1;
+			v = v * 10 + (*s - '0');
+		} else {
+			if (++fdigits > 4)
+				return -1;
+			frac = frac * 10 + (*s - '0');
+		}
+	}
+	if (!digits || !fdigits || (*s == '%' && s[1]))
+		return -1;
+	for (; fdigits < 4; fdigits++)
+		frac *= 10;
+	if (v > 100 || (v == 100 && frac))
+		return -1;
+	*ppm = v * 10000 + frac;
+	return 0;
+}
+
+/* GUIDInfo quirk flags (enum ibtrace_sim_guid_quirk) by name, in bit order. */
+static const char *const guid_quirk_names[] = {
+	"entry0-writable", "past-table-status", "above-cap-nonzero",
+};
+
+#define GUID_QUIRK_COUNT	(sizeof(guid_quirk_names) / sizeof(guid_quirk_names[0]))
+
+/* "none" or a comma-separated list of quirk names, no empty element. */
+int ibt_parse_guid_quirks(const char *s, uint32_t *quirks)
+{
+	uint32_t v = 0;
+
+	if (!s || !*s)
+		return -1;
+	if (!strcmp(s, "none")) {
+		*quirks = 0;
+		return 0;
+	}
+	while (*s) {
+		size_t len = strcspn(s, ","), i;
+
+		for (i = 0; i < GUID_QUIRK_COUNT; i++)
+			if (strlen(guid_quirk_names[i]) == len &&
+			    !strncmp(guid_quirk_names[i], s, len))
+				break;
+		if (i == GUID_QUIRK_COUNT)
+			return -1;
+		v |= 1u << i;
+		s += len;
+		if (*s == ',' && !*++s)
+			return -1;
+	}
+	*quirks = v;
+	return 0;
+}
+
+/* Quirk flags as "name,name", "none" for 0; unknown bits as "0x..". */
+const char *ibt_guid_quirks_str(uint32_t quirks, char *buf, size_t len)
+{
+	size_t i, n = 0;
+
+	if (!len)
+		return buf;
+	buf[0] = '\0';
+	if (!quirks) {
+		snprintf(buf, len, "none");
+		return buf;
+	}
+	for (i = 0; i < GUID_QUIRK_COUNT && n < len; i++)
+		if (quirks & (1u << i))
+			n += snprintf(buf + n, len - n, "%s%s", n ? "," : "",
+				      guid_quirk_names[i]);
+	quirks &= ~((1u << GUID_QUIRK_COUNT) - 1);
+	if (quirks && n < len)
+		snprintf(buf + n, len - n, "%s0x%x", n ? "," : "", quirks);
+	return buf;
+}
+
+/* Parts per million as a percentage without trailing zeros: "30", "0.5". */
+const char *ibt_ppm_pct_str(uint32_t ppm, char *buf, size_t len)
+{
+	uint32_t frac = ppm % 10000;
+	int w = 4;
+
+	if (!frac) {
+		snprintf(buf, len, "%u", ppm / 10000);
+		return buf;
+	}
+	while (!(frac % 10)) {
+		frac /= 10;
+		w--;
+	}
+	snprintf(buf, len, "%u.%0*u", ppm / 10000, w, frac);
+	return buf;
 }

@@ -6,6 +6,9 @@
  *   ibtracectl [-j] sim add TOPOLOGY_FILE [--name NAME] [--no-sm]
  *                               [--guid-cap N]
  *   ibtracectl sim del NAME
+ *   ibtracectl sim set FABRIC NODE [port N] [drop PERCENT] [delay USEC]
+ *                  [link down|up] [guid-cap N] [guid-quirks QUIRKS]
+ *                  [misroute DLID PORT | misroute DLID none]
  *   ibtracectl [-j] sim show [NAME]
  *
  * add sends the file's text (FABRIC_ADD, in TOPOLOGY attributes of at most
@@ -35,7 +38,22 @@
  *     ports   array    one object per port (a switch's port 0 included):
  *       port, guid ("0x%016llx"), lid, lmc, state (as in "dev show"),
  *       peer {"node": index, "name": name, "port": number} (connected
- *       ports only), rx, tx, drops (packet counters)
+ *       ports only), rx, tx, drops (packet counters), and the fault
+ *       knobs only when not at their power-on value: drop_ppm (number,
+ *       parts per million), delay_us (number), link_down (true),
+ *       guid_cap (number), guid_quirks (string, "entry0-writable,...")
+ *     misroute array  a switch's misroute rules, {"dlid", "port"}
+ *             (numbers); only on switches that have rules
+ * Text: the knobs follow the counters (" drop 30% delay 20000us link down
+ * guid-cap 4 guid-quirks entry0-writable"), a rule is a line
+ * "    misroute dlid 0x2 port 3" after the node's ports.
+ *
+ * set sends one SET request: NODE is an index if all digits, else a name;
+ * port knobs go in one port nest (they need "port N"), a misroute rule in
+ * a misroute nest (no port: remove). drop is a percentage with up to 4
+ * decimals, sent in ppm. Prints nothing on success. Words the tool cannot
+ * parse: exit 2; the kernel's refusal: "Error: <extack> (attribute X)",
+ * exit 1 (5 without CAP_NET_ADMIN).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -96,6 +114,7 @@ static const struct nla_policy sim_policy[IBTRACE_SIM_A_MAX + 1] = {
 	[IBTRACE_SIM_A_DEV_NAME]	= { .type = NLA_STRING,
 					    .maxlen = IBT_DEV_NAME_MAX },
 	[IBTRACE_SIM_A_PORT]		= { .type = NLA_NESTED },
+	[IBTRACE_SIM_A_MISROUTE]	= { .type = NLA_NESTED },
 };
 
 static const struct nla_policy sim_port_policy[IBTRACE_SIM_PORT_A_MAX + 1] = {
@@ -109,12 +128,26 @@ static const struct nla_policy sim_port_policy[IBTRACE_SIM_PORT_A_MAX + 1] = {
 	[IBTRACE_SIM_PORT_A_RX_PKTS]	= U64,
 	[IBTRACE_SIM_PORT_A_TX_PKTS]	= U64,
 	[IBTRACE_SIM_PORT_A_DROPS]	= U64,
+	[IBTRACE_SIM_PORT_A_DROP_PPM]	= U32,
+	[IBTRACE_SIM_PORT_A_DELAY_US]	= U32,
+	[IBTRACE_SIM_PORT_A_LINK_DOWN]	= U8,
+	[IBTRACE_SIM_PORT_A_GUID_CAP]	= U8,
+	[IBTRACE_SIM_PORT_A_GUID_QUIRKS] = U32,
+};
+
+static const struct nla_policy sim_misroute_policy[IBTRACE_SIM_MISROUTE_A_MAX + 1] = {
+	[IBTRACE_SIM_MISROUTE_A_DLID]	= U32,
+	[IBTRACE_SIM_MISROUTE_A_PORT]	= U32,
 };
 
 /* Request attributes, as named in error messages. */
 static const char *const sim_attr_names[IBTRACE_SIM_A_MAX + 1] = {
 	[IBTRACE_SIM_A_FABRIC_NAME]	= "fabric_name",
 	[IBTRACE_SIM_A_TOPOLOGY]	= "topology",
+	[IBTRACE_SIM_A_NODE_INDEX]	= "node_index",
+	[IBTRACE_SIM_A_NODE_NAME]	= "node_name",
+	[IBTRACE_SIM_A_PORT]		= "port",
+	[IBTRACE_SIM_A_MISROUTE]	= "misroute",
 };
 
 static const struct ibt_family sim_family = {
@@ -564,6 +597,207 @@ static int sim_del(struct ibt *ctx)
 	return ibt_nl_run(ctx, msg, NULL, NULL);
 }
 
+/* sim set ----------------------------------------------------------------- */
+
+#define SET_WORDS_MAX	32
+
+/* What "sim set" changes; a port knob is sent only if its bit is set. */
+struct set_req {
+	const char *fabric;
+	const char *node;
+	bool has_port;
+	uint32_t port;
+	uint32_t knobs;			/* bits: 1 << IBTRACE_SIM_PORT_A_* */
+	uint32_t drop_ppm;
+	uint32_t delay_us;
+	uint8_t link_down;
+	uint32_t guid_cap;
+	uint32_t guid_quirks;
+	bool has_misroute;
+	uint32_t mr_dlid;
+	bool mr_del;
+	uint32_t mr_port;
+};
+
+/* One "KEYWORD VALUE..." of sim set at @w; words used, or -exit code. */
+static int set_word(struct set_req *r, const char **w, int n)
+{
+	const char *k = w[0], *v = n > 1 ? w[1] : NULL;
+
+	if (!v)
+		return -ibt_err(IBT_EXIT_USAGE, "sim set: \"%s\" needs a value", k);
+	if (!strcmp(k, "port")) {
+		if (ibt_parse_u32(v, 0, IBTRACE_SIM_PORTS_MAX, &r->port))
+			return -ibt_err(IBT_EXIT_USAGE,
+					"bad port \"%s\": a port number, 0..%d",
+					v, IBTRACE_SIM_PORTS_MAX);
+		r->has_port = true;
+		return 2;
+	}
+	if (!strcmp(k, "drop")) {
+		if (ibt_parse_pct_ppm(v, &r->drop_ppm))
+			return -ibt_err(IBT_EXIT_USAGE,
+					"bad drop \"%s\": a percentage, 0..100 with up to 4 decimals",
+					v);
+		r->knobs |= 1u << IBTRACE_SIM_PORT_A_DROP_PPM;
+		return 2;
+	}
+	if (!strcmp(k, "delay")) {
+		if (ibt_parse_u32(v, 0, 1000000, &r->delay_us))
+			return -ibt_err(IBT_EXIT_USAGE,
+					"bad delay \"%s\": microseconds, 0..1000000", v);
+		r->knobs |= 1u << IBTRACE_SIM_PORT_A_DELAY_US;
+		return 2;
+	}
+	if (!strcmp(k, "link")) {
+		if (strcmp(v, "down") && strcmp(v, "up"))
+			return -ibt_err(IBT_EXIT_USAGE,
+					"bad link \"%s\": down or up", v);
+		r->link_down = !strcmp(v, "down");
+		r->knobs |= 1u << IBTRACE_SIM_PORT_A_LINK_DOWN;
+		return 2;
+	}
+	if (!strcmp(k, "guid-cap")) {
+		if (ibt_parse_u32(v, 1, 255, &r->guid_cap))
+			return -ibt_err(IBT_EXIT_USAGE,
+					"bad guid-cap \"%s\": GUID table entries, 1..255", v);
+		r->knobs |= 1u << IBTRACE_SIM_PORT_A_GUID_CAP;
+		return 2;
+	}
+	if (!strcmp(k, "guid-quirks")) {
+		if (ibt_parse_guid_quirks(v, &r->guid_quirks))
+			return -ibt_err(IBT_EXIT_USAGE,
+					"bad guid-quirks \"%s\": none, or a comma-separated list of entry0-writable, past-table-status, above-cap-nonzero",
+					v);
+		r->knobs |= 1u << IBTRACE_SIM_PORT_A_GUID_QUIRKS;
+		return 2;
+	}
+	if (!strcmp(k, "misroute")) {
+		const char *p = n > 2 ? w[2] : NULL;
+
+		if (ibt_parse_lid(v, &r->mr_dlid))
+			return -ibt_err(IBT_EXIT_USAGE,
+					"bad misroute DLID \"%s\": a unicast LID, 1..0xbfff", v);
+		if (!p)
+			return -ibt_err(IBT_EXIT_USAGE,
+					"sim set: misroute needs DLID and PORT (or none)");
+		r->mr_del = !strcmp(p, "none");
+		if (!r->mr_del &&
+		    ibt_parse_u32(p, 0, IBTRACE_SIM_PORTS_MAX, &r->mr_port))
+			return -ibt_err(IBT_EXIT_USAGE,
+					"bad misroute port \"%s\": an exit port, 0..%d, or none",
+					p, IBTRACE_SIM_PORTS_MAX);
+		r->has_misroute = true;
+		return 3;
+	}
+	return -ibt_err(IBT_EXIT_USAGE,
+			"unknown sim set keyword \"%s\"; see ibtracectl sim help", k);
+}
+
+static int set_parse(struct set_req *r, const char **w, int n)
+{
+	int i, used;
+
+	if (check_name(w[0]))
+		return IBT_EXIT_USAGE;
+	r->fabric = w[0];
+	r->node = w[1];
+	if (!*r->node)
+		return ibt_err(IBT_EXIT_USAGE, "sim set: empty NODE");
+	for (i = 2; i < n; i += used) {
+		used = set_word(r, w + i, n - i);
+		if (used < 0)
+			return -used;
+	}
+	if (r->knobs && !r->has_port)
+		return ibt_err(IBT_EXIT_USAGE,
+			       "sim set: port knobs need \"port N\"");
+	if (!r->knobs && !r->has_misroute)
+		return ibt_err(IBT_EXIT_USAGE,
+			       "sim set: nothing to set; see ibtracectl sim help");
+	return 0;
+}
+
+/* The SET request for @r; NULL (printed) on failure. */
+static struct nl_msg *set_msg(struct ibt *ctx, const struct set_req *r)
+{
+	struct nl_msg *msg = sim_req(ctx, IBTRACE_SIM_CMD_SET, false, r->fabric);
+	struct nlattr *nest;
+	uint32_t index;
+	int err = 0;
+
+	if (!msg)
+		return NULL;
+	/* NODE: an index if only digits, else a name */
+	if (strspn(r->node, "0123456789") == strlen(r->node) &&
+	    !ibt_parse_u32(r->node, 0, UINT32_MAX, &index))
+		err |= nla_put_u32(msg, IBTRACE_SIM_A_NODE_INDEX, index);
+	else
+		err |= nla_put_string(msg, IBTRACE_SIM_A_NODE_NAME, r->node);
+	if (r->has_port) {
+		nest = nla_nest_start(msg, IBTRACE_SIM_A_PORT);
+		err |= !nest;
+		err |= nla_put_u32(msg, IBTRACE_SIM_PORT_A_NUM, r->port);
+		if (r->knobs & (1u << IBTRACE_SIM_PORT_A_DROP_PPM))
+			err |= nla_put_u32(msg, IBTRACE_SIM_PORT_A_DROP_PPM,
+					   r->drop_ppm);
+		if (r->knobs & (1u << IBTRACE_SIM_PORT_A_DELAY_US))
+			err |= nla_put_u32(msg, IBTRACE_SIM_PORT_A_DELAY_US,
+					   r->delay_us);
+		if (r->knobs & (1u << IBTRACE_SIM_PORT_A_LINK_DOWN))
+			err |= nla_put_u8(msg, IBTRACE_SIM_PORT_A_LINK_DOWN,
+					  r->link_down);
+		if (r->knobs & (1u << IBTRACE_SIM_PORT_A_GUID_CAP))
+			err |= nla_put_u8(msg, IBTRACE_SIM_PORT_A_GUID_CAP,
+					  r->guid_cap);
+		if (r->knobs & (1u << IBTRACE_SIM_PORT_A_GUID_QUIRKS))
+			err |= nla_put_u32(msg, IBTRACE_SIM_PORT_A_GUID_QUIRKS,
+					   r->guid_quirks);
+		if (nest)
+			nla_nest_end(msg, nest);
+	}
+	if (r->has_misroute) {
+		nest = nla_nest_start(msg, IBTRACE_SIM_A_MISROUTE);
+		err |= !nest;
+		err |= nla_put_u32(msg, IBTRACE_SIM_MISROUTE_A_DLID, r->mr_dlid);
+		if (!r->mr_del)
+			err |= nla_put_u32(msg, IBTRACE_SIM_MISROUTE_A_PORT,
+					   r->mr_port);
+		if (nest)
+			nla_nest_end(msg, nest);
+	}
+	if (err) {
+		nlmsg_free(msg);
+		ibt_err(IBT_EXIT_ERR, "netlink request too large");
+		return NULL;
+	}
+	return msg;
+}
+
+static int sim_set(struct ibt *ctx)
+{
+	const char *words[SET_WORDS_MAX] = { NULL };
+	struct set_req r = { 0 };
+	struct nl_msg *msg;
+	int n, ret;
+
+	ret = sim_args(ctx, "set", NULL, words, 2, SET_WORDS_MAX,
+		       "a fabric NAME and a NODE");
+	if (ret)
+		return ret;
+	for (n = 0; n < SET_WORDS_MAX && words[n]; n++)
+		;
+	ret = set_parse(&r, words, n);
+	if (!ret)
+		ret = ibt_nl_open_family(ctx, &sim_family);
+	if (ret)
+		return ret;
+	msg = set_msg(ctx, &r);
+	if (!msg)
+		return IBT_EXIT_ERR;
+	return ibt_nl_run(ctx, msg, NULL, NULL);
+}
+
 /* sim show ---------------------------------------------------------------- */
 
 static const char *node_name(struct sim_list *nodes, uint32_t index)
@@ -578,6 +812,41 @@ static const char *node_name(struct sim_list *nodes, uint32_t index)
 			return str_attr(tb, IBTRACE_SIM_A_NODE_NAME, "?");
 	}
 	return "?";
+}
+
+/* The knobs the kernel reports (those not at their power-on value). */
+static void show_knobs(struct ibt *ctx, struct nlattr **pt)
+{
+	char b[96];
+
+	if (pt[IBTRACE_SIM_PORT_A_DROP_PPM]) {
+		uint32_t ppm = nla_get_u32(pt[IBTRACE_SIM_PORT_A_DROP_PPM]);
+
+		ibt_out_field(ctx, "drop_ppm", json_object_new_uint64(ppm),
+			      " drop %s%%", ibt_ppm_pct_str(ppm, b, sizeof(b)));
+	}
+	if (pt[IBTRACE_SIM_PORT_A_DELAY_US])
+		ibt_out_field(ctx, "delay_us", json_object_new_uint64(
+				nla_get_u32(pt[IBTRACE_SIM_PORT_A_DELAY_US])),
+			      " delay %uus",
+			      nla_get_u32(pt[IBTRACE_SIM_PORT_A_DELAY_US]));
+	if (pt[IBTRACE_SIM_PORT_A_LINK_DOWN])
+		ibt_out_field(ctx, "link_down", json_object_new_boolean(
+				nla_get_u8(pt[IBTRACE_SIM_PORT_A_LINK_DOWN])),
+			      " link %s",
+			      nla_get_u8(pt[IBTRACE_SIM_PORT_A_LINK_DOWN]) ?
+			      "down" : "up");
+	if (pt[IBTRACE_SIM_PORT_A_GUID_CAP])
+		ibt_out_field(ctx, "guid_cap", json_object_new_uint64(
+				nla_get_u8(pt[IBTRACE_SIM_PORT_A_GUID_CAP])),
+			      " guid-cap %u",
+			      nla_get_u8(pt[IBTRACE_SIM_PORT_A_GUID_CAP]));
+	if (pt[IBTRACE_SIM_PORT_A_GUID_QUIRKS])
+		ibt_out_field(ctx, "guid_quirks", json_object_new_string(
+				ibt_guid_quirks_str(nla_get_u32(
+					pt[IBTRACE_SIM_PORT_A_GUID_QUIRKS]),
+					b, sizeof(b))),
+			      " guid-quirks %s", b);
 }
 
 static int show_port(struct ibt *ctx, struct sim_list *nodes,
@@ -624,8 +893,45 @@ static int show_port(struct ibt *ctx, struct sim_list *nodes,
 		ibt_out_u64(ctx, "tx", nla_get_u64(pt[IBTRACE_SIM_PORT_A_TX_PKTS]));
 	if (pt[IBTRACE_SIM_PORT_A_DROPS])
 		ibt_out_u64(ctx, "drops", nla_get_u64(pt[IBTRACE_SIM_PORT_A_DROPS]));
+	show_knobs(ctx, pt);
 	ibt_out_obj_end(ctx);
 	ibt_out_eol(ctx);
+	return 0;
+}
+
+/* A switch's misroute rules: "misroute" array, a text line each. */
+static int show_misroutes(struct ibt *ctx, struct sim_msg *m)
+{
+	struct nlattr *mt[IBTRACE_SIM_MISROUTE_A_MAX + 1];
+	bool any = false;
+	struct nlattr *nla;
+	int rem, ret;
+
+	nla_for_each_attr(nla, genlmsg_attrdata(nlmsg_data(m->nlh), 0),
+			  genlmsg_attrlen(nlmsg_data(m->nlh), 0), rem) {
+		if (nla_type(nla) != IBTRACE_SIM_A_MISROUTE)
+			continue;
+		ret = ibt_nl_parse_nest_policy(ctx, nla, mt,
+					       IBTRACE_SIM_MISROUTE_A_MAX,
+					       sim_misroute_policy, "misroute");
+		if (ret)
+			return ret;
+		if (!mt[IBTRACE_SIM_MISROUTE_A_DLID] ||
+		    !mt[IBTRACE_SIM_MISROUTE_A_PORT])
+			return ibt_err(IBT_EXIT_ERR,
+				       "malformed kernel reply: incomplete misroute rule");
+		if (!any)
+			ibt_out_arr_begin(ctx, "misroute");
+		any = true;
+		ibt_out_obj_begin(ctx, NULL);
+		ibt_out_text(ctx, "    misroute");
+		ibt_out_hex(ctx, "dlid", nla_get_u32(mt[IBTRACE_SIM_MISROUTE_A_DLID]));
+		ibt_out_u64(ctx, "port", nla_get_u32(mt[IBTRACE_SIM_MISROUTE_A_PORT]));
+		ibt_out_obj_end(ctx);
+		ibt_out_eol(ctx);
+	}
+	if (any)
+		ibt_out_arr_end(ctx);
 	return 0;
 }
 
@@ -655,8 +961,9 @@ static int show_node(struct ibt *ctx, struct sim_list *nodes, struct sim_msg *m)
 			return ret;
 	}
 	ibt_out_arr_end(ctx);
+	ret = show_misroutes(ctx, m);
 	ibt_out_obj_end(ctx);
-	return 0;
+	return ret;
 }
 
 static int show_fabric(struct ibt *ctx, struct sim_msg *f)
@@ -732,6 +1039,9 @@ static int sim_help(struct ibt *ctx)
 	printf("Usage: ibtracectl [-j] [--pretty] sim add TOPOLOGY_FILE [--name NAME]\n"
 	       "                                 [--no-sm] [--guid-cap N]\n"
 	       "       ibtracectl sim del NAME\n"
+	       "       ibtracectl sim set FABRIC NODE [port N] [drop PERCENT] [delay USEC]\n"
+	       "                      [link down|up] [guid-cap N] [guid-quirks QUIRKS]\n"
+	       "                      [misroute DLID PORT | misroute DLID none]\n"
 	       "       ibtracectl [-j] [--pretty] sim show [NAME]\n"
 	       "add: create a fabric of the ibtrace_sim module from an ibnetdiscover /\n"
 	       "ibsim topology file; prints the fabric's name and the RDMA device of\n"
@@ -740,9 +1050,17 @@ static int sim_help(struct ibt *ctx)
 	       "OpenSM instead of the built-in SM-lite; --guid-cap sets the GUID table\n"
 	       "size of every HCA port and switch port 0 (default 8).\n"
 	       "del: destroy a fabric and its RDMA devices.\n"
+	       "set: fault knobs of node NODE (name, or index if all digits). Port\n"
+	       "knobs need \"port N\": drop (0..100 %%, packets leaving the port),\n"
+	       "delay (0..1000000 us), link down|up (both ends), guid-cap (1..the\n"
+	       "fabric's --guid-cap), guid-quirks (none or entry0-writable,\n"
+	       "past-table-status,above-cap-nonzero). misroute DLID PORT makes a\n"
+	       "switch send LID-routed packets for DLID out of PORT whatever its LFT\n"
+	       "says; misroute DLID none removes the rule.\n"
 	       "show: every fabric (or NAME): its nodes (type, name, guid, dev) and per\n"
-	       "port: lid, state, peer NODE/PORT, rx, tx, drops packet counters.\n"
-	       "add and del need CAP_NET_ADMIN (else exit 5); exit 3: ibtrace_sim is\n"
+	       "port: lid, state, peer NODE/PORT, rx, tx, drops packet counters,\n"
+	       "the knobs not at their power-on value, and misroute rules.\n"
+	       "add, del and set need CAP_NET_ADMIN (else exit 5); exit 3: ibtrace_sim is\n"
 	       "not loaded.\n");
 	return IBT_EXIT_OK;
 }
@@ -750,6 +1068,7 @@ static int sim_help(struct ibt *ctx)
 static const struct ibt_cmd sim_cmds[] = {
 	{ "add",	sim_add },
 	{ "del",	sim_del },
+	{ "set",	sim_set },
 	{ "show",	sim_show },
 	{ "help",	sim_help },
 	{ NULL,		NULL },

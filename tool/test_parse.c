@@ -296,6 +296,59 @@ static void test_sim(void)
 	CHECK_STR(ibt_sim_node_type_str(3), "unknown");
 }
 
+static void test_knobs(void)
+{
+	uint32_t v = 77;
+	char b[64];
+
+	CHECK(!ibt_parse_pct_ppm("30", &v) && v == 300000);
+	CHECK(!ibt_parse_pct_ppm("30%", &v) && v == 300000);
+	CHECK(!ibt_parse_pct_ppm("0", &v) && v == 0);
+	CHECK(!ibt_parse_pct_ppm("100", &v) && v == 1000000);
+	CHECK(!ibt_parse_pct_ppm("100.0", &v) && v == 1000000);
+	CHECK(!ibt_parse_pct_ppm("0.5", &v) && v == 5000);
+	CHECK(!ibt_parse_pct_ppm("0.0001", &v) && v == 1);
+	CHECK(!ibt_parse_pct_ppm("12.34%", &v) && v == 123400);
+	v = 77;
+	CHECK(ibt_parse_pct_ppm("100.01", &v) && v == 77);
+	CHECK(ibt_parse_pct_ppm("101", &v) && v == 77);
+	CHECK(ibt_parse_pct_ppm("0.00001", &v));
+	CHECK(ibt_parse_pct_ppm("", &v));
+	CHECK(ibt_parse_pct_ppm(NULL, &v));
+	CHECK(ibt_parse_pct_ppm("%", &v));
+	CHECK(ibt_parse_pct_ppm(".5", &v));
+	CHECK(ibt_parse_pct_ppm("5.", &v));
+	CHECK(ibt_parse_pct_ppm("-1", &v));
+	CHECK(ibt_parse_pct_ppm("1.2.3", &v));
+	CHECK(ibt_parse_pct_ppm("5%%", &v));
+	CHECK(ibt_parse_pct_ppm("5%x", &v));
+	CHECK(ibt_parse_pct_ppm("0005", &v) && v == 77);
+
+	CHECK(!ibt_parse_guid_quirks("none", &v) && v == 0);
+	CHECK(!ibt_parse_guid_quirks("entry0-writable", &v) && v == 1);
+	CHECK(!ibt_parse_guid_quirks("above-cap-nonzero,past-table-status", &v) &&
+	      v == 6);
+	CHECK(!ibt_parse_guid_quirks("entry0-writable,past-table-status,above-cap-nonzero",
+				     &v) && v == 7);
+	v = 77;
+	CHECK(ibt_parse_guid_quirks("", &v) && v == 77);
+	CHECK(ibt_parse_guid_quirks("entry0", &v));
+	CHECK(ibt_parse_guid_quirks("entry0-writable,", &v));
+	CHECK(ibt_parse_guid_quirks(",entry0-writable", &v));
+	CHECK(ibt_parse_guid_quirks("none,entry0-writable", &v) && v == 77);
+
+	CHECK_STR(ibt_guid_quirks_str(0, b, sizeof(b)), "none");
+	CHECK_STR(ibt_guid_quirks_str(5, b, sizeof(b)),
+		  "entry0-writable,above-cap-nonzero");
+	CHECK_STR(ibt_guid_quirks_str(0x12, b, sizeof(b)),
+		  "past-table-status,0x10");
+	CHECK_STR(ibt_ppm_pct_str(300000, b, sizeof(b)), "30");
+	CHECK_STR(ibt_ppm_pct_str(5000, b, sizeof(b)), "0.5");
+	CHECK_STR(ibt_ppm_pct_str(1, b, sizeof(b)), "0.0001");
+	CHECK_STR(ibt_ppm_pct_str(1000000, b, sizeof(b)), "100");
+	CHECK_STR(ibt_ppm_pct_str(123450, b, sizeof(b)), "12.345");
+}
+
 int main(void)
 {
 	test_u32();
@@ -309,6 +362,7 @@ int main(void)
 	test_percentile();
 	test_ns();
 	test_sim();
+	test_knobs();
 	printf("test_parse: %d checks, %d failed\n", checks, failures);
 	return failures ? 1 : 0;
 }

@@ -18,8 +18,17 @@
  * A packet thus crosses link after link in one loop, bounded by
  * %IBSIM_MAX_FWD_HOPS so that a forwarding loop programmed into the LFTs
  * drops the packet instead of spinning.
+ *
+ * Fault knobs of the port a packet leaves by (knobs.c): drop_ppm loses it
+ * with that probability (counted in the port's drops); delay_us holds it
+ * back on @delayed, sorted by arrival time, until the delayed work item
+ * carries it on from the other end of the link. A packet never arrives
+ * before one that left the same port earlier. A delayed packet completes
+ * its send when it leaves (as a UD send on real hardware does), so it
+ * holds no QP; the ones still held when the fabric stops are freed there.
  */
 #include <linux/kernel.h>
+#include <linux/random.h>
 #include <linux/slab.h>
 #include <rdma/ib_mad.h>
 
@@ -178,6 +187,12 @@ static bool ibsim_port_egress(struct ibsim_port *port,
 static struct ibsim_port *ibsim_port_xmit(struct ibsim_port *port,
 					  struct ibsim_pkt *pkt)
 {
+	u32 ppm = READ_ONCE(port->drop_ppm);
+
+	if (ppm && get_random_u32_below(IBSIM_DROP_PPM_MAX) < ppm) {
+		ibsim_drop(port, "lost on the link (drop knob)");
+		return NULL;
+	}
 	if (!ibsim_port_egress(port, pkt))
 		return NULL;
 	if (!port->peer) {
@@ -187,13 +202,104 @@ static struct ibsim_port *ibsim_port_xmit(struct ibsim_port *port,
 	return port->peer;
 }
 
-/* Take @pkt out of its HCA port: loopback to one of its LIDs, or the fabric. */
-static void ibsim_port_tx(struct ibsim_pkt *pkt)
+/* Arm the delayed work for the first packet of @fabric->delayed. */
+static void __ibsim_delay_arm(struct ibsim_fabric *fabric)
+{
+	struct ibsim_pkt *first;
+	s64 ns;
+
+	lockdep_assert_held(&fabric->tx_lock);
+	first = list_first_entry_or_null(&fabric->delayed, struct ibsim_pkt,
+					 list);
+	if (!first || fabric->no_delay)
+		return;
+	ns = ktime_to_ns(ktime_sub(first->due, ktime_get()));
+	/* +1: a timer never fires early, nor should the packet arrive early */
+	mod_delayed_work(fabric->wq, &fabric->delay_work,
+			 ns > 0 ? nsecs_to_jiffies(ns) + 1 : 0);
+}
+
+/*
+ * @pkt left @port (delay knob @delay_us, maybe 0) towards @peer: hold it
+ * back if the knob says so or if an earlier packet of the link still is.
+ * Returns true if it was held back (the fabric owns it then).
+ */
+static bool ibsim_link_delay(struct ibsim_fabric *fabric,
+			     struct ibsim_port *port, struct ibsim_port *peer,
+			     struct ibsim_pkt *pkt, u32 delay_us)
+{
+	struct ibsim_pkt *pos;
+	unsigned long flags;
+	ktime_t now, due;
+
+	if (!delay_us && !port->delay_last)
+		return false;
+	now = ktime_get();
+	due = ktime_add_us(now, delay_us);
+	if (ktime_before(due, port->delay_last))
+		due = port->delay_last;
+	if (!delay_us && !ktime_after(due, now)) {
+		port->delay_last = 0;
+		return false;
+	}
+
+	spin_lock_irqsave(&fabric->tx_lock, flags);
+	if (fabric->no_delay) {
+		spin_unlock_irqrestore(&fabric->tx_lock, flags);
+		return false;
+	}
+	port->delay_last = due;
+	pkt->due = due;
+	pkt->at = peer;
+	/* Sorted by arrival, after those due at the same time: from the tail. */
+	list_for_each_entry_reverse(pos, &fabric->delayed, list)
+		if (!ktime_after(pos->due, due))
+			break;
+	list_add(&pkt->list, &pos->list);
+	if (fabric->delayed.next == &pkt->list)
+		__ibsim_delay_arm(fabric);
+	spin_unlock_irqrestore(&fabric->tx_lock, flags);
+	return true;
+}
+
+/*
+ * Carry @pkt across the fabric, @port being where it is now: the port it
+ * leaves by (@rx false) or the one it arrives at (@rx true). Returns true
+ * when the packet is done with (delivered, answered or dropped), false
+ * when a delay knob holds it back.
+ */
+static bool ibsim_pkt_fly(struct ibsim_fabric *fabric, struct ibsim_port *port,
+			  struct ibsim_pkt *pkt, bool rx)
+{
+	struct ibsim_port *peer;
+
+	if (rx)
+		port = ibsim_port_rx(port, pkt);
+	while (port) {
+		if (pkt->hops++ == IBSIM_MAX_FWD_HOPS) {
+			ibsim_drop(port, "too many hops (forwarding loop?)");
+			break;
+		}
+		peer = ibsim_port_xmit(port, pkt);
+		if (!peer)
+			break;
+		if (ibsim_link_delay(fabric, port, peer, pkt,
+				     READ_ONCE(port->delay_us)))
+			return false;
+		port = ibsim_port_rx(peer, pkt);
+	}
+	return true;
+}
+
+/*
+ * Take @pkt out of its HCA port: loopback to one of its LIDs, or the
+ * fabric. Returns false when a delay knob holds the packet back.
+ */
+static bool ibsim_port_tx(struct ibsim_fabric *fabric, struct ibsim_pkt *pkt)
 {
 	struct ibsim_port *port = pkt->src_port;
 	bool dr = ibsim_pkt_is_dr_smp(pkt);
 	unsigned long flags;
-	unsigned int hops;
 	u16 lid, top;
 
 	spin_lock_irqsave(&port->node->lock, flags);
@@ -207,22 +313,25 @@ static void ibsim_port_tx(struct ibsim_pkt *pkt)
 
 	if (!pkt->sqpn && pkt->dqpn) {
 		ibsim_drop(port, "QP0 sends to QP0 only");
-		return;
+		return true;
 	}
 	if (!dr && lid && pkt->dlid >= lid && pkt->dlid <= top) {
 		if (ibsim_port_egress(port, pkt))
 			ibsim_ca_rx(port, pkt);
-		return;
+		return true;
 	}
-	for (hops = 0; port; hops++) {
-		if (hops == IBSIM_MAX_FWD_HOPS) {
-			ibsim_drop(port, "too many hops (forwarding loop?)");
-			return;
-		}
-		port = ibsim_port_xmit(port, pkt);
-		if (port)
-			port = ibsim_port_rx(port, pkt);
+	return ibsim_pkt_fly(fabric, port, pkt, false);
+}
+
+/* Complete the send of @pkt unless done already; free it if @done. */
+static void ibsim_pkt_sent(struct ibsim_pkt *pkt, bool done)
+{
+	if (pkt->src_qp) {
+		ibsim_qp_send_done(pkt->src_qp, pkt);
+		pkt->src_qp = NULL;
 	}
+	if (done)
+		kfree(pkt);
 }
 
 static void ibsim_tx_work(struct work_struct *work)
@@ -239,9 +348,36 @@ static void ibsim_tx_work(struct work_struct *work)
 
 	list_for_each_entry_safe(pkt, tmp, &batch, list) {
 		list_del(&pkt->list);
-		ibsim_port_tx(pkt);
-		ibsim_qp_send_done(pkt->src_qp, pkt);
-		kfree(pkt);
+		/* A held back packet is on @delayed: only complete its send. */
+		ibsim_pkt_sent(pkt, ibsim_port_tx(fabric, pkt));
+		cond_resched();
+	}
+}
+
+/* Carry on the delayed packets whose time has come. */
+static void ibsim_delay_work(struct work_struct *work)
+{
+	struct ibsim_fabric *fabric = container_of(to_delayed_work(work),
+						   struct ibsim_fabric,
+						   delay_work);
+	struct ibsim_pkt *pkt, *tmp;
+	unsigned long flags;
+	ktime_t now = ktime_get();
+	LIST_HEAD(batch);
+
+	spin_lock_irqsave(&fabric->tx_lock, flags);
+	list_for_each_entry_safe(pkt, tmp, &fabric->delayed, list) {
+		if (ktime_after(pkt->due, now))
+			break;
+		list_move_tail(&pkt->list, &batch);
+	}
+	__ibsim_delay_arm(fabric);
+	spin_unlock_irqrestore(&fabric->tx_lock, flags);
+
+	list_for_each_entry_safe(pkt, tmp, &batch, list) {
+		list_del(&pkt->list);
+		if (ibsim_pkt_fly(fabric, pkt->at, pkt, true))
+			kfree(pkt);
 		cond_resched();
 	}
 }
@@ -276,6 +412,8 @@ int ibsim_fabric_start(struct ibsim_fabric *fabric)
 	spin_lock_init(&fabric->tx_lock);
 	INIT_LIST_HEAD(&fabric->tx_queue);
 	INIT_WORK(&fabric->tx_work, ibsim_tx_work);
+	INIT_LIST_HEAD(&fabric->delayed);
+	INIT_DELAYED_WORK(&fabric->delay_work, ibsim_delay_work);
 	fabric->wq = alloc_ordered_workqueue("ibsim_%s", 0, fabric->name);
 	return fabric->wq ? 0 : -ENOMEM;
 }
@@ -283,15 +421,27 @@ int ibsim_fabric_start(struct ibsim_fabric *fabric)
 /*
  * Stop delivery. Called once every RDMA device of the fabric is
  * unregistered: their QPs are gone, so every packet was completed (QP
- * destruction waits for its packets), and nothing posts any more.
+ * destruction waits for its packets), and nothing posts any more. Packets
+ * still held back by a delay knob hold no QP: they are dropped here.
  */
 void ibsim_fabric_stop(struct ibsim_fabric *fabric)
 {
+	struct ibsim_pkt *pkt, *tmp;
 	unsigned long flags;
+	LIST_HEAD(batch);
 
 	spin_lock_irqsave(&fabric->tx_lock, flags);
 	fabric->dying = true;
+	fabric->no_delay = true;	/* nothing is held back any more */
 	spin_unlock_irqrestore(&fabric->tx_lock, flags);
+	cancel_delayed_work_sync(&fabric->delay_work);
 	destroy_workqueue(fabric->wq);
 	WARN_ON(!list_empty(&fabric->tx_queue));
+
+	list_splice_init(&fabric->delayed, &batch);
+	list_for_each_entry_safe(pkt, tmp, &batch, list) {
+		list_del(&pkt->list);
+		ibsim_drop(pkt->at, "fabric destroyed");
+		kfree(pkt);
+	}
 }

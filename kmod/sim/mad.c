@@ -82,14 +82,18 @@ static u32 __ibsim_port_set_state(struct ibsim_port *port, u8 state)
 	return 0;
 }
 
-/*
- * The link of @port retrains (PortState Down set, or PortPhysicalState
- * changed): both ends fall to Down, and come back to Init if both are
- * enabled. A switch's port 0 is internal: always enabled, it comes back
- * to Init at once. Called without locks held; takes each end's lock in
- * turn.
+/**
+ * ibsim_link_retrain - the link of a port retrains
+ * @port: the port
+ *
+ * PortState Down was set, PortPhysicalState changed, or the link knob
+ * moved: both ends fall to Down, and come back to Init (LinkUp) if both
+ * are enabled and the link is not held down by the knob
+ * (&ibsim_port.link_down). A switch's port 0 is internal: always enabled,
+ * it comes back to Init at once. Events as for a PortInfo Set. Called
+ * without locks held; takes each end's lock in turn.
  */
-static void ibsim_link_retrain(struct ibsim_port *port)
+void ibsim_link_retrain(struct ibsim_port *port)
 {
 	struct ibsim_port *ends[2] = { port, port->peer };
 	unsigned long flags;
@@ -101,10 +105,12 @@ static void ibsim_link_retrain(struct ibsim_port *port)
 		up = true;
 	} else if (port->peer) {
 		spin_lock_irqsave(&port->node->lock, flags);
-		up = port->phys_state != IBSIM_PHYS_DISABLED;
+		up = port->phys_state != IBSIM_PHYS_DISABLED &&
+		     !port->link_down;
 		spin_unlock_irqrestore(&port->node->lock, flags);
 		spin_lock_irqsave(&port->peer->node->lock, flags);
-		up = up && port->peer->phys_state != IBSIM_PHYS_DISABLED;
+		up = up && port->peer->phys_state != IBSIM_PHYS_DISABLED &&
+		     !port->peer->link_down;
 		spin_unlock_irqrestore(&port->peer->node->lock, flags);
 	}
 	for (i = 0; i < ARRAY_SIZE(ends); i++) {

@@ -186,6 +186,7 @@ int __ibsim_fabric_add(const struct ibsim_fabric_opts *opts,
 		goto err_ida;
 	}
 	fabric->id = id;
+	mutex_init(&fabric->knob_lock);
 	fabric->sm_lite = opts->sm_lite;
 	fabric->guid_cap = opts->guid_cap;
 	if (opts->name)
@@ -210,6 +211,7 @@ int __ibsim_fabric_add(const struct ibsim_fabric_opts *opts,
 		goto err_devs;
 	}
 
+	ibsim_debugfs_fabric_add(fabric);	/* best effort */
 	list_add_tail(&fabric->list, &ibsim_fabrics);
 	*fabricp = fabric;
 	return 0;
@@ -221,6 +223,7 @@ err_devs:
 err_nodes:
 	ibsim_nodes_free(fabric);
 err_free:
+	mutex_destroy(&fabric->knob_lock);
 	kfree(fabric);
 err_ida:
 	ida_free(&ibsim_fabric_ida, id);
@@ -241,18 +244,27 @@ int __ibsim_fabric_del(struct ibsim_fabric *fabric)
 {
 	lockdep_assert_held(&ibsim_fabrics_lock);
 	list_del(&fabric->list);
+	/* Waits for debugfs readers and writers, which take no global lock. */
+	ibsim_debugfs_fabric_del(fabric);
 	ibsim_devs_unregister(fabric);
 	ibsim_fabric_stop(fabric);
 	ibsim_devs_free(fabric);
 	ibsim_nodes_free(fabric);
 	ida_free(&ibsim_fabric_ida, fabric->id);
+	mutex_destroy(&fabric->knob_lock);
 	kfree(fabric);
 	return 0;
 }
 
 static int __init ibsim_init(void)
 {
-	return ibsim_nl_init();
+	int err;
+
+	ibsim_debugfs_init();	/* best effort */
+	err = ibsim_nl_init();
+	if (err)
+		ibsim_debugfs_exit();
+	return err;
 }
 
 static void __exit ibsim_exit(void)
@@ -265,6 +277,7 @@ static void __exit ibsim_exit(void)
 		__ibsim_fabric_del(fabric);
 	mutex_unlock(&ibsim_fabrics_lock);
 	ida_destroy(&ibsim_fabric_ida);
+	ibsim_debugfs_exit();
 }
 
 module_init(ibsim_init);

@@ -3,11 +3,11 @@
  * ibtrace_sim - the control interface: generic netlink family "ibtrace_sim".
  *
  * FABRIC_ADD / FABRIC_DEL create and destroy fabrics, FABRIC_GET and
- * NODE_GET show them. Linux 6.1 has no formatted extack messages, so a
- * topology error is reported as uapi/linux/ibtrace_sim.h describes: a
- * TOPO_ERROR message (line, reason) unicast before the error ACK, whose
- * extack carries the same reason and points at the TOPOLOGY attribute
- * holding the line.
+ * NODE_GET show them, SET (set_nl.c) turns their fault knobs. Linux 6.1
+ * has no formatted extack messages, so a topology error is reported as
+ * uapi/linux/ibtrace_sim.h describes: a TOPO_ERROR message (line, reason)
+ * unicast before the error ACK, whose extack carries the same reason and
+ * points at the TOPOLOGY attribute holding the line.
  */
 #include <linux/kernel.h>
 #include <linux/mm.h>
@@ -324,6 +324,8 @@ static int ibsim_nl_fill_port(struct sk_buff *skb, struct ibsim_port *port)
 			      atomic64_read(&port->drops),
 			      IBTRACE_SIM_PORT_A_PAD))
 		goto err_cancel;
+	if (ibsim_nl_fill_knobs(skb, port))
+		goto err_cancel;
 	nla_nest_end(skb, nest);
 	return 0;
 
@@ -357,6 +359,8 @@ static int ibsim_nl_fill_node(struct sk_buff *skb, struct ibsim_node *node,
 	for (n = node->sw ? 0 : 1; n <= node->num_ports; n++)
 		if (ibsim_nl_fill_port(skb, &node->ports[n]))
 			goto err_cancel;
+	if (ibsim_nl_fill_misroutes(skb, node))
+		goto err_cancel;
 	genlmsg_end(skb, hdr);
 	return 0;
 
@@ -431,6 +435,13 @@ static const struct genl_ops ibsim_nl_ops[] = {
 		.dumpit = ibsim_nl_node_get_dumpit,
 		.policy = ibsim_nl_name_policy,
 		.maxattr = IBTRACE_SIM_A_MAX,
+	},
+	{
+		.cmd = IBTRACE_SIM_CMD_SET,
+		.doit = ibsim_nl_set_doit,
+		.policy = ibsim_nl_set_policy,
+		.maxattr = IBTRACE_SIM_A_MAX,
+		.flags = GENL_ADMIN_PERM,
 	},
 };
 

@@ -15,6 +15,8 @@
 #include <linux/refcount.h>
 #include <linux/completion.h>
 #include <linux/spinlock.h>
+#include <linux/mutex.h>
+#include <linux/ktime.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <linux/netlink.h>
@@ -54,6 +56,7 @@
 #define IBSIM_LFT_BLOCK		64	/* LFT entries per SMP */
 #define IBSIM_PORT_NONE		0xff	/* LFT entry: no route */
 #define IBSIM_MAX_FWD_HOPS	255	/* links a packet may cross */
+#define IBSIM_MISROUTE_MAX	256	/* misroute rules per switch */
 
 enum ibsim_node_type {
 	IBSIM_NODE_CA = IBTRACE_SIM_NODE_CA,
@@ -86,6 +89,9 @@ enum ibsim_pma_counter {
 
 struct ibsim_node;
 struct ibsim_dev;
+struct genl_info;
+struct sk_buff;
+struct dentry;
 
 /**
  * struct ibsim_port - one port of a node, with its SMA state
@@ -137,7 +143,11 @@ struct ibsim_dev;
  * with READ_ONCE()):
  * @drop_ppm: loss probability of packets leaving the port, per million
  * @delay_us: delay added to packets leaving the port
- * @link_down: the link was taken down by the knob and stays down
+ * @link_down: the link was taken down by the knob and stays down (set on
+ *	both ends of the link)
+ * @delay_last: when the last delayed packet leaving the port arrives at
+ *	the peer, so that a packet never overtakes an earlier one on the
+ *	link; only touched by the fabric's work items
  * @sqp: QP0 and QP1 of an HCA port, protected by @node->lock
  *
  * Counters, atomic, readable without the lock:
@@ -186,6 +196,7 @@ struct ibsim_port {
 	u32 drop_ppm;
 	u32 delay_us;
 	bool link_down;
+	ktime_t delay_last;
 	struct ibsim_qp *sqp[2];
 
 	atomic64_t tx_pkts;
@@ -240,8 +251,11 @@ struct ibsim_node {
  * @life_time: LifeTimeValue
  * @port_state_change: PortStateChange, set when an external port's state
  *	changes, cleared by a SwitchInfo Set writing 1
+ * @misroute: misroute fault rules, DLID -> exit port (xa_mk_value());
+ *	protected by its own lock, changed under the fabric's @knob_lock
+ * @num_misroutes: rules in @misroute, protected by the fabric's @knob_lock
  *
- * All fields are protected by the owning node's lock.
+ * All other fields are protected by the owning node's lock.
  */
 struct ibsim_switch {
 	u8 *lft;
@@ -255,6 +269,8 @@ struct ibsim_switch {
 	u8 def_mc_not_primary;
 	u8 life_time;
 	bool port_state_change;
+	struct xarray misroute;
+	u32 num_misroutes;
 };
 
 /**
@@ -272,6 +288,14 @@ struct ibsim_switch {
  * @tx_queue: packets posted and not yet delivered
  * @dying: set when the fabric is being destroyed; no packet is queued after
  * @tx_work: moves packets from @tx_queue across the fabric
+ * @delayed: packets held back by a port's delay knob, by arrival time;
+ *	protected by @tx_lock
+ * @no_delay: set when the fabric stops: packets are no longer held back;
+ *	protected by @tx_lock
+ * @delay_work: delivers the packets of @delayed when their time comes
+ * @knob_lock: serializes changes of the fault knobs (link state changes,
+ *	misroute rules) from netlink and debugfs
+ * @debugfs: the fabric's debugfs directory, NULL if none
  * @sm_lite: the built-in subnet manager (SM-lite, sm.c) manages the fabric
  * @sm_lid: LID where SM-lite's SA answers, 0 if SM-lite is off
  * @guid_cap: GUID table entries of every HCA port and switch port 0
@@ -290,6 +314,11 @@ struct ibsim_fabric {
 	struct list_head tx_queue;
 	bool dying;
 	struct work_struct tx_work;
+	struct list_head delayed;
+	bool no_delay;
+	struct delayed_work delay_work;
+	struct mutex knob_lock;	/* serializes knob changes */
+	struct dentry *debugfs;
 	bool sm_lite;
 	u16 sm_lid;
 	u8 guid_cap;
@@ -300,6 +329,7 @@ struct ibsim_fabric {
  * @list: entry in the fabric's tx queue
  * @src_port: port the packet leaves by
  * @src_qp: sending QP, referenced until the send completion is made
+ *	(NULL after it: a delayed packet completes its send when it leaves)
  * @wr_id: work request of the send (wr_cqe shares the field)
  * @signaled: make a send completion
  * @opcode: completion opcode of the send
@@ -316,6 +346,9 @@ struct ibsim_fabric {
  * @has_imm: immediate data present
  * @imm: immediate data
  * @grh: the GRH, valid if @has_grh
+ * @hops: links crossed so far
+ * @at: port a delayed packet arrives at when @due
+ * @due: arrival time of a delayed packet
  * @len: payload bytes in @data
  * @data: payload
  */
@@ -339,6 +372,9 @@ struct ibsim_pkt {
 	bool has_imm;
 	__be32 imm;
 	struct ib_grh grh;
+	u16 hops;
+	struct ibsim_port *at;
+	ktime_t due;
 	u32 len;
 	u8 data[];
 };
@@ -525,6 +561,7 @@ void ibsim_qp_recv(struct ibsim_qp *qp, const struct ibsim_pkt *pkt,
 
 /* mad.c */
 void ibsim_port_init_sma(struct ibsim_port *port);
+void ibsim_link_retrain(struct ibsim_port *port);
 void ibsim_sma_answer(struct ibsim_node *node, u8 in_port,
 		      struct ib_smp *smp);
 int ibsim_process_mad(struct ib_device *ibdev, int mad_flags, u32 port_num,
@@ -555,6 +592,72 @@ void ibsim_switch_free(struct ibsim_node *node);
 u16 ibsim_switch_sma(struct ibsim_node *node, struct ib_smp *smp, bool set);
 struct ibsim_port *ibsim_switch_rx(struct ibsim_port *port,
 				   struct ibsim_pkt *pkt);
+
+/* knobs.c */
+/**
+ * struct ibsim_port_knobs - a change of a port's fault knobs
+ * @set: which knobs change, bits of &enum ibsim_knob
+ * @drop_ppm: new drop probability, per million
+ * @delay_us: new delay, microseconds
+ * @link_down: take the link down (true) or bring it up
+ * @guid_cap: new GUIDCap
+ * @guid_quirks: new GUIDInfo quirks, &enum ibtrace_sim_guid_quirk
+ */
+struct ibsim_port_knobs {
+	u32 set;
+	u32 drop_ppm;
+	u32 delay_us;
+	bool link_down;
+	u8 guid_cap;
+	u32 guid_quirks;
+};
+
+/**
+ * enum ibsim_knob - the port knobs, as bit numbers of ibsim_port_knobs.set
+ * @IBSIM_KNOB_DROP: drop_ppm
+ * @IBSIM_KNOB_DELAY: delay_us
+ * @IBSIM_KNOB_LINK: link_down
+ * @IBSIM_KNOB_GUID_CAP: guid_cap
+ * @IBSIM_KNOB_GUID_QUIRKS: guid_quirks
+ * @IBSIM_KNOB_COUNT: number of knobs
+ */
+enum ibsim_knob {
+	IBSIM_KNOB_DROP,
+	IBSIM_KNOB_DELAY,
+	IBSIM_KNOB_LINK,
+	IBSIM_KNOB_GUID_CAP,
+	IBSIM_KNOB_GUID_QUIRKS,
+	IBSIM_KNOB_COUNT,
+};
+
+#define IBSIM_DROP_PPM_MAX	1000000
+#define IBSIM_DELAY_US_MAX	1000000
+#define IBSIM_GUID_QUIRKS_ALL	(IBTRACE_SIM_GUID_QUIRK_ENTRY0_WRITABLE | \
+				 IBTRACE_SIM_GUID_QUIRK_PAST_TABLE_STATUS | \
+				 IBTRACE_SIM_GUID_QUIRK_ABOVE_CAP_NONZERO)
+
+int ibsim_port_knobs_check(const struct ibsim_port *port,
+			   const struct ibsim_port_knobs *k,
+			   enum ibsim_knob *bad, const char **why);
+void ibsim_port_knobs_apply(struct ibsim_port *port,
+			    const struct ibsim_port_knobs *k);
+int ibsim_misroute_check(const struct ibsim_node *node, u32 dlid, u32 port,
+			 bool del, const char **why);
+int ibsim_misroute_set(struct ibsim_node *node, u16 dlid, u8 port);
+void ibsim_misroute_del(struct ibsim_node *node, u16 dlid);
+bool ibsim_misroute_lookup(struct ibsim_node *node, u16 dlid, u8 *port);
+
+/* set_nl.c */
+extern const struct nla_policy ibsim_nl_set_policy[IBTRACE_SIM_A_MAX + 1];
+int ibsim_nl_set_doit(struct sk_buff *skb, struct genl_info *info);
+int ibsim_nl_fill_knobs(struct sk_buff *skb, struct ibsim_port *port);
+int ibsim_nl_fill_misroutes(struct sk_buff *skb, struct ibsim_node *node);
+
+/* debugfs.c */
+void ibsim_debugfs_init(void);
+void ibsim_debugfs_exit(void);
+void ibsim_debugfs_fabric_add(struct ibsim_fabric *fabric);
+void ibsim_debugfs_fabric_del(struct ibsim_fabric *fabric);
 
 /* topo.c */
 /**

@@ -91,6 +91,7 @@ int ibsim_switch_create(struct ibsim_node *node)
 	sw->life_time = IBSIM_SW_LIFE_TIME;
 	sw->def_mc_primary = IBSIM_PORT_NONE;
 	sw->def_mc_not_primary = IBSIM_PORT_NONE;
+	xa_init(&sw->misroute);
 	node->sw = sw;
 	return 0;
 
@@ -107,6 +108,7 @@ void ibsim_switch_free(struct ibsim_node *node)
 {
 	if (!node->sw)
 		return;
+	xa_destroy(&node->sw->misroute);
 	kvfree(node->sw->sl2vl);
 	kvfree(node->sw->mft);
 	kvfree(node->sw->lft);
@@ -437,15 +439,18 @@ static enum ibsim_fwd ibsim_switch_route(struct ibsim_node *node, u8 in_port,
 					 const char **why)
 {
 	enum ibsim_fwd fwd = IBSIM_FWD_LID;
+	bool dr = ibsim_pkt_is_smp(pkt, IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE);
 
-	if (ibsim_pkt_is_smp(pkt, IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE))
+	if (dr)
 		fwd = ibsim_switch_dr(node, in_port,
 				      ibsim_switch_own_lid(node, pkt->dlid),
 				      pkt, out, why);
 	if (fwd != IBSIM_FWD_LID)
 		return fwd;
 
-	*out = ibsim_switch_lookup(node, pkt->dlid);
+	/* The misroute fault knob overrides the LFT, for LID routing only. */
+	if (dr || !ibsim_misroute_lookup(node, pkt->dlid, out))
+		*out = ibsim_switch_lookup(node, pkt->dlid);
 	if (!*out)
 		return IBSIM_FWD_LOCAL;
 	if (*out == IBSIM_PORT_NONE) {

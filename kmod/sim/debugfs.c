@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ibtrace_sim - fault knobs and counters in debugfs, netdevsim style.
+ *
+ *   /sys/kernel/debug/ibtrace_sim/FABRIC/NODE/portN/
+ *	drop_ppm	rw  loss probability of packets leaving the port, ppm
+ *	delay_us	rw  microseconds added to packets leaving the port
+ *	link_down	rw  1: the link is held down (both ends), 0: up
+ *	guid_cap	rw  GUIDCap (HCA ports and switch port 0 only)
+ *	guid_quirks	rw  GUIDInfo quirk bits (same ports as guid_cap)
+ *	rx_pkts, tx_pkts, drops   ro  packet counters
+ *   /sys/kernel/debug/ibtrace_sim/FABRIC/NODE/misroute   (switches only)
+ *
+ * NODE is "INDEX-NAME": the node index in the fabric and its name with
+ * every character but A-Z a-z 0-9 _ . - replaced by '_'. The link knobs
+ * exist on connected ports only; a switch's port 0 has guid_cap,
+ * guid_quirks and the counters.
+ *
+ * misroute: reading lists the rules, one "DLID PORT" line each, by DLID;
+ * writing "DLID PORT" adds or changes the rule for DLID, "DLID -" removes
+ * it (numbers in decimal or 0x hex). Values out of range are refused with
+ * -EINVAL; netlink (ibtracectl sim set) says why.
+ *
+ * Files are created when a fabric is built and removed before it is torn
+ * down (removal waits for readers and writers, which therefore take no
+ * global lock, only the fabric's knob_lock); a debugfs failure never fails
+ * the fabric.
+ */
+#include <linux/kernel.h>
+#include <linux/ctype.h>
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "sim.h"
+
+static struct dentry *ibsim_debugfs_root;
+
+static u64 ibsim_dbg_knob_get(struct ibsim_port *port, enum ibsim_knob knob)
+{
+	unsigned long flags;
+	u64 val = 0;
+
+	spin_lock_irqsave(&port->node->lock, flags);
+	switch (knob) {
+	case IBSIM_KNOB_DROP:
+		val = port->drop_ppm;
+		break;
+	case IBSIM_KNOB_DELAY:
+		val = port->delay_us;
+		break;
+	case IBSIM_KNOB_LINK:
+		val = port->link_down;
+		break;
+	case IBSIM_KNOB_GUID_CAP:
+		val = port->guid_cap;
+		break;
+	case IBSIM_KNOB_GUID_QUIRKS:
+		val = port->guid_quirks;
+		break;
+	default:
+		break;
+	}
+	spin_unlock_irqrestore(&port->node->lock, flags);
+	return val;
+}
+
+static int ibsim_dbg_knob_set(struct ibsim_port *port, enum ibsim_knob knob,
+			      u64 val)
+{
+	struct ibsim_fabric *fabric = port->node->fabric;
+	struct ibsim_port_knobs k = { .set = BIT(knob) };
+	enum ibsim_knob bad;
+	const char *why;
+	int err;
+
+	if (val > U32_MAX)
+		return -EINVAL;
+	switch (knob) {
+	case IBSIM_KNOB_DROP:
+		k.drop_ppm = val;
+		break;
+	case IBSIM_KNOB_DELAY:
+		k.delay_us = val;
+		break;
+	case IBSIM_KNOB_LINK:
+		if (val > 1)
+			return -EINVAL;
+		k.link_down = val;
+		break;
+	case IBSIM_KNOB_GUID_CAP:
+		if (val > U8_MAX)
+			return -EINVAL;
+		k.guid_cap = val;
+		break;
+	case IBSIM_KNOB_GUID_QUIRKS:
+		k.guid_quirks = val;
+		break;
+	default:
+		return -EINVAL;
+	}
+	err = ibsim_port_knobs_check(port, &k, &bad, &why);
+	if (err)
+		return err;
+	mutex_lock(&fabric->knob_lock);
+	ibsim_port_knobs_apply(port, &k);
+	mutex_unlock(&fabric->knob_lock);
+	return 0;
+}
+
+#define IBSIM_DBG_KNOB(name, knob, fmt)					\
+static const enum ibsim_knob ibsim_dbg_##name##_knob = knob;		\
+static int ibsim_dbg_##name##_get(void *data, u64 *val)		\
+{									\
+	*val = ibsim_dbg_knob_get(data, ibsim_dbg_##name##_knob);	\
+	return 0;							\
+}									\
+static int ibsim_dbg_##name##_set(void *data, u64 val)			\
+{									\
+	return ibsim_dbg_knob_set(data, ibsim_dbg_##name##_knob, val);	\
+}									\
+DEFINE_DEBUGFS_ATTRIBUTE(ibsim_dbg_##name##_fops, ibsim_dbg_##name##_get, \
+			 ibsim_dbg_##name##_set, fmt)
+
+IBSIM_DBG_KNOB(drop_ppm, IBSIM_KNOB_DROP, "%llu\n");
+IBSIM_DBG_KNOB(delay_us, IBSIM_KNOB_DELAY, "%llu\n");
+IBSIM_DBG_KNOB(link_down, IBSIM_KNOB_LINK, "%llu\n");
+IBSIM_DBG_KNOB(guid_cap, IBSIM_KNOB_GUID_CAP, "%llu\n");
+IBSIM_DBG_KNOB(guid_quirks, IBSIM_KNOB_GUID_QUIRKS, "0x%llx\n");
+
+static int ibsim_dbg_rx_pkts_get(void *data, u64 *val)
+{
+	*val = atomic64_read(&((struct ibsim_port *)data)->rx_pkts);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(ibsim_dbg_rx_pkts_fops, ibsim_dbg_rx_pkts_get, NULL,
+			 "%llu\n");
+
+static int ibsim_dbg_tx_pkts_get(void *data, u64 *val)
+{
+	*val = atomic64_read(&((struct ibsim_port *)data)->tx_pkts);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(ibsim_dbg_tx_pkts_fops, ibsim_dbg_tx_pkts_get, NULL,
+			 "%llu\n");
+
+static int ibsim_dbg_drops_get(void *data, u64 *val)
+{
+	*val = atomic64_read(&((struct ibsim_port *)data)->drops);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(ibsim_dbg_drops_fops, ibsim_dbg_drops_get, NULL,
+			 "%llu\n");
+
+/* misroute */
+
+static int ibsim_dbg_misroute_show(struct seq_file *m, void *v)
+{
+	struct ibsim_node *node = m->private;
+	unsigned long dlid;
+	void *entry;
+
+	xa_for_each(&node->sw->misroute, dlid, entry)
+		seq_printf(m, "%lu %lu\n", dlid, xa_to_value(entry));
+	return 0;
+}
+
+static int ibsim_dbg_misroute_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, ibsim_dbg_misroute_show, inode->i_private);
+}
+
+/* "DLID PORT" or "DLID -" into *@dlid, *@port, *@del. */
+static int ibsim_dbg_misroute_parse(char *buf, u32 *dlid, u32 *port,
+				    bool *del)
+{
+	char *s = strim(buf), *word;
+
+	word = strsep(&s, " \t");
+	if (!word || !s || kstrtou32(word, 0, dlid))
+		return -EINVAL;
+	s = skip_spaces(s);
+	*del = !strcmp(s, "-");
+	if (*del)
+		return 0;
+	return kstrtou32(s, 0, port);
+}
+
+static ssize_t ibsim_dbg_misroute_write(struct file *file,
+					const char __user *ubuf, size_t len,
+					loff_t *ppos)
+{
+	struct ibsim_node *node = file_inode(file)->i_private;
+	struct ibsim_fabric *fabric = node->fabric;
+	const char *why;
+	char buf[32];
+	u32 dlid, port = 0;
+	bool del;
+	int err;
+
+	if (*ppos || !len || len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	err = ibsim_dbg_misroute_parse(buf, &dlid, &port, &del);
+	if (err)
+		return -EINVAL;
+
+	mutex_lock(&fabric->knob_lock);
+	err = ibsim_misroute_check(node, dlid, port, del, &why);
+	if (!err) {
+		if (del)
+			ibsim_misroute_del(node, dlid);
+		else
+			err = ibsim_misroute_set(node, dlid, port);
+	}
+	mutex_unlock(&fabric->knob_lock);
+	if (err == -ERANGE || err == -EOPNOTSUPP)
+		err = -EINVAL;
+	return err ?: len;
+}
+
+static const struct file_operations ibsim_dbg_misroute_fops = {
+	.owner = THIS_MODULE,
+	.open = ibsim_dbg_misroute_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+	.write = ibsim_dbg_misroute_write,
+};
+
+/* tree */
+
+static void ibsim_debugfs_port(struct dentry *ndir, struct ibsim_port *port)
+{
+	struct dentry *dir;
+	char name[16];
+
+	snprintf(name, sizeof(name), "port%u", port->num);
+	dir = debugfs_create_dir(name, ndir);
+	if (port->peer) {
+		debugfs_create_file_unsafe("drop_ppm", 0600, dir, port,
+					   &ibsim_dbg_drop_ppm_fops);
+		debugfs_create_file_unsafe("delay_us", 0600, dir, port,
+					   &ibsim_dbg_delay_us_fops);
+		debugfs_create_file_unsafe("link_down", 0600, dir, port,
+					   &ibsim_dbg_link_down_fops);
+	}
+	if (!port->node->sw || !port->num) {
+		debugfs_create_file_unsafe("guid_cap", 0600, dir, port,
+					   &ibsim_dbg_guid_cap_fops);
+		debugfs_create_file_unsafe("guid_quirks", 0600, dir, port,
+					   &ibsim_dbg_guid_quirks_fops);
+	}
+	debugfs_create_file_unsafe("rx_pkts", 0400, dir, port,
+				   &ibsim_dbg_rx_pkts_fops);
+	debugfs_create_file_unsafe("tx_pkts", 0400, dir, port,
+				   &ibsim_dbg_tx_pkts_fops);
+	debugfs_create_file_unsafe("drops", 0400, dir, port,
+				   &ibsim_dbg_drops_fops);
+}
+
+static void ibsim_debugfs_node(struct dentry *fdir, struct ibsim_node *node)
+{
+	char name[IB_DEVICE_NODE_DESC_MAX + 16];
+	struct dentry *dir;
+	char *p;
+	u32 n;
+
+	snprintf(name, sizeof(name), "%u-%s", node->index, node->desc);
+	for (p = strchr(name, '-') + 1; *p; p++)
+		if (!isalnum(*p) && *p != '_' && *p != '.' && *p != '-')
+			*p = '_';
+	dir = debugfs_create_dir(name, fdir);
+	if (node->sw)
+		debugfs_create_file("misroute", 0600, dir, node,
+				    &ibsim_dbg_misroute_fops);
+	for (n = node->sw ? 0 : 1; n <= node->num_ports; n++)
+		ibsim_debugfs_port(dir, &node->ports[n]);
+}
+
+/**
+ * ibsim_debugfs_fabric_add - the debugfs tree of a new fabric
+ * @fabric: the fabric, fully built
+ *
+ * Failures are ignored: the fabric works without its debugfs files.
+ */
+void ibsim_debugfs_fabric_add(struct ibsim_fabric *fabric)
+{
+	struct dentry *dir;
+	u32 i;
+
+	if (IS_ERR_OR_NULL(ibsim_debugfs_root))
+		return;
+	dir = debugfs_create_dir(fabric->name, ibsim_debugfs_root);
+	if (IS_ERR(dir))
+		return;
+	fabric->debugfs = dir;
+	for (i = 0; i < fabric->num_nodes; i++)
+		ibsim_debugfs_node(dir, fabric->nodes[i]);
+}
+
+/**
+ * ibsim_debugfs_fabric_del - remove a fabric's debugfs tree
+ * @fabric: the fabric
+ *
+ * Returns once no reader or writer of its files runs any more.
+ */
+void ibsim_debugfs_fabric_del(struct ibsim_fabric *fabric)
+{
+	debugfs_remove_recursive(fabric->debugfs);
+	fabric->debugfs = NULL;
+}
+
+/**
+ * ibsim_debugfs_init - create the ibtrace_sim debugfs directory
+ */
+void ibsim_debugfs_init(void)
+{
+	ibsim_debugfs_root = debugfs_create_dir(KBUILD_MODNAME, NULL);
+}
+
+/**
+ * ibsim_debugfs_exit - remove the ibtrace_sim debugfs directory
+ */
+void ibsim_debugfs_exit(void)
+{
+	debugfs_remove_recursive(ibsim_debugfs_root);
+	ibsim_debugfs_root = NULL;
+}

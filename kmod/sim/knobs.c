@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ibtrace_sim - fault knobs, shared by netlink (set_nl.c) and debugfs.
+ *
+ * Port knobs: drop probability and delay of the packets leaving a port
+ * (one direction of its link; fabric.c applies them), the link held down,
+ * and on an HCA port or a switch's port 0 the GUIDCap and the GUIDInfo
+ * quirks (mad.c reads them). Switch knob: misroute rules, DLID -> exit
+ * port, which LID routing (switch.c) follows instead of the LFT; the LFT
+ * as SMPs read it stays as programmed.
+ *
+ * A change is checked first (ibsim_port_knobs_check(),
+ * ibsim_misroute_check()) and then applied, so that a request with one
+ * bad value changes nothing. Changes are serialized by the fabric's
+ * knob_lock; the values live under the node lock and the data path reads
+ * them with READ_ONCE().
+ */
+#include <linux/kernel.h>
+#include <linux/xarray.h>
+
+#include "sim.h"
+
+/*
+ * Largest GUIDCap of @port: the fabric's GUID table size, and no more than
+ * the entries of &ibsim_port.gids (fixed at %IBSIM_GUID_CAP until the
+ * table is sized by the fabric).
+ */
+static u8 ibsim_guid_cap_max(const struct ibsim_port *port)
+{
+	return min_t(u8, port->node->fabric->guid_cap, ARRAY_SIZE(port->gids));
+}
+
+/**
+ * ibsim_port_knobs_check - may these knobs be set on this port?
+ * @port: the port
+ * @k: the change
+ * @bad: on error, the knob at fault
+ * @why: on error, the reason (a static string)
+ *
+ * Link knobs (drop, delay, link) need a port with a link; GUIDCap and
+ * quirks a port with a GUID table (an HCA port, a switch's port 0).
+ * Values are checked against the ranges of the uAPI and GUIDCap against
+ * the fabric's GUID table size.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int ibsim_port_knobs_check(const struct ibsim_port *port,
+			   const struct ibsim_port_knobs *k,
+			   enum ibsim_knob *bad, const char **why)
+{
+	bool has_table = !port->node->sw || !port->num;
+	unsigned int i;
+
+	for (i = 0; i < IBSIM_KNOB_COUNT; i++) {
+		if (!(k->set & BIT(i)))
+			continue;
+		*bad = i;
+		switch (i) {
+		case IBSIM_KNOB_DROP:
+		case IBSIM_KNOB_DELAY:
+		case IBSIM_KNOB_LINK:
+			if (!port->peer) {
+				*why = "the port has no link";
+				return -EINVAL;
+			}
+			if (i == IBSIM_KNOB_DROP &&
+			    k->drop_ppm > IBSIM_DROP_PPM_MAX) {
+				*why = "drop probability above 1000000 ppm";
+				return -EINVAL;
+			}
+			if (i == IBSIM_KNOB_DELAY &&
+			    k->delay_us > IBSIM_DELAY_US_MAX) {
+				*why = "delay above 1000000 us";
+				return -EINVAL;
+			}
+			break;
+		case IBSIM_KNOB_GUID_CAP:
+		case IBSIM_KNOB_GUID_QUIRKS:
+			if (!has_table) {
+				*why = "only HCA ports and switch port 0 have a GUID table";
+				return -EINVAL;
+			}
+			if (i == IBSIM_KNOB_GUID_CAP &&
+			    (!k->guid_cap ||
+			     k->guid_cap > ibsim_guid_cap_max(port))) {
+				*why = "GUIDCap must be 1..the fabric's GUID table size";
+				return -EINVAL;
+			}
+			if (i == IBSIM_KNOB_GUID_QUIRKS &&
+			    (k->guid_quirks & ~IBSIM_GUID_QUIRKS_ALL)) {
+				*why = "unknown GUIDInfo quirk bits";
+				return -EINVAL;
+			}
+			break;
+		}
+	}
+	return 0;
+}
+
+/* Hold the link of @port down, or release it; both ends retrain. */
+static void ibsim_link_set_down(struct ibsim_port *port, bool down)
+{
+	struct ibsim_port *ends[2] = { port, port->peer };
+	unsigned long flags;
+	bool changed = false;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ends); i++) {
+		struct ibsim_port *p = ends[i];
+
+		spin_lock_irqsave(&p->node->lock, flags);
+		if (p->link_down != down)
+			changed = true;
+		WRITE_ONCE(p->link_down, down);
+		spin_unlock_irqrestore(&p->node->lock, flags);
+	}
+	if (!changed)
+		return;
+	ibsim_node_dbg(port->node, "port %u: link %s by the knob\n", port->num,
+		       down ? "down" : "up");
+	/* Down: both ends Down/Polling. Up: both Init/LinkUp, as trained. */
+	ibsim_link_retrain(port);
+	/* Link up: the integrator calls SM-lite's sweep here. */
+}
+
+/**
+ * ibsim_port_knobs_apply - set a port's knobs
+ * @port: the port
+ * @k: the change, accepted by ibsim_port_knobs_check()
+ *
+ * Caller holds the fabric's knob_lock. Process context.
+ */
+void ibsim_port_knobs_apply(struct ibsim_port *port,
+			    const struct ibsim_port_knobs *k)
+{
+	struct ibsim_node *node = port->node;
+	unsigned long flags;
+
+	lockdep_assert_held(&node->fabric->knob_lock);
+	spin_lock_irqsave(&node->lock, flags);
+	if (k->set & BIT(IBSIM_KNOB_DROP))
+		WRITE_ONCE(port->drop_ppm, k->drop_ppm);
+	if (k->set & BIT(IBSIM_KNOB_DELAY))
+		WRITE_ONCE(port->delay_us, k->delay_us);
+	if (k->set & BIT(IBSIM_KNOB_GUID_CAP))
+		port->guid_cap = k->guid_cap;
+	if (k->set & BIT(IBSIM_KNOB_GUID_QUIRKS))
+		port->guid_quirks = k->guid_quirks;
+	spin_unlock_irqrestore(&node->lock, flags);
+	if (k->set & BIT(IBSIM_KNOB_LINK))
+		ibsim_link_set_down(port, k->link_down);
+}
+
+/**
+ * ibsim_misroute_check - may this misroute rule be set on this node?
+ * @node: the node
+ * @dlid: the rule's DLID
+ * @port: the rule's exit port (ignored when @del)
+ * @del: the rule is to be removed
+ * @why: on error, the reason (a static string)
+ *
+ * Caller holds the fabric's knob_lock (for the rule count).
+ *
+ * Return: 0, -EOPNOTSUPP (not a switch), -ERANGE (DLID or port out of
+ * range) or -ENOSPC (too many rules).
+ */
+int ibsim_misroute_check(const struct ibsim_node *node, u32 dlid, u32 port,
+			 bool del, const char **why)
+{
+	if (!node->sw) {
+		*why = "misroute rules are for switches";
+		return -EOPNOTSUPP;
+	}
+	if (!dlid || dlid > IBSIM_LID_UCAST_MAX) {
+		*why = "misroute DLID must be a unicast LID, 1..0xbfff";
+		return -ERANGE;
+	}
+	if (del)
+		return 0;
+	if (port > node->num_ports) {
+		*why = "misroute exit port beyond the switch's ports";
+		return -ERANGE;
+	}
+	if (node->sw->num_misroutes >= IBSIM_MISROUTE_MAX &&
+	    !xa_load(&node->sw->misroute, dlid)) {
+		*why = "too many misroute rules on the switch (256)";
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+/**
+ * ibsim_misroute_set - add or change a misroute rule of a switch
+ * @node: the switch, checked by ibsim_misroute_check()
+ * @dlid: DLID
+ * @port: exit port for @dlid
+ *
+ * Caller holds the fabric's knob_lock. Process context.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int ibsim_misroute_set(struct ibsim_node *node, u16 dlid, u8 port)
+{
+	struct ibsim_switch *sw = node->sw;
+	void *old;
+
+	lockdep_assert_held(&node->fabric->knob_lock);
+	old = xa_store(&sw->misroute, dlid, xa_mk_value(port), GFP_KERNEL);
+	if (xa_is_err(old))
+		return xa_err(old);
+	if (!old)
+		WRITE_ONCE(sw->num_misroutes, sw->num_misroutes + 1);
+	ibsim_node_dbg(node, "misroute DLID %u out of port %u\n", dlid, port);
+	return 0;
+}
+
+/**
+ * ibsim_misroute_del - remove a misroute rule of a switch, if it exists
+ * @node: the switch
+ * @dlid: DLID
+ *
+ * Caller holds the fabric's knob_lock.
+ */
+void ibsim_misroute_del(struct ibsim_node *node, u16 dlid)
+{
+	lockdep_assert_held(&node->fabric->knob_lock);
+	if (xa_erase(&node->sw->misroute, dlid))
+		WRITE_ONCE(node->sw->num_misroutes,
+			   node->sw->num_misroutes - 1);
+}
+
+/**
+ * ibsim_misroute_lookup - the misroute rule of a switch for a DLID
+ * @node: the switch
+ * @dlid: LRH DLID of a LID-routed packet
+ * @port: the rule's exit port, if there is one
+ *
+ * Any context.
+ *
+ * Return: true if a rule sends @dlid out of *@port.
+ */
+bool ibsim_misroute_lookup(struct ibsim_node *node, u16 dlid, u8 *port)
+{
+	void *entry;
+
+	if (!READ_ONCE(node->sw->num_misroutes))
+		return false;
+	entry = xa_load(&node->sw->misroute, dlid);
+	if (!entry)
+		return false;
+	*port = xa_to_value(entry);
+	return true;
+}

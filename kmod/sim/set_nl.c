@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ibtrace_sim - IBTRACE_SIM_CMD_SET: the fault knobs over netlink, and
+ * the knob attributes of NODE_GET replies.
+ *
+ * A SET request names a fabric and one node (by index or name) and
+ * carries one IBTRACE_SIM_A_PORT nest of port knobs and/or one
+ * IBTRACE_SIM_A_MISROUTE nest. The policy checks ranges; what depends on
+ * the node (port number, link present, GUID table, the fabric's GUID table
+ * size, switch only) is checked by knobs.c before anything changes, so a
+ * request with one bad value changes nothing. Errors point at the
+ * attribute at fault.
+ *
+ * In NODE_GET replies a port nest carries a knob only when it differs
+ * from its power-on value: DROP_PPM, DELAY_US, LINK_DOWN when non-zero,
+ * GUID_QUIRKS when non-zero, GUID_CAP when not the fabric's GUID table
+ * size. A switch's reply carries one MISROUTE nest per rule, by DLID.
+ */
+#include <linux/kernel.h>
+#include <net/genetlink.h>
+
+#include "sim.h"
+
+/* Not const: 6.1's nla_policy points at a mutable range. */
+static struct netlink_range_validation ibsim_nl_ppm_range = {
+	.max = IBSIM_DROP_PPM_MAX,
+};
+
+static struct netlink_range_validation ibsim_nl_delay_range = {
+	.max = IBSIM_DELAY_US_MAX,
+};
+
+static struct netlink_range_validation ibsim_nl_dlid_range = {
+	.min = 1,
+	.max = IBSIM_LID_UCAST_MAX,
+};
+
+static const struct nla_policy
+ibsim_nl_port_policy[IBTRACE_SIM_PORT_A_MAX + 1] = {
+	[IBTRACE_SIM_PORT_A_NUM] = NLA_POLICY_MAX(NLA_U32, IBTRACE_SIM_PORTS_MAX),
+	[IBTRACE_SIM_PORT_A_DROP_PPM] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &ibsim_nl_ppm_range),
+	[IBTRACE_SIM_PORT_A_DELAY_US] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &ibsim_nl_delay_range),
+	[IBTRACE_SIM_PORT_A_LINK_DOWN] = NLA_POLICY_MAX(NLA_U8, 1),
+	[IBTRACE_SIM_PORT_A_GUID_CAP] = NLA_POLICY_MIN(NLA_U8, 1),
+	[IBTRACE_SIM_PORT_A_GUID_QUIRKS] =
+		NLA_POLICY_MASK(NLA_U32, IBSIM_GUID_QUIRKS_ALL),
+};
+
+static const struct nla_policy
+ibsim_nl_misroute_policy[IBTRACE_SIM_MISROUTE_A_MAX + 1] = {
+	[IBTRACE_SIM_MISROUTE_A_DLID] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &ibsim_nl_dlid_range),
+	[IBTRACE_SIM_MISROUTE_A_PORT] =
+		NLA_POLICY_MAX(NLA_U32, IBTRACE_SIM_PORTS_MAX),
+};
+
+const struct nla_policy ibsim_nl_set_policy[IBTRACE_SIM_A_MAX + 1] = {
+	[IBTRACE_SIM_A_FABRIC_NAME] = { .type = NLA_NUL_STRING,
+					.len = IBTRACE_SIM_NAME_MAX },
+	[IBTRACE_SIM_A_NODE_INDEX] = { .type = NLA_U32 },
+	[IBTRACE_SIM_A_NODE_NAME] = { .type = NLA_NUL_STRING,
+				      .len = IBTRACE_SIM_NODE_NAME_MAX },
+	[IBTRACE_SIM_A_PORT] = NLA_POLICY_NESTED(ibsim_nl_port_policy),
+	[IBTRACE_SIM_A_MISROUTE] = NLA_POLICY_NESTED(ibsim_nl_misroute_policy),
+};
+
+/* The port attribute of each knob, for errors. */
+static const int ibsim_nl_knob_attr[IBSIM_KNOB_COUNT] = {
+	[IBSIM_KNOB_DROP] = IBTRACE_SIM_PORT_A_DROP_PPM,
+	[IBSIM_KNOB_DELAY] = IBTRACE_SIM_PORT_A_DELAY_US,
+	[IBSIM_KNOB_LINK] = IBTRACE_SIM_PORT_A_LINK_DOWN,
+	[IBSIM_KNOB_GUID_CAP] = IBTRACE_SIM_PORT_A_GUID_CAP,
+	[IBSIM_KNOB_GUID_QUIRKS] = IBTRACE_SIM_PORT_A_GUID_QUIRKS,
+};
+
+/*
+ * Report @why (a static string, as the knob checks return) at @attr.
+ * NL_SET_ERR_MSG_ATTR() wants a literal, hence the direct assignment.
+ */
+static void ibsim_nl_err(struct netlink_ext_ack *extack,
+			 const struct nlattr *attr, const char *why)
+{
+	if (!extack)
+		return;
+	extack->_msg = why;
+	NL_SET_BAD_ATTR(extack, attr);
+}
+
+/* The node the request names; caller holds ibsim_fabrics_lock. */
+static struct ibsim_node *ibsim_nl_set_node(struct ibsim_fabric *fabric,
+					    struct genl_info *info)
+{
+	struct nlattr *index_attr = info->attrs[IBTRACE_SIM_A_NODE_INDEX];
+	struct nlattr *name_attr = info->attrs[IBTRACE_SIM_A_NODE_NAME];
+	struct ibsim_node *node = NULL;
+	u32 i;
+
+	if (index_attr) {
+		i = nla_get_u32(index_attr);
+		if (i >= fabric->num_nodes) {
+			NL_SET_ERR_MSG_ATTR(info->extack, index_attr,
+					    "no node of that index in the fabric");
+			return NULL;
+		}
+		node = fabric->nodes[i];
+		if (name_attr && strcmp(node->desc, nla_data(name_attr))) {
+			NL_SET_ERR_MSG_ATTR(info->extack, name_attr,
+					    "node name and index name different nodes");
+			return NULL;
+		}
+		return node;
+	}
+	for (i = 0; i < fabric->num_nodes; i++)
+		if (!strcmp(fabric->nodes[i]->desc, nla_data(name_attr)))
+			return fabric->nodes[i];
+	NL_SET_ERR_MSG_ATTR(info->extack, name_attr,
+			    "no node of that name in the fabric");
+	return NULL;
+}
+
+/* The port knobs of nest @pt into @k. */
+static void ibsim_nl_knobs(struct nlattr **pt, struct ibsim_port_knobs *k)
+{
+	if (pt[IBTRACE_SIM_PORT_A_DROP_PPM]) {
+		k->set |= BIT(IBSIM_KNOB_DROP);
+		k->drop_ppm = nla_get_u32(pt[IBTRACE_SIM_PORT_A_DROP_PPM]);
+	}
+	if (pt[IBTRACE_SIM_PORT_A_DELAY_US]) {
+		k->set |= BIT(IBSIM_KNOB_DELAY);
+		k->delay_us = nla_get_u32(pt[IBTRACE_SIM_PORT_A_DELAY_US]);
+	}
+	if (pt[IBTRACE_SIM_PORT_A_LINK_DOWN]) {
+		k->set |= BIT(IBSIM_KNOB_LINK);
+		k->link_down = nla_get_u8(pt[IBTRACE_SIM_PORT_A_LINK_DOWN]);
+	}
+	if (pt[IBTRACE_SIM_PORT_A_GUID_CAP]) {
+		k->set |= BIT(IBSIM_KNOB_GUID_CAP);
+		k->guid_cap = nla_get_u8(pt[IBTRACE_SIM_PORT_A_GUID_CAP]);
+	}
+	if (pt[IBTRACE_SIM_PORT_A_GUID_QUIRKS]) {
+		k->set |= BIT(IBSIM_KNOB_GUID_QUIRKS);
+		k->guid_quirks = nla_get_u32(pt[IBTRACE_SIM_PORT_A_GUID_QUIRKS]);
+	}
+}
+
+/* Check the port nest against @node: the port, or NULL (extack set). */
+static struct ibsim_port *ibsim_nl_set_port(struct ibsim_node *node,
+					    struct nlattr **pt,
+					    const struct ibsim_port_knobs *k,
+					    struct netlink_ext_ack *extack)
+{
+	struct nlattr *num_attr = pt[IBTRACE_SIM_PORT_A_NUM];
+	struct ibsim_port *port;
+	enum ibsim_knob bad;
+	const char *why;
+	u32 num;
+
+	num = nla_get_u32(num_attr);
+	if (num > node->num_ports || (!num && !node->sw)) {
+		NL_SET_ERR_MSG_ATTR(extack, num_attr, "no such port on the node");
+		return NULL;
+	}
+	port = &node->ports[num];
+	if (ibsim_port_knobs_check(port, k, &bad, &why)) {
+		ibsim_nl_err(extack, pt[ibsim_nl_knob_attr[bad]], why);
+		return NULL;
+	}
+	return port;
+}
+
+/**
+ * ibsim_nl_set_doit - IBTRACE_SIM_CMD_SET
+ * @skb: the request
+ * @info: its attributes, validated by ibsim_nl_set_policy
+ *
+ * Return: 0 or a negative errno with an extack message.
+ */
+int ibsim_nl_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *port_attr = info->attrs[IBTRACE_SIM_A_PORT];
+	struct nlattr *mr_attr = info->attrs[IBTRACE_SIM_A_MISROUTE];
+	struct nlattr *pt[IBTRACE_SIM_PORT_A_MAX + 1] = {};
+	struct nlattr *mt[IBTRACE_SIM_MISROUTE_A_MAX + 1] = {};
+	struct ibsim_port_knobs k = {};
+	struct ibsim_port *port = NULL;
+	struct ibsim_fabric *fabric;
+	struct ibsim_node *node;
+	u32 dlid = 0, out = 0;
+	const char *why;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, IBTRACE_SIM_A_FABRIC_NAME))
+		return -EINVAL;
+	if (!info->attrs[IBTRACE_SIM_A_NODE_INDEX] &&
+	    !info->attrs[IBTRACE_SIM_A_NODE_NAME]) {
+		NL_SET_ERR_MSG(info->extack,
+			       "a node index or node name is required");
+		return -EINVAL;
+	}
+	if (!port_attr && !mr_attr) {
+		NL_SET_ERR_MSG(info->extack,
+			       "nothing to set: no port or misroute attribute");
+		return -EINVAL;
+	}
+	if (port_attr) {
+		err = nla_parse_nested(pt, IBTRACE_SIM_PORT_A_MAX, port_attr,
+				       ibsim_nl_port_policy, info->extack);
+		if (err)
+			return err;
+		if (!pt[IBTRACE_SIM_PORT_A_NUM]) {
+			NL_SET_ERR_MSG_ATTR(info->extack, port_attr,
+					    "port attribute without a port number");
+			return -EINVAL;
+		}
+		ibsim_nl_knobs(pt, &k);
+	}
+	if (mr_attr) {
+		err = nla_parse_nested(mt, IBTRACE_SIM_MISROUTE_A_MAX, mr_attr,
+				       ibsim_nl_misroute_policy, info->extack);
+		if (err)
+			return err;
+		if (!mt[IBTRACE_SIM_MISROUTE_A_DLID]) {
+			NL_SET_ERR_MSG_ATTR(info->extack, mr_attr,
+					    "misroute rule without a DLID");
+			return -EINVAL;
+		}
+		dlid = nla_get_u32(mt[IBTRACE_SIM_MISROUTE_A_DLID]);
+		if (mt[IBTRACE_SIM_MISROUTE_A_PORT])
+			out = nla_get_u32(mt[IBTRACE_SIM_MISROUTE_A_PORT]);
+	}
+
+	mutex_lock(&ibsim_fabrics_lock);
+	err = -ENOENT;
+	fabric = __ibsim_fabric_find(nla_data(info->attrs[IBTRACE_SIM_A_FABRIC_NAME]));
+	if (!fabric) {
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    info->attrs[IBTRACE_SIM_A_FABRIC_NAME],
+				    "no such fabric");
+		goto out_unlock;
+	}
+	node = ibsim_nl_set_node(fabric, info);
+	if (!node)
+		goto out_unlock;
+
+	mutex_lock(&fabric->knob_lock);
+	err = -EINVAL;
+	if (port_attr) {
+		port = ibsim_nl_set_port(node, pt, &k, info->extack);
+		if (!port)
+			goto out_knobs;
+	}
+	if (mr_attr) {
+		bool del = !mt[IBTRACE_SIM_MISROUTE_A_PORT];
+
+		err = ibsim_misroute_check(node, dlid, out, del, &why);
+		if (err) {
+			ibsim_nl_err(info->extack,
+				     err == -ERANGE && !del ?
+				     mt[IBTRACE_SIM_MISROUTE_A_PORT] : mr_attr,
+				     why);
+			goto out_knobs;
+		}
+		/* The only step that may fail: first, before any change. */
+		if (del) {
+			ibsim_misroute_del(node, dlid);
+		} else {
+			err = ibsim_misroute_set(node, dlid, out);
+			if (err)
+				goto out_knobs;
+		}
+	}
+	if (port)
+		ibsim_port_knobs_apply(port, &k);
+	err = 0;
+out_knobs:
+	mutex_unlock(&fabric->knob_lock);
+out_unlock:
+	mutex_unlock(&ibsim_fabrics_lock);
+	return err;
+}
+
+/**
+ * ibsim_nl_fill_knobs - the non-default knobs of a port, into its nest
+ * @skb: the message, inside the port's nest
+ * @port: the port
+ *
+ * Return: 0 or -EMSGSIZE.
+ */
+int ibsim_nl_fill_knobs(struct sk_buff *skb, struct ibsim_port *port)
+{
+	u32 drop, delay, quirks;
+	unsigned long flags;
+	u8 cap, down;
+
+	spin_lock_irqsave(&port->node->lock, flags);
+	drop = port->drop_ppm;
+	delay = port->delay_us;
+	down = port->link_down;
+	cap = port->guid_cap;
+	quirks = port->guid_quirks;
+	spin_unlock_irqrestore(&port->node->lock, flags);
+
+	if ((drop && nla_put_u32(skb, IBTRACE_SIM_PORT_A_DROP_PPM, drop)) ||
+	    (delay && nla_put_u32(skb, IBTRACE_SIM_PORT_A_DELAY_US, delay)) ||
+	    (down && nla_put_u8(skb, IBTRACE_SIM_PORT_A_LINK_DOWN, 1)))
+		return -EMSGSIZE;
+	if (port->node->sw && port->num)
+		return 0;	/* no GUID table */
+	if ((cap != port->node->fabric->guid_cap &&
+	     nla_put_u8(skb, IBTRACE_SIM_PORT_A_GUID_CAP, cap)) ||
+	    (quirks && nla_put_u32(skb, IBTRACE_SIM_PORT_A_GUID_QUIRKS, quirks)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/**
+ * ibsim_nl_fill_misroutes - one IBTRACE_SIM_A_MISROUTE nest per rule
+ * @skb: the message
+ * @node: the node; nothing for an HCA
+ *
+ * Caller holds ibsim_fabrics_lock.
+ *
+ * Return: 0 or -EMSGSIZE.
+ */
+int ibsim_nl_fill_misroutes(struct sk_buff *skb, struct ibsim_node *node)
+{
+	struct nlattr *nest;
+	unsigned long dlid;
+	void *entry;
+
+	if (!node->sw)
+		return 0;
+	xa_for_each(&node->sw->misroute, dlid, entry) {
+		nest = nla_nest_start(skb, IBTRACE_SIM_A_MISROUTE);
+		if (!nest)
+			return -EMSGSIZE;
+		if (nla_put_u32(skb, IBTRACE_SIM_MISROUTE_A_DLID, dlid) ||
+		    nla_put_u32(skb, IBTRACE_SIM_MISROUTE_A_PORT,
+				xa_to_value(entry))) {
+			nla_nest_cancel(skb, nest);
+			return -EMSGSIZE;
+		}
+		nla_nest_end(skb, nest);
+	}
+	return 0;
+}
