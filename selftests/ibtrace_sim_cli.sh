@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # ibtracectl's sim object against ibtrace_sim: add a fabric of two HCAs and
-# a switch from a file, see its RDMA devices and nodes (text and JSON), a
+# a switch from a file, see its RDMA devices and nodes (text and JSON) and
+# SM-lite's LIDs and Active ports (sm none and Init with --no-sm), a
 # malformed topology reported as "Error: line N:" with nothing left, a
 # topology larger than one netlink attribute, del, and the exit codes for
 # usage errors (2), the module not loaded (3) and no CAP_NET_ADMIN (5).
@@ -94,8 +95,8 @@ ibt_expect "no fabric made by usage errors" "" "$(sim_devs)"
 
 run sim add "$TMP/topo" --name t0
 ibt_expect "sim add: exit 0" 0 "$rc"
-ibt_match "sim add prints the fabric and its HCA devices" \
-	'^fabric t0: HcaA ibsim[0-9]+, HcaB ibsim[0-9]+$' "$out"
+ibt_match "sim add prints the fabric, its HCA devices and SM-lite's LID" \
+	'^fabric t0: HcaA ibsim[0-9]+, HcaB ibsim[0-9]+; sm lite lid 1$' "$out"
 A=$(sed -n 's/.*HcaA \(ibsim[0-9]*\).*/\1/p' <<< "$out")
 B=$(sed -n 's/.*HcaB \(ibsim[0-9]*\).*/\1/p' <<< "$out")
 ibt_check "device $A of HcaA exists" test -e "/sys/class/infiniband/$A"
@@ -118,6 +119,12 @@ ibt_expect "  HCA devices" "$A $B" \
 	"$(jq -r '[.[0].nodes[] | select(.type == "ca") | .dev] | join(" ")' <<< "$out" 2>&1)"
 ibt_expect "  counts" "2 1 2" \
 	"$(jq -r '.[0] | "\(.cas) \(.switches) \(.links)"' <<< "$out" 2>&1)"
+ibt_expect "  SM-lite runs, its LID 1 (S, the first node)" "lite 1" \
+	"$(jq -r '.[0] | "\(.sm) \(.sm_lid)"' <<< "$out" 2>&1)"
+ibt_expect "  SM-lite's LIDs (S 1, HcaA 2, HcaB 3), ports Active" \
+	"1 ACTIVE 2 ACTIVE 3 ACTIVE" \
+	"$(jq -r '[.[0].nodes[].ports[] | select(.peer != null or .port == 0) |
+		select(.lid != 0) | "\(.lid) \(.state)"] | join(" ")' <<< "$out" 2>&1)"
 ibt_expect "  switch ports 0..4, port 1 linked to HcaA/1" "0 1 2 3 4 HcaA/1" \
 	"$(jq -r '.[0].nodes[0] | ([.ports[].port | tostring] | join(" ")) + " " +
 		(.ports[1].peer | "\(.name)/\(.port)")' <<< "$out" 2>&1)"
@@ -126,10 +133,10 @@ ibt_match "  GUIDs and counters" '^0x[0-9a-f]{16} [0-9]+ [0-9]+ [0-9]+$' \
 
 run sim show t0
 ibt_expect "sim show t0: exit 0" 0 "$rc"
-ibt_match "  fabric line" '^fabric t0 cas 2 switches 1 links 2$' "$out"
+ibt_match "  fabric line" '^fabric t0 cas 2 switches 1 links 2 sm lite lid 1$' "$out"
 ibt_match "  HCA line" "^  ca HcaA guid 0x[0-9a-f]{16} dev $A\$" "$out"
 ibt_match "  port line" \
-	'^    port 1 lid 0x[0-9a-f]+ state [A-Z]+ peer S/1 rx [0-9]+ tx [0-9]+ drops [0-9]+$' "$out"
+	'^    port 1 lid 0x2 state ACTIVE peer S/1 rx [0-9]+ tx [0-9]+ drops [0-9]+$' "$out"
 run sim show nope
 ibt_expect "show of an unknown fabric: exit 1" 1 "$rc"
 ibt_match "  says so" '^Error: no such fabric' "$out"
@@ -154,7 +161,7 @@ ibt_expect "  no device left" "$A $B " "$(sim_devs)"
 } > "$TMP/big"
 ibt_match "big topology file > 64 KiB" '^[0-9]{6}' "$(stat -c %s "$TMP/big")"
 run sim add "$TMP/big" --name big
-ibt_match "big topology accepted" '^fabric big: HcaA ibsim[0-9]+, HcaB ibsim[0-9]+$' "$out"
+ibt_match "big topology accepted" '^fabric big: HcaA ibsim[0-9]+, HcaB ibsim[0-9]+; sm lite lid 1$' "$out"
 run sim del big
 ibt_expect "big fabric deleted" 0 "$rc"
 { cat "$TMP/big"; printf 'Hca 1 B\n'; } > "$TMP/bigbad"
@@ -195,7 +202,19 @@ ibt_expect "sim add -j: fabric and nodes" "j0 S:switch HcaA:ca HcaB:ca" \
 	"$(jq -r '[.fabric, (.nodes[] | "\(.name):\(.type)")] | join(" ")' <<< "$out" 2>&1)"
 ibt_match "  HCA dev and GUID" '^ibsim[0-9]+ 0x[0-9a-f]{16}$' \
 	"$(jq -r '.nodes[1] | "\(.dev) \(.guid)"' <<< "$out" 2>&1)"
+ibt_expect "  sm lite, sm_lid 1" "lite 1" \
+	"$(jq -r '"\(.sm) \(.sm_lid)"' <<< "$out" 2>&1)"
 ibt_check "  and del of it" "$IBTRACECTL" sim del j0
+
+run sim add "$TMP/topo" --name n0 --no-sm
+ibt_match "sim add --no-sm: sm none" '^fabric n0: HcaA ibsim[0-9]+, HcaB ibsim[0-9]+; sm none$' "$out"
+run -j sim show n0
+ibt_expect "  show -j: sm none, no sm_lid" "none null" \
+	"$(jq -r '.[0] | "\(.sm) \(.sm_lid)"' <<< "$out" 2>&1)"
+ibt_expect "  ports in INIT without LIDs" "0 INIT 0 INIT 0 INIT 0 INIT 0 INIT" \
+	"$(jq -r '[.[0].nodes[].ports[] | select(.peer != null or .port == 0) |
+		"\(.lid) \(.state)"] | join(" ")' <<< "$out" 2>&1)"
+ibt_check "  and del of it" "$IBTRACECTL" sim del n0
 
 # default name
 run sim add "$TMP/topo"

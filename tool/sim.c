@@ -13,15 +13,16 @@
  *
  * add sends the file's text (FABRIC_ADD, in TOPOLOGY attributes of at most
  * 64 KiB each), then lists the new fabric's nodes (NODE_GET). Text:
- *   fabric sim0: HcaA ibsim0, HcaB ibsim1
+ *   fabric sim0: HcaA ibsim0, HcaB ibsim1; sm lite lid 1
  * JSON: {"fabric": "sim0", "nodes": [{"index", "type", "name", "guid",
- * "dev"}, ...]} ("dev" for HCAs only). A topology the kernel rejects is
+ * "dev"}, ...], "sm": "lite", "sm_lid": 1} ("dev" for HCAs only; "sm" and
+ * "sm_lid" as in show). A topology the kernel rejects is
  * printed from its TOPO_ERROR message as "Error: line N: REASON" (exit 1);
  * nothing of it is left in the kernel.
  *
  * show lists every fabric (FABRIC_GET dump), or fabric NAME, each with its
  * nodes (NODE_GET). Text, one line per fabric, node and port:
- *   fabric t0 cas 2 switches 1 links 2
+ *   fabric t0 cas 2 switches 1 links 2 sm lite lid 3
  *     ca HcaA guid 0x0002c90300001000 dev ibsim0
  *       port 1 lid 0x1 state ACTIVE peer S/1 rx 12 tx 12 drops 0
  *     switch S guid 0x0014050000000300
@@ -29,6 +30,11 @@
  * JSON: an array with one object per fabric:
  *   fabric    string   fabric name
  *   cas, switches, links   number
+ *   sm        string   "lite": the built-in subnet manager SM-lite runs
+ *                      (sim add without --no-sm); "none": the subnet is
+ *                      left to an external SM such as OpenSM
+ *   sm_lid    number   LID of SM-lite and its SA (when "sm" is "lite" and
+ *                      SM-lite found a port; text "lid N")
  *   nodes     array    one object per node, in topology order:
  *     index   number   node index in the fabric
  *     type    string   "ca", "switch" or "unknown"
@@ -114,6 +120,8 @@ static const struct nla_policy sim_policy[IBTRACE_SIM_A_MAX + 1] = {
 	[IBTRACE_SIM_A_DEV_NAME]	= { .type = NLA_STRING,
 					    .maxlen = IBT_DEV_NAME_MAX },
 	[IBTRACE_SIM_A_PORT]		= { .type = NLA_NESTED },
+	[IBTRACE_SIM_A_SM]		= U8,
+	[IBTRACE_SIM_A_SM_LID]		= U32,
 	[IBTRACE_SIM_A_MISROUTE]	= { .type = NLA_NESTED },
 };
 
@@ -251,6 +259,28 @@ static void out_guid(struct ibt *ctx, const char *key, struct nlattr *nla)
 	ibt_out_field(ctx, key, json_object_new_string(s), " %s %s", key, s);
 }
 
+/*
+ * The subnet manager of a fabric, from its FABRIC_ADD/GET reply: text
+ * "sm lite lid N" (SM-lite runs, its SA at LID N), "sm lite" (SM-lite
+ * found no port to run on) or "sm none" (left to an external SM such as
+ * OpenSM); JSON "sm" and "sm_lid". Nothing for a kernel that does not say.
+ */
+static void out_sm(struct ibt *ctx, const char *sep, struct nlattr *sm,
+		   struct nlattr *sm_lid)
+{
+	const char *what;
+
+	if (!sm)
+		return;
+	what = nla_get_u8(sm) ? "lite" : "none";
+	ibt_out_field(ctx, "sm", json_object_new_string(what), "%ssm %s", sep,
+		      what);
+	if (nla_get_u8(sm) && sm_lid)
+		ibt_out_field(ctx, "sm_lid",
+			      json_object_new_uint64(nla_get_u32(sm_lid)),
+			      " lid %u", nla_get_u32(sm_lid));
+}
+
 /* JSON members of a node that add and show share. */
 static void node_json(struct ibt *ctx, struct nlattr **tb)
 {
@@ -269,6 +299,7 @@ static void node_json(struct ibt *ctx, struct nlattr **tb)
 
 struct add_reply {
 	char fabric[IBTRACE_SIM_NAME_MAX + 1];
+	struct sim_list reply;	/* the FABRIC_ADD reply */
 	bool topo_err;
 	uint32_t err_line;
 	char err_msg[IBT_ERRMSG_MAX];
@@ -300,7 +331,7 @@ static int add_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 				       "malformed kernel reply: no fabric name");
 		nla_strlcpy(r->fabric, tb[IBTRACE_SIM_A_FABRIC_NAME],
 			    sizeof(r->fabric));
-		return 0;
+		return r->reply.n ? 0 : keep_cb(ctx, nlh, &r->reply);
 	default:
 		return 0;
 	}
@@ -383,7 +414,7 @@ static int put_topology(struct nl_msg *msg, const char *text, size_t len)
 }
 
 static void add_print(struct ibt *ctx, const char *fabric,
-		      struct sim_list *nodes)
+		      struct nlattr **ftb, struct sim_list *nodes)
 {
 	unsigned int cas = 0;
 	size_t i;
@@ -412,6 +443,7 @@ static void add_print(struct ibt *ctx, const char *fabric,
 		ibt_out_obj_end(ctx);
 	}
 	ibt_out_arr_end(ctx);
+	out_sm(ctx, "; ", ftb[IBTRACE_SIM_A_SM], ftb[IBTRACE_SIM_A_SM_LID]);
 	ibt_out_obj_end(ctx);
 	ibt_out_eol(ctx);
 	ibt_out_finish(ctx);
@@ -551,19 +583,18 @@ static int sim_add(struct ibt *ctx)
 
 	ret = ibt_nl_exchange(ctx, msg, add_cb, &r);
 	if (ret < 0 && r.topo_err && r.err_line)
-		return ibt_err(IBT_EXIT_ERR, "line %u: %s", r.err_line,
-			       r.err_msg[0] ? r.err_msg : strerror(-ret));
-	if (ret < 0)
-		return ibt_nl_report(ctx, -ret);
-	if (ret)
-		return ret;
-	if (!r.fabric[0])
-		return ibt_err(IBT_EXIT_ERR, "malformed kernel reply: no fabric");
-
-	ret = get_nodes(ctx, r.fabric, &nodes);
+		ret = ibt_err(IBT_EXIT_ERR, "line %u: %s", r.err_line,
+			      r.err_msg[0] ? r.err_msg : strerror(-ret));
+	else if (ret < 0)
+		ret = ibt_nl_report(ctx, -ret);
+	else if (!ret && (!r.fabric[0] || !r.reply.n))
+		ret = ibt_err(IBT_EXIT_ERR, "malformed kernel reply: no fabric");
 	if (!ret)
-		add_print(ctx, r.fabric, &nodes);
+		ret = get_nodes(ctx, r.fabric, &nodes);
+	if (!ret)
+		add_print(ctx, r.fabric, r.reply.v[0].tb, &nodes);
 	sim_list_free(&nodes);
+	sim_list_free(&r.reply);
 	return ret;
 }
 
@@ -992,6 +1023,7 @@ static int show_fabric(struct ibt *ctx, struct sim_msg *f)
 		if (f->tb[counts[i].attr])
 			ibt_out_u64(ctx, counts[i].key,
 				    nla_get_u32(f->tb[counts[i].attr]));
+	out_sm(ctx, " ", f->tb[IBTRACE_SIM_A_SM], f->tb[IBTRACE_SIM_A_SM_LID]);
 	ibt_out_eol(ctx);
 	ibt_out_arr_begin(ctx, "nodes");
 	for (i = 0; i < nodes.n && !ret; i++)

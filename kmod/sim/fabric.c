@@ -69,8 +69,12 @@ void ibsim_drop(struct ibsim_port *port, const char *why)
 		       why);
 }
 
-/* A packet arrives at an HCA port, as its link layer and transport see it. */
-static void ibsim_ca_rx(struct ibsim_port *port, struct ibsim_pkt *pkt)
+/*
+ * A packet arrives at an HCA port, as its link layer and transport see it.
+ * Returns the port an answer of SM-lite's SA leaves by, else NULL.
+ */
+static struct ibsim_port *ibsim_ca_rx(struct ibsim_port *port,
+				      struct ibsim_pkt *pkt)
 {
 	bool dr = ibsim_pkt_is_dr_smp(pkt);
 	struct ib_wc hdr = {};
@@ -119,6 +123,14 @@ static void ibsim_ca_rx(struct ibsim_port *port, struct ibsim_pkt *pkt)
 		why = "P_Key violation";
 		goto drop;
 	}
+	switch (ibsim_sa_rx(port, pkt)) {
+	case IBSIM_SA_ANSWER:
+		return port;
+	case IBSIM_SA_DROP:
+		return NULL;
+	default:
+		break;
+	}
 	qp = ibsim_qp_get(port, pkt->dqpn);
 	if (!qp) {
 		why = "no such QP";
@@ -145,19 +157,23 @@ static void ibsim_ca_rx(struct ibsim_port *port, struct ibsim_pkt *pkt)
 	hdr.port_num = port->num;
 	ibsim_qp_recv(qp, pkt, &hdr);
 	ibsim_qp_put(qp);
-	return;
+	return NULL;
 drop:
 	ibsim_drop(port, why);
+	return NULL;
 }
 
 /* @pkt arrives at @port; returns the port it leaves by, or NULL. */
 static struct ibsim_port *ibsim_port_rx(struct ibsim_port *port,
 					struct ibsim_pkt *pkt)
 {
-	if (port->node->sw)
+	if (port->node->sw) {
+		/* SM-lite's SA at a switch answers before it routes. */
+		if (ibsim_sa_rx(port, pkt) == IBSIM_SA_DROP)
+			return NULL;
 		return ibsim_switch_rx(port, pkt);
-	ibsim_ca_rx(port, pkt);
-	return NULL;
+	}
+	return ibsim_ca_rx(port, pkt);
 }
 
 /* May @pkt leave by @port? Down: nothing leaves; below Active: SMPs only. */
@@ -316,7 +332,8 @@ static bool ibsim_port_tx(struct ibsim_fabric *fabric, struct ibsim_pkt *pkt)
 		return true;
 	}
 	if (!dr && lid && pkt->dlid >= lid && pkt->dlid <= top) {
-		if (ibsim_port_egress(port, pkt))
+		/* An SA answer to our own LID loops back too. */
+		if (ibsim_port_egress(port, pkt) && ibsim_ca_rx(port, pkt))
 			ibsim_ca_rx(port, pkt);
 		return true;
 	}

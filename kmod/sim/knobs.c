@@ -21,13 +21,12 @@
 #include "sim.h"
 
 /*
- * Largest GUIDCap of @port: the fabric's GUID table size, and no more than
- * the entries of &ibsim_port.gids (fixed at %IBSIM_GUID_CAP until the
- * table is sized by the fabric).
+ * Largest GUIDCap of @port: the fabric's GUID table size (guid.c sizes
+ * &ibsim_port.gids by it).
  */
 static u8 ibsim_guid_cap_max(const struct ibsim_port *port)
 {
-	return min_t(u8, port->node->fabric->guid_cap, ARRAY_SIZE(port->gids));
+	return port->node->fabric->guid_cap;
 }
 
 /**

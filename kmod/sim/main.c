@@ -210,6 +210,13 @@ int __ibsim_fabric_add(const struct ibsim_fabric_opts *opts,
 		NL_SET_ERR_MSG(extack, "registering an RDMA device failed");
 		goto err_devs;
 	}
+	if (fabric->sm_lite) {
+		err = ibsim_sm_sweep(fabric);
+		if (err) {
+			NL_SET_ERR_MSG(extack, "SM-lite sweep failed");
+			goto err_devs;
+		}
+	}
 
 	ibsim_debugfs_fabric_add(fabric);	/* best effort */
 	list_add_tail(&fabric->list, &ibsim_fabrics);

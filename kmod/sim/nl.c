@@ -62,7 +62,10 @@ static int ibsim_nl_fill_fabric(struct sk_buff *skb,
 	    nla_put_u32(skb, IBTRACE_SIM_A_NUM_NODES, fabric->num_nodes) ||
 	    nla_put_u32(skb, IBTRACE_SIM_A_NUM_CAS, fabric->num_cas) ||
 	    nla_put_u32(skb, IBTRACE_SIM_A_NUM_SWITCHES, fabric->num_switches) ||
-	    nla_put_u32(skb, IBTRACE_SIM_A_NUM_LINKS, fabric->num_links)) {
+	    nla_put_u32(skb, IBTRACE_SIM_A_NUM_LINKS, fabric->num_links) ||
+	    nla_put_u8(skb, IBTRACE_SIM_A_SM, fabric->sm_lite) ||
+	    (fabric->sm_lite && fabric->sm_lid &&
+	     nla_put_u32(skb, IBTRACE_SIM_A_SM_LID, fabric->sm_lid))) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}

@@ -659,6 +659,25 @@ void ibsim_debugfs_exit(void);
 void ibsim_debugfs_fabric_add(struct ibsim_fabric *fabric);
 void ibsim_debugfs_fabric_del(struct ibsim_fabric *fabric);
 
+/* sm.c */
+int ibsim_sm_sweep(struct ibsim_fabric *fabric);
+
+/* sa.c */
+/**
+ * enum ibsim_sa_verdict - what SM-lite's SA did with a packet
+ * @IBSIM_SA_PASS: not for the SA; deliver it as usual
+ * @IBSIM_SA_ANSWER: rewritten into the SA's answer, to be sent on
+ * @IBSIM_SA_DROP: for the SA but nothing to answer; dropped and counted
+ */
+enum ibsim_sa_verdict {
+	IBSIM_SA_PASS,
+	IBSIM_SA_ANSWER,
+	IBSIM_SA_DROP,
+};
+
+enum ibsim_sa_verdict ibsim_sa_rx(struct ibsim_port *port,
+				  struct ibsim_pkt *pkt);
+
 /* topo.c */
 /**
  * struct ibsim_topo_port - a port of a parsed node
