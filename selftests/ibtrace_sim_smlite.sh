@@ -234,6 +234,31 @@ check_fabric chain "$TMP/chain" H1/1
 ibt_expect "chain: LIDs in breadth-first order from H1" \
 	"H1/1 1 SwA/0 2 SwB/0 3 SwC/0 5 H2/1 4 H3/1 6 H4/1 7" \
 	"$(lids chain | tr '\n' ' ' | sed 's/ $//')"
+
+# A link taken down and brought back up: SM-lite sweeps again and the
+# path through it works again, with the same LIDs.
+state_of() {	# NODE PORT
+	"$IBTRACECTL" -j sim show chain | jq -r --arg n "$1" --argjson p "$2" \
+		'.[0].nodes[] | select(.name == $n) | .ports[] |
+		select(.port == $p) | .state'
+}
+h1=$("$IBTRACECTL" -j sim show chain | jq -r '.[0].nodes[] | select(.name == "H1") | .dev')
+ibt_check "chain: link SwB-SwC down" "$IBTRACECTL" sim set chain SwB port 2 link down
+ibt_expect "chain:   both ends Down" "DOWN DOWN" "$(state_of SwB 2) $(state_of SwC 1)"
+"$IBTRACECTL" -d "$h1" ping --dlid 7 -c 1 -t 300 -r 0 >/dev/null 2>&1
+ibt_expect "chain:   H1 cannot reach H4 (LID 7) across it: exit 6" 6 "$?"
+ibt_check "chain: link up" "$IBTRACECTL" sim set chain SwB port 2 link up
+for i in $(seq 50); do
+	[ "$(state_of SwB 2) $(state_of SwC 1)" = "ACTIVE ACTIVE" ] && break
+	sleep 0.2
+done
+ibt_expect "chain:   SM-lite brings both ends back to Active" "ACTIVE ACTIVE" \
+	"$(state_of SwB 2) $(state_of SwC 1)"
+"$IBTRACECTL" -d "$h1" ping --dlid 7 -c 2 -i 0 -t 500 >/dev/null 2>&1
+ibt_expect "chain:   H1 reaches H4 again" 0 "$?"
+ibt_expect "chain:   same LIDs after the re-sweep" \
+	"H1/1 1 SwA/0 2 SwB/0 3 SwC/0 5 H2/1 4 H3/1 6 H4/1 7" \
+	"$(lids chain | tr '\n' ' ' | sed 's/ $//')"
 ibt_check "chain: delete" "$IBTRACECTL" sim del chain
 
 # --no-sm --------------------------------------------------------------------------

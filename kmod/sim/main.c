@@ -187,6 +187,7 @@ int __ibsim_fabric_add(const struct ibsim_fabric_opts *opts,
 	}
 	fabric->id = id;
 	mutex_init(&fabric->knob_lock);
+	ibsim_sm_init(fabric);
 	fabric->sm_lite = opts->sm_lite;
 	fabric->guid_cap = opts->guid_cap;
 	if (opts->name)
@@ -253,6 +254,8 @@ int __ibsim_fabric_del(struct ibsim_fabric *fabric)
 	list_del(&fabric->list);
 	/* Waits for debugfs readers and writers, which take no global lock. */
 	ibsim_debugfs_fabric_del(fabric);
+	/* After the last knob writer: nothing queues a re-sweep any more. */
+	ibsim_sm_stop(fabric);
 	ibsim_devs_unregister(fabric);
 	ibsim_fabric_stop(fabric);
 	ibsim_devs_free(fabric);

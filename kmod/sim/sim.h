@@ -293,6 +293,7 @@ struct ibsim_switch {
  * @no_delay: set when the fabric stops: packets are no longer held back;
  *	protected by @tx_lock
  * @delay_work: delivers the packets of @delayed when their time comes
+ * @sm_work: SM-lite's re-sweep after a link came back up (sm.c)
  * @knob_lock: serializes changes of the fault knobs (link state changes,
  *	misroute rules) from netlink and debugfs
  * @debugfs: the fabric's debugfs directory, NULL if none
@@ -318,6 +319,7 @@ struct ibsim_fabric {
 	bool no_delay;
 	struct delayed_work delay_work;
 	struct mutex knob_lock;	/* serializes knob changes */
+	struct delayed_work sm_work;
 	struct dentry *debugfs;
 	bool sm_lite;
 	u16 sm_lid;
@@ -661,6 +663,9 @@ void ibsim_debugfs_fabric_del(struct ibsim_fabric *fabric);
 
 /* sm.c */
 int ibsim_sm_sweep(struct ibsim_fabric *fabric);
+void ibsim_sm_init(struct ibsim_fabric *fabric);
+void ibsim_sm_resweep(struct ibsim_fabric *fabric);
+void ibsim_sm_stop(struct ibsim_fabric *fabric);
 
 /* sa.c */
 /**

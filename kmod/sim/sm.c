@@ -513,3 +513,58 @@ out:
 	ibsim_sm_free(&sm);
 	return err;
 }
+
+/*
+ * A re-sweep asked for from a context that cannot take ibsim_fabrics_lock
+ * (a debugfs write, which fabric deletion waits for while holding it).
+ * The work never blocks on that lock: it tries it and, when it is busy,
+ * comes back a little later, so ibsim_sm_stop() can always cancel it.
+ */
+#define IBSIM_SM_RETRY	msecs_to_jiffies(10)
+
+static void ibsim_sm_work(struct work_struct *work)
+{
+	struct ibsim_fabric *fabric =
+		container_of(to_delayed_work(work), struct ibsim_fabric, sm_work);
+
+	if (!mutex_trylock(&ibsim_fabrics_lock)) {
+		queue_delayed_work(system_wq, &fabric->sm_work, IBSIM_SM_RETRY);
+		return;
+	}
+	ibsim_sm_sweep(fabric);
+	mutex_unlock(&ibsim_fabrics_lock);
+}
+
+/**
+ * ibsim_sm_init - prepare SM-lite's re-sweep work of a new fabric
+ * @fabric: the fabric
+ */
+void ibsim_sm_init(struct ibsim_fabric *fabric)
+{
+	INIT_DELAYED_WORK(&fabric->sm_work, ibsim_sm_work);
+}
+
+/**
+ * ibsim_sm_resweep - have SM-lite sweep the fabric again, soon
+ * @fabric: the fabric
+ *
+ * Called when a link comes back up: SM-lite brings it to Active and routes
+ * over it again, as an SM does after a trap or its next sweep. Nothing
+ * happens on a fabric without SM-lite. Any context that may queue work.
+ */
+void ibsim_sm_resweep(struct ibsim_fabric *fabric)
+{
+	if (fabric->sm_lite)
+		queue_delayed_work(system_wq, &fabric->sm_work, 0);
+}
+
+/**
+ * ibsim_sm_stop - cancel a pending re-sweep, before the fabric goes
+ * @fabric: the fabric
+ *
+ * May be called with ibsim_fabrics_lock held: the work never waits for it.
+ */
+void ibsim_sm_stop(struct ibsim_fabric *fabric)
+{
+	cancel_delayed_work_sync(&fabric->sm_work);
+}
