@@ -120,7 +120,7 @@ static void ibsim_link_set_down(struct ibsim_port *port, bool down)
 		       down ? "down" : "up");
 	/* Down: both ends Down/Polling. Up: both Init/LinkUp, as trained. */
 	ibsim_link_retrain(port);
-	/* Link up: the integrator calls SM-lite's sweep here. */
+	/* After a link up (!down), SM-lite's sweep is to be called here. */
 }
 
 /**
