@@ -151,6 +151,7 @@ d1=$(cat "$DBG/k/0-S1/port2/drops")
 ibt_match "  S1 port 2 counted the lost packets" '^[1-9]' "$((d1 - d0))"
 ibt_expect "  debugfs and sim show agree on the drops" "$d1" \
 	"$(port_js S1 2 | jq -r .drops)"
+echo "# 30% drop: $((d1 - d0)) packets lost on S1 port 2 for 30 probes"
 
 set_k S1 port 2 drop 100
 ping_b -c 1 -t 200 -r 1
@@ -170,6 +171,7 @@ ping_b -c 3 -i 0 -t 2000
 ibt_expect "  ping answered" 3 "$(jq -r .summary.received <<< "$js")"
 ibt_match "  RTT min >= 20 ms" '^(2[0-9]{7}|[3-9][0-9]{7}|[0-9]{9,})$' \
 	"$(jq -r .summary.rtt_min_ns <<< "$js")"
+echo "# delay 20000 us: rtt min/avg/max $(jq -r '.summary | "\(.rtt_min_ns)/\(.rtt_avg_ns)/\(.rtt_max_ns)"' <<< "$js") ns"
 echo 0 > "$DBG/k/0-S1/port2/delay_us"
 ibt_expect "delay 0 through debugfs: sim show has no delay" null \
 	"$(port_js S1 2 | jq -r .delay_us)"
@@ -177,6 +179,7 @@ ping_b -c 5 -i 0 -t 2000
 ibt_expect "  ping answered" 5 "$(jq -r .summary.received <<< "$js")"
 ibt_match "  RTT min back under 20 ms" '^[0-9]{1,7}$|^1[0-9]{7}$' \
 	"$(jq -r .summary.rtt_min_ns <<< "$js")"
+echo "# delay 0: rtt min/avg/max $(jq -r '.summary | "\(.rtt_min_ns)/\(.rtt_avg_ns)/\(.rtt_max_ns)"' <<< "$js") ns"
 
 # Misroute -----------------------------------------------------------------------
 
