@@ -111,6 +111,7 @@ bench: deps
 	selftests/vm-run --vms 2 --peer-cmd selftests/bench/ping-peer.sh -- \
 		selftests/bench/ping.sh
 	selftests/vm-run -- selftests/bench/sim_ping.sh
+	selftests/vm-run -- selftests/bench/sim_opensm.sh
 
 install: deps all
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=updates modules_install
