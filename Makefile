@@ -132,6 +132,7 @@ bench: deps
 	selftests/vm-run --vms 2 --peer-cmd selftests/bench/ping-peer.sh -- \
 		selftests/bench/ping.sh
 	selftests/vm-run -- selftests/bench/sim_ping.sh
+	selftests/vm-run -- selftests/bench/sim_opensm.sh
 
 man: $(MAN_OUT)
 

@@ -67,14 +67,39 @@ static void ibsim_port_events(struct ibsim_port *port, u32 events)
 	}
 }
 
+/*
+ * A base switch port 0 (SwitchInfo EnhancedPort0 clear) has no link of
+ * its own and the SM leaves its PortState alone (OpenSM skips it): it
+ * goes Active with the first external port to go Active and back to Init
+ * when the last one leaves Active. Caller holds the node lock.
+ */
+static void __ibsim_switch_port0_follow(struct ibsim_node *node, u8 state)
+{
+	struct ibsim_port *port0 = &node->ports[0];
+	unsigned int i;
+
+	if (state == IBSIM_PORT_ACTIVE) {
+		port0->state = IBSIM_PORT_ACTIVE;
+		return;
+	}
+	if (port0->state != IBSIM_PORT_ACTIVE)
+		return;
+	for (i = 1; i <= node->num_ports; i++)
+		if (node->ports[i].state == IBSIM_PORT_ACTIVE)
+			return;
+	port0->state = IBSIM_PORT_INIT;
+}
+
 /* Caller holds port->node->lock. Returns the events the change raises. */
 static u32 __ibsim_port_set_state(struct ibsim_port *port, u8 state)
 {
 	u8 old = port->state;
 
 	port->state = state;
-	if (state != old && port->num && port->node->sw)
+	if (state != old && port->num && port->node->sw) {
 		port->node->sw->port_state_change = true;
+		__ibsim_switch_port0_follow(port->node, state);
+	}
 	if (state == IBSIM_PORT_ACTIVE && old != IBSIM_PORT_ACTIVE)
 		return IBSIM_EV_ACTIVE;
 	if (state != IBSIM_PORT_ACTIVE && old == IBSIM_PORT_ACTIVE)

@@ -1,0 +1,217 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Benchmark (prints figures, asserts nothing), run in the VM:
+#   vm-run -- selftests/bench/sim_opensm.sh
+#
+# 1. `opensm -o` until it exits with SUBNET UP, on ibtrace_sim (in-kernel
+#    fabric, OpenSM on a sim HCA through ib_umad) against ibsim (user
+#    space: `ibsim -s FILE` with OpenSM under its LD_PRELOAD library
+#    libumad2sim, as ibsim-run does), for an ibsim example and the
+#    504-HCA fat tree of gen_fattree.sh. Both attach OpenSM to the first
+#    HCA of the file. Wall clock of the whole `opensm -o` run.
+# 2. The largest fat tree ibtrace_sim builds in this VM's memory: trees of
+#    growing size (three levels, radix 48: pods of 24 leaves x 24 HCAs and
+#    24 middle switches, 576 top switches) until FABRIC_ADD fails, memory
+#    would run low (the next tree, at the last tree's bytes per node, would
+#    leave less than IBTRACE_BENCH_RESERVE_MB, default 256), the next step
+#    would not fit in what is left of IBTRACE_BENCH_BUDGET_S (default
+#    1200 s, at the last tree's seconds per node) or the tree passes
+#    IBTRACE_BENCH_MAX_NODES (default 20000). Bytes per node: MemAvailable
+#    (and Slab) before and after building the fabric, caches dropped.
+#    Every HCA is an RDMA device with ib_mad's QP0/QP1 receive rings and
+#    ib_umad's device files; ib_core's default ring sizes unless
+#    IBTRACE_BENCH_MAD_RQ (ib_core recv_queue_size, 64..) says otherwise.
+#    IBTRACE_BENCH_PODS: the sizes tried (default "1 4 8 16 24 32");
+#    IBTRACE_BENCH_MEM_ONLY=1 skips part 1.
+
+IBTRACE_ROOT=${IBTRACE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+source "$(dirname "$0")/../lib.sh" >/dev/null
+
+SIM_KO=$IBT_ROOT/kmod/sim/ibtrace_sim.ko
+SIM_CTL=$IBT_ROOT/selftests/ibtrace_sim_ctl
+GEN=$IBT_ROOT/selftests/gen_fattree.sh
+EXAMPLE=${IBTRACE_BENCH_EXAMPLE:-/usr/share/doc/ibsim-utils/net-examples/net.2sw2path4hca}
+UMAD2SIM=$(dpkg -L libumad2sim0 2>/dev/null | grep 'libumad2sim\.so$' | head -1)
+RESERVE_MB=${IBTRACE_BENCH_RESERVE_MB:-256}
+BUDGET_S=${IBTRACE_BENCH_BUDGET_S:-1200}
+MAX_NODES=${IBTRACE_BENCH_MAX_NODES:-20000}
+W=$(mktemp -d /tmp/bench_osm.XXXXXX)
+IBSIM_PID=
+
+cleanup()
+{
+	[ -n "$IBSIM_PID" ] && kill -9 "$IBSIM_PID" 2>/dev/null
+	rm -rf "$W"
+}
+trap cleanup EXIT
+
+ms()
+{
+	echo $(( $(date +%s%N) / 1000000 ))
+}
+
+mad_rq=${IBTRACE_BENCH_MAD_RQ:+recv_queue_size=$IBTRACE_BENCH_MAD_RQ}
+# shellcheck disable=SC2086
+modprobe ib_core $mad_rq && modprobe ib_umad && insmod "$SIM_KO" || exit 1
+cd "$W" || exit 1		# ibsim-run writes ./sys-PID
+"$GEN" > "$W/fattree" || exit 1
+
+# First HCA name of a topology file.
+first_hca()
+{
+	sed -n 's/^\(Hca\|Ca\)[[:space:]]\+[0-9]\+[[:space:]]\+"\([^"]*\)".*/\2/p' "$1" | head -1
+}
+
+# osm_ours FILE: ms of `opensm -o` on ibtrace_sim, "-" if no SUBNET UP.
+osm_ours()
+{
+	local host guid t0 t1
+
+	"$SIM_CTL" add bench "$1" no-sm >/dev/null || { echo -; return; }
+	host=$(first_hca "$1")
+	guid=$("$SIM_CTL" nodes bench | awk -v h="\"$host\"" '
+		{ for (i = 1; i < NF; i++) if ($i == "name" && $(i + 1) == h) hit = 1 }
+		hit { for (i = 1; i < NF; i++)
+			if ($i == "port" && $(i + 2) == "guid") { g = $(i + 3); p = 1 }
+			else if (p && $i == "peer") { print g; exit } }')
+	rm -rf "$W/osm" "$W/osm.log" && mkdir -p "$W/osm"
+	t0=$(ms)
+	OSM_CACHE_DIR=$W/osm OSM_TMP_DIR=$W/osm timeout 900 \
+		opensm -o -g "$guid" -f "$W/osm.log" >/dev/null 2>&1
+	t1=$(ms)
+	"$SIM_CTL" del bench >/dev/null
+	grep -q 'SUBNET UP' "$W/osm.log" && echo $((t1 - t0)) || echo -
+}
+
+# osm_ibsim FILE: the same under ibsim; "-" if it failed.
+osm_ibsim()
+{
+	local t0 t1 i
+
+	[ -n "$UMAD2SIM" ] && command -v ibsim >/dev/null || { echo -; return; }
+	ibsim -n -s "$1" > "$W/ibsim.log" 2>&1 &
+	IBSIM_PID=$!
+	for ((i = 0; i < 600; i++)); do
+		grep -q 'simulator ready' "$W/ibsim.log" && break
+		kill -0 "$IBSIM_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	rm -rf "$W/osm" "$W/osm.log" && mkdir -p "$W/osm"
+	t0=$(ms)
+	SIM_HOST=$(first_hca "$1") LD_PRELOAD=$UMAD2SIM OSM_CACHE_DIR=$W/osm \
+		OSM_TMP_DIR=$W/osm timeout 900 \
+		opensm -o -f "$W/osm.log" >/dev/null 2>&1
+	t1=$(ms)
+	kill -9 "$IBSIM_PID" 2>/dev/null	# ibsim ignores SIGTERM
+	wait "$IBSIM_PID" 2>/dev/null
+	IBSIM_PID=
+	grep -q 'SUBNET UP' "$W/osm.log" && echo $((t1 - t0)) || echo -
+}
+
+ratio()
+{
+	[ "$1" != - ] && [ "$2" != - ] && [ "$1" -gt 0 ] &&
+		printf '%.2f' "$(bc -l <<< "$2/$1")" || echo -
+}
+
+osm_compare()
+{
+	local f n a b name
+
+	echo
+	echo "opensm -o to SUBNET UP, wall clock, TCG VM ($(nproc) vCPUs)"
+	printf '%-34s %7s %14s %10s %14s\n' topology nodes "ibtrace_sim ms" "ibsim ms" "ibsim/ours"
+	for f in "$EXAMPLE" "$W/fattree"; do
+		[ -f "$f" ] || continue
+		n=$(grep -Ec '^(Switch|Hca|Ca)[[:space:]]' "$f")
+		a=$(osm_ours "$f")
+		b=$(osm_ibsim "$f")
+		name=$(basename "$f")
+		[ "$f" = "$W/fattree" ] && name="fat tree ($(grep -c '^Hca' "$f") HCAs)"
+		printf '%-34s %7s %14s %10s %14s\n' "$name" "$n" "$a" "$b" "$(ratio "$a" "$b")"
+	done
+	echo "(ibsim: at most 2048 nodes and 256 switches by default, ibsim -N/-S)"
+}
+
+# IBTRACE_BENCH_MEM_ONLY=1: only part 2.
+[ -n "${IBTRACE_BENCH_MEM_ONLY:-}" ] || osm_compare
+
+# Largest fat tree ---------------------------------------------------------------
+
+meminfo()	# FIELD: kB
+{
+	awk -v f="$1:" '$1 == f { print $2 }' /proc/meminfo
+}
+
+settle()
+{
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	sleep 1
+}
+
+echo
+echo "Largest fat tree in this VM ($(( $(meminfo MemTotal) / 1024 )) MiB total;" \
+	"ib_core recv_queue_size ${IBTRACE_BENCH_MAD_RQ:-default 512})"
+printf '%6s %7s %6s %9s %11s %13s %13s %8s\n' pods nodes HCAs "add s" \
+	"MemAvail MiB" "bytes/node" "slab B/node" result
+best_nodes=0 best_bpn=0 bpn=0 ms_per_node=0
+deadline=$(( $(ms) + BUDGET_S * 1000 ))
+settle
+avail_start=$(meminfo MemAvailable)
+for pods in ${IBTRACE_BENCH_PODS:-1 4 8 16 24 32}; do
+	args="shape=3 radix=48 leaves=24 hcas=24 spines=24 tops=576 pods=$pods"
+	# shellcheck disable=SC2086
+	"$GEN" $args > "$W/big" || break
+	nodes=$(grep -Ec '^(Switch|Hca)[[:space:]]' "$W/big")
+	hcas=$(grep -c '^Hca' "$W/big")
+	settle
+	avail0=$(meminfo MemAvailable)
+	slab0=$(meminfo Slab)
+	if [ "$bpn" -gt 0 ] &&
+	   [ $(( nodes * bpn * 6 / 5 / 1024 )) -gt $(( avail0 - RESERVE_MB * 1024 )) ]; then
+		printf '%6s %7s %6s %9s %11s %13s %13s %8s\n' "$pods" "$nodes" "$hcas" \
+			- $((avail0 / 1024)) - - "too big"
+		break
+	fi
+	# Building and deleting take about as long as each other.
+	if [ $(( $(ms) + 2 * nodes * ms_per_node )) -gt "$deadline" ]; then
+		printf '%6s %7s %6s %9s %11s %13s %13s %8s\n' "$pods" "$nodes" "$hcas" \
+			"~$(( nodes * ms_per_node / 1000 ))" - - - "no time"
+		break
+	fi
+	t0=$(ms)
+	"$SIM_CTL" add big "$W/big" no-sm > "$W/add.out" 2>&1
+	rc=$?
+	t1=$(ms)
+	if [ "$rc" -ne 0 ]; then
+		printf '%6s %7s %6s %9s %11s %13s %13s %8s\n' "$pods" "$nodes" "$hcas" \
+			$(( (t1 - t0) / 1000 )) - - - "failed"
+		sed 's/^/#   /' "$W/add.out" | head -3
+		"$SIM_CTL" del big >/dev/null 2>&1
+		break
+	fi
+	settle
+	avail1=$(meminfo MemAvailable)
+	slab1=$(meminfo Slab)
+	bpn=$(( (avail0 - avail1) * 1024 / nodes ))
+	printf '%6s %7s %6s %9s %11s %13s %13s %8s\n' "$pods" "$nodes" "$hcas" \
+		$(( (t1 - t0) / 1000 )) $((avail1 / 1024)) "$bpn" \
+		$(( (slab1 - slab0) * 1024 / nodes )) ok
+	best_nodes=$nodes best_bpn=$bpn
+	ms_per_node=$(( (t1 - t0) / nodes + 1 ))
+	t0=$(ms)
+	"$SIM_CTL" del big >/dev/null
+	t1=$(ms)
+	echo "#   deleted in $(( (t1 - t0) / 1000 )) s"
+	[ "$nodes" -lt "$MAX_NODES" ] || break
+done
+echo "largest fat tree built: $best_nodes nodes, $best_bpn bytes per node" \
+	"($(( best_nodes * best_bpn / 1048576 )) MiB)"
+[ "$best_bpn" -gt 0 ] &&
+	echo "at that rate the $(( avail_start / 1024 )) MiB available at the start hold" \
+		"about $(( (avail_start - RESERVE_MB * 1024) * 1024 / best_bpn )) nodes" \
+		"(keeping $RESERVE_MB MiB free)"
+
+rmmod ibtrace_sim
