@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Pure decoding and number formatting: MAD status, enum names, loss
+ * Pure decoding and number formatting: MAD status, enum names (also of
+ * the tracer: node types, agent verdicts, trace results), loss
  * percentage, percentiles, nanoseconds as decimal milli/microseconds.
  * Every name returned here is also a JSON value, so these strings are
  * part of the interface. Unit-tested by test_parse.c.
@@ -189,4 +190,61 @@ const char *ibt_sim_node_type_str(unsigned int type)
 	default:
 		return "unknown";
 	}
+}
+
+/* An IBA node type (enum ibtrace_node_type): "ca", "switch", "router". */
+const char *ibt_node_type_str(unsigned int type)
+{
+	switch (type) {
+	case IBTRACE_NODE_CA:
+		return "ca";
+	case IBTRACE_NODE_SWITCH:
+		return "switch";
+	case IBTRACE_NODE_ROUTER:
+		return "router";
+	default:
+		return "unknown";
+	}
+}
+
+/* A trace hop's agent verdict (enum ibtrace_hop_agent). */
+const char *ibt_hop_agent_str(unsigned int agent)
+{
+	static const char *const names[] = {
+		[IBTRACE_HOP_AGENT_LOCAL]	= "local",
+		[IBTRACE_HOP_AGENT_VERIFIED]	= "verified",
+		[IBTRACE_HOP_AGENT_MISMATCH]	= "mismatch",
+		[IBTRACE_HOP_AGENT_NONE]	= "no_agent",
+		[IBTRACE_HOP_AGENT_FAILED]	= "failed",
+	};
+
+	if (agent < sizeof(names) / sizeof(names[0]))
+		return names[agent];
+	return "unknown";
+}
+
+/*
+ * How a trace ended (enum ibtrace_trace_status), as the JSON "result":
+ * the four no-route statuses are all "no_route".
+ */
+const char *ibt_trace_status_str(unsigned int status)
+{
+	static const char *const names[] = {
+		[IBTRACE_TRACE_OK]		= "ok",
+		[IBTRACE_TRACE_NO_ROUTE_UNSET]	= "no_route",
+		[IBTRACE_TRACE_NO_ROUTE_TOP]	= "no_route",
+		[IBTRACE_TRACE_NO_ROUTE_PORT]	= "no_route",
+		[IBTRACE_TRACE_DEAD_END]	= "no_route",
+		[IBTRACE_TRACE_PORT_DOWN]	= "port_down",
+		[IBTRACE_TRACE_TOO_MANY_HOPS]	= "too_many_hops",
+		[IBTRACE_TRACE_LOOP]		= "loop",
+		[IBTRACE_TRACE_UNRESPONSIVE]	= "unresponsive",
+		[IBTRACE_TRACE_SMP_ERROR]	= "smp_error",
+		[IBTRACE_TRACE_SA_FAILED]	= "sa_failed",
+		[IBTRACE_TRACE_DEV_GONE]	= "dev_gone",
+	};
+
+	if (status < sizeof(names) / sizeof(names[0]))
+		return names[status];
+	return "unknown";
 }

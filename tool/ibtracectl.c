@@ -51,6 +51,9 @@ static void usage(FILE *f)
 "  ping (--dgid GID | --dlid LID) [-c N] [-i MS] [-t MS] [-r N]\n"
 "       [--source-route P1,P2,...]\n"
 "                     probe a port's agent from -d DEV, -p PORT (default 1)\n"
+"  trace (--dlid LID | --dgid GID) [-r N] [-t MS] [-v]\n"
+"                     the path to a destination, hop by hop, from -d DEV,\n"
+"                     -p PORT (default: the first Active port)\n"
 "  sim add FILE [--name NAME] [--no-sm] | sim del NAME | sim show [NAME]\n"
 "  sim set FABRIC NODE [port N] [drop PCT] [delay USEC] [link down|up]\n"
 "      [guid-cap N] [guid-quirks Q,...] [misroute DLID PORT|none]\n"
@@ -66,6 +69,14 @@ static void usage(FILE *f)
 "  5  permission denied (the operation needs CAP_NET_ADMIN)\n"
 "  6  ping: no probe was answered\n"
 "  7  ping: every answer carried a non-zero MAD status\n"
+"  8  trace: no route (LFT entry 255, past LinearFDBTop, bad exit port)\n"
+"  9  trace: a port on the path is not Active\n"
+" 10  trace: the path loops or has more than 63 hops\n"
+" 11  trace: a hop did not answer after all retries\n"
+" 12  trace: the SA PathRecord lookup failed\n"
+" 13  trace: cancelled (SIGINT)\n"
+" 14  busy: too many requests running (EBUSY)\n"
+"A trace whose device goes away exits with 4.\n"
 "sim add prints a rejected topology as \"Error: line N: REASON\", exit 1.\n", f);
 }
 
@@ -204,6 +215,7 @@ static const struct ibt_cmd objects[] = {
 	{ "dev",	ibt_dev },
 	{ "agent",	ibt_agent },
 	{ "ping",	ibt_ping },
+	{ "trace",	ibt_trace },
 	{ "sim",	ibt_sim },
 	{ "help",	help },
 	{ NULL,		NULL },

@@ -5,7 +5,7 @@
  * One context (struct ibt) is created in main() and passed to every
  * function. Transport lives in nl.c, presentation in out.c, pure parsing
  * and decoding in parse.c and fmt.c, and one file per object (dev.c,
- * agent.c, ping.c, sim.c) ties them together.
+ * agent.c, ping.c, trace.c, sim.c) ties them together.
  *
  * Exit codes (also listed by "ibtracectl --help"; part of the interface,
  * checked by the selftests):
@@ -21,6 +21,18 @@
  *   5  permission denied (the kernel answered EPERM or EACCES)
  *   6  ping: no probe was answered (all timed out)
  *   7  ping: every answer carried a non-zero MAD status
+ *   8  trace: no route (LFT entry 255, DLID past LinearFDBTop, exit port
+ *      0 or beyond the switch's ports, or a CA on the path without it)
+ *   9  trace: a port on the path is not Active
+ *  10  trace: the path loops, or has more than 63 hops
+ *  11  trace: a hop did not answer after all retries (or answered an
+ *      SMP with an error status)
+ *  12  trace: the SA PathRecord lookup of the DGID failed
+ *  13  trace: cancelled (SIGINT)
+ *  14  busy: the kernel refused the request for now (EBUSY, e.g. too
+ *      many traces running)
+ *
+ * A trace whose device goes away mid-way exits with 4.
  *
  * The "sim" object talks to the "ibtrace_sim" family instead: 3 then means
  * that the ibtrace_sim module is not loaded. A topology text the kernel
@@ -57,11 +69,19 @@ enum ibt_exit {
 	IBT_EXIT_PERM		= 5,
 	IBT_EXIT_TIMEOUT	= 6,
 	IBT_EXIT_REMOTE		= 7,
+	IBT_EXIT_NOROUTE	= 8,
+	IBT_EXIT_PORTDOWN	= 9,
+	IBT_EXIT_LOOP		= 10,
+	IBT_EXIT_UNRESP		= 11,
+	IBT_EXIT_SAFAIL		= 12,
+	IBT_EXIT_CANCEL		= 13,
+	IBT_EXIT_BUSY		= 14,
 	/* internal only: the receive loop was interrupted by SIGINT */
 	IBT_EXIT_INTR		= 130,
 };
 
 #define IBT_DEV_NAME_MAX	64	/* IB_DEVICE_NAME_MAX, with the NUL */
+#define IBT_DESC_MAX		65	/* NodeDescription, with the NUL */
 #define IBT_OPT_PRETTY		0x100	/* getopt value of --pretty */
 
 /*
@@ -174,6 +194,9 @@ const char *ibt_pct_str(uint32_t x100, char *buf, size_t len);
 uint64_t ibt_percentile(const uint64_t *sorted, size_t n, unsigned int pct);
 const char *ibt_ns_str(uint64_t ns, uint64_t unit, char *buf, size_t len);
 const char *ibt_sim_node_type_str(unsigned int type);
+const char *ibt_node_type_str(unsigned int type);
+const char *ibt_hop_agent_str(unsigned int agent);
+const char *ibt_trace_status_str(unsigned int status);
 
 /* nl.c */
 typedef int (*ibt_nl_cb)(struct ibt *ctx, struct nlmsghdr *nlh, void *arg);
@@ -225,6 +248,7 @@ int ibt_port_query(struct ibt *ctx, uint8_t cmd, ibt_port_show show);
 int ibt_dev(struct ibt *ctx);
 int ibt_agent(struct ibt *ctx);
 int ibt_ping(struct ibt *ctx);
+int ibt_trace(struct ibt *ctx);
 int ibt_sim(struct ibt *ctx);
 
 #endif /* IBTRACECTL_H */

@@ -74,6 +74,43 @@ static struct nla_policy ibt_policy[IBTRACE_A_MAX + 1] = {
 					    .maxlen = IBTRACE_SROUTE_MAX_HOPS },
 	[IBTRACE_A_PING_PROBE]		= { .type = NLA_NESTED },
 	[IBTRACE_A_PING_SUMMARY]	= { .type = NLA_NESTED },
+	[IBTRACE_A_TRACE_DLID]		= U32,
+	[IBTRACE_A_TRACE_DGID]		= GID,
+	[IBTRACE_A_TRACE_TIMEOUT_MS]	= U32,
+	[IBTRACE_A_TRACE_RETRIES]	= U32,
+	[IBTRACE_A_TRACE_HOP]		= { .type = NLA_NESTED },
+	[IBTRACE_A_TRACE_STATUS]	= U8,
+	[IBTRACE_A_TRACE_HOPS]		= U32,
+	[IBTRACE_A_TRACE_FAIL_HOP]	= U32,
+	[IBTRACE_A_TRACE_FAIL_PORT]	= U8,
+	[IBTRACE_A_TRACE_MAD_STATUS]	= U16,
+	[IBTRACE_A_TRACE_FDB_TOP]	= U32,
+	[IBTRACE_A_TRACE_SMPS]		= U32,
+	[IBTRACE_A_TRACE_VENDOR_MADS]	= U32,
+	[IBTRACE_A_TRACE_ELAPSED_NS]	= U64,
+	[IBTRACE_A_TRACE_ONE_HOP]	= U8,
+};
+
+/* NODE_DESC: at most 64 characters and the NUL. */
+static struct nla_policy ibt_hop_policy[IBTRACE_HOP_A_MAX + 1] = {
+	[IBTRACE_HOP_A_INDEX]		= U32,
+	[IBTRACE_HOP_A_NODE_TYPE]	= U8,
+	[IBTRACE_HOP_A_NUM_PORTS]	= U8,
+	[IBTRACE_HOP_A_NODE_GUID]	= U64,
+	[IBTRACE_HOP_A_PORT_GUID]	= U64,
+	[IBTRACE_HOP_A_LID]		= U32,
+	[IBTRACE_HOP_A_LMC]		= U8,
+	[IBTRACE_HOP_A_NODE_DESC]	= { .type = NLA_STRING,
+					    .maxlen = IBT_DESC_MAX },
+	[IBTRACE_HOP_A_IN_PORT]		= U8,
+	[IBTRACE_HOP_A_OUT_PORT]	= U8,
+	[IBTRACE_HOP_A_AGENT]		= U8,
+	[IBTRACE_HOP_A_EXPECTED_PORT]	= U8,
+	[IBTRACE_HOP_A_ACTUAL_PORT]	= U8,
+	[IBTRACE_HOP_A_SMPS]		= U32,
+	[IBTRACE_HOP_A_SMP_RTT_NS]	= U64,
+	[IBTRACE_HOP_A_VENDOR_MADS]	= U32,
+	[IBTRACE_HOP_A_VENDOR_RTT_NS]	= U64,
 };
 
 static struct nla_policy ibt_stat_policy[IBTRACE_STAT_MAX + 1] = {
@@ -134,6 +171,10 @@ static const char *const ibt_attr_names[IBTRACE_A_MAX + 1] = {
 	[IBTRACE_A_PING_TIMEOUT_MS]	= "ping_timeout_ms",
 	[IBTRACE_A_PING_RETRIES]	= "ping_retries",
 	[IBTRACE_A_PING_SROUTE]		= "ping_sroute",
+	[IBTRACE_A_TRACE_DLID]		= "trace_dlid",
+	[IBTRACE_A_TRACE_DGID]		= "trace_dgid",
+	[IBTRACE_A_TRACE_TIMEOUT_MS]	= "trace_timeout_ms",
+	[IBTRACE_A_TRACE_RETRIES]	= "trace_retries",
 };
 
 /* The family ibt_nl_open() resolves. */
@@ -189,8 +230,8 @@ int ibt_nl_parse(struct ibt *ctx, struct nlmsghdr *nlh, struct nlattr **tb)
 }
 
 /*
- * Attributes of nest @nest (IBTRACE_A_AGENT_STATS, IBTRACE_A_PING_PROBE
- * or IBTRACE_A_PING_SUMMARY); @tb has room for that nest's *_MAX + 1.
+ * Attributes of nest @nest (IBTRACE_A_AGENT_STATS, IBTRACE_A_PING_PROBE,
+ * IBTRACE_A_PING_SUMMARY or IBTRACE_A_TRACE_HOP); @tb has room for that nest's *_MAX + 1.
  */
 int ibt_nl_parse_nest(struct ibt *ctx, struct nlattr *nest, struct nlattr **tb)
 {
@@ -205,6 +246,9 @@ int ibt_nl_parse_nest(struct ibt *ctx, struct nlattr *nest, struct nlattr **tb)
 	case IBTRACE_A_PING_SUMMARY:
 		return parse_attrs(tb, IBTRACE_SUMMARY_A_MAX, nla_data(nest),
 				   nla_len(nest), ibt_summary_policy, "summary");
+	case IBTRACE_A_TRACE_HOP:
+		return parse_attrs(tb, IBTRACE_HOP_A_MAX, nla_data(nest),
+				   nla_len(nest), ibt_hop_policy, "trace hop");
 	default:
 		return ibt_err(IBT_EXIT_ERR, "internal error: unknown nest %d",
 			       nla_type(nest));
@@ -245,6 +289,8 @@ static int errno_code(int err)
 	case EPERM:
 	case EACCES:
 		return IBT_EXIT_PERM;
+	case EBUSY:
+		return IBT_EXIT_BUSY;
 	default:
 		return IBT_EXIT_ERR;
 	}

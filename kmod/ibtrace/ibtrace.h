@@ -15,12 +15,16 @@
 #include <linux/list.h>
 #include <linux/wait.h>
 #include <rdma/ib_mad.h>
+#include <rdma/ib_smi.h>
 #include <rdma/ib_verbs.h>
 #include <uapi/linux/ibtrace.h>
 
 /* Vendor MAD methods (IBA 13.4.5) */
 #define IBTRACE_METHOD_GET		0x01
 #define IBTRACE_METHOD_GET_RESP		0x81
+
+/* Highest unicast LID */
+#define IBTRACE_MAX_UNICAST_LID		0xbfff
 
 /* SourceRoute data area (DESIGN §3) */
 #define IBTRACE_SR_ACTUAL_PORT		0
@@ -51,6 +55,8 @@ struct ibtrace_dev;
  * @port_num: 1-based port number
  * @agent: class 0x30 MAD agent, NULL when the port has no GSI or the
  *	registration failed
+ * @smi_agent: send-only QP0 agent for directed-route SMPs (smp.c), NULL
+ *	when the port has no SMI (RoCE) or the registration failed
  * @tid_seq: low 32 bits of the transaction IDs of requests we send
  * @stats: agent counters
  */
@@ -58,6 +64,7 @@ struct ibtrace_port {
 	struct ibtrace_dev *dev;
 	u32 port_num;
 	struct ib_mad_agent *agent;
+	struct ib_mad_agent *smi_agent;
 	atomic_t tid_seq;
 	struct ibtrace_agent_stats stats;
 };
@@ -108,9 +115,11 @@ void ibtrace_agent_unregister(struct ibtrace_port *port);
  * @ah: address handle of the destination
  * @remote_qpn: destination QP (1 for GSI)
  * @mad: the request to send (header + data); the TID is filled in
+ * @smp: the same buffer seen as an SMP (smp.c)
  * @timeout_ms: wait per attempt
  * @retries: attempts after the first one times out
  * @resp: the answer (valid when the call returns 0)
+ * @resp_smp: the same answer seen as an SMP
  * @rtt_ns: round trip of the answered attempt
  * @attempts: attempts sent
  * @slid: source LID of the answer
@@ -120,11 +129,17 @@ void ibtrace_agent_unregister(struct ibtrace_port *port);
 struct ibtrace_mad_req {
 	struct ib_ah *ah;
 	u32 remote_qpn;
-	struct ib_vendor_mad mad;
+	union {
+		struct ib_vendor_mad mad;
+		struct ib_smp smp;
+	};
 	u32 timeout_ms;
 	u32 retries;
 
-	struct ib_vendor_mad resp;
+	union {
+		struct ib_vendor_mad resp;
+		struct ib_smp resp_smp;
+	};
 	u64 rtt_ns;
 	u32 attempts;
 	u32 slid;
@@ -136,6 +151,10 @@ void ibtrace_mad_init_vendor(struct ib_vendor_mad *mad, u8 method,
 			     u16 attr_id);
 int ibtrace_mad_exchange(struct ibtrace_port *port,
 			 struct ibtrace_mad_req *req);
+int ibtrace_mad_exchange_on(struct ibtrace_port *port,
+			    struct ib_mad_agent *agent,
+			    struct ibtrace_mad_req *req, int hdr_len,
+			    int data_len);
 void ibtrace_mad_recv_response(struct ib_mad_send_buf *send_buf,
 			       struct ib_mad_recv_wc *mad_recv_wc);
 void ibtrace_mad_send_done(struct ibtrace_port *port,
@@ -219,6 +238,110 @@ struct ibtrace_path {
 	u32 dlid;
 	u8 sl;
 };
+
+/* smp.c */
+int ibtrace_smp_register(struct ibtrace_port *port);
+void ibtrace_smp_unregister(struct ibtrace_port *port);
+struct ib_ah *ibtrace_smp_ah_create(struct ibtrace_port *port);
+int ibtrace_smp_get(struct ibtrace_port *port, struct ibtrace_mad_req *req,
+		    const u8 *path, u8 hops, __be16 attr_id, u32 attr_mod);
+
+/* trace.c */
+
+/**
+ * struct ibtrace_trace_params - where to trace to and how
+ * @dgid: destination GID (valid when @has_dgid)
+ * @has_dgid: @dgid is given
+ * @dlid: destination LID, 0 if none
+ * @timeout_ms: wait per SMP or vendor MAD attempt
+ * @retries: attempts after a timeout
+ */
+struct ibtrace_trace_params {
+	union ib_gid dgid;
+	bool has_dgid;
+	u32 dlid;
+	u32 timeout_ms;
+	u32 retries;
+};
+
+/**
+ * struct ibtrace_hop - one node of a traced path
+ * @index: hop number, the source is 0
+ * @node_type: &enum ibtrace_node_type
+ * @num_ports: NodeInfo.NumPorts (0 when unknown)
+ * @node_guid: NodeInfo.NodeGUID, 0 when unknown
+ * @port_guid: NodeInfo.PortGUID
+ * @lid: base LID, 0 when unknown
+ * @lmc: LID mask control
+ * @has_lid: @lid and @lmc are known
+ * @desc: NodeDescription, NUL-terminated ("" when unknown)
+ * @in_port: port the path enters by, 0 on the source
+ * @out_port: port the path leaves by, 0 when it does not
+ * @agent: &enum ibtrace_hop_agent
+ * @expected_port: incoming port the SourceRoute probe expected (0: none)
+ * @actual_port: incoming port the agent reported (0: none)
+ * @smps: SMP attempts spent on this hop
+ * @smp_rtt_ns: round trip of the hop's NodeInfo SMP
+ * @vendor_mads: class 0x30 attempts spent on this hop
+ * @vendor_rtt_ns: round trip of the last answered class 0x30 MAD, 0 if none
+ */
+struct ibtrace_hop {
+	u32 index;
+	u8 node_type;
+	u8 num_ports;
+	u64 node_guid;
+	u64 port_guid;
+	u32 lid;
+	u8 lmc;
+	bool has_lid;
+	char desc[IB_DEVICE_NODE_DESC_MAX + 1];
+	u8 in_port;
+	u8 out_port;
+	u8 agent;
+	u8 expected_port;
+	u8 actual_port;
+	u32 smps;
+	u64 smp_rtt_ns;
+	u32 vendor_mads;
+	u64 vendor_rtt_ns;
+};
+
+/**
+ * struct ibtrace_trace_result - how a trace ended
+ * @status: &enum ibtrace_trace_status
+ * @dlid: the DLID traced (from the SA for a DGID; 0 on RoCE)
+ * @hops: hops reported
+ * @fail_hop: index of the failing hop (status not OK)
+ * @fail_port: the failing hop's port at fault, 0 if none
+ * @mad_status: status of a failed SMP
+ * @fdb_top: LinearFDBTop, for %IBTRACE_TRACE_NO_ROUTE_TOP
+ * @smps: SMP attempts in all
+ * @vendor_mads: class 0x30 attempts in all
+ * @elapsed_ns: time spent
+ * @one_hop: a RoCE one-hop trace
+ */
+struct ibtrace_trace_result {
+	u8 status;
+	u32 dlid;
+	u32 hops;
+	u32 fail_hop;
+	u8 fail_port;
+	u16 mad_status;
+	u32 fdb_top;
+	u32 smps;
+	u32 vendor_mads;
+	u64 elapsed_ns;
+	bool one_hop;
+};
+
+typedef int (*ibtrace_trace_report_t)(void *ctx,
+				      const struct ibtrace_hop *hop);
+
+int ibtrace_trace_run(struct ibtrace_port *port,
+		      const struct ibtrace_trace_params *params,
+		      ibtrace_trace_report_t report, void *ctx,
+		      struct ibtrace_trace_result *result,
+		      struct netlink_ext_ack *extack);
 
 /* sa.c */
 int ibtrace_sa_path_lookup(struct ibtrace_port *port, const union ib_gid *dgid,

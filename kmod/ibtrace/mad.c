@@ -105,16 +105,18 @@ static bool ibtrace_mad_call_done(struct ibtrace_mad_call *call)
 
 /* One attempt. Returns 0 (answered), -ETIMEDOUT, or another errno. */
 static int ibtrace_mad_attempt(struct ibtrace_port *port,
-			       struct ibtrace_mad_req *req, u64 tid)
+			       struct ib_mad_agent *agent,
+			       struct ibtrace_mad_req *req, u64 tid,
+			       int hdr_len, int data_len)
 {
 	struct ibtrace_dev *dev = port->dev;
 	struct ibtrace_mad_call call = { .req = req };
 	struct ib_mad_send_buf *send_buf;
 	int err;
 
-	send_buf = ib_create_send_mad(port->agent, req->remote_qpn, 0, 0,
-				      IB_MGMT_VENDOR_HDR, IB_MGMT_VENDOR_DATA,
-				      GFP_KERNEL, IB_MGMT_BASE_VERSION);
+	send_buf = ib_create_send_mad(agent, req->remote_qpn, 0, 0,
+				      hdr_len, data_len, GFP_KERNEL,
+				      IB_MGMT_BASE_VERSION);
 	if (IS_ERR(send_buf))
 		return PTR_ERR(send_buf);
 
@@ -170,19 +172,43 @@ static int ibtrace_mad_attempt(struct ibtrace_port *port,
 int ibtrace_mad_exchange(struct ibtrace_port *port,
 			 struct ibtrace_mad_req *req)
 {
+	return ibtrace_mad_exchange_on(port, port->agent, req,
+				       IB_MGMT_VENDOR_HDR, IB_MGMT_VENDOR_DATA);
+}
+
+/**
+ * ibtrace_mad_exchange_on() - ibtrace_mad_exchange() through any agent
+ * @port: the local port
+ * @agent: one of @port's agents (class 0x30, or the SMI agent of smp.c);
+ *	its handlers must pass our requests to ibtrace_mad_recv_response()
+ *	and ibtrace_mad_send_done()
+ * @req: the request; answer fields are filled on success
+ * @hdr_len: MAD header length for ib_create_send_mad()
+ * @data_len: MAD data length for ib_create_send_mad()
+ *
+ * Sleeps. Retries on timeout up to @req->retries times.
+ *
+ * Return: as ibtrace_mad_exchange().
+ */
+int ibtrace_mad_exchange_on(struct ibtrace_port *port,
+			    struct ib_mad_agent *agent,
+			    struct ibtrace_mad_req *req, int hdr_len,
+			    int data_len)
+{
 	int err = -ETIMEDOUT;
 	u32 i;
 
-	if (!port->agent)
+	if (!agent)
 		return -EOPNOTSUPP;
 
 	req->attempts = 0;
 	for (i = 0; i <= req->retries; i++) {
-		u64 tid = ((u64)port->agent->hi_tid << 32) |
+		u64 tid = ((u64)agent->hi_tid << 32) |
 			  (u32)atomic_inc_return(&port->tid_seq);
 
 		req->attempts++;
-		err = ibtrace_mad_attempt(port, req, tid);
+		err = ibtrace_mad_attempt(port, agent, req, tid, hdr_len,
+					  data_len);
 		if (err != -ETIMEDOUT)
 			break;
 	}

@@ -3,7 +3,8 @@
  * ibtrace - module entry, ib_client and the device list.
  *
  * Every RDMA device gets a &struct ibtrace_dev when ib_core adds it; every
- * port with GSI gets the class 0x30 agent. Requests (netlink) find devices
+ * port with GSI gets the class 0x30 agent, every port with an SMI the
+ * tracer's send-only SMP agent. Requests (netlink) find devices
  * in the list and hold a reference while they use them. When a device goes
  * away, or the module unloads, the device is marked dead, waiting requests
  * are woken and end with an error, and removal waits for their references
@@ -146,6 +147,10 @@ static int ibtrace_add_one(struct ib_device *ibdev)
 
 		port->dev = dev;
 		port->port_num = p;
+		/* Without SMPs a port can still be pinged; not fatal. */
+		if (rdma_cap_ib_smi(ibdev, p) && ibtrace_smp_register(port))
+			dev_warn(&ibdev->dev,
+				 "port %u: SMI agent not registered\n", p);
 		if (!rdma_cap_ib_mad(ibdev, p))
 			continue;
 		/* A port without the agent is still listed; it is not fatal. */
@@ -179,8 +184,10 @@ static void ibtrace_remove_one(struct ib_device *ibdev, void *client_data)
 	ibtrace_dev_put(dev);
 	wait_for_completion(&dev->released);
 
-	for (p = 1; p <= dev->nports; p++)
+	for (p = 1; p <= dev->nports; p++) {
 		ibtrace_agent_unregister(&dev->port[p - 1]);
+		ibtrace_smp_unregister(&dev->port[p - 1]);
+	}
 	kfree(dev);
 }
 

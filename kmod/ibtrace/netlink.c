@@ -33,6 +33,13 @@ static const struct genl_ops ibtrace_genl_ops[] = {
 		.policy = ibtrace_ping_policy,
 		.maxattr = ARRAY_SIZE(ibtrace_ping_policy) - 1,
 	},
+	{
+		.cmd = IBTRACE_CMD_TRACE,
+		.flags = GENL_ADMIN_PERM,
+		.doit = ibtrace_nl_trace_doit,
+		.policy = ibtrace_trace_policy,
+		.maxattr = ARRAY_SIZE(ibtrace_trace_policy) - 1,
+	},
 };
 
 struct genl_family ibtrace_genl_family __ro_after_init = {

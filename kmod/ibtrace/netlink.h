@@ -56,4 +56,9 @@ int ibtrace_nl_agent_get_dumpit(struct sk_buff *skb,
 extern const struct nla_policy ibtrace_ping_policy[IBTRACE_A_PING_SROUTE + 1];
 int ibtrace_nl_ping_doit(struct sk_buff *skb, struct genl_info *info);
 
+/* trace_nl.c */
+extern const struct nla_policy
+	ibtrace_trace_policy[IBTRACE_A_TRACE_RETRIES + 1];
+int ibtrace_nl_trace_doit(struct sk_buff *skb, struct genl_info *info);
+
 #endif /* _IBTRACE_NETLINK_H */

@@ -17,7 +17,6 @@
 #define IBTRACE_PING_MAX_COUNT		100000
 #define IBTRACE_PING_MAX_MS		60000
 #define IBTRACE_PING_MAX_RETRIES	100
-#define IBTRACE_MAX_UNICAST_LID		0xbfff
 
 static struct netlink_range_validation ibtrace_count_range = {
 	.min = 1, .max = IBTRACE_PING_MAX_COUNT,

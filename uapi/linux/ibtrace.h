@@ -24,6 +24,10 @@
 #define IBTRACE_ATTR_SOURCE_ROUTE	0x0010
 /* Longest incoming-port vector a SourceRoute probe carries. */
 #define IBTRACE_SROUTE_MAX_HOPS		64
+/* Traces that may run at once; one more is refused with EBUSY. */
+#define IBTRACE_TRACE_MAX_RUNNING	64
+/* Longest directed route a trace follows (IBA C14-6: hop count 0..63). */
+#define IBTRACE_TRACE_MAX_HOPS		63
 
 /**
  * enum ibtrace_cmd - generic netlink commands
@@ -48,6 +52,24 @@
  *	Needs CAP_NET_ADMIN.
  * @IBTRACE_CMD_PING_PROBE: kernel to user only: the result of one probe
  *	(%IBTRACE_A_PING_PROBE).
+ * @IBTRACE_CMD_TRACE: trace the path from the selected device and port
+ *	(port 1 by default) to %IBTRACE_A_TRACE_DLID, or to
+ *	%IBTRACE_A_TRACE_DGID (resolved by an SA PathRecord query on
+ *	InfiniBand). The walk uses directed-route SMPs from the local port
+ *	outward, following each switch's linear forwarding table, and asks
+ *	every node's class 0x30 agent (ClassPortInfo, then SourceRoute with
+ *	the incoming ports so far). Each hop, as soon as it is known, goes to
+ *	the requester as an %IBTRACE_CMD_TRACE_HOP message; the reply carries
+ *	%IBTRACE_A_TRACE_STATUS and the totals, also when the trace failed
+ *	(no route, port down, ...). On a RoCE port (no SMPs) the trace is
+ *	one hop: the agent proof of the destination only
+ *	(%IBTRACE_A_TRACE_ONE_HOP). Runs inside the sendmsg() that delivers
+ *	the request, like %IBTRACE_CMD_PING: a signal ends it without a
+ *	reply (EINTR). At most %IBTRACE_TRACE_MAX_RUNNING traces run at once;
+ *	beyond that the request fails with EBUSY. Needs CAP_NET_ADMIN.
+ * @IBTRACE_CMD_TRACE_HOP: kernel to user only: one hop of a running trace
+ *	(%IBTRACE_A_TRACE_HOP), unicast to the requester with the request's
+ *	sequence number.
  * @__IBTRACE_CMD_MAX: number of commands + 1
  * @IBTRACE_CMD_MAX: highest command number
  */
@@ -57,6 +79,8 @@ enum ibtrace_cmd {
 	IBTRACE_CMD_AGENT_GET,
 	IBTRACE_CMD_PING,
 	IBTRACE_CMD_PING_PROBE,
+	IBTRACE_CMD_TRACE,
+	IBTRACE_CMD_TRACE_HOP,
 
 	__IBTRACE_CMD_MAX,
 	IBTRACE_CMD_MAX = __IBTRACE_CMD_MAX - 1
@@ -92,6 +116,28 @@ enum ibtrace_cmd {
  *	hop; sends VendorGet(SourceRoute) with hop count = length
  * @IBTRACE_A_PING_PROBE: nest, &enum ibtrace_probe_attr
  * @IBTRACE_A_PING_SUMMARY: nest, &enum ibtrace_summary_attr
+ * @IBTRACE_A_TRACE_DLID: u32, trace destination LID (1..0xbfff); in the
+ *	reply: the DLID traced (from the SA when a DGID was given)
+ * @IBTRACE_A_TRACE_DGID: binary (16 bytes), trace destination GID
+ * @IBTRACE_A_TRACE_TIMEOUT_MS: u32, wait per SMP or vendor MAD attempt
+ *	(1..60000, default 1000)
+ * @IBTRACE_A_TRACE_RETRIES: u32, extra attempts after a timeout (0..100,
+ *	default 3)
+ * @IBTRACE_A_TRACE_HOP: nest, &enum ibtrace_hop_attr
+ * @IBTRACE_A_TRACE_STATUS: u8, &enum ibtrace_trace_status
+ * @IBTRACE_A_TRACE_HOPS: u32, hops reported (the source is hop 0)
+ * @IBTRACE_A_TRACE_FAIL_HOP: u32, index of the hop where the trace failed
+ * @IBTRACE_A_TRACE_FAIL_PORT: u8, port of the failing hop at fault (the
+ *	exit port with no route or not Active)
+ * @IBTRACE_A_TRACE_MAD_STATUS: u16, MAD status of a failed SMP (host
+ *	order, direction bit cleared)
+ * @IBTRACE_A_TRACE_FDB_TOP: u32, LinearFDBTop of the switch for
+ *	%IBTRACE_TRACE_NO_ROUTE_TOP
+ * @IBTRACE_A_TRACE_SMPS: u32, SMPs sent in all (attempts)
+ * @IBTRACE_A_TRACE_VENDOR_MADS: u32, class 0x30 MADs sent in all (attempts)
+ * @IBTRACE_A_TRACE_ELAPSED_NS: u64, time the kernel spent on the trace
+ * @IBTRACE_A_TRACE_ONE_HOP: u8, 1: a RoCE one-hop trace (agent proof of the
+ *	destination only, no switches seen)
  * @__IBTRACE_A_MAX: number of attributes + 1
  * @IBTRACE_A_MAX: highest attribute number
  */
@@ -119,6 +165,21 @@ enum ibtrace_attr {
 	IBTRACE_A_PING_SROUTE,
 	IBTRACE_A_PING_PROBE,
 	IBTRACE_A_PING_SUMMARY,
+	IBTRACE_A_TRACE_DLID,
+	IBTRACE_A_TRACE_DGID,
+	IBTRACE_A_TRACE_TIMEOUT_MS,
+	IBTRACE_A_TRACE_RETRIES,
+	IBTRACE_A_TRACE_HOP,
+	IBTRACE_A_TRACE_STATUS,
+	IBTRACE_A_TRACE_HOPS,
+	IBTRACE_A_TRACE_FAIL_HOP,
+	IBTRACE_A_TRACE_FAIL_PORT,
+	IBTRACE_A_TRACE_MAD_STATUS,
+	IBTRACE_A_TRACE_FDB_TOP,
+	IBTRACE_A_TRACE_SMPS,
+	IBTRACE_A_TRACE_VENDOR_MADS,
+	IBTRACE_A_TRACE_ELAPSED_NS,
+	IBTRACE_A_TRACE_ONE_HOP,
 
 	__IBTRACE_A_MAX,
 	IBTRACE_A_MAX = __IBTRACE_A_MAX - 1
@@ -266,6 +327,135 @@ enum ibtrace_summary_attr {
 
 	__IBTRACE_SUMMARY_A_MAX,
 	IBTRACE_SUMMARY_A_MAX = __IBTRACE_SUMMARY_A_MAX - 1
+};
+
+/**
+ * enum ibtrace_node_type - IBA NodeInfo.NodeType
+ * @IBTRACE_NODE_UNKNOWN: not known (RoCE destination)
+ * @IBTRACE_NODE_CA: channel adapter
+ * @IBTRACE_NODE_SWITCH: switch
+ * @IBTRACE_NODE_ROUTER: router
+ */
+enum ibtrace_node_type {
+	IBTRACE_NODE_UNKNOWN,
+	IBTRACE_NODE_CA,
+	IBTRACE_NODE_SWITCH,
+	IBTRACE_NODE_ROUTER,
+};
+
+/**
+ * enum ibtrace_hop_agent - what a hop's class 0x30 agent said
+ * @IBTRACE_HOP_AGENT_LOCAL: the source node; not asked
+ * @IBTRACE_HOP_AGENT_VERIFIED: SourceRoute answered with status 0: the
+ *	probe arrived on the expected incoming port
+ * @IBTRACE_HOP_AGENT_MISMATCH: SourceRoute answered "invalid value": the
+ *	probe arrived on %IBTRACE_HOP_A_ACTUAL_PORT, not on
+ *	%IBTRACE_HOP_A_EXPECTED_PORT
+ * @IBTRACE_HOP_AGENT_NONE: no agent: ClassPortInfo not answered, answered
+ *	with an error status, or the node has no LID (skipped)
+ * @IBTRACE_HOP_AGENT_FAILED: ClassPortInfo answered, but SourceRoute was
+ *	not answered, or with another error status
+ */
+enum ibtrace_hop_agent {
+	IBTRACE_HOP_AGENT_LOCAL,
+	IBTRACE_HOP_AGENT_VERIFIED,
+	IBTRACE_HOP_AGENT_MISMATCH,
+	IBTRACE_HOP_AGENT_NONE,
+	IBTRACE_HOP_AGENT_FAILED,
+};
+
+/**
+ * enum ibtrace_trace_status - how a trace ended
+ * @IBTRACE_TRACE_OK: the destination was reached
+ * @IBTRACE_TRACE_NO_ROUTE_UNSET: a switch's LFT entry for the DLID is 255
+ *	(no route)
+ * @IBTRACE_TRACE_NO_ROUTE_TOP: the DLID is past the switch's LinearFDBTop
+ *	(%IBTRACE_A_TRACE_FDB_TOP)
+ * @IBTRACE_TRACE_NO_ROUTE_PORT: the LFT entry names port 0 or a port beyond
+ *	the switch's port count (%IBTRACE_A_TRACE_FAIL_PORT)
+ * @IBTRACE_TRACE_DEAD_END: a channel adapter or router on the path does not
+ *	hold the DLID, so the path cannot go on
+ * @IBTRACE_TRACE_PORT_DOWN: the exit port (%IBTRACE_A_TRACE_FAIL_PORT) is
+ *	not Active
+ * @IBTRACE_TRACE_TOO_MANY_HOPS: more than %IBTRACE_TRACE_MAX_HOPS hops
+ * @IBTRACE_TRACE_LOOP: the path came back to a node already on it
+ * @IBTRACE_TRACE_UNRESPONSIVE: an SMP to the hop was not answered after
+ *	all retries
+ * @IBTRACE_TRACE_SMP_ERROR: an SMP to the hop was answered with a non-zero
+ *	MAD status (%IBTRACE_A_TRACE_MAD_STATUS)
+ * @IBTRACE_TRACE_SA_FAILED: the SA PathRecord lookup of the DGID failed
+ * @IBTRACE_TRACE_DEV_GONE: the device was removed, or the module is
+ *	unloading
+ */
+enum ibtrace_trace_status {
+	IBTRACE_TRACE_OK,
+	IBTRACE_TRACE_NO_ROUTE_UNSET,
+	IBTRACE_TRACE_NO_ROUTE_TOP,
+	IBTRACE_TRACE_NO_ROUTE_PORT,
+	IBTRACE_TRACE_DEAD_END,
+	IBTRACE_TRACE_PORT_DOWN,
+	IBTRACE_TRACE_TOO_MANY_HOPS,
+	IBTRACE_TRACE_LOOP,
+	IBTRACE_TRACE_UNRESPONSIVE,
+	IBTRACE_TRACE_SMP_ERROR,
+	IBTRACE_TRACE_SA_FAILED,
+	IBTRACE_TRACE_DEV_GONE,
+};
+
+/**
+ * enum ibtrace_hop_attr - one hop of a trace
+ * @IBTRACE_HOP_A_UNSPEC: unused
+ * @IBTRACE_HOP_A_PAD: padding
+ * @IBTRACE_HOP_A_INDEX: u32, hop number, the source is 0
+ * @IBTRACE_HOP_A_NODE_TYPE: u8, &enum ibtrace_node_type
+ * @IBTRACE_HOP_A_NUM_PORTS: u8, NodeInfo.NumPorts
+ * @IBTRACE_HOP_A_NODE_GUID: u64, NodeInfo.NodeGUID (host order)
+ * @IBTRACE_HOP_A_PORT_GUID: u64, NodeInfo.PortGUID (host order): the GUID
+ *	of the incoming port (of port 0 on a switch)
+ * @IBTRACE_HOP_A_LID: u32, base LID (of port 0 on a switch; absent when
+ *	not known)
+ * @IBTRACE_HOP_A_LMC: u8, LID mask control: the node answers LIDs
+ *	LID .. LID + 2^LMC - 1
+ * @IBTRACE_HOP_A_NODE_DESC: string, NodeDescription
+ * @IBTRACE_HOP_A_IN_PORT: u8, port the path enters the node by (absent on
+ *	the source)
+ * @IBTRACE_HOP_A_OUT_PORT: u8, port the path leaves the node by (absent on
+ *	the destination and on a failing hop)
+ * @IBTRACE_HOP_A_AGENT: u8, &enum ibtrace_hop_agent
+ * @IBTRACE_HOP_A_EXPECTED_PORT: u8, incoming port the SourceRoute probe
+ *	expected
+ * @IBTRACE_HOP_A_ACTUAL_PORT: u8, incoming port the agent saw
+ * @IBTRACE_HOP_A_SMPS: u32, SMPs sent to learn this hop (attempts)
+ * @IBTRACE_HOP_A_SMP_RTT_NS: u64, round trip of the hop's NodeInfo SMP
+ * @IBTRACE_HOP_A_VENDOR_MADS: u32, class 0x30 MADs sent to the hop
+ * @IBTRACE_HOP_A_VENDOR_RTT_NS: u64, round trip of the hop's last answered
+ *	class 0x30 MAD (SourceRoute, else ClassPortInfo)
+ * @__IBTRACE_HOP_A_MAX: number of attributes + 1
+ * @IBTRACE_HOP_A_MAX: highest attribute number
+ */
+enum ibtrace_hop_attr {
+	IBTRACE_HOP_A_UNSPEC,
+	IBTRACE_HOP_A_PAD,
+	IBTRACE_HOP_A_INDEX,
+	IBTRACE_HOP_A_NODE_TYPE,
+	IBTRACE_HOP_A_NUM_PORTS,
+	IBTRACE_HOP_A_NODE_GUID,
+	IBTRACE_HOP_A_PORT_GUID,
+	IBTRACE_HOP_A_LID,
+	IBTRACE_HOP_A_LMC,
+	IBTRACE_HOP_A_NODE_DESC,
+	IBTRACE_HOP_A_IN_PORT,
+	IBTRACE_HOP_A_OUT_PORT,
+	IBTRACE_HOP_A_AGENT,
+	IBTRACE_HOP_A_EXPECTED_PORT,
+	IBTRACE_HOP_A_ACTUAL_PORT,
+	IBTRACE_HOP_A_SMPS,
+	IBTRACE_HOP_A_SMP_RTT_NS,
+	IBTRACE_HOP_A_VENDOR_MADS,
+	IBTRACE_HOP_A_VENDOR_RTT_NS,
+
+	__IBTRACE_HOP_A_MAX,
+	IBTRACE_HOP_A_MAX = __IBTRACE_HOP_A_MAX - 1
 };
 
 #endif /* _UAPI_LINUX_IBTRACE_H */

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ibtrace - directed-route SMPs (SubnGet) from a local port, for the
+ * tracer.
+ *
+ * Every InfiniBand port gets a send-only agent on QP0: it registers for no
+ * class, so ib_mad hands it only the answers to its own requests (matched
+ * by TID). ib_mad does the directed-route send processing (hop pointer,
+ * local SMPs answered by the device's SMA without touching the wire); the
+ * wait, timeout and retry logic is mad.c's, one ib_mad attempt per try.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include "ibtrace.h"
+
+static void ibtrace_smp_recv(struct ib_mad_agent *agent,
+			     struct ib_mad_send_buf *send_buf,
+			     struct ib_mad_recv_wc *mad_recv_wc)
+{
+	if (send_buf) {
+		/* The answer to one of our requests; mad.c frees it. */
+		ibtrace_mad_recv_response(send_buf, mad_recv_wc);
+		return;
+	}
+	ib_free_recv_mad(mad_recv_wc);
+}
+
+static void ibtrace_smp_send_done(struct ib_mad_agent *agent,
+				  struct ib_mad_send_wc *mad_send_wc)
+{
+	ibtrace_mad_send_done(agent->context, mad_send_wc);
+}
+
+/**
+ * ibtrace_smp_register() - register the port's send-only SMI agent
+ * @port: a port with an SMI (InfiniBand)
+ *
+ * Return: 0 or a negative errno.
+ */
+int ibtrace_smp_register(struct ibtrace_port *port)
+{
+	struct ib_mad_agent *agent;
+
+	agent = ib_register_mad_agent(port->dev->ibdev, port->port_num,
+				      IB_QPT_SMI, NULL, 0,
+				      ibtrace_smp_send_done, ibtrace_smp_recv,
+				      port, 0);
+	if (IS_ERR(agent))
+		return PTR_ERR(agent);
+	port->smi_agent = agent;
+	return 0;
+}
+
+/**
+ * ibtrace_smp_unregister() - unregister the port's SMI agent, if any
+ * @port: the port
+ */
+void ibtrace_smp_unregister(struct ibtrace_port *port)
+{
+	if (!port->smi_agent)
+		return;
+	ib_unregister_mad_agent(port->smi_agent);
+	port->smi_agent = NULL;
+}
+
+/**
+ * ibtrace_smp_ah_create() - address handle for directed-route SMPs
+ * @port: a port with an SMI agent
+ *
+ * Directed-route SMPs leave with the permissive DLID; the route is in the
+ * SMP itself.
+ *
+ * Return: the AH (release with ibtrace_ah_destroy()) or an ERR_PTR.
+ */
+struct ib_ah *ibtrace_smp_ah_create(struct ibtrace_port *port)
+{
+	struct ib_device *ibdev = port->dev->ibdev;
+	struct rdma_ah_attr ah_attr = {};
+
+	if (!port->smi_agent)
+		return ERR_PTR(-EOPNOTSUPP);
+	ah_attr.type = rdma_ah_find_type(ibdev, port->port_num);
+	rdma_ah_set_port_num(&ah_attr, port->port_num);
+	rdma_ah_set_dlid(&ah_attr, be16_to_cpu(IB_LID_PERMISSIVE));
+	return rdma_create_ah(port->smi_agent->qp->pd, &ah_attr,
+			      RDMA_CREATE_AH_SLEEPABLE);
+}
+
+/**
+ * ibtrace_smp_get() - SubnGet(@attr_id) along a directed route
+ * @port: the local port; it must have an SMI agent
+ * @req: ah, timeout_ms and retries set by the caller; the SMP is built
+ *	here and the answer lands in @req->resp_smp
+ * @path: the route: @path[1..@hops] are the exit ports, @path[1] the
+ *	local port; @path[0] is not used
+ * @hops: hop count, 0 (the local node) .. %IBTRACE_TRACE_MAX_HOPS
+ * @attr_id: SMP attribute ID
+ * @attr_mod: attribute modifier
+ *
+ * Sleeps. The MAD status of the answer is left for the caller to check.
+ *
+ * Return: as ibtrace_mad_exchange(); -EINVAL for a bad hop count.
+ */
+int ibtrace_smp_get(struct ibtrace_port *port, struct ibtrace_mad_req *req,
+		    const u8 *path, u8 hops, __be16 attr_id, u32 attr_mod)
+{
+	struct ib_smp *smp = &req->smp;
+
+	req->attempts = 0;
+	if (hops > IBTRACE_TRACE_MAX_HOPS)
+		return -EINVAL;
+	memset(smp, 0, sizeof(*smp));
+	smp->base_version = IB_MGMT_BASE_VERSION;
+	smp->mgmt_class = IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE;
+	smp->class_version = 1;
+	smp->method = IB_MGMT_METHOD_GET;
+	smp->attr_id = attr_id;
+	smp->attr_mod = cpu_to_be32(attr_mod);
+	smp->hop_cnt = hops;
+	smp->dr_slid = IB_LID_PERMISSIVE;
+	smp->dr_dlid = IB_LID_PERMISSIVE;
+	if (hops)
+		memcpy(&smp->initial_path[1], &path[1], hops);
+	req->remote_qpn = 0;
+	return ibtrace_mad_exchange_on(port, port->smi_agent, req,
+				       IB_MGMT_MAD_HDR, IB_MGMT_MAD_DATA);
+}

@@ -1,0 +1,726 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * trace object: the path from a local port to a destination, hop by hop
+ * (IBTRACE_CMD_TRACE; one IBTRACE_CMD_TRACE_HOP message per hop).
+ *
+ *   ibtracectl [-j] [-d DEV] [-p PORT] trace (--dlid LID | --dgid GID)
+ *              [-r RETRIES] [-t TIMEOUT_MS] [-v]
+ *
+ * Without -d the first Active port is used (an InfiniBand one for --dlid);
+ * -p defaults to port 1 with -d.
+ *
+ * Text: one line saying where the trace went; with -v first every hop,
+ * printed as the kernel finds it:
+ *
+ *   hop 0 ca "Hca1" node_guid 0x0002c90000000001 port_guid 0x0002c90000000002 lid 2 out 1 agent local smps 3 smp_rtt 12.000 us
+ *   hop 1 in 1 switch "Switch1" node_guid 0x... port_guid 0x... lid 1 out 3 agent no_agent smps 6 smp_rtt 40.000 us vendor_rtt 20.000 us
+ *   hop 3 in 1 ca "Hca4" node_guid 0x... lid 6 agent verified smps 3 smp_rtt 80.000 us vendor_rtt 60.000 us
+ *   Trace from mthca0/1 to lid 6: 3 hops, reached ca "Hca4" (0x...), verified by its agent
+ *
+ * "lid A-B" when the node has more than one LID (LMC > 0). A mismatch
+ * shows "agent mismatch expected 1 actual 2". On a failure the hops seen
+ * are printed (also without -v) and then one line on stderr:
+ *
+ *   Error: no route to lid 9 at hop 1, switch "Switch1" (0x...): its LFT entry is 255
+ *
+ * JSON: one object, also on failure. Keys:
+ *   dev, port      string, number: the local port
+ *   dlid           number: the DLID traced (from the SA for --dgid)
+ *   dgid           string (with --dgid)
+ *   one_hop        bool: a RoCE trace (agent proof of the destination only)
+ *   hops           array of objects, keys only for what is known:
+ *     hop (number, the source is 0), in_port, out_port, node_type ("ca",
+ *     "switch", "router", "unknown"), num_ports, node_guid, port_guid
+ *     (strings "0x%016x"), lid, lid_last (numbers, lid_last = lid +
+ *     2^lmc - 1), lmc, node_desc, agent ("local", "verified", "mismatch",
+ *     "no_agent", "failed"), expected_port, actual_port (SourceRoute),
+ *     smps, smp_rtt_ns, vendor_mads, vendor_rtt_ns
+ *   result         string: "ok", "no_route" (LFT entry 255, DLID past
+ *                  LinearFDBTop, exit port 0 or beyond the switch's
+ *                  ports, or a CA on the path without the DLID),
+ *                  "port_down", "too_many_hops", "loop", "unresponsive",
+ *                  "smp_error", "sa_failed", "dev_gone", "cancelled"
+ *   reason         string: "lft_unset", "past_fdb_top", "bad_port",
+ *                  "dead_end" (with result "no_route")
+ *   fail_hop, fail_port, mad_status, fdb_top  numbers, on failures
+ *   message        string: the failure sentence (as on stderr)
+ *   smps, vendor_mads, elapsed_ns  numbers: totals of the trace
+ *
+ * Exit: 0 reached; 4 device gone; 8 no route; 9 port not Active; 10 loop
+ * or more than 63 hops; 11 hop unresponsive (or SMP error); 12 SA lookup
+ * failed; 13 cancelled (SIGINT); 14 busy (too many traces running).
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+#include <netlink/attr.h>
+#include <netlink/genl/genl.h>
+#include <netlink/msg.h>
+
+#include "ibtracectl.h"
+
+enum {
+	OPT_DGID = 0x200,
+	OPT_DLID,
+};
+
+#define TRACE_MAX_HOPS	(IBTRACE_TRACE_MAX_HOPS + 1)
+
+struct hop {
+	bool have[IBTRACE_HOP_A_MAX + 1];
+	uint64_t val[IBTRACE_HOP_A_MAX + 1];
+	char desc[IBT_DESC_MAX];
+};
+
+struct trace {
+	/* request */
+	bool has_dgid, has_dlid, has_timeout, has_retries, verbose;
+	uint8_t dgid[16];
+	uint32_t dlid, timeout_ms, retries;
+	char dev[IBT_DEV_NAME_MAX];
+	uint32_t port;
+	char target[INET6_ADDRSTRLEN + 8];
+
+	/* results */
+	struct hop hops[TRACE_MAX_HOPS];
+	unsigned int nhops;
+	bool got_result;
+	bool have[IBTRACE_A_MAX + 1];
+	uint64_t val[IBTRACE_A_MAX + 1];
+};
+
+static void trace_sigint(int sig)
+{
+	(void)sig;
+	ibt_interrupted = 1;
+}
+
+static void trace_usage(FILE *f)
+{
+	fputs("Usage: ibtracectl [-j] [--pretty] [-d DEV] [-p PORT] trace\n"
+	      "           (--dlid LID | --dgid GID) [-r RETRIES] [-t TIMEOUT_MS] [-v]\n"
+	      "  --dlid LID           destination LID, 1..0xbfff (decimal or 0x hex)\n"
+	      "  --dgid GID           destination GID: SA PathRecord gives the DLID;\n"
+	      "                       on RoCE a one-hop trace (agent proof only)\n"
+	      "  -r, --retries N      extra attempts after a timeout, 0..100 (default 3)\n"
+	      "  -t, --timeout MS     wait per SMP or MAD attempt, 1..60000 (default 1000)\n"
+	      "  -v, --verbose        print every hop as it is found\n"
+	      "Without -d: the first Active port. Exit 8 no route, 9 port not Active,\n"
+	      "10 loop or > 63 hops, 11 hop unresponsive, 12 SA lookup failed,\n"
+	      "13 cancelled, 14 busy, 4 device gone.\n", f);
+}
+
+static int trace_parse(struct ibt *ctx, struct trace *t, bool *help)
+{
+	static const struct option opts[] = {
+		{ "dgid",	required_argument,	NULL, OPT_DGID },
+		{ "dlid",	required_argument,	NULL, OPT_DLID },
+		{ "timeout",	required_argument,	NULL, 't' },
+		{ "retries",	required_argument,	NULL, 'r' },
+		{ "verbose",	no_argument,		NULL, 'v' },
+		{ "help",	no_argument,		NULL, 'h' },
+		IBT_GLOBAL_OPTS,
+		{ NULL,		0,			NULL, 0 },
+	};
+	int argc = ctx->argc + 1;
+	char **argv = ctx->argv - 1;
+	int c, ret = 0;
+
+	if (ctx->argc > 0 && !strcmp(ctx->argv[0], "help")) {
+		*help = true;
+		return 0;
+	}
+	opterr = 0;
+	optind = 0;
+	while (!ret && (c = getopt_long(argc, argv, "+:t:r:vhjd:p:", opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_DGID:
+			if (ibt_parse_gid(optarg, t->dgid))
+				return ibt_err(IBT_EXIT_USAGE,
+					       "bad --dgid \"%s\": expected a GID such as fe80::1",
+					       optarg);
+			t->has_dgid = true;
+			break;
+		case OPT_DLID:
+			if (ibt_parse_lid(optarg, &t->dlid))
+				return ibt_err(IBT_EXIT_USAGE,
+					       "bad --dlid \"%s\": expected a LID 1..0xbfff",
+					       optarg);
+			t->has_dlid = true;
+			break;
+		case 't':
+			if (ibt_parse_u32(optarg, 1, 60000, &t->timeout_ms))
+				return ibt_err(IBT_EXIT_USAGE,
+					       "bad -t \"%s\": expected 1..60000", optarg);
+			t->has_timeout = true;
+			break;
+		case 'r':
+			if (ibt_parse_u32(optarg, 0, 100, &t->retries))
+				return ibt_err(IBT_EXIT_USAGE,
+					       "bad -r \"%s\": expected 0..100", optarg);
+			t->has_retries = true;
+			break;
+		case 'v':
+			t->verbose = true;
+			break;
+		case 'h':
+			*help = true;
+			return 0;
+		default:
+			ret = ibt_global_opt(ctx, c, optarg);
+			if (ret < 0)
+				ret = ibt_bad_opt(c, argv, "trace ");
+			break;
+		}
+	}
+	if (ret)
+		return ret;
+	if (optind < argc)
+		return ibt_err(IBT_EXIT_USAGE, "unexpected argument \"%s\"",
+			       argv[optind]);
+	if (t->has_dgid == t->has_dlid)
+		return ibt_err(IBT_EXIT_USAGE,
+			       "trace needs either --dlid LID or --dgid GID");
+	if (t->has_dgid)
+		inet_ntop(AF_INET6, t->dgid, t->target, sizeof(t->target));
+	else
+		snprintf(t->target, sizeof(t->target), "lid %u", t->dlid);
+	return 0;
+}
+
+/* Without -d: the first Active port (InfiniBand for --dlid). */
+static int pick_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
+{
+	struct nlattr *tb[IBTRACE_A_MAX + 1];
+	struct trace *t = arg;
+	int ret;
+
+	ret = ibt_nl_parse(ctx, nlh, tb);
+	if (ret)
+		return ret;
+	if (t->dev[0] || !tb[IBTRACE_A_DEV_NAME] || !tb[IBTRACE_A_PORT] ||
+	    !tb[IBTRACE_A_PORT_STATE] || !tb[IBTRACE_A_AGENT] ||
+	    !nla_get_u8(tb[IBTRACE_A_AGENT]) ||
+	    nla_get_u8(tb[IBTRACE_A_PORT_STATE]) != IBTRACE_PORT_STATE_ACTIVE)
+		return 0;
+	if (ctx->port && nla_get_u32(tb[IBTRACE_A_PORT]) != ctx->port)
+		return 0;
+	if (t->has_dlid && (!tb[IBTRACE_A_LINK_LAYER] ||
+			    nla_get_u8(tb[IBTRACE_A_LINK_LAYER]) != IBTRACE_LINK_LAYER_IB))
+		return 0;
+	snprintf(t->dev, sizeof(t->dev), "%s", nla_get_string(tb[IBTRACE_A_DEV_NAME]));
+	t->port = nla_get_u32(tb[IBTRACE_A_PORT]);
+	return 0;
+}
+
+static int trace_pick_port(struct ibt *ctx, struct trace *t)
+{
+	struct nl_msg *msg;
+	int ret;
+
+	if (ctx->dev) {
+		snprintf(t->dev, sizeof(t->dev), "%s", ctx->dev);
+		t->port = ctx->port ? ctx->port : 1;
+		return 0;
+	}
+	msg = ibt_nl_req(ctx, IBTRACE_CMD_DEV_GET, true);
+	if (!msg)
+		return IBT_EXIT_ERR;
+	ret = ibt_nl_run(ctx, msg, pick_cb, t);
+	if (ret)
+		return ret;
+	if (!t->dev[0])
+		return ibt_err(IBT_EXIT_NODEV,
+			       "no Active %sport to trace from; name one with -d DEV",
+			       t->has_dlid ? "InfiniBand " : "");
+	return 0;
+}
+
+static struct nl_msg *trace_request(struct ibt *ctx, struct trace *t)
+{
+	struct nl_msg *msg = ibt_nl_req(ctx, IBTRACE_CMD_TRACE, false);
+
+	if (!msg)
+		return NULL;
+	if (nla_put_string(msg, IBTRACE_A_DEV_NAME, t->dev) < 0 ||
+	    nla_put_u32(msg, IBTRACE_A_PORT, t->port) < 0 ||
+	    (t->has_dgid && nla_put(msg, IBTRACE_A_TRACE_DGID, 16, t->dgid) < 0) ||
+	    (t->has_dlid && nla_put_u32(msg, IBTRACE_A_TRACE_DLID, t->dlid) < 0) ||
+	    (t->has_timeout &&
+	     nla_put_u32(msg, IBTRACE_A_TRACE_TIMEOUT_MS, t->timeout_ms) < 0) ||
+	    (t->has_retries &&
+	     nla_put_u32(msg, IBTRACE_A_TRACE_RETRIES, t->retries) < 0)) {
+		nlmsg_free(msg);
+		ibt_err(IBT_EXIT_ERR, "netlink request too large");
+		return NULL;
+	}
+	return msg;
+}
+
+static uint64_t hop_get(const struct hop *h, int a)
+{
+	return h->val[a];
+}
+
+/* "ca \"Hca1\" (0x0002c90000000001)" for the messages. */
+static const char *hop_name(const struct hop *h, char *buf, size_t len)
+{
+	const char *type = ibt_node_type_str(hop_get(h, IBTRACE_HOP_A_NODE_TYPE));
+
+	if (h->have[IBTRACE_HOP_A_NODE_GUID])
+		snprintf(buf, len, "%s \"%s\" (0x%016" PRIx64 ")", type, h->desc,
+			 hop_get(h, IBTRACE_HOP_A_NODE_GUID));
+	else
+		snprintf(buf, len, "%s \"%s\"", type, h->desc);
+	return buf;
+}
+
+static void hop_text(const struct trace *t, const struct hop *h)
+{
+	char b[32];
+
+	printf("hop %" PRIu64, hop_get(h, IBTRACE_HOP_A_INDEX));
+	if (h->have[IBTRACE_HOP_A_IN_PORT])
+		printf(" in %" PRIu64, hop_get(h, IBTRACE_HOP_A_IN_PORT));
+	printf(" %s \"%s\"", ibt_node_type_str(hop_get(h, IBTRACE_HOP_A_NODE_TYPE)),
+	       h->desc);
+	if (h->have[IBTRACE_HOP_A_NODE_GUID])
+		printf(" node_guid 0x%016" PRIx64 " port_guid 0x%016" PRIx64,
+		       hop_get(h, IBTRACE_HOP_A_NODE_GUID),
+		       hop_get(h, IBTRACE_HOP_A_PORT_GUID));
+	if (h->have[IBTRACE_HOP_A_LID]) {
+		uint64_t lid = hop_get(h, IBTRACE_HOP_A_LID);
+		unsigned int lmc = hop_get(h, IBTRACE_HOP_A_LMC);
+
+		if (lmc)
+			printf(" lid %" PRIu64 "-%" PRIu64, lid, lid + (1u << lmc) - 1);
+		else
+			printf(" lid %" PRIu64, lid);
+	}
+	if (h->have[IBTRACE_HOP_A_OUT_PORT])
+		printf(" out %" PRIu64, hop_get(h, IBTRACE_HOP_A_OUT_PORT));
+	printf(" agent %s", ibt_hop_agent_str(hop_get(h, IBTRACE_HOP_A_AGENT)));
+	if (hop_get(h, IBTRACE_HOP_A_AGENT) == IBTRACE_HOP_AGENT_MISMATCH)
+		printf(" expected %" PRIu64 " actual %" PRIu64,
+		       hop_get(h, IBTRACE_HOP_A_EXPECTED_PORT),
+		       hop_get(h, IBTRACE_HOP_A_ACTUAL_PORT));
+	printf(" smps %" PRIu64, hop_get(h, IBTRACE_HOP_A_SMPS));
+	if (h->have[IBTRACE_HOP_A_SMP_RTT_NS])
+		printf(" smp_rtt %s us",
+		       ibt_ns_str(hop_get(h, IBTRACE_HOP_A_SMP_RTT_NS), 1000, b, sizeof(b)));
+	if (h->have[IBTRACE_HOP_A_VENDOR_RTT_NS])
+		printf(" vendor_rtt %s us",
+		       ibt_ns_str(hop_get(h, IBTRACE_HOP_A_VENDOR_RTT_NS), 1000, b,
+				  sizeof(b)));
+	putchar('\n');
+	fflush(stdout);
+	(void)t;
+}
+
+static void hop_json(struct ibt *ctx, const struct hop *h)
+{
+	static const struct {
+		int attr;
+		const char *key;
+	} nums[] = {
+		{ IBTRACE_HOP_A_INDEX,		"hop" },
+		{ IBTRACE_HOP_A_IN_PORT,	"in_port" },
+		{ IBTRACE_HOP_A_OUT_PORT,	"out_port" },
+		{ IBTRACE_HOP_A_NUM_PORTS,	"num_ports" },
+		{ IBTRACE_HOP_A_LID,		"lid" },
+		{ IBTRACE_HOP_A_LMC,		"lmc" },
+		{ IBTRACE_HOP_A_EXPECTED_PORT,	"expected_port" },
+		{ IBTRACE_HOP_A_ACTUAL_PORT,	"actual_port" },
+		{ IBTRACE_HOP_A_SMPS,		"smps" },
+		{ IBTRACE_HOP_A_SMP_RTT_NS,	"smp_rtt_ns" },
+		{ IBTRACE_HOP_A_VENDOR_MADS,	"vendor_mads" },
+		{ IBTRACE_HOP_A_VENDOR_RTT_NS,	"vendor_rtt_ns" },
+	};
+	char s[24];
+	size_t i;
+
+	ibt_out_obj_begin(ctx, NULL);
+	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
+		if (h->have[nums[i].attr])
+			ibt_out_json(ctx, nums[i].key,
+				     json_object_new_uint64(hop_get(h, nums[i].attr)));
+	if (h->have[IBTRACE_HOP_A_LID])
+		ibt_out_json(ctx, "lid_last", json_object_new_uint64(
+			     hop_get(h, IBTRACE_HOP_A_LID) +
+			     (1u << hop_get(h, IBTRACE_HOP_A_LMC)) - 1));
+	ibt_out_json(ctx, "node_type", json_object_new_string(
+		     ibt_node_type_str(hop_get(h, IBTRACE_HOP_A_NODE_TYPE))));
+	if (h->have[IBTRACE_HOP_A_NODE_GUID]) {
+		snprintf(s, sizeof(s), "0x%016" PRIx64, hop_get(h, IBTRACE_HOP_A_NODE_GUID));
+		ibt_out_json(ctx, "node_guid", json_object_new_string(s));
+		snprintf(s, sizeof(s), "0x%016" PRIx64, hop_get(h, IBTRACE_HOP_A_PORT_GUID));
+		ibt_out_json(ctx, "port_guid", json_object_new_string(s));
+	}
+	if (h->have[IBTRACE_HOP_A_NODE_DESC])
+		ibt_out_json(ctx, "node_desc", json_object_new_string(h->desc));
+	ibt_out_json(ctx, "agent", json_object_new_string(
+		     ibt_hop_agent_str(hop_get(h, IBTRACE_HOP_A_AGENT))));
+	ibt_out_obj_end(ctx);
+}
+
+static int trace_hop(struct ibt *ctx, struct trace *t, struct nlattr *nest)
+{
+	struct nlattr *tb[IBTRACE_HOP_A_MAX + 1];
+	struct hop *h;
+	int i, ret;
+
+	ret = ibt_nl_parse_nest(ctx, nest, tb);
+	if (ret)
+		return ret;
+	if (t->nhops >= TRACE_MAX_HOPS)
+		return ibt_err(IBT_EXIT_ERR, "malformed kernel reply: more than %d hops",
+			       TRACE_MAX_HOPS);
+	h = &t->hops[t->nhops++];
+	for (i = IBTRACE_HOP_A_INDEX; i <= IBTRACE_HOP_A_MAX; i++) {
+		if (!tb[i])
+			continue;
+		h->have[i] = true;
+		switch (i) {
+		case IBTRACE_HOP_A_NODE_DESC:
+			nla_strlcpy(h->desc, tb[i], sizeof(h->desc));
+			break;
+		case IBTRACE_HOP_A_NODE_TYPE:
+		case IBTRACE_HOP_A_NUM_PORTS:
+		case IBTRACE_HOP_A_LMC:
+		case IBTRACE_HOP_A_IN_PORT:
+		case IBTRACE_HOP_A_OUT_PORT:
+		case IBTRACE_HOP_A_AGENT:
+		case IBTRACE_HOP_A_EXPECTED_PORT:
+		case IBTRACE_HOP_A_ACTUAL_PORT:
+			h->val[i] = nla_get_u8(tb[i]);
+			break;
+		case IBTRACE_HOP_A_NODE_GUID:
+		case IBTRACE_HOP_A_PORT_GUID:
+		case IBTRACE_HOP_A_SMP_RTT_NS:
+		case IBTRACE_HOP_A_VENDOR_RTT_NS:
+			h->val[i] = nla_get_u64(tb[i]);
+			break;
+		default:
+			h->val[i] = nla_get_u32(tb[i]);
+			break;
+		}
+	}
+	if (t->verbose && !ctx->json)
+		hop_text(t, h);
+	return 0;
+}
+
+static int trace_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
+{
+	struct nlattr *tb[IBTRACE_A_MAX + 1];
+	struct trace *t = arg;
+	int i, ret;
+
+	ret = ibt_nl_parse(ctx, nlh, tb);
+	if (ret)
+		return ret;
+	if (genlmsg_hdr(nlh)->cmd == IBTRACE_CMD_TRACE_HOP) {
+		if (tb[IBTRACE_A_TRACE_HOP])
+			return trace_hop(ctx, t, tb[IBTRACE_A_TRACE_HOP]);
+		return 0;
+	}
+	if (!tb[IBTRACE_A_TRACE_STATUS])
+		return 0;
+	for (i = IBTRACE_A_TRACE_DLID; i <= IBTRACE_A_MAX; i++) {
+		if (!tb[i] || i == IBTRACE_A_TRACE_HOP || i == IBTRACE_A_TRACE_DGID)
+			continue;
+		t->have[i] = true;
+		switch (i) {
+		case IBTRACE_A_TRACE_STATUS:
+		case IBTRACE_A_TRACE_FAIL_PORT:
+		case IBTRACE_A_TRACE_ONE_HOP:
+			t->val[i] = nla_get_u8(tb[i]);
+			break;
+		case IBTRACE_A_TRACE_MAD_STATUS:
+			t->val[i] = nla_get_u16(tb[i]);
+			break;
+		case IBTRACE_A_TRACE_ELAPSED_NS:
+			t->val[i] = nla_get_u64(tb[i]);
+			break;
+		default:
+			t->val[i] = nla_get_u32(tb[i]);
+			break;
+		}
+	}
+	t->got_result = true;
+	return 0;
+}
+
+/* The hop a failure names, or NULL if the kernel did not report it. */
+static const struct hop *fail_hop(const struct trace *t)
+{
+	uint64_t idx = t->val[IBTRACE_A_TRACE_FAIL_HOP];
+	unsigned int i;
+
+	for (i = 0; i < t->nhops; i++)
+		if (t->hops[i].val[IBTRACE_HOP_A_INDEX] == idx)
+			return &t->hops[i];
+	return NULL;
+}
+
+/* The failure sentence and its exit code (0 and "" on success). */
+static int trace_verdict(const struct trace *t, bool interrupted, char *msg,
+			 size_t len)
+{
+	const struct hop *h = fail_hop(t);
+	uint64_t st = t->val[IBTRACE_A_TRACE_STATUS];
+	uint64_t port = t->val[IBTRACE_A_TRACE_FAIL_PORT];
+	char at[IBT_DESC_MAX + 64], name[IBT_DESC_MAX + 48], b[96];
+
+	msg[0] = '\0';
+	if (interrupted || !t->got_result) {
+		snprintf(msg, len, "trace to %s cancelled after %u hops",
+			 t->target, t->nhops);
+		return IBT_EXIT_CANCEL;
+	}
+	if (h)
+		snprintf(at, sizeof(at), "at hop %" PRIu64 ", %s",
+			 t->val[IBTRACE_A_TRACE_FAIL_HOP], hop_name(h, name, sizeof(name)));
+	else
+		snprintf(at, sizeof(at), "at hop %" PRIu64,
+			 t->val[IBTRACE_A_TRACE_FAIL_HOP]);
+
+	switch (st) {
+	case IBTRACE_TRACE_OK:
+		return IBT_EXIT_OK;
+	case IBTRACE_TRACE_NO_ROUTE_UNSET:
+		snprintf(msg, len, "no route to %s %s: its LFT entry for the DLID is 255",
+			 t->target, at);
+		return IBT_EXIT_NOROUTE;
+	case IBTRACE_TRACE_NO_ROUTE_TOP:
+		snprintf(msg, len, "no route to %s %s: the DLID is past its LinearFDBTop %" PRIu64,
+			 t->target, at, t->val[IBTRACE_A_TRACE_FDB_TOP]);
+		return IBT_EXIT_NOROUTE;
+	case IBTRACE_TRACE_NO_ROUTE_PORT:
+		snprintf(msg, len, "no route to %s %s: its LFT names port %" PRIu64
+			 ", which it does not have",
+			 t->target, at, port);
+		return IBT_EXIT_NOROUTE;
+	case IBTRACE_TRACE_DEAD_END:
+		snprintf(msg, len, "no route to %s %s: the path ends at a node that does not hold the DLID",
+			 t->target, at);
+		return IBT_EXIT_NOROUTE;
+	case IBTRACE_TRACE_PORT_DOWN:
+		snprintf(msg, len, "port %" PRIu64 " is not Active %s, on the path to %s",
+			 port, at, t->target);
+		return IBT_EXIT_PORTDOWN;
+	case IBTRACE_TRACE_TOO_MANY_HOPS:
+		snprintf(msg, len, "more than %d hops to %s: stopped %s",
+			 IBTRACE_TRACE_MAX_HOPS, t->target, at);
+		return IBT_EXIT_LOOP;
+	case IBTRACE_TRACE_LOOP:
+		snprintf(msg, len, "the path to %s loops %s: the node is already on the path",
+			 t->target, at);
+		return IBT_EXIT_LOOP;
+	case IBTRACE_TRACE_UNRESPONSIVE:
+		snprintf(msg, len, "hop %" PRIu64 " on the path to %s did not answer after all retries%s%s",
+			 t->val[IBTRACE_A_TRACE_FAIL_HOP], t->target,
+			 h && h->have[IBTRACE_HOP_A_NODE_GUID] ? ": " : "",
+			 h && h->have[IBTRACE_HOP_A_NODE_GUID] ? hop_name(h, name, sizeof(name)) : "");
+		return IBT_EXIT_UNRESP;
+	case IBTRACE_TRACE_SMP_ERROR:
+		snprintf(msg, len, "an SMP %s on the path to %s was answered with status 0x%04" PRIx64 " (%s)",
+			 at, t->target, t->val[IBTRACE_A_TRACE_MAD_STATUS],
+			 ibt_mad_status_str(t->val[IBTRACE_A_TRACE_MAD_STATUS], b, sizeof(b)));
+		return IBT_EXIT_UNRESP;
+	case IBTRACE_TRACE_SA_FAILED:
+		snprintf(msg, len, "SA PathRecord lookup of %s failed (no SM, or no path)",
+			 t->target);
+		return IBT_EXIT_SAFAIL;
+	case IBTRACE_TRACE_DEV_GONE:
+		snprintf(msg, len, "the device %s went away (or ibtrace is unloading) %s of the trace to %s",
+			 t->dev, at, t->target);
+		return IBT_EXIT_NODEV;
+	default:
+		snprintf(msg, len, "trace to %s ended with unknown status %" PRIu64,
+			 t->target, st);
+		return IBT_EXIT_ERR;
+	}
+}
+
+static void trace_json(struct ibt *ctx, const struct trace *t, bool interrupted,
+		       const char *msg)
+{
+	static const struct {
+		int attr;
+		const char *key;
+	} nums[] = {
+		{ IBTRACE_A_TRACE_FAIL_HOP,	"fail_hop" },
+		{ IBTRACE_A_TRACE_FAIL_PORT,	"fail_port" },
+		{ IBTRACE_A_TRACE_MAD_STATUS,	"mad_status" },
+		{ IBTRACE_A_TRACE_FDB_TOP,	"fdb_top" },
+		{ IBTRACE_A_TRACE_SMPS,		"smps" },
+		{ IBTRACE_A_TRACE_VENDOR_MADS,	"vendor_mads" },
+		{ IBTRACE_A_TRACE_ELAPSED_NS,	"elapsed_ns" },
+	};
+	const char *reason = NULL;
+	unsigned int i;
+
+	ibt_out_obj_begin(ctx, NULL);
+	ibt_out_json(ctx, "dev", json_object_new_string(t->dev));
+	ibt_out_json(ctx, "port", json_object_new_uint64(t->port));
+	if (t->have[IBTRACE_A_TRACE_DLID])
+		ibt_out_json(ctx, "dlid",
+			     json_object_new_uint64(t->val[IBTRACE_A_TRACE_DLID]));
+	else if (t->has_dlid)
+		ibt_out_json(ctx, "dlid", json_object_new_uint64(t->dlid));
+	if (t->has_dgid)
+		ibt_out_json(ctx, "dgid", json_object_new_string(t->target));
+	ibt_out_json(ctx, "one_hop",
+		     json_object_new_boolean(t->val[IBTRACE_A_TRACE_ONE_HOP]));
+	ibt_out_arr_begin(ctx, "hops");
+	for (i = 0; i < t->nhops; i++)
+		hop_json(ctx, &t->hops[i]);
+	ibt_out_arr_end(ctx);
+
+	if (interrupted || !t->got_result) {
+		ibt_out_json(ctx, "result", json_object_new_string("cancelled"));
+	} else {
+		switch (t->val[IBTRACE_A_TRACE_STATUS]) {
+		case IBTRACE_TRACE_NO_ROUTE_UNSET:
+			reason = "lft_unset";
+			break;
+		case IBTRACE_TRACE_NO_ROUTE_TOP:
+			reason = "past_fdb_top";
+			break;
+		case IBTRACE_TRACE_NO_ROUTE_PORT:
+			reason = "bad_port";
+			break;
+		case IBTRACE_TRACE_DEAD_END:
+			reason = "dead_end";
+			break;
+		}
+		ibt_out_json(ctx, "result", json_object_new_string(
+			     ibt_trace_status_str(t->val[IBTRACE_A_TRACE_STATUS])));
+		if (reason)
+			ibt_out_json(ctx, "reason", json_object_new_string(reason));
+	}
+	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
+		if (t->have[nums[i].attr])
+			ibt_out_json(ctx, nums[i].key,
+				     json_object_new_uint64(t->val[nums[i].attr]));
+	if (msg[0])
+		ibt_out_json(ctx, "message", json_object_new_string(msg));
+	if (interrupted)
+		ibt_out_json(ctx, "interrupted", json_object_new_boolean(true));
+	ibt_out_obj_end(ctx);
+	ibt_out_finish(ctx);
+}
+
+/* The one line of a successful trace. */
+static void trace_ok_line(const struct trace *t)
+{
+	const struct hop *h = t->nhops ? &t->hops[t->nhops - 1] : NULL;
+	char name[IBT_DESC_MAX + 48];
+	const char *verdict = "";
+
+	if (h) {
+		switch (hop_get(h, IBTRACE_HOP_A_AGENT)) {
+		case IBTRACE_HOP_AGENT_VERIFIED:
+			verdict = ", verified by its agent";
+			break;
+		case IBTRACE_HOP_AGENT_MISMATCH:
+			verdict = ", but its agent saw the probe arrive on another port";
+			break;
+		case IBTRACE_HOP_AGENT_LOCAL:
+			verdict = " (the local node)";
+			break;
+		case IBTRACE_HOP_AGENT_FAILED:
+			verdict = ", its agent did not answer SourceRoute";
+			break;
+		default:
+			verdict = ", no agent there";
+			break;
+		}
+	}
+	if (t->val[IBTRACE_A_TRACE_ONE_HOP])
+		printf("Trace from %s/%u to %s (RoCE: one hop, agent proof of the destination only): %s%s\n",
+		       t->dev, t->port, t->target,
+		       h ? "reached" : "no hop", verdict);
+	else
+		printf("Trace from %s/%u to %s: %u hops, reached %s%s\n",
+		       t->dev, t->port, t->target, t->nhops ? t->nhops - 1 : 0,
+		       h ? hop_name(h, name, sizeof(name)) : "?", verdict);
+}
+
+static int trace_run(struct ibt *ctx, struct trace *t)
+{
+	struct sigaction sa = { .sa_handler = trace_sigint };
+	char msg[512];
+	struct nl_msg *msg_req;
+	bool interrupted;
+	sigset_t set;
+	unsigned int i;
+	int ret;
+
+	ret = ibt_nl_open(ctx);
+	if (ret)
+		return ret;
+	ret = trace_pick_port(ctx, t);
+	if (ret)
+		return ret;
+	msg_req = trace_request(ctx, t);
+	if (!msg_req)
+		return IBT_EXIT_ERR;
+
+	/* As for ping (see there): SIGINT interrupts the kernel's trace. */
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	ret = ibt_nl_run(ctx, msg_req, trace_cb, t);
+	interrupted = ret == IBT_EXIT_INTR;
+	if (ret && !interrupted)
+		return ret;
+	if (ctx->nl_lost)
+		fprintf(stderr, "Warning: the kernel dropped hop messages (receive buffer full)\n");
+
+	ret = trace_verdict(t, interrupted, msg, sizeof(msg));
+	if (ctx->json) {
+		trace_json(ctx, t, interrupted, msg);
+	} else if (!ret) {
+		trace_ok_line(t);
+	} else if (!t->verbose) {
+		/* the partial path, which -v has printed already */
+		for (i = 0; i < t->nhops; i++)
+			hop_text(t, &t->hops[i]);
+	}
+	if (ret)
+		ibt_err(ret, "%s", msg);
+	return ret;
+}
+
+int ibt_trace(struct ibt *ctx)
+{
+	struct trace *t = calloc(1, sizeof(*t));
+	bool help = false;
+	int ret;
+
+	if (!t)
+		return ibt_err(IBT_EXIT_ERR, "out of memory");
+	ret = trace_parse(ctx, t, &help);
+	if (!ret && help) {
+		trace_usage(stdout);
+		free(t);
+		return IBT_EXIT_OK;
+	}
+	if (!ret)
+		ret = trace_run(ctx, t);
+	free(t);
+	return ret;
+}
