@@ -91,9 +91,9 @@ ibt_match "a do request by name and port decodes one port" '"dev-name": "rxe0"' 
 out=$(ynl --do dev-get --json '{"dev-name": "nosuchdev", "port": 1}' 2>&1)
 ibt_expect "a bad device: the spec client exits 1" 1 "$?"
 ibt_match "  with the kernel's errno" "No such device" "$out"
-out=$(ynl --do dev-get --json '{"dev-index": 0}' 2>&1)
-ibt_match "a do request without port: extack names the attribute" \
-	"Invalid argument.*: .*port" "$out"
+out=$(ynl --do dev-get --json '{"dev-name": "rxe0"}' 2>&1)
+ibt_match "a do request without port: EINVAL, extack asks for the port" \
+	"Invalid argument.*: a port number is required" "$out"
 
 "$IBTRACECTL" sim del ynl >/dev/null 2>&1
 rmmod ibtrace_sim 2>/dev/null
