@@ -24,6 +24,10 @@ checks=0
 
 ok() { checks=$((checks + 1)); echo "ok $checks - $*"; }
 bad() { checks=$((checks + 1)); fails=$((fails + 1)); echo "not ok $checks - $*"; }
+# check NAME COMMAND...: ok or not ok by the command's exit status
+check() { local name=$1; shift; if "$@"; then ok "$name"; else bad "$name"; fi; }
+# has TEXT GREP-ARGS...: TEXT has a line grep -q GREP-ARGS matches
+has() { printf '%s\n' "$1" | grep -q "${@:2}"; }
 
 for c in man rst2man; do
 	command -v "$c" >/dev/null || { echo "SKIP: no $c"; exit 4; }
@@ -38,8 +42,7 @@ rm -f "$root/.docs.err"
 pages=$(ls "$mandir"/*.[0-9] 2>/dev/null)
 [ -n "$pages" ] || { echo "not ok - no man pages in $mandir"; exit 1; }
 for want in ibtracectl.8 ibtrace.4 ibtrace_sim.4; do
-	[ -e "$mandir/$want" ] && ok "man page $want built" ||
-		bad "man page $want built"
+	check "man page $want built" test -e "$mandir/$want"
 done
 
 for p in $pages; do
@@ -69,39 +72,29 @@ objects=$(printf '%s\n' "$help" |
 # Every object, and its commands: the words of "OBJECT help"'s Usage lines
 # that follow the object name.
 for o in $objects; do
-	printf '%s\n' "$page" | grep -qw -- "$o" &&
-		ok "ibtracectl(8) names object $o" ||
-		bad "ibtracectl(8) names object $o"
+	check "ibtracectl(8) names object $o" has "$page" -w -- "$o"
 	[ "$o" = help ] && continue
 	ohelp=$("$tool" "$o" help 2>&1)
 	cmds=$(printf '%s\n' "$ohelp" | grep 'ibtracectl' |
 		grep -o "[] ]$o [a-z][a-z-]*" |
 		awk '{print $2}' | sort -u)
 	for c in $cmds; do
-		printf '%s\n' "$page" | grep -q -- "$o $c" &&
-			ok "ibtracectl(8) documents \"$o $c\"" ||
-			bad "ibtracectl(8) documents \"$o $c\""
+		check "ibtracectl(8) documents \"$o $c\"" has "$page" -- "$o $c"
 	done
 	for opt in $(printf '%s\n' "$ohelp" | grep -o -- '--[a-z][a-z-]*' | sort -u); do
-		printf '%s\n' "$page" | grep -q -- "$opt" &&
-			ok "ibtracectl(8) documents $o option $opt" ||
-			bad "ibtracectl(8) documents $o option $opt"
+		check "ibtracectl(8) documents $o option $opt" has "$page" -- "$opt"
 	done
 done
 
 for opt in $(printf '%s\n' "$help" | grep -o -- '--[a-z][a-z-]*' | sort -u); do
-	printf '%s\n' "$page" | grep -q -- "$opt" &&
-		ok "ibtracectl(8) documents global option $opt" ||
-		bad "ibtracectl(8) documents global option $opt"
+	check "ibtracectl(8) documents global option $opt" has "$page" -- "$opt"
 done
 
 codes=$(printf '%s\n' "$help" | sed -n '/^Exit status/,$p' |
 	sed -n 's/^  \([0-9]\+\) .*/\1/p')
 exit_sec=$(printf '%s\n' "$page" | sed -n '/^EXIT STATUS/,/^EXAMPLES/p')
 for c in $codes; do
-	printf '%s\n' "$exit_sec" | grep -qE "^ *[|]? *$c +[|]? *[^ |]" &&
-		ok "EXIT STATUS explains code $c" ||
-		bad "EXIT STATUS explains code $c"
+	check "EXIT STATUS explains code $c" has "$exit_sec" -E "^ *[|]? *$c +[|]? *[^ |]"
 done
 
 # Bash completion, driven as bash would drive it.
@@ -121,21 +114,16 @@ else
 	}
 	got=$(complete_words ibtracectl "")
 	for o in $objects; do
-		printf '%s\n' "$got" | grep -qx "$o" &&
-			ok "completion offers object $o" ||
-			bad "completion offers object $o"
+		check "completion offers object $o" has "$got" -x "$o"
 	done
 	simcmds=$("$tool" sim help | grep 'ibtracectl' | grep -o 'sim [a-z]\+' |
 		awk '{print $2}' | sort -u)
 	got=$(complete_words ibtracectl sim "")
 	for c in $simcmds; do
-		printf '%s\n' "$got" | grep -qx "$c" &&
-			ok "completion offers sim $c" ||
-			bad "completion offers sim $c"
+		check "completion offers sim $c" has "$got" -x "$c"
 	done
 	got=$(complete_words ibtracectl ping --d)
-	printf '%s\n' "$got" | grep -qx -- --dlid &&
-		ok "completion offers ping --dlid" || bad "completion offers ping --dlid"
+	check "completion offers ping --dlid" has "$got" -x -- --dlid
 	devs=$(ls /sys/class/infiniband 2>/dev/null | sort)
 	got=$(complete_words ibtracectl -d "" | sort)
 	[ "$got" = "$devs" ] &&
