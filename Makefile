@@ -10,6 +10,7 @@
 #   make demo       deps + build + a VM showing what ibtrace does
 #   make bench      benchmarks against the peer tools (prints figures)
 #   make deb        Debian packages ibtrace-dkms and ibtracectl into .build/deb
+#   make dkms-tarball  DKMS build of the packaged source for KVER (binaries-only tarball)
 #   make man        man pages from Documentation/*.rst into Documentation/man
 #   make install    module into /lib/modules/$(KVER)/updates, tool into
 #                   $(PREFIX)/sbin, man pages, bash completion
@@ -52,7 +53,7 @@ DEPS := build-essential pkg-config kmod iproute2 xz-utils cpio \
 export KVER KDIR
 
 .PHONY: all modules tool selftests deps ksrc lint checkpatch kerneldoc sparse \
-	check man deb \
+	check man deb dkms-tarball \
 	demo bench install clean
 
 all: modules tool selftests
@@ -156,6 +157,27 @@ deb: deps
 	cd $(DEB_STAGE) && dpkg-buildpackage -b -us -uc -j$$(nproc) >../build.log 2>&1 || \
 		{ tail -30 ../build.log; exit 1; }
 	@ls .build/deb/*.deb
+
+# What DKMS does on a user's machine after "dpkg -i ibtrace-dkms", done
+# here for KVER in private trees under .build/deb: build both modules from
+# the packaged source, then pack them as a binaries-only DKMS tarball.
+# ibtrace_deb.sh gives it to the package's postinst (which loads such a
+# tarball instead of compiling) so that the test VM, which emulates its
+# CPU, does not spend a quarter of an hour in the compiler.
+DKMS_TREES := --sourcetree $(CURDIR)/.build/deb/root/usr/src \
+	--dkmstree $(CURDIR)/.build/deb/dkms --installtree $(CURDIR)/.build/deb/inst
+dkms-tarball: deb
+	rm -rf .build/deb/root .build/deb/dkms .build/deb/inst
+	dpkg-deb -x .build/deb/ibtrace-dkms_$(DEB_VERSION)_all.deb .build/deb/root
+	mkdir -p .build/deb/dkms .build/deb/inst
+	dkms build ibtrace/$(DEB_VERSION) -k $(KVER) $(DKMS_TREES) \
+		>.build/deb/dkms.log 2>&1 || { tail -30 .build/deb/dkms.log; exit 1; }
+	dkms mktarball ibtrace/$(DEB_VERSION) -k $(KVER) --binaries-only \
+		$(DKMS_TREES) --archive ibtrace-$(DEB_VERSION).dkms.tar.gz \
+		>>.build/deb/dkms.log 2>&1 || { tail -30 .build/deb/dkms.log; exit 1; }
+	mv .build/deb/dkms/ibtrace/$(DEB_VERSION)/tarball/ibtrace-$(DEB_VERSION).dkms.tar.gz \
+		.build/deb/ibtrace-$(DEB_VERSION)-$(KVER).dkms.tar.gz
+	@ls .build/deb/*.dkms.tar.gz
 
 install: deps all man
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=updates modules_install

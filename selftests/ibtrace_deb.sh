@@ -2,11 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # The Debian packages from "make deb" work as a user installs them: in the
-# VM (whose /usr/src, /usr/sbin, /usr/share/{man,doc,bash-completion} and
-# /lib/modules/VER are writable overlays), dpkg -i of ibtrace-dkms makes
-# DKMS build both modules for the running kernel; modprobe finds them
-# under updates/dkms; the packaged ibtracectl, its man pages and its bash
-# completion are where users look; dpkg -r takes everything away again.
+# VM (whose /usr/src, /usr/sbin, /usr/share and /lib/modules/VER are
+# writable overlays), dpkg -i of ibtrace-dkms has DKMS install both modules
+# for the running kernel; modprobe finds them under updates/dkms; the
+# packaged ibtracectl, its man pages and its bash completion are where
+# users look; dpkg -r takes everything away again.
+#
+# When "make dkms-tarball" left DKMS's build for this kernel (done on the
+# host) in the package directory, the postinst is handed that binaries-only
+# tarball, as distributions ship them, and only installs; otherwise DKMS
+# compiles here, which takes a quarter of an hour in an emulated VM.
 
 source "$(dirname "$0")/lib.sh"
 
@@ -31,16 +36,27 @@ rmmod ibtrace_sim ibtrace 2>/dev/null
 rm -rf "/lib/modules/$kver/updates/kmod"
 depmod -a "$kver"
 
+ver=$(dpkg-deb -f "$dkms_deb" Version)
+prebuilt=$DEB_DIR/ibtrace-$ver-$kver.dkms.tar.gz
+if [ -r "$prebuilt" ]; then
+	echo "# the postinst loads DKMS's build from the host: ${prebuilt##*/}"
+	mkdir -p /usr/share/ibtrace-dkms &&
+		cp "$prebuilt" "/usr/share/ibtrace-dkms/ibtrace-$ver.dkms.tar.gz"
+else
+	echo "# no host-built DKMS tarball for $kver: DKMS compiles in the VM"
+fi
+
 out=$(dpkg -i "$dkms_deb" "$tool_deb" 2>&1)
 rc=$?
 printf '%s\n' "$out" | grep -v '^[(]Reading database' | tail -25 | sed 's/^/# /'
 ibt_expect "dpkg -i ibtrace-dkms ibtracectl" 0 "$rc"
-ver=$(dpkg-query -W -f='${Version}' ibtrace-dkms 2>/dev/null)
 ibt_match "dkms built and installed ibtrace/$ver for $kver" \
 	"ibtrace/$ver, $kver, [^:]*: installed" "$(dkms status ibtrace 2>&1)"
 for m in ibtrace ibtrace_sim; do
 	ibt_match "modprobe finds $m under updates/dkms" \
 		"/lib/modules/$kver/updates/dkms/$m.ko" "$(modinfo -n "$m" 2>&1)"
+	ibt_match "  built for $kver" "^$kver " \
+		"$(modinfo -F vermagic "$m" 2>&1)"
 done
 ibt_check "modprobe ibtrace" modprobe ibtrace
 ibt_check "the packaged /usr/sbin/ibtracectl lists ports" /usr/sbin/ibtracectl dev
@@ -65,4 +81,5 @@ ibt_expect "dpkg -r ibtrace-dkms ibtracectl" 0 "$rc"
 ibt_expect "the modules are gone after dpkg -r" "" \
 	"$(ls "/lib/modules/$kver/updates/dkms/" 2>/dev/null | grep ibtrace)"
 ibt_expect "the tool is gone after dpkg -r" 1 "$([ -e /usr/sbin/ibtracectl ]; echo $?)"
+rm -rf /usr/share/ibtrace-dkms
 ibt_done
