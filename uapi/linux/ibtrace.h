@@ -28,6 +28,16 @@
 #define IBTRACE_TRACE_MAX_RUNNING	64
 /* Longest directed route a trace follows (IBA C14-6: hop count 0..63). */
 #define IBTRACE_TRACE_MAX_HOPS		63
+/* Conformance test jobs that may run at once; one more gets EBUSY. */
+#define IBTRACE_TEST_MAX_RUNNING	8
+/* Finished test jobs whose results are kept (the oldest go first). */
+#define IBTRACE_TEST_MAX_KEPT		32
+/* GUIDInfo blocks the GUIDInfo test reads at most (0..31: 256 GUIDs). */
+#define IBTRACE_TEST_GUIDINFO_BLOCKS	32
+/* MAD exchanges a test job records one by one (the rest are counted). */
+#define IBTRACE_TEST_MAX_EXCHANGES	512
+/* Name of the multicast group of test job events. */
+#define IBTRACE_MCGRP_TEST		"test"
 
 /**
  * enum ibtrace_cmd - generic netlink commands
@@ -70,6 +80,33 @@
  * @IBTRACE_CMD_TRACE_HOP: kernel to user only: one hop of a running trace
  *	(%IBTRACE_A_TRACE_HOP), unicast to the requester with the request's
  *	sequence number.
+ * @IBTRACE_CMD_TEST_LIST: dump only: the conformance tests the module
+ *	knows, one message each: %IBTRACE_A_TEST_NAME, %IBTRACE_A_TEST_SEED,
+ *	%IBTRACE_A_TEST_DESC, %IBTRACE_A_TEST_NEEDS and one
+ *	%IBTRACE_A_TEST_ASSERTION (id and description only) per assertion.
+ * @IBTRACE_CMD_TEST_RUN: start the test %IBTRACE_A_TEST_NAME as a kernel
+ *	job against a DUT port: the selected local device and port (port 1
+ *	by default) itself, the node at the end of the directed route
+ *	%IBTRACE_A_TEST_DR_PATH from it, or the node of LID
+ *	%IBTRACE_A_TEST_LID. The reply carries %IBTRACE_A_TEST_JOB at once;
+ *	the job runs on, sends %IBTRACE_CMD_TEST_EVENT messages to the
+ *	%IBTRACE_MCGRP_TEST group and keeps its result for
+ *	%IBTRACE_CMD_TEST_GET. At most %IBTRACE_TEST_MAX_RUNNING jobs run at
+ *	once (EBUSY beyond). Needs CAP_NET_ADMIN.
+ * @IBTRACE_CMD_TEST_GET: do: the job %IBTRACE_A_TEST_JOB, running or
+ *	finished, with its assertions and exchanges so far; dump: every job
+ *	kept, without exchanges.
+ * @IBTRACE_CMD_TEST_CANCEL: cancel the running job %IBTRACE_A_TEST_JOB.
+ *	The job stops after its current MAD exchange, restores what it
+ *	changed on the DUT, and finishes with verdict
+ *	%IBTRACE_TEST_VERDICT_ERROR and reason "cancelled"; its FINISHED
+ *	event follows. Needs CAP_NET_ADMIN.
+ * @IBTRACE_CMD_TEST_EVENT: kernel to user only, on %IBTRACE_MCGRP_TEST:
+ *	%IBTRACE_A_TEST_JOB, %IBTRACE_A_TEST_NAME, %IBTRACE_A_TEST_EVENT and,
+ *	by event, %IBTRACE_A_TEST_PROGRESS (exchanges so far),
+ *	%IBTRACE_A_TEST_ASSERTION (one decided assertion) or the verdict
+ *	attributes (%IBTRACE_A_TEST_VERDICT, %IBTRACE_A_TEST_REASON,
+ *	%IBTRACE_A_TEST_RESTORE).
  * @__IBTRACE_CMD_MAX: number of commands + 1
  * @IBTRACE_CMD_MAX: highest command number
  */
@@ -81,6 +118,11 @@ enum ibtrace_cmd {
 	IBTRACE_CMD_PING_PROBE,
 	IBTRACE_CMD_TRACE,
 	IBTRACE_CMD_TRACE_HOP,
+	IBTRACE_CMD_TEST_LIST,
+	IBTRACE_CMD_TEST_RUN,
+	IBTRACE_CMD_TEST_GET,
+	IBTRACE_CMD_TEST_CANCEL,
+	IBTRACE_CMD_TEST_EVENT,
 
 	__IBTRACE_CMD_MAX,
 	IBTRACE_CMD_MAX = __IBTRACE_CMD_MAX - 1
@@ -138,6 +180,46 @@ enum ibtrace_cmd {
  * @IBTRACE_A_TRACE_ELAPSED_NS: u64, time the kernel spent on the trace
  * @IBTRACE_A_TRACE_ONE_HOP: u8, 1: a RoCE one-hop trace (agent proof of the
  *	destination only, no switches seen)
+ * @IBTRACE_A_TEST_NAME: string, conformance test name ("guidinfo")
+ * @IBTRACE_A_TEST_SEED: string, the IBTA compliance test it follows
+ *	("C14_024_05")
+ * @IBTRACE_A_TEST_DESC: string, one-line description
+ * @IBTRACE_A_TEST_NEEDS: string, what the DUT must offer
+ * @IBTRACE_A_TEST_JOB: u32, job ID (from 1, not reused while the module
+ *	is loaded)
+ * @IBTRACE_A_TEST_DR_PATH: binary (1..63 bytes), directed route to the
+ *	DUT: the exit port of each node from the local one outward, the
+ *	first being the local port
+ * @IBTRACE_A_TEST_LID: u32, LID of the DUT (1..0xbfff); LID-routed SMPs
+ * @IBTRACE_A_TEST_DUT_PORT: u8, port of the DUT node to test; default:
+ *	the port the SMPs arrive on (a CA), port 0 (a switch). A switch
+ *	external port is not applicable to GUIDInfo.
+ * @IBTRACE_A_TEST_BLOCKS: u32, GUIDInfo blocks to exercise, 1..
+ *	%IBTRACE_TEST_GUIDINFO_BLOCKS (default all)
+ * @IBTRACE_A_TEST_TIMEOUT_MS: u32, wait per MAD attempt (1..60000,
+ *	default 1000)
+ * @IBTRACE_A_TEST_RETRIES: u32, extra attempts after a timeout (0..100,
+ *	default 3)
+ * @IBTRACE_A_TEST_STATE: u8, &enum ibtrace_test_state
+ * @IBTRACE_A_TEST_VERDICT: u8, &enum ibtrace_test_verdict
+ * @IBTRACE_A_TEST_REASON: string, why the verdict is not applicable or
+ *	error, or which assertion failed first
+ * @IBTRACE_A_TEST_ASSERTION: nest, &enum ibtrace_assert_attr (repeated)
+ * @IBTRACE_A_TEST_EXCHANGE: nest, &enum ibtrace_xchg_attr (repeated, in
+ *	the order the job made them)
+ * @IBTRACE_A_TEST_RESTORE: u8, &enum ibtrace_test_restore
+ * @IBTRACE_A_TEST_EVENT: u8, &enum ibtrace_test_event
+ * @IBTRACE_A_TEST_PROGRESS: u32, MAD exchanges made so far
+ * @IBTRACE_A_TEST_ELAPSED_NS: u64, time since the job started (to its end
+ *	when finished)
+ * @IBTRACE_A_TEST_DUT_NODE_GUID: u64, NodeInfo.NodeGUID of the DUT
+ * @IBTRACE_A_TEST_DUT_PORT_GUID: u64, NodeInfo.PortGUID of the DUT
+ * @IBTRACE_A_TEST_DUT_NODE_TYPE: u8, &enum ibtrace_node_type of the DUT
+ * @IBTRACE_A_TEST_DUT_LID: u32, PortInfo.LID of the DUT port
+ * @IBTRACE_A_TEST_GUID_CAP: u8, PortInfo.GUIDCap of the DUT port
+ * @IBTRACE_A_TEST_EXCHANGES: u32, MAD exchanges in all (the job's
+ *	%IBTRACE_A_TEST_EXCHANGE list holds the first
+ *	%IBTRACE_TEST_MAX_EXCHANGES)
  * @__IBTRACE_A_MAX: number of attributes + 1
  * @IBTRACE_A_MAX: highest attribute number
  */
@@ -180,6 +262,32 @@ enum ibtrace_attr {
 	IBTRACE_A_TRACE_VENDOR_MADS,
 	IBTRACE_A_TRACE_ELAPSED_NS,
 	IBTRACE_A_TRACE_ONE_HOP,
+	IBTRACE_A_TEST_NAME,
+	IBTRACE_A_TEST_SEED,
+	IBTRACE_A_TEST_DESC,
+	IBTRACE_A_TEST_NEEDS,
+	IBTRACE_A_TEST_JOB,
+	IBTRACE_A_TEST_DR_PATH,
+	IBTRACE_A_TEST_LID,
+	IBTRACE_A_TEST_DUT_PORT,
+	IBTRACE_A_TEST_BLOCKS,
+	IBTRACE_A_TEST_TIMEOUT_MS,
+	IBTRACE_A_TEST_RETRIES,
+	IBTRACE_A_TEST_STATE,
+	IBTRACE_A_TEST_VERDICT,
+	IBTRACE_A_TEST_REASON,
+	IBTRACE_A_TEST_ASSERTION,
+	IBTRACE_A_TEST_EXCHANGE,
+	IBTRACE_A_TEST_RESTORE,
+	IBTRACE_A_TEST_EVENT,
+	IBTRACE_A_TEST_PROGRESS,
+	IBTRACE_A_TEST_ELAPSED_NS,
+	IBTRACE_A_TEST_DUT_NODE_GUID,
+	IBTRACE_A_TEST_DUT_PORT_GUID,
+	IBTRACE_A_TEST_DUT_NODE_TYPE,
+	IBTRACE_A_TEST_DUT_LID,
+	IBTRACE_A_TEST_GUID_CAP,
+	IBTRACE_A_TEST_EXCHANGES,
 
 	__IBTRACE_A_MAX,
 	IBTRACE_A_MAX = __IBTRACE_A_MAX - 1
@@ -456,6 +564,175 @@ enum ibtrace_hop_attr {
 
 	__IBTRACE_HOP_A_MAX,
 	IBTRACE_HOP_A_MAX = __IBTRACE_HOP_A_MAX - 1
+};
+
+/**
+ * enum ibtrace_test_state - where a test job is
+ * @IBTRACE_TEST_STATE_RUNNING: started, not finished
+ * @IBTRACE_TEST_STATE_FINISHED: finished; the verdict is final
+ */
+enum ibtrace_test_state {
+	IBTRACE_TEST_STATE_RUNNING = 1,
+	IBTRACE_TEST_STATE_FINISHED,
+};
+
+/**
+ * enum ibtrace_test_verdict - overall outcome of a test job
+ * @IBTRACE_TEST_VERDICT_NONE: not decided yet (running)
+ * @IBTRACE_TEST_VERDICT_PASS: every assertion passed
+ * @IBTRACE_TEST_VERDICT_FAIL: at least one assertion failed
+ * @IBTRACE_TEST_VERDICT_NOT_APPLICABLE: the test does not apply to the DUT
+ *	(%IBTRACE_A_TEST_REASON says why: a switch external port, a RoCE port
+ *	without SMPs, ...)
+ * @IBTRACE_TEST_VERDICT_ERROR: the test could not be completed (DUT
+ *	unresponsive, device gone, cancelled, module unloaded; see
+ *	%IBTRACE_A_TEST_REASON); assertions decided before stay reported
+ */
+enum ibtrace_test_verdict {
+	IBTRACE_TEST_VERDICT_NONE,
+	IBTRACE_TEST_VERDICT_PASS,
+	IBTRACE_TEST_VERDICT_FAIL,
+	IBTRACE_TEST_VERDICT_NOT_APPLICABLE,
+	IBTRACE_TEST_VERDICT_ERROR,
+};
+
+/**
+ * enum ibtrace_test_restore - what became of the DUT state a test changed
+ * @IBTRACE_TEST_RESTORE_NONE: nothing was changed
+ * @IBTRACE_TEST_RESTORE_VERIFIED: the saved state was written back and a
+ *	final read found it identical
+ * @IBTRACE_TEST_RESTORE_FAILED: the state could not be written back, or
+ *	the final read differs: the DUT is left changed
+ * @IBTRACE_TEST_RESTORE_IMPOSSIBLE: the local device went away; the DUT
+ *	may be left changed
+ */
+enum ibtrace_test_restore {
+	IBTRACE_TEST_RESTORE_NONE,
+	IBTRACE_TEST_RESTORE_VERIFIED,
+	IBTRACE_TEST_RESTORE_FAILED,
+	IBTRACE_TEST_RESTORE_IMPOSSIBLE,
+};
+
+/**
+ * enum ibtrace_test_event - kind of an %IBTRACE_CMD_TEST_EVENT
+ * @IBTRACE_TEST_EVENT_STARTED: the job started (DUT attributes follow
+ *	once known, in PROGRESS events)
+ * @IBTRACE_TEST_EVENT_PROGRESS: exchanges made so far
+ * @IBTRACE_TEST_EVENT_ASSERTION: one assertion was decided
+ * @IBTRACE_TEST_EVENT_FINISHED: the job finished: verdict, reason, restore
+ */
+enum ibtrace_test_event {
+	IBTRACE_TEST_EVENT_STARTED = 1,
+	IBTRACE_TEST_EVENT_PROGRESS,
+	IBTRACE_TEST_EVENT_ASSERTION,
+	IBTRACE_TEST_EVENT_FINISHED,
+};
+
+/**
+ * enum ibtrace_assert_result - outcome of one assertion
+ * @IBTRACE_ASSERT_NOT_RUN: not decided (the job ended first)
+ * @IBTRACE_ASSERT_PASS: every check of the assertion held
+ * @IBTRACE_ASSERT_FAIL: a check failed (%IBTRACE_ASSERT_A_EXPECTED,
+ *	%IBTRACE_ASSERT_A_OBSERVED and %IBTRACE_ASSERT_A_WHERE describe the
+ *	first one)
+ * @IBTRACE_ASSERT_NOT_APPLICABLE: does not apply to this DUT (e.g. no
+ *	block past the table when GUIDCap fills all of them)
+ */
+enum ibtrace_assert_result {
+	IBTRACE_ASSERT_NOT_RUN,
+	IBTRACE_ASSERT_PASS,
+	IBTRACE_ASSERT_FAIL,
+	IBTRACE_ASSERT_NOT_APPLICABLE,
+};
+
+/**
+ * enum ibtrace_assert_attr - one assertion of a test
+ * @IBTRACE_ASSERT_A_UNSPEC: unused
+ * @IBTRACE_ASSERT_A_ID: string, assertion ID ("v1c14-027#01")
+ * @IBTRACE_ASSERT_A_DESC: string, what it asserts
+ * @IBTRACE_ASSERT_A_RESULT: u8, &enum ibtrace_assert_result
+ * @IBTRACE_ASSERT_A_CHECKS: u32, individual checks made
+ * @IBTRACE_ASSERT_A_EXPECTED: string, expected value (of the first failed
+ *	check; else of the last check)
+ * @IBTRACE_ASSERT_A_OBSERVED: string, observed value, same check
+ * @IBTRACE_ASSERT_A_WHERE: string, where that check looked ("block 3
+ *	entry 5")
+ * @__IBTRACE_ASSERT_A_MAX: number of attributes + 1
+ * @IBTRACE_ASSERT_A_MAX: highest attribute number
+ */
+enum ibtrace_assert_attr {
+	IBTRACE_ASSERT_A_UNSPEC,
+	IBTRACE_ASSERT_A_ID,
+	IBTRACE_ASSERT_A_DESC,
+	IBTRACE_ASSERT_A_RESULT,
+	IBTRACE_ASSERT_A_CHECKS,
+	IBTRACE_ASSERT_A_EXPECTED,
+	IBTRACE_ASSERT_A_OBSERVED,
+	IBTRACE_ASSERT_A_WHERE,
+
+	__IBTRACE_ASSERT_A_MAX,
+	IBTRACE_ASSERT_A_MAX = __IBTRACE_ASSERT_A_MAX - 1
+};
+
+/**
+ * enum ibtrace_xchg_outcome - how one MAD exchange of a test ended
+ * @IBTRACE_XCHG_ANSWERED: answered (any MAD status)
+ * @IBTRACE_XCHG_TIMEOUT: no answer after all retries
+ * @IBTRACE_XCHG_SEND_ERROR: not sent, or the device went away
+ */
+enum ibtrace_xchg_outcome {
+	IBTRACE_XCHG_ANSWERED,
+	IBTRACE_XCHG_TIMEOUT,
+	IBTRACE_XCHG_SEND_ERROR,
+};
+
+/**
+ * enum ibtrace_xchg_attr - one MAD exchange of a test job
+ * @IBTRACE_XCHG_A_UNSPEC: unused
+ * @IBTRACE_XCHG_A_PAD: padding
+ * @IBTRACE_XCHG_A_SEQ: u32, exchange number, from 1
+ * @IBTRACE_XCHG_A_METHOD: u8, MAD method of the request (0x01 Get, 0x02
+ *	Set)
+ * @IBTRACE_XCHG_A_ATTR_ID: u16, attribute ID (host order)
+ * @IBTRACE_XCHG_A_ATTR_MOD: u32, attribute modifier
+ * @IBTRACE_XCHG_A_OUTCOME: u8, &enum ibtrace_xchg_outcome
+ * @IBTRACE_XCHG_A_STATUS: u16, MAD status of the answer (host order,
+ *	direction bit cleared)
+ * @IBTRACE_XCHG_A_RTT_NS: u64, round trip of the answered attempt
+ * @IBTRACE_XCHG_A_ATTEMPTS: u32, attempts sent
+ * @IBTRACE_XCHG_A_PHASE: u8, &enum ibtrace_xchg_phase
+ * @__IBTRACE_XCHG_A_MAX: number of attributes + 1
+ * @IBTRACE_XCHG_A_MAX: highest attribute number
+ */
+enum ibtrace_xchg_attr {
+	IBTRACE_XCHG_A_UNSPEC,
+	IBTRACE_XCHG_A_PAD,
+	IBTRACE_XCHG_A_SEQ,
+	IBTRACE_XCHG_A_METHOD,
+	IBTRACE_XCHG_A_ATTR_ID,
+	IBTRACE_XCHG_A_ATTR_MOD,
+	IBTRACE_XCHG_A_OUTCOME,
+	IBTRACE_XCHG_A_STATUS,
+	IBTRACE_XCHG_A_RTT_NS,
+	IBTRACE_XCHG_A_ATTEMPTS,
+	IBTRACE_XCHG_A_PHASE,
+
+	__IBTRACE_XCHG_A_MAX,
+	IBTRACE_XCHG_A_MAX = __IBTRACE_XCHG_A_MAX - 1
+};
+
+/**
+ * enum ibtrace_xchg_phase - why a test made an exchange
+ * @IBTRACE_XCHG_PHASE_PROBE: learning the DUT (NodeInfo, PortInfo)
+ * @IBTRACE_XCHG_PHASE_SAVE: saving the DUT state the test will change
+ * @IBTRACE_XCHG_PHASE_TEST: the test proper
+ * @IBTRACE_XCHG_PHASE_RESTORE: writing the saved state back and checking
+ */
+enum ibtrace_xchg_phase {
+	IBTRACE_XCHG_PHASE_PROBE,
+	IBTRACE_XCHG_PHASE_SAVE,
+	IBTRACE_XCHG_PHASE_TEST,
+	IBTRACE_XCHG_PHASE_RESTORE,
 };
 
 #endif /* _UAPI_LINUX_IBTRACE_H */
