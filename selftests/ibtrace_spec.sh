@@ -12,7 +12,8 @@
 #     is described by the spec; only the UNSPEC (0) and __*_MAX / *_MAX
 #     markers of attribute and command enums are allowed without an entry,
 #     and the markers must agree with the spec's highest value;
-#   - IBTRACE_GENL_NAME / IBTRACE_GENL_VERSION match the family;
+#   - IBTRACE_GENL_NAME / IBTRACE_GENL_VERSION match the family, and each
+#     multicast group's name define (IBTRACE_MCGRP_*) its group;
 #   - the spec is consistent in itself (nests, enums and operation
 #     attribute lists refer to things that exist; no duplicate values).
 #
@@ -832,6 +833,10 @@ diag = [f"enum {tag}: {', '.join(names)}"
 tap(not diag, "every header enum is described by the spec", diag)
 
 # Constants, both ways.
+mcgrps = {}
+for g in ((spec.get('mcast-groups') or {}).get('list') or []):
+    cn = g.get('c-define-name') or f"{family['name']}-mcgrp-{g['name']}"
+    mcgrps[cn.upper().replace('-', '_')] = g['name']
 diag = []
 special = {nk, vk}
 for cname, (val, sname) in consts.items():
@@ -840,10 +845,21 @@ for cname, (val, sname) in consts.items():
     elif h_vals[cname] != val:
         diag.append(f"{cname}: header {h_vals[cname]}, spec {val}")
 for name, text in h_defines.items():
-    if not text or name in special or name in consts:
+    if not text or name in special or name in consts or name in mcgrps:
         continue
     diag.append(f"header #define {name} {text}: not a const of the spec")
 tap(not diag, f"{len(consts)} constants agree both ways", diag)
+
+# Multicast group names, both ways ({FAMILY}_MCGRP_{NAME} by default).
+diag = []
+for cname, gname in mcgrps.items():
+    if h_vals.get(cname) != gname:
+        diag.append(f"spec mcast group {gname} -> {cname}: header "
+                    f"{h_vals.get(cname)!r}")
+for name in h_defines:
+    if '_MCGRP_' in name and name not in mcgrps:
+        diag.append(f"header #define {name}: not a mcast group of the spec")
+tap(not diag, f"{len(mcgrps)} multicast groups agree both ways", diag)
 
 finish()
 PYEOF

@@ -240,9 +240,28 @@ struct ibtrace_path {
 };
 
 /* smp.c */
+
+/**
+ * struct ibtrace_smp_route - how an SMP reaches its node
+ * @lid: LID-routed to this LID when non-zero, else directed route
+ * @hops: directed route hop count, 0 = the local node
+ * @path: directed route exit ports, @path[1..@hops] (@path[1] is the local
+ *	port); @path[0] is not used
+ */
+struct ibtrace_smp_route {
+	u32 lid;
+	u8 hops;
+	u8 path[IBTRACE_TRACE_MAX_HOPS + 1];
+};
+
 int ibtrace_smp_register(struct ibtrace_port *port);
 void ibtrace_smp_unregister(struct ibtrace_port *port);
 struct ib_ah *ibtrace_smp_ah_create(struct ibtrace_port *port);
+struct ib_ah *ibtrace_smp_lid_ah_create(struct ibtrace_port *port, u32 dlid);
+int ibtrace_smp_exchange(struct ibtrace_port *port,
+			 struct ibtrace_mad_req *req,
+			 const struct ibtrace_smp_route *route, u8 method,
+			 __be16 attr_id, u32 attr_mod, const void *data);
 int ibtrace_smp_get(struct ibtrace_port *port, struct ibtrace_mad_req *req,
 		    const u8 *path, u8 hops, __be16 attr_id, u32 attr_mod);
 

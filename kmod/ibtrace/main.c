@@ -18,6 +18,7 @@
 
 #include "ibtrace.h"
 #include "netlink.h"
+#include "test.h"
 
 static struct ib_client ibtrace_client;
 
@@ -202,10 +203,13 @@ static int __init ibtrace_init(void)
 	int err;
 
 	ibtrace_sa_init();
+	err = ibtrace_test_init();
+	if (err)
+		goto err_sa_exit;
 	err = ib_register_client(&ibtrace_client);
 	if (err) {
 		pr_err("cannot register ib_client: %d\n", err);
-		goto err_sa_exit;
+		goto err_test_exit;
 	}
 
 	err = ibtrace_nl_init();
@@ -217,6 +221,9 @@ static int __init ibtrace_init(void)
 
 err_unregister_client:
 	ib_unregister_client(&ibtrace_client);
+err_test_exit:
+	ibtrace_test_stop();
+	ibtrace_test_exit();
 err_sa_exit:
 	ibtrace_sa_exit();
 	return err;
@@ -225,11 +232,15 @@ err_sa_exit:
 static void __exit ibtrace_exit(void)
 {
 	/*
-	 * Devices first: that ends running requests (they see their device
-	 * die); then the family, which waits for their handlers to return.
+	 * Test jobs first: each is cancelled and restores its DUT while the
+	 * devices and the family still exist. Then the devices: that ends
+	 * running requests (they see their device die); then the family,
+	 * which waits for their handlers to return.
 	 */
+	ibtrace_test_stop();
 	ib_unregister_client(&ibtrace_client);
 	ibtrace_nl_exit();
+	ibtrace_test_exit();
 	ibtrace_sa_exit();
 }
 

@@ -40,6 +40,37 @@ static const struct genl_ops ibtrace_genl_ops[] = {
 		.policy = ibtrace_trace_policy,
 		.maxattr = ARRAY_SIZE(ibtrace_trace_policy) - 1,
 	},
+	{
+		.cmd = IBTRACE_CMD_TEST_LIST,
+		.dumpit = ibtrace_nl_test_list_dumpit,
+		.policy = ibtrace_test_job_policy,
+		.maxattr = 0,
+	},
+	{
+		.cmd = IBTRACE_CMD_TEST_RUN,
+		.flags = GENL_ADMIN_PERM,
+		.doit = ibtrace_nl_test_run_doit,
+		.policy = ibtrace_test_run_policy,
+		.maxattr = ARRAY_SIZE(ibtrace_test_run_policy) - 1,
+	},
+	{
+		.cmd = IBTRACE_CMD_TEST_GET,
+		.doit = ibtrace_nl_test_get_doit,
+		.dumpit = ibtrace_nl_test_get_dumpit,
+		.policy = ibtrace_test_job_policy,
+		.maxattr = ARRAY_SIZE(ibtrace_test_job_policy) - 1,
+	},
+	{
+		.cmd = IBTRACE_CMD_TEST_CANCEL,
+		.flags = GENL_ADMIN_PERM,
+		.doit = ibtrace_nl_test_cancel_doit,
+		.policy = ibtrace_test_job_policy,
+		.maxattr = ARRAY_SIZE(ibtrace_test_job_policy) - 1,
+	},
+};
+
+static const struct genl_multicast_group ibtrace_genl_mcgrps[] = {
+	{ .name = IBTRACE_MCGRP_TEST },
 };
 
 struct genl_family ibtrace_genl_family __ro_after_init = {
@@ -49,6 +80,8 @@ struct genl_family ibtrace_genl_family __ro_after_init = {
 	.parallel_ops = true,
 	.ops = ibtrace_genl_ops,
 	.n_ops = ARRAY_SIZE(ibtrace_genl_ops),
+	.mcgrps = ibtrace_genl_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(ibtrace_genl_mcgrps),
 	.module = THIS_MODULE,
 };
 

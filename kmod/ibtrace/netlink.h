@@ -61,4 +61,16 @@ extern const struct nla_policy
 	ibtrace_trace_policy[IBTRACE_A_TRACE_RETRIES + 1];
 int ibtrace_nl_trace_doit(struct sk_buff *skb, struct genl_info *info);
 
+/* test_nl.c */
+extern const struct nla_policy
+	ibtrace_test_run_policy[IBTRACE_A_TEST_RETRIES + 1];
+extern const struct nla_policy ibtrace_test_job_policy[IBTRACE_A_TEST_JOB + 1];
+int ibtrace_nl_test_run_doit(struct sk_buff *skb, struct genl_info *info);
+int ibtrace_nl_test_cancel_doit(struct sk_buff *skb, struct genl_info *info);
+int ibtrace_nl_test_get_doit(struct sk_buff *skb, struct genl_info *info);
+int ibtrace_nl_test_get_dumpit(struct sk_buff *skb,
+			       struct netlink_callback *cb);
+int ibtrace_nl_test_list_dumpit(struct sk_buff *skb,
+				struct netlink_callback *cb);
+
 #endif /* _IBTRACE_NETLINK_H */

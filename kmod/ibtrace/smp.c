@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ibtrace - directed-route SMPs (SubnGet) from a local port, for the
- * tracer.
+ * ibtrace - SMPs from a local port: directed-route SubnGet for the
+ * tracer; SubnGet and SubnSet, directed-route or LID-routed, for the
+ * conformance tests.
  *
  * Every InfiniBand port gets a send-only agent on QP0: it registers for no
  * class, so ib_mad hands it only the answers to its own requests (matched
@@ -87,6 +88,78 @@ struct ib_ah *ibtrace_smp_ah_create(struct ibtrace_port *port)
 }
 
 /**
+ * ibtrace_smp_lid_ah_create() - address handle for LID-routed SMPs
+ * @port: a port with an SMI agent
+ * @dlid: LID of the node to reach
+ *
+ * Return: the AH (release with ibtrace_ah_destroy()) or an ERR_PTR.
+ */
+struct ib_ah *ibtrace_smp_lid_ah_create(struct ibtrace_port *port, u32 dlid)
+{
+	struct ib_device *ibdev = port->dev->ibdev;
+	struct rdma_ah_attr ah_attr = {};
+
+	if (!port->smi_agent)
+		return ERR_PTR(-EOPNOTSUPP);
+	ah_attr.type = rdma_ah_find_type(ibdev, port->port_num);
+	rdma_ah_set_port_num(&ah_attr, port->port_num);
+	rdma_ah_set_dlid(&ah_attr, dlid);
+	return rdma_create_ah(port->smi_agent->qp->pd, &ah_attr,
+			      RDMA_CREATE_AH_SLEEPABLE);
+}
+
+/**
+ * ibtrace_smp_exchange() - one SMP to a node and its answer
+ * @port: the local port; it must have an SMI agent
+ * @req: ah (from ibtrace_smp_ah_create() for a directed route, from
+ *	ibtrace_smp_lid_ah_create() for a LID), timeout_ms and retries set
+ *	by the caller; the SMP is built here and the answer lands in
+ *	@req->resp_smp
+ * @route: how the SMP reaches the node
+ * @method: %IB_MGMT_METHOD_GET or %IB_MGMT_METHOD_SET
+ * @attr_id: SMP attribute ID
+ * @attr_mod: attribute modifier
+ * @data: %IB_SMP_DATA_SIZE bytes of attribute data for a Set, or NULL
+ *
+ * Sleeps. The MAD status of the answer is left for the caller to check.
+ *
+ * Return: as ibtrace_mad_exchange(); -EINVAL for a bad hop count.
+ */
+int ibtrace_smp_exchange(struct ibtrace_port *port,
+			 struct ibtrace_mad_req *req,
+			 const struct ibtrace_smp_route *route, u8 method,
+			 __be16 attr_id, u32 attr_mod, const void *data)
+{
+	struct ib_smp *smp = &req->smp;
+
+	req->attempts = 0;
+	if (!route->lid && route->hops > IBTRACE_TRACE_MAX_HOPS)
+		return -EINVAL;
+	memset(smp, 0, sizeof(*smp));
+	smp->base_version = IB_MGMT_BASE_VERSION;
+	smp->class_version = 1;
+	smp->method = method;
+	smp->attr_id = attr_id;
+	smp->attr_mod = cpu_to_be32(attr_mod);
+	if (route->lid) {
+		smp->mgmt_class = IB_MGMT_CLASS_SUBN_LID_ROUTED;
+	} else {
+		smp->mgmt_class = IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE;
+		smp->hop_cnt = route->hops;
+		smp->dr_slid = IB_LID_PERMISSIVE;
+		smp->dr_dlid = IB_LID_PERMISSIVE;
+		if (route->hops)
+			memcpy(&smp->initial_path[1], &route->path[1],
+			       route->hops);
+	}
+	if (data)
+		memcpy(smp->data, data, IB_SMP_DATA_SIZE);
+	req->remote_qpn = 0;
+	return ibtrace_mad_exchange_on(port, port->smi_agent, req,
+				       IB_MGMT_MAD_HDR, IB_MGMT_MAD_DATA);
+}
+
+/**
  * ibtrace_smp_get() - SubnGet(@attr_id) along a directed route
  * @port: the local port; it must have an SMI agent
  * @req: ah, timeout_ms and retries set by the caller; the SMP is built
@@ -104,24 +177,12 @@ struct ib_ah *ibtrace_smp_ah_create(struct ibtrace_port *port)
 int ibtrace_smp_get(struct ibtrace_port *port, struct ibtrace_mad_req *req,
 		    const u8 *path, u8 hops, __be16 attr_id, u32 attr_mod)
 {
-	struct ib_smp *smp = &req->smp;
+	struct ibtrace_smp_route route = { .hops = hops };
 
-	req->attempts = 0;
 	if (hops > IBTRACE_TRACE_MAX_HOPS)
 		return -EINVAL;
-	memset(smp, 0, sizeof(*smp));
-	smp->base_version = IB_MGMT_BASE_VERSION;
-	smp->mgmt_class = IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE;
-	smp->class_version = 1;
-	smp->method = IB_MGMT_METHOD_GET;
-	smp->attr_id = attr_id;
-	smp->attr_mod = cpu_to_be32(attr_mod);
-	smp->hop_cnt = hops;
-	smp->dr_slid = IB_LID_PERMISSIVE;
-	smp->dr_dlid = IB_LID_PERMISSIVE;
 	if (hops)
-		memcpy(&smp->initial_path[1], &path[1], hops);
-	req->remote_qpn = 0;
-	return ibtrace_mad_exchange_on(port, port->smi_agent, req,
-				       IB_MGMT_MAD_HDR, IB_MGMT_MAD_DATA);
+		memcpy(&route.path[1], &path[1], hops);
+	return ibtrace_smp_exchange(port, req, &route, IB_MGMT_METHOD_GET,
+				    attr_id, attr_mod, NULL);
 }

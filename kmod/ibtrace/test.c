@@ -1,0 +1,589 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ibtrace - conformance test jobs.
+ *
+ * A job runs one test against one DUT port in a work item of its own
+ * workqueue, so the request that starts it returns at once. Every MAD the
+ * test sends goes through ibtrace_test_smp(), which records the exchange
+ * (round trip included); every assertion is decided through
+ * ibtrace_test_check(). When run() returns, assertions still undecided
+ * become "not applicable" (never checked) or, on an aborted job, "not
+ * run", and the verdict follows: error, not applicable, fail or pass.
+ *
+ * Jobs end on cancel (IBTRACE_CMD_TEST_CANCEL), on module unload (the
+ * unload path cancels them and waits, so that each restores its DUT while
+ * the devices still exist) and on device removal (their MADs fail; the
+ * restore is impossible and the result says so). Finished jobs are kept
+ * for IBTRACE_CMD_TEST_GET, the oldest dropped beyond
+ * IBTRACE_TEST_MAX_KEPT.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ktime.h>
+#include <linux/slab.h>
+
+#include "test.h"
+
+const struct ibtrace_test_def *const ibtrace_tests[] = {
+	&ibtrace_test_guidinfo,
+};
+
+const unsigned int ibtrace_n_tests = ARRAY_SIZE(ibtrace_tests);
+
+static struct workqueue_struct *ibtrace_test_wq;
+
+/* protects ibtrace_test_jobs, the counters below and job->cancel */
+static DEFINE_MUTEX(ibtrace_test_lock);
+static LIST_HEAD(ibtrace_test_jobs);	/* by ascending ID */
+static u32 ibtrace_test_next_id = 1;
+static unsigned int ibtrace_test_running;
+static unsigned int ibtrace_test_kept;
+static bool ibtrace_test_stopping;
+
+/**
+ * ibtrace_test_find() - a test by name
+ * @name: its name
+ *
+ * Return: the test or NULL.
+ */
+const struct ibtrace_test_def *ibtrace_test_find(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ibtrace_n_tests; i++)
+		if (!strcmp(ibtrace_tests[i]->name, name))
+			return ibtrace_tests[i];
+	return NULL;
+}
+
+static void ibtrace_test_release(struct kref *ref)
+{
+	struct ibtrace_test_job *job =
+		container_of(ref, struct ibtrace_test_job, ref);
+
+	kvfree(job->xchg);
+	kfree(job->asserts);
+	mutex_destroy(&job->lock);
+	kfree(job);
+}
+
+/**
+ * ibtrace_test_put() - drop a reference to a job
+ * @job: the job
+ */
+void ibtrace_test_put(struct ibtrace_test_job *job)
+{
+	kref_put(&job->ref, ibtrace_test_release);
+}
+
+/**
+ * ibtrace_test_get() - a job by ID
+ * @id: job ID
+ *
+ * Return: the job with a reference held, or NULL.
+ */
+struct ibtrace_test_job *ibtrace_test_get(u32 id)
+{
+	struct ibtrace_test_job *job, *found = NULL;
+
+	mutex_lock(&ibtrace_test_lock);
+	list_for_each_entry(job, &ibtrace_test_jobs, list) {
+		if (job->id == id) {
+			kref_get(&job->ref);
+			found = job;
+			break;
+		}
+	}
+	mutex_unlock(&ibtrace_test_lock);
+	return found;
+}
+
+/**
+ * ibtrace_test_get_from() - the job with the lowest ID at or above @id
+ * @id: where to start
+ *
+ * Return: the job with a reference held, or NULL.
+ */
+struct ibtrace_test_job *ibtrace_test_get_from(u32 id)
+{
+	struct ibtrace_test_job *job, *found = NULL;
+
+	mutex_lock(&ibtrace_test_lock);
+	list_for_each_entry(job, &ibtrace_test_jobs, list) {
+		if (job->id >= id) {
+			kref_get(&job->ref);
+			found = job;
+			break;
+		}
+	}
+	mutex_unlock(&ibtrace_test_lock);
+	return found;
+}
+
+/**
+ * ibtrace_test_cancelled() - should the test stop now?
+ * @job: the job
+ *
+ * Return: true once the job was cancelled (by request or unload).
+ */
+bool ibtrace_test_cancelled(struct ibtrace_test_job *job)
+{
+	return READ_ONCE(job->cancel);
+}
+
+/**
+ * ibtrace_test_cancel_reason() - why a cancelled job was cancelled
+ * @job: a job for which ibtrace_test_cancelled() returned true
+ *
+ * Return: "cancelled" or "module unloading".
+ */
+const char *ibtrace_test_cancel_reason(struct ibtrace_test_job *job)
+{
+	const char *reason;
+
+	mutex_lock(&ibtrace_test_lock);
+	reason = job->cancel_reason ?: "cancelled";
+	mutex_unlock(&ibtrace_test_lock);
+	return reason;
+}
+
+/**
+ * ibtrace_test_smp() - send one SMP to the DUT node, record the exchange
+ * @job: the job
+ * @phase: &enum ibtrace_xchg_phase
+ * @method: %IB_MGMT_METHOD_GET or %IB_MGMT_METHOD_SET
+ * @attr_id: attribute ID
+ * @attr_mod: attribute modifier
+ * @data: attribute data of a Set (%IB_SMP_DATA_SIZE bytes), or NULL
+ * @req: scratch request; the answer is in @req->resp_smp on success
+ *
+ * Sleeps. A cancelled job sends nothing, except in the restore phase.
+ *
+ * Return: 0 when answered (whatever the MAD status), -ECANCELED, or the
+ * errors of ibtrace_mad_exchange() (-ETIMEDOUT, -ENODEV, ...).
+ */
+int ibtrace_test_smp(struct ibtrace_test_job *job, u8 phase, u8 method,
+		     __be16 attr_id, u32 attr_mod, const void *data,
+		     struct ibtrace_mad_req *req)
+{
+	struct ibtrace_xchg_rec rec = {
+		.method = method,
+		.phase = phase,
+		.attr_id = be16_to_cpu(attr_id),
+		.attr_mod = attr_mod,
+	};
+	u32 n;
+	int err;
+
+	if (phase != IBTRACE_XCHG_PHASE_RESTORE && ibtrace_test_cancelled(job))
+		return -ECANCELED;
+
+	req->ah = job->ah;
+	req->timeout_ms = job->args.timeout_ms;
+	req->retries = job->args.retries;
+	err = ibtrace_smp_exchange(job->port, req, &job->args.route, method,
+				   attr_id, attr_mod, data);
+	rec.attempts = req->attempts;
+	if (!err) {
+		rec.outcome = IBTRACE_XCHG_ANSWERED;
+		rec.status = be16_to_cpu(req->resp_smp.status &
+					 ~IB_SMP_DIRECTION);
+		rec.rtt_ns = req->rtt_ns;
+	} else if (err == -ETIMEDOUT) {
+		rec.outcome = IBTRACE_XCHG_TIMEOUT;
+	} else {
+		rec.outcome = IBTRACE_XCHG_SEND_ERROR;
+	}
+
+	mutex_lock(&job->lock);
+	n = job->n_xchg++;
+	rec.seq = n + 1;
+	if (n < IBTRACE_TEST_MAX_EXCHANGES)
+		job->xchg[n] = rec;
+	mutex_unlock(&job->lock);
+	if (!(rec.seq % 16))
+		ibtrace_nl_test_event(job, IBTRACE_TEST_EVENT_PROGRESS, -1);
+	return err;
+}
+
+/**
+ * ibtrace_test_set_dut() - publish what the test learned about the DUT
+ * @job: the job
+ * @dut: the DUT
+ */
+void ibtrace_test_set_dut(struct ibtrace_test_job *job,
+			  const struct ibtrace_test_dut *dut)
+{
+	mutex_lock(&job->lock);
+	job->dut = *dut;
+	mutex_unlock(&job->lock);
+	ibtrace_nl_test_event(job, IBTRACE_TEST_EVENT_PROGRESS, -1);
+}
+
+/**
+ * ibtrace_test_check() - one check of an assertion
+ * @job: the job
+ * @a: index of the assertion in the test's list
+ * @ok: whether the check held
+ * @expected: expected value, as text
+ * @observed: observed value, as text
+ * @where_fmt: where the check looked (printf format)
+ *
+ * The first failed check decides the assertion (fail) and stays the one
+ * reported; until then the last check is reported.
+ *
+ * Return: @ok.
+ */
+bool ibtrace_test_check(struct ibtrace_test_job *job, unsigned int a, bool ok,
+			const char *expected, const char *observed,
+			const char *where_fmt, ...)
+{
+	struct ibtrace_assert_rec *r;
+	va_list ap;
+
+	if (WARN_ON_ONCE(a >= job->def->n_asserts))
+		return ok;
+	r = &job->asserts[a];
+	mutex_lock(&job->lock);
+	r->checks++;
+	if (r->result != IBTRACE_ASSERT_FAIL) {
+		r->result = ok ? IBTRACE_ASSERT_PASS : IBTRACE_ASSERT_FAIL;
+		strscpy(r->expected, expected, sizeof(r->expected));
+		strscpy(r->observed, observed, sizeof(r->observed));
+		va_start(ap, where_fmt);
+		vscnprintf(r->where, sizeof(r->where), where_fmt, ap);
+		va_end(ap);
+	}
+	mutex_unlock(&job->lock);
+	return ok;
+}
+
+static __printf(3, 0)
+void ibtrace_test_set_verdict(struct ibtrace_test_job *job, u8 verdict,
+			      const char *fmt, va_list ap)
+{
+	mutex_lock(&job->lock);
+	if (job->verdict == IBTRACE_TEST_VERDICT_NONE) {
+		job->verdict = verdict;
+		vscnprintf(job->reason, sizeof(job->reason), fmt, ap);
+	}
+	mutex_unlock(&job->lock);
+}
+
+/**
+ * ibtrace_test_abort() - the test cannot be completed
+ * @job: the job
+ * @fmt: why (printf format); the first reason given stays
+ *
+ * The verdict will be error. The test still restores the DUT.
+ */
+void ibtrace_test_abort(struct ibtrace_test_job *job, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	ibtrace_test_set_verdict(job, IBTRACE_TEST_VERDICT_ERROR, fmt, ap);
+	va_end(ap);
+}
+
+/**
+ * ibtrace_test_not_applicable() - the test does not apply to the DUT
+ * @job: the job
+ * @fmt: why (printf format)
+ */
+void ibtrace_test_not_applicable(struct ibtrace_test_job *job,
+				 const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	ibtrace_test_set_verdict(job, IBTRACE_TEST_VERDICT_NOT_APPLICABLE, fmt,
+				 ap);
+	va_end(ap);
+}
+
+/**
+ * ibtrace_test_restored() - what became of the DUT state the test changed
+ * @job: the job
+ * @restore: &enum ibtrace_test_restore
+ */
+void ibtrace_test_restored(struct ibtrace_test_job *job, u8 restore)
+{
+	mutex_lock(&job->lock);
+	job->restore = restore;
+	mutex_unlock(&job->lock);
+}
+
+/* Undecided assertions and the verdict, once run() has returned. */
+static void ibtrace_test_decide(struct ibtrace_test_job *job)
+{
+	bool failed = false, aborted;
+	unsigned int i;
+	int first_fail = -1;
+
+	mutex_lock(&job->lock);
+	aborted = job->verdict == IBTRACE_TEST_VERDICT_ERROR;
+	for (i = 0; i < job->def->n_asserts; i++) {
+		struct ibtrace_assert_rec *r = &job->asserts[i];
+
+		if (r->result == IBTRACE_ASSERT_FAIL) {
+			failed = true;
+			if (first_fail < 0)
+				first_fail = i;
+		} else if (aborted) {
+			r->result = IBTRACE_ASSERT_NOT_RUN;
+		} else if (!r->checks) {
+			r->result = IBTRACE_ASSERT_NOT_APPLICABLE;
+		}
+	}
+	if (job->verdict == IBTRACE_TEST_VERDICT_NOT_APPLICABLE) {
+		for (i = 0; i < job->def->n_asserts; i++)
+			job->asserts[i].result = IBTRACE_ASSERT_NOT_APPLICABLE;
+	} else if (job->verdict == IBTRACE_TEST_VERDICT_NONE) {
+		if (failed) {
+			job->verdict = IBTRACE_TEST_VERDICT_FAIL;
+			scnprintf(job->reason, sizeof(job->reason),
+				  "%s failed",
+				  job->def->asserts[first_fail].id);
+		} else {
+			job->verdict = IBTRACE_TEST_VERDICT_PASS;
+		}
+	}
+	if (job->restore == IBTRACE_TEST_RESTORE_FAILED ||
+	    job->restore == IBTRACE_TEST_RESTORE_IMPOSSIBLE) {
+		size_t len = strlen(job->reason);
+
+		scnprintf(job->reason + len, sizeof(job->reason) - len,
+			  "%sDUT LEFT CHANGED: %s", len ? "; " : "",
+			  job->restore == IBTRACE_TEST_RESTORE_FAILED ?
+			  "the restore failed" :
+			  "the local device went away before the restore");
+	}
+	mutex_unlock(&job->lock);
+}
+
+static void ibtrace_test_work(struct work_struct *work)
+{
+	struct ibtrace_test_job *job =
+		container_of(work, struct ibtrace_test_job, work);
+	struct ibtrace_port *port = job->port;
+	unsigned int i;
+	struct ib_ah *ah;
+
+	ibtrace_nl_test_event(job, IBTRACE_TEST_EVENT_STARTED, -1);
+
+	if (!port->smi_agent) {
+		ibtrace_test_not_applicable(job,
+					    "%s port %u has no SMI (QP0): SMPs cannot be sent from it (a RoCE port?)",
+					    job->dev_name, job->port_num);
+		goto decide;
+	}
+	if (job->args.route.lid)
+		ah = ibtrace_smp_lid_ah_create(port, job->args.route.lid);
+	else
+		ah = ibtrace_smp_ah_create(port);
+	if (IS_ERR(ah)) {
+		ibtrace_test_abort(job, "cannot create an address handle: %pe",
+				   ah);
+		goto decide;
+	}
+	job->ah = ah;
+	job->def->run(job);
+	ibtrace_ah_destroy(job->ah);
+	job->ah = NULL;
+
+decide:
+	ibtrace_test_decide(job);
+	for (i = 0; i < job->def->n_asserts; i++)
+		ibtrace_nl_test_event(job, IBTRACE_TEST_EVENT_ASSERTION, i);
+
+	mutex_lock(&job->lock);
+	job->state = IBTRACE_TEST_STATE_FINISHED;
+	job->t_end = ktime_get_ns();
+	job->port = NULL;
+	mutex_unlock(&job->lock);
+	ibtrace_dev_put(port->dev);
+
+	ibtrace_nl_test_event(job, IBTRACE_TEST_EVENT_FINISHED, -1);
+
+	mutex_lock(&ibtrace_test_lock);
+	ibtrace_test_running--;
+	ibtrace_test_kept++;
+	mutex_unlock(&ibtrace_test_lock);
+	ibtrace_test_put(job);
+}
+
+/* Drop the oldest finished jobs beyond the limit; ibtrace_test_lock held. */
+static void ibtrace_test_trim(struct list_head *dead)
+{
+	struct ibtrace_test_job *job, *tmp;
+
+	list_for_each_entry_safe(job, tmp, &ibtrace_test_jobs, list) {
+		if (ibtrace_test_kept < IBTRACE_TEST_MAX_KEPT)
+			break;
+		if (READ_ONCE(job->state) != IBTRACE_TEST_STATE_FINISHED)
+			continue;
+		list_move(&job->list, dead);
+		ibtrace_test_kept--;
+	}
+}
+
+/**
+ * ibtrace_test_start() - start a job
+ * @port: the local port; the caller holds a device reference, the job
+ *	takes its own
+ * @def: the test
+ * @args: its arguments
+ * @extack: where to say why it cannot start
+ * @id: the new job's ID
+ *
+ * Return: 0, -EBUSY (too many running), -ESHUTDOWN (module unloading),
+ * -ENOMEM.
+ */
+int ibtrace_test_start(struct ibtrace_port *port,
+		       const struct ibtrace_test_def *def,
+		       const struct ibtrace_test_args *args,
+		       struct netlink_ext_ack *extack, u32 *id)
+{
+	struct ibtrace_test_job *job, *tmp;
+	LIST_HEAD(dead);
+	int err = 0;
+
+	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	if (!job)
+		return -ENOMEM;
+	job->asserts = kcalloc(def->n_asserts, sizeof(*job->asserts),
+			       GFP_KERNEL);
+	job->xchg = kvcalloc(IBTRACE_TEST_MAX_EXCHANGES, sizeof(*job->xchg),
+			     GFP_KERNEL);
+	if (!job->asserts || !job->xchg) {
+		kfree(job->asserts);
+		kvfree(job->xchg);
+		kfree(job);
+		return -ENOMEM;
+	}
+	kref_init(&job->ref);
+	mutex_init(&job->lock);
+	INIT_WORK(&job->work, ibtrace_test_work);
+	job->def = def;
+	job->args = *args;
+	strscpy(job->dev_name, dev_name(&port->dev->ibdev->dev),
+		sizeof(job->dev_name));
+	job->dev_index = port->dev->ibdev->index;
+	job->port_num = port->port_num;
+	job->port = port;
+	job->state = IBTRACE_TEST_STATE_RUNNING;
+	job->t_start = ktime_get_ns();
+
+	mutex_lock(&ibtrace_test_lock);
+	if (ibtrace_test_stopping) {
+		NL_SET_ERR_MSG(extack, "the module is unloading");
+		err = -ESHUTDOWN;
+	} else if (ibtrace_test_running >= IBTRACE_TEST_MAX_RUNNING) {
+		NL_SET_ERR_MSG(extack,
+			       "busy: too many test jobs are running; try again later");
+		err = -EBUSY;
+	}
+	if (err) {
+		mutex_unlock(&ibtrace_test_lock);
+		ibtrace_test_put(job);
+		return err;
+	}
+	job->id = ibtrace_test_next_id++;
+	*id = job->id;
+	ibtrace_test_running++;
+	ibtrace_test_trim(&dead);
+	list_add_tail(&job->list, &ibtrace_test_jobs);
+	kref_get(&port->dev->ref);
+	kref_get(&job->ref);	/* the work item's */
+	queue_work(ibtrace_test_wq, &job->work);
+	mutex_unlock(&ibtrace_test_lock);
+
+	list_for_each_entry_safe(job, tmp, &dead, list) {
+		list_del(&job->list);
+		ibtrace_test_put(job);
+	}
+	return 0;
+}
+
+/**
+ * ibtrace_test_cancel() - stop a running job after its current exchange
+ * @id: job ID
+ * @extack: where to say what is wrong
+ *
+ * Return: 0, -ENOENT (no such job), -EALREADY (finished).
+ */
+int ibtrace_test_cancel(u32 id, struct netlink_ext_ack *extack)
+{
+	struct ibtrace_test_job *job;
+	int err = -ENOENT;
+
+	mutex_lock(&ibtrace_test_lock);
+	list_for_each_entry(job, &ibtrace_test_jobs, list) {
+		if (job->id != id)
+			continue;
+		if (READ_ONCE(job->state) == IBTRACE_TEST_STATE_FINISHED) {
+			NL_SET_ERR_MSG(extack, "the job has already finished");
+			err = -EALREADY;
+		} else {
+			if (!job->cancel_reason)
+				job->cancel_reason = "cancelled";
+			WRITE_ONCE(job->cancel, true);
+			err = 0;
+		}
+		break;
+	}
+	mutex_unlock(&ibtrace_test_lock);
+	if (err == -ENOENT)
+		NL_SET_ERR_MSG(extack, "no such test job");
+	return err;
+}
+
+/**
+ * ibtrace_test_init() - create the jobs' workqueue
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int ibtrace_test_init(void)
+{
+	ibtrace_test_wq = alloc_workqueue("ibtrace_test", WQ_UNBOUND,
+					  IBTRACE_TEST_MAX_RUNNING);
+	return ibtrace_test_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * ibtrace_test_stop() - unload: refuse new jobs, end the running ones
+ *
+ * Each running job is cancelled and restores its DUT; this waits for all
+ * of them. Called while the devices and the netlink family still exist.
+ */
+void ibtrace_test_stop(void)
+{
+	struct ibtrace_test_job *job;
+
+	mutex_lock(&ibtrace_test_lock);
+	ibtrace_test_stopping = true;
+	list_for_each_entry(job, &ibtrace_test_jobs, list) {
+		if (READ_ONCE(job->state) == IBTRACE_TEST_STATE_FINISHED)
+			continue;
+		if (!job->cancel_reason)
+			job->cancel_reason = "module unloading";
+		WRITE_ONCE(job->cancel, true);
+	}
+	mutex_unlock(&ibtrace_test_lock);
+	flush_workqueue(ibtrace_test_wq);
+}
+
+/**
+ * ibtrace_test_exit() - free every job and the workqueue
+ */
+void ibtrace_test_exit(void)
+{
+	struct ibtrace_test_job *job, *tmp;
+
+	destroy_workqueue(ibtrace_test_wq);
+	list_for_each_entry_safe(job, tmp, &ibtrace_test_jobs, list) {
+		list_del(&job->list);
+		ibtrace_test_put(job);
+	}
+}

@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ibtrace - the conformance test framework, shared by test.c (jobs,
+ * assertions, exchanges, verdicts), the tests (guidinfo.c, ...) and
+ * test_nl.c (the netlink messages).
+ *
+ * A test is a &struct ibtrace_test_def: a name, the IBTA compliance test
+ * it follows, its assertions, and a run() that talks to the DUT only
+ * through ibtrace_test_smp() (which records every exchange) and decides
+ * assertions only through ibtrace_test_check(). The framework runs it as
+ * a job on its own workqueue, announces it on the "test" multicast group,
+ * decides the verdict when run() returns, and keeps the result for
+ * IBTRACE_CMD_TEST_GET.
+ */
+#ifndef _IBTRACE_TEST_H
+#define _IBTRACE_TEST_H
+
+#include <linux/mutex.h>
+#include <linux/workqueue.h>
+
+#include "ibtrace.h"
+
+#define IBTRACE_TEST_VAL_LEN		40
+#define IBTRACE_TEST_REASON_LEN		128
+
+/**
+ * struct ibtrace_assert_def - one assertion a test makes
+ * @id: assertion ID of the compliance test ("v1c14-027#01")
+ * @desc: what it asserts, one line
+ */
+struct ibtrace_assert_def {
+	const char *id;
+	const char *desc;
+};
+
+struct ibtrace_test_job;
+
+/**
+ * struct ibtrace_test_def - a conformance test
+ * @name: name on the command line ("guidinfo")
+ * @seed: the IBTA compliance test it follows ("C14_024_05")
+ * @desc: one line
+ * @needs: what the DUT must offer
+ * @asserts: its assertions
+ * @n_asserts: number of @asserts
+ * @run: the test; called once in the job's work item, may sleep. It ends
+ *	the job early with ibtrace_test_abort(); it must leave the DUT as it
+ *	found it and say so with ibtrace_test_restored().
+ */
+struct ibtrace_test_def {
+	const char *name;
+	const char *seed;
+	const char *desc;
+	const char *needs;
+	const struct ibtrace_assert_def *asserts;
+	unsigned int n_asserts;
+	void (*run)(struct ibtrace_test_job *job);
+};
+
+/**
+ * struct ibtrace_test_args - what to test and how, from the request
+ * @route: how SMPs reach the DUT node (LID, or directed route; hop count
+ *	0 is the local port itself)
+ * @dut_port: port of the DUT node to test, -1 = the default
+ * @blocks: GUIDInfo blocks to exercise
+ * @timeout_ms: wait per MAD attempt
+ * @retries: extra attempts after a timeout
+ */
+struct ibtrace_test_args {
+	struct ibtrace_smp_route route;
+	int dut_port;
+	u32 blocks;
+	u32 timeout_ms;
+	u32 retries;
+};
+
+/**
+ * struct ibtrace_test_dut - what the test learned about the DUT
+ * @known: NodeInfo was read
+ * @node_type: &enum ibtrace_node_type
+ * @port: the DUT port number
+ * @node_guid: NodeInfo.NodeGUID
+ * @port_guid: NodeInfo.PortGUID
+ * @has_port_info: PortInfo was read (@lid, @guid_cap valid)
+ * @lid: PortInfo.LID
+ * @guid_cap: PortInfo.GUIDCap
+ */
+struct ibtrace_test_dut {
+	bool known;
+	u8 node_type;
+	u8 port;
+	u64 node_guid;
+	u64 port_guid;
+	bool has_port_info;
+	u32 lid;
+	u8 guid_cap;
+};
+
+/**
+ * struct ibtrace_assert_rec - the state of one assertion in a job
+ * @result: &enum ibtrace_assert_result (final once the job finished)
+ * @checks: checks made
+ * @expected: expected value of the first failed check, else of the last
+ * @observed: observed value, same check
+ * @where: where that check looked
+ */
+struct ibtrace_assert_rec {
+	u8 result;
+	u32 checks;
+	char expected[IBTRACE_TEST_VAL_LEN];
+	char observed[IBTRACE_TEST_VAL_LEN];
+	char where[IBTRACE_TEST_VAL_LEN];
+};
+
+/**
+ * struct ibtrace_xchg_rec - one MAD exchange of a job
+ * @seq: number, from 1
+ * @method: request method
+ * @phase: &enum ibtrace_xchg_phase
+ * @outcome: &enum ibtrace_xchg_outcome
+ * @attr_id: attribute ID
+ * @status: MAD status of the answer, direction bit cleared
+ * @attr_mod: attribute modifier
+ * @attempts: attempts sent
+ * @rtt_ns: round trip of the answered attempt
+ */
+struct ibtrace_xchg_rec {
+	u32 seq;
+	u8 method;
+	u8 phase;
+	u8 outcome;
+	u16 attr_id;
+	u16 status;
+	u32 attr_mod;
+	u32 attempts;
+	u64 rtt_ns;
+};
+
+/**
+ * struct ibtrace_test_job - one run of a test
+ * @list: entry in the job list (protected by the framework's lock)
+ * @ref: held by the job list, by the running work item and by readers
+ * @id: job ID
+ * @def: the test
+ * @args: the request's arguments
+ * @dev_name: local device name, for reports after the device is gone
+ * @dev_index: local device index
+ * @port_num: local port number
+ * @port: the local port while the job runs (a device reference is held),
+ *	NULL once finished
+ * @ah: address handle of the SMPs, while running
+ * @work: the job's work item
+ * @cancel: set to stop the job after its current exchange (under the
+ *	framework's lock; read locklessly)
+ * @cancel_reason: why, for the verdict ("cancelled", "module unloading");
+ *	under the framework's lock
+ * @lock: protects everything below against readers (netlink)
+ * @state: &enum ibtrace_test_state
+ * @verdict: &enum ibtrace_test_verdict; set early only by
+ *	ibtrace_test_abort() (ERROR) and ibtrace_test_not_applicable()
+ * @restore: &enum ibtrace_test_restore
+ * @reason: why the verdict is not pass
+ * @dut: the DUT
+ * @asserts: one record per assertion of @def
+ * @xchg: the first %IBTRACE_TEST_MAX_EXCHANGES exchanges
+ * @n_xchg: exchanges made in all
+ * @t_start: ktime_get_ns() at the start
+ * @t_end: ktime_get_ns() at the end, 0 while running
+ */
+struct ibtrace_test_job {
+	struct list_head list;
+	struct kref ref;
+	u32 id;
+	const struct ibtrace_test_def *def;
+	struct ibtrace_test_args args;
+	char dev_name[IB_DEVICE_NAME_MAX];
+	u32 dev_index;
+	u32 port_num;
+	struct ibtrace_port *port;
+	struct ib_ah *ah;
+	struct work_struct work;
+	bool cancel;
+	const char *cancel_reason;
+
+	struct mutex lock;	/* protects the fields below */
+	u8 state;
+	u8 verdict;
+	u8 restore;
+	char reason[IBTRACE_TEST_REASON_LEN];
+	struct ibtrace_test_dut dut;
+	struct ibtrace_assert_rec *asserts;
+	struct ibtrace_xchg_rec *xchg;
+	u32 n_xchg;
+	u64 t_start;
+	u64 t_end;
+};
+
+/* test.c: the framework */
+extern const struct ibtrace_test_def *const ibtrace_tests[];
+extern const unsigned int ibtrace_n_tests;
+
+const struct ibtrace_test_def *ibtrace_test_find(const char *name);
+int ibtrace_test_start(struct ibtrace_port *port,
+		       const struct ibtrace_test_def *def,
+		       const struct ibtrace_test_args *args,
+		       struct netlink_ext_ack *extack, u32 *id);
+int ibtrace_test_cancel(u32 id, struct netlink_ext_ack *extack);
+struct ibtrace_test_job *ibtrace_test_get(u32 id);
+struct ibtrace_test_job *ibtrace_test_get_from(u32 id);
+void ibtrace_test_put(struct ibtrace_test_job *job);
+int ibtrace_test_init(void);
+void ibtrace_test_stop(void);
+void ibtrace_test_exit(void);
+
+/* test.c: for the tests */
+bool ibtrace_test_cancelled(struct ibtrace_test_job *job);
+const char *ibtrace_test_cancel_reason(struct ibtrace_test_job *job);
+int ibtrace_test_smp(struct ibtrace_test_job *job, u8 phase, u8 method,
+		     __be16 attr_id, u32 attr_mod, const void *data,
+		     struct ibtrace_mad_req *req);
+void ibtrace_test_set_dut(struct ibtrace_test_job *job,
+			  const struct ibtrace_test_dut *dut);
+__printf(6, 7)
+bool ibtrace_test_check(struct ibtrace_test_job *job, unsigned int a, bool ok,
+			const char *expected, const char *observed,
+			const char *where_fmt, ...);
+__printf(2, 3)
+void ibtrace_test_abort(struct ibtrace_test_job *job, const char *fmt, ...);
+__printf(2, 3)
+void ibtrace_test_not_applicable(struct ibtrace_test_job *job,
+				 const char *fmt, ...);
+void ibtrace_test_restored(struct ibtrace_test_job *job, u8 restore);
+
+/* guidinfo.c */
+extern const struct ibtrace_test_def ibtrace_test_guidinfo;
+
+/* test_nl.c */
+void ibtrace_nl_test_event(struct ibtrace_test_job *job, u8 event,
+			   int assert_idx);
+
+#endif /* _IBTRACE_TEST_H */

@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ibtrace - IBTRACE_CMD_TEST_LIST, _RUN, _GET, _CANCEL and the
+ * IBTRACE_CMD_TEST_EVENT messages of the "test" multicast group.
+ *
+ * RUN starts a job (test.c) and replies with its ID at once; the job's
+ * progress goes to the group; GET reads a job's result, running or
+ * finished.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ktime.h>
+
+#include "netlink.h"
+#include "test.h"
+
+#define IBTRACE_TEST_DEF_TIMEOUT_MS	1000
+#define IBTRACE_TEST_DEF_RETRIES	3
+#define IBTRACE_TEST_MAX_MS		60000
+#define IBTRACE_TEST_MAX_RETRIES	100
+#define IBTRACE_TEST_NAME_MAX		32
+
+static struct netlink_range_validation ibtrace_test_timeout_range = {
+	.min = 1, .max = IBTRACE_TEST_MAX_MS,
+};
+
+static struct netlink_range_validation ibtrace_test_lid_range = {
+	.min = 1, .max = IBTRACE_MAX_UNICAST_LID,
+};
+
+static struct netlink_range_validation ibtrace_test_job_range = {
+	.min = 1, .max = U32_MAX,
+};
+
+const struct nla_policy ibtrace_test_run_policy[IBTRACE_A_TEST_RETRIES + 1] = {
+	[IBTRACE_A_DEV_INDEX] = { .type = NLA_U32 },
+	[IBTRACE_A_DEV_NAME] = { .type = NLA_NUL_STRING,
+				 .len = IB_DEVICE_NAME_MAX - 1 },
+	[IBTRACE_A_PORT] = NLA_POLICY_RANGE(NLA_U32, 1, 255),
+	[IBTRACE_A_TEST_NAME] = { .type = NLA_NUL_STRING,
+				  .len = IBTRACE_TEST_NAME_MAX - 1 },
+	[IBTRACE_A_TEST_DR_PATH] =
+		NLA_POLICY_RANGE(NLA_BINARY, 1, IBTRACE_TRACE_MAX_HOPS),
+	[IBTRACE_A_TEST_LID] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_test_lid_range),
+	[IBTRACE_A_TEST_DUT_PORT] = NLA_POLICY_RANGE(NLA_U8, 0, 254),
+	[IBTRACE_A_TEST_BLOCKS] =
+		NLA_POLICY_RANGE(NLA_U32, 1, IBTRACE_TEST_GUIDINFO_BLOCKS),
+	[IBTRACE_A_TEST_TIMEOUT_MS] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_test_timeout_range),
+	[IBTRACE_A_TEST_RETRIES] =
+		NLA_POLICY_RANGE(NLA_U32, 0, IBTRACE_TEST_MAX_RETRIES),
+};
+
+const struct nla_policy ibtrace_test_job_policy[IBTRACE_A_TEST_JOB + 1] = {
+	[IBTRACE_A_TEST_JOB] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_test_job_range),
+};
+
+static int ibtrace_test_parse(struct nlattr **attrs, struct ibtrace_port *port,
+			      struct netlink_ext_ack *extack,
+			      struct ibtrace_test_args *args)
+{
+	struct nlattr *dr = attrs[IBTRACE_A_TEST_DR_PATH];
+	int i;
+
+	if (dr && attrs[IBTRACE_A_TEST_LID]) {
+		NL_SET_ERR_MSG_ATTR(extack, attrs[IBTRACE_A_TEST_LID],
+				    "give a directed route or a LID, not both");
+		return -EINVAL;
+	}
+	if (dr) {
+		const u8 *p = nla_data(dr);
+
+		for (i = 0; i < nla_len(dr); i++) {
+			if (!p[i]) {
+				NL_SET_ERR_MSG_ATTR(extack, dr,
+						    "port 0 in the directed route");
+				return -EINVAL;
+			}
+		}
+		if (p[0] != port->port_num) {
+			NL_SET_ERR_MSG_ATTR(extack, dr,
+					    "the directed route must start with the local port");
+			return -EINVAL;
+		}
+		args->route.hops = nla_len(dr);
+		memcpy(&args->route.path[1], p, nla_len(dr));
+	}
+	if (attrs[IBTRACE_A_TEST_LID])
+		args->route.lid = nla_get_u32(attrs[IBTRACE_A_TEST_LID]);
+	args->dut_port = -1;
+	if (attrs[IBTRACE_A_TEST_DUT_PORT])
+		args->dut_port = nla_get_u8(attrs[IBTRACE_A_TEST_DUT_PORT]);
+	args->blocks = IBTRACE_TEST_GUIDINFO_BLOCKS;
+	if (attrs[IBTRACE_A_TEST_BLOCKS])
+		args->blocks = nla_get_u32(attrs[IBTRACE_A_TEST_BLOCKS]);
+	args->timeout_ms = IBTRACE_TEST_DEF_TIMEOUT_MS;
+	if (attrs[IBTRACE_A_TEST_TIMEOUT_MS])
+		args->timeout_ms = nla_get_u32(attrs[IBTRACE_A_TEST_TIMEOUT_MS]);
+	args->retries = IBTRACE_TEST_DEF_RETRIES;
+	if (attrs[IBTRACE_A_TEST_RETRIES])
+		args->retries = nla_get_u32(attrs[IBTRACE_A_TEST_RETRIES]);
+	return 0;
+}
+
+int ibtrace_nl_test_run_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr **attrs = info->attrs;
+	const struct ibtrace_test_def *def;
+	struct ibtrace_test_args args = {};
+	struct ibtrace_port *port;
+	struct sk_buff *rskb;
+	void *hdr;
+	u32 id;
+	int err;
+
+	if (!attrs[IBTRACE_A_TEST_NAME]) {
+		NL_SET_ERR_MSG(info->extack, "a test name is required");
+		return -EINVAL;
+	}
+	def = ibtrace_test_find(nla_data(attrs[IBTRACE_A_TEST_NAME]));
+	if (!def) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attrs[IBTRACE_A_TEST_NAME],
+				    "no such test");
+		return -ENOENT;
+	}
+	err = ibtrace_nl_get_port(attrs, info->extack, 1, &port);
+	if (err)
+		return err;
+	err = ibtrace_test_parse(attrs, port, info->extack, &args);
+	if (err)
+		goto out_put;
+
+	rskb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!rskb) {
+		err = -ENOMEM;
+		goto out_put;
+	}
+	err = ibtrace_test_start(port, def, &args, info->extack, &id);
+	if (err) {
+		nlmsg_free(rskb);
+		goto out_put;
+	}
+	hdr = genlmsg_put_reply(rskb, info, &ibtrace_genl_family, 0,
+				IBTRACE_CMD_TEST_RUN);
+	if (!hdr || ibtrace_nl_put_port_id(rskb, port) ||
+	    nla_put_u32(rskb, IBTRACE_A_TEST_JOB, id) ||
+	    nla_put_string(rskb, IBTRACE_A_TEST_NAME, def->name)) {
+		/* The job runs anyway; its events and GET still tell. */
+		nlmsg_free(rskb);
+		err = -EMSGSIZE;
+		goto out_put;
+	}
+	genlmsg_end(rskb, hdr);
+	err = genlmsg_reply(rskb, info);
+out_put:
+	ibtrace_dev_put(port->dev);
+	return err;
+}
+
+int ibtrace_nl_test_cancel_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	if (!info->attrs[IBTRACE_A_TEST_JOB]) {
+		NL_SET_ERR_MSG(info->extack, "a job ID is required");
+		return -EINVAL;
+	}
+	return ibtrace_test_cancel(nla_get_u32(info->attrs[IBTRACE_A_TEST_JOB]),
+				   info->extack);
+}
+
+static int ibtrace_put_assert(struct sk_buff *skb,
+			      const struct ibtrace_assert_def *def,
+			      const struct ibtrace_assert_rec *rec)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, IBTRACE_A_TEST_ASSERTION);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_string(skb, IBTRACE_ASSERT_A_ID, def->id) ||
+	    nla_put_string(skb, IBTRACE_ASSERT_A_DESC, def->desc))
+		goto err_cancel;
+	if (rec &&
+	    (nla_put_u8(skb, IBTRACE_ASSERT_A_RESULT, rec->result) ||
+	     nla_put_u32(skb, IBTRACE_ASSERT_A_CHECKS, rec->checks)))
+		goto err_cancel;
+	if (rec && rec->checks &&
+	    (nla_put_string(skb, IBTRACE_ASSERT_A_EXPECTED, rec->expected) ||
+	     nla_put_string(skb, IBTRACE_ASSERT_A_OBSERVED, rec->observed) ||
+	     nla_put_string(skb, IBTRACE_ASSERT_A_WHERE, rec->where)))
+		goto err_cancel;
+	nla_nest_end(skb, nest);
+	return 0;
+
+err_cancel:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
+}
+
+static int ibtrace_put_xchg(struct sk_buff *skb,
+			    const struct ibtrace_xchg_rec *x)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, IBTRACE_A_TEST_EXCHANGE);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, IBTRACE_XCHG_A_SEQ, x->seq) ||
+	    nla_put_u8(skb, IBTRACE_XCHG_A_METHOD, x->method) ||
+	    nla_put_u16(skb, IBTRACE_XCHG_A_ATTR_ID, x->attr_id) ||
+	    nla_put_u32(skb, IBTRACE_XCHG_A_ATTR_MOD, x->attr_mod) ||
+	    nla_put_u8(skb, IBTRACE_XCHG_A_OUTCOME, x->outcome) ||
+	    nla_put_u32(skb, IBTRACE_XCHG_A_ATTEMPTS, x->attempts) ||
+	    nla_put_u8(skb, IBTRACE_XCHG_A_PHASE, x->phase))
+		goto err_cancel;
+	if (x->outcome == IBTRACE_XCHG_ANSWERED &&
+	    (nla_put_u16(skb, IBTRACE_XCHG_A_STATUS, x->status) ||
+	     nla_put_u64_64bit(skb, IBTRACE_XCHG_A_RTT_NS, x->rtt_ns,
+			       IBTRACE_XCHG_A_PAD)))
+		goto err_cancel;
+	nla_nest_end(skb, nest);
+	return 0;
+
+err_cancel:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
+}
+
+/* Who the job is and where it stands; job->lock held. */
+static int ibtrace_put_job_head(struct sk_buff *skb,
+				const struct ibtrace_test_job *job)
+{
+	const struct ibtrace_test_dut *dut = &job->dut;
+	u64 now = job->t_end ?: ktime_get_ns();
+
+	if (nla_put_u32(skb, IBTRACE_A_DEV_INDEX, job->dev_index) ||
+	    nla_put_string(skb, IBTRACE_A_DEV_NAME, job->dev_name) ||
+	    nla_put_u32(skb, IBTRACE_A_PORT, job->port_num) ||
+	    nla_put_u32(skb, IBTRACE_A_TEST_JOB, job->id) ||
+	    nla_put_string(skb, IBTRACE_A_TEST_NAME, job->def->name) ||
+	    nla_put_string(skb, IBTRACE_A_TEST_SEED, job->def->seed) ||
+	    nla_put_u8(skb, IBTRACE_A_TEST_STATE, job->state) ||
+	    nla_put_u8(skb, IBTRACE_A_TEST_VERDICT, job->verdict) ||
+	    nla_put_u8(skb, IBTRACE_A_TEST_RESTORE, job->restore) ||
+	    nla_put_u32(skb, IBTRACE_A_TEST_EXCHANGES, job->n_xchg) ||
+	    nla_put_u32(skb, IBTRACE_A_TEST_BLOCKS, job->args.blocks) ||
+	    nla_put_u64_64bit(skb, IBTRACE_A_TEST_ELAPSED_NS,
+			      now - job->t_start, IBTRACE_A_PAD))
+		return -EMSGSIZE;
+	if (job->reason[0] &&
+	    nla_put_string(skb, IBTRACE_A_TEST_REASON, job->reason))
+		return -EMSGSIZE;
+	if (job->args.route.lid &&
+	    nla_put_u32(skb, IBTRACE_A_TEST_LID, job->args.route.lid))
+		return -EMSGSIZE;
+	if (job->args.route.hops &&
+	    nla_put(skb, IBTRACE_A_TEST_DR_PATH, job->args.route.hops,
+		    &job->args.route.path[1]))
+		return -EMSGSIZE;
+	if (dut->known &&
+	    (nla_put_u8(skb, IBTRACE_A_TEST_DUT_NODE_TYPE, dut->node_type) ||
+	     nla_put_u8(skb, IBTRACE_A_TEST_DUT_PORT, dut->port) ||
+	     nla_put_u64_64bit(skb, IBTRACE_A_TEST_DUT_NODE_GUID,
+			       dut->node_guid, IBTRACE_A_PAD) ||
+	     nla_put_u64_64bit(skb, IBTRACE_A_TEST_DUT_PORT_GUID,
+			       dut->port_guid, IBTRACE_A_PAD)))
+		return -EMSGSIZE;
+	if (dut->has_port_info &&
+	    (nla_put_u32(skb, IBTRACE_A_TEST_DUT_LID, dut->lid) ||
+	     nla_put_u8(skb, IBTRACE_A_TEST_GUID_CAP, dut->guid_cap)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int ibtrace_fill_job(struct sk_buff *skb, struct ibtrace_test_job *job,
+			    u32 portid, u32 seq, int flags, bool exchanges)
+{
+	unsigned int i;
+	void *hdr;
+	int err = -EMSGSIZE;
+
+	hdr = genlmsg_put(skb, portid, seq, &ibtrace_genl_family, flags,
+			  IBTRACE_CMD_TEST_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	mutex_lock(&job->lock);
+	if (ibtrace_put_job_head(skb, job))
+		goto out_cancel;
+	for (i = 0; i < job->def->n_asserts; i++)
+		if (ibtrace_put_assert(skb, &job->def->asserts[i],
+				       &job->asserts[i]))
+			goto out_cancel;
+	if (exchanges) {
+		u32 n = min_t(u32, job->n_xchg, IBTRACE_TEST_MAX_EXCHANGES);
+
+		for (i = 0; i < n; i++)
+			if (ibtrace_put_xchg(skb, &job->xchg[i]))
+				goto out_cancel;
+	}
+	err = 0;
+out_cancel:
+	mutex_unlock(&job->lock);
+	if (err) {
+		genlmsg_cancel(skb, hdr);
+		return err;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+int ibtrace_nl_test_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ibtrace_test_job *job;
+	struct sk_buff *rskb;
+	size_t size;
+	int err;
+
+	if (!info->attrs[IBTRACE_A_TEST_JOB]) {
+		NL_SET_ERR_MSG(info->extack, "a job ID is required");
+		return -EINVAL;
+	}
+	job = ibtrace_test_get(nla_get_u32(info->attrs[IBTRACE_A_TEST_JOB]));
+	if (!job) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[IBTRACE_A_TEST_JOB],
+				    "no such test job");
+		return -ENOENT;
+	}
+	/* Head, assertions, and up to IBTRACE_TEST_MAX_EXCHANGES exchanges. */
+	size = 1024 + job->def->n_asserts * 512 +
+	       IBTRACE_TEST_MAX_EXCHANGES * 96;
+	rskb = genlmsg_new(size, GFP_KERNEL);
+	if (!rskb) {
+		err = -ENOMEM;
+		goto out_put;
+	}
+	err = ibtrace_fill_job(rskb, job, info->snd_portid, info->snd_seq, 0,
+			       true);
+	if (err) {
+		nlmsg_free(rskb);
+		goto out_put;
+	}
+	err = genlmsg_reply(rskb, info);
+out_put:
+	ibtrace_test_put(job);
+	return err;
+}
+
+/* cb->args[0]: the next job ID to dump. */
+int ibtrace_nl_test_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct ibtrace_test_job *job;
+	int err = 0;
+
+	if (!cb->args[0])
+		cb->args[0] = 1;
+	while ((job = ibtrace_test_get_from(cb->args[0]))) {
+		err = ibtrace_fill_job(skb, job, NETLINK_CB(cb->skb).portid,
+				       cb->nlh->nlmsg_seq, NLM_F_MULTI, false);
+		cb->args[0] = (u64)job->id + (err ? 0 : 1);
+		ibtrace_test_put(job);
+		if (err)
+			break;
+	}
+	if (err == -EMSGSIZE && skb->len)
+		return skb->len;
+	return err;
+}
+
+int ibtrace_nl_test_list_dumpit(struct sk_buff *skb,
+				struct netlink_callback *cb)
+{
+	unsigned int t, i;
+	void *hdr;
+
+	for (t = cb->args[0]; t < ibtrace_n_tests; t++) {
+		const struct ibtrace_test_def *def = ibtrace_tests[t];
+
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &ibtrace_genl_family,
+				  NLM_F_MULTI, IBTRACE_CMD_TEST_LIST);
+		if (!hdr)
+			break;
+		if (nla_put_string(skb, IBTRACE_A_TEST_NAME, def->name) ||
+		    nla_put_string(skb, IBTRACE_A_TEST_SEED, def->seed) ||
+		    nla_put_string(skb, IBTRACE_A_TEST_DESC, def->desc) ||
+		    nla_put_string(skb, IBTRACE_A_TEST_NEEDS, def->needs))
+			goto err_cancel;
+		for (i = 0; i < def->n_asserts; i++)
+			if (ibtrace_put_assert(skb, &def->asserts[i], NULL))
+				goto err_cancel;
+		genlmsg_end(skb, hdr);
+		cb->args[0] = t + 1;
+		continue;
+err_cancel:
+		genlmsg_cancel(skb, hdr);
+		break;
+	}
+	return skb->len;
+}
+
+/**
+ * ibtrace_nl_test_event() - tell the "test" group how a job goes
+ * @job: the job
+ * @event: &enum ibtrace_test_event
+ * @assert_idx: for %IBTRACE_TEST_EVENT_ASSERTION, the assertion
+ *
+ * Sleeps. Sends nothing when nobody listens; a listener whose socket is
+ * full misses the event (the result stays available through GET).
+ */
+void ibtrace_nl_test_event(struct ibtrace_test_job *job, u8 event,
+			   int assert_idx)
+{
+	struct sk_buff *skb;
+	void *hdr;
+	int err;
+
+	if (!genl_has_listeners(&ibtrace_genl_family, &init_net, 0))
+		return;
+	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!skb)
+		return;
+	hdr = genlmsg_put(skb, 0, 0, &ibtrace_genl_family, 0,
+			  IBTRACE_CMD_TEST_EVENT);
+	if (!hdr)
+		goto err_free;
+	mutex_lock(&job->lock);
+	err = ibtrace_put_job_head(skb, job) ||
+	      nla_put_u8(skb, IBTRACE_A_TEST_EVENT, event) ||
+	      nla_put_u32(skb, IBTRACE_A_TEST_PROGRESS, job->n_xchg);
+	if (!err && event == IBTRACE_TEST_EVENT_ASSERTION && assert_idx >= 0)
+		err = ibtrace_put_assert(skb, &job->def->asserts[assert_idx],
+					 &job->asserts[assert_idx]);
+	mutex_unlock(&job->lock);
+	if (err)
+		goto err_free;
+	genlmsg_end(skb, hdr);
+	genlmsg_multicast(&ibtrace_genl_family, skb, 0, 0, GFP_KERNEL);
+	return;
+
+err_free:
+	nlmsg_free(skb);
+}
