@@ -446,6 +446,7 @@ const struct ibtrace_test_def ibtrace_test_guidinfo = {
 	.seed = "C14_024_05",
 	.desc = "GUIDInfo table: size, entry 0, Set/Get of every block, past the end",
 	.needs = "an IB CA or router port, or switch port 0, reachable by SMPs",
+	.smp = true,
 	.asserts = ibtrace_guidinfo_asserts,
 	.n_asserts = GI_N_ASSERTS,
 	.run = ibtrace_guidinfo_run,

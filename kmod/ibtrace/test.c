@@ -372,25 +372,31 @@ static void ibtrace_test_work(struct work_struct *work)
 
 	ibtrace_nl_test_event(job, IBTRACE_TEST_EVENT_STARTED, -1);
 
-	if (!port->smi_agent) {
-		ibtrace_test_not_applicable(job,
-					    "%s port %u has no SMI (QP0): SMPs cannot be sent from it (a RoCE port?)",
-					    job->dev_name, job->port_num);
-		goto decide;
+	if (job->def->smp) {
+		if (!port->smi_agent) {
+			ibtrace_test_not_applicable(job,
+						    "%s port %u has no SMI (QP0): SMPs cannot be sent from it (a RoCE port?)",
+						    job->dev_name, job->port_num);
+			goto decide;
+		}
+		if (job->args.route.lid)
+			ah = ibtrace_smp_lid_ah_create(port,
+						       job->args.route.lid);
+		else
+			ah = ibtrace_smp_ah_create(port);
+		if (IS_ERR(ah)) {
+			ibtrace_test_abort(job,
+					   "cannot create an address handle: %pe",
+					   ah);
+			goto decide;
+		}
+		job->ah = ah;
 	}
-	if (job->args.route.lid)
-		ah = ibtrace_smp_lid_ah_create(port, job->args.route.lid);
-	else
-		ah = ibtrace_smp_ah_create(port);
-	if (IS_ERR(ah)) {
-		ibtrace_test_abort(job, "cannot create an address handle: %pe",
-				   ah);
-		goto decide;
-	}
-	job->ah = ah;
 	job->def->run(job);
-	ibtrace_ah_destroy(job->ah);
-	job->ah = NULL;
+	if (job->ah) {
+		ibtrace_ah_destroy(job->ah);
+		job->ah = NULL;
+	}
 
 decide:
 	ibtrace_test_decide(job);

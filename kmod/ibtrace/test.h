@@ -41,6 +41,8 @@ struct ibtrace_test_job;
  * @seed: the IBTA compliance test it follows ("C14_024_05")
  * @desc: one line
  * @needs: what the DUT must offer
+ * @smp: the test talks to the DUT by SMPs: the framework refuses a port
+ *	without an SMI (not applicable) and provides the address handle
  * @asserts: its assertions
  * @n_asserts: number of @asserts
  * @run: the test; called once in the job's work item, may sleep. It ends
@@ -52,6 +54,7 @@ struct ibtrace_test_def {
 	const char *seed;
 	const char *desc;
 	const char *needs;
+	bool smp;
 	const struct ibtrace_assert_def *asserts;
 	unsigned int n_asserts;
 	void (*run)(struct ibtrace_test_job *job);
@@ -148,7 +151,7 @@ struct ibtrace_xchg_rec {
  * @port_num: local port number
  * @port: the local port while the job runs (a device reference is held),
  *	NULL once finished
- * @ah: address handle of the SMPs, while running
+ * @ah: address handle of the SMPs, while running (tests with @def->smp)
  * @work: the job's work item
  * @cancel: set to stop the job after its current exchange (under the
  *	framework's lock; read locklessly)
