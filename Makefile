@@ -48,7 +48,8 @@ DEPS := build-essential pkg-config kmod iproute2 xz-utils cpio \
 	busybox-static rdma-core ibverbs-utils infiniband-diags opensm \
 	perftest ibsim-utils libnl-3-dev libnl-genl-3-dev libibumad-dev \
 	libjson-c-dev sparse linux-source-6.1 jq python3 bc python3-docutils \
-	man-db
+	man-db bash-completion dkms debhelper dh-dkms python3-yaml procps \
+	openssl
 
 export KVER KDIR
 

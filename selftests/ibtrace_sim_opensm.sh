@@ -39,6 +39,8 @@ cleanup()
 	for p in "${BG_PIDS[@]}"; do
 		kill -9 "$p" 2>/dev/null
 	done
+	# The VM is ours: no OpenSM may outlive this test.
+	pkill -9 -x opensm 2>/dev/null
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
@@ -172,6 +174,12 @@ osm_env()
 	mkdir -p "$TMP/osm"
 	env OSM_CACHE_DIR="$TMP/osm" OSM_TMP_DIR="$TMP/osm" "$@"
 }
+# For background runs: a simple command, so that $! is OpenSM itself (env
+# execs it). A shell function run with & would be a subshell, and killing
+# that would leave OpenSM running, writing its log into a deleted file
+# until tmpfs is full.
+mkdir -p "$TMP/osm"
+OSM_ENV=(env OSM_CACHE_DIR="$TMP/osm" OSM_TMP_DIR="$TMP/osm")
 
 # Time since the last call, as a KTAP diagnostic line.
 T_LAST=$(date +%s%N)
@@ -223,7 +231,7 @@ run_topo()
 	# subnet while the diags run (-d2: it flushes its log at every line).
 	# It finds the LIDs of the first in the cache and changes nothing.
 	rm -f "$TMP/osm2.log"
-	osm_env opensm -d2 -g "$smguid" -f "$TMP/osm2.log" >/dev/null 2>&1 &
+	"${OSM_ENV[@]}" opensm -d2 -g "$smguid" -f "$TMP/osm2.log" >/dev/null 2>&1 &
 	osm=$!
 	BG_PIDS+=("$osm")
 	ibnetdiscover -C "$smdev" -P "$smport" -t 500 > "$TMP/disc" 2>"$TMP/disc.err"
@@ -331,6 +339,7 @@ run_topo()
 	kill "$osm" 2>/dev/null
 	wait_gone "$osm" 30 || kill -9 "$osm" 2>/dev/null
 	wait "$osm" 2>/dev/null
+	ibt_expect "$label: no OpenSM left running" "" "$(pgrep -x opensm)"
 
 	ibt_check "$label: fabric deleted" "$SIM_CTL" del "$fab"
 	phase "$label: saquery, OpenSM stop, fabric delete"
@@ -367,7 +376,7 @@ load_start()
 	read -r _ _ odev _ _ _ <<< "$other"
 	LOAD_PIDS=()
 	rm -f "$TMP/load.log"
-	osm_env opensm -d2 -g "$smguid" -s 1 -f "$TMP/load.log" >/dev/null 2>&1 &
+	"${OSM_ENV[@]}" opensm -d2 -g "$smguid" -s 1 -f "$TMP/load.log" >/dev/null 2>&1 &
 	LOAD_PIDS+=($!)
 	if ! wait_subnet_up "$TMP/load.log" 120; then
 		ibt_fail "$1: OpenSM (sweeping) SUBNET UP" "$(tail -5 "$TMP/load.log")"
@@ -409,6 +418,7 @@ load_end()
 	done
 	ibt_expect "$1: OpenSM (on SIGTERM), ibping -S, smpquery, ping ended" "" \
 		"${left[*]}"
+	ibt_expect "$1: no OpenSM left running" "" "$(pgrep -x opensm)"
 	for p in "${LOAD_PIDS[@]}"; do
 		kill -9 "$p" 2>/dev/null
 		wait "$p" 2>/dev/null
