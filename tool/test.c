@@ -140,6 +140,7 @@ struct list {
 struct run {
 	/* request */
 	char name[TEST_NAME_MAX];
+	char seed[TEST_NAME_MAX];	/* from TEST_LIST */
 	char dev[IBT_DEV_NAME_MAX];
 	uint32_t port;
 	uint8_t dr[IBTRACE_TRACE_MAX_HOPS];
@@ -1332,6 +1333,7 @@ static void run_prefill(const struct run *t, struct result *r)
 {
 	snprintf(r->dev, sizeof(r->dev), "%s", t->dev);
 	snprintf(r->name, sizeof(r->name), "%s", t->name);
+	snprintf(r->seed, sizeof(r->seed), "%s", t->seed);
 	r->have[IBTRACE_A_PORT] = true;
 	r->val[IBTRACE_A_PORT] = t->port;
 	r->have[IBTRACE_A_TEST_JOB] = true;
@@ -1350,7 +1352,11 @@ static void run_prefill(const struct run *t, struct result *r)
 	}
 }
 
-static int run_known_test(struct ibt *ctx, struct run *t)
+/*
+ * The seed of test @name into @seed (size TEST_NAME_MAX), from TEST_LIST;
+ * 1 if the module has no such test, else 0 or a printed exit code.
+ */
+static int test_seed(struct ibt *ctx, const char *name, char *seed)
 {
 	struct list tests = { 0 };
 	size_t i;
@@ -1360,13 +1366,24 @@ static int run_known_test(struct ibt *ctx, struct run *t)
 	if (ret)
 		return ret;
 	for (i = 0; i < tests.n; i++)
-		if (!strcmp(tests.v[i].name, t->name))
+		if (!strcmp(tests.v[i].name, name))
 			break;
-	if (i == tests.n)
-		ret = ibt_err(IBT_EXIT_USAGE,
-			      "unknown test \"%s\"; \"ibtracectl test list\" shows the tests",
-			      t->name);
+	if (i < tests.n)
+		memcpy(seed, tests.v[i].seed, TEST_NAME_MAX);
+	else
+		ret = -1;
 	list_free(&tests);
+	return ret;
+}
+
+static int run_known_test(struct ibt *ctx, struct run *t)
+{
+	int ret = test_seed(ctx, t->name, t->seed);
+
+	if (ret < 0)
+		return ibt_err(IBT_EXIT_USAGE,
+			       "unknown test \"%s\"; \"ibtracectl test list\" shows the tests",
+			       t->name);
 	return ret;
 }
 
@@ -1546,6 +1563,10 @@ static int test_show(struct ibt *ctx)
 		ret = job_get(ctx, job, &r);
 		if (ret < 0)
 			ret = ibt_nl_report(ctx, -ret);
+		/* the seed, if the kernel did not repeat it: best effort */
+		if (!ret && !r.seed[0] && r.name[0] &&
+		    test_seed(ctx, r.name, r.seed) > 0)
+			ret = IBT_EXIT_ERR;
 		if (!ret)
 			ret = result_report(ctx, &r, opts.verbose, false);
 		result_free(&r);
