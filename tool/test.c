@@ -77,6 +77,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 #include <netlink/attr.h>
@@ -152,6 +153,7 @@ struct run {
 	/* progress */
 	uint32_t job;
 	bool finished, cancel_sent;
+	unsigned long nevents;		/* events of our job seen */
 	struct result ev;		/* what the events said */
 	struct nlmsghdr **stash;	/* events before the job number */
 	size_t nstash;
@@ -1181,6 +1183,7 @@ static int run_event(struct ibt *ctx, struct run *t, struct nlmsghdr *nlh)
 	if (!tb[IBTRACE_A_TEST_JOB] || nla_get_u32(tb[IBTRACE_A_TEST_JOB]) != t->job ||
 	    !tb[IBTRACE_A_TEST_EVENT])
 		return 0;
+	t->nevents++;
 	ret = result_absorb(ctx, ev, nlh);
 	if (ret)
 		return ret;
@@ -1260,9 +1263,10 @@ static int run_cancel(struct ibt *ctx, struct run *t)
 		nlmsg_free(msg);
 		return ibt_err(IBT_EXIT_ERR, "netlink request too large");
 	}
-	if (!ctx->json)
-		fprintf(stderr, "cancelling job %u; waiting for it to restore the DUT\n",
-			t->job);
+	/* for the one at the terminal: the restore may take a while */
+	if (isatty(STDERR_FILENO))
+		fprintf(stderr, "%s: cancelling job %u; waiting for it to restore the DUT\n",
+			test_signal == SIGTERM ? "SIGTERM" : "SIGINT", t->job);
 	ret = ibt_nl_exchange(ctx, msg, NULL, NULL);
 	/*
 	 * A job that has just finished cannot be cancelled: fine. Another
@@ -1275,13 +1279,14 @@ static int run_cancel(struct ibt *ctx, struct run *t)
 
 /*
  * Wait for the FINISHED event of our job. A signal cancels the job (once);
- * after TEST_POLL_MS of silence the job's state is read, in case events
- * were lost. @r receives the result of such a read, if it found the job
+ * after TEST_POLL_MS without an event of the job, or when the kernel
+ * dropped messages, the job's state is read, in case events were lost. @r receives the result of such a read, if it found the job
  * finished. Returns 0 or a printed exit code.
  */
 static int run_wait(struct ibt *ctx, struct run *t, struct result *r,
 		    bool *have_r)
 {
+	unsigned long nevents = t->nevents;
 	unsigned int lost = ctx->nl_lost;
 	struct timespec last, now;
 	int ret;
@@ -1302,6 +1307,10 @@ static int run_wait(struct ibt *ctx, struct run *t, struct result *r,
 		if (ret)
 			return ret;
 		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (t->nevents != nevents) {
+			nevents = t->nevents;
+			last = now;
+		}
 		if (ctx->nl_lost == lost &&
 		    (now.tv_sec - last.tv_sec) * 1000 +
 		    (now.tv_nsec - last.tv_nsec) / 1000000 < TEST_POLL_MS)
