@@ -944,6 +944,10 @@ int ibt_nl_join(struct ibt *ctx, const char *name)
 		if (strcmp(ctx->mcgrp[i].name, name))
 			continue;
 		ret = nl_socket_add_membership(ctx->sk, ctx->mcgrp[i].id);
+		if (ret == -NLE_PERM)
+			return ibt_err(IBT_EXIT_PERM,
+				       "joining the \"%s\" multicast group needs CAP_NET_ADMIN",
+				       name);
 		if (ret < 0)
 			return ibt_err(IBT_EXIT_ERR,
 				       "cannot join the \"%s\" multicast group: %s",
