@@ -184,8 +184,8 @@ job_pass=$(jr .job)
 
 set_g B port 1 guid-cap 8
 pass "B by directed route A-S1-S2-B (--dr 1,2,2)" 0,1,2,2 8 -d "$A" --dr 1,2,2
-ibt_expect "  addressed by DR 1,2,2; B's PortGUID and LID" "dr [1,2,2] $GB $LB" \
-	"$(jr '"\(.addressing) \(.dr_path | tojson) \(.dut_port_guid) \(.dut_lid)"')"
+ibt_expect "  addressed by DR 1,2,2; B's PortGUID and LID" "dr [1,2,2] $(num "$GB") $LB" \
+	"$(jr '"\(.addressing) \(.dr_path | tojson)"') $(num "$(jr .dut_port_guid)") $(jr .dut_lid)"
 pass "B by LID $LB (--lid)" 0,1,2,2 8 -d "$A" --lid "$LB"
 ibt_expect "  addressed by LID" "lid $LB" "$(jr '"\(.addressing) \(.lid)"')"
 
