@@ -248,3 +248,124 @@ const char *ibt_trace_status_str(unsigned int status)
 		return names[status];
 	return "unknown";
 }
+
+#define NAME_OF(names, v) \
+	((v) < sizeof(names) / sizeof((names)[0]) && (names)[v] ? (names)[v] : "unknown")
+
+/* A test job's state (enum ibtrace_test_state). */
+const char *ibt_test_state_str(unsigned int state)
+{
+	static const char *const names[] = {
+		[IBTRACE_TEST_STATE_RUNNING]	= "running",
+		[IBTRACE_TEST_STATE_FINISHED]	= "finished",
+	};
+
+	return NAME_OF(names, state);
+}
+
+/* A test verdict (enum ibtrace_test_verdict), as the JSON "verdict". */
+const char *ibt_test_verdict_str(unsigned int verdict)
+{
+	static const char *const names[] = {
+		[IBTRACE_TEST_VERDICT_NONE]		= "none",
+		[IBTRACE_TEST_VERDICT_PASS]		= "pass",
+		[IBTRACE_TEST_VERDICT_FAIL]		= "fail",
+		[IBTRACE_TEST_VERDICT_NOT_APPLICABLE]	= "not_applicable",
+		[IBTRACE_TEST_VERDICT_ERROR]		= "error",
+	};
+
+	return NAME_OF(names, verdict);
+}
+
+/* What became of the DUT state (enum ibtrace_test_restore). */
+const char *ibt_test_restore_str(unsigned int restore)
+{
+	static const char *const names[] = {
+		[IBTRACE_TEST_RESTORE_NONE]		= "none",
+		[IBTRACE_TEST_RESTORE_VERIFIED]		= "verified",
+		[IBTRACE_TEST_RESTORE_FAILED]		= "failed",
+		[IBTRACE_TEST_RESTORE_IMPOSSIBLE]	= "impossible",
+	};
+
+	return NAME_OF(names, restore);
+}
+
+/* An assertion's outcome (enum ibtrace_assert_result), as in JSON. */
+const char *ibt_assert_result_str(unsigned int result)
+{
+	static const char *const names[] = {
+		[IBTRACE_ASSERT_NOT_RUN]	= "not_run",
+		[IBTRACE_ASSERT_PASS]		= "pass",
+		[IBTRACE_ASSERT_FAIL]		= "fail",
+		[IBTRACE_ASSERT_NOT_APPLICABLE]	= "not_applicable",
+	};
+
+	return NAME_OF(names, result);
+}
+
+/* How a test's MAD exchange ended (enum ibtrace_xchg_outcome). */
+const char *ibt_xchg_outcome_str(unsigned int outcome)
+{
+	static const char *const names[] = {
+		[IBTRACE_XCHG_ANSWERED]		= "answered",
+		[IBTRACE_XCHG_TIMEOUT]		= "timeout",
+		[IBTRACE_XCHG_SEND_ERROR]	= "send_error",
+	};
+
+	return NAME_OF(names, outcome);
+}
+
+/* Why a test made an exchange (enum ibtrace_xchg_phase). */
+const char *ibt_xchg_phase_str(unsigned int phase)
+{
+	static const char *const names[] = {
+		[IBTRACE_XCHG_PHASE_PROBE]	= "probe",
+		[IBTRACE_XCHG_PHASE_SAVE]	= "save",
+		[IBTRACE_XCHG_PHASE_TEST]	= "test",
+		[IBTRACE_XCHG_PHASE_RESTORE]	= "restore",
+	};
+
+	return NAME_OF(names, phase);
+}
+
+/* An SMP method (IBA 13.4.5): "Get", "Set", "GetResp", ... */
+const char *ibt_mad_method_str(unsigned int method)
+{
+	switch (method) {
+	case 0x01:
+		return "Get";
+	case 0x02:
+		return "Set";
+	case 0x81:
+		return "GetResp";
+	case 0x05:
+		return "Trap";
+	case 0x07:
+		return "TrapRepress";
+	default:
+		return "unknown";
+	}
+}
+
+/* An SMP attribute ID (IBA 14.2.5): "NodeInfo", "GUIDInfo", ... */
+const char *ibt_smp_attr_str(unsigned int attr_id)
+{
+	switch (attr_id) {
+	case 0x0010:
+		return "NodeDescription";
+	case 0x0011:
+		return "NodeInfo";
+	case 0x0012:
+		return "SwitchInfo";
+	case 0x0014:
+		return "GUIDInfo";
+	case 0x0015:
+		return "PortInfo";
+	case 0x0016:
+		return "P_KeyTable";
+	case 0x0019:
+		return "LinearForwardingTable";
+	default:
+		return "unknown";
+	}
+}

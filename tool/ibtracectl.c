@@ -54,6 +54,12 @@ static void usage(FILE *f)
 "  trace (--dlid LID | --dgid GID) [-r N] [-t MS] [-v]\n"
 "                     the path to a destination, hop by hop, from -d DEV,\n"
 "                     -p PORT (default: the first Active port)\n"
+"  test list | test show [JOB] [-v] | test cancel JOB\n"
+"  test run NAME [--dr P1,P2,... | --lid LID] [--dut-port N] [--blocks N]\n"
+"       [-t MS] [-r N] [-v] [--detach]\n"
+"                     conformance tests (guidinfo) run by the kernel against\n"
+"                     a port, from -d DEV, -p PORT (default: the first Active\n"
+"                     InfiniBand port)\n"
 "  sim add FILE [--name NAME] [--no-sm] | sim del NAME | sim show [NAME]\n"
 "  sim set FABRIC NODE [port N] [drop PCT] [delay USEC] [link down|up]\n"
 "      [guid-cap N] [guid-quirks Q,...] [misroute DLID PORT|none]\n"
@@ -74,8 +80,12 @@ static void usage(FILE *f)
 " 10  trace: the path loops or has more than 63 hops\n"
 " 11  trace: a hop did not answer after all retries\n"
 " 12  trace: the SA PathRecord lookup failed\n"
-" 13  trace: cancelled (SIGINT)\n"
+" 13  trace, test run: cancelled (SIGINT; test run: also SIGTERM)\n"
 " 14  busy: too many requests running (EBUSY)\n"
+" 15  test: verdict fail (an assertion failed)\n"
+" 16  test: verdict not applicable to the DUT\n"
+" 17  test: verdict error (the test could not be completed)\n"
+" 18  test: restore failed, the DUT may be left changed (overrides 13, 15-17)\n"
 "A trace whose device goes away exits with 4.\n"
 "sim add prints a rejected topology as \"Error: line N: REASON\", exit 1.\n", f);
 }
@@ -216,6 +226,7 @@ static const struct ibt_cmd objects[] = {
 	{ "agent",	ibt_agent },
 	{ "ping",	ibt_ping },
 	{ "trace",	ibt_trace },
+	{ "test",	ibt_test },
 	{ "sim",	ibt_sim },
 	{ "help",	help },
 	{ NULL,		NULL },

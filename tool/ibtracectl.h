@@ -5,7 +5,7 @@
  * One context (struct ibt) is created in main() and passed to every
  * function. Transport lives in nl.c, presentation in out.c, pure parsing
  * and decoding in parse.c and fmt.c, and one file per object (dev.c,
- * agent.c, ping.c, trace.c, sim.c) ties them together.
+ * agent.c, ping.c, trace.c, test.c, sim.c) ties them together.
  *
  * Exit codes (also listed by "ibtracectl --help"; part of the interface,
  * checked by the selftests):
@@ -28,9 +28,14 @@
  *  11  trace: a hop did not answer after all retries (or answered an
  *      SMP with an error status)
  *  12  trace: the SA PathRecord lookup of the DGID failed
- *  13  trace: cancelled (SIGINT)
+ *  13  trace: cancelled (SIGINT); test run: cancelled (SIGINT, SIGTERM)
  *  14  busy: the kernel refused the request for now (EBUSY, e.g. too
- *      many traces running)
+ *      many traces or test jobs running)
+ *  15  test: verdict fail (an assertion failed)
+ *  16  test: verdict not applicable to the DUT
+ *  17  test: verdict error (the test could not be completed)
+ *  18  test: restore failed: the DUT may be left changed (overrides
+ *      13, 15, 16 and 17)
  *
  * A trace whose device goes away mid-way exits with 4.
  *
@@ -76,6 +81,10 @@ enum ibt_exit {
 	IBT_EXIT_SAFAIL		= 12,
 	IBT_EXIT_CANCEL		= 13,
 	IBT_EXIT_BUSY		= 14,
+	IBT_EXIT_FAIL		= 15,
+	IBT_EXIT_NA		= 16,
+	IBT_EXIT_TESTERR	= 17,
+	IBT_EXIT_RESTORE	= 18,
 	/* internal only: the receive loop was interrupted by SIGINT */
 	IBT_EXIT_INTR		= 130,
 };
@@ -95,6 +104,8 @@ enum ibt_exit {
 	{ "port",	required_argument,	NULL, 'p' }
 #define IBT_OUT_DEPTH		8	/* JSON nesting the output supports */
 #define IBT_ERRMSG_MAX		256
+#define IBT_MCGRP_MAX		8	/* multicast groups of a family kept */
+#define IBT_MCGRP_NAME_MAX	16	/* GENL_NAMSIZ */
 
 /* What the kernel said in its last error (or warning) ACK. */
 struct ibt_nlerr {
@@ -122,6 +133,14 @@ struct ibt {
 	uint32_t family_version;
 	struct ibt_nlerr nlerr;
 	unsigned int nl_lost;		/* receive buffer overruns seen */
+	struct {			/* the family's multicast groups */
+		char name[IBT_MCGRP_NAME_MAX];
+		uint32_t id;
+	} mcgrp[IBT_MCGRP_MAX];
+	int nmcgrp;
+	/* multicast notifications of joined groups (ibt_nl_join) */
+	int (*notify)(struct ibt *ctx, struct nlmsghdr *nlh, void *arg);
+	void *notify_arg;
 	struct {			/* the thread sending the request */
 		pthread_t tid;
 		int pipe[2];		/* its send result, an int */
@@ -174,6 +193,9 @@ int ibt_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out);
 int ibt_parse_lid(const char *s, uint32_t *lid);
 int ibt_parse_gid(const char *s, uint8_t gid[16]);
 int ibt_parse_sroute(const char *s, uint8_t *ports, size_t max, size_t *n);
+int ibt_parse_dr_path(const char *s, uint8_t *ports, size_t *n);
+const char *ibt_dr_path_str(const uint8_t *ports, size_t n, char *buf,
+			    size_t len);
 #define IBT_LOOKUP_NONE		(-1)
 #define IBT_LOOKUP_AMBIGUOUS	(-2)
 int ibt_cmd_lookup(const struct ibt_cmd *table, const char *word);
@@ -197,6 +219,14 @@ const char *ibt_sim_node_type_str(unsigned int type);
 const char *ibt_node_type_str(unsigned int type);
 const char *ibt_hop_agent_str(unsigned int agent);
 const char *ibt_trace_status_str(unsigned int status);
+const char *ibt_test_state_str(unsigned int state);
+const char *ibt_test_verdict_str(unsigned int verdict);
+const char *ibt_test_restore_str(unsigned int restore);
+const char *ibt_assert_result_str(unsigned int result);
+const char *ibt_xchg_outcome_str(unsigned int outcome);
+const char *ibt_xchg_phase_str(unsigned int phase);
+const char *ibt_mad_method_str(unsigned int method);
+const char *ibt_smp_attr_str(unsigned int attr_id);
 
 /* nl.c */
 typedef int (*ibt_nl_cb)(struct ibt *ctx, struct nlmsghdr *nlh, void *arg);
@@ -209,6 +239,8 @@ int ibt_nl_run(struct ibt *ctx, struct nl_msg *msg, ibt_nl_cb cb, void *arg);
 int ibt_nl_exchange(struct ibt *ctx, struct nl_msg *msg, ibt_nl_cb cb,
 		    void *arg);
 int ibt_nl_report(struct ibt *ctx, int err);
+int ibt_nl_join(struct ibt *ctx, const char *name);
+int ibt_nl_wait_notify(struct ibt *ctx, int timeout_ms);
 int ibt_nl_parse(struct ibt *ctx, struct nlmsghdr *nlh, struct nlattr **tb);
 int ibt_nl_parse_nest(struct ibt *ctx, struct nlattr *nest,
 		      struct nlattr **tb);
@@ -249,6 +281,7 @@ int ibt_dev(struct ibt *ctx);
 int ibt_agent(struct ibt *ctx);
 int ibt_ping(struct ibt *ctx);
 int ibt_trace(struct ibt *ctx);
+int ibt_test(struct ibt *ctx);
 int ibt_sim(struct ibt *ctx);
 
 #endif /* IBTRACECTL_H */

@@ -10,6 +10,10 @@
  * here and printed as one "Error: ..." line. Also validated here, against
  * the uAPI header, is the shape of every attribute the kernel sends, so
  * the object files can read attributes without checking lengths.
+ *
+ * Multicast notifications (the "test" group's job events) reach
+ * ctx->notify once ibt_nl_join() joined their group: while a request
+ * runs (they may come before its reply) and in ibt_nl_wait_notify().
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -21,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
@@ -89,6 +94,55 @@ static struct nla_policy ibt_policy[IBTRACE_A_MAX + 1] = {
 	[IBTRACE_A_TRACE_VENDOR_MADS]	= U32,
 	[IBTRACE_A_TRACE_ELAPSED_NS]	= U64,
 	[IBTRACE_A_TRACE_ONE_HOP]	= U8,
+	[IBTRACE_A_TEST_NAME]		= { .type = NLA_STRING },
+	[IBTRACE_A_TEST_SEED]		= { .type = NLA_STRING },
+	[IBTRACE_A_TEST_DESC]		= { .type = NLA_STRING },
+	[IBTRACE_A_TEST_NEEDS]		= { .type = NLA_STRING },
+	[IBTRACE_A_TEST_JOB]		= U32,
+	[IBTRACE_A_TEST_DR_PATH]	= { .minlen = 1,
+					    .maxlen = IBTRACE_TRACE_MAX_HOPS },
+	[IBTRACE_A_TEST_LID]		= U32,
+	[IBTRACE_A_TEST_DUT_PORT]	= U8,
+	[IBTRACE_A_TEST_BLOCKS]		= U32,
+	[IBTRACE_A_TEST_TIMEOUT_MS]	= U32,
+	[IBTRACE_A_TEST_RETRIES]	= U32,
+	[IBTRACE_A_TEST_STATE]		= U8,
+	[IBTRACE_A_TEST_VERDICT]	= U8,
+	[IBTRACE_A_TEST_REASON]		= { .type = NLA_STRING },
+	[IBTRACE_A_TEST_ASSERTION]	= { .type = NLA_NESTED },
+	[IBTRACE_A_TEST_EXCHANGE]	= { .type = NLA_NESTED },
+	[IBTRACE_A_TEST_RESTORE]	= U8,
+	[IBTRACE_A_TEST_EVENT]		= U8,
+	[IBTRACE_A_TEST_PROGRESS]	= U32,
+	[IBTRACE_A_TEST_ELAPSED_NS]	= U64,
+	[IBTRACE_A_TEST_DUT_NODE_GUID]	= U64,
+	[IBTRACE_A_TEST_DUT_PORT_GUID]	= U64,
+	[IBTRACE_A_TEST_DUT_NODE_TYPE]	= U8,
+	[IBTRACE_A_TEST_DUT_LID]	= U32,
+	[IBTRACE_A_TEST_GUID_CAP]	= U8,
+	[IBTRACE_A_TEST_EXCHANGES]	= U32,
+};
+
+static struct nla_policy ibt_assert_policy[IBTRACE_ASSERT_A_MAX + 1] = {
+	[IBTRACE_ASSERT_A_ID]		= { .type = NLA_STRING },
+	[IBTRACE_ASSERT_A_DESC]		= { .type = NLA_STRING },
+	[IBTRACE_ASSERT_A_RESULT]	= U8,
+	[IBTRACE_ASSERT_A_CHECKS]	= U32,
+	[IBTRACE_ASSERT_A_EXPECTED]	= { .type = NLA_STRING },
+	[IBTRACE_ASSERT_A_OBSERVED]	= { .type = NLA_STRING },
+	[IBTRACE_ASSERT_A_WHERE]	= { .type = NLA_STRING },
+};
+
+static struct nla_policy ibt_xchg_policy[IBTRACE_XCHG_A_MAX + 1] = {
+	[IBTRACE_XCHG_A_SEQ]		= U32,
+	[IBTRACE_XCHG_A_METHOD]		= U8,
+	[IBTRACE_XCHG_A_ATTR_ID]	= U16,
+	[IBTRACE_XCHG_A_ATTR_MOD]	= U32,
+	[IBTRACE_XCHG_A_OUTCOME]	= U8,
+	[IBTRACE_XCHG_A_STATUS]		= U16,
+	[IBTRACE_XCHG_A_RTT_NS]		= U64,
+	[IBTRACE_XCHG_A_ATTEMPTS]	= U32,
+	[IBTRACE_XCHG_A_PHASE]		= U8,
 };
 
 /* NODE_DESC: at most 64 characters and the NUL. */
@@ -151,6 +205,12 @@ static struct nla_policy ibt_ctrl_policy[CTRL_ATTR_MAX + 1] = {
 	[CTRL_ATTR_FAMILY_ID]		= U16,
 	[CTRL_ATTR_FAMILY_NAME]		= { .type = NLA_STRING },
 	[CTRL_ATTR_VERSION]		= U32,
+	[CTRL_ATTR_MCAST_GROUPS]	= { .type = NLA_NESTED },
+};
+
+static struct nla_policy ibt_grp_policy[CTRL_ATTR_MCAST_GRP_MAX + 1] = {
+	[CTRL_ATTR_MCAST_GRP_NAME]	= { .type = NLA_STRING },
+	[CTRL_ATTR_MCAST_GRP_ID]	= U32,
 };
 
 static struct nla_policy ibt_extack_policy[NLMSGERR_ATTR_MAX + 1] = {
@@ -175,6 +235,14 @@ static const char *const ibt_attr_names[IBTRACE_A_MAX + 1] = {
 	[IBTRACE_A_TRACE_DGID]		= "trace_dgid",
 	[IBTRACE_A_TRACE_TIMEOUT_MS]	= "trace_timeout_ms",
 	[IBTRACE_A_TRACE_RETRIES]	= "trace_retries",
+	[IBTRACE_A_TEST_NAME]		= "test_name",
+	[IBTRACE_A_TEST_JOB]		= "test_job",
+	[IBTRACE_A_TEST_DR_PATH]	= "test_dr_path",
+	[IBTRACE_A_TEST_LID]		= "test_lid",
+	[IBTRACE_A_TEST_DUT_PORT]	= "test_dut_port",
+	[IBTRACE_A_TEST_BLOCKS]		= "test_blocks",
+	[IBTRACE_A_TEST_TIMEOUT_MS]	= "test_timeout_ms",
+	[IBTRACE_A_TEST_RETRIES]	= "test_retries",
 };
 
 /* The family ibt_nl_open() resolves. */
@@ -231,7 +299,8 @@ int ibt_nl_parse(struct ibt *ctx, struct nlmsghdr *nlh, struct nlattr **tb)
 
 /*
  * Attributes of nest @nest (IBTRACE_A_AGENT_STATS, IBTRACE_A_PING_PROBE,
- * IBTRACE_A_PING_SUMMARY or IBTRACE_A_TRACE_HOP); @tb has room for that nest's *_MAX + 1.
+ * IBTRACE_A_PING_SUMMARY, IBTRACE_A_TRACE_HOP, IBTRACE_A_TEST_ASSERTION
+ * or IBTRACE_A_TEST_EXCHANGE); @tb has room for that nest's *_MAX + 1.
  */
 int ibt_nl_parse_nest(struct ibt *ctx, struct nlattr *nest, struct nlattr **tb)
 {
@@ -249,6 +318,12 @@ int ibt_nl_parse_nest(struct ibt *ctx, struct nlattr *nest, struct nlattr **tb)
 	case IBTRACE_A_TRACE_HOP:
 		return parse_attrs(tb, IBTRACE_HOP_A_MAX, nla_data(nest),
 				   nla_len(nest), ibt_hop_policy, "trace hop");
+	case IBTRACE_A_TEST_ASSERTION:
+		return parse_attrs(tb, IBTRACE_ASSERT_A_MAX, nla_data(nest),
+				   nla_len(nest), ibt_assert_policy, "test assertion");
+	case IBTRACE_A_TEST_EXCHANGE:
+		return parse_attrs(tb, IBTRACE_XCHG_A_MAX, nla_data(nest),
+				   nla_len(nest), ibt_xchg_policy, "test exchange");
 	default:
 		return ibt_err(IBT_EXIT_ERR, "internal error: unknown nest %d",
 			       nla_type(nest));
@@ -563,6 +638,18 @@ static ssize_t recv_datagram(struct ibt *ctx, void **bufp)
 }
 
 /*
+ * A message that answers no request: a multicast notification of the
+ * family (sequence number 0, from the kernel) goes to ctx->notify, if
+ * set; anything else (left over from an earlier request) is dropped.
+ */
+static int notify(struct ibt *ctx, struct nlmsghdr *nlh)
+{
+	if (!ctx->notify || nlh->nlmsg_seq || nlh->nlmsg_type != ctx->family)
+		return 0;
+	return ctx->notify(ctx, nlh, ctx->notify_arg);
+}
+
+/*
  * Make room in the send buffer for a request of @len bytes (a large
  * topology text): netlink refuses a message larger than the buffer.
  */
@@ -649,8 +736,13 @@ static int xfer(struct ibt *ctx, struct nl_msg *msg, ibt_nl_cb cb, void *arg)
 
 		len = n;
 		for (nlh = buf; nlmsg_ok(nlh, len); nlh = nlmsg_next(nlh, &len)) {
-			if (nlh->nlmsg_seq != req->nlmsg_seq)
-				continue;	/* left over from an earlier request */
+			if (nlh->nlmsg_seq != req->nlmsg_seq) {
+				/* a notification, or left over from an earlier request */
+				ret = notify(ctx, nlh);
+				if (ret)
+					break;
+				continue;
+			}
 			if (nlh->nlmsg_type == NLMSG_ERROR) {
 				ret = parse_error(ctx, req, nlh);
 				final = true;
@@ -762,6 +854,32 @@ int ibt_nl_put_dev(struct ibt *ctx, struct nl_msg *msg, uint32_t port)
 	return 0;
 }
 
+/* The multicast groups of the family: name and id of each, kept in ctx. */
+static int family_groups(struct ibt *ctx, struct nlattr *groups)
+{
+	struct nlattr *grp;
+	int rem, ret;
+
+	ctx->nmcgrp = 0;
+	nla_for_each_nested(grp, groups, rem) {
+		struct nlattr *tb[CTRL_ATTR_MCAST_GRP_MAX + 1];
+
+		ret = parse_attrs(tb, CTRL_ATTR_MCAST_GRP_MAX, nla_data(grp),
+				  nla_len(grp), ibt_grp_policy, "nlctrl group");
+		if (ret)
+			return ret;
+		if (!tb[CTRL_ATTR_MCAST_GRP_NAME] || !tb[CTRL_ATTR_MCAST_GRP_ID] ||
+		    ctx->nmcgrp >= IBT_MCGRP_MAX)
+			continue;
+		nla_strlcpy(ctx->mcgrp[ctx->nmcgrp].name,
+			    tb[CTRL_ATTR_MCAST_GRP_NAME],
+			    sizeof(ctx->mcgrp[0].name));
+		ctx->mcgrp[ctx->nmcgrp].id = nla_get_u32(tb[CTRL_ATTR_MCAST_GRP_ID]);
+		ctx->nmcgrp++;
+	}
+	return 0;
+}
+
 static int family_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 {
 	struct nlattr *tb[CTRL_ATTR_MAX + 1];
@@ -780,6 +898,8 @@ static int family_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 	ctx->family = nla_get_u16(tb[CTRL_ATTR_FAMILY_ID]);
 	if (tb[CTRL_ATTR_VERSION])
 		ctx->family_version = nla_get_u32(tb[CTRL_ATTR_VERSION]);
+	if (tb[CTRL_ATTR_MCAST_GROUPS])
+		return family_groups(ctx, tb[CTRL_ATTR_MCAST_GROUPS]);
 	return 0;
 }
 
@@ -808,6 +928,83 @@ static int resolve_family(struct ibt *ctx)
 		return ibt_err(IBT_EXIT_NOMOD,
 			       "%s kernel module is not loaded (modprobe %s)",
 			       ctx->fam->name, ctx->fam->name);
+	return ret;
+}
+
+/*
+ * Join multicast group @name of the opened family, so that its messages
+ * reach ctx->notify (during requests and in ibt_nl_wait_notify()).
+ * Returns an exit code; a group the family does not have is an error.
+ */
+int ibt_nl_join(struct ibt *ctx, const char *name)
+{
+	int i, ret;
+
+	for (i = 0; i < ctx->nmcgrp; i++) {
+		if (strcmp(ctx->mcgrp[i].name, name))
+			continue;
+		ret = nl_socket_add_membership(ctx->sk, ctx->mcgrp[i].id);
+		if (ret == -NLE_PERM)
+			return ibt_err(IBT_EXIT_PERM,
+				       "joining the \"%s\" multicast group needs CAP_NET_ADMIN",
+				       name);
+		if (ret < 0)
+			return ibt_err(IBT_EXIT_ERR,
+				       "cannot join the \"%s\" multicast group: %s",
+				       name, nl_geterror(ret));
+		return IBT_EXIT_OK;
+	}
+	return ibt_err(IBT_EXIT_ERR,
+		       "the %s module has no \"%s\" multicast group (too old?)",
+		       ctx->fam->name, name);
+}
+
+/*
+ * Wait up to @timeout_ms for notifications and hand those of one
+ * datagram to ctx->notify. Signals are let in while waiting only (the
+ * caller keeps SIGINT and SIGTERM blocked, so none is lost between its
+ * check of ibt_interrupted and the wait). Returns 0 (also on a timeout),
+ * the callback's non-zero result, IBT_EXIT_INTR when a signal handler
+ * set ibt_interrupted, or a printed error.
+ */
+int ibt_nl_wait_notify(struct ibt *ctx, int timeout_ms)
+{
+	struct pollfd pfd = { .fd = nl_socket_get_fd(ctx->sk), .events = POLLIN };
+	struct timespec ts = {
+		.tv_sec = timeout_ms / 1000,
+		.tv_nsec = (long)(timeout_ms % 1000) * 1000000,
+	};
+	struct nlmsghdr *nlh;
+	void *buf = NULL;
+	sigset_t none;
+	ssize_t n;
+	int len, ret = 0;
+
+	if (ibt_interrupted)
+		return IBT_EXIT_INTR;
+	sigemptyset(&none);
+	n = ppoll(&pfd, 1, timeout_ms < 0 ? NULL : &ts, &none);
+	if (n < 0 && errno == EINTR)
+		return ibt_interrupted ? IBT_EXIT_INTR : 0;
+	if (n < 0)
+		return ibt_err(IBT_EXIT_ERR, "cannot wait for the kernel: %s",
+			       strerror(errno));
+	if (n == 0)
+		return 0;
+	n = recv_datagram(ctx, &buf);
+	if (n == -EAGAIN || n == -EINTR)
+		return 0;
+	if (n == -ENOBUFS) {
+		ctx->nl_lost++;
+		return 0;
+	}
+	if (n < 0)
+		return ibt_err(IBT_EXIT_ERR, "cannot receive from the kernel: %s",
+			       strerror(-n));
+	len = n;
+	for (nlh = buf; nlmsg_ok(nlh, len) && !ret; nlh = nlmsg_next(nlh, &len))
+		ret = notify(ctx, nlh);
+	free(buf);
 	return ret;
 }
 

@@ -271,3 +271,43 @@ const char *ibt_ppm_pct_str(uint32_t ppm, char *buf, size_t len)
 	snprintf(buf, len, "%u.%0*u", ppm / 10000, w, frac);
 	return buf;
 }
+
+/*
+ * Directed route "P1,P2,...": the exit port of each node from the local
+ * one outward, 1..IBTRACE_TRACE_MAX_HOPS ports of 1..255 (port 0 is no
+ * exit), separated by single commas, no empty element.
+ */
+int ibt_parse_dr_path(const char *s, uint8_t *ports, size_t *n)
+{
+	uint8_t tmp[IBTRACE_TRACE_MAX_HOPS];
+	size_t cnt, i;
+
+	if (ibt_parse_sroute(s, tmp, sizeof(tmp), &cnt))
+		return -1;
+	for (i = 0; i < cnt; i++)
+		if (!tmp[i])
+			return -1;
+	memcpy(ports, tmp, cnt);
+	*n = cnt;
+	return 0;
+}
+
+/* "1,3,2" for a directed route; "" when empty. Always NUL-terminated. */
+const char *ibt_dr_path_str(const uint8_t *ports, size_t n, char *buf,
+			    size_t len)
+{
+	size_t off = 0, i;
+
+	if (!len)
+		return buf;
+	buf[0] = '\0';
+	for (i = 0; i < n && off < len; i++) {
+		int w = snprintf(buf + off, len - off, "%s%u", i ? "," : "",
+				 ports[i]);
+
+		if (w < 0)
+			break;
+		off += w;
+	}
+	return buf;
+}

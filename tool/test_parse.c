@@ -349,6 +349,88 @@ static void test_knobs(void)
 	CHECK_STR(ibt_ppm_pct_str(123450, b, sizeof(b)), "12.345");
 }
 
+static void test_dr_path(void)
+{
+	uint8_t p[IBTRACE_TRACE_MAX_HOPS] = { 0 };
+	char in[4 * IBTRACE_TRACE_MAX_HOPS + 8], b[4 * IBTRACE_TRACE_MAX_HOPS];
+	size_t n = 99, i, off = 0;
+
+	CHECK(!ibt_parse_dr_path("1", p, &n) && n == 1 && p[0] == 1);
+	CHECK(!ibt_parse_dr_path("1,3,255", p, &n) && n == 3 && p[1] == 3 &&
+	      p[2] == 255);
+	CHECK(!ibt_parse_dr_path("0x2,10", p, &n) && n == 2 && p[0] == 2 && p[1] == 10);
+	n = 99;
+	CHECK(ibt_parse_dr_path("1,0,3", p, &n) && n == 99);	/* port 0 */
+	CHECK(ibt_parse_dr_path("0", p, &n));
+	CHECK(ibt_parse_dr_path("256", p, &n));
+	CHECK(ibt_parse_dr_path("", p, &n));
+	CHECK(ibt_parse_dr_path(NULL, p, &n));
+	CHECK(ibt_parse_dr_path("1,,2", p, &n));
+	CHECK(ibt_parse_dr_path("1,2,", p, &n));
+	CHECK(ibt_parse_dr_path(",1", p, &n));
+	CHECK(ibt_parse_dr_path("1 ,2", p, &n));
+	CHECK(ibt_parse_dr_path("-1", p, &n));
+	CHECK(n == 99);
+	/* 63 ports are fine, 64 are too many */
+	for (i = 0; i < IBTRACE_TRACE_MAX_HOPS; i++)
+		off += snprintf(in + off, sizeof(in) - off, "%s%zu", i ? "," : "",
+				i % 9 + 1);
+	CHECK(!ibt_parse_dr_path(in, p, &n) && n == IBTRACE_TRACE_MAX_HOPS &&
+	      p[62] == 9);
+	snprintf(in + off, sizeof(in) - off, ",1");
+	CHECK(ibt_parse_dr_path(in, p, &n) && n == IBTRACE_TRACE_MAX_HOPS);
+
+	p[0] = 1;
+	p[1] = 3;
+	p[2] = 255;
+	CHECK_STR(ibt_dr_path_str(p, 3, b, sizeof(b)), "1,3,255");
+	CHECK_STR(ibt_dr_path_str(p, 1, b, sizeof(b)), "1");
+	CHECK_STR(ibt_dr_path_str(p, 0, b, sizeof(b)), "");
+	CHECK_STR(ibt_dr_path_str(p, 3, b, 4), "1,3");		/* truncated */
+}
+
+static void test_test_names(void)
+{
+	CHECK_STR(ibt_test_state_str(IBTRACE_TEST_STATE_RUNNING), "running");
+	CHECK_STR(ibt_test_state_str(IBTRACE_TEST_STATE_FINISHED), "finished");
+	CHECK_STR(ibt_test_state_str(0), "unknown");
+	CHECK_STR(ibt_test_state_str(99), "unknown");
+	CHECK_STR(ibt_test_verdict_str(IBTRACE_TEST_VERDICT_NONE), "none");
+	CHECK_STR(ibt_test_verdict_str(IBTRACE_TEST_VERDICT_PASS), "pass");
+	CHECK_STR(ibt_test_verdict_str(IBTRACE_TEST_VERDICT_FAIL), "fail");
+	CHECK_STR(ibt_test_verdict_str(IBTRACE_TEST_VERDICT_NOT_APPLICABLE),
+		  "not_applicable");
+	CHECK_STR(ibt_test_verdict_str(IBTRACE_TEST_VERDICT_ERROR), "error");
+	CHECK_STR(ibt_test_verdict_str(5), "unknown");
+	CHECK_STR(ibt_test_restore_str(IBTRACE_TEST_RESTORE_NONE), "none");
+	CHECK_STR(ibt_test_restore_str(IBTRACE_TEST_RESTORE_VERIFIED), "verified");
+	CHECK_STR(ibt_test_restore_str(IBTRACE_TEST_RESTORE_FAILED), "failed");
+	CHECK_STR(ibt_test_restore_str(IBTRACE_TEST_RESTORE_IMPOSSIBLE), "impossible");
+	CHECK_STR(ibt_test_restore_str(4), "unknown");
+	CHECK_STR(ibt_assert_result_str(IBTRACE_ASSERT_NOT_RUN), "not_run");
+	CHECK_STR(ibt_assert_result_str(IBTRACE_ASSERT_PASS), "pass");
+	CHECK_STR(ibt_assert_result_str(IBTRACE_ASSERT_FAIL), "fail");
+	CHECK_STR(ibt_assert_result_str(IBTRACE_ASSERT_NOT_APPLICABLE), "not_applicable");
+	CHECK_STR(ibt_assert_result_str(4), "unknown");
+	CHECK_STR(ibt_xchg_outcome_str(IBTRACE_XCHG_ANSWERED), "answered");
+	CHECK_STR(ibt_xchg_outcome_str(IBTRACE_XCHG_TIMEOUT), "timeout");
+	CHECK_STR(ibt_xchg_outcome_str(IBTRACE_XCHG_SEND_ERROR), "send_error");
+	CHECK_STR(ibt_xchg_outcome_str(3), "unknown");
+	CHECK_STR(ibt_xchg_phase_str(IBTRACE_XCHG_PHASE_PROBE), "probe");
+	CHECK_STR(ibt_xchg_phase_str(IBTRACE_XCHG_PHASE_SAVE), "save");
+	CHECK_STR(ibt_xchg_phase_str(IBTRACE_XCHG_PHASE_TEST), "test");
+	CHECK_STR(ibt_xchg_phase_str(IBTRACE_XCHG_PHASE_RESTORE), "restore");
+	CHECK_STR(ibt_xchg_phase_str(4), "unknown");
+	CHECK_STR(ibt_mad_method_str(0x01), "Get");
+	CHECK_STR(ibt_mad_method_str(0x02), "Set");
+	CHECK_STR(ibt_mad_method_str(0x81), "GetResp");
+	CHECK_STR(ibt_mad_method_str(0x42), "unknown");
+	CHECK_STR(ibt_smp_attr_str(0x0014), "GUIDInfo");
+	CHECK_STR(ibt_smp_attr_str(0x0011), "NodeInfo");
+	CHECK_STR(ibt_smp_attr_str(0x0015), "PortInfo");
+	CHECK_STR(ibt_smp_attr_str(0xff00), "unknown");
+}
+
 int main(void)
 {
 	test_u32();
@@ -363,6 +445,8 @@ int main(void)
 	test_ns();
 	test_sim();
 	test_knobs();
+	test_dr_path();
+	test_test_names();
 	printf("test_parse: %d checks, %d failed\n", checks, failures);
 	return failures ? 1 : 0;
 }

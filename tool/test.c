@@ -1,0 +1,1664 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test object: the conformance tests of the ibtrace module, run as kernel
+ * jobs against a port, the DUT (IBTRACE_CMD_TEST_LIST, TEST_RUN,
+ * TEST_GET, TEST_CANCEL; progress as TEST_EVENT messages on the "test"
+ * multicast group).
+ *
+ *   ibtracectl [-j] test list
+ *   ibtracectl [-j] [-d DEV] [-p PORT] test run NAME
+ *              [--dr P1,P2,... | --lid LID] [--dut-port N] [--blocks N]
+ *              [-t TIMEOUT_MS] [-r RETRIES] [-v] [--detach]
+ *   ibtracectl [-j] test show [JOB] [-v]
+ *   ibtracectl test cancel JOB
+ *
+ * run: the DUT is the local port (-d, -p; without -d the first Active
+ * InfiniBand port), the node at the end of the directed route --dr (exit
+ * ports from the local node outward, the first being the local port, so
+ * -p defaults to it), or the node of LID --lid. The tool joins the "test"
+ * group before it sends TEST_RUN, prints one line per decided assertion
+ * as its event arrives (with -v also progress), and when the job has
+ * finished reads and prints its whole result (as "test show JOB"). With
+ * --detach it prints the job number and returns at once. SIGINT or
+ * SIGTERM while waiting: the job is cancelled (the kernel restores the
+ * DUT first), its result printed, exit 13; a second signal ends the tool
+ * at once (the kernel job still restores the DUT).
+ *
+ * Text result:
+ *
+ *   job 3 test guidinfo seed C14_024_05 dut ibsim0/1 dr 1,2,3 port 0: switch node_guid 0x0002c90000000100 port_guid 0x0002c90000000100 lid 4 guid_cap 8
+ *   PASS     v1c14-024.1.1#05.01  Get of every block within the table: ...
+ *   FAIL     v1c14-030#01  entry 0 unchanged by a Set
+ *            expected 0x0002c90000000100 observed 0xfffd36ffffffffef at block 0 entry 0
+ *   N/A      v1c14-024.1.1#05.03  ...
+ *   NOT RUN  v1c13-024#07  ...
+ *   exchanges 23 rtt min/avg/max 8.000/11.500/40.000 us
+ *   restore: verified
+ *   verdict: fail (v1c14-030#01)
+ *
+ * "dut DEV/PORT" is the local port the job runs from, then "local", "dr
+ * P1,..." or "lid N" (how the DUT is addressed) and "port N" (--dut-port
+ * or the kernel's choice). With -v every exchange follows the statistics:
+ *
+ *   xchg 1 probe Get NodeInfo(0x0011) mod 0x0 answered status 0x0000 rtt 12.000 us attempts 1
+ *
+ * "test show" without JOB: one line per kept job,
+ *   job 3 test guidinfo dut ibsim0/1 dr 1,2,3 state finished verdict pass
+ *
+ * JSON: "test list" an array of {name, seed, desc, needs, assertions:
+ * [{id, desc}]}; a result one object: job, test, seed, dev, port,
+ * addressing ("local", "dr", "lid"), dr_path (array), lid, dut_port,
+ * state ("running", "finished"), verdict ("none", "pass", "fail",
+ * "not_applicable", "error"), reason, restore ("none", "verified",
+ * "failed", "impossible"), elapsed_ns, progress, dut_node_type ("ca",
+ * "switch", "router", "unknown"), dut_node_guid, dut_port_guid (strings
+ * "0x%016x"), dut_lid, guid_cap, exchanges_total, rtt_min_ns, rtt_avg_ns,
+ * rtt_max_ns, assertions [{id, desc, result ("pass", "fail",
+ * "not_applicable", "not_run"), checks, expected, observed, where}],
+ * exchanges [{seq, phase, method, attr_id, attr_mod, outcome, status,
+ * rtt_ns, attempts}] (not in "test show" without JOB), cancelled (true,
+ * only when run was cancelled by a signal); keys only for what the kernel
+ * sent. "test show" without JOB: an array of such objects; run --detach:
+ * {"job": N}.
+ *
+ * Exit (run, and show JOB of a finished job): 0 pass; 15 fail; 16 not
+ * applicable; 17 error (could not be completed); 13 cancelled by a
+ * signal; 18 restore failed (the DUT may be left changed; overrides the
+ * others); 14 busy (too many jobs running); 5 permission denied; 4 no
+ * such device; 3 module not loaded; 2 usage; 1 other.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+#include <netlink/attr.h>
+#include <netlink/genl/genl.h>
+#include <netlink/msg.h>
+
+#include "ibtracectl.h"
+
+enum {
+	OPT_DR = 0x200,
+	OPT_LID,
+	OPT_DUT_PORT,
+	OPT_BLOCKS,
+	OPT_DETACH,
+};
+
+#define TEST_NAME_MAX	32
+#define TEST_STR_MAX	256
+/* silence after which a running job's state is read (lost events) */
+#define TEST_POLL_MS	2000
+
+struct assertion {
+	char id[64];
+	char desc[TEST_STR_MAX];
+	bool have_result, have_checks;
+	unsigned int result;
+	uint32_t checks;
+	char expected[TEST_STR_MAX];
+	char observed[TEST_STR_MAX];
+	char where[TEST_STR_MAX];
+};
+
+struct xchg {
+	bool have[IBTRACE_XCHG_A_MAX + 1];
+	uint64_t val[IBTRACE_XCHG_A_MAX + 1];
+};
+
+/* A test (TEST_LIST) or a job (TEST_GET, TEST_EVENT), as the kernel said. */
+struct result {
+	bool have[IBTRACE_A_MAX + 1];
+	uint64_t val[IBTRACE_A_MAX + 1];
+	char name[TEST_NAME_MAX];
+	char seed[TEST_NAME_MAX];
+	char dev[IBT_DEV_NAME_MAX];
+	char reason[TEST_STR_MAX];
+	char desc[TEST_STR_MAX];
+	char needs[TEST_STR_MAX];
+	uint8_t dr[IBTRACE_TRACE_MAX_HOPS];
+	size_t ndr;
+	struct assertion *asserts;
+	size_t nasserts;
+	struct xchg *xchgs;
+	size_t nxchgs;
+};
+
+struct list {
+	struct result *v;
+	size_t n;
+};
+
+struct run {
+	/* request */
+	char name[TEST_NAME_MAX];
+	char seed[TEST_NAME_MAX];	/* from TEST_LIST */
+	char dev[IBT_DEV_NAME_MAX];
+	uint32_t port;
+	uint8_t dr[IBTRACE_TRACE_MAX_HOPS];
+	size_t ndr;
+	uint32_t lid, dut_port, blocks, timeout_ms, retries;
+	bool has_dr, has_lid, has_dut_port, has_blocks, has_timeout, has_retries;
+	bool verbose, detach;
+
+	/* progress */
+	uint32_t job;
+	bool finished, cancel_sent;
+	unsigned long nevents;		/* events of our job seen */
+	struct result ev;		/* what the events said */
+	struct nlmsghdr **stash;	/* events before the job number */
+	size_t nstash;
+	int err;			/* event processing failed: exit code */
+};
+
+static void result_free(struct result *r)
+{
+	free(r->asserts);
+	free(r->xchgs);
+	r->asserts = NULL;
+	r->xchgs = NULL;
+	r->nasserts = r->nxchgs = 0;
+}
+
+static void list_free(struct list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		result_free(&l->v[i]);
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
+static uint64_t attr_val(struct nlattr *a, int type)
+{
+	switch (type) {
+	case IBTRACE_A_TEST_DUT_PORT:
+	case IBTRACE_A_TEST_STATE:
+	case IBTRACE_A_TEST_VERDICT:
+	case IBTRACE_A_TEST_RESTORE:
+	case IBTRACE_A_TEST_EVENT:
+	case IBTRACE_A_TEST_DUT_NODE_TYPE:
+	case IBTRACE_A_TEST_GUID_CAP:
+		return nla_get_u8(a);
+	case IBTRACE_A_TEST_ELAPSED_NS:
+	case IBTRACE_A_TEST_DUT_NODE_GUID:
+	case IBTRACE_A_TEST_DUT_PORT_GUID:
+		return nla_get_u64(a);
+	default:
+		return nla_get_u32(a);
+	}
+}
+
+/* Add or update (same id) assertion @a of @r. */
+static int assert_put(struct result *r, const struct assertion *a)
+{
+	struct assertion *v;
+	size_t i;
+
+	for (i = 0; i < r->nasserts; i++) {
+		if (strcmp(r->asserts[i].id, a->id))
+			continue;
+		v = &r->asserts[i];
+		if (a->desc[0])
+			memcpy(v->desc, a->desc, sizeof(v->desc));
+		if (a->have_result) {
+			v->have_result = true;
+			v->result = a->result;
+		}
+		if (a->have_checks) {
+			v->have_checks = true;
+			v->checks = a->checks;
+		}
+		if (a->expected[0] || a->observed[0] || a->where[0]) {
+			memcpy(v->expected, a->expected, sizeof(v->expected));
+			memcpy(v->observed, a->observed, sizeof(v->observed));
+			memcpy(v->where, a->where, sizeof(v->where));
+		}
+		return 0;
+	}
+	v = realloc(r->asserts, (r->nasserts + 1) * sizeof(*v));
+	if (!v)
+		return ibt_err(IBT_EXIT_ERR, "out of memory");
+	r->asserts = v;
+	r->asserts[r->nasserts++] = *a;
+	return 0;
+}
+
+static int absorb_assert(struct ibt *ctx, struct result *r, struct nlattr *nest)
+{
+	struct nlattr *tb[IBTRACE_ASSERT_A_MAX + 1];
+	struct assertion a = { 0 };
+	int ret;
+
+	ret = ibt_nl_parse_nest(ctx, nest, tb);
+	if (ret)
+		return ret;
+	if (!tb[IBTRACE_ASSERT_A_ID])
+		return ibt_err(IBT_EXIT_ERR, "malformed kernel reply: assertion without an id");
+	nla_strlcpy(a.id, tb[IBTRACE_ASSERT_A_ID], sizeof(a.id));
+	if (tb[IBTRACE_ASSERT_A_DESC])
+		nla_strlcpy(a.desc, tb[IBTRACE_ASSERT_A_DESC], sizeof(a.desc));
+	if (tb[IBTRACE_ASSERT_A_RESULT]) {
+		a.have_result = true;
+		a.result = nla_get_u8(tb[IBTRACE_ASSERT_A_RESULT]);
+	}
+	if (tb[IBTRACE_ASSERT_A_CHECKS]) {
+		a.have_checks = true;
+		a.checks = nla_get_u32(tb[IBTRACE_ASSERT_A_CHECKS]);
+	}
+	if (tb[IBTRACE_ASSERT_A_EXPECTED])
+		nla_strlcpy(a.expected, tb[IBTRACE_ASSERT_A_EXPECTED], sizeof(a.expected));
+	if (tb[IBTRACE_ASSERT_A_OBSERVED])
+		nla_strlcpy(a.observed, tb[IBTRACE_ASSERT_A_OBSERVED], sizeof(a.observed));
+	if (tb[IBTRACE_ASSERT_A_WHERE])
+		nla_strlcpy(a.where, tb[IBTRACE_ASSERT_A_WHERE], sizeof(a.where));
+	return assert_put(r, &a);
+}
+
+static int absorb_xchg(struct ibt *ctx, struct result *r, struct nlattr *nest)
+{
+	struct nlattr *tb[IBTRACE_XCHG_A_MAX + 1];
+	struct xchg *v;
+	int i, ret;
+
+	ret = ibt_nl_parse_nest(ctx, nest, tb);
+	if (ret)
+		return ret;
+	v = realloc(r->xchgs, (r->nxchgs + 1) * sizeof(*v));
+	if (!v)
+		return ibt_err(IBT_EXIT_ERR, "out of memory");
+	r->xchgs = v;
+	v = &r->xchgs[r->nxchgs++];
+	memset(v, 0, sizeof(*v));
+	for (i = IBTRACE_XCHG_A_SEQ; i <= IBTRACE_XCHG_A_MAX; i++) {
+		if (!tb[i])
+			continue;
+		v->have[i] = true;
+		switch (i) {
+		case IBTRACE_XCHG_A_METHOD:
+		case IBTRACE_XCHG_A_OUTCOME:
+		case IBTRACE_XCHG_A_PHASE:
+			v->val[i] = nla_get_u8(tb[i]);
+			break;
+		case IBTRACE_XCHG_A_ATTR_ID:
+		case IBTRACE_XCHG_A_STATUS:
+			v->val[i] = nla_get_u16(tb[i]);
+			break;
+		case IBTRACE_XCHG_A_RTT_NS:
+			v->val[i] = nla_get_u64(tb[i]);
+			break;
+		default:
+			v->val[i] = nla_get_u32(tb[i]);
+			break;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Merge the test attributes of message @nlh into @r: numbers and strings
+ * replace what @r had, assertions are added or updated by id, exchanges
+ * appended.
+ */
+static int result_absorb(struct ibt *ctx, struct result *r, struct nlmsghdr *nlh)
+{
+	struct nlattr *tb[IBTRACE_A_MAX + 1];
+	struct nlattr *a;
+	int rem, type, ret;
+
+	ret = ibt_nl_parse(ctx, nlh, tb);	/* validates every attribute */
+	if (ret)
+		return ret;
+	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
+			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
+		type = nla_type(a);
+		ret = 0;
+		switch (type) {
+		case IBTRACE_A_DEV_NAME:
+			nla_strlcpy(r->dev, a, sizeof(r->dev));
+			break;
+		case IBTRACE_A_PORT:
+			r->have[type] = true;
+			r->val[type] = nla_get_u32(a);
+			break;
+		case IBTRACE_A_TEST_NAME:
+			nla_strlcpy(r->name, a, sizeof(r->name));
+			break;
+		case IBTRACE_A_TEST_SEED:
+			nla_strlcpy(r->seed, a, sizeof(r->seed));
+			break;
+		case IBTRACE_A_TEST_DESC:
+			nla_strlcpy(r->desc, a, sizeof(r->desc));
+			break;
+		case IBTRACE_A_TEST_NEEDS:
+			nla_strlcpy(r->needs, a, sizeof(r->needs));
+			break;
+		case IBTRACE_A_TEST_REASON:
+			nla_strlcpy(r->reason, a, sizeof(r->reason));
+			break;
+		case IBTRACE_A_TEST_DR_PATH:
+			r->ndr = nla_len(a);
+			memcpy(r->dr, nla_data(a), r->ndr);
+			break;
+		case IBTRACE_A_TEST_ASSERTION:
+			ret = absorb_assert(ctx, r, a);
+			break;
+		case IBTRACE_A_TEST_EXCHANGE:
+			ret = absorb_xchg(ctx, r, a);
+			break;
+		default:
+			if (type < IBTRACE_A_TEST_JOB || type > IBTRACE_A_MAX)
+				break;
+			r->have[type] = true;
+			r->val[type] = attr_val(a, type);
+			break;
+		}
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* Keep every message of a dump as a struct result. */
+static int keep_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
+{
+	struct list *l = arg;
+	struct result *v;
+
+	v = realloc(l->v, (l->n + 1) * sizeof(*v));
+	if (!v)
+		return ibt_err(IBT_EXIT_ERR, "out of memory");
+	l->v = v;
+	v = &l->v[l->n++];
+	memset(v, 0, sizeof(*v));
+	return result_absorb(ctx, v, nlh);
+}
+
+/* Read into @r, on top of what it holds; a negative errno is not printed. */
+static int job_get(struct ibt *ctx, uint32_t job, struct result *r)
+{
+	struct nl_msg *msg = ibt_nl_req(ctx, IBTRACE_CMD_TEST_GET, false);
+	struct list l = { 0 };
+	int ret;
+
+	if (!msg)
+		return IBT_EXIT_ERR;
+	if (nla_put_u32(msg, IBTRACE_A_TEST_JOB, job) < 0) {
+		nlmsg_free(msg);
+		return ibt_err(IBT_EXIT_ERR, "netlink request too large");
+	}
+	ret = ibt_nl_exchange(ctx, msg, keep_cb, &l);
+	if (!ret && l.n) {
+		/* the request's values stay where the kernel sent none */
+		struct result *k = &l.v[0];
+		int i;
+
+		for (i = 0; i <= IBTRACE_A_MAX; i++)
+			if (k->have[i]) {
+				r->have[i] = true;
+				r->val[i] = k->val[i];
+			}
+#define TAKE(f) do { if (k->f[0]) memcpy(r->f, k->f, sizeof(r->f)); } while (0)
+		TAKE(dev);
+		TAKE(name);
+		TAKE(seed);
+		TAKE(reason);
+#undef TAKE
+		if (k->ndr) {
+			r->ndr = k->ndr;
+			memcpy(r->dr, k->dr, k->ndr);
+		}
+		result_free(r);
+		r->asserts = k->asserts;
+		r->nasserts = k->nasserts;
+		r->xchgs = k->xchgs;
+		r->nxchgs = k->nxchgs;
+		k->asserts = NULL;
+		k->xchgs = NULL;
+	} else if (!ret) {
+		ret = ibt_err(IBT_EXIT_ERR, "the kernel sent no result for job %u", job);
+	}
+	list_free(&l);
+	return ret;
+}
+
+/* Output */
+
+static const char *assert_label(const struct assertion *a)
+{
+	switch (a->have_result ? a->result : IBTRACE_ASSERT_NOT_RUN) {
+	case IBTRACE_ASSERT_PASS:
+		return "PASS";
+	case IBTRACE_ASSERT_FAIL:
+		return "FAIL";
+	case IBTRACE_ASSERT_NOT_APPLICABLE:
+		return "N/A";
+	default:
+		return "NOT RUN";
+	}
+}
+
+static uint64_t rval(const struct result *r, int a)
+{
+	return r->val[a];
+}
+
+static const char *guid_str(uint64_t g, char *buf, size_t len)
+{
+	snprintf(buf, len, "0x%016" PRIx64, g);
+	return buf;
+}
+
+/* "ibsim0/1 dr 1,2,3 port 0" */
+static void dut_text(const struct result *r, char *buf, size_t len)
+{
+	char path[IBTRACE_TRACE_MAX_HOPS * 4];
+	size_t off;
+
+	snprintf(buf, len, "%s/%" PRIu64, r->dev[0] ? r->dev : "?",
+		 rval(r, IBTRACE_A_PORT));
+	off = strlen(buf);
+	if (r->ndr)
+		snprintf(buf + off, len - off, " dr %s",
+			 ibt_dr_path_str(r->dr, r->ndr, path, sizeof(path)));
+	else if (r->have[IBTRACE_A_TEST_LID])
+		snprintf(buf + off, len - off, " lid %" PRIu64,
+			 rval(r, IBTRACE_A_TEST_LID));
+	else
+		snprintf(buf + off, len - off, " local");
+	off = strlen(buf);
+	if (r->have[IBTRACE_A_TEST_DUT_PORT] && off < len)
+		snprintf(buf + off, len - off, " port %" PRIu64,
+			 rval(r, IBTRACE_A_TEST_DUT_PORT));
+}
+
+static void assert_text(const struct assertion *a, const char *prefix)
+{
+	printf("%s%-7s  %s  %s\n", prefix, assert_label(a), a->id, a->desc);
+	if (a->have_result && a->result == IBTRACE_ASSERT_FAIL)
+		printf("%*sexpected %s observed %s at %s\n",
+		       (int)strlen(prefix) + 9, "",
+		       a->expected[0] ? a->expected : "?",
+		       a->observed[0] ? a->observed : "?",
+		       a->where[0] ? a->where : "?");
+	fflush(stdout);
+}
+
+struct rtt_stats {
+	uint64_t n, min, max, sum;
+};
+
+static struct rtt_stats rtt_stats(const struct result *r)
+{
+	struct rtt_stats s = { 0 };
+	size_t i;
+
+	for (i = 0; i < r->nxchgs; i++) {
+		const struct xchg *x = &r->xchgs[i];
+		uint64_t v = x->val[IBTRACE_XCHG_A_RTT_NS];
+
+		if (!x->have[IBTRACE_XCHG_A_RTT_NS] ||
+		    x->val[IBTRACE_XCHG_A_OUTCOME] != IBTRACE_XCHG_ANSWERED)
+			continue;
+		if (!s.n || v < s.min)
+			s.min = v;
+		if (v > s.max)
+			s.max = v;
+		s.sum += v;
+		s.n++;
+	}
+	return s;
+}
+
+static void xchg_text(const struct xchg *x)
+{
+	char b[32];
+
+	printf("  xchg %" PRIu64 " %s %s %s(0x%04" PRIx64 ") mod 0x%" PRIx64 " %s",
+	       x->val[IBTRACE_XCHG_A_SEQ],
+	       ibt_xchg_phase_str(x->val[IBTRACE_XCHG_A_PHASE]),
+	       ibt_mad_method_str(x->val[IBTRACE_XCHG_A_METHOD]),
+	       ibt_smp_attr_str(x->val[IBTRACE_XCHG_A_ATTR_ID]),
+	       x->val[IBTRACE_XCHG_A_ATTR_ID], x->val[IBTRACE_XCHG_A_ATTR_MOD],
+	       ibt_xchg_outcome_str(x->val[IBTRACE_XCHG_A_OUTCOME]));
+	if (x->have[IBTRACE_XCHG_A_STATUS])
+		printf(" status 0x%04" PRIx64, x->val[IBTRACE_XCHG_A_STATUS]);
+	if (x->have[IBTRACE_XCHG_A_RTT_NS])
+		printf(" rtt %s us",
+		       ibt_ns_str(x->val[IBTRACE_XCHG_A_RTT_NS], 1000, b, sizeof(b)));
+	printf(" attempts %" PRIu64 "\n", x->val[IBTRACE_XCHG_A_ATTEMPTS]);
+}
+
+/* "verdict: not applicable (a switch external port)" */
+static void verdict_text(const struct result *r)
+{
+	unsigned int v = rval(r, IBTRACE_A_TEST_VERDICT);
+	const char *word;
+
+	if (rval(r, IBTRACE_A_TEST_STATE) == IBTRACE_TEST_STATE_RUNNING) {
+		printf("verdict: none yet (running, %" PRIu64 " exchanges so far)\n",
+		       rval(r, IBTRACE_A_TEST_PROGRESS));
+		return;
+	}
+	switch (v) {
+	case IBTRACE_TEST_VERDICT_PASS:
+		word = "pass";
+		break;
+	case IBTRACE_TEST_VERDICT_FAIL:
+		word = "fail";
+		break;
+	case IBTRACE_TEST_VERDICT_NOT_APPLICABLE:
+		word = "not applicable";
+		break;
+	case IBTRACE_TEST_VERDICT_ERROR:
+		word = "error";
+		break;
+	default:
+		word = "none";
+		break;
+	}
+	if (r->reason[0])
+		printf("verdict: %s (%s)\n", word, r->reason);
+	else
+		printf("verdict: %s\n", word);
+}
+
+static void restore_text(const struct result *r)
+{
+	switch (rval(r, IBTRACE_A_TEST_RESTORE)) {
+	case IBTRACE_TEST_RESTORE_FAILED:
+		printf("restore: FAILED: the DUT is left changed\n");
+		break;
+	case IBTRACE_TEST_RESTORE_IMPOSSIBLE:
+		printf("restore: IMPOSSIBLE: the local device went away; the DUT may be left changed\n");
+		break;
+	default:
+		printf("restore: %s\n", ibt_test_restore_str(rval(r, IBTRACE_A_TEST_RESTORE)));
+		break;
+	}
+}
+
+static void result_text(const struct result *r, bool verbose)
+{
+	char dut[IBT_DEV_NAME_MAX + IBTRACE_TRACE_MAX_HOPS * 4 + 32], b[32];
+	struct rtt_stats s = rtt_stats(r);
+	size_t i;
+
+	dut_text(r, dut, sizeof(dut));
+	printf("job %" PRIu64 " test %s", rval(r, IBTRACE_A_TEST_JOB),
+	       r->name[0] ? r->name : "?");
+	if (r->seed[0])
+		printf(" seed %s", r->seed);
+	printf(" dut %s", dut);
+	if (r->have[IBTRACE_A_TEST_DUT_NODE_TYPE])
+		printf(": %s", ibt_node_type_str(rval(r, IBTRACE_A_TEST_DUT_NODE_TYPE)));
+	if (r->have[IBTRACE_A_TEST_DUT_NODE_GUID])
+		printf(" node_guid %s",
+		       guid_str(rval(r, IBTRACE_A_TEST_DUT_NODE_GUID), b, sizeof(b)));
+	if (r->have[IBTRACE_A_TEST_DUT_PORT_GUID])
+		printf(" port_guid %s",
+		       guid_str(rval(r, IBTRACE_A_TEST_DUT_PORT_GUID), b, sizeof(b)));
+	if (r->have[IBTRACE_A_TEST_DUT_LID])
+		printf(" lid %" PRIu64, rval(r, IBTRACE_A_TEST_DUT_LID));
+	if (r->have[IBTRACE_A_TEST_GUID_CAP])
+		printf(" guid_cap %" PRIu64, rval(r, IBTRACE_A_TEST_GUID_CAP));
+	putchar('\n');
+
+	for (i = 0; i < r->nasserts; i++)
+		assert_text(&r->asserts[i], "");
+
+	printf("exchanges %" PRIu64,
+	       r->have[IBTRACE_A_TEST_EXCHANGES] ? rval(r, IBTRACE_A_TEST_EXCHANGES) :
+	       (uint64_t)r->nxchgs);
+	if (r->have[IBTRACE_A_TEST_EXCHANGES] &&
+	    rval(r, IBTRACE_A_TEST_EXCHANGES) > r->nxchgs && r->nxchgs)
+		printf(" (the first %zu recorded)", r->nxchgs);
+	if (s.n) {
+		char mn[32], av[32], mx[32];
+
+		printf(" rtt min/avg/max %s/%s/%s us",
+		       ibt_ns_str(s.min, 1000, mn, sizeof(mn)),
+		       ibt_ns_str(s.sum / s.n, 1000, av, sizeof(av)),
+		       ibt_ns_str(s.max, 1000, mx, sizeof(mx)));
+	}
+	putchar('\n');
+	if (verbose)
+		for (i = 0; i < r->nxchgs; i++)
+			xchg_text(&r->xchgs[i]);
+	if (r->have[IBTRACE_A_TEST_RESTORE])
+		restore_text(r);
+	verdict_text(r);
+	fflush(stdout);
+}
+
+static void json_guid(struct ibt *ctx, const char *key, uint64_t g)
+{
+	char b[32];
+
+	ibt_out_json(ctx, key, json_object_new_string(guid_str(g, b, sizeof(b))));
+}
+
+static void json_u64(struct ibt *ctx, const char *key, uint64_t v)
+{
+	ibt_out_json(ctx, key, json_object_new_uint64(v));
+}
+
+static void json_str(struct ibt *ctx, const char *key, const char *s)
+{
+	ibt_out_json(ctx, key, json_object_new_string(s));
+}
+
+static void assert_json(struct ibt *ctx, const struct assertion *a)
+{
+	ibt_out_obj_begin(ctx, NULL);
+	json_str(ctx, "id", a->id);
+	if (a->desc[0])
+		json_str(ctx, "desc", a->desc);
+	if (a->have_result)
+		json_str(ctx, "result", ibt_assert_result_str(a->result));
+	if (a->have_checks)
+		json_u64(ctx, "checks", a->checks);
+	if (a->expected[0])
+		json_str(ctx, "expected", a->expected);
+	if (a->observed[0])
+		json_str(ctx, "observed", a->observed);
+	if (a->where[0])
+		json_str(ctx, "where", a->where);
+	ibt_out_obj_end(ctx);
+}
+
+static void xchg_json(struct ibt *ctx, const struct xchg *x)
+{
+	static const struct {
+		int attr;
+		const char *key;
+	} nums[] = {
+		{ IBTRACE_XCHG_A_SEQ,		"seq" },
+		{ IBTRACE_XCHG_A_METHOD,	"method" },
+		{ IBTRACE_XCHG_A_ATTR_ID,	"attr_id" },
+		{ IBTRACE_XCHG_A_ATTR_MOD,	"attr_mod" },
+		{ IBTRACE_XCHG_A_STATUS,	"status" },
+		{ IBTRACE_XCHG_A_RTT_NS,	"rtt_ns" },
+		{ IBTRACE_XCHG_A_ATTEMPTS,	"attempts" },
+	};
+	size_t i;
+
+	ibt_out_obj_begin(ctx, NULL);
+	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
+		if (x->have[nums[i].attr])
+			json_u64(ctx, nums[i].key, x->val[nums[i].attr]);
+	if (x->have[IBTRACE_XCHG_A_PHASE])
+		json_str(ctx, "phase", ibt_xchg_phase_str(x->val[IBTRACE_XCHG_A_PHASE]));
+	if (x->have[IBTRACE_XCHG_A_OUTCOME])
+		json_str(ctx, "outcome",
+			 ibt_xchg_outcome_str(x->val[IBTRACE_XCHG_A_OUTCOME]));
+	ibt_out_obj_end(ctx);
+}
+
+static void result_json(struct ibt *ctx, const struct result *r, bool exchanges,
+			bool cancelled)
+{
+	struct rtt_stats s = rtt_stats(r);
+	size_t i;
+
+	ibt_out_obj_begin(ctx, NULL);
+	json_u64(ctx, "job", rval(r, IBTRACE_A_TEST_JOB));
+	if (r->name[0])
+		json_str(ctx, "test", r->name);
+	if (r->seed[0])
+		json_str(ctx, "seed", r->seed);
+	if (r->dev[0])
+		json_str(ctx, "dev", r->dev);
+	if (r->have[IBTRACE_A_PORT])
+		json_u64(ctx, "port", rval(r, IBTRACE_A_PORT));
+	if (r->ndr) {
+		json_str(ctx, "addressing", "dr");
+		ibt_out_arr_begin(ctx, "dr_path");
+		for (i = 0; i < r->ndr; i++)
+			ibt_out_json(ctx, NULL, json_object_new_uint64(r->dr[i]));
+		ibt_out_arr_end(ctx);
+	} else if (r->have[IBTRACE_A_TEST_LID]) {
+		json_str(ctx, "addressing", "lid");
+		json_u64(ctx, "lid", rval(r, IBTRACE_A_TEST_LID));
+	} else {
+		json_str(ctx, "addressing", "local");
+	}
+	if (r->have[IBTRACE_A_TEST_DUT_PORT])
+		json_u64(ctx, "dut_port", rval(r, IBTRACE_A_TEST_DUT_PORT));
+	if (r->have[IBTRACE_A_TEST_STATE])
+		json_str(ctx, "state", ibt_test_state_str(rval(r, IBTRACE_A_TEST_STATE)));
+	if (r->have[IBTRACE_A_TEST_VERDICT])
+		json_str(ctx, "verdict",
+			 ibt_test_verdict_str(rval(r, IBTRACE_A_TEST_VERDICT)));
+	if (r->reason[0])
+		json_str(ctx, "reason", r->reason);
+	if (r->have[IBTRACE_A_TEST_RESTORE])
+		json_str(ctx, "restore",
+			 ibt_test_restore_str(rval(r, IBTRACE_A_TEST_RESTORE)));
+	if (r->have[IBTRACE_A_TEST_ELAPSED_NS])
+		json_u64(ctx, "elapsed_ns", rval(r, IBTRACE_A_TEST_ELAPSED_NS));
+	if (r->have[IBTRACE_A_TEST_PROGRESS])
+		json_u64(ctx, "progress", rval(r, IBTRACE_A_TEST_PROGRESS));
+	if (r->have[IBTRACE_A_TEST_DUT_NODE_TYPE])
+		json_str(ctx, "dut_node_type",
+			 ibt_node_type_str(rval(r, IBTRACE_A_TEST_DUT_NODE_TYPE)));
+	if (r->have[IBTRACE_A_TEST_DUT_NODE_GUID])
+		json_guid(ctx, "dut_node_guid", rval(r, IBTRACE_A_TEST_DUT_NODE_GUID));
+	if (r->have[IBTRACE_A_TEST_DUT_PORT_GUID])
+		json_guid(ctx, "dut_port_guid", rval(r, IBTRACE_A_TEST_DUT_PORT_GUID));
+	if (r->have[IBTRACE_A_TEST_DUT_LID])
+		json_u64(ctx, "dut_lid", rval(r, IBTRACE_A_TEST_DUT_LID));
+	if (r->have[IBTRACE_A_TEST_GUID_CAP])
+		json_u64(ctx, "guid_cap", rval(r, IBTRACE_A_TEST_GUID_CAP));
+	if (r->have[IBTRACE_A_TEST_EXCHANGES])
+		json_u64(ctx, "exchanges_total", rval(r, IBTRACE_A_TEST_EXCHANGES));
+	if (s.n) {
+		json_u64(ctx, "rtt_min_ns", s.min);
+		json_u64(ctx, "rtt_avg_ns", s.sum / s.n);
+		json_u64(ctx, "rtt_max_ns", s.max);
+	}
+	ibt_out_arr_begin(ctx, "assertions");
+	for (i = 0; i < r->nasserts; i++)
+		assert_json(ctx, &r->asserts[i]);
+	ibt_out_arr_end(ctx);
+	if (exchanges) {
+		ibt_out_arr_begin(ctx, "exchanges");
+		for (i = 0; i < r->nxchgs; i++)
+			xchg_json(ctx, &r->xchgs[i]);
+		ibt_out_arr_end(ctx);
+	}
+	if (cancelled)
+		ibt_out_json(ctx, "cancelled", json_object_new_boolean(true));
+	ibt_out_obj_end(ctx);
+}
+
+/* Exit code of a job's result; 0 while it runs. */
+static int result_exit(const struct result *r)
+{
+	unsigned int restore = rval(r, IBTRACE_A_TEST_RESTORE);
+
+	if (restore == IBTRACE_TEST_RESTORE_FAILED ||
+	    restore == IBTRACE_TEST_RESTORE_IMPOSSIBLE)
+		return IBT_EXIT_RESTORE;
+	if (rval(r, IBTRACE_A_TEST_STATE) != IBTRACE_TEST_STATE_FINISHED)
+		return IBT_EXIT_OK;
+	switch (rval(r, IBTRACE_A_TEST_VERDICT)) {
+	case IBTRACE_TEST_VERDICT_PASS:
+		return IBT_EXIT_OK;
+	case IBTRACE_TEST_VERDICT_FAIL:
+		return IBT_EXIT_FAIL;
+	case IBTRACE_TEST_VERDICT_NOT_APPLICABLE:
+		return IBT_EXIT_NA;
+	default:
+		return IBT_EXIT_TESTERR;
+	}
+}
+
+/*
+ * Print a job's result, then the one "Error:" line its exit code wants
+ * (@cancelled: stopped by our signal). Returns that exit code.
+ */
+static int result_report(struct ibt *ctx, const struct result *r, bool verbose,
+			 bool cancelled)
+{
+	uint64_t job = rval(r, IBTRACE_A_TEST_JOB);
+	const char *name = r->name[0] ? r->name : "test";
+	const char *why = r->reason[0] ? r->reason : "no reason given";
+	int ret = result_exit(r);
+
+	if (cancelled && ret != IBT_EXIT_RESTORE)
+		ret = IBT_EXIT_CANCEL;
+	if (ctx->json) {
+		result_json(ctx, r, true, cancelled);
+		ibt_out_finish(ctx);
+	} else {
+		result_text(r, verbose);
+	}
+	switch (ret) {
+	case IBT_EXIT_RESTORE:
+		return ibt_err(ret, "job %" PRIu64 ": restore FAILED: the DUT's GUID table %s",
+			       job, rval(r, IBTRACE_A_TEST_RESTORE) ==
+			       IBTRACE_TEST_RESTORE_IMPOSSIBLE ?
+			       "may be left changed (the local device went away)" :
+			       "is left changed");
+	case IBT_EXIT_CANCEL:
+		return ibt_err(ret, "job %" PRIu64 " cancelled; restore %s", job,
+			       ibt_test_restore_str(rval(r, IBTRACE_A_TEST_RESTORE)));
+	case IBT_EXIT_FAIL:
+		return ibt_err(ret, "job %" PRIu64 ": the DUT failed %s: %s", job, name, why);
+	case IBT_EXIT_NA:
+		return ibt_err(ret, "job %" PRIu64 ": %s does not apply to the DUT: %s",
+			       job, name, why);
+	case IBT_EXIT_TESTERR:
+		return ibt_err(ret, "job %" PRIu64 ": %s could not be completed: %s",
+			       job, name, why);
+	default:
+		return ret;
+	}
+}
+
+/* Arguments */
+
+static int parse_job(const char *s, uint32_t *job)
+{
+	if (ibt_parse_u32(s, 1, UINT32_MAX, job))
+		return ibt_err(IBT_EXIT_USAGE, "bad job \"%s\": expected a job number from 1",
+			       s);
+	return 0;
+}
+
+/* A test name as the kernel spells them: [a-z0-9_-], 1..31 characters. */
+static int test_name_ok(const char *s)
+{
+	size_t n = strlen(s), i;
+
+	if (!n || n >= TEST_NAME_MAX)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') ||
+		      s[i] == '_' || s[i] == '-'))
+			return -1;
+	return 0;
+}
+
+static int run_opt(struct run *t, int c, const char *arg)
+{
+	switch (c) {
+	case OPT_DR:
+		if (ibt_parse_dr_path(arg, t->dr, &t->ndr))
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --dr \"%s\": expected exit ports 1..255 separated by commas, at most %d",
+				       arg, IBTRACE_TRACE_MAX_HOPS);
+		t->has_dr = true;
+		return 0;
+	case OPT_LID:
+		if (ibt_parse_lid(arg, &t->lid))
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --lid \"%s\": expected a LID 1..0xbfff", arg);
+		t->has_lid = true;
+		return 0;
+	case OPT_DUT_PORT:
+		if (ibt_parse_u32(arg, 0, 255, &t->dut_port))
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --dut-port \"%s\": expected 0..255", arg);
+		t->has_dut_port = true;
+		return 0;
+	case OPT_BLOCKS:
+		if (ibt_parse_u32(arg, 1, IBTRACE_TEST_GUIDINFO_BLOCKS, &t->blocks))
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --blocks \"%s\": expected 1..%d", arg,
+				       IBTRACE_TEST_GUIDINFO_BLOCKS);
+		t->has_blocks = true;
+		return 0;
+	case 't':
+		if (ibt_parse_u32(arg, 1, 60000, &t->timeout_ms))
+			return ibt_err(IBT_EXIT_USAGE, "bad -t \"%s\": expected 1..60000", arg);
+		t->has_timeout = true;
+		return 0;
+	case 'r':
+		if (ibt_parse_u32(arg, 0, 100, &t->retries))
+			return ibt_err(IBT_EXIT_USAGE, "bad -r \"%s\": expected 0..100", arg);
+		t->has_retries = true;
+		return 0;
+	case 'v':
+		t->verbose = true;
+		return 0;
+	case OPT_DETACH:
+		t->detach = true;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+/*
+ * The words after the command: global options, the command's own options
+ * (applied to @t) and @min..@max positional words into @pos.
+ */
+static int test_args(struct ibt *ctx, const char *cmd, struct run *t,
+		     const char **pos, int min, int max, const char *what)
+{
+	static const struct option opts[] = {
+		{ "dr",		required_argument,	NULL, OPT_DR },
+		{ "lid",	required_argument,	NULL, OPT_LID },
+		{ "dut-port",	required_argument,	NULL, OPT_DUT_PORT },
+		{ "blocks",	required_argument,	NULL, OPT_BLOCKS },
+		{ "timeout",	required_argument,	NULL, 't' },
+		{ "retries",	required_argument,	NULL, 'r' },
+		{ "detach",	no_argument,		NULL, OPT_DETACH },
+		{ "verbose",	no_argument,		NULL, 'v' },
+		IBT_GLOBAL_OPTS,
+		{ NULL,		0,			NULL, 0 },
+	};
+	int argc = ctx->argc + 1;
+	char **argv = ctx->argv - 1;
+	char where[32];
+	int c, n, ret;
+
+	snprintf(where, sizeof(where), "test %s ", cmd);
+	opterr = 0;
+	optind = 0;
+	/* no "+": options may follow the positional words */
+	while ((c = getopt_long(argc, argv, ":t:r:vjd:p:", opts, NULL)) != -1) {
+		/* run takes them all, show only -v, list and cancel none */
+		bool own = c == 't' || c == 'r' || c == 'v' ||
+			   (c >= OPT_DR && c <= OPT_DETACH);
+
+		if (own && t && (!strcmp(cmd, "run") || c == 'v')) {
+			ret = run_opt(t, c, optarg);
+		} else if (own) {
+			return ibt_err(IBT_EXIT_USAGE,
+				       "test %s takes no option %s; see ibtracectl test help",
+				       cmd, argv[optind - 1]);
+		} else {
+			ret = ibt_global_opt(ctx, c, optarg);
+			if (ret < 0)
+				ret = ibt_bad_opt(c, argv, where);
+		}
+		if (ret)
+			return ret;
+	}
+	n = argc - optind;
+	if (n > max)
+		return ibt_err(IBT_EXIT_USAGE, "unexpected argument \"%s\"",
+			       argv[optind + max]);
+	if (n < min)
+		return ibt_err(IBT_EXIT_USAGE, "test %s needs %s; see ibtracectl test help",
+			       cmd, what);
+	for (c = 0; c < n; c++)
+		pos[c] = argv[optind + c];
+	return IBT_EXIT_OK;
+}
+
+/* list */
+
+static void test_list_text(const struct result *r)
+{
+	size_t i;
+
+	printf("%s  %s  %s\n", r->name, r->seed[0] ? r->seed : "-", r->desc);
+	if (r->needs[0])
+		printf("  needs: %s\n", r->needs);
+	for (i = 0; i < r->nasserts; i++)
+		printf("  %s  %s\n", r->asserts[i].id, r->asserts[i].desc);
+}
+
+static void test_list_json(struct ibt *ctx, const struct result *r)
+{
+	size_t i;
+
+	ibt_out_obj_begin(ctx, NULL);
+	json_str(ctx, "name", r->name);
+	json_str(ctx, "seed", r->seed);
+	json_str(ctx, "desc", r->desc);
+	json_str(ctx, "needs", r->needs);
+	ibt_out_arr_begin(ctx, "assertions");
+	for (i = 0; i < r->nasserts; i++) {
+		ibt_out_obj_begin(ctx, NULL);
+		json_str(ctx, "id", r->asserts[i].id);
+		json_str(ctx, "desc", r->asserts[i].desc);
+		ibt_out_obj_end(ctx);
+	}
+	ibt_out_arr_end(ctx);
+	ibt_out_obj_end(ctx);
+}
+
+static int fetch_tests(struct ibt *ctx, struct list *tests)
+{
+	struct nl_msg *msg = ibt_nl_req(ctx, IBTRACE_CMD_TEST_LIST, true);
+
+	if (!msg)
+		return IBT_EXIT_ERR;
+	return ibt_nl_run(ctx, msg, keep_cb, tests);
+}
+
+static int test_list(struct ibt *ctx)
+{
+	struct list tests = { 0 };
+	size_t i;
+	int ret;
+
+	ret = test_args(ctx, "list", NULL, NULL, 0, 0, "");
+	if (!ret)
+		ret = ibt_nl_open(ctx);
+	if (!ret)
+		ret = fetch_tests(ctx, &tests);
+	if (!ret) {
+		ibt_out_arr_begin(ctx, NULL);
+		for (i = 0; i < tests.n; i++) {
+			if (ctx->json)
+				test_list_json(ctx, &tests.v[i]);
+			else
+				test_list_text(&tests.v[i]);
+		}
+		ibt_out_arr_end(ctx);
+		ibt_out_finish(ctx);
+	}
+	list_free(&tests);
+	return ret;
+}
+
+/* run */
+
+static volatile sig_atomic_t test_signal;
+
+static void test_sig(int sig)
+{
+	test_signal = sig;
+	ibt_interrupted = 1;
+}
+
+/* Without -d: the first Active InfiniBand port (port --dr's first with --dr). */
+static int pick_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
+{
+	struct nlattr *tb[IBTRACE_A_MAX + 1];
+	struct run *t = arg;
+	int ret;
+
+	ret = ibt_nl_parse(ctx, nlh, tb);
+	if (ret)
+		return ret;
+	if (t->dev[0] || !tb[IBTRACE_A_DEV_NAME] || !tb[IBTRACE_A_PORT] ||
+	    !tb[IBTRACE_A_PORT_STATE] || !tb[IBTRACE_A_LINK_LAYER] ||
+	    nla_get_u8(tb[IBTRACE_A_PORT_STATE]) != IBTRACE_PORT_STATE_ACTIVE ||
+	    nla_get_u8(tb[IBTRACE_A_LINK_LAYER]) != IBTRACE_LINK_LAYER_IB)
+		return 0;
+	if (t->port && nla_get_u32(tb[IBTRACE_A_PORT]) != t->port)
+		return 0;
+	snprintf(t->dev, sizeof(t->dev), "%s", nla_get_string(tb[IBTRACE_A_DEV_NAME]));
+	t->port = nla_get_u32(tb[IBTRACE_A_PORT]);
+	return 0;
+}
+
+static int run_pick_port(struct ibt *ctx, struct run *t)
+{
+	struct nl_msg *msg;
+	int ret;
+
+	t->port = ctx->port ? ctx->port : t->has_dr ? t->dr[0] : 0;
+	if (ctx->dev) {
+		snprintf(t->dev, sizeof(t->dev), "%s", ctx->dev);
+		if (!t->port)
+			t->port = 1;
+		return 0;
+	}
+	msg = ibt_nl_req(ctx, IBTRACE_CMD_DEV_GET, true);
+	if (!msg)
+		return IBT_EXIT_ERR;
+	ret = ibt_nl_run(ctx, msg, pick_cb, t);
+	if (ret)
+		return ret;
+	if (!t->dev[0] && t->port)
+		return ibt_err(IBT_EXIT_NODEV,
+			       "no Active InfiniBand port %u to test from; name one with -d DEV",
+			       t->port);
+	if (!t->dev[0])
+		return ibt_err(IBT_EXIT_NODEV,
+			       "no Active InfiniBand port to test from; name one with -d DEV");
+	return 0;
+}
+
+static struct nl_msg *run_request(struct ibt *ctx, struct run *t)
+{
+	struct nl_msg *msg = ibt_nl_req(ctx, IBTRACE_CMD_TEST_RUN, false);
+
+	if (!msg)
+		return NULL;
+	if (nla_put_string(msg, IBTRACE_A_TEST_NAME, t->name) < 0 ||
+	    nla_put_string(msg, IBTRACE_A_DEV_NAME, t->dev) < 0 ||
+	    nla_put_u32(msg, IBTRACE_A_PORT, t->port) < 0 ||
+	    (t->has_dr && nla_put(msg, IBTRACE_A_TEST_DR_PATH, t->ndr, t->dr) < 0) ||
+	    (t->has_lid && nla_put_u32(msg, IBTRACE_A_TEST_LID, t->lid) < 0) ||
+	    (t->has_dut_port &&
+	     nla_put_u8(msg, IBTRACE_A_TEST_DUT_PORT, t->dut_port) < 0) ||
+	    (t->has_blocks && nla_put_u32(msg, IBTRACE_A_TEST_BLOCKS, t->blocks) < 0) ||
+	    (t->has_timeout &&
+	     nla_put_u32(msg, IBTRACE_A_TEST_TIMEOUT_MS, t->timeout_ms) < 0) ||
+	    (t->has_retries &&
+	     nla_put_u32(msg, IBTRACE_A_TEST_RETRIES, t->retries) < 0)) {
+		nlmsg_free(msg);
+		ibt_err(IBT_EXIT_ERR, "netlink request too large");
+		return NULL;
+	}
+	return msg;
+}
+
+/* The reply to TEST_RUN: the job number. */
+static int run_reply_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
+{
+	struct nlattr *tb[IBTRACE_A_MAX + 1];
+	struct run *t = arg;
+	int ret;
+
+	ret = ibt_nl_parse(ctx, nlh, tb);
+	if (ret)
+		return ret;
+	if (tb[IBTRACE_A_TEST_JOB])
+		t->job = nla_get_u32(tb[IBTRACE_A_TEST_JOB]);
+	return 0;
+}
+
+/* The line of an ASSERTION event: the assertion as absorbed into t->ev. */
+static int event_assert_text(struct ibt *ctx, struct run *t, struct nlattr *nest)
+{
+	struct nlattr *tb[IBTRACE_ASSERT_A_MAX + 1];
+	char id[64], prefix[32];
+	size_t i;
+	int ret;
+
+	ret = ibt_nl_parse_nest(ctx, nest, tb);
+	if (ret || !tb[IBTRACE_ASSERT_A_ID])
+		return ret;
+	nla_strlcpy(id, tb[IBTRACE_ASSERT_A_ID], sizeof(id));
+	snprintf(prefix, sizeof(prefix), "job %u: ", t->job);
+	for (i = 0; i < t->ev.nasserts; i++)
+		if (!strcmp(t->ev.asserts[i].id, id))
+			assert_text(&t->ev.asserts[i], prefix);
+	return 0;
+}
+
+/* One TEST_EVENT of our job: print it (text) and remember what it says. */
+static int run_event(struct ibt *ctx, struct run *t, struct nlmsghdr *nlh)
+{
+	struct nlattr *tb[IBTRACE_A_MAX + 1];
+	struct result *ev = &t->ev;
+	int ret;
+
+	if (genlmsg_hdr(nlh)->cmd != IBTRACE_CMD_TEST_EVENT)
+		return 0;
+	ret = ibt_nl_parse(ctx, nlh, tb);
+	if (ret)
+		return ret;
+	if (!tb[IBTRACE_A_TEST_JOB] || nla_get_u32(tb[IBTRACE_A_TEST_JOB]) != t->job ||
+	    !tb[IBTRACE_A_TEST_EVENT])
+		return 0;
+	t->nevents++;
+	ret = result_absorb(ctx, ev, nlh);
+	if (ret)
+		return ret;
+	switch (nla_get_u8(tb[IBTRACE_A_TEST_EVENT])) {
+	case IBTRACE_TEST_EVENT_STARTED:
+		if (t->verbose && !ctx->json)
+			printf("job %u: started\n", t->job);
+		break;
+	case IBTRACE_TEST_EVENT_PROGRESS:
+		if (t->verbose && !ctx->json && tb[IBTRACE_A_TEST_PROGRESS])
+			printf("job %u: %u exchanges\n", t->job,
+			       nla_get_u32(tb[IBTRACE_A_TEST_PROGRESS]));
+		break;
+	case IBTRACE_TEST_EVENT_ASSERTION:
+		if (!ctx->json && tb[IBTRACE_A_TEST_ASSERTION])
+			ret = event_assert_text(ctx, t, tb[IBTRACE_A_TEST_ASSERTION]);
+		break;
+	case IBTRACE_TEST_EVENT_FINISHED:
+		ev->have[IBTRACE_A_TEST_STATE] = true;
+		ev->val[IBTRACE_A_TEST_STATE] = IBTRACE_TEST_STATE_FINISHED;
+		t->finished = true;
+		break;
+	}
+	fflush(stdout);
+	return ret;
+}
+
+/*
+ * ctx->notify: events of the "test" group. Until TEST_RUN's reply names
+ * our job they are kept (they may come first), then replayed.
+ */
+static int run_notify(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
+{
+	struct run *t = arg;
+	struct nlmsghdr **v, *copy;
+
+	if (t->job)
+		return run_event(ctx, t, nlh);
+	copy = malloc(nlh->nlmsg_len);
+	v = realloc(t->stash, (t->nstash + 1) * sizeof(*v));
+	if (!copy || !v) {
+		free(copy);
+		if (v)
+			t->stash = v;
+		return ibt_err(IBT_EXIT_ERR, "out of memory");
+	}
+	memcpy(copy, nlh, nlh->nlmsg_len);
+	t->stash = v;
+	t->stash[t->nstash++] = copy;
+	return 0;
+}
+
+static int run_replay(struct ibt *ctx, struct run *t)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < t->nstash; i++) {
+		if (!ret && t->job)
+			ret = run_event(ctx, t, t->stash[i]);
+		free(t->stash[i]);
+	}
+	free(t->stash);
+	t->stash = NULL;
+	t->nstash = 0;
+	return ret;
+}
+
+static int run_cancel(struct ibt *ctx, struct run *t)
+{
+	struct nl_msg *msg = ibt_nl_req(ctx, IBTRACE_CMD_TEST_CANCEL, false);
+	int ret;
+
+	if (!msg)
+		return IBT_EXIT_ERR;
+	if (nla_put_u32(msg, IBTRACE_A_TEST_JOB, t->job) < 0) {
+		nlmsg_free(msg);
+		return ibt_err(IBT_EXIT_ERR, "netlink request too large");
+	}
+	/* for the one at the terminal: the restore may take a while */
+	if (isatty(STDERR_FILENO))
+		fprintf(stderr, "%s: cancelling job %u; waiting for it to restore the DUT\n",
+			test_signal == SIGTERM ? "SIGTERM" : "SIGINT", t->job);
+	ret = ibt_nl_exchange(ctx, msg, NULL, NULL);
+	/*
+	 * A job that has just finished cannot be cancelled: fine. Another
+	 * signal meanwhile changes nothing: the job is being cancelled.
+	 */
+	if (ret == IBT_EXIT_INTR)
+		ibt_interrupted = 0;
+	return ret > 0 && ret != IBT_EXIT_INTR ? ret : 0;
+}
+
+/*
+ * Wait for the FINISHED event of our job. A signal cancels the job (once);
+ * after TEST_POLL_MS without an event of the job, or when the kernel
+ * dropped messages, the job's state is read, in case events were lost. @r receives the result of such a read, if it found the job
+ * finished. Returns 0 or a printed exit code.
+ */
+static int run_wait(struct ibt *ctx, struct run *t, struct result *r,
+		    bool *have_r)
+{
+	unsigned long nevents = t->nevents;
+	unsigned int lost = ctx->nl_lost;
+	struct timespec last, now;
+	int ret;
+
+	clock_gettime(CLOCK_MONOTONIC, &last);
+	while (!t->finished) {
+		ret = ibt_nl_wait_notify(ctx, 500);
+		if (ret == IBT_EXIT_INTR) {
+			ibt_interrupted = 0;
+			if (!t->cancel_sent) {
+				t->cancel_sent = true;
+				ret = run_cancel(ctx, t);
+				if (ret)
+					return ret;
+			}
+			continue;
+		}
+		if (ret)
+			return ret;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (t->nevents != nevents) {
+			nevents = t->nevents;
+			last = now;
+		}
+		if (ctx->nl_lost == lost &&
+		    (now.tv_sec - last.tv_sec) * 1000 +
+		    (now.tv_nsec - last.tv_nsec) / 1000000 < TEST_POLL_MS)
+			continue;
+		lost = ctx->nl_lost;
+		last = now;
+		ret = job_get(ctx, t->job, r);
+		if (ret == IBT_EXIT_INTR)
+			continue;	/* a signal met the sender: cancel next */
+		if (ret < 0) {
+			/* the module went away (its family with it), or the job */
+			if (ret == -ENOENT || ret == -EOPNOTSUPP)
+				return ibt_err(IBT_EXIT_TESTERR,
+					       "job %u is gone (ibtrace module unloaded?) before its result was read",
+					       t->job);
+			return ibt_nl_report(ctx, -ret);
+		}
+		if (ret)
+			return ret;
+		if (rval(r, IBTRACE_A_TEST_STATE) == IBTRACE_TEST_STATE_FINISHED) {
+			*have_r = true;
+			return 0;
+		}
+	}
+	return 0;
+}
+
+static void run_prefill(const struct run *t, struct result *r)
+{
+	snprintf(r->dev, sizeof(r->dev), "%s", t->dev);
+	snprintf(r->name, sizeof(r->name), "%s", t->name);
+	snprintf(r->seed, sizeof(r->seed), "%s", t->seed);
+	r->have[IBTRACE_A_PORT] = true;
+	r->val[IBTRACE_A_PORT] = t->port;
+	r->have[IBTRACE_A_TEST_JOB] = true;
+	r->val[IBTRACE_A_TEST_JOB] = t->job;
+	if (t->has_dr) {
+		memcpy(r->dr, t->dr, t->ndr);
+		r->ndr = t->ndr;
+	}
+	if (t->has_lid) {
+		r->have[IBTRACE_A_TEST_LID] = true;
+		r->val[IBTRACE_A_TEST_LID] = t->lid;
+	}
+	if (t->has_dut_port) {
+		r->have[IBTRACE_A_TEST_DUT_PORT] = true;
+		r->val[IBTRACE_A_TEST_DUT_PORT] = t->dut_port;
+	}
+}
+
+/*
+ * The seed of test @name into @seed (size TEST_NAME_MAX), from TEST_LIST;
+ * 1 if the module has no such test, else 0 or a printed exit code.
+ */
+static int test_seed(struct ibt *ctx, const char *name, char *seed)
+{
+	struct list tests = { 0 };
+	size_t i;
+	int ret;
+
+	ret = fetch_tests(ctx, &tests);
+	if (ret)
+		return ret;
+	for (i = 0; i < tests.n; i++)
+		if (!strcmp(tests.v[i].name, name))
+			break;
+	if (i < tests.n)
+		memcpy(seed, tests.v[i].seed, TEST_NAME_MAX);
+	else
+		ret = -1;
+	list_free(&tests);
+	return ret;
+}
+
+static int run_known_test(struct ibt *ctx, struct run *t)
+{
+	int ret = test_seed(ctx, t->name, t->seed);
+
+	if (ret < 0)
+		return ibt_err(IBT_EXIT_USAGE,
+			       "unknown test \"%s\"; \"ibtracectl test list\" shows the tests",
+			       t->name);
+	return ret;
+}
+
+static int run_go(struct ibt *ctx, struct run *t)
+{
+	struct sigaction sa = { .sa_handler = test_sig };
+	struct result r = { 0 };
+	bool have_r = false, cancelled;
+	struct nl_msg *msg;
+	sigset_t set;
+	int ret;
+
+	ret = ibt_nl_open(ctx);
+	if (!ret)
+		ret = run_known_test(ctx, t);
+	if (!ret)
+		ret = run_pick_port(ctx, t);
+	if (ret)
+		return ret;
+	if (!t->detach) {
+		ret = ibt_nl_join(ctx, IBTRACE_MCGRP_TEST);
+		if (ret)
+			return ret;
+		ctx->notify = run_notify;
+		ctx->notify_arg = t;
+	}
+	msg = run_request(ctx, t);
+	if (!msg)
+		return IBT_EXIT_ERR;
+
+	/*
+	 * SIGINT and SIGTERM are let in only while waiting for events
+	 * (ibt_nl_wait_notify) and in the sender thread (SIGINT, as for
+	 * ping); a second one ends the tool.
+	 */
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	if (!t->detach) {
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+	}
+
+	ret = ibt_nl_run(ctx, msg, run_reply_cb, t);
+	if (ret == IBT_EXIT_INTR && !t->job) {
+		run_replay(ctx, t);
+		return ibt_err(IBT_EXIT_CANCEL, "cancelled before the job started");
+	}
+	if (!ret && !t->job)
+		ret = ibt_err(IBT_EXIT_ERR, "malformed kernel reply: no job number");
+	if (ret) {
+		run_replay(ctx, t);
+		return ret;
+	}
+	if (t->detach) {
+		if (ctx->json) {
+			ibt_out_obj_begin(ctx, NULL);
+			json_u64(ctx, "job", t->job);
+			ibt_out_obj_end(ctx);
+			ibt_out_finish(ctx);
+		} else {
+			printf("job %u\n", t->job);
+		}
+		return IBT_EXIT_OK;
+	}
+	run_prefill(t, &t->ev);
+	run_prefill(t, &r);
+	ret = run_replay(ctx, t);
+	if (!ret)
+		ret = run_wait(ctx, t, &r, &have_r);
+	cancelled = t->cancel_sent;
+	if (ret)
+		goto out;
+	if (!have_r) {
+		do {	/* the job has finished: a signal now changes nothing */
+			ibt_interrupted = 0;
+			ret = job_get(ctx, t->job, &r);
+		} while (ret == IBT_EXIT_INTR);
+		if (ret < 0 && t->finished) {
+			fprintf(stderr,
+				"Warning: cannot read the result of job %u (%s); showing what its events said\n",
+				t->job, strerror(-ret));
+			ret = result_report(ctx, &t->ev, t->verbose, cancelled);
+			goto out;
+		}
+		if (ret < 0)
+			ret = ibt_nl_report(ctx, -ret);
+		if (ret)
+			goto out;
+	}
+	if (ctx->nl_lost && !ctx->json)
+		fprintf(stderr, "Warning: the kernel dropped event messages (receive buffer full)\n");
+	ret = result_report(ctx, &r, t->verbose, cancelled);
+out:
+	ctx->notify = NULL;
+	result_free(&r);
+	result_free(&t->ev);
+	return ret;
+}
+
+static int test_run(struct ibt *ctx)
+{
+	struct run *t = calloc(1, sizeof(*t));
+	const char *name = NULL;
+	int ret;
+
+	if (!t)
+		return ibt_err(IBT_EXIT_ERR, "out of memory");
+	ret = test_args(ctx, "run", t, &name, 1, 1, "a test name (see ibtracectl test list)");
+	if (!ret && test_name_ok(name))
+		ret = ibt_err(IBT_EXIT_USAGE,
+			      "bad test name \"%s\"; \"ibtracectl test list\" shows the tests",
+			      name);
+	if (!ret && t->has_dr && t->has_lid)
+		ret = ibt_err(IBT_EXIT_USAGE, "test run takes --dr or --lid, not both");
+	if (!ret && t->has_dr && ctx->port && ctx->port != t->dr[0])
+		ret = ibt_err(IBT_EXIT_USAGE,
+			      "--dr starts with local port %u but -p says %u",
+			      t->dr[0], ctx->port);
+	if (!ret) {
+		snprintf(t->name, sizeof(t->name), "%s", name);
+		ret = run_go(ctx, t);
+	}
+	free(t);
+	return ret;
+}
+
+/* show, cancel */
+
+static int show_line(struct ibt *ctx, const struct result *r)
+{
+	char dut[IBT_DEV_NAME_MAX + IBTRACE_TRACE_MAX_HOPS * 4 + 32];
+
+	if (ctx->json) {
+		result_json(ctx, r, false, false);
+		return 0;
+	}
+	dut_text(r, dut, sizeof(dut));
+	printf("job %" PRIu64 " test %s dut %s state %s verdict %s",
+	       rval(r, IBTRACE_A_TEST_JOB), r->name[0] ? r->name : "?", dut,
+	       ibt_test_state_str(rval(r, IBTRACE_A_TEST_STATE)),
+	       ibt_test_verdict_str(rval(r, IBTRACE_A_TEST_VERDICT)));
+	if (rval(r, IBTRACE_A_TEST_RESTORE) == IBTRACE_TEST_RESTORE_FAILED ||
+	    rval(r, IBTRACE_A_TEST_RESTORE) == IBTRACE_TEST_RESTORE_IMPOSSIBLE)
+		printf(" restore %s",
+		       rval(r, IBTRACE_A_TEST_RESTORE) == IBTRACE_TEST_RESTORE_FAILED ?
+		       "FAILED" : "IMPOSSIBLE");
+	putchar('\n');
+	return 0;
+}
+
+static int test_show(struct ibt *ctx)
+{
+	struct run opts = { 0 };
+	const char *word = NULL;
+	struct list jobs = { 0 };
+	struct nl_msg *msg;
+	uint32_t job = 0;
+	size_t i;
+	int ret;
+
+	ret = test_args(ctx, "show", &opts, &word, 0, 1, "");
+	if (!ret && word)
+		ret = parse_job(word, &job);
+	if (!ret)
+		ret = ibt_nl_open(ctx);
+	if (ret)
+		return ret;
+	if (job) {
+		struct result r = { 0 };
+
+		r.have[IBTRACE_A_TEST_JOB] = true;
+		r.val[IBTRACE_A_TEST_JOB] = job;
+		ret = job_get(ctx, job, &r);
+		if (ret < 0)
+			ret = ibt_nl_report(ctx, -ret);
+		/* the seed, if the kernel did not repeat it: best effort */
+		if (!ret && !r.seed[0] && r.name[0] &&
+		    test_seed(ctx, r.name, r.seed) > 0)
+			ret = IBT_EXIT_ERR;
+		if (!ret)
+			ret = result_report(ctx, &r, opts.verbose, false);
+		result_free(&r);
+		return ret;
+	}
+	msg = ibt_nl_req(ctx, IBTRACE_CMD_TEST_GET, true);
+	if (!msg)
+		return IBT_EXIT_ERR;
+	ret = ibt_nl_run(ctx, msg, keep_cb, &jobs);
+	if (!ret) {
+		ibt_out_arr_begin(ctx, NULL);
+		for (i = 0; i < jobs.n; i++)
+			show_line(ctx, &jobs.v[i]);
+		ibt_out_arr_end(ctx);
+		ibt_out_finish(ctx);
+	}
+	list_free(&jobs);
+	return ret;
+}
+
+static int test_cancel(struct ibt *ctx)
+{
+	const char *word = NULL;
+	struct nl_msg *msg;
+	uint32_t job;
+	int ret;
+
+	ret = test_args(ctx, "cancel", NULL, &word, 1, 1, "a job number");
+	if (!ret)
+		ret = parse_job(word, &job);
+	if (!ret)
+		ret = ibt_nl_open(ctx);
+	if (ret)
+		return ret;
+	msg = ibt_nl_req(ctx, IBTRACE_CMD_TEST_CANCEL, false);
+	if (!msg)
+		return IBT_EXIT_ERR;
+	if (nla_put_u32(msg, IBTRACE_A_TEST_JOB, job) < 0) {
+		nlmsg_free(msg);
+		return ibt_err(IBT_EXIT_ERR, "netlink request too large");
+	}
+	return ibt_nl_run(ctx, msg, NULL, NULL);
+}
+
+static int test_help(struct ibt *ctx)
+{
+	(void)ctx;
+	printf("Usage: ibtracectl [-j] [--pretty] test list\n"
+	       "       ibtracectl [-j] [--pretty] [-d DEV] [-p PORT] test run NAME\n"
+	       "                  [--dr P1,P2,... | --lid LID] [--dut-port N] [--blocks N]\n"
+	       "                  [-t|--timeout MS] [-r|--retries N] [-v|--verbose] [--detach]\n"
+	       "       ibtracectl [-j] [--pretty] test show [JOB] [-v|--verbose]\n"
+	       "       ibtracectl test cancel JOB\n"
+	       "list: the conformance tests the module knows and their assertions.\n"
+	       "run: run test NAME (e.g. guidinfo) as a kernel job against a port, the\n"
+	       "DUT: the local port (-d, -p; without -d the first Active InfiniBand\n"
+	       "port), the node at the end of directed route --dr (exit ports from the\n"
+	       "local node outward, 1..255 each, at most 63; the first is the local\n"
+	       "port), or the node of LID --lid. --dut-port N: the DUT port to test\n"
+	       "(default: the port the SMPs arrive on; port 0 of a switch). --blocks N:\n"
+	       "GUIDInfo blocks to exercise, 1..32 (default all). -t: wait per MAD\n"
+	       "attempt, 1..60000 ms (default 1000); -r: extra attempts, 0..100\n"
+	       "(default 3). Prints each assertion as it is decided (-v: progress\n"
+	       "too), then the result; --detach prints the job number and returns.\n"
+	       "Ctrl-C cancels the job: the kernel restores the DUT, exit 13.\n"
+	       "show: the result of job JOB (-v: every MAD exchange), or one line per\n"
+	       "kept job. cancel: stop a running job (it restores the DUT first).\n"
+	       "Exit (run, show JOB): 0 pass, 15 fail, 16 not applicable, 17 error,\n"
+	       "18 restore failed (the DUT may be left changed), 13 cancelled,\n"
+	       "14 busy; run and cancel need CAP_NET_ADMIN (else exit 5).\n");
+	return IBT_EXIT_OK;
+}
+
+static const struct ibt_cmd test_cmds[] = {
+	{ "list",	test_list },
+	{ "run",	test_run },
+	{ "show",	test_show },
+	{ "cancel",	test_cancel },
+	{ "help",	test_help },
+	{ NULL,		NULL },
+};
+
+int ibt_test(struct ibt *ctx)
+{
+	return ibt_dispatch(ctx, "test command", test_cmds, "show");
+}
