@@ -91,7 +91,7 @@ for opt in $(printf '%s\n' "$help" | grep -o -- '--[a-z][a-z-]*' | sort -u); do
 done
 
 codes=$(printf '%s\n' "$help" | sed -n '/^Exit status/,$p' |
-	sed -n 's/^  \([0-9]\+\) .*/\1/p')
+	sed -n 's/^ *\([0-9]\+\)  .*/\1/p')
 exit_sec=$(printf '%s\n' "$page" | sed -n '/^EXIT STATUS/,/^EXAMPLES/p')
 for c in $codes; do
 	check "EXIT STATUS explains code $c" has "$exit_sec" -E "^ *[|]? *$c +[|]? *[^ |]"
