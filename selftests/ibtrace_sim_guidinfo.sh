@@ -312,11 +312,24 @@ ibt_expect "a ninth job while eight run: busy, exit 14" 14 "$?"
 for j in $jobs; do
 	"$IBTRACECTL" test cancel "$j" 2>/dev/null
 done
+# One job at a time holds a DUT port; the others wait for it, so each of
+# the eight either restored what it changed or never changed anything (the
+# table check below shows they did not undo each other's restore).
 bad=0
+verified=0
 for j in $jobs; do
-	wait_finished "$j" && [ "$(jr .restore)" = verified ] || bad=$((bad + 1))
+	if ! wait_finished "$j"; then
+		bad=$((bad + 1))
+		continue
+	fi
+	case $(jr .restore) in
+	verified) verified=$((verified + 1)) ;;
+	none) ;;
+	*) bad=$((bad + 1)) ;;
+	esac
 done
-ibt_expect "  the eight cancelled, each restored (verified)" 0 "$bad"
+ibt_expect "  the eight cancelled: each restored (verified) or untouched" 0 "$bad"
+echo "# $verified of the eight held the port in turn and restored it"
 
 "$IBTRACECTL" -j -d "$A" test run guidinfo --dr 1,2,2 > "$TMP/rm.json" 2>"$TMP/rm.err" &
 pid=$!

@@ -6,7 +6,8 @@
  * Against one DUT port (a CA or router port, or switch port 0):
  *
  *   1. NodeInfo (PortGUID, node type, the port the SMPs arrive on) and
- *      PortInfo (GUIDCap) of the DUT port;
+ *      PortInfo (GUIDCap) of the DUT port; then wait while another job
+ *      holds the same port;
  *   2. save: SubnGet(GUIDInfo) of every block within the table
  *      (GUIDCap entries, 8 per block);
  *   3. test: for every block up to the requested count, within the
@@ -155,8 +156,8 @@ static bool gi_check_status(struct ibtrace_test_job *job,
 	char exp[IBTRACE_TEST_VAL_LEN], obs[IBTRACE_TEST_VAL_LEN];
 	u16 got = gi_status(gi);
 
-	scnprintf(exp, sizeof(exp), "status 0x%04x", want);
-	scnprintf(obs, sizeof(obs), "status 0x%04x", got);
+	scnprintf(exp, sizeof(exp), "0x%04x", want);
+	scnprintf(obs, sizeof(obs), "0x%04x", got);
 	return ibtrace_test_check(job, a, got == want, exp, obs,
 				  "%s block %u", gi_method_name(method), block);
 }
@@ -424,7 +425,13 @@ static void ibtrace_guidinfo_run(struct ibtrace_test_job *job)
 		ibtrace_test_abort(job, "out of memory");
 		return;
 	}
-	if (gi_probe(job, gi) || gi_save(job, gi))
+	if (gi_probe(job, gi))
+		goto out;
+	if (ibtrace_test_claim_dut(job)) {
+		ibtrace_test_abort(job, "%s", ibtrace_test_cancel_reason(job));
+		goto out;
+	}
+	if (gi_save(job, gi))
 		goto out;
 
 	for (b = 0; b < job->args.blocks; b++) {

@@ -40,6 +40,14 @@ static unsigned int ibtrace_test_running;
 static unsigned int ibtrace_test_kept;
 static bool ibtrace_test_stopping;
 
+/*
+ * Jobs that change a DUT hold it (ibtrace_test_claim_dut()) from before
+ * their first change until after their restore; another job for the same
+ * DUT port waits. Each release bumps the generation and wakes the waiters.
+ */
+static DECLARE_WAIT_QUEUE_HEAD(ibtrace_test_dut_wq);
+static atomic_t ibtrace_test_dut_gen = ATOMIC_INIT(0);
+
 /**
  * ibtrace_test_find() - a test by name
  * @name: its name
@@ -218,6 +226,72 @@ void ibtrace_test_set_dut(struct ibtrace_test_job *job,
 	job->dut = *dut;
 	mutex_unlock(&job->lock);
 	ibtrace_nl_test_event(job, IBTRACE_TEST_EVENT_PROGRESS, -1);
+}
+
+/* The running job holding the same DUT port as @job; ibtrace_test_lock held. */
+static struct ibtrace_test_job *ibtrace_test_dut_holder(struct ibtrace_test_job *job)
+{
+	struct ibtrace_test_job *o;
+
+	list_for_each_entry(o, &ibtrace_test_jobs, list) {
+		if (o != job && o->dut_held &&
+		    o->dut.node_guid == job->dut.node_guid &&
+		    o->dut.port == job->dut.port)
+			return o;
+	}
+	return NULL;
+}
+
+/**
+ * ibtrace_test_claim_dut() - hold the DUT port before changing it
+ * @job: the job; its DUT (ibtrace_test_set_dut()) names the port
+ *
+ * Two jobs changing the same port at once would each save what the other
+ * wrote and restore the wrong table, so a job waits here, sleeping, while
+ * another holds the port. The framework releases it when the job ends.
+ *
+ * Return: 0, or -ECANCELED when the job was cancelled while waiting.
+ */
+int ibtrace_test_claim_dut(struct ibtrace_test_job *job)
+{
+	struct ibtrace_test_job *holder;
+	bool said = false;
+	int gen;
+
+	for (;;) {
+		gen = atomic_read(&ibtrace_test_dut_gen);
+		mutex_lock(&ibtrace_test_lock);
+		holder = ibtrace_test_dut_holder(job);
+		if (!holder)
+			job->dut_held = true;
+		else if (!said)
+			pr_debug("job %u waits for job %u (same DUT port)\n",
+				 job->id, holder->id);
+		mutex_unlock(&ibtrace_test_lock);
+		if (!holder)
+			return 0;
+		said = true;
+		wait_event_timeout(ibtrace_test_dut_wq,
+				   ibtrace_test_cancelled(job) ||
+				   atomic_read(&ibtrace_test_dut_gen) != gen,
+				   HZ);
+		if (ibtrace_test_cancelled(job))
+			return -ECANCELED;
+	}
+}
+
+static void ibtrace_test_release_dut(struct ibtrace_test_job *job)
+{
+	bool held;
+
+	mutex_lock(&ibtrace_test_lock);
+	held = job->dut_held;
+	job->dut_held = false;
+	mutex_unlock(&ibtrace_test_lock);
+	if (held) {
+		atomic_inc(&ibtrace_test_dut_gen);
+		wake_up_all(&ibtrace_test_dut_wq);
+	}
 }
 
 /**
@@ -399,6 +473,7 @@ static void ibtrace_test_work(struct work_struct *work)
 	}
 
 decide:
+	ibtrace_test_release_dut(job);
 	ibtrace_test_decide(job);
 	for (i = 0; i < job->def->n_asserts; i++)
 		ibtrace_nl_test_event(job, IBTRACE_TEST_EVENT_ASSERTION, i);
@@ -535,6 +610,7 @@ int ibtrace_test_cancel(u32 id, struct netlink_ext_ack *extack)
 			if (!job->cancel_reason)
 				job->cancel_reason = "cancelled";
 			WRITE_ONCE(job->cancel, true);
+			wake_up_all(&ibtrace_test_dut_wq);
 			err = 0;
 		}
 		break;
@@ -577,6 +653,7 @@ void ibtrace_test_stop(void)
 		WRITE_ONCE(job->cancel, true);
 	}
 	mutex_unlock(&ibtrace_test_lock);
+	wake_up_all(&ibtrace_test_dut_wq);
 	flush_workqueue(ibtrace_test_wq);
 }
 

@@ -157,6 +157,8 @@ struct ibtrace_xchg_rec {
  *	framework's lock; read locklessly)
  * @cancel_reason: why, for the verdict ("cancelled", "module unloading");
  *	under the framework's lock
+ * @dut_held: the job holds its DUT port (ibtrace_test_claim_dut()); under
+ *	the framework's lock
  * @lock: protects everything below against readers (netlink)
  * @state: &enum ibtrace_test_state
  * @verdict: &enum ibtrace_test_verdict; set early only by
@@ -184,6 +186,7 @@ struct ibtrace_test_job {
 	struct work_struct work;
 	bool cancel;
 	const char *cancel_reason;
+	bool dut_held;
 
 	struct mutex lock;	/* protects the fields below */
 	u8 state;
@@ -223,6 +226,7 @@ int ibtrace_test_smp(struct ibtrace_test_job *job, u8 phase, u8 method,
 		     struct ibtrace_mad_req *req);
 void ibtrace_test_set_dut(struct ibtrace_test_job *job,
 			  const struct ibtrace_test_dut *dut);
+int ibtrace_test_claim_dut(struct ibtrace_test_job *job);
 __printf(6, 7)
 bool ibtrace_test_check(struct ibtrace_test_job *job, unsigned int a, bool ok,
 			const char *expected, const char *observed,
