@@ -3,7 +3,8 @@
 #
 # `make demo`, VM 1: what ibtrace does so far. Part 1: two hosts joined
 # by RoCE (rxe); the peer VM runs selftests/peer.sh (rxe0 + ibtrace).
-# Part 2: an InfiniBand fabric in ibtrace_sim, brought up by OpenSM.
+# Part 2: an InfiniBand fabric in ibtrace_sim, brought up by OpenSM: a
+# trace across it and the GUIDInfo conformance test.
 
 source "$(dirname "$0")/lib.sh" >/dev/null
 
@@ -70,6 +71,12 @@ say "ibtrace's agent on Hca4 answers across two switches (LID $lid4)"
 run "$IBTRACECTL" -d "$hca1" ping --dlid "$lid4" -c 5 -i 100
 say "SourceRoute: expecting Hca4's port 1"
 run "$IBTRACECTL" -d "$hca1" ping --dlid "$lid4" --source-route 1
+
+say "ibtracectl trace: the path to Hca4 hop by hop, each HCA proven by its agent"
+run "$IBTRACECTL" -d "$hca1" trace --dlid "$lid4" -v
+
+say "IBTA GUIDInfo conformance test (C14_024_05) on Hca4, two switches away"
+run "$IBTRACECTL" -d "$hca1" test run guidinfo --lid "$lid4" --blocks 4
 
 say "The fabric's ports and packet counters"
 run "$IBTRACECTL" sim show demo
