@@ -22,6 +22,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/completion.h>
+#include <linux/etherdevice.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/slab.h>
@@ -171,6 +172,7 @@ static int rnr_loopback_addr(struct rnr_ctx *c)
 	struct rdma_ah_attr *ah = &c->ah_attr;
 	const struct ib_gid_attr *attr, *best = NULL;
 	struct ib_port_attr pattr;
+	struct net_device *ndev;
 	union ib_gid gid;
 	int i, len, err;
 
@@ -211,8 +213,16 @@ static int rnr_loopback_addr(struct rnr_ctx *c)
 		return -EADDRNOTAVAIL;
 	gid = best->gid;
 	rdma_ah_set_grh(ah, &gid, 0, best->index, RNR_HOP_LIMIT, 0);
+	/* Kernel users give the DMAC resolved: ours, it is loopback. */
+	rcu_read_lock();
+	ndev = rdma_read_gid_attr_ndev_rcu(best);
+	if (IS_ERR(ndev))
+		err = PTR_ERR(ndev);
+	else
+		memcpy(ah->roce.dmac, ndev->dev_addr, ETH_ALEN);
+	rcu_read_unlock();
 	rdma_put_gid_attr(best);
-	return 0;
+	return err;
 }
 
 static void rnr_pair_destroy(struct rnr_ctx *c)
@@ -440,22 +450,32 @@ static int rnr_cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Stop reason or verbs error of an iteration into the verdict. */
-static void rnr_iteration_error(struct rnr_ctx *c, int err, u8 code,
+/*
+ * Stop reason or verbs error of an iteration into the verdict; @code
+ * -1 is the calibration.
+ */
+static void rnr_iteration_error(struct rnr_ctx *c, int err, int code,
 				u32 it)
 {
 	struct ibtrace_test_job *job = c->job;
 	const char *why = rnr_stop_reason(c);
+	char where[IBTRACE_TEST_VAL_LEN];
 
+	if (code < 0)
+		snprintf(where, sizeof(where), "calibration iteration %u",
+			 it + 1);
+	else
+		snprintf(where, sizeof(where), "code %d iteration %u", code,
+			 it + 1);
 	if (err == -ETIMEDOUT)
 		ibtrace_test_fail(job,
-				  "no completion of the SEND (code %u iteration %u): the requester neither retried to the end nor failed",
-				  code, it + 1);
+				  "no completion of the SEND (%s): the requester neither retried to the end nor failed",
+				  where);
 	else if (why)
 		ibtrace_test_abort(job, "%s", why);
 	else
-		ibtrace_test_abort(job, "verbs error %pe (code %u iteration %u)",
-				   ERR_PTR(err), code, it + 1);
+		ibtrace_test_abort(job, "verbs error %pe (%s)", ERR_PTR(err),
+				   where);
 }
 
 /* Median post to completion of the zero-wait operation (rnr_retry 0). */
@@ -467,7 +487,7 @@ static int rnr_calibrate(struct rnr_ctx *c, u64 *calib)
 	for (it = 0; it < k; it++) {
 		err = rnr_once(c, 1, 0, false, &c->samples[it]);
 		if (err) {
-			rnr_iteration_error(c, err, 1, it);
+			rnr_iteration_error(c, err, -1, it);
 			return err;
 		}
 		if (c->status != IB_WC_RNR_RETRY_EXC_ERR) {
