@@ -26,6 +26,7 @@
 
 const struct ibtrace_test_def *const ibtrace_tests[] = {
 	&ibtrace_test_guidinfo,
+	&ibtrace_test_rnr,
 };
 
 const unsigned int ibtrace_n_tests = ARRAY_SIZE(ibtrace_tests);
@@ -70,6 +71,7 @@ static void ibtrace_test_release(struct kref *ref)
 		container_of(ref, struct ibtrace_test_job, ref);
 
 	kvfree(job->xchg);
+	kvfree(job->data);
 	kfree(job->asserts);
 	mutex_destroy(&job->lock);
 	kfree(job);
@@ -361,6 +363,34 @@ void ibtrace_test_abort(struct ibtrace_test_job *job, const char *fmt, ...)
 }
 
 /**
+ * ibtrace_test_fail() - the DUT failed in a way no assertion covers alone
+ * @job: the job
+ * @fmt: why (printf format); the first reason given stays
+ *
+ * The verdict will be fail with this reason (the failed assertions stay
+ * reported as they are).
+ */
+void ibtrace_test_fail(struct ibtrace_test_job *job, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	ibtrace_test_set_verdict(job, IBTRACE_TEST_VERDICT_FAIL, fmt, ap);
+	va_end(ap);
+}
+
+/**
+ * ibtrace_test_progress() - tell the "test" group that the job moved on
+ * @job: the job
+ *
+ * For tests whose progress is not counted in MAD exchanges. Sleeps.
+ */
+void ibtrace_test_progress(struct ibtrace_test_job *job)
+{
+	ibtrace_nl_test_event(job, IBTRACE_TEST_EVENT_PROGRESS, -1);
+}
+
+/**
  * ibtrace_test_not_applicable() - the test does not apply to the DUT
  * @job: the job
  * @fmt: why (printf format)
@@ -537,9 +567,12 @@ int ibtrace_test_start(struct ibtrace_port *port,
 			       GFP_KERNEL);
 	job->xchg = kvcalloc(IBTRACE_TEST_MAX_EXCHANGES, sizeof(*job->xchg),
 			     GFP_KERNEL);
-	if (!job->asserts || !job->xchg) {
+	if (def->data_size)
+		job->data = kvzalloc(def->data_size, GFP_KERNEL);
+	if (!job->asserts || !job->xchg || (def->data_size && !job->data)) {
 		kfree(job->asserts);
 		kvfree(job->xchg);
+		kvfree(job->data);
 		kfree(job);
 		return -ENOMEM;
 	}

@@ -17,6 +17,7 @@
 
 #include <linux/mutex.h>
 #include <linux/workqueue.h>
+#include <net/netlink.h>
 
 #include "ibtrace.h"
 
@@ -48,6 +49,11 @@ struct ibtrace_test_job;
  * @run: the test; called once in the job's work item, may sleep. It ends
  *	the job early with ibtrace_test_abort(); it must leave the DUT as it
  *	found it and say so with ibtrace_test_restored().
+ * @data_size: bytes of test-owned results the framework allocates (zeroed)
+ *	with the job as @job->data and frees with it; 0 = none
+ * @fill: optional: put the test's own results (@job->data) into a GET
+ *	reply or, with @event, the part worth an event; called with
+ *	@job->lock held, must not sleep. Return: 0 or -EMSGSIZE.
  */
 struct ibtrace_test_def {
 	const char *name;
@@ -58,6 +64,9 @@ struct ibtrace_test_def {
 	const struct ibtrace_assert_def *asserts;
 	unsigned int n_asserts;
 	void (*run)(struct ibtrace_test_job *job);
+	size_t data_size;
+	int (*fill)(struct sk_buff *skb, const struct ibtrace_test_job *job,
+		    bool event);
 };
 
 /**
@@ -68,6 +77,14 @@ struct ibtrace_test_def {
  * @blocks: GUIDInfo blocks to exercise
  * @timeout_ms: wait per MAD attempt
  * @retries: extra attempts after a timeout
+ * @rnr_timer: RNR NAK timer code to test (0..31)
+ * @rnr_all: test every timer code instead of @rnr_timer
+ * @rnr_retry: rnr_retry of the requester (0..6)
+ * @size: bytes of a message, 0 = the path MTU
+ * @iterations: runs per case
+ * @poll: &enum ibtrace_test_poll
+ * @rnr_recv_posted: negative control: the responder posts a receive
+ *	buffer, so no RNR NAK happens
  */
 struct ibtrace_test_args {
 	struct ibtrace_smp_route route;
@@ -75,6 +92,13 @@ struct ibtrace_test_args {
 	u32 blocks;
 	u32 timeout_ms;
 	u32 retries;
+	u8 rnr_timer;
+	bool rnr_all;
+	u8 rnr_retry;
+	u32 size;
+	u32 iterations;
+	u8 poll;
+	bool rnr_recv_posted;
 };
 
 /**
@@ -167,6 +191,8 @@ struct ibtrace_xchg_rec {
  * @reason: why the verdict is not pass
  * @dut: the DUT
  * @asserts: one record per assertion of @def
+ * @data: the test's own results (&ibtrace_test_def.data_size bytes), or
+ *	NULL
  * @xchg: the first %IBTRACE_TEST_MAX_EXCHANGES exchanges
  * @n_xchg: exchanges made in all
  * @t_start: ktime_get_ns() at the start
@@ -195,6 +221,7 @@ struct ibtrace_test_job {
 	char reason[IBTRACE_TEST_REASON_LEN];
 	struct ibtrace_test_dut dut;
 	struct ibtrace_assert_rec *asserts;
+	void *data;
 	struct ibtrace_xchg_rec *xchg;
 	u32 n_xchg;
 	u64 t_start;
@@ -234,12 +261,18 @@ bool ibtrace_test_check(struct ibtrace_test_job *job, unsigned int a, bool ok,
 __printf(2, 3)
 void ibtrace_test_abort(struct ibtrace_test_job *job, const char *fmt, ...);
 __printf(2, 3)
+void ibtrace_test_fail(struct ibtrace_test_job *job, const char *fmt, ...);
+void ibtrace_test_progress(struct ibtrace_test_job *job);
+__printf(2, 3)
 void ibtrace_test_not_applicable(struct ibtrace_test_job *job,
 				 const char *fmt, ...);
 void ibtrace_test_restored(struct ibtrace_test_job *job, u8 restore);
 
 /* guidinfo.c */
 extern const struct ibtrace_test_def ibtrace_test_guidinfo;
+
+/* rnr.c */
+extern const struct ibtrace_test_def ibtrace_test_rnr;
 
 /* test_nl.c */
 void ibtrace_nl_test_event(struct ibtrace_test_job *job, u8 event,

@@ -19,6 +19,10 @@
 #define IBTRACE_TEST_MAX_MS		60000
 #define IBTRACE_TEST_MAX_RETRIES	100
 #define IBTRACE_TEST_NAME_MAX		32
+#define IBTRACE_TEST_DEF_RNR_TIMER	1
+#define IBTRACE_TEST_DEF_RNR_RETRY	1
+#define IBTRACE_TEST_DEF_ITERATIONS	5
+#define IBTRACE_TEST_MAX_SIZE		65536
 
 static struct netlink_range_validation ibtrace_test_timeout_range = {
 	.min = 1, .max = IBTRACE_TEST_MAX_MS,
@@ -32,7 +36,16 @@ static struct netlink_range_validation ibtrace_test_job_range = {
 	.min = 1, .max = U32_MAX,
 };
 
-const struct nla_policy ibtrace_test_run_policy[IBTRACE_A_TEST_RETRIES + 1] = {
+static struct netlink_range_validation ibtrace_test_size_range = {
+	.min = 1, .max = IBTRACE_TEST_MAX_SIZE,
+};
+
+static struct netlink_range_validation ibtrace_test_iter_range = {
+	.min = 1, .max = IBTRACE_TEST_RNR_MAX_ITERATIONS,
+};
+
+const struct nla_policy
+ibtrace_test_run_policy[IBTRACE_A_TEST_RNR_RECV_POSTED + 1] = {
 	[IBTRACE_A_DEV_INDEX] = { .type = NLA_U32 },
 	[IBTRACE_A_DEV_NAME] = { .type = NLA_NUL_STRING,
 				 .len = IB_DEVICE_NAME_MAX - 1 },
@@ -50,12 +63,61 @@ const struct nla_policy ibtrace_test_run_policy[IBTRACE_A_TEST_RETRIES + 1] = {
 		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_test_timeout_range),
 	[IBTRACE_A_TEST_RETRIES] =
 		NLA_POLICY_RANGE(NLA_U32, 0, IBTRACE_TEST_MAX_RETRIES),
+	[IBTRACE_A_TEST_RNR_TIMER] =
+		NLA_POLICY_MAX(NLA_U8, IBTRACE_TEST_RNR_CODES - 1),
+	[IBTRACE_A_TEST_RNR_ALL] = { .type = NLA_FLAG },
+	/* 7 (infinite) passes the policy to get its own message below. */
+	[IBTRACE_A_TEST_RNR_RETRY] = NLA_POLICY_MAX(NLA_U8, 7),
+	[IBTRACE_A_TEST_SIZE] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_test_size_range),
+	[IBTRACE_A_TEST_ITERATIONS] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_test_iter_range),
+	[IBTRACE_A_TEST_POLL] =
+		NLA_POLICY_MAX(NLA_U8, IBTRACE_TEST_POLL_EVENT),
+	[IBTRACE_A_TEST_RNR_RECV_POSTED] = { .type = NLA_FLAG },
 };
 
 const struct nla_policy ibtrace_test_job_policy[IBTRACE_A_TEST_JOB + 1] = {
 	[IBTRACE_A_TEST_JOB] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_test_job_range),
 };
+
+static int ibtrace_test_parse_rnr(struct nlattr **attrs,
+				  struct netlink_ext_ack *extack,
+				  struct ibtrace_test_args *args)
+{
+	struct nlattr *timer = attrs[IBTRACE_A_TEST_RNR_TIMER];
+	struct nlattr *retry = attrs[IBTRACE_A_TEST_RNR_RETRY];
+
+	if (timer && attrs[IBTRACE_A_TEST_RNR_ALL]) {
+		NL_SET_ERR_MSG_ATTR(extack, timer,
+				    "give one RNR timer code or all, not both");
+		return -EINVAL;
+	}
+	args->rnr_timer = timer ? nla_get_u8(timer) :
+				  IBTRACE_TEST_DEF_RNR_TIMER;
+	args->rnr_all = nla_get_flag(attrs[IBTRACE_A_TEST_RNR_ALL]);
+	args->rnr_retry = IBTRACE_TEST_DEF_RNR_RETRY;
+	if (retry) {
+		args->rnr_retry = nla_get_u8(retry);
+		if (args->rnr_retry == 7) {
+			NL_SET_ERR_MSG_ATTR(extack, retry,
+					    "rnr_retry 7 means retry forever: the test would never end; give 0..6");
+			return -EINVAL;
+		}
+	}
+	if (attrs[IBTRACE_A_TEST_SIZE])
+		args->size = nla_get_u32(attrs[IBTRACE_A_TEST_SIZE]);
+	args->iterations = IBTRACE_TEST_DEF_ITERATIONS;
+	if (attrs[IBTRACE_A_TEST_ITERATIONS])
+		args->iterations = nla_get_u32(attrs[IBTRACE_A_TEST_ITERATIONS]);
+	args->poll = IBTRACE_TEST_POLL_BUSY;
+	if (attrs[IBTRACE_A_TEST_POLL])
+		args->poll = nla_get_u8(attrs[IBTRACE_A_TEST_POLL]);
+	args->rnr_recv_posted =
+		nla_get_flag(attrs[IBTRACE_A_TEST_RNR_RECV_POSTED]);
+	return 0;
+}
 
 static int ibtrace_test_parse(struct nlattr **attrs, struct ibtrace_port *port,
 			      struct netlink_ext_ack *extack,
@@ -101,7 +163,7 @@ static int ibtrace_test_parse(struct nlattr **attrs, struct ibtrace_port *port,
 	args->retries = IBTRACE_TEST_DEF_RETRIES;
 	if (attrs[IBTRACE_A_TEST_RETRIES])
 		args->retries = nla_get_u32(attrs[IBTRACE_A_TEST_RETRIES]);
-	return 0;
+	return ibtrace_test_parse_rnr(attrs, extack, args);
 }
 
 int ibtrace_nl_test_run_doit(struct sk_buff *skb, struct genl_info *info)
@@ -298,6 +360,8 @@ static int ibtrace_fill_job(struct sk_buff *skb, struct ibtrace_test_job *job,
 			if (ibtrace_put_xchg(skb, &job->xchg[i]))
 				goto out_cancel;
 	}
+	if (job->def->fill && job->def->fill(skb, job, false))
+		goto out_cancel;
 	err = 0;
 out_cancel:
 	mutex_unlock(&job->lock);
@@ -326,9 +390,13 @@ int ibtrace_nl_test_get_doit(struct sk_buff *skb, struct genl_info *info)
 				    "no such test job");
 		return -ENOENT;
 	}
-	/* Head, assertions, and up to IBTRACE_TEST_MAX_EXCHANGES exchanges. */
+	/*
+	 * Head, assertions, up to IBTRACE_TEST_MAX_EXCHANGES exchanges and
+	 * the test's own results (at most one nest per RNR timer code).
+	 */
 	size = 1024 + job->def->n_asserts * 512 +
-	       IBTRACE_TEST_MAX_EXCHANGES * 96;
+	       IBTRACE_TEST_MAX_EXCHANGES * 96 +
+	       (job->def->fill ? IBTRACE_TEST_RNR_CODES * 192 : 0);
 	rskb = genlmsg_new(size, GFP_KERNEL);
 	if (!rskb) {
 		err = -ENOMEM;
@@ -431,6 +499,8 @@ void ibtrace_nl_test_event(struct ibtrace_test_job *job, u8 event,
 	if (!err && event == IBTRACE_TEST_EVENT_ASSERTION && assert_idx >= 0)
 		err = ibtrace_put_assert(skb, &job->def->asserts[assert_idx],
 					 &job->asserts[assert_idx]);
+	if (!err && event != IBTRACE_TEST_EVENT_ASSERTION && job->def->fill)
+		err = job->def->fill(skb, job, true);
 	mutex_unlock(&job->lock);
 	if (err)
 		goto err_free;

@@ -36,6 +36,10 @@
 #define IBTRACE_TEST_GUIDINFO_BLOCKS	32
 /* MAD exchanges a test job records one by one (the rest are counted). */
 #define IBTRACE_TEST_MAX_EXCHANGES	512
+/* Iterations per RNR timer code the RNR test makes at most. */
+#define IBTRACE_TEST_RNR_MAX_ITERATIONS	100
+/* Number of RNR NAK timer codes (0..31). */
+#define IBTRACE_TEST_RNR_CODES		32
 /* Name of the multicast group of test job events. */
 #define IBTRACE_MCGRP_TEST		"test"
 
@@ -220,6 +224,20 @@ enum ibtrace_cmd {
  * @IBTRACE_A_TEST_EXCHANGES: u32, MAD exchanges in all (the job's
  *	%IBTRACE_A_TEST_EXCHANGE list holds the first
  *	%IBTRACE_TEST_MAX_EXCHANGES)
+ * @IBTRACE_A_TEST_RNR_TIMER: u8, RNR NAK timer code under test (0..31;
+ *	default 1); the RNR test
+ * @IBTRACE_A_TEST_RNR_ALL: flag, test every timer code (0..31) instead
+ * @IBTRACE_A_TEST_RNR_RETRY: u8, rnr_retry of the requester (0..6, default
+ *	1; 7, infinite, is refused)
+ * @IBTRACE_A_TEST_SIZE: u32, bytes of the SEND (1..65536; default the
+ *	path MTU)
+ * @IBTRACE_A_TEST_ITERATIONS: u32, runs per timer code (1..
+ *	%IBTRACE_TEST_RNR_MAX_ITERATIONS, default 5)
+ * @IBTRACE_A_TEST_POLL: u8, &enum ibtrace_test_poll (default busy)
+ * @IBTRACE_A_TEST_RNR_RECV_POSTED: flag, negative control: the responder
+ *	posts a receive buffer, so no RNR NAK happens and the test must fail
+ * @IBTRACE_A_TEST_RNR_CODE: nest, &enum ibtrace_rnr_attr, the figures of
+ *	one timer code (repeated, one per code measured)
  * @__IBTRACE_A_MAX: number of attributes + 1
  * @IBTRACE_A_MAX: highest attribute number
  */
@@ -288,6 +306,14 @@ enum ibtrace_attr {
 	IBTRACE_A_TEST_DUT_LID,
 	IBTRACE_A_TEST_GUID_CAP,
 	IBTRACE_A_TEST_EXCHANGES,
+	IBTRACE_A_TEST_RNR_TIMER,
+	IBTRACE_A_TEST_RNR_ALL,
+	IBTRACE_A_TEST_RNR_RETRY,
+	IBTRACE_A_TEST_SIZE,
+	IBTRACE_A_TEST_ITERATIONS,
+	IBTRACE_A_TEST_POLL,
+	IBTRACE_A_TEST_RNR_RECV_POSTED,
+	IBTRACE_A_TEST_RNR_CODE,
 
 	__IBTRACE_A_MAX,
 	IBTRACE_A_MAX = __IBTRACE_A_MAX - 1
@@ -733,6 +759,57 @@ enum ibtrace_xchg_phase {
 	IBTRACE_XCHG_PHASE_SAVE,
 	IBTRACE_XCHG_PHASE_TEST,
 	IBTRACE_XCHG_PHASE_RESTORE,
+};
+
+/**
+ * enum ibtrace_test_poll - how the RNR test waits for its completions
+ * @IBTRACE_TEST_POLL_BUSY: the job's thread polls the CQ
+ * @IBTRACE_TEST_POLL_EVENT: completion events (the CQ's softirq handler)
+ */
+enum ibtrace_test_poll {
+	IBTRACE_TEST_POLL_BUSY,
+	IBTRACE_TEST_POLL_EVENT,
+};
+
+/**
+ * enum ibtrace_rnr_attr - the RNR test's figures for one timer code
+ * @IBTRACE_RNR_A_UNSPEC: unused
+ * @IBTRACE_RNR_A_PAD: padding
+ * @IBTRACE_RNR_A_CODE: u8, the RNR NAK timer code (0..31)
+ * @IBTRACE_RNR_A_TABLE_NS: u64, the specification's timer value of the code
+ * @IBTRACE_RNR_A_ITERATIONS: u32, iterations measured
+ * @IBTRACE_RNR_A_WAIT_MIN_NS: u64, shortest wait per retry: (post to
+ *	completion - calibration) / rnr_retry
+ * @IBTRACE_RNR_A_WAIT_MEDIAN_NS: u64, median wait per retry
+ * @IBTRACE_RNR_A_WAIT_MAX_NS: u64, longest wait per retry
+ * @IBTRACE_RNR_A_WAIT_P99_NS: u64, 99th percentile (nearest rank) of the
+ *	wait per retry
+ * @IBTRACE_RNR_A_OVERSHOOT_NS: s64, median wait per retry minus the table
+ *	value
+ * @IBTRACE_RNR_A_GRANULARITY_NS: u64, apparent timer granularity: the
+ *	shortest wait per retry when even it is over 1.5 times the table
+ *	value (the device rounds the timer up), else 0 (none visible)
+ * @IBTRACE_RNR_A_CALIBRATION_NS: u64, median post to completion of the
+ *	zero-wait operation (rnr_retry 0), subtracted above
+ * @__IBTRACE_RNR_A_MAX: number of attributes + 1
+ * @IBTRACE_RNR_A_MAX: highest attribute number
+ */
+enum ibtrace_rnr_attr {
+	IBTRACE_RNR_A_UNSPEC,
+	IBTRACE_RNR_A_PAD,
+	IBTRACE_RNR_A_CODE,
+	IBTRACE_RNR_A_TABLE_NS,
+	IBTRACE_RNR_A_ITERATIONS,
+	IBTRACE_RNR_A_WAIT_MIN_NS,
+	IBTRACE_RNR_A_WAIT_MEDIAN_NS,
+	IBTRACE_RNR_A_WAIT_MAX_NS,
+	IBTRACE_RNR_A_WAIT_P99_NS,
+	IBTRACE_RNR_A_OVERSHOOT_NS,
+	IBTRACE_RNR_A_GRANULARITY_NS,
+	IBTRACE_RNR_A_CALIBRATION_NS,
+
+	__IBTRACE_RNR_A_MAX,
+	IBTRACE_RNR_A_MAX = __IBTRACE_RNR_A_MAX - 1
 };
 
 #endif /* _UAPI_LINUX_IBTRACE_H */

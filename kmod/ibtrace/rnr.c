@@ -1,0 +1,736 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ibtrace - the RNR NAK timer conformance test (IBTA compliance test
+ * C09_130_01), loopback mode.
+ *
+ * On the local port, an RC requester QP (the side under test) and an RC
+ * responder QP are connected to each other (RoCE: a GRH to the port's own
+ * GID; InfiniBand: the port's own LID). The responder posts no receive
+ * buffer and has min_rnr_timer = the code under test, so it answers the
+ * requester's SEND with RNR NAKs. The requester has rnr_retry = N: it
+ * must wait at least the timer before each of its N retries, then
+ * complete the SEND with IB_WC_RNR_RETRY_EXC_ERR, and never with success.
+ *
+ * Per timer code, K iterations, each on a freshly created QP pair; the
+ * time from ib_post_send() to the completion (ktime_get_ns(), CQ polled
+ * by this thread or completion events) minus the calibration (the same
+ * pair with rnr_retry = 0, which answers at the first RNR NAK) divided by
+ * N is the wait per retry. The QPs, CQ, PD and buffer are destroyed on
+ * every path: end, cancel, unload (ibtrace_test_stop() cancels and waits)
+ * and device removal (the device's removal waits for the job).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/completion.h>
+#include <linux/etherdevice.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <rdma/ib_addr.h>
+#include <rdma/ib_cache.h>
+#include <rdma/ib_verbs.h>
+
+#include "test.h"
+
+/* Completions wanted at most per poll. */
+#define RNR_POLL_BATCH		4
+/* Sleep slice of an event wait, to notice cancel and device removal. */
+#define RNR_EVENT_SLICE_MS	20
+/* Slack over N x (table value) x 4 before an iteration gives up. */
+#define RNR_DEADLINE_SLACK_NS	(5ULL * NSEC_PER_SEC)
+#define RNR_HOP_LIMIT		64
+/* Transport timer of the requester: 4.096 us x 2^20 = 4.3 s, > code 0. */
+#define RNR_QP_TIMEOUT		20
+#define RNR_QP_RETRY_CNT	7
+
+enum {
+	RNR_A_NO_SUCCESS,	/* v1c9-130.1.1#01.01 */
+	RNR_A_STATUS,		/* v1c9-130.1.1#01.02 */
+	RNR_A_WAIT,		/* v1c9-130.1.1#01.03 */
+	RNR_N_ASSERTS
+};
+
+static const struct ibtrace_assert_def ibtrace_rnr_asserts[] = {
+	[RNR_A_NO_SUCCESS] = { "v1c9-130.1.1#01.01",
+		"the SEND answered by RNR NAKs never completes successfully" },
+	[RNR_A_STATUS] = { "v1c9-130.1.1#01.02",
+		"after rnr_retry retries it completes with RNR retry exceeded" },
+	[RNR_A_WAIT] = { "v1c9-130.1.1#01.03",
+		"post to completion >= rnr_retry x the timer's table value" },
+};
+
+/* IBA table of the RNR NAK timer, code -> ns (the specification's). */
+static const u64 rnr_table_ns[IBTRACE_TEST_RNR_CODES] = {
+	655360000, 10000, 20000, 30000, 40000, 60000, 80000, 120000,
+	160000, 240000, 320000, 480000, 640000, 960000, 1280000, 1920000,
+	2560000, 3840000, 5120000, 7680000, 10240000, 15360000, 20480000,
+	30720000, 40960000, 61440000, 81920000, 122880000, 163840000,
+	245760000, 327680000, 491520000,
+};
+
+/**
+ * struct rnr_code_res - the figures of one timer code
+ * @code: the timer code
+ * @iterations: iterations measured
+ * @min_ns: shortest wait per retry
+ * @median_ns: median wait per retry
+ * @max_ns: longest wait per retry
+ * @p99_ns: 99th percentile (nearest rank) of the wait per retry
+ * @overshoot_ns: @median_ns minus the table value
+ * @granularity_ns: apparent granularity (0 = none visible)
+ */
+struct rnr_code_res {
+	u8 code;
+	u32 iterations;
+	u64 min_ns;
+	u64 median_ns;
+	u64 max_ns;
+	u64 p99_ns;
+	s64 overshoot_ns;
+	u64 granularity_ns;
+};
+
+/**
+ * struct rnr_data - the RNR test's results, the job's data
+ * @n_done: codes measured, in @res in the order run
+ * @calib_ns: median post to completion with rnr_retry 0
+ * @res: per code
+ *
+ * Written under the job's lock, read by test_nl.c under it.
+ */
+struct rnr_data {
+	u32 n_done;
+	u64 calib_ns;
+	struct rnr_code_res res[IBTRACE_TEST_RNR_CODES];
+};
+
+/**
+ * struct rnr_ctx - the verbs objects of a running RNR test
+ * @job: the job
+ * @ibdev: the device
+ * @port_num: the port
+ * @ah_attr: the loopback address of the port (own GID or own LID)
+ * @mtu: the port's active MTU
+ * @pd: protection domain
+ * @cq: one CQ for both QPs (IB_POLL_DIRECT or IB_POLL_SOFTIRQ)
+ * @req: requester QP, while an iteration runs
+ * @rsp: responder QP, same
+ * @buf: send buffer (first @size bytes) and receive buffer (next @size)
+ * @dma: DMA address of @buf
+ * @size: bytes sent
+ * @send_cqe: completion entry of the SEND
+ * @recv_cqe: completion entry of the negative control's receive
+ * @done: completed by the CQ handler at the SEND's completion (event mode)
+ * @t_done: ktime_get_ns() at the SEND's completion
+ * @status: status of the SEND's completion
+ * @samples: post to completion of the current code's iterations, ns
+ */
+struct rnr_ctx {
+	struct ibtrace_test_job *job;
+	struct ib_device *ibdev;
+	u32 port_num;
+	struct rdma_ah_attr ah_attr;
+	enum ib_mtu mtu;
+	struct ib_pd *pd;
+	struct ib_cq *cq;
+	struct ib_qp *req;
+	struct ib_qp *rsp;
+	void *buf;
+	u64 dma;
+	u32 size;
+	struct ib_cqe send_cqe;
+	struct ib_cqe recv_cqe;
+	struct completion done;
+	u64 t_done;
+	enum ib_wc_status status;
+	u64 samples[IBTRACE_TEST_RNR_MAX_ITERATIONS];
+};
+
+/* Event mode: runs in softirq context. */
+static void rnr_send_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rnr_ctx *c = cq->cq_context;
+	u64 now = ktime_get_ns();
+
+	if (wc->qp != c->req)
+		return;
+	c->t_done = now;
+	c->status = wc->status;
+	complete(&c->done);
+}
+
+static void rnr_recv_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+}
+
+/* The port's own address: a RoCE v2 (else any) IPv6 link-local GID, or
+ * the port's LID on InfiniBand.
+ */
+static int rnr_loopback_addr(struct rnr_ctx *c)
+{
+	struct rdma_ah_attr *ah = &c->ah_attr;
+	const struct ib_gid_attr *attr, *best = NULL;
+	struct ib_port_attr pattr;
+	struct net_device *ndev;
+	union ib_gid gid;
+	int i, len, err;
+
+	err = ib_query_port(c->ibdev, c->port_num, &pattr);
+	if (err)
+		return err;
+	if (pattr.state != IB_PORT_ACTIVE)
+		return -ENETDOWN;
+	c->mtu = pattr.active_mtu;
+
+	memset(ah, 0, sizeof(*ah));
+	ah->type = rdma_ah_find_type(c->ibdev, c->port_num);
+	rdma_ah_set_port_num(ah, c->port_num);
+	if (ah->type != RDMA_AH_ATTR_TYPE_ROCE) {
+		if (!pattr.lid)
+			return -EADDRNOTAVAIL;
+		rdma_ah_set_dlid(ah, pattr.lid);
+		return 0;
+	}
+
+	len = c->ibdev->port_data[c->port_num].immutable.gid_tbl_len;
+	for (i = 0; i < len; i++) {
+		attr = rdma_get_gid_attr(c->ibdev, c->port_num, i);
+		if (IS_ERR(attr))
+			continue;
+		if (rdma_link_local_addr((struct in6_addr *)attr->gid.raw) &&
+		    (!best ||
+		     (attr->gid_type == IB_GID_TYPE_ROCE_UDP_ENCAP &&
+		      best->gid_type != IB_GID_TYPE_ROCE_UDP_ENCAP))) {
+			if (best)
+				rdma_put_gid_attr(best);
+			best = attr;
+			continue;
+		}
+		rdma_put_gid_attr(attr);
+	}
+	if (!best)
+		return -EADDRNOTAVAIL;
+	gid = best->gid;
+	rdma_ah_set_grh(ah, &gid, 0, best->index, RNR_HOP_LIMIT, 0);
+	/* Kernel users give the DMAC resolved: ours, it is loopback. */
+	rcu_read_lock();
+	ndev = rdma_read_gid_attr_ndev_rcu(best);
+	if (IS_ERR(ndev))
+		err = PTR_ERR(ndev);
+	else
+		memcpy(ah->roce.dmac, ndev->dev_addr, ETH_ALEN);
+	rcu_read_unlock();
+	rdma_put_gid_attr(best);
+	return err;
+}
+
+static void rnr_pair_destroy(struct rnr_ctx *c)
+{
+	if (c->req) {
+		ib_destroy_qp(c->req);
+		c->req = NULL;
+	}
+	if (c->rsp) {
+		ib_destroy_qp(c->rsp);
+		c->rsp = NULL;
+	}
+}
+
+static struct ib_qp *rnr_qp_create(struct rnr_ctx *c)
+{
+	struct ib_qp_init_attr init = {
+		.send_cq = c->cq,
+		.recv_cq = c->cq,
+		.cap = {
+			.max_send_wr = 1,
+			.max_recv_wr = 1,
+			.max_send_sge = 1,
+			.max_recv_sge = 1,
+		},
+		.sq_sig_type = IB_SIGNAL_ALL_WR,
+		.qp_type = IB_QPT_RC,
+	};
+
+	return ib_create_qp(c->pd, &init);
+}
+
+/* RESET -> INIT -> RTR -> RTS of @qp towards @remote. */
+static int rnr_qp_connect(struct rnr_ctx *c, struct ib_qp *qp,
+			  struct ib_qp *remote, u8 min_rnr_timer,
+			  u8 rnr_retry)
+{
+	struct ib_qp_attr attr = {
+		.qp_state = IB_QPS_INIT,
+		.pkey_index = 0,
+		.port_num = c->port_num,
+		.qp_access_flags = 0,
+	};
+	int err;
+
+	err = ib_modify_qp(qp, &attr, IB_QP_STATE | IB_QP_PKEY_INDEX |
+			   IB_QP_PORT | IB_QP_ACCESS_FLAGS);
+	if (err)
+		return err;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_state = IB_QPS_RTR;
+	attr.ah_attr = c->ah_attr;
+	attr.path_mtu = c->mtu;
+	attr.dest_qp_num = remote->qp_num;
+	attr.rq_psn = 0;
+	attr.max_dest_rd_atomic = 0;
+	attr.min_rnr_timer = min_rnr_timer;
+	err = ib_modify_qp(qp, &attr, IB_QP_STATE | IB_QP_AV |
+			   IB_QP_PATH_MTU | IB_QP_DEST_QPN | IB_QP_RQ_PSN |
+			   IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER);
+	if (err)
+		return err;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_state = IB_QPS_RTS;
+	attr.timeout = RNR_QP_TIMEOUT;
+	attr.retry_cnt = RNR_QP_RETRY_CNT;
+	attr.rnr_retry = rnr_retry;
+	attr.sq_psn = 0;
+	attr.max_rd_atomic = 0;
+	return ib_modify_qp(qp, &attr, IB_QP_STATE | IB_QP_TIMEOUT |
+			    IB_QP_RETRY_CNT | IB_QP_RNR_RETRY | IB_QP_SQ_PSN |
+			    IB_QP_MAX_QP_RD_ATOMIC);
+}
+
+/* A fresh connected pair; on error nothing is left. */
+static int rnr_pair_create(struct rnr_ctx *c, u8 code, u8 rnr_retry,
+			   bool recv_posted)
+{
+	struct ib_sge sge = {
+		.addr = c->dma + c->size,
+		.length = c->size,
+		.lkey = c->pd->local_dma_lkey,
+	};
+	struct ib_recv_wr rwr = {
+		.wr_cqe = &c->recv_cqe,
+		.sg_list = &sge,
+		.num_sge = 1,
+	};
+	int err;
+
+	c->req = rnr_qp_create(c);
+	if (IS_ERR(c->req)) {
+		err = PTR_ERR(c->req);
+		c->req = NULL;
+		return err;
+	}
+	c->rsp = rnr_qp_create(c);
+	if (IS_ERR(c->rsp)) {
+		err = PTR_ERR(c->rsp);
+		c->rsp = NULL;
+		goto err_destroy;
+	}
+	err = rnr_qp_connect(c, c->rsp, c->req, code, 0);
+	if (err)
+		goto err_destroy;
+	err = rnr_qp_connect(c, c->req, c->rsp, code, rnr_retry);
+	if (err)
+		goto err_destroy;
+	if (recv_posted) {
+		err = ib_post_recv(c->rsp, &rwr, NULL);
+		if (err)
+			goto err_destroy;
+	}
+	return 0;
+
+err_destroy:
+	rnr_pair_destroy(c);
+	return err;
+}
+
+/* Why the job must stop now, or NULL. */
+static const char *rnr_stop_reason(struct rnr_ctx *c)
+{
+	if (ibtrace_dev_dead(c->job->port->dev))
+		return "the local device went away";
+	if (ibtrace_test_cancelled(c->job))
+		return ibtrace_test_cancel_reason(c->job);
+	return NULL;
+}
+
+/* Busy mode: poll the CQ from this thread until the SEND completes. */
+static int rnr_wait_busy(struct rnr_ctx *c, u64 deadline)
+{
+	struct ib_wc wc[RNR_POLL_BATCH];
+	int n, i;
+
+	for (;;) {
+		n = ib_poll_cq(c->cq, RNR_POLL_BATCH, wc);
+		if (n > 0) {
+			u64 now = ktime_get_ns();
+
+			for (i = 0; i < n; i++) {
+				if (wc[i].qp != c->req)
+					continue;
+				c->t_done = now;
+				c->status = wc[i].status;
+				return 0;
+			}
+		}
+		if (n < 0)
+			return n;
+		if (ktime_get_ns() > deadline)
+			return -ETIMEDOUT;
+		if (rnr_stop_reason(c))
+			return -ECANCELED;
+		cond_resched();
+	}
+}
+
+/* Event mode: the CQ's softirq handler completes c->done. */
+static int rnr_wait_event(struct rnr_ctx *c, u64 deadline)
+{
+	for (;;) {
+		if (wait_for_completion_timeout(&c->done,
+						msecs_to_jiffies(RNR_EVENT_SLICE_MS)))
+			return 0;
+		if (ktime_get_ns() > deadline)
+			return -ETIMEDOUT;
+		if (rnr_stop_reason(c))
+			return -ECANCELED;
+	}
+}
+
+/*
+ * One iteration: a fresh pair, one SEND, its completion. Return: 0 with
+ * c->status and *elapsed set, -ETIMEDOUT (no completion), -ECANCELED, or
+ * a verbs error.
+ */
+static int rnr_once(struct rnr_ctx *c, u8 code, u8 rnr_retry,
+		    bool recv_posted, u64 *elapsed)
+{
+	struct ib_sge sge = {
+		.addr = c->dma,
+		.length = c->size,
+		.lkey = c->pd->local_dma_lkey,
+	};
+	struct ib_send_wr wr = {
+		.wr_cqe = &c->send_cqe,
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = IB_WR_SEND,
+		.send_flags = IB_SEND_SIGNALED,
+	};
+	u64 t_post, deadline;
+	int err;
+
+	err = rnr_pair_create(c, code, rnr_retry, recv_posted);
+	if (err)
+		return err;
+	reinit_completion(&c->done);
+	deadline = (rnr_retry + 1) * rnr_table_ns[code] * 4 +
+		   RNR_DEADLINE_SLACK_NS;
+	t_post = ktime_get_ns();
+	deadline += t_post;
+	err = ib_post_send(c->req, &wr, NULL);
+	if (!err) {
+		if (c->job->args.poll == IBTRACE_TEST_POLL_EVENT)
+			err = rnr_wait_event(c, deadline);
+		else
+			err = rnr_wait_busy(c, deadline);
+	}
+	if (!err)
+		*elapsed = c->t_done - t_post;
+	/* Destroying flushes what is left; the CQ may still hold entries. */
+	rnr_pair_destroy(c);
+	return err;
+}
+
+static int rnr_cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Stop reason or verbs error of an iteration into the verdict; @code
+ * -1 is the calibration.
+ */
+static void rnr_iteration_error(struct rnr_ctx *c, int err, int code,
+				u32 it)
+{
+	struct ibtrace_test_job *job = c->job;
+	const char *why = rnr_stop_reason(c);
+	char where[IBTRACE_TEST_VAL_LEN];
+
+	if (code < 0)
+		snprintf(where, sizeof(where), "calibration iteration %u",
+			 it + 1);
+	else
+		snprintf(where, sizeof(where), "code %d iteration %u", code,
+			 it + 1);
+	if (err == -ETIMEDOUT)
+		ibtrace_test_fail(job,
+				  "no completion of the SEND (%s): the requester neither retried to the end nor failed",
+				  where);
+	else if (why)
+		ibtrace_test_abort(job, "%s", why);
+	else
+		ibtrace_test_abort(job, "verbs error %pe (%s)", ERR_PTR(err),
+				   where);
+}
+
+/* Median post to completion of the zero-wait operation (rnr_retry 0). */
+static int rnr_calibrate(struct rnr_ctx *c, u64 *calib)
+{
+	u32 it, k = c->job->args.iterations;
+	int err;
+
+	for (it = 0; it < k; it++) {
+		err = rnr_once(c, 1, 0, false, &c->samples[it]);
+		if (err) {
+			rnr_iteration_error(c, err, -1, it);
+			return err;
+		}
+		if (c->status != IB_WC_RNR_RETRY_EXC_ERR) {
+			ibtrace_test_abort(c->job,
+					   "calibration (rnr_retry 0): the SEND completed with \"%s\", not RNR retry exceeded",
+					   ib_wc_status_msg(c->status));
+			return -EIO;
+		}
+	}
+	sort(c->samples, k, sizeof(c->samples[0]), rnr_cmp_u64, NULL);
+	*calib = c->samples[(k - 1) / 2];
+	return 0;
+}
+
+/* K iterations of one code, then its figures. */
+static int rnr_test_code(struct rnr_ctx *c, struct rnr_data *d, u8 code)
+{
+	struct ibtrace_test_job *job = c->job;
+	const struct ibtrace_test_args *args = &job->args;
+	u64 table = rnr_table_ns[code], want = args->rnr_retry * table;
+	u32 it, k = args->iterations, n = 0;
+	struct rnr_code_res r = { .code = code };
+	char exp[IBTRACE_TEST_VAL_LEN], obs[IBTRACE_TEST_VAL_LEN];
+	u64 t, per_retry;
+	int err;
+
+	for (it = 0; it < k; it++) {
+		if (rnr_stop_reason(c)) {
+			rnr_iteration_error(c, -ECANCELED, code, it);
+			return -ECANCELED;
+		}
+		err = rnr_once(c, code, args->rnr_retry, args->rnr_recv_posted,
+			       &t);
+		if (err) {
+			rnr_iteration_error(c, err, code, it);
+			return err;
+		}
+		ibtrace_test_check(job, RNR_A_NO_SUCCESS,
+				   c->status != IB_WC_SUCCESS,
+				   "no successful completion",
+				   ib_wc_status_msg(c->status),
+				   "code %u iteration %u", code, it + 1);
+		if (c->status == IB_WC_SUCCESS) {
+			ibtrace_test_fail(job,
+					  "no RNR NAK: the SEND completed successfully (code %u iteration %u)",
+					  code, it + 1);
+			return -EIO;
+		}
+		ibtrace_test_check(job, RNR_A_STATUS,
+				   c->status == IB_WC_RNR_RETRY_EXC_ERR,
+				   ib_wc_status_msg(IB_WC_RNR_RETRY_EXC_ERR),
+				   ib_wc_status_msg(c->status),
+				   "code %u iteration %u", code, it + 1);
+		if (c->status != IB_WC_RNR_RETRY_EXC_ERR)
+			continue;
+		snprintf(exp, sizeof(exp), ">= %llu ns", want);
+		snprintf(obs, sizeof(obs), "%llu ns", t);
+		ibtrace_test_check(job, RNR_A_WAIT, t >= want, exp, obs,
+				   "code %u iteration %u", code, it + 1);
+		c->samples[n++] = t;
+	}
+	if (!n)
+		return 0;
+
+	/* Wait per retry: (post to completion - calibration) / N. */
+	for (it = 0; it < n; it++) {
+		t = c->samples[it];
+		per_retry = t > d->calib_ns ? t - d->calib_ns : 0;
+		c->samples[it] = args->rnr_retry ?
+				 div_u64(per_retry, args->rnr_retry) : per_retry;
+	}
+	sort(c->samples, n, sizeof(c->samples[0]), rnr_cmp_u64, NULL);
+	r.iterations = n;
+	r.min_ns = c->samples[0];
+	r.max_ns = c->samples[n - 1];
+	r.median_ns = c->samples[(n - 1) / 2];
+	r.p99_ns = c->samples[DIV_ROUND_UP(n * 99, 100) - 1];
+	r.overshoot_ns = (s64)r.median_ns - (s64)table;
+	if (args->rnr_retry && r.min_ns > table + table / 2)
+		r.granularity_ns = r.min_ns;
+
+	mutex_lock(&job->lock);
+	d->res[d->n_done++] = r;
+	mutex_unlock(&job->lock);
+	ibtrace_test_progress(job);
+	return 0;
+}
+
+static void ibtrace_rnr_run(struct ibtrace_test_job *job)
+{
+	struct rnr_data *d = job->data;
+	struct rnr_ctx *c;
+	u64 calib;
+	u32 size;
+	int code, err;
+
+	ibtrace_test_restored(job, IBTRACE_TEST_RESTORE_NONE);
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c) {
+		ibtrace_test_abort(job, "out of memory");
+		return;
+	}
+	c->job = job;
+	c->ibdev = job->port->dev->ibdev;
+	c->port_num = job->port_num;
+	init_completion(&c->done);
+	c->send_cqe.done = rnr_send_done;
+	c->recv_cqe.done = rnr_recv_done;
+
+	err = rnr_loopback_addr(c);
+	if (err) {
+		ibtrace_test_not_applicable(job,
+					    "%s port %u has no loopback address for an RC pair (%pe): port down, no LID, or no IPv6 link-local GID",
+					    job->dev_name, job->port_num,
+					    ERR_PTR(err));
+		goto out_free;
+	}
+	size = job->args.size ?: ib_mtu_enum_to_int(c->mtu);
+	mutex_lock(&job->lock);
+	job->args.size = size;
+	mutex_unlock(&job->lock);
+	c->size = size;
+
+	c->buf = kzalloc(2 * size, GFP_KERNEL);
+	if (!c->buf) {
+		ibtrace_test_abort(job, "out of memory");
+		goto out_free;
+	}
+	c->dma = ib_dma_map_single(c->ibdev, c->buf, 2 * size,
+				   DMA_BIDIRECTIONAL);
+	if (ib_dma_mapping_error(c->ibdev, c->dma)) {
+		ibtrace_test_abort(job, "cannot DMA-map the buffer");
+		goto out_free_buf;
+	}
+	c->pd = ib_alloc_pd(c->ibdev, 0);
+	if (IS_ERR(c->pd)) {
+		ibtrace_test_abort(job, "cannot allocate a PD: %pe", c->pd);
+		goto out_unmap;
+	}
+	c->cq = ib_alloc_cq(c->ibdev, c, 4, 0,
+			    job->args.poll == IBTRACE_TEST_POLL_EVENT ?
+			    IB_POLL_SOFTIRQ : IB_POLL_DIRECT);
+	if (IS_ERR(c->cq)) {
+		ibtrace_test_abort(job, "cannot allocate a CQ: %pe", c->cq);
+		goto out_dealloc_pd;
+	}
+
+	if (rnr_calibrate(c, &calib))
+		goto out_free_cq;
+	mutex_lock(&job->lock);
+	d->calib_ns = calib;
+	mutex_unlock(&job->lock);
+
+	for (code = 0; code < IBTRACE_TEST_RNR_CODES; code++) {
+		if (!job->args.rnr_all && code != job->args.rnr_timer)
+			continue;
+		if (rnr_test_code(c, d, code))
+			break;
+	}
+
+out_free_cq:
+	ib_free_cq(c->cq);
+out_dealloc_pd:
+	ib_dealloc_pd(c->pd);
+out_unmap:
+	ib_dma_unmap_single(c->ibdev, c->dma, 2 * size, DMA_BIDIRECTIONAL);
+out_free_buf:
+	kfree(c->buf);
+out_free:
+	kfree(c);
+}
+
+static int rnr_put_code(struct sk_buff *skb, const struct rnr_code_res *r,
+			u64 calib_ns)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, IBTRACE_A_TEST_RNR_CODE);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u8(skb, IBTRACE_RNR_A_CODE, r->code) ||
+	    nla_put_u64_64bit(skb, IBTRACE_RNR_A_TABLE_NS,
+			      rnr_table_ns[r->code], IBTRACE_RNR_A_PAD) ||
+	    nla_put_u32(skb, IBTRACE_RNR_A_ITERATIONS, r->iterations) ||
+	    nla_put_u64_64bit(skb, IBTRACE_RNR_A_WAIT_MIN_NS, r->min_ns,
+			      IBTRACE_RNR_A_PAD) ||
+	    nla_put_u64_64bit(skb, IBTRACE_RNR_A_WAIT_MEDIAN_NS, r->median_ns,
+			      IBTRACE_RNR_A_PAD) ||
+	    nla_put_u64_64bit(skb, IBTRACE_RNR_A_WAIT_MAX_NS, r->max_ns,
+			      IBTRACE_RNR_A_PAD) ||
+	    nla_put_u64_64bit(skb, IBTRACE_RNR_A_WAIT_P99_NS, r->p99_ns,
+			      IBTRACE_RNR_A_PAD) ||
+	    nla_put_s64(skb, IBTRACE_RNR_A_OVERSHOOT_NS, r->overshoot_ns,
+			IBTRACE_RNR_A_PAD) ||
+	    nla_put_u64_64bit(skb, IBTRACE_RNR_A_GRANULARITY_NS,
+			      r->granularity_ns, IBTRACE_RNR_A_PAD) ||
+	    nla_put_u64_64bit(skb, IBTRACE_RNR_A_CALIBRATION_NS, calib_ns,
+			      IBTRACE_RNR_A_PAD)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/* The request's RNR arguments and the figures; job->lock held. */
+static int ibtrace_rnr_fill(struct sk_buff *skb,
+			    const struct ibtrace_test_job *job, bool event)
+{
+	const struct ibtrace_test_args *a = &job->args;
+	const struct rnr_data *d = job->data;
+	u32 i = 0;
+
+	if ((a->rnr_all ? nla_put_flag(skb, IBTRACE_A_TEST_RNR_ALL) :
+			  nla_put_u8(skb, IBTRACE_A_TEST_RNR_TIMER,
+				     a->rnr_timer)) ||
+	    nla_put_u8(skb, IBTRACE_A_TEST_RNR_RETRY, a->rnr_retry) ||
+	    nla_put_u32(skb, IBTRACE_A_TEST_ITERATIONS, a->iterations) ||
+	    nla_put_u8(skb, IBTRACE_A_TEST_POLL, a->poll))
+		return -EMSGSIZE;
+	if (a->size && nla_put_u32(skb, IBTRACE_A_TEST_SIZE, a->size))
+		return -EMSGSIZE;
+	if (a->rnr_recv_posted &&
+	    nla_put_flag(skb, IBTRACE_A_TEST_RNR_RECV_POSTED))
+		return -EMSGSIZE;
+	/* An event carries the newest code only: it must fit a page. */
+	if (event && d->n_done)
+		i = d->n_done - 1;
+	for (; i < d->n_done; i++)
+		if (rnr_put_code(skb, &d->res[i], d->calib_ns))
+			return -EMSGSIZE;
+	return 0;
+}
+
+const struct ibtrace_test_def ibtrace_test_rnr = {
+	.name = "rnr",
+	.seed = "C09_130_01",
+	.desc = "RNR NAK timer: the RC requester waits the timer, retries, then fails",
+	.needs = "an RC-capable port with a loopback address (own LID, or an IPv6 link-local GID)",
+	.smp = false,
+	.asserts = ibtrace_rnr_asserts,
+	.n_asserts = RNR_N_ASSERTS,
+	.run = ibtrace_rnr_run,
+	.data_size = sizeof(struct rnr_data),
+	.fill = ibtrace_rnr_fill,
+};
