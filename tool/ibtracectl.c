@@ -149,6 +149,27 @@ int ibt_global_opt(struct ibt *ctx, int c, const char *arg)
 	}
 }
 
+/*
+ * The words left after the options, argv[first..argc-1], into @pos: at
+ * least @min, at most @max. Errors name "@obj @cmd" and @what it needs.
+ */
+int ibt_positional(int argc, char **argv, int first, int min, int max,
+		   const char *obj, const char *cmd, const char *what,
+		   const char **pos)
+{
+	int i, n = argc - first;
+
+	if (n > max)
+		return ibt_err(IBT_EXIT_USAGE, "unexpected argument \"%s\"",
+			       argv[first + max]);
+	if (n < min)
+		return ibt_err(IBT_EXIT_USAGE, "%s %s needs %s; see ibtracectl %s help",
+			       obj, cmd, what, obj);
+	for (i = 0; i < n; i++)
+		pos[i] = argv[first + i];
+	return IBT_EXIT_OK;
+}
+
 /* Usage error for an option getopt_long() rejected ('?' or ':'). */
 int ibt_bad_opt(int c, char **argv, const char *where)
 {

@@ -186,6 +186,9 @@ int ibt_dispatch(struct ibt *ctx, const char *what,
 		 const struct ibt_cmd *table, const char *dflt);
 int ibt_global_opt(struct ibt *ctx, int c, const char *arg);
 int ibt_bad_opt(int c, char **argv, const char *where);
+int ibt_positional(int argc, char **argv, int first, int min, int max,
+		   const char *obj, const char *cmd, const char *what,
+		   const char **pos);
 int ibt_end_args(struct ibt *ctx);
 
 /* parse.c - pure, unit-tested by test_parse.c */

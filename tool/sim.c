@@ -497,7 +497,7 @@ static int sim_args(struct ibt *ctx, const char *cmd, struct add_opts *add,
 	int argc = ctx->argc + 1;
 	char **argv = ctx->argv - 1;
 	char where[32];
-	int c, n, ret;
+	int c, ret;
 
 	snprintf(where, sizeof(where), "sim %s ", cmd);
 	opterr = 0;
@@ -522,16 +522,8 @@ static int sim_args(struct ibt *ctx, const char *cmd, struct add_opts *add,
 		if (ret)
 			return ret;
 	}
-	n = argc - optind;
-	if (n > max)
-		return ibt_err(IBT_EXIT_USAGE, "unexpected argument \"%s\"",
-			       argv[optind + max]);
-	if (n < min)
-		return ibt_err(IBT_EXIT_USAGE, "sim %s needs %s; see ibtracectl sim help",
-			       cmd, what);
-	for (c = 0; c < n; c++)
-		pos[c] = argv[optind + c];
-	return IBT_EXIT_OK;
+	return ibt_positional(argc, argv, optind, min, max, "sim", cmd, what,
+			      pos);
 }
 
 static int sim_add(struct ibt *ctx)

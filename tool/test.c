@@ -944,7 +944,7 @@ static int test_args(struct ibt *ctx, const char *cmd, struct run *t,
 	int argc = ctx->argc + 1;
 	char **argv = ctx->argv - 1;
 	char where[32];
-	int c, n, ret;
+	int c, ret;
 
 	snprintf(where, sizeof(where), "test %s ", cmd);
 	opterr = 0;
@@ -969,16 +969,8 @@ static int test_args(struct ibt *ctx, const char *cmd, struct run *t,
 		if (ret)
 			return ret;
 	}
-	n = argc - optind;
-	if (n > max)
-		return ibt_err(IBT_EXIT_USAGE, "unexpected argument \"%s\"",
-			       argv[optind + max]);
-	if (n < min)
-		return ibt_err(IBT_EXIT_USAGE, "test %s needs %s; see ibtracectl test help",
-			       cmd, what);
-	for (c = 0; c < n; c++)
-		pos[c] = argv[optind + c];
-	return IBT_EXIT_OK;
+	return ibt_positional(argc, argv, optind, min, max, "test", cmd, what,
+			      pos);
 }
 
 /* list */
