@@ -25,6 +25,7 @@
 #include <linux/etherdevice.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <rdma/ib_addr.h>
@@ -59,6 +60,12 @@ static const struct ibtrace_assert_def ibtrace_rnr_asserts[] = {
 	[RNR_A_WAIT] = { "v1c9-130.1.1#01.03",
 		"post to completion >= rnr_retry x the timer's table value" },
 };
+
+ushort ibtrace_rnr_responder_port = IBTRACE_RNR_RESPONDER_PORT;
+module_param_named(rnr_responder_port, ibtrace_rnr_responder_port, ushort,
+		   0444);
+MODULE_PARM_DESC(rnr_responder_port,
+		 "RDMA CM port of the RNR test's responder for peer hosts (0: none)");
 
 /* IBA table of the RNR NAK timer, code -> ns (the specification's). */
 static const u64 rnr_table_ns[IBTRACE_TEST_RNR_CODES] = {

@@ -79,10 +79,15 @@ struct ibtrace_test_def {
  * @retries: extra attempts after a timeout
  * @rnr_timer: RNR NAK timer code to test (0..31)
  * @rnr_all: test every timer code instead of @rnr_timer
- * @rnr_retry: rnr_retry of the requester (0..6)
+ * @rnr_retry: rnr_retry of the requester (0..7; 7 only with @deadline_ms)
  * @size: bytes of a message, 0 = the path MTU
  * @iterations: runs per case
  * @poll: &enum ibtrace_test_poll
+ * @peer: peer mode: @peer_gid is the responder's host
+ * @peer_gid: GID of the peer (peer mode)
+ * @peer_port: RDMA CM port of the peer's responder
+ * @deadline_ms: longest wait for one completion, 0 = derived from the
+ *	timer and rnr_retry
  * @rnr_recv_posted: negative control: the responder posts a receive
  *	buffer, so no RNR NAK happens
  */
@@ -98,6 +103,10 @@ struct ibtrace_test_args {
 	u32 size;
 	u32 iterations;
 	u8 poll;
+	bool peer;
+	union ib_gid peer_gid;
+	u16 peer_port;
+	u32 deadline_ms;
 	bool rnr_recv_posted;
 };
 
@@ -273,6 +282,7 @@ extern const struct ibtrace_test_def ibtrace_test_guidinfo;
 
 /* rnr.c */
 extern const struct ibtrace_test_def ibtrace_test_rnr;
+extern ushort ibtrace_rnr_responder_port;
 
 /* test_nl.c */
 void ibtrace_nl_test_event(struct ibtrace_test_job *job, u8 event,

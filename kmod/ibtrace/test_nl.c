@@ -23,6 +23,7 @@
 #define IBTRACE_TEST_DEF_RNR_RETRY	1
 #define IBTRACE_TEST_DEF_ITERATIONS	5
 #define IBTRACE_TEST_MAX_SIZE		65536
+#define IBTRACE_TEST_MAX_DEADLINE_MS	600000
 
 static struct netlink_range_validation ibtrace_test_timeout_range = {
 	.min = 1, .max = IBTRACE_TEST_MAX_MS,
@@ -40,12 +41,16 @@ static struct netlink_range_validation ibtrace_test_size_range = {
 	.min = 1, .max = IBTRACE_TEST_MAX_SIZE,
 };
 
+static struct netlink_range_validation ibtrace_test_deadline_range = {
+	.min = 1, .max = IBTRACE_TEST_MAX_DEADLINE_MS,
+};
+
 static struct netlink_range_validation ibtrace_test_iter_range = {
 	.min = 1, .max = IBTRACE_TEST_RNR_MAX_ITERATIONS,
 };
 
 const struct nla_policy
-ibtrace_test_run_policy[IBTRACE_A_TEST_RNR_RECV_POSTED + 1] = {
+ibtrace_test_run_policy[IBTRACE_A_TEST_DEADLINE_MS + 1] = {
 	[IBTRACE_A_DEV_INDEX] = { .type = NLA_U32 },
 	[IBTRACE_A_DEV_NAME] = { .type = NLA_NUL_STRING,
 				 .len = IB_DEVICE_NAME_MAX - 1 },
@@ -75,6 +80,10 @@ ibtrace_test_run_policy[IBTRACE_A_TEST_RNR_RECV_POSTED + 1] = {
 	[IBTRACE_A_TEST_POLL] =
 		NLA_POLICY_MAX(NLA_U8, IBTRACE_TEST_POLL_EVENT),
 	[IBTRACE_A_TEST_RNR_RECV_POSTED] = { .type = NLA_FLAG },
+	[IBTRACE_A_TEST_PEER_GID] = NLA_POLICY_EXACT_LEN(sizeof(union ib_gid)),
+	[IBTRACE_A_TEST_PEER_PORT] = NLA_POLICY_MIN(NLA_U16, 1),
+	[IBTRACE_A_TEST_DEADLINE_MS] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_test_deadline_range),
 };
 
 const struct nla_policy ibtrace_test_job_policy[IBTRACE_A_TEST_JOB + 1] = {
@@ -97,14 +106,32 @@ static int ibtrace_test_parse_rnr(struct nlattr **attrs,
 	args->rnr_timer = timer ? nla_get_u8(timer) :
 				  IBTRACE_TEST_DEF_RNR_TIMER;
 	args->rnr_all = nla_get_flag(attrs[IBTRACE_A_TEST_RNR_ALL]);
+	if (attrs[IBTRACE_A_TEST_DEADLINE_MS])
+		args->deadline_ms =
+			nla_get_u32(attrs[IBTRACE_A_TEST_DEADLINE_MS]);
 	args->rnr_retry = IBTRACE_TEST_DEF_RNR_RETRY;
 	if (retry) {
 		args->rnr_retry = nla_get_u8(retry);
-		if (args->rnr_retry == 7) {
+		if (args->rnr_retry == 7 && !args->deadline_ms) {
 			NL_SET_ERR_MSG_ATTR(extack, retry,
-					    "rnr_retry 7 means retry forever: the test would never end; give 0..6");
+					    "rnr_retry 7 means retry forever: give a deadline with it, or 0..6");
 			return -EINVAL;
 		}
+	}
+	if (attrs[IBTRACE_A_TEST_PEER_GID]) {
+		args->peer = true;
+		nla_memcpy(&args->peer_gid, attrs[IBTRACE_A_TEST_PEER_GID],
+			   sizeof(args->peer_gid));
+	}
+	args->peer_port = ibtrace_rnr_responder_port;
+	if (attrs[IBTRACE_A_TEST_PEER_PORT]) {
+		if (!args->peer) {
+			NL_SET_ERR_MSG_ATTR(extack,
+					    attrs[IBTRACE_A_TEST_PEER_PORT],
+					    "a peer port needs a peer GID");
+			return -EINVAL;
+		}
+		args->peer_port = nla_get_u16(attrs[IBTRACE_A_TEST_PEER_PORT]);
 	}
 	if (attrs[IBTRACE_A_TEST_SIZE])
 		args->size = nla_get_u32(attrs[IBTRACE_A_TEST_SIZE]);

@@ -40,6 +40,8 @@
 #define IBTRACE_TEST_RNR_MAX_ITERATIONS	100
 /* Number of RNR NAK timer codes (0..31). */
 #define IBTRACE_TEST_RNR_CODES		32
+/* RDMA CM port (TCP port space) of the RNR responder, by default. */
+#define IBTRACE_RNR_RESPONDER_PORT	7471
 /* Name of the multicast group of test job events. */
 #define IBTRACE_MCGRP_TEST		"test"
 
@@ -227,8 +229,8 @@ enum ibtrace_cmd {
  * @IBTRACE_A_TEST_RNR_TIMER: u8, RNR NAK timer code under test (0..31;
  *	default 1); the RNR test
  * @IBTRACE_A_TEST_RNR_ALL: flag, test every timer code (0..31) instead
- * @IBTRACE_A_TEST_RNR_RETRY: u8, rnr_retry of the requester (0..6, default
- *	1; 7, infinite, is refused)
+ * @IBTRACE_A_TEST_RNR_RETRY: u8, rnr_retry of the requester (0..7, default
+ *	1; 7, infinite, only with %IBTRACE_A_TEST_DEADLINE_MS)
  * @IBTRACE_A_TEST_SIZE: u32, bytes of the SEND (1..65536; default the
  *	path MTU)
  * @IBTRACE_A_TEST_ITERATIONS: u32, runs per timer code (1..
@@ -238,6 +240,18 @@ enum ibtrace_cmd {
  *	posts a receive buffer, so no RNR NAK happens and the test must fail
  * @IBTRACE_A_TEST_RNR_CODE: nest, &enum ibtrace_rnr_attr, the figures of
  *	one timer code (repeated, one per code measured)
+ * @IBTRACE_A_TEST_PEER_GID: binary (16 bytes), peer mode of the RNR test:
+ *	the GID of a host whose ibtrace is the responder (reached through
+ *	the kernel RDMA CM); absent: loopback on the local port
+ * @IBTRACE_A_TEST_PEER_PORT: u16, RDMA CM port of the peer's responder
+ *	(default the local module parameter rnr_responder_port)
+ * @IBTRACE_A_TEST_DEADLINE_MS: u32, longest wait for one SEND's
+ *	completion (1..600000); required with rnr_retry 7, where the SEND
+ *	must not complete before it
+ * @IBTRACE_A_TEST_RNR_WIRE: u8, &enum ibtrace_rnr_wire, whether the RNR
+ *	NAKs and the retries were seen on the wire
+ * @IBTRACE_A_TEST_RNR_WIRE_WHY: string, why the wire could not be seen
+ *	(with %IBTRACE_RNR_WIRE_NOT_VISIBLE)
  * @__IBTRACE_A_MAX: number of attributes + 1
  * @IBTRACE_A_MAX: highest attribute number
  */
@@ -314,6 +328,11 @@ enum ibtrace_attr {
 	IBTRACE_A_TEST_POLL,
 	IBTRACE_A_TEST_RNR_RECV_POSTED,
 	IBTRACE_A_TEST_RNR_CODE,
+	IBTRACE_A_TEST_PEER_GID,
+	IBTRACE_A_TEST_PEER_PORT,
+	IBTRACE_A_TEST_DEADLINE_MS,
+	IBTRACE_A_TEST_RNR_WIRE,
+	IBTRACE_A_TEST_RNR_WIRE_WHY,
 
 	__IBTRACE_A_MAX,
 	IBTRACE_A_MAX = __IBTRACE_A_MAX - 1
@@ -772,6 +791,18 @@ enum ibtrace_test_poll {
 };
 
 /**
+ * enum ibtrace_rnr_wire - whether the RNR test saw its packets on the wire
+ * @IBTRACE_RNR_WIRE_NOT_VISIBLE: no (same-device loopback, a device
+ *	without a netdev, ...); %IBTRACE_A_TEST_RNR_WIRE_WHY says why
+ * @IBTRACE_RNR_WIRE_TAPPED: a packet tap on the RoCE netdev timed the RNR
+ *	NAKs and the retries (the %IBTRACE_RNR_A_WIRE_* figures)
+ */
+enum ibtrace_rnr_wire {
+	IBTRACE_RNR_WIRE_NOT_VISIBLE,
+	IBTRACE_RNR_WIRE_TAPPED,
+};
+
+/**
  * enum ibtrace_rnr_attr - the RNR test's figures for one timer code
  * @IBTRACE_RNR_A_UNSPEC: unused
  * @IBTRACE_RNR_A_PAD: padding
@@ -791,6 +822,13 @@ enum ibtrace_test_poll {
  *	value (the device rounds the timer up), else 0 (none visible)
  * @IBTRACE_RNR_A_CALIBRATION_NS: u64, median post to completion of the
  *	zero-wait operation (rnr_retry 0), subtracted above
+ * @IBTRACE_RNR_A_WIRE_SAMPLES: u32, RNR NAK to retried request intervals
+ *	seen on the wire (only when the wire is visible)
+ * @IBTRACE_RNR_A_WIRE_MIN_NS: u64, shortest wire wait: an RNR NAK's
+ *	arrival to the departure of the request it makes the requester retry
+ * @IBTRACE_RNR_A_WIRE_MEDIAN_NS: u64, median wire wait
+ * @IBTRACE_RNR_A_WIRE_MAX_NS: u64, longest wire wait
+ * @IBTRACE_RNR_A_NAKS: u32, RNR NAKs seen on the wire (all iterations)
  * @__IBTRACE_RNR_A_MAX: number of attributes + 1
  * @IBTRACE_RNR_A_MAX: highest attribute number
  */
@@ -807,6 +845,11 @@ enum ibtrace_rnr_attr {
 	IBTRACE_RNR_A_OVERSHOOT_NS,
 	IBTRACE_RNR_A_GRANULARITY_NS,
 	IBTRACE_RNR_A_CALIBRATION_NS,
+	IBTRACE_RNR_A_WIRE_SAMPLES,
+	IBTRACE_RNR_A_WIRE_MIN_NS,
+	IBTRACE_RNR_A_WIRE_MEDIAN_NS,
+	IBTRACE_RNR_A_WIRE_MAX_NS,
+	IBTRACE_RNR_A_NAKS,
 
 	__IBTRACE_RNR_A_MAX,
 	IBTRACE_RNR_A_MAX = __IBTRACE_RNR_A_MAX - 1
