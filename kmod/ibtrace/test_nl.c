@@ -332,10 +332,13 @@ static int ibtrace_put_job_head(struct sk_buff *skb,
 	    nla_put_u8(skb, IBTRACE_A_TEST_STATE, job->state) ||
 	    nla_put_u8(skb, IBTRACE_A_TEST_VERDICT, job->verdict) ||
 	    nla_put_u8(skb, IBTRACE_A_TEST_RESTORE, job->restore) ||
-	    nla_put_u32(skb, IBTRACE_A_TEST_EXCHANGES, job->n_xchg) ||
-	    nla_put_u32(skb, IBTRACE_A_TEST_BLOCKS, job->args.blocks) ||
 	    nla_put_u64_64bit(skb, IBTRACE_A_TEST_ELAPSED_NS,
 			      now - job->t_start, IBTRACE_A_PAD))
+		return -EMSGSIZE;
+	/* MAD exchanges and GUIDInfo blocks are an SMP test's business. */
+	if (job->def->smp &&
+	    (nla_put_u32(skb, IBTRACE_A_TEST_EXCHANGES, job->n_xchg) ||
+	     nla_put_u32(skb, IBTRACE_A_TEST_BLOCKS, job->args.blocks)))
 		return -EMSGSIZE;
 	if (job->reason[0] &&
 	    nla_put_string(skb, IBTRACE_A_TEST_REASON, job->reason))
@@ -423,7 +426,7 @@ int ibtrace_nl_test_get_doit(struct sk_buff *skb, struct genl_info *info)
 	 */
 	size = 1024 + job->def->n_asserts * 512 +
 	       IBTRACE_TEST_MAX_EXCHANGES * 96 +
-	       (job->def->fill ? IBTRACE_TEST_RNR_CODES * 192 : 0);
+	       (job->def->fill ? IBTRACE_TEST_RNR_CODES * 256 : 0);
 	rskb = genlmsg_new(size, GFP_KERNEL);
 	if (!rskb) {
 		err = -ENOMEM;
