@@ -30,7 +30,7 @@ case $IBT_DIR in
 esac
 
 tree=$TMP/linux
-cp -a "$KTREE_SRC" "$tree"
+mkdir -p "$tree" && cp -a "$KTREE_SRC/." "$tree/"
 dst=$tree/tools/testing/selftests/drivers/infiniband/ibtrace
 mkdir -p "$dst"
 (cd "$IBT_DIR" && cp -a Makefile config settings ./*.sh ./*.c ./*.py \
