@@ -1,0 +1,61 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Benchmark (prints figures, asserts nothing): the RNR NAK timer of rxe for
+# all 32 codes, loopback on one port. ibtrace's kernel test (`ibtracectl
+# test run rnr --timer all`, busy polling and completion events) beside
+# the same experiment from user space with libibverbs (bench/rnr_user: a
+# fresh RC pair per iteration, busy ibv_poll_cq, CLOCK_MONOTONIC).
+# Per code: the table value, the median and p99 wait per retry measured
+# by each, and the ratios measured/table and kernel/user-space. Run in the
+# VM:
+#   vm-run -- selftests/bench/rnr.sh
+
+IBTRACE_ROOT=${IBTRACE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+source "$(dirname "$0")/../lib.sh" >/dev/null
+
+iters=${IBTRACE_BENCH_RNR_ITERATIONS:-10}
+USER_BIN=$(dirname "$0")/rnr_user
+
+ibt_modprobe_ibtrace && ibt_rxe_add rxe0 || exit 1
+
+kern() {
+	"$IBTRACECTL" -j -d rxe0 test run rnr --timer all --iterations "$iters" \
+		--poll "$1"
+}
+busy=$(kern busy) || { echo "ibtracectl test run rnr (busy) failed" >&2; exit 1; }
+event=$(kern event) || { echo "ibtracectl test run rnr (event) failed" >&2; exit 1; }
+user=$("$USER_BIN" -d rxe0 -n "$iters" $(seq 0 31)) ||
+	{ echo "rnr_user failed" >&2; exit 1; }
+
+ucal=$(sed -n 's/^calibration_ns=//p' <<< "$user")
+kfig() { jq -r --argjson c "$2" ".codes[] | select(.code == \$c) | .$3" <<< "$1"; }
+ufig() { sed -n "s/^code=$1 .* $2=\([0-9]*\).*/\1/p" <<< "$user"; }
+ms() { bc -l <<< "scale=3; $1 / 1000000"; }
+
+echo
+echo "RNR NAK timer on rxe (loopback, rnr_retry 1, $iters iterations per code)"
+echo "wait per retry = post to completion - calibration (zero-wait post to completion)"
+printf 'calibration: kernel busy %s us, kernel events %s us, user space busy %s us\n' \
+	"$(bc -l <<< "scale=1; $(jq -r '.codes[0].calibration_ns' <<< "$busy") / 1000")" \
+	"$(bc -l <<< "scale=1; $(jq -r '.codes[0].calibration_ns' <<< "$event") / 1000")" \
+	"$(bc -l <<< "scale=1; $ucal / 1000")"
+printf '%4s %10s | %10s %10s %7s | %10s %10s | %10s %10s %7s\n' \
+	code "table ms" "kern med" "kern p99" "k/table" "event med" "event p99" \
+	"user med" "user p99" "k/user"
+for c in $(seq 0 31); do
+	table=$(kfig "$busy" "$c" table_ns)
+	kmed=$(kfig "$busy" "$c" wait_median_ns)
+	kp99=$(kfig "$busy" "$c" wait_p99_ns)
+	emed=$(kfig "$event" "$c" wait_median_ns)
+	ep99=$(kfig "$event" "$c" wait_p99_ns)
+	umed=$(( $(ufig "$c" median_ns) - ucal ))
+	up99=$(( $(ufig "$c" p99_ns) - ucal ))
+	printf '%4d %10.3f | %10.3f %10.3f %7.2f | %10.3f %10.3f | %10.3f %10.3f %7.2f\n' \
+		"$c" "$(ms "$table")" "$(ms "$kmed")" "$(ms "$kp99")" \
+		"$(bc -l <<< "$kmed / $table")" "$(ms "$emed")" "$(ms "$ep99")" \
+		"$(ms "$umed")" "$(ms "$up99")" \
+		"$(bc -l <<< "if ($umed > 0) $kmed / $umed else 0")"
+done
+gran=$(jq -r '[.codes[] | select(.granularity_ns > 0) | .code] | length' <<< "$busy")
+echo "codes where rxe visibly rounds the timer up (min wait > 1.5 x table): $gran of 32"

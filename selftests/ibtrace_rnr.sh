@@ -1,0 +1,180 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The RNR NAK timer conformance test (IBTA C09_130_01) on rxe, as a user
+# runs it with `ibtracectl test run rnr`: loopback on the local port, and
+# with a peer VM's ibtrace as the responder (vm-run --vms 2 --peer-cmd
+# selftests/peer.sh) where the wire is visible. Per timer code the
+# requester must wait at least rnr_retry x the code's table value and then
+# fail with "RNR retry exceeded"; a responder that does post a receive
+# buffer must make the test fail; cancel and unload leave no QP behind.
+#
+# IBTRACE_RNR_SLOW=1 adds the opt-in variant: every code, 20 iterations,
+# rnr_retry 3, both polling modes.
+
+source "$(dirname "$0")/lib.sh"
+
+ibt_require_root
+ibt_require_file "$IBTRACECTL"
+ibt_require_cmd jq
+ibt_require_cmd rdma
+
+# Table values (ns) of the RNR NAK timer codes, from the specification.
+TABLE=(655360000 10000 20000 30000 40000 60000 80000 120000 160000 240000
+	320000 480000 640000 960000 1280000 1920000 2560000 3840000 5120000
+	7680000 10240000 15360000 20480000 30720000 40960000 61440000 81920000
+	122880000 163840000 245760000 327680000 491520000)
+CODES="1 12 18 20 31"
+
+ibt_check "ibtrace loads" ibt_modprobe_ibtrace
+ibt_rxe_add rxe0 >/dev/null 2>&1 ||
+	ibt_check "rxe0 present" test -d /sys/class/infiniband/rxe0
+
+# The RC QPs on rxe0 (ours are kernel QPs of type RC; QP0/QP1 are not).
+rc_qps() { rdma resource show qp link rxe0/1 2>/dev/null | grep -c 'type RC'; }
+
+js=$("$IBTRACECTL" -j test list)
+ibt_expect "test list: rnr with seed C09_130_01" C09_130_01 \
+	"$(jq -r '.[] | select(.name == "rnr") | .seed' <<< "$js")"
+ibt_expect "test list: rnr's three assertions" 3 \
+	"$(jq '[.[] | select(.name == "rnr") | .assertions[]] | length' <<< "$js")"
+
+# rnr ARGS...: run the test to its end; $js the JSON, $rc the exit status.
+rnr() { js=$("$IBTRACECTL" -j -d rxe0 test run rnr "$@" 2>/tmp/rnr.err); rc=$?; }
+jr() { jq -r "$1" <<< "$js" 2>/dev/null; }
+
+# check_code WHAT CODE RETRY: the figures of CODE in $js hold.
+check_code()
+{
+	local what=$1 code=$2 retry=$3 table=${TABLE[$2]} c
+
+	c=$(jq -c --argjson c "$code" '.codes[] | select(.code == $c)' <<< "$js")
+	ibt_expect "$what: table value of code $code is the specification's" \
+		"$table" "$(jq -r .table_ns <<< "$c")"
+	ibt_expect "$what: every iteration measured" \
+		"$(jr .iterations)" "$(jq -r .iterations <<< "$c")"
+	# The assertion itself is per iteration (post to completion >= N x
+	# table); here the figure a user reads: the median wait per retry.
+	ibt_match "$what: median wait per retry >= table value ($table ns)" '^ok$' \
+		"$(jq -r --argjson t "$table" 'if .wait_median_ns >= $t then "ok" else "median \(.wait_median_ns) ns" end' <<< "$c")"
+}
+
+# pass WHAT: exit 0, verdict pass, all three assertions pass.
+pass()
+{
+	ibt_expect "$1: exit 0 (pass)" 0 "$rc"
+	ibt_expect "$1: verdict pass, every assertion pass" "pass pass pass pass" \
+		"$(jr '[.verdict] + [.assertions[].result] | join(" ")')"
+}
+
+echo "# loopback on rxe0"
+for code in $CODES; do
+	rnr --timer "$code" --iterations 3
+	pass "loopback code $code"
+	check_code "loopback code $code" "$code" 1
+done
+ibt_expect "loopback: no QP left" 0 "$(rc_qps)"
+
+rnr --timer 12 --retry 3 --iterations 3
+pass "loopback code 12, rnr_retry 3"
+check_code "loopback code 12, rnr_retry 3" 12 3
+ibt_match "  the assertion compares with 3 x the table value" ">= 1920000 ns" \
+	"$(jr '.assertions[] | select(.id | endswith("#01.03")) | .expected')"
+
+rnr --timer 18 --retry 3 --iterations 3 --poll event
+pass "loopback code 18, rnr_retry 3, completion events"
+check_code "loopback code 18, events" 18 3
+
+rnr --timer 1 --iterations 3 --size 1
+pass "loopback code 1, a 1-byte SEND"
+
+echo "# what a user may get wrong"
+out=$("$IBTRACECTL" -d rxe0 test run rnr --timer 32 2>&1)
+ibt_expect "--timer 32: refused (usage error, exit 2)" 2 "$?"
+ibt_match "  one sentence naming the option" "timer" "$out"
+out=$("$IBTRACECTL" -d rxe0 test run rnr --retry 7 2>&1)
+rc=$?
+ibt_match "--retry 7 without a deadline: refused" "^[1-9]" "$rc"
+ibt_match "  the sentence says why" "forever|deadline" "$out"
+
+echo "# negative control: the responder posts a receive buffer"
+rnr --timer 12 --iterations 2 --recv-posted
+ibt_expect "receive posted: exit 15 (fail), not a false pass" 15 "$rc"
+ibt_expect "  verdict fail" fail "$(jr .verdict)"
+ibt_match "  the reason says no RNR NAK happened" "no RNR NAK" "$(jr .reason)"
+ibt_expect "  no QP left" 0 "$(rc_qps)"
+
+echo "# a full sweep of the 32 codes, cancelled and unloaded midway"
+rnr --timer all --iterations 1
+pass "every code 0..31, one iteration each"
+ibt_expect "  32 codes reported" 32 "$(jr '.codes | length')"
+ibt_expect "  codes 0..31 in order" "$(seq -s ' ' 0 31)" "$(jr '[.codes[].code] | join(" ")')"
+
+timeout -s INT 4 "$IBTRACECTL" -d rxe0 test run rnr --timer all --iterations 3 \
+	> /tmp/rnr.out 2>&1
+ibt_expect "SIGINT mid-sweep: exit 13 (cancelled)" 13 "$?"
+sleep 1
+ibt_expect "  no QP left after the cancel" 0 "$(rc_qps)"
+js=$("$IBTRACECTL" -j test show | jq -c '[.[] | select(.test == "rnr")][-1]')
+ibt_expect "  the job ended: finished, verdict error" "finished error" \
+	"$(jr '"\(.state) \(.verdict)"')"
+
+job=$("$IBTRACECTL" -j -d rxe0 test run rnr --timer all --iterations 3 --poll event \
+	--detach | jq -r .job)
+sleep 3
+ibt_expect "  a detached sweep is running" running \
+	"$("$IBTRACECTL" -j test show "$job" | jq -r .state)"
+t0=$(date +%s%N)
+ibt_check "rmmod ibtrace mid-sweep" rmmod ibtrace
+ibt_match "  rmmod took under 2 s (the longest wait is one code 0 iteration)" \
+	'^[01]$' "$((($(date +%s%N) - t0) / 1000000000))"
+ibt_expect "  no QP left after the unload" 0 "$(rc_qps)"
+ibt_check "ibtrace loads again" ibt_modprobe_ibtrace
+
+if [ "${IBTRACE_RNR_SLOW:-0}" = 1 ]; then
+	echo "# slow variant: every code, 20 iterations, rnr_retry 3, both polls"
+	for poll in busy event; do
+		rnr --timer all --iterations 20 --retry 3 --poll $poll
+		pass "all codes, 20 iterations, rnr_retry 3, $poll"
+		for code in $(seq 0 31); do
+			check_code "all/$poll" "$code" 3
+		done
+	done
+fi
+
+if [ -z "$VMRUN_PEER_MAC" ] || ! ibt_wait_peer; then
+	ibt_skip_one "peer mode" "no peer host (run under vm-run --vms 2 with selftests/peer.sh)"
+	ibt_done
+fi
+
+echo "# peer mode: the peer VM's ibtrace is the responder"
+peer=$(ibt_ll_gid_of_mac "$VMRUN_PEER_MAC")
+for code in $CODES; do
+	rnr --timer "$code" --iterations 3 --peer "$peer"
+	pass "peer code $code"
+	check_code "peer code $code" "$code" 1
+	ibt_expect "  the wire was tapped" tapped "$(jr .wire)"
+	ibt_match "  every wire wait (NAK in, retry out) >= table value" '^ok$' \
+		"$(jq -r --argjson c "$code" --argjson t "${TABLE[$code]}" \
+			'.codes[] | select(.code == $c) |
+			 if .wire_samples > 0 and .wire_min_ns >= $t then "ok"
+			 else "samples \(.wire_samples) min \(.wire_min_ns)" end' <<< "$js")"
+done
+rnr --timer 18 --retry 3 --iterations 3 --peer "$peer"
+pass "peer code 18, rnr_retry 3"
+ibt_expect "  4 RNR NAKs and 3 retries per iteration seen on the wire" "12 9" \
+	"$(jr '.codes[0] | "\(.naks) \(.wire_samples)"')"
+ibt_expect "peer mode: no QP left" 0 "$(rc_qps)"
+
+rnr --timer 12 --iterations 2 --peer "$peer" --recv-posted
+ibt_expect "peer, receive posted: exit 15 (fail)" 15 "$rc"
+ibt_match "  the reason says no RNR NAK happened" "no RNR NAK" "$(jr .reason)"
+
+rnr --timer 12 --iterations 1 --peer "$peer" --peer-port 7472
+ibt_expect "peer port nobody listens on: exit 17 (error)" 17 "$rc"
+ibt_match "  the reason names the peer and the port" "7472" "$(jr .reason)"
+
+rnr --timer 12 --retry 7 --deadline 300 --iterations 1 --peer "$peer"
+pass "peer, rnr_retry 7 (forever) with a 300 ms deadline"
+
+ibt_done
