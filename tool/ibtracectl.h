@@ -5,7 +5,9 @@
  * One context (struct ibt) is created in main() and passed to every
  * function. Transport lives in nl.c, presentation in out.c, pure parsing
  * and decoding in parse.c and fmt.c, and one file per object (dev.c,
- * agent.c, ping.c, trace.c, test.c, sim.c) ties them together.
+ * agent.c, ping.c, trace.c, test.c, sim.c) ties them together; the test
+ * object keeps the decoding of its results in test_result.c and their
+ * printing in test_out.c.
  *
  * Exit codes (also listed by "ibtracectl --help"; part of the interface,
  * checked by the selftests):

@@ -79,12 +79,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <json-c/json.h>
 #include <netlink/attr.h>
 #include <netlink/genl/genl.h>
 #include <netlink/msg.h>
 
 #include "ibtracectl.h"
+#include "test.h"
 
 enum {
 	OPT_DR = 0x200,
@@ -94,49 +94,7 @@ enum {
 	OPT_DETACH,
 };
 
-#define TEST_NAME_MAX	32
-#define TEST_STR_MAX	256
-/* silence after which a running job's state is read (lost events) */
 #define TEST_POLL_MS	2000
-
-struct assertion {
-	char id[64];
-	char desc[TEST_STR_MAX];
-	bool have_result, have_checks;
-	unsigned int result;
-	uint32_t checks;
-	char expected[TEST_STR_MAX];
-	char observed[TEST_STR_MAX];
-	char where[TEST_STR_MAX];
-};
-
-struct xchg {
-	bool have[IBTRACE_XCHG_A_MAX + 1];
-	uint64_t val[IBTRACE_XCHG_A_MAX + 1];
-};
-
-/* A test (TEST_LIST) or a job (TEST_GET, TEST_EVENT), as the kernel said. */
-struct result {
-	bool have[IBTRACE_A_MAX + 1];
-	uint64_t val[IBTRACE_A_MAX + 1];
-	char name[TEST_NAME_MAX];
-	char seed[TEST_NAME_MAX];
-	char dev[IBT_DEV_NAME_MAX];
-	char reason[TEST_STR_MAX];
-	char desc[TEST_STR_MAX];
-	char needs[TEST_STR_MAX];
-	uint8_t dr[IBTRACE_TRACE_MAX_HOPS];
-	size_t ndr;
-	struct assertion *asserts;
-	size_t nasserts;
-	struct xchg *xchgs;
-	size_t nxchgs;
-};
-
-struct list {
-	struct result *v;
-	size_t n;
-};
 
 struct run {
 	/* request */
@@ -160,231 +118,6 @@ struct run {
 	int err;			/* event processing failed: exit code */
 };
 
-static void result_free(struct result *r)
-{
-	free(r->asserts);
-	free(r->xchgs);
-	r->asserts = NULL;
-	r->xchgs = NULL;
-	r->nasserts = r->nxchgs = 0;
-}
-
-static void list_free(struct list *l)
-{
-	size_t i;
-
-	for (i = 0; i < l->n; i++)
-		result_free(&l->v[i]);
-	free(l->v);
-	l->v = NULL;
-	l->n = 0;
-}
-
-static uint64_t attr_val(struct nlattr *a, int type)
-{
-	switch (type) {
-	case IBTRACE_A_TEST_DUT_PORT:
-	case IBTRACE_A_TEST_STATE:
-	case IBTRACE_A_TEST_VERDICT:
-	case IBTRACE_A_TEST_RESTORE:
-	case IBTRACE_A_TEST_EVENT:
-	case IBTRACE_A_TEST_DUT_NODE_TYPE:
-	case IBTRACE_A_TEST_GUID_CAP:
-		return nla_get_u8(a);
-	case IBTRACE_A_TEST_ELAPSED_NS:
-	case IBTRACE_A_TEST_DUT_NODE_GUID:
-	case IBTRACE_A_TEST_DUT_PORT_GUID:
-		return nla_get_u64(a);
-	default:
-		return nla_get_u32(a);
-	}
-}
-
-/* Add or update (same id) assertion @a of @r. */
-static int assert_put(struct result *r, const struct assertion *a)
-{
-	struct assertion *v;
-	size_t i;
-
-	for (i = 0; i < r->nasserts; i++) {
-		if (strcmp(r->asserts[i].id, a->id))
-			continue;
-		v = &r->asserts[i];
-		if (a->desc[0])
-			memcpy(v->desc, a->desc, sizeof(v->desc));
-		if (a->have_result) {
-			v->have_result = true;
-			v->result = a->result;
-		}
-		if (a->have_checks) {
-			v->have_checks = true;
-			v->checks = a->checks;
-		}
-		if (a->expected[0] || a->observed[0] || a->where[0]) {
-			memcpy(v->expected, a->expected, sizeof(v->expected));
-			memcpy(v->observed, a->observed, sizeof(v->observed));
-			memcpy(v->where, a->where, sizeof(v->where));
-		}
-		return 0;
-	}
-	v = realloc(r->asserts, (r->nasserts + 1) * sizeof(*v));
-	if (!v)
-		return ibt_err(IBT_EXIT_ERR, "out of memory");
-	r->asserts = v;
-	r->asserts[r->nasserts++] = *a;
-	return 0;
-}
-
-static int absorb_assert(struct ibt *ctx, struct result *r, struct nlattr *nest)
-{
-	struct nlattr *tb[IBTRACE_ASSERT_A_MAX + 1];
-	struct assertion a = { 0 };
-	int ret;
-
-	ret = ibt_nl_parse_nest(ctx, nest, tb);
-	if (ret)
-		return ret;
-	if (!tb[IBTRACE_ASSERT_A_ID])
-		return ibt_err(IBT_EXIT_ERR, "malformed kernel reply: assertion without an id");
-	nla_strlcpy(a.id, tb[IBTRACE_ASSERT_A_ID], sizeof(a.id));
-	if (tb[IBTRACE_ASSERT_A_DESC])
-		nla_strlcpy(a.desc, tb[IBTRACE_ASSERT_A_DESC], sizeof(a.desc));
-	if (tb[IBTRACE_ASSERT_A_RESULT]) {
-		a.have_result = true;
-		a.result = nla_get_u8(tb[IBTRACE_ASSERT_A_RESULT]);
-	}
-	if (tb[IBTRACE_ASSERT_A_CHECKS]) {
-		a.have_checks = true;
-		a.checks = nla_get_u32(tb[IBTRACE_ASSERT_A_CHECKS]);
-	}
-	if (tb[IBTRACE_ASSERT_A_EXPECTED])
-		nla_strlcpy(a.expected, tb[IBTRACE_ASSERT_A_EXPECTED], sizeof(a.expected));
-	if (tb[IBTRACE_ASSERT_A_OBSERVED])
-		nla_strlcpy(a.observed, tb[IBTRACE_ASSERT_A_OBSERVED], sizeof(a.observed));
-	if (tb[IBTRACE_ASSERT_A_WHERE])
-		nla_strlcpy(a.where, tb[IBTRACE_ASSERT_A_WHERE], sizeof(a.where));
-	return assert_put(r, &a);
-}
-
-static int absorb_xchg(struct ibt *ctx, struct result *r, struct nlattr *nest)
-{
-	struct nlattr *tb[IBTRACE_XCHG_A_MAX + 1];
-	struct xchg *v;
-	int i, ret;
-
-	ret = ibt_nl_parse_nest(ctx, nest, tb);
-	if (ret)
-		return ret;
-	v = realloc(r->xchgs, (r->nxchgs + 1) * sizeof(*v));
-	if (!v)
-		return ibt_err(IBT_EXIT_ERR, "out of memory");
-	r->xchgs = v;
-	v = &r->xchgs[r->nxchgs++];
-	memset(v, 0, sizeof(*v));
-	for (i = IBTRACE_XCHG_A_SEQ; i <= IBTRACE_XCHG_A_MAX; i++) {
-		if (!tb[i])
-			continue;
-		v->have[i] = true;
-		switch (i) {
-		case IBTRACE_XCHG_A_METHOD:
-		case IBTRACE_XCHG_A_OUTCOME:
-		case IBTRACE_XCHG_A_PHASE:
-			v->val[i] = nla_get_u8(tb[i]);
-			break;
-		case IBTRACE_XCHG_A_ATTR_ID:
-		case IBTRACE_XCHG_A_STATUS:
-			v->val[i] = nla_get_u16(tb[i]);
-			break;
-		case IBTRACE_XCHG_A_RTT_NS:
-			v->val[i] = nla_get_u64(tb[i]);
-			break;
-		default:
-			v->val[i] = nla_get_u32(tb[i]);
-			break;
-		}
-	}
-	return 0;
-}
-
-/*
- * Merge the test attributes of message @nlh into @r: numbers and strings
- * replace what @r had, assertions are added or updated by id, exchanges
- * appended.
- */
-static int result_absorb(struct ibt *ctx, struct result *r, struct nlmsghdr *nlh)
-{
-	struct nlattr *tb[IBTRACE_A_MAX + 1];
-	struct nlattr *a;
-	int rem, type, ret;
-
-	ret = ibt_nl_parse(ctx, nlh, tb);	/* validates every attribute */
-	if (ret)
-		return ret;
-	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
-			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
-		type = nla_type(a);
-		ret = 0;
-		switch (type) {
-		case IBTRACE_A_DEV_NAME:
-			nla_strlcpy(r->dev, a, sizeof(r->dev));
-			break;
-		case IBTRACE_A_PORT:
-			r->have[type] = true;
-			r->val[type] = nla_get_u32(a);
-			break;
-		case IBTRACE_A_TEST_NAME:
-			nla_strlcpy(r->name, a, sizeof(r->name));
-			break;
-		case IBTRACE_A_TEST_SEED:
-			nla_strlcpy(r->seed, a, sizeof(r->seed));
-			break;
-		case IBTRACE_A_TEST_DESC:
-			nla_strlcpy(r->desc, a, sizeof(r->desc));
-			break;
-		case IBTRACE_A_TEST_NEEDS:
-			nla_strlcpy(r->needs, a, sizeof(r->needs));
-			break;
-		case IBTRACE_A_TEST_REASON:
-			nla_strlcpy(r->reason, a, sizeof(r->reason));
-			break;
-		case IBTRACE_A_TEST_DR_PATH:
-			r->ndr = nla_len(a);
-			memcpy(r->dr, nla_data(a), r->ndr);
-			break;
-		case IBTRACE_A_TEST_ASSERTION:
-			ret = absorb_assert(ctx, r, a);
-			break;
-		case IBTRACE_A_TEST_EXCHANGE:
-			ret = absorb_xchg(ctx, r, a);
-			break;
-		default:
-			if (type < IBTRACE_A_TEST_JOB || type > IBTRACE_A_MAX)
-				break;
-			r->have[type] = true;
-			r->val[type] = attr_val(a, type);
-			break;
-		}
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-/* Keep every message of a dump as a struct result. */
-static int keep_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
-{
-	struct list *l = arg;
-	struct result *v;
-
-	v = realloc(l->v, (l->n + 1) * sizeof(*v));
-	if (!v)
-		return ibt_err(IBT_EXIT_ERR, "out of memory");
-	l->v = v;
-	v = &l->v[l->n++];
-	memset(v, 0, sizeof(*v));
-	return result_absorb(ctx, v, nlh);
-}
-
 /* Read into @r, on top of what it holds; a negative errno is not printed. */
 static int job_get(struct ibt *ctx, uint32_t job, struct result *r)
 {
@@ -398,7 +131,7 @@ static int job_get(struct ibt *ctx, uint32_t job, struct result *r)
 		nlmsg_free(msg);
 		return ibt_err(IBT_EXIT_ERR, "netlink request too large");
 	}
-	ret = ibt_nl_exchange(ctx, msg, keep_cb, &l);
+	ret = ibt_nl_exchange(ctx, msg, test_keep_cb, &l);
 	if (!ret && l.n) {
 		/* the request's values stay where the kernel sent none */
 		struct result *k = &l.v[0];
@@ -419,7 +152,7 @@ static int job_get(struct ibt *ctx, uint32_t job, struct result *r)
 			r->ndr = k->ndr;
 			memcpy(r->dr, k->dr, k->ndr);
 		}
-		result_free(r);
+		test_result_free(r);
 		r->asserts = k->asserts;
 		r->nasserts = k->nasserts;
 		r->xchgs = k->xchgs;
@@ -429,423 +162,8 @@ static int job_get(struct ibt *ctx, uint32_t job, struct result *r)
 	} else if (!ret) {
 		ret = ibt_err(IBT_EXIT_ERR, "the kernel sent no result for job %u", job);
 	}
-	list_free(&l);
+	test_list_free(&l);
 	return ret;
-}
-
-/* Output */
-
-static const char *assert_label(const struct assertion *a)
-{
-	switch (a->have_result ? a->result : IBTRACE_ASSERT_NOT_RUN) {
-	case IBTRACE_ASSERT_PASS:
-		return "PASS";
-	case IBTRACE_ASSERT_FAIL:
-		return "FAIL";
-	case IBTRACE_ASSERT_NOT_APPLICABLE:
-		return "N/A";
-	default:
-		return "NOT RUN";
-	}
-}
-
-static uint64_t rval(const struct result *r, int a)
-{
-	return r->val[a];
-}
-
-static const char *guid_str(uint64_t g, char *buf, size_t len)
-{
-	snprintf(buf, len, "0x%016" PRIx64, g);
-	return buf;
-}
-
-/* "ibsim0/1 dr 1,2,3 port 0" */
-static void dut_text(const struct result *r, char *buf, size_t len)
-{
-	char path[IBTRACE_TRACE_MAX_HOPS * 4];
-	size_t off;
-
-	snprintf(buf, len, "%s/%" PRIu64, r->dev[0] ? r->dev : "?",
-		 rval(r, IBTRACE_A_PORT));
-	off = strlen(buf);
-	if (r->ndr)
-		snprintf(buf + off, len - off, " dr %s",
-			 ibt_dr_path_str(r->dr, r->ndr, path, sizeof(path)));
-	else if (r->have[IBTRACE_A_TEST_LID])
-		snprintf(buf + off, len - off, " lid %" PRIu64,
-			 rval(r, IBTRACE_A_TEST_LID));
-	else
-		snprintf(buf + off, len - off, " local");
-	off = strlen(buf);
-	if (r->have[IBTRACE_A_TEST_DUT_PORT] && off < len)
-		snprintf(buf + off, len - off, " port %" PRIu64,
-			 rval(r, IBTRACE_A_TEST_DUT_PORT));
-}
-
-static void assert_text(const struct assertion *a, const char *prefix)
-{
-	printf("%s%-7s  %s  %s\n", prefix, assert_label(a), a->id, a->desc);
-	if (a->have_result && a->result == IBTRACE_ASSERT_FAIL)
-		printf("%*sexpected %s observed %s at %s\n",
-		       (int)strlen(prefix) + 9, "",
-		       a->expected[0] ? a->expected : "?",
-		       a->observed[0] ? a->observed : "?",
-		       a->where[0] ? a->where : "?");
-	fflush(stdout);
-}
-
-struct rtt_stats {
-	uint64_t n, min, max, sum;
-};
-
-static struct rtt_stats rtt_stats(const struct result *r)
-{
-	struct rtt_stats s = { 0 };
-	size_t i;
-
-	for (i = 0; i < r->nxchgs; i++) {
-		const struct xchg *x = &r->xchgs[i];
-		uint64_t v = x->val[IBTRACE_XCHG_A_RTT_NS];
-
-		if (!x->have[IBTRACE_XCHG_A_RTT_NS] ||
-		    x->val[IBTRACE_XCHG_A_OUTCOME] != IBTRACE_XCHG_ANSWERED)
-			continue;
-		if (!s.n || v < s.min)
-			s.min = v;
-		if (v > s.max)
-			s.max = v;
-		s.sum += v;
-		s.n++;
-	}
-	return s;
-}
-
-static void xchg_text(const struct xchg *x)
-{
-	char b[32];
-
-	printf("  xchg %" PRIu64 " %s %s %s(0x%04" PRIx64 ") mod 0x%" PRIx64 " %s",
-	       x->val[IBTRACE_XCHG_A_SEQ],
-	       ibt_xchg_phase_str(x->val[IBTRACE_XCHG_A_PHASE]),
-	       ibt_mad_method_str(x->val[IBTRACE_XCHG_A_METHOD]),
-	       ibt_smp_attr_str(x->val[IBTRACE_XCHG_A_ATTR_ID]),
-	       x->val[IBTRACE_XCHG_A_ATTR_ID], x->val[IBTRACE_XCHG_A_ATTR_MOD],
-	       ibt_xchg_outcome_str(x->val[IBTRACE_XCHG_A_OUTCOME]));
-	if (x->have[IBTRACE_XCHG_A_STATUS])
-		printf(" status 0x%04" PRIx64, x->val[IBTRACE_XCHG_A_STATUS]);
-	if (x->have[IBTRACE_XCHG_A_RTT_NS])
-		printf(" rtt %s us",
-		       ibt_ns_str(x->val[IBTRACE_XCHG_A_RTT_NS], 1000, b, sizeof(b)));
-	printf(" attempts %" PRIu64 "\n", x->val[IBTRACE_XCHG_A_ATTEMPTS]);
-}
-
-/* "verdict: not applicable (a switch external port)" */
-static void verdict_text(const struct result *r)
-{
-	unsigned int v = rval(r, IBTRACE_A_TEST_VERDICT);
-	const char *word;
-
-	if (rval(r, IBTRACE_A_TEST_STATE) == IBTRACE_TEST_STATE_RUNNING) {
-		printf("verdict: none yet (running, %" PRIu64 " exchanges so far)\n",
-		       rval(r, IBTRACE_A_TEST_PROGRESS));
-		return;
-	}
-	switch (v) {
-	case IBTRACE_TEST_VERDICT_PASS:
-		word = "pass";
-		break;
-	case IBTRACE_TEST_VERDICT_FAIL:
-		word = "fail";
-		break;
-	case IBTRACE_TEST_VERDICT_NOT_APPLICABLE:
-		word = "not applicable";
-		break;
-	case IBTRACE_TEST_VERDICT_ERROR:
-		word = "error";
-		break;
-	default:
-		word = "none";
-		break;
-	}
-	if (r->reason[0])
-		printf("verdict: %s (%s)\n", word, r->reason);
-	else
-		printf("verdict: %s\n", word);
-}
-
-static void restore_text(const struct result *r)
-{
-	switch (rval(r, IBTRACE_A_TEST_RESTORE)) {
-	case IBTRACE_TEST_RESTORE_FAILED:
-		printf("restore: FAILED: the DUT is left changed\n");
-		break;
-	case IBTRACE_TEST_RESTORE_IMPOSSIBLE:
-		printf("restore: IMPOSSIBLE: the local device went away; the DUT may be left changed\n");
-		break;
-	default:
-		printf("restore: %s\n", ibt_test_restore_str(rval(r, IBTRACE_A_TEST_RESTORE)));
-		break;
-	}
-}
-
-static void result_text(const struct result *r, bool verbose)
-{
-	char dut[IBT_DEV_NAME_MAX + IBTRACE_TRACE_MAX_HOPS * 4 + 32], b[32];
-	struct rtt_stats s = rtt_stats(r);
-	size_t i;
-
-	dut_text(r, dut, sizeof(dut));
-	printf("job %" PRIu64 " test %s", rval(r, IBTRACE_A_TEST_JOB),
-	       r->name[0] ? r->name : "?");
-	if (r->seed[0])
-		printf(" seed %s", r->seed);
-	printf(" dut %s", dut);
-	if (r->have[IBTRACE_A_TEST_DUT_NODE_TYPE])
-		printf(": %s", ibt_node_type_str(rval(r, IBTRACE_A_TEST_DUT_NODE_TYPE)));
-	if (r->have[IBTRACE_A_TEST_DUT_NODE_GUID])
-		printf(" node_guid %s",
-		       guid_str(rval(r, IBTRACE_A_TEST_DUT_NODE_GUID), b, sizeof(b)));
-	if (r->have[IBTRACE_A_TEST_DUT_PORT_GUID])
-		printf(" port_guid %s",
-		       guid_str(rval(r, IBTRACE_A_TEST_DUT_PORT_GUID), b, sizeof(b)));
-	if (r->have[IBTRACE_A_TEST_DUT_LID])
-		printf(" lid %" PRIu64, rval(r, IBTRACE_A_TEST_DUT_LID));
-	if (r->have[IBTRACE_A_TEST_GUID_CAP])
-		printf(" guid_cap %" PRIu64, rval(r, IBTRACE_A_TEST_GUID_CAP));
-	putchar('\n');
-
-	for (i = 0; i < r->nasserts; i++)
-		assert_text(&r->asserts[i], "");
-
-	printf("exchanges %" PRIu64,
-	       r->have[IBTRACE_A_TEST_EXCHANGES] ? rval(r, IBTRACE_A_TEST_EXCHANGES) :
-	       (uint64_t)r->nxchgs);
-	if (r->have[IBTRACE_A_TEST_EXCHANGES] &&
-	    rval(r, IBTRACE_A_TEST_EXCHANGES) > r->nxchgs && r->nxchgs)
-		printf(" (the first %zu recorded)", r->nxchgs);
-	if (s.n) {
-		char mn[32], av[32], mx[32];
-
-		printf(" rtt min/avg/max %s/%s/%s us",
-		       ibt_ns_str(s.min, 1000, mn, sizeof(mn)),
-		       ibt_ns_str(s.sum / s.n, 1000, av, sizeof(av)),
-		       ibt_ns_str(s.max, 1000, mx, sizeof(mx)));
-	}
-	putchar('\n');
-	if (verbose)
-		for (i = 0; i < r->nxchgs; i++)
-			xchg_text(&r->xchgs[i]);
-	if (r->have[IBTRACE_A_TEST_RESTORE])
-		restore_text(r);
-	verdict_text(r);
-	fflush(stdout);
-}
-
-static void json_guid(struct ibt *ctx, const char *key, uint64_t g)
-{
-	char b[32];
-
-	ibt_out_json(ctx, key, json_object_new_string(guid_str(g, b, sizeof(b))));
-}
-
-static void json_u64(struct ibt *ctx, const char *key, uint64_t v)
-{
-	ibt_out_json(ctx, key, json_object_new_uint64(v));
-}
-
-static void json_str(struct ibt *ctx, const char *key, const char *s)
-{
-	ibt_out_json(ctx, key, json_object_new_string(s));
-}
-
-static void assert_json(struct ibt *ctx, const struct assertion *a)
-{
-	ibt_out_obj_begin(ctx, NULL);
-	json_str(ctx, "id", a->id);
-	if (a->desc[0])
-		json_str(ctx, "desc", a->desc);
-	if (a->have_result)
-		json_str(ctx, "result", ibt_assert_result_str(a->result));
-	if (a->have_checks)
-		json_u64(ctx, "checks", a->checks);
-	if (a->expected[0])
-		json_str(ctx, "expected", a->expected);
-	if (a->observed[0])
-		json_str(ctx, "observed", a->observed);
-	if (a->where[0])
-		json_str(ctx, "where", a->where);
-	ibt_out_obj_end(ctx);
-}
-
-static void xchg_json(struct ibt *ctx, const struct xchg *x)
-{
-	static const struct {
-		int attr;
-		const char *key;
-	} nums[] = {
-		{ IBTRACE_XCHG_A_SEQ,		"seq" },
-		{ IBTRACE_XCHG_A_METHOD,	"method" },
-		{ IBTRACE_XCHG_A_ATTR_ID,	"attr_id" },
-		{ IBTRACE_XCHG_A_ATTR_MOD,	"attr_mod" },
-		{ IBTRACE_XCHG_A_STATUS,	"status" },
-		{ IBTRACE_XCHG_A_RTT_NS,	"rtt_ns" },
-		{ IBTRACE_XCHG_A_ATTEMPTS,	"attempts" },
-	};
-	size_t i;
-
-	ibt_out_obj_begin(ctx, NULL);
-	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
-		if (x->have[nums[i].attr])
-			json_u64(ctx, nums[i].key, x->val[nums[i].attr]);
-	if (x->have[IBTRACE_XCHG_A_PHASE])
-		json_str(ctx, "phase", ibt_xchg_phase_str(x->val[IBTRACE_XCHG_A_PHASE]));
-	if (x->have[IBTRACE_XCHG_A_OUTCOME])
-		json_str(ctx, "outcome",
-			 ibt_xchg_outcome_str(x->val[IBTRACE_XCHG_A_OUTCOME]));
-	ibt_out_obj_end(ctx);
-}
-
-static void result_json(struct ibt *ctx, const struct result *r, bool exchanges,
-			bool cancelled)
-{
-	struct rtt_stats s = rtt_stats(r);
-	size_t i;
-
-	ibt_out_obj_begin(ctx, NULL);
-	json_u64(ctx, "job", rval(r, IBTRACE_A_TEST_JOB));
-	if (r->name[0])
-		json_str(ctx, "test", r->name);
-	if (r->seed[0])
-		json_str(ctx, "seed", r->seed);
-	if (r->dev[0])
-		json_str(ctx, "dev", r->dev);
-	if (r->have[IBTRACE_A_PORT])
-		json_u64(ctx, "port", rval(r, IBTRACE_A_PORT));
-	if (r->ndr) {
-		json_str(ctx, "addressing", "dr");
-		ibt_out_arr_begin(ctx, "dr_path");
-		for (i = 0; i < r->ndr; i++)
-			ibt_out_json(ctx, NULL, json_object_new_uint64(r->dr[i]));
-		ibt_out_arr_end(ctx);
-	} else if (r->have[IBTRACE_A_TEST_LID]) {
-		json_str(ctx, "addressing", "lid");
-		json_u64(ctx, "lid", rval(r, IBTRACE_A_TEST_LID));
-	} else {
-		json_str(ctx, "addressing", "local");
-	}
-	if (r->have[IBTRACE_A_TEST_DUT_PORT])
-		json_u64(ctx, "dut_port", rval(r, IBTRACE_A_TEST_DUT_PORT));
-	if (r->have[IBTRACE_A_TEST_STATE])
-		json_str(ctx, "state", ibt_test_state_str(rval(r, IBTRACE_A_TEST_STATE)));
-	if (r->have[IBTRACE_A_TEST_VERDICT])
-		json_str(ctx, "verdict",
-			 ibt_test_verdict_str(rval(r, IBTRACE_A_TEST_VERDICT)));
-	if (r->reason[0])
-		json_str(ctx, "reason", r->reason);
-	if (r->have[IBTRACE_A_TEST_RESTORE])
-		json_str(ctx, "restore",
-			 ibt_test_restore_str(rval(r, IBTRACE_A_TEST_RESTORE)));
-	if (r->have[IBTRACE_A_TEST_ELAPSED_NS])
-		json_u64(ctx, "elapsed_ns", rval(r, IBTRACE_A_TEST_ELAPSED_NS));
-	if (r->have[IBTRACE_A_TEST_PROGRESS])
-		json_u64(ctx, "progress", rval(r, IBTRACE_A_TEST_PROGRESS));
-	if (r->have[IBTRACE_A_TEST_DUT_NODE_TYPE])
-		json_str(ctx, "dut_node_type",
-			 ibt_node_type_str(rval(r, IBTRACE_A_TEST_DUT_NODE_TYPE)));
-	if (r->have[IBTRACE_A_TEST_DUT_NODE_GUID])
-		json_guid(ctx, "dut_node_guid", rval(r, IBTRACE_A_TEST_DUT_NODE_GUID));
-	if (r->have[IBTRACE_A_TEST_DUT_PORT_GUID])
-		json_guid(ctx, "dut_port_guid", rval(r, IBTRACE_A_TEST_DUT_PORT_GUID));
-	if (r->have[IBTRACE_A_TEST_DUT_LID])
-		json_u64(ctx, "dut_lid", rval(r, IBTRACE_A_TEST_DUT_LID));
-	if (r->have[IBTRACE_A_TEST_GUID_CAP])
-		json_u64(ctx, "guid_cap", rval(r, IBTRACE_A_TEST_GUID_CAP));
-	if (r->have[IBTRACE_A_TEST_EXCHANGES])
-		json_u64(ctx, "exchanges_total", rval(r, IBTRACE_A_TEST_EXCHANGES));
-	if (s.n) {
-		json_u64(ctx, "rtt_min_ns", s.min);
-		json_u64(ctx, "rtt_avg_ns", s.sum / s.n);
-		json_u64(ctx, "rtt_max_ns", s.max);
-	}
-	ibt_out_arr_begin(ctx, "assertions");
-	for (i = 0; i < r->nasserts; i++)
-		assert_json(ctx, &r->asserts[i]);
-	ibt_out_arr_end(ctx);
-	if (exchanges) {
-		ibt_out_arr_begin(ctx, "exchanges");
-		for (i = 0; i < r->nxchgs; i++)
-			xchg_json(ctx, &r->xchgs[i]);
-		ibt_out_arr_end(ctx);
-	}
-	if (cancelled)
-		ibt_out_json(ctx, "cancelled", json_object_new_boolean(true));
-	ibt_out_obj_end(ctx);
-}
-
-/* Exit code of a job's result; 0 while it runs. */
-static int result_exit(const struct result *r)
-{
-	unsigned int restore = rval(r, IBTRACE_A_TEST_RESTORE);
-
-	if (restore == IBTRACE_TEST_RESTORE_FAILED ||
-	    restore == IBTRACE_TEST_RESTORE_IMPOSSIBLE)
-		return IBT_EXIT_RESTORE;
-	if (rval(r, IBTRACE_A_TEST_STATE) != IBTRACE_TEST_STATE_FINISHED)
-		return IBT_EXIT_OK;
-	switch (rval(r, IBTRACE_A_TEST_VERDICT)) {
-	case IBTRACE_TEST_VERDICT_PASS:
-		return IBT_EXIT_OK;
-	case IBTRACE_TEST_VERDICT_FAIL:
-		return IBT_EXIT_FAIL;
-	case IBTRACE_TEST_VERDICT_NOT_APPLICABLE:
-		return IBT_EXIT_NA;
-	default:
-		return IBT_EXIT_TESTERR;
-	}
-}
-
-/*
- * Print a job's result, then the one "Error:" line its exit code wants
- * (@cancelled: stopped by our signal). Returns that exit code.
- */
-static int result_report(struct ibt *ctx, const struct result *r, bool verbose,
-			 bool cancelled)
-{
-	uint64_t job = rval(r, IBTRACE_A_TEST_JOB);
-	const char *name = r->name[0] ? r->name : "test";
-	const char *why = r->reason[0] ? r->reason : "no reason given";
-	int ret = result_exit(r);
-
-	if (cancelled && ret != IBT_EXIT_RESTORE)
-		ret = IBT_EXIT_CANCEL;
-	if (ctx->json) {
-		result_json(ctx, r, true, cancelled);
-		ibt_out_finish(ctx);
-	} else {
-		result_text(r, verbose);
-	}
-	switch (ret) {
-	case IBT_EXIT_RESTORE:
-		return ibt_err(ret, "job %" PRIu64 ": restore FAILED: the DUT's GUID table %s",
-			       job, rval(r, IBTRACE_A_TEST_RESTORE) ==
-			       IBTRACE_TEST_RESTORE_IMPOSSIBLE ?
-			       "may be left changed (the local device went away)" :
-			       "is left changed");
-	case IBT_EXIT_CANCEL:
-		return ibt_err(ret, "job %" PRIu64 " cancelled; restore %s", job,
-			       ibt_test_restore_str(rval(r, IBTRACE_A_TEST_RESTORE)));
-	case IBT_EXIT_FAIL:
-		return ibt_err(ret, "job %" PRIu64 ": the DUT failed %s: %s", job, name, why);
-	case IBT_EXIT_NA:
-		return ibt_err(ret, "job %" PRIu64 ": %s does not apply to the DUT: %s",
-			       job, name, why);
-	case IBT_EXIT_TESTERR:
-		return ibt_err(ret, "job %" PRIu64 ": %s could not be completed: %s",
-			       job, name, why);
-	default:
-		return ret;
-	}
 }
 
 /* Arguments */
@@ -975,44 +293,13 @@ static int test_args(struct ibt *ctx, const char *cmd, struct run *t,
 
 /* list */
 
-static void test_list_text(const struct result *r)
-{
-	size_t i;
-
-	printf("%s  %s  %s\n", r->name, r->seed[0] ? r->seed : "-", r->desc);
-	if (r->needs[0])
-		printf("  needs: %s\n", r->needs);
-	for (i = 0; i < r->nasserts; i++)
-		printf("  %s  %s\n", r->asserts[i].id, r->asserts[i].desc);
-}
-
-static void test_list_json(struct ibt *ctx, const struct result *r)
-{
-	size_t i;
-
-	ibt_out_obj_begin(ctx, NULL);
-	json_str(ctx, "name", r->name);
-	json_str(ctx, "seed", r->seed);
-	json_str(ctx, "desc", r->desc);
-	json_str(ctx, "needs", r->needs);
-	ibt_out_arr_begin(ctx, "assertions");
-	for (i = 0; i < r->nasserts; i++) {
-		ibt_out_obj_begin(ctx, NULL);
-		json_str(ctx, "id", r->asserts[i].id);
-		json_str(ctx, "desc", r->asserts[i].desc);
-		ibt_out_obj_end(ctx);
-	}
-	ibt_out_arr_end(ctx);
-	ibt_out_obj_end(ctx);
-}
-
 static int fetch_tests(struct ibt *ctx, struct list *tests)
 {
 	struct nl_msg *msg = ibt_nl_req(ctx, IBTRACE_CMD_TEST_LIST, true);
 
 	if (!msg)
 		return IBT_EXIT_ERR;
-	return ibt_nl_run(ctx, msg, keep_cb, tests);
+	return ibt_nl_run(ctx, msg, test_keep_cb, tests);
 }
 
 static int test_list(struct ibt *ctx)
@@ -1028,16 +315,12 @@ static int test_list(struct ibt *ctx)
 		ret = fetch_tests(ctx, &tests);
 	if (!ret) {
 		ibt_out_arr_begin(ctx, NULL);
-		for (i = 0; i < tests.n; i++) {
-			if (ctx->json)
-				test_list_json(ctx, &tests.v[i]);
-			else
-				test_list_text(&tests.v[i]);
-		}
+		for (i = 0; i < tests.n; i++)
+			test_list_print(ctx, &tests.v[i]);
 		ibt_out_arr_end(ctx);
 		ibt_out_finish(ctx);
 	}
-	list_free(&tests);
+	test_list_free(&tests);
 	return ret;
 }
 
@@ -1156,7 +439,7 @@ static int event_assert_text(struct ibt *ctx, struct run *t, struct nlattr *nest
 	snprintf(prefix, sizeof(prefix), "job %u: ", t->job);
 	for (i = 0; i < t->ev.nasserts; i++)
 		if (!strcmp(t->ev.asserts[i].id, id))
-			assert_text(&t->ev.asserts[i], prefix);
+			test_assert_text(&t->ev.asserts[i], prefix);
 	return 0;
 }
 
@@ -1176,7 +459,7 @@ static int run_event(struct ibt *ctx, struct run *t, struct nlmsghdr *nlh)
 	    !tb[IBTRACE_A_TEST_EVENT])
 		return 0;
 	t->nevents++;
-	ret = result_absorb(ctx, ev, nlh);
+	ret = test_result_absorb(ctx, ev, nlh);
 	if (ret)
 		return ret;
 	switch (nla_get_u8(tb[IBTRACE_A_TEST_EVENT])) {
@@ -1322,7 +605,7 @@ static int run_wait(struct ibt *ctx, struct run *t, struct result *r,
 		}
 		if (ret)
 			return ret;
-		if (rval(r, IBTRACE_A_TEST_STATE) == IBTRACE_TEST_STATE_FINISHED) {
+		if (test_rval(r, IBTRACE_A_TEST_STATE) == IBTRACE_TEST_STATE_FINISHED) {
 			*have_r = true;
 			return 0;
 		}
@@ -1373,7 +656,7 @@ static int test_seed(struct ibt *ctx, const char *name, char *seed)
 		memcpy(seed, tests.v[i].seed, TEST_NAME_MAX);
 	else
 		ret = -1;
-	list_free(&tests);
+	test_list_free(&tests);
 	return ret;
 }
 
@@ -1443,14 +726,7 @@ static int run_go(struct ibt *ctx, struct run *t)
 		return ret;
 	}
 	if (t->detach) {
-		if (ctx->json) {
-			ibt_out_obj_begin(ctx, NULL);
-			json_u64(ctx, "job", t->job);
-			ibt_out_obj_end(ctx);
-			ibt_out_finish(ctx);
-		} else {
-			printf("job %u\n", t->job);
-		}
+		test_detach_print(ctx, t->job);
 		return IBT_EXIT_OK;
 	}
 	run_prefill(t, &t->ev);
@@ -1470,7 +746,7 @@ static int run_go(struct ibt *ctx, struct run *t)
 			fprintf(stderr,
 				"Warning: cannot read the result of job %u (%s); showing what its events said\n",
 				t->job, strerror(-ret));
-			ret = result_report(ctx, &t->ev, t->verbose, cancelled);
+			ret = test_result_report(ctx, &t->ev, t->verbose, cancelled);
 			goto out;
 		}
 		if (ret < 0)
@@ -1480,11 +756,11 @@ static int run_go(struct ibt *ctx, struct run *t)
 	}
 	if (ctx->nl_lost && !ctx->json)
 		fprintf(stderr, "Warning: the kernel dropped event messages (receive buffer full)\n");
-	ret = result_report(ctx, &r, t->verbose, cancelled);
+	ret = test_result_report(ctx, &r, t->verbose, cancelled);
 out:
 	ctx->notify = NULL;
-	result_free(&r);
-	result_free(&t->ev);
+	test_result_free(&r);
+	test_result_free(&t->ev);
 	return ret;
 }
 
@@ -1517,27 +793,6 @@ static int test_run(struct ibt *ctx)
 
 /* show, cancel */
 
-static int show_line(struct ibt *ctx, const struct result *r)
-{
-	char dut[IBT_DEV_NAME_MAX + IBTRACE_TRACE_MAX_HOPS * 4 + 32];
-
-	if (ctx->json) {
-		result_json(ctx, r, false, false);
-		return 0;
-	}
-	dut_text(r, dut, sizeof(dut));
-	printf("job %" PRIu64 " test %s dut %s state %s verdict %s",
-	       rval(r, IBTRACE_A_TEST_JOB), r->name[0] ? r->name : "?", dut,
-	       ibt_test_state_str(rval(r, IBTRACE_A_TEST_STATE)),
-	       ibt_test_verdict_str(rval(r, IBTRACE_A_TEST_VERDICT)));
-	if (rval(r, IBTRACE_A_TEST_RESTORE) == IBTRACE_TEST_RESTORE_FAILED ||
-	    rval(r, IBTRACE_A_TEST_RESTORE) == IBTRACE_TEST_RESTORE_IMPOSSIBLE)
-		printf(" restore %s",
-		       rval(r, IBTRACE_A_TEST_RESTORE) == IBTRACE_TEST_RESTORE_FAILED ?
-		       "FAILED" : "IMPOSSIBLE");
-	putchar('\n');
-	return 0;
-}
 
 static int test_show(struct ibt *ctx)
 {
@@ -1569,22 +824,22 @@ static int test_show(struct ibt *ctx)
 		    test_seed(ctx, r.name, r.seed) > 0)
 			ret = IBT_EXIT_ERR;
 		if (!ret)
-			ret = result_report(ctx, &r, opts.verbose, false);
-		result_free(&r);
+			ret = test_result_report(ctx, &r, opts.verbose, false);
+		test_result_free(&r);
 		return ret;
 	}
 	msg = ibt_nl_req(ctx, IBTRACE_CMD_TEST_GET, true);
 	if (!msg)
 		return IBT_EXIT_ERR;
-	ret = ibt_nl_run(ctx, msg, keep_cb, &jobs);
+	ret = ibt_nl_run(ctx, msg, test_keep_cb, &jobs);
 	if (!ret) {
 		ibt_out_arr_begin(ctx, NULL);
 		for (i = 0; i < jobs.n; i++)
-			show_line(ctx, &jobs.v[i]);
+			test_show_line(ctx, &jobs.v[i]);
 		ibt_out_arr_end(ctx);
 		ibt_out_finish(ctx);
 	}
-	list_free(&jobs);
+	test_list_free(&jobs);
 	return ret;
 }
 
