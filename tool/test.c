@@ -6,19 +6,32 @@
  * multicast group).
  *
  *   ibtracectl [-j] test list
- *   ibtracectl [-j] [-d DEV] [-p PORT] test run NAME
+ *   ibtracectl [-j] [-d DEV] [-p PORT] test run guidinfo
  *              [--dr P1,P2,... | --lid LID] [--dut-port N] [--blocks N]
  *              [-t TIMEOUT_MS] [-r RETRIES] [-v] [--detach]
+ *   ibtracectl [-j] [-d DEV] [-p PORT] test run rnr [--timer CODE|all]
+ *              [--retry N] [--size BYTES] [--iterations K]
+ *              [--poll busy|event] [--peer GID] [--peer-port PORT]
+ *              [--deadline MS] [--recv-posted] [-v] [--detach]
  *   ibtracectl [-j] test show [JOB] [-v]
  *   ibtracectl test cancel JOB
  *
- * run: the DUT is the local port (-d, -p; without -d the first Active
- * InfiniBand port), the node at the end of the directed route --dr (exit
- * ports from the local node outward, the first being the local port, so
- * -p defaults to it), or the node of LID --lid. The tool joins the "test"
- * group before it sends TEST_RUN, prints one line per decided assertion
- * as its event arrives (with -v also progress), and when the job has
- * finished reads and prints its whole result (as "test show JOB"). With
+ * run: each test the tool knows (guidinfo, rnr) takes only its own
+ * options, checked before anything is sent; a test it does not know
+ * gets them all, for the kernel to judge. guidinfo: the DUT is the local
+ * port (-d, -p; without -d the first Active InfiniBand port), the node at
+ * the end of the directed route --dr (exit ports from the local node
+ * outward, the first being the local port, so -p defaults to it), or the
+ * node of LID --lid. rnr: the local port (without -d the first Active
+ * port of any link layer) is the requester under test; the responder is
+ * a second QP of it (loopback) or the ibtrace of host --peer.
+ *
+ * The tool joins the "test" group before it sends TEST_RUN, prints one
+ * line per RNR timer code as it is measured and, when stdout is not a
+ * terminal, one line per decided assertion as its event arrives (the
+ * kernel decides them at the end of the job: on a terminal they are
+ * printed once, in the result), with -v also progress; when the job has
+ * finished it reads and prints its whole result (as "test show JOB"). With
  * --detach it prints the job number and returns at once. SIGINT or
  * SIGTERM while waiting: the job is cancelled (the kernel restores the
  * DUT first), its result printed, exit 13; a second signal ends the tool
@@ -42,6 +55,22 @@
  *
  *   xchg 1 probe Get NodeInfo(0x0011) mod 0x0 answered status 0x0000 rtt 12.000 us attempts 1
  *
+ * The RNR test: the header names the mode and the parameters, a table
+ * follows (waits per retry; wire columns when the wire was tapped, else
+ * a "wire:" line when the kernel says why it was not), then the
+ * assertions; no exchange line (it sends no MAD):
+ *
+ *   job 7 test rnr seed C09_130_01 dut rxe0/1 loopback: timer 12 rnr_retry 1 size 1024 poll busy iterations 3 calibration 537.04 us
+ *   wire: not visible (same-device loopback)
+ *   code      table  iter        min     median        p99        max  overshoot  (wait per retry)
+ *     12  640.00 us     3    3.99 ms    4.00 ms    4.01 ms    4.01 ms   +3.36 ms  device rounds the timer up (apparent granularity 3.99 ms)
+ *   PASS     v1c9-130.1.1#01.01  ...
+ *   restore: none
+ *   verdict: pass
+ *
+ * and while it runs, per code measured:
+ *   job 7: code 12 (table 640.00 us): median wait per retry 4.00 ms, overshoot +3.36 ms, 3 iterations
+ *
  * "test show" without JOB: one line per kept job,
  *   job 3 test guidinfo dut ibsim0/1 dr 1,2,3 state finished verdict pass
  *
@@ -57,7 +86,14 @@
  * "not_applicable", "not_run"), checks, expected, observed, where}],
  * exchanges [{seq, phase, method, attr_id, attr_mod, outcome, status,
  * rtt_ns, attempts}] (not in "test show" without JOB), cancelled (true,
- * only when run was cancelled by a signal); keys only for what the kernel
+ * only when run was cancelled by a signal); the RNR test adds mode
+ * ("loopback", "peer"), peer_gid (string), peer_port, rnr_timer, rnr_all
+ * and recv_posted (booleans), rnr_retry, size, iterations, poll ("busy",
+ * "event"), deadline_ms, wire ("not_visible", "tapped"), wire_why,
+ * calibration_ns and codes [{code, table_ns, iterations, wait_min_ns,
+ * wait_median_ns, wait_p99_ns, wait_max_ns, overshoot_ns (signed),
+ * granularity_ns, calibration_ns, wire_samples, wire_min_ns,
+ * wire_median_ns, wire_max_ns, naks}]. Keys only for what the kernel
  * sent. "test show" without JOB: an array of such objects; run --detach:
  * {"job": N}.
  *
@@ -92,9 +128,60 @@ enum {
 	OPT_DUT_PORT,
 	OPT_BLOCKS,
 	OPT_DETACH,
+	OPT_TIMER,
+	OPT_RETRY,
+	OPT_SIZE,
+	OPT_ITERATIONS,
+	OPT_POLL,
+	OPT_PEER,
+	OPT_PEER_PORT,
+	OPT_DEADLINE,
+	OPT_RECV_POSTED,
+	OPT_LAST = OPT_RECV_POSTED,
 };
 
+/* silence after which a running job's state is read (lost events) */
 #define TEST_POLL_MS	2000
+
+/* The tests whose options the tool knows; others get every option. */
+#define FOR_GUIDINFO	0x1
+#define FOR_RNR		0x2
+#define FOR_ALL		(FOR_GUIDINFO | FOR_RNR)
+
+static const struct {
+	const char *name;
+	unsigned int bit;
+} known_tests[] = {
+	{ "guidinfo",	FOR_GUIDINFO },
+	{ "rnr",	FOR_RNR },
+};
+
+/* The options of test run: their names in messages, the tests taking them. */
+static const struct {
+	int c;
+	const char *name;
+	unsigned int tests;
+} run_opts[] = {
+	{ OPT_DR,		"--dr",		FOR_GUIDINFO },
+	{ OPT_LID,		"--lid",	FOR_GUIDINFO },
+	{ OPT_DUT_PORT,		"--dut-port",	FOR_GUIDINFO },
+	{ OPT_BLOCKS,		"--blocks",	FOR_GUIDINFO },
+	{ 't',			"-t/--timeout",	FOR_GUIDINFO },
+	{ 'r',			"-r/--retries",	FOR_GUIDINFO },
+	{ OPT_TIMER,		"--timer",	FOR_RNR },
+	{ OPT_RETRY,		"--retry",	FOR_RNR },
+	{ OPT_SIZE,		"--size",	FOR_RNR },
+	{ OPT_ITERATIONS,	"--iterations",	FOR_RNR },
+	{ OPT_POLL,		"--poll",	FOR_RNR },
+	{ OPT_PEER,		"--peer",	FOR_RNR },
+	{ OPT_PEER_PORT,	"--peer-port",	FOR_RNR },
+	{ OPT_DEADLINE,		"--deadline",	FOR_RNR },
+	{ OPT_RECV_POSTED,	"--recv-posted", FOR_RNR },
+	{ 'v',			"-v/--verbose",	FOR_ALL },
+	{ OPT_DETACH,		"--detach",	FOR_ALL },
+};
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 struct run {
 	/* request */
@@ -107,6 +194,12 @@ struct run {
 	uint32_t lid, dut_port, blocks, timeout_ms, retries;
 	bool has_dr, has_lid, has_dut_port, has_blocks, has_timeout, has_retries;
 	bool verbose, detach;
+	/* the RNR test */
+	uint32_t timer, rnr_retry, size, iterations, poll, peer_port, deadline_ms;
+	uint8_t peer_gid[16];
+	bool has_timer, timer_all, has_rnr_retry, has_size, has_iterations,
+	     has_poll, has_peer, has_peer_port, has_deadline, recv_posted;
+	const char *opt_seen[ARRAY_SIZE(run_opts)];	/* name if given */
 
 	/* progress */
 	uint32_t job;
@@ -116,6 +209,7 @@ struct run {
 	struct nlmsghdr **stash;	/* events before the job number */
 	size_t nstash;
 	int err;			/* event processing failed: exit code */
+	uint32_t codes_shown;		/* RNR timer codes printed, by bit */
 };
 
 /* Read into @r, on top of what it holds; a negative errno is not printed. */
@@ -132,36 +226,11 @@ static int job_get(struct ibt *ctx, uint32_t job, struct result *r)
 		return ibt_err(IBT_EXIT_ERR, "netlink request too large");
 	}
 	ret = ibt_nl_exchange(ctx, msg, test_keep_cb, &l);
-	if (!ret && l.n) {
-		/* the request's values stay where the kernel sent none */
-		struct result *k = &l.v[0];
-		int i;
-
-		for (i = 0; i <= IBTRACE_A_MAX; i++)
-			if (k->have[i]) {
-				r->have[i] = true;
-				r->val[i] = k->val[i];
-			}
-#define TAKE(f) do { if (k->f[0]) memcpy(r->f, k->f, sizeof(r->f)); } while (0)
-		TAKE(dev);
-		TAKE(name);
-		TAKE(seed);
-		TAKE(reason);
-#undef TAKE
-		if (k->ndr) {
-			r->ndr = k->ndr;
-			memcpy(r->dr, k->dr, k->ndr);
-		}
-		test_result_free(r);
-		r->asserts = k->asserts;
-		r->nasserts = k->nasserts;
-		r->xchgs = k->xchgs;
-		r->nxchgs = k->nxchgs;
-		k->asserts = NULL;
-		k->xchgs = NULL;
-	} else if (!ret) {
+	/* the request's values stay where the kernel sent none */
+	if (!ret && l.n)
+		test_result_take(r, &l.v[0]);
+	else if (!ret)
 		ret = ibt_err(IBT_EXIT_ERR, "the kernel sent no result for job %u", job);
-	}
 	test_list_free(&l);
 	return ret;
 }
@@ -188,6 +257,69 @@ static int test_name_ok(const char *s)
 		      s[i] == '_' || s[i] == '-'))
 			return -1;
 	return 0;
+}
+
+/* The options of the RNR test; the ranges are the kernel's policy. */
+static int rnr_opt(struct run *t, int c, const char *arg)
+{
+	switch (c) {
+	case OPT_TIMER:
+		if (ibt_parse_rnr_timer(arg, &t->timer, &t->timer_all))
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --timer \"%s\": expected an RNR NAK timer code 0..%d or \"all\"",
+				       arg, IBTRACE_TEST_RNR_CODES - 1);
+		t->has_timer = !t->timer_all;
+		return 0;
+	case OPT_RETRY:
+		if (ibt_parse_u32(arg, 0, 7, &t->rnr_retry))
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --retry \"%s\": expected an rnr_retry count 0..7", arg);
+		t->has_rnr_retry = true;
+		return 0;
+	case OPT_SIZE:
+		if (ibt_parse_u32(arg, 1, 65536, &t->size))
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --size \"%s\": expected 1..65536 bytes", arg);
+		t->has_size = true;
+		return 0;
+	case OPT_ITERATIONS:
+		if (ibt_parse_u32(arg, 1, IBTRACE_TEST_RNR_MAX_ITERATIONS, &t->iterations))
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --iterations \"%s\": expected 1..%d", arg,
+				       IBTRACE_TEST_RNR_MAX_ITERATIONS);
+		t->has_iterations = true;
+		return 0;
+	case OPT_POLL:
+		if (ibt_parse_test_poll(arg, &t->poll))
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --poll \"%s\": expected busy or event", arg);
+		t->has_poll = true;
+		return 0;
+	case OPT_PEER:
+		if (ibt_parse_gid(arg, t->peer_gid))
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --peer \"%s\": expected a GID such as fe80::1", arg);
+		t->has_peer = true;
+		return 0;
+	case OPT_PEER_PORT:
+		if (ibt_parse_u32(arg, 1, 65535, &t->peer_port))
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --peer-port \"%s\": expected an RDMA CM port 1..65535",
+				       arg);
+		t->has_peer_port = true;
+		return 0;
+	case OPT_DEADLINE:
+		if (ibt_parse_u32(arg, 1, 600000, &t->deadline_ms))
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --deadline \"%s\": expected 1..600000 ms", arg);
+		t->has_deadline = true;
+		return 0;
+	case OPT_RECV_POSTED:
+		t->recv_posted = true;
+		return 0;
+	default:
+		return -1;
+	}
 }
 
 static int run_opt(struct run *t, int c, const char *arg)
@@ -236,8 +368,52 @@ static int run_opt(struct run *t, int c, const char *arg)
 		t->detach = true;
 		return 0;
 	default:
-		return -1;
+		return rnr_opt(t, c, arg);
 	}
+}
+
+/* Index of option @c in run_opts[], or -1 (a global option, or none). */
+static int run_opt_index(int c)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(run_opts); i++)
+		if (run_opts[i].c == c)
+			return i;
+	return -1;
+}
+
+/*
+ * The options given must be those of test @name (when the tool knows
+ * the test), and agree with each other, before anything is sent.
+ */
+static int run_opts_check(const struct run *t, const char *name)
+{
+	unsigned int bit = 0;
+	size_t i, k;
+
+	for (k = 0; k < ARRAY_SIZE(known_tests); k++)
+		if (!strcmp(known_tests[k].name, name))
+			bit = known_tests[k].bit;
+	for (i = 0; bit && i < ARRAY_SIZE(run_opts); i++) {
+		if (!t->opt_seen[i] || (run_opts[i].tests & bit))
+			continue;
+		for (k = 0; k < ARRAY_SIZE(known_tests); k++)
+			if (run_opts[i].tests & known_tests[k].bit)
+				break;
+		return ibt_err(IBT_EXIT_USAGE,
+			       "test %s takes no option %s (an option of test %s); see ibtracectl test help",
+			       name, run_opts[i].name,
+			       k < ARRAY_SIZE(known_tests) ? known_tests[k].name : "?");
+	}
+	if (t->has_dr && t->has_lid)
+		return ibt_err(IBT_EXIT_USAGE, "test run takes --dr or --lid, not both");
+	if (t->has_rnr_retry && t->rnr_retry == 7 && !t->has_deadline)
+		return ibt_err(IBT_EXIT_USAGE,
+			       "--retry 7 means retry forever: give --deadline MS with it, or use 0..6");
+	if (t->has_peer_port && !t->has_peer)
+		return ibt_err(IBT_EXIT_USAGE, "--peer-port needs --peer GID");
+	return 0;
 }
 
 /*
@@ -256,6 +432,15 @@ static int test_args(struct ibt *ctx, const char *cmd, struct run *t,
 		{ "retries",	required_argument,	NULL, 'r' },
 		{ "detach",	no_argument,		NULL, OPT_DETACH },
 		{ "verbose",	no_argument,		NULL, 'v' },
+		{ "timer",	required_argument,	NULL, OPT_TIMER },
+		{ "retry",	required_argument,	NULL, OPT_RETRY },
+		{ "size",	required_argument,	NULL, OPT_SIZE },
+		{ "iterations",	required_argument,	NULL, OPT_ITERATIONS },
+		{ "poll",	required_argument,	NULL, OPT_POLL },
+		{ "peer",	required_argument,	NULL, OPT_PEER },
+		{ "peer-port",	required_argument,	NULL, OPT_PEER_PORT },
+		{ "deadline",	required_argument,	NULL, OPT_DEADLINE },
+		{ "recv-posted", no_argument,		NULL, OPT_RECV_POSTED },
 		IBT_GLOBAL_OPTS,
 		{ NULL,		0,			NULL, 0 },
 	};
@@ -270,15 +455,15 @@ static int test_args(struct ibt *ctx, const char *cmd, struct run *t,
 	/* no "+": options may follow the positional words */
 	while ((c = getopt_long(argc, argv, ":t:r:vjd:p:", opts, NULL)) != -1) {
 		/* run takes them all, show only -v, list and cancel none */
-		bool own = c == 't' || c == 'r' || c == 'v' ||
-			   (c >= OPT_DR && c <= OPT_DETACH);
+		int own = run_opt_index(c);
 
-		if (own && t && (!strcmp(cmd, "run") || c == 'v')) {
+		if (own >= 0 && t && (!strcmp(cmd, "run") || c == 'v')) {
+			t->opt_seen[own] = run_opts[own].name;
 			ret = run_opt(t, c, optarg);
-		} else if (own) {
+		} else if (own >= 0) {
 			return ibt_err(IBT_EXIT_USAGE,
 				       "test %s takes no option %s; see ibtracectl test help",
-				       cmd, argv[optind - 1]);
+				       cmd, run_opts[own].name);
 		} else {
 			ret = ibt_global_opt(ctx, c, optarg);
 			if (ret < 0)
@@ -334,7 +519,15 @@ static void test_sig(int sig)
 	ibt_interrupted = 1;
 }
 
-/* Without -d: the first Active InfiniBand port (port --dr's first with --dr). */
+/*
+ * Without -d: the first Active port (port --dr's first with --dr); an
+ * InfiniBand one but for the RNR test, which runs on RoCE as well.
+ */
+static bool run_any_link_layer(const struct run *t)
+{
+	return !strcmp(t->name, "rnr");
+}
+
 static int pick_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 {
 	struct nlattr *tb[IBTRACE_A_MAX + 1];
@@ -347,7 +540,8 @@ static int pick_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 	if (t->dev[0] || !tb[IBTRACE_A_DEV_NAME] || !tb[IBTRACE_A_PORT] ||
 	    !tb[IBTRACE_A_PORT_STATE] || !tb[IBTRACE_A_LINK_LAYER] ||
 	    nla_get_u8(tb[IBTRACE_A_PORT_STATE]) != IBTRACE_PORT_STATE_ACTIVE ||
-	    nla_get_u8(tb[IBTRACE_A_LINK_LAYER]) != IBTRACE_LINK_LAYER_IB)
+	    (!run_any_link_layer(t) &&
+	     nla_get_u8(tb[IBTRACE_A_LINK_LAYER]) != IBTRACE_LINK_LAYER_IB))
 		return 0;
 	if (t->port && nla_get_u32(tb[IBTRACE_A_PORT]) != t->port)
 		return 0;
@@ -358,6 +552,7 @@ static int pick_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 
 static int run_pick_port(struct ibt *ctx, struct run *t)
 {
+	const char *kind = run_any_link_layer(t) ? "" : " InfiniBand";
 	struct nl_msg *msg;
 	int ret;
 
@@ -376,11 +571,34 @@ static int run_pick_port(struct ibt *ctx, struct run *t)
 		return ret;
 	if (!t->dev[0] && t->port)
 		return ibt_err(IBT_EXIT_NODEV,
-			       "no Active InfiniBand port %u to test from; name one with -d DEV",
-			       t->port);
+			       "no Active%s port %u to test from; name one with -d DEV",
+			       kind, t->port);
 	if (!t->dev[0])
 		return ibt_err(IBT_EXIT_NODEV,
-			       "no Active InfiniBand port to test from; name one with -d DEV");
+			       "no Active%s port to test from; name one with -d DEV",
+			       kind);
+	return 0;
+}
+
+/* The RNR test's attributes of the request. */
+static int rnr_request(struct nl_msg *msg, const struct run *t)
+{
+	if ((t->timer_all && nla_put_flag(msg, IBTRACE_A_TEST_RNR_ALL) < 0) ||
+	    (t->has_timer && nla_put_u8(msg, IBTRACE_A_TEST_RNR_TIMER, t->timer) < 0) ||
+	    (t->has_rnr_retry &&
+	     nla_put_u8(msg, IBTRACE_A_TEST_RNR_RETRY, t->rnr_retry) < 0) ||
+	    (t->has_size && nla_put_u32(msg, IBTRACE_A_TEST_SIZE, t->size) < 0) ||
+	    (t->has_iterations &&
+	     nla_put_u32(msg, IBTRACE_A_TEST_ITERATIONS, t->iterations) < 0) ||
+	    (t->has_poll && nla_put_u8(msg, IBTRACE_A_TEST_POLL, t->poll) < 0) ||
+	    (t->recv_posted && nla_put_flag(msg, IBTRACE_A_TEST_RNR_RECV_POSTED) < 0) ||
+	    (t->has_peer &&
+	     nla_put(msg, IBTRACE_A_TEST_PEER_GID, sizeof(t->peer_gid), t->peer_gid) < 0) ||
+	    (t->has_peer_port &&
+	     nla_put_u16(msg, IBTRACE_A_TEST_PEER_PORT, t->peer_port) < 0) ||
+	    (t->has_deadline &&
+	     nla_put_u32(msg, IBTRACE_A_TEST_DEADLINE_MS, t->deadline_ms) < 0))
+		return -1;
 	return 0;
 }
 
@@ -401,7 +619,8 @@ static struct nl_msg *run_request(struct ibt *ctx, struct run *t)
 	    (t->has_timeout &&
 	     nla_put_u32(msg, IBTRACE_A_TEST_TIMEOUT_MS, t->timeout_ms) < 0) ||
 	    (t->has_retries &&
-	     nla_put_u32(msg, IBTRACE_A_TEST_RETRIES, t->retries) < 0)) {
+	     nla_put_u32(msg, IBTRACE_A_TEST_RETRIES, t->retries) < 0) ||
+	    rnr_request(msg, t)) {
 		nlmsg_free(msg);
 		ibt_err(IBT_EXIT_ERR, "netlink request too large");
 		return NULL;
@@ -443,6 +662,23 @@ static int event_assert_text(struct ibt *ctx, struct run *t, struct nlattr *nest
 	return 0;
 }
 
+/* The line of each RNR timer code measured that has none yet (text). */
+static void event_codes_text(struct ibt *ctx, struct run *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->ev.ncodes; i++) {
+		const struct rnr_code *c = &t->ev.codes[i];
+		uint32_t bit = 1u << (c->val[IBTRACE_RNR_A_CODE] & 31);
+
+		if (t->codes_shown & bit)
+			continue;
+		t->codes_shown |= bit;
+		if (!ctx->json)
+			test_rnr_code_text(t->job, c);
+	}
+}
+
 /* One TEST_EVENT of our job: print it (text) and remember what it says. */
 static int run_event(struct ibt *ctx, struct run *t, struct nlmsghdr *nlh)
 {
@@ -468,15 +704,24 @@ static int run_event(struct ibt *ctx, struct run *t, struct nlmsghdr *nlh)
 			printf("job %u: started\n", t->job);
 		break;
 	case IBTRACE_TEST_EVENT_PROGRESS:
-		if (t->verbose && !ctx->json && tb[IBTRACE_A_TEST_PROGRESS])
+		if (tb[IBTRACE_A_TEST_RNR_CODE])
+			event_codes_text(ctx, t);
+		else if (t->verbose && !ctx->json && tb[IBTRACE_A_TEST_PROGRESS])
 			printf("job %u: %u exchanges\n", t->job,
 			       nla_get_u32(tb[IBTRACE_A_TEST_PROGRESS]));
 		break;
 	case IBTRACE_TEST_EVENT_ASSERTION:
-		if (!ctx->json && tb[IBTRACE_A_TEST_ASSERTION])
+		/*
+		 * The kernel decides the assertions at the end of the job,
+		 * just before the result, which lists them: on a terminal
+		 * each is printed once, there. A log (stdout not a terminal)
+		 * keeps its line per event as well.
+		 */
+		if (!ctx->json && !isatty(STDOUT_FILENO) && tb[IBTRACE_A_TEST_ASSERTION])
 			ret = event_assert_text(ctx, t, tb[IBTRACE_A_TEST_ASSERTION]);
 		break;
 	case IBTRACE_TEST_EVENT_FINISHED:
+		event_codes_text(ctx, t);	/* a progress event may be lost */
 		ev->have[IBTRACE_A_TEST_STATE] = true;
 		ev->val[IBTRACE_A_TEST_STATE] = IBTRACE_TEST_STATE_FINISHED;
 		t->finished = true;
@@ -777,8 +1022,8 @@ static int test_run(struct ibt *ctx)
 		ret = ibt_err(IBT_EXIT_USAGE,
 			      "bad test name \"%s\"; \"ibtracectl test list\" shows the tests",
 			      name);
-	if (!ret && t->has_dr && t->has_lid)
-		ret = ibt_err(IBT_EXIT_USAGE, "test run takes --dr or --lid, not both");
+	if (!ret)
+		ret = run_opts_check(t, name);
 	if (!ret && t->has_dr && ctx->port && ctx->port != t->dr[0])
 		ret = ibt_err(IBT_EXIT_USAGE,
 			      "--dr starts with local port %u but -p says %u",
@@ -871,23 +1116,40 @@ static int test_help(struct ibt *ctx)
 {
 	(void)ctx;
 	printf("Usage: ibtracectl [-j] [--pretty] test list\n"
-	       "       ibtracectl [-j] [--pretty] [-d DEV] [-p PORT] test run NAME\n"
+	       "       ibtracectl [-j] [--pretty] [-d DEV] [-p PORT] test run guidinfo\n"
 	       "                  [--dr P1,P2,... | --lid LID] [--dut-port N] [--blocks N]\n"
 	       "                  [-t|--timeout MS] [-r|--retries N] [-v|--verbose] [--detach]\n"
+	       "       ibtracectl [-j] [--pretty] [-d DEV] [-p PORT] test run rnr\n"
+	       "                  [--timer CODE|all] [--retry N] [--size BYTES]\n"
+	       "                  [--iterations K] [--poll busy|event] [--peer GID]\n"
+	       "                  [--peer-port PORT] [--deadline MS] [--recv-posted]\n"
+	       "                  [-v|--verbose] [--detach]\n"
 	       "       ibtracectl [-j] [--pretty] test show [JOB] [-v|--verbose]\n"
 	       "       ibtracectl test cancel JOB\n"
 	       "list: the conformance tests the module knows and their assertions.\n"
-	       "run: run test NAME (e.g. guidinfo) as a kernel job against a port, the\n"
-	       "DUT: the local port (-d, -p; without -d the first Active InfiniBand\n"
-	       "port), the node at the end of directed route --dr (exit ports from the\n"
-	       "local node outward, 1..255 each, at most 63; the first is the local\n"
-	       "port), or the node of LID --lid. --dut-port N: the DUT port to test\n"
+	       "run: run a test as a kernel job against a port, the DUT. Each test takes\n"
+	       "only its own options (and -v, --detach). Prints each assertion as it is\n"
+	       "decided when stdout is not a terminal (-v: progress too), then the result;\n"
+	       "--detach prints the job number and returns. Ctrl-C cancels the job: the\n"
+	       "kernel restores the DUT, exit 13.\n"
+	       "guidinfo: the DUT is the local port (-d, -p; without -d the first Active\n"
+	       "InfiniBand port), the node at the end of directed route --dr (exit ports\n"
+	       "from the local node outward, 1..255 each, at most 63; the first is the\n"
+	       "local port), or the node of LID --lid. --dut-port N: the DUT port to test\n"
 	       "(default: the port the SMPs arrive on; port 0 of a switch). --blocks N:\n"
 	       "GUIDInfo blocks to exercise, 1..32 (default all). -t: wait per MAD\n"
 	       "attempt, 1..60000 ms (default 1000); -r: extra attempts, 0..100\n"
-	       "(default 3). Prints each assertion as it is decided (-v: progress\n"
-	       "too), then the result; --detach prints the job number and returns.\n"
-	       "Ctrl-C cancels the job: the kernel restores the DUT, exit 13.\n"
+	       "(default 3).\n"
+	       "rnr: the RNR NAK timer of the local port's RC requester (-d, -p; without\n"
+	       "-d the first Active port, InfiniBand or RoCE). --timer: the timer code\n"
+	       "0..31 (default 1) or all; --retry: rnr_retry 0..7 (default 1; 7 retries\n"
+	       "forever and needs --deadline); --size: bytes of the SEND, 1..65536\n"
+	       "(default the path MTU); --iterations: runs per code, 1..100 (default 5);\n"
+	       "--poll: busy (default) or event; --peer GID: the responder is the ibtrace\n"
+	       "of that host (default: loopback on the local port), --peer-port: its RDMA\n"
+	       "CM port, 1..65535; --deadline: longest wait for one SEND, 1..600000 ms;\n"
+	       "--recv-posted: negative control, the responder posts a receive buffer, so\n"
+	       "the test must fail. Prints each code as it is measured, then a table.\n"
 	       "show: the result of job JOB (-v: every MAD exchange), or one line per\n"
 	       "kept job. cancel: stop a running job (it restores the DUT first).\n"
 	       "Exit (run, show JOB): 0 pass, 15 fail, 16 not applicable, 17 error,\n"

@@ -32,6 +32,12 @@ struct xchg {
 	uint64_t val[IBTRACE_XCHG_A_MAX + 1];
 };
 
+/* The RNR test's figures of one timer code (IBTRACE_A_TEST_RNR_CODE). */
+struct rnr_code {
+	bool have[IBTRACE_RNR_A_MAX + 1];
+	uint64_t val[IBTRACE_RNR_A_MAX + 1];	/* OVERSHOOT_NS: an s64 */
+};
+
 /* A test (TEST_LIST) or a job (TEST_GET, TEST_EVENT), as the kernel said. */
 struct result {
 	bool have[IBTRACE_A_MAX + 1];
@@ -48,6 +54,11 @@ struct result {
 	size_t nasserts;
 	struct xchg *xchgs;
 	size_t nxchgs;
+	/* the RNR test */
+	uint8_t peer_gid[16];		/* have[IBTRACE_A_TEST_PEER_GID] */
+	char wire_why[TEST_STR_MAX];
+	struct rnr_code *codes;		/* in the order measured */
+	size_t ncodes;
 };
 
 struct list {
@@ -65,6 +76,8 @@ void test_result_free(struct result *r);
 void test_list_free(struct list *l);
 int test_result_absorb(struct ibt *ctx, struct result *r, struct nlmsghdr *nlh);
 int test_keep_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg);
+void test_result_take(struct result *r, struct result *k);
+bool test_is_rnr(const struct result *r);
 
 /* test_out.c: presentation */
 void test_assert_text(const struct assertion *a, const char *prefix);
@@ -73,5 +86,6 @@ int test_result_report(struct ibt *ctx, const struct result *r, bool verbose,
 void test_list_print(struct ibt *ctx, const struct result *r);
 int test_show_line(struct ibt *ctx, const struct result *r);
 void test_detach_print(struct ibt *ctx, uint32_t job);
+void test_rnr_code_text(uint64_t job, const struct rnr_code *c);
 
 #endif /* IBTRACECTL_TEST_H */

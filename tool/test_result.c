@@ -19,9 +19,11 @@ void test_result_free(struct result *r)
 {
 	free(r->asserts);
 	free(r->xchgs);
+	free(r->codes);
 	r->asserts = NULL;
 	r->xchgs = NULL;
-	r->nasserts = r->nxchgs = 0;
+	r->codes = NULL;
+	r->nasserts = r->nxchgs = r->ncodes = 0;
 }
 
 void test_list_free(struct list *l)
@@ -45,7 +47,16 @@ static uint64_t attr_val(struct nlattr *a, int type)
 	case IBTRACE_A_TEST_EVENT:
 	case IBTRACE_A_TEST_DUT_NODE_TYPE:
 	case IBTRACE_A_TEST_GUID_CAP:
+	case IBTRACE_A_TEST_RNR_TIMER:
+	case IBTRACE_A_TEST_RNR_RETRY:
+	case IBTRACE_A_TEST_POLL:
+	case IBTRACE_A_TEST_RNR_WIRE:
 		return nla_get_u8(a);
+	case IBTRACE_A_TEST_PEER_PORT:
+		return nla_get_u16(a);
+	case IBTRACE_A_TEST_RNR_ALL:
+	case IBTRACE_A_TEST_RNR_RECV_POSTED:
+		return 1;			/* flags */
 	case IBTRACE_A_TEST_ELAPSED_NS:
 	case IBTRACE_A_TEST_DUT_NODE_GUID:
 	case IBTRACE_A_TEST_DUT_PORT_GUID:
@@ -161,10 +172,54 @@ static int absorb_xchg(struct ibt *ctx, struct result *r, struct nlattr *nest)
 	return 0;
 }
 
+/* The figures of one timer code: they replace those of the same code. */
+static int absorb_rnr_code(struct ibt *ctx, struct result *r, struct nlattr *nest)
+{
+	struct nlattr *tb[IBTRACE_RNR_A_MAX + 1];
+	struct rnr_code c = { 0 }, *v;
+	size_t k;
+	int i, ret;
+
+	ret = ibt_nl_parse_nest(ctx, nest, tb);
+	if (ret)
+		return ret;
+	if (!tb[IBTRACE_RNR_A_CODE])
+		return ibt_err(IBT_EXIT_ERR, "malformed kernel reply: RNR figures without a timer code");
+	for (i = IBTRACE_RNR_A_CODE; i <= IBTRACE_RNR_A_MAX; i++) {
+		if (!tb[i])
+			continue;
+		c.have[i] = true;
+		switch (i) {
+		case IBTRACE_RNR_A_CODE:
+			c.val[i] = nla_get_u8(tb[i]);
+			break;
+		case IBTRACE_RNR_A_ITERATIONS:
+		case IBTRACE_RNR_A_WIRE_SAMPLES:
+		case IBTRACE_RNR_A_NAKS:
+			c.val[i] = nla_get_u32(tb[i]);
+			break;
+		default:
+			c.val[i] = nla_get_u64(tb[i]);
+			break;
+		}
+	}
+	for (k = 0; k < r->ncodes; k++)
+		if (r->codes[k].val[IBTRACE_RNR_A_CODE] == c.val[IBTRACE_RNR_A_CODE]) {
+			r->codes[k] = c;
+			return 0;
+		}
+	v = realloc(r->codes, (r->ncodes + 1) * sizeof(*v));
+	if (!v)
+		return ibt_err(IBT_EXIT_ERR, "out of memory");
+	r->codes = v;
+	r->codes[r->ncodes++] = c;
+	return 0;
+}
+
 /*
  * Merge the test attributes of message @nlh into @r: numbers and strings
- * replace what @r had, assertions are added or updated by id, exchanges
- * appended.
+ * replace what @r had, assertions and RNR timer codes are added or
+ * updated (by id, by code), exchanges appended.
  */
 int test_result_absorb(struct ibt *ctx, struct result *r, struct nlmsghdr *nlh)
 {
@@ -212,6 +267,16 @@ int test_result_absorb(struct ibt *ctx, struct result *r, struct nlmsghdr *nlh)
 		case IBTRACE_A_TEST_EXCHANGE:
 			ret = absorb_xchg(ctx, r, a);
 			break;
+		case IBTRACE_A_TEST_RNR_CODE:
+			ret = absorb_rnr_code(ctx, r, a);
+			break;
+		case IBTRACE_A_TEST_PEER_GID:
+			r->have[type] = true;
+			memcpy(r->peer_gid, nla_data(a), sizeof(r->peer_gid));
+			break;
+		case IBTRACE_A_TEST_RNR_WIRE_WHY:
+			nla_strlcpy(r->wire_why, a, sizeof(r->wire_why));
+			break;
 		default:
 			if (type < IBTRACE_A_TEST_JOB || type > IBTRACE_A_MAX)
 				break;
@@ -238,4 +303,52 @@ int test_keep_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 	v = &l->v[l->n++];
 	memset(v, 0, sizeof(*v));
 	return test_result_absorb(ctx, v, nlh);
+}
+
+/*
+ * A job as TEST_GET gave it (@k) over what @r held: the values @k has
+ * replace those of @r, the others stay (the request's, the events');
+ * @k's lists (assertions, exchanges, RNR codes) replace @r's and are
+ * moved, not copied.
+ */
+void test_result_take(struct result *r, struct result *k)
+{
+	int i;
+
+	for (i = 0; i <= IBTRACE_A_MAX; i++)
+		if (k->have[i]) {
+			r->have[i] = true;
+			r->val[i] = k->val[i];
+		}
+#define TAKE(f) do { if (k->f[0]) memcpy(r->f, k->f, sizeof(r->f)); } while (0)
+	TAKE(dev);
+	TAKE(name);
+	TAKE(seed);
+	TAKE(reason);
+	TAKE(wire_why);
+#undef TAKE
+	if (k->ndr) {
+		r->ndr = k->ndr;
+		memcpy(r->dr, k->dr, k->ndr);
+	}
+	if (k->have[IBTRACE_A_TEST_PEER_GID])
+		memcpy(r->peer_gid, k->peer_gid, sizeof(r->peer_gid));
+	test_result_free(r);
+	r->asserts = k->asserts;
+	r->nasserts = k->nasserts;
+	r->xchgs = k->xchgs;
+	r->nxchgs = k->nxchgs;
+	r->codes = k->codes;
+	r->ncodes = k->ncodes;
+	k->asserts = NULL;
+	k->xchgs = NULL;
+	k->codes = NULL;
+	k->nasserts = k->nxchgs = k->ncodes = 0;
+}
+
+/* A result of the RNR test: by name, or by the attributes only it has. */
+bool test_is_rnr(const struct result *r)
+{
+	return !strcmp(r->name, "rnr") || r->ncodes ||
+	       r->have[IBTRACE_A_TEST_RNR_RETRY];
 }
