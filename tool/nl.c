@@ -43,6 +43,7 @@
 #endif
 
 #define IBT_NL_RCVBUF	(1 << 20)	/* room for a burst of ping probes */
+#define IBT_NL_MSGBUF	32768		/* read buffer: the largest dump datagram */
 #define IBT_NL_SNDSLACK	4096		/* send buffer beyond the request */
 
 volatile sig_atomic_t ibt_interrupted;
@@ -661,11 +662,16 @@ static ssize_t recv_datagram(struct ibt *ctx, void **bufp)
 	n = recv(fd, NULL, 0, MSG_PEEK | MSG_TRUNC | MSG_DONTWAIT);
 	if (n < 0)
 		return errno ? -errno : -EIO;
-	buf = malloc(n ? n : 1);
+	/*
+	 * The kernel sizes the datagrams of a dump by the largest buffer
+	 * the socket has read with (up to 32 KiB): offer that much, or a
+	 * job with many RNR timer codes does not fit a dump message.
+	 */
+	iov.iov_len = n > IBT_NL_MSGBUF ? n : IBT_NL_MSGBUF;
+	buf = malloc(iov.iov_len);
 	if (!buf)
 		return -ENOMEM;
 	iov.iov_base = buf;
-	iov.iov_len = n;
 	n = recvmsg(fd, &mh, MSG_DONTWAIT);
 	if (n < 0) {
 		n = errno ? -errno : -EIO;
