@@ -225,12 +225,13 @@ void test_rnr_code_text(uint64_t job, const struct rnr_code *c)
 {
 	char t[32], m[32], o[32];
 
-	printf("job %" PRIu64 ": code %" PRIu64 " (table %s): median wait per retry %s, overshoot %s, %" PRIu64 " iterations\n",
+	printf("job %" PRIu64 ": code %" PRIu64 " (table %s): median wait per retry %s, overshoot %s, %" PRIu64 " iteration%s\n",
 	       job, cval(c, IBTRACE_RNR_A_CODE),
 	       cdur(c, IBTRACE_RNR_A_TABLE_NS, false, t, sizeof(t)),
 	       cdur(c, IBTRACE_RNR_A_WAIT_MEDIAN_NS, false, m, sizeof(m)),
 	       cdur(c, IBTRACE_RNR_A_OVERSHOOT_NS, true, o, sizeof(o)),
-	       cval(c, IBTRACE_RNR_A_ITERATIONS));
+	       cval(c, IBTRACE_RNR_A_ITERATIONS),
+	       cval(c, IBTRACE_RNR_A_ITERATIONS) == 1 ? "" : "s");
 	fflush(stdout);
 }
 
