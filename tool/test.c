@@ -34,7 +34,8 @@
  * finished it reads and prints its whole result (as "test show JOB"). With
  * --detach it prints the job number and returns at once. SIGINT or
  * SIGTERM while waiting: the job is cancelled (the kernel restores the
- * DUT first), its result printed, exit 13; a second signal ends the tool
+ * DUT first), its result printed, exit 13; a second signal (a second or
+ * more after the first: timeout(1) sends one twice) ends the tool
  * at once (the kernel job still restores the DUT).
  *
  * Text result:
@@ -511,12 +512,34 @@ static int test_list(struct ibt *ctx)
 
 /* run */
 
+/*
+ * A signal that comes within TEST_SIGNAL_SAME_MS of the first is the
+ * same request: timeout(1) and supervisors signal the tool and then its
+ * process group, so it arrives twice. A later one ends the tool.
+ */
+#define TEST_SIGNAL_SAME_MS	1000
+
 static volatile sig_atomic_t test_signal;
+static struct timespec test_signal_at;
 
 static void test_sig(int sig)
 {
-	test_signal = sig;
+	struct timespec now;
+	int saved = errno;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (!test_signal) {
+		test_signal_at = now;
+		test_signal = sig;
+	} else if ((now.tv_sec - test_signal_at.tv_sec) * 1000 +
+		   (now.tv_nsec - test_signal_at.tv_nsec) / 1000000 >=
+		   TEST_SIGNAL_SAME_MS) {
+		/* delivered at the handler's return, with its default action */
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
 	ibt_interrupted = 1;
+	errno = saved;
 }
 
 /*
@@ -772,10 +795,10 @@ static int run_replay(struct ibt *ctx, struct run *t)
 	return ret;
 }
 
-static int run_cancel(struct ibt *ctx, struct run *t)
+/* Send TEST_CANCEL of our job once; its exchange's result. */
+static int run_cancel_once(struct ibt *ctx, struct run *t)
 {
 	struct nl_msg *msg = ibt_nl_req(ctx, IBTRACE_CMD_TEST_CANCEL, false);
-	int ret;
 
 	if (!msg)
 		return IBT_EXIT_ERR;
@@ -783,18 +806,38 @@ static int run_cancel(struct ibt *ctx, struct run *t)
 		nlmsg_free(msg);
 		return ibt_err(IBT_EXIT_ERR, "netlink request too large");
 	}
+	return ibt_nl_exchange(ctx, msg, NULL, NULL);
+}
+
+/* Attempts at sending the cancel that a repeated signal interrupts. */
+#define TEST_CANCEL_TRIES	5
+
+static int run_cancel(struct ibt *ctx, struct run *t)
+{
+	int ret, tries = 0;
+
 	/* for the one at the terminal: the restore may take a while */
 	if (isatty(STDERR_FILENO))
 		fprintf(stderr, "%s: cancelling job %u; waiting for it to restore the DUT\n",
 			test_signal == SIGTERM ? "SIGTERM" : "SIGINT", t->job);
-	ret = ibt_nl_exchange(ctx, msg, NULL, NULL);
 	/*
-	 * A job that has just finished cannot be cancelled: fine. Another
-	 * signal meanwhile changes nothing: the job is being cancelled.
+	 * The same signal may come again at once (timeout(1) signals the
+	 * tool, then its process group): the sender thread, which lets
+	 * SIGINT in, then takes it and does not send the request. Send it
+	 * again; a cancel that did reach the kernel is refused the second
+	 * time, which is fine, as is a job that has just finished.
 	 */
-	if (ret == IBT_EXIT_INTR)
+	do {
 		ibt_interrupted = 0;
-	return ret > 0 && ret != IBT_EXIT_INTR ? ret : 0;
+		ret = run_cancel_once(ctx, t);
+	} while (ret == IBT_EXIT_INTR && ++tries < TEST_CANCEL_TRIES);
+	if (ret == IBT_EXIT_INTR) {
+		ibt_interrupted = 0;
+		return ibt_err(IBT_EXIT_ERR,
+			       "cannot send the cancel of job %u: interrupted %d times; \"ibtracectl test cancel %u\" stops it",
+			       t->job, TEST_CANCEL_TRIES, t->job);
+	}
+	return ret > 0 ? ret : 0;
 }
 
 /*
@@ -948,7 +991,7 @@ static int run_go(struct ibt *ctx, struct run *t)
 	 * (ibt_nl_wait_notify) and in the sender thread (SIGINT, as for
 	 * ping); a second one ends the tool.
 	 */
-	sa.sa_flags = SA_RESETHAND;
+	sa.sa_flags = 0;
 	sigemptyset(&sa.sa_mask);
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
