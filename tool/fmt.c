@@ -179,6 +179,36 @@ const char *ibt_ns_str(uint64_t ns, uint64_t unit, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * A duration for people: below 1 ms in microseconds, below 1 s in
+ * milliseconds, both with 2 decimals ("537.04 us", "10.24 ms"), else
+ * seconds with 3 ("1.311 s"); rounded half up, "-" before a negative
+ * value and, with @plus, "+" before a positive one.
+ */
+const char *ibt_dur_str(int64_t ns, bool plus, char *buf, size_t len)
+{
+	uint64_t m = ns < 0 ? -(uint64_t)ns : (uint64_t)ns;
+	const char *sign = ns < 0 ? "-" : plus && ns > 0 ? "+" : "";
+	uint64_t v;
+
+	v = m / 10 + (m % 10 >= 5);			/* 0.01 us */
+	if (v < 100000) {
+		snprintf(buf, len, "%s%llu.%02llu us", sign,
+			 (unsigned long long)(v / 100), (unsigned long long)(v % 100));
+		return buf;
+	}
+	v = m / 10000 + (m % 10000 >= 5000);		/* 0.01 ms */
+	if (v < 100000) {
+		snprintf(buf, len, "%s%llu.%02llu ms", sign,
+			 (unsigned long long)(v / 100), (unsigned long long)(v % 100));
+		return buf;
+	}
+	v = m / 1000000 + (m % 1000000 >= 500000);	/* 0.001 s */
+	snprintf(buf, len, "%s%llu.%03llu s", sign,
+		 (unsigned long long)(v / 1000), (unsigned long long)(v % 1000));
+	return buf;
+}
+
 /* An ibtrace_sim node type: "ca", "switch" or "unknown". */
 const char *ibt_sim_node_type_str(unsigned int type)
 {
@@ -368,4 +398,26 @@ const char *ibt_smp_attr_str(unsigned int attr_id)
 	default:
 		return "unknown";
 	}
+}
+
+/* How the RNR test waits for completions (enum ibtrace_test_poll). */
+const char *ibt_test_poll_str(unsigned int poll)
+{
+	static const char *const names[] = {
+		[IBTRACE_TEST_POLL_BUSY]	= "busy",
+		[IBTRACE_TEST_POLL_EVENT]	= "event",
+	};
+
+	return NAME_OF(names, poll);
+}
+
+/* Whether the RNR test saw the wire (enum ibtrace_rnr_wire), as in JSON. */
+const char *ibt_rnr_wire_str(unsigned int wire)
+{
+	static const char *const names[] = {
+		[IBTRACE_RNR_WIRE_NOT_VISIBLE]	= "not_visible",
+		[IBTRACE_RNR_WIRE_TAPPED]	= "tapped",
+	};
+
+	return NAME_OF(names, wire);
 }

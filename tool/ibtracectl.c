@@ -55,11 +55,14 @@ static void usage(FILE *f)
 "                     the path to a destination, hop by hop, from -d DEV,\n"
 "                     -p PORT (default: the first Active port)\n"
 "  test list | test show [JOB] [-v] | test cancel JOB\n"
-"  test run NAME [--dr P1,P2,... | --lid LID] [--dut-port N] [--blocks N]\n"
+"  test run guidinfo [--dr P1,P2,... | --lid LID] [--dut-port N] [--blocks N]\n"
 "       [-t MS] [-r N] [-v] [--detach]\n"
-"                     conformance tests (guidinfo) run by the kernel against\n"
-"                     a port, from -d DEV, -p PORT (default: the first Active\n"
-"                     InfiniBand port)\n"
+"  test run rnr [--timer CODE|all] [--retry N] [--size BYTES] [--iterations K]\n"
+"       [--poll busy|event] [--peer GID] [--peer-port PORT] [--deadline MS]\n"
+"       [--recv-posted] [-v] [--detach]\n"
+"                     conformance tests run by the kernel against a port, from\n"
+"                     -d DEV, -p PORT (default: the first Active InfiniBand\n"
+"                     port; rnr: the first Active port)\n"
 "  sim add FILE [--name NAME] [--no-sm] | sim del NAME | sim show [NAME]\n"
 "  sim set FABRIC NODE [port N] [drop PCT] [delay USEC] [link down|up]\n"
 "      [guid-cap N] [guid-quirks Q,...] [misroute DLID PORT|none]\n"
@@ -173,15 +176,21 @@ int ibt_positional(int argc, char **argv, int first, int min, int max,
 /* Usage error for an option getopt_long() rejected ('?' or ':'). */
 int ibt_bad_opt(int c, char **argv, const char *where)
 {
+	const char *word = argv[optind - 1];
+
 	if (c == ':')
 		return ibt_err(IBT_EXIT_USAGE, "option %s needs an argument",
-			       argv[optind - 1]);
+			       word);
+	/* a known long option without argument given one ("--detach=1") */
+	if (optopt && !strncmp(word, "--", 2) && strchr(word, '='))
+		return ibt_err(IBT_EXIT_USAGE, "option %.*s takes no argument",
+			       (int)strcspn(word, "="), word);
 	if (optopt)
 		return ibt_err(IBT_EXIT_USAGE, "unknown %soption -%c; see ibtracectl --help",
 			       where, optopt);
 	return ibt_err(IBT_EXIT_USAGE,
 		       "unknown or ambiguous %soption %s; see ibtracectl --help",
-		       where, argv[optind - 1]);
+		       where, word);
 }
 
 /*

@@ -5,7 +5,9 @@
  * One context (struct ibt) is created in main() and passed to every
  * function. Transport lives in nl.c, presentation in out.c, pure parsing
  * and decoding in parse.c and fmt.c, and one file per object (dev.c,
- * agent.c, ping.c, trace.c, test.c, sim.c) ties them together.
+ * agent.c, ping.c, trace.c, test.c, sim.c) ties them together; the test
+ * object keeps the decoding of its results in test_result.c and their
+ * printing in test_out.c.
  *
  * Exit codes (also listed by "ibtracectl --help"; part of the interface,
  * checked by the selftests):
@@ -208,6 +210,8 @@ int ibt_parse_pct_ppm(const char *s, uint32_t *ppm);
 int ibt_parse_guid_quirks(const char *s, uint32_t *quirks);
 const char *ibt_guid_quirks_str(uint32_t quirks, char *buf, size_t len);
 const char *ibt_ppm_pct_str(uint32_t ppm, char *buf, size_t len);
+int ibt_parse_rnr_timer(const char *s, uint32_t *code, bool *all);
+int ibt_parse_test_poll(const char *s, uint32_t *poll);
 
 /* fmt.c - pure, unit-tested by test_parse.c */
 const char *ibt_mad_status_str(uint16_t status, char *buf, size_t len);
@@ -218,6 +222,7 @@ uint32_t ibt_pct_x100(uint32_t part, uint32_t whole);
 const char *ibt_pct_str(uint32_t x100, char *buf, size_t len);
 uint64_t ibt_percentile(const uint64_t *sorted, size_t n, unsigned int pct);
 const char *ibt_ns_str(uint64_t ns, uint64_t unit, char *buf, size_t len);
+const char *ibt_dur_str(int64_t ns, bool plus, char *buf, size_t len);
 const char *ibt_sim_node_type_str(unsigned int type);
 const char *ibt_node_type_str(unsigned int type);
 const char *ibt_hop_agent_str(unsigned int agent);
@@ -230,6 +235,8 @@ const char *ibt_xchg_outcome_str(unsigned int outcome);
 const char *ibt_xchg_phase_str(unsigned int phase);
 const char *ibt_mad_method_str(unsigned int method);
 const char *ibt_smp_attr_str(unsigned int attr_id);
+const char *ibt_test_poll_str(unsigned int poll);
+const char *ibt_rnr_wire_str(unsigned int wire);
 
 /* nl.c */
 typedef int (*ibt_nl_cb)(struct ibt *ctx, struct nlmsghdr *nlh, void *arg);

@@ -43,6 +43,7 @@
 #endif
 
 #define IBT_NL_RCVBUF	(1 << 20)	/* room for a burst of ping probes */
+#define IBT_NL_MSGBUF	32768		/* read buffer: the largest dump datagram */
 #define IBT_NL_SNDSLACK	4096		/* send buffer beyond the request */
 
 volatile sig_atomic_t ibt_interrupted;
@@ -121,6 +122,19 @@ static struct nla_policy ibt_policy[IBTRACE_A_MAX + 1] = {
 	[IBTRACE_A_TEST_DUT_LID]	= U32,
 	[IBTRACE_A_TEST_GUID_CAP]	= U8,
 	[IBTRACE_A_TEST_EXCHANGES]	= U32,
+	[IBTRACE_A_TEST_RNR_TIMER]	= U8,
+	[IBTRACE_A_TEST_RNR_ALL]	= { .type = NLA_FLAG },
+	[IBTRACE_A_TEST_RNR_RETRY]	= U8,
+	[IBTRACE_A_TEST_SIZE]		= U32,
+	[IBTRACE_A_TEST_ITERATIONS]	= U32,
+	[IBTRACE_A_TEST_POLL]		= U8,
+	[IBTRACE_A_TEST_RNR_RECV_POSTED] = { .type = NLA_FLAG },
+	[IBTRACE_A_TEST_RNR_CODE]	= { .type = NLA_NESTED },
+	[IBTRACE_A_TEST_PEER_GID]	= GID,
+	[IBTRACE_A_TEST_PEER_PORT]	= U16,
+	[IBTRACE_A_TEST_DEADLINE_MS]	= U32,
+	[IBTRACE_A_TEST_RNR_WIRE]	= U8,
+	[IBTRACE_A_TEST_RNR_WIRE_WHY]	= { .type = NLA_STRING },
 };
 
 static struct nla_policy ibt_assert_policy[IBTRACE_ASSERT_A_MAX + 1] = {
@@ -143,6 +157,24 @@ static struct nla_policy ibt_xchg_policy[IBTRACE_XCHG_A_MAX + 1] = {
 	[IBTRACE_XCHG_A_RTT_NS]		= U64,
 	[IBTRACE_XCHG_A_ATTEMPTS]	= U32,
 	[IBTRACE_XCHG_A_PHASE]		= U8,
+};
+
+static struct nla_policy ibt_rnr_policy[IBTRACE_RNR_A_MAX + 1] = {
+	[IBTRACE_RNR_A_CODE]		= U8,
+	[IBTRACE_RNR_A_TABLE_NS]	= U64,
+	[IBTRACE_RNR_A_ITERATIONS]	= U32,
+	[IBTRACE_RNR_A_WAIT_MIN_NS]	= U64,
+	[IBTRACE_RNR_A_WAIT_MEDIAN_NS]	= U64,
+	[IBTRACE_RNR_A_WAIT_MAX_NS]	= U64,
+	[IBTRACE_RNR_A_WAIT_P99_NS]	= U64,
+	[IBTRACE_RNR_A_OVERSHOOT_NS]	= U64,	/* s64 */
+	[IBTRACE_RNR_A_GRANULARITY_NS]	= U64,
+	[IBTRACE_RNR_A_CALIBRATION_NS]	= U64,
+	[IBTRACE_RNR_A_WIRE_SAMPLES]	= U32,
+	[IBTRACE_RNR_A_WIRE_MIN_NS]	= U64,
+	[IBTRACE_RNR_A_WIRE_MEDIAN_NS]	= U64,
+	[IBTRACE_RNR_A_WIRE_MAX_NS]	= U64,
+	[IBTRACE_RNR_A_NAKS]		= U32,
 };
 
 /* NODE_DESC: at most 64 characters and the NUL. */
@@ -243,6 +275,16 @@ static const char *const ibt_attr_names[IBTRACE_A_MAX + 1] = {
 	[IBTRACE_A_TEST_BLOCKS]		= "test_blocks",
 	[IBTRACE_A_TEST_TIMEOUT_MS]	= "test_timeout_ms",
 	[IBTRACE_A_TEST_RETRIES]	= "test_retries",
+	[IBTRACE_A_TEST_RNR_TIMER]	= "test_rnr_timer",
+	[IBTRACE_A_TEST_RNR_ALL]	= "test_rnr_all",
+	[IBTRACE_A_TEST_RNR_RETRY]	= "test_rnr_retry",
+	[IBTRACE_A_TEST_SIZE]		= "test_size",
+	[IBTRACE_A_TEST_ITERATIONS]	= "test_iterations",
+	[IBTRACE_A_TEST_POLL]		= "test_poll",
+	[IBTRACE_A_TEST_RNR_RECV_POSTED] = "test_rnr_recv_posted",
+	[IBTRACE_A_TEST_PEER_GID]	= "test_peer_gid",
+	[IBTRACE_A_TEST_PEER_PORT]	= "test_peer_port",
+	[IBTRACE_A_TEST_DEADLINE_MS]	= "test_deadline_ms",
 };
 
 /* The family ibt_nl_open() resolves. */
@@ -299,8 +341,8 @@ int ibt_nl_parse(struct ibt *ctx, struct nlmsghdr *nlh, struct nlattr **tb)
 
 /*
  * Attributes of nest @nest (IBTRACE_A_AGENT_STATS, IBTRACE_A_PING_PROBE,
- * IBTRACE_A_PING_SUMMARY, IBTRACE_A_TRACE_HOP, IBTRACE_A_TEST_ASSERTION
- * or IBTRACE_A_TEST_EXCHANGE); @tb has room for that nest's *_MAX + 1.
+ * IBTRACE_A_PING_SUMMARY, IBTRACE_A_TRACE_HOP, IBTRACE_A_TEST_ASSERTION,
+ * IBTRACE_A_TEST_EXCHANGE or IBTRACE_A_TEST_RNR_CODE); @tb has room for that nest's *_MAX + 1.
  */
 int ibt_nl_parse_nest(struct ibt *ctx, struct nlattr *nest, struct nlattr **tb)
 {
@@ -324,6 +366,9 @@ int ibt_nl_parse_nest(struct ibt *ctx, struct nlattr *nest, struct nlattr **tb)
 	case IBTRACE_A_TEST_EXCHANGE:
 		return parse_attrs(tb, IBTRACE_XCHG_A_MAX, nla_data(nest),
 				   nla_len(nest), ibt_xchg_policy, "test exchange");
+	case IBTRACE_A_TEST_RNR_CODE:
+		return parse_attrs(tb, IBTRACE_RNR_A_MAX, nla_data(nest),
+				   nla_len(nest), ibt_rnr_policy, "RNR timer code");
 	default:
 		return ibt_err(IBT_EXIT_ERR, "internal error: unknown nest %d",
 			       nla_type(nest));
@@ -617,11 +662,16 @@ static ssize_t recv_datagram(struct ibt *ctx, void **bufp)
 	n = recv(fd, NULL, 0, MSG_PEEK | MSG_TRUNC | MSG_DONTWAIT);
 	if (n < 0)
 		return errno ? -errno : -EIO;
-	buf = malloc(n ? n : 1);
+	/*
+	 * The kernel sizes the datagrams of a dump by the largest buffer
+	 * the socket has read with (up to 32 KiB): offer that much, or a
+	 * job with many RNR timer codes does not fit a dump message.
+	 */
+	iov.iov_len = n > IBT_NL_MSGBUF ? n : IBT_NL_MSGBUF;
+	buf = malloc(iov.iov_len);
 	if (!buf)
 		return -ENOMEM;
 	iov.iov_base = buf;
-	iov.iov_len = n;
 	n = recvmsg(fd, &mh, MSG_DONTWAIT);
 	if (n < 0) {
 		n = errno ? -errno : -EIO;

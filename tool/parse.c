@@ -311,3 +311,30 @@ const char *ibt_dr_path_str(const uint8_t *ports, size_t n, char *buf,
 	}
 	return buf;
 }
+
+/* --timer: an RNR NAK timer code 0..31, or "all" (*all set, *code kept). */
+int ibt_parse_rnr_timer(const char *s, uint32_t *code, bool *all)
+{
+	if (s && !strcmp(s, "all")) {
+		*all = true;
+		return 0;
+	}
+	if (ibt_parse_u32(s, 0, IBTRACE_TEST_RNR_CODES - 1, code))
+		return -1;
+	*all = false;
+	return 0;
+}
+
+/* --poll: "busy" or "event" (enum ibtrace_test_poll). */
+int ibt_parse_test_poll(const char *s, uint32_t *poll)
+{
+	if (!s)
+		return -1;
+	if (!strcmp(s, "busy"))
+		*poll = IBTRACE_TEST_POLL_BUSY;
+	else if (!strcmp(s, "event"))
+		*poll = IBTRACE_TEST_POLL_EVENT;
+	else
+		return -1;
+	return 0;
+}

@@ -6,22 +6,36 @@
  * multicast group).
  *
  *   ibtracectl [-j] test list
- *   ibtracectl [-j] [-d DEV] [-p PORT] test run NAME
+ *   ibtracectl [-j] [-d DEV] [-p PORT] test run guidinfo
  *              [--dr P1,P2,... | --lid LID] [--dut-port N] [--blocks N]
  *              [-t TIMEOUT_MS] [-r RETRIES] [-v] [--detach]
+ *   ibtracectl [-j] [-d DEV] [-p PORT] test run rnr [--timer CODE|all]
+ *              [--retry N] [--size BYTES] [--iterations K]
+ *              [--poll busy|event] [--peer GID] [--peer-port PORT]
+ *              [--deadline MS] [--recv-posted] [-v] [--detach]
  *   ibtracectl [-j] test show [JOB] [-v]
  *   ibtracectl test cancel JOB
  *
- * run: the DUT is the local port (-d, -p; without -d the first Active
- * InfiniBand port), the node at the end of the directed route --dr (exit
- * ports from the local node outward, the first being the local port, so
- * -p defaults to it), or the node of LID --lid. The tool joins the "test"
- * group before it sends TEST_RUN, prints one line per decided assertion
- * as its event arrives (with -v also progress), and when the job has
- * finished reads and prints its whole result (as "test show JOB"). With
+ * run: each test the tool knows (guidinfo, rnr) takes only its own
+ * options, checked before anything is sent; a test it does not know
+ * gets them all, for the kernel to judge. guidinfo: the DUT is the local
+ * port (-d, -p; without -d the first Active InfiniBand port), the node at
+ * the end of the directed route --dr (exit ports from the local node
+ * outward, the first being the local port, so -p defaults to it), or the
+ * node of LID --lid. rnr: the local port (without -d the first Active
+ * port of any link layer) is the requester under test; the responder is
+ * a second QP of it (loopback) or the ibtrace of host --peer.
+ *
+ * The tool joins the "test" group before it sends TEST_RUN, prints one
+ * line per RNR timer code as it is measured and, when stdout is not a
+ * terminal, one line per decided assertion as its event arrives (the
+ * kernel decides them at the end of the job: on a terminal they are
+ * printed once, in the result), with -v also progress; when the job has
+ * finished it reads and prints its whole result (as "test show JOB"). With
  * --detach it prints the job number and returns at once. SIGINT or
  * SIGTERM while waiting: the job is cancelled (the kernel restores the
- * DUT first), its result printed, exit 13; a second signal ends the tool
+ * DUT first), its result printed, exit 13; a second signal (a second or
+ * more after the first: timeout(1) sends one twice) ends the tool
  * at once (the kernel job still restores the DUT).
  *
  * Text result:
@@ -42,6 +56,22 @@
  *
  *   xchg 1 probe Get NodeInfo(0x0011) mod 0x0 answered status 0x0000 rtt 12.000 us attempts 1
  *
+ * The RNR test: the header names the mode and the parameters, a table
+ * follows (waits per retry; wire columns when the wire was tapped, else
+ * a "wire:" line when the kernel says why it was not), then the
+ * assertions; no exchange line (it sends no MAD):
+ *
+ *   job 7 test rnr seed C09_130_01 dut rxe0/1 loopback: timer 12 rnr_retry 1 size 1024 poll busy iterations 3 calibration 537.04 us
+ *   wire: not visible (same-device loopback)
+ *   code      table  iter        min     median        p99        max  overshoot  (wait per retry)
+ *     12  640.00 us     3    3.99 ms    4.00 ms    4.01 ms    4.01 ms   +3.36 ms  device rounds the timer up (apparent granularity 3.99 ms)
+ *   PASS     v1c9-130.1.1#01.01  ...
+ *   restore: none
+ *   verdict: pass
+ *
+ * and while it runs, per code measured:
+ *   job 7: code 12 (table 640.00 us): median wait per retry 4.00 ms, overshoot +3.36 ms, 3 iterations
+ *
  * "test show" without JOB: one line per kept job,
  *   job 3 test guidinfo dut ibsim0/1 dr 1,2,3 state finished verdict pass
  *
@@ -57,7 +87,14 @@
  * "not_applicable", "not_run"), checks, expected, observed, where}],
  * exchanges [{seq, phase, method, attr_id, attr_mod, outcome, status,
  * rtt_ns, attempts}] (not in "test show" without JOB), cancelled (true,
- * only when run was cancelled by a signal); keys only for what the kernel
+ * only when run was cancelled by a signal); the RNR test adds mode
+ * ("loopback", "peer"), peer_gid (string), peer_port, rnr_timer, rnr_all
+ * and recv_posted (booleans), rnr_retry, size, iterations, poll ("busy",
+ * "event"), deadline_ms, wire ("not_visible", "tapped"), wire_why,
+ * calibration_ns and codes [{code, table_ns, iterations, wait_min_ns,
+ * wait_median_ns, wait_p99_ns, wait_max_ns, overshoot_ns (signed),
+ * granularity_ns, calibration_ns, wire_samples, wire_min_ns,
+ * wire_median_ns, wire_max_ns, naks}]. Keys only for what the kernel
  * sent. "test show" without JOB: an array of such objects; run --detach:
  * {"job": N}.
  *
@@ -79,12 +116,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <json-c/json.h>
 #include <netlink/attr.h>
 #include <netlink/genl/genl.h>
 #include <netlink/msg.h>
 
 #include "ibtracectl.h"
+#include "test.h"
 
 enum {
 	OPT_DR = 0x200,
@@ -92,51 +129,60 @@ enum {
 	OPT_DUT_PORT,
 	OPT_BLOCKS,
 	OPT_DETACH,
+	OPT_TIMER,
+	OPT_RETRY,
+	OPT_SIZE,
+	OPT_ITERATIONS,
+	OPT_POLL,
+	OPT_PEER,
+	OPT_PEER_PORT,
+	OPT_DEADLINE,
+	OPT_RECV_POSTED,
+	OPT_LAST = OPT_RECV_POSTED,
 };
 
-#define TEST_NAME_MAX	32
-#define TEST_STR_MAX	256
 /* silence after which a running job's state is read (lost events) */
 #define TEST_POLL_MS	2000
 
-struct assertion {
-	char id[64];
-	char desc[TEST_STR_MAX];
-	bool have_result, have_checks;
-	unsigned int result;
-	uint32_t checks;
-	char expected[TEST_STR_MAX];
-	char observed[TEST_STR_MAX];
-	char where[TEST_STR_MAX];
+/* The tests whose options the tool knows; others get every option. */
+#define FOR_GUIDINFO	0x1
+#define FOR_RNR		0x2
+#define FOR_ALL		(FOR_GUIDINFO | FOR_RNR)
+
+static const struct {
+	const char *name;
+	unsigned int bit;
+} known_tests[] = {
+	{ "guidinfo",	FOR_GUIDINFO },
+	{ "rnr",	FOR_RNR },
 };
 
-struct xchg {
-	bool have[IBTRACE_XCHG_A_MAX + 1];
-	uint64_t val[IBTRACE_XCHG_A_MAX + 1];
+/* The options of test run: their names in messages, the tests taking them. */
+static const struct {
+	int c;
+	const char *name;
+	unsigned int tests;
+} run_opts[] = {
+	{ OPT_DR,		"--dr",		FOR_GUIDINFO },
+	{ OPT_LID,		"--lid",	FOR_GUIDINFO },
+	{ OPT_DUT_PORT,		"--dut-port",	FOR_GUIDINFO },
+	{ OPT_BLOCKS,		"--blocks",	FOR_GUIDINFO },
+	{ 't',			"-t/--timeout",	FOR_GUIDINFO },
+	{ 'r',			"-r/--retries",	FOR_GUIDINFO },
+	{ OPT_TIMER,		"--timer",	FOR_RNR },
+	{ OPT_RETRY,		"--retry",	FOR_RNR },
+	{ OPT_SIZE,		"--size",	FOR_RNR },
+	{ OPT_ITERATIONS,	"--iterations",	FOR_RNR },
+	{ OPT_POLL,		"--poll",	FOR_RNR },
+	{ OPT_PEER,		"--peer",	FOR_RNR },
+	{ OPT_PEER_PORT,	"--peer-port",	FOR_RNR },
+	{ OPT_DEADLINE,		"--deadline",	FOR_RNR },
+	{ OPT_RECV_POSTED,	"--recv-posted", FOR_RNR },
+	{ 'v',			"-v/--verbose",	FOR_ALL },
+	{ OPT_DETACH,		"--detach",	FOR_ALL },
 };
 
-/* A test (TEST_LIST) or a job (TEST_GET, TEST_EVENT), as the kernel said. */
-struct result {
-	bool have[IBTRACE_A_MAX + 1];
-	uint64_t val[IBTRACE_A_MAX + 1];
-	char name[TEST_NAME_MAX];
-	char seed[TEST_NAME_MAX];
-	char dev[IBT_DEV_NAME_MAX];
-	char reason[TEST_STR_MAX];
-	char desc[TEST_STR_MAX];
-	char needs[TEST_STR_MAX];
-	uint8_t dr[IBTRACE_TRACE_MAX_HOPS];
-	size_t ndr;
-	struct assertion *asserts;
-	size_t nasserts;
-	struct xchg *xchgs;
-	size_t nxchgs;
-};
-
-struct list {
-	struct result *v;
-	size_t n;
-};
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 struct run {
 	/* request */
@@ -149,6 +195,12 @@ struct run {
 	uint32_t lid, dut_port, blocks, timeout_ms, retries;
 	bool has_dr, has_lid, has_dut_port, has_blocks, has_timeout, has_retries;
 	bool verbose, detach;
+	/* the RNR test */
+	uint32_t timer, rnr_retry, size, iterations, poll, peer_port, deadline_ms;
+	uint8_t peer_gid[16];
+	bool has_timer, timer_all, has_rnr_retry, has_size, has_iterations,
+	     has_poll, has_peer, has_peer_port, has_deadline, recv_posted;
+	const char *opt_seen[ARRAY_SIZE(run_opts)];	/* name if given */
 
 	/* progress */
 	uint32_t job;
@@ -158,232 +210,8 @@ struct run {
 	struct nlmsghdr **stash;	/* events before the job number */
 	size_t nstash;
 	int err;			/* event processing failed: exit code */
+	uint32_t codes_shown;		/* RNR timer codes printed, by bit */
 };
-
-static void result_free(struct result *r)
-{
-	free(r->asserts);
-	free(r->xchgs);
-	r->asserts = NULL;
-	r->xchgs = NULL;
-	r->nasserts = r->nxchgs = 0;
-}
-
-static void list_free(struct list *l)
-{
-	size_t i;
-
-	for (i = 0; i < l->n; i++)
-		result_free(&l->v[i]);
-	free(l->v);
-	l->v = NULL;
-	l->n = 0;
-}
-
-static uint64_t attr_val(struct nlattr *a, int type)
-{
-	switch (type) {
-	case IBTRACE_A_TEST_DUT_PORT:
-	case IBTRACE_A_TEST_STATE:
-	case IBTRACE_A_TEST_VERDICT:
-	case IBTRACE_A_TEST_RESTORE:
-	case IBTRACE_A_TEST_EVENT:
-	case IBTRACE_A_TEST_DUT_NODE_TYPE:
-	case IBTRACE_A_TEST_GUID_CAP:
-		return nla_get_u8(a);
-	case IBTRACE_A_TEST_ELAPSED_NS:
-	case IBTRACE_A_TEST_DUT_NODE_GUID:
-	case IBTRACE_A_TEST_DUT_PORT_GUID:
-		return nla_get_u64(a);
-	default:
-		return nla_get_u32(a);
-	}
-}
-
-/* Add or update (same id) assertion @a of @r. */
-static int assert_put(struct result *r, const struct assertion *a)
-{
-	struct assertion *v;
-	size_t i;
-
-	for (i = 0; i < r->nasserts; i++) {
-		if (strcmp(r->asserts[i].id, a->id))
-			continue;
-		v = &r->asserts[i];
-		if (a->desc[0])
-			memcpy(v->desc, a->desc, sizeof(v->desc));
-		if (a->have_result) {
-			v->have_result = true;
-			v->result = a->result;
-		}
-		if (a->have_checks) {
-			v->have_checks = true;
-			v->checks = a->checks;
-		}
-		if (a->expected[0] || a->observed[0] || a->where[0]) {
-			memcpy(v->expected, a->expected, sizeof(v->expected));
-			memcpy(v->observed, a->observed, sizeof(v->observed));
-			memcpy(v->where, a->where, sizeof(v->where));
-		}
-		return 0;
-	}
-	v = realloc(r->asserts, (r->nasserts + 1) * sizeof(*v));
-	if (!v)
-		return ibt_err(IBT_EXIT_ERR, "out of memory");
-	r->asserts = v;
-	r->asserts[r->nasserts++] = *a;
-	return 0;
-}
-
-static int absorb_assert(struct ibt *ctx, struct result *r, struct nlattr *nest)
-{
-	struct nlattr *tb[IBTRACE_ASSERT_A_MAX + 1];
-	struct assertion a = { 0 };
-	int ret;
-
-	ret = ibt_nl_parse_nest(ctx, nest, tb);
-	if (ret)
-		return ret;
-	if (!tb[IBTRACE_ASSERT_A_ID])
-		return ibt_err(IBT_EXIT_ERR, "malformed kernel reply: assertion without an id");
-	nla_strlcpy(a.id, tb[IBTRACE_ASSERT_A_ID], sizeof(a.id));
-	if (tb[IBTRACE_ASSERT_A_DESC])
-		nla_strlcpy(a.desc, tb[IBTRACE_ASSERT_A_DESC], sizeof(a.desc));
-	if (tb[IBTRACE_ASSERT_A_RESULT]) {
-		a.have_result = true;
-		a.result = nla_get_u8(tb[IBTRACE_ASSERT_A_RESULT]);
-	}
-	if (tb[IBTRACE_ASSERT_A_CHECKS]) {
-		a.have_checks = true;
-		a.checks = nla_get_u32(tb[IBTRACE_ASSERT_A_CHECKS]);
-	}
-	if (tb[IBTRACE_ASSERT_A_EXPECTED])
-		nla_strlcpy(a.expected, tb[IBTRACE_ASSERT_A_EXPECTED], sizeof(a.expected));
-	if (tb[IBTRACE_ASSERT_A_OBSERVED])
-		nla_strlcpy(a.observed, tb[IBTRACE_ASSERT_A_OBSERVED], sizeof(a.observed));
-	if (tb[IBTRACE_ASSERT_A_WHERE])
-		nla_strlcpy(a.where, tb[IBTRACE_ASSERT_A_WHERE], sizeof(a.where));
-	return assert_put(r, &a);
-}
-
-static int absorb_xchg(struct ibt *ctx, struct result *r, struct nlattr *nest)
-{
-	struct nlattr *tb[IBTRACE_XCHG_A_MAX + 1];
-	struct xchg *v;
-	int i, ret;
-
-	ret = ibt_nl_parse_nest(ctx, nest, tb);
-	if (ret)
-		return ret;
-	v = realloc(r->xchgs, (r->nxchgs + 1) * sizeof(*v));
-	if (!v)
-		return ibt_err(IBT_EXIT_ERR, "out of memory");
-	r->xchgs = v;
-	v = &r->xchgs[r->nxchgs++];
-	memset(v, 0, sizeof(*v));
-	for (i = IBTRACE_XCHG_A_SEQ; i <= IBTRACE_XCHG_A_MAX; i++) {
-		if (!tb[i])
-			continue;
-		v->have[i] = true;
-		switch (i) {
-		case IBTRACE_XCHG_A_METHOD:
-		case IBTRACE_XCHG_A_OUTCOME:
-		case IBTRACE_XCHG_A_PHASE:
-			v->val[i] = nla_get_u8(tb[i]);
-			break;
-		case IBTRACE_XCHG_A_ATTR_ID:
-		case IBTRACE_XCHG_A_STATUS:
-			v->val[i] = nla_get_u16(tb[i]);
-			break;
-		case IBTRACE_XCHG_A_RTT_NS:
-			v->val[i] = nla_get_u64(tb[i]);
-			break;
-		default:
-			v->val[i] = nla_get_u32(tb[i]);
-			break;
-		}
-	}
-	return 0;
-}
-
-/*
- * Merge the test attributes of message @nlh into @r: numbers and strings
- * replace what @r had, assertions are added or updated by id, exchanges
- * appended.
- */
-static int result_absorb(struct ibt *ctx, struct result *r, struct nlmsghdr *nlh)
-{
-	struct nlattr *tb[IBTRACE_A_MAX + 1];
-	struct nlattr *a;
-	int rem, type, ret;
-
-	ret = ibt_nl_parse(ctx, nlh, tb);	/* validates every attribute */
-	if (ret)
-		return ret;
-	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
-			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
-		type = nla_type(a);
-		ret = 0;
-		switch (type) {
-		case IBTRACE_A_DEV_NAME:
-			nla_strlcpy(r->dev, a, sizeof(r->dev));
-			break;
-		case IBTRACE_A_PORT:
-			r->have[type] = true;
-			r->val[type] = nla_get_u32(a);
-			break;
-		case IBTRACE_A_TEST_NAME:
-			nla_strlcpy(r->name, a, sizeof(r->name));
-			break;
-		case IBTRACE_A_TEST_SEED:
-			nla_strlcpy(r->seed, a, sizeof(r->seed));
-			break;
-		case IBTRACE_A_TEST_DESC:
-			nla_strlcpy(r->desc, a, sizeof(r->desc));
-			break;
-		case IBTRACE_A_TEST_NEEDS:
-			nla_strlcpy(r->needs, a, sizeof(r->needs));
-			break;
-		case IBTRACE_A_TEST_REASON:
-			nla_strlcpy(r->reason, a, sizeof(r->reason));
-			break;
-		case IBTRACE_A_TEST_DR_PATH:
-			r->ndr = nla_len(a);
-			memcpy(r->dr, nla_data(a), r->ndr);
-			break;
-		case IBTRACE_A_TEST_ASSERTION:
-			ret = absorb_assert(ctx, r, a);
-			break;
-		case IBTRACE_A_TEST_EXCHANGE:
-			ret = absorb_xchg(ctx, r, a);
-			break;
-		default:
-			if (type < IBTRACE_A_TEST_JOB || type > IBTRACE_A_MAX)
-				break;
-			r->have[type] = true;
-			r->val[type] = attr_val(a, type);
-			break;
-		}
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-/* Keep every message of a dump as a struct result. */
-static int keep_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
-{
-	struct list *l = arg;
-	struct result *v;
-
-	v = realloc(l->v, (l->n + 1) * sizeof(*v));
-	if (!v)
-		return ibt_err(IBT_EXIT_ERR, "out of memory");
-	l->v = v;
-	v = &l->v[l->n++];
-	memset(v, 0, sizeof(*v));
-	return result_absorb(ctx, v, nlh);
-}
 
 /* Read into @r, on top of what it holds; a negative errno is not printed. */
 static int job_get(struct ibt *ctx, uint32_t job, struct result *r)
@@ -398,454 +226,14 @@ static int job_get(struct ibt *ctx, uint32_t job, struct result *r)
 		nlmsg_free(msg);
 		return ibt_err(IBT_EXIT_ERR, "netlink request too large");
 	}
-	ret = ibt_nl_exchange(ctx, msg, keep_cb, &l);
-	if (!ret && l.n) {
-		/* the request's values stay where the kernel sent none */
-		struct result *k = &l.v[0];
-		int i;
-
-		for (i = 0; i <= IBTRACE_A_MAX; i++)
-			if (k->have[i]) {
-				r->have[i] = true;
-				r->val[i] = k->val[i];
-			}
-#define TAKE(f) do { if (k->f[0]) memcpy(r->f, k->f, sizeof(r->f)); } while (0)
-		TAKE(dev);
-		TAKE(name);
-		TAKE(seed);
-		TAKE(reason);
-#undef TAKE
-		if (k->ndr) {
-			r->ndr = k->ndr;
-			memcpy(r->dr, k->dr, k->ndr);
-		}
-		result_free(r);
-		r->asserts = k->asserts;
-		r->nasserts = k->nasserts;
-		r->xchgs = k->xchgs;
-		r->nxchgs = k->nxchgs;
-		k->asserts = NULL;
-		k->xchgs = NULL;
-	} else if (!ret) {
+	ret = ibt_nl_exchange(ctx, msg, test_keep_cb, &l);
+	/* the request's values stay where the kernel sent none */
+	if (!ret && l.n)
+		test_result_take(r, &l.v[0]);
+	else if (!ret)
 		ret = ibt_err(IBT_EXIT_ERR, "the kernel sent no result for job %u", job);
-	}
-	list_free(&l);
+	test_list_free(&l);
 	return ret;
-}
-
-/* Output */
-
-static const char *assert_label(const struct assertion *a)
-{
-	switch (a->have_result ? a->result : IBTRACE_ASSERT_NOT_RUN) {
-	case IBTRACE_ASSERT_PASS:
-		return "PASS";
-	case IBTRACE_ASSERT_FAIL:
-		return "FAIL";
-	case IBTRACE_ASSERT_NOT_APPLICABLE:
-		return "N/A";
-	default:
-		return "NOT RUN";
-	}
-}
-
-static uint64_t rval(const struct result *r, int a)
-{
-	return r->val[a];
-}
-
-static const char *guid_str(uint64_t g, char *buf, size_t len)
-{
-	snprintf(buf, len, "0x%016" PRIx64, g);
-	return buf;
-}
-
-/* "ibsim0/1 dr 1,2,3 port 0" */
-static void dut_text(const struct result *r, char *buf, size_t len)
-{
-	char path[IBTRACE_TRACE_MAX_HOPS * 4];
-	size_t off;
-
-	snprintf(buf, len, "%s/%" PRIu64, r->dev[0] ? r->dev : "?",
-		 rval(r, IBTRACE_A_PORT));
-	off = strlen(buf);
-	if (r->ndr)
-		snprintf(buf + off, len - off, " dr %s",
-			 ibt_dr_path_str(r->dr, r->ndr, path, sizeof(path)));
-	else if (r->have[IBTRACE_A_TEST_LID])
-		snprintf(buf + off, len - off, " lid %" PRIu64,
-			 rval(r, IBTRACE_A_TEST_LID));
-	else
-		snprintf(buf + off, len - off, " local");
-	off = strlen(buf);
-	if (r->have[IBTRACE_A_TEST_DUT_PORT] && off < len)
-		snprintf(buf + off, len - off, " port %" PRIu64,
-			 rval(r, IBTRACE_A_TEST_DUT_PORT));
-}
-
-static void assert_text(const struct assertion *a, const char *prefix)
-{
-	printf("%s%-7s  %s  %s\n", prefix, assert_label(a), a->id, a->desc);
-	if (a->have_result && a->result == IBTRACE_ASSERT_FAIL)
-		printf("%*sexpected %s observed %s at %s\n",
-		       (int)strlen(prefix) + 9, "",
-		       a->expected[0] ? a->expected : "?",
-		       a->observed[0] ? a->observed : "?",
-		       a->where[0] ? a->where : "?");
-	fflush(stdout);
-}
-
-struct rtt_stats {
-	uint64_t n, min, max, sum;
-};
-
-static struct rtt_stats rtt_stats(const struct result *r)
-{
-	struct rtt_stats s = { 0 };
-	size_t i;
-
-	for (i = 0; i < r->nxchgs; i++) {
-		const struct xchg *x = &r->xchgs[i];
-		uint64_t v = x->val[IBTRACE_XCHG_A_RTT_NS];
-
-		if (!x->have[IBTRACE_XCHG_A_RTT_NS] ||
-		    x->val[IBTRACE_XCHG_A_OUTCOME] != IBTRACE_XCHG_ANSWERED)
-			continue;
-		if (!s.n || v < s.min)
-			s.min = v;
-		if (v > s.max)
-			s.max = v;
-		s.sum += v;
-		s.n++;
-	}
-	return s;
-}
-
-static void xchg_text(const struct xchg *x)
-{
-	char b[32];
-
-	printf("  xchg %" PRIu64 " %s %s %s(0x%04" PRIx64 ") mod 0x%" PRIx64 " %s",
-	       x->val[IBTRACE_XCHG_A_SEQ],
-	       ibt_xchg_phase_str(x->val[IBTRACE_XCHG_A_PHASE]),
-	       ibt_mad_method_str(x->val[IBTRACE_XCHG_A_METHOD]),
-	       ibt_smp_attr_str(x->val[IBTRACE_XCHG_A_ATTR_ID]),
-	       x->val[IBTRACE_XCHG_A_ATTR_ID], x->val[IBTRACE_XCHG_A_ATTR_MOD],
-	       ibt_xchg_outcome_str(x->val[IBTRACE_XCHG_A_OUTCOME]));
-	if (x->have[IBTRACE_XCHG_A_STATUS])
-		printf(" status 0x%04" PRIx64, x->val[IBTRACE_XCHG_A_STATUS]);
-	if (x->have[IBTRACE_XCHG_A_RTT_NS])
-		printf(" rtt %s us",
-		       ibt_ns_str(x->val[IBTRACE_XCHG_A_RTT_NS], 1000, b, sizeof(b)));
-	printf(" attempts %" PRIu64 "\n", x->val[IBTRACE_XCHG_A_ATTEMPTS]);
-}
-
-/* "verdict: not applicable (a switch external port)" */
-static void verdict_text(const struct result *r)
-{
-	unsigned int v = rval(r, IBTRACE_A_TEST_VERDICT);
-	const char *word;
-
-	if (rval(r, IBTRACE_A_TEST_STATE) == IBTRACE_TEST_STATE_RUNNING) {
-		printf("verdict: none yet (running, %" PRIu64 " exchanges so far)\n",
-		       rval(r, IBTRACE_A_TEST_PROGRESS));
-		return;
-	}
-	switch (v) {
-	case IBTRACE_TEST_VERDICT_PASS:
-		word = "pass";
-		break;
-	case IBTRACE_TEST_VERDICT_FAIL:
-		word = "fail";
-		break;
-	case IBTRACE_TEST_VERDICT_NOT_APPLICABLE:
-		word = "not applicable";
-		break;
-	case IBTRACE_TEST_VERDICT_ERROR:
-		word = "error";
-		break;
-	default:
-		word = "none";
-		break;
-	}
-	if (r->reason[0])
-		printf("verdict: %s (%s)\n", word, r->reason);
-	else
-		printf("verdict: %s\n", word);
-}
-
-static void restore_text(const struct result *r)
-{
-	switch (rval(r, IBTRACE_A_TEST_RESTORE)) {
-	case IBTRACE_TEST_RESTORE_FAILED:
-		printf("restore: FAILED: the DUT is left changed\n");
-		break;
-	case IBTRACE_TEST_RESTORE_IMPOSSIBLE:
-		printf("restore: IMPOSSIBLE: the local device went away; the DUT may be left changed\n");
-		break;
-	default:
-		printf("restore: %s\n", ibt_test_restore_str(rval(r, IBTRACE_A_TEST_RESTORE)));
-		break;
-	}
-}
-
-static void result_text(const struct result *r, bool verbose)
-{
-	char dut[IBT_DEV_NAME_MAX + IBTRACE_TRACE_MAX_HOPS * 4 + 32], b[32];
-	struct rtt_stats s = rtt_stats(r);
-	size_t i;
-
-	dut_text(r, dut, sizeof(dut));
-	printf("job %" PRIu64 " test %s", rval(r, IBTRACE_A_TEST_JOB),
-	       r->name[0] ? r->name : "?");
-	if (r->seed[0])
-		printf(" seed %s", r->seed);
-	printf(" dut %s", dut);
-	if (r->have[IBTRACE_A_TEST_DUT_NODE_TYPE])
-		printf(": %s", ibt_node_type_str(rval(r, IBTRACE_A_TEST_DUT_NODE_TYPE)));
-	if (r->have[IBTRACE_A_TEST_DUT_NODE_GUID])
-		printf(" node_guid %s",
-		       guid_str(rval(r, IBTRACE_A_TEST_DUT_NODE_GUID), b, sizeof(b)));
-	if (r->have[IBTRACE_A_TEST_DUT_PORT_GUID])
-		printf(" port_guid %s",
-		       guid_str(rval(r, IBTRACE_A_TEST_DUT_PORT_GUID), b, sizeof(b)));
-	if (r->have[IBTRACE_A_TEST_DUT_LID])
-		printf(" lid %" PRIu64, rval(r, IBTRACE_A_TEST_DUT_LID));
-	if (r->have[IBTRACE_A_TEST_GUID_CAP])
-		printf(" guid_cap %" PRIu64, rval(r, IBTRACE_A_TEST_GUID_CAP));
-	putchar('\n');
-
-	for (i = 0; i < r->nasserts; i++)
-		assert_text(&r->asserts[i], "");
-
-	printf("exchanges %" PRIu64,
-	       r->have[IBTRACE_A_TEST_EXCHANGES] ? rval(r, IBTRACE_A_TEST_EXCHANGES) :
-	       (uint64_t)r->nxchgs);
-	if (r->have[IBTRACE_A_TEST_EXCHANGES] &&
-	    rval(r, IBTRACE_A_TEST_EXCHANGES) > r->nxchgs && r->nxchgs)
-		printf(" (the first %zu recorded)", r->nxchgs);
-	if (s.n) {
-		char mn[32], av[32], mx[32];
-
-		printf(" rtt min/avg/max %s/%s/%s us",
-		       ibt_ns_str(s.min, 1000, mn, sizeof(mn)),
-		       ibt_ns_str(s.sum / s.n, 1000, av, sizeof(av)),
-		       ibt_ns_str(s.max, 1000, mx, sizeof(mx)));
-	}
-	putchar('\n');
-	if (verbose)
-		for (i = 0; i < r->nxchgs; i++)
-			xchg_text(&r->xchgs[i]);
-	if (r->have[IBTRACE_A_TEST_RESTORE])
-		restore_text(r);
-	verdict_text(r);
-	fflush(stdout);
-}
-
-static void json_guid(struct ibt *ctx, const char *key, uint64_t g)
-{
-	char b[32];
-
-	ibt_out_json(ctx, key, json_object_new_string(guid_str(g, b, sizeof(b))));
-}
-
-static void json_u64(struct ibt *ctx, const char *key, uint64_t v)
-{
-	ibt_out_json(ctx, key, json_object_new_uint64(v));
-}
-
-static void json_str(struct ibt *ctx, const char *key, const char *s)
-{
-	ibt_out_json(ctx, key, json_object_new_string(s));
-}
-
-static void assert_json(struct ibt *ctx, const struct assertion *a)
-{
-	ibt_out_obj_begin(ctx, NULL);
-	json_str(ctx, "id", a->id);
-	if (a->desc[0])
-		json_str(ctx, "desc", a->desc);
-	if (a->have_result)
-		json_str(ctx, "result", ibt_assert_result_str(a->result));
-	if (a->have_checks)
-		json_u64(ctx, "checks", a->checks);
-	if (a->expected[0])
-		json_str(ctx, "expected", a->expected);
-	if (a->observed[0])
-		json_str(ctx, "observed", a->observed);
-	if (a->where[0])
-		json_str(ctx, "where", a->where);
-	ibt_out_obj_end(ctx);
-}
-
-static void xchg_json(struct ibt *ctx, const struct xchg *x)
-{
-	static const struct {
-		int attr;
-		const char *key;
-	} nums[] = {
-		{ IBTRACE_XCHG_A_SEQ,		"seq" },
-		{ IBTRACE_XCHG_A_METHOD,	"method" },
-		{ IBTRACE_XCHG_A_ATTR_ID,	"attr_id" },
-		{ IBTRACE_XCHG_A_ATTR_MOD,	"attr_mod" },
-		{ IBTRACE_XCHG_A_STATUS,	"status" },
-		{ IBTRACE_XCHG_A_RTT_NS,	"rtt_ns" },
-		{ IBTRACE_XCHG_A_ATTEMPTS,	"attempts" },
-	};
-	size_t i;
-
-	ibt_out_obj_begin(ctx, NULL);
-	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
-		if (x->have[nums[i].attr])
-			json_u64(ctx, nums[i].key, x->val[nums[i].attr]);
-	if (x->have[IBTRACE_XCHG_A_PHASE])
-		json_str(ctx, "phase", ibt_xchg_phase_str(x->val[IBTRACE_XCHG_A_PHASE]));
-	if (x->have[IBTRACE_XCHG_A_OUTCOME])
-		json_str(ctx, "outcome",
-			 ibt_xchg_outcome_str(x->val[IBTRACE_XCHG_A_OUTCOME]));
-	ibt_out_obj_end(ctx);
-}
-
-static void result_json(struct ibt *ctx, const struct result *r, bool exchanges,
-			bool cancelled)
-{
-	struct rtt_stats s = rtt_stats(r);
-	size_t i;
-
-	ibt_out_obj_begin(ctx, NULL);
-	json_u64(ctx, "job", rval(r, IBTRACE_A_TEST_JOB));
-	if (r->name[0])
-		json_str(ctx, "test", r->name);
-	if (r->seed[0])
-		json_str(ctx, "seed", r->seed);
-	if (r->dev[0])
-		json_str(ctx, "dev", r->dev);
-	if (r->have[IBTRACE_A_PORT])
-		json_u64(ctx, "port", rval(r, IBTRACE_A_PORT));
-	if (r->ndr) {
-		json_str(ctx, "addressing", "dr");
-		ibt_out_arr_begin(ctx, "dr_path");
-		for (i = 0; i < r->ndr; i++)
-			ibt_out_json(ctx, NULL, json_object_new_uint64(r->dr[i]));
-		ibt_out_arr_end(ctx);
-	} else if (r->have[IBTRACE_A_TEST_LID]) {
-		json_str(ctx, "addressing", "lid");
-		json_u64(ctx, "lid", rval(r, IBTRACE_A_TEST_LID));
-	} else {
-		json_str(ctx, "addressing", "local");
-	}
-	if (r->have[IBTRACE_A_TEST_DUT_PORT])
-		json_u64(ctx, "dut_port", rval(r, IBTRACE_A_TEST_DUT_PORT));
-	if (r->have[IBTRACE_A_TEST_STATE])
-		json_str(ctx, "state", ibt_test_state_str(rval(r, IBTRACE_A_TEST_STATE)));
-	if (r->have[IBTRACE_A_TEST_VERDICT])
-		json_str(ctx, "verdict",
-			 ibt_test_verdict_str(rval(r, IBTRACE_A_TEST_VERDICT)));
-	if (r->reason[0])
-		json_str(ctx, "reason", r->reason);
-	if (r->have[IBTRACE_A_TEST_RESTORE])
-		json_str(ctx, "restore",
-			 ibt_test_restore_str(rval(r, IBTRACE_A_TEST_RESTORE)));
-	if (r->have[IBTRACE_A_TEST_ELAPSED_NS])
-		json_u64(ctx, "elapsed_ns", rval(r, IBTRACE_A_TEST_ELAPSED_NS));
-	if (r->have[IBTRACE_A_TEST_PROGRESS])
-		json_u64(ctx, "progress", rval(r, IBTRACE_A_TEST_PROGRESS));
-	if (r->have[IBTRACE_A_TEST_DUT_NODE_TYPE])
-		json_str(ctx, "dut_node_type",
-			 ibt_node_type_str(rval(r, IBTRACE_A_TEST_DUT_NODE_TYPE)));
-	if (r->have[IBTRACE_A_TEST_DUT_NODE_GUID])
-		json_guid(ctx, "dut_node_guid", rval(r, IBTRACE_A_TEST_DUT_NODE_GUID));
-	if (r->have[IBTRACE_A_TEST_DUT_PORT_GUID])
-		json_guid(ctx, "dut_port_guid", rval(r, IBTRACE_A_TEST_DUT_PORT_GUID));
-	if (r->have[IBTRACE_A_TEST_DUT_LID])
-		json_u64(ctx, "dut_lid", rval(r, IBTRACE_A_TEST_DUT_LID));
-	if (r->have[IBTRACE_A_TEST_GUID_CAP])
-		json_u64(ctx, "guid_cap", rval(r, IBTRACE_A_TEST_GUID_CAP));
-	if (r->have[IBTRACE_A_TEST_EXCHANGES])
-		json_u64(ctx, "exchanges_total", rval(r, IBTRACE_A_TEST_EXCHANGES));
-	if (s.n) {
-		json_u64(ctx, "rtt_min_ns", s.min);
-		json_u64(ctx, "rtt_avg_ns", s.sum / s.n);
-		json_u64(ctx, "rtt_max_ns", s.max);
-	}
-	ibt_out_arr_begin(ctx, "assertions");
-	for (i = 0; i < r->nasserts; i++)
-		assert_json(ctx, &r->asserts[i]);
-	ibt_out_arr_end(ctx);
-	if (exchanges) {
-		ibt_out_arr_begin(ctx, "exchanges");
-		for (i = 0; i < r->nxchgs; i++)
-			xchg_json(ctx, &r->xchgs[i]);
-		ibt_out_arr_end(ctx);
-	}
-	if (cancelled)
-		ibt_out_json(ctx, "cancelled", json_object_new_boolean(true));
-	ibt_out_obj_end(ctx);
-}
-
-/* Exit code of a job's result; 0 while it runs. */
-static int result_exit(const struct result *r)
-{
-	unsigned int restore = rval(r, IBTRACE_A_TEST_RESTORE);
-
-	if (restore == IBTRACE_TEST_RESTORE_FAILED ||
-	    restore == IBTRACE_TEST_RESTORE_IMPOSSIBLE)
-		return IBT_EXIT_RESTORE;
-	if (rval(r, IBTRACE_A_TEST_STATE) != IBTRACE_TEST_STATE_FINISHED)
-		return IBT_EXIT_OK;
-	switch (rval(r, IBTRACE_A_TEST_VERDICT)) {
-	case IBTRACE_TEST_VERDICT_PASS:
-		return IBT_EXIT_OK;
-	case IBTRACE_TEST_VERDICT_FAIL:
-		return IBT_EXIT_FAIL;
-	case IBTRACE_TEST_VERDICT_NOT_APPLICABLE:
-		return IBT_EXIT_NA;
-	default:
-		return IBT_EXIT_TESTERR;
-	}
-}
-
-/*
- * Print a job's result, then the one "Error:" line its exit code wants
- * (@cancelled: stopped by our signal). Returns that exit code.
- */
-static int result_report(struct ibt *ctx, const struct result *r, bool verbose,
-			 bool cancelled)
-{
-	uint64_t job = rval(r, IBTRACE_A_TEST_JOB);
-	const char *name = r->name[0] ? r->name : "test";
-	const char *why = r->reason[0] ? r->reason : "no reason given";
-	int ret = result_exit(r);
-
-	if (cancelled && ret != IBT_EXIT_RESTORE)
-		ret = IBT_EXIT_CANCEL;
-	if (ctx->json) {
-		result_json(ctx, r, true, cancelled);
-		ibt_out_finish(ctx);
-	} else {
-		result_text(r, verbose);
-	}
-	switch (ret) {
-	case IBT_EXIT_RESTORE:
-		return ibt_err(ret, "job %" PRIu64 ": restore FAILED: the DUT's GUID table %s",
-			       job, rval(r, IBTRACE_A_TEST_RESTORE) ==
-			       IBTRACE_TEST_RESTORE_IMPOSSIBLE ?
-			       "may be left changed (the local device went away)" :
-			       "is left changed");
-	case IBT_EXIT_CANCEL:
-		return ibt_err(ret, "job %" PRIu64 " cancelled; restore %s", job,
-			       ibt_test_restore_str(rval(r, IBTRACE_A_TEST_RESTORE)));
-	case IBT_EXIT_FAIL:
-		return ibt_err(ret, "job %" PRIu64 ": the DUT failed %s: %s", job, name, why);
-	case IBT_EXIT_NA:
-		return ibt_err(ret, "job %" PRIu64 ": %s does not apply to the DUT: %s",
-			       job, name, why);
-	case IBT_EXIT_TESTERR:
-		return ibt_err(ret, "job %" PRIu64 ": %s could not be completed: %s",
-			       job, name, why);
-	default:
-		return ret;
-	}
 }
 
 /* Arguments */
@@ -870,6 +258,69 @@ static int test_name_ok(const char *s)
 		      s[i] == '_' || s[i] == '-'))
 			return -1;
 	return 0;
+}
+
+/* The options of the RNR test; the ranges are the kernel's policy. */
+static int rnr_opt(struct run *t, int c, const char *arg)
+{
+	switch (c) {
+	case OPT_TIMER:
+		if (ibt_parse_rnr_timer(arg, &t->timer, &t->timer_all))
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --timer \"%s\": expected an RNR NAK timer code 0..%d or \"all\"",
+				       arg, IBTRACE_TEST_RNR_CODES - 1);
+		t->has_timer = !t->timer_all;
+		return 0;
+	case OPT_RETRY:
+		if (ibt_parse_u32(arg, 0, 7, &t->rnr_retry))
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --retry \"%s\": expected an rnr_retry count 0..7", arg);
+		t->has_rnr_retry = true;
+		return 0;
+	case OPT_SIZE:
+		if (ibt_parse_u32(arg, 1, 65536, &t->size))
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --size \"%s\": expected 1..65536 bytes", arg);
+		t->has_size = true;
+		return 0;
+	case OPT_ITERATIONS:
+		if (ibt_parse_u32(arg, 1, IBTRACE_TEST_RNR_MAX_ITERATIONS, &t->iterations))
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --iterations \"%s\": expected 1..%d", arg,
+				       IBTRACE_TEST_RNR_MAX_ITERATIONS);
+		t->has_iterations = true;
+		return 0;
+	case OPT_POLL:
+		if (ibt_parse_test_poll(arg, &t->poll))
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --poll \"%s\": expected busy or event", arg);
+		t->has_poll = true;
+		return 0;
+	case OPT_PEER:
+		if (ibt_parse_gid(arg, t->peer_gid))
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --peer \"%s\": expected a GID such as fe80::1", arg);
+		t->has_peer = true;
+		return 0;
+	case OPT_PEER_PORT:
+		if (ibt_parse_u32(arg, 1, 65535, &t->peer_port))
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --peer-port \"%s\": expected an RDMA CM port 1..65535",
+				       arg);
+		t->has_peer_port = true;
+		return 0;
+	case OPT_DEADLINE:
+		if (ibt_parse_u32(arg, 1, 600000, &t->deadline_ms))
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --deadline \"%s\": expected 1..600000 ms", arg);
+		t->has_deadline = true;
+		return 0;
+	case OPT_RECV_POSTED:
+		t->recv_posted = true;
+		return 0;
+	default:
+		return -1;
+	}
 }
 
 static int run_opt(struct run *t, int c, const char *arg)
@@ -918,8 +369,52 @@ static int run_opt(struct run *t, int c, const char *arg)
 		t->detach = true;
 		return 0;
 	default:
-		return -1;
+		return rnr_opt(t, c, arg);
 	}
+}
+
+/* Index of option @c in run_opts[], or -1 (a global option, or none). */
+static int run_opt_index(int c)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(run_opts); i++)
+		if (run_opts[i].c == c)
+			return i;
+	return -1;
+}
+
+/*
+ * The options given must be those of test @name (when the tool knows
+ * the test), and agree with each other, before anything is sent.
+ */
+static int run_opts_check(const struct run *t, const char *name)
+{
+	unsigned int bit = 0;
+	size_t i, k;
+
+	for (k = 0; k < ARRAY_SIZE(known_tests); k++)
+		if (!strcmp(known_tests[k].name, name))
+			bit = known_tests[k].bit;
+	for (i = 0; bit && i < ARRAY_SIZE(run_opts); i++) {
+		if (!t->opt_seen[i] || (run_opts[i].tests & bit))
+			continue;
+		for (k = 0; k < ARRAY_SIZE(known_tests); k++)
+			if (run_opts[i].tests & known_tests[k].bit)
+				break;
+		return ibt_err(IBT_EXIT_USAGE,
+			       "test %s takes no option %s (an option of test %s); see ibtracectl test help",
+			       name, run_opts[i].name,
+			       k < ARRAY_SIZE(known_tests) ? known_tests[k].name : "?");
+	}
+	if (t->has_dr && t->has_lid)
+		return ibt_err(IBT_EXIT_USAGE, "test run takes --dr or --lid, not both");
+	if (t->has_rnr_retry && t->rnr_retry == 7 && !t->has_deadline)
+		return ibt_err(IBT_EXIT_USAGE,
+			       "--retry 7 means retry forever: give --deadline MS with it, or use 0..6");
+	if (t->has_peer_port && !t->has_peer)
+		return ibt_err(IBT_EXIT_USAGE, "--peer-port needs --peer GID");
+	return 0;
 }
 
 /*
@@ -938,6 +433,15 @@ static int test_args(struct ibt *ctx, const char *cmd, struct run *t,
 		{ "retries",	required_argument,	NULL, 'r' },
 		{ "detach",	no_argument,		NULL, OPT_DETACH },
 		{ "verbose",	no_argument,		NULL, 'v' },
+		{ "timer",	required_argument,	NULL, OPT_TIMER },
+		{ "retry",	required_argument,	NULL, OPT_RETRY },
+		{ "size",	required_argument,	NULL, OPT_SIZE },
+		{ "iterations",	required_argument,	NULL, OPT_ITERATIONS },
+		{ "poll",	required_argument,	NULL, OPT_POLL },
+		{ "peer",	required_argument,	NULL, OPT_PEER },
+		{ "peer-port",	required_argument,	NULL, OPT_PEER_PORT },
+		{ "deadline",	required_argument,	NULL, OPT_DEADLINE },
+		{ "recv-posted", no_argument,		NULL, OPT_RECV_POSTED },
 		IBT_GLOBAL_OPTS,
 		{ NULL,		0,			NULL, 0 },
 	};
@@ -952,15 +456,15 @@ static int test_args(struct ibt *ctx, const char *cmd, struct run *t,
 	/* no "+": options may follow the positional words */
 	while ((c = getopt_long(argc, argv, ":t:r:vjd:p:", opts, NULL)) != -1) {
 		/* run takes them all, show only -v, list and cancel none */
-		bool own = c == 't' || c == 'r' || c == 'v' ||
-			   (c >= OPT_DR && c <= OPT_DETACH);
+		int own = run_opt_index(c);
 
-		if (own && t && (!strcmp(cmd, "run") || c == 'v')) {
+		if (own >= 0 && t && (!strcmp(cmd, "run") || c == 'v')) {
+			t->opt_seen[own] = run_opts[own].name;
 			ret = run_opt(t, c, optarg);
-		} else if (own) {
+		} else if (own >= 0) {
 			return ibt_err(IBT_EXIT_USAGE,
 				       "test %s takes no option %s; see ibtracectl test help",
-				       cmd, argv[optind - 1]);
+				       cmd, run_opts[own].name);
 		} else {
 			ret = ibt_global_opt(ctx, c, optarg);
 			if (ret < 0)
@@ -975,44 +479,13 @@ static int test_args(struct ibt *ctx, const char *cmd, struct run *t,
 
 /* list */
 
-static void test_list_text(const struct result *r)
-{
-	size_t i;
-
-	printf("%s  %s  %s\n", r->name, r->seed[0] ? r->seed : "-", r->desc);
-	if (r->needs[0])
-		printf("  needs: %s\n", r->needs);
-	for (i = 0; i < r->nasserts; i++)
-		printf("  %s  %s\n", r->asserts[i].id, r->asserts[i].desc);
-}
-
-static void test_list_json(struct ibt *ctx, const struct result *r)
-{
-	size_t i;
-
-	ibt_out_obj_begin(ctx, NULL);
-	json_str(ctx, "name", r->name);
-	json_str(ctx, "seed", r->seed);
-	json_str(ctx, "desc", r->desc);
-	json_str(ctx, "needs", r->needs);
-	ibt_out_arr_begin(ctx, "assertions");
-	for (i = 0; i < r->nasserts; i++) {
-		ibt_out_obj_begin(ctx, NULL);
-		json_str(ctx, "id", r->asserts[i].id);
-		json_str(ctx, "desc", r->asserts[i].desc);
-		ibt_out_obj_end(ctx);
-	}
-	ibt_out_arr_end(ctx);
-	ibt_out_obj_end(ctx);
-}
-
 static int fetch_tests(struct ibt *ctx, struct list *tests)
 {
 	struct nl_msg *msg = ibt_nl_req(ctx, IBTRACE_CMD_TEST_LIST, true);
 
 	if (!msg)
 		return IBT_EXIT_ERR;
-	return ibt_nl_run(ctx, msg, keep_cb, tests);
+	return ibt_nl_run(ctx, msg, test_keep_cb, tests);
 }
 
 static int test_list(struct ibt *ctx)
@@ -1028,30 +501,56 @@ static int test_list(struct ibt *ctx)
 		ret = fetch_tests(ctx, &tests);
 	if (!ret) {
 		ibt_out_arr_begin(ctx, NULL);
-		for (i = 0; i < tests.n; i++) {
-			if (ctx->json)
-				test_list_json(ctx, &tests.v[i]);
-			else
-				test_list_text(&tests.v[i]);
-		}
+		for (i = 0; i < tests.n; i++)
+			test_list_print(ctx, &tests.v[i]);
 		ibt_out_arr_end(ctx);
 		ibt_out_finish(ctx);
 	}
-	list_free(&tests);
+	test_list_free(&tests);
 	return ret;
 }
 
 /* run */
 
+/*
+ * A signal that comes within TEST_SIGNAL_SAME_MS of the first is the
+ * same request: timeout(1) and supervisors signal the tool and then its
+ * process group, so it arrives twice. A later one ends the tool.
+ */
+#define TEST_SIGNAL_SAME_MS	1000
+
 static volatile sig_atomic_t test_signal;
+static struct timespec test_signal_at;
 
 static void test_sig(int sig)
 {
-	test_signal = sig;
+	struct timespec now;
+	int saved = errno;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (!test_signal) {
+		test_signal_at = now;
+		test_signal = sig;
+	} else if ((now.tv_sec - test_signal_at.tv_sec) * 1000 +
+		   (now.tv_nsec - test_signal_at.tv_nsec) / 1000000 >=
+		   TEST_SIGNAL_SAME_MS) {
+		/* delivered at the handler's return, with its default action */
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
 	ibt_interrupted = 1;
+	errno = saved;
 }
 
-/* Without -d: the first Active InfiniBand port (port --dr's first with --dr). */
+/*
+ * Without -d: the first Active port (port --dr's first with --dr); an
+ * InfiniBand one but for the RNR test, which runs on RoCE as well.
+ */
+static bool run_any_link_layer(const struct run *t)
+{
+	return !strcmp(t->name, "rnr");
+}
+
 static int pick_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 {
 	struct nlattr *tb[IBTRACE_A_MAX + 1];
@@ -1064,7 +563,8 @@ static int pick_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 	if (t->dev[0] || !tb[IBTRACE_A_DEV_NAME] || !tb[IBTRACE_A_PORT] ||
 	    !tb[IBTRACE_A_PORT_STATE] || !tb[IBTRACE_A_LINK_LAYER] ||
 	    nla_get_u8(tb[IBTRACE_A_PORT_STATE]) != IBTRACE_PORT_STATE_ACTIVE ||
-	    nla_get_u8(tb[IBTRACE_A_LINK_LAYER]) != IBTRACE_LINK_LAYER_IB)
+	    (!run_any_link_layer(t) &&
+	     nla_get_u8(tb[IBTRACE_A_LINK_LAYER]) != IBTRACE_LINK_LAYER_IB))
 		return 0;
 	if (t->port && nla_get_u32(tb[IBTRACE_A_PORT]) != t->port)
 		return 0;
@@ -1075,6 +575,7 @@ static int pick_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 
 static int run_pick_port(struct ibt *ctx, struct run *t)
 {
+	const char *kind = run_any_link_layer(t) ? "" : " InfiniBand";
 	struct nl_msg *msg;
 	int ret;
 
@@ -1093,11 +594,34 @@ static int run_pick_port(struct ibt *ctx, struct run *t)
 		return ret;
 	if (!t->dev[0] && t->port)
 		return ibt_err(IBT_EXIT_NODEV,
-			       "no Active InfiniBand port %u to test from; name one with -d DEV",
-			       t->port);
+			       "no Active%s port %u to test from; name one with -d DEV",
+			       kind, t->port);
 	if (!t->dev[0])
 		return ibt_err(IBT_EXIT_NODEV,
-			       "no Active InfiniBand port to test from; name one with -d DEV");
+			       "no Active%s port to test from; name one with -d DEV",
+			       kind);
+	return 0;
+}
+
+/* The RNR test's attributes of the request. */
+static int rnr_request(struct nl_msg *msg, const struct run *t)
+{
+	if ((t->timer_all && nla_put_flag(msg, IBTRACE_A_TEST_RNR_ALL) < 0) ||
+	    (t->has_timer && nla_put_u8(msg, IBTRACE_A_TEST_RNR_TIMER, t->timer) < 0) ||
+	    (t->has_rnr_retry &&
+	     nla_put_u8(msg, IBTRACE_A_TEST_RNR_RETRY, t->rnr_retry) < 0) ||
+	    (t->has_size && nla_put_u32(msg, IBTRACE_A_TEST_SIZE, t->size) < 0) ||
+	    (t->has_iterations &&
+	     nla_put_u32(msg, IBTRACE_A_TEST_ITERATIONS, t->iterations) < 0) ||
+	    (t->has_poll && nla_put_u8(msg, IBTRACE_A_TEST_POLL, t->poll) < 0) ||
+	    (t->recv_posted && nla_put_flag(msg, IBTRACE_A_TEST_RNR_RECV_POSTED) < 0) ||
+	    (t->has_peer &&
+	     nla_put(msg, IBTRACE_A_TEST_PEER_GID, sizeof(t->peer_gid), t->peer_gid) < 0) ||
+	    (t->has_peer_port &&
+	     nla_put_u16(msg, IBTRACE_A_TEST_PEER_PORT, t->peer_port) < 0) ||
+	    (t->has_deadline &&
+	     nla_put_u32(msg, IBTRACE_A_TEST_DEADLINE_MS, t->deadline_ms) < 0))
+		return -1;
 	return 0;
 }
 
@@ -1118,7 +642,8 @@ static struct nl_msg *run_request(struct ibt *ctx, struct run *t)
 	    (t->has_timeout &&
 	     nla_put_u32(msg, IBTRACE_A_TEST_TIMEOUT_MS, t->timeout_ms) < 0) ||
 	    (t->has_retries &&
-	     nla_put_u32(msg, IBTRACE_A_TEST_RETRIES, t->retries) < 0)) {
+	     nla_put_u32(msg, IBTRACE_A_TEST_RETRIES, t->retries) < 0) ||
+	    rnr_request(msg, t)) {
 		nlmsg_free(msg);
 		ibt_err(IBT_EXIT_ERR, "netlink request too large");
 		return NULL;
@@ -1156,8 +681,25 @@ static int event_assert_text(struct ibt *ctx, struct run *t, struct nlattr *nest
 	snprintf(prefix, sizeof(prefix), "job %u: ", t->job);
 	for (i = 0; i < t->ev.nasserts; i++)
 		if (!strcmp(t->ev.asserts[i].id, id))
-			assert_text(&t->ev.asserts[i], prefix);
+			test_assert_text(&t->ev.asserts[i], prefix);
 	return 0;
+}
+
+/* The line of each RNR timer code measured that has none yet (text). */
+static void event_codes_text(struct ibt *ctx, struct run *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->ev.ncodes; i++) {
+		const struct rnr_code *c = &t->ev.codes[i];
+		uint32_t bit = 1u << (c->val[IBTRACE_RNR_A_CODE] & 31);
+
+		if (t->codes_shown & bit)
+			continue;
+		t->codes_shown |= bit;
+		if (!ctx->json)
+			test_rnr_code_text(t->job, c);
+	}
 }
 
 /* One TEST_EVENT of our job: print it (text) and remember what it says. */
@@ -1176,7 +718,7 @@ static int run_event(struct ibt *ctx, struct run *t, struct nlmsghdr *nlh)
 	    !tb[IBTRACE_A_TEST_EVENT])
 		return 0;
 	t->nevents++;
-	ret = result_absorb(ctx, ev, nlh);
+	ret = test_result_absorb(ctx, ev, nlh);
 	if (ret)
 		return ret;
 	switch (nla_get_u8(tb[IBTRACE_A_TEST_EVENT])) {
@@ -1185,15 +727,24 @@ static int run_event(struct ibt *ctx, struct run *t, struct nlmsghdr *nlh)
 			printf("job %u: started\n", t->job);
 		break;
 	case IBTRACE_TEST_EVENT_PROGRESS:
-		if (t->verbose && !ctx->json && tb[IBTRACE_A_TEST_PROGRESS])
+		if (tb[IBTRACE_A_TEST_RNR_CODE])
+			event_codes_text(ctx, t);
+		else if (t->verbose && !ctx->json && tb[IBTRACE_A_TEST_PROGRESS])
 			printf("job %u: %u exchanges\n", t->job,
 			       nla_get_u32(tb[IBTRACE_A_TEST_PROGRESS]));
 		break;
 	case IBTRACE_TEST_EVENT_ASSERTION:
-		if (!ctx->json && tb[IBTRACE_A_TEST_ASSERTION])
+		/*
+		 * The kernel decides the assertions at the end of the job,
+		 * just before the result, which lists them: on a terminal
+		 * each is printed once, there. A log (stdout not a terminal)
+		 * keeps its line per event as well.
+		 */
+		if (!ctx->json && !isatty(STDOUT_FILENO) && tb[IBTRACE_A_TEST_ASSERTION])
 			ret = event_assert_text(ctx, t, tb[IBTRACE_A_TEST_ASSERTION]);
 		break;
 	case IBTRACE_TEST_EVENT_FINISHED:
+		event_codes_text(ctx, t);	/* a progress event may be lost */
 		ev->have[IBTRACE_A_TEST_STATE] = true;
 		ev->val[IBTRACE_A_TEST_STATE] = IBTRACE_TEST_STATE_FINISHED;
 		t->finished = true;
@@ -1244,10 +795,10 @@ static int run_replay(struct ibt *ctx, struct run *t)
 	return ret;
 }
 
-static int run_cancel(struct ibt *ctx, struct run *t)
+/* Send TEST_CANCEL of our job once; its exchange's result. */
+static int run_cancel_once(struct ibt *ctx, struct run *t)
 {
 	struct nl_msg *msg = ibt_nl_req(ctx, IBTRACE_CMD_TEST_CANCEL, false);
-	int ret;
 
 	if (!msg)
 		return IBT_EXIT_ERR;
@@ -1255,18 +806,38 @@ static int run_cancel(struct ibt *ctx, struct run *t)
 		nlmsg_free(msg);
 		return ibt_err(IBT_EXIT_ERR, "netlink request too large");
 	}
+	return ibt_nl_exchange(ctx, msg, NULL, NULL);
+}
+
+/* Attempts at sending the cancel that a repeated signal interrupts. */
+#define TEST_CANCEL_TRIES	5
+
+static int run_cancel(struct ibt *ctx, struct run *t)
+{
+	int ret, tries = 0;
+
 	/* for the one at the terminal: the restore may take a while */
 	if (isatty(STDERR_FILENO))
 		fprintf(stderr, "%s: cancelling job %u; waiting for it to restore the DUT\n",
 			test_signal == SIGTERM ? "SIGTERM" : "SIGINT", t->job);
-	ret = ibt_nl_exchange(ctx, msg, NULL, NULL);
 	/*
-	 * A job that has just finished cannot be cancelled: fine. Another
-	 * signal meanwhile changes nothing: the job is being cancelled.
+	 * The same signal may come again at once (timeout(1) signals the
+	 * tool, then its process group): the sender thread, which lets
+	 * SIGINT in, then takes it and does not send the request. Send it
+	 * again; a cancel that did reach the kernel is refused the second
+	 * time, which is fine, as is a job that has just finished.
 	 */
-	if (ret == IBT_EXIT_INTR)
+	do {
 		ibt_interrupted = 0;
-	return ret > 0 && ret != IBT_EXIT_INTR ? ret : 0;
+		ret = run_cancel_once(ctx, t);
+	} while (ret == IBT_EXIT_INTR && ++tries < TEST_CANCEL_TRIES);
+	if (ret == IBT_EXIT_INTR) {
+		ibt_interrupted = 0;
+		return ibt_err(IBT_EXIT_ERR,
+			       "cannot send the cancel of job %u: interrupted %d times; \"ibtracectl test cancel %u\" stops it",
+			       t->job, TEST_CANCEL_TRIES, t->job);
+	}
+	return ret > 0 ? ret : 0;
 }
 
 /*
@@ -1322,7 +893,7 @@ static int run_wait(struct ibt *ctx, struct run *t, struct result *r,
 		}
 		if (ret)
 			return ret;
-		if (rval(r, IBTRACE_A_TEST_STATE) == IBTRACE_TEST_STATE_FINISHED) {
+		if (test_rval(r, IBTRACE_A_TEST_STATE) == IBTRACE_TEST_STATE_FINISHED) {
 			*have_r = true;
 			return 0;
 		}
@@ -1373,7 +944,7 @@ static int test_seed(struct ibt *ctx, const char *name, char *seed)
 		memcpy(seed, tests.v[i].seed, TEST_NAME_MAX);
 	else
 		ret = -1;
-	list_free(&tests);
+	test_list_free(&tests);
 	return ret;
 }
 
@@ -1420,7 +991,7 @@ static int run_go(struct ibt *ctx, struct run *t)
 	 * (ibt_nl_wait_notify) and in the sender thread (SIGINT, as for
 	 * ping); a second one ends the tool.
 	 */
-	sa.sa_flags = SA_RESETHAND;
+	sa.sa_flags = 0;
 	sigemptyset(&sa.sa_mask);
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
@@ -1443,14 +1014,7 @@ static int run_go(struct ibt *ctx, struct run *t)
 		return ret;
 	}
 	if (t->detach) {
-		if (ctx->json) {
-			ibt_out_obj_begin(ctx, NULL);
-			json_u64(ctx, "job", t->job);
-			ibt_out_obj_end(ctx);
-			ibt_out_finish(ctx);
-		} else {
-			printf("job %u\n", t->job);
-		}
+		test_detach_print(ctx, t->job);
 		return IBT_EXIT_OK;
 	}
 	run_prefill(t, &t->ev);
@@ -1470,7 +1034,7 @@ static int run_go(struct ibt *ctx, struct run *t)
 			fprintf(stderr,
 				"Warning: cannot read the result of job %u (%s); showing what its events said\n",
 				t->job, strerror(-ret));
-			ret = result_report(ctx, &t->ev, t->verbose, cancelled);
+			ret = test_result_report(ctx, &t->ev, t->verbose, cancelled);
 			goto out;
 		}
 		if (ret < 0)
@@ -1480,11 +1044,11 @@ static int run_go(struct ibt *ctx, struct run *t)
 	}
 	if (ctx->nl_lost && !ctx->json)
 		fprintf(stderr, "Warning: the kernel dropped event messages (receive buffer full)\n");
-	ret = result_report(ctx, &r, t->verbose, cancelled);
+	ret = test_result_report(ctx, &r, t->verbose, cancelled);
 out:
 	ctx->notify = NULL;
-	result_free(&r);
-	result_free(&t->ev);
+	test_result_free(&r);
+	test_result_free(&t->ev);
 	return ret;
 }
 
@@ -1501,8 +1065,8 @@ static int test_run(struct ibt *ctx)
 		ret = ibt_err(IBT_EXIT_USAGE,
 			      "bad test name \"%s\"; \"ibtracectl test list\" shows the tests",
 			      name);
-	if (!ret && t->has_dr && t->has_lid)
-		ret = ibt_err(IBT_EXIT_USAGE, "test run takes --dr or --lid, not both");
+	if (!ret)
+		ret = run_opts_check(t, name);
 	if (!ret && t->has_dr && ctx->port && ctx->port != t->dr[0])
 		ret = ibt_err(IBT_EXIT_USAGE,
 			      "--dr starts with local port %u but -p says %u",
@@ -1517,27 +1081,6 @@ static int test_run(struct ibt *ctx)
 
 /* show, cancel */
 
-static int show_line(struct ibt *ctx, const struct result *r)
-{
-	char dut[IBT_DEV_NAME_MAX + IBTRACE_TRACE_MAX_HOPS * 4 + 32];
-
-	if (ctx->json) {
-		result_json(ctx, r, false, false);
-		return 0;
-	}
-	dut_text(r, dut, sizeof(dut));
-	printf("job %" PRIu64 " test %s dut %s state %s verdict %s",
-	       rval(r, IBTRACE_A_TEST_JOB), r->name[0] ? r->name : "?", dut,
-	       ibt_test_state_str(rval(r, IBTRACE_A_TEST_STATE)),
-	       ibt_test_verdict_str(rval(r, IBTRACE_A_TEST_VERDICT)));
-	if (rval(r, IBTRACE_A_TEST_RESTORE) == IBTRACE_TEST_RESTORE_FAILED ||
-	    rval(r, IBTRACE_A_TEST_RESTORE) == IBTRACE_TEST_RESTORE_IMPOSSIBLE)
-		printf(" restore %s",
-		       rval(r, IBTRACE_A_TEST_RESTORE) == IBTRACE_TEST_RESTORE_FAILED ?
-		       "FAILED" : "IMPOSSIBLE");
-	putchar('\n');
-	return 0;
-}
 
 static int test_show(struct ibt *ctx)
 {
@@ -1569,22 +1112,22 @@ static int test_show(struct ibt *ctx)
 		    test_seed(ctx, r.name, r.seed) > 0)
 			ret = IBT_EXIT_ERR;
 		if (!ret)
-			ret = result_report(ctx, &r, opts.verbose, false);
-		result_free(&r);
+			ret = test_result_report(ctx, &r, opts.verbose, false);
+		test_result_free(&r);
 		return ret;
 	}
 	msg = ibt_nl_req(ctx, IBTRACE_CMD_TEST_GET, true);
 	if (!msg)
 		return IBT_EXIT_ERR;
-	ret = ibt_nl_run(ctx, msg, keep_cb, &jobs);
+	ret = ibt_nl_run(ctx, msg, test_keep_cb, &jobs);
 	if (!ret) {
 		ibt_out_arr_begin(ctx, NULL);
 		for (i = 0; i < jobs.n; i++)
-			show_line(ctx, &jobs.v[i]);
+			test_show_line(ctx, &jobs.v[i]);
 		ibt_out_arr_end(ctx);
 		ibt_out_finish(ctx);
 	}
-	list_free(&jobs);
+	test_list_free(&jobs);
 	return ret;
 }
 
@@ -1616,23 +1159,40 @@ static int test_help(struct ibt *ctx)
 {
 	(void)ctx;
 	printf("Usage: ibtracectl [-j] [--pretty] test list\n"
-	       "       ibtracectl [-j] [--pretty] [-d DEV] [-p PORT] test run NAME\n"
+	       "       ibtracectl [-j] [--pretty] [-d DEV] [-p PORT] test run guidinfo\n"
 	       "                  [--dr P1,P2,... | --lid LID] [--dut-port N] [--blocks N]\n"
 	       "                  [-t|--timeout MS] [-r|--retries N] [-v|--verbose] [--detach]\n"
+	       "       ibtracectl [-j] [--pretty] [-d DEV] [-p PORT] test run rnr\n"
+	       "                  [--timer CODE|all] [--retry N] [--size BYTES]\n"
+	       "                  [--iterations K] [--poll busy|event] [--peer GID]\n"
+	       "                  [--peer-port PORT] [--deadline MS] [--recv-posted]\n"
+	       "                  [-v|--verbose] [--detach]\n"
 	       "       ibtracectl [-j] [--pretty] test show [JOB] [-v|--verbose]\n"
 	       "       ibtracectl test cancel JOB\n"
 	       "list: the conformance tests the module knows and their assertions.\n"
-	       "run: run test NAME (e.g. guidinfo) as a kernel job against a port, the\n"
-	       "DUT: the local port (-d, -p; without -d the first Active InfiniBand\n"
-	       "port), the node at the end of directed route --dr (exit ports from the\n"
-	       "local node outward, 1..255 each, at most 63; the first is the local\n"
-	       "port), or the node of LID --lid. --dut-port N: the DUT port to test\n"
+	       "run: run a test as a kernel job against a port, the DUT. Each test takes\n"
+	       "only its own options (and -v, --detach). Prints each assertion as it is\n"
+	       "decided when stdout is not a terminal (-v: progress too), then the result;\n"
+	       "--detach prints the job number and returns. Ctrl-C cancels the job: the\n"
+	       "kernel restores the DUT, exit 13.\n"
+	       "guidinfo: the DUT is the local port (-d, -p; without -d the first Active\n"
+	       "InfiniBand port), the node at the end of directed route --dr (exit ports\n"
+	       "from the local node outward, 1..255 each, at most 63; the first is the\n"
+	       "local port), or the node of LID --lid. --dut-port N: the DUT port to test\n"
 	       "(default: the port the SMPs arrive on; port 0 of a switch). --blocks N:\n"
 	       "GUIDInfo blocks to exercise, 1..32 (default all). -t: wait per MAD\n"
 	       "attempt, 1..60000 ms (default 1000); -r: extra attempts, 0..100\n"
-	       "(default 3). Prints each assertion as it is decided (-v: progress\n"
-	       "too), then the result; --detach prints the job number and returns.\n"
-	       "Ctrl-C cancels the job: the kernel restores the DUT, exit 13.\n"
+	       "(default 3).\n"
+	       "rnr: the RNR NAK timer of the local port's RC requester (-d, -p; without\n"
+	       "-d the first Active port, InfiniBand or RoCE). --timer: the timer code\n"
+	       "0..31 (default 1) or all; --retry: rnr_retry 0..7 (default 1; 7 retries\n"
+	       "forever and needs --deadline); --size: bytes of the SEND, 1..65536\n"
+	       "(default the path MTU); --iterations: runs per code, 1..100 (default 5);\n"
+	       "--poll: busy (default) or event; --peer GID: the responder is the ibtrace\n"
+	       "of that host (default: loopback on the local port), --peer-port: its RDMA\n"
+	       "CM port, 1..65535; --deadline: longest wait for one SEND, 1..600000 ms;\n"
+	       "--recv-posted: negative control, the responder posts a receive buffer, so\n"
+	       "the test must fail. Prints each code as it is measured, then a table.\n"
 	       "show: the result of job JOB (-v: every MAD exchange), or one line per\n"
 	       "kept job. cancel: stop a running job (it restores the DUT first).\n"
 	       "Exit (run, show JOB): 0 pass, 15 fail, 16 not applicable, 17 error,\n"

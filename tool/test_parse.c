@@ -431,6 +431,57 @@ static void test_test_names(void)
 	CHECK_STR(ibt_smp_attr_str(0xff00), "unknown");
 }
 
+static void test_rnr(void)
+{
+	uint32_t code = 77, poll = 77;
+	bool all = true;
+	char b[32];
+
+	CHECK(!ibt_parse_rnr_timer("0", &code, &all) && code == 0 && !all);
+	CHECK(!ibt_parse_rnr_timer("31", &code, &all) && code == 31 && !all);
+	CHECK(!ibt_parse_rnr_timer("0x1f", &code, &all) && code == 31);
+	CHECK(!ibt_parse_rnr_timer("all", &code, &all) && all && code == 31);
+	code = 77;
+	all = false;
+	CHECK(ibt_parse_rnr_timer("32", &code, &all) && code == 77 && !all);
+	CHECK(ibt_parse_rnr_timer("ALL", &code, &all));
+	CHECK(ibt_parse_rnr_timer("-1", &code, &all));
+	CHECK(ibt_parse_rnr_timer("", &code, &all));
+	CHECK(ibt_parse_rnr_timer(NULL, &code, &all) && !all);
+	CHECK(!ibt_parse_test_poll("busy", &poll) && poll == IBTRACE_TEST_POLL_BUSY);
+	CHECK(!ibt_parse_test_poll("event", &poll) && poll == IBTRACE_TEST_POLL_EVENT);
+	CHECK(ibt_parse_test_poll("ev", &poll) && poll == IBTRACE_TEST_POLL_EVENT);
+	CHECK(ibt_parse_test_poll("", &poll));
+	CHECK(ibt_parse_test_poll(NULL, &poll));
+	CHECK_STR(ibt_test_poll_str(IBTRACE_TEST_POLL_BUSY), "busy");
+	CHECK_STR(ibt_test_poll_str(IBTRACE_TEST_POLL_EVENT), "event");
+	CHECK_STR(ibt_test_poll_str(2), "unknown");
+	CHECK_STR(ibt_rnr_wire_str(IBTRACE_RNR_WIRE_NOT_VISIBLE), "not_visible");
+	CHECK_STR(ibt_rnr_wire_str(IBTRACE_RNR_WIRE_TAPPED), "tapped");
+	CHECK_STR(ibt_rnr_wire_str(2), "unknown");
+
+	CHECK_STR(ibt_dur_str(0, false, b, sizeof(b)), "0.00 us");
+	CHECK_STR(ibt_dur_str(0, true, b, sizeof(b)), "0.00 us");
+	CHECK_STR(ibt_dur_str(4, false, b, sizeof(b)), "0.00 us");
+	CHECK_STR(ibt_dur_str(5, false, b, sizeof(b)), "0.01 us");
+	CHECK_STR(ibt_dur_str(10000, false, b, sizeof(b)), "10.00 us");
+	CHECK_STR(ibt_dur_str(537044, false, b, sizeof(b)), "537.04 us");
+	CHECK_STR(ibt_dur_str(999994, false, b, sizeof(b)), "999.99 us");
+	CHECK_STR(ibt_dur_str(999995, false, b, sizeof(b)), "1.00 ms");
+	CHECK_STR(ibt_dur_str(10240000, false, b, sizeof(b)), "10.24 ms");
+	CHECK_STR(ibt_dur_str(655360000, false, b, sizeof(b)), "655.36 ms");
+	CHECK_STR(ibt_dur_str(999994999, false, b, sizeof(b)), "999.99 ms");
+	CHECK_STR(ibt_dur_str(999995000, false, b, sizeof(b)), "1.000 s");
+	CHECK_STR(ibt_dur_str(1310720000, false, b, sizeof(b)), "1.311 s");
+	CHECK_STR(ibt_dur_str(3789100, true, b, sizeof(b)), "+3.79 ms");
+	CHECK_STR(ibt_dur_str(-120000, true, b, sizeof(b)), "-120.00 us");
+	CHECK_STR(ibt_dur_str(-120000, false, b, sizeof(b)), "-120.00 us");
+	CHECK_STR(ibt_dur_str(INT64_MIN, false, b, sizeof(b)),
+		  "-9223372036.855 s");
+	CHECK_STR(ibt_dur_str(INT64_MAX, true, b, sizeof(b)),
+		  "+9223372036.855 s");
+}
+
 int main(void)
 {
 	test_u32();
@@ -447,6 +498,7 @@ int main(void)
 	test_knobs();
 	test_dr_path();
 	test_test_names();
+	test_rnr();
 	printf("test_parse: %d checks, %d failed\n", checks, failures);
 	return failures ? 1 : 0;
 }

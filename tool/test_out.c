@@ -1,0 +1,741 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test object: presentation. A job's result as text or JSON (the formats
+ * are described at the top of test.c and in ibtracectl(8)), the lines of
+ * "test list" and "test show", and the exit code a result stands for.
+ */
+#include <arpa/inet.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "ibtracectl.h"
+#include "test.h"
+
+static const char *assert_label(const struct assertion *a)
+{
+	switch (a->have_result ? a->result : IBTRACE_ASSERT_NOT_RUN) {
+	case IBTRACE_ASSERT_PASS:
+		return "PASS";
+	case IBTRACE_ASSERT_FAIL:
+		return "FAIL";
+	case IBTRACE_ASSERT_NOT_APPLICABLE:
+		return "N/A";
+	default:
+		return "NOT RUN";
+	}
+}
+
+static const char *guid_str(uint64_t g, char *buf, size_t len)
+{
+	snprintf(buf, len, "0x%016" PRIx64, g);
+	return buf;
+}
+
+static const char *gid_str(const uint8_t gid[16], char *buf, size_t len)
+{
+	if (!inet_ntop(AF_INET6, gid, buf, len))
+		snprintf(buf, len, "?");
+	return buf;
+}
+
+/*
+ * "ibsim0/1 dr 1,2,3 port 0"; the RNR test: "rxe0/1 loopback" or
+ * "rxe0/1 peer fe80::5054:ff:fe1b:2 port 7471".
+ */
+static void dut_text(const struct result *r, char *buf, size_t len)
+{
+	char path[IBTRACE_TRACE_MAX_HOPS * 4], gid[INET6_ADDRSTRLEN];
+	size_t off;
+
+	snprintf(buf, len, "%s/%" PRIu64, r->dev[0] ? r->dev : "?",
+		 test_rval(r, IBTRACE_A_PORT));
+	off = strlen(buf);
+	if (test_is_rnr(r) && r->have[IBTRACE_A_TEST_PEER_GID]) {
+		snprintf(buf + off, len - off, " peer %s",
+			 gid_str(r->peer_gid, gid, sizeof(gid)));
+		off = strlen(buf);
+		if (r->have[IBTRACE_A_TEST_PEER_PORT] && off < len)
+			snprintf(buf + off, len - off, " port %" PRIu64,
+				 test_rval(r, IBTRACE_A_TEST_PEER_PORT));
+		return;
+	}
+	if (test_is_rnr(r))
+		snprintf(buf + off, len - off, " loopback");
+	else if (r->ndr)
+		snprintf(buf + off, len - off, " dr %s",
+			 ibt_dr_path_str(r->dr, r->ndr, path, sizeof(path)));
+	else if (r->have[IBTRACE_A_TEST_LID])
+		snprintf(buf + off, len - off, " lid %" PRIu64,
+			 test_rval(r, IBTRACE_A_TEST_LID));
+	else
+		snprintf(buf + off, len - off, " local");
+	off = strlen(buf);
+	if (r->have[IBTRACE_A_TEST_DUT_PORT] && off < len)
+		snprintf(buf + off, len - off, " port %" PRIu64,
+			 test_rval(r, IBTRACE_A_TEST_DUT_PORT));
+}
+
+void test_assert_text(const struct assertion *a, const char *prefix)
+{
+	printf("%s%-7s  %s  %s\n", prefix, assert_label(a), a->id, a->desc);
+	if (a->have_result && a->result == IBTRACE_ASSERT_FAIL)
+		printf("%*sexpected %s observed %s at %s\n",
+		       (int)strlen(prefix) + 9, "",
+		       a->expected[0] ? a->expected : "?",
+		       a->observed[0] ? a->observed : "?",
+		       a->where[0] ? a->where : "?");
+	fflush(stdout);
+}
+
+struct rtt_stats {
+	uint64_t n, min, max, sum;
+};
+
+static struct rtt_stats rtt_stats(const struct result *r)
+{
+	struct rtt_stats s = { 0 };
+	size_t i;
+
+	for (i = 0; i < r->nxchgs; i++) {
+		const struct xchg *x = &r->xchgs[i];
+		uint64_t v = x->val[IBTRACE_XCHG_A_RTT_NS];
+
+		if (!x->have[IBTRACE_XCHG_A_RTT_NS] ||
+		    x->val[IBTRACE_XCHG_A_OUTCOME] != IBTRACE_XCHG_ANSWERED)
+			continue;
+		if (!s.n || v < s.min)
+			s.min = v;
+		if (v > s.max)
+			s.max = v;
+		s.sum += v;
+		s.n++;
+	}
+	return s;
+}
+
+static void xchg_text(const struct xchg *x)
+{
+	char b[32];
+
+	printf("  xchg %" PRIu64 " %s %s %s(0x%04" PRIx64 ") mod 0x%" PRIx64 " %s",
+	       x->val[IBTRACE_XCHG_A_SEQ],
+	       ibt_xchg_phase_str(x->val[IBTRACE_XCHG_A_PHASE]),
+	       ibt_mad_method_str(x->val[IBTRACE_XCHG_A_METHOD]),
+	       ibt_smp_attr_str(x->val[IBTRACE_XCHG_A_ATTR_ID]),
+	       x->val[IBTRACE_XCHG_A_ATTR_ID], x->val[IBTRACE_XCHG_A_ATTR_MOD],
+	       ibt_xchg_outcome_str(x->val[IBTRACE_XCHG_A_OUTCOME]));
+	if (x->have[IBTRACE_XCHG_A_STATUS])
+		printf(" status 0x%04" PRIx64, x->val[IBTRACE_XCHG_A_STATUS]);
+	if (x->have[IBTRACE_XCHG_A_RTT_NS])
+		printf(" rtt %s us",
+		       ibt_ns_str(x->val[IBTRACE_XCHG_A_RTT_NS], 1000, b, sizeof(b)));
+	printf(" attempts %" PRIu64 "\n", x->val[IBTRACE_XCHG_A_ATTEMPTS]);
+}
+
+/* "verdict: not applicable (a switch external port)" */
+static void verdict_text(const struct result *r)
+{
+	unsigned int v = test_rval(r, IBTRACE_A_TEST_VERDICT);
+	const char *word;
+
+	if (test_rval(r, IBTRACE_A_TEST_STATE) == IBTRACE_TEST_STATE_RUNNING) {
+		if (test_is_rnr(r))
+			printf("verdict: none yet (running, %zu timer codes measured so far)\n",
+			       r->ncodes);
+		else
+			printf("verdict: none yet (running, %" PRIu64 " exchanges so far)\n",
+			       test_rval(r, IBTRACE_A_TEST_PROGRESS));
+		return;
+	}
+	switch (v) {
+	case IBTRACE_TEST_VERDICT_PASS:
+		word = "pass";
+		break;
+	case IBTRACE_TEST_VERDICT_FAIL:
+		word = "fail";
+		break;
+	case IBTRACE_TEST_VERDICT_NOT_APPLICABLE:
+		word = "not applicable";
+		break;
+	case IBTRACE_TEST_VERDICT_ERROR:
+		word = "error";
+		break;
+	default:
+		word = "none";
+		break;
+	}
+	if (r->reason[0])
+		printf("verdict: %s (%s)\n", word, r->reason);
+	else
+		printf("verdict: %s\n", word);
+}
+
+static void restore_text(const struct result *r)
+{
+	switch (test_rval(r, IBTRACE_A_TEST_RESTORE)) {
+	case IBTRACE_TEST_RESTORE_FAILED:
+		printf("restore: FAILED: the DUT is left changed\n");
+		break;
+	case IBTRACE_TEST_RESTORE_IMPOSSIBLE:
+		printf("restore: IMPOSSIBLE: the local device went away; the DUT may be left changed\n");
+		break;
+	default:
+		printf("restore: %s\n", ibt_test_restore_str(test_rval(r, IBTRACE_A_TEST_RESTORE)));
+		break;
+	}
+}
+
+/* The RNR test */
+
+static uint64_t cval(const struct rnr_code *c, int a)
+{
+	return c->val[a];
+}
+
+/* A figure of @c as a duration, "-" when the kernel did not send it. */
+static const char *cdur(const struct rnr_code *c, int a, bool plus, char *buf,
+			size_t len)
+{
+	if (!c->have[a])
+		return "-";
+	return ibt_dur_str(a == IBTRACE_RNR_A_OVERSHOOT_NS ? (int64_t)c->val[a] :
+			   c->val[a] > INT64_MAX ? INT64_MAX : (int64_t)c->val[a],
+			   plus, buf, len);
+}
+
+/* The calibration: the same for every code; the first that has it. */
+static const struct rnr_code *rnr_calibrated(const struct result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->ncodes; i++)
+		if (r->codes[i].have[IBTRACE_RNR_A_CALIBRATION_NS])
+			return &r->codes[i];
+	return NULL;
+}
+
+/*
+ * The live line of a timer code measured, from its progress event:
+ *   job 7: code 12 (table 640.00 us): median wait per retry 4.00 ms, overshoot +3.36 ms, 3 iterations
+ */
+void test_rnr_code_text(uint64_t job, const struct rnr_code *c)
+{
+	char t[32], m[32], o[32];
+
+	printf("job %" PRIu64 ": code %" PRIu64 " (table %s): median wait per retry %s, overshoot %s, %" PRIu64 " iteration%s\n",
+	       job, cval(c, IBTRACE_RNR_A_CODE),
+	       cdur(c, IBTRACE_RNR_A_TABLE_NS, false, t, sizeof(t)),
+	       cdur(c, IBTRACE_RNR_A_WAIT_MEDIAN_NS, false, m, sizeof(m)),
+	       cdur(c, IBTRACE_RNR_A_OVERSHOOT_NS, true, o, sizeof(o)),
+	       cval(c, IBTRACE_RNR_A_ITERATIONS),
+	       cval(c, IBTRACE_RNR_A_ITERATIONS) == 1 ? "" : "s");
+	fflush(stdout);
+}
+
+/* What the header line says after "dut DEV/PORT MODE:" */
+static void rnr_params_text(const struct result *r)
+{
+	const struct rnr_code *cal = rnr_calibrated(r);
+	char b[32];
+
+	putchar(':');
+	if (r->have[IBTRACE_A_TEST_RNR_ALL])
+		printf(" timer all");
+	else if (r->have[IBTRACE_A_TEST_RNR_TIMER])
+		printf(" timer %" PRIu64, test_rval(r, IBTRACE_A_TEST_RNR_TIMER));
+	if (r->have[IBTRACE_A_TEST_RNR_RETRY])
+		printf(" rnr_retry %" PRIu64, test_rval(r, IBTRACE_A_TEST_RNR_RETRY));
+	if (r->have[IBTRACE_A_TEST_SIZE])
+		printf(" size %" PRIu64, test_rval(r, IBTRACE_A_TEST_SIZE));
+	if (r->have[IBTRACE_A_TEST_POLL])
+		printf(" poll %s", ibt_test_poll_str(test_rval(r, IBTRACE_A_TEST_POLL)));
+	if (r->have[IBTRACE_A_TEST_ITERATIONS])
+		printf(" iterations %" PRIu64, test_rval(r, IBTRACE_A_TEST_ITERATIONS));
+	if (r->have[IBTRACE_A_TEST_DEADLINE_MS])
+		printf(" deadline %" PRIu64 " ms", test_rval(r, IBTRACE_A_TEST_DEADLINE_MS));
+	if (r->have[IBTRACE_A_TEST_RNR_RECV_POSTED])
+		printf(" recv_posted (negative control)");
+	if (cal)
+		printf(" calibration %s",
+		       cdur(cal, IBTRACE_RNR_A_CALIBRATION_NS, false, b, sizeof(b)));
+}
+
+/*
+ * One row per timer code; wait figures per retry. With the wire tapped,
+ * the wire waits and RNR NAKs seen follow. A granularity is a finding of
+ * the device, said in words at the end of its row.
+ */
+static void rnr_table_text(const struct result *r)
+{
+	bool tapped = r->have[IBTRACE_A_TEST_RNR_WIRE] &&
+		      test_rval(r, IBTRACE_A_TEST_RNR_WIRE) == IBTRACE_RNR_WIRE_TAPPED;
+	char b[7][32];
+	size_t i;
+
+	if (r->have[IBTRACE_A_TEST_RNR_WIRE] && !tapped)
+		printf("wire: not visible (%s)\n", r->wire_why[0] ? r->wire_why : "no reason given");
+	if (!r->ncodes) {
+		printf("no timer code measured\n");
+		return;
+	}
+	printf("wait per retry = (post to completion - calibration) / rnr_retry:\n");
+	printf("%4s %10s %5s %10s %10s %10s %10s %10s", "code", "table", "iter",
+	       "min", "median", "p99", "max", "overshoot");
+	if (tapped)
+		printf(" %10s %11s %10s %5s", "wire min", "wire median", "wire max",
+		       "naks");
+	putchar('\n');
+	for (i = 0; i < r->ncodes; i++) {
+		const struct rnr_code *c = &r->codes[i];
+
+		printf("%4" PRIu64 " %10s %5" PRIu64 " %10s %10s %10s %10s %10s",
+		       cval(c, IBTRACE_RNR_A_CODE),
+		       cdur(c, IBTRACE_RNR_A_TABLE_NS, false, b[0], sizeof(b[0])),
+		       cval(c, IBTRACE_RNR_A_ITERATIONS),
+		       cdur(c, IBTRACE_RNR_A_WAIT_MIN_NS, false, b[1], sizeof(b[1])),
+		       cdur(c, IBTRACE_RNR_A_WAIT_MEDIAN_NS, false, b[2], sizeof(b[2])),
+		       cdur(c, IBTRACE_RNR_A_WAIT_P99_NS, false, b[3], sizeof(b[3])),
+		       cdur(c, IBTRACE_RNR_A_WAIT_MAX_NS, false, b[4], sizeof(b[4])),
+		       cdur(c, IBTRACE_RNR_A_OVERSHOOT_NS, true, b[5], sizeof(b[5])));
+		if (tapped) {
+			printf(" %10s %11s %10s",
+			       cdur(c, IBTRACE_RNR_A_WIRE_MIN_NS, false, b[0], sizeof(b[0])),
+			       cdur(c, IBTRACE_RNR_A_WIRE_MEDIAN_NS, false, b[1], sizeof(b[1])),
+			       cdur(c, IBTRACE_RNR_A_WIRE_MAX_NS, false, b[2], sizeof(b[2])));
+			if (c->have[IBTRACE_RNR_A_NAKS])
+				printf(" %5" PRIu64, cval(c, IBTRACE_RNR_A_NAKS));
+			else
+				printf(" %5s", "-");
+		}
+		if (cval(c, IBTRACE_RNR_A_GRANULARITY_NS))
+			printf("  device rounds the timer up (apparent granularity %s)",
+			       cdur(c, IBTRACE_RNR_A_GRANULARITY_NS, false, b[6],
+				    sizeof(b[6])));
+		putchar('\n');
+	}
+}
+
+static void result_text(const struct result *r, bool verbose)
+{
+	char dut[IBT_DEV_NAME_MAX + IBTRACE_TRACE_MAX_HOPS * 4 + 32], b[32];
+	struct rtt_stats s = rtt_stats(r);
+	bool rnr = test_is_rnr(r);
+	size_t i;
+
+	dut_text(r, dut, sizeof(dut));
+	printf("job %" PRIu64 " test %s", test_rval(r, IBTRACE_A_TEST_JOB),
+	       r->name[0] ? r->name : "?");
+	if (r->seed[0])
+		printf(" seed %s", r->seed);
+	printf(" dut %s", dut);
+	if (r->have[IBTRACE_A_TEST_DUT_NODE_TYPE])
+		printf(": %s", ibt_node_type_str(test_rval(r, IBTRACE_A_TEST_DUT_NODE_TYPE)));
+	if (r->have[IBTRACE_A_TEST_DUT_NODE_GUID])
+		printf(" node_guid %s",
+		       guid_str(test_rval(r, IBTRACE_A_TEST_DUT_NODE_GUID), b, sizeof(b)));
+	if (r->have[IBTRACE_A_TEST_DUT_PORT_GUID])
+		printf(" port_guid %s",
+		       guid_str(test_rval(r, IBTRACE_A_TEST_DUT_PORT_GUID), b, sizeof(b)));
+	if (r->have[IBTRACE_A_TEST_DUT_LID])
+		printf(" lid %" PRIu64, test_rval(r, IBTRACE_A_TEST_DUT_LID));
+	if (r->have[IBTRACE_A_TEST_GUID_CAP])
+		printf(" guid_cap %" PRIu64, test_rval(r, IBTRACE_A_TEST_GUID_CAP));
+	if (rnr)
+		rnr_params_text(r);
+	putchar('\n');
+	if (rnr)
+		rnr_table_text(r);
+
+	for (i = 0; i < r->nasserts; i++)
+		test_assert_text(&r->asserts[i], "");
+
+	/* the RNR test sends no MAD: no exchange line unless it did */
+	if (rnr && !r->nxchgs && !test_rval(r, IBTRACE_A_TEST_EXCHANGES))
+		goto restore;
+	printf("exchanges %" PRIu64,
+	       r->have[IBTRACE_A_TEST_EXCHANGES] ? test_rval(r, IBTRACE_A_TEST_EXCHANGES) :
+	       (uint64_t)r->nxchgs);
+	if (r->have[IBTRACE_A_TEST_EXCHANGES] &&
+	    test_rval(r, IBTRACE_A_TEST_EXCHANGES) > r->nxchgs && r->nxchgs)
+		printf(" (the first %zu recorded)", r->nxchgs);
+	if (s.n) {
+		char mn[32], av[32], mx[32];
+
+		printf(" rtt min/avg/max %s/%s/%s us",
+		       ibt_ns_str(s.min, 1000, mn, sizeof(mn)),
+		       ibt_ns_str(s.sum / s.n, 1000, av, sizeof(av)),
+		       ibt_ns_str(s.max, 1000, mx, sizeof(mx)));
+	}
+	putchar('\n');
+	if (verbose)
+		for (i = 0; i < r->nxchgs; i++)
+			xchg_text(&r->xchgs[i]);
+restore:
+	if (r->have[IBTRACE_A_TEST_RESTORE])
+		restore_text(r);
+	verdict_text(r);
+	fflush(stdout);
+}
+
+static void json_guid(struct ibt *ctx, const char *key, uint64_t g)
+{
+	char b[32];
+
+	ibt_out_json(ctx, key, json_object_new_string(guid_str(g, b, sizeof(b))));
+}
+
+static void json_u64(struct ibt *ctx, const char *key, uint64_t v)
+{
+	ibt_out_json(ctx, key, json_object_new_uint64(v));
+}
+
+static void json_str(struct ibt *ctx, const char *key, const char *s)
+{
+	ibt_out_json(ctx, key, json_object_new_string(s));
+}
+
+static void assert_json(struct ibt *ctx, const struct assertion *a)
+{
+	ibt_out_obj_begin(ctx, NULL);
+	json_str(ctx, "id", a->id);
+	if (a->desc[0])
+		json_str(ctx, "desc", a->desc);
+	if (a->have_result)
+		json_str(ctx, "result", ibt_assert_result_str(a->result));
+	if (a->have_checks)
+		json_u64(ctx, "checks", a->checks);
+	if (a->expected[0])
+		json_str(ctx, "expected", a->expected);
+	if (a->observed[0])
+		json_str(ctx, "observed", a->observed);
+	if (a->where[0])
+		json_str(ctx, "where", a->where);
+	ibt_out_obj_end(ctx);
+}
+
+static void xchg_json(struct ibt *ctx, const struct xchg *x)
+{
+	static const struct {
+		int attr;
+		const char *key;
+	} nums[] = {
+		{ IBTRACE_XCHG_A_SEQ,		"seq" },
+		{ IBTRACE_XCHG_A_METHOD,	"method" },
+		{ IBTRACE_XCHG_A_ATTR_ID,	"attr_id" },
+		{ IBTRACE_XCHG_A_ATTR_MOD,	"attr_mod" },
+		{ IBTRACE_XCHG_A_STATUS,	"status" },
+		{ IBTRACE_XCHG_A_RTT_NS,	"rtt_ns" },
+		{ IBTRACE_XCHG_A_ATTEMPTS,	"attempts" },
+	};
+	size_t i;
+
+	ibt_out_obj_begin(ctx, NULL);
+	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
+		if (x->have[nums[i].attr])
+			json_u64(ctx, nums[i].key, x->val[nums[i].attr]);
+	if (x->have[IBTRACE_XCHG_A_PHASE])
+		json_str(ctx, "phase", ibt_xchg_phase_str(x->val[IBTRACE_XCHG_A_PHASE]));
+	if (x->have[IBTRACE_XCHG_A_OUTCOME])
+		json_str(ctx, "outcome",
+			 ibt_xchg_outcome_str(x->val[IBTRACE_XCHG_A_OUTCOME]));
+	ibt_out_obj_end(ctx);
+}
+
+static void rnr_code_json(struct ibt *ctx, const struct rnr_code *c)
+{
+	static const struct {
+		int attr;
+		const char *key;
+	} nums[] = {
+		{ IBTRACE_RNR_A_CODE,		"code" },
+		{ IBTRACE_RNR_A_TABLE_NS,	"table_ns" },
+		{ IBTRACE_RNR_A_ITERATIONS,	"iterations" },
+		{ IBTRACE_RNR_A_WAIT_MIN_NS,	"wait_min_ns" },
+		{ IBTRACE_RNR_A_WAIT_MEDIAN_NS,	"wait_median_ns" },
+		{ IBTRACE_RNR_A_WAIT_P99_NS,	"wait_p99_ns" },
+		{ IBTRACE_RNR_A_WAIT_MAX_NS,	"wait_max_ns" },
+		{ IBTRACE_RNR_A_GRANULARITY_NS,	"granularity_ns" },
+		{ IBTRACE_RNR_A_CALIBRATION_NS,	"calibration_ns" },
+		{ IBTRACE_RNR_A_WIRE_SAMPLES,	"wire_samples" },
+		{ IBTRACE_RNR_A_WIRE_MIN_NS,	"wire_min_ns" },
+		{ IBTRACE_RNR_A_WIRE_MEDIAN_NS,	"wire_median_ns" },
+		{ IBTRACE_RNR_A_WIRE_MAX_NS,	"wire_max_ns" },
+		{ IBTRACE_RNR_A_NAKS,		"naks" },
+	};
+	size_t i;
+
+	ibt_out_obj_begin(ctx, NULL);
+	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
+		if (c->have[nums[i].attr])
+			json_u64(ctx, nums[i].key, c->val[nums[i].attr]);
+	if (c->have[IBTRACE_RNR_A_OVERSHOOT_NS])
+		ibt_out_json(ctx, "overshoot_ns",
+			     json_object_new_int64((int64_t)c->val[IBTRACE_RNR_A_OVERSHOOT_NS]));
+	ibt_out_obj_end(ctx);
+}
+
+/* The RNR test's keys of a result object. */
+static void rnr_json(struct ibt *ctx, const struct result *r)
+{
+	const struct rnr_code *cal = rnr_calibrated(r);
+	char gid[INET6_ADDRSTRLEN];
+	size_t i;
+
+	if (r->have[IBTRACE_A_TEST_PEER_GID]) {
+		json_str(ctx, "mode", "peer");
+		json_str(ctx, "peer_gid", gid_str(r->peer_gid, gid, sizeof(gid)));
+		if (r->have[IBTRACE_A_TEST_PEER_PORT])
+			json_u64(ctx, "peer_port", test_rval(r, IBTRACE_A_TEST_PEER_PORT));
+	} else {
+		json_str(ctx, "mode", "loopback");
+	}
+	if (r->have[IBTRACE_A_TEST_RNR_TIMER])
+		json_u64(ctx, "rnr_timer", test_rval(r, IBTRACE_A_TEST_RNR_TIMER));
+	ibt_out_json(ctx, "rnr_all",
+		     json_object_new_boolean(r->have[IBTRACE_A_TEST_RNR_ALL]));
+	if (r->have[IBTRACE_A_TEST_RNR_RETRY])
+		json_u64(ctx, "rnr_retry", test_rval(r, IBTRACE_A_TEST_RNR_RETRY));
+	if (r->have[IBTRACE_A_TEST_SIZE])
+		json_u64(ctx, "size", test_rval(r, IBTRACE_A_TEST_SIZE));
+	if (r->have[IBTRACE_A_TEST_ITERATIONS])
+		json_u64(ctx, "iterations", test_rval(r, IBTRACE_A_TEST_ITERATIONS));
+	if (r->have[IBTRACE_A_TEST_POLL])
+		json_str(ctx, "poll", ibt_test_poll_str(test_rval(r, IBTRACE_A_TEST_POLL)));
+	if (r->have[IBTRACE_A_TEST_DEADLINE_MS])
+		json_u64(ctx, "deadline_ms", test_rval(r, IBTRACE_A_TEST_DEADLINE_MS));
+	ibt_out_json(ctx, "recv_posted",
+		     json_object_new_boolean(r->have[IBTRACE_A_TEST_RNR_RECV_POSTED]));
+	if (r->have[IBTRACE_A_TEST_RNR_WIRE])
+		json_str(ctx, "wire", ibt_rnr_wire_str(test_rval(r, IBTRACE_A_TEST_RNR_WIRE)));
+	if (r->wire_why[0])
+		json_str(ctx, "wire_why", r->wire_why);
+	if (cal)
+		json_u64(ctx, "calibration_ns", cval(cal, IBTRACE_RNR_A_CALIBRATION_NS));
+	ibt_out_arr_begin(ctx, "codes");
+	for (i = 0; i < r->ncodes; i++)
+		rnr_code_json(ctx, &r->codes[i]);
+	ibt_out_arr_end(ctx);
+}
+
+static void result_json(struct ibt *ctx, const struct result *r, bool exchanges,
+			bool cancelled)
+{
+	struct rtt_stats s = rtt_stats(r);
+	size_t i;
+
+	ibt_out_obj_begin(ctx, NULL);
+	json_u64(ctx, "job", test_rval(r, IBTRACE_A_TEST_JOB));
+	if (r->name[0])
+		json_str(ctx, "test", r->name);
+	if (r->seed[0])
+		json_str(ctx, "seed", r->seed);
+	if (r->dev[0])
+		json_str(ctx, "dev", r->dev);
+	if (r->have[IBTRACE_A_PORT])
+		json_u64(ctx, "port", test_rval(r, IBTRACE_A_PORT));
+	if (r->ndr) {
+		json_str(ctx, "addressing", "dr");
+		ibt_out_arr_begin(ctx, "dr_path");
+		for (i = 0; i < r->ndr; i++)
+			ibt_out_json(ctx, NULL, json_object_new_uint64(r->dr[i]));
+		ibt_out_arr_end(ctx);
+	} else if (r->have[IBTRACE_A_TEST_LID]) {
+		json_str(ctx, "addressing", "lid");
+		json_u64(ctx, "lid", test_rval(r, IBTRACE_A_TEST_LID));
+	} else {
+		json_str(ctx, "addressing", "local");
+	}
+	if (r->have[IBTRACE_A_TEST_DUT_PORT])
+		json_u64(ctx, "dut_port", test_rval(r, IBTRACE_A_TEST_DUT_PORT));
+	if (r->have[IBTRACE_A_TEST_STATE])
+		json_str(ctx, "state", ibt_test_state_str(test_rval(r, IBTRACE_A_TEST_STATE)));
+	if (r->have[IBTRACE_A_TEST_VERDICT])
+		json_str(ctx, "verdict",
+			 ibt_test_verdict_str(test_rval(r, IBTRACE_A_TEST_VERDICT)));
+	if (r->reason[0])
+		json_str(ctx, "reason", r->reason);
+	if (r->have[IBTRACE_A_TEST_RESTORE])
+		json_str(ctx, "restore",
+			 ibt_test_restore_str(test_rval(r, IBTRACE_A_TEST_RESTORE)));
+	if (r->have[IBTRACE_A_TEST_ELAPSED_NS])
+		json_u64(ctx, "elapsed_ns", test_rval(r, IBTRACE_A_TEST_ELAPSED_NS));
+	if (r->have[IBTRACE_A_TEST_PROGRESS])
+		json_u64(ctx, "progress", test_rval(r, IBTRACE_A_TEST_PROGRESS));
+	if (r->have[IBTRACE_A_TEST_DUT_NODE_TYPE])
+		json_str(ctx, "dut_node_type",
+			 ibt_node_type_str(test_rval(r, IBTRACE_A_TEST_DUT_NODE_TYPE)));
+	if (r->have[IBTRACE_A_TEST_DUT_NODE_GUID])
+		json_guid(ctx, "dut_node_guid", test_rval(r, IBTRACE_A_TEST_DUT_NODE_GUID));
+	if (r->have[IBTRACE_A_TEST_DUT_PORT_GUID])
+		json_guid(ctx, "dut_port_guid", test_rval(r, IBTRACE_A_TEST_DUT_PORT_GUID));
+	if (r->have[IBTRACE_A_TEST_DUT_LID])
+		json_u64(ctx, "dut_lid", test_rval(r, IBTRACE_A_TEST_DUT_LID));
+	if (r->have[IBTRACE_A_TEST_GUID_CAP])
+		json_u64(ctx, "guid_cap", test_rval(r, IBTRACE_A_TEST_GUID_CAP));
+	if (r->have[IBTRACE_A_TEST_EXCHANGES])
+		json_u64(ctx, "exchanges_total", test_rval(r, IBTRACE_A_TEST_EXCHANGES));
+	if (test_is_rnr(r))
+		rnr_json(ctx, r);
+	if (s.n) {
+		json_u64(ctx, "rtt_min_ns", s.min);
+		json_u64(ctx, "rtt_avg_ns", s.sum / s.n);
+		json_u64(ctx, "rtt_max_ns", s.max);
+	}
+	ibt_out_arr_begin(ctx, "assertions");
+	for (i = 0; i < r->nasserts; i++)
+		assert_json(ctx, &r->asserts[i]);
+	ibt_out_arr_end(ctx);
+	if (exchanges) {
+		ibt_out_arr_begin(ctx, "exchanges");
+		for (i = 0; i < r->nxchgs; i++)
+			xchg_json(ctx, &r->xchgs[i]);
+		ibt_out_arr_end(ctx);
+	}
+	if (cancelled)
+		ibt_out_json(ctx, "cancelled", json_object_new_boolean(true));
+	ibt_out_obj_end(ctx);
+}
+
+/* Exit code of a job's result; 0 while it runs. */
+static int result_exit(const struct result *r)
+{
+	unsigned int restore = test_rval(r, IBTRACE_A_TEST_RESTORE);
+
+	if (restore == IBTRACE_TEST_RESTORE_FAILED ||
+	    restore == IBTRACE_TEST_RESTORE_IMPOSSIBLE)
+		return IBT_EXIT_RESTORE;
+	if (test_rval(r, IBTRACE_A_TEST_STATE) != IBTRACE_TEST_STATE_FINISHED)
+		return IBT_EXIT_OK;
+	switch (test_rval(r, IBTRACE_A_TEST_VERDICT)) {
+	case IBTRACE_TEST_VERDICT_PASS:
+		return IBT_EXIT_OK;
+	case IBTRACE_TEST_VERDICT_FAIL:
+		return IBT_EXIT_FAIL;
+	case IBTRACE_TEST_VERDICT_NOT_APPLICABLE:
+		return IBT_EXIT_NA;
+	default:
+		return IBT_EXIT_TESTERR;
+	}
+}
+
+/*
+ * Print a job's result, then the one "Error:" line its exit code wants
+ * (@cancelled: stopped by our signal). Returns that exit code.
+ */
+int test_result_report(struct ibt *ctx, const struct result *r, bool verbose,
+			 bool cancelled)
+{
+	uint64_t job = test_rval(r, IBTRACE_A_TEST_JOB);
+	const char *name = r->name[0] ? r->name : "test";
+	const char *why = r->reason[0] ? r->reason : "no reason given";
+	int ret = result_exit(r);
+
+	if (cancelled && ret != IBT_EXIT_RESTORE)
+		ret = IBT_EXIT_CANCEL;
+	if (ctx->json) {
+		result_json(ctx, r, true, cancelled);
+		ibt_out_finish(ctx);
+	} else {
+		result_text(r, verbose);
+	}
+	switch (ret) {
+	case IBT_EXIT_RESTORE:
+		return ibt_err(ret, "job %" PRIu64 ": restore FAILED: the DUT's GUID table %s",
+			       job, test_rval(r, IBTRACE_A_TEST_RESTORE) ==
+			       IBTRACE_TEST_RESTORE_IMPOSSIBLE ?
+			       "may be left changed (the local device went away)" :
+			       "is left changed");
+	case IBT_EXIT_CANCEL:
+		return ibt_err(ret, "job %" PRIu64 " cancelled; restore %s", job,
+			       ibt_test_restore_str(test_rval(r, IBTRACE_A_TEST_RESTORE)));
+	case IBT_EXIT_FAIL:
+		return ibt_err(ret, "job %" PRIu64 ": the DUT failed %s: %s", job, name, why);
+	case IBT_EXIT_NA:
+		return ibt_err(ret, "job %" PRIu64 ": %s does not apply to the DUT: %s",
+			       job, name, why);
+	case IBT_EXIT_TESTERR:
+		return ibt_err(ret, "job %" PRIu64 ": %s could not be completed: %s",
+			       job, name, why);
+	default:
+		return ret;
+	}
+}
+
+static void list_text(const struct result *r)
+{
+	size_t i;
+
+	printf("%s  %s  %s\n", r->name, r->seed[0] ? r->seed : "-", r->desc);
+	if (r->needs[0])
+		printf("  needs: %s\n", r->needs);
+	for (i = 0; i < r->nasserts; i++)
+		printf("  %s  %s\n", r->asserts[i].id, r->asserts[i].desc);
+}
+
+static void list_json(struct ibt *ctx, const struct result *r)
+{
+	size_t i;
+
+	ibt_out_obj_begin(ctx, NULL);
+	json_str(ctx, "name", r->name);
+	json_str(ctx, "seed", r->seed);
+	json_str(ctx, "desc", r->desc);
+	json_str(ctx, "needs", r->needs);
+	ibt_out_arr_begin(ctx, "assertions");
+	for (i = 0; i < r->nasserts; i++) {
+		ibt_out_obj_begin(ctx, NULL);
+		json_str(ctx, "id", r->asserts[i].id);
+		json_str(ctx, "desc", r->asserts[i].desc);
+		ibt_out_obj_end(ctx);
+	}
+	ibt_out_arr_end(ctx);
+	ibt_out_obj_end(ctx);
+}
+
+/* One test of "test list". */
+void test_list_print(struct ibt *ctx, const struct result *r)
+{
+	if (ctx->json)
+		list_json(ctx, r);
+	else
+		list_text(r);
+}
+
+/* "test show" without JOB: one line (text) or object (JSON) per job. */
+int test_show_line(struct ibt *ctx, const struct result *r)
+{
+	char dut[IBT_DEV_NAME_MAX + IBTRACE_TRACE_MAX_HOPS * 4 + 32];
+
+	if (ctx->json) {
+		result_json(ctx, r, false, false);
+		return 0;
+	}
+	dut_text(r, dut, sizeof(dut));
+	printf("job %" PRIu64 " test %s dut %s state %s verdict %s",
+	       test_rval(r, IBTRACE_A_TEST_JOB), r->name[0] ? r->name : "?", dut,
+	       ibt_test_state_str(test_rval(r, IBTRACE_A_TEST_STATE)),
+	       ibt_test_verdict_str(test_rval(r, IBTRACE_A_TEST_VERDICT)));
+	if (test_rval(r, IBTRACE_A_TEST_RESTORE) == IBTRACE_TEST_RESTORE_FAILED ||
+	    test_rval(r, IBTRACE_A_TEST_RESTORE) == IBTRACE_TEST_RESTORE_IMPOSSIBLE)
+		printf(" restore %s",
+		       test_rval(r, IBTRACE_A_TEST_RESTORE) == IBTRACE_TEST_RESTORE_FAILED ?
+		       "FAILED" : "IMPOSSIBLE");
+	putchar('\n');
+	return 0;
+}
+
+/* "test run --detach": the job number. */
+void test_detach_print(struct ibt *ctx, uint32_t job)
+{
+	if (ctx->json) {
+		ibt_out_obj_begin(ctx, NULL);
+		json_u64(ctx, "job", job);
+		ibt_out_obj_end(ctx);
+		ibt_out_finish(ctx);
+	} else {
+		printf("job %u\n", job);
+	}
+}

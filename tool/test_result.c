@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test object: a test (TEST_LIST) or a job (TEST_GET, TEST_EVENT) decoded
+ * from the kernel's messages into a struct result. Numbers and strings
+ * replace what the result had, assertions are merged by id, exchanges
+ * appended.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <netlink/attr.h>
+#include <netlink/genl/genl.h>
+#include <netlink/msg.h>
+
+#include "ibtracectl.h"
+#include "test.h"
+
+void test_result_free(struct result *r)
+{
+	free(r->asserts);
+	free(r->xchgs);
+	free(r->codes);
+	r->asserts = NULL;
+	r->xchgs = NULL;
+	r->codes = NULL;
+	r->nasserts = r->nxchgs = r->ncodes = 0;
+}
+
+void test_list_free(struct list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		test_result_free(&l->v[i]);
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
+static uint64_t attr_val(struct nlattr *a, int type)
+{
+	switch (type) {
+	case IBTRACE_A_TEST_DUT_PORT:
+	case IBTRACE_A_TEST_STATE:
+	case IBTRACE_A_TEST_VERDICT:
+	case IBTRACE_A_TEST_RESTORE:
+	case IBTRACE_A_TEST_EVENT:
+	case IBTRACE_A_TEST_DUT_NODE_TYPE:
+	case IBTRACE_A_TEST_GUID_CAP:
+	case IBTRACE_A_TEST_RNR_TIMER:
+	case IBTRACE_A_TEST_RNR_RETRY:
+	case IBTRACE_A_TEST_POLL:
+	case IBTRACE_A_TEST_RNR_WIRE:
+		return nla_get_u8(a);
+	case IBTRACE_A_TEST_PEER_PORT:
+		return nla_get_u16(a);
+	case IBTRACE_A_TEST_RNR_ALL:
+	case IBTRACE_A_TEST_RNR_RECV_POSTED:
+		return 1;			/* flags */
+	case IBTRACE_A_TEST_ELAPSED_NS:
+	case IBTRACE_A_TEST_DUT_NODE_GUID:
+	case IBTRACE_A_TEST_DUT_PORT_GUID:
+		return nla_get_u64(a);
+	default:
+		return nla_get_u32(a);
+	}
+}
+
+/* Add or update (same id) assertion @a of @r. */
+static int assert_put(struct result *r, const struct assertion *a)
+{
+	struct assertion *v;
+	size_t i;
+
+	for (i = 0; i < r->nasserts; i++) {
+		if (strcmp(r->asserts[i].id, a->id))
+			continue;
+		v = &r->asserts[i];
+		if (a->desc[0])
+			memcpy(v->desc, a->desc, sizeof(v->desc));
+		if (a->have_result) {
+			v->have_result = true;
+			v->result = a->result;
+		}
+		if (a->have_checks) {
+			v->have_checks = true;
+			v->checks = a->checks;
+		}
+		if (a->expected[0] || a->observed[0] || a->where[0]) {
+			memcpy(v->expected, a->expected, sizeof(v->expected));
+			memcpy(v->observed, a->observed, sizeof(v->observed));
+			memcpy(v->where, a->where, sizeof(v->where));
+		}
+		return 0;
+	}
+	v = realloc(r->asserts, (r->nasserts + 1) * sizeof(*v));
+	if (!v)
+		return ibt_err(IBT_EXIT_ERR, "out of memory");
+	r->asserts = v;
+	r->asserts[r->nasserts++] = *a;
+	return 0;
+}
+
+static int absorb_assert(struct ibt *ctx, struct result *r, struct nlattr *nest)
+{
+	struct nlattr *tb[IBTRACE_ASSERT_A_MAX + 1];
+	struct assertion a = { 0 };
+	int ret;
+
+	ret = ibt_nl_parse_nest(ctx, nest, tb);
+	if (ret)
+		return ret;
+	if (!tb[IBTRACE_ASSERT_A_ID])
+		return ibt_err(IBT_EXIT_ERR, "malformed kernel reply: assertion without an id");
+	nla_strlcpy(a.id, tb[IBTRACE_ASSERT_A_ID], sizeof(a.id));
+	if (tb[IBTRACE_ASSERT_A_DESC])
+		nla_strlcpy(a.desc, tb[IBTRACE_ASSERT_A_DESC], sizeof(a.desc));
+	if (tb[IBTRACE_ASSERT_A_RESULT]) {
+		a.have_result = true;
+		a.result = nla_get_u8(tb[IBTRACE_ASSERT_A_RESULT]);
+	}
+	if (tb[IBTRACE_ASSERT_A_CHECKS]) {
+		a.have_checks = true;
+		a.checks = nla_get_u32(tb[IBTRACE_ASSERT_A_CHECKS]);
+	}
+	if (tb[IBTRACE_ASSERT_A_EXPECTED])
+		nla_strlcpy(a.expected, tb[IBTRACE_ASSERT_A_EXPECTED], sizeof(a.expected));
+	if (tb[IBTRACE_ASSERT_A_OBSERVED])
+		nla_strlcpy(a.observed, tb[IBTRACE_ASSERT_A_OBSERVED], sizeof(a.observed));
+	if (tb[IBTRACE_ASSERT_A_WHERE])
+		nla_strlcpy(a.where, tb[IBTRACE_ASSERT_A_WHERE], sizeof(a.where));
+	return assert_put(r, &a);
+}
+
+static int absorb_xchg(struct ibt *ctx, struct result *r, struct nlattr *nest)
+{
+	struct nlattr *tb[IBTRACE_XCHG_A_MAX + 1];
+	struct xchg *v;
+	int i, ret;
+
+	ret = ibt_nl_parse_nest(ctx, nest, tb);
+	if (ret)
+		return ret;
+	v = realloc(r->xchgs, (r->nxchgs + 1) * sizeof(*v));
+	if (!v)
+		return ibt_err(IBT_EXIT_ERR, "out of memory");
+	r->xchgs = v;
+	v = &r->xchgs[r->nxchgs++];
+	memset(v, 0, sizeof(*v));
+	for (i = IBTRACE_XCHG_A_SEQ; i <= IBTRACE_XCHG_A_MAX; i++) {
+		if (!tb[i])
+			continue;
+		v->have[i] = true;
+		switch (i) {
+		case IBTRACE_XCHG_A_METHOD:
+		case IBTRACE_XCHG_A_OUTCOME:
+		case IBTRACE_XCHG_A_PHASE:
+			v->val[i] = nla_get_u8(tb[i]);
+			break;
+		case IBTRACE_XCHG_A_ATTR_ID:
+		case IBTRACE_XCHG_A_STATUS:
+			v->val[i] = nla_get_u16(tb[i]);
+			break;
+		case IBTRACE_XCHG_A_RTT_NS:
+			v->val[i] = nla_get_u64(tb[i]);
+			break;
+		default:
+			v->val[i] = nla_get_u32(tb[i]);
+			break;
+		}
+	}
+	return 0;
+}
+
+/* The figures of one timer code: they replace those of the same code. */
+static int absorb_rnr_code(struct ibt *ctx, struct result *r, struct nlattr *nest)
+{
+	struct nlattr *tb[IBTRACE_RNR_A_MAX + 1];
+	struct rnr_code c = { 0 }, *v;
+	size_t k;
+	int i, ret;
+
+	ret = ibt_nl_parse_nest(ctx, nest, tb);
+	if (ret)
+		return ret;
+	if (!tb[IBTRACE_RNR_A_CODE])
+		return ibt_err(IBT_EXIT_ERR, "malformed kernel reply: RNR figures without a timer code");
+	for (i = IBTRACE_RNR_A_CODE; i <= IBTRACE_RNR_A_MAX; i++) {
+		if (!tb[i])
+			continue;
+		c.have[i] = true;
+		switch (i) {
+		case IBTRACE_RNR_A_CODE:
+			c.val[i] = nla_get_u8(tb[i]);
+			break;
+		case IBTRACE_RNR_A_ITERATIONS:
+		case IBTRACE_RNR_A_WIRE_SAMPLES:
+		case IBTRACE_RNR_A_NAKS:
+			c.val[i] = nla_get_u32(tb[i]);
+			break;
+		default:
+			c.val[i] = nla_get_u64(tb[i]);
+			break;
+		}
+	}
+	for (k = 0; k < r->ncodes; k++)
+		if (r->codes[k].val[IBTRACE_RNR_A_CODE] == c.val[IBTRACE_RNR_A_CODE]) {
+			r->codes[k] = c;
+			return 0;
+		}
+	v = realloc(r->codes, (r->ncodes + 1) * sizeof(*v));
+	if (!v)
+		return ibt_err(IBT_EXIT_ERR, "out of memory");
+	r->codes = v;
+	r->codes[r->ncodes++] = c;
+	return 0;
+}
+
+/*
+ * Merge the test attributes of message @nlh into @r: numbers and strings
+ * replace what @r had, assertions and RNR timer codes are added or
+ * updated (by id, by code), exchanges appended.
+ */
+int test_result_absorb(struct ibt *ctx, struct result *r, struct nlmsghdr *nlh)
+{
+	struct nlattr *tb[IBTRACE_A_MAX + 1];
+	struct nlattr *a;
+	int rem, type, ret;
+
+	ret = ibt_nl_parse(ctx, nlh, tb);	/* validates every attribute */
+	if (ret)
+		return ret;
+	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
+			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
+		type = nla_type(a);
+		ret = 0;
+		switch (type) {
+		case IBTRACE_A_DEV_NAME:
+			nla_strlcpy(r->dev, a, sizeof(r->dev));
+			break;
+		case IBTRACE_A_PORT:
+			r->have[type] = true;
+			r->val[type] = nla_get_u32(a);
+			break;
+		case IBTRACE_A_TEST_NAME:
+			nla_strlcpy(r->name, a, sizeof(r->name));
+			break;
+		case IBTRACE_A_TEST_SEED:
+			nla_strlcpy(r->seed, a, sizeof(r->seed));
+			break;
+		case IBTRACE_A_TEST_DESC:
+			nla_strlcpy(r->desc, a, sizeof(r->desc));
+			break;
+		case IBTRACE_A_TEST_NEEDS:
+			nla_strlcpy(r->needs, a, sizeof(r->needs));
+			break;
+		case IBTRACE_A_TEST_REASON:
+			nla_strlcpy(r->reason, a, sizeof(r->reason));
+			break;
+		case IBTRACE_A_TEST_DR_PATH:
+			r->ndr = nla_len(a);
+			memcpy(r->dr, nla_data(a), r->ndr);
+			break;
+		case IBTRACE_A_TEST_ASSERTION:
+			ret = absorb_assert(ctx, r, a);
+			break;
+		case IBTRACE_A_TEST_EXCHANGE:
+			ret = absorb_xchg(ctx, r, a);
+			break;
+		case IBTRACE_A_TEST_RNR_CODE:
+			ret = absorb_rnr_code(ctx, r, a);
+			break;
+		case IBTRACE_A_TEST_PEER_GID:
+			r->have[type] = true;
+			memcpy(r->peer_gid, nla_data(a), sizeof(r->peer_gid));
+			break;
+		case IBTRACE_A_TEST_RNR_WIRE_WHY:
+			nla_strlcpy(r->wire_why, a, sizeof(r->wire_why));
+			break;
+		default:
+			if (type < IBTRACE_A_TEST_JOB || type > IBTRACE_A_MAX)
+				break;
+			r->have[type] = true;
+			r->val[type] = attr_val(a, type);
+			break;
+		}
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* Keep every message of a dump as a struct result. */
+int test_keep_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
+{
+	struct list *l = arg;
+	struct result *v;
+
+	v = realloc(l->v, (l->n + 1) * sizeof(*v));
+	if (!v)
+		return ibt_err(IBT_EXIT_ERR, "out of memory");
+	l->v = v;
+	v = &l->v[l->n++];
+	memset(v, 0, sizeof(*v));
+	return test_result_absorb(ctx, v, nlh);
+}
+
+/*
+ * A job as TEST_GET gave it (@k) over what @r held: the values @k has
+ * replace those of @r, the others stay (the request's, the events');
+ * @k's lists (assertions, exchanges, RNR codes) replace @r's and are
+ * moved, not copied.
+ */
+void test_result_take(struct result *r, struct result *k)
+{
+	int i;
+
+	for (i = 0; i <= IBTRACE_A_MAX; i++)
+		if (k->have[i]) {
+			r->have[i] = true;
+			r->val[i] = k->val[i];
+		}
+#define TAKE(f) do { if (k->f[0]) memcpy(r->f, k->f, sizeof(r->f)); } while (0)
+	TAKE(dev);
+	TAKE(name);
+	TAKE(seed);
+	TAKE(reason);
+	TAKE(wire_why);
+#undef TAKE
+	if (k->ndr) {
+		r->ndr = k->ndr;
+		memcpy(r->dr, k->dr, k->ndr);
+	}
+	if (k->have[IBTRACE_A_TEST_PEER_GID])
+		memcpy(r->peer_gid, k->peer_gid, sizeof(r->peer_gid));
+	test_result_free(r);
+	r->asserts = k->asserts;
+	r->nasserts = k->nasserts;
+	r->xchgs = k->xchgs;
+	r->nxchgs = k->nxchgs;
+	r->codes = k->codes;
+	r->ncodes = k->ncodes;
+	k->asserts = NULL;
+	k->xchgs = NULL;
+	k->codes = NULL;
+	k->nasserts = k->nxchgs = k->ncodes = 0;
+}
+
+/* A result of the RNR test: by name, or by the attributes only it has. */
+bool test_is_rnr(const struct result *r)
+{
+	return !strcmp(r->name, "rnr") || r->ncodes ||
+	       r->have[IBTRACE_A_TEST_RNR_RETRY];
+}
