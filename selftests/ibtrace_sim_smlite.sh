@@ -3,11 +3,13 @@
 #
 # SM-lite, ibtrace_sim's built-in subnet manager, with no OpenSM: on
 # ibsim's net.2sw2path4hca (two switches joined by two parallel links; its
-# first node, a switch, runs the SM) and on a chain of three switches whose
-# first node is an HCA. Every linked port Active, LIDs unique, the first
+# first node, a switch, runs the SM), on every other ibsim example, on a
+# generated two-level fat tree of 504 HCAs (pairs sampled) and on a chain
+# of three switches whose first node is an HCA. Every linked port Active,
+# LIDs unique, the first
 # node LID 1, the same LIDs after del + add, MasterSMLID = the SM's LID,
 # ibnetdiscover's nodes and links equal the file's, ibtracert between
-# every pair of HCAs, the parallel links share the routes, ibtrace pings
+# every pair of HCAs (of five on the fat tree), the parallel links share the routes, ibtrace pings
 # by LID reach every HCA and by GID go through SM-lite's SA (PathRecord
 # via ib_sa), a GID of no port fails with exit 1, saquery gets the SA's
 # ClassPortInfo and "unsupported method" for a GetTable. --no-sm leaves
@@ -16,7 +18,10 @@
 source "$(dirname "$0")/lib.sh"
 
 SIM_KO=${IBTRACE_SIM_KO:-$IBT_ROOT/kmod/sim/ibtrace_sim.ko}
-NET_2SW=${IBTRACE_NET_2SW:-/usr/share/doc/ibsim-utils/net-examples/net.2sw2path4hca}
+EXAMPLES=${IBTRACE_NET_EXAMPLES:-/usr/share/doc/ibsim-utils/net-examples}
+NET_2SW=${IBTRACE_NET_2SW:-$EXAMPLES/net.2sw2path4hca}
+# The fat tree (gen_fattree.sh KEY=VALUE...; default 504 HCAs).
+FATTREE=${IBTRACE_FATTREE:-}
 TMP=$(mktemp -d /tmp/ibtrace_smlite.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 
@@ -80,10 +85,10 @@ file_links()
 		}' "$1" | sort -u
 }
 
-# The same from "ibnetdiscover -p" on device $1.
+# The same from "ibnetdiscover -p" on device $1 port $2 (default 1).
 disc_links()
 {
-	ibnetdiscover -C "$1" -P 1 -t 300 -p 2>/dev/null | sed -nE \
+	ibnetdiscover -C "$1" -P "${2:-1}" -t 300 -p 2>/dev/null | sed -nE \
 		"s/^(CA|SW) +[0-9]+ +([0-9]+) .* - +(CA|SW) +[0-9]+ +([0-9]+) .*\( *'([^']*)' +- +'([^']*)' *\).*/\5\/\2 \6\/\4/p" |
 		awk '{ print ($1 < $2 ? $1 " " $2 : $2 " " $1) }' | sort -u
 }
@@ -110,7 +115,7 @@ gid_of_guid()
 check_fabric()
 {
 	local name=$1 file=$2 first=$3
-	local js show out sm_lid n bad devs lids1 hcas i j src
+	local js show out sm_lid n bad devs lids1 hcas i j src sport port pick
 
 	js=$("$IBTRACECTL" -j sim add "$file" --name "$name")
 	ibt_expect "$name: sim add: exit 0" 0 "$?"
@@ -137,53 +142,67 @@ check_fabric()
 	ibt_expect "$name: $first holds LID 1" "$first 1" \
 		"$(grep "^$first " <<< "$lids1")"
 
-	devs=$(jq -r '.[0].nodes[] | select(.dev != null) | "\(.name) \(.dev) \(.ports[0].lid) \(.ports[0].guid)"' <<< "$show")
+	# "name dev lid guid port" of each HCA's first linked port.
+	devs=$(jq -r '.[0].nodes[] | select(.dev != null) |
+		first(.ports[] | select(.peer != null)) as $p |
+		"\(.name) \(.dev) \($p.lid) \($p.guid) \($p.port)"' <<< "$show")
 	hcas=$(wc -l <<< "$devs")
-	read -r _ src _ _ <<< "$(head -1 <<< "$devs")"
+	read -r _ src _ _ sport <<< "$(head -1 <<< "$devs")"
 	ibt_match "$name: smpquery portinfo: SMLid 1, LinkUp, Active" \
 		'SMLid:\.+1 .*LinkState:\.+Active.*PhysLinkState:\.+LinkUp' \
-		"$(smpquery -C "$src" -P 1 -t 300 portinfo "$(sed -n 1p <<< "$devs" | cut -d' ' -f3)" 2>&1 | tr '\n' ' ')"
+		"$(smpquery -C "$src" -P "$sport" -t 300 portinfo "$(sed -n 1p <<< "$devs" | cut -d' ' -f3)" 2>&1 | tr '\n' ' ')"
 	ibt_expect "$name: sysfs sm_lid of $src" 0x1 \
-		"$(cat /sys/class/infiniband/"$src"/ports/1/sm_lid)"
+		"$(cat /sys/class/infiniband/"$src"/ports/"$sport"/sm_lid)"
 
 	ibt_expect "$name: ibnetdiscover's links = the file's" \
-		"$(file_links "$file")" "$(disc_links "$src")"
+		"$(file_links "$file")" "$(disc_links "$src" "$sport")"
 
+	# Every HCA of a small fabric; of a large one, a sample spread
+	# over it (first, second, middle, last but one, last).
+	if [ "$hcas" -le 6 ]; then
+		pick=$(seq "$hcas")
+	else
+		pick=$(printf '%s\n' 1 2 $((hcas / 2)) $((hcas - 1)) "$hcas")
+	fi
+	# ibtracert from $src: a kernel has umad devices for the first 256
+	# ports only, and ibtracert traces between any two LIDs anyway.
 	bad=
-	for i in $(seq "$hcas"); do
-		for j in $(seq "$hcas"); do
+	for i in $pick; do
+		for j in $pick; do
 			local a b la lb nb dev out
 
 			[ "$i" = "$j" ] && continue
 			read -r a dev la _ <<< "$(sed -n "${i}p" <<< "$devs")"
 			read -r b _ lb _ <<< "$(sed -n "${j}p" <<< "$devs")"
-			out=$(ibtracert -C "$dev" -P 1 -t 300 "$la" "$lb" 2>&1 |
+			out=$(ibtracert -C "$src" -P "$sport" -t 300 "$la" "$lb" 2>&1 |
 				tr '\n' ' ' | tr -s ' ')
 			grep -qE "^From ca .*\"$a\" .*To ca .*lid $lb-$lb \"$b\"" <<< "$out" ||
 				bad="$bad $a->$b"
 		done
 	done
-	ibt_expect "$name: ibtracert between every pair of $hcas HCAs" "" "$bad"
+	ibt_expect "$name: ibtracert between every pair of $(wc -w <<< $pick) of $hcas HCAs" "" "$bad"
 
 	bad=
-	while read -r b _ lb _; do
-		js=$("$IBTRACECTL" -j -d "$src" ping --dlid "$lb" -c 3 -i 0 -t 500)
+	for j in $pick; do
+		[ "$j" = 1 ] && continue
+		read -r b _ lb _ <<< "$(sed -n "${j}p" <<< "$devs")"
+		js=$("$IBTRACECTL" -j -d "$src" -p "$sport" ping --dlid "$lb" -c 3 -i 0 -t 500)
 		[ "$?" = 0 ] && [ "$(jq -r .summary.received <<< "$js")" = 3 ] ||
 			bad="$bad $b"
-	done <<< "$(tail -n +2 <<< "$devs")"
-	ibt_expect "$name: ping --dlid -c 3 from $src answered by every other HCA" "" "$bad"
+	done
+	ibt_expect "$name: ping --dlid -c 3 from $src answered by the other $(($(wc -w <<< $pick) - 1)) HCAs" "" "$bad"
 
-	read -r b _ lb guid <<< "$(tail -1 <<< "$devs")"
-	js=$("$IBTRACECTL" -j -d "$src" ping --dgid "$(gid_of_guid "$guid")" -c 2 -i 0 -t 500)
+	read -r b _ lb guid _ <<< "$(tail -1 <<< "$devs")"
+	js=$("$IBTRACECTL" -j -d "$src" -p "$sport" ping --dgid "$(gid_of_guid "$guid")" -c 2 -i 0 -t 500)
 	ibt_expect "$name: ping --dgid <$b's GID> from $src (SA PathRecord): exit 0" 0 "$?"
 	ibt_expect "$name:   2 answered from $b's LID $lb" "2 $lb" \
 		"$(jq -r '"\(.summary.received) \(.probes[0].slid)"' <<< "$js")"
-	read -r b dev _ _ <<< "$(tail -1 <<< "$devs")"
-	read -r _ _ lb guid <<< "$(sed -n 2p <<< "$devs")"
-	js=$("$IBTRACECTL" -j -d "$dev" ping --dgid "$(gid_of_guid "$guid")" -c 1 -t 500)
+	read -r b dev _ _ port <<< "$(tail -1 <<< "$devs")"
+	read -r _ _ lb guid _ <<< "$(sed -n 2p <<< "$devs")"
+	js=$("$IBTRACECTL" -j -d "$dev" -p "$port" ping --dgid "$(gid_of_guid "$guid")" -c 1 -t 500)
 	ibt_expect "$name: ping --dgid the other way, from $b: answered by LID $lb" \
 		"0 $lb" "$? $(jq -r '.probes[0].slid' <<< "$js")"
-	out=$(timeout 60 "$IBTRACECTL" -d "$src" ping --dgid fe80::dead:beef:0:1 -c 1 -t 500 2>&1)
+	out=$(timeout 60 "$IBTRACECTL" -d "$src" -p "$sport" ping --dgid fe80::dead:beef:0:1 -c 1 -t 500 2>&1)
 	ibt_expect "$name: ping --dgid of no port: exit 1" 1 "$?"
 	ibt_match "$name:   the SA lookup failed" "SA PathRecord" "$out"
 
@@ -227,6 +246,38 @@ if [ -r "$NET_2SW" ]; then
 else
 	ibt_skip_one "SM-lite on net.2sw2path4hca" "no $NET_2SW"
 fi
+
+# Every other ibsim example, and a generated fat tree (sampled pairs) -------------
+
+# first_port FILE: "name/port" of the first node of FILE that holds its
+# LID: port 0 of a switch, the first linked port of an HCA.
+first_port()
+{
+	awk '
+		!node && /^(Switch|Hca|Ca)[ \t]/ {
+			match($0, /"[^"]*"/)
+			node = substr($0, RSTART + 1, RLENGTH - 2)
+			if ($1 == "Switch") { print node "/0"; exit }
+			next
+		}
+		node && /^\[[0-9]+\]/ {
+			p = $0; sub(/^\[/, "", p); sub(/\].*/, "", p)
+			print node "/" p; exit
+		}' "$1"
+}
+
+for f in "$EXAMPLES"/net*; do
+	[ -r "$f" ] || continue
+	[ "$f" = "$NET_2SW" ] && continue
+	b=$(basename "$f")
+	check_fabric "${b//./_}" "$f" "$(first_port "$f")"
+	ibt_check "${b//./_}: delete" "$IBTRACECTL" sim del "${b//./_}"
+done
+
+"$IBT_DIR/gen_fattree.sh" $FATTREE > "$TMP/fattree" ||
+	ibt_fail "gen_fattree.sh $FATTREE"
+check_fabric fat "$TMP/fattree" "$(first_port "$TMP/fattree")"
+ibt_check "fat: delete" "$IBTRACECTL" sim del fat
 
 # A chain of three switches: the SM on an HCA -------------------------------------
 
