@@ -581,6 +581,9 @@ static int rnr_once(struct rnr_ctx *c, u8 code, u8 rnr_retry,
 	}
 	if (!err)
 		*elapsed = c->t_done - t_post;
+	else if (err == -ETIMEDOUT && c->job->args.peer &&
+		 rnr_peer_lost(&c->peer))
+		err = -ENOTCONN;
 	/*
 	 * Destroying flushes what is left. In busy mode, drop those entries
 	 * now: a later QP may have the same address as this one.
@@ -889,7 +892,11 @@ static void ibtrace_rnr_run(struct ibtrace_test_job *job)
 		goto out_dealloc_pd;
 	}
 
-	if (rnr_calibrate(c, &calib))
+	err = rnr_calibrate(c, &calib);
+	if (job->args.peer && !c->wire_tried)
+		rnr_wire_decide(c, IBTRACE_RNR_WIRE_NOT_VISIBLE,
+				"no connection to the peer was made");
+	if (err)
 		goto out_free_cq;
 	mutex_lock(&job->lock);
 	d->calib_ns = calib;

@@ -106,6 +106,7 @@ struct rnr_peer {
 int rnr_peer_connect(struct rnr_peer *p, struct ib_pd *pd, struct ib_cq *cq,
 		     const struct rnr_priv *priv, struct ib_qp **qp);
 void rnr_peer_disconnect(struct rnr_peer *p);
+bool rnr_peer_lost(struct rnr_peer *p);
 
 int ibtrace_rnr_responder_init(void);
 void ibtrace_rnr_responder_exit(void);

@@ -252,6 +252,32 @@ err_destroy:
 }
 
 /**
+ * rnr_peer_lost - whether the peer ended the connection (or its device went)
+ * @p: the connection, connected
+ *
+ * If so, @p->why says so.
+ *
+ * Return: true if the connection is gone.
+ */
+bool rnr_peer_lost(struct rnr_peer *p)
+{
+	enum rdma_cm_event_type ev;
+
+	spin_lock(&p->lock);
+	ev = p->event;
+	spin_unlock(&p->lock);
+	if (ev != RDMA_CM_EVENT_DISCONNECTED &&
+	    ev != RDMA_CM_EVENT_DEVICE_REMOVAL &&
+	    ev != RDMA_CM_EVENT_TIMEWAIT_EXIT)
+		return false;
+	snprintf(p->why, sizeof(p->why),
+		 "the responder at %pI6c port %u went away during the SEND (%s)",
+		 p->job->args.peer_gid.raw, p->job->args.peer_port,
+		 rdma_event_msg(ev));
+	return true;
+}
+
+/**
  * rnr_peer_disconnect - disconnect and destroy what rnr_peer_connect() made
  * @p: the connection; nothing happens if it is not connected
  */
