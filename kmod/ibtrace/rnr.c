@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * ibtrace - the RNR NAK timer conformance test (IBTA compliance test
- * C09_130_01), loopback mode.
+ * C09_130_01), loopback and peer mode.
  *
  * On the local port, an RC requester QP (the side under test) and an RC
  * responder QP are connected to each other (RoCE: a GRH to the port's own
@@ -18,6 +18,13 @@
  * N is the wait per retry. The QPs, CQ, PD and buffer are destroyed on
  * every path: end, cancel, unload (ibtrace_test_stop() cancels and waits)
  * and device removal (the device's removal waits for the job).
+ *
+ * Peer mode (a peer GID in the request): the responder is the one of the
+ * ibtrace module on the peer host (rnr_responder.c), reached by one RDMA
+ * CM connection per iteration (rnr_peer.c); everything else is the same.
+ * On RoCE a packet tap on the port's netdev (rnr_wire.c) also times each
+ * RNR NAK's arrival to the retried SEND's departure. rnr_retry 7 (retry
+ * forever) needs a deadline: no completion may come before it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -32,6 +39,7 @@
 #include <rdma/ib_cache.h>
 #include <rdma/ib_verbs.h>
 
+#include "rnr.h"
 #include "test.h"
 
 /* Completions wanted at most per poll. */
@@ -86,6 +94,11 @@ static const u64 rnr_table_ns[IBTRACE_TEST_RNR_CODES] = {
  * @p99_ns: 99th percentile (nearest rank) of the wait per retry
  * @overshoot_ns: @median_ns minus the table value
  * @granularity_ns: apparent granularity (0 = none visible)
+ * @wire_samples: RNR NAK to retried SEND intervals seen on the wire
+ * @wire_min_ns: shortest of them
+ * @wire_median_ns: median
+ * @wire_max_ns: longest
+ * @naks: RNR NAKs seen on the wire
  */
 struct rnr_code_res {
 	u8 code;
@@ -96,12 +109,20 @@ struct rnr_code_res {
 	u64 p99_ns;
 	s64 overshoot_ns;
 	u64 granularity_ns;
+	u32 wire_samples;
+	u64 wire_min_ns;
+	u64 wire_median_ns;
+	u64 wire_max_ns;
+	u32 naks;
 };
 
 /**
  * struct rnr_data - the RNR test's results, the job's data
  * @n_done: codes measured, in @res in the order run
  * @calib_ns: median post to completion with rnr_retry 0
+ * @wire_known: @wire and @wire_why are decided
+ * @wire: &enum ibtrace_rnr_wire
+ * @wire_why: why not visible, with %IBTRACE_RNR_WIRE_NOT_VISIBLE
  * @res: per code
  *
  * Written under the job's lock, read by test_nl.c under it.
@@ -109,6 +130,9 @@ struct rnr_code_res {
 struct rnr_data {
 	u32 n_done;
 	u64 calib_ns;
+	bool wire_known;
+	u8 wire;
+	const char *wire_why;
 	struct rnr_code_res res[IBTRACE_TEST_RNR_CODES];
 };
 
@@ -132,6 +156,10 @@ struct rnr_data {
  * @t_done: ktime_get_ns() at the SEND's completion
  * @status: status of the SEND's completion
  * @samples: post to completion of the current code's iterations, ns
+ * @peer: the connection to the peer's responder (peer mode)
+ * @wire: the packet tap (peer mode on RoCE)
+ * @wire_tried: the tap was set up, or found impossible
+ * @wsamples: the wire samples of the current code
  */
 struct rnr_ctx {
 	struct ibtrace_test_job *job;
@@ -152,6 +180,10 @@ struct rnr_ctx {
 	u64 t_done;
 	enum ib_wc_status status;
 	u64 samples[IBTRACE_TEST_RNR_MAX_ITERATIONS];
+	struct rnr_peer peer;
+	struct rnr_wire wire;
+	bool wire_tried;
+	u64 wsamples[RNR_WIRE_MAX_SAMPLES];
 };
 
 /* Event mode: runs in softirq context. */
@@ -169,6 +201,21 @@ static void rnr_send_done(struct ib_cq *cq, struct ib_wc *wc)
 
 static void rnr_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 {
+}
+
+/* Peer mode: the port must be active; its MTU. */
+static int rnr_port_mtu(struct rnr_ctx *c)
+{
+	struct ib_port_attr pattr;
+	int err;
+
+	err = ib_query_port(c->ibdev, c->port_num, &pattr);
+	if (err)
+		return err;
+	if (pattr.state != IB_PORT_ACTIVE)
+		return -ENETDOWN;
+	c->mtu = pattr.active_mtu;
+	return 0;
 }
 
 /* The port's own address: a RoCE v2 (else any) IPv6 link-local GID, or
@@ -234,6 +281,12 @@ static int rnr_loopback_addr(struct rnr_ctx *c)
 
 static void rnr_pair_destroy(struct rnr_ctx *c)
 {
+	if (c->job->args.peer) {
+		rnr_wire_arm(&c->wire, 0, 0);
+		rnr_peer_disconnect(&c->peer);
+		c->req = NULL;
+		return;
+	}
 	if (c->req) {
 		ib_destroy_qp(c->req);
 		c->req = NULL;
@@ -352,6 +405,82 @@ err_destroy:
 	return err;
 }
 
+/* Whether the tap can see the wire: set d->wire once. */
+static void rnr_wire_decide(struct rnr_ctx *c, u8 wire, const char *why)
+{
+	struct ibtrace_test_job *job = c->job;
+	struct rnr_data *d = job->data;
+
+	c->wire_tried = true;
+	mutex_lock(&job->lock);
+	d->wire_known = true;
+	d->wire = wire;
+	d->wire_why = why;
+	mutex_unlock(&job->lock);
+}
+
+/* At the first peer connection: tap the netdev its route went out of. */
+static void rnr_wire_setup(struct rnr_ctx *c)
+{
+	struct net_device *ndev;
+
+	if (!rdma_protocol_roce(c->ibdev, c->port_num)) {
+		rnr_wire_decide(c, IBTRACE_RNR_WIRE_NOT_VISIBLE,
+				"device has no netdev (InfiniBand)");
+		return;
+	}
+	ndev = c->peer.ifindex ? dev_get_by_index(&init_net, c->peer.ifindex) :
+				 NULL;
+	if (!ndev) {
+		rnr_wire_decide(c, IBTRACE_RNR_WIRE_NOT_VISIBLE,
+				"the route to the peer has no netdev");
+		return;
+	}
+	rnr_wire_start(&c->wire, ndev);
+	rnr_wire_decide(c, IBTRACE_RNR_WIRE_TAPPED, NULL);
+}
+
+/*
+ * Peer mode: a fresh connection to the peer's responder, which has
+ * min_rnr_timer @code; the requester QP must have @rnr_retry. Return: 0,
+ * -ECANCELED, or -ENOTCONN with c->peer.why set.
+ */
+static int rnr_peer_pair(struct rnr_ctx *c, u8 code, u8 rnr_retry,
+			 bool recv_posted, u64 wait_ns)
+{
+	struct rnr_priv priv = {
+		.magic = cpu_to_be32(RNR_PRIV_MAGIC),
+		.version = RNR_PRIV_VERSION,
+		.code = code,
+		.flags = recv_posted ? RNR_PRIV_RECV_POSTED : 0,
+		.rnr_retry = rnr_retry,
+		.hold_ms = cpu_to_be32(min_t(u64, div_u64(wait_ns, NSEC_PER_MSEC),
+					     U32_MAX)),
+	};
+	struct ib_qp_init_attr init;
+	struct ib_qp_attr attr;
+	int err;
+
+	c->peer.job = c->job;
+	err = rnr_peer_connect(&c->peer, c->pd, c->cq, &priv, &c->req);
+	if (err)
+		return err == -ECANCELED ? err : -ENOTCONN;
+	/* The CM gives the requester the rnr_retry of the responder's reply. */
+	err = ib_query_qp(c->req, &attr, IB_QP_RNR_RETRY, &init);
+	if (err || attr.rnr_retry != rnr_retry) {
+		snprintf(c->peer.why, sizeof(c->peer.why),
+			 "the requester QP has rnr_retry %d after connecting, not %u (query: %d)",
+			 err ? -1 : attr.rnr_retry, rnr_retry, err);
+		rnr_pair_destroy(c);
+		return -ENOTCONN;
+	}
+	if (!c->wire_tried)
+		rnr_wire_setup(c);
+	if (c->wire.ndev)
+		rnr_wire_arm(&c->wire, c->req->qp_num, c->peer.remote_qpn);
+	return 0;
+}
+
 /* Why the job must stop now, or NULL. */
 static const char *rnr_stop_reason(struct rnr_ctx *c)
 {
@@ -426,14 +555,21 @@ static int rnr_once(struct rnr_ctx *c, u8 code, u8 rnr_retry,
 		.send_flags = IB_SEND_SIGNALED,
 	};
 	u64 t_post, deadline;
-	int err;
+	struct ib_wc wc[RNR_POLL_BATCH];
+	int err, i;
 
-	err = rnr_pair_create(c, code, rnr_retry, recv_posted);
+	if (c->job->args.deadline_ms)
+		deadline = (u64)c->job->args.deadline_ms * NSEC_PER_MSEC;
+	else
+		deadline = (rnr_retry + 1) * rnr_table_ns[code] * 4 +
+			   RNR_DEADLINE_SLACK_NS;
+	if (c->job->args.peer)
+		err = rnr_peer_pair(c, code, rnr_retry, recv_posted, deadline);
+	else
+		err = rnr_pair_create(c, code, rnr_retry, recv_posted);
 	if (err)
 		return err;
 	reinit_completion(&c->done);
-	deadline = (rnr_retry + 1) * rnr_table_ns[code] * 4 +
-		   RNR_DEADLINE_SLACK_NS;
 	t_post = ktime_get_ns();
 	deadline += t_post;
 	err = ib_post_send(c->req, &wr, NULL);
@@ -445,8 +581,18 @@ static int rnr_once(struct rnr_ctx *c, u8 code, u8 rnr_retry,
 	}
 	if (!err)
 		*elapsed = c->t_done - t_post;
-	/* Destroying flushes what is left; the CQ may still hold entries. */
+	else if (err == -ETIMEDOUT && c->job->args.peer &&
+		 rnr_peer_lost(&c->peer))
+		err = -ENOTCONN;
+	/*
+	 * Destroying flushes what is left. In busy mode, drop those entries
+	 * now: a later QP may have the same address as this one.
+	 */
 	rnr_pair_destroy(c);
+	if (c->job->args.poll != IBTRACE_TEST_POLL_EVENT)
+		for (i = 0; i < 4 && ib_poll_cq(c->cq, RNR_POLL_BATCH, wc) > 0;
+		     i++)
+			;
 	return err;
 }
 
@@ -474,7 +620,9 @@ static void rnr_iteration_error(struct rnr_ctx *c, int err, int code,
 	else
 		snprintf(where, sizeof(where), "code %d iteration %u", code,
 			 it + 1);
-	if (err == -ETIMEDOUT)
+	if (err == -ENOTCONN && c->peer.why[0])
+		ibtrace_test_abort(job, "%s (%s)", c->peer.why, where);
+	else if (err == -ETIMEDOUT)
 		ibtrace_test_fail(job,
 				  "no completion of the SEND (%s): the requester neither retried to the end nor failed",
 				  where);
@@ -506,6 +654,94 @@ static int rnr_calibrate(struct rnr_ctx *c, u64 *calib)
 	}
 	sort(c->samples, k, sizeof(c->samples[0]), rnr_cmp_u64, NULL);
 	*calib = c->samples[(k - 1) / 2];
+	/* Its NAKs are not a code's. */
+	if (c->wire.ndev)
+		rnr_wire_take(&c->wire, c->wsamples, 0, &it);
+	return 0;
+}
+
+/* The wire samples of one code into @r, each checked against the table. */
+static void rnr_wire_figures(struct rnr_ctx *c, struct rnr_code_res *r)
+{
+	struct ibtrace_test_job *job = c->job;
+	u64 table = rnr_table_ns[r->code];
+	char exp[IBTRACE_TEST_VAL_LEN], obs[IBTRACE_TEST_VAL_LEN];
+	u32 i, n;
+
+	if (!c->wire.ndev)
+		return;
+	n = rnr_wire_take(&c->wire, c->wsamples, RNR_WIRE_MAX_SAMPLES,
+			  &r->naks);
+	r->wire_samples = n;
+	if (!n)
+		return;
+	snprintf(exp, sizeof(exp), ">= %llu ns", table);
+	for (i = 0; i < n; i++) {
+		snprintf(obs, sizeof(obs), "%llu ns", c->wsamples[i]);
+		ibtrace_test_check(job, RNR_A_WAIT, c->wsamples[i] >= table,
+				   exp, obs, "code %u wire wait %u", r->code,
+				   i + 1);
+	}
+	sort(c->wsamples, n, sizeof(c->wsamples[0]), rnr_cmp_u64, NULL);
+	r->wire_min_ns = c->wsamples[0];
+	r->wire_median_ns = c->wsamples[(n - 1) / 2];
+	r->wire_max_ns = c->wsamples[n - 1];
+}
+
+static void rnr_code_done(struct rnr_ctx *c, struct rnr_data *d,
+			  struct rnr_code_res *r)
+{
+	struct ibtrace_test_job *job = c->job;
+
+	rnr_wire_figures(c, r);
+	mutex_lock(&job->lock);
+	d->res[d->n_done++] = *r;
+	mutex_unlock(&job->lock);
+	ibtrace_test_progress(job);
+}
+
+/*
+ * rnr_retry 7 retries forever: the SEND must not complete before the
+ * deadline. The iterations are counted; there is no wait per retry.
+ */
+static int rnr_test_forever(struct rnr_ctx *c, struct rnr_data *d, u8 code)
+{
+	struct ibtrace_test_job *job = c->job;
+	u32 it, k = job->args.iterations;
+	struct rnr_code_res r = { .code = code };
+	char exp[IBTRACE_TEST_VAL_LEN];
+	u64 t;
+	int err;
+
+	snprintf(exp, sizeof(exp), "no completion in %u ms",
+		 job->args.deadline_ms);
+	for (it = 0; it < k; it++) {
+		if (rnr_stop_reason(c)) {
+			rnr_iteration_error(c, -ECANCELED, code, it);
+			return -ECANCELED;
+		}
+		err = rnr_once(c, code, 7, job->args.rnr_recv_posted, &t);
+		if (err == -ETIMEDOUT) {
+			ibtrace_test_check(job, RNR_A_STATUS, true, exp,
+					   "none", "code %u iteration %u", code,
+					   it + 1);
+			r.iterations++;
+			continue;
+		}
+		if (err) {
+			rnr_iteration_error(c, err, code, it);
+			return err;
+		}
+		ibtrace_test_check(job, RNR_A_NO_SUCCESS,
+				   c->status != IB_WC_SUCCESS,
+				   "no successful completion",
+				   ib_wc_status_msg(c->status),
+				   "code %u iteration %u", code, it + 1);
+		ibtrace_test_check(job, RNR_A_STATUS, false, exp,
+				   ib_wc_status_msg(c->status),
+				   "code %u iteration %u", code, it + 1);
+	}
+	rnr_code_done(c, d, &r);
 	return 0;
 }
 
@@ -521,6 +757,8 @@ static int rnr_test_code(struct rnr_ctx *c, struct rnr_data *d, u8 code)
 	u64 t, per_retry;
 	int err;
 
+	if (args->rnr_retry == 7)
+		return rnr_test_forever(c, d, code);
 	for (it = 0; it < k; it++) {
 		if (rnr_stop_reason(c)) {
 			rnr_iteration_error(c, -ECANCELED, code, it);
@@ -556,8 +794,10 @@ static int rnr_test_code(struct rnr_ctx *c, struct rnr_data *d, u8 code)
 				   "code %u iteration %u", code, it + 1);
 		c->samples[n++] = t;
 	}
-	if (!n)
+	if (!n) {
+		rnr_code_done(c, d, &r);
 		return 0;
+	}
 
 	/* Wait per retry: (post to completion - calibration) / N. */
 	for (it = 0; it < n; it++) {
@@ -575,11 +815,7 @@ static int rnr_test_code(struct rnr_ctx *c, struct rnr_data *d, u8 code)
 	r.overshoot_ns = (s64)r.median_ns - (s64)table;
 	if (args->rnr_retry && r.min_ns > table + table / 2)
 		r.granularity_ns = r.min_ns;
-
-	mutex_lock(&job->lock);
-	d->res[d->n_done++] = r;
-	mutex_unlock(&job->lock);
-	ibtrace_test_progress(job);
+	rnr_code_done(c, d, &r);
 	return 0;
 }
 
@@ -592,7 +828,7 @@ static void ibtrace_rnr_run(struct ibtrace_test_job *job)
 	int code, err;
 
 	ibtrace_test_restored(job, IBTRACE_TEST_RESTORE_NONE);
-	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	c = kvzalloc(sizeof(*c), GFP_KERNEL);
 	if (!c) {
 		ibtrace_test_abort(job, "out of memory");
 		return;
@@ -603,8 +839,22 @@ static void ibtrace_rnr_run(struct ibtrace_test_job *job)
 	init_completion(&c->done);
 	c->send_cqe.done = rnr_send_done;
 	c->recv_cqe.done = rnr_recv_done;
+	rnr_wire_init(&c->wire);
 
-	err = rnr_loopback_addr(c);
+	if (job->args.peer) {
+		err = rnr_port_mtu(c);
+		if (err) {
+			ibtrace_test_not_applicable(job,
+						    "%s port %u is not active (%pe)",
+						    job->dev_name, job->port_num,
+						    ERR_PTR(err));
+			goto out_free;
+		}
+	} else {
+		rnr_wire_decide(c, IBTRACE_RNR_WIRE_NOT_VISIBLE,
+				"same-device loopback does not pass the netdev");
+		err = rnr_loopback_addr(c);
+	}
 	if (err) {
 		ibtrace_test_not_applicable(job,
 					    "%s port %u has no loopback address for an RC pair (%pe): port down, no LID, or no IPv6 link-local GID",
@@ -642,7 +892,11 @@ static void ibtrace_rnr_run(struct ibtrace_test_job *job)
 		goto out_dealloc_pd;
 	}
 
-	if (rnr_calibrate(c, &calib))
+	err = rnr_calibrate(c, &calib);
+	if (job->args.peer && !c->wire_tried)
+		rnr_wire_decide(c, IBTRACE_RNR_WIRE_NOT_VISIBLE,
+				"no connection to the peer was made");
+	if (err)
 		goto out_free_cq;
 	mutex_lock(&job->lock);
 	d->calib_ns = calib;
@@ -656,6 +910,8 @@ static void ibtrace_rnr_run(struct ibtrace_test_job *job)
 	}
 
 out_free_cq:
+	/* After this no tap handler runs. */
+	rnr_wire_stop(&c->wire);
 	ib_free_cq(c->cq);
 out_dealloc_pd:
 	ib_dealloc_pd(c->pd);
@@ -664,11 +920,25 @@ out_unmap:
 out_free_buf:
 	kfree(c->buf);
 out_free:
-	kfree(c);
+	kvfree(c);
+}
+
+static int rnr_put_wire(struct sk_buff *skb, const struct rnr_code_res *r)
+{
+	if (nla_put_u32(skb, IBTRACE_RNR_A_WIRE_SAMPLES, r->wire_samples) ||
+	    nla_put_u64_64bit(skb, IBTRACE_RNR_A_WIRE_MIN_NS, r->wire_min_ns,
+			      IBTRACE_RNR_A_PAD) ||
+	    nla_put_u64_64bit(skb, IBTRACE_RNR_A_WIRE_MEDIAN_NS,
+			      r->wire_median_ns, IBTRACE_RNR_A_PAD) ||
+	    nla_put_u64_64bit(skb, IBTRACE_RNR_A_WIRE_MAX_NS, r->wire_max_ns,
+			      IBTRACE_RNR_A_PAD) ||
+	    nla_put_u32(skb, IBTRACE_RNR_A_NAKS, r->naks))
+		return -EMSGSIZE;
+	return 0;
 }
 
 static int rnr_put_code(struct sk_buff *skb, const struct rnr_code_res *r,
-			u64 calib_ns)
+			u64 calib_ns, bool wire)
 {
 	struct nlattr *nest;
 
@@ -692,7 +962,8 @@ static int rnr_put_code(struct sk_buff *skb, const struct rnr_code_res *r,
 	    nla_put_u64_64bit(skb, IBTRACE_RNR_A_GRANULARITY_NS,
 			      r->granularity_ns, IBTRACE_RNR_A_PAD) ||
 	    nla_put_u64_64bit(skb, IBTRACE_RNR_A_CALIBRATION_NS, calib_ns,
-			      IBTRACE_RNR_A_PAD)) {
+			      IBTRACE_RNR_A_PAD) ||
+	    (wire && rnr_put_wire(skb, r))) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
@@ -720,11 +991,25 @@ static int ibtrace_rnr_fill(struct sk_buff *skb,
 	if (a->rnr_recv_posted &&
 	    nla_put_flag(skb, IBTRACE_A_TEST_RNR_RECV_POSTED))
 		return -EMSGSIZE;
+	if (a->peer &&
+	    (nla_put(skb, IBTRACE_A_TEST_PEER_GID, sizeof(a->peer_gid.raw),
+		     a->peer_gid.raw) ||
+	     nla_put_u16(skb, IBTRACE_A_TEST_PEER_PORT, a->peer_port)))
+		return -EMSGSIZE;
+	if (a->deadline_ms &&
+	    nla_put_u32(skb, IBTRACE_A_TEST_DEADLINE_MS, a->deadline_ms))
+		return -EMSGSIZE;
+	if (d->wire_known &&
+	    (nla_put_u8(skb, IBTRACE_A_TEST_RNR_WIRE, d->wire) ||
+	     (d->wire_why && nla_put_string(skb, IBTRACE_A_TEST_RNR_WIRE_WHY,
+					    d->wire_why))))
+		return -EMSGSIZE;
 	/* An event carries the newest code only: it must fit a page. */
 	if (event && d->n_done)
 		i = d->n_done - 1;
 	for (; i < d->n_done; i++)
-		if (rnr_put_code(skb, &d->res[i], d->calib_ns))
+		if (rnr_put_code(skb, &d->res[i], d->calib_ns,
+				 d->wire == IBTRACE_RNR_WIRE_TAPPED))
 			return -EMSGSIZE;
 	return 0;
 }

@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ibtrace - the RNR test's requester in peer mode: one RDMA CM
+ * connection per iteration to the responder of an ibtrace module on the
+ * peer host (rnr_responder.c), with the requester QP on the job's PD and
+ * CQ.
+ *
+ * Each step (address, route, connection) is waited for in slices, so a
+ * cancel, an unload or the local device's removal ends it; a step that
+ * does not finish in its time fails with a reason naming the peer.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/in.h>
+#include <linux/in6.h>
+#include <linux/inetdevice.h>
+#include <net/addrconf.h>
+#include <net/net_namespace.h>
+#include <rdma/ib_cache.h>
+#include <rdma/ib_cm.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/rdma_cm.h>
+
+#include "rnr.h"
+
+#define RNR_PEER_RESOLVE_MS	3000
+#define RNR_PEER_CONNECT_MS	10000
+#define RNR_PEER_SLICE_MS	20
+#define RNR_PEER_RETRY_CNT	7
+
+static int rnr_peer_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
+{
+	struct rnr_peer *p = id->context;
+
+	spin_lock(&p->lock);
+	p->event = ev->event;
+	p->status = ev->status;
+	if (ev->event == RDMA_CM_EVENT_ESTABLISHED)
+		p->remote_qpn = ev->param.conn.qp_num;
+	spin_unlock(&p->lock);
+	complete(&p->done);
+	return 0;
+}
+
+/* The peer's address; an fe80:: GID gets the local port's scope. */
+static int rnr_peer_sockaddr(struct rnr_peer *p, struct sockaddr_storage *ss)
+{
+	const struct ibtrace_test_job *job = p->job;
+	const struct in6_addr *a6 = (const void *)job->args.peer_gid.raw;
+	struct sockaddr_in6 *sin6 = (void *)ss;
+	struct sockaddr_in *sin = (void *)ss;
+	const struct ib_gid_attr *attr;
+	struct net_device *ndev;
+
+	memset(ss, 0, sizeof(*ss));
+	if (ipv6_addr_v4mapped(a6)) {
+		sin->sin_family = AF_INET;
+		sin->sin_addr.s_addr = a6->s6_addr32[3];
+		sin->sin_port = htons(job->args.peer_port);
+		return 0;
+	}
+	sin6->sin6_family = AF_INET6;
+	sin6->sin6_addr = *a6;
+	sin6->sin6_port = htons(job->args.peer_port);
+	if (!(ipv6_addr_type(a6) & IPV6_ADDR_LINKLOCAL))
+		return 0;
+	attr = rdma_get_gid_attr(job->port->dev->ibdev, job->port_num, 0);
+	if (IS_ERR(attr))
+		return PTR_ERR(attr);
+	rcu_read_lock();
+	ndev = rdma_read_gid_attr_ndev_rcu(attr);
+	if (!IS_ERR(ndev))
+		sin6->sin6_scope_id = ndev->ifindex;
+	rcu_read_unlock();
+	rdma_put_gid_attr(attr);
+	return IS_ERR(ndev) ? PTR_ERR(ndev) : 0;
+}
+
+/* Why the job must stop now, or NULL. */
+static const char *rnr_peer_stop_reason(struct rnr_peer *p)
+{
+	if (ibtrace_dev_dead(p->job->port->dev))
+		return "the local device went away";
+	if (ibtrace_test_cancelled(p->job))
+		return ibtrace_test_cancel_reason(p->job);
+	return NULL;
+}
+
+/*
+ * Wait for the CM's answer to a step. Return: 0 with *@event and *@status
+ * set, -ETIMEDOUT after @ms, -ECANCELED.
+ */
+static int rnr_peer_wait(struct rnr_peer *p, unsigned int ms,
+			 enum rdma_cm_event_type *event, int *status)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(ms);
+
+	for (;;) {
+		if (wait_for_completion_timeout(&p->done,
+						msecs_to_jiffies(RNR_PEER_SLICE_MS)))
+			break;
+		if (rnr_peer_stop_reason(p))
+			return -ECANCELED;
+		if (time_after(jiffies, end))
+			return -ETIMEDOUT;
+	}
+	spin_lock(&p->lock);
+	*event = p->event;
+	*status = p->status;
+	spin_unlock(&p->lock);
+	return 0;
+}
+
+/* A plain reason for a failed step, in p->why; return the error. */
+static int rnr_peer_failed(struct rnr_peer *p, const char *step, int err,
+			   enum rdma_cm_event_type event, int status)
+{
+	const struct ibtrace_test_job *job = p->job;
+	const char *what;
+	char buf[48];
+
+	if (err == -ECANCELED)
+		return err;
+	if (err == -ETIMEDOUT) {
+		what = "timed out";
+	} else if (err) {
+		snprintf(buf, sizeof(buf), "error %d", err);
+		what = buf;
+	} else if (event == RDMA_CM_EVENT_REJECTED &&
+		   status == IB_CM_REJ_INVALID_SERVICE_ID) {
+		what = "connection refused";
+	} else if (event == RDMA_CM_EVENT_REJECTED) {
+		snprintf(buf, sizeof(buf), "rejected (%s)",
+			 rdma_reject_msg(p->id, status));
+		what = buf;
+	} else if (event == RDMA_CM_EVENT_UNREACHABLE) {
+		what = "unreachable (timed out)";
+	} else {
+		snprintf(buf, sizeof(buf), "%s, status %d",
+			 rdma_event_msg(event), status);
+		what = buf;
+	}
+	snprintf(p->why, sizeof(p->why),
+		 "no ibtrace responder at %pI6c port %u: %s (%s)",
+		 job->args.peer_gid.raw, job->args.peer_port, what, step);
+	return err ?: -ENOTCONN;
+}
+
+/**
+ * rnr_peer_connect - connect a requester QP to the peer's responder
+ * @p: the connection (@p->job set; the rest is set here)
+ * @pd: the job's PD
+ * @cq: the job's CQ (send and receive)
+ * @priv: what the responder must do
+ * @qp: the requester QP, when connected
+ *
+ * Return: 0, -ECANCELED (the job must stop), or another error with
+ * @p->why saying why. On error nothing is left.
+ */
+int rnr_peer_connect(struct rnr_peer *p, struct ib_pd *pd, struct ib_cq *cq,
+		     const struct rnr_priv *priv, struct ib_qp **qp)
+{
+	struct ibtrace_test_job *job = p->job;
+	struct ib_qp_init_attr init = {
+		.send_cq = cq,
+		.recv_cq = cq,
+		.cap = {
+			.max_send_wr = 1,
+			.max_recv_wr = 1,
+			.max_send_sge = 1,
+			.max_recv_sge = 1,
+		},
+		.sq_sig_type = IB_SIGNAL_ALL_WR,
+		.qp_type = IB_QPT_RC,
+	};
+	struct rdma_conn_param param = {
+		.private_data = priv,
+		.private_data_len = sizeof(*priv),
+		.retry_count = RNR_PEER_RETRY_CNT,
+		.rnr_retry_count = priv->rnr_retry,
+	};
+	enum rdma_cm_event_type ev = 0;
+	struct sockaddr_storage dst;
+	int err, status = 0;
+
+	p->why[0] = '\0';
+	spin_lock_init(&p->lock);
+	init_completion(&p->done);
+	err = rnr_peer_sockaddr(p, &dst);
+	if (err)
+		return rnr_peer_failed(p, "local netdev", err, 0, 0);
+	p->id = rdma_create_id(&init_net, rnr_peer_handler, p, RDMA_PS_TCP,
+			       IB_QPT_RC);
+	if (IS_ERR(p->id)) {
+		err = PTR_ERR(p->id);
+		p->id = NULL;
+		return rnr_peer_failed(p, "create ID", err, 0, 0);
+	}
+
+	err = rdma_resolve_addr(p->id, NULL, (struct sockaddr *)&dst,
+				RNR_PEER_RESOLVE_MS);
+	if (!err)
+		err = rnr_peer_wait(p, RNR_PEER_RESOLVE_MS + 1000, &ev,
+				    &status);
+	if (err || ev != RDMA_CM_EVENT_ADDR_RESOLVED) {
+		err = rnr_peer_failed(p, "address resolution", err, ev, status);
+		goto err_destroy;
+	}
+	if (p->id->device != job->port->dev->ibdev ||
+	    p->id->port_num != job->port_num) {
+		snprintf(p->why, sizeof(p->why),
+			 "the route to %pI6c goes out of %s port %u, not the job's %s port %u",
+			 job->args.peer_gid.raw, dev_name(&p->id->device->dev),
+			 p->id->port_num, job->dev_name, job->port_num);
+		err = -EXDEV;
+		goto err_destroy;
+	}
+	p->ifindex = p->id->route.addr.dev_addr.bound_dev_if;
+
+	reinit_completion(&p->done);
+	err = rdma_resolve_route(p->id, RNR_PEER_RESOLVE_MS);
+	if (!err)
+		err = rnr_peer_wait(p, RNR_PEER_RESOLVE_MS + 1000, &ev,
+				    &status);
+	if (err || ev != RDMA_CM_EVENT_ROUTE_RESOLVED) {
+		err = rnr_peer_failed(p, "route resolution", err, ev, status);
+		goto err_destroy;
+	}
+
+	err = rdma_create_qp(p->id, pd, &init);
+	if (err) {
+		err = rnr_peer_failed(p, "create QP", err, 0, 0);
+		goto err_destroy;
+	}
+	reinit_completion(&p->done);
+	err = rdma_connect(p->id, &param);
+	if (!err)
+		err = rnr_peer_wait(p, RNR_PEER_CONNECT_MS, &ev, &status);
+	if (err || ev != RDMA_CM_EVENT_ESTABLISHED) {
+		err = rnr_peer_failed(p, "connect", err, ev, status);
+		goto err_destroy_qp;
+	}
+	*qp = p->id->qp;
+	return 0;
+
+err_destroy_qp:
+	rdma_destroy_qp(p->id);
+err_destroy:
+	rdma_destroy_id(p->id);
+	p->id = NULL;
+	return err;
+}
+
+/**
+ * rnr_peer_lost - whether the peer ended the connection (or its device went)
+ * @p: the connection, connected
+ *
+ * If so, @p->why says so.
+ *
+ * Return: true if the connection is gone.
+ */
+bool rnr_peer_lost(struct rnr_peer *p)
+{
+	enum rdma_cm_event_type ev;
+
+	spin_lock(&p->lock);
+	ev = p->event;
+	spin_unlock(&p->lock);
+	if (ev != RDMA_CM_EVENT_DISCONNECTED &&
+	    ev != RDMA_CM_EVENT_DEVICE_REMOVAL &&
+	    ev != RDMA_CM_EVENT_TIMEWAIT_EXIT)
+		return false;
+	snprintf(p->why, sizeof(p->why),
+		 "the responder at %pI6c port %u went away during the SEND (%s)",
+		 p->job->args.peer_gid.raw, p->job->args.peer_port,
+		 rdma_event_msg(ev));
+	return true;
+}
+
+/**
+ * rnr_peer_disconnect - disconnect and destroy what rnr_peer_connect() made
+ * @p: the connection; nothing happens if it is not connected
+ */
+void rnr_peer_disconnect(struct rnr_peer *p)
+{
+	if (!p->id)
+		return;
+	rdma_disconnect(p->id);
+	rdma_destroy_qp(p->id);
+	rdma_destroy_id(p->id);
+	p->id = NULL;
+}
