@@ -110,7 +110,7 @@ pass "every code 0..31, one iteration each"
 ibt_expect "  32 codes reported" 32 "$(jr '.codes | length')"
 ibt_expect "  codes 0..31 in order" "$(seq -s ' ' 0 31)" "$(jr '[.codes[].code] | join(" ")')"
 
-timeout -s INT 4 "$IBTRACECTL" -d rxe0 test run rnr --timer all --iterations 3 \
+timeout --preserve-status -s INT 4 "$IBTRACECTL" -d rxe0 test run rnr --timer all --iterations 3 \
 	> /tmp/rnr.out 2>&1
 ibt_expect "SIGINT mid-sweep: exit 13 (cancelled)" 13 "$?"
 sleep 1
@@ -175,6 +175,11 @@ ibt_expect "peer port nobody listens on: exit 17 (error)" 17 "$rc"
 ibt_match "  the reason names the peer and the port" "7472" "$(jr .reason)"
 
 rnr --timer 12 --retry 7 --deadline 300 --iterations 1 --peer "$peer"
-pass "peer, rnr_retry 7 (forever) with a 300 ms deadline"
+ibt_expect "peer, rnr_retry 7 (forever), 300 ms deadline: exit 0 (pass)" 0 "$rc"
+ibt_expect "  no completion before the deadline (#01.02), wire waits (#01.03)" \
+	"pass not_applicable pass pass" \
+	"$(jr '[.verdict] + [.assertions[].result] | join(" ")')"
+ibt_match "  the requester kept retrying: RNR NAKs seen on the wire" '^[1-9]' \
+	"$(jr '.codes[0].naks')"
 
 ibt_done

@@ -158,7 +158,7 @@ IBT_KO=${IBTRACE_KO:-$IBT_ROOT/kmod/ibtrace/ibtrace.ko}
 ibt_modprobe_ibtrace()
 {
 	ibt_loaded && return 0
-	modprobe ib_core && modprobe ib_umad && insmod "$IBT_KO"
+	modprobe ib_core && modprobe ib_umad && modprobe rdma_cm && insmod "$IBT_KO"
 }
 
 ibt_unload_ibtrace()

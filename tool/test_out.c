@@ -265,8 +265,8 @@ static void rnr_params_text(const struct result *r)
 
 /*
  * One row per timer code; wait figures per retry. With the wire tapped,
- * the wire waits and RNR NAKs seen follow. A granularity is a finding of
- * the device, said in words at the end of its row.
+ * the wire waits and RNR NAKs seen follow. The device's timer granularity,
+ * a finding, not a failure, ends its row.
  */
 static void rnr_table_text(const struct result *r)
 {
@@ -311,7 +311,7 @@ static void rnr_table_text(const struct result *r)
 				printf(" %5s", "-");
 		}
 		if (cval(c, IBTRACE_RNR_A_GRANULARITY_NS))
-			printf("  device rounds the timer up (apparent granularity %s)",
+			printf("  timer granularity %s",
 			       cdur(c, IBTRACE_RNR_A_GRANULARITY_NS, false, b[6],
 				    sizeof(b[6])));
 		putchar('\n');

@@ -29,6 +29,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/completion.h>
+#include <linux/jiffies.h>
 #include <linux/etherdevice.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
@@ -42,6 +43,8 @@
 #include "rnr.h"
 #include "test.h"
 
+/* Iterations of the calibration at least (one is noisy). */
+#define RNR_CALIB_MIN		5
 /* Completions wanted at most per poll. */
 #define RNR_POLL_BATCH		4
 /* Sleep slice of an event wait, to notice cancel and device removal. */
@@ -622,6 +625,10 @@ static void rnr_iteration_error(struct rnr_ctx *c, int err, int code,
 			 it + 1);
 	if (err == -ENOTCONN && c->peer.why[0])
 		ibtrace_test_abort(job, "%s (%s)", c->peer.why, where);
+	else if (err == -EOPNOTSUPP)
+		ibtrace_test_not_applicable(job,
+					    "%s cannot make an RC QP pair (%s): no RC transport",
+					    job->dev_name, where);
 	else if (err == -ETIMEDOUT)
 		ibtrace_test_fail(job,
 				  "no completion of the SEND (%s): the requester neither retried to the end nor failed",
@@ -636,7 +643,7 @@ static void rnr_iteration_error(struct rnr_ctx *c, int err, int code,
 /* Median post to completion of the zero-wait operation (rnr_retry 0). */
 static int rnr_calibrate(struct rnr_ctx *c, u64 *calib)
 {
-	u32 it, k = c->job->args.iterations;
+	u32 it, k = max_t(u32, c->job->args.iterations, RNR_CALIB_MIN);
 	int err;
 
 	for (it = 0; it < k; it++) {
@@ -745,6 +752,23 @@ static int rnr_test_forever(struct rnr_ctx *c, struct rnr_data *d, u8 code)
 	return 0;
 }
 
+/*
+ * The timer granularity to report: rxe counts its RNR NAK timer in
+ * jiffies (it arms the timer at jiffies + the value rounded up to ticks,
+ * so a retry comes up to one tick early or late): one tick. Elsewhere
+ * what the figures show: the shortest wait when even it is over 1.5 x
+ * the table value (the device rounds up), else 0.
+ */
+static u64 rnr_granularity(struct rnr_ctx *c, const struct rnr_code_res *r,
+			   u64 table)
+{
+	if (c->ibdev->ops.driver_id == RDMA_DRIVER_RXE)
+		return TICK_NSEC;
+	if (c->job->args.rnr_retry && r->min_ns > table + table / 2)
+		return r->min_ns;
+	return 0;
+}
+
 /* K iterations of one code, then its figures. */
 static int rnr_test_code(struct rnr_ctx *c, struct rnr_data *d, u8 code)
 {
@@ -813,8 +837,7 @@ static int rnr_test_code(struct rnr_ctx *c, struct rnr_data *d, u8 code)
 	r.median_ns = c->samples[(n - 1) / 2];
 	r.p99_ns = c->samples[DIV_ROUND_UP(n * 99, 100) - 1];
 	r.overshoot_ns = (s64)r.median_ns - (s64)table;
-	if (args->rnr_retry && r.min_ns > table + table / 2)
-		r.granularity_ns = r.min_ns;
+	r.granularity_ns = rnr_granularity(c, &r, table);
 	rnr_code_done(c, d, &r);
 	return 0;
 }
@@ -973,7 +996,8 @@ static int rnr_put_code(struct sk_buff *skb, const struct rnr_code_res *r,
 
 /* The request's RNR arguments and the figures; job->lock held. */
 static int ibtrace_rnr_fill(struct sk_buff *skb,
-			    const struct ibtrace_test_job *job, bool event)
+			    const struct ibtrace_test_job *job,
+			    enum ibtrace_test_fill what)
 {
 	const struct ibtrace_test_args *a = &job->args;
 	const struct rnr_data *d = job->data;
@@ -1004,8 +1028,9 @@ static int ibtrace_rnr_fill(struct sk_buff *skb,
 	     (d->wire_why && nla_put_string(skb, IBTRACE_A_TEST_RNR_WIRE_WHY,
 					    d->wire_why))))
 		return -EMSGSIZE;
-	/* An event carries the newest code only: it must fit a page. */
-	if (event && d->n_done)
+	if (what == IBTRACE_TEST_FILL_SUMMARY)
+		return 0;
+	if (what == IBTRACE_TEST_FILL_NEWEST && d->n_done)
 		i = d->n_done - 1;
 	for (; i < d->n_done; i++)
 		if (rnr_put_code(skb, &d->res[i], d->calib_ns,

@@ -37,6 +37,20 @@ struct ibtrace_assert_def {
 struct ibtrace_test_job;
 
 /**
+ * enum ibtrace_test_fill - how much of its results a test puts in a message
+ * @IBTRACE_TEST_FILL_ALL: everything (a GET do reply)
+ * @IBTRACE_TEST_FILL_NEWEST: the arguments and the newest result (an
+ *	event: it must fit a page)
+ * @IBTRACE_TEST_FILL_SUMMARY: the arguments only (a dump, one message per
+ *	job: any reader's buffer must hold it)
+ */
+enum ibtrace_test_fill {
+	IBTRACE_TEST_FILL_ALL,
+	IBTRACE_TEST_FILL_NEWEST,
+	IBTRACE_TEST_FILL_SUMMARY,
+};
+
+/**
  * struct ibtrace_test_def - a conformance test
  * @name: name on the command line ("guidinfo")
  * @seed: the IBTA compliance test it follows ("C14_024_05")
@@ -51,8 +65,8 @@ struct ibtrace_test_job;
  *	found it and say so with ibtrace_test_restored().
  * @data_size: bytes of test-owned results the framework allocates (zeroed)
  *	with the job as @job->data and frees with it; 0 = none
- * @fill: optional: put the test's own results (@job->data) into a GET
- *	reply or, with @event, the part worth an event; called with
+ * @fill: optional: put the test's own results (@job->data) into a
+ *	message, as much as &enum ibtrace_test_fill says; called with
  *	@job->lock held, must not sleep. Return: 0 or -EMSGSIZE.
  */
 struct ibtrace_test_def {
@@ -66,7 +80,7 @@ struct ibtrace_test_def {
 	void (*run)(struct ibtrace_test_job *job);
 	size_t data_size;
 	int (*fill)(struct sk_buff *skb, const struct ibtrace_test_job *job,
-		    bool event);
+		    enum ibtrace_test_fill what);
 };
 
 /**

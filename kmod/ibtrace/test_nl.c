@@ -390,7 +390,9 @@ static int ibtrace_fill_job(struct sk_buff *skb, struct ibtrace_test_job *job,
 			if (ibtrace_put_xchg(skb, &job->xchg[i]))
 				goto out_cancel;
 	}
-	if (job->def->fill && job->def->fill(skb, job, false))
+	if (job->def->fill &&
+	    job->def->fill(skb, job, exchanges ? IBTRACE_TEST_FILL_ALL :
+					       IBTRACE_TEST_FILL_SUMMARY))
 		goto out_cancel;
 	err = 0;
 out_cancel:
@@ -530,7 +532,7 @@ void ibtrace_nl_test_event(struct ibtrace_test_job *job, u8 event,
 		err = ibtrace_put_assert(skb, &job->def->asserts[assert_idx],
 					 &job->asserts[assert_idx]);
 	if (!err && event != IBTRACE_TEST_EVENT_ASSERTION && job->def->fill)
-		err = job->def->fill(skb, job, true);
+		err = job->def->fill(skb, job, IBTRACE_TEST_FILL_NEWEST);
 	mutex_unlock(&job->lock);
 	if (err)
 		goto err_free;

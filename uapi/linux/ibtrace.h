@@ -817,9 +817,10 @@ enum ibtrace_rnr_wire {
  *	wait per retry
  * @IBTRACE_RNR_A_OVERSHOOT_NS: s64, median wait per retry minus the table
  *	value
- * @IBTRACE_RNR_A_GRANULARITY_NS: u64, apparent timer granularity: the
- *	shortest wait per retry when even it is over 1.5 times the table
- *	value (the device rounds the timer up), else 0 (none visible)
+ * @IBTRACE_RNR_A_GRANULARITY_NS: u64, the device's timer granularity:
+ *	one jiffy on rxe (it counts the RNR NAK timer in ticks); elsewhere
+ *	the shortest wait per retry when even it is over 1.5 times the
+ *	table value (the device rounds the timer up), else 0 (none visible)
  * @IBTRACE_RNR_A_CALIBRATION_NS: u64, median post to completion of the
  *	zero-wait operation (rnr_retry 0), subtracted above
  * @IBTRACE_RNR_A_WIRE_SAMPLES: u32, RNR NAK to retried request intervals
