@@ -302,19 +302,9 @@ static void rnr_pair_destroy(struct rnr_ctx *c)
 
 static struct ib_qp *rnr_qp_create(struct rnr_ctx *c)
 {
-	struct ib_qp_init_attr init = {
-		.send_cq = c->cq,
-		.recv_cq = c->cq,
-		.cap = {
-			.max_send_wr = 1,
-			.max_recv_wr = 1,
-			.max_send_sge = 1,
-			.max_recv_sge = 1,
-		},
-		.sq_sig_type = IB_SIGNAL_ALL_WR,
-		.qp_type = IB_QPT_RC,
-	};
+	struct ib_qp_init_attr init;
 
+	rnr_qp_init_attr(&init, c->cq);
 	return ib_create_qp(c->pd, &init);
 }
 

@@ -161,18 +161,7 @@ int rnr_peer_connect(struct rnr_peer *p, struct ib_pd *pd, struct ib_cq *cq,
 		     const struct rnr_priv *priv, struct ib_qp **qp)
 {
 	struct ibtrace_test_job *job = p->job;
-	struct ib_qp_init_attr init = {
-		.send_cq = cq,
-		.recv_cq = cq,
-		.cap = {
-			.max_send_wr = 1,
-			.max_recv_wr = 1,
-			.max_send_sge = 1,
-			.max_recv_sge = 1,
-		},
-		.sq_sig_type = IB_SIGNAL_ALL_WR,
-		.qp_type = IB_QPT_RC,
-	};
+	struct ib_qp_init_attr init;
 	struct rdma_conn_param param = {
 		.private_data = priv,
 		.private_data_len = sizeof(*priv),
@@ -227,6 +216,7 @@ int rnr_peer_connect(struct rnr_peer *p, struct ib_pd *pd, struct ib_cq *cq,
 		goto err_destroy;
 	}
 
+	rnr_qp_init_attr(&init, cq);
 	err = rdma_create_qp(p->id, pd, &init);
 	if (err) {
 		err = rnr_peer_failed(p, "create QP", err, 0, 0);

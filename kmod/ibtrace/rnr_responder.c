@@ -161,16 +161,7 @@ static int rnr_rsp_qp_up(struct rnr_rsp_conn *conn, u8 code)
 static int rnr_rsp_setup(struct rnr_rsp_conn *conn, const struct rnr_priv *p)
 {
 	struct ib_device *ibdev = conn->id->device;
-	struct ib_qp_init_attr init = {
-		.cap = {
-			.max_send_wr = 1,
-			.max_recv_wr = 1,
-			.max_send_sge = 1,
-			.max_recv_sge = 1,
-		},
-		.sq_sig_type = IB_SIGNAL_ALL_WR,
-		.qp_type = IB_QPT_RC,
-	};
+	struct ib_qp_init_attr init;
 	struct ib_sge sge;
 	struct ib_recv_wr rwr = {
 		.wr_cqe = &conn->cqe,
@@ -191,8 +182,7 @@ static int rnr_rsp_setup(struct rnr_rsp_conn *conn, const struct rnr_priv *p)
 		conn->cq = NULL;
 		return err;
 	}
-	init.send_cq = conn->cq;
-	init.recv_cq = conn->cq;
+	rnr_qp_init_attr(&init, conn->cq);
 	conn->qp = ib_create_qp(conn->pd, &init);
 	if (IS_ERR(conn->qp)) {
 		err = PTR_ERR(conn->qp);
