@@ -147,6 +147,39 @@ struct ibtrace_mad_req {
 	union ib_gid sgid;
 };
 
+/**
+ * struct ibtrace_mad_call - one attempt of a request in flight
+ * @req: the request it belongs to
+ * @agent: the agent it is sent through (its handlers must pass our
+ *	requests to ibtrace_mad_recv_response() and ibtrace_mad_send_done())
+ * @hdr_len: MAD header length for ib_create_send_mad()
+ * @data_len: MAD data length for ib_create_send_mad()
+ * @send_buf: ib_mad's buffer while posted, else NULL
+ * @t_send: ktime_get_ns() just before posting
+ * @t_recv: ktime_get_ns() when the answer arrived
+ * @answered: the answer was copied into @req
+ * @wc_status: status ib_mad gave the send
+ * @done: ib_mad has finished with @send_buf
+ */
+struct ibtrace_mad_call {
+	struct ibtrace_mad_req *req;
+	struct ib_mad_agent *agent;
+	int hdr_len;
+	int data_len;
+	struct ib_mad_send_buf *send_buf;
+	u64 t_send;
+	u64 t_recv;
+	bool answered;
+	enum ib_wc_status wc_status;
+	bool done;
+};
+
+int ibtrace_mad_call_post(struct ibtrace_port *port,
+			  struct ibtrace_mad_call *call);
+bool ibtrace_mad_call_done(const struct ibtrace_mad_call *call);
+int ibtrace_mad_call_finish(struct ibtrace_mad_call *call);
+void ibtrace_mad_call_cancel(struct ibtrace_port *port,
+			     struct ibtrace_mad_call *call);
 void ibtrace_mad_init_vendor(struct ib_vendor_mad *mad, u8 method,
 			     u16 attr_id);
 int ibtrace_mad_exchange(struct ibtrace_port *port,
@@ -258,12 +291,13 @@ int ibtrace_smp_register(struct ibtrace_port *port);
 void ibtrace_smp_unregister(struct ibtrace_port *port);
 struct ib_ah *ibtrace_smp_ah_create(struct ibtrace_port *port);
 struct ib_ah *ibtrace_smp_lid_ah_create(struct ibtrace_port *port, u32 dlid);
+int ibtrace_smp_build(struct ibtrace_mad_req *req,
+		      const struct ibtrace_smp_route *route, u8 method,
+		      __be16 attr_id, u32 attr_mod, const void *data);
 int ibtrace_smp_exchange(struct ibtrace_port *port,
 			 struct ibtrace_mad_req *req,
 			 const struct ibtrace_smp_route *route, u8 method,
 			 __be16 attr_id, u32 attr_mod, const void *data);
-int ibtrace_smp_get(struct ibtrace_port *port, struct ibtrace_mad_req *req,
-		    const u8 *path, u8 hops, __be16 attr_id, u32 attr_mod);
 
 /* trace.c */
 

@@ -3,10 +3,14 @@
  * ibtrace - sending a request MAD and waiting for its answer.
  *
  * One call per attempt: ib_mad times the attempt out (we keep retries in
- * our hands so that the RTT we report is the answered attempt's). The
- * waiter sleeps on the device's wait queue and leaves early on a signal or
- * when the device dies; it then cancels the send and still waits for
- * ib_mad to hand the buffer back, which ib_mad does promptly.
+ * our hands so that the RTT we report is the answered attempt's). A call
+ * is posted, then finished once ib_mad is done with it, or cancelled; a
+ * caller may keep several calls in flight (the tracer does) and sleeps on
+ * the device's wait queue, which every completion wakes.
+ * ibtrace_mad_exchange() is the one-call-at-a-time form: the waiter leaves
+ * early on a signal or when the device dies; it then cancels the send and
+ * still waits for ib_mad to hand the buffer back, which ib_mad does
+ * promptly.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -15,26 +19,6 @@
 #include <linux/slab.h>
 
 #include "ibtrace.h"
-
-/**
- * struct ibtrace_mad_call - one attempt in flight
- * @req: the request it belongs to
- * @send_buf: ib_mad's buffer, freed by the waiter after @done
- * @t_send: ktime_get_ns() just before posting
- * @t_recv: ktime_get_ns() when the answer arrived
- * @answered: the answer was copied into @req
- * @wc_status: status ib_mad gave the send
- * @done: ib_mad has finished with @send_buf
- */
-struct ibtrace_mad_call {
-	struct ibtrace_mad_req *req;
-	struct ib_mad_send_buf *send_buf;
-	u64 t_send;
-	u64 t_recv;
-	bool answered;
-	enum ib_wc_status wc_status;
-	bool done;
-};
 
 /**
  * ibtrace_mad_init_vendor() - initialise a class 0x30 request
@@ -97,65 +81,137 @@ void ibtrace_mad_send_done(struct ibtrace_port *port,
 	wake_up_all(&port->dev->waitq);
 }
 
-static bool ibtrace_mad_call_done(struct ibtrace_mad_call *call)
+/**
+ * ibtrace_mad_call_done() - has ib_mad finished with the call's attempt?
+ * @call: a call posted by ibtrace_mad_call_post()
+ *
+ * Return: true once ibtrace_mad_call_finish() may be called.
+ */
+bool ibtrace_mad_call_done(const struct ibtrace_mad_call *call)
 {
 	/* Pairs with smp_store_release() in ibtrace_mad_send_done(). */
 	return smp_load_acquire(&call->done);
 }
 
-/* One attempt. Returns 0 (answered), -ETIMEDOUT, or another errno. */
-static int ibtrace_mad_attempt(struct ibtrace_port *port,
-			       struct ib_mad_agent *agent,
-			       struct ibtrace_mad_req *req, u64 tid,
-			       int hdr_len, int data_len)
+/**
+ * ibtrace_mad_call_post() - send one attempt of a request, don't wait
+ * @port: the local port
+ * @call: @call->req, @call->agent, @call->hdr_len and @call->data_len set
+ *	by the caller; @call must stay in place until it is finished or
+ *	cancelled
+ *
+ * Each attempt gets a new TID and counts in @call->req->attempts. ib_mad
+ * times the attempt out after @call->req->timeout_ms, without retrying.
+ *
+ * Return: 0 when posted, or a negative errno (nothing is in flight then).
+ */
+int ibtrace_mad_call_post(struct ibtrace_port *port,
+			  struct ibtrace_mad_call *call)
 {
-	struct ibtrace_dev *dev = port->dev;
-	struct ibtrace_mad_call call = { .req = req };
+	struct ibtrace_mad_req *req = call->req;
+	struct ib_mad_agent *agent = call->agent;
 	struct ib_mad_send_buf *send_buf;
+	u64 tid;
 	int err;
 
 	send_buf = ib_create_send_mad(agent, req->remote_qpn, 0, 0,
-				      hdr_len, data_len, GFP_KERNEL,
-				      IB_MGMT_BASE_VERSION);
+				      call->hdr_len, call->data_len,
+				      GFP_KERNEL, IB_MGMT_BASE_VERSION);
 	if (IS_ERR(send_buf))
 		return PTR_ERR(send_buf);
 
+	tid = ((u64)agent->hi_tid << 32) |
+	      (u32)atomic_inc_return(&port->tid_seq);
 	req->mad.mad_hdr.tid = cpu_to_be64(tid);
 	memcpy(send_buf->mad, &req->mad, sizeof(req->mad));
 	send_buf->ah = req->ah;
 	send_buf->timeout_ms = req->timeout_ms;
 	send_buf->retries = 0;
 	send_buf->context[0] = NULL;
-	send_buf->context[1] = &call;
-	call.send_buf = send_buf;
+	send_buf->context[1] = call;
+	call->send_buf = send_buf;
+	call->answered = false;
+	call->done = false;
+	req->attempts++;
 
-	call.t_send = ktime_get_ns();
+	call->t_send = ktime_get_ns();
 	err = ib_post_send_mad(send_buf, NULL);
 	if (err) {
+		call->send_buf = NULL;
 		ib_free_send_mad(send_buf);
-		return err;
 	}
+	return err;
+}
 
-	err = wait_event_interruptible(dev->waitq,
-				       ibtrace_mad_call_done(&call) ||
-				       ibtrace_dev_dead(dev));
-	if (!ibtrace_mad_call_done(&call)) {
-		/* Signal or device removal: take the send back. */
-		ib_cancel_mad(send_buf);
-		wait_event(dev->waitq, ibtrace_mad_call_done(&call));
-		err = err ? -EINTR : -ENODEV;
-	} else if (call.answered) {
-		req->rtt_ns = call.t_recv - call.t_send;
+/**
+ * ibtrace_mad_call_finish() - the outcome of a done attempt
+ * @call: a call for which ibtrace_mad_call_done() is true
+ *
+ * Frees the attempt's send buffer. On an answer, @call->req->rtt_ns is
+ * its round trip.
+ *
+ * Return: 0 (answered, whatever the MAD status), -ETIMEDOUT, -ENODEV
+ * (flushed: the device is going away) or -EIO.
+ */
+int ibtrace_mad_call_finish(struct ibtrace_mad_call *call)
+{
+	int err;
+
+	if (call->answered) {
+		call->req->rtt_ns = call->t_recv - call->t_send;
 		err = 0;
-	} else if (call.wc_status == IB_WC_RESP_TIMEOUT_ERR) {
+	} else if (call->wc_status == IB_WC_RESP_TIMEOUT_ERR) {
 		err = -ETIMEDOUT;
-	} else if (call.wc_status == IB_WC_WR_FLUSH_ERR) {
+	} else if (call->wc_status == IB_WC_WR_FLUSH_ERR) {
 		err = -ENODEV;
 	} else {
 		err = -EIO;
 	}
-	ib_free_send_mad(send_buf);
+	ib_free_send_mad(call->send_buf);
+	call->send_buf = NULL;
 	return err;
+}
+
+/**
+ * ibtrace_mad_call_cancel() - take back an attempt in flight
+ * @port: the port it was posted on
+ * @call: a posted call, done or not; nothing happens if it is not posted
+ *
+ * Sleeps (uninterruptibly) until ib_mad hands the buffer back, which it
+ * does promptly after ib_cancel_mad().
+ */
+void ibtrace_mad_call_cancel(struct ibtrace_port *port,
+			     struct ibtrace_mad_call *call)
+{
+	if (!call->send_buf)
+		return;
+	if (!ibtrace_mad_call_done(call)) {
+		ib_cancel_mad(call->send_buf);
+		wait_event(port->dev->waitq, ibtrace_mad_call_done(call));
+	}
+	ib_free_send_mad(call->send_buf);
+	call->send_buf = NULL;
+}
+
+/* One attempt, waited for. Returns 0 (answered), -ETIMEDOUT, or -errno. */
+static int ibtrace_mad_attempt(struct ibtrace_port *port,
+			       struct ibtrace_mad_call *call)
+{
+	struct ibtrace_dev *dev = port->dev;
+	int err;
+
+	err = ibtrace_mad_call_post(port, call);
+	if (err)
+		return err;
+	err = wait_event_interruptible(dev->waitq,
+				       ibtrace_mad_call_done(call) ||
+				       ibtrace_dev_dead(dev));
+	if (!ibtrace_mad_call_done(call)) {
+		/* Signal or device removal: take the send back. */
+		ibtrace_mad_call_cancel(port, call);
+		return err ? -EINTR : -ENODEV;
+	}
+	return ibtrace_mad_call_finish(call);
 }
 
 /**
@@ -195,6 +251,10 @@ int ibtrace_mad_exchange_on(struct ibtrace_port *port,
 			    struct ibtrace_mad_req *req, int hdr_len,
 			    int data_len)
 {
+	struct ibtrace_mad_call call = {
+		.req = req, .agent = agent,
+		.hdr_len = hdr_len, .data_len = data_len,
+	};
 	int err = -ETIMEDOUT;
 	u32 i;
 
@@ -203,12 +263,7 @@ int ibtrace_mad_exchange_on(struct ibtrace_port *port,
 
 	req->attempts = 0;
 	for (i = 0; i <= req->retries; i++) {
-		u64 tid = ((u64)agent->hi_tid << 32) |
-			  (u32)atomic_inc_return(&port->tid_seq);
-
-		req->attempts++;
-		err = ibtrace_mad_attempt(port, agent, req, tid, hdr_len,
-					  data_len);
+		err = ibtrace_mad_attempt(port, &call);
 		if (err != -ETIMEDOUT)
 			break;
 	}

@@ -109,30 +109,22 @@ struct ib_ah *ibtrace_smp_lid_ah_create(struct ibtrace_port *port, u32 dlid)
 }
 
 /**
- * ibtrace_smp_exchange() - one SMP to a node and its answer
- * @port: the local port; it must have an SMI agent
- * @req: ah (from ibtrace_smp_ah_create() for a directed route, from
- *	ibtrace_smp_lid_ah_create() for a LID), timeout_ms and retries set
- *	by the caller; the SMP is built here and the answer lands in
- *	@req->resp_smp
+ * ibtrace_smp_build() - write an SMP into a request
+ * @req: the request; its MAD becomes the SMP, remote QP 0
  * @route: how the SMP reaches the node
  * @method: %IB_MGMT_METHOD_GET or %IB_MGMT_METHOD_SET
  * @attr_id: SMP attribute ID
  * @attr_mod: attribute modifier
  * @data: %IB_SMP_DATA_SIZE bytes of attribute data for a Set, or NULL
  *
- * Sleeps. The MAD status of the answer is left for the caller to check.
- *
- * Return: as ibtrace_mad_exchange(); -EINVAL for a bad hop count.
+ * Return: 0, or -EINVAL for a bad hop count.
  */
-int ibtrace_smp_exchange(struct ibtrace_port *port,
-			 struct ibtrace_mad_req *req,
-			 const struct ibtrace_smp_route *route, u8 method,
-			 __be16 attr_id, u32 attr_mod, const void *data)
+int ibtrace_smp_build(struct ibtrace_mad_req *req,
+		      const struct ibtrace_smp_route *route, u8 method,
+		      __be16 attr_id, u32 attr_mod, const void *data)
 {
 	struct ib_smp *smp = &req->smp;
 
-	req->attempts = 0;
 	if (!route->lid && route->hops > IBTRACE_TRACE_MAX_HOPS)
 		return -EINVAL;
 	memset(smp, 0, sizeof(*smp));
@@ -155,34 +147,37 @@ int ibtrace_smp_exchange(struct ibtrace_port *port,
 	if (data)
 		memcpy(smp->data, data, IB_SMP_DATA_SIZE);
 	req->remote_qpn = 0;
-	return ibtrace_mad_exchange_on(port, port->smi_agent, req,
-				       IB_MGMT_MAD_HDR, IB_MGMT_MAD_DATA);
+	return 0;
 }
 
 /**
- * ibtrace_smp_get() - SubnGet(@attr_id) along a directed route
+ * ibtrace_smp_exchange() - one SMP to a node and its answer
  * @port: the local port; it must have an SMI agent
- * @req: ah, timeout_ms and retries set by the caller; the SMP is built
- *	here and the answer lands in @req->resp_smp
- * @path: the route: @path[1..@hops] are the exit ports, @path[1] the
- *	local port; @path[0] is not used
- * @hops: hop count, 0 (the local node) .. %IBTRACE_TRACE_MAX_HOPS
+ * @req: ah (from ibtrace_smp_ah_create() for a directed route, from
+ *	ibtrace_smp_lid_ah_create() for a LID), timeout_ms and retries set
+ *	by the caller; the SMP is built here and the answer lands in
+ *	@req->resp_smp
+ * @route: how the SMP reaches the node
+ * @method: %IB_MGMT_METHOD_GET or %IB_MGMT_METHOD_SET
  * @attr_id: SMP attribute ID
  * @attr_mod: attribute modifier
+ * @data: %IB_SMP_DATA_SIZE bytes of attribute data for a Set, or NULL
  *
  * Sleeps. The MAD status of the answer is left for the caller to check.
  *
  * Return: as ibtrace_mad_exchange(); -EINVAL for a bad hop count.
  */
-int ibtrace_smp_get(struct ibtrace_port *port, struct ibtrace_mad_req *req,
-		    const u8 *path, u8 hops, __be16 attr_id, u32 attr_mod)
+int ibtrace_smp_exchange(struct ibtrace_port *port,
+			 struct ibtrace_mad_req *req,
+			 const struct ibtrace_smp_route *route, u8 method,
+			 __be16 attr_id, u32 attr_mod, const void *data)
 {
-	struct ibtrace_smp_route route = { .hops = hops };
+	int err;
 
-	if (hops > IBTRACE_TRACE_MAX_HOPS)
-		return -EINVAL;
-	if (hops)
-		memcpy(&route.path[1], &path[1], hops);
-	return ibtrace_smp_exchange(port, req, &route, IB_MGMT_METHOD_GET,
-				    attr_id, attr_mod, NULL);
+	req->attempts = 0;
+	err = ibtrace_smp_build(req, route, method, attr_id, attr_mod, data);
+	if (err)
+		return err;
+	return ibtrace_mad_exchange_on(port, port->smi_agent, req,
+				       IB_MGMT_MAD_HDR, IB_MGMT_MAD_DATA);
 }

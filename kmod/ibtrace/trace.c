@@ -2,20 +2,32 @@
 /*
  * ibtrace - the tracer: the path from a local port to a DLID, hop by hop.
  *
- * The walk (DESIGN.md section 3): hop 0 is the local node. At every hop a
- * directed-route SubnGet(NodeInfo) along the route so far tells the node's
- * type, GUIDs and the port the route entered by; NodeDescription and
- * PortInfo (of that port, or of port 0 on a switch) give its name and LID
- * range. A node whose LID range holds the DLID ends the trace. A switch's
- * SwitchInfo (LinearFDBTop) and LinearForwardingTable block DLID/64 give
- * the exit port, whose PortInfo must say Active; the route is extended by
- * that port. Every node but the source is asked VendorGet(ClassPortInfo)
- * at its LID and, when that is answered, VendorGet(SourceRoute) with the
- * incoming ports of the route so far.
+ * The walk (DESIGN.md section 3): hop 0 is the local node. Directed-route
+ * SubnGet(NodeInfo) along the route so far tells a node's type, GUIDs and
+ * the port the route entered by; NodeDescription and PortInfo (of that
+ * port, or of port 0 on a switch) give its name and LID range. A node
+ * whose LID range holds the DLID ends the trace. A switch's SwitchInfo
+ * (LinearFDBTop) and LinearForwardingTable block DLID/64 give the exit
+ * port, whose PortInfo must say Active; the route is extended by that
+ * port. Every node but the source is asked VendorGet(ClassPortInfo) at its
+ * LID and, when that is answered, VendorGet(SourceRoute) with the incoming
+ * ports of the route so far.
  *
- * Six SMPs per switch and three per channel adapter, each asked once: the
- * node GUIDs already on the path are kept, so a switch met again ends the
- * trace as a loop instead of being asked again.
+ * Nothing waits for what it does not need: the walk is pipelined. A new
+ * hop is asked NodeInfo, NodeDescription, PortInfo(0), SwitchInfo and
+ * its LFT block at once, as if it were a switch (most hops are); once the
+ * LFT names the exit port the next hop is asked, while the exit port's
+ * PortInfo and the agent probes of this hop are still on their way. A
+ * channel adapter answers the switch attributes with "unsupported" (or
+ * they are taken back) and is asked PortInfo of its incoming port. So a
+ * path costs about one round trip per hop, and a node without an agent
+ * (its probes time out) delays the hops after it by nothing more than its
+ * own timeout. Hops are reported in order once everything about them is
+ * known; the first hop that fails ends the trace there, and whatever was
+ * asked further on is taken back.
+ *
+ * At most IBTRACE_TRACE_WINDOW hops are in progress at once. Each
+ * attribute is asked once per node; a switch met again is a loop.
  *
  * Transport (smp.c, mad.c) apart from presentation (trace_nl.c): each
  * finished hop goes to a report callback.
@@ -24,6 +36,7 @@
 
 #include <linux/ktime.h>
 #include <linux/slab.h>
+#include <linux/sched/signal.h>
 #include <asm/unaligned.h>
 #include <rdma/ib_cache.h>
 
@@ -42,8 +55,88 @@
 #define IBTRACE_LFT_BLOCK	64	/* entries per LinearForwardingTable block */
 #define IBTRACE_LFT_UNSET	0xff
 
-/* Internal return value: the trace has ended, the result says how. */
-#define IBTRACE_TRACE_DONE	1
+/* hops in progress at once */
+#define IBTRACE_TRACE_WINDOW	8
+
+/* The questions asked of one node. */
+enum ibtrace_ask {
+	IBTRACE_ASK_NI,		/* NodeInfo */
+	IBTRACE_ASK_ND,		/* NodeDescription */
+	IBTRACE_ASK_PI,		/* PortInfo: port 0 (switch), in/local port */
+	IBTRACE_ASK_SI,		/* SwitchInfo */
+	IBTRACE_ASK_LFT,	/* LinearForwardingTable block DLID/64 */
+	IBTRACE_ASK_PIX,	/* PortInfo of a switch's exit port */
+	IBTRACE_ASK_CPI,	/* VendorGet(ClassPortInfo) */
+	IBTRACE_ASK_SR,		/* VendorGet(SourceRoute) */
+	IBTRACE_ASK_COUNT
+};
+
+/**
+ * struct ibtrace_trace_q - one question and its answer
+ * @req: the request and its answer
+ * @call: the attempt in flight
+ * @busy: posted, not finished
+ * @asked: posted at least once
+ * @err: 0 (answered) or how it ended, once !@busy
+ */
+struct ibtrace_trace_q {
+	struct ibtrace_mad_req req;
+	struct ibtrace_mad_call call;
+	bool busy;
+	bool asked;
+	int err;
+};
+
+/* Where a node's walk stands. */
+enum ibtrace_node_stage {
+	IBTRACE_NODE_FREE,	/* slot unused */
+	IBTRACE_NODE_ASKED,	/* the first questions are out */
+	IBTRACE_NODE_PORT,	/* a CA: PortInfo of its incoming port is out */
+	IBTRACE_NODE_EXIT,	/* a switch: PortInfo of the exit port is out */
+	IBTRACE_NODE_KNOWN,	/* the node's facts are complete */
+};
+
+/* Where a node's agent probe stands. */
+enum ibtrace_agent_stage {
+	IBTRACE_AGENT_UNASKED,	/* not (yet) to be asked */
+	IBTRACE_AGENT_ASKING,	/* ClassPortInfo or SourceRoute out */
+	IBTRACE_AGENT_DONE,	/* the verdict is in hop.agent */
+};
+
+/* What ClassPortInfo to the DLID has told so far. */
+enum ibtrace_dest_agent {
+	IBTRACE_DEST_ASKING,	/* no answer yet */
+	IBTRACE_DEST_AGENT,	/* answered: the destination has the agent */
+	IBTRACE_DEST_NONE,	/* no agent there (or not asked) */
+};
+
+/**
+ * struct ibtrace_trace_node - one hop in progress
+ * @hop: what is known, reported when complete
+ * @q: the questions, by &enum ibtrace_ask
+ * @ah: address handle to the node's LID for the agent probes, or NULL
+ * @stage: &enum ibtrace_node_stage
+ * @agent_stage: &enum ibtrace_agent_stage
+ * @is_switch: NodeInfo says switch
+ * @ends: the trace ends at this hop, with @end_status
+ * @end_status: &enum ibtrace_trace_status
+ * @end_port: the port at fault, 0 if none
+ * @mad_status: status of a failed SMP
+ * @fdb_top: LinearFDBTop, for %IBTRACE_TRACE_NO_ROUTE_TOP
+ */
+struct ibtrace_trace_node {
+	struct ibtrace_hop hop;
+	struct ibtrace_trace_q q[IBTRACE_ASK_COUNT];
+	struct ib_ah *ah;
+	u8 stage;
+	u8 agent_stage;
+	bool is_switch;
+	bool ends;
+	u8 end_status;
+	u8 end_port;
+	u16 mad_status;
+	u32 fdb_top;
+};
 
 /**
  * struct ibtrace_trace - one running trace
@@ -52,12 +145,22 @@
  * @res: the result being built
  * @report: called with each finished hop
  * @report_ctx: passed to @report
- * @smp: the SMP exchange (its AH: permissive DLID)
- * @vend: the class 0x30 exchange
+ * @smp_ah: AH of the directed-route SMPs (permissive DLID)
+ * @vend: the class 0x30 exchange of a RoCE trace
  * @path: directed route, @path[1..h] the exit ports up to hop h
- * @sroute: expected incoming port of hops 1.., index = hop - 1
+ * @sroute: incoming port of hops 1.., index = hop - 1
  * @seen: node GUIDs of hops 0..h, to find loops without asking twice
- * @hop: the hop being learnt
+ * @next: the hop to start next
+ * @oldest: the hop to report next
+ * @start_pending: hop @next may start (its route is known) once the
+ *	window has room
+ * @node: the hops in progress, hop h in @node[h % IBTRACE_TRACE_WINDOW]
+ * @dest_ah: address handle to the DLID, or NULL
+ * @dest_cpi: ClassPortInfo to the DLID, asked when the trace starts
+ * @dest_agent: &enum ibtrace_dest_agent
+ * @dest_hop: the hop taken for the destination, whose SourceRoute goes
+ *	out as soon as @dest_cpi is answered; -1 if none yet
+ * @hop: the RoCE trace's hop being learnt
  */
 struct ibtrace_trace {
 	struct ibtrace_port *port;
@@ -65,52 +168,796 @@ struct ibtrace_trace {
 	struct ibtrace_trace_result *res;
 	ibtrace_trace_report_t report;
 	void *report_ctx;
-	struct ibtrace_mad_req smp;
+	struct ib_ah *smp_ah;
 	struct ibtrace_mad_req vend;
 	u8 path[IB_SMP_MAX_PATH_HOPS];
 	u8 sroute[IBTRACE_SROUTE_MAX_HOPS];
 	u64 seen[IBTRACE_TRACE_MAX_HOPS + 1];
+	u32 next;
+	u32 oldest;
+	bool start_pending;
+	struct ibtrace_trace_node node[IBTRACE_TRACE_WINDOW];
+	struct ib_ah *dest_ah;
+	struct ibtrace_trace_q dest_cpi;
+	u8 dest_agent;
+	s32 dest_hop;
 	struct ibtrace_hop hop;
 };
 
-static int ibtrace_trace_end(struct ibtrace_trace *t, u8 status, u8 port)
+static struct ibtrace_trace_node *ibtrace_node(struct ibtrace_trace *t,
+					       u32 h)
 {
-	t->res->status = status;
-	if (status != IBTRACE_TRACE_OK) {
-		t->res->fail_hop = t->hop.index;
-		t->res->fail_port = port;
-	}
-	return IBTRACE_TRACE_DONE;
+	return &t->node[h % IBTRACE_TRACE_WINDOW];
 }
 
-/* SubnGet along @t->path[1..@hops]; 0, IBTRACE_TRACE_DONE or -errno. */
-static int ibtrace_trace_smp(struct ibtrace_trace *t, u8 hops, __be16 attr,
-			     u32 mod)
+/* The trace ends at @n (the first such hop in path order wins). */
+static void ibtrace_node_end(struct ibtrace_trace_node *n, u8 status, u8 port)
 {
-	struct ibtrace_mad_req *req = &t->smp;
-	u16 status;
+	if (n->ends)
+		return;
+	n->ends = true;
+	n->end_status = status;
+	n->end_port = port;
+}
+
+/* How a question that got no usable answer ends the trace at @n. */
+static void ibtrace_node_end_err(struct ibtrace_trace_node *n, int err)
+{
+	if (err == -ENODEV)
+		ibtrace_node_end(n, IBTRACE_TRACE_DEV_GONE, 0);
+	else
+		ibtrace_node_end(n, IBTRACE_TRACE_UNRESPONSIVE, 0);
+}
+
+/* Post question @q of @n; a failure to post is fatal to the trace. */
+static int ibtrace_ask(struct ibtrace_trace *t, struct ibtrace_trace_node *n,
+		       enum ibtrace_ask which)
+{
+	struct ibtrace_trace_q *q = &n->q[which];
+	bool smp = which < IBTRACE_ASK_CPI;
 	int err;
 
-	err = ibtrace_smp_get(t->port, req, t->path, hops, attr, mod);
-	t->hop.smps += req->attempts;
-	t->res->smps += req->attempts;
-	if (err == -ETIMEDOUT)
-		return ibtrace_trace_end(t, IBTRACE_TRACE_UNRESPONSIVE, 0);
-	if (err == -ENODEV)
-		return ibtrace_trace_end(t, IBTRACE_TRACE_DEV_GONE, 0);
+	q->call.req = &q->req;
+	if (smp) {
+		q->call.agent = t->port->smi_agent;
+		q->call.hdr_len = IB_MGMT_MAD_HDR;
+		q->call.data_len = IB_MGMT_MAD_DATA;
+	} else {
+		q->call.agent = t->port->agent;
+		q->call.hdr_len = IB_MGMT_VENDOR_HDR;
+		q->call.data_len = IB_MGMT_VENDOR_DATA;
+	}
+	err = ibtrace_mad_call_post(t->port, &q->call);
 	if (err)
 		return err;
-	if (attr == IB_SMP_ATTR_NODE_INFO)
-		t->hop.smp_rtt_ns = req->rtt_ns;
-	status = be16_to_cpu(req->resp_smp.status & ~IB_SMP_DIRECTION);
-	if (status) {
-		t->res->mad_status = status;
-		return ibtrace_trace_end(t, IBTRACE_TRACE_SMP_ERROR, 0);
+	q->busy = true;
+	q->asked = true;
+	if (smp) {
+		n->hop.smps++;
+		t->res->smps++;
+	} else {
+		n->hop.vendor_mads++;
+		t->res->vendor_mads++;
 	}
 	return 0;
 }
 
-/* One class 0x30 request to @ah: 0 (answered), or -errno. */
+/* SubnGet(@attr, @mod) of @n along the route to hop n->hop.index. */
+static int ibtrace_ask_smp(struct ibtrace_trace *t,
+			   struct ibtrace_trace_node *n,
+			   enum ibtrace_ask which, __be16 attr, u32 mod)
+{
+	struct ibtrace_smp_route route = { .hops = n->hop.index };
+	struct ibtrace_mad_req *req = &n->q[which].req;
+	int err;
+
+	memcpy(&route.path[1], &t->path[1], route.hops);
+	err = ibtrace_smp_build(req, &route, IB_MGMT_METHOD_GET, attr, mod,
+				NULL);
+	if (err)
+		return err;
+	req->ah = t->smp_ah;
+	req->timeout_ms = t->params->timeout_ms;
+	req->retries = t->params->retries;
+	req->attempts = 0;
+	return ibtrace_ask(t, n, which);
+}
+
+/* A class 0x30 Get of @attr to @n's LID. */
+static int ibtrace_ask_vendor(struct ibtrace_trace *t,
+			      struct ibtrace_trace_node *n,
+			      enum ibtrace_ask which, u16 attr, struct ib_ah *ah)
+{
+	struct ibtrace_mad_req *req = &n->q[which].req;
+	u32 hops = n->hop.index;
+	u8 *sr = req->mad.data;
+
+	ibtrace_mad_init_vendor(&req->mad, IBTRACE_METHOD_GET, attr);
+	if (attr == IBTRACE_ATTR_SOURCE_ROUTE) {
+		sr[IBTRACE_SR_HOP_COUNT] = hops;
+		memcpy(&sr[IBTRACE_SR_VECTOR], t->sroute, hops);
+	}
+	req->ah = ah;
+	req->remote_qpn = 1;
+	req->timeout_ms = t->params->timeout_ms;
+	req->retries = t->params->retries;
+	req->attempts = 0;
+	return ibtrace_ask(t, n, which);
+}
+
+/* Start the agent probe of @n at its LID; no LID or no AH: no agent. */
+static int ibtrace_agent_start(struct ibtrace_trace *t,
+			       struct ibtrace_trace_node *n)
+{
+	struct ibtrace_path path = { .dlid = n->hop.lid };
+	struct ib_ah *ah;
+
+	n->hop.agent = IBTRACE_HOP_AGENT_NONE;
+	n->agent_stage = IBTRACE_AGENT_DONE;
+	if (!n->hop.lid || n->hop.lid > IBTRACE_MAX_UNICAST_LID)
+		return 0;
+	ah = ibtrace_ah_create(t->port, NULL, &path, NULL);
+	if (IS_ERR(ah))
+		return 0;
+	n->ah = ah;
+	n->agent_stage = IBTRACE_AGENT_ASKING;
+	return ibtrace_ask_vendor(t, n, IBTRACE_ASK_CPI,
+				  IBTRACE_ATTR_CLASS_PORT_INFO, ah);
+}
+
+/* The verdict of a SourceRoute answer. */
+static void ibtrace_hop_verdict(struct ibtrace_hop *hop,
+				const struct ib_vendor_mad *resp)
+{
+	u16 status = be16_to_cpu(resp->mad_hdr.status);
+
+	hop->actual_port = resp->data[IBTRACE_SR_ACTUAL_PORT];
+	if (!status)
+		hop->agent = IBTRACE_HOP_AGENT_VERIFIED;
+	else if (status == IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE)
+		hop->agent = IBTRACE_HOP_AGENT_MISMATCH;
+}
+
+/* An agent question of @n has ended. */
+static int ibtrace_agent_step(struct ibtrace_trace *t,
+			      struct ibtrace_trace_node *n,
+			      enum ibtrace_ask which)
+{
+	struct ibtrace_trace_q *q = &n->q[which];
+	struct ibtrace_hop *hop = &n->hop;
+
+	if (q->err == -ENODEV) {
+		ibtrace_node_end(n, IBTRACE_TRACE_DEV_GONE, 0);
+		n->agent_stage = IBTRACE_AGENT_DONE;
+		return 0;
+	}
+	if (!q->err)
+		hop->vendor_rtt_ns = q->req.rtt_ns;
+	if (which == IBTRACE_ASK_CPI) {
+		if (q->err || q->req.resp.mad_hdr.status) {
+			n->agent_stage = IBTRACE_AGENT_DONE;
+			return 0;
+		}
+		hop->agent = IBTRACE_HOP_AGENT_FAILED;
+		hop->expected_port = t->sroute[hop->index - 1];
+		return ibtrace_ask_vendor(t, n, IBTRACE_ASK_SR,
+					  IBTRACE_ATTR_SOURCE_ROUTE, n->ah);
+	}
+	if (!q->err)
+		ibtrace_hop_verdict(hop, &q->req.resp);
+	n->agent_stage = IBTRACE_AGENT_DONE;
+	return 0;
+}
+
+/*
+ * The destination's agent is asked ClassPortInfo at the DLID when the
+ * trace starts, so that only its SourceRoute is left once the walk gets
+ * there: the answer to that probe is the proof for whichever hop turns
+ * out to hold the DLID.
+ */
+static int ibtrace_dest_start(struct ibtrace_trace *t)
+{
+	struct ibtrace_path path = { .dlid = t->res->dlid };
+	struct ibtrace_trace_q *q = &t->dest_cpi;
+	struct ibtrace_mad_req *req = &q->req;
+	struct ib_ah *ah;
+	int err;
+
+	t->dest_hop = -1;
+	t->dest_agent = IBTRACE_DEST_NONE;
+	ah = ibtrace_ah_create(t->port, NULL, &path, NULL);
+	if (IS_ERR(ah))
+		return 0;
+	t->dest_ah = ah;
+	ibtrace_mad_init_vendor(&req->mad, IBTRACE_METHOD_GET,
+				IBTRACE_ATTR_CLASS_PORT_INFO);
+	req->ah = ah;
+	req->remote_qpn = 1;
+	req->timeout_ms = t->params->timeout_ms;
+	req->retries = t->params->retries;
+	q->call.req = req;
+	q->call.agent = t->port->agent;
+	q->call.hdr_len = IB_MGMT_VENDOR_HDR;
+	q->call.data_len = IB_MGMT_VENDOR_DATA;
+	err = ibtrace_mad_call_post(t->port, &q->call);
+	if (err)
+		return err;
+	q->busy = true;
+	t->res->vendor_mads++;
+	t->dest_agent = IBTRACE_DEST_ASKING;
+	return 0;
+}
+
+/* Ask the destination hop's SourceRoute once the agent is known there. */
+static int ibtrace_dest_go(struct ibtrace_trace *t)
+{
+	struct ibtrace_trace_node *n;
+
+	if (t->dest_hop < 0 || t->dest_agent == IBTRACE_DEST_ASKING)
+		return 0;
+	n = ibtrace_node(t, t->dest_hop);
+	if (n->agent_stage != IBTRACE_AGENT_ASKING || n->q[IBTRACE_ASK_SR].asked)
+		return 0;
+	n->hop.vendor_mads += t->dest_cpi.req.attempts;
+	if (t->dest_cpi.req.rtt_ns && !t->dest_cpi.err)
+		n->hop.vendor_rtt_ns = t->dest_cpi.req.rtt_ns;
+	if (t->dest_agent == IBTRACE_DEST_NONE) {
+		n->agent_stage = IBTRACE_AGENT_DONE;
+		return 0;
+	}
+	n->hop.agent = IBTRACE_HOP_AGENT_FAILED;
+	n->hop.expected_port = t->sroute[n->hop.index - 1];
+	return ibtrace_ask_vendor(t, n, IBTRACE_ASK_SR,
+				  IBTRACE_ATTR_SOURCE_ROUTE, t->dest_ah);
+}
+
+/* Hop @n may be the destination: its agent is the one at the DLID. */
+static int ibtrace_dest_bind(struct ibtrace_trace *t,
+			     struct ibtrace_trace_node *n)
+{
+	n->hop.agent = IBTRACE_HOP_AGENT_NONE;
+	n->agent_stage = IBTRACE_AGENT_ASKING;
+	t->dest_hop = n->hop.index;
+	return ibtrace_dest_go(t);
+}
+
+/* Collect the destination's ClassPortInfo answer. */
+static int ibtrace_dest_step(struct ibtrace_trace *t)
+{
+	struct ibtrace_trace_q *q = &t->dest_cpi;
+	int err;
+
+	if (!q->busy || !ibtrace_mad_call_done(&q->call))
+		return 0;
+	err = ibtrace_mad_call_finish(&q->call);
+	if (err == -ETIMEDOUT && q->req.attempts <= q->req.retries) {
+		err = ibtrace_mad_call_post(t->port, &q->call);
+		if (!err)
+			t->res->vendor_mads++;
+		else
+			q->busy = false;
+		return err;
+	}
+	q->busy = false;
+	q->err = err;
+	if (!err && !q->req.resp.mad_hdr.status)
+		t->dest_agent = IBTRACE_DEST_AGENT;
+	else
+		t->dest_agent = IBTRACE_DEST_NONE;
+	return ibtrace_dest_go(t);
+}
+
+static bool ibtrace_hop_holds(const struct ibtrace_hop *hop, u32 dlid)
+{
+	return hop->has_lid && hop->lid &&
+	       dlid >= hop->lid && dlid - hop->lid < (1U << hop->lmc);
+}
+
+/*
+ * An SMP of @n was answered or given up: false (and the trace ended at
+ * @n) unless it was answered with status 0.
+ */
+static bool ibtrace_smp_ok(struct ibtrace_trace_node *n, enum ibtrace_ask which)
+{
+	const struct ibtrace_trace_q *q = &n->q[which];
+	u16 status;
+
+	if (q->err) {
+		ibtrace_node_end_err(n, q->err);
+		return false;
+	}
+	status = be16_to_cpu(q->req.resp_smp.status & ~IB_SMP_DIRECTION);
+	if (status) {
+		n->mad_status = status;
+		ibtrace_node_end(n, IBTRACE_TRACE_SMP_ERROR, 0);
+		return false;
+	}
+	return true;
+}
+
+static const u8 *ibtrace_smp_data(struct ibtrace_trace_node *n,
+				  enum ibtrace_ask which)
+{
+	return n->q[which].req.resp_smp.data;
+}
+
+/* Take back the questions of @n still out. */
+static void ibtrace_node_cancel(struct ibtrace_trace *t,
+				struct ibtrace_trace_node *n)
+{
+	int i;
+
+	for (i = 0; i < IBTRACE_ASK_COUNT; i++) {
+		if (!n->q[i].busy)
+			continue;
+		ibtrace_mad_call_cancel(t->port, &n->q[i].call);
+		n->q[i].busy = false;
+		n->q[i].err = -ECANCELED;
+	}
+}
+
+static void ibtrace_node_release(struct ibtrace_trace *t,
+				 struct ibtrace_trace_node *n)
+{
+	ibtrace_node_cancel(t, n);
+	if (n->ah)
+		ibtrace_ah_destroy(n->ah);
+	n->ah = NULL;
+	n->stage = IBTRACE_NODE_FREE;
+}
+
+/* Ask hop t->next its first questions, as if it were a switch. */
+static int ibtrace_node_start(struct ibtrace_trace *t)
+{
+	u32 h = t->next;
+	struct ibtrace_trace_node *n = ibtrace_node(t, h);
+	int err;
+
+	if (h - t->oldest >= IBTRACE_TRACE_WINDOW) {
+		t->start_pending = true;
+		return 0;
+	}
+	t->start_pending = false;
+	if (n->stage != IBTRACE_NODE_FREE)
+		ibtrace_node_release(t, n);
+	memset(n, 0, sizeof(*n));
+	n->hop.index = h;
+	n->hop.agent = h ? IBTRACE_HOP_AGENT_NONE : IBTRACE_HOP_AGENT_LOCAL;
+	n->stage = IBTRACE_NODE_ASKED;
+	t->next++;
+
+	err = ibtrace_ask_smp(t, n, IBTRACE_ASK_NI, IB_SMP_ATTR_NODE_INFO, 0);
+	if (!err)
+		err = ibtrace_ask_smp(t, n, IBTRACE_ASK_ND,
+				      IB_SMP_ATTR_NODE_DESC, 0);
+	if (err)
+		return err;
+	if (!h)
+		/* The source is a channel adapter: its own port's PortInfo. */
+		return ibtrace_ask_smp(t, n, IBTRACE_ASK_PI,
+				       IB_SMP_ATTR_PORT_INFO,
+				       t->port->port_num);
+	err = ibtrace_ask_smp(t, n, IBTRACE_ASK_PI, IB_SMP_ATTR_PORT_INFO, 0);
+	if (!err)
+		err = ibtrace_ask_smp(t, n, IBTRACE_ASK_SI,
+				      IB_SMP_ATTR_SWITCH_INFO, 0);
+	if (!err)
+		err = ibtrace_ask_smp(t, n, IBTRACE_ASK_LFT,
+				      IB_SMP_ATTR_LINEAR_FORWARD_TABLE,
+				      t->res->dlid / IBTRACE_LFT_BLOCK);
+	return err;
+}
+
+/* The route goes on from @n by @out: start the next hop. */
+static int ibtrace_node_next(struct ibtrace_trace *t,
+			     struct ibtrace_trace_node *n, u8 out)
+{
+	u32 h = n->hop.index;
+
+	n->hop.out_port = out;
+	if (h == IBTRACE_TRACE_MAX_HOPS) {
+		ibtrace_node_end(n, IBTRACE_TRACE_TOO_MANY_HOPS, out);
+		return 0;
+	}
+	t->path[h + 1] = out;
+	return ibtrace_node_start(t);
+}
+
+static bool ibtrace_q_done(const struct ibtrace_trace_node *n,
+			   enum ibtrace_ask which)
+{
+	return !n->q[which].busy;
+}
+
+/* Read the LID range from PortInfo @which; true when it holds the DLID. */
+static bool ibtrace_node_lid(struct ibtrace_trace *t,
+			     struct ibtrace_trace_node *n,
+			     enum ibtrace_ask which)
+{
+	const u8 *d = ibtrace_smp_data(n, which);
+
+	n->hop.lid = get_unaligned_be16(d + IBTRACE_PI_LID);
+	n->hop.lmc = d[IBTRACE_PI_LMC] & 0x7;
+	n->hop.has_lid = true;
+	return ibtrace_hop_holds(&n->hop, t->res->dlid);
+}
+
+/* A switch that does not hold the DLID: its exit port, or the end. */
+static int ibtrace_switch_exit(struct ibtrace_trace *t,
+			       struct ibtrace_trace_node *n)
+{
+	const u8 *si = ibtrace_smp_data(n, IBTRACE_ASK_SI);
+	const u8 *lft = ibtrace_smp_data(n, IBTRACE_ASK_LFT);
+	u32 dlid = t->res->dlid, top;
+	u8 out;
+
+	top = get_unaligned_be16(si + IBTRACE_SI_LFDB_TOP);
+	if (dlid > top) {
+		n->fdb_top = top;
+		ibtrace_node_end(n, IBTRACE_TRACE_NO_ROUTE_TOP, 0);
+		return 0;
+	}
+	if (!ibtrace_smp_ok(n, IBTRACE_ASK_LFT))
+		return 0;
+	out = lft[dlid % IBTRACE_LFT_BLOCK];
+	if (out == IBTRACE_LFT_UNSET) {
+		ibtrace_node_end(n, IBTRACE_TRACE_NO_ROUTE_UNSET, out);
+		return 0;
+	}
+	if (!out || out > n->hop.num_ports) {
+		ibtrace_node_end(n, IBTRACE_TRACE_NO_ROUTE_PORT, out);
+		return 0;
+	}
+	n->hop.out_port = out;
+	n->stage = IBTRACE_NODE_EXIT;
+	return ibtrace_ask_smp(t, n, IBTRACE_ASK_PIX, IB_SMP_ATTR_PORT_INFO,
+			       out);
+}
+
+/* NodeInfo of @n is in: what the node is. */
+static bool ibtrace_node_info(struct ibtrace_trace *t,
+			      struct ibtrace_trace_node *n)
+{
+	const u8 *d = ibtrace_smp_data(n, IBTRACE_ASK_NI);
+	struct ibtrace_hop *hop = &n->hop;
+	u32 h = hop->index, i;
+
+	if (!ibtrace_smp_ok(n, IBTRACE_ASK_NI))
+		return false;
+	hop->smp_rtt_ns = n->q[IBTRACE_ASK_NI].req.rtt_ns;
+	hop->node_type = d[IBTRACE_NI_NODE_TYPE];
+	hop->num_ports = d[IBTRACE_NI_NUM_PORTS];
+	hop->node_guid = get_unaligned_be64(d + IBTRACE_NI_NODE_GUID);
+	hop->port_guid = get_unaligned_be64(d + IBTRACE_NI_PORT_GUID);
+	n->is_switch = hop->node_type == RDMA_NODE_IB_SWITCH;
+	if (h) {
+		hop->in_port = d[IBTRACE_NI_LOCAL_PORT];
+		t->sroute[h - 1] = hop->in_port;
+	}
+	/*
+	 * Only a switch met again is a loop: a channel adapter ends the path
+	 * either way (a trace between two ports of one HCA meets it twice).
+	 */
+	for (i = 0; n->is_switch && i < h; i++) {
+		if (t->seen[i] == hop->node_guid) {
+			ibtrace_node_end(n, IBTRACE_TRACE_LOOP, 0);
+			return false;
+		}
+	}
+	t->seen[h] = hop->node_guid;
+	return true;
+}
+
+static void ibtrace_node_desc(struct ibtrace_trace_node *n)
+{
+	memcpy(n->hop.desc, ibtrace_smp_data(n, IBTRACE_ASK_ND),
+	       IB_DEVICE_NODE_DESC_MAX);
+}
+
+/* The first questions of @n are in (or, for a CA, enough of them). */
+static int ibtrace_node_asked(struct ibtrace_trace *t,
+			      struct ibtrace_trace_node *n)
+{
+	u32 h = n->hop.index;
+	u8 state;
+	int err;
+
+	if (!ibtrace_q_done(n, IBTRACE_ASK_NI))
+		return 0;
+	if (!ibtrace_node_info(t, n)) {
+		n->stage = IBTRACE_NODE_KNOWN;
+		return 0;
+	}
+	if (!n->is_switch && h) {
+		/* A CA: the switch questions are moot; its port's PortInfo. */
+		if (!ibtrace_q_done(n, IBTRACE_ASK_ND))
+			return 0;
+		ibtrace_node_cancel(t, n);
+		n->stage = IBTRACE_NODE_KNOWN;
+		if (!ibtrace_smp_ok(n, IBTRACE_ASK_ND))
+			return 0;
+		ibtrace_node_desc(n);
+		n->stage = IBTRACE_NODE_PORT;
+		/* A CA ends the path: most likely it holds the DLID. */
+		return ibtrace_ask_smp(t, n, IBTRACE_ASK_PI,
+				       IB_SMP_ATTR_PORT_INFO,
+				       n->hop.in_port) ?:
+		       ibtrace_dest_bind(t, n);
+	}
+	if (!ibtrace_q_done(n, IBTRACE_ASK_ND) ||
+	    !ibtrace_q_done(n, IBTRACE_ASK_PI) ||
+	    !ibtrace_q_done(n, IBTRACE_ASK_SI) ||
+	    !ibtrace_q_done(n, IBTRACE_ASK_LFT))
+		return 0;
+
+	n->stage = IBTRACE_NODE_KNOWN;
+	if (!ibtrace_smp_ok(n, IBTRACE_ASK_ND))
+		return 0;
+	ibtrace_node_desc(n);
+	if (!ibtrace_smp_ok(n, IBTRACE_ASK_PI))
+		return 0;
+	if (ibtrace_node_lid(t, n, IBTRACE_ASK_PI)) {
+		ibtrace_node_end(n, IBTRACE_TRACE_OK, 0);
+		return h ? ibtrace_dest_bind(t, n) : 0;
+	}
+	if (!h) {
+		/* The source leaves by the local port. */
+		state = ibtrace_smp_data(n, IBTRACE_ASK_PI)[IBTRACE_PI_STATE];
+		if ((state & 0xf) != IB_PORT_ACTIVE) {
+			ibtrace_node_end(n, IBTRACE_TRACE_PORT_DOWN,
+					 t->port->port_num);
+			return 0;
+		}
+		return ibtrace_node_next(t, n, t->port->port_num);
+	}
+	if (!n->is_switch) {
+		ibtrace_node_end(n, IBTRACE_TRACE_DEAD_END, 0);
+		return 0;
+	}
+	if (!ibtrace_smp_ok(n, IBTRACE_ASK_SI))
+		return 0;
+	err = ibtrace_switch_exit(t, n);
+	if (err || n->ends)
+		return err;
+	/* On to the next hop while the exit port and the agent answer. */
+	return ibtrace_node_next(t, n, n->hop.out_port) ?:
+	       ibtrace_agent_start(t, n);
+}
+
+/* PortInfo of a CA's incoming port is in. */
+static int ibtrace_node_port(struct ibtrace_trace *t,
+			     struct ibtrace_trace_node *n)
+{
+	if (!ibtrace_q_done(n, IBTRACE_ASK_PI))
+		return 0;
+	n->stage = IBTRACE_NODE_KNOWN;
+	if (!ibtrace_smp_ok(n, IBTRACE_ASK_PI))
+		return 0;
+	if (!ibtrace_node_lid(t, n, IBTRACE_ASK_PI)) {
+		/* Not the destination after all: no agent verdict. */
+		ibtrace_node_cancel(t, n);
+		n->agent_stage = IBTRACE_AGENT_DONE;
+		n->hop.agent = IBTRACE_HOP_AGENT_NONE;
+		n->hop.expected_port = 0;
+		n->hop.actual_port = 0;
+		ibtrace_node_end(n, IBTRACE_TRACE_DEAD_END, 0);
+		return 0;
+	}
+	ibtrace_node_end(n, IBTRACE_TRACE_OK, 0);
+	return 0;
+}
+
+/* PortInfo of a switch's exit port is in: it must be Active. */
+static void ibtrace_node_exit(struct ibtrace_trace_node *n)
+{
+	u8 state;
+
+	if (!ibtrace_q_done(n, IBTRACE_ASK_PIX))
+		return;
+	n->stage = IBTRACE_NODE_KNOWN;
+	if (!ibtrace_smp_ok(n, IBTRACE_ASK_PIX))
+		return;
+	state = ibtrace_smp_data(n, IBTRACE_ASK_PIX)[IBTRACE_PI_STATE] & 0xf;
+	if (state != IB_PORT_ACTIVE)
+		ibtrace_node_end(n, IBTRACE_TRACE_PORT_DOWN, n->hop.out_port);
+}
+
+/*
+ * Collect the calls of @n that ib_mad is done with: an attempt that timed
+ * out is sent again while retries are left. Then move @n on.
+ */
+static int ibtrace_node_step(struct ibtrace_trace *t,
+			     struct ibtrace_trace_node *n)
+{
+	bool agent_news[IBTRACE_ASK_COUNT] = {};
+	int i, err;
+
+	for (i = 0; i < IBTRACE_ASK_COUNT; i++) {
+		struct ibtrace_trace_q *q = &n->q[i];
+
+		if (!q->busy || !ibtrace_mad_call_done(&q->call))
+			continue;
+		err = ibtrace_mad_call_finish(&q->call);
+		if (err == -ETIMEDOUT && q->req.attempts <= q->req.retries) {
+			q->busy = false;
+			err = ibtrace_ask(t, n, i);
+			if (err)
+				return err;
+			continue;
+		}
+		if (err == -EIO)
+			return err;
+		q->busy = false;
+		q->err = err;
+		if (i >= IBTRACE_ASK_CPI)
+			agent_news[i] = true;
+	}
+
+	for (i = IBTRACE_ASK_CPI; i < IBTRACE_ASK_COUNT; i++) {
+		if (!agent_news[i])
+			continue;
+		err = ibtrace_agent_step(t, n, i);
+		if (err)
+			return err;
+	}
+
+	switch (n->stage) {
+	case IBTRACE_NODE_ASKED:
+		return ibtrace_node_asked(t, n);
+	case IBTRACE_NODE_PORT:
+		return ibtrace_node_port(t, n);
+	case IBTRACE_NODE_EXIT:
+		ibtrace_node_exit(n);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* Everything about @n is known: it can be reported. */
+static bool ibtrace_node_complete(const struct ibtrace_trace_node *n)
+{
+	return n->stage == IBTRACE_NODE_KNOWN &&
+	       n->agent_stage != IBTRACE_AGENT_ASKING;
+}
+
+static int ibtrace_trace_report(struct ibtrace_trace *t,
+				struct ibtrace_hop *hop)
+{
+	t->res->hops++;
+	return t->report(t->report_ctx, hop);
+}
+
+/* The trace has ended at @n: say so in the result. */
+static void ibtrace_trace_finish(struct ibtrace_trace *t,
+				 struct ibtrace_trace_node *n)
+{
+	struct ibtrace_trace_result *res = t->res;
+
+	res->status = n->end_status;
+	if (res->status == IBTRACE_TRACE_OK)
+		return;
+	res->fail_hop = n->hop.index;
+	res->fail_port = n->end_port;
+	res->mad_status = n->mad_status;
+	res->fdb_top = n->fdb_top;
+}
+
+/* Is anything still out? */
+static bool ibtrace_trace_busy(struct ibtrace_trace *t)
+{
+	u32 h;
+	int i;
+
+	if (t->dest_cpi.busy)
+		return true;
+	for (h = t->oldest; h < t->next; h++)
+		for (i = 0; i < IBTRACE_ASK_COUNT; i++)
+			if (ibtrace_node(t, h)->q[i].busy)
+				return true;
+	return false;
+}
+
+/* Has anything come back (or has the device gone)? */
+static bool ibtrace_trace_news(struct ibtrace_trace *t)
+{
+	u32 h;
+	int i;
+
+	if (ibtrace_dev_dead(t->port->dev))
+		return true;
+	if (t->dest_cpi.busy && ibtrace_mad_call_done(&t->dest_cpi.call))
+		return true;
+	for (h = t->oldest; h < t->next; h++) {
+		struct ibtrace_trace_node *n = ibtrace_node(t, h);
+
+		for (i = 0; i < IBTRACE_ASK_COUNT; i++)
+			if (n->q[i].busy && ibtrace_mad_call_done(&n->q[i].call))
+				return true;
+	}
+	return false;
+}
+
+/*
+ * Run the pipeline: 0 when the trace has ended (the result says how),
+ * -EINTR on a signal, or another negative errno.
+ */
+static int ibtrace_trace_pipeline(struct ibtrace_trace *t)
+{
+	struct ibtrace_trace_node *n;
+	u32 h;
+	int err;
+
+	err = ibtrace_dest_start(t) ?: ibtrace_node_start(t);
+	if (err)
+		return err;
+	for (;;) {
+		err = ibtrace_dest_step(t);
+		if (err)
+			return err;
+		for (h = t->oldest; h < t->next; h++) {
+			err = ibtrace_node_step(t, ibtrace_node(t, h));
+			if (err)
+				return err;
+		}
+		/* Report the hops known, in order; the first end wins. */
+		while (t->oldest < t->next) {
+			n = ibtrace_node(t, t->oldest);
+			if (!ibtrace_node_complete(n) &&
+			    !(n->ends && n->end_status == IBTRACE_TRACE_DEV_GONE))
+				break;
+			err = ibtrace_trace_report(t, &n->hop);
+			if (err)
+				return err;
+			if (n->ends) {
+				ibtrace_trace_finish(t, n);
+				return 0;
+			}
+			ibtrace_node_release(t, n);
+			t->oldest++;
+		}
+		if (t->start_pending &&
+		    t->next - t->oldest < IBTRACE_TRACE_WINDOW) {
+			err = ibtrace_node_start(t);
+			if (err)
+				return err;
+			continue;
+		}
+		if (WARN_ON_ONCE(!ibtrace_trace_busy(t)))
+			return -EIO;
+		err = wait_event_interruptible(t->port->dev->waitq,
+					       ibtrace_trace_news(t));
+		if (err)
+			return -EINTR;
+		if (ibtrace_dev_dead(t->port->dev)) {
+			/* The oldest hop not reported is where it ended. */
+			n = ibtrace_node(t, t->oldest);
+			n->ends = true;
+			n->end_status = IBTRACE_TRACE_DEV_GONE;
+			err = ibtrace_trace_report(t, &n->hop);
+			ibtrace_trace_finish(t, n);
+			return err;
+		}
+	}
+}
+
+/* Take back every question still out and drop the AHs. */
+static void ibtrace_trace_cleanup(struct ibtrace_trace *t)
+{
+	int i;
+
+	for (i = 0; i < IBTRACE_TRACE_WINDOW; i++)
+		if (t->node[i].stage != IBTRACE_NODE_FREE)
+			ibtrace_node_release(t, &t->node[i]);
+	if (t->dest_cpi.busy)
+		ibtrace_mad_call_cancel(t->port, &t->dest_cpi.call);
+	t->dest_cpi.busy = false;
+	if (t->dest_ah)
+		ibtrace_ah_destroy(t->dest_ah);
+	t->dest_ah = NULL;
+}
+
+/* One class 0x30 request to @ah (RoCE trace): 0 (answered), or -errno. */
 static int ibtrace_trace_vendor(struct ibtrace_trace *t, struct ib_ah *ah,
 				u16 attr, u32 hops)
 {
@@ -135,224 +982,15 @@ static int ibtrace_trace_vendor(struct ibtrace_trace *t, struct ib_ah *ah,
 }
 
 /*
- * Ask hop @hops's agent: ClassPortInfo, then SourceRoute with the
- * incoming ports so far. A node without an agent is not an error.
+ * RoCE: no SMPs, so the source and the destination's agent only; nothing
+ * tells the destination's port, so port 1 is expected.
  */
-static int ibtrace_trace_agent(struct ibtrace_trace *t, struct ib_ah *ah,
-			       u32 hops)
-{
-	struct ibtrace_hop *hop = &t->hop;
-	const struct ib_vendor_mad *resp = &t->vend.resp;
-	u16 status;
-	int err;
-
-	hop->agent = IBTRACE_HOP_AGENT_NONE;
-	err = ibtrace_trace_vendor(t, ah, IBTRACE_ATTR_CLASS_PORT_INFO, 0);
-	if (err == -EINTR)
-		return err;
-	if (err == -ENODEV)
-		return ibtrace_trace_end(t, IBTRACE_TRACE_DEV_GONE, 0);
-	if (err || resp->mad_hdr.status)
-		return 0;
-
-	hop->agent = IBTRACE_HOP_AGENT_FAILED;
-	hop->expected_port = t->sroute[hops - 1];
-	err = ibtrace_trace_vendor(t, ah, IBTRACE_ATTR_SOURCE_ROUTE, hops);
-	if (err == -EINTR)
-		return err;
-	if (err == -ENODEV)
-		return ibtrace_trace_end(t, IBTRACE_TRACE_DEV_GONE, 0);
-	if (err)
-		return 0;
-	status = be16_to_cpu(resp->mad_hdr.status);
-	hop->actual_port = resp->data[IBTRACE_SR_ACTUAL_PORT];
-	if (!status)
-		hop->agent = IBTRACE_HOP_AGENT_VERIFIED;
-	else if (status == IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE)
-		hop->agent = IBTRACE_HOP_AGENT_MISMATCH;
-	return 0;
-}
-
-/* The agent of the hop being learnt, at its LID; skipped without one. */
-static int ibtrace_trace_agent_lid(struct ibtrace_trace *t)
-{
-	struct ibtrace_path path = { .dlid = t->hop.lid };
-	struct ib_ah *ah;
-	int err;
-
-	t->hop.agent = IBTRACE_HOP_AGENT_NONE;
-	if (!t->hop.lid || t->hop.lid > IBTRACE_MAX_UNICAST_LID)
-		return 0;
-	ah = ibtrace_ah_create(t->port, NULL, &path, NULL);
-	if (IS_ERR(ah))
-		return 0;
-	err = ibtrace_trace_agent(t, ah, t->hop.index);
-	ibtrace_ah_destroy(ah);
-	return err;
-}
-
-static bool ibtrace_hop_holds(const struct ibtrace_hop *hop, u32 dlid)
-{
-	return hop->has_lid && hop->lid &&
-	       dlid >= hop->lid && dlid - hop->lid < (1U << hop->lmc);
-}
-
-/* A switch: the exit port for the DLID, checked to be Active. */
-static int ibtrace_trace_switch(struct ibtrace_trace *t, u8 h, u8 *exit_port)
-{
-	const u8 *d = t->smp.resp_smp.data;
-	u32 dlid = t->res->dlid;
-	u8 out, state;
-	u32 top;
-	int err;
-
-	err = ibtrace_trace_smp(t, h, IB_SMP_ATTR_SWITCH_INFO, 0);
-	if (err)
-		return err;
-	top = get_unaligned_be16(d + IBTRACE_SI_LFDB_TOP);
-	if (dlid > top) {
-		t->res->fdb_top = top;
-		return ibtrace_trace_end(t, IBTRACE_TRACE_NO_ROUTE_TOP, 0);
-	}
-
-	err = ibtrace_trace_smp(t, h, IB_SMP_ATTR_LINEAR_FORWARD_TABLE,
-				dlid / IBTRACE_LFT_BLOCK);
-	if (err)
-		return err;
-	out = d[dlid % IBTRACE_LFT_BLOCK];
-	if (out == IBTRACE_LFT_UNSET)
-		return ibtrace_trace_end(t, IBTRACE_TRACE_NO_ROUTE_UNSET, out);
-	if (!out || out > t->hop.num_ports)
-		return ibtrace_trace_end(t, IBTRACE_TRACE_NO_ROUTE_PORT, out);
-
-	err = ibtrace_trace_smp(t, h, IB_SMP_ATTR_PORT_INFO, out);
-	if (err)
-		return err;
-	state = d[IBTRACE_PI_STATE] & 0xf;
-	if (state != IB_PORT_ACTIVE)
-		return ibtrace_trace_end(t, IBTRACE_TRACE_PORT_DOWN, out);
-	*exit_port = out;
-	return 0;
-}
-
-/*
- * Learn hop @h: 0 when the path goes on (t->hop.out_port set),
- * IBTRACE_TRACE_DONE when the trace ended there, or -errno.
- */
-static int ibtrace_trace_hop(struct ibtrace_trace *t, u8 h)
-{
-	struct ibtrace_hop *hop = &t->hop;
-	const u8 *d = t->smp.resp_smp.data;
-	u8 exit_port = 0, state, pi_port, i;
-	bool is_switch;
-	int err;
-
-	memset(hop, 0, sizeof(*hop));
-	hop->index = h;
-	hop->agent = h ? IBTRACE_HOP_AGENT_NONE : IBTRACE_HOP_AGENT_LOCAL;
-
-	err = ibtrace_trace_smp(t, h, IB_SMP_ATTR_NODE_INFO, 0);
-	if (err)
-		return err;
-	hop->node_type = d[IBTRACE_NI_NODE_TYPE];
-	hop->num_ports = d[IBTRACE_NI_NUM_PORTS];
-	hop->node_guid = get_unaligned_be64(d + IBTRACE_NI_NODE_GUID);
-	hop->port_guid = get_unaligned_be64(d + IBTRACE_NI_PORT_GUID);
-	if (h) {
-		hop->in_port = d[IBTRACE_NI_LOCAL_PORT];
-		t->sroute[h - 1] = hop->in_port;
-	}
-	/*
-	 * Only a switch met again is a loop: a channel adapter ends the path
-	 * either way (a trace between two ports of one HCA meets it twice).
-	 */
-	is_switch = hop->node_type == RDMA_NODE_IB_SWITCH;
-	for (i = 0; is_switch && i < h; i++)
-		if (t->seen[i] == hop->node_guid)
-			return ibtrace_trace_end(t, IBTRACE_TRACE_LOOP, 0);
-	t->seen[h] = hop->node_guid;
-
-	err = ibtrace_trace_smp(t, h, IB_SMP_ATTR_NODE_DESC, 0);
-	if (err)
-		return err;
-	memcpy(hop->desc, d, IB_DEVICE_NODE_DESC_MAX);
-
-	if (is_switch)
-		pi_port = 0;
-	else
-		pi_port = h ? hop->in_port : t->port->port_num;
-	err = ibtrace_trace_smp(t, h, IB_SMP_ATTR_PORT_INFO, pi_port);
-	if (err)
-		return err;
-	hop->lid = get_unaligned_be16(d + IBTRACE_PI_LID);
-	hop->lmc = d[IBTRACE_PI_LMC] & 0x7;
-	hop->has_lid = true;
-	state = d[IBTRACE_PI_STATE] & 0xf;
-
-	if (ibtrace_hop_holds(hop, t->res->dlid)) {
-		if (h) {
-			err = ibtrace_trace_agent_lid(t);
-			if (err)
-				return err;
-		}
-		return ibtrace_trace_end(t, IBTRACE_TRACE_OK, 0);
-	}
-
-	if (!is_switch && h)
-		return ibtrace_trace_end(t, IBTRACE_TRACE_DEAD_END, 0);
-	if (is_switch) {
-		err = ibtrace_trace_switch(t, h, &exit_port);
-		if (err)
-			return err;
-		err = ibtrace_trace_agent_lid(t);
-		if (err)
-			return err;
-	} else {
-		/* The source leaves by the local port. */
-		exit_port = t->port->port_num;
-		if (state != IB_PORT_ACTIVE)
-			return ibtrace_trace_end(t, IBTRACE_TRACE_PORT_DOWN,
-						 exit_port);
-	}
-	hop->out_port = exit_port;
-	return 0;
-}
-
-static int ibtrace_trace_report(struct ibtrace_trace *t)
-{
-	t->res->hops++;
-	return t->report(t->report_ctx, &t->hop);
-}
-
-static int ibtrace_trace_walk(struct ibtrace_trace *t)
-{
-	u8 h;
-	int err, rep;
-
-	for (h = 0; ; h++) {
-		err = ibtrace_trace_hop(t, h);
-		if (err < 0)
-			return err;
-		rep = ibtrace_trace_report(t);
-		if (rep)
-			return rep;
-		if (err == IBTRACE_TRACE_DONE)
-			return 0;
-		if (h == IBTRACE_TRACE_MAX_HOPS) {
-			ibtrace_trace_end(t, IBTRACE_TRACE_TOO_MANY_HOPS,
-					  t->hop.out_port);
-			return 0;
-		}
-		t->path[h + 1] = t->hop.out_port;
-	}
-}
-
-/* RoCE: no SMPs, so the source and the destination's agent only. */
 static int ibtrace_trace_roce(struct ibtrace_trace *t,
 			      struct netlink_ext_ack *extack)
 {
 	struct ibtrace_port *port = t->port;
 	struct ib_device *ibdev = port->dev->ibdev;
+	const struct ib_vendor_mad *resp = &t->vend.resp;
 	struct ibtrace_path path = {};
 	struct ibtrace_hop *hop = &t->hop;
 	union ib_gid gid;
@@ -362,6 +1000,8 @@ static int ibtrace_trace_roce(struct ibtrace_trace *t,
 	ah = ibtrace_ah_create(port, &t->params->dgid, &path, extack);
 	if (IS_ERR(ah))
 		return PTR_ERR(ah);
+	t->vend.timeout_ms = t->params->timeout_ms;
+	t->vend.retries = t->params->retries;
 
 	memset(hop, 0, sizeof(*hop));
 	hop->agent = IBTRACE_HOP_AGENT_LOCAL;
@@ -372,26 +1012,33 @@ static int ibtrace_trace_roce(struct ibtrace_trace *t,
 		hop->port_guid = be64_to_cpu(gid.global.interface_id);
 	strscpy(hop->desc, ibdev->node_desc, sizeof(hop->desc));
 	hop->out_port = port->port_num;
-	err = ibtrace_trace_report(t);
+	err = ibtrace_trace_report(t, hop);
 	if (err)
 		goto out;
 
 	memset(hop, 0, sizeof(*hop));
 	hop->index = 1;
-	/* Nothing tells the destination's port: expect port 1. */
+	hop->agent = IBTRACE_HOP_AGENT_NONE;
 	t->sroute[0] = 1;
-	err = ibtrace_trace_agent(t, ah, 1);
-	if (err < 0)
-		goto out;
-	if (hop->actual_port)
-		hop->in_port = hop->actual_port;
-	if (err != IBTRACE_TRACE_DONE) {
-		if (hop->agent == IBTRACE_HOP_AGENT_NONE)
-			ibtrace_trace_end(t, IBTRACE_TRACE_UNRESPONSIVE, 0);
-		else
-			ibtrace_trace_end(t, IBTRACE_TRACE_OK, 0);
+	t->res->status = IBTRACE_TRACE_UNRESPONSIVE;
+	err = ibtrace_trace_vendor(t, ah, IBTRACE_ATTR_CLASS_PORT_INFO, 0);
+	if (!err && !resp->mad_hdr.status) {
+		hop->agent = IBTRACE_HOP_AGENT_FAILED;
+		hop->expected_port = 1;
+		t->res->status = IBTRACE_TRACE_OK;
+		err = ibtrace_trace_vendor(t, ah, IBTRACE_ATTR_SOURCE_ROUTE, 1);
+		if (!err) {
+			ibtrace_hop_verdict(hop, resp);
+			hop->in_port = hop->actual_port;
+		}
 	}
-	err = ibtrace_trace_report(t);
+	if (err == -EINTR)
+		goto out;
+	if (err == -ENODEV)
+		t->res->status = IBTRACE_TRACE_DEV_GONE;
+	if (t->res->status != IBTRACE_TRACE_OK)
+		t->res->fail_hop = 1;
+	err = ibtrace_trace_report(t, hop);
 out:
 	ibtrace_ah_destroy(ah);
 	return err;
@@ -427,7 +1074,7 @@ int ibtrace_trace_run(struct ibtrace_port *port,
 	int err;
 
 	memset(result, 0, sizeof(*result));
-	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	t = kvzalloc(sizeof(*t), GFP_KERNEL);
 	if (!t)
 		return -ENOMEM;
 	t->port = port;
@@ -435,10 +1082,6 @@ int ibtrace_trace_run(struct ibtrace_port *port,
 	t->res = result;
 	t->report = report;
 	t->report_ctx = ctx;
-	t->smp.timeout_ms = params->timeout_ms;
-	t->smp.retries = params->retries;
-	t->vend.timeout_ms = params->timeout_ms;
-	t->vend.retries = params->retries;
 
 	if (rdma_port_get_link_layer(port->dev->ibdev, port->port_num) !=
 	    IB_LINK_LAYER_INFINIBAND) {
@@ -473,17 +1116,18 @@ int ibtrace_trace_run(struct ibtrace_port *port,
 		result->dlid = path.dlid;
 	}
 
-	t->smp.ah = ibtrace_smp_ah_create(port);
-	if (IS_ERR(t->smp.ah)) {
+	t->smp_ah = ibtrace_smp_ah_create(port);
+	if (IS_ERR(t->smp_ah)) {
 		NL_SET_ERR_MSG(extack,
 			       "cannot create an address handle for SMPs");
-		err = PTR_ERR(t->smp.ah);
+		err = PTR_ERR(t->smp_ah);
 		goto out;
 	}
-	err = ibtrace_trace_walk(t);
-	ibtrace_ah_destroy(t->smp.ah);
+	err = ibtrace_trace_pipeline(t);
+	ibtrace_trace_cleanup(t);
+	ibtrace_ah_destroy(t->smp_ah);
 out:
 	result->elapsed_ns = ktime_get_ns() - start;
-	kfree(t);
+	kvfree(t);
 	return err;
 }
