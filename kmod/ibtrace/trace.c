@@ -49,6 +49,7 @@
 #define IBTRACE_NI_PORT_GUID	20
 #define IBTRACE_NI_LOCAL_PORT	36
 #define IBTRACE_PI_LID		16
+#define IBTRACE_PI_LOCAL_PORT	28
 #define IBTRACE_PI_STATE	32	/* low nibble */
 #define IBTRACE_PI_LMC		34	/* low 3 bits */
 #define IBTRACE_SI_LFDB_TOP	6
@@ -654,6 +655,39 @@ static void ibtrace_node_desc(struct ibtrace_trace_node *n)
 	       IB_DEVICE_NODE_DESC_MAX);
 }
 
+/*
+ * PortInfo of a CA's incoming port is in (@bind: its agent probe is not
+ * out yet).
+ */
+static int ibtrace_ca_port(struct ibtrace_trace *t,
+			   struct ibtrace_trace_node *n, bool bind)
+{
+	if (!ibtrace_node_lid(t, n, IBTRACE_ASK_PI)) {
+		/* Not the destination after all: no agent verdict. */
+		ibtrace_node_cancel(t, n);
+		n->agent_stage = IBTRACE_AGENT_DONE;
+		n->hop.agent = IBTRACE_HOP_AGENT_NONE;
+		n->hop.expected_port = 0;
+		n->hop.actual_port = 0;
+		ibtrace_node_end(n, IBTRACE_TRACE_DEAD_END, 0);
+		return 0;
+	}
+	ibtrace_node_end(n, IBTRACE_TRACE_OK, 0);
+	return bind ? ibtrace_dest_bind(t, n) : 0;
+}
+
+/* PortInfo of a CA's incoming port, asked by number, is in. */
+static int ibtrace_node_port(struct ibtrace_trace *t,
+			     struct ibtrace_trace_node *n)
+{
+	if (!ibtrace_q_done(n, IBTRACE_ASK_PI))
+		return 0;
+	n->stage = IBTRACE_NODE_KNOWN;
+	if (!ibtrace_smp_ok(n, IBTRACE_ASK_PI))
+		return 0;
+	return ibtrace_ca_port(t, n, false);
+}
+
 /* The first questions of @n are in (or, for a CA, enough of them). */
 static int ibtrace_node_asked(struct ibtrace_trace *t,
 			      struct ibtrace_trace_node *n)
@@ -669,14 +703,26 @@ static int ibtrace_node_asked(struct ibtrace_trace *t,
 		return 0;
 	}
 	if (!n->is_switch && h) {
-		/* A CA: the switch questions are moot; its port's PortInfo. */
-		if (!ibtrace_q_done(n, IBTRACE_ASK_ND))
+		/* A CA: the switch questions are moot. */
+		if (!ibtrace_q_done(n, IBTRACE_ASK_ND) ||
+		    !ibtrace_q_done(n, IBTRACE_ASK_PI))
 			return 0;
 		ibtrace_node_cancel(t, n);
 		n->stage = IBTRACE_NODE_KNOWN;
 		if (!ibtrace_smp_ok(n, IBTRACE_ASK_ND))
 			return 0;
 		ibtrace_node_desc(n);
+		/*
+		 * PortInfo(0) of a CA is that of the port the SMP came in by
+		 * (IBA 14.2.5.6; LocalPortNum says which). An SMA that does
+		 * not do so is asked for its incoming port by number.
+		 */
+		if (!n->q[IBTRACE_ASK_PI].err &&
+		    !(n->q[IBTRACE_ASK_PI].req.resp_smp.status &
+		      ~IB_SMP_DIRECTION) &&
+		    ibtrace_smp_data(n, IBTRACE_ASK_PI)[IBTRACE_PI_LOCAL_PORT] ==
+		    n->hop.in_port)
+			return ibtrace_ca_port(t, n, true);
 		n->stage = IBTRACE_NODE_PORT;
 		/* A CA ends the path: most likely it holds the DLID. */
 		return ibtrace_ask_smp(t, n, IBTRACE_ASK_PI,
@@ -722,29 +768,6 @@ static int ibtrace_node_asked(struct ibtrace_trace *t,
 	/* On to the next hop while the exit port and the agent answer. */
 	return ibtrace_node_next(t, n, n->hop.out_port) ?:
 	       ibtrace_agent_start(t, n);
-}
-
-/* PortInfo of a CA's incoming port is in. */
-static int ibtrace_node_port(struct ibtrace_trace *t,
-			     struct ibtrace_trace_node *n)
-{
-	if (!ibtrace_q_done(n, IBTRACE_ASK_PI))
-		return 0;
-	n->stage = IBTRACE_NODE_KNOWN;
-	if (!ibtrace_smp_ok(n, IBTRACE_ASK_PI))
-		return 0;
-	if (!ibtrace_node_lid(t, n, IBTRACE_ASK_PI)) {
-		/* Not the destination after all: no agent verdict. */
-		ibtrace_node_cancel(t, n);
-		n->agent_stage = IBTRACE_AGENT_DONE;
-		n->hop.agent = IBTRACE_HOP_AGENT_NONE;
-		n->hop.expected_port = 0;
-		n->hop.actual_port = 0;
-		ibtrace_node_end(n, IBTRACE_TRACE_DEAD_END, 0);
-		return 0;
-	}
-	ibtrace_node_end(n, IBTRACE_TRACE_OK, 0);
-	return 0;
 }
 
 /* PortInfo of a switch's exit port is in: it must be Active. */

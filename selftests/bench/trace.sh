@@ -1,0 +1,155 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Benchmark (prints figures, asserts nothing): `ibtracectl trace --dlid`
+# (the in-kernel pipelined walk plus agent probes) against infiniband-diags'
+# `ibtracert` (user space over ib_umad, one SMP at a time) for the same
+# pair of HCAs on ibtrace_sim fabrics routed by SM-lite: a chain of six
+# switches (a 7-hop path) and the longest path of a small three-level fat
+# tree (6 hops). Each figure is the mean over several runs, measured by
+# the wall clock around a loop of runs:
+#   wall   one trace, process start included
+#   walk   wall minus the same tool's trace from the HCA to itself (the
+#          cost of starting the process and opening the device, which
+#          under TCG dwarfs the fabric's)
+#   smps   SMPs the source HCA port sent per trace (sim counters; for
+#          ibtracectl without its class 0x30 probes, shown apart)
+# With a per-link delay (every port's delay_us knob, each direction; the
+# sim holds packets back by a delayed work item, so at least a jiffy), the
+# fabric's latency is felt as on a large fabric with slow switch SMAs.
+# Run in the VM:
+#   vm-run -- selftests/bench/trace.sh
+
+IBTRACE_ROOT=${IBTRACE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+source "$(dirname "$0")/../lib.sh" >/dev/null
+
+runs=${IBTRACE_BENCH_RUNS:-10}
+SIM_KO=$IBT_ROOT/kmod/sim/ibtrace_sim.ko
+TMP=$(mktemp -d /tmp/bench_trace.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+
+modprobe ib_core && modprobe ib_umad && insmod "$SIM_KO" &&
+	ibt_modprobe_ibtrace || exit 1
+
+ns()
+{
+	date +%s%N
+}
+
+sim_json()
+{
+	"$IBTRACECTL" -j sim show "$1" | jq -c '.[0]'
+}
+
+# tx_of FABRIC DEV: packets sent by the HCA's port 1
+tx_of()
+{
+	sim_json "$1" | jq -r --arg d "$2" \
+		'.nodes[] | select(.dev == $d) | .ports[0].tx'
+}
+
+# delay_all FABRIC USEC: the delay knob on every linked port
+delay_all()
+{
+	local node port
+
+	sim_json "$1" | jq -r '.nodes[] | .name as $n |
+		.ports[] | select(.peer != null) | "\($n) \(.port)"' |
+	while read -r node port; do
+		"$IBTRACECTL" sim set "$1" "$node" port "$port" delay "$2" ||
+			return 1
+	done
+}
+
+# mean_ms CMD...: mean wall time of $runs runs of CMD, in ms (3 decimals)
+mean_ms()
+{
+	local t0 t1 i
+
+	"$@" >/dev/null 2>&1	# warm up
+	t0=$(ns)
+	for ((i = 0; i < runs; i++)); do
+		"$@" >/dev/null 2>&1
+	done
+	t1=$(ns)
+	echo $(((t1 - t0) / runs / 1000))
+}
+
+us2ms()
+{
+	printf '%d.%03d' $(($1 / 1000)) $(($1 % 1000))
+}
+
+# ratio A B: A/B with two decimals, n/a unless both are positive
+ratio()
+{
+	local r
+
+	if [ "$1" -gt 0 ] && [ "$2" -gt 0 ]; then
+		r=$(($1 * 100 / $2))
+		printf '%d.%02d' $((r / 100)) $((r % 100))
+	else
+		echo n/a
+	fi
+}
+
+# bench NAME SRCDEV SRCLID DSTLID HOPS
+bench()
+{
+	local f=$1 dev=$2 sl=$3 dl=$4 hops=$5 d js
+	local cw cs rw rs ck tx0 tx1 vend csmp rsmp
+
+	for d in 0 1000; do
+		delay_all "$f" "$d" || { echo "# cannot set delay $d on $f"; return; }
+		cw=$(mean_ms "$IBTRACECTL" -d "$dev" trace --dlid "$dl")
+		cs=$(mean_ms "$IBTRACECTL" -d "$dev" trace --dlid "$sl")
+		rw=$(mean_ms ibtracert -C "$dev" -P 1 "$sl" "$dl")
+		rs=$(mean_ms ibtracert -C "$dev" -P 1 "$sl" "$sl")
+		tx0=$(tx_of "$f" "$dev")
+		js=$("$IBTRACECTL" -j -d "$dev" trace --dlid "$dl")
+		tx1=$(tx_of "$f" "$dev")
+		vend=$(jq -r .vendor_mads <<< "$js")
+		ck=$(jq -r '.elapsed_ns / 1000 | floor' <<< "$js")
+		csmp=$((tx1 - tx0 - vend))
+		tx0=$(tx_of "$f" "$dev")
+		ibtracert -C "$dev" -P 1 "$sl" "$dl" >/dev/null 2>&1
+		tx1=$(tx_of "$f" "$dev")
+		rsmp=$((tx1 - tx0))
+		printf '%-10s %4s %6s | %9s %9s %9s %5s+%-2s | %9s %9s %5s | %5s %5s\n' \
+			"$f" "$hops" "$d" "$(us2ms "$cw")" "$(us2ms $((cw - cs)))" \
+			"$(us2ms "$ck")" "$csmp" "$vend" "$(us2ms "$rw")" \
+			"$(us2ms $((rw - rs)))" "$rsmp" "$(ratio "$cw" "$rw")" \
+			"$(ratio $((cw - cs)) $((rw - rs)))"
+	done
+	delay_all "$f" 0
+}
+
+# up NAME TOPOLOGY: a fabric routed by SM-lite; prints "dev lid" of the
+# first HCA and the LID of the last one
+up()
+{
+	"$IBTRACECTL" sim add "$2" --name "$1" >/dev/null || return 1
+	sim_json "$1" | jq -r '[.nodes[] | select(.type == "ca")] |
+		"\(.[0].dev) \(.[0].ports[0].lid) \(.[-1].ports[0].lid)"'
+}
+
+echo "# ibtracectl trace --dlid vs ibtracert, mean of $runs runs each (ms)"
+printf '%-10s %4s %6s | %9s %9s %9s %8s | %9s %9s %5s | %5s %5s\n' \
+	fabric hops delay ctl_wall ctl_walk kernel smps+vnd rert_wall \
+	rert_walk smps wall× walk×
+
+bash "$IBT_ROOT/selftests/gen_fattree.sh" shape=chain leaves=6 hcas=1 radix=8 \
+	> "$TMP/chain"
+read -r dev sl dl < <(up chain "$TMP/chain") || exit 1
+bench chain "$dev" "$sl" "$dl" 7
+"$IBTRACECTL" sim del chain
+
+bash "$IBT_ROOT/selftests/gen_fattree.sh" shape=3 pods=2 leaves=2 spines=2 tops=2 \
+	hcas=2 radix=8 > "$TMP/ft3"
+read -r dev sl dl < <(up ft3 "$TMP/ft3") || exit 1
+bench ft3 "$dev" "$sl" "$dl" 6
+"$IBTRACECTL" sim del ft3
+
+echo "# delay: us added per link and direction; wall×, walk×: ibtracectl / ibtracert"
+rmmod ibtrace
+rmmod ibtrace_sim
