@@ -135,6 +135,7 @@ bench: deps
 		selftests/bench/ping.sh
 	selftests/vm-run -- selftests/bench/sim_ping.sh
 	selftests/vm-run -- selftests/bench/sim_opensm.sh
+	selftests/vm-run -- selftests/bench/trace.sh
 	$(CC) -O2 -Wall -Wextra -std=gnu11 -o selftests/bench/rnr_user \
 		selftests/bench/rnr_user.c -libverbs
 	selftests/vm-run -- selftests/bench/rnr.sh

@@ -75,9 +75,16 @@ mean_ms()
 	echo $(((t1 - t0) / runs / 1000))
 }
 
+# us2ms US: microseconds as milliseconds with three decimals
 us2ms()
 {
-	printf '%d.%03d' $(($1 / 1000)) $(($1 % 1000))
+	local v=$1 sign=
+
+	if [ "$v" -lt 0 ]; then
+		sign=-
+		v=$((-v))
+	fi
+	printf '%s%d.%03d' "$sign" $((v / 1000)) $((v % 1000))
 }
 
 # ratio A B: A/B with two decimals, n/a unless both are positive
