@@ -180,6 +180,14 @@ struct ibt_cmd {
  * no answer at all), which ibt_nl_run() returns as IBT_EXIT_INTR.
  */
 extern volatile sig_atomic_t ibt_interrupted;
+/* the first SIGINT or SIGTERM caught by ibt_on_signal(), 0 if none */
+extern volatile sig_atomic_t ibt_signal;
+/*
+ * Handler for SIGINT/SIGTERM while a request runs: sets ibt_interrupted;
+ * the same signal again within a second is the same request (timeout(1)
+ * signals the tool and its process group), a later one ends the tool.
+ */
+void ibt_on_signal(int sig);
 
 /* ibtracectl.c */
 int ibt_err(int code, const char *fmt, ...)

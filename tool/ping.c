@@ -92,12 +92,6 @@ struct ping {
 	bool got_sum;
 };
 
-static void ping_sigint(int sig)
-{
-	(void)sig;
-	ibt_interrupted = 1;
-}
-
 static void ping_usage(FILE *f)
 {
 	fputs("Usage: ibtracectl [-j] [--pretty] -d DEV [-p PORT] ping\n"
@@ -532,7 +526,7 @@ static int ping_verdict(struct ping *p)
 
 static int ping_run(struct ibt *ctx, struct ping *p)
 {
-	struct sigaction sa = { .sa_handler = ping_sigint };
+	struct sigaction sa = { .sa_handler = ibt_on_signal };
 	sigset_t set;
 	struct nl_msg *msg;
 	bool interrupted;
@@ -566,11 +560,12 @@ static int ping_run(struct ibt *ctx, struct ping *p)
 	/*
 	 * SIGINT reaches only the thread that sent the request (nl.c): it
 	 * interrupts the kernel's ping, which ends without a summary, and
-	 * we print the statistics of the probes seen. A second SIGINT
-	 * kills. SIGINT stays blocked here: the ping is the last thing this
-	 * process does.
+	 * we print the statistics of the probes seen. The same signal again
+	 * within a second (timeout(1) signals the process group too) changes
+	 * nothing; a later one kills. SIGINT stays blocked here: the ping
+	 * is the last thing this process does.
 	 */
-	sa.sa_flags = SA_RESETHAND;
+	sa.sa_flags = 0;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigemptyset(&set);

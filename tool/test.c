@@ -513,36 +513,6 @@ static int test_list(struct ibt *ctx)
 /* run */
 
 /*
- * A signal that comes within TEST_SIGNAL_SAME_MS of the first is the
- * same request: timeout(1) and supervisors signal the tool and then its
- * process group, so it arrives twice. A later one ends the tool.
- */
-#define TEST_SIGNAL_SAME_MS	1000
-
-static volatile sig_atomic_t test_signal;
-static struct timespec test_signal_at;
-
-static void test_sig(int sig)
-{
-	struct timespec now;
-	int saved = errno;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (!test_signal) {
-		test_signal_at = now;
-		test_signal = sig;
-	} else if ((now.tv_sec - test_signal_at.tv_sec) * 1000 +
-		   (now.tv_nsec - test_signal_at.tv_nsec) / 1000000 >=
-		   TEST_SIGNAL_SAME_MS) {
-		/* delivered at the handler's return, with its default action */
-		signal(sig, SIG_DFL);
-		raise(sig);
-	}
-	ibt_interrupted = 1;
-	errno = saved;
-}
-
-/*
  * Without -d: the first Active port (port --dr's first with --dr); an
  * InfiniBand one but for the RNR test, which runs on RoCE as well.
  */
@@ -819,7 +789,7 @@ static int run_cancel(struct ibt *ctx, struct run *t)
 	/* for the one at the terminal: the restore may take a while */
 	if (isatty(STDERR_FILENO))
 		fprintf(stderr, "%s: cancelling job %u; waiting for it to restore the DUT\n",
-			test_signal == SIGTERM ? "SIGTERM" : "SIGINT", t->job);
+			ibt_signal == SIGTERM ? "SIGTERM" : "SIGINT", t->job);
 	/*
 	 * The same signal may come again at once (timeout(1) signals the
 	 * tool, then its process group): the sender thread, which lets
@@ -961,7 +931,7 @@ static int run_known_test(struct ibt *ctx, struct run *t)
 
 static int run_go(struct ibt *ctx, struct run *t)
 {
-	struct sigaction sa = { .sa_handler = test_sig };
+	struct sigaction sa = { .sa_handler = ibt_on_signal };
 	struct result r = { 0 };
 	bool have_r = false, cancelled;
 	struct nl_msg *msg;

@@ -97,12 +97,6 @@ struct trace {
 	uint64_t val[IBTRACE_A_MAX + 1];
 };
 
-static void trace_sigint(int sig)
-{
-	(void)sig;
-	ibt_interrupted = 1;
-}
-
 static void trace_usage(FILE *f)
 {
 	fputs("Usage: ibtracectl [-j] [--pretty] [-d DEV] [-p PORT] trace\n"
@@ -658,7 +652,7 @@ static void trace_ok_line(const struct trace *t)
 
 static int trace_run(struct ibt *ctx, struct trace *t)
 {
-	struct sigaction sa = { .sa_handler = trace_sigint };
+	struct sigaction sa = { .sa_handler = ibt_on_signal };
 	char msg[512];
 	struct nl_msg *msg_req;
 	bool interrupted;
@@ -677,7 +671,7 @@ static int trace_run(struct ibt *ctx, struct trace *t)
 		return IBT_EXIT_ERR;
 
 	/* As for ping (see there): SIGINT interrupts the kernel's trace. */
-	sa.sa_flags = SA_RESETHAND;
+	sa.sa_flags = 0;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigemptyset(&set);
