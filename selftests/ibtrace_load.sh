@@ -17,6 +17,10 @@ ports_of()
 	"$IBTRACECTL" -j dev show | jq -r '.[] | "\(.dev)/\(.port) agent=\(.agent) ll=\(.link_layer)"' | sort | tr '\n' ' '
 }
 
+# This test counts RDMA devices: none may be left from an earlier one.
+rdma link show 2>/dev/null | awk '$2 ~ /^rxe/ { sub("/.*", "", $2); print $2 }' |
+	sort -u | while read -r l; do rdma link delete "$l"; done
+rmmod ibtrace_sim 2>/dev/null
 ibt_unload_ibtrace 2>/dev/null
 "$IBTRACECTL" dev show >/dev/null 2>&1
 ibt_expect "tool says module not loaded (exit 3)" 3 "$?"

@@ -149,6 +149,7 @@ fi
 
 if [ -z "$VMRUN_PEER_MAC" ] || ! ibt_wait_peer; then
 	ibt_skip_one "peer mode" "no peer host (run under vm-run --vms 2 with selftests/peer.sh)"
+	ibt_rxe_del rxe0
 	ibt_done
 fi
 
@@ -213,4 +214,6 @@ ibt_expect "peer, rnr_retry 7 (forever), 300 ms deadline: no completion before i
 ibt_match "  the requester kept retrying: RNR NAKs seen on the wire" '^[1-9]' \
 	"$(jr '.codes[0].naks')"
 
+ibt_check "rxe0 deleted (the tests after this one start without it)" \
+	ibt_rxe_del rxe0
 ibt_done
