@@ -81,6 +81,15 @@ ibt_check "Ctrl-C ends the ping by itself (exit $rc)" test "$rc" -ne 137
 ibt_match "Ctrl-C: statistics of the probes so far" "[1-9][0-9]* probes sent" \
 	"$(cat /tmp/ibt_ping_int.out)"
 
+# timeout(1) sends SIGINT to the tool and then to its process group: the
+# second one, right after the first, must not kill it before it prints.
+timeout --preserve-status -s INT 3 "$IBTRACECTL" -d rxe0 ping --dgid "$gid" \
+	-c 100000 -i 20 > /tmp/ibt_ping_int2.out 2>&1
+ibt_expect "timeout -s INT (SIGINT twice): the ping ends as for one, exit 0" \
+	0 "$?"
+ibt_match "  and prints the statistics" "[1-9][0-9]* probes sent" \
+	"$(cat /tmp/ibt_ping_int2.out)"
+
 # Unload while a ping runs: the ping ends with an error, unload completes.
 "$IBTRACECTL" -d rxe0 ping --dgid "$gid" -c 100000 -i 20 \
 	> /tmp/ibt_ping_unload.out 2>&1 &
