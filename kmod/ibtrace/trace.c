@@ -210,12 +210,10 @@ static void ibtrace_node_end_err(struct ibtrace_trace_node *n, int err)
 		ibtrace_node_end(n, IBTRACE_TRACE_UNRESPONSIVE, 0);
 }
 
-/* Post question @q of @n; a failure to post is fatal to the trace. */
-static int ibtrace_ask(struct ibtrace_trace *t, struct ibtrace_trace_node *n,
-		       enum ibtrace_ask which)
+/* Post @q (an SMP when @smp, else class 0x30) and count it. */
+static int ibtrace_q_post(struct ibtrace_trace *t, struct ibtrace_trace_q *q,
+			  bool smp)
 {
-	struct ibtrace_trace_q *q = &n->q[which];
-	bool smp = which < IBTRACE_ASK_CPI;
 	int err;
 
 	q->call.req = &q->req;
@@ -233,13 +231,27 @@ static int ibtrace_ask(struct ibtrace_trace *t, struct ibtrace_trace_node *n,
 		return err;
 	q->busy = true;
 	q->asked = true;
-	if (smp) {
-		n->hop.smps++;
+	if (smp)
 		t->res->smps++;
-	} else {
-		n->hop.vendor_mads++;
+	else
 		t->res->vendor_mads++;
-	}
+	return 0;
+}
+
+/* Post question @which of @n; a failure to post is fatal to the trace. */
+static int ibtrace_ask(struct ibtrace_trace *t, struct ibtrace_trace_node *n,
+		       enum ibtrace_ask which)
+{
+	bool smp = which < IBTRACE_ASK_CPI;
+	int err;
+
+	err = ibtrace_q_post(t, &n->q[which], smp);
+	if (err)
+		return err;
+	if (smp)
+		n->hop.smps++;
+	else
+		n->hop.vendor_mads++;
 	return 0;
 }
 
@@ -264,13 +276,14 @@ static int ibtrace_ask_smp(struct ibtrace_trace *t,
 	return ibtrace_ask(t, n, which);
 }
 
-/* A class 0x30 Get of @attr to @n's LID. */
-static int ibtrace_ask_vendor(struct ibtrace_trace *t,
-			      struct ibtrace_trace_node *n,
-			      enum ibtrace_ask which, u16 attr, struct ib_ah *ah)
+/*
+ * A class 0x30 Get of @attr to @ah; SourceRoute carries the incoming
+ * ports of hops 1..@hops.
+ */
+static void ibtrace_vendor_req(struct ibtrace_trace *t,
+			       struct ibtrace_mad_req *req, u16 attr, u32 hops,
+			       struct ib_ah *ah)
 {
-	struct ibtrace_mad_req *req = &n->q[which].req;
-	u32 hops = n->hop.index;
 	u8 *sr = req->mad.data;
 
 	ibtrace_mad_init_vendor(&req->mad, IBTRACE_METHOD_GET, attr);
@@ -283,6 +296,14 @@ static int ibtrace_ask_vendor(struct ibtrace_trace *t,
 	req->timeout_ms = t->params->timeout_ms;
 	req->retries = t->params->retries;
 	req->attempts = 0;
+}
+
+/* A class 0x30 Get of @attr to @n's agent through @ah. */
+static int ibtrace_ask_vendor(struct ibtrace_trace *t,
+			      struct ibtrace_trace_node *n,
+			      enum ibtrace_ask which, u16 attr, struct ib_ah *ah)
+{
+	ibtrace_vendor_req(t, &n->q[which].req, attr, n->hop.index, ah);
 	return ibtrace_ask(t, n, which);
 }
 
@@ -360,7 +381,6 @@ static int ibtrace_dest_start(struct ibtrace_trace *t)
 {
 	struct ibtrace_path path = { .dlid = t->res->dlid };
 	struct ibtrace_trace_q *q = &t->dest_cpi;
-	struct ibtrace_mad_req *req = &q->req;
 	struct ib_ah *ah;
 	int err;
 
@@ -370,21 +390,10 @@ static int ibtrace_dest_start(struct ibtrace_trace *t)
 	if (IS_ERR(ah))
 		return 0;
 	t->dest_ah = ah;
-	ibtrace_mad_init_vendor(&req->mad, IBTRACE_METHOD_GET,
-				IBTRACE_ATTR_CLASS_PORT_INFO);
-	req->ah = ah;
-	req->remote_qpn = 1;
-	req->timeout_ms = t->params->timeout_ms;
-	req->retries = t->params->retries;
-	q->call.req = req;
-	q->call.agent = t->port->agent;
-	q->call.hdr_len = IB_MGMT_VENDOR_HDR;
-	q->call.data_len = IB_MGMT_VENDOR_DATA;
-	err = ibtrace_mad_call_post(t->port, &q->call);
+	ibtrace_vendor_req(t, &q->req, IBTRACE_ATTR_CLASS_PORT_INFO, 0, ah);
+	err = ibtrace_q_post(t, q, false);
 	if (err)
 		return err;
-	q->busy = true;
-	t->res->vendor_mads++;
 	t->dest_agent = IBTRACE_DEST_ASKING;
 	return 0;
 }
@@ -431,14 +440,9 @@ static int ibtrace_dest_step(struct ibtrace_trace *t)
 	if (!q->busy || !ibtrace_mad_call_done(&q->call))
 		return 0;
 	err = ibtrace_mad_call_finish(&q->call);
-	if (err == -ETIMEDOUT && q->req.attempts <= q->req.retries) {
-		err = ibtrace_mad_call_post(t->port, &q->call);
-		if (!err)
-			t->res->vendor_mads++;
-		else
-			q->busy = false;
-		return err;
-	}
+	q->busy = false;
+	if (err == -ETIMEDOUT && q->req.attempts <= q->req.retries)
+		return ibtrace_q_post(t, q, false);
 	q->busy = false;
 	q->err = err;
 	if (!err && !q->req.resp.mad_hdr.status)
@@ -985,17 +989,9 @@ static int ibtrace_trace_vendor(struct ibtrace_trace *t, struct ib_ah *ah,
 				u16 attr, u32 hops)
 {
 	struct ibtrace_mad_req *req = &t->vend;
-	u8 *sr = req->mad.data;
 	int err;
 
-	ibtrace_mad_init_vendor(&req->mad, IBTRACE_METHOD_GET, attr);
-	if (attr == IBTRACE_ATTR_SOURCE_ROUTE) {
-		sr[IBTRACE_SR_HOP_COUNT] = hops;
-		memcpy(&sr[IBTRACE_SR_VECTOR], t->sroute, hops);
-	}
-	req->ah = ah;
-	req->remote_qpn = 1;
-	req->attempts = 0;
+	ibtrace_vendor_req(t, req, attr, hops, ah);
 	err = ibtrace_mad_exchange(t->port, req);
 	t->hop.vendor_mads += req->attempts;
 	t->res->vendor_mads += req->attempts;
@@ -1023,8 +1019,6 @@ static int ibtrace_trace_roce(struct ibtrace_trace *t,
 	ah = ibtrace_ah_create(port, &t->params->dgid, &path, extack);
 	if (IS_ERR(ah))
 		return PTR_ERR(ah);
-	t->vend.timeout_ms = t->params->timeout_ms;
-	t->vend.retries = t->params->retries;
 
 	memset(hop, 0, sizeof(*hop));
 	hop->agent = IBTRACE_HOP_AGENT_LOCAL;
