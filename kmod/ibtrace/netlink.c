@@ -11,6 +11,14 @@
 
 #include "netlink.h"
 
+struct netlink_range_validation ibtrace_nl_timeout_range = {
+	.min = 1, .max = IBTRACE_NL_MAX_MS,
+};
+
+struct netlink_range_validation ibtrace_nl_lid_range = {
+	.min = 1, .max = IBTRACE_MAX_UNICAST_LID,
+};
+
 static const struct genl_ops ibtrace_genl_ops[] = {
 	{
 		.cmd = IBTRACE_CMD_DEV_GET,

@@ -18,6 +18,20 @@
 
 extern struct genl_family ibtrace_genl_family;
 
+/*
+ * MAD timing of ping, trace and the conformance tests: per attempt, as
+ * libibmad's defaults (1000 ms, 3 retries), within the same bounds.
+ */
+#define IBTRACE_NL_DEF_TIMEOUT_MS	1000
+#define IBTRACE_NL_DEF_RETRIES		3
+#define IBTRACE_NL_MAX_MS		60000
+#define IBTRACE_NL_MAX_RETRIES		100
+
+/* 1..IBTRACE_NL_MAX_MS, for timeouts */
+extern struct netlink_range_validation ibtrace_nl_timeout_range;
+/* a unicast LID, 1..0xbfff */
+extern struct netlink_range_validation ibtrace_nl_lid_range;
+
 int ibtrace_nl_init(void);
 void ibtrace_nl_exit(void);
 

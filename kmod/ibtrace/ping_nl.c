@@ -12,26 +12,14 @@
 #include "netlink.h"
 
 #define IBTRACE_PING_DEF_INTERVAL_MS	1000
-#define IBTRACE_PING_DEF_TIMEOUT_MS	1000
-#define IBTRACE_PING_DEF_RETRIES	3
 #define IBTRACE_PING_MAX_COUNT		100000
-#define IBTRACE_PING_MAX_MS		60000
-#define IBTRACE_PING_MAX_RETRIES	100
 
 static struct netlink_range_validation ibtrace_count_range = {
 	.min = 1, .max = IBTRACE_PING_MAX_COUNT,
 };
 
 static struct netlink_range_validation ibtrace_interval_range = {
-	.min = 0, .max = IBTRACE_PING_MAX_MS,
-};
-
-static struct netlink_range_validation ibtrace_timeout_range = {
-	.min = 1, .max = IBTRACE_PING_MAX_MS,
-};
-
-static struct netlink_range_validation ibtrace_dlid_range = {
-	.min = 1, .max = IBTRACE_MAX_UNICAST_LID,
+	.min = 0, .max = IBTRACE_NL_MAX_MS,
 };
 
 const struct nla_policy ibtrace_ping_policy[IBTRACE_A_PING_SROUTE + 1] = {
@@ -41,15 +29,15 @@ const struct nla_policy ibtrace_ping_policy[IBTRACE_A_PING_SROUTE + 1] = {
 	[IBTRACE_A_PORT] = NLA_POLICY_RANGE(NLA_U32, 1, 255),
 	[IBTRACE_A_PING_DGID] = NLA_POLICY_EXACT_LEN(sizeof(union ib_gid)),
 	[IBTRACE_A_PING_DLID] =
-		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_dlid_range),
+		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_nl_lid_range),
 	[IBTRACE_A_PING_COUNT] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_count_range),
 	[IBTRACE_A_PING_INTERVAL_MS] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_interval_range),
 	[IBTRACE_A_PING_TIMEOUT_MS] =
-		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_timeout_range),
+		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_nl_timeout_range),
 	[IBTRACE_A_PING_RETRIES] =
-		NLA_POLICY_RANGE(NLA_U32, 0, IBTRACE_PING_MAX_RETRIES),
+		NLA_POLICY_RANGE(NLA_U32, 0, IBTRACE_NL_MAX_RETRIES),
 	[IBTRACE_A_PING_SROUTE] =
 		NLA_POLICY_RANGE(NLA_BINARY, 1, IBTRACE_SROUTE_MAX_HOPS),
 };
@@ -85,9 +73,9 @@ static int ibtrace_ping_parse(struct nlattr **attrs,
 	p->interval_ms = ibtrace_nl_u32(attrs, IBTRACE_A_PING_INTERVAL_MS,
 					IBTRACE_PING_DEF_INTERVAL_MS);
 	p->timeout_ms = ibtrace_nl_u32(attrs, IBTRACE_A_PING_TIMEOUT_MS,
-				       IBTRACE_PING_DEF_TIMEOUT_MS);
+				       IBTRACE_NL_DEF_TIMEOUT_MS);
 	p->retries = ibtrace_nl_u32(attrs, IBTRACE_A_PING_RETRIES,
-				    IBTRACE_PING_DEF_RETRIES);
+				    IBTRACE_NL_DEF_RETRIES);
 	if (sr) {
 		p->sroute_len = nla_len(sr);
 		memcpy(p->sroute, nla_data(sr), p->sroute_len);

@@ -12,21 +12,8 @@
 
 #include "netlink.h"
 
-#define IBTRACE_TRACE_DEF_TIMEOUT_MS	1000
-#define IBTRACE_TRACE_DEF_RETRIES	3
-#define IBTRACE_TRACE_MAX_MS		60000
-#define IBTRACE_TRACE_MAX_RETRIES	100
-
 /* traces running now, at most IBTRACE_TRACE_MAX_RUNNING */
 static atomic_t ibtrace_traces_running = ATOMIC_INIT(0);
-
-static struct netlink_range_validation ibtrace_trace_timeout_range = {
-	.min = 1, .max = IBTRACE_TRACE_MAX_MS,
-};
-
-static struct netlink_range_validation ibtrace_trace_dlid_range = {
-	.min = 1, .max = IBTRACE_MAX_UNICAST_LID,
-};
 
 const struct nla_policy ibtrace_trace_policy[IBTRACE_A_TRACE_RETRIES + 1] = {
 	[IBTRACE_A_DEV_INDEX] = { .type = NLA_U32 },
@@ -34,12 +21,12 @@ const struct nla_policy ibtrace_trace_policy[IBTRACE_A_TRACE_RETRIES + 1] = {
 				 .len = IB_DEVICE_NAME_MAX - 1 },
 	[IBTRACE_A_PORT] = NLA_POLICY_RANGE(NLA_U32, 1, 255),
 	[IBTRACE_A_TRACE_DLID] =
-		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_trace_dlid_range),
+		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_nl_lid_range),
 	[IBTRACE_A_TRACE_DGID] = NLA_POLICY_EXACT_LEN(sizeof(union ib_gid)),
 	[IBTRACE_A_TRACE_TIMEOUT_MS] =
-		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_trace_timeout_range),
+		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_nl_timeout_range),
 	[IBTRACE_A_TRACE_RETRIES] =
-		NLA_POLICY_RANGE(NLA_U32, 0, IBTRACE_TRACE_MAX_RETRIES),
+		NLA_POLICY_RANGE(NLA_U32, 0, IBTRACE_NL_MAX_RETRIES),
 };
 
 struct ibtrace_trace_ctx {
@@ -63,10 +50,10 @@ static int ibtrace_trace_parse(struct nlattr **attrs,
 	}
 	if (attrs[IBTRACE_A_TRACE_DLID])
 		p->dlid = nla_get_u32(attrs[IBTRACE_A_TRACE_DLID]);
-	p->timeout_ms = IBTRACE_TRACE_DEF_TIMEOUT_MS;
+	p->timeout_ms = IBTRACE_NL_DEF_TIMEOUT_MS;
 	if (attrs[IBTRACE_A_TRACE_TIMEOUT_MS])
 		p->timeout_ms = nla_get_u32(attrs[IBTRACE_A_TRACE_TIMEOUT_MS]);
-	p->retries = IBTRACE_TRACE_DEF_RETRIES;
+	p->retries = IBTRACE_NL_DEF_RETRIES;
 	if (attrs[IBTRACE_A_TRACE_RETRIES])
 		p->retries = nla_get_u32(attrs[IBTRACE_A_TRACE_RETRIES]);
 	return 0;
