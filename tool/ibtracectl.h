@@ -188,6 +188,8 @@ extern volatile sig_atomic_t ibt_signal;
  * signals the tool and its process group), a later one ends the tool.
  */
 void ibt_on_signal(int sig);
+/* an unsigned attribute's value, whatever its (policy-checked) size */
+uint64_t ibt_nla_uint(const struct nlattr *a);
 
 /* ibtracectl.c */
 int ibt_err(int code, const char *fmt, ...)

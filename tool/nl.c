@@ -78,6 +78,29 @@ void ibt_on_signal(int sig)
 	errno = saved;
 }
 
+/*
+ * The value of an unsigned attribute. Every one of them has a fixed
+ * size, checked by the policies below, so its length says its type; a
+ * flag (no payload) reads 1.
+ */
+uint64_t ibt_nla_uint(const struct nlattr *a)
+{
+	switch (nla_len(a)) {
+	case 0:
+		return 1;
+	case 1:
+		return nla_get_u8((struct nlattr *)a);
+	case 2:
+		return nla_get_u16((struct nlattr *)a);
+	case 4:
+		return nla_get_u32((struct nlattr *)a);
+	case 8:
+		return nla_get_u64((struct nlattr *)a);
+	default:
+		return 0;	/* not an unsigned value */
+	}
+}
+
 /* Fixed-size attributes are checked for their exact size. */
 #define FIXED(t, n)	{ .type = (t), .minlen = (n), .maxlen = (n) }
 #define U8		FIXED(NLA_U8, 1)

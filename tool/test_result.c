@@ -37,35 +37,6 @@ void test_list_free(struct list *l)
 	l->n = 0;
 }
 
-static uint64_t attr_val(struct nlattr *a, int type)
-{
-	switch (type) {
-	case IBTRACE_A_TEST_DUT_PORT:
-	case IBTRACE_A_TEST_STATE:
-	case IBTRACE_A_TEST_VERDICT:
-	case IBTRACE_A_TEST_RESTORE:
-	case IBTRACE_A_TEST_EVENT:
-	case IBTRACE_A_TEST_DUT_NODE_TYPE:
-	case IBTRACE_A_TEST_GUID_CAP:
-	case IBTRACE_A_TEST_RNR_TIMER:
-	case IBTRACE_A_TEST_RNR_RETRY:
-	case IBTRACE_A_TEST_POLL:
-	case IBTRACE_A_TEST_RNR_WIRE:
-		return nla_get_u8(a);
-	case IBTRACE_A_TEST_PEER_PORT:
-		return nla_get_u16(a);
-	case IBTRACE_A_TEST_RNR_ALL:
-	case IBTRACE_A_TEST_RNR_RECV_POSTED:
-		return 1;			/* flags */
-	case IBTRACE_A_TEST_ELAPSED_NS:
-	case IBTRACE_A_TEST_DUT_NODE_GUID:
-	case IBTRACE_A_TEST_DUT_PORT_GUID:
-		return nla_get_u64(a);
-	default:
-		return nla_get_u32(a);
-	}
-}
-
 /* Add or update (same id) assertion @a of @r. */
 static int assert_put(struct result *r, const struct assertion *a)
 {
@@ -151,23 +122,7 @@ static int absorb_xchg(struct ibt *ctx, struct result *r, struct nlattr *nest)
 		if (!tb[i])
 			continue;
 		v->have[i] = true;
-		switch (i) {
-		case IBTRACE_XCHG_A_METHOD:
-		case IBTRACE_XCHG_A_OUTCOME:
-		case IBTRACE_XCHG_A_PHASE:
-			v->val[i] = nla_get_u8(tb[i]);
-			break;
-		case IBTRACE_XCHG_A_ATTR_ID:
-		case IBTRACE_XCHG_A_STATUS:
-			v->val[i] = nla_get_u16(tb[i]);
-			break;
-		case IBTRACE_XCHG_A_RTT_NS:
-			v->val[i] = nla_get_u64(tb[i]);
-			break;
-		default:
-			v->val[i] = nla_get_u32(tb[i]);
-			break;
-		}
+		v->val[i] = ibt_nla_uint(tb[i]);
 	}
 	return 0;
 }
@@ -189,19 +144,7 @@ static int absorb_rnr_code(struct ibt *ctx, struct result *r, struct nlattr *nes
 		if (!tb[i])
 			continue;
 		c.have[i] = true;
-		switch (i) {
-		case IBTRACE_RNR_A_CODE:
-			c.val[i] = nla_get_u8(tb[i]);
-			break;
-		case IBTRACE_RNR_A_ITERATIONS:
-		case IBTRACE_RNR_A_WIRE_SAMPLES:
-		case IBTRACE_RNR_A_NAKS:
-			c.val[i] = nla_get_u32(tb[i]);
-			break;
-		default:
-			c.val[i] = nla_get_u64(tb[i]);
-			break;
-		}
+		c.val[i] = ibt_nla_uint(tb[i]);
 	}
 	for (k = 0; k < r->ncodes; k++)
 		if (r->codes[k].val[IBTRACE_RNR_A_CODE] == c.val[IBTRACE_RNR_A_CODE]) {
@@ -281,7 +224,7 @@ int test_result_absorb(struct ibt *ctx, struct result *r, struct nlmsghdr *nlh)
 			if (type < IBTRACE_A_TEST_JOB || type > IBTRACE_A_MAX)
 				break;
 			r->have[type] = true;
-			r->val[type] = attr_val(a, type);
+			r->val[type] = ibt_nla_uint(a);
 			break;
 		}
 		if (ret)

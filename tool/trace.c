@@ -382,30 +382,10 @@ static int trace_hop(struct ibt *ctx, struct trace *t, struct nlattr *nest)
 		if (!tb[i])
 			continue;
 		h->have[i] = true;
-		switch (i) {
-		case IBTRACE_HOP_A_NODE_DESC:
+		if (i == IBTRACE_HOP_A_NODE_DESC)
 			nla_strlcpy(h->desc, tb[i], sizeof(h->desc));
-			break;
-		case IBTRACE_HOP_A_NODE_TYPE:
-		case IBTRACE_HOP_A_NUM_PORTS:
-		case IBTRACE_HOP_A_LMC:
-		case IBTRACE_HOP_A_IN_PORT:
-		case IBTRACE_HOP_A_OUT_PORT:
-		case IBTRACE_HOP_A_AGENT:
-		case IBTRACE_HOP_A_EXPECTED_PORT:
-		case IBTRACE_HOP_A_ACTUAL_PORT:
-			h->val[i] = nla_get_u8(tb[i]);
-			break;
-		case IBTRACE_HOP_A_NODE_GUID:
-		case IBTRACE_HOP_A_PORT_GUID:
-		case IBTRACE_HOP_A_SMP_RTT_NS:
-		case IBTRACE_HOP_A_VENDOR_RTT_NS:
-			h->val[i] = nla_get_u64(tb[i]);
-			break;
-		default:
-			h->val[i] = nla_get_u32(tb[i]);
-			break;
-		}
+		else
+			h->val[i] = ibt_nla_uint(tb[i]);
 	}
 	if (t->verbose && !ctx->json)
 		hop_text(t, h);
@@ -432,22 +412,7 @@ static int trace_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 		if (!tb[i] || i == IBTRACE_A_TRACE_HOP || i == IBTRACE_A_TRACE_DGID)
 			continue;
 		t->have[i] = true;
-		switch (i) {
-		case IBTRACE_A_TRACE_STATUS:
-		case IBTRACE_A_TRACE_FAIL_PORT:
-		case IBTRACE_A_TRACE_ONE_HOP:
-			t->val[i] = nla_get_u8(tb[i]);
-			break;
-		case IBTRACE_A_TRACE_MAD_STATUS:
-			t->val[i] = nla_get_u16(tb[i]);
-			break;
-		case IBTRACE_A_TRACE_ELAPSED_NS:
-			t->val[i] = nla_get_u64(tb[i]);
-			break;
-		default:
-			t->val[i] = nla_get_u32(tb[i]);
-			break;
-		}
+		t->val[i] = ibt_nla_uint(tb[i]);
 	}
 	t->got_result = true;
 	return 0;
