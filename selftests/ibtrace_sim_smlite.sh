@@ -182,6 +182,21 @@ check_fabric()
 	done
 	ibt_expect "$name: ibtracert between every pair of $(wc -w <<< $pick) of $hcas HCAs" "" "$bad"
 
+	# SM-lite's routes: ibtracectl's hops equal ibtracert's, from $src
+	bad=
+	for j in $pick; do
+		local b lb want got
+
+		[ "$j" = 1 ] && continue
+		read -r b _ lb _ <<< "$(sed -n "${j}p" <<< "$devs")"
+		want=$(ibt_rert_path "$src" "$sport" "$(sed -n 1p <<< "$devs" |
+			cut -d' ' -f3)" "$lb")
+		got=$("$IBTRACECTL" -j -d "$src" -p "$sport" trace --dlid "$lb" \
+			-t 500 2>/dev/null | ibt_trace_path)
+		[ -n "$want" ] && [ "$want" = "$got" ] || bad="$bad $b"
+	done
+	ibt_expect "$name: ibtracectl trace from the first HCA = ibtracert (SM-lite routes)" "" "$bad"
+
 	bad=
 	for j in $pick; do
 		[ "$j" = 1 ] && continue

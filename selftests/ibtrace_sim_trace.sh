@@ -2,14 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # ibtracectl trace on ibtrace_sim fabrics brought up by OpenSM: for every
-# pair of HCA ports of two of ibsim's example fabrics the hops of
+# pair of HCA ports of ibsim's example fabrics, and for sampled pairs of a
+# two-level and a three-level fat tree, the hops of
 # "ibtracectl -j trace --dlid" (node GUIDs, in/out ports, LIDs) equal what
 # ibtracert prints; the destination HCA is verified by its agent, the
 # switches have none; a LID
 # past LinearFDBTop and an LFT entry 255 are "no route" naming the switch
 # (exit 8); without an SM the DGID lookup fails (exit 12); an unprivileged
-# user gets EPERM (exit 5); SIGINT, rmmod ibtrace and device removal
-# mid-trace end it cleanly (exit 13, 4, 4); of 72 overlapping traces at
+# user gets EPERM (exit 5); SIGINT (also twice, as timeout(1) sends it),
+# rmmod ibtrace and device removal mid-trace end it cleanly (exit 13, 4,
+# 4); of 72 overlapping traces at
 # least 64 are right, the others "busy" (exit 14); on RoCE (rxe) a
 # --dgid trace is one hop, stated as such. Prints the wall time of one
 # trace against ibtracert and the SMPs each used.
@@ -74,44 +76,25 @@ hca_ports()
 		"\($d) \(.port) \(.lid)"'
 }
 
-# ibtracert's path as "node_guid in out lid" lines, parsed from its text
-rert_path()
-{
-	ibtracert -C "$1" -P "$2" -t 300 "$3" "$4" 2>&1 | awk '
-	function g(s) { match(s, /\{0x[0-9a-f]+\}/); return substr(s, RSTART + 1, RLENGTH - 2) }
-	function l(s) { match(s, / lid [0-9]+/); return substr(s, RSTART + 5, RLENGTH - 5) }
-	/^From / { guid = g($0); inp = ""; lid = l($0); next }
-	/^\[[0-9]+\] -> / {
-		match($0, /^\[[0-9]+\]/); out = substr($0, 2, RLENGTH - 2)
-		print guid, inp, out, lid
-		guid = g($0); match($0, /\}\[[0-9]+\]/)
-		inp = substr($0, RSTART + 2, RLENGTH - 3); lid = l($0); next
-	}
-	/^To / { print guid, inp, "", lid }'
-}
-
-# the same from ibtracectl's JSON document; ibtracert names the source by
-# its node GUID and the other hops by the GUID of the port entered
-trace_path()
-{
-	jq -r '.hops[] | "\(if .hop == 0 then .node_guid else .port_guid end) \(.in_port // "") \(.out_port // "") \(.lid)"'
-}
-
 # Every HCA port pair of fabric $1 --------------------------------------------
 
+# check_pairs FABRIC [EVERY]: every HCA port pair, or every EVERY-th one
 check_pairs()
 {
-	local f=$1 sd sp slid dd dp dlid want got js bad=0 badag=0 n=0 agents
+	local f=$1 every=${2:-1} sd sp slid dd dp dlid want got js bad=0 badag=0
+	local n=0 k=0 agents
 
 	hca_ports "$f" > "$TMP/ports-$f"
 	while read -r sd sp slid; do
 		while read -r dd dp dlid; do
 			[ "$dlid" = "$slid" ] && continue
+			k=$((k + 1))
+			[ $((k % every)) -eq 0 ] || continue
 			n=$((n + 1))
-			want=$(rert_path "$sd" "$sp" "$slid" "$dlid")
+			want=$(ibt_rert_path "$sd" "$sp" "$slid" "$dlid")
 			js=$("$IBTRACECTL" -j -d "$sd" -p "$sp" trace --dlid "$dlid" \
 				-t 500 2>/dev/null)
-			got=$(trace_path <<< "$js")
+			got=$(ibt_trace_path <<< "$js")
 			if [ -z "$want" ] || [ "$want" != "$got" ]; then
 				bad=$((bad + 1))
 				printf '# %s/%s -> lid %s\n# ibtracert:\n%s\n# ibtracectl:\n%s\n' \
@@ -125,6 +108,10 @@ check_pairs()
 			fi
 		done < "$TMP/ports-$f"
 	done < "$TMP/ports-$f"
+	if [ "$n" -eq 0 ]; then
+		ibt_fail "$f: HCA port pairs to trace" "none found"
+		return
+	fi
 	ibt_expect "$f: $n pairs, ibtracectl's hops = ibtracert's" "0 of $n differ" \
 		"$bad of $n differ"
 	ibt_expect "$f: HCAs verified by the agent, switches no agent" \
@@ -140,6 +127,27 @@ if [ -e "$EX/net.2sw2path4hca2port" ]; then
 	check_pairs b
 	"$IBTRACECTL" sim del b
 fi
+
+# The other example fabrics, every pair; generated fat trees (two and three
+# levels), sampled pairs. Each is deleted again: fabric a stays for the
+# rest of the test.
+for ex in net net.1 net.2sw2path; do
+	[ -e "$EX/$ex" ] || continue
+	ibt_check "fabric $ex up, OpenSM SUBNET UP" fabric_up "x$ex" "$EX/$ex"
+	check_pairs "x$ex"
+	"$IBTRACECTL" sim del "x$ex"
+done
+bash "$IBT_DIR/gen_fattree.sh" shape=2 leaves=4 hcas=4 spines=2 radix=8 \
+	> "$TMP/ft2"
+bash "$IBT_DIR/gen_fattree.sh" shape=3 pods=2 leaves=2 spines=2 tops=2 \
+	hcas=2 radix=8 > "$TMP/ft3"
+# 16 HCAs (240 pairs) and 8 HCAs (56 pairs): 12 and 11 pairs
+for ft in "ft2 20" "ft3 5"; do
+	read -r ft every <<< "$ft"
+	ibt_check "fat tree $ft up, OpenSM SUBNET UP" fabric_up "$ft" "$TMP/$ft"
+	check_pairs "$ft" "$every"
+	"$IBTRACECTL" sim del "$ft"
+done
 
 # Fabric a: Hca1 -> Hca4 crosses both switches ---------------------------------
 
@@ -234,9 +242,9 @@ for i in $(seq 72); do
 done
 wait $pids
 ok=0 busy=0 other=0
-want=$(trace_path <<< "$js")
+want=$(ibt_trace_path <<< "$js")
 for i in $(seq 72); do
-	if [ "$(trace_path < "$TMP/c$i.json" 2>/dev/null)" = "$want" ]; then
+	if [ "$(ibt_trace_path < "$TMP/c$i.json" 2>/dev/null)" = "$want" ]; then
 		ok=$((ok + 1))
 	elif grep -q '^Error: busy' "$TMP/c$i.err"; then
 		busy=$((busy + 1))
@@ -263,6 +271,13 @@ ibt_match "  one sentence" '^Error: trace to lid [0-9]+ cancelled after 2 hops$'
 	"$(cat "$TMP/int.err")"
 ibt_expect "  no trace left running in the kernel (agent still answers)" "0" \
 	"$("$IBTRACECTL" -d "$H1" ping --dlid "$L4" >/dev/null 2>&1; echo $?)"
+
+# timeout(1) signals the tool and then its process group: SIGINT twice
+timeout --preserve-status -s INT 2 "$IBTRACECTL" -j -d "$H1" trace --dlid "$L4" \
+	-t 20000 -r 0 > "$TMP/int2.json" 2>/dev/null
+ibt_expect "timeout -s INT mid-trace (SIGINT twice): exit 13, as for one" 13 "$?"
+ibt_expect "  JSON: cancelled, the 2 hops seen before" "cancelled 2" \
+	"$(jq -r '"\(.result) \(.hops | length)"' "$TMP/int2.json")"
 
 "$IBTRACECTL" -j -d "$H1" trace --dlid "$L4" -t 20000 -r 0 > "$TMP/rm.json" \
 	2>"$TMP/rm.err" &

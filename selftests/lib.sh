@@ -237,3 +237,30 @@ ibt_ll_gid_of_mac()
 		"${m[2]}" "${m[3]}" "${m[4]}" "${m[5]}" |
 		sed -E 's/:0+([0-9a-f])/:\1/g'
 }
+
+# Paths of a trace, to compare ibtracectl with ibtracert ----------------------
+
+# ibt_rert_path CA PORT SLID DLID: ibtracert's path as "node_guid in out
+# lid" lines, parsed from its text
+ibt_rert_path()
+{
+	ibtracert -C "$1" -P "$2" -t 300 "$3" "$4" 2>&1 | awk '
+	function g(s) { match(s, /\{0x[0-9a-f]+\}/); return substr(s, RSTART + 1, RLENGTH - 2) }
+	function l(s) { match(s, / lid [0-9]+/); return substr(s, RSTART + 5, RLENGTH - 5) }
+	/^From / { guid = g($0); inp = ""; lid = l($0); next }
+	/^\[[0-9]+\] -> / {
+		match($0, /^\[[0-9]+\]/); out = substr($0, 2, RLENGTH - 2)
+		print guid, inp, out, lid
+		guid = g($0); match($0, /\}\[[0-9]+\]/)
+		inp = substr($0, RSTART + 2, RLENGTH - 3); lid = l($0); next
+	}
+	/^To / { print guid, inp, "", lid }'
+}
+
+# ibt_trace_path < JSON: the same from an "ibtracectl -j trace" document;
+# ibtracert names the source by its node GUID and the other hops by the
+# GUID of the port entered
+ibt_trace_path()
+{
+	jq -r '.hops[] | "\(if .hop == 0 then .node_guid else .port_guid end) \(.in_port // "") \(.out_port // "") \(.lid)"'
+}
