@@ -6,9 +6,12 @@
 # two-level and a three-level fat tree, the hops of
 # "ibtracectl -j trace --dlid" (node GUIDs, in/out ports, LIDs) equal what
 # ibtracert prints; the destination HCA is verified by its agent, the
-# switches have none; a LID
+# switches have none; with a duplicate LID and a misroute the
+# destination's agent reports a mismatch (exit 7); a LID
 # past LinearFDBTop and an LFT entry 255 are "no route" naming the switch
-# (exit 8); without an SM the DGID lookup fails (exit 12); an unprivileged
+# (exit 8); --dgid through OpenSM's SA (OpenSM running in the
+# background) gives the --dlid path; without an SM the DGID lookup fails
+# (exit 12); an unprivileged
 # user gets EPERM (exit 5); SIGINT (also twice, as timeout(1) sends it),
 # rmmod ibtrace and device removal mid-trace end it cleanly (exit 13, 4,
 # 4); of 72 overlapping traces at
@@ -29,7 +32,7 @@ ibt_require_file "$SIM_KO"
 ibt_require_file "$IBT_KO"
 ibt_require_file "$IBTRACECTL"
 ibt_require_file "$EX/net.2sw2path4hca"
-for c in opensm ibtracert jq setpriv; do
+for c in opensm ibtracert ibportstate jq setpriv; do
 	ibt_require_cmd "$c"
 done
 if [ ! -x "$SIM_SMP" ]; then
@@ -118,6 +121,46 @@ check_pairs()
 		"0 of $n wrong" "$badag of $n wrong"
 }
 
+# mismatch_check FABRIC (net.2sw2path4hca2port): a duplicate LID and a
+# misroute. Hca2's port 2 is given port 1's LID (ibportstate, as a stray
+# SubnSet would) and Switch2 forwards that LID out of its port to Hca2's
+# port 2. The directed-route walk follows Switch2's LFT to port 1, but the
+# agent probes arrive on port 2: the destination's verdict is a mismatch,
+# expected port 1, actual port 2, and the trace exits 7.
+mismatch_check()
+{
+	local f=$1 js h1 h2 x y swp out rc
+
+	js=$(sim_json "$f")
+	h1=$(jq -r '.nodes[] | select(.name == "Hca1") | .dev' <<< "$js")
+	h2=$(jq -r '.nodes[] | select(.name == "Hca2") | .dev' <<< "$js")
+	x=$(jq -r '.nodes[] | select(.name == "Hca2") | .ports[0].lid' <<< "$js")
+	y=$(jq -r '.nodes[] | select(.name == "Hca2") | .ports[1].lid' <<< "$js")
+	swp=$(jq -r '.nodes[] | select(.name == "Switch2") | .ports[] |
+		select(.peer.name == "Hca2" and .peer.port == 2) | .port' <<< "$js")
+	ibt_check "$f: Hca2 port 2 given port 1's LID $x (was $y)" \
+		ibportstate -C "$h2" -P 2 -D 0 2 lid "$x"
+	ibt_check "$f: Switch2 misroutes LID $x to port $swp (Hca2 port 2)" \
+		"$IBTRACECTL" sim set "$f" Switch2 misroute "$x" "$swp"
+	out=$("$IBTRACECTL" -j -d "$h1" trace --dlid "$x")
+	rc=$?
+	ibt_expect "$f: mismatch at the destination (hop 3), expected 1 actual 2, exit 7" \
+		"ok 3 Hca2 mismatch 1 2 7" \
+		"$(jq -r '"\(.result) \(.hops[-1] | "\(.hop) \(.node_desc) \(.agent) \(.expected_port) \(.actual_port)")"' <<< "$out") $rc"
+	ibt_expect "$f: the walk itself follows the LFT (in port 1 at Hca2)" \
+		"1" "$(jq -r '.hops[-1].in_port' <<< "$out")"
+	out=$("$IBTRACECTL" -d "$h1" trace --dlid "$x" 2>&1)
+	ibt_match "$f: text: reached, but the agent saw the probe on another port" \
+		'reached ca "Hca2" .*, but its agent saw the probe arrive on another port$' \
+		"$out"
+	"$IBTRACECTL" sim set "$f" Switch2 misroute "$x" none
+	ibportstate -C "$h2" -P 2 -D 0 2 lid "$y" >/dev/null 2>&1
+	out=$("$IBTRACECTL" -j -d "$h1" trace --dlid "$x")
+	rc=$?
+	ibt_expect "$f: rule removed, LID $y back: verified again, exit 0" \
+		"verified 0" "$(jq -r '.hops[-1].agent' <<< "$out") $rc"
+}
+
 ibt_check "fabric a (net.2sw2path4hca) up, OpenSM SUBNET UP" \
 	fabric_up a "$EX/net.2sw2path4hca"
 check_pairs a
@@ -125,6 +168,7 @@ if [ -e "$EX/net.2sw2path4hca2port" ]; then
 	ibt_check "fabric b (net.2sw2path4hca2port) up, OpenSM SUBNET UP" \
 		fabric_up b "$EX/net.2sw2path4hca2port"
 	check_pairs b
+	mismatch_check b
 	"$IBTRACECTL" sim del b
 fi
 
@@ -173,13 +217,48 @@ ibt_match "-v: one line per hop, then the result" \
 	'^hop 0 ca "Hca1".*agent local.*hop 1 in 1 switch "Switch1".*agent no_agent.*hop 3 in 1 ca "Hca4".*agent verified.*vendor_rtt [0-9.]+ us Trace from' \
 	"$(tr '\n' ' ' <<< "$out")"
 
-# --dgid with a running SA: not asserted yet. With OpenSM running in the
-# background in the VM, this test stalled here (see the report of the
-# tracer's first slice); the SA lookup path is covered by the failure
-# below and by the --dgid code shared with ping.
+# --dgid: the SA PathRecord comes from OpenSM's SA. OpenSM runs in the
+# background on Hca1 (it finds the subnet as the first run left it) for
+# this check only, and is stopped before the next.
 gid=$(cat "/sys/class/infiniband/$H4/ports/1/gids/0")
-ibt_skip_one "--dgid (SA PathRecord) gives the same path as --dlid" \
-	"OpenSM in the background stalls the VM test"
+osm_up()
+{
+	local i
+
+	OSM_CACHE_DIR=$TMP/osm-a OSM_TMP_DIR=$TMP/osm-a \
+		opensm -d2 -g "$(jq -r '.nodes[] | select(.name == "Hca1") |
+			.ports[0].guid' <<< "$J")" -f "$TMP/osm-a-bg.log" \
+		>/dev/null 2>&1 &
+	OSM_PID=$!
+	for i in $(seq 120); do
+		grep -q 'SUBNET UP' "$TMP/osm-a-bg.log" 2>/dev/null && return 0
+		sleep 0.5
+	done
+	return 1
+}
+osm_down()
+{
+	[ -n "$OSM_PID" ] || return 0
+	kill "$OSM_PID" 2>/dev/null
+	wait "$OSM_PID" 2>/dev/null
+	OSM_PID=
+}
+trap 'osm_down; rm -rf "$TMP"' EXIT
+# not under ibt_check: OSM_PID must be set in this shell
+if osm_up; then
+	ibt_ok "OpenSM running in the background on Hca1: SUBNET UP"
+	want=$("$IBTRACECTL" -j -d "$H1" trace --dlid "$L4" | ibt_trace_path)
+	js=$(timeout 60 "$IBTRACECTL" -j -d "$H1" trace --dgid "$gid")
+	ibt_expect "--dgid (PathRecord from OpenSM's SA) gives the --dlid path" \
+		"$want" "$(ibt_trace_path <<< "$js")"
+	ibt_expect "--dgid: result ok, the DLID the SA gave is Hca4's" \
+		"ok $L4" "$(jq -r '"\(.result) \(.dlid)"' <<< "$js")"
+else
+	ibt_fail "OpenSM running in the background on Hca1: SUBNET UP" \
+		"$(tail -5 "$TMP/osm-a-bg.log" 2>/dev/null)"
+fi
+osm_down
+ibt_expect "no OpenSM left running" "" "$(pgrep -x opensm)"
 
 # Quick figures: wall time and SMPs per hop, ibtracectl vs ibtracert
 tx_h1() { sim_json a | jq -r '.nodes[] | select(.name == "Hca1") | .ports[0].tx'; }

@@ -615,6 +615,33 @@ static void trace_ok_line(const struct trace *t)
 		       h ? hop_name(h, name, sizeof(name)) : "?", verdict);
 }
 
+/*
+ * A trace that reached its destination still fails its proof when an agent
+ * on the path saw the SourceRoute probe arrive on another port than the
+ * walk expected: exit status 7, as a ping whose answers carry an error
+ * status. The one line says so for the destination; a mismatch anywhere
+ * else gets its own sentence.
+ */
+static int trace_proof(const struct trace *t)
+{
+	const struct hop *h;
+	unsigned int i;
+	int ret = IBT_EXIT_OK;
+
+	for (i = 0; i < t->nhops; i++) {
+		h = &t->hops[i];
+		if (hop_get(h, IBTRACE_HOP_A_AGENT) != IBTRACE_HOP_AGENT_MISMATCH)
+			continue;
+		ret = IBT_EXIT_REMOTE;
+		if (i + 1 < t->nhops && !t->verbose)
+			ibt_err(ret, "the agent at hop %" PRIu64 " saw the probe arrive on port %" PRIu64 ", not %" PRIu64,
+				hop_get(h, IBTRACE_HOP_A_INDEX),
+				hop_get(h, IBTRACE_HOP_A_ACTUAL_PORT),
+				hop_get(h, IBTRACE_HOP_A_EXPECTED_PORT));
+	}
+	return ret;
+}
+
 static int trace_run(struct ibt *ctx, struct trace *t)
 {
 	struct sigaction sa = { .sa_handler = ibt_on_signal };
@@ -660,8 +687,8 @@ static int trace_run(struct ibt *ctx, struct trace *t)
 			hop_text(t, &t->hops[i]);
 	}
 	if (ret)
-		ibt_err(ret, "%s", msg);
-	return ret;
+		return ibt_err(ret, "%s", msg);
+	return trace_proof(t);
 }
 
 int ibt_trace(struct ibt *ctx)
