@@ -16,7 +16,10 @@
 # rmmod ibtrace and device removal mid-trace end it cleanly (exit 13, 4,
 # 4); of 72 overlapping traces at
 # least 64 are right, the others "busy" (exit 14); on RoCE (rxe) a
-# --dgid trace is one hop, stated as such. Prints the wall time of one
+# --dgid trace is one hop, stated as such. "trace monitor" in other
+# processes (text and JSON) shows the hops of a trace as the trace itself
+# reports them, its ID and its end, also the end of a trace cancelled by
+# SIGINT; unprivileged, it is refused (exit 5). Prints the wall time of one
 # trace against ibtracert and the SMPs each used.
 
 source "$(dirname "$0")/lib.sh"
@@ -217,6 +220,46 @@ ibt_match "-v: one line per hop, then the result" \
 	'^hop 0 ca "Hca1".*agent local.*hop 1 in 1 switch "Switch1".*agent no_agent.*hop 3 in 1 ca "Hca4".*agent verified.*vendor_rtt [0-9.]+ us Trace from' \
 	"$(tr '\n' ' ' <<< "$out")"
 
+# trace monitor: two monitors (JSON and text) in other processes see the
+# trace's hops and its end. They must have joined the group before the
+# trace starts; "-c 1" ends each after one trace.
+mon_start()	# FILE [ARGS...]: a monitor in the background, PID in MON_PID
+{
+	local f=$1
+
+	shift
+	timeout 60 "$IBTRACECTL" "$@" trace monitor -c 1 > "$f" 2>&1 &
+	MON_PID=$!
+}
+mon_start "$TMP/mon.json" -j
+mpj=$MON_PID
+mon_start "$TMP/mon.txt" -d "$H1"
+mpt=$MON_PID
+sleep 2
+js=$("$IBTRACECTL" -j -d "$H1" trace --dlid "$L4")
+wait "$mpj"
+ibt_expect "trace monitor -j -c 1: exit 0 once the trace ended" 0 "$?"
+wait "$mpt"
+ibt_expect "trace monitor -d DEV -c 1 (text): exit 0 too" 0 "$?"
+hops_of() { jq -c "[$1 | [.hop, .node_guid, .in_port, .out_port, .lid, .agent]]"; }
+ibt_expect "  JSON monitor: the trace's hops (GUIDs, ports, LIDs, verdicts)" \
+	"$(hops_of '.hops[]' <<< "$js")" \
+	"$(jq -s '.' "$TMP/mon.json" | hops_of '.[] | select(.event == "hop")')"
+ibt_expect "  JSON monitor: its end has the trace's ID, result, DLID, hops" \
+	"$(jq -r '"\(.id) \(.result) \(.dlid) \(.hops | length)"' <<< "$js")" \
+	"$(jq -r 'select(.event == "end") | "\(.id) \(.result) \(.dlid) \(.hops)"' \
+		"$TMP/mon.json")"
+id=$(jq -r .id <<< "$js")
+ibt_match "  text monitor: one line per hop, then the end" \
+	"^trace $id $H1/1 hop 0 ca \"Hca1\".*trace $id $H1/1 hop 3 in 1 ca \"Hca4\".*agent verified.*trace $id $H1/1 end lid $L4: ok, 3 hops, [0-9]+ smps, [0-9]+ vendor mads, [0-9.]+ ms \$" \
+	"$(tr '\n' ' ' < "$TMP/mon.txt")"
+out=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
+	"$IBTRACECTL" trace monitor -c 1 2>&1)
+rc=$?
+ibt_expect "trace monitor, unprivileged: exit 5" 5 "$rc"
+ibt_match "  one sentence naming CAP_NET_ADMIN" \
+	'^Error: joining the "trace" multicast group needs CAP_NET_ADMIN$' "$out"
+
 # --dgid: the SA PathRecord comes from OpenSM's SA. OpenSM runs in the
 # background on Hca1 (it finds the subnet as the first run left it) for
 # this check only, and is stopped before the next.
@@ -337,6 +380,9 @@ ibt_expect "72 overlapping traces: each right or busy (exit 14), >= 64 right" \
 	"ok 1 other 0" "ok $((ok >= 64)) other $other"
 echo "# overlapping traces: $ok right, $busy busy"
 
+mon_start "$TMP/mon-int.json" -j
+mpj=$MON_PID
+sleep 2
 "$IBTRACECTL" -j -d "$H1" trace --dlid "$L4" -t 20000 -r 0 > "$TMP/int.json" \
 	2>"$TMP/int.err" &
 pid=$!
@@ -344,6 +390,11 @@ sleep 2
 kill -INT "$pid"
 wait "$pid"
 ibt_expect "SIGINT mid-trace: exit 13 (cancelled)" 13 "$?"
+wait "$mpj"
+ibt_expect "  a monitor saw 2 hops and the end: cancelled, errno EINTR" \
+	"2 cancelled 4" \
+	"$(jq -sr '"\(map(select(.event == "hop")) | length) \(.[-1].result) \(.[-1].errno)"' \
+		"$TMP/mon-int.json")"
 ibt_expect "  JSON: cancelled, the 2 hops seen before" "cancelled 2" \
 	"$(jq -r '"\(.result) \(.hops | length)"' "$TMP/int.json")"
 ibt_match "  one sentence" '^Error: trace to lid [0-9]+ cancelled after 2 hops$' \

@@ -5,6 +5,8 @@
  *
  *   ibtracectl [-j] [-d DEV] [-p PORT] trace (--dlid LID | --dgid GID)
  *              [-r RETRIES] [-t TIMEOUT_MS] [-v]
+ *   ibtracectl [-j] [-d DEV] [-p PORT] trace monitor [-c COUNT]
+ *              (trace_monitor.c: the hops of every trace)
  *
  * Without -d the first Active port is used (an InfiniBand one for --dlid);
  * -p defaults to port 1 with -d.
@@ -45,6 +47,8 @@
  *   fail_hop, fail_port, mad_status, fdb_top  numbers, on failures
  *   message        string: the failure sentence (as on stderr)
  *   smps, vendor_mads, elapsed_ns  numbers: totals of the trace
+ *   id             number: the kernel's ID of the trace (as "trace monitor"
+ *                  shows it)
  *
  * Exit: 0 reached; 4 device gone; 8 no route; 9 port not Active; 10 loop
  * or more than 63 hops; 11 hop unresponsive (or SMP error); 12 SA lookup
@@ -66,6 +70,7 @@
 #include <netlink/msg.h>
 
 #include "ibtracectl.h"
+#include "trace.h"
 
 enum {
 	OPT_DGID = 0x200,
@@ -73,12 +78,6 @@ enum {
 };
 
 #define TRACE_MAX_HOPS	(IBTRACE_TRACE_MAX_HOPS + 1)
-
-struct hop {
-	bool have[IBTRACE_HOP_A_MAX + 1];
-	uint64_t val[IBTRACE_HOP_A_MAX + 1];
-	char desc[IBT_DESC_MAX];
-};
 
 struct trace {
 	/* request */
@@ -90,7 +89,7 @@ struct trace {
 	char target[INET6_ADDRSTRLEN + 8];
 
 	/* results */
-	struct hop hops[TRACE_MAX_HOPS];
+	struct ibt_hop hops[TRACE_MAX_HOPS];
 	unsigned int nhops;
 	bool got_result;
 	bool have[IBTRACE_A_MAX + 1];
@@ -101,15 +100,20 @@ static void trace_usage(FILE *f)
 {
 	fputs("Usage: ibtracectl [-j] [--pretty] [-d DEV] [-p PORT] trace\n"
 	      "           (--dlid LID | --dgid GID) [-r RETRIES] [-t TIMEOUT_MS] [-v]\n"
+	      "       ibtracectl [-j] [-d DEV] [-p PORT] trace monitor [-c COUNT]\n"
 	      "  --dlid LID           destination LID, 1..0xbfff (decimal or 0x hex)\n"
 	      "  --dgid GID           destination GID: SA PathRecord gives the DLID;\n"
 	      "                       on RoCE a one-hop trace (agent proof only)\n"
 	      "  -r, --retries N      extra attempts after a timeout, 0..100 (default 3)\n"
 	      "  -t, --timeout MS     wait per SMP or MAD attempt, 1..60000 (default 1000)\n"
 	      "  -v, --verbose        print every hop as it is found\n"
+	      "  monitor              print the hops and the end of every trace (any\n"
+	      "                       process's) as they come; -c, --count N: stop\n"
+	      "                       after N traces ended. Needs CAP_NET_ADMIN\n"
 	      "Without -d: the first Active port. Exit 8 no route, 9 port not Active,\n"
 	      "10 loop or > 63 hops, 11 hop unresponsive, 12 SA lookup failed,\n"
-	      "13 cancelled, 14 busy, 4 device gone.\n", f);
+	      "13 cancelled, 14 busy, 4 device gone; 7 an agent saw the probe arrive\n"
+	      "on another port than the walk expected.\n", f);
 }
 
 static int trace_parse(struct ibt *ctx, struct trace *t, bool *help)
@@ -259,13 +263,13 @@ static struct nl_msg *trace_request(struct ibt *ctx, struct trace *t)
 	return msg;
 }
 
-static uint64_t hop_get(const struct hop *h, int a)
+static uint64_t hop_get(const struct ibt_hop *h, int a)
 {
 	return h->val[a];
 }
 
 /* "ca \"Hca1\" (0x0002c90000000001)" for the messages. */
-static const char *hop_name(const struct hop *h, char *buf, size_t len)
+static const char *hop_name(const struct ibt_hop *h, char *buf, size_t len)
 {
 	const char *type = ibt_node_type_str(hop_get(h, IBTRACE_HOP_A_NODE_TYPE));
 
@@ -277,7 +281,8 @@ static const char *hop_name(const struct hop *h, char *buf, size_t len)
 	return buf;
 }
 
-static void hop_text(const struct trace *t, const struct hop *h)
+/* One line per hop ("hop 1 in 1 switch ..."), flushed as it comes. */
+void ibt_hop_text(const struct ibt_hop *h)
 {
 	char b[32];
 
@@ -316,10 +321,10 @@ static void hop_text(const struct trace *t, const struct hop *h)
 				  sizeof(b)));
 	putchar('\n');
 	fflush(stdout);
-	(void)t;
 }
 
-static void hop_json(struct ibt *ctx, const struct hop *h)
+/* The hop's keys, into the JSON object being built. */
+void ibt_hop_json_fields(struct ibt *ctx, const struct ibt_hop *h)
 {
 	static const struct {
 		int attr;
@@ -341,7 +346,6 @@ static void hop_json(struct ibt *ctx, const struct hop *h)
 	char s[24];
 	size_t i;
 
-	ibt_out_obj_begin(ctx, NULL);
 	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
 		if (h->have[nums[i].attr])
 			ibt_out_json(ctx, nums[i].key,
@@ -362,22 +366,18 @@ static void hop_json(struct ibt *ctx, const struct hop *h)
 		ibt_out_json(ctx, "node_desc", json_object_new_string(h->desc));
 	ibt_out_json(ctx, "agent", json_object_new_string(
 		     ibt_hop_agent_str(hop_get(h, IBTRACE_HOP_A_AGENT))));
-	ibt_out_obj_end(ctx);
 }
 
-static int trace_hop(struct ibt *ctx, struct trace *t, struct nlattr *nest)
+/* Parse one IBTRACE_A_TRACE_HOP nest into @h. Returns an exit code. */
+int ibt_hop_parse(struct ibt *ctx, struct nlattr *nest, struct ibt_hop *h)
 {
 	struct nlattr *tb[IBTRACE_HOP_A_MAX + 1];
-	struct hop *h;
 	int i, ret;
 
 	ret = ibt_nl_parse_nest(ctx, nest, tb);
 	if (ret)
 		return ret;
-	if (t->nhops >= TRACE_MAX_HOPS)
-		return ibt_err(IBT_EXIT_ERR, "malformed kernel reply: more than %d hops",
-			       TRACE_MAX_HOPS);
-	h = &t->hops[t->nhops++];
+	memset(h, 0, sizeof(*h));
 	for (i = IBTRACE_HOP_A_INDEX; i <= IBTRACE_HOP_A_MAX; i++) {
 		if (!tb[i])
 			continue;
@@ -387,8 +387,24 @@ static int trace_hop(struct ibt *ctx, struct trace *t, struct nlattr *nest)
 		else
 			h->val[i] = ibt_nla_uint(tb[i]);
 	}
+	return 0;
+}
+
+static int trace_hop(struct ibt *ctx, struct trace *t, struct nlattr *nest)
+{
+	struct ibt_hop *h;
+	int ret;
+
+	if (t->nhops >= TRACE_MAX_HOPS)
+		return ibt_err(IBT_EXIT_ERR, "malformed kernel reply: more than %d hops",
+			       TRACE_MAX_HOPS);
+	h = &t->hops[t->nhops];
+	ret = ibt_hop_parse(ctx, nest, h);
+	if (ret)
+		return ret;
+	t->nhops++;
 	if (t->verbose && !ctx->json)
-		hop_text(t, h);
+		ibt_hop_text(h);
 	return 0;
 }
 
@@ -419,7 +435,7 @@ static int trace_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 }
 
 /* The hop a failure names, or NULL if the kernel did not report it. */
-static const struct hop *fail_hop(const struct trace *t)
+static const struct ibt_hop *fail_hop(const struct trace *t)
 {
 	uint64_t idx = t->val[IBTRACE_A_TRACE_FAIL_HOP];
 	unsigned int i;
@@ -434,7 +450,7 @@ static const struct hop *fail_hop(const struct trace *t)
 static int trace_verdict(const struct trace *t, bool interrupted, char *msg,
 			 size_t len)
 {
-	const struct hop *h = fail_hop(t);
+	const struct ibt_hop *h = fail_hop(t);
 	uint64_t st = t->val[IBTRACE_A_TRACE_STATUS];
 	uint64_t port = t->val[IBTRACE_A_TRACE_FAIL_PORT];
 	char at[IBT_DESC_MAX + 64], name[IBT_DESC_MAX + 48], b[96];
@@ -524,6 +540,7 @@ static void trace_json(struct ibt *ctx, const struct trace *t, bool interrupted,
 		{ IBTRACE_A_TRACE_SMPS,		"smps" },
 		{ IBTRACE_A_TRACE_VENDOR_MADS,	"vendor_mads" },
 		{ IBTRACE_A_TRACE_ELAPSED_NS,	"elapsed_ns" },
+		{ IBTRACE_A_TRACE_ID,		"id" },
 	};
 	const char *reason = NULL;
 	unsigned int i;
@@ -541,8 +558,11 @@ static void trace_json(struct ibt *ctx, const struct trace *t, bool interrupted,
 	ibt_out_json(ctx, "one_hop",
 		     json_object_new_boolean(t->val[IBTRACE_A_TRACE_ONE_HOP]));
 	ibt_out_arr_begin(ctx, "hops");
-	for (i = 0; i < t->nhops; i++)
-		hop_json(ctx, &t->hops[i]);
+	for (i = 0; i < t->nhops; i++) {
+		ibt_out_obj_begin(ctx, NULL);
+		ibt_hop_json_fields(ctx, &t->hops[i]);
+		ibt_out_obj_end(ctx);
+	}
 	ibt_out_arr_end(ctx);
 
 	if (interrupted || !t->got_result) {
@@ -582,7 +602,7 @@ static void trace_json(struct ibt *ctx, const struct trace *t, bool interrupted,
 /* The one line of a successful trace. */
 static void trace_ok_line(const struct trace *t)
 {
-	const struct hop *h = t->nhops ? &t->hops[t->nhops - 1] : NULL;
+	const struct ibt_hop *h = t->nhops ? &t->hops[t->nhops - 1] : NULL;
 	char name[IBT_DESC_MAX + 48];
 	const char *verdict = "";
 
@@ -624,7 +644,7 @@ static void trace_ok_line(const struct trace *t)
  */
 static int trace_proof(const struct trace *t)
 {
-	const struct hop *h;
+	const struct ibt_hop *h;
 	unsigned int i;
 	int ret = IBT_EXIT_OK;
 
@@ -684,19 +704,30 @@ static int trace_run(struct ibt *ctx, struct trace *t)
 	} else if (!t->verbose) {
 		/* the partial path, which -v has printed already */
 		for (i = 0; i < t->nhops; i++)
-			hop_text(t, &t->hops[i]);
+			ibt_hop_text(&t->hops[i]);
 	}
 	if (ret)
 		return ibt_err(ret, "%s", msg);
 	return trace_proof(t);
 }
 
+/* "trace monitor" (also a prefix: "trace mon") instead of a trace */
+static bool trace_is_monitor(const struct ibt *ctx)
+{
+	const char *w = ctx->argc > 0 ? ctx->argv[0] : "";
+
+	return w[0] && !strncmp("monitor", w, strlen(w));
+}
+
 int ibt_trace(struct ibt *ctx)
 {
-	struct trace *t = calloc(1, sizeof(*t));
+	struct trace *t;
 	bool help = false;
 	int ret;
 
+	if (trace_is_monitor(ctx))
+		return ibt_trace_monitor(ctx);
+	t = calloc(1, sizeof(*t));
 	if (!t)
 		return ibt_err(IBT_EXIT_ERR, "out of memory");
 	ret = trace_parse(ctx, t, &help);

@@ -78,7 +78,10 @@ static const struct genl_ops ibtrace_genl_ops[] = {
 };
 
 static const struct genl_multicast_group ibtrace_genl_mcgrps[] = {
-	{ .name = IBTRACE_MCGRP_TEST },
+	[IBTRACE_NL_MCGRP_TEST] = { .name = IBTRACE_MCGRP_TEST },
+	/* hops of every trace: the fabric's topology, for admins only */
+	[IBTRACE_NL_MCGRP_TRACE] = { .name = IBTRACE_MCGRP_TRACE,
+				     .flags = GENL_MCAST_CAP_NET_ADMIN },
 };
 
 struct genl_family ibtrace_genl_family __ro_after_init = {

@@ -18,6 +18,12 @@
 
 extern struct genl_family ibtrace_genl_family;
 
+/* Multicast groups, by their index in the family's table. */
+enum ibtrace_nl_mcgrp {
+	IBTRACE_NL_MCGRP_TEST,
+	IBTRACE_NL_MCGRP_TRACE,
+};
+
 /*
  * MAD timing of ping, trace and the conformance tests: per attempt, as
  * libibmad's defaults (1000 ms, 3 retries), within the same bounds.

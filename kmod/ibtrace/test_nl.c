@@ -525,7 +525,8 @@ void ibtrace_nl_test_event(struct ibtrace_test_job *job, u8 event,
 	if (err)
 		goto err_free;
 	genlmsg_end(skb, hdr);
-	genlmsg_multicast(&ibtrace_genl_family, skb, 0, 0, GFP_KERNEL);
+	genlmsg_multicast(&ibtrace_genl_family, skb, 0, IBTRACE_NL_MCGRP_TEST,
+			  GFP_KERNEL);
 	return;
 
 err_free:

@@ -119,6 +119,7 @@ enum ibtrace_dest_agent {
  * @stage: &enum ibtrace_node_stage
  * @agent_stage: &enum ibtrace_agent_stage
  * @is_switch: NodeInfo says switch
+ * @ni_known: NodeInfo is taken into @hop (once, as it came in)
  * @ends: the trace ends at this hop, with @end_status
  * @end_status: &enum ibtrace_trace_status
  * @end_port: the port at fault, 0 if none
@@ -132,6 +133,7 @@ struct ibtrace_trace_node {
 	u8 stage;
 	u8 agent_stage;
 	bool is_switch;
+	bool ni_known;
 	bool ends;
 	u8 end_status;
 	u8 end_port;
@@ -702,9 +704,12 @@ static int ibtrace_node_asked(struct ibtrace_trace *t,
 
 	if (!ibtrace_q_done(n, IBTRACE_ASK_NI))
 		return 0;
-	if (!ibtrace_node_info(t, n)) {
-		n->stage = IBTRACE_NODE_KNOWN;
-		return 0;
+	if (!n->ni_known) {
+		if (!ibtrace_node_info(t, n)) {
+			n->stage = IBTRACE_NODE_KNOWN;
+			return 0;
+		}
+		n->ni_known = true;
 	}
 	if (!n->is_switch && h) {
 		/* A CA: the switch questions are moot. */

@@ -6,6 +6,8 @@
  * Ctrl-C, ends it with EINTR and no reply). Each hop goes to the
  * requester as an IBTRACE_CMD_TRACE_HOP message as soon as it is known;
  * the reply says how the trace ended, also when it failed on the fabric.
+ * The hops and the end of every trace are also events on the "trace"
+ * multicast group, for monitors (only built when someone listens).
  * At most IBTRACE_TRACE_MAX_RUNNING traces run at once.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -14,6 +16,8 @@
 
 /* traces running now, at most IBTRACE_TRACE_MAX_RUNNING */
 static atomic_t ibtrace_traces_running = ATOMIC_INIT(0);
+/* the last trace ID given */
+static atomic_t ibtrace_trace_last_id = ATOMIC_INIT(0);
 
 const struct nla_policy ibtrace_trace_policy[IBTRACE_A_TRACE_RETRIES + 1] = {
 	[IBTRACE_A_DEV_INDEX] = { .type = NLA_U32 },
@@ -32,6 +36,7 @@ const struct nla_policy ibtrace_trace_policy[IBTRACE_A_TRACE_RETRIES + 1] = {
 struct ibtrace_trace_ctx {
 	struct genl_info *info;
 	struct ibtrace_port *port;
+	u32 id;
 };
 
 static int ibtrace_trace_parse(struct nlattr **attrs,
@@ -115,31 +120,6 @@ err_cancel:
 	return -EMSGSIZE;
 }
 
-/* Send one hop to the requester while the trace runs. */
-static int ibtrace_trace_hop_report(void *data, const struct ibtrace_hop *hop)
-{
-	struct ibtrace_trace_ctx *ctx = data;
-	struct genl_info *info = ctx->info;
-	struct sk_buff *skb;
-	void *hdr;
-
-	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!skb)
-		return -ENOMEM;
-	hdr = genlmsg_put(skb, info->snd_portid, info->snd_seq,
-			  &ibtrace_genl_family, 0, IBTRACE_CMD_TRACE_HOP);
-	if (!hdr ||
-	    ibtrace_nl_put_port_id(skb, ctx->port) ||
-	    ibtrace_put_hop(skb, hop)) {
-		nlmsg_free(skb);
-		return -EMSGSIZE;
-	}
-	genlmsg_end(skb, hdr);
-	/* A requester that stopped reading just misses hop messages. */
-	genlmsg_unicast(genl_info_net(info), skb, info->snd_portid);
-	return 0;
-}
-
 static int ibtrace_put_trace_result(struct sk_buff *skb,
 				    const struct ibtrace_trace_result *r)
 {
@@ -171,24 +151,75 @@ static int ibtrace_put_trace_result(struct sk_buff *skb,
 	return 0;
 }
 
-static int ibtrace_trace_reply(struct genl_info *info,
-			       struct ibtrace_port *port,
-			       const struct ibtrace_trace_result *result)
+/* A trace message: the port, the trace ID and, by @cmd, a hop or the end. */
+static struct sk_buff *ibtrace_trace_msg(const struct ibtrace_trace_ctx *ctx,
+					 u32 portid, u32 seq, u8 cmd,
+					 const struct ibtrace_hop *hop,
+					 const struct ibtrace_trace_result *r,
+					 int err)
 {
-	struct sk_buff *rskb;
+	struct sk_buff *skb;
 	void *hdr;
 
-	rskb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!skb)
+		return NULL;
+	hdr = genlmsg_put(skb, portid, seq, &ibtrace_genl_family, 0, cmd);
+	if (!hdr || ibtrace_nl_put_port_id(skb, ctx->port) ||
+	    nla_put_u32(skb, IBTRACE_A_TRACE_ID, ctx->id) ||
+	    (hop && ibtrace_put_hop(skb, hop)) ||
+	    (r && ibtrace_put_trace_result(skb, r)) ||
+	    (err && nla_put_u32(skb, IBTRACE_A_TRACE_ERRNO, -err))) {
+		nlmsg_free(skb);
+		return NULL;
+	}
+	genlmsg_end(skb, hdr);
+	return skb;
+}
+
+/* The same to the "trace" group, if anyone listens; best effort. */
+static void ibtrace_trace_event(const struct ibtrace_trace_ctx *ctx, u8 cmd,
+				const struct ibtrace_hop *hop,
+				const struct ibtrace_trace_result *r, int err)
+{
+	struct sk_buff *skb;
+
+	if (!genl_has_listeners(&ibtrace_genl_family, &init_net,
+				IBTRACE_NL_MCGRP_TRACE))
+		return;
+	skb = ibtrace_trace_msg(ctx, 0, 0, cmd, hop, r, err);
+	if (skb)
+		genlmsg_multicast(&ibtrace_genl_family, skb, 0,
+				  IBTRACE_NL_MCGRP_TRACE, GFP_KERNEL);
+}
+
+/* Send one hop to the requester (and the group) while the trace runs. */
+static int ibtrace_trace_hop_report(void *data, const struct ibtrace_hop *hop)
+{
+	struct ibtrace_trace_ctx *ctx = data;
+	struct genl_info *info = ctx->info;
+	struct sk_buff *skb;
+
+	ibtrace_trace_event(ctx, IBTRACE_CMD_TRACE_HOP, hop, NULL, 0);
+	skb = ibtrace_trace_msg(ctx, info->snd_portid, info->snd_seq,
+				IBTRACE_CMD_TRACE_HOP, hop, NULL, 0);
+	if (!skb)
+		return -ENOMEM;
+	/* A requester that stopped reading just misses hop messages. */
+	genlmsg_unicast(genl_info_net(info), skb, info->snd_portid);
+	return 0;
+}
+
+static int ibtrace_trace_reply(const struct ibtrace_trace_ctx *ctx,
+			       const struct ibtrace_trace_result *result)
+{
+	struct genl_info *info = ctx->info;
+	struct sk_buff *rskb;
+
+	rskb = ibtrace_trace_msg(ctx, info->snd_portid, info->snd_seq,
+				 IBTRACE_CMD_TRACE, NULL, result, 0);
 	if (!rskb)
 		return -ENOMEM;
-	hdr = genlmsg_put_reply(rskb, info, &ibtrace_genl_family, 0,
-				IBTRACE_CMD_TRACE);
-	if (!hdr || ibtrace_nl_put_port_id(rskb, port) ||
-	    ibtrace_put_trace_result(rskb, result)) {
-		nlmsg_free(rskb);
-		return -EMSGSIZE;
-	}
-	genlmsg_end(rskb, hdr);
 	return genlmsg_reply(rskb, info);
 }
 
@@ -220,11 +251,14 @@ int ibtrace_nl_trace_doit(struct sk_buff *skb, struct genl_info *info)
 		goto out_dec;
 	}
 	ctx.port = port;
+	ctx.id = atomic_inc_return(&ibtrace_trace_last_id);
 
 	err = ibtrace_trace_run(port, &params, ibtrace_trace_hop_report, &ctx,
 				&result, info->extack);
+	ibtrace_trace_event(&ctx, IBTRACE_CMD_TRACE, NULL, err ? NULL : &result,
+			    err);
 	if (!err)
-		err = ibtrace_trace_reply(info, port, &result);
+		err = ibtrace_trace_reply(&ctx, &result);
 out_dec:
 	atomic_dec(&ibtrace_traces_running);
 out_put:

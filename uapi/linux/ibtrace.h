@@ -44,6 +44,8 @@
 #define IBTRACE_RNR_RESPONDER_PORT	7471
 /* Name of the multicast group of test job events. */
 #define IBTRACE_MCGRP_TEST		"test"
+/* Name of the multicast group of trace events (joining needs CAP_NET_ADMIN). */
+#define IBTRACE_MCGRP_TRACE		"trace"
 
 /**
  * enum ibtrace_cmd - generic netlink commands
@@ -76,16 +78,22 @@
  *	every node's class 0x30 agent (ClassPortInfo, then SourceRoute with
  *	the incoming ports so far). Each hop, as soon as it is known, goes to
  *	the requester as an %IBTRACE_CMD_TRACE_HOP message; the reply carries
- *	%IBTRACE_A_TRACE_STATUS and the totals, also when the trace failed
- *	(no route, port down, ...). On a RoCE port (no SMPs) the trace is
+ *	%IBTRACE_A_TRACE_ID, %IBTRACE_A_TRACE_STATUS and the totals, also
+ *	when the trace failed (no route, port down, ...). Every hop message
+ *	and the end of the trace also go to the %IBTRACE_MCGRP_TRACE group:
+ *	an %IBTRACE_CMD_TRACE_HOP message per hop and, at the end, an
+ *	%IBTRACE_CMD_TRACE message with the reply's attributes, or with
+ *	%IBTRACE_A_TRACE_ERRNO when the trace ended without a reply (e.g.
+ *	EINTR), each with the trace's %IBTRACE_A_TRACE_ID. On a RoCE port (no SMPs) the trace is
  *	one hop: the agent proof of the destination only
  *	(%IBTRACE_A_TRACE_ONE_HOP). Runs inside the sendmsg() that delivers
  *	the request, like %IBTRACE_CMD_PING: a signal ends it without a
  *	reply (EINTR). At most %IBTRACE_TRACE_MAX_RUNNING traces run at once;
  *	beyond that the request fails with EBUSY. Needs CAP_NET_ADMIN.
  * @IBTRACE_CMD_TRACE_HOP: kernel to user only: one hop of a running trace
- *	(%IBTRACE_A_TRACE_HOP), unicast to the requester with the request's
- *	sequence number.
+ *	(%IBTRACE_A_TRACE_HOP) and its %IBTRACE_A_TRACE_ID, unicast to the
+ *	requester with the request's sequence number, and the same on the
+ *	%IBTRACE_MCGRP_TRACE group.
  * @IBTRACE_CMD_TEST_LIST: dump only: the conformance tests the module
  *	knows, one message each: %IBTRACE_A_TEST_NAME, %IBTRACE_A_TEST_SEED,
  *	%IBTRACE_A_TEST_DESC, %IBTRACE_A_TEST_NEEDS and one
@@ -252,6 +260,11 @@ enum ibtrace_cmd {
  *	NAKs and the retries were seen on the wire
  * @IBTRACE_A_TEST_RNR_WIRE_WHY: string, why the wire could not be seen
  *	(with %IBTRACE_RNR_WIRE_NOT_VISIBLE)
+ * @IBTRACE_A_TRACE_ID: u32, trace ID (from 1, not reused while the module
+ *	is loaded), in every message of a trace
+ * @IBTRACE_A_TRACE_ERRNO: u32, on %IBTRACE_MCGRP_TRACE only: the trace
+ *	ended without a reply to its requester, with this error (EINTR: the
+ *	requester was signalled, e.g. Ctrl-C)
  * @__IBTRACE_A_MAX: number of attributes + 1
  * @IBTRACE_A_MAX: highest attribute number
  */
@@ -333,6 +346,8 @@ enum ibtrace_attr {
 	IBTRACE_A_TEST_DEADLINE_MS,
 	IBTRACE_A_TEST_RNR_WIRE,
 	IBTRACE_A_TEST_RNR_WIRE_WHY,
+	IBTRACE_A_TRACE_ID,
+	IBTRACE_A_TRACE_ERRNO,
 
 	__IBTRACE_A_MAX,
 	IBTRACE_A_MAX = __IBTRACE_A_MAX - 1

@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * trace monitor: the hops and the end of every trace, whoever runs it, as
+ * the kernel reports them on the "trace" multicast group.
+ *
+ *   ibtracectl [-j] [-d DEV] [-p PORT] trace monitor [-c COUNT]
+ *
+ * Text: one line per event, the trace's ID and local port first:
+ *
+ *   trace 7 ibsim0/1 hop 1 in 1 switch "Switch1" node_guid 0x... out 3 agent no_agent smps 3 ...
+ *   trace 7 ibsim0/1 end lid 6: ok, 3 hops, 12 smps, 2 vendor mads, 1.234 ms
+ *   trace 8 ibsim0/1 end: cancelled (Interrupted system call)
+ *
+ * JSON: one object per line and event. Keys: id, dev, port, event ("hop"
+ * or "end"); a hop has the keys of a hop of "trace -j"; an end has dlid,
+ * result (as "trace -j", or "cancelled" and "error" for a trace that ended
+ * without a reply: errno, error), hops (hop events, the source included),
+ * smps, vendor_mads, elapsed_ns and,
+ * on failures, fail_hop, fail_port, mad_status, fdb_top.
+ *
+ * -d and -p keep the traces of one device or port. Runs until SIGINT or
+ * SIGTERM (exit 0), or until COUNT traces have ended. Joining the group
+ * needs CAP_NET_ADMIN (exit 5).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <json-c/json.h>
+#include <netlink/attr.h>
+#include <netlink/genl/genl.h>
+#include <netlink/msg.h>
+
+#include "ibtracectl.h"
+#include "trace.h"
+
+struct monitor {
+	uint32_t count;		/* traces to see end, 0: no limit */
+	uint32_t ended;
+};
+
+static void monitor_usage(FILE *f)
+{
+	fputs("Usage: ibtracectl [-j] [-d DEV] [-p PORT] trace monitor [-c COUNT]\n"
+	      "  -c, --count N        stop after N traces ended, 1..1000000\n"
+	      "Prints the hops and the end of every trace as the kernel finds them,\n"
+	      "until SIGINT or SIGTERM. -d, -p: only traces from that device or port.\n"
+	      "Needs CAP_NET_ADMIN (exit 5).\n", f);
+}
+
+static int monitor_parse(struct ibt *ctx, struct monitor *m, bool *help)
+{
+	static const struct option opts[] = {
+		{ "count",	required_argument,	NULL, 'c' },
+		{ "help",	no_argument,		NULL, 'h' },
+		IBT_GLOBAL_OPTS,
+		{ NULL,		0,			NULL, 0 },
+	};
+	/* ctx->argv[0] is "monitor": getopt's program name */
+	int argc = ctx->argc;
+	char **argv = ctx->argv;
+	int c, ret = 0;
+
+	if (argc > 1 && !strcmp(argv[1], "help")) {
+		*help = true;
+		return 0;
+	}
+	opterr = 0;
+	optind = 0;
+	while (!ret && (c = getopt_long(argc, argv, "+:c:hjd:p:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			if (ibt_parse_u32(optarg, 1, 1000000, &m->count))
+				return ibt_err(IBT_EXIT_USAGE,
+					       "bad -c \"%s\": expected 1..1000000", optarg);
+			break;
+		case 'h':
+			*help = true;
+			return 0;
+		default:
+			ret = ibt_global_opt(ctx, c, optarg);
+			if (ret < 0)
+				ret = ibt_bad_opt(c, argv, "trace monitor ");
+			break;
+		}
+	}
+	if (ret)
+		return ret;
+	if (optind < argc)
+		return ibt_err(IBT_EXIT_USAGE, "unexpected argument \"%s\"",
+			       argv[optind]);
+	return 0;
+}
+
+/* "trace 7 ibsim0/1 " in text, the id, dev, port and event keys in JSON */
+static void monitor_head(struct ibt *ctx, struct nlattr **tb, const char *event)
+{
+	const char *dev = nla_get_string(tb[IBTRACE_A_DEV_NAME]);
+	uint32_t port = nla_get_u32(tb[IBTRACE_A_PORT]);
+	uint32_t id = nla_get_u32(tb[IBTRACE_A_TRACE_ID]);
+
+	if (!ctx->json) {
+		printf("trace %" PRIu32 " %s/%" PRIu32 " ", id, dev, port);
+		return;
+	}
+	ibt_out_obj_begin(ctx, NULL);
+	ibt_out_json(ctx, "id", json_object_new_uint64(id));
+	ibt_out_json(ctx, "dev", json_object_new_string(dev));
+	ibt_out_json(ctx, "port", json_object_new_uint64(port));
+	ibt_out_json(ctx, "event", json_object_new_string(event));
+}
+
+static int monitor_hop(struct ibt *ctx, struct nlattr **tb)
+{
+	struct ibt_hop h;
+	int ret;
+
+	if (!tb[IBTRACE_A_TRACE_HOP])
+		return 0;
+	ret = ibt_hop_parse(ctx, tb[IBTRACE_A_TRACE_HOP], &h);
+	if (ret)
+		return ret;
+	monitor_head(ctx, tb, "hop");
+	if (!ctx->json) {
+		ibt_hop_text(&h);
+		return 0;
+	}
+	ibt_hop_json_fields(ctx, &h);
+	ibt_out_obj_end(ctx);
+	ibt_out_finish(ctx);
+	return 0;
+}
+
+static uint64_t attr_uint(struct nlattr **tb, int attr)
+{
+	return tb[attr] ? ibt_nla_uint(tb[attr]) : 0;
+}
+
+static void monitor_end_text(struct nlattr **tb, const char *result)
+{
+	uint64_t seen = attr_uint(tb, IBTRACE_A_TRACE_HOPS);
+	char b[32];
+
+	if (tb[IBTRACE_A_TRACE_DLID])
+		printf("end lid %" PRIu64 ": ", attr_uint(tb, IBTRACE_A_TRACE_DLID));
+	else
+		printf("end: ");
+	if (tb[IBTRACE_A_TRACE_ERRNO]) {
+		printf("%s (%s)\n", result,
+		       strerror(attr_uint(tb, IBTRACE_A_TRACE_ERRNO)));
+		fflush(stdout);
+		return;
+	}
+	printf("%s", result);
+	if (tb[IBTRACE_A_TRACE_FAIL_HOP])
+		printf(" at hop %" PRIu64, attr_uint(tb, IBTRACE_A_TRACE_FAIL_HOP));
+	if (tb[IBTRACE_A_TRACE_FAIL_PORT])
+		printf(" port %" PRIu64, attr_uint(tb, IBTRACE_A_TRACE_FAIL_PORT));
+	/* hops as the trace's own line counts them: the source is not one */
+	printf(", %" PRIu64 " hops, %" PRIu64 " smps, %" PRIu64 " vendor mads, %s ms\n",
+	       seen ? seen - 1 : 0,
+	       attr_uint(tb, IBTRACE_A_TRACE_SMPS),
+	       attr_uint(tb, IBTRACE_A_TRACE_VENDOR_MADS),
+	       ibt_ns_str(attr_uint(tb, IBTRACE_A_TRACE_ELAPSED_NS), 1000000, b,
+			  sizeof(b)));
+	fflush(stdout);
+}
+
+static void monitor_end_json(struct ibt *ctx, struct nlattr **tb,
+			     const char *result)
+{
+	static const struct {
+		int attr;
+		const char *key;
+	} nums[] = {
+		{ IBTRACE_A_TRACE_DLID,		"dlid" },
+		{ IBTRACE_A_TRACE_HOPS,		"hops" },
+		{ IBTRACE_A_TRACE_FAIL_HOP,	"fail_hop" },
+		{ IBTRACE_A_TRACE_FAIL_PORT,	"fail_port" },
+		{ IBTRACE_A_TRACE_MAD_STATUS,	"mad_status" },
+		{ IBTRACE_A_TRACE_FDB_TOP,	"fdb_top" },
+		{ IBTRACE_A_TRACE_SMPS,		"smps" },
+		{ IBTRACE_A_TRACE_VENDOR_MADS,	"vendor_mads" },
+		{ IBTRACE_A_TRACE_ELAPSED_NS,	"elapsed_ns" },
+		{ IBTRACE_A_TRACE_ERRNO,	"errno" },
+	};
+	size_t i;
+
+	ibt_out_json(ctx, "result", json_object_new_string(result));
+	if (tb[IBTRACE_A_TRACE_ONE_HOP])
+		ibt_out_json(ctx, "one_hop", json_object_new_boolean(true));
+	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
+		if (tb[nums[i].attr])
+			ibt_out_json(ctx, nums[i].key,
+				     json_object_new_uint64(attr_uint(tb, nums[i].attr)));
+	if (tb[IBTRACE_A_TRACE_ERRNO])
+		ibt_out_json(ctx, "error", json_object_new_string(
+			     strerror(attr_uint(tb, IBTRACE_A_TRACE_ERRNO))));
+	ibt_out_obj_end(ctx);
+	ibt_out_finish(ctx);
+}
+
+static void monitor_end(struct ibt *ctx, struct nlattr **tb)
+{
+	const char *result;
+
+	if (tb[IBTRACE_A_TRACE_ERRNO])
+		result = attr_uint(tb, IBTRACE_A_TRACE_ERRNO) == EINTR ?
+			 "cancelled" : "error";
+	else if (tb[IBTRACE_A_TRACE_STATUS])
+		result = ibt_trace_status_str(attr_uint(tb, IBTRACE_A_TRACE_STATUS));
+	else
+		return;		/* neither: not an end we understand */
+	monitor_head(ctx, tb, "end");
+	if (ctx->json)
+		monitor_end_json(ctx, tb, result);
+	else
+		monitor_end_text(tb, result);
+}
+
+static int monitor_notify(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
+{
+	struct nlattr *tb[IBTRACE_A_MAX + 1];
+	struct monitor *m = arg;
+	uint8_t cmd = genlmsg_hdr(nlh)->cmd;
+	int ret;
+
+	if (cmd != IBTRACE_CMD_TRACE && cmd != IBTRACE_CMD_TRACE_HOP)
+		return 0;
+	ret = ibt_nl_parse(ctx, nlh, tb);
+	if (ret)
+		return ret;
+	if (!tb[IBTRACE_A_DEV_NAME] || !tb[IBTRACE_A_PORT] ||
+	    !tb[IBTRACE_A_TRACE_ID])
+		return 0;
+	if ((ctx->dev && strcmp(ctx->dev, nla_get_string(tb[IBTRACE_A_DEV_NAME]))) ||
+	    (ctx->port && ctx->port != nla_get_u32(tb[IBTRACE_A_PORT])))
+		return 0;
+	if (cmd == IBTRACE_CMD_TRACE_HOP)
+		return monitor_hop(ctx, tb);
+	monitor_end(ctx, tb);
+	m->ended++;
+	return 0;
+}
+
+static int monitor_run(struct ibt *ctx, struct monitor *m)
+{
+	struct sigaction sa = { .sa_handler = ibt_on_signal };
+	sigset_t set;
+	int ret;
+
+	ret = ibt_nl_open(ctx);
+	if (!ret)
+		ret = ibt_nl_join(ctx, IBTRACE_MCGRP_TRACE);
+	if (ret)
+		return ret;
+	ctx->notify = monitor_notify;
+	ctx->notify_arg = m;
+
+	/* signals only while waiting (see ibt_nl_wait_notify) */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+
+	while (!m->count || m->ended < m->count) {
+		ret = ibt_nl_wait_notify(ctx, -1);
+		if (ret == IBT_EXIT_INTR)
+			return IBT_EXIT_OK;
+		if (ret)
+			return ret;
+		if (ctx->nl_lost) {
+			fprintf(stderr, "Warning: the kernel dropped trace events (receive buffer full)\n");
+			ctx->nl_lost = 0;
+		}
+	}
+	return IBT_EXIT_OK;
+}
+
+/* "trace monitor ...": ctx->argv[0] is "monitor". */
+int ibt_trace_monitor(struct ibt *ctx)
+{
+	struct monitor m = { 0 };
+	bool help = false;
+	int ret;
+
+	ret = monitor_parse(ctx, &m, &help);
+	if (ret)
+		return ret;
+	if (help) {
+		monitor_usage(stdout);
+		return IBT_EXIT_OK;
+	}
+	return monitor_run(ctx, &m);
+}
