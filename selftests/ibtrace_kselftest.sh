@@ -37,8 +37,14 @@ mkdir -p "$dst"
 	vm vm-run bench "$dst"/ 2>/dev/null)
 ibt_check "selftests copied into the kernel tree" test -e "$dst/Makefile"
 
-# kselftest runs every test with its own output prefixed "# ".
-make -s -C "$tree/tools/testing/selftests" TARGETS=drivers/infiniband/ibtrace \
+# kselftest runs every test with its own output prefixed "# ". Run as one
+# of our own kselftests, this script inherits the outer make's variables:
+# its command-line ones (KSFT_DIR, which would make the tree's Makefile
+# include our lib.mk, and the runner name the tests by their full path)
+# are in the environment as well as in MAKEFLAGS. The inner make is
+# started as a user would start it.
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u KSFT_DIR -u TEST_PROGS -u OUTPUT \
+	make -s -C "$tree/tools/testing/selftests" TARGETS=drivers/infiniband/ibtrace \
 	IBTRACE_ROOT="$IBT_ROOT" TEST_PROGS="$SUBSET" run_tests \
 	> "$TMP/ksft.out" 2>&1
 rc=$?
