@@ -46,7 +46,7 @@ KERNEL_SRCS := $(filter-out %.mod.c,$(wildcard kmod/*/*.[ch])) \
 DEPS := build-essential pkg-config kmod iproute2 xz-utils cpio \
 	qemu-system-x86 linux-image-amd64 linux-headers-amd64 \
 	busybox-static rdma-core ibverbs-utils infiniband-diags opensm \
-	perftest ibsim-utils libibverbs-dev libnl-3-dev libnl-genl-3-dev libibumad-dev \
+	perftest ibsim-utils libibverbs-dev librdmacm-dev libnl-3-dev libnl-genl-3-dev libibumad-dev \
 	libjson-c-dev sparse linux-source-6.1 jq python3 bc python3-docutils \
 	man-db bash-completion dkms debhelper dh-dkms python3-yaml procps \
 	openssl
@@ -138,7 +138,8 @@ bench: deps
 	selftests/vm-run -- selftests/bench/trace.sh
 	$(CC) -O2 -Wall -Wextra -std=gnu11 -o selftests/bench/rnr_user \
 		selftests/bench/rnr_user.c -libverbs
-	selftests/vm-run -- selftests/bench/rnr.sh
+	selftests/vm-run --vms 2 --peer-cmd selftests/peer.sh -- \
+		selftests/bench/rnr.sh
 
 man: $(MAN_OUT)
 

@@ -53,7 +53,7 @@ ibt_expect "make run_tests from the kernel tree exits 0" 0 "$rc"
 n=$(echo $SUBSET | wc -w)
 ibt_expect "kselftest ran the $n tests as drivers/infiniband/ibtrace" "$n" \
 	"$(grep -c '^ok [0-9]* selftests: drivers/infiniband/ibtrace: ' "$TMP/ksft.out")"
-for t in ibtrace_mad ibtrace_nlraw ibtrace_sim_ctl ibtrace_sim_smp; do
+for t in ibtrace_mad ibtrace_nlraw ibtrace_sim_ctl ibtrace_sim_smp ibtrace_rnr_cm; do
 	ibt_check "  $t built inside the tree" test -x "$dst/$t"
 done
 

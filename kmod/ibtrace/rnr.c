@@ -17,7 +17,10 @@
  * pair with rnr_retry = 0, which answers at the first RNR NAK) divided by
  * N is the wait per retry. The QPs, CQ, PD and buffer are destroyed on
  * every path: end, cancel, unload (ibtrace_test_stop() cancels and waits)
- * and device removal (the device's removal waits for the job).
+ * and device removal (the device's removal waits for the job). A SEND
+ * still in flight (cancel, no completion) is flushed first: its QP goes
+ * to the error state and its flush completion is awaited, for a bounded
+ * time, before the QPs are destroyed; the verdict says how it ended.
  *
  * Peer mode (a peer GID in the request): the responder is the one of the
  * ibtrace module on the peer host (rnr_responder.c), reached by one RDMA
@@ -55,6 +58,8 @@
 /* Transport timer of the requester: 4.096 us x 2^20 = 4.3 s, > code 0. */
 #define RNR_QP_TIMEOUT		20
 #define RNR_QP_RETRY_CNT	7
+/* How long a SEND in flight may take to complete after its QP's error. */
+#define RNR_FLUSH_MS		1000
 
 enum {
 	RNR_A_NO_SUCCESS,	/* v1c9-130.1.1#01.01 */
@@ -163,6 +168,7 @@ struct rnr_data {
  * @wire: the packet tap (peer mode on RoCE)
  * @wire_tried: the tap was set up, or found impossible
  * @wsamples: the wire samples of the current code
+ * @flush: how the SEND in flight ended when its iteration stopped early
  */
 struct rnr_ctx {
 	struct ibtrace_test_job *job;
@@ -187,6 +193,7 @@ struct rnr_ctx {
 	struct rnr_wire wire;
 	bool wire_tried;
 	u64 wsamples[RNR_WIRE_MAX_SAMPLES];
+	char flush[64];
 };
 
 /* Event mode: runs in softirq context. */
@@ -484,8 +491,11 @@ static const char *rnr_stop_reason(struct rnr_ctx *c)
 	return NULL;
 }
 
-/* Busy mode: poll the CQ from this thread until the SEND completes. */
-static int rnr_wait_busy(struct rnr_ctx *c, u64 deadline)
+/*
+ * Busy mode: poll the CQ from this thread until the SEND completes, or
+ * until @deadline, or (if @stoppable) until the job must stop.
+ */
+static int rnr_wait_busy(struct rnr_ctx *c, u64 deadline, bool stoppable)
 {
 	struct ib_wc wc[RNR_POLL_BATCH];
 	int n, i;
@@ -507,7 +517,7 @@ static int rnr_wait_busy(struct rnr_ctx *c, u64 deadline)
 			return n;
 		if (ktime_get_ns() > deadline)
 			return -ETIMEDOUT;
-		if (rnr_stop_reason(c))
+		if (stoppable && rnr_stop_reason(c))
 			return -ECANCELED;
 		cond_resched();
 	}
@@ -525,6 +535,42 @@ static int rnr_wait_event(struct rnr_ctx *c, u64 deadline)
 		if (rnr_stop_reason(c))
 			return -ECANCELED;
 	}
+}
+
+/*
+ * The SEND of an iteration stopped early is still in flight: move its QP
+ * to the error state, which flushes it, and wait for its completion (at
+ * most RNR_FLUSH_MS). c->flush says how it ended.
+ */
+static void rnr_flush(struct rnr_ctx *c)
+{
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+	u64 deadline;
+	int err;
+
+	err = ib_modify_qp(c->req, &attr, IB_QP_STATE);
+	if (err) {
+		snprintf(c->flush, sizeof(c->flush),
+			 "the SEND in flight not flushed: %pe",
+			 ERR_PTR(err));
+		return;
+	}
+	if (c->job->args.poll == IBTRACE_TEST_POLL_EVENT) {
+		err = wait_for_completion_timeout(&c->done,
+						  msecs_to_jiffies(RNR_FLUSH_MS)) ?
+		      0 : -ETIMEDOUT;
+	} else {
+		deadline = ktime_get_ns() + RNR_FLUSH_MS * NSEC_PER_MSEC;
+		err = rnr_wait_busy(c, deadline, false);
+	}
+	if (err)
+		snprintf(c->flush, sizeof(c->flush),
+			 "the SEND in flight not flushed in %u ms",
+			 RNR_FLUSH_MS);
+	else
+		snprintf(c->flush, sizeof(c->flush),
+			 "the SEND in flight ended with \"%s\"",
+			 ib_wc_status_msg(c->status));
 }
 
 /*
@@ -556,6 +602,7 @@ static int rnr_once(struct rnr_ctx *c, u8 code, u8 rnr_retry,
 	else
 		deadline = (rnr_retry + 1) * rnr_table_ns[code] * 4 +
 			   RNR_DEADLINE_SLACK_NS;
+	c->flush[0] = '\0';
 	if (c->job->args.peer)
 		err = rnr_peer_pair(c, code, rnr_retry, recv_posted, deadline);
 	else
@@ -570,16 +617,17 @@ static int rnr_once(struct rnr_ctx *c, u8 code, u8 rnr_retry,
 		if (c->job->args.poll == IBTRACE_TEST_POLL_EVENT)
 			err = rnr_wait_event(c, deadline);
 		else
-			err = rnr_wait_busy(c, deadline);
+			err = rnr_wait_busy(c, deadline, true);
 	}
 	if (!err)
 		*elapsed = c->t_done - t_post;
-	else if (err == -ETIMEDOUT && c->job->args.peer &&
-		 rnr_peer_lost(&c->peer))
+	else if (err == -ETIMEDOUT || err == -ECANCELED)
+		rnr_flush(c);
+	if (err == -ETIMEDOUT && c->job->args.peer && rnr_peer_lost(&c->peer))
 		err = -ENOTCONN;
 	/*
-	 * Destroying flushes what is left. In busy mode, drop those entries
-	 * now: a later QP may have the same address as this one.
+	 * In busy mode, drop what is left in the CQ now: a later QP may
+	 * have the same address as this one.
 	 */
 	rnr_pair_destroy(c);
 	if (c->job->args.poll != IBTRACE_TEST_POLL_EVENT)
@@ -605,7 +653,7 @@ static void rnr_iteration_error(struct rnr_ctx *c, int err, int code,
 {
 	struct ibtrace_test_job *job = c->job;
 	const char *why = rnr_stop_reason(c);
-	char where[IBTRACE_TEST_VAL_LEN];
+	char where[IBTRACE_TEST_REASON_LEN];
 
 	if (code < 0)
 		snprintf(where, sizeof(where), "calibration iteration %u",
@@ -613,6 +661,10 @@ static void rnr_iteration_error(struct rnr_ctx *c, int err, int code,
 	else
 		snprintf(where, sizeof(where), "code %d iteration %u", code,
 			 it + 1);
+	if (c->flush[0]) {
+		strlcat(where, "; ", sizeof(where));
+		strlcat(where, c->flush, sizeof(where));
+	}
 	if (err == -ENOTCONN && c->peer.why[0])
 		ibtrace_test_abort(job, "%s (%s)", c->peer.why, where);
 	else if (err == -EOPNOTSUPP)
@@ -624,7 +676,7 @@ static void rnr_iteration_error(struct rnr_ctx *c, int err, int code,
 				  "no completion of the SEND (%s): the requester neither retried to the end nor failed",
 				  where);
 	else if (why)
-		ibtrace_test_abort(job, "%s", why);
+		ibtrace_test_abort(job, "%s (%s)", why, where);
 	else
 		ibtrace_test_abort(job, "verbs error %pe (%s)", ERR_PTR(err),
 				   where);
@@ -719,6 +771,8 @@ static int rnr_test_forever(struct rnr_ctx *c, struct rnr_data *d, u8 code)
 		}
 		err = rnr_once(c, code, 7, job->args.rnr_recv_posted, &t);
 		if (err == -ETIMEDOUT) {
+			/* The flush at the deadline is expected here. */
+			c->flush[0] = '\0';
 			ibtrace_test_check(job, RNR_A_STATUS, true, exp,
 					   "none", "code %u iteration %u", code,
 					   it + 1);

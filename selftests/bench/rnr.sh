@@ -7,9 +7,10 @@
 # the same experiment from user space with libibverbs (bench/rnr_user: a
 # fresh RC pair per iteration, busy ibv_poll_cq, CLOCK_MONOTONIC).
 # Per code: the table value, the median and p99 wait per retry measured
-# by each, and the ratios measured/table and kernel/user-space. Run in the
-# VM:
-#   vm-run -- selftests/bench/rnr.sh
+# by each, and the ratios measured/table and kernel/user-space; with a
+# peer VM also peer mode, post to completion beside the wire wait. Run in
+# the VM:
+#   vm-run --vms 2 --peer-cmd selftests/peer.sh -- selftests/bench/rnr.sh
 
 IBTRACE_ROOT=${IBTRACE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 source "$(dirname "$0")/../lib.sh" >/dev/null
@@ -59,3 +60,34 @@ for c in $(seq 0 31); do
 done
 gran=$(jq -r '[.codes[].granularity_ns] | max' <<< "$busy")
 echo "timer granularity the kernel test reports: $(ms "$gran") ms"
+
+# Peer mode (vm-run --vms 2 --peer-cmd selftests/peer.sh): the peer VM's
+# ibtrace is the responder; the packet tap on rxe0's netdev times each
+# RNR NAK's arrival to the retried SEND's departure, beside post to
+# completion.
+if [ -z "$VMRUN_PEER_MAC" ] || ! ibt_wait_peer >/dev/null 2>&1; then
+	echo "peer mode: no peer VM (run under vm-run --vms 2 --peer-cmd selftests/peer.sh)"
+	exit 0
+fi
+peer=$(ibt_ll_gid_of_mac "$VMRUN_PEER_MAC")
+pj=$("$IBTRACECTL" -j -d rxe0 test run rnr --timer all --iterations "$iters" \
+	--peer "$peer")
+# Exit 15 is a verdict (a wire wait a tick short), not a failed run.
+[ -n "$pj" ] || { echo "ibtracectl test run rnr --peer failed" >&2; exit 1; }
+echo
+echo "RNR NAK timer on rxe, peer mode (rnr_retry 1, $iters iterations per code; verdict $(jq -r .verdict <<< "$pj"))"
+printf '%4s %10s | %10s %10s %7s | %10s %10s %10s %7s\n' \
+	code "table ms" "post med" "post p99" "p/table" "wire min" "wire med" \
+	"wire max" "w/table"
+for c in $(seq 0 31); do
+	table=$(kfig "$pj" "$c" table_ns)
+	pmed=$(kfig "$pj" "$c" wait_median_ns)
+	wmed=$(kfig "$pj" "$c" wire_median_ns)
+	printf '%4d %10.3f | %10.3f %10.3f %7.2f | %10.3f %10.3f %10.3f %7.2f\n' \
+		"$c" "$(ms "$table")" "$(ms "$pmed")" \
+		"$(ms "$(kfig "$pj" "$c" wait_p99_ns)")" \
+		"$(bc -l <<< "$pmed / $table")" \
+		"$(ms "$(kfig "$pj" "$c" wire_min_ns)")" "$(ms "$wmed")" \
+		"$(ms "$(kfig "$pj" "$c" wire_max_ns)")" \
+		"$(bc -l <<< "$wmed / $table")"
+done

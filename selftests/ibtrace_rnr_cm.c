@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ibtrace_rnr_cm - a requester of the RNR responder's protocol, from user
+ * space (librdmacm), for the responder's own tests: it opens N RC
+ * connections to the responder with private data of a chosen kind (the
+ * requester's, or one of the malformed ones a foreign client may send),
+ * prints how each ended, keeps the established ones for a while and then
+ * disconnects them.
+ *
+ *   ibtrace_rnr_cm [-p PORT] [-n N] [-H MS] [-k KIND] ADDRESS
+ *
+ * KIND: ok (code 12, default), none (no private data), short (the first
+ * 8 bytes: the CM pads them with zeros), magic, version, code (32), flags
+ * (an unknown flag), retry (rnr_retry 8).
+ * Output: one line per connection, "conn I established" or "conn I
+ * rejected status S" (S: the CM's reject reason), then "established E
+ * rejected R". Exit 0 when every connection ended one of those ways, 1 on
+ * any other error, 2 on usage errors.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <rdma/rdma_cma.h>
+
+#define MAX_CONNS	64
+#define EVENT_MS	5000
+
+/* The responder's request (Documentation/conformance.rst), big-endian. */
+struct priv {
+	uint32_t magic;
+	uint8_t version;
+	uint8_t code;
+	uint8_t flags;
+	uint8_t rnr_retry;
+	uint32_t hold_ms;
+} __attribute__((packed));
+
+static struct rdma_event_channel *ch;
+
+/* The next CM event of @id, which must be @want; else a message. */
+static int next_event(struct rdma_cm_id *id, enum rdma_cm_event_type want,
+		      struct rdma_cm_event *copy)
+{
+	struct pollfd pfd = { .fd = ch->fd, .events = POLLIN };
+	struct rdma_cm_event *ev;
+
+	if (poll(&pfd, 1, EVENT_MS) != 1) {
+		fprintf(stderr, "no CM event within %d ms (waiting for %s)\n",
+			EVENT_MS, rdma_event_str(want));
+		return -1;
+	}
+	if (rdma_get_cm_event(ch, &ev)) {
+		perror("rdma_get_cm_event");
+		return -1;
+	}
+	*copy = *ev;
+	rdma_ack_cm_event(ev);
+	if (copy->id != id) {
+		fprintf(stderr, "a CM event (%s) of another connection\n",
+			rdma_event_str(copy->event));
+		return -1;
+	}
+	if (want != RDMA_CM_EVENT_ESTABLISHED && copy->event != want) {
+		fprintf(stderr, "CM event %s (status %d), not %s\n",
+			rdma_event_str(copy->event), copy->status,
+			rdma_event_str(want));
+		return -1;
+	}
+	return 0;
+}
+
+static int make_priv(const char *kind, struct priv *p, uint8_t *len)
+{
+	*p = (struct priv) {
+		.magic = htonl(0x49425452),
+		.version = 1,
+		.code = 12,
+		.rnr_retry = 1,
+		.hold_ms = htonl(60000),
+	};
+	*len = sizeof(*p);
+	if (!strcmp(kind, "ok"))
+		return 0;
+	if (!strcmp(kind, "none"))
+		*len = 0;
+	else if (!strcmp(kind, "short"))
+		*len = 8;
+	else if (!strcmp(kind, "magic"))
+		p->magic = htonl(0x49425453);
+	else if (!strcmp(kind, "version"))
+		p->version = 2;
+	else if (!strcmp(kind, "code"))
+		p->code = 32;
+	else if (!strcmp(kind, "flags"))
+		p->flags = 0x80;
+	else if (!strcmp(kind, "retry"))
+		p->rnr_retry = 8;
+	else
+		return -1;
+	return 0;
+}
+
+/* One connection; 1 established (kept in *out), 0 rejected, -1 error. */
+static int connect_one(struct addrinfo *ai, const struct priv *p,
+		       uint8_t len, struct rdma_cm_id **out)
+{
+	struct ibv_qp_init_attr qa = {
+		.cap = { .max_send_wr = 1, .max_recv_wr = 1,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+		.qp_type = IBV_QPT_RC,
+	};
+	struct rdma_conn_param param = {
+		.private_data = len ? p : NULL,
+		.private_data_len = len,
+		.retry_count = 7,
+		.rnr_retry_count = 1,
+	};
+	struct rdma_cm_event ev;
+	struct rdma_cm_id *id;
+
+	if (rdma_create_id(ch, &id, NULL, RDMA_PS_TCP)) {
+		perror("rdma_create_id");
+		return -1;
+	}
+	if (rdma_resolve_addr(id, NULL, ai->ai_addr, 2000) ||
+	    next_event(id, RDMA_CM_EVENT_ADDR_RESOLVED, &ev) ||
+	    rdma_resolve_route(id, 2000) ||
+	    next_event(id, RDMA_CM_EVENT_ROUTE_RESOLVED, &ev))
+		goto err;
+	if (rdma_create_qp(id, NULL, &qa)) {
+		perror("rdma_create_qp");
+		goto err;
+	}
+	if (rdma_connect(id, &param)) {
+		perror("rdma_connect");
+		goto err_qp;
+	}
+	if (next_event(id, RDMA_CM_EVENT_ESTABLISHED, &ev))
+		goto err_qp;
+	if (ev.event == RDMA_CM_EVENT_ESTABLISHED) {
+		*out = id;
+		return 1;
+	}
+	if (ev.event != RDMA_CM_EVENT_REJECTED) {
+		fprintf(stderr, "CM event %s (status %d) after connecting\n",
+			rdma_event_str(ev.event), ev.status);
+		goto err_qp;
+	}
+	printf("rejected status %d\n", ev.status);
+	rdma_destroy_qp(id);
+	rdma_destroy_id(id);
+	return 0;
+
+err_qp:
+	rdma_destroy_qp(id);
+err:
+	rdma_destroy_id(id);
+	return -1;
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: ibtrace_rnr_cm [-p PORT] [-n N] [-H MS] [-k ok|none|short|magic|version|code|flags|retry] ADDRESS\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	struct addrinfo hints = { .ai_family = AF_UNSPEC,
+				  .ai_socktype = SOCK_STREAM };
+	struct rdma_cm_id *ids[MAX_CONNS] = { NULL };
+	const char *port = "7471", *kind = "ok";
+	int n = 1, hold_ms = 0, est = 0, rej = 0, rc = 0, opt, i, r;
+	struct addrinfo *ai;
+	struct rdma_cm_event ev;
+	struct priv p;
+	uint8_t len;
+
+	while ((opt = getopt(argc, argv, "p:n:H:k:")) != -1) {
+		switch (opt) {
+		case 'p':
+			port = optarg;
+			break;
+		case 'n':
+			n = atoi(optarg);
+			break;
+		case 'H':
+			hold_ms = atoi(optarg);
+			break;
+		case 'k':
+			kind = optarg;
+			break;
+		default:
+			usage();
+		}
+	}
+	if (optind != argc - 1 || n < 1 || n > MAX_CONNS || hold_ms < 0 ||
+	    make_priv(kind, &p, &len))
+		usage();
+	r = getaddrinfo(argv[optind], port, &hints, &ai);
+	if (r) {
+		fprintf(stderr, "%s: %s\n", argv[optind], gai_strerror(r));
+		return 2;
+	}
+	ch = rdma_create_event_channel();
+	if (!ch) {
+		perror("rdma_create_event_channel");
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		printf("conn %d ", i + 1);
+		fflush(stdout);
+		r = connect_one(ai, &p, len, &ids[i]);
+		if (r < 0) {
+			printf("error\n");
+			rc = 1;
+			break;
+		}
+		if (r)
+			printf("established\n");
+		est += r == 1;
+		rej += r == 0;
+	}
+	printf("established %d rejected %d\n", est, rej);
+	fflush(stdout);
+	if (hold_ms)
+		usleep(hold_ms * 1000);
+	for (i = 0; i < n; i++) {
+		if (!ids[i])
+			continue;
+		if (!rdma_disconnect(ids[i]))
+			next_event(ids[i], RDMA_CM_EVENT_DISCONNECTED, &ev);
+		rdma_destroy_qp(ids[i]);
+		rdma_destroy_id(ids[i]);
+	}
+	rdma_destroy_event_channel(ch);
+	freeaddrinfo(ai);
+	return rc;
+}
