@@ -13,7 +13,9 @@
 # bad values are refused (exit 2, or the kernel's message) without
 # changing anything, an unprivileged user gets exit 5; a fabric deleted
 # with delayed packets in flight, and the module removed right after,
-# leave a clean kernel log.
+# leave a clean kernel log. A fabric with more ports than
+# debugfs_port_limit has no port directories in debugfs, and its knobs
+# still work through netlink.
 
 source "$(dirname "$0")/lib.sh"
 
@@ -82,6 +84,28 @@ ibt_check "debugfs: S1 has a misroute file, port 2 link knobs and counters" \
 	-a -f "$DBG/k/0-S1/port2/drops"
 ibt_check "debugfs: no GUID knobs on a switch's external port" \
 	test ! -e "$DBG/k/0-S1/port2/guid_cap" -a -f "$DBG/k/0-S1/port0/guid_cap"
+
+# A fabric with more ports than debugfs_port_limit (the same topology: 13
+# ports, switch ports 0 included) gets node directories but no port
+# directories; its knobs stay reachable through netlink.
+LIMIT=/sys/module/ibtrace_sim/parameters/debugfs_port_limit
+ibt_expect "debugfs_port_limit is 4096 by default" 4096 "$(cat "$LIMIT")"
+echo 12 > "$LIMIT"
+ibt_check "fabric kb past a port limit of 12" \
+	"$IBTRACECTL" sim add "$TMP/topo" --name kb --no-sm
+ibt_check "  debugfs: node dirs and misroute, no port dirs" \
+	test -f "$DBG/kb/0-S1/misroute" -a ! -e "$DBG/kb/0-S1/port0" -a ! -e "$DBG/kb/2-A/port1"
+ibt_match "  the kernel log says why" \
+	'fabric kb: 13 ports, more than debugfs_port_limit 12: no port directories' \
+	"$(dmesg | tail -n 20)"
+"$IBTRACECTL" sim set kb S1 port 2 drop 30 >/dev/null 2>&1
+ibt_expect "  sim set kb S1 port 2 drop 30 still works: drop_ppm 300000" 300000 \
+	"$("$IBTRACECTL" -j sim show kb | jq -r '.[0].nodes[] | select(.name == "S1") | .ports[] | select(.port == 2) | .drop_ppm')"
+ibt_check "  fabric kb deleted" "$IBTRACECTL" sim del kb
+echo 13 > "$LIMIT"
+ibt_check "at a limit of 13 the same fabric has its port dirs" \
+	sh -c "'$IBTRACECTL' sim add '$TMP/topo' --name kb --no-sm && test -d '$DBG/kb/0-S1/port0' && '$IBTRACECTL' sim del kb"
+echo 4096 > "$LIMIT"
 
 # LIDs A 1, B 2, C 3, S1 10, S2 11; every linked port and port 0 Active;
 # LFTs S1: 1->1 2->2 3->3 10->0 11->2, S2: 1->1 2->2 3->1 10->1 11->0.

@@ -21,13 +21,23 @@
  * it (numbers in decimal or 0x hex). Values out of range are refused with
  * -EINVAL; netlink (ibtracectl sim set) says why.
  *
+ * Every file costs an inode and a dentry (about 1 KiB) that stay for the
+ * fabric's life: a radix-48 switch has 49 port directories of six or
+ * seven files. A fabric with more ports than debugfs_port_limit (module
+ * parameter) therefore gets the node directories and misroute files but
+ * no port directories; its knobs and counters stay reachable through
+ * netlink (ibtracectl sim set / sim show).
+ *
  * Files are created when a fabric is built and removed before it is torn
  * down (removal waits for readers and writers, which therefore take no
  * global lock, only the fabric's knob_lock); a debugfs failure never fails
  * the fabric.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/kernel.h>
 #include <linux/ctype.h>
+#include <linux/moduleparam.h>
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
 #include <linux/string.h>
@@ -36,6 +46,11 @@
 #include "sim.h"
 
 static struct dentry *ibsim_debugfs_root;
+
+static uint ibsim_debugfs_port_limit = 4096;
+module_param_named(debugfs_port_limit, ibsim_debugfs_port_limit, uint, 0644);
+MODULE_PARM_DESC(debugfs_port_limit,
+		 "Fabrics with more ports get no per-port debugfs directories (default 4096)");
 
 static u64 ibsim_dbg_knob_get(struct ibsim_port *port, enum ibsim_knob knob)
 {
@@ -262,7 +277,8 @@ static void ibsim_debugfs_port(struct dentry *ndir, struct ibsim_port *port)
 				   &ibsim_dbg_drops_fops);
 }
 
-static void ibsim_debugfs_node(struct dentry *fdir, struct ibsim_node *node)
+static void ibsim_debugfs_node(struct dentry *fdir, struct ibsim_node *node,
+			       bool ports)
 {
 	char name[IB_DEVICE_NODE_DESC_MAX + 16];
 	struct dentry *dir;
@@ -277,6 +293,8 @@ static void ibsim_debugfs_node(struct dentry *fdir, struct ibsim_node *node)
 	if (node->sw)
 		debugfs_create_file("misroute", 0600, dir, node,
 				    &ibsim_dbg_misroute_fops);
+	if (!ports)
+		return;
 	for (n = node->sw ? 0 : 1; n <= node->num_ports; n++)
 		ibsim_debugfs_port(dir, &node->ports[n]);
 }
@@ -289,7 +307,9 @@ static void ibsim_debugfs_node(struct dentry *fdir, struct ibsim_node *node)
  */
 void ibsim_debugfs_fabric_add(struct ibsim_fabric *fabric)
 {
+	u32 limit = READ_ONCE(ibsim_debugfs_port_limit);
 	struct dentry *dir;
+	u64 nports = 0;
 	u32 i;
 
 	if (IS_ERR_OR_NULL(ibsim_debugfs_root))
@@ -299,7 +319,12 @@ void ibsim_debugfs_fabric_add(struct ibsim_fabric *fabric)
 		return;
 	fabric->debugfs = dir;
 	for (i = 0; i < fabric->num_nodes; i++)
-		ibsim_debugfs_node(dir, fabric->nodes[i]);
+		nports += fabric->nodes[i]->num_ports + !!fabric->nodes[i]->sw;
+	if (nports > limit)
+		pr_info("fabric %s: %llu ports, more than debugfs_port_limit %u: no port directories in debugfs\n",
+			fabric->name, nports, limit);
+	for (i = 0; i < fabric->num_nodes; i++)
+		ibsim_debugfs_node(dir, fabric->nodes[i], nports <= limit);
 }
 
 /**

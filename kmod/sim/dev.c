@@ -259,7 +259,7 @@ static int ibsim_create_cq(struct ib_cq *ibcq,
 		return -EOPNOTSUPP;
 	if (attr->cqe < 1 || attr->cqe > IBSIM_MAX_CQE)
 		return -EINVAL;
-	cq->ring = kvcalloc(attr->cqe, sizeof(*cq->ring), GFP_KERNEL);
+	cq->ring = ibsim_zalloc_array(attr->cqe, sizeof(*cq->ring));
 	if (!cq->ring)
 		return -ENOMEM;
 	spin_lock_init(&cq->lock);
@@ -415,7 +415,7 @@ static int ibsim_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	qp->max_rsge = max(cap->max_recv_sge, 1U);
 	qp->max_ssge = max(cap->max_send_sge, 1U);
 	qp->sq_max = max(cap->max_send_wr, 1U);
-	qp->rq = kvcalloc(qp->rq_size, sizeof(*qp->rq), GFP_KERNEL);
+	qp->rq = ibsim_zalloc_array(qp->rq_size, sizeof(*qp->rq));
 	if (!qp->rq)
 		return -ENOMEM;
 

@@ -168,7 +168,7 @@ static u8 ibsim_sa_lft(struct ibsim_node *node, u16 dlid)
 	    dlid - node->ports[0].lid < (1U << node->ports[0].lmc))
 		out = 0;
 	else if (dlid <= node->sw->lft_top && dlid < IBSIM_LFT_CAP)
-		out = node->sw->lft[dlid];
+		out = ibsim_lft_get(node->sw, dlid);
 	spin_unlock_irqrestore(&node->lock, flags);
 	if (out && out != IBSIM_PORT_NONE && out > node->num_ports)
 		out = IBSIM_PORT_NONE;

@@ -16,6 +16,9 @@
 #include <linux/completion.h>
 #include <linux/spinlock.h>
 #include <linux/mutex.h>
+#include <linux/overflow.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
 #include <linux/ktime.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
@@ -54,6 +57,9 @@
 #define IBSIM_LID_UCAST_MAX	0xbfff
 #define IBSIM_LFT_CAP		(IBSIM_LID_UCAST_MAX + 1)	/* LinearFDBCap */
 #define IBSIM_LFT_BLOCK		64	/* LFT entries per SMP */
+/* LFT entries per chunk, allocated when the first route is set in it. */
+#define IBSIM_LFT_CHUNK		4096
+#define IBSIM_LFT_CHUNKS	(IBSIM_LFT_CAP / IBSIM_LFT_CHUNK)
 #define IBSIM_PORT_NONE		0xff	/* LFT entry: no route */
 #define IBSIM_MAX_FWD_HOPS	255	/* links a packet may cross */
 #define IBSIM_MISROUTE_MAX	256	/* misroute rules per switch */
@@ -237,7 +243,8 @@ struct ibsim_node {
 /**
  * struct ibsim_switch - SwitchInfo and forwarding state of a switch node
  * @lft: LinearForwardingTable, %IBSIM_LFT_CAP exit ports (%IBSIM_PORT_NONE:
- *	no route)
+ *	no route) in chunks of %IBSIM_LFT_CHUNK; a NULL chunk has no route
+ *	(a fabric of 10,000 LIDs needs 3 of the 12)
  * @lft_top: LinearFDBTop, highest LID the LFT is used for
  * @mft_top: MulticastFDBTop (kept; multicast is not forwarded)
  * @mft: MulticastForwardingTable, %IBSIM_MFT_CAP entries of @mft_masks
@@ -258,7 +265,7 @@ struct ibsim_node {
  * All other fields are protected by the owning node's lock.
  */
 struct ibsim_switch {
-	u8 *lft;
+	u8 *lft[IBSIM_LFT_CHUNKS];
 	u16 lft_top;
 	u16 mft_top;
 	u16 *mft;
@@ -488,6 +495,27 @@ struct ibsim_qp {
 	bool sig_all;
 };
 
+/**
+ * ibsim_zalloc_array - zeroed memory for a per-node table, without waste
+ * @n: elements
+ * @size: bytes per element
+ *
+ * kvcalloc() would take a power-of-two run of pages for a table of a few
+ * pages (a 48 KiB forwarding table: 64 KiB), per node of fabrics of
+ * thousands: tables larger than a page come from vmalloc, to the page.
+ * Free with kvfree().
+ *
+ * Return: the memory, or NULL.
+ */
+static inline void *ibsim_zalloc_array(size_t n, size_t size)
+{
+	size_t bytes = array_size(n, size);
+
+	if (bytes > PAGE_SIZE)
+		return vzalloc(bytes);
+	return kzalloc(bytes, GFP_KERNEL);
+}
+
 static inline struct ibsim_dev *to_ibsim_dev(struct ib_device *ibdev)
 {
 	return container_of(ibdev, struct ibsim_dev, ibdev);
@@ -591,6 +619,9 @@ void ibsim_drop(struct ibsim_port *port, const char *why);
 /* switch.c */
 int ibsim_switch_create(struct ibsim_node *node);
 void ibsim_switch_free(struct ibsim_node *node);
+u8 ibsim_lft_get(const struct ibsim_switch *sw, u32 lid);
+int ibsim_lft_reserve(struct ibsim_node *node, u32 top);
+void ibsim_lft_set(struct ibsim_switch *sw, u32 lid, u8 port);
 u16 ibsim_switch_sma(struct ibsim_node *node, struct ib_smp *smp, bool set);
 struct ibsim_port *ibsim_switch_rx(struct ibsim_port *port,
 				   struct ibsim_pkt *pkt);

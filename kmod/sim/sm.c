@@ -334,7 +334,7 @@ static void ibsim_sm_lft_set(struct ibsim_node *node, u16 lid, u8 port)
 	unsigned long flags;
 
 	spin_lock_irqsave(&node->lock, flags);
-	node->sw->lft[lid] = port;
+	ibsim_lft_set(node->sw, lid, port);
 	spin_unlock_irqrestore(&node->lock, flags);
 }
 
@@ -413,12 +413,13 @@ static void ibsim_sm_route_lid(struct ibsim_sm *sm, struct ibsim_node *t,
 	}
 }
 
-/* Min-hop LFTs of every reached switch. */
-static void ibsim_sm_route(struct ibsim_sm *sm)
+/* Min-hop LFTs of every reached switch. Return: 0 or -ENOMEM. */
+static int ibsim_sm_route(struct ibsim_sm *sm)
 {
 	struct ibsim_fabric *fabric = sm->fabric;
 	unsigned long flags;
 	u32 i, lid, n, top;
+	int err;
 
 	/* LinearFDBTop, and no route for LID 0 and LIDs past the top. */
 	for (i = 0; i < fabric->num_nodes; i++) {
@@ -426,11 +427,14 @@ static void ibsim_sm_route(struct ibsim_sm *sm)
 
 		if (!s->sw || !sm->reached[sm->base[i]])
 			continue;
+		err = ibsim_lft_reserve(s, sm->max_lid);
+		if (err)
+			return err;
 		spin_lock_irqsave(&s->lock, flags);
 		top = max_t(u32, s->sw->lft_top, sm->max_lid);
-		s->sw->lft[0] = IBSIM_PORT_NONE;
+		ibsim_lft_set(s->sw, 0, IBSIM_PORT_NONE);
 		for (lid = sm->max_lid + 1; lid <= top; lid++)
-			s->sw->lft[lid] = IBSIM_PORT_NONE;
+			ibsim_lft_set(s->sw, lid, IBSIM_PORT_NONE);
 		s->sw->lft_top = sm->max_lid;
 		s->sw->port_state_change = false;
 		spin_unlock_irqrestore(&s->lock, flags);
@@ -461,6 +465,7 @@ static void ibsim_sm_route(struct ibsim_sm *sm)
 		}
 		cond_resched();
 	}
+	return 0;
 }
 
 /**
@@ -503,7 +508,9 @@ int ibsim_sm_sweep(struct ibsim_fabric *fabric)
 	WRITE_ONCE(fabric->sm_lid, sm.lid[ibsim_sm_idx(&sm, sm_port)]);
 
 	ibsim_sm_configure(&sm, IBSIM_PORT_ARMED);
-	ibsim_sm_route(&sm);
+	err = ibsim_sm_route(&sm);
+	if (err)
+		goto out;
 	ibsim_sm_configure(&sm, IBSIM_PORT_ACTIVE);
 	if (sm.errors)
 		err = -EIO;

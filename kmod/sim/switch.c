@@ -76,18 +76,14 @@ int ibsim_switch_create(struct ibsim_node *node)
 	sw = kzalloc(sizeof(*sw), GFP_KERNEL);
 	if (!sw)
 		return -ENOMEM;
-	sw->lft = kvmalloc(IBSIM_LFT_CAP, GFP_KERNEL);
-	if (!sw->lft)
-		goto err_free_sw;
 	sw->mft_masks = DIV_ROUND_UP(node->num_ports + 1, IBSIM_MFT_PORTS);
-	sw->mft = kvcalloc(IBSIM_MFT_CAP * sw->mft_masks, sizeof(*sw->mft),
-			   GFP_KERNEL);
+	sw->mft = ibsim_zalloc_array(IBSIM_MFT_CAP * sw->mft_masks,
+				     sizeof(*sw->mft));
 	if (!sw->mft)
-		goto err_free_lft;
-	sw->sl2vl = kvcalloc(pairs, IBSIM_SL2VL_LEN, GFP_KERNEL);
+		goto err_free_sw;
+	sw->sl2vl = ibsim_zalloc_array(pairs, IBSIM_SL2VL_LEN);
 	if (!sw->sl2vl)
 		goto err_free_mft;
-	memset(sw->lft, IBSIM_PORT_NONE, IBSIM_LFT_CAP);
 	sw->life_time = IBSIM_SW_LIFE_TIME;
 	sw->def_mc_primary = IBSIM_PORT_NONE;
 	sw->def_mc_not_primary = IBSIM_PORT_NONE;
@@ -97,8 +93,6 @@ int ibsim_switch_create(struct ibsim_node *node)
 
 err_free_mft:
 	kvfree(sw->mft);
-err_free_lft:
-	kvfree(sw->lft);
 err_free_sw:
 	kfree(sw);
 	return -ENOMEM;
@@ -106,14 +100,92 @@ err_free_sw:
 
 void ibsim_switch_free(struct ibsim_node *node)
 {
+	u32 i;
+
 	if (!node->sw)
 		return;
 	xa_destroy(&node->sw->misroute);
 	kvfree(node->sw->sl2vl);
 	kvfree(node->sw->mft);
-	kvfree(node->sw->lft);
+	for (i = 0; i < IBSIM_LFT_CHUNKS; i++)
+		kfree(node->sw->lft[i]);
 	kfree(node->sw);
 	node->sw = NULL;
+}
+
+/* LinearForwardingTable */
+
+static u8 *ibsim_lft_chunk_alloc(gfp_t gfp)
+{
+	u8 *chunk = kmalloc(IBSIM_LFT_CHUNK, gfp);
+
+	if (chunk)
+		memset(chunk, IBSIM_PORT_NONE, IBSIM_LFT_CHUNK);
+	return chunk;
+}
+
+/**
+ * ibsim_lft_get - the LFT entry of @lid
+ * @sw: the switch; its node's lock held
+ * @lid: a LID below %IBSIM_LFT_CAP
+ *
+ * Return: the exit port, or %IBSIM_PORT_NONE.
+ */
+u8 ibsim_lft_get(const struct ibsim_switch *sw, u32 lid)
+{
+	const u8 *chunk = sw->lft[lid / IBSIM_LFT_CHUNK];
+
+	return chunk ? chunk[lid % IBSIM_LFT_CHUNK] : IBSIM_PORT_NONE;
+}
+
+/**
+ * ibsim_lft_set - set the LFT entry of @lid
+ * @sw: the switch; its node's lock held
+ * @lid: a LID below %IBSIM_LFT_CAP
+ * @port: exit port, or %IBSIM_PORT_NONE
+ *
+ * A route (not %IBSIM_PORT_NONE) needs the chunk of @lid: reserved with
+ * ibsim_lft_reserve() before.
+ */
+void ibsim_lft_set(struct ibsim_switch *sw, u32 lid, u8 port)
+{
+	u8 *chunk = sw->lft[lid / IBSIM_LFT_CHUNK];
+
+	if (chunk)
+		chunk[lid % IBSIM_LFT_CHUNK] = port;
+	else
+		WARN_ON_ONCE(port != IBSIM_PORT_NONE);
+}
+
+/**
+ * ibsim_lft_reserve - allocate the LFT chunks of LIDs 0..@top of a switch
+ * @node: the switch node; its lock not held, process context
+ * @top: the highest LID to be routed (below %IBSIM_LFT_CAP)
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int ibsim_lft_reserve(struct ibsim_node *node, u32 top)
+{
+	struct ibsim_switch *sw = node->sw;
+	unsigned long flags;
+	u32 i;
+	u8 *chunk;
+
+	for (i = 0; i <= top / IBSIM_LFT_CHUNK; i++) {
+		if (READ_ONCE(sw->lft[i]))
+			continue;
+		chunk = ibsim_lft_chunk_alloc(GFP_KERNEL);
+		if (!chunk)
+			return -ENOMEM;
+		spin_lock_irqsave(&node->lock, flags);
+		if (!sw->lft[i]) {
+			WRITE_ONCE(sw->lft[i], chunk);
+			chunk = NULL;
+		}
+		spin_unlock_irqrestore(&node->lock, flags);
+		kfree(chunk);
+	}
+	return 0;
 }
 
 /* SMA attributes */
@@ -176,19 +248,37 @@ static u16 ibsim_switch_lft(struct ibsim_node *node, struct ib_smp *smp,
 			    bool set)
 {
 	u32 block = be32_to_cpu(smp->attr_mod);
+	struct ibsim_switch *sw = node->sw;
+	u32 c = block * IBSIM_LFT_BLOCK / IBSIM_LFT_CHUNK;
+	u32 off = block * IBSIM_LFT_BLOCK % IBSIM_LFT_CHUNK;
+	u8 *spare = NULL;
 	unsigned long flags;
-	u8 *entries;
 
-	BUILD_BUG_ON(IBSIM_LFT_CAP % IBSIM_LFT_BLOCK);
+	BUILD_BUG_ON(IBSIM_LFT_CAP % IBSIM_LFT_CHUNK);
+	BUILD_BUG_ON(IBSIM_LFT_CHUNK % IBSIM_LFT_BLOCK);
 	if (block >= IBSIM_LFT_CAP / IBSIM_LFT_BLOCK)
 		return IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE;
-	entries = node->sw->lft + block * IBSIM_LFT_BLOCK;
+	/* A route into a chunk not there yet: the chunk first (any context). */
+	if (set && !READ_ONCE(sw->lft[c]) &&
+	    memchr_inv(smp->data, IBSIM_PORT_NONE, IBSIM_LFT_BLOCK)) {
+		spare = ibsim_lft_chunk_alloc(GFP_ATOMIC);
+		if (!spare)
+			return IB_MGMT_MAD_STATUS_BUSY;
+	}
 
 	spin_lock_irqsave(&node->lock, flags);
-	if (set)
-		memcpy(entries, smp->data, IBSIM_LFT_BLOCK);
-	memcpy(smp->data, entries, IBSIM_LFT_BLOCK);
+	if (spare && !sw->lft[c]) {
+		WRITE_ONCE(sw->lft[c], spare);
+		spare = NULL;
+	}
+	if (set && sw->lft[c])
+		memcpy(sw->lft[c] + off, smp->data, IBSIM_LFT_BLOCK);
+	if (sw->lft[c])
+		memcpy(smp->data, sw->lft[c] + off, IBSIM_LFT_BLOCK);
+	else
+		memset(smp->data, IBSIM_PORT_NONE, IBSIM_LFT_BLOCK);
 	spin_unlock_irqrestore(&node->lock, flags);
+	kfree(spare);
 	memset(smp->data + IBSIM_LFT_BLOCK, 0,
 	       IB_SMP_DATA_SIZE - IBSIM_LFT_BLOCK);
 	return 0;
@@ -322,7 +412,7 @@ static u8 ibsim_switch_lookup(struct ibsim_node *node, u16 dlid)
 		return 0;
 	spin_lock_irqsave(&node->lock, flags);
 	if (dlid <= node->sw->lft_top && dlid < IBSIM_LFT_CAP)
-		port = node->sw->lft[dlid];
+		port = ibsim_lft_get(node->sw, dlid);
 	spin_unlock_irqrestore(&node->lock, flags);
 	return port;
 }
