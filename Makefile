@@ -135,6 +135,8 @@ bench: deps
 		selftests/bench/ping.sh
 	selftests/vm-run -- selftests/bench/sim_ping.sh
 	selftests/vm-run -- selftests/bench/sim_opensm.sh
+	IBTRACE_BENCH_MAD_RQ=64 IBTRACE_BENCH_MEM_ONLY=1 \
+		selftests/vm-run -- selftests/bench/sim_opensm.sh
 	selftests/vm-run -- selftests/bench/trace.sh
 	$(CC) -O2 -Wall -Wextra -std=gnu11 -o selftests/bench/rnr_user \
 		selftests/bench/rnr_user.c -libverbs

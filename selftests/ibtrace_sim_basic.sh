@@ -32,6 +32,9 @@ if ! modprobe ib_core || ! modprobe ib_umad; then
 fi
 rmmod ibtrace_sim 2>/dev/null
 ibt_check "insmod ibtrace_sim" insmod "$SIM_KO"
+# CQ rings start small and grow; dynamic debug logs each growth.
+DYNDBG=/sys/kernel/debug/dynamic_debug/control
+[ -w "$DYNDBG" ] && echo 'module ibtrace_sim format "CQ ring grown" +p' > "$DYNDBG"
 
 sim_devs()
 {
@@ -137,6 +140,22 @@ ibt_match "unsupported attribute (SwitchInfo on a CA) -> status 0x000C" \
 	'error status 0xc;' "$out"
 out=$(smpq -e -D switchinfo 0,1 2>&1)
 ibt_match "  the same from the peer, across the link" 'error status 0xc;' "$out"
+
+# A burst: ib_mad's CQ on $A asked for hundreds of entries, has 16, and
+# must grow while answers pile up faster than ib_mad polls them.
+SIM_SMP=${IBTRACE_SIM_SMP:-$IBT_DIR/ibtrace_sim_smp}
+ibt_expect "a burst of 1000 NodeInfo Gets across the link: every one answered" \
+	"answered=1000 of 1000" \
+	"$("$SIM_SMP" -C "$A" -P 1 -t 5000 -n 1000 -D 0,1 get 0x11 0 2>&1)"
+if [ -w "$DYNDBG" ]; then
+	grown=$(ibt_kmsg_since | sed -n "s/.* $A: CQ ring grown to \([0-9]*\) of.*/\1/p" |
+		sort -n | tail -1)
+	ibt_expect "  $A's CQ ring grew past its first 16 entries (dynamic debug)" \
+		1 $(( ${grown:-0} > 16 ))
+	echo "# $A's CQ ring: ${grown:-16} entries after the burst"
+else
+	ibt_skip_one "  $A's CQ ring grew" "no dynamic debug control"
+fi
 
 # LIDs and port states by SMP Set PortInfo ------------------------------------
 

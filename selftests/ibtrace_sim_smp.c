@@ -4,7 +4,7 @@
  * and print the answer, for the ibtrace_sim selftests: infiniband-diags
  * cannot write SwitchInfo or the LinearForwardingTable.
  *
- *   ibtrace_sim_smp [-C DEV] [-P PORT] [-t MS] [-d DRDLID]
+ *   ibtrace_sim_smp [-C DEV] [-P PORT] [-t MS] [-d DRDLID] [-n N]
  *                   -D 0,P1,P2... | -L LID
  *                   get|set ATTR MOD [OFF=XX[,XX...]]...
  *
@@ -15,6 +15,9 @@
  * given (at byte offset OFF of the 64-byte SMP data) replace the read
  * ones, and the result is written. Output: "status=0xNNNN" and
  * "data=<128 hex digits>" of the answer.
+ *
+ * -n N (get only): a burst, N Gets sent before the first answer is read;
+ * output "answered=K of N", exit 0 only when every Get was answered.
  *
  * Build: gcc -Wall -Wextra -O2 ibtrace_sim_smp.c -libumad
  *
@@ -48,7 +51,7 @@ static uint64_t tid;
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: ibtrace_sim_smp [-C DEV] [-P PORT] [-t MS] [-d DRDLID]\n"
+		"usage: ibtrace_sim_smp [-C DEV] [-P PORT] [-t MS] [-d DRDLID] [-n N]\n"
 		"                       -D 0,P1,... | -L LID\n"
 		"                       get|set ATTR MOD [OFF=XX[,XX...]]...\n");
 	exit(EXIT_USAGE);
@@ -72,15 +75,14 @@ static void parse_path(const char *s)
 	dr = 1;
 }
 
-/* One request/answer; returns 0 and the answer in @mad, or the exit code. */
-static int rpc(uint8_t method, uint16_t attr, uint32_t mod, uint8_t *mad)
+/* Builds and sends one SMP with the next TID; 0 or the exit code. */
+static int send_smp(void *umad, uint8_t method, uint16_t attr, uint32_t mod,
+		    const uint8_t *mad)
 {
-	size_t sz = umad_size() + MAD_SIZE;
-	void *umad = calloc(1, sz);
 	uint8_t *m = umad_get_mad(umad);
 	uint32_t tmp32;
 	uint16_t tmp16;
-	int len = MAD_SIZE, i;
+	int i;
 
 	m[0] = 1;
 	m[1] = dr ? 0x81 : 0x01;
@@ -106,8 +108,24 @@ static int rpc(uint8_t method, uint16_t attr, uint32_t mod, uint8_t *mad)
 	umad_set_addr(umad, dr ? 0xffff : lid, 0, 0, 0);
 	if (umad_send(fd, agent, umad, MAD_SIZE, timeout_ms, 2) < 0) {
 		perror("umad_send");
-		free(umad);
 		return EXIT_ERROR;
+	}
+	return 0;
+}
+
+/* One request/answer; returns 0 and the answer in @mad, or the exit code. */
+static int rpc(uint8_t method, uint16_t attr, uint32_t mod, uint8_t *mad)
+{
+	size_t sz = umad_size() + MAD_SIZE;
+	void *umad = calloc(1, sz);
+	uint8_t *m = umad_get_mad(umad);
+	uint32_t tmp32;
+	int len, ret;
+
+	ret = send_smp(umad, method, attr, mod, mad);
+	if (ret) {
+		free(umad);
+		return ret;
 	}
 	for (;;) {
 		len = MAD_SIZE;
@@ -129,6 +147,33 @@ static int rpc(uint8_t method, uint16_t attr, uint32_t mod, uint8_t *mad)
 	return 0;
 }
 
+/* -n: @n Gets in flight at once; 0 when all are answered. */
+static int burst(int n, uint16_t attr, uint32_t mod)
+{
+	size_t sz = umad_size() + MAD_SIZE;
+	void *umad = calloc(1, sz);
+	uint8_t *m = umad_get_mad(umad);
+	uint8_t mad[MAD_SIZE] = { 0 };
+	int i, len, answered = 0, ret = 0;
+
+	for (i = 0; i < n && !ret; i++)
+		ret = send_smp(umad, 0x01, attr, mod, mad);
+	for (i = 0; i < n && !ret; i++) {
+		len = MAD_SIZE;
+		if (umad_recv(fd, umad, &len, -1) < 0) {
+			perror("umad_recv");
+			ret = EXIT_ERROR;
+		} else if (!umad_status(umad) && m[3] == 0x81) {
+			answered++;
+		}
+	}
+	free(umad);
+	if (ret)
+		return ret;
+	printf("answered=%d of %d\n", answered, n);
+	return answered == n ? EXIT_ANSWER : EXIT_NO_ANSWER;
+}
+
 int main(int argc, char **argv)
 {
 	char *dev = NULL;
@@ -136,9 +181,9 @@ int main(int argc, char **argv)
 	uint8_t mad[MAD_SIZE] = { 0 };
 	uint16_t attr, status;
 	uint32_t mod;
-	int set;
+	int set, n = 0;
 
-	while ((opt = getopt(argc, argv, "C:P:t:d:D:L:")) != -1) {
+	while ((opt = getopt(argc, argv, "C:P:t:d:D:L:n:")) != -1) {
 		switch (opt) {
 		case 'C':
 			dev = optarg;
@@ -157,6 +202,11 @@ int main(int argc, char **argv)
 			break;
 		case 'L':
 			lid = strtoul(optarg, NULL, 0);
+			break;
+		case 'n':
+			n = atoi(optarg);
+			if (n < 1)
+				usage();
 			break;
 		default:
 			usage();
@@ -187,6 +237,11 @@ int main(int argc, char **argv)
 	srand(time(NULL) ^ getpid());
 	tid = (uint64_t)rand() << 8;
 
+	if (n) {
+		if (set)
+			usage();
+		return burst(n, attr, mod);
+	}
 	ret = rpc(0x01, attr, mod, mad);
 	if (!ret && set) {
 		for (i = optind + 3; i < argc; i++) {

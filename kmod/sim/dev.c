@@ -240,7 +240,46 @@ static int ibsim_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 
 /* cq */
 
+static void ibsim_wc_to_cqe(const struct ib_wc *wc, struct ibsim_cqe *e)
+{
+	*e = (struct ibsim_cqe) {
+		.wr_id = wc->wr_id,
+		.qp = wc->qp,
+		.byte_len = wc->byte_len,
+		.src_qp = wc->src_qp,
+		.imm_data = wc->ex.imm_data,
+		.slid = wc->slid,
+		.pkey_index = wc->pkey_index,
+		.status = wc->status,
+		.opcode = wc->opcode,
+		.wc_flags = wc->wc_flags,
+		.sl = wc->sl,
+		.dlid_path_bits = wc->dlid_path_bits,
+		.port_num = wc->port_num,
+	};
+}
+
+static void ibsim_cqe_to_wc(const struct ibsim_cqe *e, struct ib_wc *wc)
+{
+	*wc = (struct ib_wc) {
+		.wr_id = e->wr_id,
+		.status = e->status,
+		.opcode = e->opcode,
+		.byte_len = e->byte_len,
+		.qp = e->qp,
+		.ex.imm_data = e->imm_data,
+		.src_qp = e->src_qp,
+		.slid = e->slid,
+		.wc_flags = e->wc_flags,
+		.pkey_index = e->pkey_index,
+		.sl = e->sl,
+		.dlid_path_bits = e->dlid_path_bits,
+		.port_num = e->port_num,
+	};
+}
+
 static void ibsim_cq_work(struct work_struct *work);
+static void ibsim_cq_grow_work(struct work_struct *work);
 
 static struct workqueue_struct *ibsim_cq_wq(struct ibsim_cq *cq)
 {
@@ -259,11 +298,13 @@ static int ibsim_create_cq(struct ib_cq *ibcq,
 		return -EOPNOTSUPP;
 	if (attr->cqe < 1 || attr->cqe > IBSIM_MAX_CQE)
 		return -EINVAL;
-	cq->ring = ibsim_zalloc_array(attr->cqe, sizeof(*cq->ring));
+	cq->cap = min_t(u32, attr->cqe, IBSIM_CQ_FIRST);
+	cq->ring = kcalloc(cq->cap, sizeof(*cq->ring), GFP_KERNEL);
 	if (!cq->ring)
 		return -ENOMEM;
 	spin_lock_init(&cq->lock);
 	INIT_WORK(&cq->notify_work, ibsim_cq_work);
+	INIT_WORK(&cq->grow_work, ibsim_cq_grow_work);
 	cq->size = attr->cqe;
 	ibcq->cqe = attr->cqe;
 	return 0;
@@ -273,9 +314,10 @@ static int ibsim_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 {
 	struct ibsim_cq *cq = to_ibsim_cq(ibcq);
 
-	/* No QP uses the CQ any more: nothing queues the work again. */
+	/* No QP uses the CQ any more: nothing queues the works again. */
 	cancel_work_sync(&cq->notify_work);
-	kvfree(cq->ring);
+	cancel_work_sync(&cq->grow_work);
+	kfree(cq->ring);
 	return 0;
 }
 
@@ -287,8 +329,8 @@ static int ibsim_poll_cq(struct ib_cq *ibcq, int num, struct ib_wc *wc)
 
 	spin_lock_irqsave(&cq->lock, flags);
 	for (n = 0; n < num && cq->count; n++) {
-		wc[n] = cq->ring[cq->head];
-		cq->head = (cq->head + 1) % cq->size;
+		ibsim_cqe_to_wc(&cq->ring[cq->head], &wc[n]);
+		cq->head = (cq->head + 1) % cq->cap;
 		cq->count--;
 	}
 	spin_unlock_irqrestore(&cq->lock, flags);
@@ -321,21 +363,98 @@ static void ibsim_cq_work(struct work_struct *work)
 		cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
 }
 
+/*
+ * The ring starts at IBSIM_CQ_FIRST entries and doubles, up to the size the
+ * consumer asked for, as completions pile up: ib_mad asks every port for
+ * hundreds and rarely holds more than a few. Caller holds cq->lock; the
+ * entries move to the start of @ring.
+ */
+static void ibsim_cq_move(struct ibsim_cq *cq, struct ibsim_cqe *ring, u32 cap)
+{
+	u32 i;
+
+	for (i = 0; i < cq->count; i++)
+		ring[i] = cq->ring[(cq->head + i) % cq->cap];
+	swap(cq->ring, ring);
+	kfree(ring);
+	cq->cap = cap;
+	cq->head = 0;
+	ibdev_dbg(cq->ibcq.device, "CQ ring grown to %u of %u entries\n",
+		  cap, cq->size);
+}
+
+static u32 ibsim_cq_next_cap(const struct ibsim_cq *cq)
+{
+	return min(cq->size, cq->cap * 2);
+}
+
+/* Grows the ring ahead of need, where allocating may sleep. */
+static void ibsim_cq_grow_work(struct work_struct *work)
+{
+	struct ibsim_cq *cq = container_of(work, struct ibsim_cq, grow_work);
+	struct ibsim_cqe *ring;
+	unsigned long flags;
+	u32 cap;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	cap = ibsim_cq_next_cap(cq);
+	if (cap == cq->cap)
+		cap = 0;	/* grown meanwhile */
+	spin_unlock_irqrestore(&cq->lock, flags);
+	if (!cap)
+		return;
+	ring = kcalloc(cap, sizeof(*ring), GFP_KERNEL | __GFP_NOWARN);
+	if (!ring)
+		return;	/* ibsim_cq_push() tries again when full */
+	spin_lock_irqsave(&cq->lock, flags);
+	if (cap > cq->cap) {
+		ibsim_cq_move(cq, ring, cap);
+		ring = NULL;
+	}
+	spin_unlock_irqrestore(&cq->lock, flags);
+	kfree(ring);
+}
+
+/* Caller holds cq->lock; false: no room, the completion is lost. */
+static bool ibsim_cq_room(struct ibsim_cq *cq)
+{
+	struct ibsim_cqe *ring;
+	u32 cap;
+
+	if (cq->count < cq->cap)
+		return true;
+	if (cq->cap == cq->size) {
+		if (!cq->overflow)
+			ibdev_warn_ratelimited(cq->ibcq.device,
+					       "CQ overflow, completion lost\n");
+		cq->overflow = true;
+		return false;
+	}
+	/* A burst outran the grow work: grow here, without sleeping. */
+	cap = ibsim_cq_next_cap(cq);
+	ring = kcalloc(cap, sizeof(*ring), GFP_ATOMIC | __GFP_NOWARN);
+	if (!ring) {
+		ibdev_warn_ratelimited(cq->ibcq.device,
+				       "no memory to grow the CQ to %u entries, completion lost\n",
+				       cap);
+		return false;
+	}
+	ibsim_cq_move(cq, ring, cap);
+	return true;
+}
+
 static void ibsim_cq_push(struct ibsim_cq *cq, const struct ib_wc *wc,
 			  bool solicited)
 {
 	unsigned long flags;
 	bool event = false;
+	bool grow = false;
 
 	spin_lock_irqsave(&cq->lock, flags);
-	if (cq->count == cq->size) {
-		if (!cq->overflow)
-			ibdev_warn_ratelimited(cq->ibcq.device,
-					       "CQ overflow, completion lost\n");
-		cq->overflow = true;
-	} else {
-		cq->ring[(cq->head + cq->count) % cq->size] = *wc;
+	if (ibsim_cq_room(cq)) {
+		ibsim_wc_to_cqe(wc, &cq->ring[(cq->head + cq->count) % cq->cap]);
 		cq->count++;
+		grow = cq->cap < cq->size && cq->count > cq->cap / 2;
 	}
 	if (cq->notify == IB_CQ_NEXT_COMP ||
 	    (cq->notify == IB_CQ_SOLICITED &&
@@ -346,6 +465,8 @@ static void ibsim_cq_push(struct ibsim_cq *cq, const struct ib_wc *wc,
 	spin_unlock_irqrestore(&cq->lock, flags);
 	if (event)
 		queue_work(ibsim_cq_wq(cq), &cq->notify_work);
+	if (grow)
+		queue_work(ibsim_cq_wq(cq), &cq->grow_work);
 }
 
 /* qp */
@@ -415,7 +536,8 @@ static int ibsim_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	qp->max_rsge = max(cap->max_recv_sge, 1U);
 	qp->max_ssge = max(cap->max_send_sge, 1U);
 	qp->sq_max = max(cap->max_send_wr, 1U);
-	qp->rq = ibsim_zalloc_array(qp->rq_size, sizeof(*qp->rq));
+	qp->rq_stride = struct_size((struct ibsim_rwqe *)NULL, sge, qp->max_rsge);
+	qp->rq = ibsim_zalloc_array(qp->rq_size, qp->rq_stride);
 	if (!qp->rq)
 		return -ENOMEM;
 
@@ -461,7 +583,7 @@ static void __ibsim_qp_flush_rq(struct ibsim_qp *qp)
 	};
 
 	while (qp->rq_count) {
-		wc.wr_id = qp->rq[qp->rq_head].wr_id;
+		wc.wr_id = ibsim_rq_wqe(qp, qp->rq_head)->wr_id;
 		qp->rq_head = (qp->rq_head + 1) % qp->rq_size;
 		qp->rq_count--;
 		ibsim_cq_push(to_ibsim_cq(qp->ibqp.recv_cq), &wc, false);
@@ -620,7 +742,7 @@ void ibsim_qp_recv(struct ibsim_qp *qp, const struct ibsim_pkt *pkt,
 		atomic64_inc(&port->drops);
 		return;
 	}
-	wqe = &qp->rq[qp->rq_head];
+	wqe = ibsim_rq_wqe(qp, qp->rq_head);
 	qp->rq_head = (qp->rq_head + 1) % qp->rq_size;
 	qp->rq_count--;
 
@@ -811,7 +933,8 @@ static int ibsim_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 			*bad_wr = wr;
 			break;
 		}
-		wqe = &qp->rq[(qp->rq_head + qp->rq_count) % qp->rq_size];
+		wqe = ibsim_rq_wqe(qp, (qp->rq_head + qp->rq_count) %
+					qp->rq_size);
 		wqe->wr_id = wr->wr_id;
 		wqe->num_sge = wr->num_sge;
 		memcpy(wqe->sge, wr->sg_list, wr->num_sge * sizeof(*wqe->sge));

@@ -44,6 +44,7 @@
 #define IBSIM_MAX_WR		4096
 #define IBSIM_MAX_SGE		4
 #define IBSIM_MAX_CQE		65535
+#define IBSIM_CQ_FIRST		16	/* CQ ring entries at creation */
 #define IBSIM_MAX_CQ		4096
 #define IBSIM_MAX_PD		4096
 #define IBSIM_MAX_AH		65536
@@ -419,37 +420,78 @@ struct ibsim_ah {
 /**
  * struct ibsim_cq - completion queue
  * @ibcq: the ib_core CQ
- * @lock: protects @ring, @head, @count, @notify, @overflow
- * @ring: completions, @size entries
- * @size: ring entries
+ * @lock: protects @ring, @cap, @head, @count, @notify, @overflow
+ * @ring: completions, @cap entries
+ * @size: entries the consumer asked for: the most @ring may grow to
+ * @cap: entries in @ring (%IBSIM_CQ_FIRST at creation, doubled as needed)
  * @head: oldest completion
  * @count: completions in the ring
  * @notify: armed: 0, IB_CQ_SOLICITED or IB_CQ_NEXT_COMP
  * @overflow: a completion was lost because the ring was full
  * @notify_work: calls the completion handler
+ * @grow_work: doubles @ring, where allocating may sleep, once it is more
+ *	than half full
  */
 struct ibsim_cq {
 	struct ib_cq ibcq;
-	spinlock_t lock;	/* protects ring, head, count, notify, overflow */
-	struct ib_wc *ring;
+	spinlock_t lock;	/* protects the ring, its indexes, notify */
+	struct ibsim_cqe *ring;
 	u32 size;
+	u32 cap;
 	u32 head;
 	u32 count;
 	u8 notify;
 	bool overflow;
 	struct work_struct notify_work;
+	struct work_struct grow_work;
+};
+
+/**
+ * struct ibsim_cqe - a completion as the CQ ring keeps it
+ * @wr_id: &ib_wc.wr_id (or wr_cqe)
+ * @qp: &ib_wc.qp
+ * @byte_len: &ib_wc.byte_len
+ * @src_qp: &ib_wc.src_qp
+ * @imm_data: &ib_wc.ex.imm_data
+ * @slid: &ib_wc.slid
+ * @pkey_index: &ib_wc.pkey_index
+ * @status: &ib_wc.status
+ * @opcode: &ib_wc.opcode
+ * @wc_flags: &ib_wc.wc_flags (the sim sets IB_WC_GRH and IB_WC_WITH_IMM)
+ * @sl: &ib_wc.sl
+ * @dlid_path_bits: &ib_wc.dlid_path_bits
+ * @port_num: &ib_wc.port_num
+ *
+ * The fields a UD, SMI or GSI completion of the sim can carry: 40 bytes
+ * where &struct ib_wc takes 72; ib_mad's CQ of every HCA asks for 384.
+ */
+struct ibsim_cqe {
+	u64 wr_id;
+	struct ib_qp *qp;
+	u32 byte_len;
+	u32 src_qp;
+	__be32 imm_data;
+	u16 slid;
+	u16 pkey_index;
+	u8 status;
+	u8 opcode;
+	u8 wc_flags;
+	u8 sl;
+	u8 dlid_path_bits;
+	u8 port_num;
 };
 
 /**
  * struct ibsim_rwqe - a posted receive work request
  * @wr_id: its wr_id (or wr_cqe)
  * @num_sge: entries in @sge
- * @sge: scatter list (kernel virtual addresses: virtual DMA)
+ * @sge: scatter list (kernel virtual addresses: virtual DMA), room for the
+ *	QP's max_recv_sge entries (ib_mad's QPs: one)
  */
 struct ibsim_rwqe {
 	u64 wr_id;
 	u32 num_sge;
-	struct ib_sge sge[IBSIM_MAX_SGE];
+	struct ib_sge sge[];
 };
 
 /**
@@ -464,8 +506,10 @@ struct ibsim_rwqe {
  * @qkey: Q_Key
  * @pkey_index: P_Key index
  * @sq_psn: send PSN (kept for query)
- * @rq: receive ring, @rq_size entries
+ * @rq: receive ring, @rq_size entries of @rq_stride bytes
  * @rq_size: entries in @rq
+ * @rq_stride: bytes per entry of @rq (a &struct ibsim_rwqe with @max_rsge
+ *	scatter entries)
  * @rq_head: oldest posted receive
  * @rq_count: posted receives
  * @max_rsge: scatter entries per receive
@@ -484,8 +528,9 @@ struct ibsim_qp {
 	u32 qkey;
 	u16 pkey_index;
 	u32 sq_psn;
-	struct ibsim_rwqe *rq;
+	void *rq;
 	u32 rq_size;
+	u32 rq_stride;
 	u32 rq_head;
 	u32 rq_count;
 	u32 max_rsge;
@@ -514,6 +559,12 @@ static inline void *ibsim_zalloc_array(size_t n, size_t size)
 	if (bytes > PAGE_SIZE)
 		return vzalloc(bytes);
 	return kzalloc(bytes, GFP_KERNEL);
+}
+
+/* Entry @i of @qp's receive ring. */
+static inline struct ibsim_rwqe *ibsim_rq_wqe(const struct ibsim_qp *qp, u32 i)
+{
+	return qp->rq + (size_t)i * qp->rq_stride;
 }
 
 static inline struct ibsim_dev *to_ibsim_dev(struct ib_device *ibdev)

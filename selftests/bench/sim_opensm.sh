@@ -14,7 +14,10 @@
 #    growing size (three levels, radix 48: pods of 24 leaves x 24 HCAs and
 #    24 middle switches, 576 top switches) until FABRIC_ADD fails, memory
 #    would run low (the next tree, at the last tree's bytes per node, would
-#    leave less than IBTRACE_BENCH_RESERVE_MB, default 256), the next step
+#    leave less than IBTRACE_BENCH_RESERVE_MB, default 256; the next tree's
+#    bytes are predicted from the bytes per HCA and per switch the last two
+#    trees give, plus 5 %, or from the one tree's bytes per node plus
+#    20 %), the next step
 #    would not fit in what is left of IBTRACE_BENCH_BUDGET_S (default
 #    1200 s, at the last tree's seconds per node) or the tree passes
 #    IBTRACE_BENCH_MAX_NODES (default 20000). Bytes per node: MemAvailable
@@ -54,6 +57,10 @@ ms()
 mad_rq=${IBTRACE_BENCH_MAD_RQ:+recv_queue_size=$IBTRACE_BENCH_MAD_RQ}
 # shellcheck disable=SC2086
 modprobe ib_core $mad_rq && modprobe ib_umad && insmod "$SIM_KO" || exit 1
+mad_rq=$(cat /sys/module/ib_core/parameters/recv_queue_size)
+if [ -n "${IBTRACE_BENCH_MAD_RQ:-}" ] && [ "$mad_rq" != "$IBTRACE_BENCH_MAD_RQ" ]; then
+	echo "# ib_core was loaded already: recv_queue_size is $mad_rq, not $IBTRACE_BENCH_MAD_RQ"
+fi
 cd "$W" || exit 1		# ibsim-run writes ./sys-PID
 "$GEN" > "$W/fattree" || exit 1
 
@@ -153,10 +160,31 @@ settle()
 
 echo
 echo "Largest fat tree in this VM ($(( $(meminfo MemTotal) / 1024 )) MiB total;" \
-	"ib_core recv_queue_size ${IBTRACE_BENCH_MAD_RQ:-default 512})"
+	"ib_core recv_queue_size $mad_rq)"
 printf '%6s %7s %6s %9s %11s %13s %13s %8s\n' pods nodes HCAs "add s" \
 	"MemAvail MiB" "bytes/node" "slab B/node" result
 best_nodes=0 best_bpn=0 bpn=0 ms_per_node=0
+prev_h=0 prev_s=0 prev_b=0 last_h=0 last_s=0 last_b=0
+
+# predict HCAS SWITCHES: bytes the tree will take, 0 when nothing is known
+predict()
+{
+	local h=$1 s=$2 det bh bs
+	if [ "$prev_b" -gt 0 ]; then
+		# bytes = bh * HCAs + bs * switches, through the last two trees
+		det=$(( prev_h * last_s - last_h * prev_s ))
+		if [ "$det" -ne 0 ]; then
+			bh=$(( (prev_b * last_s - last_b * prev_s) / det ))
+			bs=$(( (prev_h * last_b - last_h * prev_b) / det ))
+			if [ "$bh" -gt 0 ] && [ "$bs" -gt 0 ]; then
+				echo $(( (h * bh + s * bs) * 21 / 20 ))
+				return
+			fi
+		fi
+	fi
+	echo $(( (h + s) * bpn * 6 / 5 ))
+}
+
 deadline=$(( $(ms) + BUDGET_S * 1000 ))
 settle
 avail_start=$(meminfo MemAvailable)
@@ -170,7 +198,8 @@ for pods in ${IBTRACE_BENCH_PODS:-1 4 8 16 24 32}; do
 	avail0=$(meminfo MemAvailable)
 	slab0=$(meminfo Slab)
 	if [ "$bpn" -gt 0 ] &&
-	   [ $(( nodes * bpn * 6 / 5 / 1024 )) -gt $(( avail0 - RESERVE_MB * 1024 )) ]; then
+	   [ $(( $(predict "$hcas" $(( nodes - hcas ))) / 1024 )) -gt \
+	     $(( avail0 - RESERVE_MB * 1024 )) ]; then
 		printf '%6s %7s %6s %9s %11s %13s %13s %8s\n' "$pods" "$nodes" "$hcas" \
 			- $((avail0 / 1024)) - - "too big"
 		break
@@ -196,6 +225,8 @@ for pods in ${IBTRACE_BENCH_PODS:-1 4 8 16 24 32}; do
 	avail1=$(meminfo MemAvailable)
 	slab1=$(meminfo Slab)
 	bpn=$(( (avail0 - avail1) * 1024 / nodes ))
+	prev_h=$last_h prev_s=$last_s prev_b=$last_b
+	last_h=$hcas last_s=$(( nodes - hcas )) last_b=$(( (avail0 - avail1) * 1024 ))
 	printf '%6s %7s %6s %9s %11s %13s %13s %8s\n' "$pods" "$nodes" "$hcas" \
 		$(( (t1 - t0) / 1000 )) $((avail1 / 1024)) "$bpn" \
 		$(( (slab1 - slab0) * 1024 / nodes )) ok
@@ -213,5 +244,13 @@ echo "largest fat tree built: $best_nodes nodes, $best_bpn bytes per node" \
 	echo "at that rate the $(( avail_start / 1024 )) MiB available at the start hold" \
 		"about $(( (avail_start - RESERVE_MB * 1024) * 1024 / best_bpn )) nodes" \
 		"(keeping $RESERVE_MB MiB free)"
+
+if [ "$prev_b" -gt 0 ]; then
+	det=$(( prev_h * last_s - last_h * prev_s ))
+	[ "$det" -ne 0 ] &&
+		echo "the last two trees give $(( (prev_b * last_s - last_b * prev_s) / det ))" \
+			"bytes per HCA and $(( (prev_h * last_b - last_h * prev_b) / det ))" \
+			"per switch"
+fi
 
 rmmod ibtrace_sim
