@@ -799,11 +799,13 @@ static int xfer(struct ibt *ctx, struct nl_msg *msg, ibt_nl_cb cb, void *arg)
 	ret = fit_sndbuf(ctx, req->nlmsg_len);
 	if (ret)
 		return ret;
-	if (req->nlmsg_flags & NLM_F_DUMP) {
+	if ((req->nlmsg_flags & NLM_F_DUMP) || req->nlmsg_type == GENL_ID_CTRL) {
 		/*
 		 * A dump's sendmsg() returns after the first batch, the rest
 		 * comes from our recvmsg(); reading while it runs would race
-		 * with the kernel starting the dump (EINVAL). No thread.
+		 * with the kernel starting the dump (EINVAL). nlctrl's family
+		 * lookup answers at once and sends nothing else. No thread:
+		 * starting one costs more than the lookup itself.
 		 */
 		ret = nl_send(ctx->sk, msg);
 		if (ret < 0)

@@ -87,13 +87,13 @@ us2ms()
 	printf '%s%d.%03d' "$sign" $((v / 1000)) $((v % 1000))
 }
 
-# ratio A B: A/B with two decimals, n/a unless both are positive
+# ratio A B: A/B rounded to two decimals, n/a unless both are positive
 ratio()
 {
 	local r
 
 	if [ "$1" -gt 0 ] && [ "$2" -gt 0 ]; then
-		r=$(($1 * 100 / $2))
+		r=$((($1 * 200 / $2 + 1) / 2))
 		printf '%d.%02d' $((r / 100)) $((r % 100))
 	else
 		echo n/a
