@@ -26,6 +26,17 @@
  * known; the first hop that fails ends the trace there, and whatever was
  * asked further on is taken back.
  *
+ * The destination costs one round trip more: its SourceRoute needs the
+ * port the walk enters it by. So once the destination's agent has answered
+ * ClassPortInfo, every new hop is also sent, ahead of its NodeInfo, the
+ * SourceRoute it would be sent if it were the destination: the incoming
+ * ports so far and, for its own, the port a SourceRoute answer of the
+ * destination last named (port 1 until one does). When the hop is the
+ * destination and the walk enters it by that port, the request was the
+ * very one to send, and its answer is taken; otherwise it is taken back
+ * and the SourceRoute asked as usual. A switch's early SourceRoute is
+ * taken back as soon as its NodeInfo says switch.
+ *
  * At most IBTRACE_TRACE_WINDOW hops are in progress at once. Each
  * attribute is asked once per node; a switch met again is a loop.
  *
@@ -69,6 +80,7 @@ enum ibtrace_ask {
 	IBTRACE_ASK_PIX,	/* PortInfo of a switch's exit port */
 	IBTRACE_ASK_CPI,	/* VendorGet(ClassPortInfo) */
 	IBTRACE_ASK_SR,		/* VendorGet(SourceRoute) */
+	IBTRACE_ASK_DSR,	/* SourceRoute to the DLID, asked ahead */
 	IBTRACE_ASK_COUNT
 };
 
@@ -125,6 +137,9 @@ enum ibtrace_dest_agent {
  * @end_port: the port at fault, 0 if none
  * @mad_status: status of a failed SMP
  * @fdb_top: LinearFDBTop, for %IBTRACE_TRACE_NO_ROUTE_TOP
+ * @dsr_port: the incoming port the early SourceRoute (%IBTRACE_ASK_DSR)
+ *	carries for this hop
+ * @dsr_taken: that SourceRoute is the destination's probe
  */
 struct ibtrace_trace_node {
 	struct ibtrace_hop hop;
@@ -139,6 +154,8 @@ struct ibtrace_trace_node {
 	u8 end_port;
 	u16 mad_status;
 	u32 fdb_top;
+	u8 dsr_port;
+	bool dsr_taken;
 };
 
 /**
@@ -163,6 +180,8 @@ struct ibtrace_trace_node {
  * @dest_agent: &enum ibtrace_dest_agent
  * @dest_hop: the hop taken for the destination, whose SourceRoute goes
  *	out as soon as @dest_cpi is answered; -1 if none yet
+ * @dest_port: the port a SourceRoute answer of the destination named, 0 if
+ *	none has yet
  * @hop: the RoCE trace's hop being learnt
  */
 struct ibtrace_trace {
@@ -184,6 +203,7 @@ struct ibtrace_trace {
 	struct ibtrace_trace_q dest_cpi;
 	u8 dest_agent;
 	s32 dest_hop;
+	u8 dest_port;
 	struct ibtrace_hop hop;
 };
 
@@ -240,6 +260,16 @@ static int ibtrace_q_post(struct ibtrace_trace *t, struct ibtrace_trace_q *q,
 	return 0;
 }
 
+/* Take @q back if it is still out. */
+static void ibtrace_q_cancel(struct ibtrace_trace *t, struct ibtrace_trace_q *q)
+{
+	if (!q->busy)
+		return;
+	ibtrace_mad_call_cancel(t->port, &q->call);
+	q->busy = false;
+	q->err = -ECANCELED;
+}
+
 /* Post question @which of @n; a failure to post is fatal to the trace. */
 static int ibtrace_ask(struct ibtrace_trace *t, struct ibtrace_trace_node *n,
 		       enum ibtrace_ask which)
@@ -252,7 +282,7 @@ static int ibtrace_ask(struct ibtrace_trace *t, struct ibtrace_trace_node *n,
 		return err;
 	if (smp)
 		n->hop.smps++;
-	else
+	else if (which != IBTRACE_ASK_DSR)
 		n->hop.vendor_mads++;
 	return 0;
 }
@@ -342,6 +372,64 @@ static void ibtrace_hop_verdict(struct ibtrace_hop *hop,
 		hop->agent = IBTRACE_HOP_AGENT_MISMATCH;
 }
 
+/* The early SourceRoute of destination hop @n has ended: its verdict. */
+static void ibtrace_dsr_verdict(struct ibtrace_trace_node *n)
+{
+	struct ibtrace_trace_q *q = &n->q[IBTRACE_ASK_DSR];
+
+	n->agent_stage = IBTRACE_AGENT_DONE;
+	if (q->err == -ENODEV) {
+		ibtrace_node_end(n, IBTRACE_TRACE_DEV_GONE, 0);
+		return;
+	}
+	n->hop.vendor_mads += q->req.attempts;
+	if (q->err)
+		return;
+	n->hop.vendor_rtt_ns = q->req.rtt_ns;
+	ibtrace_hop_verdict(&n->hop, &q->req.resp);
+}
+
+/*
+ * The early SourceRoute of @n has ended. Whatever hop it was sent for, an
+ * answer names the port the destination's probes arrive on: the guess for
+ * the next ones.
+ */
+static void ibtrace_dsr_step(struct ibtrace_trace *t,
+			     struct ibtrace_trace_node *n)
+{
+	const struct ib_vendor_mad *resp = &n->q[IBTRACE_ASK_DSR].req.resp;
+	u16 status = be16_to_cpu(resp->mad_hdr.status);
+	u8 port = resp->data[IBTRACE_SR_ACTUAL_PORT];
+
+	if (!n->q[IBTRACE_ASK_DSR].err && port &&
+	    (!status || status == IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE))
+		t->dest_port = port;
+	if (n->dsr_taken)
+		ibtrace_dsr_verdict(n);
+}
+
+/*
+ * Destination hop @n: take its early SourceRoute if that carries the port
+ * the walk entered by (it is then the request to send), else take it
+ * back. True when taken.
+ */
+static bool ibtrace_dsr_take(struct ibtrace_trace *t,
+			     struct ibtrace_trace_node *n)
+{
+	struct ibtrace_trace_q *q = &n->q[IBTRACE_ASK_DSR];
+
+	if (!q->asked)
+		return false;
+	if (n->dsr_port != n->hop.expected_port || q->err == -ECANCELED) {
+		ibtrace_q_cancel(t, q);
+		return false;
+	}
+	n->dsr_taken = true;
+	if (!q->busy)
+		ibtrace_dsr_verdict(n);
+	return true;
+}
+
 /* An agent question of @n has ended. */
 static int ibtrace_agent_step(struct ibtrace_trace *t,
 			      struct ibtrace_trace_node *n,
@@ -349,6 +437,11 @@ static int ibtrace_agent_step(struct ibtrace_trace *t,
 {
 	struct ibtrace_trace_q *q = &n->q[which];
 	struct ibtrace_hop *hop = &n->hop;
+
+	if (which == IBTRACE_ASK_DSR) {
+		ibtrace_dsr_step(t, n);
+		return 0;
+	}
 
 	if (q->err == -ENODEV) {
 		ibtrace_node_end(n, IBTRACE_TRACE_DEV_GONE, 0);
@@ -408,7 +501,8 @@ static int ibtrace_dest_go(struct ibtrace_trace *t)
 	if (t->dest_hop < 0 || t->dest_agent == IBTRACE_DEST_ASKING)
 		return 0;
 	n = ibtrace_node(t, t->dest_hop);
-	if (n->agent_stage != IBTRACE_AGENT_ASKING || n->q[IBTRACE_ASK_SR].asked)
+	if (n->agent_stage != IBTRACE_AGENT_ASKING ||
+	    n->q[IBTRACE_ASK_SR].asked || n->dsr_taken)
 		return 0;
 	n->hop.vendor_mads += t->dest_cpi.req.attempts;
 	if (t->dest_cpi.req.rtt_ns && !t->dest_cpi.err)
@@ -419,8 +513,29 @@ static int ibtrace_dest_go(struct ibtrace_trace *t)
 	}
 	n->hop.agent = IBTRACE_HOP_AGENT_FAILED;
 	n->hop.expected_port = t->sroute[n->hop.index - 1];
+	if (ibtrace_dsr_take(t, n))
+		return 0;
 	return ibtrace_ask_vendor(t, n, IBTRACE_ASK_SR,
 				  IBTRACE_ATTR_SOURCE_ROUTE, t->dest_ah);
+}
+
+/*
+ * Hop @n may be the destination: once the destination's agent is known,
+ * send it now the SourceRoute it would need then, for the port a
+ * destination's answer last named.
+ */
+static int ibtrace_dest_ahead(struct ibtrace_trace *t,
+			      struct ibtrace_trace_node *n)
+{
+	struct ibtrace_mad_req *req = &n->q[IBTRACE_ASK_DSR].req;
+	u32 h = n->hop.index;
+
+	if (!h || t->dest_agent != IBTRACE_DEST_AGENT)
+		return 0;
+	n->dsr_port = t->dest_port ?: 1;
+	ibtrace_vendor_req(t, req, IBTRACE_ATTR_SOURCE_ROUTE, h, t->dest_ah);
+	req->mad.data[IBTRACE_SR_VECTOR + h - 1] = n->dsr_port;
+	return ibtrace_ask(t, n, IBTRACE_ASK_DSR);
 }
 
 /* Hop @n may be the destination: its agent is the one at the DLID. */
@@ -494,13 +609,8 @@ static void ibtrace_node_cancel(struct ibtrace_trace *t,
 {
 	int i;
 
-	for (i = 0; i < IBTRACE_ASK_COUNT; i++) {
-		if (!n->q[i].busy)
-			continue;
-		ibtrace_mad_call_cancel(t->port, &n->q[i].call);
-		n->q[i].busy = false;
-		n->q[i].err = -ECANCELED;
-	}
+	for (i = 0; i < IBTRACE_ASK_COUNT; i++)
+		ibtrace_q_cancel(t, &n->q[i]);
 }
 
 static void ibtrace_node_release(struct ibtrace_trace *t,
@@ -552,6 +662,8 @@ static int ibtrace_node_start(struct ibtrace_trace *t)
 		err = ibtrace_ask_smp(t, n, IBTRACE_ASK_LFT,
 				      IB_SMP_ATTR_LINEAR_FORWARD_TABLE,
 				      t->res->dlid / IBTRACE_LFT_BLOCK);
+	if (!err)
+		err = ibtrace_dest_ahead(t, n);
 	return err;
 }
 
@@ -710,6 +822,9 @@ static int ibtrace_node_asked(struct ibtrace_trace *t,
 			return 0;
 		}
 		n->ni_known = true;
+		/* An end node is what the early SourceRoute is for. */
+		if (n->is_switch)
+			ibtrace_q_cancel(t, &n->q[IBTRACE_ASK_DSR]);
 	}
 	if (!n->is_switch && h) {
 		/* A CA: the switch questions are moot. */
