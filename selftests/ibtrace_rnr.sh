@@ -181,15 +181,18 @@ cancel_in_flight()
 cancel_in_flight "busy poll" 2 --poll busy
 cancel_in_flight "event poll" 2 --poll event
 
-job=$("$IBTRACECTL" -j -d rxe0 test run rnr --timer all --iterations 3 --poll event \
+job=$("$IBTRACECTL" -j -d rxe0 test run rnr --timer all --iterations 40 --poll event \
 	--detach | jq -r .job)
 sleep 3
 ibt_expect "  a detached sweep is running" running \
 	"$("$IBTRACECTL" -j test show "$job" | jq -r .state)"
+# The sweep (40 iterations of every code: 40 x 2.3 s of RNR waits with
+# rnr_retry 1) has over a minute to go; the unload ends it in the iteration
+# in progress (at most one code 0 wait, 655 ms). Waiting for the sweep's
+# end, or a hang, fails the bound of 30 s; a slow machine does not.
 t0=$(date +%s%N)
-ibt_check "rmmod ibtrace mid-sweep" rmmod ibtrace
-ibt_match "  rmmod took under 2 s (the longest wait is one code 0 iteration)" \
-	'^[01]$' "$((($(date +%s%N) - t0) / 1000000000))"
+ibt_check "rmmod ibtrace mid-sweep returns (30 s bound)" timeout 30 rmmod ibtrace
+echo "# rmmod took $((($(date +%s%N) - t0) / 1000000)) ms"
 ibt_expect "  no QP left after the unload" 0 "$(rc_qps)"
 ibt_check "ibtrace loads again" ibt_modprobe_ibtrace
 
