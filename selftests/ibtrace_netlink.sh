@@ -65,6 +65,10 @@ nl ERANGE 14 "." "ping with a 15-byte DGID" -- \
 	ping dev_name=str:rxe0 ping_dgid=hex:${gid:0:30}
 nl ERANGE 15 "." "ping with DLID 0xc000 (multicast)" -- \
 	ping dev_name=str:rxe0 ping_dlid=u32:0xc000
+nl ERANGE 79 "." "trace with MLID 0xbfff (unicast)" -- \
+	trace dev_name=str:rxe0 trace_dlid=u32:1 trace_mlid=u32:0xbfff
+nl ERANGE 79 "." "trace with MLID 0xffff (permissive)" -- \
+	trace dev_name=str:rxe0 trace_dlid=u32:1 trace_mlid=u32:0xffff
 nl ERANGE 16 "." "ping with count 0" -- \
 	ping dev_name=str:rxe0 ping_dgid=hex:$gid ping_count=u32:0
 nl ERANGE 16 "." "ping with count 100001" -- \

@@ -42,7 +42,7 @@ enum { EXIT_ANSWER, EXIT_LOCAL, EXIT_USAGE, EXIT_NO_FAMILY };
 static const char *const cmd_names[] = {
 	[IBTRACE_CMD_UNSPEC] = "unspec", [IBTRACE_CMD_DEV_GET] = "dev_get",
 	[IBTRACE_CMD_AGENT_GET] = "agent_get", [IBTRACE_CMD_PING] = "ping",
-	[IBTRACE_CMD_PING_PROBE] = "ping_probe",
+	[IBTRACE_CMD_PING_PROBE] = "ping_probe", [IBTRACE_CMD_TRACE] = "trace",
 };
 
 /* Request attributes; any other type can be given by number. */
@@ -55,6 +55,7 @@ static const char *const attr_names[] = {
 	[IBTRACE_A_PING_TIMEOUT_MS] = "ping_timeout_ms",
 	[IBTRACE_A_PING_RETRIES] = "ping_retries",
 	[IBTRACE_A_PING_SROUTE] = "ping_sroute",
+	[IBTRACE_A_TRACE_DLID] = "trace_dlid", [IBTRACE_A_TRACE_MLID] = "trace_mlid",
 };
 
 static void __attribute__((noreturn, format(printf, 2, 3)))
@@ -74,9 +75,10 @@ static void usage(void)
 {
 	printf(
 "Usage: ibtrace_nlraw [--dump] [--no-ack] CMD [TYPE=KIND:VALUE...]\n"
-"  CMD   number or dev_get agent_get ping ping_probe unspec\n"
+"  CMD   number or dev_get agent_get ping ping_probe trace unspec\n"
 "  TYPE  number or dev_index dev_name port ping_dgid ping_dlid\n"
 "        ping_count ping_interval_ms ping_timeout_ms ping_retries ping_sroute\n"
+"        trace_dlid trace_mlid\n"
 "  KIND  u8:N u16:N u32:N u64:N (host order), str:TEXT (with NUL),\n"
 "        strn:TEXT (no NUL), hex:0102ff, zero:N (N zero bytes), flag\n"
 "Prints errno=, errname=, msg=, bad_attr_offset=, bad_attr_type=,\n"

@@ -264,3 +264,33 @@ ibt_trace_path()
 {
 	jq -r '.hops[] | "\(if .hop == 0 then .node_guid else .port_guid end) \(.in_port // "") \(.out_port // "") \(.lid)"'
 }
+
+# ibt_rert_mc_path CA MLID SLID DLID: ibtracert -m's path from port 1 of
+# CA as "node_guid in out lid" lines, parsed from its multicast text
+# ("From ca 0xGUID port P lid A-B", "[OUT] -> switch 0xGUID[IN] lid L",
+# "To ..."; GUIDs not zero-padded there)
+ibt_rert_mc_path()
+{
+	ibtracert -C "$1" -P 1 -t 300 -m "$2" "$3" "$4" 2>/dev/null | awk '
+	function g(s,  h) {
+		match(s, / 0x[0-9a-f]+/); h = substr(s, RSTART + 3, RLENGTH - 3)
+		while (length(h) < 16) h = "0" h
+		return "0x" h
+	}
+	function l(s) { match(s, / lid [0-9]+/); return substr(s, RSTART + 5, RLENGTH - 5) }
+	/^From / { guid = g($0); inp = ""; lid = l($0); next }
+	/^\[[0-9]+\] -> / {
+		match($0, /^\[[0-9]+\]/); out = substr($0, 2, RLENGTH - 2)
+		print guid, inp, out, lid
+		guid = g($0); match($0, /0x[0-9a-f]+\[[0-9]+\]/)
+		t = substr($0, RSTART, RLENGTH); sub(/.*\[/, "", t); sub(/\]/, "", t)
+		inp = t; lid = l($0); next
+	}
+	/^To / { print guid, inp, "", lid }'
+}
+
+# ibt_trace_mc_path < JSON: the same from "ibtracectl -j trace --mlid"
+ibt_trace_mc_path()
+{
+	jq -r '.hops[] | "\(.node_guid) \(.in_port // "") \(.out_port // "") \(.lid)"'
+}

@@ -246,6 +246,7 @@ const char *ibt_hop_agent_str(unsigned int agent)
 		[IBTRACE_HOP_AGENT_MISMATCH]	= "mismatch",
 		[IBTRACE_HOP_AGENT_NONE]	= "no_agent",
 		[IBTRACE_HOP_AGENT_FAILED]	= "failed",
+		[IBTRACE_HOP_AGENT_UNASKED]	= "unasked",
 	};
 
 	if (agent < sizeof(names) / sizeof(names[0]))
@@ -255,7 +256,7 @@ const char *ibt_hop_agent_str(unsigned int agent)
 
 /*
  * How a trace ended (enum ibtrace_trace_status), as the JSON "result":
- * the four no-route statuses are all "no_route".
+ * the no-route statuses (also "not in the MLID's tree") are all "no_route".
  */
 const char *ibt_trace_status_str(unsigned int status)
 {
@@ -272,6 +273,7 @@ const char *ibt_trace_status_str(unsigned int status)
 		[IBTRACE_TRACE_SMP_ERROR]	= "smp_error",
 		[IBTRACE_TRACE_SA_FAILED]	= "sa_failed",
 		[IBTRACE_TRACE_DEV_GONE]	= "dev_gone",
+		[IBTRACE_TRACE_NOT_IN_TREE]	= "no_route",
 	};
 
 	if (status < sizeof(names) / sizeof(names[0]))

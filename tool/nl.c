@@ -190,6 +190,7 @@ static struct nla_policy ibt_policy[IBTRACE_A_MAX + 1] = {
 	[IBTRACE_A_TEST_RNR_WIRE_WHY]	= { .type = NLA_STRING },
 	[IBTRACE_A_TRACE_ID]		= U32,
 	[IBTRACE_A_TRACE_ERRNO]		= U32,
+	[IBTRACE_A_TRACE_MLID]		= U32,
 };
 
 static struct nla_policy ibt_assert_policy[IBTRACE_ASSERT_A_MAX + 1] = {

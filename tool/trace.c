@@ -4,7 +4,7 @@
  * (IBTRACE_CMD_TRACE; one IBTRACE_CMD_TRACE_HOP message per hop).
  *
  *   ibtracectl [-j] [-d DEV] [-p PORT] trace (--dlid LID | --dgid GID)
- *              [-r RETRIES] [-t TIMEOUT_MS] [-v]
+ *              [--mlid MLID] [-r RETRIES] [-t TIMEOUT_MS] [-v]
  *   ibtracectl [-j] [-d DEV] [-p PORT] trace monitor [-c COUNT]
  *              (trace_monitor.c: the hops of every trace)
  *
@@ -19,6 +19,13 @@
  *   hop 3 in 1 ca "Hca4" node_guid 0x... lid 6 agent verified smps 3 smp_rtt 80.000 us vendor_rtt 60.000 us
  *   Trace from mthca0/1 to lid 6: 3 hops, reached ca "Hca4" (0x...), verified by its agent
  *
+ * --mlid: the path a packet to the MLID takes to the destination, through
+ * the switches' MulticastForwardingTables; the kernel reports it once
+ * found, with "agent unasked" on every hop but the source:
+ *
+ *   Multicast trace of mlid 0xc000 from mthca0/1 to lid 6: 3 hops, reached ca "Hca4" (0x...)
+ *   Error: lid 9 is not in the tree of mlid 0xc001 from mthca0/1: its forwarding tables do not reach it
+ *
  * "lid A-B" when the node has more than one LID (LMC > 0). A mismatch
  * shows "agent mismatch expected 1 actual 2". On a failure the hops seen
  * are printed (also without -v) and then one line on stderr:
@@ -29,28 +36,30 @@
  *   dev, port      string, number: the local port
  *   dlid           number: the DLID traced (from the SA for --dgid)
  *   dgid           string (with --dgid)
+ *   mlid           number (with --mlid): the MLID traced
  *   one_hop        bool: a RoCE trace (agent proof of the destination only)
  *   hops           array of objects, keys only for what is known:
  *     hop (number, the source is 0), in_port, out_port, node_type ("ca",
  *     "switch", "router", "unknown"), num_ports, node_guid, port_guid
  *     (strings "0x%016x"), lid, lid_last (numbers, lid_last = lid +
  *     2^lmc - 1), lmc, node_desc, agent ("local", "verified", "mismatch",
- *     "no_agent", "failed"), expected_port, actual_port (SourceRoute),
+ *     "no_agent", "failed", "unasked" on a multicast trace), expected_port, actual_port (SourceRoute),
  *     smps, smp_rtt_ns, vendor_mads, vendor_rtt_ns
  *   result         string: "ok", "no_route" (LFT entry 255, DLID past
  *                  LinearFDBTop, exit port 0 or beyond the switch's
- *                  ports, or a CA on the path without the DLID),
+ *                  ports, a CA on the path without the DLID, or the
+ *                  DLID not in the MLID's tree),
  *                  "port_down", "too_many_hops", "loop", "unresponsive",
  *                  "smp_error", "sa_failed", "dev_gone", "cancelled"
  *   reason         string: "lft_unset", "past_fdb_top", "bad_port",
- *                  "dead_end" (with result "no_route")
+ *                  "dead_end", "not_in_tree" (with result "no_route")
  *   fail_hop, fail_port, mad_status, fdb_top  numbers, on failures
  *   message        string: the failure sentence (as on stderr)
  *   smps, vendor_mads, elapsed_ns  numbers: totals of the trace
  *   id             number: the kernel's ID of the trace (as "trace monitor"
  *                  shows it)
  *
- * Exit: 0 reached; 4 device gone; 8 no route; 9 port not Active; 10 loop
+ * Exit: 0 reached; 4 device gone; 8 no route (or not in the MLID's tree); 9 port not Active; 10 loop
  * or more than 63 hops; 11 hop unresponsive (or SMP error); 12 SA lookup
  * failed; 13 cancelled (SIGINT); 14 busy (too many traces running).
  */
@@ -75,15 +84,16 @@
 enum {
 	OPT_DGID = 0x200,
 	OPT_DLID,
+	OPT_MLID,
 };
 
 #define TRACE_MAX_HOPS	(IBTRACE_TRACE_MAX_HOPS + 1)
 
 struct trace {
 	/* request */
-	bool has_dgid, has_dlid, has_timeout, has_retries, verbose;
+	bool has_dgid, has_dlid, has_mlid, has_timeout, has_retries, verbose;
 	uint8_t dgid[16];
-	uint32_t dlid, timeout_ms, retries;
+	uint32_t dlid, mlid, timeout_ms, retries;
 	char dev[IBT_DEV_NAME_MAX];
 	uint32_t port;
 	char target[INET6_ADDRSTRLEN + 8];
@@ -99,18 +109,22 @@ struct trace {
 static void trace_usage(FILE *f)
 {
 	fputs("Usage: ibtracectl [-j] [--pretty] [-d DEV] [-p PORT] trace\n"
-	      "           (--dlid LID | --dgid GID) [-r RETRIES] [-t TIMEOUT_MS] [-v]\n"
+	      "           (--dlid LID | --dgid GID) [--mlid MLID] [-r RETRIES]\n"
+	      "           [-t TIMEOUT_MS] [-v]\n"
 	      "       ibtracectl [-j] [-d DEV] [-p PORT] trace monitor [-c COUNT]\n"
 	      "  --dlid LID           destination LID, 1..0xbfff (decimal or 0x hex)\n"
 	      "  --dgid GID           destination GID: SA PathRecord gives the DLID;\n"
 	      "                       on RoCE a one-hop trace (agent proof only)\n"
+	      "  --mlid MLID          trace the path of multicast LID 0xc000..0xfffe to\n"
+	      "                       the destination through the switches' MFTs\n"
 	      "  -r, --retries N      extra attempts after a timeout, 0..100 (default 3)\n"
 	      "  -t, --timeout MS     wait per SMP or MAD attempt, 1..60000 (default 1000)\n"
 	      "  -v, --verbose        print every hop as it is found\n"
 	      "  monitor              print the hops and the end of every trace (any\n"
 	      "                       process's) as they come; -c, --count N: stop\n"
 	      "                       after N traces ended. Needs CAP_NET_ADMIN\n"
-	      "Without -d: the first Active port. Exit 8 no route, 9 port not Active,\n"
+	      "Without -d: the first Active port. Exit 8 no route (or not in the\n"
+	      "MLID's tree), 9 port not Active,\n"
 	      "10 loop or > 63 hops, 11 hop unresponsive, 12 SA lookup failed,\n"
 	      "13 cancelled, 14 busy, 4 device gone; 7 an agent saw the probe arrive\n"
 	      "on another port than the walk expected.\n", f);
@@ -121,6 +135,7 @@ static int trace_parse(struct ibt *ctx, struct trace *t, bool *help)
 	static const struct option opts[] = {
 		{ "dgid",	required_argument,	NULL, OPT_DGID },
 		{ "dlid",	required_argument,	NULL, OPT_DLID },
+		{ "mlid",	required_argument,	NULL, OPT_MLID },
 		{ "timeout",	required_argument,	NULL, 't' },
 		{ "retries",	required_argument,	NULL, 'r' },
 		{ "verbose",	no_argument,		NULL, 'v' },
@@ -153,6 +168,13 @@ static int trace_parse(struct ibt *ctx, struct trace *t, bool *help)
 					       "bad --dlid \"%s\": expected a LID 1..0xbfff",
 					       optarg);
 			t->has_dlid = true;
+			break;
+		case OPT_MLID:
+			if (ibt_parse_u32(optarg, 0xc000, 0xfffe, &t->mlid))
+				return ibt_err(IBT_EXIT_USAGE,
+					       "bad --mlid \"%s\": expected a multicast LID 0xc000..0xfffe",
+					       optarg);
+			t->has_mlid = true;
 			break;
 		case 't':
 			if (ibt_parse_u32(optarg, 1, 60000, &t->timeout_ms))
@@ -211,7 +233,7 @@ static int pick_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 		return 0;
 	if (ctx->port && nla_get_u32(tb[IBTRACE_A_PORT]) != ctx->port)
 		return 0;
-	if (t->has_dlid && (!tb[IBTRACE_A_LINK_LAYER] ||
+	if ((t->has_dlid || t->has_mlid) && (!tb[IBTRACE_A_LINK_LAYER] ||
 			    nla_get_u8(tb[IBTRACE_A_LINK_LAYER]) != IBTRACE_LINK_LAYER_IB))
 		return 0;
 	snprintf(t->dev, sizeof(t->dev), "%s", nla_get_string(tb[IBTRACE_A_DEV_NAME]));
@@ -238,7 +260,7 @@ static int trace_pick_port(struct ibt *ctx, struct trace *t)
 	if (!t->dev[0])
 		return ibt_err(IBT_EXIT_NODEV,
 			       "no Active %sport to trace from; name one with -d DEV",
-			       t->has_dlid ? "InfiniBand " : "");
+			       t->has_dlid || t->has_mlid ? "InfiniBand " : "");
 	return 0;
 }
 
@@ -252,6 +274,7 @@ static struct nl_msg *trace_request(struct ibt *ctx, struct trace *t)
 	    nla_put_u32(msg, IBTRACE_A_PORT, t->port) < 0 ||
 	    (t->has_dgid && nla_put(msg, IBTRACE_A_TRACE_DGID, 16, t->dgid) < 0) ||
 	    (t->has_dlid && nla_put_u32(msg, IBTRACE_A_TRACE_DLID, t->dlid) < 0) ||
+	    (t->has_mlid && nla_put_u32(msg, IBTRACE_A_TRACE_MLID, t->mlid) < 0) ||
 	    (t->has_timeout &&
 	     nla_put_u32(msg, IBTRACE_A_TRACE_TIMEOUT_MS, t->timeout_ms) < 0) ||
 	    (t->has_retries &&
@@ -519,6 +542,10 @@ static int trace_verdict(const struct trace *t, bool interrupted, char *msg,
 		snprintf(msg, len, "the device %s went away (or ibtrace is unloading) %s of the trace to %s",
 			 t->dev, at, t->target);
 		return IBT_EXIT_NODEV;
+	case IBTRACE_TRACE_NOT_IN_TREE:
+		snprintf(msg, len, "%s is not in the tree of mlid 0x%04x from %s/%u: its forwarding tables do not reach it",
+			 t->target, t->mlid, t->dev, t->port);
+		return IBT_EXIT_NOROUTE;
 	default:
 		snprintf(msg, len, "trace to %s ended with unknown status %" PRIu64,
 			 t->target, st);
@@ -555,6 +582,8 @@ static void trace_json(struct ibt *ctx, const struct trace *t, bool interrupted,
 		ibt_out_json(ctx, "dlid", json_object_new_uint64(t->dlid));
 	if (t->has_dgid)
 		ibt_out_json(ctx, "dgid", json_object_new_string(t->target));
+	if (t->has_mlid)
+		ibt_out_json(ctx, "mlid", json_object_new_uint64(t->mlid));
 	ibt_out_json(ctx, "one_hop",
 		     json_object_new_boolean(t->val[IBTRACE_A_TRACE_ONE_HOP]));
 	ibt_out_arr_begin(ctx, "hops");
@@ -580,6 +609,9 @@ static void trace_json(struct ibt *ctx, const struct trace *t, bool interrupted,
 			break;
 		case IBTRACE_TRACE_DEAD_END:
 			reason = "dead_end";
+			break;
+		case IBTRACE_TRACE_NOT_IN_TREE:
+			reason = "not_in_tree";
 			break;
 		}
 		ibt_out_json(ctx, "result", json_object_new_string(
@@ -620,6 +652,9 @@ static void trace_ok_line(const struct trace *t)
 		case IBTRACE_HOP_AGENT_FAILED:
 			verdict = ", its agent did not answer SourceRoute";
 			break;
+		case IBTRACE_HOP_AGENT_UNASKED:
+			verdict = "";
+			break;
 		default:
 			verdict = ", no agent there";
 			break;
@@ -629,6 +664,10 @@ static void trace_ok_line(const struct trace *t)
 		printf("Trace from %s/%u to %s (RoCE: one hop, agent proof of the destination only): %s%s\n",
 		       t->dev, t->port, t->target,
 		       h ? "reached" : "no hop", verdict);
+	else if (t->has_mlid)
+		printf("Multicast trace of mlid 0x%04x from %s/%u to %s: %u hops, reached %s%s\n",
+		       t->mlid, t->dev, t->port, t->target, t->nhops ? t->nhops - 1 : 0,
+		       h ? hop_name(h, name, sizeof(name)) : "?", verdict);
 	else
 		printf("Trace from %s/%u to %s: %u hops, reached %s%s\n",
 		       t->dev, t->port, t->target, t->nhops ? t->nhops - 1 : 0,

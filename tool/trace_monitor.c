@@ -13,7 +13,7 @@
  *
  * JSON: one object per line and event. Keys: id, dev, port, event ("hop"
  * or "end"); a hop has the keys of a hop of "trace -j"; an end has dlid,
- * result (as "trace -j", or "cancelled" and "error" for a trace that ended
+ * mlid (of a multicast trace), result (as "trace -j", or "cancelled" and "error" for a trace that ended
  * without a reply: errno, error), hops (hop events, the source included),
  * smps, vendor_mads, elapsed_ns and,
  * on failures, fail_hop, fail_port, mad_status, fdb_top.
@@ -145,7 +145,11 @@ static void monitor_end_text(struct nlattr **tb, const char *result)
 	uint64_t seen = attr_uint(tb, IBTRACE_A_TRACE_HOPS);
 	char b[32];
 
-	if (tb[IBTRACE_A_TRACE_DLID])
+	if (tb[IBTRACE_A_TRACE_DLID] && tb[IBTRACE_A_TRACE_MLID])
+		printf("end lid %" PRIu64 " mlid 0x%04" PRIx64 ": ",
+		       attr_uint(tb, IBTRACE_A_TRACE_DLID),
+		       attr_uint(tb, IBTRACE_A_TRACE_MLID));
+	else if (tb[IBTRACE_A_TRACE_DLID])
 		printf("end lid %" PRIu64 ": ", attr_uint(tb, IBTRACE_A_TRACE_DLID));
 	else
 		printf("end: ");
@@ -178,6 +182,7 @@ static void monitor_end_json(struct ibt *ctx, struct nlattr **tb,
 		const char *key;
 	} nums[] = {
 		{ IBTRACE_A_TRACE_DLID,		"dlid" },
+		{ IBTRACE_A_TRACE_MLID,		"mlid" },
 		{ IBTRACE_A_TRACE_HOPS,		"hops" },
 		{ IBTRACE_A_TRACE_FAIL_HOP,	"fail_hop" },
 		{ IBTRACE_A_TRACE_FAIL_PORT,	"fail_port" },

@@ -23,8 +23,10 @@
 #define IBTRACE_METHOD_GET		0x01
 #define IBTRACE_METHOD_GET_RESP		0x81
 
-/* Highest unicast LID */
+/* Highest unicast LID; the multicast LIDs, 0xffff (permissive) apart */
 #define IBTRACE_MAX_UNICAST_LID		0xbfff
+#define IBTRACE_MIN_MULTICAST_LID	0xc000
+#define IBTRACE_MAX_MULTICAST_LID	0xfffe
 
 /* SourceRoute data area (DESIGN §3) */
 #define IBTRACE_SR_ACTUAL_PORT		0
@@ -306,6 +308,7 @@ int ibtrace_smp_exchange(struct ibtrace_port *port,
  * @dgid: destination GID (valid when @has_dgid)
  * @has_dgid: @dgid is given
  * @dlid: destination LID, 0 if none
+ * @mlid: multicast LID whose path to trace, 0 for a unicast trace
  * @timeout_ms: wait per SMP or vendor MAD attempt
  * @retries: attempts after a timeout
  */
@@ -313,6 +316,7 @@ struct ibtrace_trace_params {
 	union ib_gid dgid;
 	bool has_dgid;
 	u32 dlid;
+	u32 mlid;
 	u32 timeout_ms;
 	u32 retries;
 };
@@ -363,6 +367,7 @@ struct ibtrace_hop {
  * struct ibtrace_trace_result - how a trace ended
  * @status: &enum ibtrace_trace_status
  * @dlid: the DLID traced (from the SA for a DGID; 0 on RoCE)
+ * @mlid: the MLID traced, 0 for a unicast trace
  * @hops: hops reported
  * @fail_hop: index of the failing hop (status not OK)
  * @fail_port: the failing hop's port at fault, 0 if none
@@ -376,6 +381,7 @@ struct ibtrace_hop {
 struct ibtrace_trace_result {
 	u8 status;
 	u32 dlid;
+	u32 mlid;
 	u32 hops;
 	u32 fail_hop;
 	u8 fail_port;
@@ -395,6 +401,12 @@ int ibtrace_trace_run(struct ibtrace_port *port,
 		      ibtrace_trace_report_t report, void *ctx,
 		      struct ibtrace_trace_result *result,
 		      struct netlink_ext_ack *extack);
+
+/* trace_mcast.c */
+int ibtrace_trace_mcast(struct ibtrace_port *port,
+			const struct ibtrace_trace_params *params,
+			struct ib_ah *smp_ah, ibtrace_trace_report_t report,
+			void *ctx, struct ibtrace_trace_result *result);
 
 /* sa.c */
 int ibtrace_sa_path_lookup(struct ibtrace_port *port, const union ib_gid *dgid,

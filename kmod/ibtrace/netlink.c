@@ -19,6 +19,10 @@ struct netlink_range_validation ibtrace_nl_lid_range = {
 	.min = 1, .max = IBTRACE_MAX_UNICAST_LID,
 };
 
+struct netlink_range_validation ibtrace_nl_mlid_range = {
+	.min = IBTRACE_MIN_MULTICAST_LID, .max = IBTRACE_MAX_MULTICAST_LID,
+};
+
 static const struct genl_ops ibtrace_genl_ops[] = {
 	{
 		.cmd = IBTRACE_CMD_DEV_GET,

@@ -37,6 +37,7 @@ enum ibtrace_nl_mcgrp {
 extern struct netlink_range_validation ibtrace_nl_timeout_range;
 /* a unicast LID, 1..0xbfff */
 extern struct netlink_range_validation ibtrace_nl_lid_range;
+extern struct netlink_range_validation ibtrace_nl_mlid_range;
 
 int ibtrace_nl_init(void);
 void ibtrace_nl_exit(void);
@@ -78,7 +79,7 @@ int ibtrace_nl_ping_doit(struct sk_buff *skb, struct genl_info *info);
 
 /* trace_nl.c */
 extern const struct nla_policy
-	ibtrace_trace_policy[IBTRACE_A_TRACE_RETRIES + 1];
+	ibtrace_trace_policy[IBTRACE_A_TRACE_MLID + 1];
 int ibtrace_nl_trace_doit(struct sk_buff *skb, struct genl_info *info);
 
 /* test_nl.c */

@@ -1228,6 +1228,12 @@ int ibtrace_trace_run(struct ibtrace_port *port,
 			err = -EINVAL;
 			goto out;
 		}
+		if (params->mlid) {
+			NL_SET_ERR_MSG(extack,
+				       "a RoCE port has no multicast forwarding tables to trace");
+			err = -EINVAL;
+			goto out;
+		}
 		result->one_hop = true;
 		err = ibtrace_trace_roce(t, extack);
 		goto out;
@@ -1260,8 +1266,13 @@ int ibtrace_trace_run(struct ibtrace_port *port,
 		err = PTR_ERR(t->smp_ah);
 		goto out;
 	}
-	err = ibtrace_trace_pipeline(t);
-	ibtrace_trace_cleanup(t);
+	if (params->mlid) {
+		err = ibtrace_trace_mcast(port, params, t->smp_ah, report, ctx,
+					  result);
+	} else {
+		err = ibtrace_trace_pipeline(t);
+		ibtrace_trace_cleanup(t);
+	}
 	ibtrace_ah_destroy(t->smp_ah);
 out:
 	result->elapsed_ns = ktime_get_ns() - start;

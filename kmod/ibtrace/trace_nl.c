@@ -19,7 +19,7 @@ static atomic_t ibtrace_traces_running = ATOMIC_INIT(0);
 /* the last trace ID given */
 static atomic_t ibtrace_trace_last_id = ATOMIC_INIT(0);
 
-const struct nla_policy ibtrace_trace_policy[IBTRACE_A_TRACE_RETRIES + 1] = {
+const struct nla_policy ibtrace_trace_policy[IBTRACE_A_TRACE_MLID + 1] = {
 	[IBTRACE_A_DEV_INDEX] = { .type = NLA_U32 },
 	[IBTRACE_A_DEV_NAME] = { .type = NLA_NUL_STRING,
 				 .len = IB_DEVICE_NAME_MAX - 1 },
@@ -31,6 +31,8 @@ const struct nla_policy ibtrace_trace_policy[IBTRACE_A_TRACE_RETRIES + 1] = {
 		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_nl_timeout_range),
 	[IBTRACE_A_TRACE_RETRIES] =
 		NLA_POLICY_RANGE(NLA_U32, 0, IBTRACE_NL_MAX_RETRIES),
+	[IBTRACE_A_TRACE_MLID] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_nl_mlid_range),
 };
 
 struct ibtrace_trace_ctx {
@@ -55,6 +57,8 @@ static int ibtrace_trace_parse(struct nlattr **attrs,
 	}
 	if (attrs[IBTRACE_A_TRACE_DLID])
 		p->dlid = nla_get_u32(attrs[IBTRACE_A_TRACE_DLID]);
+	if (attrs[IBTRACE_A_TRACE_MLID])
+		p->mlid = nla_get_u32(attrs[IBTRACE_A_TRACE_MLID]);
 	p->timeout_ms = IBTRACE_NL_DEF_TIMEOUT_MS;
 	if (attrs[IBTRACE_A_TRACE_TIMEOUT_MS])
 		p->timeout_ms = nla_get_u32(attrs[IBTRACE_A_TRACE_TIMEOUT_MS]);
@@ -133,6 +137,8 @@ static int ibtrace_put_trace_result(struct sk_buff *skb,
 	if (r->dlid && nla_put_u32(skb, IBTRACE_A_TRACE_DLID, r->dlid))
 		return -EMSGSIZE;
 	if (r->one_hop && nla_put_u8(skb, IBTRACE_A_TRACE_ONE_HOP, 1))
+		return -EMSGSIZE;
+	if (r->mlid && nla_put_u32(skb, IBTRACE_A_TRACE_MLID, r->mlid))
 		return -EMSGSIZE;
 	if (r->status == IBTRACE_TRACE_OK ||
 	    r->status == IBTRACE_TRACE_SA_FAILED)

@@ -84,12 +84,17 @@
  *	an %IBTRACE_CMD_TRACE_HOP message per hop and, at the end, an
  *	%IBTRACE_CMD_TRACE message with the reply's attributes, or with
  *	%IBTRACE_A_TRACE_ERRNO when the trace ended without a reply (e.g.
- *	EINTR), each with the trace's %IBTRACE_A_TRACE_ID. On a RoCE port (no SMPs) the trace is
- *	one hop: the agent proof of the destination only
- *	(%IBTRACE_A_TRACE_ONE_HOP). Runs inside the sendmsg() that delivers
- *	the request, like %IBTRACE_CMD_PING: a signal ends it without a
- *	reply (EINTR). At most %IBTRACE_TRACE_MAX_RUNNING traces run at once;
- *	beyond that the request fails with EBUSY. Needs CAP_NET_ADMIN.
+ *	EINTR), each with the trace's %IBTRACE_A_TRACE_ID. On a RoCE port
+ *	(no SMPs) the trace is one hop: the agent proof of the destination
+ *	only (%IBTRACE_A_TRACE_ONE_HOP). With %IBTRACE_A_TRACE_MLID the walk
+ *	is a breadth-first search of the MLID's multicast forwarding tables
+ *	from the local port; the path to the destination is reported once it
+ *	is found, its hops are not asked for agent proof, and a destination
+ *	the tables do not reach ends with %IBTRACE_TRACE_NOT_IN_TREE. Runs
+ *	inside the sendmsg() that delivers the request, like
+ *	%IBTRACE_CMD_PING: a signal ends it without a reply (EINTR). At most
+ *	%IBTRACE_TRACE_MAX_RUNNING traces run at once; beyond that the
+ *	request fails with EBUSY. Needs CAP_NET_ADMIN.
  * @IBTRACE_CMD_TRACE_HOP: kernel to user only: one hop of a running trace
  *	(%IBTRACE_A_TRACE_HOP) and its %IBTRACE_A_TRACE_ID, unicast to the
  *	requester with the request's sequence number, and the same on the
@@ -265,6 +270,10 @@ enum ibtrace_cmd {
  * @IBTRACE_A_TRACE_ERRNO: u32, on %IBTRACE_MCGRP_TRACE only: the trace
  *	ended without a reply to its requester, with this error (EINTR: the
  *	requester was signalled, e.g. Ctrl-C)
+ * @IBTRACE_A_TRACE_MLID: u32, multicast LID (0xc000..0xfffe): trace the
+ *	path a packet to this MLID takes from the local port to the
+ *	destination, following the switches' MulticastForwardingTables; in
+ *	the reply: the MLID traced
  * @__IBTRACE_A_MAX: number of attributes + 1
  * @IBTRACE_A_MAX: highest attribute number
  */
@@ -348,6 +357,7 @@ enum ibtrace_attr {
 	IBTRACE_A_TEST_RNR_WIRE_WHY,
 	IBTRACE_A_TRACE_ID,
 	IBTRACE_A_TRACE_ERRNO,
+	IBTRACE_A_TRACE_MLID,
 
 	__IBTRACE_A_MAX,
 	IBTRACE_A_MAX = __IBTRACE_A_MAX - 1
@@ -523,6 +533,9 @@ enum ibtrace_node_type {
  *	with an error status, or the node has no LID (skipped)
  * @IBTRACE_HOP_AGENT_FAILED: ClassPortInfo answered, but SourceRoute was
  *	not answered, or with another error status
+ * @IBTRACE_HOP_AGENT_UNASKED: not asked: a multicast trace follows the
+ *	MulticastForwardingTables, which a SourceRoute probe (LID-routed,
+ *	unicast) cannot prove
  */
 enum ibtrace_hop_agent {
 	IBTRACE_HOP_AGENT_LOCAL,
@@ -530,6 +543,7 @@ enum ibtrace_hop_agent {
 	IBTRACE_HOP_AGENT_MISMATCH,
 	IBTRACE_HOP_AGENT_NONE,
 	IBTRACE_HOP_AGENT_FAILED,
+	IBTRACE_HOP_AGENT_UNASKED,
 };
 
 /**
@@ -554,6 +568,9 @@ enum ibtrace_hop_agent {
  * @IBTRACE_TRACE_SA_FAILED: the SA PathRecord lookup of the DGID failed
  * @IBTRACE_TRACE_DEV_GONE: the device was removed, or the module is
  *	unloading
+ * @IBTRACE_TRACE_NOT_IN_TREE: multicast: the MLID's forwarding tables, from
+ *	the local port on, reach every node they can without reaching the
+ *	destination (%IBTRACE_A_TRACE_FAIL_HOP is 0)
  */
 enum ibtrace_trace_status {
 	IBTRACE_TRACE_OK,
@@ -568,6 +585,7 @@ enum ibtrace_trace_status {
 	IBTRACE_TRACE_SMP_ERROR,
 	IBTRACE_TRACE_SA_FAILED,
 	IBTRACE_TRACE_DEV_GONE,
+	IBTRACE_TRACE_NOT_IN_TREE,
 };
 
 /**

@@ -1,0 +1,265 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# ibtracectl trace --mlid on ibtrace_sim's net.2sw2path4hca (SM-lite gives
+# the LIDs; the multicast forwarding tables are written by hand with
+# SubnSet(MulticastForwardingTable), as an SM would for a group):
+# - a tree reaching every HCA: for every HCA pair the hops (node GUIDs,
+#   in/out ports, LIDs) equal what "ibtracert -m" prints; the agents are
+#   not asked (hop 0 "local", the others "unasked", no vendor MAD);
+# - a tree that leaves an HCA out: the HCAs in it are reached as
+#   ibtracert says; the one left out is "not in the tree" (exit 8, one
+#   sentence, JSON no_route/not_in_tree), where ibtracert fails too;
+# - tables that loop (both switch-to-switch links in both directions):
+#   the search ends, with ibtracert's path;
+# - a link of the tree down: the other marked link is taken; up again, the
+#   first one;
+# - a node that does not answer ends the search there (exit 11, the path
+#   to it reported); SIGINT cancels it (exit 13);
+# - an MLID past the switches' MulticastFDBCap: not in the tree;
+# - --dgid (SM-lite's SA) with --mlid gives the --dlid path;
+# - --mlid outside 0xc000..0xfffe is refused by the tool (exit 2);
+# - "trace monitor" shows the MLID of a multicast trace's end.
+# Prints the SMPs of one trace against ibtracert's (sim counters).
+
+source "$(dirname "$0")/lib.sh"
+
+SIM_KO=${IBTRACE_SIM_KO:-$IBT_ROOT/kmod/sim/ibtrace_sim.ko}
+SIM_SMP=${IBTRACE_SIM_SMP:-$IBT_DIR/ibtrace_sim_smp}
+EX=/usr/share/doc/ibsim-utils/net-examples
+TMP=$(mktemp -d /tmp/ibtrace_simmc.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+
+ibt_require_root
+ibt_require_file "$SIM_KO"
+ibt_require_file "$IBT_KO"
+ibt_require_file "$IBTRACECTL"
+ibt_require_file "$EX/net.2sw2path4hca"
+for c in ibtracert jq; do
+	ibt_require_cmd "$c"
+done
+if [ ! -x "$SIM_SMP" ]; then
+	command -v gcc >/dev/null 2>&1 || ibt_skip_all "no $SIM_SMP and no gcc"
+	gcc -O2 -o "$TMP/ibtrace_sim_smp" "$IBT_DIR/ibtrace_sim_smp.c" \
+		-libumad || ibt_skip_all "cannot build ibtrace_sim_smp"
+	SIM_SMP=$TMP/ibtrace_sim_smp
+fi
+if ! modprobe ib_core || ! modprobe ib_umad; then
+	ibt_skip_all "ib_core/ib_umad not available"
+fi
+
+rmmod ibtrace 2>/dev/null
+rmmod ibtrace_sim 2>/dev/null
+ibt_check "insmod ibtrace_sim" insmod "$SIM_KO"
+ibt_check "load ibtrace" ibt_modprobe_ibtrace
+ibt_check "fabric f: net.2sw2path4hca, SM-lite" \
+	"$IBTRACECTL" sim add "$EX/net.2sw2path4hca" --name f
+
+J=$("$IBTRACECTL" -j sim show f | jq -c '.[0]')
+dev_of() { jq -r --arg n "$1" '.nodes[] | select(.name == $n) | .dev' <<< "$J"; }
+lid_of() { jq -r --arg n "$1" '.nodes[] | select(.name == $n) | .ports[0].lid' <<< "$J"; }
+HCAS="Hca1 Hca2 Hca3 Hca4"
+H1=$(dev_of Hca1)
+L1=$(lid_of Hca1)
+L3=$(lid_of Hca3)
+L4=$(lid_of Hca4)
+# Switch1 is behind Hca1's port 1; Switch2 behind Switch1's port 3 (and 5)
+S1=0,1
+S2=0,1,3
+
+smp()
+{
+	"$SIM_SMP" -C "$H1" -P 1 -t 300 "$@"
+}
+
+# mft SWITCH_PATH MLID MASK: one MFT entry, ports 0..15 (SubnSet)
+mft()
+{
+	local e=$(($2 - 0xc000)) out
+
+	out=$(smp -D "$1" set 0x1b $((e / 32)) \
+		"$((e % 32 * 2))=$(printf '%02x,%02x' $(($3 >> 8)) $(($3 & 0xff)))")
+	grep -q '^status=0x0000' <<< "$out"
+}
+
+# mask PORT...: the MFT port mask of these ports
+mask()
+{
+	local m=0 p
+
+	for p in "$@"; do
+		m=$((m | 1 << p))
+	done
+	echo "$m"
+}
+
+# Trees ---------------------------------------------------------------------------
+
+# 0xc000: every HCA (Switch1: Hca1, Hca3, Switch2 by port 3; Switch2: Hca2,
+# Hca4, Switch1 by port 3)
+ibt_check "MLID 0xc000 on Switch1: ports 1 2 3" mft $S1 0xc000 "$(mask 1 2 3)"
+ibt_check "MLID 0xc000 on Switch2: ports 1 2 3" mft $S2 0xc000 "$(mask 1 2 3)"
+# 0xc001: Hca1 and Hca4 only
+ibt_check "MLID 0xc001 on Switch1: ports 1 3" mft $S1 0xc001 "$(mask 1 3)"
+ibt_check "MLID 0xc001 on Switch2: ports 2 3" mft $S2 0xc001 "$(mask 2 3)"
+# 0xc002: both links between the switches, both ways: a loop
+ibt_check "MLID 0xc002 on Switch1: ports 1 2 3 5" mft $S1 0xc002 "$(mask 1 2 3 5)"
+ibt_check "MLID 0xc002 on Switch2: ports 1 2 3 5" mft $S2 0xc002 "$(mask 1 2 3 5)"
+# 0xc003: Hca1 to Hca4 over both links between the switches
+ibt_check "MLID 0xc003 on Switch1: ports 1 3 5" mft $S1 0xc003 "$(mask 1 3 5)"
+ibt_check "MLID 0xc003 on Switch2: ports 2 3 5" mft $S2 0xc003 "$(mask 2 3 5)"
+
+# agree MLID SRC DST: ibtracectl's hops = ibtracert -m's; prints what
+# differs
+agree()
+{
+	local want got
+
+	want=$(ibt_rert_mc_path "$(dev_of "$2")" "$1" "$(lid_of "$2")" "$(lid_of "$3")")
+	got=$("$IBTRACECTL" -j -d "$(dev_of "$2")" -p 1 trace --mlid "$1" \
+		--dlid "$(lid_of "$3")" -t 300 2>/dev/null | ibt_trace_mc_path)
+	[ -n "$want" ] && [ "$want" = "$got" ] && return 0
+	printf '# %s %s -> %s\n# ibtracert -m:\n%s\n# ibtracectl:\n%s\n' "$1" "$2" \
+		"$3" "$(sed 's/^/#   /' <<< "$want")" "$(sed 's/^/#   /' <<< "$got")"
+	return 1
+}
+
+n=0
+bad=0
+for s in $HCAS; do
+	for d in $HCAS; do
+		[ "$s" = "$d" ] && continue
+		n=$((n + 1))
+		agree 0xc000 "$s" "$d" || bad=$((bad + 1))
+	done
+done
+ibt_expect "0xc000 (every HCA): $n HCA pairs, hops = ibtracert -m's" \
+	"0 of 12 differ" "$bad of $n differ"
+
+js=$("$IBTRACECTL" -j -d "$H1" trace --mlid 0xc000 --dlid "$L4")
+ibt_expect "  Hca1 -> Hca4: ok, through both switches, port 3 between" \
+	"ok ca:0/1 switch:1/3 switch:3/2 ca:1/0" \
+	"$(jq -r '"\(.result) " + ([.hops[] | "\(.node_type):\(.in_port // 0)/\(.out_port // 0)"] | join(" "))' <<< "$js")"
+ibt_expect "  agents not asked: local, then unasked; no vendor MAD" \
+	"local unasked unasked unasked 0 49152" \
+	"$(jq -r '([.hops[].agent] | join(" ")) + " \(.vendor_mads) \(.mlid)"' <<< "$js")"
+out=$("$IBTRACECTL" -d "$H1" trace --mlid 0xc000 --dlid "$L4")
+ibt_match "  one line: multicast trace, 3 hops, reached Hca4" \
+	"^Multicast trace of mlid 0xc000 from $H1/1 to lid $L4: 3 hops, reached ca \"Hca4\" \\(0x[0-9a-f]{16}\\)\$" \
+	"$out"
+
+ibt_check "0xc001 (Hca1, Hca4): Hca1 -> Hca4 = ibtracert -m" agree 0xc001 Hca1 Hca4
+ibt_check "  Hca4 -> Hca1 = ibtracert -m" agree 0xc001 Hca4 Hca1
+js=$("$IBTRACECTL" -j -d "$H1" trace --mlid 0xc001 --dlid "$L3" 2>"$TMP/err")
+rc=$?
+ibt_expect "  Hca1 -> Hca3 (left out): exit 8" 8 "$rc"
+ibt_expect "  one sentence" \
+	"Error: lid $L3 is not in the tree of mlid 0xc001 from $H1/1: its forwarding tables do not reach it" \
+	"$(cat "$TMP/err")"
+ibt_expect "  JSON: no_route not_in_tree, fail_hop 0, the source reported" \
+	"no_route not_in_tree 0 1" \
+	"$(jq -r '"\(.result) \(.reason) \(.fail_hop) \(.hops | length)"' <<< "$js")"
+ibt_expect "  ibtracert -m finds no path either" "" \
+	"$(ibt_rert_mc_path "$H1" 0xc001 "$L1" "$L3")"
+
+ibt_check "0xc002 (tables loop): Hca1 -> Hca4 ends (60 s bound)" \
+	timeout 60 "$IBTRACECTL" -d "$H1" trace --mlid 0xc002 --dlid "$L4"
+ibt_check "  and = ibtracert -m" agree 0xc002 Hca1 Hca4
+ibt_check "  Hca2 -> Hca3 = ibtracert -m" agree 0xc002 Hca2 Hca3
+
+# A link of the tree down: the other one is taken -------------------------------
+
+path_ports()
+{
+	jq -r '[.hops[] | "\(.in_port // 0)/\(.out_port // 0)"] | join(" ")'
+}
+js=$("$IBTRACECTL" -j -d "$H1" trace --mlid 0xc003 --dlid "$L4")
+ibt_expect "0xc003: Hca1 -> Hca4 over port 3 (the first marked)" \
+	"0/1 1/3 3/2 1/0" "$(path_ports <<< "$js")"
+ibt_check "Switch1 port 3 link down" "$IBTRACECTL" sim set f Switch1 port 3 link down
+js=$("$IBTRACECTL" -j -d "$H1" trace --mlid 0xc003 --dlid "$L4" -t 300)
+ibt_expect "  the tree goes over port 5: Switch1 out 5, Switch2 in 5" \
+	"0/1 1/5 5/2 1/0" "$(path_ports <<< "$js")"
+ibt_check "Switch1 port 3 link up" "$IBTRACECTL" sim set f Switch1 port 3 link up
+p=
+for _ in $(seq 50); do
+	p=$("$IBTRACECTL" -j -d "$H1" trace --mlid 0xc003 --dlid "$L4" -t 300 |
+		path_ports)
+	[ "$p" = "0/1 1/3 3/2 1/0" ] && break
+	sleep 0.2
+done
+ibt_expect "  port 3 again once Active" "0/1 1/3 3/2 1/0" "$p"
+
+# A node that does not answer; SIGINT -----------------------------------------------
+
+ibt_check "Switch2 port 2 (to Hca4) drops everything" \
+	"$IBTRACECTL" sim set f Switch2 port 2 drop 100
+js=$("$IBTRACECTL" -j -d "$H1" trace --mlid 0xc000 --dlid "$L4" -t 200 -r 1 \
+	2>"$TMP/err")
+ibt_expect "  0xc000 to Hca4: exit 11, unresponsive at hop 3, the 4 hops so far" \
+	"11 unresponsive 3 4" \
+	"$? $(jq -r '"\(.result) \(.fail_hop) \(.hops | length)"' <<< "$js")"
+ibt_match "  one sentence naming hop 3" \
+	"^Error: hop 3 on the path to lid $L4 did not answer after all retries\$" \
+	"$(cat "$TMP/err")"
+"$IBTRACECTL" -j -d "$H1" trace --mlid 0xc000 --dlid "$L4" -t 20000 -r 0 \
+	> "$TMP/int.json" 2>/dev/null &
+pid=$!
+sleep 2
+kill -INT "$pid"
+wait "$pid"
+ibt_expect "  SIGINT while hop 3 is asked (20 s timeout): exit 13, cancelled" \
+	"13 cancelled" "$? $(jq -r .result "$TMP/int.json")"
+ibt_check "  the kernel's search ended: another trace runs at once" \
+	timeout 10 "$IBTRACECTL" -d "$H1" trace --mlid 0xc000 --dlid "$L3"
+ibt_check "Switch2 port 2 drops nothing" \
+	"$IBTRACECTL" sim set f Switch2 port 2 drop 0
+
+# Past MulticastFDBCap, --dgid, bad MLIDs, monitor --------------------------------
+
+cap=$(smp -D $S1 get 0x12 0 | sed -n 's/^data=.\{8\}\(.\{4\}\).*/\1/p')
+past=$(printf '0x%04x' $((0xc000 + 16#$cap)))
+"$IBTRACECTL" -d "$H1" trace --mlid "$past" --dlid "$L4" >/dev/null 2>&1
+ibt_expect "MLID $past (MulticastFDBCap $((16#$cap)) entries): not in the tree, exit 8" \
+	8 "$?"
+
+g4=$(jq -r '.nodes[] | select(.name == "Hca4") | .ports[0].guid' <<< "$J")
+g4=${g4#0x}
+g4=fe80::${g4:0:4}:${g4:4:4}:${g4:8:4}:${g4:12:4}
+a=$("$IBTRACECTL" -j -d "$H1" trace --mlid 0xc000 --dgid "$g4" | ibt_trace_mc_path)
+b=$("$IBTRACECTL" -j -d "$H1" trace --mlid 0xc000 --dlid "$L4" | ibt_trace_mc_path)
+ibt_expect "--dgid $g4 (SM-lite's SA) --mlid 0xc000: the --dlid path" "$b" "$a"
+
+for m in 0xbfff 0xffff 49151; do
+	"$IBTRACECTL" -d "$H1" trace --mlid "$m" --dlid "$L4" 2>"$TMP/err"
+	ibt_expect "--mlid $m: exit 2 and the range named" \
+		"2 Error: bad --mlid \"$m\": expected a multicast LID 0xc000..0xfffe" \
+		"$? $(cat "$TMP/err")"
+done
+
+"$IBTRACECTL" trace monitor -c 1 > "$TMP/mon" 2>&1 &
+mon=$!
+sleep 0.5
+"$IBTRACECTL" -d "$H1" trace --mlid 0xc000 --dlid "$L4" >/dev/null
+wait "$mon"
+ibt_match "trace monitor: the end shows lid and mlid" \
+	"end lid $L4 mlid 0xc000: ok, 3 hops" "$(cat "$TMP/mon")"
+
+# SMPs against ibtracert -m (sim counters) -----------------------------------------
+
+tx_of()
+{
+	"$IBTRACECTL" -j sim show f |
+		jq -r --arg d "$H1" '.[0].nodes[] | select(.dev == $d) | .ports[0].tx'
+}
+a=$(tx_of)
+"$IBTRACECTL" -d "$H1" trace --mlid 0xc000 --dlid "$L4" >/dev/null
+b=$(tx_of)
+ibtracert -C "$H1" -P 1 -m 0xc000 "$L1" "$L4" >/dev/null 2>&1
+c=$(tx_of)
+echo "# Hca1 -> Hca4 (3 hops), mlid 0xc000: SMPs sent by Hca1's port: ibtracectl $((b - a)), ibtracert -m $((c - b))"
+
+ibt_check "sim del f" "$IBTRACECTL" sim del f
+ibt_check "rmmod ibtrace" ibt_unload_ibtrace
+ibt_check "rmmod ibtrace_sim" rmmod ibtrace_sim
+ibt_done
