@@ -19,7 +19,10 @@
 # - an MLID past the switches' MulticastFDBCap: not in the tree;
 # - --dgid (SM-lite's SA) with --mlid gives the --dlid path;
 # - --mlid outside 0xc000..0xfffe is refused by the tool (exit 2);
-# - "trace monitor" shows the MLID of a multicast trace's end.
+# - "trace monitor" shows the MLID of a multicast trace's end;
+# - a 70-port switch (more ports than the search asks about at once):
+#   = ibtracert -m; a 16-port switch: its port 16 (the second port-mask
+#   position) is followed.
 # Prints the SMPs of one trace against ibtracert's (sim counters).
 
 source "$(dirname "$0")/lib.sh"
@@ -244,6 +247,73 @@ sleep 0.5
 wait "$mon"
 ibt_match "trace monitor: the end shows lid and mlid" \
 	"end lid $L4 mlid 0xc000: ok, 3 hops" "$(cat "$TMP/mon")"
+
+# Wide switches: 70 ports (more than one batch of 64), 16 ports --------------------
+
+# star NAME PORTS: one switch, an HCA on each port
+star()
+{
+	local p
+
+	echo "Switch $2 \"S\""
+	for ((p = 1; p <= $2; p++)); do
+		echo "[$p] \"H$p\"[1]"
+	done
+	for ((p = 1; p <= $2; p++)); do
+		printf '\nHca 1 "H%d"\n[1] "S"[%d]\n' "$p" "$p"
+	done
+}
+
+# flood FABRIC PORTS: MLID 0xc000 out of every port of switch S (DR 0,1
+# from H1)
+flood()
+{
+	local dev pos m p
+
+	dev=$("$IBTRACECTL" -j sim show "$1" |
+		jq -r '.[0].nodes[] | select(.name == "H1") | .dev')
+	for ((pos = 0; pos <= $2 / 16; pos++)); do
+		m=0
+		for ((p = pos * 16; p < pos * 16 + 16 && p <= $2; p++)); do
+			[ "$p" -gt 0 ] && m=$((m | 1 << (p % 16)))
+		done
+		"$SIM_SMP" -C "$dev" -P 1 -t 300 -D 0,1 set 0x1b $((pos << 28)) \
+			"0=$(printf '%02x,%02x' $((m >> 8)) $((m & 0xff)))" |
+			grep -q '^status=0x0000' || return 1
+	done
+}
+
+star w 70 > "$TMP/w"
+ibt_check "fabric w: a 70-port switch, 70 HCAs (SM-lite)" \
+	"$IBTRACECTL" sim add "$TMP/w" --name w
+ibt_check "  MLID 0xc000 out of all 70 ports (5 port-mask positions)" flood w 70
+J=$("$IBTRACECTL" -j sim show w | jq -c '.[0]')
+ibt_check "  H1 -> H70 (out of port 70, past the first 64) = ibtracert -m" \
+	agree 0xc000 H1 H70
+# (ibtracert cannot start from H70: libibumad opens no umad port past
+# the 64th device)
+ibt_expect "  H70 -> H1: S entered by 70, left by 1" "0/1 70/1 1/0" \
+	"$("$IBTRACECTL" -j -d "$(dev_of H70)" trace --mlid 0xc000 \
+		--dlid "$(lid_of H1)" | path_ports)"
+ibt_expect "  H1 -> H70: S entered by 1, left by 70" "0/1 1/70 1/0" \
+	"$("$IBTRACECTL" -j -d "$(dev_of H1)" trace --mlid 0xc000 \
+		--dlid "$(lid_of H70)" | path_ports)"
+ibt_check "sim del w" "$IBTRACECTL" sim del w
+
+star s16 16 > "$TMP/s16"
+ibt_check "fabric s16: a 16-port switch, 16 HCAs (SM-lite)" \
+	"$IBTRACECTL" sim add "$TMP/s16" --name s16
+ibt_check "  MLID 0xc000 out of all 16 ports (2 port-mask positions)" \
+	flood s16 16
+J=$("$IBTRACECTL" -j sim show s16 | jq -c '.[0]')
+ibt_expect "  H1 -> H16: found, S left by port 16 (position 1's bit 0)" \
+	"0/1 1/16 1/0" \
+	"$("$IBTRACECTL" -j -d "$(dev_of H1)" trace --mlid 0xc000 \
+		--dlid "$(lid_of H16)" | path_ports)"
+n=$(ibt_rert_mc_path "$(dev_of H1)" 0xc000 "$(lid_of H1)" "$(lid_of H16)" | wc -l)
+echo "# ibtracert -m H1 -> H16 on the 16-port switch: $n hops found (it reads ports 0..15 only)"
+ibt_check "sim del s16" "$IBTRACECTL" sim del s16
+J=$("$IBTRACECTL" -j sim show f | jq -c '.[0]')
 
 # SMPs against ibtracert -m (sim counters) -----------------------------------------
 

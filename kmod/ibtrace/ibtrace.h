@@ -190,6 +190,10 @@ int ibtrace_mad_exchange_on(struct ibtrace_port *port,
 			    struct ib_mad_agent *agent,
 			    struct ibtrace_mad_req *req, int hdr_len,
 			    int data_len);
+int ibtrace_mad_exchange_all(struct ibtrace_port *port,
+			     struct ib_mad_agent *agent,
+			     struct ibtrace_mad_req *reqs, int *errs,
+			     unsigned int n, int hdr_len, int data_len);
 void ibtrace_mad_recv_response(struct ib_mad_send_buf *send_buf,
 			       struct ib_mad_recv_wc *mad_recv_wc);
 void ibtrace_mad_send_done(struct ibtrace_port *port,
@@ -300,6 +304,9 @@ int ibtrace_smp_exchange(struct ibtrace_port *port,
 			 struct ibtrace_mad_req *req,
 			 const struct ibtrace_smp_route *route, u8 method,
 			 __be16 attr_id, u32 attr_mod, const void *data);
+int ibtrace_smp_exchange_all(struct ibtrace_port *port,
+			     struct ibtrace_mad_req *reqs, int *errs,
+			     unsigned int n);
 
 /* trace.c */
 

@@ -269,3 +269,88 @@ int ibtrace_mad_exchange_on(struct ibtrace_port *port,
 	}
 	return err;
 }
+
+/* Is any call of @calls in flight and done? */
+static bool ibtrace_mad_any_done(const struct ibtrace_mad_call *calls,
+				 unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (calls[i].send_buf && ibtrace_mad_call_done(&calls[i]))
+			return true;
+	return false;
+}
+
+/**
+ * ibtrace_mad_exchange_all() - send requests at once and wait for them all
+ * @port: the local port
+ * @agent: one of @port's agents, as for ibtrace_mad_exchange_on()
+ * @reqs: @n requests, ah, timeout_ms and retries set by the caller
+ * @errs: the outcome of each request, as ibtrace_mad_exchange() returns it
+ * @n: number of requests
+ * @hdr_len: MAD header length for ib_create_send_mad()
+ * @data_len: MAD data length for ib_create_send_mad()
+ *
+ * Every request is in flight at once; each one is retried on its own
+ * after a timeout, up to its retries. Sleeps until all have an outcome.
+ *
+ * Return: 0 (the outcomes are in @errs), -EINTR on a signal (everything in
+ * flight is taken back), or -ENOMEM.
+ */
+int ibtrace_mad_exchange_all(struct ibtrace_port *port,
+			     struct ib_mad_agent *agent,
+			     struct ibtrace_mad_req *reqs, int *errs,
+			     unsigned int n, int hdr_len, int data_len)
+{
+	struct ibtrace_dev *dev = port->dev;
+	struct ibtrace_mad_call *calls, *call;
+	unsigned int i, busy = 0;
+	int err = 0;
+
+	calls = kcalloc(n, sizeof(*calls), GFP_KERNEL);
+	if (!calls)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		call = &calls[i];
+		call->req = &reqs[i];
+		call->agent = agent;
+		call->hdr_len = hdr_len;
+		call->data_len = data_len;
+		reqs[i].attempts = 0;
+		errs[i] = agent ? ibtrace_mad_call_post(port, call) :
+				  -EOPNOTSUPP;
+		if (!errs[i])
+			busy++;
+	}
+	while (busy) {
+		if (wait_event_interruptible(dev->waitq,
+					     ibtrace_mad_any_done(calls, n) ||
+					     ibtrace_dev_dead(dev))) {
+			err = -EINTR;
+			break;
+		}
+		if (ibtrace_dev_dead(dev)) {
+			for (i = 0; i < n; i++)
+				if (calls[i].send_buf)
+					errs[i] = -ENODEV;
+			break;
+		}
+		for (i = 0; i < n; i++) {
+			call = &calls[i];
+			if (!call->send_buf || !ibtrace_mad_call_done(call))
+				continue;
+			errs[i] = ibtrace_mad_call_finish(call);
+			if (errs[i] == -ETIMEDOUT &&
+			    reqs[i].attempts <= reqs[i].retries)
+				errs[i] = ibtrace_mad_call_post(port, call) ?:
+					  -ETIMEDOUT;
+			if (!call->send_buf)
+				busy--;
+		}
+	}
+	for (i = 0; i < n; i++)
+		ibtrace_mad_call_cancel(port, &calls[i]);
+	kfree(calls);
+	return err;
+}

@@ -181,3 +181,23 @@ int ibtrace_smp_exchange(struct ibtrace_port *port,
 	return ibtrace_mad_exchange_on(port, port->smi_agent, req,
 				       IB_MGMT_MAD_HDR, IB_MGMT_MAD_DATA);
 }
+
+/**
+ * ibtrace_smp_exchange_all() - SMPs at once, each to its node
+ * @port: the local port; it must have an SMI agent
+ * @reqs: @n requests built by ibtrace_smp_build(), with ah, timeout_ms and
+ *	retries set by the caller
+ * @errs: the outcome of each, as ibtrace_smp_exchange() returns it
+ * @n: number of requests
+ *
+ * Sleeps. The MAD status of each answer is left for the caller to check.
+ *
+ * Return: as ibtrace_mad_exchange_all().
+ */
+int ibtrace_smp_exchange_all(struct ibtrace_port *port,
+			     struct ibtrace_mad_req *reqs, int *errs,
+			     unsigned int n)
+{
+	return ibtrace_mad_exchange_all(port, port->smi_agent, reqs, errs, n,
+					IB_MGMT_MAD_HDR, IB_MGMT_MAD_DATA);
+}

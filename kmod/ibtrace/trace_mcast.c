@@ -18,13 +18,23 @@
  *   PortInfo says Active leads to the next node;
  * - channel adapters and routers other than the source forward nothing;
  *   a switch met again (a loop in the tables, or a second way to it) is
- *   not searched twice, and a node is asked each thing once.
+ *   not searched twice.
  *
  * Breadth first, so the path found is a shortest one, and the same one
  * ibtracert -m finds. Once the destination is found, the path to it is
  * reported hop by hop, after each hop's NodeDescription (asked of the
  * path's nodes only). Agents are not asked: SourceRoute proves the
  * LID-routed path, not the multicast one.
+ *
+ * What does not depend on another answer is asked at once: a switch's
+ * SwitchInfo with its MFT blocks, then PortInfo of all its marked ports,
+ * then NodeInfo and PortInfo (port 0: a switch's own, a channel adapter's
+ * incoming one) of all the nodes behind the Active ones. So a switch
+ * costs three round trips, whatever its radix. The answers are then taken
+ * in port order, so the search finds what a one-at-a-time search would.
+ * The price: a switch met again is asked PortInfo again, and the MFT
+ * blocks of an MLID past MulticastFDBCap are asked (and their error
+ * status ignored).
  *
  * Nodes live in one array in search order, each naming the node it was
  * reached from; a node's directed route is rebuilt from that chain. The
@@ -47,6 +57,7 @@
 #define IBTRACE_MC_NI_PORT_GUID		20
 #define IBTRACE_MC_NI_LOCAL_PORT	36
 #define IBTRACE_MC_PI_LID		16
+#define IBTRACE_MC_PI_LOCAL_PORT	28
 #define IBTRACE_MC_PI_STATE		32	/* low nibble */
 #define IBTRACE_MC_PI_LMC		34	/* low 3 bits */
 #define IBTRACE_MC_SI_MFDB_CAP		4
@@ -61,6 +72,9 @@
 #define IBTRACE_MC_MAX_NODES		65536
 #define IBTRACE_MC_FIRST_NODES		64
 #define IBTRACE_MC_HASH_BITS		10
+/* nodes asked about at once, two SMPs each */
+#define IBTRACE_MC_CHUNK		64
+#define IBTRACE_MC_BATCH		(2 * IBTRACE_MC_CHUNK)
 #define IBTRACE_MC_NONE			U32_MAX
 
 /**
@@ -105,7 +119,11 @@ struct ibtrace_mc_node {
  * @res: the result being built
  * @report: called with each hop of the path found
  * @report_ctx: passed to @report
- * @req: the SMP being exchanged
+ * @ah: address handle of the directed-route SMPs
+ * @req: an SMP asked on its own
+ * @breq: SMPs asked at once
+ * @berr: how each of @breq ended
+ * @bnode: the node each of @breq is about
  * @node: the nodes met, in search order
  * @count: nodes in @node
  * @size: room in @node
@@ -121,7 +139,11 @@ struct ibtrace_mc {
 	struct ibtrace_trace_result *res;
 	ibtrace_trace_report_t report;
 	void *report_ctx;
+	struct ib_ah *ah;
 	struct ibtrace_mad_req req;
+	struct ibtrace_mad_req breq[IBTRACE_MC_BATCH];
+	int berr[IBTRACE_MC_BATCH];
+	u32 bnode[IBTRACE_MC_BATCH];
 	struct ibtrace_mc_node *node;
 	u32 count;
 	u32 size;
@@ -148,54 +170,86 @@ static int ibtrace_mc_end(struct ibtrace_mc *mc, u32 i, u8 status, u8 port)
 	return IBTRACE_MC_END;
 }
 
-/*
- * SubnGet(@attr, @mod) of node @i along its directed route. Returns 0
- * with the answer in mc->req.resp_smp, -EREMOTEIO when it was answered
- * with an error status (the trace has ended at @i), or the exchange's
- * error.
- */
-static int ibtrace_mc_get(struct ibtrace_mc *mc, u32 i, __be16 attr, u32 mod,
-			  struct ib_ah *ah)
+/* Build @req: SubnGet(@attr, @mod) of node @i along its directed route. */
+static void ibtrace_mc_build(struct ibtrace_mc *mc, struct ibtrace_mad_req *req,
+			     u32 i, __be16 attr, u32 mod)
 {
-	struct ibtrace_mc_node *n = &mc->node[i];
-	struct ibtrace_smp_route route = { .hops = n->depth };
-	struct ibtrace_mad_req *req = &mc->req;
-	u32 j = i;
-	u16 status;
-	int err;
+	struct ibtrace_smp_route route = { .hops = mc->node[i].depth };
+	u32 j;
 
-	while (mc->node[j].depth) {
+	for (j = i; mc->node[j].depth; j = mc->node[j].parent)
 		route.path[mc->node[j].depth] = mc->node[j].via;
-		j = mc->node[j].parent;
-	}
-	req->ah = ah;
+	/* The hop count is at most IBTRACE_TRACE_MAX_HOPS: cannot fail. */
+	ibtrace_smp_build(req, &route, IB_MGMT_METHOD_GET, attr, mod, NULL);
+	req->ah = mc->ah;
 	req->timeout_ms = mc->params->timeout_ms;
 	req->retries = mc->params->retries;
-	err = ibtrace_smp_exchange(mc->port, req, &route, IB_MGMT_METHOD_GET,
-				   attr, mod, NULL);
-	n->smps += req->attempts;
-	mc->res->smps += req->attempts;
+}
+
+/*
+ * How the SMP @req to node @i ended (@err): IBTRACE_MC_ON when answered
+ * with status 0, IBTRACE_MC_END when the trace ends at @i, or a negative
+ * errno.
+ */
+static int ibtrace_mc_check(struct ibtrace_mc *mc, u32 i,
+			    const struct ibtrace_mad_req *req, int err)
+{
+	u16 status;
+
+	if (err == -ENODEV)
+		return ibtrace_mc_end(mc, i, IBTRACE_TRACE_DEV_GONE, 0);
+	if (err == -ETIMEDOUT)
+		return ibtrace_mc_end(mc, i, IBTRACE_TRACE_UNRESPONSIVE, 0);
 	if (err)
 		return err;
 	status = be16_to_cpu(req->resp_smp.status & ~IB_SMP_DIRECTION);
 	if (status) {
 		mc->res->mad_status = status;
-		ibtrace_mc_end(mc, i, IBTRACE_TRACE_SMP_ERROR, 0);
-		return -EREMOTEIO;
+		return ibtrace_mc_end(mc, i, IBTRACE_TRACE_SMP_ERROR, 0);
 	}
-	return 0;
+	return IBTRACE_MC_ON;
 }
 
-/* An exchange with node @i failed with @err: the end, unless a signal. */
-static int ibtrace_mc_fail(struct ibtrace_mc *mc, u32 i, int err)
+/* One SMP to node @i, on its own; the answer is in mc->req. */
+static int ibtrace_mc_get(struct ibtrace_mc *mc, u32 i, __be16 attr, u32 mod)
 {
-	if (err == -EREMOTEIO)
-		return IBTRACE_MC_END;
-	if (err == -ENODEV)
-		return ibtrace_mc_end(mc, i, IBTRACE_TRACE_DEV_GONE, 0);
-	if (err == -ETIMEDOUT)
-		return ibtrace_mc_end(mc, i, IBTRACE_TRACE_UNRESPONSIVE, 0);
+	struct ibtrace_mad_req *req = &mc->req;
+	int err, outcome;
+
+	ibtrace_mc_build(mc, req, i, attr, mod);
+	err = ibtrace_smp_exchange_all(mc->port, req, &outcome, 1) ?: outcome;
+	mc->node[i].smps += req->attempts;
+	mc->res->smps += req->attempts;
+	return ibtrace_mc_check(mc, i, req, err);
+}
+
+/* Put SubnGet(@attr, @mod) of node @i at place @k of the batch. */
+static void ibtrace_mc_ask(struct ibtrace_mc *mc, u32 k, u32 i, __be16 attr,
+			   u32 mod)
+{
+	ibtrace_mc_build(mc, &mc->breq[k], i, attr, mod);
+	mc->bnode[k] = i;
+}
+
+/* Send the first @n SMPs of the batch at once: 0, -EINTR or -ENOMEM. */
+static int ibtrace_mc_send(struct ibtrace_mc *mc, u32 n)
+{
+	u32 k, attempts;
+	int err;
+
+	err = ibtrace_smp_exchange_all(mc->port, mc->breq, mc->berr, n);
+	for (k = 0; k < n; k++) {
+		attempts = mc->breq[k].attempts;
+		mc->node[mc->bnode[k]].smps += attempts;
+		mc->res->smps += attempts;
+	}
 	return err;
+}
+
+/* How SMP @k of the batch ended, as ibtrace_mc_check(). */
+static int ibtrace_mc_took(struct ibtrace_mc *mc, u32 k)
+{
+	return ibtrace_mc_check(mc, mc->bnode[k], &mc->breq[k], mc->berr[k]);
 }
 
 static u32 ibtrace_mc_bucket(u64 guid)
@@ -203,29 +257,30 @@ static u32 ibtrace_mc_bucket(u64 guid)
 	return hash_64(guid, IBTRACE_MC_HASH_BITS);
 }
 
-/* Index of the node of @guid met before node @limit, or IBTRACE_MC_NONE. */
-static u32 ibtrace_mc_find(const struct ibtrace_mc *mc, u64 guid, u32 limit)
+/* Has the search met a node of @guid? */
+static bool ibtrace_mc_seen(const struct ibtrace_mc *mc, u64 guid)
 {
 	u32 i;
 
 	for (i = mc->hash[ibtrace_mc_bucket(guid)]; i != IBTRACE_MC_NONE;
 	     i = mc->node[i].hash_next)
-		if (i < limit && mc->node[i].node_guid == guid)
-			return i;
-	return IBTRACE_MC_NONE;
+		if (mc->node[i].node_guid == guid)
+			return true;
+	return false;
 }
 
-/* Make room for one more node: 0, or -ENOSPC / -ENOMEM. */
-static int ibtrace_mc_room(struct ibtrace_mc *mc)
+/* Make room for @more nodes: 0, or -ENOSPC / -ENOMEM. */
+static int ibtrace_mc_room(struct ibtrace_mc *mc, u32 more)
 {
 	struct ibtrace_mc_node *grown;
-	u32 size;
+	u32 size = mc->size ?: IBTRACE_MC_FIRST_NODES;
 
-	if (mc->count < mc->size)
-		return 0;
-	if (mc->size >= IBTRACE_MC_MAX_NODES)
+	if (mc->count + more > IBTRACE_MC_MAX_NODES)
 		return -ENOSPC;
-	size = mc->size ? mc->size * 2 : IBTRACE_MC_FIRST_NODES;
+	while (size < mc->count + more)
+		size *= 2;
+	if (size == mc->size)
+		return 0;
 	grown = kvrealloc(mc->node, mc->size * sizeof(*grown),
 			  size * sizeof(*grown), GFP_KERNEL);
 	if (!grown)
@@ -236,102 +291,126 @@ static int ibtrace_mc_room(struct ibtrace_mc *mc)
 }
 
 /*
- * Node @i (its parent and route set) is answering: ask NodeInfo and the
- * PortInfo of the port it is entered by. IBTRACE_MC_FOUND when it holds
- * the DLID; IBTRACE_MC_ON when it is to be kept (new) or dropped (seen
- * before: @i is then not counted), or how it ended.
+ * Node @j (its parent and route set) has answered NodeInfo (SMP @k of the
+ * batch) and PortInfo of the port it is entered by (SMP @k + 1): what is
+ * it? IBTRACE_MC_FOUND when it holds the DLID, IBTRACE_MC_ON when it is
+ * kept (appended to the nodes met: @j is its slot until then) or dropped
+ * (met before), or how the trace ended.
  */
-static int ibtrace_mc_meet(struct ibtrace_mc *mc, u32 i, struct ib_ah *ah)
+static int ibtrace_mc_take(struct ibtrace_mc *mc, u32 j, u32 k)
 {
-	struct ibtrace_mc_node *n = &mc->node[i];
-	const u8 *d = mc->req.resp_smp.data;
-	bool seen;
+	const u8 *ni = mc->breq[k].resp_smp.data;
+	const u8 *pi = mc->breq[k + 1].resp_smp.data;
+	struct ibtrace_mc_node *n = &mc->node[j];
 	u32 dlid = mc->res->dlid;
-	u8 state;
-	int err;
+	bool seen, sw;
+	int ret;
 
-	err = ibtrace_mc_get(mc, i, IB_SMP_ATTR_NODE_INFO, 0, ah);
-	if (err)
-		return ibtrace_mc_fail(mc, i, err);
-	n->smp_rtt_ns = mc->req.rtt_ns;
-	n->type = d[IBTRACE_MC_NI_TYPE];
-	n->num_ports = d[IBTRACE_MC_NI_PORTS];
-	n->node_guid = get_unaligned_be64(d + IBTRACE_MC_NI_NODE_GUID);
-	n->port_guid = get_unaligned_be64(d + IBTRACE_MC_NI_PORT_GUID);
-	n->in_port = i ? d[IBTRACE_MC_NI_LOCAL_PORT] : 0;
-	seen = ibtrace_mc_find(mc, n->node_guid, i) != IBTRACE_MC_NONE;
+	ret = ibtrace_mc_took(mc, k);
+	if (ret)
+		return ret;
+	n->smp_rtt_ns = mc->breq[k].rtt_ns;
+	n->type = ni[IBTRACE_MC_NI_TYPE];
+	n->num_ports = ni[IBTRACE_MC_NI_PORTS];
+	n->node_guid = get_unaligned_be64(ni + IBTRACE_MC_NI_NODE_GUID);
+	n->port_guid = get_unaligned_be64(ni + IBTRACE_MC_NI_PORT_GUID);
+	n->in_port = j ? ni[IBTRACE_MC_NI_LOCAL_PORT] : 0;
+	sw = n->type == RDMA_NODE_IB_SWITCH;
+	seen = ibtrace_mc_seen(mc, n->node_guid);
 	/* A switch met again has nothing new to say. */
-	if (seen && n->type == RDMA_NODE_IB_SWITCH)
+	if (seen && sw)
 		return IBTRACE_MC_ON;
 
-	err = ibtrace_mc_get(mc, i, IB_SMP_ATTR_PORT_INFO,
-			     n->type == RDMA_NODE_IB_SWITCH ? 0 :
-			     i ? n->in_port : mc->port->port_num, ah);
-	if (err)
-		return ibtrace_mc_fail(mc, i, err);
-	n->lid = get_unaligned_be16(d + IBTRACE_MC_PI_LID);
-	n->lmc = d[IBTRACE_MC_PI_LMC] & 0x7;
+	ret = ibtrace_mc_took(mc, k + 1);
+	if (ret)
+		return ret;
+	if (j && !sw && pi[IBTRACE_MC_PI_LOCAL_PORT] != n->in_port) {
+		/* PortInfo of another port: ask for this one by number. */
+		ret = ibtrace_mc_get(mc, j, IB_SMP_ATTR_PORT_INFO, n->in_port);
+		if (ret)
+			return ret;
+		pi = mc->req.resp_smp.data;
+	}
+	n->lid = get_unaligned_be16(pi + IBTRACE_MC_PI_LID);
+	n->lmc = pi[IBTRACE_MC_PI_LMC] & 0x7;
 	n->has_lid = true;
-	state = d[IBTRACE_MC_PI_STATE] & 0xf;
 	if (n->lid && dlid >= n->lid && dlid - n->lid < (1U << n->lmc)) {
-		mc->at = i;
+		mc->at = j;
 		return IBTRACE_MC_FOUND;
 	}
-	if (!i && n->type != RDMA_NODE_IB_SWITCH &&
-	    state != IBTRACE_MC_PORT_ACTIVE)
-		return ibtrace_mc_end(mc, i, IBTRACE_TRACE_PORT_DOWN,
+	if (!j && !sw &&
+	    (pi[IBTRACE_MC_PI_STATE] & 0xf) != IBTRACE_MC_PORT_ACTIVE)
+		return ibtrace_mc_end(mc, j, IBTRACE_TRACE_PORT_DOWN,
 				      mc->port->port_num);
 	if (seen)
 		return IBTRACE_MC_ON;
+	if (j != mc->count)
+		mc->node[mc->count] = *n;
+	n = &mc->node[mc->count];
 	n->hash_next = mc->hash[ibtrace_mc_bucket(n->node_guid)];
-	mc->hash[ibtrace_mc_bucket(n->node_guid)] = i;
-	mc->count = i + 1;
+	mc->hash[ibtrace_mc_bucket(n->node_guid)] = mc->count++;
 	return IBTRACE_MC_ON;
 }
 
-/* Meet the node behind port @via of node @from. */
-static int ibtrace_mc_follow(struct ibtrace_mc *mc, u32 from, u8 via,
-			     struct ib_ah *ah)
+/*
+ * Meet the nodes behind ports @via[0..@n) of node @from, all at once, and
+ * take them in port order.
+ */
+static int ibtrace_mc_follow(struct ibtrace_mc *mc, u32 from, const u8 *via,
+			     u32 n)
 {
-	struct ibtrace_mc_node *n;
-	int err;
+	struct ibtrace_mc_node *nn;
+	u32 k, base;
+	int ret;
 
-	err = ibtrace_mc_room(mc);
-	if (err)
-		return err;
-	n = &mc->node[mc->count];
-	memset(n, 0, sizeof(*n));
-	n->parent = from;
-	n->via = via;
-	n->depth = mc->node[from].depth + 1;
-	return ibtrace_mc_meet(mc, mc->count, ah);
+	ret = ibtrace_mc_room(mc, n);
+	if (ret)
+		return ret;
+	base = mc->count;
+	for (k = 0; k < n; k++) {
+		nn = &mc->node[base + k];
+		memset(nn, 0, sizeof(*nn));
+		nn->parent = from;
+		nn->via = via[k];
+		nn->depth = mc->node[from].depth + 1;
+		ibtrace_mc_ask(mc, 2 * k, base + k, IB_SMP_ATTR_NODE_INFO, 0);
+		ibtrace_mc_ask(mc, 2 * k + 1, base + k, IB_SMP_ATTR_PORT_INFO, 0);
+	}
+	ret = ibtrace_mc_send(mc, 2 * n);
+	for (k = 0; !ret && k < n; k++)
+		ret = ibtrace_mc_take(mc, base + k, 2 * k);
+	return ret;
 }
 
 /*
  * The ports switch @i sends the MLID out of, into @ports: IBTRACE_MC_ON,
  * or how the trace ended.
  */
-static int ibtrace_mc_ports(struct ibtrace_mc *mc, u32 i, unsigned long *ports,
-			    struct ib_ah *ah)
+static int ibtrace_mc_ports(struct ibtrace_mc *mc, u32 i, unsigned long *ports)
 {
 	u32 entry = mc->mlid - IBTRACE_MC_LID_BASE, pos, last, b;
-	const u8 *d = mc->req.resp_smp.data;
+	const u8 *d;
 	u16 mask;
-	int err;
+	int ret;
 
-	err = ibtrace_mc_get(mc, i, IB_SMP_ATTR_SWITCH_INFO, 0, ah);
-	if (err)
-		return ibtrace_mc_fail(mc, i, err);
+	last = mc->node[i].num_ports / IBTRACE_MC_MASK_PORTS;
+	ibtrace_mc_ask(mc, 0, i, IB_SMP_ATTR_SWITCH_INFO, 0);
+	for (pos = 0; pos <= last; pos++)
+		ibtrace_mc_ask(mc, pos + 1, i, IB_SMP_ATTR_MCAST_FORWARD_TABLE,
+			       pos << IBTRACE_MC_POSITION_SHIFT |
+			       entry / IBTRACE_MC_BLOCK);
+	ret = ibtrace_mc_send(mc, last + 2) ?: ibtrace_mc_took(mc, 0);
+	if (ret)
+		return ret;
 	/* Beyond MulticastFDBCap the switch does not forward the MLID. */
+	d = mc->breq[0].resp_smp.data;
 	if (entry >= get_unaligned_be16(d + IBTRACE_MC_SI_MFDB_CAP))
 		return IBTRACE_MC_ON;
-	last = mc->node[i].num_ports / IBTRACE_MC_MASK_PORTS;
 	for (pos = 0; pos <= last; pos++) {
-		err = ibtrace_mc_get(mc, i, IB_SMP_ATTR_MCAST_FORWARD_TABLE,
-				     pos << IBTRACE_MC_POSITION_SHIFT |
-				     entry / IBTRACE_MC_BLOCK, ah);
-		if (err)
-			return ibtrace_mc_fail(mc, i, err);
+		ret = ibtrace_mc_took(mc, pos + 1);
+		if (ret)
+			return ret;
+		d = mc->breq[pos + 1].resp_smp.data;
 		mask = get_unaligned_be16(d + 2 * (entry % IBTRACE_MC_BLOCK));
 		for (b = 0; b < IBTRACE_MC_MASK_PORTS; b++)
 			if (mask & BIT(b))
@@ -341,71 +420,105 @@ static int ibtrace_mc_ports(struct ibtrace_mc *mc, u32 i, unsigned long *ports,
 }
 
 /*
+ * Of switch @i's ports @cand[0..@n), keep in @cand those whose PortInfo
+ * says Active; their number in @n.
+ */
+static int ibtrace_mc_active(struct ibtrace_mc *mc, u32 i, u8 *cand, u32 *n)
+{
+	u32 k, kept = 0;
+	int ret;
+
+	for (k = 0; k < *n; k++)
+		ibtrace_mc_ask(mc, k, i, IB_SMP_ATTR_PORT_INFO, cand[k]);
+	ret = ibtrace_mc_send(mc, *n);
+	for (k = 0; !ret && k < *n; k++) {
+		ret = ibtrace_mc_took(mc, k);
+		if (!ret && (mc->breq[k].resp_smp.data[IBTRACE_MC_PI_STATE] &
+			     0xf) == IBTRACE_MC_PORT_ACTIVE)
+			cand[kept++] = cand[k];
+	}
+	*n = kept;
+	return ret;
+}
+
+/* Follow node @i's ports @cand[0..@n): on a switch, the Active ones. */
+static int ibtrace_mc_branch(struct ibtrace_mc *mc, u32 i, u8 *cand, u32 n)
+{
+	int ret = 0;
+
+	if (mc->node[i].type == RDMA_NODE_IB_SWITCH)
+		ret = ibtrace_mc_active(mc, i, cand, &n);
+	if (!ret && n)
+		ret = ibtrace_mc_follow(mc, i, cand, n);
+	return ret;
+}
+
+/*
  * Search on from node @i: IBTRACE_MC_FOUND (the destination is node
  * mc->at), IBTRACE_MC_ON, IBTRACE_MC_END or a negative errno.
  */
-static int ibtrace_mc_expand(struct ibtrace_mc *mc, u32 i, struct ib_ah *ah)
+static int ibtrace_mc_expand(struct ibtrace_mc *mc, u32 i)
 {
 	DECLARE_BITMAP(ports, 256) = {};
-	struct ibtrace_mc_node *n = &mc->node[i];
-	u32 p;
+	u8 cand[IBTRACE_MC_CHUNK];
+	u32 p, n = 0;
 	int ret;
 
-	if (n->type != RDMA_NODE_IB_SWITCH) {
+	if (mc->node[i].type != RDMA_NODE_IB_SWITCH) {
 		/* Only the source sends: out of the local port. */
 		if (i)
 			return IBTRACE_MC_ON;
 		__set_bit(mc->port->port_num, ports);
 	} else {
-		ret = ibtrace_mc_ports(mc, i, ports, ah);
-		if (ret != IBTRACE_MC_ON)
+		ret = ibtrace_mc_ports(mc, i, ports);
+		if (ret)
 			return ret;
 	}
-	if (n->depth >= IBTRACE_TRACE_MAX_HOPS)
+	if (mc->node[i].depth >= IBTRACE_TRACE_MAX_HOPS)
 		return IBTRACE_MC_ON;
 	for_each_set_bit(p, ports, 256) {
-		n = &mc->node[i];
-		if (!p || p > n->num_ports || p == n->in_port)
+		if (!p || p > mc->node[i].num_ports || p == mc->node[i].in_port)
 			continue;
-		if (n->type == RDMA_NODE_IB_SWITCH) {
-			ret = ibtrace_mc_get(mc, i, IB_SMP_ATTR_PORT_INFO, p,
-					     ah);
-			if (ret)
-				return ibtrace_mc_fail(mc, i, ret);
-			if ((mc->req.resp_smp.data[IBTRACE_MC_PI_STATE] & 0xf) !=
-			    IBTRACE_MC_PORT_ACTIVE)
-				continue;
-		}
-		ret = ibtrace_mc_follow(mc, i, p, ah);
-		if (ret != IBTRACE_MC_ON)
+		cand[n++] = p;
+		if (n < IBTRACE_MC_CHUNK)
+			continue;
+		ret = ibtrace_mc_branch(mc, i, cand, n);
+		if (ret)
 			return ret;
+		n = 0;
 	}
-	return IBTRACE_MC_ON;
+	return n ? ibtrace_mc_branch(mc, i, cand, n) : IBTRACE_MC_ON;
 }
 
 /* Report the path from the source to node mc->at, hop by hop. */
-static int ibtrace_mc_report(struct ibtrace_mc *mc, struct ib_ah *ah)
+static int ibtrace_mc_report(struct ibtrace_mc *mc)
 {
 	u32 path[IBTRACE_TRACE_MAX_HOPS + 1];
 	struct ibtrace_hop *hop = &mc->hop;
 	const struct ibtrace_mc_node *n;
-	u32 i, depth = mc->node[mc->at].depth;
+	const struct ibtrace_mad_req *req;
+	u32 i, k, depth = mc->node[mc->at].depth;
 	int err;
 
 	for (i = mc->at; mc->node[i].depth; i = mc->node[i].parent)
 		path[mc->node[i].depth] = i;
 	path[0] = i;
-	for (i = 0; i <= depth; i++) {
+	/* The names, for the path's nodes only; they are not vital. */
+	for (i = 0, k = 0; i <= depth; i++)
+		if (mc->node[path[i]].node_guid)
+			ibtrace_mc_ask(mc, k++, path[i], IB_SMP_ATTR_NODE_DESC,
+				       0);
+	err = ibtrace_mc_send(mc, k);
+	if (err)
+		return err;
+	for (i = 0, k = 0; i <= depth; i++) {
 		n = &mc->node[path[i]];
 		memset(hop, 0, sizeof(*hop));
-		/* The name is for the path's nodes only; it is not vital. */
 		if (n->node_guid) {
-			err = ibtrace_mc_get(mc, path[i],
-					     IB_SMP_ATTR_NODE_DESC, 0, ah);
-			if (err == -EINTR)
-				return err;
-			if (!err)
-				memcpy(hop->desc, mc->req.resp_smp.data,
+			req = &mc->breq[k];
+			if (!mc->berr[k++] &&
+			    !(req->resp_smp.status & ~IB_SMP_DIRECTION))
+				memcpy(hop->desc, req->resp_smp.data,
 				       IB_DEVICE_NODE_DESC_MAX);
 		}
 		hop->index = i;
@@ -462,18 +575,22 @@ int ibtrace_trace_mcast(struct ibtrace_port *port,
 	mc->res = result;
 	mc->report = report;
 	mc->report_ctx = ctx;
+	mc->ah = smp_ah;
 	mc->mlid = params->mlid;
 	result->mlid = params->mlid;
 	memset(mc->hash, 0xff, sizeof(mc->hash));
 
-	ret = ibtrace_mc_room(mc);
+	/* The source: NodeInfo and PortInfo of the local port. */
+	ret = ibtrace_mc_room(mc, 1);
 	if (ret)
 		goto out;
 	memset(mc->node, 0, sizeof(*mc->node));
 	mc->node[0].parent = IBTRACE_MC_NONE;
-	ret = ibtrace_mc_meet(mc, 0, smp_ah);
+	ibtrace_mc_ask(mc, 0, 0, IB_SMP_ATTR_NODE_INFO, 0);
+	ibtrace_mc_ask(mc, 1, 0, IB_SMP_ATTR_PORT_INFO, port->port_num);
+	ret = ibtrace_mc_send(mc, 2) ?: ibtrace_mc_take(mc, 0, 0);
 	for (i = 0; ret == IBTRACE_MC_ON && i < mc->count; i++)
-		ret = ibtrace_mc_expand(mc, i, smp_ah);
+		ret = ibtrace_mc_expand(mc, i);
 	/* Out of room: as far as the search could see, not in the tree. */
 	if (ret == -ENOSPC)
 		ret = IBTRACE_MC_ON;
@@ -484,7 +601,7 @@ int ibtrace_trace_mcast(struct ibtrace_port *port,
 		result->fail_hop = 0;
 		mc->at = 0;
 	}
-	ret = ibtrace_mc_report(mc, smp_ah);
+	ret = ibtrace_mc_report(mc);
 out:
 	kvfree(mc->node);
 	kvfree(mc);

@@ -17,6 +17,8 @@
 # With a per-link delay (every port's delay_us knob, each direction; the
 # sim holds packets back by a delayed work item, so at least a jiffy), the
 # fabric's latency is felt as on a large fabric with slow switch SMAs.
+# Then the same for a multicast trace (--mlid, ibtracert -m), with the
+# MLID forwarded out of every switch port: the search meets every switch.
 # Run in the VM:
 #   vm-run -- selftests/bench/trace.sh
 
@@ -25,6 +27,7 @@ source "$(dirname "$0")/../lib.sh" >/dev/null
 
 runs=${IBTRACE_BENCH_RUNS:-10}
 SIM_KO=$IBT_ROOT/kmod/sim/ibtrace_sim.ko
+SIM_SMP=$IBT_ROOT/selftests/ibtrace_sim_smp
 TMP=$(mktemp -d /tmp/bench_trace.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 
@@ -131,6 +134,55 @@ bench()
 	delay_all "$f" 0
 }
 
+# mc_flood FABRIC DEV: MLID 0xc000 forwarded out of every port of every
+# switch (SubnSet(MulticastForwardingTable), LID-routed from DEV)
+mc_flood()
+{
+	local lid ports pos m p
+
+	sim_json "$1" | jq -r '.nodes[] | select(.type == "switch") |
+		"\(.ports[] | select(.port == 0) | .lid) \(.ports | length - 1)"' |
+	while read -r lid ports; do
+		for ((pos = 0; pos <= ports / 16; pos++)); do
+			m=0
+			for ((p = pos * 16; p < pos * 16 + 16 && p <= ports; p++)); do
+				[ "$p" -gt 0 ] && m=$((m | 1 << (p % 16)))
+			done
+			"$SIM_SMP" -C "$2" -P 1 -L "$lid" set 0x1b $((pos << 28)) \
+				"0=$(printf '%02x,%02x' $((m >> 8)) $((m & 0xff)))" \
+				>/dev/null || return 1
+		done
+	done
+}
+
+# bench_mc NAME SRCDEV SRCLID DSTLID: trace --mlid against ibtracert -m,
+# MLID 0xc000 flooded (the search meets every switch)
+bench_mc()
+{
+	local f=$1 dev=$2 sl=$3 dl=$4 d js cw rw ck tx0 tx1 csmp rsmp
+
+	mc_flood "$f" "$dev" || { echo "# cannot program the MFTs of $f"; return; }
+	for d in 0 1000; do
+		delay_all "$f" "$d" || { echo "# cannot set delay $d on $f"; return; }
+		cw=$(mean_ms "$IBTRACECTL" -d "$dev" trace --mlid 0xc000 --dlid "$dl")
+		rw=$(mean_ms ibtracert -C "$dev" -P 1 -m 0xc000 "$sl" "$dl")
+		tx0=$(tx_of "$f" "$dev")
+		js=$("$IBTRACECTL" -j -d "$dev" trace --mlid 0xc000 --dlid "$dl")
+		tx1=$(tx_of "$f" "$dev")
+		ck=$(jq -r '.elapsed_ns / 1000 | floor' <<< "$js")
+		csmp=$((tx1 - tx0))
+		tx0=$(tx_of "$f" "$dev")
+		ibtracert -C "$dev" -P 1 -m 0xc000 "$sl" "$dl" >/dev/null 2>&1
+		tx1=$(tx_of "$f" "$dev")
+		rsmp=$((tx1 - tx0))
+		printf '%-10s %4s %6s | %9s %9s %5s | %9s %5s | %5s\n' \
+			"$f" "$(jq -r '.hops | length - 1' <<< "$js")" "$d" \
+			"$(us2ms "$cw")" "$(us2ms "$ck")" "$csmp" "$(us2ms "$rw")" \
+			"$rsmp" "$(ratio "$cw" "$rw")"
+	done
+	delay_all "$f" 0
+}
+
 # up NAME TOPOLOGY: a fabric routed by SM-lite; prints "dev lid" of the
 # first HCA and the LID of the last one
 up()
@@ -158,5 +210,15 @@ bench ft3 "$dev" "$sl" "$dl" 6
 "$IBTRACECTL" sim del ft3
 
 echo "# delay: us added per link and direction; wall×, walk×: ibtracectl / ibtracert"
+
+echo "# ibtracectl trace --mlid vs ibtracert -m (MLID 0xc000 out of every switch port), mean of $runs runs (ms)"
+printf '%-10s %4s %6s | %9s %9s %5s | %9s %5s | %5s\n' \
+	fabric hops delay ctl_wall kernel smps rert_wall smps wall×
+read -r dev sl dl < <(up chain "$TMP/chain") || exit 1
+bench_mc chain "$dev" "$sl" "$dl"
+"$IBTRACECTL" sim del chain
+read -r dev sl dl < <(up ft3 "$TMP/ft3") || exit 1
+bench_mc ft3 "$dev" "$sl" "$dl"
+"$IBTRACECTL" sim del ft3
 rmmod ibtrace
 rmmod ibtrace_sim
