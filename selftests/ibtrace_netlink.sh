@@ -16,13 +16,16 @@ modprobe rdma_rxe 2>/dev/null || ibt_skip_all "rdma_rxe not available"
 ibt_check "ibtrace loads" ibt_modprobe_ibtrace
 ibt_check "rxe0 created" ibt_rxe_add rxe0
 gid=$(ibt_gid0 rxe0 | tr -d :)
-# Not ours: rxe logs "speed is unknown" on every port query, and the
+# Not ours: rxe logs "speed is unknown" on every port query, the
 # netlink core (lib/nlattr.c) warns about a fixed-size attribute of the
-# wrong length for every family before the policy rejects it.
+# wrong length for every family before the policy rejects it, and an
+# emulated CPU on a loaded host makes the hrtimer core note a slow
+# interrupt ("hrtimer: interrupt took N ns"), whatever runs.
 log_lines()
 {
 	dmesg | grep -v -e 'speed is unknown' \
-		-e "netlink: 'ibtrace_nlraw': attribute type [0-9]* has an invalid length"
+		-e "netlink: 'ibtrace_nlraw': attribute type [0-9]* has an invalid length" \
+		-e 'hrtimer: interrupt took [0-9]* ns'
 }
 log_before=$(log_lines | wc -l)
 
@@ -86,7 +89,9 @@ nl EINVAL 2 "disagree" "device name and index disagree" -- \
 
 out=$("$IBT_NLRAW" ping dev_name=str:rxe0 ping_dgid=hex:$gid ping_count=u32:2 ping_interval_ms=u32:0)
 ibt_expect "a good ping request succeeds" 0 "$(sed -n 's/^errno=//p' <<< "$out")"
-ibt_expect "2 probe messages + 1 reply" 3 "$(sed -n 's/^messages=//p' <<< "$out")"
+# A ping is a job: the reply (its ID) comes at once; the probes follow
+# as notifications, which ibtrace_ping.sh checks through ibtracectl.
+ibt_expect "one reply, the job's ID, before the ACK" 1 "$(sed -n 's/^messages=//p' <<< "$out")"
 
 new_log=$(log_lines | tail -n +$((log_before + 1)))
 ibt_expect "no kernel log lines from bad input" "" "$new_log"

@@ -391,8 +391,8 @@ kill -INT "$pid"
 wait "$pid"
 ibt_expect "SIGINT mid-trace: exit 13 (cancelled)" 13 "$?"
 wait "$mpj"
-ibt_expect "  a monitor saw 2 hops and the end: cancelled, errno EINTR" \
-	"2 cancelled 4" \
+ibt_expect "  a monitor saw 2 hops and the end: cancelled, errno ECANCELED" \
+	"2 cancelled 125" \
 	"$(jq -sr '"\(map(select(.event == "hop")) | length) \(.[-1].result) \(.[-1].errno)"' \
 		"$TMP/mon-int.json")"
 ibt_expect "  JSON: cancelled, the 2 hops seen before" "cancelled 2" \

@@ -65,6 +65,8 @@ static void usage(FILE *f)
 "                     conformance tests run by the kernel against a port, from\n"
 "                     -d DEV, -p PORT (default: the first Active InfiniBand\n"
 "                     port; rnr: the first Active port)\n"
+"  job [show [ID]] | job cancel ID\n"
+"                     every kernel job (ping, trace, test), running or finished\n"
 "  sim add FILE [--name NAME] [--no-sm] | sim del NAME | sim show [NAME]\n"
 "  sim set FABRIC NODE [port N] [drop PCT] [delay USEC] [link down|up]\n"
 "      [guid-cap N] [guid-quirks Q,...] [misroute DLID PORT|none]\n"
@@ -260,6 +262,7 @@ static const struct ibt_cmd objects[] = {
 	{ "ping",	ibt_ping },
 	{ "trace",	ibt_trace },
 	{ "test",	ibt_test },
+	{ "job",	ibt_job },
 	{ "sim",	ibt_sim },
 	{ "help",	help },
 	{ NULL,		NULL },

@@ -143,13 +143,6 @@ struct ibt {
 	/* multicast notifications of joined groups (ibt_nl_join) */
 	int (*notify)(struct ibt *ctx, struct nlmsghdr *nlh, void *arg);
 	void *notify_arg;
-	struct {			/* the thread sending the request */
-		pthread_t tid;
-		int pipe[2];		/* its send result, an int */
-		struct nl_msg *msg;
-		bool running;		/* started, not joined */
-		bool pending;		/* result not read yet */
-	} snd;
 
 	/* JSON document under construction (out.c) */
 	struct json_object *jroot;
@@ -176,8 +169,8 @@ struct ibt_cmd {
 };
 
 /*
- * Set by ping's SIGINT handler. The kernel then ends the ping (EINTR, or
- * no answer at all), which ibt_nl_run() returns as IBT_EXIT_INTR.
+ * Set by ibt_on_signal(); a wait for the kernel (ibt_nl_wait_notify())
+ * then returns IBT_EXIT_INTR, and the tool cancels its job.
  */
 extern volatile sig_atomic_t ibt_interrupted;
 /* the first SIGINT or SIGTERM caught by ibt_on_signal(), 0 if none */
@@ -259,8 +252,30 @@ int ibt_nl_run(struct ibt *ctx, struct nl_msg *msg, ibt_nl_cb cb, void *arg);
 int ibt_nl_exchange(struct ibt *ctx, struct nl_msg *msg, ibt_nl_cb cb,
 		    void *arg);
 int ibt_nl_report(struct ibt *ctx, int err);
+int ibt_nl_report_msg(struct ibt *ctx, int err, const char *msg);
 int ibt_nl_join(struct ibt *ctx, const char *name);
 int ibt_nl_wait_notify(struct ibt *ctx, int timeout_ms);
+
+/*
+ * A kernel job being followed (job.c): @id from the reply that started
+ * it; the kind's notify callback and @get (the JOB_GET reply's handler,
+ * with @arg) bump @nevents on every message of the job and set @ended on
+ * its end.
+ */
+struct ibt_job_follow {
+	uint32_t id;
+	bool ended;
+	bool cancel_sent;
+	bool interrupted;	/* a SIGINT/SIGTERM came */
+	unsigned long nevents;
+	ibt_nl_cb get;
+	void *arg;
+};
+
+/* job.c */
+int ibt_job_cancel(struct ibt *ctx, uint32_t id);
+int ibt_job_follow(struct ibt *ctx, struct ibt_job_follow *f);
+
 int ibt_nl_parse(struct ibt *ctx, struct nlmsghdr *nlh, struct nlattr **tb);
 int ibt_nl_parse_nest(struct ibt *ctx, struct nlattr *nest,
 		      struct nlattr **tb);
@@ -299,6 +314,7 @@ int ibt_port_query(struct ibt *ctx, uint8_t cmd, ibt_port_show show);
 /* objects */
 int ibt_dev(struct ibt *ctx);
 int ibt_agent(struct ibt *ctx);
+int ibt_job(struct ibt *ctx);
 int ibt_ping(struct ibt *ctx);
 int ibt_trace(struct ibt *ctx);
 int ibt_test(struct ibt *ctx);

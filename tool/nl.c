@@ -11,15 +11,15 @@
  * the uAPI header, is the shape of every attribute the kernel sends, so
  * the object files can read attributes without checking lengths.
  *
- * Multicast notifications (the "test" group's job events) reach
- * ctx->notify once ibt_nl_join() joined their group: while a request
- * runs (they may come before its reply) and in ibt_nl_wait_notify().
+ * Notifications reach ctx->notify: the messages of a job this socket
+ * started (unicast, sequence number 0), and multicast ones once
+ * ibt_nl_join() joined their group; while a request runs (they may come
+ * before its reply) and in ibt_nl_wait_notify().
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,6 +191,13 @@ static struct nla_policy ibt_policy[IBTRACE_A_MAX + 1] = {
 	[IBTRACE_A_TRACE_ID]		= U32,
 	[IBTRACE_A_TRACE_ERRNO]		= U32,
 	[IBTRACE_A_TRACE_MLID]		= U32,
+	[IBTRACE_A_JOB]			= U32,
+	[IBTRACE_A_JOB_KIND]		= U8,
+	[IBTRACE_A_JOB_STATE]		= U8,
+	[IBTRACE_A_JOB_ERRNO]		= U32,
+	[IBTRACE_A_JOB_MESSAGE]		= { .type = NLA_STRING },
+	[IBTRACE_A_JOB_ELAPSED_NS]	= U64,
+	[IBTRACE_A_JOB_DETACH]		= { .type = NLA_FLAG },
 };
 
 static struct nla_policy ibt_assert_policy[IBTRACE_ASSERT_A_MAX + 1] = {
@@ -341,6 +348,9 @@ static const char *const ibt_attr_names[IBTRACE_A_MAX + 1] = {
 	[IBTRACE_A_TEST_PEER_GID]	= "test_peer_gid",
 	[IBTRACE_A_TEST_PEER_PORT]	= "test_peer_port",
 	[IBTRACE_A_TEST_DEADLINE_MS]	= "test_deadline_ms",
+	[IBTRACE_A_TRACE_MLID]		= "trace_mlid",
+	[IBTRACE_A_JOB]			= "job",
+	[IBTRACE_A_JOB_DETACH]		= "job_detach",
 };
 
 /* The family ibt_nl_open() resolves. */
@@ -461,6 +471,7 @@ static int errno_code(int err)
 {
 	switch (err) {
 	case ENODEV:
+	case ESHUTDOWN:		/* a job ended by the module's unload */
 		return IBT_EXIT_NODEV;
 	case EPERM:
 	case EACCES:
@@ -566,133 +577,23 @@ static int parse_done(struct ibt *ctx, const struct nlmsghdr *req,
 	return err;
 }
 
-/*
- * The sender thread. The kernel runs a "do" request inside the sendmsg()
- * that delivers it, and a ping lasts as long as its probes; meanwhile it
- * sends one message per probe to this socket. So a "do" request is sent
- * from a thread while the main thread reads and prints. SIGINT is let in
- * here only: it interrupts the kernel's ping.
- */
-static void *sender_main(void *arg)
-{
-	struct ibt *ctx = arg;
-	sigset_t set;
-	int ret;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-	ret = ibt_interrupted ? -NLE_INTR : nl_send(ctx->sk, ctx->snd.msg);
-	if (write(ctx->snd.pipe[1], &ret, sizeof(ret)) != sizeof(ret))
-		abort();	/* a pipe write of 4 bytes cannot fail */
-	return NULL;
-}
-
-static int sender_start(struct ibt *ctx, struct nl_msg *msg)
-{
-	int err;
-
-	if (pipe2(ctx->snd.pipe, O_CLOEXEC))
-		return ibt_err(IBT_EXIT_ERR, "cannot create a pipe: %s",
-			       strerror(errno));
-	ctx->snd.msg = msg;
-	err = pthread_create(&ctx->snd.tid, NULL, sender_main, ctx);
-	if (err) {
-		close(ctx->snd.pipe[0]);
-		close(ctx->snd.pipe[1]);
-		return ibt_err(IBT_EXIT_ERR, "cannot start a thread: %s",
-			       strerror(err));
-	}
-	ctx->snd.running = true;
-	ctx->snd.pending = true;
-	return 0;
-}
-
-/* Read what the sender thread reports; 0 or a printed exit code. */
-static int sender_result(struct ibt *ctx)
-{
-	int ret;
-
-	if (read(ctx->snd.pipe[0], &ret, sizeof(ret)) != sizeof(ret))
-		return ibt_err(IBT_EXIT_ERR, "lost track of the netlink sender");
-	ctx->snd.pending = false;
-	if (ret == -NLE_INTR)
-		return IBT_EXIT_INTR;
-	if (ret < 0)
-		return ibt_err(IBT_EXIT_ERR, "cannot send the netlink request: %s",
-			       nl_geterror(ret));
-	return 0;
-}
-
-/*
- * Wait for the sender to finish: called once the kernel has answered, so
- * its sendmsg() has returned or is about to.
- */
-static int sender_join(struct ibt *ctx)
-{
-	int ret = 0;
-
-	if (!ctx->snd.running)
-		return 0;
-	if (ctx->snd.pending)
-		ret = sender_result(ctx);
-	pthread_join(ctx->snd.tid, NULL);
-	close(ctx->snd.pipe[0]);
-	close(ctx->snd.pipe[1]);
-	ctx->snd.running = false;
-	return ret;
-}
-
-/*
- * Stop reading before the kernel answered (a local error): join the
- * sender if it is done, else leave it in the kernel; the process is about
- * to exit, which ends the request. Returns @ret.
- */
-static int sender_leave(struct ibt *ctx, int ret)
-{
-	if (ctx->snd.running && !ctx->snd.pending)
-		sender_join(ctx);
-	return ret;
-}
-
-/*
- * Wait until the socket is readable, noting the sender's result meanwhile.
- * Once the sender's sendmsg() has returned, everything the kernel will
- * send for a "do" request is queued: an empty socket then means that no
- * ACK is coming (a handler returning -EINTR gets none, see
- * netlink_rcv_skb()).
- */
+/* Wait until the socket is readable: 0, or a printed exit code. */
 static int wait_readable(struct ibt *ctx)
 {
-	struct pollfd pfd[2] = {
-		{ .fd = nl_socket_get_fd(ctx->sk), .events = POLLIN },
-		{ .fd = ctx->snd.pending ? ctx->snd.pipe[0] : -1, .events = POLLIN },
-	};
-	int ret;
+	struct pollfd pfd = { .fd = nl_socket_get_fd(ctx->sk), .events = POLLIN };
 
 	for (;;) {
-		bool sent = ctx->snd.running && !ctx->snd.pending;
-		int n = poll(pfd, 2, sent ? 0 : -1);
+		int n = poll(&pfd, 1, -1);
 
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return ibt_err(IBT_EXIT_ERR, "cannot wait for the kernel: %s",
-				       strerror(errno));
-		}
-		if (n == 0) {
+		if (n < 0 && errno == EINTR) {
 			if (ibt_interrupted)
 				return IBT_EXIT_INTR;
-			return ibt_err(IBT_EXIT_ERR,
-				       "the kernel ended the request without an answer");
+			continue;
 		}
-		if (pfd[1].revents) {
-			ret = sender_result(ctx);
-			if (ret)
-				return ret;
-			pfd[1].fd = -1;
-		}
-		if (pfd[0].revents)
+		if (n < 0)
+			return ibt_err(IBT_EXIT_ERR, "cannot wait for the kernel: %s",
+				       strerror(errno));
+		if (pfd.revents)
 			return 0;
 	}
 }
@@ -795,28 +696,20 @@ static int xfer(struct ibt *ctx, struct nl_msg *msg, ibt_nl_cb cb, void *arg)
 	ctx->nlerr.bad_attr = -1;
 	ctx->nlerr.miss_type = -1;
 
-	nl_complete_msg(ctx->sk, msg);	/* sequence number, before the thread */
+	nl_complete_msg(ctx->sk, msg);	/* sequence number */
 	req = nlmsg_hdr(msg);
 	ret = fit_sndbuf(ctx, req->nlmsg_len);
 	if (ret)
 		return ret;
-	if ((req->nlmsg_flags & NLM_F_DUMP) || req->nlmsg_type == GENL_ID_CTRL) {
-		/*
-		 * A dump's sendmsg() returns after the first batch, the rest
-		 * comes from our recvmsg(); reading while it runs would race
-		 * with the kernel starting the dump (EINVAL). nlctrl's family
-		 * lookup answers at once and sends nothing else. No thread:
-		 * starting one costs more than the lookup itself.
-		 */
-		ret = nl_send(ctx->sk, msg);
-		if (ret < 0)
-			return ibt_err(IBT_EXIT_ERR, "cannot send the netlink request: %s",
-				       nl_geterror(ret));
-	} else {
-		ret = sender_start(ctx, msg);
-		if (ret)
-			return ret;
-	}
+	/*
+	 * No request runs long in the kernel (pings, traces and tests are
+	 * jobs: their request returns at once), so sendmsg() returns with
+	 * the answer queued.
+	 */
+	ret = nl_send(ctx->sk, msg);
+	if (ret < 0)
+		return ibt_err(IBT_EXIT_ERR, "cannot send the netlink request: %s",
+			       nl_geterror(ret));
 
 	for (;;) {
 		struct nlmsghdr *nlh;
@@ -827,7 +720,7 @@ static int xfer(struct ibt *ctx, struct nl_msg *msg, ibt_nl_cb cb, void *arg)
 
 		ret = wait_readable(ctx);
 		if (ret)
-			return sender_leave(ctx, ret);
+			return ret;
 		n = recv_datagram(ctx, &buf);
 		if (n == -EAGAIN || n == -EINTR)
 			continue;
@@ -836,9 +729,9 @@ static int xfer(struct ibt *ctx, struct nl_msg *msg, ibt_nl_cb cb, void *arg)
 			continue;
 		}
 		if (n < 0)
-			return sender_leave(ctx, ibt_err(IBT_EXIT_ERR,
-					    "cannot receive from the kernel: %s",
-					    strerror(-n)));
+			return ibt_err(IBT_EXIT_ERR,
+				       "cannot receive from the kernel: %s",
+				       strerror(-n));
 		if (!buf)
 			continue;
 
@@ -866,14 +759,8 @@ static int xfer(struct ibt *ctx, struct nl_msg *msg, ibt_nl_cb cb, void *arg)
 				break;
 		}
 		free(buf);
-		if (final) {
-			/* the kernel has answered: the sender's sendmsg() returns */
-			int sret = sender_join(ctx);
-
-			return sret ? sret : ret;
-		}
-		if (ret)
-			return sender_leave(ctx, ret);
+		if (final || ret)
+			return ret;
 	}
 }
 
@@ -924,17 +811,28 @@ int ibt_nl_exchange(struct ibt *ctx, struct nl_msg *msg, ibt_nl_cb cb,
 {
 	int ret = xfer(ctx, msg, cb, arg);
 
-	if (!ctx->snd.running)
-		nlmsg_free(msg);
-	/* the kernel's answer to a ping that SIGINT interrupted */
-	if (ret == -EINTR && ibt_interrupted)
-		return IBT_EXIT_INTR;
+	nlmsg_free(msg);
 	return ret;
 }
 
 /* Print kernel error @err (positive) as one line; its exit code. */
 int ibt_nl_report(struct ibt *ctx, int err)
 {
+	return report(ctx, err);
+}
+
+/*
+ * Print how a job ended early, @err (positive) with the kernel's sentence
+ * @msg (or NULL), as one line; its exit code, as for a refused request.
+ */
+int ibt_nl_report_msg(struct ibt *ctx, int err, const char *msg)
+{
+	memset(&ctx->nlerr, 0, sizeof(ctx->nlerr));
+	ctx->nlerr.bad_attr = -1;
+	ctx->nlerr.miss_type = -1;
+	ctx->nlerr.err = err;
+	if (msg)
+		snprintf(ctx->nlerr.msg, sizeof(ctx->nlerr.msg), "%s", msg);
 	return report(ctx, err);
 }
 
@@ -1024,8 +922,7 @@ static int resolve_family(struct ibt *ctx)
 		return ibt_err(IBT_EXIT_ERR, "out of memory");
 	}
 	ret = xfer(ctx, msg, family_cb, NULL);
-	if (!ctx->snd.running)
-		nlmsg_free(msg);
+	nlmsg_free(msg);
 	if (ret == -ENOENT)
 		return ibt_err(IBT_EXIT_NOMOD,
 			       "%s kernel module is not loaded (modprobe %s)",
@@ -1147,15 +1044,9 @@ int ibt_nl_open_family(struct ibt *ctx, const struct ibt_family *fam)
 	return resolve_family(ctx);
 }
 
-/*
- * Close the socket, unless a sender thread is still inside the kernel
- * (we stopped reading on a local error): then leave both to the process
- * exit that follows.
- */
+/* Close the socket (which cancels the jobs it started, unless detached). */
 void ibt_nl_close(struct ibt *ctx)
 {
-	if (ctx->snd.running)
-		return;
 	nl_socket_free(ctx->sk);	/* closes the socket, NULL is fine */
 	ctx->sk = NULL;
 }

@@ -7,9 +7,10 @@
  *   ibtracectl [-j] -d DEV [-p PORT] ping (--dgid GID | --dlid LID | both)
  *              [-c N] [-i MS] [-t MS] [-r N] [--source-route P1,P2,...]
  *
- * The kernel sends one IBTRACE_CMD_PING_PROBE message per probe while
- * the request runs, then the reply with IBTRACE_A_PING_SUMMARY. Text
- * lines are printed as probes arrive:
+ * The kernel runs the ping as a job: the request's reply carries its ID,
+ * then one IBTRACE_CMD_PING_PROBE message per probe comes as the ping
+ * runs, and an IBTRACE_CMD_PING message with IBTRACE_A_PING_SUMMARY at
+ * its end (job.c follows it). Text lines are printed as probes arrive:
  *
  *   Pong from fe80::1 (rxe0/1): seq=1 time 0.123 ms
  *   Pong from lid 0x12 (mlx5_0/1): seq=2 time 0.101 ms status 0x001c (invalid value) actual_port 2
@@ -19,8 +20,8 @@
  *   3 probes sent, 2 received, 33.33% loss, 1 errors
  *   rtt min/avg/max/p99 = 101.000/112.000/123.000/123.000 us
  *
- * On SIGINT the kernel stops the ping without a summary; the statistics
- * of the probes seen so far are printed instead.
+ * SIGINT (or SIGTERM) cancels the job; its end message follows within a
+ * second, with the statistics of the probes sent so far.
  *
  * JSON: one object. Keys:
  *   target        string  the GID, or "lid 0x12"
@@ -43,6 +44,7 @@
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -82,6 +84,11 @@ struct ping {
 	size_t sroute_len;
 	uint32_t port;
 	char target[INET6_ADDRSTRLEN + 8];
+
+	/* the job */
+	struct ibt_job_follow job;
+	int end_errno;			/* how the job ended early, 0 if not */
+	char end_msg[256];
 
 	/* results as they arrive */
 	uint32_t nprobes, ok, timeouts, remote, send_errors;
@@ -375,11 +382,27 @@ static int ping_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 	ret = ibt_nl_parse(ctx, nlh, tb);
 	if (ret)
 		return ret;
+	if (p->job.id && tb[IBTRACE_A_JOB] &&
+	    nla_get_u32(tb[IBTRACE_A_JOB]) != p->job.id)
+		return 0;	/* not ours */
+	p->job.nevents++;
 	if (genlmsg_hdr(nlh)->cmd == IBTRACE_CMD_PING_PROBE) {
 		if (tb[IBTRACE_A_PING_PROBE])
 			return ping_probe(ctx, p, tb[IBTRACE_A_PING_PROBE]);
 		return 0;
 	}
+	if (!p->job.id && tb[IBTRACE_A_JOB])
+		p->job.id = nla_get_u32(tb[IBTRACE_A_JOB]);
+	/* the reply to the request says only which job it started */
+	if (!tb[IBTRACE_A_JOB_STATE] ||
+	    nla_get_u8(tb[IBTRACE_A_JOB_STATE]) != IBTRACE_TEST_STATE_FINISHED)
+		return 0;
+	p->job.ended = true;
+	if (tb[IBTRACE_A_JOB_ERRNO])
+		p->end_errno = nla_get_u32(tb[IBTRACE_A_JOB_ERRNO]);
+	if (tb[IBTRACE_A_JOB_MESSAGE])
+		nla_strlcpy(p->end_msg, tb[IBTRACE_A_JOB_MESSAGE],
+			    sizeof(p->end_msg));
 	if (!tb[IBTRACE_A_PING_SUMMARY])
 		return 0;
 	ret = ibt_nl_parse_nest(ctx, tb[IBTRACE_A_PING_SUMMARY], st);
@@ -558,24 +581,36 @@ static int ping_run(struct ibt *ctx, struct ping *p)
 	ibt_out_arr_begin(ctx, "probes");
 
 	/*
-	 * SIGINT reaches only the thread that sent the request (nl.c): it
-	 * interrupts the kernel's ping, which ends without a summary, and
-	 * we print the statistics of the probes seen. The same signal again
-	 * within a second (timeout(1) signals the process group too) changes
-	 * nothing; a later one kills. SIGINT stays blocked here: the ping
-	 * is the last thing this process does.
+	 * SIGINT and SIGTERM are let in only while waiting for the job's
+	 * messages (ibt_nl_wait_notify): the first cancels the job, whose
+	 * end message then brings the statistics of the probes sent. The
+	 * same signal again within a second (timeout(1) signals the process
+	 * group too) changes nothing; a later one kills.
 	 */
 	sa.sa_flags = 0;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	ctx->notify = ping_cb;
+	ctx->notify_arg = p;
+	p->job.get = ping_cb;
+	p->job.arg = p;
 	ret = ibt_nl_run(ctx, msg, ping_cb, p);
-
-	interrupted = ret == IBT_EXIT_INTR;
-	if (ret && !interrupted)
+	if (!ret && !p->job.id)
+		ret = ibt_err(IBT_EXIT_ERR, "malformed kernel reply: no job number");
+	if (!ret)
+		ret = ibt_job_follow(ctx, &p->job);
+	if (ret)
 		return ret;
+	interrupted = p->job.interrupted;
+	if (p->end_errno && !(p->end_errno == ECANCELED && interrupted))
+		return ibt_nl_report_msg(ctx, p->end_errno,
+					 p->end_msg[0] ? p->end_msg : NULL);
+
 	ibt_out_arr_end(ctx);
 	if (ctx->nl_lost)
 		fprintf(stderr, "Warning: the kernel dropped probe results (receive buffer full)\n");

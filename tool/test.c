@@ -613,6 +613,7 @@ static struct nl_msg *run_request(struct ibt *ctx, struct run *t)
 	     nla_put_u32(msg, IBTRACE_A_TEST_TIMEOUT_MS, t->timeout_ms) < 0) ||
 	    (t->has_retries &&
 	     nla_put_u32(msg, IBTRACE_A_TEST_RETRIES, t->retries) < 0) ||
+	    (t->detach && nla_put_flag(msg, IBTRACE_A_JOB_DETACH) < 0) ||
 	    rnr_request(msg, t)) {
 		nlmsg_free(msg);
 		ibt_err(IBT_EXIT_ERR, "netlink request too large");
@@ -792,8 +793,7 @@ static int run_cancel(struct ibt *ctx, struct run *t)
 			ibt_signal == SIGTERM ? "SIGTERM" : "SIGINT", t->job);
 	/*
 	 * The same signal may come again at once (timeout(1) signals the
-	 * tool, then its process group): the sender thread, which lets
-	 * SIGINT in, then takes it and does not send the request. Send it
+	 * tool, then its process group) and interrupt the request: send it
 	 * again; a cancel that did reach the kernel is refused the second
 	 * time, which is fine, as is a job that has just finished.
 	 */
@@ -852,7 +852,7 @@ static int run_wait(struct ibt *ctx, struct run *t, struct result *r,
 		last = now;
 		ret = job_get(ctx, t->job, r);
 		if (ret == IBT_EXIT_INTR)
-			continue;	/* a signal met the sender: cancel next */
+			continue;	/* a signal interrupted the read: cancel next */
 		if (ret < 0) {
 			/* the module went away (its family with it), or the job */
 			if (ret == -ENOENT || ret == -EOPNOTSUPP)
@@ -958,8 +958,7 @@ static int run_go(struct ibt *ctx, struct run *t)
 
 	/*
 	 * SIGINT and SIGTERM are let in only while waiting for events
-	 * (ibt_nl_wait_notify) and in the sender thread (SIGINT, as for
-	 * ping); a second one ends the tool.
+	 * (ibt_nl_wait_notify); a second one ends the tool.
 	 */
 	sa.sa_flags = 0;
 	sigemptyset(&sa.sa_mask);

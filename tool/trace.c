@@ -65,6 +65,7 @@
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -97,6 +98,11 @@ struct trace {
 	char dev[IBT_DEV_NAME_MAX];
 	uint32_t port;
 	char target[INET6_ADDRSTRLEN + 8];
+
+	/* the job */
+	struct ibt_job_follow job;
+	int end_errno;			/* how the job ended early, 0 if not */
+	char end_msg[256];
 
 	/* results */
 	struct ibt_hop hops[TRACE_MAX_HOPS];
@@ -413,6 +419,7 @@ int ibt_hop_parse(struct ibt *ctx, struct nlattr *nest, struct ibt_hop *h)
 	return 0;
 }
 
+/* A hop, unless seen already (a JOB_GET reply repeats the hops). */
 static int trace_hop(struct ibt *ctx, struct trace *t, struct nlattr *nest)
 {
 	struct ibt_hop *h;
@@ -425,6 +432,9 @@ static int trace_hop(struct ibt *ctx, struct trace *t, struct nlattr *nest)
 	ret = ibt_hop_parse(ctx, nest, h);
 	if (ret)
 		return ret;
+	if (t->nhops && hop_get(h, IBTRACE_HOP_A_INDEX) <=
+			hop_get(&t->hops[t->nhops - 1], IBTRACE_HOP_A_INDEX))
+		return 0;
 	t->nhops++;
 	if (t->verbose && !ctx->json)
 		ibt_hop_text(h);
@@ -440,11 +450,40 @@ static int trace_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 	ret = ibt_nl_parse(ctx, nlh, tb);
 	if (ret)
 		return ret;
+	if (t->job.id && tb[IBTRACE_A_JOB] &&
+	    nla_get_u32(tb[IBTRACE_A_JOB]) != t->job.id)
+		return 0;	/* not ours */
+	t->job.nevents++;
 	if (genlmsg_hdr(nlh)->cmd == IBTRACE_CMD_TRACE_HOP) {
 		if (tb[IBTRACE_A_TRACE_HOP])
 			return trace_hop(ctx, t, tb[IBTRACE_A_TRACE_HOP]);
 		return 0;
 	}
+	if (!t->job.id && tb[IBTRACE_A_JOB])
+		t->job.id = nla_get_u32(tb[IBTRACE_A_JOB]);
+	if (genlmsg_hdr(nlh)->cmd == IBTRACE_CMD_JOB_GET) {
+		/* a JOB_GET reply carries every hop kept */
+		struct nlattr *a;
+		int rem;
+
+		nlmsg_for_each_attr(a, nlh, GENL_HDRLEN, rem) {
+			if (nla_type(a) != IBTRACE_A_TRACE_HOP)
+				continue;
+			ret = trace_hop(ctx, t, a);
+			if (ret)
+				return ret;
+		}
+	}
+	/* the reply to the request says only which job it started */
+	if (!tb[IBTRACE_A_JOB_STATE] ||
+	    nla_get_u8(tb[IBTRACE_A_JOB_STATE]) != IBTRACE_TEST_STATE_FINISHED)
+		return 0;
+	t->job.ended = true;
+	if (tb[IBTRACE_A_JOB_ERRNO])
+		t->end_errno = nla_get_u32(tb[IBTRACE_A_JOB_ERRNO]);
+	if (tb[IBTRACE_A_JOB_MESSAGE])
+		nla_strlcpy(t->end_msg, tb[IBTRACE_A_JOB_MESSAGE],
+			    sizeof(t->end_msg));
 	if (!tb[IBTRACE_A_TRACE_STATUS])
 		return 0;
 	for (i = IBTRACE_A_TRACE_DLID; i <= IBTRACE_A_MAX; i++) {
@@ -721,17 +760,31 @@ static int trace_run(struct ibt *ctx, struct trace *t)
 	if (!msg_req)
 		return IBT_EXIT_ERR;
 
-	/* As for ping (see there): SIGINT interrupts the kernel's trace. */
+	/* As for ping (see there): SIGINT or SIGTERM cancels the job. */
 	sa.sa_flags = 0;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	ctx->notify = trace_cb;
+	ctx->notify_arg = t;
+	t->job.get = trace_cb;
+	t->job.arg = t;
 	ret = ibt_nl_run(ctx, msg_req, trace_cb, t);
-	interrupted = ret == IBT_EXIT_INTR;
-	if (ret && !interrupted)
+	if (!ret && !t->job.id)
+		ret = ibt_err(IBT_EXIT_ERR, "malformed kernel reply: no job number");
+	if (!ret)
+		ret = ibt_job_follow(ctx, &t->job);
+	if (ret)
 		return ret;
+	if (t->end_errno && t->end_errno != ECANCELED)
+		return ibt_nl_report_msg(ctx, t->end_errno,
+					 t->end_msg[0] ? t->end_msg : NULL);
+	/* cancelled by us, by another process or by the module's unload */
+	interrupted = t->job.interrupted || t->end_errno == ECANCELED;
 	if (ctx->nl_lost)
 		fprintf(stderr, "Warning: the kernel dropped hop messages (receive buffer full)\n");
 

@@ -9,7 +9,7 @@
  *
  *   trace 7 ibsim0/1 hop 1 in 1 switch "Switch1" node_guid 0x... out 3 agent no_agent smps 3 ...
  *   trace 7 ibsim0/1 end lid 6: ok, 3 hops, 12 smps, 2 vendor mads, 1.234 ms
- *   trace 8 ibsim0/1 end: cancelled (Interrupted system call)
+ *   trace 8 ibsim0/1 end: cancelled (Operation canceled)
  *
  * JSON: one object per line and event. Keys: id, dev, port, event ("hop"
  * or "end"); a hop has the keys of a hop of "trace -j"; an end has dlid,
@@ -214,7 +214,7 @@ static void monitor_end(struct ibt *ctx, struct nlattr **tb)
 	const char *result;
 
 	if (tb[IBTRACE_A_TRACE_ERRNO])
-		result = attr_uint(tb, IBTRACE_A_TRACE_ERRNO) == EINTR ?
+		result = attr_uint(tb, IBTRACE_A_TRACE_ERRNO) == ECANCELED ?
 			 "cancelled" : "error";
 	else if (tb[IBTRACE_A_TRACE_STATUS])
 		result = ibt_trace_status_str(attr_uint(tb, IBTRACE_A_TRACE_STATUS));

@@ -187,6 +187,37 @@ struct ib_ah *ibtrace_ah_create(struct ibtrace_port *port,
 }
 
 /**
+ * ibtrace_addr_check() - can @port address this destination at all?
+ * @port: the local port
+ * @dgid: destination GID, or NULL
+ * @dlid: destination LID, or 0
+ * @extack: where to say why not
+ *
+ * The checks of ibtrace_ah_create() that need no fabric, so that a
+ * request is refused at once rather than by the job it starts. On
+ * InfiniBand a DGID without a DLID is resolved through the SA later.
+ *
+ * Return: 0, -EINVAL or -EOPNOTSUPP.
+ */
+int ibtrace_addr_check(struct ibtrace_port *port, const union ib_gid *dgid,
+		       u32 dlid, struct netlink_ext_ack *extack)
+{
+	if (rdma_ah_find_type(port->dev->ibdev, port->port_num) !=
+	    RDMA_AH_ATTR_TYPE_ROCE)
+		return 0;
+	if (!dgid) {
+		NL_SET_ERR_MSG(extack, "a RoCE destination needs a DGID");
+		return -EINVAL;
+	}
+	if (ipv6_addr_v4mapped((const struct in6_addr *)dgid->raw)) {
+		NL_SET_ERR_MSG(extack,
+			       "IPv4-mapped DGIDs are not supported (ib_mad cannot match answers in IPv4 RoCEv2 packets); use an IPv6 GID of the destination");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+/**
  * ibtrace_ah_destroy() - release an AH from ibtrace_ah_create()
  * @ah: the AH
  */

@@ -135,7 +135,7 @@ static int gi_smp(struct ibtrace_test_job *job, struct ibtrace_guidinfo *gi,
 				   gi_attr_name(attr_id), attr_mod,
 				   gi->req.attempts);
 	else if (err == -ENODEV)
-		ibtrace_test_abort(job, "device %s went away", job->dev_name);
+		ibtrace_test_abort(job, "device %s went away", job->base.dev_name);
 	else
 		ibtrace_test_abort(job, "%s(%s) %u could not be sent: %pe",
 				   gi_method_name(method),
@@ -286,9 +286,9 @@ static int gi_save(struct ibtrace_test_job *job, struct ibtrace_guidinfo *gi)
 	if (gi->saved_ok[0]) {
 		struct ibtrace_test_dut dut;
 
-		mutex_lock(&job->lock);
+		mutex_lock(&job->base.lock);
 		dut = job->dut;
-		mutex_unlock(&job->lock);
+		mutex_unlock(&job->base.lock);
 		gi_check_guid(job, GI_A_ENTRY0, cpu_to_be64(dut.port_guid),
 			      gi->saved[0][0], 0);
 	}
@@ -407,7 +407,7 @@ static void gi_restore(struct ibtrace_test_job *job,
 			   sizeof(gi->saved[b]))) {
 			restore = IBTRACE_TEST_RESTORE_FAILED;
 			pr_warn("job %u: GUIDInfo block %u of %s port %u not restored (%d, status 0x%04x)\n",
-				job->id, b, job->dev_name, job->port_num, err,
+				job->base.id, b, job->base.dev_name, job->base.port_num, err,
 				err ? 0 : gi_status(gi));
 		}
 	}

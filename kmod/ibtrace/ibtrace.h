@@ -106,6 +106,17 @@ static inline bool ibtrace_dev_dead(const struct ibtrace_dev *dev)
 	return READ_ONCE(dev->dead);
 }
 
+/**
+ * ibtrace_stopped() - has a job's cancel flag been set?
+ * @stop: the flag (&ibtrace_job.cancel), or NULL for "never"
+ *
+ * Return: true when set.
+ */
+static inline bool ibtrace_stopped(const bool *stop)
+{
+	return stop && READ_ONCE(*stop);
+}
+
 /* agent.c */
 int ibtrace_agent_register(struct ibtrace_port *port);
 void ibtrace_agent_unregister(struct ibtrace_port *port);
@@ -120,6 +131,9 @@ void ibtrace_agent_unregister(struct ibtrace_port *port);
  * @smp: the same buffer seen as an SMP (smp.c)
  * @timeout_ms: wait per attempt
  * @retries: attempts after the first one times out
+ * @stop: the caller's job's cancel flag, or NULL: once it is set (and the
+ *	device's wait queue woken) the exchange is taken back and ends with
+ *	-ECANCELED
  * @resp: the answer (valid when the call returns 0)
  * @resp_smp: the same answer seen as an SMP
  * @rtt_ns: round trip of the answered attempt
@@ -137,6 +151,7 @@ struct ibtrace_mad_req {
 	};
 	u32 timeout_ms;
 	u32 retries;
+	const bool *stop;
 
 	union {
 		struct ib_vendor_mad resp;
@@ -212,6 +227,7 @@ void ibtrace_mad_send_done(struct ibtrace_port *port,
  * @retries: attempts after a timeout
  * @sroute_len: 0 for ClassPortInfo probes, else the SourceRoute hop count
  * @sroute: expected incoming port per hop
+ * @stop: the job's cancel flag: the ping ends (-ECANCELED) once it is set
  */
 struct ibtrace_ping_params {
 	union ib_gid dgid;
@@ -223,6 +239,7 @@ struct ibtrace_ping_params {
 	u32 retries;
 	u32 sroute_len;
 	u8 sroute[IBTRACE_SROUTE_MAX_HOPS];
+	const bool *stop;
 };
 
 /**
@@ -318,6 +335,7 @@ int ibtrace_smp_exchange_all(struct ibtrace_port *port,
  * @mlid: multicast LID whose path to trace, 0 for a unicast trace
  * @timeout_ms: wait per SMP or vendor MAD attempt
  * @retries: attempts after a timeout
+ * @stop: the job's cancel flag: the trace ends (-ECANCELED) once it is set
  */
 struct ibtrace_trace_params {
 	union ib_gid dgid;
@@ -326,6 +344,7 @@ struct ibtrace_trace_params {
 	u32 mlid;
 	u32 timeout_ms;
 	u32 retries;
+	const bool *stop;
 };
 
 /**
@@ -403,6 +422,9 @@ struct ibtrace_trace_result {
 typedef int (*ibtrace_trace_report_t)(void *ctx,
 				      const struct ibtrace_hop *hop);
 
+int ibtrace_trace_check(struct ibtrace_port *port,
+			const struct ibtrace_trace_params *params,
+			struct netlink_ext_ack *extack);
 int ibtrace_trace_run(struct ibtrace_port *port,
 		      const struct ibtrace_trace_params *params,
 		      ibtrace_trace_report_t report, void *ctx,
@@ -417,7 +439,8 @@ int ibtrace_trace_mcast(struct ibtrace_port *port,
 
 /* sa.c */
 int ibtrace_sa_path_lookup(struct ibtrace_port *port, const union ib_gid *dgid,
-			   u32 timeout_ms, struct ibtrace_path *path,
+			   u32 timeout_ms, const bool *stop,
+			   struct ibtrace_path *path,
 			   struct netlink_ext_ack *extack);
 void ibtrace_sa_init(void);
 void ibtrace_sa_exit(void);
@@ -428,5 +451,7 @@ struct ib_ah *ibtrace_ah_create(struct ibtrace_port *port,
 				const struct ibtrace_path *path,
 				struct netlink_ext_ack *extack);
 void ibtrace_ah_destroy(struct ib_ah *ah);
+int ibtrace_addr_check(struct ibtrace_port *port, const union ib_gid *dgid,
+		       u32 dlid, struct netlink_ext_ack *extack);
 
 #endif /* _IBTRACE_H */

@@ -6,11 +6,12 @@
  * our hands so that the RTT we report is the answered attempt's). A call
  * is posted, then finished once ib_mad is done with it, or cancelled; a
  * caller may keep several calls in flight (the tracer does) and sleeps on
- * the device's wait queue, which every completion wakes.
+ * the device's wait queue, which every completion wakes, and so do a
+ * job's cancel and the device's removal.
  * ibtrace_mad_exchange() is the one-call-at-a-time form: the waiter leaves
- * early on a signal or when the device dies; it then cancels the send and
- * still waits for ib_mad to hand the buffer back, which ib_mad does
- * promptly.
+ * early when its job is cancelled (req->stop), on a signal or when the
+ * device dies; it then cancels the send and still waits for ib_mad to
+ * hand the buffer back, which ib_mad does promptly.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -205,11 +206,14 @@ static int ibtrace_mad_attempt(struct ibtrace_port *port,
 		return err;
 	err = wait_event_interruptible(dev->waitq,
 				       ibtrace_mad_call_done(call) ||
+				       ibtrace_stopped(call->req->stop) ||
 				       ibtrace_dev_dead(dev));
 	if (!ibtrace_mad_call_done(call)) {
-		/* Signal or device removal: take the send back. */
+		/* Cancel, signal or device removal: take the send back. */
 		ibtrace_mad_call_cancel(port, call);
-		return err ? -EINTR : -ENODEV;
+		if (ibtrace_dev_dead(dev))
+			return -ENODEV;
+		return err ? -EINTR : -ECANCELED;
 	}
 	return ibtrace_mad_call_finish(call);
 }
@@ -222,8 +226,9 @@ static int ibtrace_mad_attempt(struct ibtrace_port *port,
  * Sleeps. Retries on timeout up to @req->retries times.
  *
  * Return: 0 when answered (whatever the MAD status), -ETIMEDOUT when no
- * attempt was answered, -EINTR on a signal, -ENODEV when the device went
- * away, another negative errno when the MAD could not be sent.
+ * attempt was answered, -ECANCELED when @req->stop was set, -EINTR on a
+ * signal, -ENODEV when the device went away, another negative errno when
+ * the MAD could not be sent.
  */
 int ibtrace_mad_exchange(struct ibtrace_port *port,
 			 struct ibtrace_mad_req *req)
@@ -286,7 +291,8 @@ static bool ibtrace_mad_any_done(const struct ibtrace_mad_call *calls,
  * ibtrace_mad_exchange_all() - send requests at once and wait for them all
  * @port: the local port
  * @agent: one of @port's agents, as for ibtrace_mad_exchange_on()
- * @reqs: @n requests, ah, timeout_ms and retries set by the caller
+ * @reqs: @n requests, ah, timeout_ms and retries set by the caller; the
+ *	stop flag of the first one stops them all
  * @errs: the outcome of each request, as ibtrace_mad_exchange() returns it
  * @n: number of requests
  * @hdr_len: MAD header length for ib_create_send_mad()
@@ -295,8 +301,8 @@ static bool ibtrace_mad_any_done(const struct ibtrace_mad_call *calls,
  * Every request is in flight at once; each one is retried on its own
  * after a timeout, up to its retries. Sleeps until all have an outcome.
  *
- * Return: 0 (the outcomes are in @errs), -EINTR on a signal (everything in
- * flight is taken back), or -ENOMEM.
+ * Return: 0 (the outcomes are in @errs), -ECANCELED when stopped or -EINTR
+ * on a signal (everything in flight is taken back then), or -ENOMEM.
  */
 int ibtrace_mad_exchange_all(struct ibtrace_port *port,
 			     struct ib_mad_agent *agent,
@@ -326,8 +332,13 @@ int ibtrace_mad_exchange_all(struct ibtrace_port *port,
 	while (busy) {
 		if (wait_event_interruptible(dev->waitq,
 					     ibtrace_mad_any_done(calls, n) ||
+					     ibtrace_stopped(reqs[0].stop) ||
 					     ibtrace_dev_dead(dev))) {
 			err = -EINTR;
+			break;
+		}
+		if (ibtrace_stopped(reqs[0].stop) && !ibtrace_dev_dead(dev)) {
+			err = -ECANCELED;
 			break;
 		}
 		if (ibtrace_dev_dead(dev)) {

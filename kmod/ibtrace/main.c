@@ -204,7 +204,7 @@ static int __init ibtrace_init(void)
 	int err;
 
 	ibtrace_sa_init();
-	err = ibtrace_test_init();
+	err = ibtrace_job_init_all();
 	if (err)
 		goto err_sa_exit;
 	err = ib_register_client(&ibtrace_client);
@@ -228,8 +228,8 @@ err_nl_exit:
 err_unregister_client:
 	ib_unregister_client(&ibtrace_client);
 err_test_exit:
-	ibtrace_test_stop();
-	ibtrace_test_exit();
+	ibtrace_job_stop();
+	ibtrace_job_exit();
 err_sa_exit:
 	ibtrace_sa_exit();
 	return err;
@@ -238,18 +238,18 @@ err_sa_exit:
 static void __exit ibtrace_exit(void)
 {
 	/*
-	 * Test jobs first: each is cancelled and restores its DUT while the
-	 * devices and the family still exist. Then the RNR responder's
+	 * Jobs first: each is cancelled (a test restores its DUT, within a
+	 * bounded time) while the devices and the family still exist. Then the RNR responder's
 	 * listener and connections (peer hosts' jobs see a disconnect or a
 	 * rejection). Then the devices: that ends
 	 * running requests (they see their device die); then the family,
 	 * which waits for their handlers to return.
 	 */
-	ibtrace_test_stop();
+	ibtrace_job_stop();
 	ibtrace_rnr_responder_exit();
 	ib_unregister_client(&ibtrace_client);
 	ibtrace_nl_exit();
-	ibtrace_test_exit();
+	ibtrace_job_exit();
 	ibtrace_sa_exit();
 }
 

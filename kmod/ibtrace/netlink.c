@@ -5,7 +5,8 @@
  *
  * A new family, so every request is validated strictly against its
  * command's policy before the handler runs. parallel_ops: handlers run
- * without genl_mutex, so a long ping never blocks other requests.
+ * without genl_mutex. No handler runs long: pings, traces and tests are
+ * jobs (job.h), started by their request, which returns at once.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -79,6 +80,21 @@ static const struct genl_ops ibtrace_genl_ops[] = {
 		.policy = ibtrace_test_job_policy,
 		.maxattr = ARRAY_SIZE(ibtrace_test_job_policy) - 1,
 	},
+	{
+		.cmd = IBTRACE_CMD_JOB_GET,
+		.flags = GENL_ADMIN_PERM,
+		.doit = ibtrace_nl_job_get_doit,
+		.dumpit = ibtrace_nl_job_get_dumpit,
+		.policy = ibtrace_job_policy,
+		.maxattr = ARRAY_SIZE(ibtrace_job_policy) - 1,
+	},
+	{
+		.cmd = IBTRACE_CMD_JOB_CANCEL,
+		.flags = GENL_ADMIN_PERM,
+		.doit = ibtrace_nl_job_cancel_doit,
+		.policy = ibtrace_job_policy,
+		.maxattr = ARRAY_SIZE(ibtrace_job_policy) - 1,
+	},
 };
 
 static const struct genl_multicast_group ibtrace_genl_mcgrps[] = {
@@ -86,6 +102,9 @@ static const struct genl_multicast_group ibtrace_genl_mcgrps[] = {
 	/* hops of every trace: the fabric's topology, for admins only */
 	[IBTRACE_NL_MCGRP_TRACE] = { .name = IBTRACE_MCGRP_TRACE,
 				     .flags = GENL_MCAST_CAP_NET_ADMIN },
+	/* probes of every ping: who pings whom, for admins only */
+	[IBTRACE_NL_MCGRP_PING] = { .name = IBTRACE_MCGRP_PING,
+				    .flags = GENL_MCAST_CAP_NET_ADMIN },
 };
 
 struct genl_family ibtrace_genl_family __ro_after_init = {

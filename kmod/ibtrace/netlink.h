@@ -22,6 +22,7 @@ extern struct genl_family ibtrace_genl_family;
 enum ibtrace_nl_mcgrp {
 	IBTRACE_NL_MCGRP_TEST,
 	IBTRACE_NL_MCGRP_TRACE,
+	IBTRACE_NL_MCGRP_PING,
 };
 
 /*
@@ -74,17 +75,17 @@ int ibtrace_nl_agent_get_dumpit(struct sk_buff *skb,
 				struct netlink_callback *cb);
 
 /* ping_nl.c */
-extern const struct nla_policy ibtrace_ping_policy[IBTRACE_A_PING_SROUTE + 1];
+extern const struct nla_policy ibtrace_ping_policy[IBTRACE_A_JOB_DETACH + 1];
 int ibtrace_nl_ping_doit(struct sk_buff *skb, struct genl_info *info);
 
 /* trace_nl.c */
 extern const struct nla_policy
-	ibtrace_trace_policy[IBTRACE_A_TRACE_MLID + 1];
+	ibtrace_trace_policy[IBTRACE_A_JOB_DETACH + 1];
 int ibtrace_nl_trace_doit(struct sk_buff *skb, struct genl_info *info);
 
 /* test_nl.c */
 extern const struct nla_policy
-	ibtrace_test_run_policy[IBTRACE_A_TEST_DEADLINE_MS + 1];
+	ibtrace_test_run_policy[IBTRACE_A_JOB_DETACH + 1];
 extern const struct nla_policy ibtrace_test_job_policy[IBTRACE_A_TEST_JOB + 1];
 int ibtrace_nl_test_run_doit(struct sk_buff *skb, struct genl_info *info);
 int ibtrace_nl_test_cancel_doit(struct sk_buff *skb, struct genl_info *info);
@@ -93,5 +94,12 @@ int ibtrace_nl_test_get_dumpit(struct sk_buff *skb,
 			       struct netlink_callback *cb);
 int ibtrace_nl_test_list_dumpit(struct sk_buff *skb,
 				struct netlink_callback *cb);
+
+/* job_nl.c */
+extern const struct nla_policy ibtrace_job_policy[IBTRACE_A_JOB + 1];
+int ibtrace_nl_job_get_doit(struct sk_buff *skb, struct genl_info *info);
+int ibtrace_nl_job_get_dumpit(struct sk_buff *skb,
+			      struct netlink_callback *cb);
+int ibtrace_nl_job_cancel_doit(struct sk_buff *skb, struct genl_info *info);
 
 #endif /* _IBTRACE_NETLINK_H */

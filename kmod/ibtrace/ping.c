@@ -60,19 +60,22 @@ static void ibtrace_ping_build(struct ibtrace_mad_req *req,
 	memcpy(&sr[IBTRACE_SR_VECTOR], params->sroute, params->sroute_len);
 }
 
-/* Sleep @ms unless a signal arrives or the device dies. */
-static int ibtrace_ping_pause(struct ibtrace_dev *dev, u32 ms)
+/* Sleep @ms unless the ping is stopped or the device dies. */
+static int ibtrace_ping_pause(struct ibtrace_dev *dev, u32 ms,
+			      const bool *stop)
 {
-	long left;
+	long left = 0;
 
-	if (!ms)
-		return ibtrace_dev_dead(dev) ? -ENODEV : 0;
-	left = wait_event_interruptible_timeout(dev->waitq,
-						ibtrace_dev_dead(dev),
-						msecs_to_jiffies(ms));
+	if (ms)
+		left = wait_event_interruptible_timeout(dev->waitq,
+							ibtrace_dev_dead(dev) ||
+							ibtrace_stopped(stop),
+							msecs_to_jiffies(ms));
 	if (left < 0)
 		return -EINTR;
-	return ibtrace_dev_dead(dev) ? -ENODEV : 0;
+	if (ibtrace_dev_dead(dev))
+		return -ENODEV;
+	return ibtrace_stopped(stop) ? -ECANCELED : 0;
 }
 
 /**
@@ -86,9 +89,10 @@ static int ibtrace_ping_pause(struct ibtrace_dev *dev, u32 ms)
  *
  * Sleeps. Probes that time out are not an error of the ping. On an
  * InfiniBand port a DGID without a DLID is resolved through the SA first.
+ * Once @params->stop is set the probe in flight is taken back.
  *
- * Return: 0, -EINTR on a signal, -ENODEV when the device went away, or
- * another negative errno (no AH, @report failed, out of memory).
+ * Return: 0, -ECANCELED when stopped, -ENODEV when the device went away,
+ * or another negative errno (no AH, @report failed, out of memory).
  */
 int ibtrace_ping_run(struct ibtrace_port *port,
 		     const struct ibtrace_ping_params *params,
@@ -116,7 +120,8 @@ int ibtrace_ping_run(struct ibtrace_port *port,
 	    rdma_port_get_link_layer(port->dev->ibdev, port->port_num) ==
 	    IB_LINK_LAYER_INFINIBAND) {
 		err = ibtrace_sa_path_lookup(port, &params->dgid,
-					     params->timeout_ms, &path, extack);
+					     params->timeout_ms, params->stop,
+					     &path, extack);
 		if (err)
 			goto out_free;
 	}
@@ -129,18 +134,20 @@ int ibtrace_ping_run(struct ibtrace_port *port,
 	req->remote_qpn = 1;
 	req->timeout_ms = params->timeout_ms;
 	req->retries = params->retries;
+	req->stop = params->stop;
 	probe.req = req;
 
 	for (seq = 1; seq <= params->count; seq++) {
 		if (seq > 1) {
-			err = ibtrace_ping_pause(port->dev, params->interval_ms);
+			err = ibtrace_ping_pause(port->dev, params->interval_ms,
+						 params->stop);
 			if (err)
 				break;
 		}
 
 		ibtrace_ping_build(req, params);
 		err = ibtrace_mad_exchange(port, req);
-		if (err == -EINTR || err == -ENODEV)
+		if (err == -ECANCELED || err == -EINTR || err == -ENODEV)
 			break;
 
 		summary->sent++;

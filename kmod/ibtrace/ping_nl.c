@@ -1,15 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ibtrace - IBTRACE_CMD_PING: probe a node's class 0x30 agent.
+ * ibtrace - IBTRACE_CMD_PING: probe a node's class 0x30 agent, as a job.
  *
- * The handler runs the whole ping in the requester's context (a signal,
- * e.g. Ctrl-C, ends it). Each probe's result goes to the requester as an
- * IBTRACE_CMD_PING_PROBE message while the ping runs; the reply carries
- * the statistics.
+ * The request is validated and the ping started as a job (job.h); the
+ * reply carries its ID at once. Each probe's result goes to the requester
+ * as an IBTRACE_CMD_PING_PROBE message as the ping runs, and its end as
+ * an IBTRACE_CMD_PING message with the statistics (and, when it ended
+ * early, the error); both also go to the "ping" group.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/slab.h>
+
+#include "job.h"
 #include "netlink.h"
+
+/* room for a probe or end message: header, port, job and a nest */
+#define IBTRACE_PING_MSG_SIZE		512
 
 #define IBTRACE_PING_DEF_INTERVAL_MS	1000
 #define IBTRACE_PING_MAX_COUNT		100000
@@ -22,7 +29,7 @@ static struct netlink_range_validation ibtrace_interval_range = {
 	.min = 0, .max = IBTRACE_NL_MAX_MS,
 };
 
-const struct nla_policy ibtrace_ping_policy[IBTRACE_A_PING_SROUTE + 1] = {
+const struct nla_policy ibtrace_ping_policy[IBTRACE_A_JOB_DETACH + 1] = {
 	[IBTRACE_A_DEV_INDEX] = { .type = NLA_U32 },
 	[IBTRACE_A_DEV_NAME] = { .type = NLA_NUL_STRING,
 				 .len = IB_DEVICE_NAME_MAX - 1 },
@@ -40,13 +47,26 @@ const struct nla_policy ibtrace_ping_policy[IBTRACE_A_PING_SROUTE + 1] = {
 		NLA_POLICY_RANGE(NLA_U32, 0, IBTRACE_NL_MAX_RETRIES),
 	[IBTRACE_A_PING_SROUTE] =
 		NLA_POLICY_RANGE(NLA_BINARY, 1, IBTRACE_SROUTE_MAX_HOPS),
+	[IBTRACE_A_JOB_DETACH] = { .type = NLA_FLAG },
 };
 
-struct ibtrace_ping_ctx {
-	struct genl_info *info;
-	struct ibtrace_port *port;
-	bool sroute;
+/**
+ * struct ibtrace_ping_job - a ping
+ * @base: the job
+ * @params: what to ping and how
+ * @sum: the statistics: sent, received and errors as the ping goes, the
+ *	RTT figures once it has ended (under @base.lock)
+ */
+struct ibtrace_ping_job {
+	struct ibtrace_job base;
+	struct ibtrace_ping_params params;
+	struct ibtrace_ping_summary sum;
 };
+
+static struct ibtrace_ping_job *ibtrace_ping_job(struct ibtrace_job *job)
+{
+	return container_of(job, struct ibtrace_ping_job, base);
+}
 
 static u32 ibtrace_nl_u32(struct nlattr **attrs, int type, u32 def)
 {
@@ -140,32 +160,6 @@ err_cancel:
 	return -EMSGSIZE;
 }
 
-/* Send one probe's result to the requester while the ping runs. */
-static int ibtrace_ping_report(void *data,
-			       const struct ibtrace_ping_probe *probe)
-{
-	struct ibtrace_ping_ctx *ctx = data;
-	struct genl_info *info = ctx->info;
-	struct sk_buff *skb;
-	void *hdr;
-
-	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!skb)
-		return -ENOMEM;
-	hdr = genlmsg_put(skb, info->snd_portid, info->snd_seq,
-			  &ibtrace_genl_family, 0, IBTRACE_CMD_PING_PROBE);
-	if (!hdr ||
-	    ibtrace_nl_put_port_id(skb, ctx->port) ||
-	    ibtrace_put_probe(skb, probe, ctx->sroute)) {
-		nlmsg_free(skb);
-		return -EMSGSIZE;
-	}
-	genlmsg_end(skb, hdr);
-	/* A requester that stopped reading just misses progress messages. */
-	genlmsg_unicast(genl_info_net(info), skb, info->snd_portid);
-	return 0;
-}
-
 static int ibtrace_put_summary(struct sk_buff *skb,
 			       const struct ibtrace_ping_summary *s)
 {
@@ -198,49 +192,177 @@ static int ibtrace_put_summary(struct sk_buff *skb,
 	return 0;
 }
 
-int ibtrace_nl_ping_doit(struct sk_buff *skb, struct genl_info *info)
+/* A message of the ping: the job, and a probe or (at the end) the summary. */
+static struct sk_buff *ibtrace_ping_msg(struct ibtrace_ping_job *pj, u8 cmd,
+					const struct ibtrace_ping_probe *probe)
 {
-	struct ibtrace_ping_params *params;
-	struct ibtrace_ping_summary summary;
-	struct ibtrace_ping_ctx ctx = { .info = info };
-	struct ibtrace_port *port;
-	struct sk_buff *rskb;
+	struct sk_buff *skb;
 	void *hdr;
 	int err;
 
-	params = kzalloc(sizeof(*params), GFP_KERNEL);
-	if (!params)
-		return -ENOMEM;
-	err = ibtrace_ping_parse(info->attrs, info->extack, params);
+	skb = genlmsg_new(IBTRACE_PING_MSG_SIZE, GFP_KERNEL);
+	if (!skb)
+		return NULL;
+	hdr = genlmsg_put(skb, 0, 0, &ibtrace_genl_family, 0, cmd);
+	if (!hdr)
+		goto err_free;
+	mutex_lock(&pj->base.lock);
+	err = ibtrace_job_put_head(skb, &pj->base);
+	if (!err && probe)
+		err = ibtrace_put_probe(skb, probe, pj->params.sroute_len > 0);
+	else if (!err)
+		err = ibtrace_put_summary(skb, &pj->sum);
+	mutex_unlock(&pj->base.lock);
 	if (err)
-		goto out_free;
+		goto err_free;
+	genlmsg_end(skb, hdr);
+	return skb;
+
+err_free:
+	nlmsg_free(skb);
+	return NULL;
+}
+
+/* Send a message to the requester and the "ping" group. */
+static void ibtrace_ping_notify(struct ibtrace_ping_job *pj, u8 cmd,
+				const struct ibtrace_ping_probe *probe)
+{
+	struct sk_buff *skb, *mskb = NULL;
+
+	skb = ibtrace_ping_msg(pj, cmd, probe);
+	if (!skb)
+		return;
+	if (genl_has_listeners(&ibtrace_genl_family, &init_net,
+			       IBTRACE_NL_MCGRP_PING))
+		mskb = skb_clone(skb, GFP_KERNEL);
+	ibtrace_job_unicast(&pj->base, skb);
+	if (mskb)
+		genlmsg_multicast(&ibtrace_genl_family, mskb, 0,
+				  IBTRACE_NL_MCGRP_PING, GFP_KERNEL);
+}
+
+/* After each probe: count it, and tell. */
+static int ibtrace_ping_report(void *data,
+			       const struct ibtrace_ping_probe *probe)
+{
+	struct ibtrace_ping_job *pj = data;
+
+	mutex_lock(&pj->base.lock);
+	pj->sum.sent++;
+	if (probe->status == IBTRACE_PROBE_OK ||
+	    probe->status == IBTRACE_PROBE_REMOTE_ERROR)
+		pj->sum.received++;
+	if (probe->status == IBTRACE_PROBE_REMOTE_ERROR)
+		pj->sum.errors++;
+	mutex_unlock(&pj->base.lock);
+	ibtrace_ping_notify(pj, IBTRACE_CMD_PING_PROBE, probe);
+	return 0;
+}
+
+static void ibtrace_ping_job_run(struct ibtrace_job *job)
+{
+	struct ibtrace_ping_job *pj = ibtrace_ping_job(job);
+	struct netlink_ext_ack ext = {};
+	struct ibtrace_ping_summary sum;
+	int err;
+
+	pj->params.stop = &job->cancel;
+	err = ibtrace_ping_run(job->port, &pj->params, ibtrace_ping_report,
+			       pj, &sum, &ext);
+	mutex_lock(&job->lock);
+	pj->sum = sum;
+	mutex_unlock(&job->lock);
+	if (err == -ECANCELED)
+		ibtrace_job_set_cancelled(job);
+	else if (err)
+		ibtrace_job_set_error(job, err, ext._msg);
+}
+
+static void ibtrace_ping_job_end(struct ibtrace_job *job)
+{
+	ibtrace_ping_notify(ibtrace_ping_job(job), IBTRACE_CMD_PING, NULL);
+}
+
+/* GET: what was asked, and the statistics so far. */
+static int ibtrace_ping_job_fill(struct sk_buff *skb, struct ibtrace_job *job,
+				 bool full)
+{
+	const struct ibtrace_ping_params *p = &ibtrace_ping_job(job)->params;
+
+	if (p->has_dgid &&
+	    nla_put(skb, IBTRACE_A_PING_DGID, sizeof(p->dgid), p->dgid.raw))
+		return -EMSGSIZE;
+	if (p->dlid && nla_put_u32(skb, IBTRACE_A_PING_DLID, p->dlid))
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, IBTRACE_A_PING_COUNT, p->count) ||
+	    nla_put_u32(skb, IBTRACE_A_PING_INTERVAL_MS, p->interval_ms))
+		return -EMSGSIZE;
+	return ibtrace_put_summary(skb, &ibtrace_ping_job(job)->sum);
+}
+
+static void ibtrace_ping_job_free(struct ibtrace_job *job)
+{
+	kfree(ibtrace_ping_job(job));
+}
+
+static const struct ibtrace_job_ops ibtrace_ping_ops = {
+	.kind = IBTRACE_JOB_PING,
+	.name = "ping",
+	.max_running = IBTRACE_PING_MAX_RUNNING,
+	.run = ibtrace_ping_job_run,
+	.end = ibtrace_ping_job_end,
+	.fill = ibtrace_ping_job_fill,
+	.free = ibtrace_ping_job_free,
+};
+
+int ibtrace_nl_ping_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ibtrace_ping_job *pj;
+	struct ibtrace_port *port;
+	struct sk_buff *rskb;
+	void *hdr;
+	u32 id;
+	int err;
+
+	pj = kzalloc(sizeof(*pj), GFP_KERNEL);
+	if (!pj)
+		return -ENOMEM;
+	ibtrace_job_init(&pj->base, &ibtrace_ping_ops);
+	err = ibtrace_ping_parse(info->attrs, info->extack, &pj->params);
+	if (err)
+		goto out_job;
 
 	err = ibtrace_nl_get_port(info->attrs, info->extack, 1, &port);
 	if (err)
-		goto out_free;
+		goto out_job;
 	if (!port->agent) {
 		NL_SET_ERR_MSG(info->extack,
 			       "the port has no class 0x30 agent (no GSI)");
 		err = -EOPNOTSUPP;
 		goto out_put;
 	}
-	ctx.port = port;
-	ctx.sroute = params->sroute_len > 0;
-
-	err = ibtrace_ping_run(port, params, ibtrace_ping_report, &ctx,
-			       &summary, info->extack);
+	err = ibtrace_addr_check(port, pj->params.has_dgid ?
+				 &pj->params.dgid : NULL, pj->params.dlid,
+				 info->extack);
 	if (err)
 		goto out_put;
 
-	rskb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	rskb = genlmsg_new(IBTRACE_PING_MSG_SIZE, GFP_KERNEL);
 	if (!rskb) {
 		err = -ENOMEM;
 		goto out_put;
 	}
+	err = ibtrace_job_start(&pj->base, port, info, info->extack, &id);
+	if (err) {
+		nlmsg_free(rskb);
+		goto out_put;
+	}
+	pj = NULL;	/* the framework's now */
 	hdr = genlmsg_put_reply(rskb, info, &ibtrace_genl_family, 0,
 				IBTRACE_CMD_PING);
 	if (!hdr || ibtrace_nl_put_port_id(rskb, port) ||
-	    ibtrace_put_summary(rskb, &summary)) {
+	    nla_put_u32(rskb, IBTRACE_A_JOB, id)) {
+		/* The ping runs anyway; its messages and GET still tell. */
 		nlmsg_free(rskb);
 		err = -EMSGSIZE;
 		goto out_put;
@@ -249,7 +371,8 @@ int ibtrace_nl_ping_doit(struct sk_buff *skb, struct genl_info *info)
 	err = genlmsg_reply(rskb, info);
 out_put:
 	ibtrace_dev_put(port->dev);
-out_free:
-	kfree(params);
+out_job:
+	if (pj)
+		ibtrace_job_put(&pj->base);
 	return err;
 }

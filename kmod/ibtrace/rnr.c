@@ -16,7 +16,7 @@
  * by this thread or completion events) minus the calibration (the same
  * pair with rnr_retry = 0, which answers at the first RNR NAK) divided by
  * N is the wait per retry. The QPs, CQ, PD and buffer are destroyed on
- * every path: end, cancel, unload (ibtrace_test_stop() cancels and waits)
+ * every path: end, cancel, unload (ibtrace_job_stop() cancels and waits)
  * and device removal (the device's removal waits for the job). A SEND
  * still in flight (cancel, no completion) is flushed first: its QP goes
  * to the error state and its flush completion is awaited, for a bounded
@@ -412,11 +412,11 @@ static void rnr_wire_decide(struct rnr_ctx *c, u8 wire, const char *why)
 	struct rnr_data *d = job->data;
 
 	c->wire_tried = true;
-	mutex_lock(&job->lock);
+	mutex_lock(&job->base.lock);
 	d->wire_known = true;
 	d->wire = wire;
 	d->wire_why = why;
-	mutex_unlock(&job->lock);
+	mutex_unlock(&job->base.lock);
 }
 
 /* At the first peer connection: tap the netdev its route went out of. */
@@ -484,7 +484,7 @@ static int rnr_peer_pair(struct rnr_ctx *c, u8 code, u8 rnr_retry,
 /* Why the job must stop now, or NULL. */
 static const char *rnr_stop_reason(struct rnr_ctx *c)
 {
-	if (ibtrace_dev_dead(c->job->port->dev))
+	if (ibtrace_dev_dead(c->job->base.port->dev))
 		return "the local device went away";
 	if (ibtrace_test_cancelled(c->job))
 		return ibtrace_test_cancel_reason(c->job);
@@ -670,7 +670,7 @@ static void rnr_iteration_error(struct rnr_ctx *c, int err, int code,
 	else if (err == -EOPNOTSUPP)
 		ibtrace_test_not_applicable(job,
 					    "%s cannot make an RC QP pair (%s): no RC transport",
-					    job->dev_name, where);
+					    job->base.dev_name, where);
 	else if (err == -ETIMEDOUT)
 		ibtrace_test_fail(job,
 				  "no completion of the SEND (%s): the requester neither retried to the end nor failed",
@@ -743,9 +743,9 @@ static void rnr_code_done(struct rnr_ctx *c, struct rnr_data *d,
 	struct ibtrace_test_job *job = c->job;
 
 	rnr_wire_figures(c, r);
-	mutex_lock(&job->lock);
+	mutex_lock(&job->base.lock);
 	d->res[d->n_done++] = *r;
-	mutex_unlock(&job->lock);
+	mutex_unlock(&job->base.lock);
 	ibtrace_test_progress(job);
 }
 
@@ -901,8 +901,8 @@ static void ibtrace_rnr_run(struct ibtrace_test_job *job)
 		return;
 	}
 	c->job = job;
-	c->ibdev = job->port->dev->ibdev;
-	c->port_num = job->port_num;
+	c->ibdev = job->base.port->dev->ibdev;
+	c->port_num = job->base.port_num;
 	init_completion(&c->done);
 	c->send_cqe.done = rnr_send_done;
 	c->recv_cqe.done = rnr_recv_done;
@@ -913,7 +913,7 @@ static void ibtrace_rnr_run(struct ibtrace_test_job *job)
 		if (err) {
 			ibtrace_test_not_applicable(job,
 						    "%s port %u is not active (%pe)",
-						    job->dev_name, job->port_num,
+						    job->base.dev_name, job->base.port_num,
 						    ERR_PTR(err));
 			goto out_free;
 		}
@@ -925,14 +925,14 @@ static void ibtrace_rnr_run(struct ibtrace_test_job *job)
 	if (err) {
 		ibtrace_test_not_applicable(job,
 					    "%s port %u has no loopback address for an RC pair (%pe): port down, no LID, or no IPv6 link-local GID",
-					    job->dev_name, job->port_num,
+					    job->base.dev_name, job->base.port_num,
 					    ERR_PTR(err));
 		goto out_free;
 	}
 	size = job->args.size ?: ib_mtu_enum_to_int(c->mtu);
-	mutex_lock(&job->lock);
+	mutex_lock(&job->base.lock);
 	job->args.size = size;
-	mutex_unlock(&job->lock);
+	mutex_unlock(&job->base.lock);
 	c->size = size;
 
 	c->buf = kzalloc(2 * size, GFP_KERNEL);
@@ -965,9 +965,9 @@ static void ibtrace_rnr_run(struct ibtrace_test_job *job)
 				"no connection to the peer was made");
 	if (err)
 		goto out_free_cq;
-	mutex_lock(&job->lock);
+	mutex_lock(&job->base.lock);
 	d->calib_ns = calib;
-	mutex_unlock(&job->lock);
+	mutex_unlock(&job->base.lock);
 
 	for (code = 0; code < IBTRACE_TEST_RNR_CODES; code++) {
 		if (!job->args.rnr_all && code != job->args.rnr_timer)
@@ -1038,7 +1038,7 @@ static int rnr_put_code(struct sk_buff *skb, const struct rnr_code_res *r,
 	return 0;
 }
 
-/* The request's RNR arguments and the figures; job->lock held. */
+/* The request's RNR arguments and the figures; job->base.lock held. */
 static int ibtrace_rnr_fill(struct sk_buff *skb,
 			    const struct ibtrace_test_job *job,
 			    enum ibtrace_test_fill what)

@@ -64,7 +64,7 @@ static int rnr_peer_sockaddr(struct rnr_peer *p, struct sockaddr_storage *ss)
 	sin6->sin6_port = htons(job->args.peer_port);
 	if (!(ipv6_addr_type(a6) & IPV6_ADDR_LINKLOCAL))
 		return 0;
-	attr = rdma_get_gid_attr(job->port->dev->ibdev, job->port_num, 0);
+	attr = rdma_get_gid_attr(job->base.port->dev->ibdev, job->base.port_num, 0);
 	if (IS_ERR(attr))
 		return PTR_ERR(attr);
 	rcu_read_lock();
@@ -79,7 +79,7 @@ static int rnr_peer_sockaddr(struct rnr_peer *p, struct sockaddr_storage *ss)
 /* Why the job must stop now, or NULL. */
 static const char *rnr_peer_stop_reason(struct rnr_peer *p)
 {
-	if (ibtrace_dev_dead(p->job->port->dev))
+	if (ibtrace_dev_dead(p->job->base.port->dev))
 		return "the local device went away";
 	if (ibtrace_test_cancelled(p->job))
 		return ibtrace_test_cancel_reason(p->job);
@@ -195,12 +195,12 @@ int rnr_peer_connect(struct rnr_peer *p, struct ib_pd *pd, struct ib_cq *cq,
 		err = rnr_peer_failed(p, "address resolution", err, ev, status);
 		goto err_destroy;
 	}
-	if (p->id->device != job->port->dev->ibdev ||
-	    p->id->port_num != job->port_num) {
+	if (p->id->device != job->base.port->dev->ibdev ||
+	    p->id->port_num != job->base.port_num) {
 		snprintf(p->why, sizeof(p->why),
 			 "the route to %pI6c goes out of %s port %u, not the job's %s port %u",
 			 job->args.peer_gid.raw, dev_name(&p->id->device->dev),
-			 p->id->port_num, job->dev_name, job->port_num);
+			 p->id->port_num, job->base.dev_name, job->base.port_num);
 		err = -EXDEV;
 		goto err_destroy;
 	}

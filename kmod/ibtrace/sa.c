@@ -12,6 +12,9 @@
 
 #include "ibtrace.h"
 
+/* how often a waiter looks at its stop flag (ib_sa cannot wake it) */
+#define IBTRACE_SA_STOP_POLL_MS	100
+
 static struct ib_sa_client ibtrace_sa_client;
 
 struct ibtrace_sa_query {
@@ -38,15 +41,19 @@ static void ibtrace_sa_done(int status, struct sa_path_rec *resp,
  * @port: local InfiniBand port
  * @dgid: destination GID
  * @timeout_ms: SA query timeout
+ * @stop: the caller's job's cancel flag, or NULL
  * @path: the path: DLID and SL are used
  * @extack: where to say what went wrong
  *
- * Sleeps until the SA answers, the query times out or a signal arrives.
+ * Sleeps until the SA answers, the query times out, @stop is set (seen
+ * within IBTRACE_SA_STOP_POLL_MS; the query is cancelled, -ECANCELED) or
+ * a signal arrives (-EINTR).
  *
  * Return: 0 or a negative errno.
  */
 int ibtrace_sa_path_lookup(struct ibtrace_port *port, const union ib_gid *dgid,
-			   u32 timeout_ms, struct ibtrace_path *path,
+			   u32 timeout_ms, const bool *stop,
+			   struct ibtrace_path *path,
 			   struct netlink_ext_ack *extack)
 {
 	struct ib_device *ibdev = port->dev->ibdev;
@@ -82,11 +89,20 @@ int ibtrace_sa_path_lookup(struct ibtrace_port *port, const union ib_gid *dgid,
 		goto out_free;
 	}
 
-	if (wait_for_completion_interruptible(&q->done)) {
-		ib_sa_cancel_query(id, query);
-		wait_for_completion(&q->done);
-		err = -EINTR;
-		goto out_free;
+	for (;;) {
+		long left = wait_for_completion_interruptible_timeout(&q->done,
+				msecs_to_jiffies(IBTRACE_SA_STOP_POLL_MS));
+
+		if (left > 0)
+			break;
+		if (left < 0 || ibtrace_stopped(stop) ||
+		    ibtrace_dev_dead(port->dev)) {
+			ib_sa_cancel_query(id, query);
+			wait_for_completion(&q->done);
+			err = left < 0 ? -EINTR : ibtrace_stopped(stop) ?
+			      -ECANCELED : -ENODEV;
+			goto out_free;
+		}
 	}
 	err = q->status;
 	if (err) {

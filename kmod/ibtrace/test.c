@@ -2,25 +2,28 @@
 /*
  * ibtrace - conformance test jobs.
  *
- * A job runs one test against one DUT port in a work item of its own
- * workqueue, so the request that starts it returns at once. Every MAD the
+ * A test job is a job of job.c: it runs one test against one DUT port in
+ * a work item, so the request that starts it returns at once. Every MAD the
  * test sends goes through ibtrace_test_smp(), which records the exchange
  * (round trip included); every assertion is decided through
  * ibtrace_test_check(). When run() returns, assertions still undecided
  * become "not applicable" (never checked) or, on an aborted job, "not
  * run", and the verdict follows: error, not applicable, fail or pass.
  *
- * Jobs end on cancel (IBTRACE_CMD_TEST_CANCEL), on module unload (the
- * unload path cancels them and waits, so that each restores its DUT while
- * the devices still exist) and on device removal (their MADs fail; the
- * restore is impossible and the result says so). Finished jobs are kept
- * for IBTRACE_CMD_TEST_GET, the oldest dropped beyond
- * IBTRACE_TEST_MAX_KEPT.
+ * Jobs end on cancel (IBTRACE_CMD_TEST_CANCEL or _JOB_CANCEL, or the
+ * requester's socket closing), on module unload (the unload path cancels
+ * them and waits, so that each restores its DUT while the devices still
+ * exist) and on device removal (their MADs fail; the restore is
+ * impossible and the result says so). A cancelled job's MAD wait ends at
+ * once, and its restore gets IBTRACE_TEST_CANCEL_RESTORE_MS. Finished
+ * jobs are kept for IBTRACE_CMD_TEST_GET, the oldest dropped beyond
+ * IBTRACE_JOB_MAX_KEPT.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ktime.h>
 #include <linux/slab.h>
+#include <linux/stringify.h>
 
 #include "test.h"
 
@@ -31,15 +34,10 @@ const struct ibtrace_test_def *const ibtrace_tests[] = {
 
 const unsigned int ibtrace_n_tests = ARRAY_SIZE(ibtrace_tests);
 
-static struct workqueue_struct *ibtrace_test_wq;
-
-/* protects ibtrace_test_jobs, the counters below and job->cancel */
+/* protects ibtrace_test_holders and job->dut_held */
 static DEFINE_MUTEX(ibtrace_test_lock);
-static LIST_HEAD(ibtrace_test_jobs);	/* by ascending ID */
-static u32 ibtrace_test_next_id = 1;
-static unsigned int ibtrace_test_running;
-static unsigned int ibtrace_test_kept;
-static bool ibtrace_test_stopping;
+/* test jobs holding their DUT port */
+static LIST_HEAD(ibtrace_test_holders);
 
 /*
  * Jobs that change a DUT hold it (ibtrace_test_claim_dut()) from before
@@ -65,15 +63,13 @@ const struct ibtrace_test_def *ibtrace_test_find(const char *name)
 	return NULL;
 }
 
-static void ibtrace_test_release(struct kref *ref)
+static void ibtrace_test_free(struct ibtrace_job *base)
 {
-	struct ibtrace_test_job *job =
-		container_of(ref, struct ibtrace_test_job, ref);
+	struct ibtrace_test_job *job = ibtrace_test_job(base);
 
 	kvfree(job->xchg);
 	kvfree(job->data);
 	kfree(job->asserts);
-	mutex_destroy(&job->lock);
 	kfree(job);
 }
 
@@ -83,51 +79,43 @@ static void ibtrace_test_release(struct kref *ref)
  */
 void ibtrace_test_put(struct ibtrace_test_job *job)
 {
-	kref_put(&job->ref, ibtrace_test_release);
+	ibtrace_job_put(&job->base);
+}
+
+static bool ibtrace_is_test(const struct ibtrace_job *job)
+{
+	return job->ops->kind == IBTRACE_JOB_TEST;
 }
 
 /**
- * ibtrace_test_get() - a job by ID
+ * ibtrace_test_get() - a test job by ID
  * @id: job ID
  *
- * Return: the job with a reference held, or NULL.
+ * Return: the job with a reference held, or NULL (also when @id is a job
+ * of another kind).
  */
 struct ibtrace_test_job *ibtrace_test_get(u32 id)
 {
-	struct ibtrace_test_job *job, *found = NULL;
+	struct ibtrace_job *job = ibtrace_job_get(id);
 
-	mutex_lock(&ibtrace_test_lock);
-	list_for_each_entry(job, &ibtrace_test_jobs, list) {
-		if (job->id == id) {
-			kref_get(&job->ref);
-			found = job;
-			break;
-		}
+	if (job && !ibtrace_is_test(job)) {
+		ibtrace_job_put(job);
+		job = NULL;
 	}
-	mutex_unlock(&ibtrace_test_lock);
-	return found;
+	return job ? ibtrace_test_job(job) : NULL;
 }
 
 /**
- * ibtrace_test_get_from() - the job with the lowest ID at or above @id
+ * ibtrace_test_get_from() - the test job with the lowest ID at or above @id
  * @id: where to start
  *
  * Return: the job with a reference held, or NULL.
  */
 struct ibtrace_test_job *ibtrace_test_get_from(u32 id)
 {
-	struct ibtrace_test_job *job, *found = NULL;
+	struct ibtrace_job *job = ibtrace_job_get_from(id, IBTRACE_JOB_TEST);
 
-	mutex_lock(&ibtrace_test_lock);
-	list_for_each_entry(job, &ibtrace_test_jobs, list) {
-		if (job->id >= id) {
-			kref_get(&job->ref);
-			found = job;
-			break;
-		}
-	}
-	mutex_unlock(&ibtrace_test_lock);
-	return found;
+	return job ? ibtrace_test_job(job) : NULL;
 }
 
 /**
@@ -138,23 +126,18 @@ struct ibtrace_test_job *ibtrace_test_get_from(u32 id)
  */
 bool ibtrace_test_cancelled(struct ibtrace_test_job *job)
 {
-	return READ_ONCE(job->cancel);
+	return ibtrace_job_cancelled(&job->base);
 }
 
 /**
  * ibtrace_test_cancel_reason() - why a cancelled job was cancelled
  * @job: a job for which ibtrace_test_cancelled() returned true
  *
- * Return: "cancelled" or "module unloading".
+ * Return: "cancelled", "module unloading", ...
  */
 const char *ibtrace_test_cancel_reason(struct ibtrace_test_job *job)
 {
-	const char *reason;
-
-	mutex_lock(&ibtrace_test_lock);
-	reason = job->cancel_reason ?: "cancelled";
-	mutex_unlock(&ibtrace_test_lock);
-	return reason;
+	return ibtrace_job_cancel_reason(&job->base);
 }
 
 /**
@@ -167,7 +150,11 @@ const char *ibtrace_test_cancel_reason(struct ibtrace_test_job *job)
  * @data: attribute data of a Set (%IB_SMP_DATA_SIZE bytes), or NULL
  * @req: scratch request; the answer is in @req->resp_smp on success
  *
- * Sleeps. A cancelled job sends nothing, except in the restore phase.
+ * Sleeps. A cancelled job sends nothing, except in the restore phase,
+ * where each exchange then waits at most IBTRACE_TEST_CANCEL_RESTORE_MS,
+ * once, and the first one unanswered ends the restore (the DUT is not
+ * answering: the rest are not sent). A cancel takes back the exchange in
+ * flight (but not a restore exchange).
  *
  * Return: 0 when answered (whatever the MAD status), -ECANCELED, or the
  * errors of ibtrace_mad_exchange() (-ETIMEDOUT, -ENODEV, ...).
@@ -185,14 +172,30 @@ int ibtrace_test_smp(struct ibtrace_test_job *job, u8 phase, u8 method,
 	u32 n;
 	int err;
 
-	if (phase != IBTRACE_XCHG_PHASE_RESTORE && ibtrace_test_cancelled(job))
+	bool restore = phase == IBTRACE_XCHG_PHASE_RESTORE;
+	bool cut;
+
+	if (!restore && ibtrace_test_cancelled(job))
 		return -ECANCELED;
 
 	req->ah = job->ah;
 	req->timeout_ms = job->args.timeout_ms;
 	req->retries = job->args.retries;
-	err = ibtrace_smp_exchange(job->port, req, &job->args.route, method,
-				   attr_id, attr_mod, data);
+	req->stop = restore ? NULL : &job->base.cancel;
+	cut = restore && ibtrace_test_cancelled(job);
+	if (cut) {
+		if (job->restore_cut)
+			return -ETIMEDOUT;
+		req->timeout_ms = min_t(u32, req->timeout_ms,
+					IBTRACE_TEST_CANCEL_RESTORE_MS);
+		req->retries = 0;
+	}
+	err = ibtrace_smp_exchange(job->base.port, req, &job->args.route,
+				   method, attr_id, attr_mod, data);
+	if (err == -ECANCELED)
+		return err;
+	if (cut && err == -ETIMEDOUT)
+		job->restore_cut = true;
 	rec.attempts = req->attempts;
 	if (!err) {
 		rec.outcome = IBTRACE_XCHG_ANSWERED;
@@ -205,12 +208,12 @@ int ibtrace_test_smp(struct ibtrace_test_job *job, u8 phase, u8 method,
 		rec.outcome = IBTRACE_XCHG_SEND_ERROR;
 	}
 
-	mutex_lock(&job->lock);
+	mutex_lock(&job->base.lock);
 	n = job->n_xchg++;
 	rec.seq = n + 1;
 	if (n < IBTRACE_TEST_MAX_EXCHANGES)
 		job->xchg[n] = rec;
-	mutex_unlock(&job->lock);
+	mutex_unlock(&job->base.lock);
 	if (!(rec.seq % 16))
 		ibtrace_nl_test_event(job, IBTRACE_TEST_EVENT_PROGRESS, -1);
 	return err;
@@ -224,9 +227,9 @@ int ibtrace_test_smp(struct ibtrace_test_job *job, u8 phase, u8 method,
 void ibtrace_test_set_dut(struct ibtrace_test_job *job,
 			  const struct ibtrace_test_dut *dut)
 {
-	mutex_lock(&job->lock);
+	mutex_lock(&job->base.lock);
 	job->dut = *dut;
-	mutex_unlock(&job->lock);
+	mutex_unlock(&job->base.lock);
 	ibtrace_nl_test_event(job, IBTRACE_TEST_EVENT_PROGRESS, -1);
 }
 
@@ -235,8 +238,8 @@ static struct ibtrace_test_job *ibtrace_test_dut_holder(struct ibtrace_test_job 
 {
 	struct ibtrace_test_job *o;
 
-	list_for_each_entry(o, &ibtrace_test_jobs, list) {
-		if (o != job && o->dut_held &&
+	list_for_each_entry(o, &ibtrace_test_holders, dut_entry) {
+		if (o != job &&
 		    o->dut.node_guid == job->dut.node_guid &&
 		    o->dut.port == job->dut.port)
 			return o;
@@ -252,7 +255,8 @@ static struct ibtrace_test_job *ibtrace_test_dut_holder(struct ibtrace_test_job 
  * wrote and restore the wrong table, so a job waits here, sleeping, while
  * another holds the port. The framework releases it when the job ends.
  *
- * Return: 0, or -ECANCELED when the job was cancelled while waiting.
+ * Return: 0, -ECANCELED when the job was cancelled while waiting, or
+ * -ENODEV when the local device went away meanwhile.
  */
 int ibtrace_test_claim_dut(struct ibtrace_test_job *job)
 {
@@ -264,21 +268,27 @@ int ibtrace_test_claim_dut(struct ibtrace_test_job *job)
 		gen = atomic_read(&ibtrace_test_dut_gen);
 		mutex_lock(&ibtrace_test_lock);
 		holder = ibtrace_test_dut_holder(job);
-		if (!holder)
+		if (!holder) {
 			job->dut_held = true;
-		else if (!said)
+			list_add_tail(&job->dut_entry, &ibtrace_test_holders);
+		} else if (!said) {
 			pr_debug("job %u waits for job %u (same DUT port)\n",
-				 job->id, holder->id);
+				 job->base.id, holder->base.id);
+		}
 		mutex_unlock(&ibtrace_test_lock);
 		if (!holder)
 			return 0;
 		said = true;
+		/* a cancel or device removal is seen within HZ / 10 */
 		wait_event_timeout(ibtrace_test_dut_wq,
 				   ibtrace_test_cancelled(job) ||
+				   ibtrace_dev_dead(job->base.port->dev) ||
 				   atomic_read(&ibtrace_test_dut_gen) != gen,
-				   HZ);
+				   HZ / 10);
 		if (ibtrace_test_cancelled(job))
 			return -ECANCELED;
+		if (ibtrace_dev_dead(job->base.port->dev))
+			return -ENODEV;
 	}
 }
 
@@ -288,6 +298,8 @@ static void ibtrace_test_release_dut(struct ibtrace_test_job *job)
 
 	mutex_lock(&ibtrace_test_lock);
 	held = job->dut_held;
+	if (held)
+		list_del(&job->dut_entry);
 	job->dut_held = false;
 	mutex_unlock(&ibtrace_test_lock);
 	if (held) {
@@ -320,7 +332,7 @@ bool ibtrace_test_check(struct ibtrace_test_job *job, unsigned int a, bool ok,
 	if (WARN_ON_ONCE(a >= job->def->n_asserts))
 		return ok;
 	r = &job->asserts[a];
-	mutex_lock(&job->lock);
+	mutex_lock(&job->base.lock);
 	r->checks++;
 	if (r->result != IBTRACE_ASSERT_FAIL) {
 		r->result = ok ? IBTRACE_ASSERT_PASS : IBTRACE_ASSERT_FAIL;
@@ -330,7 +342,7 @@ bool ibtrace_test_check(struct ibtrace_test_job *job, unsigned int a, bool ok,
 		vscnprintf(r->where, sizeof(r->where), where_fmt, ap);
 		va_end(ap);
 	}
-	mutex_unlock(&job->lock);
+	mutex_unlock(&job->base.lock);
 	return ok;
 }
 
@@ -338,12 +350,12 @@ static __printf(3, 0)
 void ibtrace_test_set_verdict(struct ibtrace_test_job *job, u8 verdict,
 			      const char *fmt, va_list ap)
 {
-	mutex_lock(&job->lock);
+	mutex_lock(&job->base.lock);
 	if (job->verdict == IBTRACE_TEST_VERDICT_NONE) {
 		job->verdict = verdict;
 		vscnprintf(job->reason, sizeof(job->reason), fmt, ap);
 	}
-	mutex_unlock(&job->lock);
+	mutex_unlock(&job->base.lock);
 }
 
 /**
@@ -413,9 +425,9 @@ void ibtrace_test_not_applicable(struct ibtrace_test_job *job,
  */
 void ibtrace_test_restored(struct ibtrace_test_job *job, u8 restore)
 {
-	mutex_lock(&job->lock);
+	mutex_lock(&job->base.lock);
 	job->restore = restore;
-	mutex_unlock(&job->lock);
+	mutex_unlock(&job->base.lock);
 }
 
 /* Undecided assertions and the verdict, once run() has returned. */
@@ -425,7 +437,7 @@ static void ibtrace_test_decide(struct ibtrace_test_job *job)
 	unsigned int i;
 	int first_fail = -1;
 
-	mutex_lock(&job->lock);
+	mutex_lock(&job->base.lock);
 	aborted = job->verdict == IBTRACE_TEST_VERDICT_ERROR;
 	for (i = 0; i < job->def->n_asserts; i++) {
 		struct ibtrace_assert_rec *r = &job->asserts[i];
@@ -459,19 +471,20 @@ static void ibtrace_test_decide(struct ibtrace_test_job *job)
 
 		scnprintf(job->reason + len, sizeof(job->reason) - len,
 			  "%sDUT LEFT CHANGED: %s", len ? "; " : "",
-			  job->restore == IBTRACE_TEST_RESTORE_FAILED ?
-			  "the restore failed" :
-			  "the local device went away before the restore");
+			  job->restore == IBTRACE_TEST_RESTORE_IMPOSSIBLE ?
+			  "the local device went away before the restore" :
+			  job->restore_cut ?
+			  "the restore was cut short after the cancel (the DUT did not answer within "
+			  __stringify(IBTRACE_TEST_CANCEL_RESTORE_MS) " ms)" :
+			  "the restore failed");
 	}
-	mutex_unlock(&job->lock);
+	mutex_unlock(&job->base.lock);
 }
 
-static void ibtrace_test_work(struct work_struct *work)
+static void ibtrace_test_run(struct ibtrace_job *base)
 {
-	struct ibtrace_test_job *job =
-		container_of(work, struct ibtrace_test_job, work);
-	struct ibtrace_port *port = job->port;
-	unsigned int i;
+	struct ibtrace_test_job *job = ibtrace_test_job(base);
+	struct ibtrace_port *port = base->port;
 	struct ib_ah *ah;
 
 	ibtrace_nl_test_event(job, IBTRACE_TEST_EVENT_STARTED, -1);
@@ -480,7 +493,7 @@ static void ibtrace_test_work(struct work_struct *work)
 		if (!port->smi_agent) {
 			ibtrace_test_not_applicable(job,
 						    "%s port %u has no SMI (QP0): SMPs cannot be sent from it (a RoCE port?)",
-						    job->dev_name, job->port_num);
+						    base->dev_name, base->port_num);
 			goto decide;
 		}
 		if (job->args.route.lid)
@@ -505,39 +518,30 @@ static void ibtrace_test_work(struct work_struct *work)
 decide:
 	ibtrace_test_release_dut(job);
 	ibtrace_test_decide(job);
+}
+
+/* After the framework marked the job finished: its last events. */
+static void ibtrace_test_end(struct ibtrace_job *base)
+{
+	struct ibtrace_test_job *job = ibtrace_test_job(base);
+	unsigned int i;
+
 	for (i = 0; i < job->def->n_asserts; i++)
 		ibtrace_nl_test_event(job, IBTRACE_TEST_EVENT_ASSERTION, i);
-
-	mutex_lock(&job->lock);
-	job->state = IBTRACE_TEST_STATE_FINISHED;
-	job->t_end = ktime_get_ns();
-	job->port = NULL;
-	mutex_unlock(&job->lock);
-	ibtrace_dev_put(port->dev);
-
 	ibtrace_nl_test_event(job, IBTRACE_TEST_EVENT_FINISHED, -1);
-
-	mutex_lock(&ibtrace_test_lock);
-	ibtrace_test_running--;
-	ibtrace_test_kept++;
-	mutex_unlock(&ibtrace_test_lock);
-	ibtrace_test_put(job);
 }
 
-/* Drop the oldest finished jobs beyond the limit; ibtrace_test_lock held. */
-static void ibtrace_test_trim(struct list_head *dead)
-{
-	struct ibtrace_test_job *job, *tmp;
-
-	list_for_each_entry_safe(job, tmp, &ibtrace_test_jobs, list) {
-		if (ibtrace_test_kept < IBTRACE_TEST_MAX_KEPT)
-			break;
-		if (READ_ONCE(job->state) != IBTRACE_TEST_STATE_FINISHED)
-			continue;
-		list_move(&job->list, dead);
-		ibtrace_test_kept--;
-	}
-}
+static const struct ibtrace_job_ops ibtrace_test_ops = {
+	.kind = IBTRACE_JOB_TEST,
+	.name = "test",
+	.max_running = IBTRACE_TEST_MAX_RUNNING,
+	.cancel_at_unload = true,
+	.run = ibtrace_test_run,
+	.end = ibtrace_test_end,
+	.fill = ibtrace_nl_test_fill,
+	.size = ibtrace_nl_test_size,
+	.free = ibtrace_test_free,
+};
 
 /**
  * ibtrace_test_start() - start a job
@@ -545,7 +549,7 @@ static void ibtrace_test_trim(struct list_head *dead)
  *	takes its own
  * @def: the test
  * @args: its arguments
- * @extack: where to say why it cannot start
+ * @info: the request (its socket owns the job)
  * @id: the new job's ID
  *
  * Return: 0, -EBUSY (too many running), -ESHUTDOWN (module unloading),
@@ -554,11 +558,10 @@ static void ibtrace_test_trim(struct list_head *dead)
 int ibtrace_test_start(struct ibtrace_port *port,
 		       const struct ibtrace_test_def *def,
 		       const struct ibtrace_test_args *args,
-		       struct netlink_ext_ack *extack, u32 *id)
+		       const struct genl_info *info, u32 *id)
 {
-	struct ibtrace_test_job *job, *tmp;
-	LIST_HEAD(dead);
-	int err = 0;
+	struct ibtrace_test_job *job;
+	int err;
 
 	job = kzalloc(sizeof(*job), GFP_KERNEL);
 	if (!job)
@@ -576,130 +579,12 @@ int ibtrace_test_start(struct ibtrace_port *port,
 		kfree(job);
 		return -ENOMEM;
 	}
-	kref_init(&job->ref);
-	mutex_init(&job->lock);
-	INIT_WORK(&job->work, ibtrace_test_work);
+	ibtrace_job_init(&job->base, &ibtrace_test_ops);
 	job->def = def;
 	job->args = *args;
-	strscpy(job->dev_name, dev_name(&port->dev->ibdev->dev),
-		sizeof(job->dev_name));
-	job->dev_index = port->dev->ibdev->index;
-	job->port_num = port->port_num;
-	job->port = port;
-	job->state = IBTRACE_TEST_STATE_RUNNING;
-	job->t_start = ktime_get_ns();
 
-	mutex_lock(&ibtrace_test_lock);
-	if (ibtrace_test_stopping) {
-		NL_SET_ERR_MSG(extack, "the module is unloading");
-		err = -ESHUTDOWN;
-	} else if (ibtrace_test_running >= IBTRACE_TEST_MAX_RUNNING) {
-		NL_SET_ERR_MSG(extack,
-			       "busy: too many test jobs are running; try again later");
-		err = -EBUSY;
-	}
-	if (err) {
-		mutex_unlock(&ibtrace_test_lock);
+	err = ibtrace_job_start(&job->base, port, info, info->extack, id);
+	if (err)
 		ibtrace_test_put(job);
-		return err;
-	}
-	job->id = ibtrace_test_next_id++;
-	*id = job->id;
-	ibtrace_test_running++;
-	ibtrace_test_trim(&dead);
-	list_add_tail(&job->list, &ibtrace_test_jobs);
-	kref_get(&port->dev->ref);
-	kref_get(&job->ref);	/* the work item's */
-	queue_work(ibtrace_test_wq, &job->work);
-	mutex_unlock(&ibtrace_test_lock);
-
-	list_for_each_entry_safe(job, tmp, &dead, list) {
-		list_del(&job->list);
-		ibtrace_test_put(job);
-	}
-	return 0;
-}
-
-/**
- * ibtrace_test_cancel() - stop a running job after its current exchange
- * @id: job ID
- * @extack: where to say what is wrong
- *
- * Return: 0, -ENOENT (no such job), -EALREADY (finished).
- */
-int ibtrace_test_cancel(u32 id, struct netlink_ext_ack *extack)
-{
-	struct ibtrace_test_job *job;
-	int err = -ENOENT;
-
-	mutex_lock(&ibtrace_test_lock);
-	list_for_each_entry(job, &ibtrace_test_jobs, list) {
-		if (job->id != id)
-			continue;
-		if (READ_ONCE(job->state) == IBTRACE_TEST_STATE_FINISHED) {
-			NL_SET_ERR_MSG(extack, "the job has already finished");
-			err = -EALREADY;
-		} else {
-			if (!job->cancel_reason)
-				job->cancel_reason = "cancelled";
-			WRITE_ONCE(job->cancel, true);
-			wake_up_all(&ibtrace_test_dut_wq);
-			err = 0;
-		}
-		break;
-	}
-	mutex_unlock(&ibtrace_test_lock);
-	if (err == -ENOENT)
-		NL_SET_ERR_MSG(extack, "no such test job");
 	return err;
-}
-
-/**
- * ibtrace_test_init() - create the jobs' workqueue
- *
- * Return: 0 or -ENOMEM.
- */
-int ibtrace_test_init(void)
-{
-	ibtrace_test_wq = alloc_workqueue("ibtrace_test", WQ_UNBOUND,
-					  IBTRACE_TEST_MAX_RUNNING);
-	return ibtrace_test_wq ? 0 : -ENOMEM;
-}
-
-/**
- * ibtrace_test_stop() - unload: refuse new jobs, end the running ones
- *
- * Each running job is cancelled and restores its DUT; this waits for all
- * of them. Called while the devices and the netlink family still exist.
- */
-void ibtrace_test_stop(void)
-{
-	struct ibtrace_test_job *job;
-
-	mutex_lock(&ibtrace_test_lock);
-	ibtrace_test_stopping = true;
-	list_for_each_entry(job, &ibtrace_test_jobs, list) {
-		if (READ_ONCE(job->state) == IBTRACE_TEST_STATE_FINISHED)
-			continue;
-		if (!job->cancel_reason)
-			job->cancel_reason = "module unloading";
-		WRITE_ONCE(job->cancel, true);
-	}
-	mutex_unlock(&ibtrace_test_lock);
-	wake_up_all(&ibtrace_test_dut_wq);
-	flush_workqueue(ibtrace_test_wq);
-}
-
-/**
- * ibtrace_test_exit() - free every job and the workqueue
- */
-void ibtrace_test_exit(void)
-{
-	struct ibtrace_test_job *job, *tmp;
-
-	destroy_workqueue(ibtrace_test_wq);
-	list_for_each_entry_safe(job, tmp, &ibtrace_test_jobs, list) {
-		list_del(&job->list);
-		ibtrace_test_put(job);
-	}
 }

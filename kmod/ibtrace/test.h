@@ -20,6 +20,7 @@
 #include <net/netlink.h>
 
 #include "ibtrace.h"
+#include "job.h"
 
 #define IBTRACE_TEST_VAL_LEN		40
 #define IBTRACE_TEST_REASON_LEN		128
@@ -188,28 +189,18 @@ struct ibtrace_xchg_rec {
 
 /**
  * struct ibtrace_test_job - one run of a test
- * @list: entry in the job list (protected by the framework's lock)
- * @ref: held by the job list, by the running work item and by readers
- * @id: job ID
+ * @base: the job (job.h): ID, port, cancel, state, times, lock
  * @def: the test
  * @args: the request's arguments
- * @dev_name: local device name, for reports after the device is gone
- * @dev_index: local device index
- * @port_num: local port number
- * @port: the local port while the job runs (a device reference is held),
- *	NULL once finished
  * @ah: address handle of the SMPs, while running (tests with @def->smp)
- * @work: the job's work item
- * @cancel: set to stop the job after its current exchange (under the
- *	framework's lock; read locklessly)
- * @cancel_reason: why, for the verdict ("cancelled", "module unloading");
- *	under the framework's lock
  * @dut_held: the job holds its DUT port (ibtrace_test_claim_dut()); under
- *	the framework's lock
- * @lock: protects everything below against readers (netlink)
- * @state: &enum ibtrace_test_state
+ *	test.c's lock, as @dut_entry
+ * @dut_entry: entry in test.c's list of DUT holders
+ * @restore_cut: after a cancel, a restore exchange went unanswered: the
+ *	rest of the restore is not sent
  * @verdict: &enum ibtrace_test_verdict; set early only by
- *	ibtrace_test_abort() (ERROR) and ibtrace_test_not_applicable()
+ *	ibtrace_test_abort() (ERROR) and ibtrace_test_not_applicable();
+ *	this and everything below under @base.lock
  * @restore: &enum ibtrace_test_restore
  * @reason: why the verdict is not pass
  * @dut: the DUT
@@ -218,27 +209,16 @@ struct ibtrace_xchg_rec {
  *	NULL
  * @xchg: the first %IBTRACE_TEST_MAX_EXCHANGES exchanges
  * @n_xchg: exchanges made in all
- * @t_start: ktime_get_ns() at the start
- * @t_end: ktime_get_ns() at the end, 0 while running
  */
 struct ibtrace_test_job {
-	struct list_head list;
-	struct kref ref;
-	u32 id;
+	struct ibtrace_job base;
 	const struct ibtrace_test_def *def;
 	struct ibtrace_test_args args;
-	char dev_name[IB_DEVICE_NAME_MAX];
-	u32 dev_index;
-	u32 port_num;
-	struct ibtrace_port *port;
 	struct ib_ah *ah;
-	struct work_struct work;
-	bool cancel;
-	const char *cancel_reason;
 	bool dut_held;
+	struct list_head dut_entry;
+	bool restore_cut;
 
-	struct mutex lock;	/* protects the fields below */
-	u8 state;
 	u8 verdict;
 	u8 restore;
 	char reason[IBTRACE_TEST_REASON_LEN];
@@ -247,9 +227,20 @@ struct ibtrace_test_job {
 	void *data;
 	struct ibtrace_xchg_rec *xchg;
 	u32 n_xchg;
-	u64 t_start;
-	u64 t_end;
 };
+
+/*
+ * Wait for each restore exchange of a cancelled test (one attempt), so
+ * that a cancel ends a test within a second even when the DUT does not
+ * answer any more, while a slow DUT is still restored.
+ */
+#define IBTRACE_TEST_CANCEL_RESTORE_MS	750
+
+static inline struct ibtrace_test_job *
+ibtrace_test_job(struct ibtrace_job *job)
+{
+	return container_of(job, struct ibtrace_test_job, base);
+}
 
 /* test.c: the framework */
 extern const struct ibtrace_test_def *const ibtrace_tests[];
@@ -259,14 +250,10 @@ const struct ibtrace_test_def *ibtrace_test_find(const char *name);
 int ibtrace_test_start(struct ibtrace_port *port,
 		       const struct ibtrace_test_def *def,
 		       const struct ibtrace_test_args *args,
-		       struct netlink_ext_ack *extack, u32 *id);
-int ibtrace_test_cancel(u32 id, struct netlink_ext_ack *extack);
+		       const struct genl_info *info, u32 *id);
 struct ibtrace_test_job *ibtrace_test_get(u32 id);
 struct ibtrace_test_job *ibtrace_test_get_from(u32 id);
 void ibtrace_test_put(struct ibtrace_test_job *job);
-int ibtrace_test_init(void);
-void ibtrace_test_stop(void);
-void ibtrace_test_exit(void);
 
 /* test.c: for the tests */
 bool ibtrace_test_cancelled(struct ibtrace_test_job *job);
@@ -301,5 +288,8 @@ extern ushort ibtrace_rnr_responder_port;
 /* test_nl.c */
 void ibtrace_nl_test_event(struct ibtrace_test_job *job, u8 event,
 			   int assert_idx);
+int ibtrace_nl_test_fill(struct sk_buff *skb, struct ibtrace_job *job,
+			 bool full);
+size_t ibtrace_nl_test_size(struct ibtrace_job *job);
 
 #endif /* _IBTRACE_TEST_H */

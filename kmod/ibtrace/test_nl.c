@@ -38,7 +38,7 @@ static struct netlink_range_validation ibtrace_test_iter_range = {
 };
 
 const struct nla_policy
-ibtrace_test_run_policy[IBTRACE_A_TEST_DEADLINE_MS + 1] = {
+ibtrace_test_run_policy[IBTRACE_A_JOB_DETACH + 1] = {
 	[IBTRACE_A_DEV_INDEX] = { .type = NLA_U32 },
 	[IBTRACE_A_DEV_NAME] = { .type = NLA_NUL_STRING,
 				 .len = IB_DEVICE_NAME_MAX - 1 },
@@ -72,6 +72,7 @@ ibtrace_test_run_policy[IBTRACE_A_TEST_DEADLINE_MS + 1] = {
 	[IBTRACE_A_TEST_PEER_PORT] = NLA_POLICY_MIN(NLA_U16, 1),
 	[IBTRACE_A_TEST_DEADLINE_MS] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_test_deadline_range),
+	[IBTRACE_A_JOB_DETACH] = { .type = NLA_FLAG },
 };
 
 const struct nla_policy ibtrace_test_job_policy[IBTRACE_A_TEST_JOB + 1] = {
@@ -214,7 +215,7 @@ int ibtrace_nl_test_run_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -ENOMEM;
 		goto out_put;
 	}
-	err = ibtrace_test_start(port, def, &args, info->extack, &id);
+	err = ibtrace_test_start(port, def, &args, info, &id);
 	if (err) {
 		nlmsg_free(rskb);
 		goto out_put;
@@ -242,8 +243,8 @@ int ibtrace_nl_test_cancel_doit(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG(info->extack, "a job ID is required");
 		return -EINVAL;
 	}
-	return ibtrace_test_cancel(nla_get_u32(info->attrs[IBTRACE_A_TEST_JOB]),
-				   info->extack);
+	return ibtrace_job_cancel(nla_get_u32(info->attrs[IBTRACE_A_TEST_JOB]),
+				  IBTRACE_JOB_TEST, info->extack);
 }
 
 static int ibtrace_put_assert(struct sk_buff *skb,
@@ -304,24 +305,25 @@ err_cancel:
 	return -EMSGSIZE;
 }
 
-/* Who the job is and where it stands; job->lock held. */
+/* Who the job is and where it stands; job->base.lock held. */
 static int ibtrace_put_job_head(struct sk_buff *skb,
 				const struct ibtrace_test_job *job)
 {
 	const struct ibtrace_test_dut *dut = &job->dut;
-	u64 now = job->t_end ?: ktime_get_ns();
+	const struct ibtrace_job *base = &job->base;
+	u64 now = base->t_end ?: ktime_get_ns();
 
-	if (nla_put_u32(skb, IBTRACE_A_DEV_INDEX, job->dev_index) ||
-	    nla_put_string(skb, IBTRACE_A_DEV_NAME, job->dev_name) ||
-	    nla_put_u32(skb, IBTRACE_A_PORT, job->port_num) ||
-	    nla_put_u32(skb, IBTRACE_A_TEST_JOB, job->id) ||
+	if (nla_put_u32(skb, IBTRACE_A_DEV_INDEX, base->dev_index) ||
+	    nla_put_string(skb, IBTRACE_A_DEV_NAME, base->dev_name) ||
+	    nla_put_u32(skb, IBTRACE_A_PORT, base->port_num) ||
+	    nla_put_u32(skb, IBTRACE_A_TEST_JOB, base->id) ||
 	    nla_put_string(skb, IBTRACE_A_TEST_NAME, job->def->name) ||
 	    nla_put_string(skb, IBTRACE_A_TEST_SEED, job->def->seed) ||
-	    nla_put_u8(skb, IBTRACE_A_TEST_STATE, job->state) ||
+	    nla_put_u8(skb, IBTRACE_A_TEST_STATE, base->state) ||
 	    nla_put_u8(skb, IBTRACE_A_TEST_VERDICT, job->verdict) ||
 	    nla_put_u8(skb, IBTRACE_A_TEST_RESTORE, job->restore) ||
 	    nla_put_u64_64bit(skb, IBTRACE_A_TEST_ELAPSED_NS,
-			      now - job->t_start, IBTRACE_A_PAD))
+			      now - base->t_start, IBTRACE_A_PAD))
 		return -EMSGSIZE;
 	/* MAD exchanges and GUIDInfo blocks are an SMP test's business. */
 	if (job->def->smp &&
@@ -353,38 +355,76 @@ static int ibtrace_put_job_head(struct sk_buff *skb,
 	return 0;
 }
 
+/* A job's body: head, assertions, exchanges (@full), the test's own. */
+static int ibtrace_put_job_body(struct sk_buff *skb,
+				struct ibtrace_test_job *job, bool full)
+{
+	unsigned int i;
+
+	if (ibtrace_put_job_head(skb, job))
+		return -EMSGSIZE;
+	for (i = 0; i < job->def->n_asserts; i++)
+		if (ibtrace_put_assert(skb, &job->def->asserts[i],
+				       &job->asserts[i]))
+			return -EMSGSIZE;
+	if (full) {
+		u32 n = min_t(u32, job->n_xchg, IBTRACE_TEST_MAX_EXCHANGES);
+
+		for (i = 0; i < n; i++)
+			if (ibtrace_put_xchg(skb, &job->xchg[i]))
+				return -EMSGSIZE;
+	}
+	if (job->def->fill &&
+	    job->def->fill(skb, job, full ? IBTRACE_TEST_FILL_ALL :
+					    IBTRACE_TEST_FILL_SUMMARY))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/**
+ * ibtrace_nl_test_fill() - a test job's results in a JOB_GET message
+ * @skb: the message
+ * @job: the job; its lock held
+ * @full: with the exchanges (a "do" reply), else a dump entry
+ *
+ * Return: 0 or -EMSGSIZE.
+ */
+int ibtrace_nl_test_fill(struct sk_buff *skb, struct ibtrace_job *job,
+			 bool full)
+{
+	return ibtrace_put_job_body(skb, ibtrace_test_job(job), full);
+}
+
+/**
+ * ibtrace_nl_test_size() - room a test job's full GET reply needs
+ * @job: the job
+ *
+ * Head, assertions, up to %IBTRACE_TEST_MAX_EXCHANGES exchanges and the
+ * test's own results (at most one nest per RNR timer code).
+ *
+ * Return: bytes.
+ */
+size_t ibtrace_nl_test_size(struct ibtrace_job *job)
+{
+	const struct ibtrace_test_def *def = ibtrace_test_job(job)->def;
+
+	return 1024 + def->n_asserts * 512 + IBTRACE_TEST_MAX_EXCHANGES * 96 +
+	       (def->fill ? IBTRACE_TEST_RNR_CODES * 256 : 0);
+}
+
 static int ibtrace_fill_job(struct sk_buff *skb, struct ibtrace_test_job *job,
 			    u32 portid, u32 seq, int flags, bool exchanges)
 {
-	unsigned int i;
 	void *hdr;
-	int err = -EMSGSIZE;
+	int err;
 
 	hdr = genlmsg_put(skb, portid, seq, &ibtrace_genl_family, flags,
 			  IBTRACE_CMD_TEST_GET);
 	if (!hdr)
 		return -EMSGSIZE;
-	mutex_lock(&job->lock);
-	if (ibtrace_put_job_head(skb, job))
-		goto out_cancel;
-	for (i = 0; i < job->def->n_asserts; i++)
-		if (ibtrace_put_assert(skb, &job->def->asserts[i],
-				       &job->asserts[i]))
-			goto out_cancel;
-	if (exchanges) {
-		u32 n = min_t(u32, job->n_xchg, IBTRACE_TEST_MAX_EXCHANGES);
-
-		for (i = 0; i < n; i++)
-			if (ibtrace_put_xchg(skb, &job->xchg[i]))
-				goto out_cancel;
-	}
-	if (job->def->fill &&
-	    job->def->fill(skb, job, exchanges ? IBTRACE_TEST_FILL_ALL :
-					       IBTRACE_TEST_FILL_SUMMARY))
-		goto out_cancel;
-	err = 0;
-out_cancel:
-	mutex_unlock(&job->lock);
+	mutex_lock(&job->base.lock);
+	err = ibtrace_put_job_body(skb, job, exchanges);
+	mutex_unlock(&job->base.lock);
 	if (err) {
 		genlmsg_cancel(skb, hdr);
 		return err;
@@ -410,13 +450,7 @@ int ibtrace_nl_test_get_doit(struct sk_buff *skb, struct genl_info *info)
 				    "no such test job");
 		return -ENOENT;
 	}
-	/*
-	 * Head, assertions, up to IBTRACE_TEST_MAX_EXCHANGES exchanges and
-	 * the test's own results (at most one nest per RNR timer code).
-	 */
-	size = 1024 + job->def->n_asserts * 512 +
-	       IBTRACE_TEST_MAX_EXCHANGES * 96 +
-	       (job->def->fill ? IBTRACE_TEST_RNR_CODES * 256 : 0);
+	size = ibtrace_nl_test_size(&job->base);
 	rskb = genlmsg_new(size, GFP_KERNEL);
 	if (!rskb) {
 		err = -ENOMEM;
@@ -445,7 +479,7 @@ int ibtrace_nl_test_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	while ((job = ibtrace_test_get_from(cb->args[0]))) {
 		err = ibtrace_fill_job(skb, job, NETLINK_CB(cb->skb).portid,
 				       cb->nlh->nlmsg_seq, NLM_F_MULTI, false);
-		cb->args[0] = (u64)job->id + (err ? 0 : 1);
+		cb->args[0] = (u64)job->base.id + (err ? 0 : 1);
 		ibtrace_test_put(job);
 		if (err)
 			break;
@@ -512,7 +546,7 @@ void ibtrace_nl_test_event(struct ibtrace_test_job *job, u8 event,
 			  IBTRACE_CMD_TEST_EVENT);
 	if (!hdr)
 		goto err_free;
-	mutex_lock(&job->lock);
+	mutex_lock(&job->base.lock);
 	err = ibtrace_put_job_head(skb, job) ||
 	      nla_put_u8(skb, IBTRACE_A_TEST_EVENT, event) ||
 	      nla_put_u32(skb, IBTRACE_A_TEST_PROGRESS, job->n_xchg);
@@ -521,7 +555,7 @@ void ibtrace_nl_test_event(struct ibtrace_test_job *job, u8 event,
 					 &job->asserts[assert_idx]);
 	if (!err && event != IBTRACE_TEST_EVENT_ASSERTION && job->def->fill)
 		err = job->def->fill(skb, job, IBTRACE_TEST_FILL_NEWEST);
-	mutex_unlock(&job->lock);
+	mutex_unlock(&job->base.lock);
 	if (err)
 		goto err_free;
 	genlmsg_end(skb, hdr);

@@ -327,6 +327,7 @@ static void ibtrace_vendor_req(struct ibtrace_trace *t,
 	req->remote_qpn = 1;
 	req->timeout_ms = t->params->timeout_ms;
 	req->retries = t->params->retries;
+	req->stop = t->params->stop;
 	req->attempts = 0;
 }
 
@@ -827,11 +828,16 @@ static int ibtrace_node_asked(struct ibtrace_trace *t,
 			ibtrace_q_cancel(t, &n->q[IBTRACE_ASK_DSR]);
 	}
 	if (!n->is_switch && h) {
-		/* A CA: the switch questions are moot. */
+		/*
+		 * A CA: the switch questions are moot. The early SourceRoute
+		 * stays: a CA ends the path, and that answer is what saves
+		 * the destination a round trip.
+		 */
 		if (!ibtrace_q_done(n, IBTRACE_ASK_ND) ||
 		    !ibtrace_q_done(n, IBTRACE_ASK_PI))
 			return 0;
-		ibtrace_node_cancel(t, n);
+		ibtrace_q_cancel(t, &n->q[IBTRACE_ASK_SI]);
+		ibtrace_q_cancel(t, &n->q[IBTRACE_ASK_LFT]);
 		n->stage = IBTRACE_NODE_KNOWN;
 		if (!ibtrace_smp_ok(n, IBTRACE_ASK_ND))
 			return 0;
@@ -1027,7 +1033,7 @@ static bool ibtrace_trace_news(struct ibtrace_trace *t)
 
 /*
  * Run the pipeline: 0 when the trace has ended (the result says how),
- * -EINTR on a signal, or another negative errno.
+ * -ECANCELED when the trace was cancelled, or another negative errno.
  */
 static int ibtrace_trace_pipeline(struct ibtrace_trace *t)
 {
@@ -1072,10 +1078,14 @@ static int ibtrace_trace_pipeline(struct ibtrace_trace *t)
 		}
 		if (WARN_ON_ONCE(!ibtrace_trace_busy(t)))
 			return -EIO;
-		err = wait_event_interruptible(t->port->dev->waitq,
-					       ibtrace_trace_news(t));
-		if (err)
+		/* (a job's worker takes no signals: S, not D, state) */
+		if (wait_event_interruptible(t->port->dev->waitq,
+					     ibtrace_trace_news(t) ||
+					     ibtrace_stopped(t->params->stop)))
 			return -EINTR;
+		if (ibtrace_stopped(t->params->stop) &&
+		    !ibtrace_dev_dead(t->port->dev))
+			return -ECANCELED;
 		if (ibtrace_dev_dead(t->port->dev)) {
 			/* The oldest hop not reported is where it ended. */
 			n = ibtrace_node(t, t->oldest);
@@ -1169,7 +1179,7 @@ static int ibtrace_trace_roce(struct ibtrace_trace *t,
 			hop->in_port = hop->actual_port;
 		}
 	}
-	if (err == -EINTR)
+	if (err == -ECANCELED)
 		goto out;
 	if (err == -ENODEV)
 		t->res->status = IBTRACE_TRACE_DEV_GONE;
@@ -1179,6 +1189,43 @@ static int ibtrace_trace_roce(struct ibtrace_trace *t,
 out:
 	ibtrace_ah_destroy(ah);
 	return err;
+}
+
+/**
+ * ibtrace_trace_check() - can a trace of @params start from @port?
+ * @port: local port with the class 0x30 agent
+ * @params: destination, timeout and retries
+ * @extack: where to say why not
+ *
+ * What a request can be refused for at once, before the trace is started
+ * as a job.
+ *
+ * Return: 0, -EINVAL or -EOPNOTSUPP.
+ */
+int ibtrace_trace_check(struct ibtrace_port *port,
+			const struct ibtrace_trace_params *params,
+			struct netlink_ext_ack *extack)
+{
+	if (rdma_port_get_link_layer(port->dev->ibdev, port->port_num) !=
+	    IB_LINK_LAYER_INFINIBAND) {
+		if (!params->has_dgid) {
+			NL_SET_ERR_MSG(extack,
+				       "a RoCE port has no LIDs: trace a DGID");
+			return -EINVAL;
+		}
+		if (params->mlid) {
+			NL_SET_ERR_MSG(extack,
+				       "a RoCE port has no multicast forwarding tables to trace");
+			return -EINVAL;
+		}
+		return ibtrace_addr_check(port, &params->dgid, 0, extack);
+	}
+	if (!port->smi_agent) {
+		NL_SET_ERR_MSG(extack,
+			       "the port has no SMI agent: SMPs cannot be sent");
+		return -EOPNOTSUPP;
+	}
+	return 0;
 }
 
 /**
@@ -1196,8 +1243,8 @@ out:
  * unresponsive, SA lookup failed, device gone) returns 0 with the reason
  * in @result.
  *
- * Return: 0, -EINTR on a signal, or another negative errno (bad request,
- * out of memory, @report failed).
+ * Return: 0, -ECANCELED when @params->stop was set, or another negative
+ * errno (bad request, out of memory, @report failed).
  */
 int ibtrace_trace_run(struct ibtrace_port *port,
 		      const struct ibtrace_trace_params *params,
@@ -1248,8 +1295,9 @@ int ibtrace_trace_run(struct ibtrace_port *port,
 	result->dlid = params->dlid;
 	if (!result->dlid) {
 		err = ibtrace_sa_path_lookup(port, &params->dgid,
-					     params->timeout_ms, &path, NULL);
-		if (err == -EINTR)
+					     params->timeout_ms, params->stop,
+					     &path, NULL);
+		if (err == -ECANCELED)
 			goto out;
 		if (err) {
 			result->status = IBTRACE_TRACE_SA_FAILED;

@@ -184,6 +184,7 @@ static void ibtrace_mc_build(struct ibtrace_mc *mc, struct ibtrace_mad_req *req,
 	req->ah = mc->ah;
 	req->timeout_ms = mc->params->timeout_ms;
 	req->retries = mc->params->retries;
+	req->stop = mc->params->stop;
 }
 
 /*
@@ -231,7 +232,7 @@ static void ibtrace_mc_ask(struct ibtrace_mc *mc, u32 k, u32 i, __be16 attr,
 	mc->bnode[k] = i;
 }
 
-/* Send the first @n SMPs of the batch at once: 0, -EINTR or -ENOMEM. */
+/* Send the first @n SMPs of the batch at once: 0, -ECANCELED or -ENOMEM. */
 static int ibtrace_mc_send(struct ibtrace_mc *mc, u32 n)
 {
 	u32 k, attempts;
@@ -555,7 +556,7 @@ static int ibtrace_mc_report(struct ibtrace_mc *mc)
  *
  * Sleeps. See the file comment for the search.
  *
- * Return: 0 (how it ended is in @result), -EINTR on a signal, -ENOMEM, or
+ * Return: 0 (how it ended is in @result), -ECANCELED, -ENOMEM, or
  * what @report returned.
  */
 int ibtrace_trace_mcast(struct ibtrace_port *port,

@@ -1,25 +1,51 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ibtrace - IBTRACE_CMD_TRACE: the path to a destination, hop by hop.
+ * ibtrace - IBTRACE_CMD_TRACE: the path to a destination, hop by hop, as
+ * a job.
  *
- * Like a ping, the trace runs in the requester's context (a signal, e.g.
- * Ctrl-C, ends it with EINTR and no reply). Each hop goes to the
- * requester as an IBTRACE_CMD_TRACE_HOP message as soon as it is known;
- * the reply says how the trace ended, also when it failed on the fabric.
- * The hops and the end of every trace are also events on the "trace"
- * multicast group, for monitors (only built when someone listens).
- * At most IBTRACE_TRACE_MAX_RUNNING traces run at once.
+ * The request is validated and the trace started as a job (job.h); the
+ * reply carries its ID (IBTRACE_A_TRACE_ID, the job ID) at once. Each hop
+ * goes to the requester as an IBTRACE_CMD_TRACE_HOP message as soon as it
+ * is known, and the end as an IBTRACE_CMD_TRACE message saying how the
+ * trace ended, also when it failed on the fabric; both also go to the
+ * "trace" multicast group, for monitors. The job keeps the hops and the
+ * result for GET. At most IBTRACE_TRACE_MAX_RUNNING traces run at once.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/slab.h>
+
+#include "job.h"
 #include "netlink.h"
 
-/* traces running now, at most IBTRACE_TRACE_MAX_RUNNING */
-static atomic_t ibtrace_traces_running = ATOMIC_INIT(0);
-/* the last trace ID given */
-static atomic_t ibtrace_trace_last_id = ATOMIC_INIT(0);
+/* hops a trace keeps for GET: the source, 63 more, and one to spare */
+#define IBTRACE_TRACE_KEPT_HOPS	(IBTRACE_TRACE_MAX_HOPS + 2)
 
-const struct nla_policy ibtrace_trace_policy[IBTRACE_A_TRACE_MLID + 1] = {
+/**
+ * struct ibtrace_trace_job - a trace
+ * @base: the job
+ * @params: where to trace to and how
+ * @result: how it ended (valid with @have_result; under @base.lock, as
+ *	what follows)
+ * @have_result: the trace ended on the fabric (not cancelled, ...)
+ * @hops: the hops reported, the first %IBTRACE_TRACE_KEPT_HOPS
+ * @nhops: hops reported
+ */
+struct ibtrace_trace_job {
+	struct ibtrace_job base;
+	struct ibtrace_trace_params params;
+	struct ibtrace_trace_result result;
+	bool have_result;
+	struct ibtrace_hop *hops;
+	u32 nhops;
+};
+
+static struct ibtrace_trace_job *ibtrace_trace_job(struct ibtrace_job *job)
+{
+	return container_of(job, struct ibtrace_trace_job, base);
+}
+
+const struct nla_policy ibtrace_trace_policy[IBTRACE_A_JOB_DETACH + 1] = {
 	[IBTRACE_A_DEV_INDEX] = { .type = NLA_U32 },
 	[IBTRACE_A_DEV_NAME] = { .type = NLA_NUL_STRING,
 				 .len = IB_DEVICE_NAME_MAX - 1 },
@@ -33,12 +59,7 @@ const struct nla_policy ibtrace_trace_policy[IBTRACE_A_TRACE_MLID + 1] = {
 		NLA_POLICY_RANGE(NLA_U32, 0, IBTRACE_NL_MAX_RETRIES),
 	[IBTRACE_A_TRACE_MLID] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_nl_mlid_range),
-};
-
-struct ibtrace_trace_ctx {
-	struct genl_info *info;
-	struct ibtrace_port *port;
-	u32 id;
+	[IBTRACE_A_JOB_DETACH] = { .type = NLA_FLAG },
 };
 
 static int ibtrace_trace_parse(struct nlattr **attrs,
@@ -157,117 +178,213 @@ static int ibtrace_put_trace_result(struct sk_buff *skb,
 	return 0;
 }
 
-/* A trace message: the port, the trace ID and, by @cmd, a hop or the end. */
-static struct sk_buff *ibtrace_trace_msg(const struct ibtrace_trace_ctx *ctx,
-					 u32 portid, u32 seq, u8 cmd,
-					 const struct ibtrace_hop *hop,
-					 const struct ibtrace_trace_result *r,
-					 int err)
+/* A trace message: the job, the trace ID and, by @cmd, a hop or the end. */
+static struct sk_buff *ibtrace_trace_msg(struct ibtrace_trace_job *tj, u8 cmd,
+					 const struct ibtrace_hop *hop)
 {
+	struct ibtrace_job *job = &tj->base;
 	struct sk_buff *skb;
 	void *hdr;
+	int err;
 
 	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!skb)
 		return NULL;
-	hdr = genlmsg_put(skb, portid, seq, &ibtrace_genl_family, 0, cmd);
-	if (!hdr || ibtrace_nl_put_port_id(skb, ctx->port) ||
-	    nla_put_u32(skb, IBTRACE_A_TRACE_ID, ctx->id) ||
-	    (hop && ibtrace_put_hop(skb, hop)) ||
-	    (r && ibtrace_put_trace_result(skb, r)) ||
-	    (err && nla_put_u32(skb, IBTRACE_A_TRACE_ERRNO, -err))) {
-		nlmsg_free(skb);
-		return NULL;
-	}
+	hdr = genlmsg_put(skb, 0, 0, &ibtrace_genl_family, 0, cmd);
+	if (!hdr)
+		goto err_free;
+	mutex_lock(&job->lock);
+	err = ibtrace_job_put_head(skb, job) ||
+	      nla_put_u32(skb, IBTRACE_A_TRACE_ID, job->id);
+	if (!err && hop)
+		err = ibtrace_put_hop(skb, hop);
+	else if (!err && tj->have_result)
+		err = ibtrace_put_trace_result(skb, &tj->result);
+	/* as monitors have always been told a trace that ended early */
+	if (!err && !hop && job->err)
+		err = nla_put_u32(skb, IBTRACE_A_TRACE_ERRNO, -job->err);
+	mutex_unlock(&job->lock);
+	if (err)
+		goto err_free;
 	genlmsg_end(skb, hdr);
 	return skb;
+
+err_free:
+	nlmsg_free(skb);
+	return NULL;
 }
 
-/* The same to the "trace" group, if anyone listens; best effort. */
-static void ibtrace_trace_event(const struct ibtrace_trace_ctx *ctx, u8 cmd,
-				const struct ibtrace_hop *hop,
-				const struct ibtrace_trace_result *r, int err)
+/* Send a message to the requester and the "trace" group. */
+static void ibtrace_trace_notify(struct ibtrace_trace_job *tj, u8 cmd,
+				 const struct ibtrace_hop *hop)
 {
-	struct sk_buff *skb;
+	struct sk_buff *skb, *mskb = NULL;
 
-	if (!genl_has_listeners(&ibtrace_genl_family, &init_net,
-				IBTRACE_NL_MCGRP_TRACE))
+	skb = ibtrace_trace_msg(tj, cmd, hop);
+	if (!skb)
 		return;
-	skb = ibtrace_trace_msg(ctx, 0, 0, cmd, hop, r, err);
-	if (skb)
-		genlmsg_multicast(&ibtrace_genl_family, skb, 0,
+	if (genl_has_listeners(&ibtrace_genl_family, &init_net,
+			       IBTRACE_NL_MCGRP_TRACE))
+		mskb = skb_clone(skb, GFP_KERNEL);
+	ibtrace_job_unicast(&tj->base, skb);
+	if (mskb)
+		genlmsg_multicast(&ibtrace_genl_family, mskb, 0,
 				  IBTRACE_NL_MCGRP_TRACE, GFP_KERNEL);
 }
 
-/* Send one hop to the requester (and the group) while the trace runs. */
+/* Keep one hop and tell it, while the trace runs. */
 static int ibtrace_trace_hop_report(void *data, const struct ibtrace_hop *hop)
 {
-	struct ibtrace_trace_ctx *ctx = data;
-	struct genl_info *info = ctx->info;
-	struct sk_buff *skb;
+	struct ibtrace_trace_job *tj = data;
 
-	ibtrace_trace_event(ctx, IBTRACE_CMD_TRACE_HOP, hop, NULL, 0);
-	skb = ibtrace_trace_msg(ctx, info->snd_portid, info->snd_seq,
-				IBTRACE_CMD_TRACE_HOP, hop, NULL, 0);
-	if (!skb)
-		return -ENOMEM;
-	/* A requester that stopped reading just misses hop messages. */
-	genlmsg_unicast(genl_info_net(info), skb, info->snd_portid);
+	mutex_lock(&tj->base.lock);
+	if (tj->nhops < IBTRACE_TRACE_KEPT_HOPS)
+		tj->hops[tj->nhops] = *hop;
+	tj->nhops++;
+	mutex_unlock(&tj->base.lock);
+	ibtrace_trace_notify(tj, IBTRACE_CMD_TRACE_HOP, hop);
 	return 0;
 }
 
-static int ibtrace_trace_reply(const struct ibtrace_trace_ctx *ctx,
-			       const struct ibtrace_trace_result *result)
+static void ibtrace_trace_job_run(struct ibtrace_job *job)
 {
-	struct genl_info *info = ctx->info;
-	struct sk_buff *rskb;
+	struct ibtrace_trace_job *tj = ibtrace_trace_job(job);
+	struct ibtrace_trace_result result;
+	struct netlink_ext_ack ext = {};
+	int err;
 
-	rskb = ibtrace_trace_msg(ctx, info->snd_portid, info->snd_seq,
-				 IBTRACE_CMD_TRACE, NULL, result, 0);
-	if (!rskb)
-		return -ENOMEM;
-	return genlmsg_reply(rskb, info);
+	tj->params.stop = &job->cancel;
+	err = ibtrace_trace_run(job->port, &tj->params,
+				ibtrace_trace_hop_report, tj, &result, &ext);
+	if (err == -ECANCELED) {
+		ibtrace_job_set_cancelled(job);
+		return;
+	}
+	if (err) {
+		ibtrace_job_set_error(job, err, ext._msg);
+		return;
+	}
+	mutex_lock(&job->lock);
+	tj->result = result;
+	tj->have_result = true;
+	mutex_unlock(&job->lock);
 }
+
+static void ibtrace_trace_job_end(struct ibtrace_job *job)
+{
+	ibtrace_trace_notify(ibtrace_trace_job(job), IBTRACE_CMD_TRACE, NULL);
+}
+
+/* GET: the trace ID, the hops (a "do" reply only) and the result. */
+static int ibtrace_trace_job_fill(struct sk_buff *skb, struct ibtrace_job *job,
+				  bool full)
+{
+	struct ibtrace_trace_job *tj = ibtrace_trace_job(job);
+	const struct ibtrace_trace_params *p = &tj->params;
+	u32 i, n = min_t(u32, tj->nhops, IBTRACE_TRACE_KEPT_HOPS);
+
+	if (nla_put_u32(skb, IBTRACE_A_TRACE_ID, job->id))
+		return -EMSGSIZE;
+	if (!tj->have_result && p->dlid &&
+	    nla_put_u32(skb, IBTRACE_A_TRACE_DLID, p->dlid))
+		return -EMSGSIZE;
+	if (p->has_dgid &&
+	    nla_put(skb, IBTRACE_A_TRACE_DGID, sizeof(p->dgid), p->dgid.raw))
+		return -EMSGSIZE;
+	for (i = 0; full && i < n; i++)
+		if (ibtrace_put_hop(skb, &tj->hops[i]))
+			return -EMSGSIZE;
+	if (tj->have_result)
+		return ibtrace_put_trace_result(skb, &tj->result);
+	return nla_put_u32(skb, IBTRACE_A_TRACE_HOPS, tj->nhops);
+}
+
+static size_t ibtrace_trace_job_size(struct ibtrace_job *job)
+{
+	return IBTRACE_TRACE_KEPT_HOPS * 256;
+}
+
+static void ibtrace_trace_job_free(struct ibtrace_job *job)
+{
+	struct ibtrace_trace_job *tj = ibtrace_trace_job(job);
+
+	kvfree(tj->hops);
+	kfree(tj);
+}
+
+static const struct ibtrace_job_ops ibtrace_trace_ops = {
+	.kind = IBTRACE_JOB_TRACE,
+	.name = "trace",
+	.max_running = IBTRACE_TRACE_MAX_RUNNING,
+	.run = ibtrace_trace_job_run,
+	.end = ibtrace_trace_job_end,
+	.fill = ibtrace_trace_job_fill,
+	.size = ibtrace_trace_job_size,
+	.free = ibtrace_trace_job_free,
+};
 
 int ibtrace_nl_trace_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct ibtrace_trace_ctx ctx = { .info = info };
-	struct ibtrace_trace_params params = {};
-	struct ibtrace_trace_result result;
+	struct ibtrace_trace_job *tj;
 	struct ibtrace_port *port;
+	struct sk_buff *rskb;
+	void *hdr;
+	u32 id;
 	int err;
 
-	err = ibtrace_trace_parse(info->attrs, info->extack, &params);
+	tj = kzalloc(sizeof(*tj), GFP_KERNEL);
+	if (!tj)
+		return -ENOMEM;
+	ibtrace_job_init(&tj->base, &ibtrace_trace_ops);
+	tj->hops = kvcalloc(IBTRACE_TRACE_KEPT_HOPS, sizeof(*tj->hops),
+			    GFP_KERNEL);
+	if (!tj->hops) {
+		err = -ENOMEM;
+		goto out_job;
+	}
+	err = ibtrace_trace_parse(info->attrs, info->extack, &tj->params);
 	if (err)
-		return err;
+		goto out_job;
 	err = ibtrace_nl_get_port(info->attrs, info->extack, 1, &port);
 	if (err)
-		return err;
+		goto out_job;
 	if (!port->agent) {
 		NL_SET_ERR_MSG(info->extack,
 			       "the port has no class 0x30 agent (no GSI)");
 		err = -EOPNOTSUPP;
 		goto out_put;
 	}
-	if (atomic_inc_return(&ibtrace_traces_running) >
-	    IBTRACE_TRACE_MAX_RUNNING) {
-		NL_SET_ERR_MSG(info->extack,
-			       "busy: too many traces are running; try again later");
-		err = -EBUSY;
-		goto out_dec;
-	}
-	ctx.port = port;
-	ctx.id = atomic_inc_return(&ibtrace_trace_last_id);
+	err = ibtrace_trace_check(port, &tj->params, info->extack);
+	if (err)
+		goto out_put;
 
-	err = ibtrace_trace_run(port, &params, ibtrace_trace_hop_report, &ctx,
-				&result, info->extack);
-	ibtrace_trace_event(&ctx, IBTRACE_CMD_TRACE, NULL, err ? NULL : &result,
-			    err);
-	if (!err)
-		err = ibtrace_trace_reply(&ctx, &result);
-out_dec:
-	atomic_dec(&ibtrace_traces_running);
+	rskb = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!rskb) {
+		err = -ENOMEM;
+		goto out_put;
+	}
+	err = ibtrace_job_start(&tj->base, port, info, info->extack, &id);
+	if (err) {
+		nlmsg_free(rskb);
+		goto out_put;
+	}
+	tj = NULL;	/* the framework's now */
+	hdr = genlmsg_put_reply(rskb, info, &ibtrace_genl_family, 0,
+				IBTRACE_CMD_TRACE);
+	if (!hdr || ibtrace_nl_put_port_id(rskb, port) ||
+	    nla_put_u32(rskb, IBTRACE_A_TRACE_ID, id) ||
+	    nla_put_u32(rskb, IBTRACE_A_JOB, id)) {
+		/* The trace runs anyway; its messages and GET still tell. */
+		nlmsg_free(rskb);
+		err = -EMSGSIZE;
+		goto out_put;
+	}
+	genlmsg_end(rskb, hdr);
+	err = genlmsg_reply(rskb, info);
 out_put:
 	ibtrace_dev_put(port->dev);
+out_job:
+	if (tj)
+		ibtrace_job_put(&tj->base);
 	return err;
 }

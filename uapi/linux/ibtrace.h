@@ -28,10 +28,12 @@
 #define IBTRACE_TRACE_MAX_RUNNING	64
 /* Longest directed route a trace follows (IBA C14-6: hop count 0..63). */
 #define IBTRACE_TRACE_MAX_HOPS		63
+/* Finished jobs of each kind whose results are kept (the oldest go first). */
+#define IBTRACE_JOB_MAX_KEPT		32
 /* Conformance test jobs that may run at once; one more gets EBUSY. */
 #define IBTRACE_TEST_MAX_RUNNING	8
 /* Finished test jobs whose results are kept (the oldest go first). */
-#define IBTRACE_TEST_MAX_KEPT		32
+#define IBTRACE_TEST_MAX_KEPT		IBTRACE_JOB_MAX_KEPT
 /* GUIDInfo blocks the GUIDInfo test reads at most (0..31: 256 GUIDs). */
 #define IBTRACE_TEST_GUIDINFO_BLOCKS	32
 /* MAD exchanges a test job records one by one (the rest are counted). */
@@ -46,6 +48,10 @@
 #define IBTRACE_MCGRP_TEST		"test"
 /* Name of the multicast group of trace events (joining needs CAP_NET_ADMIN). */
 #define IBTRACE_MCGRP_TRACE		"trace"
+/* Name of the multicast group of ping events (joining needs CAP_NET_ADMIN). */
+#define IBTRACE_MCGRP_PING		"ping"
+/* Pings that may run at once; one more is refused with EBUSY. */
+#define IBTRACE_PING_MAX_RUNNING	64
 
 /**
  * enum ibtrace_cmd - generic netlink commands
@@ -58,16 +64,18 @@
  *	counters (%IBTRACE_A_AGENT_STATS). Same selection as DEV_GET.
  * @IBTRACE_CMD_PING: send VendorGet(ClassPortInfo), or VendorGet(SourceRoute)
  *	when %IBTRACE_A_PING_SROUTE is given, to %IBTRACE_A_PING_DGID or
- *	%IBTRACE_A_PING_DLID from the selected device and port. While it runs
- *	the kernel sends one %IBTRACE_CMD_PING_PROBE message per probe to the
- *	requester; the reply to the request carries %IBTRACE_A_PING_SUMMARY.
- *	On an InfiniBand port a DGID without a DLID is resolved by an SA
- *	PathRecord query. The ping runs inside the sendmsg() that delivers
- *	the request, so a client that wants progress reads its socket from
- *	another thread; probe messages that do not fit the socket's receive
- *	buffer are dropped. A signal to the requester ends the ping with
- *	EINTR, which netlink does not acknowledge: no reply, no summary.
- *	Needs CAP_NET_ADMIN.
+ *	%IBTRACE_A_PING_DLID from the selected device and port. The ping is
+ *	a job: the reply carries %IBTRACE_A_JOB at once; then one
+ *	%IBTRACE_CMD_PING_PROBE message per probe goes to the requester as
+ *	the ping runs, and at its end an %IBTRACE_CMD_PING message with the
+ *	job's head (%IBTRACE_A_JOB_STATE finished, %IBTRACE_A_JOB_ERRNO when
+ *	it ended early) and %IBTRACE_A_PING_SUMMARY; both also go to the
+ *	%IBTRACE_MCGRP_PING group. Messages that do not fit the requester's
+ *	receive buffer are dropped (%IBTRACE_CMD_JOB_GET still tells). On an
+ *	InfiniBand port a DGID without a DLID is resolved by an SA PathRecord
+ *	query. Closing the requesting socket cancels the ping, unless
+ *	%IBTRACE_A_JOB_DETACH was given. At most %IBTRACE_PING_MAX_RUNNING
+ *	pings run at once (EBUSY beyond). Needs CAP_NET_ADMIN.
  * @IBTRACE_CMD_PING_PROBE: kernel to user only: the result of one probe
  *	(%IBTRACE_A_PING_PROBE).
  * @IBTRACE_CMD_TRACE: trace the path from the selected device and port
@@ -76,28 +84,28 @@
  *	InfiniBand). The walk uses directed-route SMPs from the local port
  *	outward, following each switch's linear forwarding table, and asks
  *	every node's class 0x30 agent (ClassPortInfo, then SourceRoute with
- *	the incoming ports so far). Each hop, as soon as it is known, goes to
- *	the requester as an %IBTRACE_CMD_TRACE_HOP message; the reply carries
- *	%IBTRACE_A_TRACE_ID, %IBTRACE_A_TRACE_STATUS and the totals, also
- *	when the trace failed (no route, port down, ...). Every hop message
- *	and the end of the trace also go to the %IBTRACE_MCGRP_TRACE group:
- *	an %IBTRACE_CMD_TRACE_HOP message per hop and, at the end, an
- *	%IBTRACE_CMD_TRACE message with the reply's attributes, or with
- *	%IBTRACE_A_TRACE_ERRNO when the trace ended without a reply (e.g.
- *	EINTR), each with the trace's %IBTRACE_A_TRACE_ID. On a RoCE port
- *	(no SMPs) the trace is one hop: the agent proof of the destination
- *	only (%IBTRACE_A_TRACE_ONE_HOP). With %IBTRACE_A_TRACE_MLID the walk
- *	is a breadth-first search of the MLID's multicast forwarding tables
- *	from the local port; the path to the destination is reported once it
- *	is found, its hops are not asked for agent proof, and a destination
- *	the tables do not reach ends with %IBTRACE_TRACE_NOT_IN_TREE. Runs
- *	inside the sendmsg() that delivers the request, like
- *	%IBTRACE_CMD_PING: a signal ends it without a reply (EINTR). At most
+ *	the incoming ports so far). The trace is a job: the reply carries
+ *	%IBTRACE_A_TRACE_ID (the job's ID, also as %IBTRACE_A_JOB) at once.
+ *	Each hop, as soon as it is known, goes to the requester as an
+ *	%IBTRACE_CMD_TRACE_HOP message, and the end as an %IBTRACE_CMD_TRACE
+ *	message with the job's head, %IBTRACE_A_TRACE_STATUS and the totals,
+ *	also when the trace failed on the fabric (no route, port down, ...),
+ *	or with %IBTRACE_A_JOB_ERRNO (and %IBTRACE_A_TRACE_ERRNO) when it
+ *	ended early (cancelled: ECANCELED). Every hop message and the end
+ *	also go to the %IBTRACE_MCGRP_TRACE group, each with the trace's
+ *	%IBTRACE_A_TRACE_ID. On a RoCE port (no SMPs) the trace is one hop:
+ *	the agent proof of the destination only (%IBTRACE_A_TRACE_ONE_HOP).
+ *	With %IBTRACE_A_TRACE_MLID the walk is a breadth-first search of the
+ *	MLID's multicast forwarding tables from the local port; the path to
+ *	the destination is reported once it is found, its hops are not asked
+ *	for agent proof, and a destination the tables do not reach ends with
+ *	%IBTRACE_TRACE_NOT_IN_TREE. Closing the requesting socket cancels the
+ *	trace, unless %IBTRACE_A_JOB_DETACH was given. At most
  *	%IBTRACE_TRACE_MAX_RUNNING traces run at once; beyond that the
  *	request fails with EBUSY. Needs CAP_NET_ADMIN.
  * @IBTRACE_CMD_TRACE_HOP: kernel to user only: one hop of a running trace
  *	(%IBTRACE_A_TRACE_HOP) and its %IBTRACE_A_TRACE_ID, unicast to the
- *	requester with the request's sequence number, and the same on the
+ *	requester (sequence number 0), and the same on the
  *	%IBTRACE_MCGRP_TRACE group.
  * @IBTRACE_CMD_TEST_LIST: dump only: the conformance tests the module
  *	knows, one message each: %IBTRACE_A_TEST_NAME, %IBTRACE_A_TEST_SEED,
@@ -110,22 +118,38 @@
  *	%IBTRACE_A_TEST_LID. The reply carries %IBTRACE_A_TEST_JOB at once;
  *	the job runs on, sends %IBTRACE_CMD_TEST_EVENT messages to the
  *	%IBTRACE_MCGRP_TEST group and keeps its result for
- *	%IBTRACE_CMD_TEST_GET. At most %IBTRACE_TEST_MAX_RUNNING jobs run at
- *	once (EBUSY beyond). Needs CAP_NET_ADMIN.
+ *	%IBTRACE_CMD_TEST_GET. Closing the requesting socket cancels the job,
+ *	unless %IBTRACE_A_JOB_DETACH was given. At most
+ *	%IBTRACE_TEST_MAX_RUNNING jobs run at once (EBUSY beyond). Needs
+ *	CAP_NET_ADMIN.
  * @IBTRACE_CMD_TEST_GET: do: the job %IBTRACE_A_TEST_JOB, running or
  *	finished, with its assertions and exchanges so far; dump: every job
  *	kept, without exchanges.
  * @IBTRACE_CMD_TEST_CANCEL: cancel the running job %IBTRACE_A_TEST_JOB.
- *	The job stops after its current MAD exchange, restores what it
- *	changed on the DUT, and finishes with verdict
- *	%IBTRACE_TEST_VERDICT_ERROR and reason "cancelled"; its FINISHED
- *	event follows. Needs CAP_NET_ADMIN.
+ *	The job stops within a second (a MAD in flight is taken back),
+ *	restores what it changed on the DUT (each restore exchange then waits
+ *	at most 750 ms, once; the first unanswered one ends the restore), and
+ *	finishes with verdict %IBTRACE_TEST_VERDICT_ERROR and reason
+ *	"cancelled"; its FINISHED event follows. Needs CAP_NET_ADMIN.
  * @IBTRACE_CMD_TEST_EVENT: kernel to user only, on %IBTRACE_MCGRP_TEST:
  *	%IBTRACE_A_TEST_JOB, %IBTRACE_A_TEST_NAME, %IBTRACE_A_TEST_EVENT and,
  *	by event, %IBTRACE_A_TEST_PROGRESS (exchanges so far),
  *	%IBTRACE_A_TEST_ASSERTION (one decided assertion) or the verdict
  *	attributes (%IBTRACE_A_TEST_VERDICT, %IBTRACE_A_TEST_REASON,
  *	%IBTRACE_A_TEST_RESTORE).
+ * @IBTRACE_CMD_JOB_GET: do: the job %IBTRACE_A_JOB (any kind), running
+ *	or finished: %IBTRACE_A_JOB_KIND, %IBTRACE_A_JOB_STATE, the port,
+ *	%IBTRACE_A_JOB_ELAPSED_NS, how it ended (%IBTRACE_A_JOB_ERRNO,
+ *	%IBTRACE_A_JOB_MESSAGE) and the kind's results so far: a ping's
+ *	%IBTRACE_A_PING_SUMMARY, a trace's hops and result attributes, a
+ *	test's assertions and exchanges (as %IBTRACE_CMD_TEST_GET). Dump:
+ *	every job kept, without a trace's hops or a test's exchanges.
+ *	Needs CAP_NET_ADMIN.
+ * @IBTRACE_CMD_JOB_CANCEL: cancel the running job %IBTRACE_A_JOB (any
+ *	kind). It takes effect within a second, also while a MAD is
+ *	outstanding; the job's end message follows (its %IBTRACE_A_JOB_ERRNO
+ *	is ECANCELED). ENOENT: no such job; EALREADY: it has finished.
+ *	Needs CAP_NET_ADMIN.
  * @__IBTRACE_CMD_MAX: number of commands + 1
  * @IBTRACE_CMD_MAX: highest command number
  */
@@ -142,6 +166,8 @@ enum ibtrace_cmd {
 	IBTRACE_CMD_TEST_GET,
 	IBTRACE_CMD_TEST_CANCEL,
 	IBTRACE_CMD_TEST_EVENT,
+	IBTRACE_CMD_JOB_GET,
+	IBTRACE_CMD_JOB_CANCEL,
 
 	__IBTRACE_CMD_MAX,
 	IBTRACE_CMD_MAX = __IBTRACE_CMD_MAX - 1
@@ -267,13 +293,29 @@ enum ibtrace_cmd {
  *	(with %IBTRACE_RNR_WIRE_NOT_VISIBLE)
  * @IBTRACE_A_TRACE_ID: u32, trace ID (from 1, not reused while the module
  *	is loaded), in every message of a trace
- * @IBTRACE_A_TRACE_ERRNO: u32, on %IBTRACE_MCGRP_TRACE only: the trace
- *	ended without a reply to its requester, with this error (EINTR: the
- *	requester was signalled, e.g. Ctrl-C)
+ * @IBTRACE_A_TRACE_ERRNO: u32, in a trace's end message: the trace ended
+ *	early with this error (as %IBTRACE_A_JOB_ERRNO; ECANCELED: it was
+ *	cancelled)
  * @IBTRACE_A_TRACE_MLID: u32, multicast LID (0xc000..0xfffe): trace the
  *	path a packet to this MLID takes from the local port to the
  *	destination, following the switches' MulticastForwardingTables; in
  *	the reply: the MLID traced
+ * @IBTRACE_A_JOB: u32, job ID (from 1, one sequence for every kind of
+ *	job, not reused while the module is loaded); a test job's
+ *	%IBTRACE_A_TEST_JOB and a trace's %IBTRACE_A_TRACE_ID are the same
+ *	number
+ * @IBTRACE_A_JOB_KIND: u8, &enum ibtrace_job_kind
+ * @IBTRACE_A_JOB_STATE: u8, &enum ibtrace_test_state (running, finished)
+ * @IBTRACE_A_JOB_ERRNO: u32, in a job's end message and GET: the job
+ *	ended early with this error (ECANCELED: cancelled, ENODEV: the
+ *	device went away, ESHUTDOWN: the module is unloading, others: the
+ *	job could not go on, see %IBTRACE_A_JOB_MESSAGE)
+ * @IBTRACE_A_JOB_MESSAGE: string, why the job ended early, one sentence
+ * @IBTRACE_A_JOB_ELAPSED_NS: u64, time since the job started (to its end
+ *	when finished)
+ * @IBTRACE_A_JOB_DETACH: flag, in a request that starts a job: the job
+ *	goes on when the requester's socket closes (without it the job is
+ *	cancelled then), and its messages go to the multicast group only
  * @__IBTRACE_A_MAX: number of attributes + 1
  * @IBTRACE_A_MAX: highest attribute number
  */
@@ -358,9 +400,28 @@ enum ibtrace_attr {
 	IBTRACE_A_TRACE_ID,
 	IBTRACE_A_TRACE_ERRNO,
 	IBTRACE_A_TRACE_MLID,
+	IBTRACE_A_JOB,
+	IBTRACE_A_JOB_KIND,
+	IBTRACE_A_JOB_STATE,
+	IBTRACE_A_JOB_ERRNO,
+	IBTRACE_A_JOB_MESSAGE,
+	IBTRACE_A_JOB_ELAPSED_NS,
+	IBTRACE_A_JOB_DETACH,
 
 	__IBTRACE_A_MAX,
 	IBTRACE_A_MAX = __IBTRACE_A_MAX - 1
+};
+
+/**
+ * enum ibtrace_job_kind - what a job does
+ * @IBTRACE_JOB_TEST: a conformance test (%IBTRACE_CMD_TEST_RUN)
+ * @IBTRACE_JOB_PING: a ping (%IBTRACE_CMD_PING)
+ * @IBTRACE_JOB_TRACE: a trace (%IBTRACE_CMD_TRACE)
+ */
+enum ibtrace_job_kind {
+	IBTRACE_JOB_TEST,
+	IBTRACE_JOB_PING,
+	IBTRACE_JOB_TRACE,
 };
 
 /**

@@ -1,0 +1,196 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The job model (Documentation/ibtrace.rst, "Jobs"): pings, traces and
+# tests run as kernel jobs, never inside a generic netlink handler.
+#
+# On rxe0 (loopback): while a ping of 100,000 probes runs, "modprobe" and
+# "rmmod" of another module with a generic netlink family (wireguard) and
+# "ibtracectl dev" each finish within seconds (before jobs, modprobe sat in
+# genl_register_family for over 600 s); "job show" lists the ping as a
+# running ping job, and refuses an unprivileged user (exit 5); SIGINT ends
+# the ping with its statistics (exit 0). With max_jobs_per_user at 1 a
+# second ping is refused as busy (exit 14) naming the bound; closing the
+# first ping's socket (kill -9) cancels its job ("the requester closed its
+# socket"), after which a ping is admitted again.
+#
+# On an ibtrace_sim fabric (A - S1 - S2 - B, SM-lite): a GUIDInfo test of
+# B with a 60 s timeout and 10 retries, once it has changed B's table, has
+# B's link drop everything; "test cancel" then ends the job within a
+# second (measured here by polling, so at most 2 s is asserted), and the
+# result says that the restore was cut short, in one sentence; "rmmod
+# ibtrace" in the same situation returns within 10 s.
+
+source "$(dirname "$0")/lib.sh"
+
+SIM_KO=${IBTRACE_SIM_KO:-$IBT_ROOT/kmod/sim/ibtrace_sim.ko}
+TMP=$(mktemp -d /tmp/ibtrace_jobs.XXXXXX)
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$TMP"' EXIT
+PARAMS=/sys/module/ibtrace/parameters
+
+ibt_require_root
+ibt_require_file "$IBTRACECTL"
+ibt_require_file "$SIM_KO"
+for c in rdma jq setpriv; do
+	ibt_require_cmd "$c"
+done
+modprobe rdma_rxe 2>/dev/null || ibt_skip_all "rdma_rxe not available"
+
+ms_now() { echo $(($(date +%s%N) / 1000000)); }
+# took_ms COMMAND...: run it, set $took to its wall time in ms, return its status
+took_ms()
+{
+	local t0 rc
+
+	t0=$(ms_now)
+	"$@" > "$TMP/took.out" 2>&1
+	rc=$?
+	took=$(($(ms_now) - t0))
+	return $rc
+}
+# wait_for SECONDS COMMAND...: poll every 0.1 s until COMMAND succeeds
+wait_for()
+{
+	local i
+
+	for i in $(seq $(($1 * 10))); do
+		"${@:2}" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+ibt_check "ibtrace loads" ibt_modprobe_ibtrace
+ibt_check "rxe0 created" ibt_rxe_add rxe0
+gid=$(ibt_gid0 rxe0)
+
+# A long ping does not hold generic netlink -------------------------------------
+
+"$IBTRACECTL" -d rxe0 ping --dgid "$gid" -c 100000 -i 1000 > "$TMP/long.out" 2>&1 &
+pid=$!
+ibt_check "a ping of 100000 probes is running (first probe answered)" \
+	wait_for 20 grep -q 'seq=1 ' "$TMP/long.out"
+js=$("$IBTRACECTL" -j job show)
+ibt_expect "job show: one running ping job on rxe0" "ping running rxe0" \
+	"$(jq -r '[.[] | select(.state == "running")] | .[0] | "\(.kind) \(.state) \(.dev)"' <<< "$js")"
+out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$IBTRACECTL" job show 2>&1)
+ibt_expect "job show as an unprivileged user: exit 5" 5 "$?"
+
+if modinfo wireguard > /dev/null 2>&1 && ! lsmod | grep -q '^wireguard '; then
+	took_ms timeout 120 modprobe wireguard
+	rc=$?
+	ibt_expect "modprobe wireguard (a genetlink family) during the ping: exit 0" 0 "$rc"
+	ibt_check "  within 10 s (took $took ms)" test "$took" -lt 10000
+	echo "# modprobe wireguard during a running ping: $took ms"
+	took_ms timeout 120 rmmod wireguard
+	ibt_expect "rmmod wireguard during the ping: exit 0" 0 "$?"
+	ibt_check "  within 10 s (took $took ms)" test "$took" -lt 10000
+	echo "# rmmod wireguard during a running ping: $took ms"
+else
+	ibt_skip_one "modprobe/rmmod of a genetlink family during a ping" \
+		"no wireguard module (or it is in use)"
+fi
+took_ms timeout 120 "$IBTRACECTL" dev
+ibt_expect "ibtracectl dev during the ping: exit 0" 0 "$?"
+ibt_check "  within 10 s (took $took ms)" test "$took" -lt 10000
+echo "# ibtracectl dev during a running ping: $took ms"
+
+kill -INT "$pid"
+took_ms wait "$pid"
+rc=$?
+ibt_expect "SIGINT: the ping ends, exit 0" 0 "$rc"
+ibt_match "  with its statistics" "probes sent, [0-9]+ received" "$(cat "$TMP/long.out")"
+echo "# SIGINT to the end of the ping: $took ms"
+
+# Bounds, and a closed socket cancels its jobs ------------------------------------
+
+echo 1 > "$PARAMS/max_jobs_per_user"
+"$IBTRACECTL" -d rxe0 ping --dgid "$gid" -c 100000 -i 1000 > "$TMP/one.out" 2>&1 &
+pid=$!
+wait_for 20 grep -q 'seq=1 ' "$TMP/one.out"
+id=$("$IBTRACECTL" -j job show | jq -r '[.[] | select(.state == "running")] | .[0].id')
+out=$("$IBTRACECTL" -d rxe0 ping --dgid "$gid" -c 1 2>&1)
+ibt_expect "max_jobs_per_user 1: a second ping is busy, exit 14" 14 "$?"
+ibt_match "  the message names the bound" "^Error: busy: .*max_jobs_per_user" "$out"
+kill -9 "$pid"
+wait "$pid" 2>/dev/null
+job_state() { "$IBTRACECTL" -j job show "$id" | jq -r .state; }
+ibt_check "kill -9 of the ping: its job ends (socket closed)" \
+	wait_for 5 test "$(job_state)" = finished
+ibt_expect "  ended early: ECANCELED (125), the requester closed its socket" \
+	"125 the requester closed its socket" \
+	"$("$IBTRACECTL" -j job show "$id" | jq -r '"\(.errno) \(.message)"')"
+"$IBTRACECTL" -d rxe0 ping --dgid "$gid" -c 1 > /dev/null 2>&1
+ibt_expect "  a new ping is admitted again" 0 "$?"
+echo 128 > "$PARAMS/max_jobs_per_user"
+ibt_check "rxe0 deleted" ibt_rxe_del rxe0
+
+# Cancel and unload with a silent DUT ----------------------------------------------
+
+rmmod ibtrace_sim 2>/dev/null
+ibt_check "insmod ibtrace_sim" insmod "$SIM_KO"
+cat > "$TMP/topo" <<'TOPO'
+Hca 1 "A"
+[1] "S1"[1]
+
+Switch 4 "S1"
+[1] "A"[1]
+[2] "S2"[1]
+
+Switch 4 "S2"
+[1] "S1"[2]
+[2] "B"[1]
+
+Hca 1 "B"
+[1] "S2"[2]
+TOPO
+ibt_check "fabric j (SM-lite)" "$IBTRACECTL" sim add "$TMP/topo" --name j --guid-cap 32
+active() { [ "$("$IBTRACECTL" -j sim show j | jq '[.[0].nodes[].ports[] | select(.peer != null and .state != "ACTIVE")] | length')" = 0 ]; }
+wait_for 10 active
+A=$("$IBTRACECTL" -j sim show j | jq -r '.[0].nodes[] | select(.name == "A") | .dev')
+
+# start_slow_test: a GUIDInfo job of B that has begun changing B's table,
+# on a slow link; $job is its ID
+start_slow_test()
+{
+	"$IBTRACECTL" sim set j S1 port 2 delay 100000
+	job=$("$IBTRACECTL" -j -d "$A" test run guidinfo --dr 1,2,2 -t 60000 -r 10 \
+		--detach | jq -r .job)
+	has_set() { "$IBTRACECTL" -j test show "$job" -v |
+		jq -e '[.exchanges[]? | select(.phase == "test" and .method == 2)] | length > 0' \
+		> /dev/null; }
+	wait_for 60 has_set
+}
+
+ibt_check "a GUIDInfo job (-t 60000 -r 10) has changed B's table" start_slow_test
+"$IBTRACECTL" sim set j S2 port 2 drop 100
+sleep 0.5
+t0=$(ms_now)
+ibt_check "test cancel while B drops everything" "$IBTRACECTL" test cancel "$job"
+finished() { [ "$("$IBTRACECTL" -j test show "$job" | jq -r .state)" = finished ]; }
+wait_for 30 finished
+took=$(($(ms_now) - t0))
+ibt_check "  the job ends within a second (<= 2 s by polling; took $took ms)" \
+	test "$took" -le 2000
+echo "# cancel to job end, B silent, -t 60000 -r 10: $took ms"
+js=$("$IBTRACECTL" -j test show "$job")
+ibt_expect "  verdict error, restore failed" "error failed" \
+	"$(jq -r '"\(.verdict) \(.restore)"' <<< "$js")"
+ibt_match "  the reason says the restore was cut short" \
+	"cancelled; DUT LEFT CHANGED: the restore was cut short after the cancel" \
+	"$(jq -r .reason <<< "$js")"
+
+"$IBTRACECTL" sim set j S2 port 2 drop 0
+ibt_check "a second such job has changed B's table" start_slow_test
+"$IBTRACECTL" sim set j S2 port 2 drop 100
+sleep 0.5
+took_ms timeout 60 rmmod ibtrace
+ibt_expect "rmmod ibtrace while B drops everything: exit 0" 0 "$?"
+ibt_check "  within 10 s (took $took ms)" test "$took" -lt 10000
+echo "# rmmod ibtrace, a test job waiting on a silent DUT: $took ms"
+
+"$IBTRACECTL" sim set j S2 port 2 drop 0
+"$IBTRACECTL" sim set j S1 port 2 delay 0
+ibt_check "sim del j" "$IBTRACECTL" sim del j
+ibt_check "rmmod ibtrace_sim" rmmod ibtrace_sim
+ibt_done

@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Following a kernel job (a ping, a trace) from the tool: the request
+ * that starts it returns the job's ID at once; its messages (probes,
+ * hops, the end) reach ctx->notify as they happen. ibt_job_follow() waits
+ * for the end: a SIGINT or SIGTERM sends IBTRACE_CMD_JOB_CANCEL once (the
+ * end message follows within a second), and when the kernel dropped
+ * messages or nothing came for IBT_JOB_POLL_MS, the job is read with
+ * IBTRACE_CMD_JOB_GET in case its end was lost.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <json-c/json.h>
+#include <netlink/attr.h>
+#include <netlink/genl/genl.h>
+#include <netlink/msg.h>
+
+#include "ibtracectl.h"
+
+/* silence after which the job is read, in case its end was lost */
+#define IBT_JOB_POLL_MS		1000
+/* attempts at sending the cancel that a repeated signal interrupts */
+#define IBT_JOB_CANCEL_TRIES	5
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/* Send IBTRACE_CMD_JOB_CANCEL for @id; 0 or a printed exit code. */
+int ibt_job_cancel(struct ibt *ctx, uint32_t id)
+{
+	int ret, tries = 0;
+
+	do {
+		struct nl_msg *msg = ibt_nl_req(ctx, IBTRACE_CMD_JOB_CANCEL,
+						false);
+
+		if (!msg)
+			return IBT_EXIT_ERR;
+		if (nla_put_u32(msg, IBTRACE_A_JOB, id) < 0) {
+			nlmsg_free(msg);
+			return ibt_err(IBT_EXIT_ERR, "netlink request too large");
+		}
+		ibt_interrupted = 0;
+		ret = ibt_nl_exchange(ctx, msg, NULL, NULL);
+	} while (ret == IBT_EXIT_INTR && ++tries < IBT_JOB_CANCEL_TRIES);
+	/* a job that has just finished, or is gone, needs no cancel */
+	if (ret == -EALREADY || ret == -ENOENT)
+		return 0;
+	if (ret < 0)
+		return ibt_nl_report(ctx, -ret);
+	return ret;
+}
+
+/* Read job @id with IBTRACE_CMD_JOB_GET through @cb; as ibt_nl_exchange(). */
+static int job_get(struct ibt *ctx, uint32_t id, ibt_nl_cb cb, void *arg)
+{
+	struct nl_msg *msg = ibt_nl_req(ctx, IBTRACE_CMD_JOB_GET, false);
+
+	if (!msg)
+		return IBT_EXIT_ERR;
+	if (nla_put_u32(msg, IBTRACE_A_JOB, id) < 0) {
+		nlmsg_free(msg);
+		return ibt_err(IBT_EXIT_ERR, "netlink request too large");
+	}
+	return ibt_nl_exchange(ctx, msg, cb, arg);
+}
+
+/*
+ * Wait for the end of job @f->id (the kind's notify callback and @f->get
+ * set @f->ended). Returns 0 or a printed exit code.
+ */
+int ibt_job_follow(struct ibt *ctx, struct ibt_job_follow *f)
+{
+	unsigned long nevents = f->nevents;
+	unsigned int lost = ctx->nl_lost;
+	long long last = now_ms();
+	int ret;
+
+	while (!f->ended) {
+		ret = ibt_nl_wait_notify(ctx, IBT_JOB_POLL_MS / 4);
+		if (ret == IBT_EXIT_INTR) {
+			ibt_interrupted = 0;
+			f->interrupted = true;
+			if (!f->cancel_sent) {
+				f->cancel_sent = true;
+				ret = ibt_job_cancel(ctx, f->id);
+				if (ret)
+					return ret;
+			}
+			continue;
+		}
+		if (ret)
+			return ret;
+		if (f->nevents != nevents) {
+			nevents = f->nevents;
+			last = now_ms();
+		}
+		if (f->ended || (ctx->nl_lost == lost &&
+				 now_ms() - last < IBT_JOB_POLL_MS))
+			continue;
+		lost = ctx->nl_lost;
+		last = now_ms();
+		ret = job_get(ctx, f->id, f->get, f->arg);
+		if (ret == IBT_EXIT_INTR) {
+			ibt_interrupted = 1;	/* cancel on the next round */
+			continue;
+		}
+		if (ret == -ENOENT || ret == -EOPNOTSUPP)
+			return ibt_err(IBT_EXIT_ERR,
+				       "job %u is gone (ibtrace module unloaded?) before its end was read",
+				       f->id);
+		if (ret < 0)
+			return ibt_nl_report(ctx, -ret);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * job object: every kernel job of any kind, running or finished
+ * (IBTRACE_CMD_JOB_GET, _JOB_CANCEL).
+ *
+ *   ibtracectl [-j] job [show [ID]]
+ *   ibtracectl job cancel ID
+ *
+ * Text, one line per job:
+ *   job 3 ping rxe0/1 finished 2.004 s sent 3 received 3 errors 0
+ *   job 4 trace ibsim0/1 running 0.120 s hops 2
+ *   job 5 test ibsim0/1 finished 1.570 s guidinfo verdict pass
+ * and ", ended early: MESSAGE (ERRNO TEXT)" when it did.
+ *
+ * JSON: an array of objects (one object for "show ID"). Keys, each only
+ * when known: id, kind ("test", "ping", "trace"), state ("running",
+ * "finished"), dev, port, elapsed_ns, errno (number), error (its text),
+ * message; a ping's sent, received, errors; a trace's trace_id, hops,
+ * result; a test's name, verdict.
+ */
+
+static const char *job_kind_str(unsigned int kind)
+{
+	switch (kind) {
+	case IBTRACE_JOB_TEST:
+		return "test";
+	case IBTRACE_JOB_PING:
+		return "ping";
+	case IBTRACE_JOB_TRACE:
+		return "trace";
+	default:
+		return "unknown";
+	}
+}
+
+/* The summary of a ping job. */
+static int job_show_ping(struct ibt *ctx, struct nlattr **tb)
+{
+	struct nlattr *st[IBTRACE_SUMMARY_A_MAX + 1];
+	int ret;
+
+	if (!tb[IBTRACE_A_PING_SUMMARY])
+		return 0;
+	ret = ibt_nl_parse_nest(ctx, tb[IBTRACE_A_PING_SUMMARY], st);
+	if (ret)
+		return ret;
+	if (st[IBTRACE_SUMMARY_A_SENT])
+		ibt_out_u64(ctx, "sent", nla_get_u32(st[IBTRACE_SUMMARY_A_SENT]));
+	if (st[IBTRACE_SUMMARY_A_RECEIVED])
+		ibt_out_u64(ctx, "received",
+			    nla_get_u32(st[IBTRACE_SUMMARY_A_RECEIVED]));
+	if (st[IBTRACE_SUMMARY_A_ERRORS])
+		ibt_out_u64(ctx, "errors", nla_get_u32(st[IBTRACE_SUMMARY_A_ERRORS]));
+	return 0;
+}
+
+static int job_show_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
+{
+	struct nlattr *tb[IBTRACE_A_MAX + 1];
+	char dev[IBT_DEV_NAME_MAX] = "?", b[32];
+	unsigned int kind;
+	uint64_t ns;
+	int ret;
+
+	(void)arg;
+	ret = ibt_nl_parse(ctx, nlh, tb);
+	if (ret)
+		return ret;
+	if (!tb[IBTRACE_A_JOB] || !tb[IBTRACE_A_JOB_KIND])
+		return 0;
+	kind = nla_get_u8(tb[IBTRACE_A_JOB_KIND]);
+	if (tb[IBTRACE_A_DEV_NAME])
+		nla_strlcpy(dev, tb[IBTRACE_A_DEV_NAME], sizeof(dev));
+
+	ibt_out_obj_begin(ctx, NULL);
+	ibt_out_field(ctx, "id", json_object_new_uint64(nla_get_u32(tb[IBTRACE_A_JOB])),
+		      "job %u", nla_get_u32(tb[IBTRACE_A_JOB]));
+	ibt_out_field(ctx, "kind", json_object_new_string(job_kind_str(kind)),
+		      " %s", job_kind_str(kind));
+	ibt_out_json(ctx, "dev", json_object_new_string(dev));
+	if (tb[IBTRACE_A_PORT]) {
+		ibt_out_json(ctx, "port",
+			     json_object_new_uint64(nla_get_u32(tb[IBTRACE_A_PORT])));
+		ibt_out_text(ctx, " %s/%u", dev, nla_get_u32(tb[IBTRACE_A_PORT]));
+	}
+	if (tb[IBTRACE_A_JOB_STATE]) {
+		const char *st = ibt_test_state_str(nla_get_u8(tb[IBTRACE_A_JOB_STATE]));
+
+		ibt_out_field(ctx, "state", json_object_new_string(st), " %s", st);
+	}
+	if (tb[IBTRACE_A_JOB_ELAPSED_NS]) {
+		ns = nla_get_u64(tb[IBTRACE_A_JOB_ELAPSED_NS]);
+		ibt_out_field(ctx, "elapsed_ns", json_object_new_uint64(ns),
+			      " %s s", ibt_ns_str(ns, 1000000000, b, sizeof(b)));
+	}
+	switch (kind) {
+	case IBTRACE_JOB_PING:
+		ret = job_show_ping(ctx, tb);
+		break;
+	case IBTRACE_JOB_TRACE:
+		if (tb[IBTRACE_A_TRACE_ID])
+			ibt_out_json(ctx, "trace_id", json_object_new_uint64(
+				     nla_get_u32(tb[IBTRACE_A_TRACE_ID])));
+		if (tb[IBTRACE_A_TRACE_HOPS])
+			ibt_out_u64(ctx, "hops", nla_get_u32(tb[IBTRACE_A_TRACE_HOPS]));
+		if (tb[IBTRACE_A_TRACE_STATUS])
+			ibt_out_str(ctx, "result", ibt_trace_status_str(
+				    nla_get_u8(tb[IBTRACE_A_TRACE_STATUS])));
+		break;
+	case IBTRACE_JOB_TEST:
+		if (tb[IBTRACE_A_TEST_NAME]) {
+			char name[64];
+
+			nla_strlcpy(name, tb[IBTRACE_A_TEST_NAME], sizeof(name));
+			ibt_out_field(ctx, "name", json_object_new_string(name),
+				      " %s", name);
+		}
+		if (tb[IBTRACE_A_TEST_VERDICT])
+			ibt_out_str(ctx, "verdict", ibt_test_verdict_str(
+				    nla_get_u8(tb[IBTRACE_A_TEST_VERDICT])));
+		break;
+	}
+	if (tb[IBTRACE_A_JOB_ERRNO]) {
+		uint32_t e = nla_get_u32(tb[IBTRACE_A_JOB_ERRNO]);
+		char msg[256] = "";
+
+		if (tb[IBTRACE_A_JOB_MESSAGE])
+			nla_strlcpy(msg, tb[IBTRACE_A_JOB_MESSAGE], sizeof(msg));
+		ibt_out_json(ctx, "errno", json_object_new_uint64(e));
+		ibt_out_json(ctx, "error", json_object_new_string(strerror(e)));
+		if (msg[0])
+			ibt_out_json(ctx, "message", json_object_new_string(msg));
+		ibt_out_text(ctx, ", ended early: %s (%s)", msg[0] ? msg : "-",
+			     strerror(e));
+	}
+	ibt_out_obj_end(ctx);
+	ibt_out_eol(ctx);
+	return ret;
+}
+
+/* "show [ID]" and "cancel ID": the ID, if given; 0 or a printed code. */
+static int job_id_arg(struct ibt *ctx, bool need, uint32_t *id)
+{
+	*id = 0;
+	if (ctx->argc > 0 && ctx->argv[0][0] != '-') {
+		if (ibt_parse_u32(ctx->argv[0], 1, UINT32_MAX, id))
+			return ibt_err(IBT_EXIT_USAGE, "bad job ID \"%s\"",
+				       ctx->argv[0]);
+		ctx->argc--;
+		ctx->argv++;
+	} else if (need) {
+		return ibt_err(IBT_EXIT_USAGE, "job cancel needs a job ID; see ibtracectl job help");
+	}
+	return ibt_end_args(ctx);
+}
+
+static int job_show(struct ibt *ctx)
+{
+	struct nl_msg *msg;
+	uint32_t id;
+	int ret;
+
+	ret = job_id_arg(ctx, false, &id) ?: ibt_nl_open(ctx);
+	if (ret)
+		return ret;
+	msg = ibt_nl_req(ctx, IBTRACE_CMD_JOB_GET, !id);
+	if (!msg)
+		return IBT_EXIT_ERR;
+	if (id && nla_put_u32(msg, IBTRACE_A_JOB, id) < 0) {
+		nlmsg_free(msg);
+		return ibt_err(IBT_EXIT_ERR, "netlink request too large");
+	}
+	if (!id)
+		ibt_out_arr_begin(ctx, NULL);
+	ret = ibt_nl_run(ctx, msg, job_show_cb, NULL);
+	if (ret)
+		return ret;
+	if (!id)
+		ibt_out_arr_end(ctx);
+	ibt_out_finish(ctx);
+	return IBT_EXIT_OK;
+}
+
+static int job_cancel(struct ibt *ctx)
+{
+	struct nl_msg *msg;
+	uint32_t id;
+	int ret;
+
+	ret = job_id_arg(ctx, true, &id) ?: ibt_nl_open(ctx);
+	if (ret)
+		return ret;
+	msg = ibt_nl_req(ctx, IBTRACE_CMD_JOB_CANCEL, false);
+	if (!msg)
+		return IBT_EXIT_ERR;
+	if (nla_put_u32(msg, IBTRACE_A_JOB, id) < 0) {
+		nlmsg_free(msg);
+		return ibt_err(IBT_EXIT_ERR, "netlink request too large");
+	}
+	return ibt_nl_run(ctx, msg, NULL, NULL);
+}
+
+static int job_help(struct ibt *ctx)
+{
+	(void)ctx;
+	printf("Usage: ibtracectl [-j] [--pretty] job [show [ID]]\n"
+	       "       ibtracectl job cancel ID\n"
+	       "Every kernel job (ping, trace, test), running or finished: one line\n"
+	       "(JSON: one object) per job: id, kind, dev, port, state, elapsed_ns, a\n"
+	       "ping's sent/received/errors, a trace's hops and result, a test's name\n"
+	       "and verdict, and how a job ended early. cancel stops a running job\n"
+	       "within a second. Both need CAP_NET_ADMIN.\n");
+	return IBT_EXIT_OK;
+}
+
+static const struct ibt_cmd job_cmds[] = {
+	{ "show",	job_show },
+	{ "cancel",	job_cancel },
+	{ "help",	job_help },
+	{ NULL,		NULL },
+};
+
+int ibt_job(struct ibt *ctx)
+{
+	return ibt_dispatch(ctx, "job command", job_cmds, "show");
+}
