@@ -82,6 +82,9 @@ run "$IBTRACECTL" -d "$hca1" trace --dlid "$lid4" -v
 say "IBTA GUIDInfo conformance test (C14_024_05) on Hca4, two switches away"
 run "$IBTRACECTL" -d "$hca1" test run guidinfo --lid "$lid4" --blocks 4
 
+say "Pings, traces and tests ran as kernel jobs; the module keeps the recent ones"
+run "$IBTRACECTL" job show
+
 say "The fabric's ports and packet counters"
 run "$IBTRACECTL" sim show demo
 "$IBTRACECTL" sim del demo

@@ -17,7 +17,8 @@
 # On an ibtrace_sim fabric (A - S1 - S2 - B, SM-lite): a GUIDInfo test of
 # B with a 60 s timeout and 10 retries, once it has changed B's table, has
 # B's link drop everything; "test cancel" then ends the job within a
-# second (measured here by polling, so at most 2 s is asserted), and the
+# second (measured by the job's age, which includes the start of the
+# "test cancel" process, so at most 2 s is asserted), and the
 # result says that the restore was cut short, in one sentence; "rmmod
 # ibtrace" in the same situation returns within 10 s.
 
@@ -51,11 +52,13 @@ took_ms()
 # wait_for SECONDS COMMAND...: poll every 0.1 s until COMMAND succeeds
 wait_for()
 {
-	local i
+	local n=$(($1 * 10))
 
-	for i in $(seq $(($1 * 10))); do
-		"${@:2}" && return 0
+	shift
+	while [ "$n" -gt 0 ]; do
+		"$@" && return 0
 		sleep 0.1
+		n=$((n - 1))
 	done
 	return 1
 }
@@ -162,17 +165,22 @@ start_slow_test()
 	wait_for 60 has_set
 }
 
-ibt_check "a GUIDInfo job (-t 60000 -r 10) has changed B's table" start_slow_test
+start_slow_test
+ibt_expect "a GUIDInfo job (-t 60000 -r 10) has changed B's table" 0 "$?"
 "$IBTRACECTL" sim set j S2 port 2 drop 100
 sleep 0.5
-t0=$(ms_now)
+# The job's age (the kernel's clock) just before the cancel and at its
+# end: the difference bounds cancel-to-end from above, the start of the
+# "test cancel" process included.
+age() { "$IBTRACECTL" -j job show "$job" | jq -r .elapsed_ns; }
+e0=$(age)
 ibt_check "test cancel while B drops everything" "$IBTRACECTL" test cancel "$job"
 finished() { [ "$("$IBTRACECTL" -j test show "$job" | jq -r .state)" = finished ]; }
 wait_for 30 finished
-took=$(($(ms_now) - t0))
-ibt_check "  the job ends within a second (<= 2 s by polling; took $took ms)" \
+took=$((($(age) - e0) / 1000000))
+ibt_check "  the job ends within a second or two (took $took ms, the cancel's process start included)" \
 	test "$took" -le 2000
-echo "# cancel to job end, B silent, -t 60000 -r 10: $took ms"
+echo "# cancel to job end, B silent, -t 60000 -r 10: $took ms (job age before the cancel to its end)"
 js=$("$IBTRACECTL" -j test show "$job")
 ibt_expect "  verdict error, restore failed" "error failed" \
 	"$(jq -r '"\(.verdict) \(.restore)"' <<< "$js")"
@@ -181,7 +189,8 @@ ibt_match "  the reason says the restore was cut short" \
 	"$(jq -r .reason <<< "$js")"
 
 "$IBTRACECTL" sim set j S2 port 2 drop 0
-ibt_check "a second such job has changed B's table" start_slow_test
+start_slow_test
+ibt_expect "a second such job has changed B's table" 0 "$?"
 "$IBTRACECTL" sim set j S2 port 2 drop 100
 sleep 0.5
 took_ms timeout 60 rmmod ibtrace

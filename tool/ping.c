@@ -606,10 +606,11 @@ static int ping_run(struct ibt *ctx, struct ping *p)
 		ret = ibt_job_follow(ctx, &p->job);
 	if (ret)
 		return ret;
-	interrupted = p->job.interrupted;
-	if (p->end_errno && !(p->end_errno == ECANCELED && interrupted))
+	if (p->end_errno && p->end_errno != ECANCELED)
 		return ibt_nl_report_msg(ctx, p->end_errno,
 					 p->end_msg[0] ? p->end_msg : NULL);
+	/* cancelled by us, or by another process: the statistics so far */
+	interrupted = p->job.interrupted || p->end_errno == ECANCELED;
 
 	ibt_out_arr_end(ctx);
 	if (ctx->nl_lost)
