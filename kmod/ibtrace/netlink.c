@@ -30,7 +30,13 @@ struct netlink_range_validation ibtrace_nl_mlid_range = {
  */
 static const struct nla_policy ibtrace_nl_no_attr_policy[IBTRACE_A_PAD + 1];
 
-/* Every op's policy and maxattr through IBTRACE_NL_POLICY(), nothing else. */
+/*
+ * Every op's policy and maxattr through IBTRACE_NL_POLICY(), nothing else.
+ * Who may do what (DESIGN §6, the table in Documentation/ibtrace.rst):
+ * listing ports, agent counters and the tests known is open to anyone;
+ * whatever sends a MAD, changes state or shows the fabric (test jobs
+ * carry DUT GUIDs, LIDs, routes and peer GIDs) is GENL_ADMIN_PERM.
+ */
 static const struct genl_ops ibtrace_genl_ops[] = {
 	{
 		.cmd = IBTRACE_CMD_DEV_GET,
@@ -69,6 +75,7 @@ static const struct genl_ops ibtrace_genl_ops[] = {
 	},
 	{
 		.cmd = IBTRACE_CMD_TEST_GET,
+		.flags = GENL_ADMIN_PERM,
 		.doit = ibtrace_nl_test_get_doit,
 		.dumpit = ibtrace_nl_test_get_dumpit,
 		IBTRACE_NL_POLICY(ibtrace_test_job_policy),
@@ -82,7 +89,9 @@ static const struct genl_ops ibtrace_genl_ops[] = {
 };
 
 static const struct genl_multicast_group ibtrace_genl_mcgrps[] = {
-	[IBTRACE_NL_MCGRP_TEST] = { .name = IBTRACE_MCGRP_TEST },
+	/* DUT GUIDs, LIDs, routes, GUID tables, peer GIDs: admins only */
+	[IBTRACE_NL_MCGRP_TEST] = { .name = IBTRACE_MCGRP_TEST,
+				    .flags = GENL_MCAST_CAP_NET_ADMIN },
 	/* hops of every trace: the fabric's topology, for admins only */
 	[IBTRACE_NL_MCGRP_TRACE] = { .name = IBTRACE_MCGRP_TRACE,
 				     .flags = GENL_MCAST_CAP_NET_ADMIN },

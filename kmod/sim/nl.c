@@ -414,7 +414,14 @@ out:
 	return err ?: skb->len;
 }
 
-/* Every op's policy and maxattr through IBSIM_NL_POLICY(), nothing else. */
+/*
+ * Every op's policy and maxattr through IBSIM_NL_POLICY(), nothing else.
+ * Who may do what (DESIGN §6, the table in Documentation/ibtrace.rst):
+ * fabric summaries (name, counts, SM-lite and its LID, as "rdma dev" and
+ * sysfs show the HCAs anyway) are open to anyone; changing a fabric, and
+ * reading its nodes (GUIDs, LIDs, links, knobs: the fabric's layout),
+ * need CAP_NET_ADMIN.
+ */
 static const struct genl_ops ibsim_nl_ops[] = {
 	{
 		.cmd = IBTRACE_SIM_CMD_FABRIC_ADD,
@@ -436,6 +443,7 @@ static const struct genl_ops ibsim_nl_ops[] = {
 	},
 	{
 		.cmd = IBTRACE_SIM_CMD_NODE_GET,
+		.flags = GENL_ADMIN_PERM,
 		.dumpit = ibsim_nl_node_get_dumpit,
 		IBSIM_NL_POLICY(ibsim_nl_name_policy),
 	},
