@@ -776,8 +776,8 @@ static int report(struct ibt *ctx, int err)
 			       attr_name(ctx, e->bad_attr, b, sizeof(b)));
 	if (e->msg[0])
 		return ibt_err(code, "%s", e->msg);
-	if (code == IBT_EXIT_PERM)
-		return ibt_err(code, "Operation needs CAP_NET_ADMIN");
+	if (code == IBT_EXIT_PERM)	/* genetlink's GENL_ADMIN_PERM: no text */
+		return ibt_err(code, "this needs CAP_NET_ADMIN (run as root)");
 	if (e->miss_type >= 0)
 		return ibt_err(code, "%s: missing attribute %s", strerror(err),
 			       attr_name(ctx, e->miss_type, b, sizeof(b)));

@@ -60,6 +60,10 @@
  * decimals, sent in ppm. Prints nothing on success. Words the tool cannot
  * parse: exit 2; the kernel's refusal: "Error: <extack> (attribute X)",
  * exit 1 (5 without CAP_NET_ADMIN).
+ *
+ * Every command needs CAP_NET_ADMIN: show too, since NODE_GET shows the
+ * fabric's GUIDs, LIDs and links. Without it: "Error: this needs
+ * CAP_NET_ADMIN (run as root)", exit 5.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -1084,8 +1088,8 @@ static int sim_help(struct ibt *ctx)
 	       "show: every fabric (or NAME): its nodes (type, name, guid, dev) and per\n"
 	       "port: lid, state, peer NODE/PORT, rx, tx, drops packet counters,\n"
 	       "the knobs not at their power-on value, and misroute rules.\n"
-	       "add, del and set need CAP_NET_ADMIN (else exit 5); exit 3: ibtrace_sim is\n"
-	       "not loaded.\n");
+	       "add, del, set and show need CAP_NET_ADMIN (else exit 5); exit 3:\n"
+	       "ibtrace_sim is not loaded.\n");
 	return IBT_EXIT_OK;
 }
 

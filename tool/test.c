@@ -1166,7 +1166,7 @@ static int test_help(struct ibt *ctx)
 	       "kept job. cancel: stop a running job (it restores the DUT first).\n"
 	       "Exit (run, show JOB): 0 pass, 15 fail, 16 not applicable, 17 error,\n"
 	       "18 restore failed (the DUT may be left changed), 13 cancelled,\n"
-	       "14 busy; run and cancel need CAP_NET_ADMIN (else exit 5).\n");
+	       "14 busy; run, show and cancel need CAP_NET_ADMIN (else exit 5).\n");
 	return IBT_EXIT_OK;
 }
 

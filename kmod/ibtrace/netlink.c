@@ -24,81 +24,88 @@ struct netlink_range_validation ibtrace_nl_mlid_range = {
 	.min = IBTRACE_MIN_MULTICAST_LID, .max = IBTRACE_MAX_MULTICAST_LID,
 };
 
+/*
+ * For requests that take no attribute: strict validation rejects every
+ * type, 1 here (NLA_UNSPEC) and the others as past maxattr. Two entries,
+ * as IBTRACE_NL_POLICY() wants: maxattr 0 would mean the family's.
+ */
+static const struct nla_policy ibtrace_nl_no_attr_policy[IBTRACE_A_PAD + 1];
+
+/*
+ * Every op's policy and maxattr through IBTRACE_NL_POLICY(), nothing else.
+ * Who may do what (DESIGN §6, the table in Documentation/ibtrace.rst):
+ * listing ports, agent counters and the tests known is open to anyone;
+ * whatever sends a MAD, changes state or shows the fabric (test jobs
+ * carry DUT GUIDs, LIDs, routes and peer GIDs) is GENL_ADMIN_PERM.
+ */
 static const struct genl_ops ibtrace_genl_ops[] = {
 	{
 		.cmd = IBTRACE_CMD_DEV_GET,
 		.doit = ibtrace_nl_dev_get_doit,
 		.dumpit = ibtrace_nl_dev_get_dumpit,
-		.policy = ibtrace_dev_get_policy,
-		.maxattr = ARRAY_SIZE(ibtrace_dev_get_policy) - 1,
+		IBTRACE_NL_POLICY(ibtrace_dev_get_policy),
 	},
 	{
 		.cmd = IBTRACE_CMD_AGENT_GET,
 		.doit = ibtrace_nl_agent_get_doit,
 		.dumpit = ibtrace_nl_agent_get_dumpit,
-		.policy = ibtrace_dev_get_policy,
-		.maxattr = ARRAY_SIZE(ibtrace_dev_get_policy) - 1,
+		IBTRACE_NL_POLICY(ibtrace_dev_get_policy),
 	},
 	{
 		.cmd = IBTRACE_CMD_PING,
 		.flags = GENL_ADMIN_PERM,
 		.doit = ibtrace_nl_ping_doit,
-		.policy = ibtrace_ping_policy,
-		.maxattr = ARRAY_SIZE(ibtrace_ping_policy) - 1,
+		IBTRACE_NL_POLICY(ibtrace_ping_policy),
 	},
 	{
 		.cmd = IBTRACE_CMD_TRACE,
 		.flags = GENL_ADMIN_PERM,
 		.doit = ibtrace_nl_trace_doit,
-		.policy = ibtrace_trace_policy,
-		.maxattr = ARRAY_SIZE(ibtrace_trace_policy) - 1,
+		IBTRACE_NL_POLICY(ibtrace_trace_policy),
 	},
 	{
 		.cmd = IBTRACE_CMD_TEST_LIST,
 		.dumpit = ibtrace_nl_test_list_dumpit,
-		.policy = ibtrace_test_job_policy,
-		.maxattr = 0,
+		IBTRACE_NL_POLICY(ibtrace_nl_no_attr_policy),
 	},
 	{
 		.cmd = IBTRACE_CMD_TEST_RUN,
 		.flags = GENL_ADMIN_PERM,
 		.doit = ibtrace_nl_test_run_doit,
-		.policy = ibtrace_test_run_policy,
-		.maxattr = ARRAY_SIZE(ibtrace_test_run_policy) - 1,
+		IBTRACE_NL_POLICY(ibtrace_test_run_policy),
 	},
 	{
 		.cmd = IBTRACE_CMD_TEST_GET,
+		.flags = GENL_ADMIN_PERM,
 		.doit = ibtrace_nl_test_get_doit,
 		.dumpit = ibtrace_nl_test_get_dumpit,
-		.policy = ibtrace_test_job_policy,
-		.maxattr = ARRAY_SIZE(ibtrace_test_job_policy) - 1,
+		IBTRACE_NL_POLICY(ibtrace_test_job_policy),
 	},
 	{
 		.cmd = IBTRACE_CMD_TEST_CANCEL,
 		.flags = GENL_ADMIN_PERM,
 		.doit = ibtrace_nl_test_cancel_doit,
-		.policy = ibtrace_test_job_policy,
-		.maxattr = ARRAY_SIZE(ibtrace_test_job_policy) - 1,
+		IBTRACE_NL_POLICY(ibtrace_test_job_policy),
 	},
 	{
 		.cmd = IBTRACE_CMD_JOB_GET,
 		.flags = GENL_ADMIN_PERM,
 		.doit = ibtrace_nl_job_get_doit,
 		.dumpit = ibtrace_nl_job_get_dumpit,
-		.policy = ibtrace_job_policy,
-		.maxattr = ARRAY_SIZE(ibtrace_job_policy) - 1,
+		IBTRACE_NL_POLICY(ibtrace_job_policy),
 	},
 	{
 		.cmd = IBTRACE_CMD_JOB_CANCEL,
 		.flags = GENL_ADMIN_PERM,
 		.doit = ibtrace_nl_job_cancel_doit,
-		.policy = ibtrace_job_policy,
-		.maxattr = ARRAY_SIZE(ibtrace_job_policy) - 1,
+		IBTRACE_NL_POLICY(ibtrace_job_policy),
 	},
 };
 
 static const struct genl_multicast_group ibtrace_genl_mcgrps[] = {
-	[IBTRACE_NL_MCGRP_TEST] = { .name = IBTRACE_MCGRP_TEST },
+	/* DUT GUIDs, LIDs, routes, GUID tables, peer GIDs: admins only */
+	[IBTRACE_NL_MCGRP_TEST] = { .name = IBTRACE_MCGRP_TEST,
+				    .flags = GENL_MCAST_CAP_NET_ADMIN },
 	/* hops of every trace: the fabric's topology, for admins only */
 	[IBTRACE_NL_MCGRP_TRACE] = { .name = IBTRACE_MCGRP_TRACE,
 				     .flags = GENL_MCAST_CAP_NET_ADMIN },

@@ -44,6 +44,22 @@ int ibtrace_nl_init(void);
 void ibtrace_nl_exit(void);
 
 /**
+ * IBTRACE_NL_POLICY() - an op's request policy and the maxattr it implies
+ * @p: the policy array (an array: a pointer does not build)
+ *
+ * Every op of the family gets its policy through this macro, so its
+ * maxattr is the array's last index and nothing else. Genetlink takes a
+ * maxattr of 0 for "the family's", IBTRACE_A_MAX, and would validate (and
+ * dump, for CTRL_CMD_GETPOLICY) a shorter array past its end: an array of
+ * fewer than two entries does not build. A request that takes no
+ * attribute uses ibtrace_nl_no_attr_policy.
+ */
+#define IBTRACE_NL_POLICY(p)						\
+	.policy = (p),							\
+	.maxattr = sizeof(p) / sizeof((p)[0]) - 1 + __must_be_array(p) +	\
+		   BUILD_BUG_ON_ZERO(sizeof(p) < 2 * sizeof((p)[0]))
+
+/**
  * typedef ibtrace_nl_fill_t - write one port's message body
  * @skb: message being built (header already put)
  * @port: the port

@@ -18,8 +18,11 @@
 
 static struct genl_family ibsim_nl_family;
 
-/* Attributes not listed are output only: strict validation rejects them. */
-static const struct nla_policy ibsim_nl_add_policy[IBTRACE_SIM_A_MAX + 1] = {
+/*
+ * Attributes not listed are output only: strict validation rejects them.
+ * Unsized, so that an array ends at the last attribute it defines.
+ */
+static const struct nla_policy ibsim_nl_add_policy[] = {
 	[IBTRACE_SIM_A_FABRIC_NAME] = { .type = NLA_NUL_STRING,
 					.len = IBTRACE_SIM_NAME_MAX },
 	[IBTRACE_SIM_A_TOPOLOGY] = { .type = NLA_STRING },
@@ -27,7 +30,7 @@ static const struct nla_policy ibsim_nl_add_policy[IBTRACE_SIM_A_MAX + 1] = {
 	[IBTRACE_SIM_A_GUID_CAP] = NLA_POLICY_MIN(NLA_U8, 1),
 };
 
-static const struct nla_policy ibsim_nl_name_policy[IBTRACE_SIM_A_MAX + 1] = {
+static const struct nla_policy ibsim_nl_name_policy[] = {
 	[IBTRACE_SIM_A_FABRIC_NAME] = { .type = NLA_NUL_STRING,
 					.len = IBTRACE_SIM_NAME_MAX },
 };
@@ -411,39 +414,43 @@ out:
 	return err ?: skb->len;
 }
 
+/*
+ * Every op's policy and maxattr through IBSIM_NL_POLICY(), nothing else.
+ * Who may do what (DESIGN §6, the table in Documentation/ibtrace.rst):
+ * fabric summaries (name, counts, SM-lite and its LID, as "rdma dev" and
+ * sysfs show the HCAs anyway) are open to anyone; changing a fabric, and
+ * reading its nodes (GUIDs, LIDs, links, knobs: the fabric's layout),
+ * need CAP_NET_ADMIN.
+ */
 static const struct genl_ops ibsim_nl_ops[] = {
 	{
 		.cmd = IBTRACE_SIM_CMD_FABRIC_ADD,
 		.doit = ibsim_nl_fabric_add_doit,
-		.policy = ibsim_nl_add_policy,
-		.maxattr = IBTRACE_SIM_A_MAX,
+		IBSIM_NL_POLICY(ibsim_nl_add_policy),
 		.flags = GENL_ADMIN_PERM,
 	},
 	{
 		.cmd = IBTRACE_SIM_CMD_FABRIC_DEL,
 		.doit = ibsim_nl_fabric_del_doit,
-		.policy = ibsim_nl_name_policy,
-		.maxattr = IBTRACE_SIM_A_MAX,
+		IBSIM_NL_POLICY(ibsim_nl_name_policy),
 		.flags = GENL_ADMIN_PERM,
 	},
 	{
 		.cmd = IBTRACE_SIM_CMD_FABRIC_GET,
 		.doit = ibsim_nl_fabric_get_doit,
 		.dumpit = ibsim_nl_fabric_get_dumpit,
-		.policy = ibsim_nl_name_policy,
-		.maxattr = IBTRACE_SIM_A_MAX,
+		IBSIM_NL_POLICY(ibsim_nl_name_policy),
 	},
 	{
 		.cmd = IBTRACE_SIM_CMD_NODE_GET,
+		.flags = GENL_ADMIN_PERM,
 		.dumpit = ibsim_nl_node_get_dumpit,
-		.policy = ibsim_nl_name_policy,
-		.maxattr = IBTRACE_SIM_A_MAX,
+		IBSIM_NL_POLICY(ibsim_nl_name_policy),
 	},
 	{
 		.cmd = IBTRACE_SIM_CMD_SET,
 		.doit = ibsim_nl_set_doit,
-		.policy = ibsim_nl_set_policy,
-		.maxattr = IBTRACE_SIM_A_MAX,
+		IBSIM_NL_POLICY(ibsim_nl_set_policy),
 		.flags = GENL_ADMIN_PERM,
 	},
 };

@@ -56,7 +56,7 @@ ibsim_nl_misroute_policy[IBTRACE_SIM_MISROUTE_A_MAX + 1] = {
 		NLA_POLICY_MAX(NLA_U32, IBTRACE_SIM_PORTS_MAX),
 };
 
-const struct nla_policy ibsim_nl_set_policy[IBTRACE_SIM_A_MAX + 1] = {
+const struct nla_policy ibsim_nl_set_policy[IBTRACE_SIM_A_MISROUTE + 1] = {
 	[IBTRACE_SIM_A_FABRIC_NAME] = { .type = NLA_NUL_STRING,
 					.len = IBTRACE_SIM_NAME_MAX },
 	[IBTRACE_SIM_A_NODE_INDEX] = { .type = NLA_U32 },

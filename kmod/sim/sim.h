@@ -626,6 +626,22 @@ int __ibsim_fabric_add(const struct ibsim_fabric_opts *opts,
 		       struct netlink_ext_ack *extack);
 int __ibsim_fabric_del(struct ibsim_fabric *fabric);
 
+/**
+ * IBSIM_NL_POLICY() - an op's request policy and the maxattr it implies
+ * @p: the policy array (an array: a pointer does not build)
+ *
+ * Every op of the family gets its policy through this macro, so its
+ * maxattr is the array's last index and nothing else: genetlink takes a
+ * maxattr of 0 for the family's, and would validate (and dump, for
+ * CTRL_CMD_GETPOLICY) a shorter array past its end. An array of fewer
+ * than two entries does not build. A policy array ends at the last
+ * attribute it defines.
+ */
+#define IBSIM_NL_POLICY(p)						\
+	.policy = (p),							\
+	.maxattr = sizeof(p) / sizeof((p)[0]) - 1 + __must_be_array(p) +	\
+		   BUILD_BUG_ON_ZERO(sizeof(p) < 2 * sizeof((p)[0]))
+
 /* nl.c */
 int ibsim_nl_init(void);
 void ibsim_nl_exit(void);
@@ -732,7 +748,8 @@ void ibsim_misroute_del(struct ibsim_node *node, u16 dlid);
 bool ibsim_misroute_lookup(struct ibsim_node *node, u16 dlid, u8 *port);
 
 /* set_nl.c */
-extern const struct nla_policy ibsim_nl_set_policy[IBTRACE_SIM_A_MAX + 1];
+extern const struct nla_policy
+	ibsim_nl_set_policy[IBTRACE_SIM_A_MISROUTE + 1];
 int ibsim_nl_set_doit(struct sk_buff *skb, struct genl_info *info);
 int ibsim_nl_fill_knobs(struct sk_buff *skb, struct ibsim_port *port);
 int ibsim_nl_fill_misroutes(struct sk_buff *skb, struct ibsim_node *node);

@@ -44,7 +44,7 @@
 #define IBTRACE_TEST_RNR_CODES		32
 /* RDMA CM port (TCP port space) of the RNR responder, by default. */
 #define IBTRACE_RNR_RESPONDER_PORT	7471
-/* Name of the multicast group of test job events. */
+/* Name of the multicast group of test job events (joining needs CAP_NET_ADMIN). */
 #define IBTRACE_MCGRP_TEST		"test"
 /* Name of the multicast group of trace events (joining needs CAP_NET_ADMIN). */
 #define IBTRACE_MCGRP_TRACE		"trace"
@@ -124,14 +124,16 @@
  *	CAP_NET_ADMIN.
  * @IBTRACE_CMD_TEST_GET: do: the job %IBTRACE_A_TEST_JOB, running or
  *	finished, with its assertions and exchanges so far; dump: every job
- *	kept, without exchanges.
+ *	kept, without exchanges. Needs CAP_NET_ADMIN (a job shows its DUT's
+ *	GUIDs, LID, route and GUID table, or its peer's GID).
  * @IBTRACE_CMD_TEST_CANCEL: cancel the running job %IBTRACE_A_TEST_JOB.
  *	The job stops within a second (a MAD in flight is taken back),
  *	restores what it changed on the DUT (each restore exchange then waits
  *	at most 750 ms, once; the first unanswered one ends the restore), and
  *	finishes with verdict %IBTRACE_TEST_VERDICT_ERROR and reason
  *	"cancelled"; its FINISHED event follows. Needs CAP_NET_ADMIN.
- * @IBTRACE_CMD_TEST_EVENT: kernel to user only, on %IBTRACE_MCGRP_TEST:
+ * @IBTRACE_CMD_TEST_EVENT: kernel to user only, on %IBTRACE_MCGRP_TEST
+ *	(joining it needs CAP_NET_ADMIN):
  *	%IBTRACE_A_TEST_JOB, %IBTRACE_A_TEST_NAME, %IBTRACE_A_TEST_EVENT and,
  *	by event, %IBTRACE_A_TEST_PROGRESS (exchanges so far),
  *	%IBTRACE_A_TEST_ASSERTION (one decided assertion) or the verdict

@@ -49,7 +49,8 @@
  *	and link counts). Do: the fabric named by %IBTRACE_SIM_A_FABRIC_NAME;
  *	dump: every fabric.
  * @IBTRACE_SIM_CMD_NODE_GET: dump only: one message per node, of every
- *	fabric or of the one named by %IBTRACE_SIM_A_FABRIC_NAME.
+ *	fabric or of the one named by %IBTRACE_SIM_A_FABRIC_NAME. Needs
+ *	CAP_NET_ADMIN (GUIDs, LIDs and links: the fabric's layout).
  * @IBTRACE_SIM_CMD_TOPO_ERROR: kernel to user only: where and why a
  *	topology text was rejected (%IBTRACE_SIM_A_ERR_LINE,
  *	%IBTRACE_SIM_A_ERR_MSG); see the top of this file.
