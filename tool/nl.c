@@ -341,6 +341,9 @@ static const char *const ibt_attr_names[IBTRACE_A_MAX + 1] = {
 	[IBTRACE_A_TEST_PEER_GID]	= "test_peer_gid",
 	[IBTRACE_A_TEST_PEER_PORT]	= "test_peer_port",
 	[IBTRACE_A_TEST_DEADLINE_MS]	= "test_deadline_ms",
+	[IBTRACE_A_SERVER_PORT]		= "server_port",
+	[IBTRACE_A_SERVER_MAX_CONNS]	= "server_max_conns",
+	[IBTRACE_A_SERVER_MAX_HOLD_MS]	= "server_max_hold_ms",
 };
 
 /* The family ibt_nl_open() resolves. */

@@ -18,7 +18,7 @@
 
 #include "ibtrace.h"
 #include "netlink.h"
-#include "rnr.h"
+#include "server.h"
 #include "test.h"
 
 static struct ib_client ibtrace_client;
@@ -218,7 +218,7 @@ static int __init ibtrace_init(void)
 		pr_err("cannot register generic netlink family: %d\n", err);
 		goto err_unregister_client;
 	}
-	err = ibtrace_rnr_responder_init();
+	err = ibtrace_server_init();
 	if (err)
 		goto err_nl_exit;
 	return 0;
@@ -239,14 +239,14 @@ static void __exit ibtrace_exit(void)
 {
 	/*
 	 * Test jobs first: each is cancelled and restores its DUT while the
-	 * devices and the family still exist. Then the RNR responder's
-	 * listener and connections (peer hosts' jobs see a disconnect or a
+	 * devices and the family still exist. Then the server's
+	 * listener and connections, if an admin started it (peer hosts' jobs see a disconnect or a
 	 * rejection). Then the devices: that ends
 	 * running requests (they see their device die); then the family,
 	 * which waits for their handlers to return.
 	 */
 	ibtrace_test_stop();
-	ibtrace_rnr_responder_exit();
+	ibtrace_server_exit();
 	ib_unregister_client(&ibtrace_client);
 	ibtrace_nl_exit();
 	ibtrace_test_exit();

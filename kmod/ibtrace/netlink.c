@@ -79,6 +79,27 @@ static const struct genl_ops ibtrace_genl_ops[] = {
 		.policy = ibtrace_test_job_policy,
 		.maxattr = ARRAY_SIZE(ibtrace_test_job_policy) - 1,
 	},
+	{
+		.cmd = IBTRACE_CMD_SERVER_START,
+		.flags = GENL_ADMIN_PERM,
+		.doit = ibtrace_nl_server_start_doit,
+		.policy = ibtrace_server_start_policy,
+		.maxattr = ARRAY_SIZE(ibtrace_server_start_policy) - 1,
+	},
+	{
+		.cmd = IBTRACE_CMD_SERVER_STOP,
+		.flags = GENL_ADMIN_PERM,
+		.doit = ibtrace_nl_server_stop_doit,
+		.policy = ibtrace_server_none_policy,
+		.maxattr = ARRAY_SIZE(ibtrace_server_none_policy) - 1,
+	},
+	{
+		.cmd = IBTRACE_CMD_SERVER_GET,
+		.flags = GENL_ADMIN_PERM,
+		.doit = ibtrace_nl_server_get_doit,
+		.policy = ibtrace_server_none_policy,
+		.maxattr = ARRAY_SIZE(ibtrace_server_none_policy) - 1,
+	},
 };
 
 static const struct genl_multicast_group ibtrace_genl_mcgrps[] = {

@@ -83,7 +83,7 @@ ushort ibtrace_rnr_responder_port = IBTRACE_RNR_RESPONDER_PORT;
 module_param_named(rnr_responder_port, ibtrace_rnr_responder_port, ushort,
 		   0444);
 MODULE_PARM_DESC(rnr_responder_port,
-		 "RDMA CM port of the RNR test's responder for peer hosts (0: none)");
+		 "RDMA CM port of the server when started without one, and of a peer's server in the RNR test's peer mode (default 7471)");
 
 /* IBA table of the RNR NAK timer, code -> ns (the specification's). */
 static const u64 rnr_table_ns[IBTRACE_TEST_RNR_CODES] = {
