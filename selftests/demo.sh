@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # `make demo`, VM 1: what ibtrace does so far. Part 1: two hosts joined
-# by RoCE (rxe); the peer VM runs selftests/peer.sh (rxe0 + ibtrace):
+# by RoCE (rxe); the peer VM runs selftests/peer.sh (rxe0 + ibtrace, its
+# server started):
 # pings, SourceRoute probes and the RNR NAK timer test against it.
 # Part 2: an InfiniBand fabric in ibtrace_sim, brought up by OpenSM: a
 # trace across it and the GUIDInfo conformance test.
@@ -43,7 +44,12 @@ run "$IBTRACECTL" -j --pretty -d rxe0 ping --dgid "$peer" -c 2 -i 100
 say "Local agent counters"
 run "$IBTRACECTL" agent show
 
-say "IBTA RNR NAK timer test (C09_130_01) against the peer's responder: code 31 (491.52 ms), rnr_retry 2, each wait also timed on the wire"
+say "This host's RDMA CM server, which peer hosts' RNR tests connect to: off until an admin starts it, bounded"
+run "$IBTRACECTL" server show
+run "$IBTRACECTL" server start --max-conns 4 --max-hold 30000
+run "$IBTRACECTL" server stop
+
+say "IBTA RNR NAK timer test (C09_130_01) against the peer's responder (its server started by peer.sh): code 31 (491.52 ms), rnr_retry 2, each wait also timed on the wire"
 run "$IBTRACECTL" -d rxe0 test run rnr --peer "$peer" --timer 31 --retry 2 --iterations 2
 
 # Part 2: InfiniBand, on a software fabric -----------------------------------

@@ -11,8 +11,14 @@
 # must report as a #01.03 failure and nothing else; a responder that does
 # post a receive buffer must make the test fail; a SEND in flight at a
 # cancel is flushed ("WR flushed") before its QPs go; cancel and unload leave
-# no QP behind. The responder, asked by a user-space requester (librdmacm),
-# rejects private data not its own and a 17th connection.
+# no QP behind. The responder is a service of the module's RDMA CM server,
+# which nothing starts but an admin: no listener after a plain load, one
+# after "server start" (unprivileged users refused), none after "server
+# stop", which closes the clients' connections. Asked by a user-space
+# requester (librdmacm), it rejects private data not its own, a connection
+# over max-conns and a hold over max-hold-ms, naming the bound; rmmod with
+# the server running and clients connected is clean; "server=1" at load
+# starts it.
 #
 # IBTRACE_RNR_SLOW=1 adds the opt-in variant: every code, 20 iterations,
 # rnr_retry 3, both polling modes; in peer mode every code, 3 iterations.
@@ -23,6 +29,7 @@ ibt_require_root
 ibt_require_file "$IBTRACECTL"
 ibt_require_cmd jq
 ibt_require_cmd rdma
+ibt_require_cmd setpriv
 
 # Table values (ns) of the RNR NAK timer codes, from the specification.
 TABLE=(655360000 10000 20000 30000 40000 60000 80000 120000 160000 240000
@@ -37,6 +44,28 @@ ibt_rxe_add rxe0 >/dev/null 2>&1 ||
 
 # The RC QPs on rxe0 (ours are kernel QPs of type RC; QP0/QP1 are not).
 rc_qps() { rdma resource show qp link rxe0/1 2>/dev/null | grep -c 'type RC'; }
+# The module's RDMA CM IDs listening (the kernel names their owner).
+listeners() { rdma resource show cm_id 2>/dev/null | grep LISTEN | grep -c ibtrace; }
+# srv ARGS...: ibtracectl -j server ARGS; $js the JSON, $rc the exit status.
+srv() { js=$("$IBTRACECTL" -j server "$@" 2>/tmp/srv.err); rc=$?; }
+unpriv() { setpriv --reuid=65534 --regid=65534 --clear-groups "$IBTRACECTL" "$@"; }
+# uapi NAME: the value of enumerator NAME in the uAPI header (commands and
+# attributes are numbered by their place, which a merge may change).
+uapi() { awk -v n="$1" '/^enum ibtrace_(cmd|attr) \{/ { f = 1; v = 0; next }
+	f && /^\}/ { f = 0 } f && $1 == n "," { print v } f && /^\t[A-Z_]+,$/ { v++ }' \
+	"$IBT_ROOT/uapi/linux/ibtrace.h"; }
+# nl ERRNAME BAD_ATTR_TYPE MSG_REGEX DESCRIPTION -- ARGS: ibtrace_nlraw
+# sends ARGS unchecked; the kernel's answer must be as expected.
+nl()
+{
+	local errname=$1 bad=$2 msg=$3 desc=$4 out
+
+	shift 5
+	out=$("$IBT_NLRAW" "$@" 2>&1)
+	ibt_expect "$desc: $errname, naming attribute $bad" "$errname $bad" \
+		"$(sed -n 's/^errname=//p' <<< "$out") $(sed -n 's/^bad_attr_type=//p' <<< "$out")"
+	ibt_match "  message" "$msg" "$(sed -n 's/^msg=//p' <<< "$out")"
+}
 
 js=$("$IBTRACECTL" -j test list)
 ibt_expect "test list: rnr with seed C09_130_01" C09_130_01 \
@@ -111,11 +140,62 @@ ibt_expect "  verdict fail" fail "$(jr .verdict)"
 ibt_match "  the reason says no RNR NAK happened" "no RNR NAK" "$(jr .reason)"
 ibt_expect "  no QP left" 0 "$(rc_qps)"
 
+echo "# the server: nothing listens until an admin starts it"
+RNR_CM=$IBT_DIR/ibtrace_rnr_cm
+self_gid=$(ip -6 -o addr show dev "$IBT_NETDEV" scope link | awk '{ print $4 }' | cut -d/ -f1 | head -n 1)
+self="$self_gid%$IBT_NETDEV"
+ibt_expect "plain load: no RDMA CM listener of the module" 0 "$(listeners)"
+ibt_expect "  a client is refused (no listener: status 8, invalid service ID)" \
+	"conn 1 rejected status 8" "$("$RNR_CM" "$self" 2>&1 | head -n 1)"
+srv show
+ibt_expect "server show: exit 0, not running" "0 false" "$rc $(jr .running)"
+for cmd in start show stop; do
+	out=$(unpriv server $cmd 2>&1)
+	ibt_expect "unprivileged server $cmd: refused (exit 5)" 5 "$?"
+done
+ibt_match "  the sentence says what it needs" "CAP_NET_ADMIN|not permitted" "$out"
+ibt_expect "  still no listener" 0 "$(listeners)"
+srv start
+ibt_expect "server start: exit 0, running on port 7471 of every address and device" \
+	"0 true 7471 :: any" "$rc $(jr '"\(.running) \(.port) \(.address) \(.dev)"')"
+ibt_expect "  default bounds: 16 connections, holds of at most 60000 ms" "16 60000" \
+	"$(jr '"\(.max_conns) \(.max_hold_ms)"')"
+ibt_match "  an RDMA CM listener of the module" '^[1-9]' "$(listeners)"
+srv start
+ibt_expect "server start while it runs: exit 14 (busy)" 14 "$rc"
+ibt_match "  the sentence says it runs already" "runs already" "$(cat /tmp/srv.err)"
+out=$("$IBTRACECTL" server start --max-conns 0 2>&1)
+ibt_expect "server start --max-conns 0: usage error (exit 2)" 2 "$?"
+ibt_match "  naming the option and its range" "max-conns.*1\.\.256" "$out"
+# The kernel's own policies, without the tool's checks.
+start=$(uapi IBTRACE_CMD_SERVER_START)
+a_port=$(uapi IBTRACE_A_SERVER_PORT)
+a_conns=$(uapi IBTRACE_A_SERVER_MAX_CONNS)
+a_hold=$(uapi IBTRACE_A_SERVER_MAX_HOLD_MS)
+srv stop
+nl ERANGE "$a_conns" "out of range" "raw server start, max-conns 257" -- \
+	"$start" "$a_conns=u32:257"
+nl ERANGE "$a_hold" "out of range" "raw server start, max-hold-ms 999" -- \
+	"$start" "$a_hold=u32:999"
+nl ERANGE "$a_hold" "out of range" "raw server start, max-hold-ms 600001" -- \
+	"$start" "$a_hold=u32:600001"
+nl ERANGE "$a_port" "out of range" "raw server start, port 0" -- \
+	"$start" "$a_port=u16:0"
+nl EINVAL "$a_port" "." "raw server start, port as a u32" -- \
+	"$start" "$a_port=u32:7471"
+for cmd in STOP GET; do
+	nl EINVAL 1 "." "raw server ${cmd,,} with an attribute (it takes none)" -- \
+		"$(uapi IBTRACE_CMD_SERVER_$cmd)" 1=u32:1
+	nl EINVAL "$a_port" "[Uu]nknown attribute" "raw server ${cmd,,} with a start attribute" -- \
+		"$(uapi IBTRACE_CMD_SERVER_$cmd)" "$a_port=u16:7471"
+done
+ibt_expect "  none of them started the server" "false 0" \
+	"$("$IBTRACECTL" -j server show | jq -r .running) $(listeners)"
+srv start
+
 echo "# the responder, from a user-space requester on this host (librdmacm)"
 # What a foreign client may send is rejected, 16 connections are kept and
 # a 17th is rejected, and everything goes with the requesters.
-RNR_CM=$IBT_DIR/ibtrace_rnr_cm
-self="$(ip -6 -o addr show dev "$IBT_NETDEV" scope link | awk '{ print $4 }' | cut -d/ -f1 | head -n 1)%$IBT_NETDEV"
 # The REQ's private data field has a fixed size: 8 bytes arrive padded
 # with zeros, a valid request with hold 0 (held for the slack only).
 ibt_expect "private data of 8 bytes (zero padded by the CM): accepted" \
@@ -128,7 +208,7 @@ ibt_expect "our private data: accepted" "conn 1 established" \
 	"$("$RNR_CM" "$self" 2>&1 | head -n 1)"
 sleep 1
 ibt_expect "  no QP left after the requester disconnected" 0 "$(rc_qps)"
-"$RNR_CM" -n 17 -H 4000 "$self" > /tmp/rnr_cm.out 2>&1 &
+"$RNR_CM" -n 17 -H 10000 "$self" > /tmp/rnr_cm.out 2>&1 &
 cm_pid=$!
 for i in $(seq 60); do
 	grep -q '^established' /tmp/rnr_cm.out && break
@@ -139,12 +219,102 @@ ibt_expect "17 requests at once: 16 established, the 17th rejected" \
 ibt_expect "  the 17th is the one rejected (status 28)" "conn 17 rejected status 28" \
 	"$(grep '^conn 17 ' /tmp/rnr_cm.out)"
 ibt_expect "  while held: 16 responder and 16 requester QPs" 32 "$(rc_qps)"
+srv show
+ibt_expect "  server show: 16 connections, 16 clients, 1 rejected for max-conns" "16 16 1" \
+	"$(jr '"\(.conns) \(.clients | length) \(.stats.rej_conns)"')"
+ibt_expect "  each client: the rnr service, this host's GID, rxe0 port 1, code 12" \
+	"rnr $self_gid rxe0 1 12" \
+	"$(jr '.clients[0] | "\(.service) \(.peer_gid) \(.dev) \(.port) \(.rnr_timer)"')"
 wait "$cm_pid"
 ibt_expect "  the requester disconnected them all (exit 0)" 0 "$?"
 sleep 1
 ibt_expect "  no QP left after the requesters went" 0 "$(rc_qps)"
 ibt_expect "  afterwards a request is accepted again" "conn 1 established" \
 	"$("$RNR_CM" "$self" 2>&1 | head -n 1)"
+
+echo "# server stop with clients connected"
+"$RNR_CM" -n 4 -H 20000 -W "$self" > /tmp/rnr_cm.out 2>&1 &
+cm_pid=$!
+for i in $(seq 60); do
+	grep -q '^established' /tmp/rnr_cm.out && break
+	sleep 0.5
+done
+ibt_expect "4 clients connected" "established 4 rejected 0" "$(grep '^established' /tmp/rnr_cm.out)"
+srv stop
+ibt_expect "server stop: exit 0, stopped, 4 connections closed" "0 false 4" \
+	"$rc $(jr '"\(.running) \(.closed)"')"
+wait "$cm_pid"
+ibt_expect "  the clients saw their connections closed" "disconnected 4" \
+	"$(grep '^disconnected' /tmp/rnr_cm.out)"
+ibt_expect "  no listener" 0 "$(listeners)"
+sleep 1
+ibt_expect "  no QP left" 0 "$(rc_qps)"
+srv stop
+ibt_expect "server stop while stopped: exit 1" 1 "$rc"
+ibt_match "  the sentence says it does not run" "does not run" "$(cat /tmp/srv.err)"
+
+echo "# the server's bounds, set by the admin, each refusal naming its bound"
+ibt_kmsg_mark
+srv start --max-conns 2
+ibt_expect "server start --max-conns 2" "0 2" "$rc $(jr .max_conns)"
+"$RNR_CM" -n 3 "$self" > /tmp/rnr_cm.out 2>&1
+ibt_expect "  3 requests: 2 established, the 3rd rejected" "established 2 rejected 1" \
+	"$(grep '^established' /tmp/rnr_cm.out)"
+ibt_match "  the log names the bound" "rejected: the server holds max-conns 2 connections already" \
+	"$(ibt_kmsg_since)"
+srv stop
+srv start --max-hold 30000
+ibt_expect "server start --max-hold 30000" "0 30000" "$rc $(jr .max_hold_ms)"
+ibt_expect "  a request for a hold of 60000 ms: rejected" "conn 1 rejected status 28" \
+	"$("$RNR_CM" "$self" 2>&1 | head -n 1)"
+ibt_match "  the log names the bound" "rejected: hold 60000 ms over the server's max-hold-ms 30000" \
+	"$(ibt_kmsg_since)"
+srv show
+ibt_expect "  counted: 1 over max-hold, nothing accepted" "1 0" \
+	"$(jr '"\(.stats.rej_hold) \(.stats.accepted)"')"
+srv stop
+srv start --max-hold 1000
+rnr --timer 12 --iterations 1 --peer "$self_gid"
+ibt_expect "the kernel's requester against a server with max-hold 1000 ms: exit 17 (error)" 17 "$rc"
+ibt_match "  the reason names the bound the server refused" \
+	"refused: hold [0-9]+ ms over the server's max-hold-ms 1000" "$(jr .reason)"
+srv stop
+out=$("$IBTRACECTL" -d nosuchdev server start 2>&1)
+ibt_expect "server start -d nosuchdev: exit 4 (no such device)" 4 "$?"
+if ip link add ibtv0 type veth peer name ibtv1 2>/dev/null; then
+	# A second device, rxe1, on a veth: a request to its address arrives
+	# on rxe1, which a server started with -d rxe0 does not serve.
+	ip addr add 198.19.0.1/32 dev ibtv0
+	ip link set ibtv1 up
+	ip link set ibtv0 up
+	rdma link add rxe1 type rxe netdev ibtv0
+	sleep 1
+	srv start -d rxe0
+	ibt_expect "server start -d rxe0: serves rxe0 only" "0 rxe0" "$rc $(jr .dev)"
+	ibt_expect "  a request on rxe0 is accepted" "conn 1 established" \
+		"$("$RNR_CM" "$self" 2>&1 | head -n 1)"
+	ibt_expect "  a request on rxe1 is rejected" "conn 1 rejected status 28" \
+		"$("$RNR_CM" 198.19.0.1 2>&1 | head -n 1)"
+	ibt_match "  the log names the device" "rejected: device rxe1 is not served \\(the server serves rxe0 only\\)" \
+		"$(ibt_kmsg_since)"
+	srv stop
+	srv start
+	"$RNR_CM" -H 3000 198.19.0.1 > /tmp/rnr_cm.out 2>&1 &
+	cm_pid=$!
+	sleep 1.5
+	srv show
+	ibt_expect "  every device served: a client on rxe1, by its IPv4 address" \
+		"rxe1 ::ffff:198.19.0.1" "$(jr '.clients[0] | "\(.dev) \(.peer_gid)"')"
+	wait "$cm_pid"
+	srv stop
+	rdma link delete rxe1
+	ip link del ibtv0
+else
+	ibt_skip_one "server start -d: a request on another device" "no veth to put a second rxe on"
+fi
+srv start
+ibt_expect "server started again with its defaults" "0 16 60000" \
+	"$rc $(jr '"\(.max_conns) \(.max_hold_ms)"')"
 
 echo "# a full sweep of the 32 codes, cancelled and unloaded midway"
 rnr --timer all --iterations 1
@@ -190,10 +360,35 @@ ibt_expect "  a detached sweep is running" running \
 # rnr_retry 1) has over a minute to go; the unload ends it in the iteration
 # in progress (at most one code 0 wait, 655 ms). Waiting for the sweep's
 # end, or a hang, fails the bound of 30 s; a slow machine does not.
+# The server runs, with a client connected: the unload closes it too.
+"$RNR_CM" -n 1 -H 60000 -W "$self" > /tmp/rnr_cm.out 2>&1 &
+cm_pid=$!
+for i in $(seq 60); do
+	grep -q '^established' /tmp/rnr_cm.out && break
+	sleep 0.5
+done
+ibt_expect "  the server runs, a client connected" "true 1" \
+	"$("$IBTRACECTL" -j server show | jq -r '"\(.running) \(.conns)"')"
 t0=$(date +%s%N)
-ibt_check "rmmod ibtrace mid-sweep returns (30 s bound)" timeout 30 rmmod ibtrace
+ibt_check "rmmod ibtrace mid-sweep, server running, returns (30 s bound)" timeout 30 rmmod ibtrace
 echo "# rmmod took $((($(date +%s%N) - t0) / 1000000)) ms"
+wait "$cm_pid"
+ibt_expect "  the client saw its connection closed" "disconnected 1" \
+	"$(grep '^disconnected' /tmp/rnr_cm.out)"
+sleep 1
 ibt_expect "  no QP left after the unload" 0 "$(rc_qps)"
+ibt_check "ibtrace loads again" ibt_modprobe_ibtrace
+ibt_expect "  plain load again: no listener" 0 "$(listeners)"
+
+echo "# module parameter server=1"
+rmmod ibtrace
+ibt_check "insmod ibtrace server=1" insmod "$IBT_KO" server=1
+ibt_expect "  server show: running on port 7471, default bounds" "true 7471 16 60000" \
+	"$("$IBTRACECTL" -j server show | jq -r '"\(.running) \(.port) \(.max_conns) \(.max_hold_ms)"')"
+ibt_match "  an RDMA CM listener of the module" '^[1-9]' "$(listeners)"
+ibt_expect "  a client is accepted" "conn 1 established" "$("$RNR_CM" "$self" 2>&1 | head -n 1)"
+ibt_check "  rmmod with the server running" timeout 30 rmmod ibtrace
+ibt_expect "  no listener after the unload" 0 "$(listeners)"
 ibt_check "ibtrace loads again" ibt_modprobe_ibtrace
 
 if [ "${IBTRACE_RNR_SLOW:-0}" = 1 ]; then

@@ -7,15 +7,17 @@
  * prints how each ended, keeps the established ones for a while and then
  * disconnects them.
  *
- *   ibtrace_rnr_cm [-p PORT] [-n N] [-H MS] [-k KIND] ADDRESS
+ *   ibtrace_rnr_cm [-p PORT] [-n N] [-H MS] [-W] [-k KIND] ADDRESS
  *
  * KIND: ok (code 12, default), none (no private data), short (the first
  * 8 bytes: the CM pads them with zeros), magic, version, code (32), flags
  * (an unknown flag), retry (rnr_retry 8).
  * Output: one line per connection, "conn I established" or "conn I
  * rejected status S" (S: the CM's reject reason), then "established E
- * rejected R". Exit 0 when every connection ended one of those ways, 1 on
- * any other error, 2 on usage errors.
+ * rejected R". With -W, the established connections are not closed by us:
+ * it waits up to MS (-H) for the server to close them and prints
+ * "disconnected D" (the server's stop). Exit 0 when every connection ended
+ * one of those ways, 1 on any other error, 2 on usage errors.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -165,10 +167,33 @@ err:
 	return -1;
 }
 
+/* -W: count the DISCONNECTED events of @ids within @ms. */
+static int wait_disconnects(struct rdma_cm_id **ids, int n, int ms)
+{
+	struct pollfd pfd = { .fd = ch->fd, .events = POLLIN };
+	struct rdma_cm_event *ev;
+	int i, d = 0, est = 0;
+
+	for (i = 0; i < n; i++)
+		est += !!ids[i];
+	while (d < est && poll(&pfd, 1, ms) == 1) {
+		if (rdma_get_cm_event(ch, &ev)) {
+			perror("rdma_get_cm_event");
+			break;
+		}
+		for (i = 0; i < n; i++)
+			if (ev->id == ids[i] &&
+			    ev->event == RDMA_CM_EVENT_DISCONNECTED)
+				d++;
+		rdma_ack_cm_event(ev);
+	}
+	return d;
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: ibtrace_rnr_cm [-p PORT] [-n N] [-H MS] [-k ok|none|short|magic|version|code|flags|retry] ADDRESS\n");
+		"usage: ibtrace_rnr_cm [-p PORT] [-n N] [-H MS] [-W] [-k ok|none|short|magic|version|code|flags|retry] ADDRESS\n");
 	exit(2);
 }
 
@@ -179,12 +204,13 @@ int main(int argc, char **argv)
 	struct rdma_cm_id *ids[MAX_CONNS] = { NULL };
 	const char *port = "7471", *kind = "ok";
 	int n = 1, hold_ms = 0, est = 0, rej = 0, rc = 0, opt, i, r;
+	int wait_disc = 0;
 	struct addrinfo *ai;
 	struct rdma_cm_event ev;
 	struct priv p;
 	uint8_t len;
 
-	while ((opt = getopt(argc, argv, "p:n:H:k:")) != -1) {
+	while ((opt = getopt(argc, argv, "p:n:H:Wk:")) != -1) {
 		switch (opt) {
 		case 'p':
 			port = optarg;
@@ -197,6 +223,9 @@ int main(int argc, char **argv)
 			break;
 		case 'k':
 			kind = optarg;
+			break;
+		case 'W':
+			wait_disc = 1;
 			break;
 		default:
 			usage();
@@ -231,12 +260,16 @@ int main(int argc, char **argv)
 	}
 	printf("established %d rejected %d\n", est, rej);
 	fflush(stdout);
-	if (hold_ms)
+	if (wait_disc) {
+		printf("disconnected %d\n", wait_disconnects(ids, n, hold_ms));
+		fflush(stdout);
+	} else if (hold_ms) {
 		usleep(hold_ms * 1000);
+	}
 	for (i = 0; i < n; i++) {
 		if (!ids[i])
 			continue;
-		if (!rdma_disconnect(ids[i]))
+		if (!wait_disc && !rdma_disconnect(ids[i]))
 			next_event(ids[i], RDMA_CM_EVENT_DISCONNECTED, &ev);
 		rdma_destroy_qp(ids[i]);
 		rdma_destroy_id(ids[i]);

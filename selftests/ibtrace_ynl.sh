@@ -95,6 +95,19 @@ out=$(ynl --do dev-get --json '{"dev-name": "rxe0"}' 2>&1)
 ibt_match "a do request without port: EINVAL, extack asks for the port" \
 	"Invalid argument.*: a port number is required" "$out"
 
+"$IBTRACECTL" server start --max-conns 3 --max-hold 5000 >/dev/null
+out=$(ynl --do server-get 2>&1)
+ibt_match "server-get decoded from the spec: running, its bounds, its counters" \
+	'"server-running": 1,.*"server-max-conns": 3,.*"server-max-hold-ms": 5000,.*"rej-hold": 0' \
+	"$(tr '\n' ' ' <<< "$out")"
+"$IBTRACECTL" server stop >/dev/null
+out=$(ynl --do server-start --json '{"server-max-conns": 300}' 2>&1)
+ibt_expect "server-start over the spec's max-conns: the spec client exits 1" 1 "$?"
+ibt_match "  with the kernel's errno" "out of range" "$out"
+out=$(ynl --do server-stop 2>&1)
+ibt_match "server-stop when stopped: ENOENT, the kernel says why" \
+	"No such file or directory.*: the server does not run" "$out"
+
 "$IBTRACECTL" sim del ynl >/dev/null 2>&1
 rmmod ibtrace_sim 2>/dev/null
 ibt_rxe_del rxe0

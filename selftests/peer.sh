@@ -2,12 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # The peer VM's part (vm-run --peer-cmd): an rxe device with the ibtrace
-# agent, then wait until vm-run stops the VM.
+# agent and its RDMA CM server started (the RNR test's peer mode connects
+# to it; nothing listens unless started), then wait until vm-run stops
+# the VM.
 
 source "$(dirname "$0")/lib.sh"
 
 ibt_modprobe_ibtrace || exit 1
 ibt_rxe_add rxe0 || exit 1
+"$IBTRACECTL" server start || exit 1
 echo "peer: rxe0 $(ibt_gid0 rxe0) ready"
 touch "$VMRUN_SHARED/peer-ready"
 exec sleep infinity

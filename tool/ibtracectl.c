@@ -71,6 +71,9 @@ static void usage(FILE *f)
 "  sim set FABRIC NODE [port N] [drop PCT] [delay USEC] [link down|up]\n"
 "      [guid-cap N] [guid-quirks Q,...] [misroute DLID PORT|none]\n"
 "                     fabrics of the ibtrace_sim software InfiniBand fabric\n"
+"  server start [--port N] [--max-conns N] [--max-hold MS] | server stop |\n"
+"  server show        the RDMA CM server peer hosts' tests connect to (off\n"
+"                     until started; -d DEV: that device only)\n"
 "  help               this text; \"OBJECT help\" describes one object\n"
 "\n"
 "Exit status:\n"
@@ -89,7 +92,7 @@ static void usage(FILE *f)
 " 11  trace: a hop did not answer after all retries\n"
 " 12  trace: the SA PathRecord lookup failed\n"
 " 13  trace, test run: cancelled (SIGINT; test run: also SIGTERM)\n"
-" 14  busy: too many requests running (EBUSY)\n"
+" 14  busy: too many requests running (EBUSY); server start: it runs already\n"
 " 15  test: verdict fail (an assertion failed)\n"
 " 16  test: verdict not applicable to the DUT\n"
 " 17  test: verdict error (the test could not be completed)\n"
@@ -264,6 +267,7 @@ static const struct ibt_cmd objects[] = {
 	{ "test",	ibt_test },
 	{ "job",	ibt_job },
 	{ "sim",	ibt_sim },
+	{ "server",	ibt_server },
 	{ "help",	help },
 	{ NULL,		NULL },
 };

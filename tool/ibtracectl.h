@@ -319,5 +319,6 @@ int ibt_ping(struct ibt *ctx);
 int ibt_trace(struct ibt *ctx);
 int ibt_test(struct ibt *ctx);
 int ibt_sim(struct ibt *ctx);
+int ibt_server(struct ibt *ctx);
 
 #endif /* IBTRACECTL_H */

@@ -351,6 +351,9 @@ static const char *const ibt_attr_names[IBTRACE_A_MAX + 1] = {
 	[IBTRACE_A_TRACE_MLID]		= "trace_mlid",
 	[IBTRACE_A_JOB]			= "job",
 	[IBTRACE_A_JOB_DETACH]		= "job_detach",
+	[IBTRACE_A_SERVER_PORT]		= "server_port",
+	[IBTRACE_A_SERVER_MAX_CONNS]	= "server_max_conns",
+	[IBTRACE_A_SERVER_MAX_HOLD_MS]	= "server_max_hold_ms",
 };
 
 /* The family ibt_nl_open() resolves. */

@@ -18,7 +18,7 @@
 
 #include "ibtrace.h"
 #include "netlink.h"
-#include "rnr.h"
+#include "server.h"
 #include "test.h"
 
 static struct ib_client ibtrace_client;
@@ -218,7 +218,7 @@ static int __init ibtrace_init(void)
 		pr_err("cannot register generic netlink family: %d\n", err);
 		goto err_unregister_client;
 	}
-	err = ibtrace_rnr_responder_init();
+	err = ibtrace_server_init();
 	if (err)
 		goto err_nl_exit;
 	return 0;
@@ -238,15 +238,17 @@ err_sa_exit:
 static void __exit ibtrace_exit(void)
 {
 	/*
-	 * Jobs first: each is cancelled (a test restores its DUT, within a
-	 * bounded time) while the devices and the family still exist. Then the RNR responder's
-	 * listener and connections (peer hosts' jobs see a disconnect or a
-	 * rejection). Then the devices: that ends
-	 * running requests (they see their device die); then the family,
-	 * which waits for their handlers to return.
+	 * Test jobs first: each is cancelled and restores its DUT (within a
+	 * bounded time) while the devices and the family still exist. Then
+	 * the server's listener and connections, if an admin started it
+	 * (peer hosts' jobs see a disconnect or a
+	 * rejection). Then the devices: that ends the pings and traces
+	 * still running (they see their device die, and their end message
+	 * goes out before the device is released); then the family, and
+	 * the jobs' workqueue.
 	 */
 	ibtrace_job_stop();
-	ibtrace_rnr_responder_exit();
+	ibtrace_server_exit();
 	ib_unregister_client(&ibtrace_client);
 	ibtrace_nl_exit();
 	ibtrace_job_exit();

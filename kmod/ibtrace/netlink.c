@@ -100,6 +100,24 @@ static const struct genl_ops ibtrace_genl_ops[] = {
 		.doit = ibtrace_nl_job_cancel_doit,
 		IBTRACE_NL_POLICY(ibtrace_job_policy),
 	},
+	{
+		.cmd = IBTRACE_CMD_SERVER_START,
+		.flags = GENL_ADMIN_PERM,
+		.doit = ibtrace_nl_server_start_doit,
+		IBTRACE_NL_POLICY(ibtrace_server_start_policy),
+	},
+	{
+		.cmd = IBTRACE_CMD_SERVER_STOP,
+		.flags = GENL_ADMIN_PERM,
+		.doit = ibtrace_nl_server_stop_doit,
+		IBTRACE_NL_POLICY(ibtrace_nl_no_attr_policy),
+	},
+	{
+		.cmd = IBTRACE_CMD_SERVER_GET,
+		.flags = GENL_ADMIN_PERM,
+		.doit = ibtrace_nl_server_get_doit,
+		IBTRACE_NL_POLICY(ibtrace_nl_no_attr_policy),
+	},
 };
 
 static const struct genl_multicast_group ibtrace_genl_mcgrps[] = {

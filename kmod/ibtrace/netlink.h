@@ -118,4 +118,11 @@ int ibtrace_nl_job_get_dumpit(struct sk_buff *skb,
 			      struct netlink_callback *cb);
 int ibtrace_nl_job_cancel_doit(struct sk_buff *skb, struct genl_info *info);
 
+/* server_nl.c */
+extern const struct nla_policy
+	ibtrace_server_start_policy[IBTRACE_A_SERVER_MAX_HOLD_MS + 1];
+int ibtrace_nl_server_start_doit(struct sk_buff *skb, struct genl_info *info);
+int ibtrace_nl_server_stop_doit(struct sk_buff *skb, struct genl_info *info);
+int ibtrace_nl_server_get_doit(struct sk_buff *skb, struct genl_info *info);
+
 #endif /* _IBTRACE_NETLINK_H */

@@ -58,6 +58,8 @@
 /* Transport timer of the requester: 4.096 us x 2^20 = 4.3 s, > code 0. */
 #define RNR_QP_TIMEOUT		20
 #define RNR_QP_RETRY_CNT	7
+/* Entries of the job's CQ (one SEND, one receive). */
+#define RNR_CQ_ENTRIES		4
 /* How long a SEND in flight may take to complete after its QP's error. */
 #define RNR_FLUSH_MS		1000
 
@@ -81,7 +83,7 @@ ushort ibtrace_rnr_responder_port = IBTRACE_RNR_RESPONDER_PORT;
 module_param_named(rnr_responder_port, ibtrace_rnr_responder_port, ushort,
 		   0444);
 MODULE_PARM_DESC(rnr_responder_port,
-		 "RDMA CM port of the RNR test's responder for peer hosts (0: none)");
+		 "RDMA CM port of the server when started without one, and of a peer's server in the RNR test's peer mode (default 7471)");
 
 /* IBA table of the RNR NAK timer, code -> ns (the specification's). */
 static const u64 rnr_table_ns[IBTRACE_TEST_RNR_CODES] = {
@@ -169,6 +171,7 @@ struct rnr_data {
  * @wire_tried: the tap was set up, or found impossible
  * @wsamples: the wire samples of the current code
  * @flush: how the SEND in flight ended when its iteration stopped early
+ * @flush_lost: the SEND's completion was not seen (its flush gave up)
  */
 struct rnr_ctx {
 	struct ibtrace_test_job *job;
@@ -194,6 +197,7 @@ struct rnr_ctx {
 	bool wire_tried;
 	u64 wsamples[RNR_WIRE_MAX_SAMPLES];
 	char flush[64];
+	bool flush_lost;
 };
 
 /* Event mode: runs in softirq context. */
@@ -550,6 +554,7 @@ static void rnr_flush(struct rnr_ctx *c)
 
 	err = ib_modify_qp(c->req, &attr, IB_QP_STATE);
 	if (err) {
+		c->flush_lost = true;
 		snprintf(c->flush, sizeof(c->flush),
 			 "the SEND in flight not flushed: %pe",
 			 ERR_PTR(err));
@@ -563,14 +568,37 @@ static void rnr_flush(struct rnr_ctx *c)
 		deadline = ktime_get_ns() + RNR_FLUSH_MS * NSEC_PER_MSEC;
 		err = rnr_wait_busy(c, deadline, false);
 	}
-	if (err)
+	if (err) {
+		c->flush_lost = true;
 		snprintf(c->flush, sizeof(c->flush),
 			 "the SEND in flight not flushed in %u ms",
 			 RNR_FLUSH_MS);
-	else
+	} else {
 		snprintf(c->flush, sizeof(c->flush),
 			 "the SEND in flight ended with \"%s\"",
 			 ib_wc_status_msg(c->status));
+	}
+}
+
+/*
+ * Event mode, after the pair of an iteration whose SEND's completion was
+ * never seen (its flush gave up): that completion may still sit in the
+ * CQ, or be on its way to the CQ's softirq poller, and would be taken
+ * for the SEND of the next requester QP if that has the same address.
+ * Busy mode polls the CQ empty after destroying the pair; a CQ the ib_cq
+ * core polls cannot be polled from here, so it is drained by replacing
+ * it: ib_free_cq() stops its poller and drops what is left.
+ */
+static int rnr_cq_renew(struct rnr_ctx *c)
+{
+	struct ib_cq *cq;
+
+	cq = ib_alloc_cq(c->ibdev, c, RNR_CQ_ENTRIES, 0, IB_POLL_SOFTIRQ);
+	if (IS_ERR(cq))
+		return PTR_ERR(cq);
+	ib_free_cq(c->cq);
+	c->cq = cq;
+	return 0;
 }
 
 /*
@@ -595,7 +623,7 @@ static int rnr_once(struct rnr_ctx *c, u8 code, u8 rnr_retry,
 	};
 	u64 t_post, deadline;
 	struct ib_wc wc[RNR_POLL_BATCH];
-	int err, i;
+	int err, cq_err, i;
 
 	if (c->job->args.deadline_ms)
 		deadline = (u64)c->job->args.deadline_ms * NSEC_PER_MSEC;
@@ -603,6 +631,7 @@ static int rnr_once(struct rnr_ctx *c, u8 code, u8 rnr_retry,
 		deadline = (rnr_retry + 1) * rnr_table_ns[code] * 4 +
 			   RNR_DEADLINE_SLACK_NS;
 	c->flush[0] = '\0';
+	c->flush_lost = false;
 	if (c->job->args.peer)
 		err = rnr_peer_pair(c, code, rnr_retry, recv_posted, deadline);
 	else
@@ -630,10 +659,19 @@ static int rnr_once(struct rnr_ctx *c, u8 code, u8 rnr_retry,
 	 * have the same address as this one.
 	 */
 	rnr_pair_destroy(c);
-	if (c->job->args.poll != IBTRACE_TEST_POLL_EVENT)
+	if (c->job->args.poll != IBTRACE_TEST_POLL_EVENT) {
 		for (i = 0; i < 4 && ib_poll_cq(c->cq, RNR_POLL_BATCH, wc) > 0;
 		     i++)
 			;
+	} else if (c->flush_lost) {
+		cq_err = rnr_cq_renew(c);
+		if (cq_err) {
+			/* The old CQ is not safe to go on with: stop. */
+			strlcat(c->flush, "; no CQ to go on with",
+				sizeof(c->flush));
+			err = cq_err;
+		}
+	}
 	return err;
 }
 
@@ -951,7 +989,7 @@ static void ibtrace_rnr_run(struct ibtrace_test_job *job)
 		ibtrace_test_abort(job, "cannot allocate a PD: %pe", c->pd);
 		goto out_unmap;
 	}
-	c->cq = ib_alloc_cq(c->ibdev, c, 4, 0,
+	c->cq = ib_alloc_cq(c->ibdev, c, RNR_CQ_ENTRIES, 0,
 			    job->args.poll == IBTRACE_TEST_POLL_EVENT ?
 			    IB_POLL_SOFTIRQ : IB_POLL_DIRECT);
 	if (IS_ERR(c->cq)) {

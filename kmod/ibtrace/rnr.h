@@ -115,6 +115,7 @@ u32 rnr_wire_take(struct rnr_wire *w, u64 *samples, u32 max, u32 *naks);
  * @remote_qpn: the responder's QPN (from ESTABLISHED)
  * @ifindex: netdev the route went out of, 0 = unknown
  * @why: why the connection failed (verdict reason), when it did
+ * @rej: the reason an ibtrace server gave for its rejection, or ""
  */
 struct rnr_peer {
 	struct ibtrace_test_job *job;
@@ -126,14 +127,12 @@ struct rnr_peer {
 	u32 remote_qpn;
 	int ifindex;
 	char why[IBTRACE_TEST_REASON_LEN];
+	char rej[96];
 };
 
 int rnr_peer_connect(struct rnr_peer *p, struct ib_pd *pd, struct ib_cq *cq,
 		     const struct rnr_priv *priv, struct ib_qp **qp);
 void rnr_peer_disconnect(struct rnr_peer *p);
 bool rnr_peer_lost(struct rnr_peer *p);
-
-int ibtrace_rnr_responder_init(void);
-void ibtrace_rnr_responder_exit(void);
 
 #endif /* _IBTRACE_RNR_H */

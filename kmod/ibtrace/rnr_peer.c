@@ -22,11 +22,25 @@
 #include <rdma/rdma_cm.h>
 
 #include "rnr.h"
+#include "server.h"
 
 #define RNR_PEER_RESOLVE_MS	3000
 #define RNR_PEER_CONNECT_MS	10000
 #define RNR_PEER_SLICE_MS	20
 #define RNR_PEER_RETRY_CNT	7
+
+/* The reason an ibtrace server gave in its rejection, into p->rej. */
+static void rnr_peer_rej(struct rnr_peer *p, const struct rdma_cm_event *ev)
+{
+	const struct ibtrace_srv_rej *rej = ev->param.conn.private_data;
+
+	if (!rej || ev->param.conn.private_data_len < sizeof(*rej) ||
+	    be32_to_cpu(rej->magic) != IBTRACE_SRV_REJ_MAGIC ||
+	    rej->version != IBTRACE_SRV_REJ_VERSION)
+		return;
+	strscpy(p->rej, rej->text,
+		min(sizeof(p->rej), sizeof(rej->text)));
+}
 
 static int rnr_peer_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 {
@@ -37,6 +51,8 @@ static int rnr_peer_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 	p->status = ev->status;
 	if (ev->event == RDMA_CM_EVENT_ESTABLISHED)
 		p->remote_qpn = ev->param.conn.qp_num;
+	if (ev->event == RDMA_CM_EVENT_REJECTED)
+		rnr_peer_rej(p, ev);
 	spin_unlock(&p->lock);
 	complete(&p->done);
 	return 0;
@@ -128,7 +144,13 @@ static int rnr_peer_failed(struct rnr_peer *p, const char *step, int err,
 		what = buf;
 	} else if (event == RDMA_CM_EVENT_REJECTED &&
 		   status == IB_CM_REJ_INVALID_SERVICE_ID) {
-		what = "connection refused";
+		what = "connection refused (is its server started? ibtracectl server start)";
+	} else if (event == RDMA_CM_EVENT_REJECTED && p->rej[0]) {
+		snprintf(p->why, sizeof(p->why),
+			 "the ibtrace server at %pI6c port %u refused: %s (%s)",
+			 job->args.peer_gid.raw, job->args.peer_port, p->rej,
+			 step);
+		return -ENOTCONN;
 	} else if (event == RDMA_CM_EVENT_REJECTED) {
 		snprintf(buf, sizeof(buf), "rejected (%s)",
 			 rdma_reject_msg(p->id, status));
@@ -173,6 +195,7 @@ int rnr_peer_connect(struct rnr_peer *p, struct ib_pd *pd, struct ib_cq *cq,
 	int err, status = 0;
 
 	p->why[0] = '\0';
+	p->rej[0] = '\0';
 	spin_lock_init(&p->lock);
 	init_completion(&p->done);
 	err = rnr_peer_sockaddr(p, &dst);

@@ -74,7 +74,7 @@ short "$busy" "kernel busy"
 short "$event" "kernel events"
 
 # Peer mode (vm-run --vms 2 --peer-cmd selftests/peer.sh): the peer VM's
-# ibtrace is the responder; the packet tap on rxe0's netdev times each
+# ibtrace is the responder (peer.sh starts its server: "server start"); the packet tap on rxe0's netdev times each
 # RNR NAK's arrival to the retried SEND's departure, beside post to
 # completion.
 if [ -z "$VMRUN_PEER_MAC" ] || ! ibt_wait_peer >/dev/null 2>&1; then

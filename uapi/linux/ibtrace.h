@@ -44,6 +44,13 @@
 #define IBTRACE_TEST_RNR_CODES		32
 /* RDMA CM port (TCP port space) of the RNR responder, by default. */
 #define IBTRACE_RNR_RESPONDER_PORT	7471
+/* Connections the server (IBTRACE_CMD_SERVER_START) holds at once: default, bound. */
+#define IBTRACE_SERVER_DEF_CONNS	16
+#define IBTRACE_SERVER_MAX_CONNS	256
+/* Longest hold a server's client may ask for, ms: default, least, bound. */
+#define IBTRACE_SERVER_DEF_HOLD_MS	60000
+#define IBTRACE_SERVER_MIN_HOLD_MS	1000
+#define IBTRACE_SERVER_MAX_HOLD_MS	600000
 /* Name of the multicast group of test job events (joining needs CAP_NET_ADMIN). */
 #define IBTRACE_MCGRP_TEST		"test"
 /* Name of the multicast group of trace events (joining needs CAP_NET_ADMIN). */
@@ -152,6 +159,22 @@
  *	outstanding; the job's end message follows (its %IBTRACE_A_JOB_ERRNO
  *	is ECANCELED). ENOENT: no such job; EALREADY: it has finished.
  *	Needs CAP_NET_ADMIN.
+ * @IBTRACE_CMD_SERVER_START: start the module's RDMA CM service (off until
+ *	an admin starts it; the RNR test's peer mode needs it on the peer):
+ *	listen on %IBTRACE_A_SERVER_PORT (default: the module parameter
+ *	rnr_responder_port) of every address, accepting connections on
+ *	every device or only on the one named (%IBTRACE_A_DEV_NAME or
+ *	%IBTRACE_A_DEV_INDEX), at most %IBTRACE_A_SERVER_MAX_CONNS at once,
+ *	each held at most %IBTRACE_A_SERVER_MAX_HOLD_MS (plus 10 s). EBUSY
+ *	when it runs already. The reply is that of %IBTRACE_CMD_SERVER_GET.
+ * @IBTRACE_CMD_SERVER_STOP: stop listening and close every connection
+ *	(clients see a disconnect). ENOENT when it does not run. The reply
+ *	carries %IBTRACE_A_SERVER_RUNNING 0 and, in
+ *	%IBTRACE_A_SERVER_CONNS, the connections closed.
+ * @IBTRACE_CMD_SERVER_GET: do: the server's state: %IBTRACE_A_SERVER_RUNNING
+ *	and, when it runs, its address, port, device, bounds, counters
+ *	(%IBTRACE_A_SERVER_STATS) and one %IBTRACE_A_SERVER_CONN per
+ *	connection (the peers' GIDs: CAP_NET_ADMIN).
  * @__IBTRACE_CMD_MAX: number of commands + 1
  * @IBTRACE_CMD_MAX: highest command number
  */
@@ -170,6 +193,9 @@ enum ibtrace_cmd {
 	IBTRACE_CMD_TEST_EVENT,
 	IBTRACE_CMD_JOB_GET,
 	IBTRACE_CMD_JOB_CANCEL,
+	IBTRACE_CMD_SERVER_START,
+	IBTRACE_CMD_SERVER_STOP,
+	IBTRACE_CMD_SERVER_GET,
 
 	__IBTRACE_CMD_MAX,
 	IBTRACE_CMD_MAX = __IBTRACE_CMD_MAX - 1
@@ -318,6 +344,23 @@ enum ibtrace_cmd {
  * @IBTRACE_A_JOB_DETACH: flag, in a request that starts a job: the job
  *	goes on when the requester's socket closes (without it the job is
  *	cancelled then), and its messages go to the multicast group only
+ * @IBTRACE_A_SERVER_PORT: u16, RDMA CM port (TCP port space) the server
+ *	listens on, 1..65535
+ * @IBTRACE_A_SERVER_MAX_CONNS: u32, connections the server holds at once,
+ *	1..%IBTRACE_SERVER_MAX_CONNS (default %IBTRACE_SERVER_DEF_CONNS); one
+ *	more is rejected
+ * @IBTRACE_A_SERVER_MAX_HOLD_MS: u32, longest hold a client may ask for,
+ *	%IBTRACE_SERVER_MIN_HOLD_MS..%IBTRACE_SERVER_MAX_HOLD_MS (default
+ *	%IBTRACE_SERVER_DEF_HOLD_MS); a request for more is rejected, a
+ *	connection is closed at its hold plus 10 s
+ * @IBTRACE_A_SERVER_RUNNING: u8, 1 if the server listens
+ * @IBTRACE_A_SERVER_ADDR: binary, 16 bytes: the address listened on (an
+ *	IPv6 address; all zeros: every address)
+ * @IBTRACE_A_SERVER_CONNS: u32, connections held (SERVER_STOP: closed)
+ * @IBTRACE_A_SERVER_CONN: nest, &enum ibtrace_server_conn_attr, one
+ *	connection (repeated)
+ * @IBTRACE_A_SERVER_STATS: nest, &enum ibtrace_server_stat_attr, counters
+ *	since the server started
  * @__IBTRACE_A_MAX: number of attributes + 1
  * @IBTRACE_A_MAX: highest attribute number
  */
@@ -409,6 +452,14 @@ enum ibtrace_attr {
 	IBTRACE_A_JOB_MESSAGE,
 	IBTRACE_A_JOB_ELAPSED_NS,
 	IBTRACE_A_JOB_DETACH,
+	IBTRACE_A_SERVER_PORT,
+	IBTRACE_A_SERVER_MAX_CONNS,
+	IBTRACE_A_SERVER_MAX_HOLD_MS,
+	IBTRACE_A_SERVER_RUNNING,
+	IBTRACE_A_SERVER_ADDR,
+	IBTRACE_A_SERVER_CONNS,
+	IBTRACE_A_SERVER_CONN,
+	IBTRACE_A_SERVER_STATS,
 
 	__IBTRACE_A_MAX,
 	IBTRACE_A_MAX = __IBTRACE_A_MAX - 1
@@ -950,6 +1001,70 @@ enum ibtrace_rnr_attr {
 
 	__IBTRACE_RNR_A_MAX,
 	IBTRACE_RNR_A_MAX = __IBTRACE_RNR_A_MAX - 1
+};
+
+/**
+ * enum ibtrace_server_conn_attr - one connection the server holds
+ * @IBTRACE_SERVER_CONN_A_UNSPEC: unused
+ * @IBTRACE_SERVER_CONN_A_SERVICE: string, what the client asked for
+ *	("rnr": an RNR responder QP)
+ * @IBTRACE_SERVER_CONN_A_PEER_GID: binary, 16 bytes: the client's address
+ *	as a GID (IPv4 as ::ffff:a.b.c.d)
+ * @IBTRACE_SERVER_CONN_A_DEV_NAME: string, the local device
+ * @IBTRACE_SERVER_CONN_A_PORT: u32, the local port
+ * @IBTRACE_SERVER_CONN_A_AGE_MS: u32, ms since the connection was accepted
+ * @IBTRACE_SERVER_CONN_A_HOLD_MS: u32, the hold the client asked for; the
+ *	server closes the connection at this plus 10 s
+ * @IBTRACE_SERVER_CONN_A_RNR_TIMER: u8, "rnr": the responder QP's RNR NAK
+ *	timer code
+ * @IBTRACE_SERVER_CONN_A_RNR_RECV_POSTED: flag, "rnr": a receive buffer is
+ *	posted (the negative control)
+ * @__IBTRACE_SERVER_CONN_A_MAX: number of attributes + 1
+ * @IBTRACE_SERVER_CONN_A_MAX: highest attribute number
+ */
+enum ibtrace_server_conn_attr {
+	IBTRACE_SERVER_CONN_A_UNSPEC,
+	IBTRACE_SERVER_CONN_A_SERVICE,
+	IBTRACE_SERVER_CONN_A_PEER_GID,
+	IBTRACE_SERVER_CONN_A_DEV_NAME,
+	IBTRACE_SERVER_CONN_A_PORT,
+	IBTRACE_SERVER_CONN_A_AGE_MS,
+	IBTRACE_SERVER_CONN_A_HOLD_MS,
+	IBTRACE_SERVER_CONN_A_RNR_TIMER,
+	IBTRACE_SERVER_CONN_A_RNR_RECV_POSTED,
+
+	__IBTRACE_SERVER_CONN_A_MAX,
+	IBTRACE_SERVER_CONN_A_MAX = __IBTRACE_SERVER_CONN_A_MAX - 1
+};
+
+/**
+ * enum ibtrace_server_stat_attr - the server's counters, all u64
+ * @IBTRACE_SERVER_STAT_UNSPEC: unused
+ * @IBTRACE_SERVER_STAT_PAD: padding
+ * @IBTRACE_SERVER_STAT_ACCEPTED: connections accepted
+ * @IBTRACE_SERVER_STAT_REJ_FOREIGN: requests rejected: private data not an
+ *	ibtrace request, or not a valid one
+ * @IBTRACE_SERVER_STAT_REJ_CONNS: requests rejected: max-conns held already
+ * @IBTRACE_SERVER_STAT_REJ_HOLD: requests rejected: a hold over max-hold-ms
+ * @IBTRACE_SERVER_STAT_REJ_DEV: requests rejected: on a device the server
+ *	does not serve
+ * @IBTRACE_SERVER_STAT_REJ_ERROR: requests rejected: no resources (verbs
+ *	or memory error)
+ * @__IBTRACE_SERVER_STAT_MAX: number of attributes + 1
+ * @IBTRACE_SERVER_STAT_MAX: highest attribute number
+ */
+enum ibtrace_server_stat_attr {
+	IBTRACE_SERVER_STAT_UNSPEC,
+	IBTRACE_SERVER_STAT_PAD,
+	IBTRACE_SERVER_STAT_ACCEPTED,
+	IBTRACE_SERVER_STAT_REJ_FOREIGN,
+	IBTRACE_SERVER_STAT_REJ_CONNS,
+	IBTRACE_SERVER_STAT_REJ_HOLD,
+	IBTRACE_SERVER_STAT_REJ_DEV,
+	IBTRACE_SERVER_STAT_REJ_ERROR,
+
+	__IBTRACE_SERVER_STAT_MAX,
+	IBTRACE_SERVER_STAT_MAX = __IBTRACE_SERVER_STAT_MAX - 1
 };
 
 #endif /* _UAPI_LINUX_IBTRACE_H */

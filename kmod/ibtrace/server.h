@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ibtrace - the module's RDMA CM service (server.c): off until an admin
+ * starts it (IBTRACE_CMD_SERVER_START, or the module parameter "server"),
+ * bounded in connections and hold time. A connection request names its
+ * service by the first four bytes of its private data; today one service,
+ * the RNR test's responder (rnr_responder.c). A new kind of test adds a
+ * struct ibtrace_srv_service, not a second listener.
+ */
+#ifndef _IBTRACE_SERVER_H
+#define _IBTRACE_SERVER_H
+
+#include <linux/list.h>
+#include <linux/workqueue.h>
+#include <net/genetlink.h>
+#include <rdma/ib_cm.h>
+#include <rdma/rdma_cm.h>
+
+/* Private data of a REQ in the TCP port space: 56 bytes, the rest CMA's. */
+#define IBTRACE_SRV_REQ_MAX	56
+/* A connection is closed at most its hold plus this. */
+#define IBTRACE_SRV_SLACK_MS	10000
+/* Room for the reason of a rejection (REJ private data: 148 bytes). */
+#define IBTRACE_SRV_REJ_TEXT	96
+/* "IBTR": the rejection's magic, that of the RNR service's request too. */
+#define IBTRACE_SRV_REJ_MAGIC	0x49425452
+#define IBTRACE_SRV_REJ_VERSION	1
+
+/**
+ * struct ibtrace_srv_rej - private data of a rejection by the server
+ * @magic: %IBTRACE_SRV_REJ_MAGIC
+ * @version: %IBTRACE_SRV_REJ_VERSION
+ * @reason: &enum ibtrace_server_stat_attr of the counter it went to
+ * @resv: zero
+ * @text: why, a NUL-terminated sentence naming the bound refused
+ */
+struct ibtrace_srv_rej {
+	__be32 magic;
+	u8 version;
+	u8 reason;
+	u8 resv[2];
+	char text[IBTRACE_SRV_REJ_TEXT];
+} __packed;
+
+struct ibtrace_srv_conn;
+
+/**
+ * struct ibtrace_srv_service - what a kind of connection does
+ * @name: shown by SERVER_GET ("rnr")
+ * @magic: first four bytes (big endian) of its requests' private data
+ * @check: whether @conn->req is a valid request; sets *@hold_ms, the
+ *	time the client may need the connection. Return: 0 or -EINVAL.
+ * @setup: build the connection's verbs objects (GFP_KERNEL, may sleep)
+ *	and fill in @param for the accept. Return: 0 or a negative errno,
+ *	with nothing left to release.
+ * @release: free what @setup built (before the CM ID goes)
+ * @fill: the service's attributes of a connection (in an
+ *	%IBTRACE_A_SERVER_CONN nest), under the server's spinlock
+ */
+struct ibtrace_srv_service {
+	const char *name;
+	u32 magic;
+	int (*check)(struct ibtrace_srv_conn *conn, u32 *hold_ms);
+	int (*setup)(struct ibtrace_srv_conn *conn,
+		     struct rdma_conn_param *param);
+	void (*release)(struct ibtrace_srv_conn *conn);
+	int (*fill)(struct sk_buff *skb, const struct ibtrace_srv_conn *conn);
+};
+
+/**
+ * struct ibtrace_srv_conn - one connection the server holds
+ * @list: entry in the server's list
+ * @id: its RDMA CM ID
+ * @svc: its service
+ * @req: the private data of its request (zero padded)
+ * @peer: the client's address as a GID
+ * @t_start: ktime_get_ns() at the accept
+ * @hold_ms: the hold the client asked for
+ * @priv: the service's state
+ * @reap: destroys the connection (disconnect, expiry, device removal)
+ * @reaping: being destroyed; under the server's lock
+ */
+struct ibtrace_srv_conn {
+	struct list_head list;
+	struct rdma_cm_id *id;
+	const struct ibtrace_srv_service *svc;
+	u8 req[IBTRACE_SRV_REQ_MAX];
+	union ib_gid peer;
+	u64 t_start;
+	u32 hold_ms;
+	void *priv;
+	struct delayed_work reap;
+	bool reaping;
+};
+
+/**
+ * struct ibtrace_srv_cfg - what SERVER_START asks for
+ * @port: RDMA CM port
+ * @max_conns: connections at once
+ * @max_hold_ms: longest hold a client may ask for
+ * @dev_index: the only device served, when @dev_only
+ * @dev_only: serve one device only
+ * @dev_name: its name
+ */
+struct ibtrace_srv_cfg {
+	u16 port;
+	u32 max_conns;
+	u32 max_hold_ms;
+	u32 dev_index;
+	bool dev_only;
+	char dev_name[IB_DEVICE_NAME_MAX];
+};
+
+/* rnr_responder.c */
+extern const struct ibtrace_srv_service ibtrace_srv_rnr;
+
+/* server.c */
+extern bool ibtrace_server_param;
+int ibtrace_server_start(const struct ibtrace_srv_cfg *cfg,
+			 struct netlink_ext_ack *extack);
+int ibtrace_server_stop(u32 *closed);
+int ibtrace_server_fill(struct sk_buff *skb);
+size_t ibtrace_server_msg_size(void);
+int ibtrace_server_init(void);
+void ibtrace_server_exit(void);
+
+#endif /* _IBTRACE_SERVER_H */

@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * server object: the module's RDMA CM server, which peer hosts' tests
+ * (test run rnr --peer) connect to. Off until an admin starts it
+ * (IBTRACE_CMD_SERVER_START, _STOP, _GET; all need CAP_NET_ADMIN).
+ *
+ *   ibtracectl [-j] [-d DEV] server start [--port N] [--max-conns N]
+ *              [--max-hold MS]
+ *   ibtracectl [-j] server stop
+ *   ibtracectl [-j] server [show]
+ *
+ * Text (show, and start after starting):
+ *   server running address :: port 7471 dev any max_conns 16 max_hold_ms 60000
+ *   conns 1 accepted 3 rej_foreign 1 rej_conns 0 rej_hold 1 rej_dev 0 rej_error 0
+ *   client rnr peer_gid fe80::5054:ff:fe12:3401 dev rxe0 port 1 age_ms 812 hold_ms 4000 rnr_timer 12
+ * or "server stopped" when it does not run; stop prints
+ *   server stopped closed 2
+ *
+ * JSON: one object. Keys (each one only if the kernel sent it):
+ *   running      bool    the server listens
+ *   address      string  the address listened on ("::": every address)
+ *   port         number  RDMA CM port (TCP port space)
+ *   dev          string  the only device served ("any": every device)
+ *   max_conns    number  connections held at once, at most
+ *   max_hold_ms  number  longest hold a client may ask for
+ *   conns        number  connections held (stop: closed)
+ *   stats        object  accepted, rej_foreign, rej_conns, rej_hold,
+ *                        rej_dev, rej_error: counters since the start
+ *   clients      array   per connection: service, peer_gid, dev, port,
+ *                        age_ms, hold_ms, rnr_timer, rnr_recv_posted
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <json-c/json.h>
+#include <netlink/attr.h>
+#include <netlink/genl/genl.h>
+#include <netlink/msg.h>
+
+#include "ibtracectl.h"
+
+#define U8	{ .type = NLA_U8 }
+#define U16	{ .type = NLA_U16 }
+#define U32	{ .type = NLA_U32 }
+#define U64	{ .type = NLA_U64 }
+#define GID	{ .minlen = 16, .maxlen = 16 }
+#define STR	{ .type = NLA_STRING }
+
+static struct nla_policy server_policy[IBTRACE_A_MAX + 1] = {
+	[IBTRACE_A_DEV_INDEX]		= U32,
+	[IBTRACE_A_DEV_NAME]		= STR,
+	[IBTRACE_A_SERVER_PORT]		= U16,
+	[IBTRACE_A_SERVER_MAX_CONNS]	= U32,
+	[IBTRACE_A_SERVER_MAX_HOLD_MS]	= U32,
+	[IBTRACE_A_SERVER_RUNNING]	= U8,
+	[IBTRACE_A_SERVER_ADDR]		= GID,
+	[IBTRACE_A_SERVER_CONNS]	= U32,
+	[IBTRACE_A_SERVER_CONN]		= { .type = NLA_NESTED },
+	[IBTRACE_A_SERVER_STATS]	= { .type = NLA_NESTED },
+};
+
+static struct nla_policy conn_policy[IBTRACE_SERVER_CONN_A_MAX + 1] = {
+	[IBTRACE_SERVER_CONN_A_SERVICE]		= STR,
+	[IBTRACE_SERVER_CONN_A_PEER_GID]	= GID,
+	[IBTRACE_SERVER_CONN_A_DEV_NAME]	= STR,
+	[IBTRACE_SERVER_CONN_A_PORT]		= U32,
+	[IBTRACE_SERVER_CONN_A_AGE_MS]		= U32,
+	[IBTRACE_SERVER_CONN_A_HOLD_MS]		= U32,
+	[IBTRACE_SERVER_CONN_A_RNR_TIMER]	= U8,
+	[IBTRACE_SERVER_CONN_A_RNR_RECV_POSTED]	= { .type = NLA_FLAG },
+};
+
+static struct nla_policy stat_policy[IBTRACE_SERVER_STAT_MAX + 1] = {
+	[IBTRACE_SERVER_STAT_ACCEPTED]		= U64,
+	[IBTRACE_SERVER_STAT_REJ_FOREIGN]	= U64,
+	[IBTRACE_SERVER_STAT_REJ_CONNS]		= U64,
+	[IBTRACE_SERVER_STAT_REJ_HOLD]		= U64,
+	[IBTRACE_SERVER_STAT_REJ_DEV]		= U64,
+	[IBTRACE_SERVER_STAT_REJ_ERROR]		= U64,
+};
+
+static const char *const stat_names[IBTRACE_SERVER_STAT_MAX + 1] = {
+	[IBTRACE_SERVER_STAT_ACCEPTED]		= "accepted",
+	[IBTRACE_SERVER_STAT_REJ_FOREIGN]	= "rej_foreign",
+	[IBTRACE_SERVER_STAT_REJ_CONNS]		= "rej_conns",
+	[IBTRACE_SERVER_STAT_REJ_HOLD]		= "rej_hold",
+	[IBTRACE_SERVER_STAT_REJ_DEV]		= "rej_dev",
+	[IBTRACE_SERVER_STAT_REJ_ERROR]		= "rej_error",
+};
+
+static void server_usage(FILE *f)
+{
+	fputs("Usage: ibtracectl [-j] [--pretty] [-d DEV] server start [--port N]\n"
+	      "                  [--max-conns N] [--max-hold MS]\n"
+	      "       ibtracectl [-j] [--pretty] server stop\n"
+	      "       ibtracectl [-j] [--pretty] server [show]\n"
+	      "The module's RDMA CM server, for peer hosts' tests (test run rnr --peer).\n"
+	      "Nothing listens until an admin starts it; all three need CAP_NET_ADMIN.\n"
+	      "  -d DEV              accept connections on DEV only (default: every device)\n"
+	      "  --port N            RDMA CM port, 1..65535 (default: the module parameter\n"
+	      "                      rnr_responder_port, 7471)\n", f);
+	fprintf(f,
+		"  --max-conns N       connections held at once, 1..%d (default %d);\n"
+		"                      one more is rejected\n"
+		"  --max-hold MS       longest hold a client may ask for, %d..%d ms\n"
+		"                      (default %d); a request for more is rejected\n"
+		"show prints the address and port listened on, the bounds, the counters\n"
+		"and one line per connected client (its GID). Exit 14: start while the\n"
+		"server runs; 1: stop while it does not.\n",
+		IBTRACE_SERVER_MAX_CONNS, IBTRACE_SERVER_DEF_CONNS,
+		IBTRACE_SERVER_MIN_HOLD_MS, IBTRACE_SERVER_MAX_HOLD_MS,
+		IBTRACE_SERVER_DEF_HOLD_MS);
+}
+
+static int server_help(struct ibt *ctx)
+{
+	(void)ctx;
+	server_usage(stdout);
+	return IBT_EXIT_OK;
+}
+
+static int show_stats(struct ibt *ctx, struct nlattr *nest)
+{
+	struct nlattr *st[IBTRACE_SERVER_STAT_MAX + 1];
+	int i, ret;
+
+	ret = ibt_nl_parse_nest_policy(ctx, nest, st, IBTRACE_SERVER_STAT_MAX,
+				       stat_policy, "server stats");
+	if (ret)
+		return ret;
+	ibt_out_obj_begin(ctx, "stats");
+	for (i = 0; i <= IBTRACE_SERVER_STAT_MAX; i++)
+		if (stat_names[i] && st[i])
+			ibt_out_u64(ctx, stat_names[i], nla_get_u64(st[i]));
+	ibt_out_obj_end(ctx);
+	return 0;
+}
+
+static int show_conn(struct ibt *ctx, struct nlattr *nest)
+{
+	struct nlattr *tb[IBTRACE_SERVER_CONN_A_MAX + 1];
+	int ret;
+
+	ret = ibt_nl_parse_nest_policy(ctx, nest, tb, IBTRACE_SERVER_CONN_A_MAX,
+				       conn_policy, "server connection");
+	if (ret)
+		return ret;
+	ibt_out_obj_begin(ctx, NULL);
+	ibt_out_text(ctx, "client");
+	if (tb[IBTRACE_SERVER_CONN_A_SERVICE])
+		ibt_out_field(ctx, "service",
+			      json_object_new_string(nla_get_string(tb[IBTRACE_SERVER_CONN_A_SERVICE])),
+			      " %s", nla_get_string(tb[IBTRACE_SERVER_CONN_A_SERVICE]));
+	if (tb[IBTRACE_SERVER_CONN_A_PEER_GID])
+		ibt_out_gid(ctx, "peer_gid",
+			    nla_data(tb[IBTRACE_SERVER_CONN_A_PEER_GID]));
+	if (tb[IBTRACE_SERVER_CONN_A_DEV_NAME])
+		ibt_out_str(ctx, "dev",
+			    nla_get_string(tb[IBTRACE_SERVER_CONN_A_DEV_NAME]));
+	if (tb[IBTRACE_SERVER_CONN_A_PORT])
+		ibt_out_u64(ctx, "port",
+			    nla_get_u32(tb[IBTRACE_SERVER_CONN_A_PORT]));
+	if (tb[IBTRACE_SERVER_CONN_A_AGE_MS])
+		ibt_out_u64(ctx, "age_ms",
+			    nla_get_u32(tb[IBTRACE_SERVER_CONN_A_AGE_MS]));
+	if (tb[IBTRACE_SERVER_CONN_A_HOLD_MS])
+		ibt_out_u64(ctx, "hold_ms",
+			    nla_get_u32(tb[IBTRACE_SERVER_CONN_A_HOLD_MS]));
+	if (tb[IBTRACE_SERVER_CONN_A_RNR_TIMER])
+		ibt_out_u64(ctx, "rnr_timer",
+			    nla_get_u8(tb[IBTRACE_SERVER_CONN_A_RNR_TIMER]));
+	if (tb[IBTRACE_SERVER_CONN_A_RNR_RECV_POSTED])
+		ibt_out_bool(ctx, "rnr_recv_posted", true);
+	ibt_out_eol(ctx);
+	ibt_out_obj_end(ctx);
+	return 0;
+}
+
+/* The reply of START, STOP or GET: the server's state. */
+static int server_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
+{
+	struct nlattr *tb[IBTRACE_A_MAX + 1];
+	struct nlattr *a;
+	bool running;
+	int rem, ret;
+
+	(void)arg;
+	ret = ibt_nl_parse_policy(ctx, nlh, tb, IBTRACE_A_MAX, server_policy);
+	if (ret)
+		return ret;
+	running = tb[IBTRACE_A_SERVER_RUNNING] &&
+		  nla_get_u8(tb[IBTRACE_A_SERVER_RUNNING]);
+	ibt_out_obj_begin(ctx, NULL);
+	ibt_out_text(ctx, "server");
+	ibt_out_field(ctx, "running", json_object_new_boolean(running), " %s",
+		      running ? "running" : "stopped");
+	if (tb[IBTRACE_A_SERVER_ADDR])
+		ibt_out_gid(ctx, "address", nla_data(tb[IBTRACE_A_SERVER_ADDR]));
+	if (tb[IBTRACE_A_SERVER_PORT])
+		ibt_out_u64(ctx, "port", nla_get_u16(tb[IBTRACE_A_SERVER_PORT]));
+	if (running)
+		ibt_out_str(ctx, "dev", tb[IBTRACE_A_DEV_NAME] ?
+			    nla_get_string(tb[IBTRACE_A_DEV_NAME]) : "any");
+	if (tb[IBTRACE_A_SERVER_MAX_CONNS])
+		ibt_out_u64(ctx, "max_conns",
+			    nla_get_u32(tb[IBTRACE_A_SERVER_MAX_CONNS]));
+	if (tb[IBTRACE_A_SERVER_MAX_HOLD_MS])
+		ibt_out_u64(ctx, "max_hold_ms",
+			    nla_get_u32(tb[IBTRACE_A_SERVER_MAX_HOLD_MS]));
+	if (!running && tb[IBTRACE_A_SERVER_CONNS])
+		ibt_out_u64(ctx, "closed",
+			    nla_get_u32(tb[IBTRACE_A_SERVER_CONNS]));
+	ibt_out_eol(ctx);
+	if (!running) {
+		ibt_out_obj_end(ctx);
+		return 0;
+	}
+	if (tb[IBTRACE_A_SERVER_CONNS]) {
+		ibt_out_text(ctx, " ");
+		ibt_out_u64(ctx, "conns", nla_get_u32(tb[IBTRACE_A_SERVER_CONNS]));
+	}
+	if (tb[IBTRACE_A_SERVER_STATS]) {
+		ret = show_stats(ctx, tb[IBTRACE_A_SERVER_STATS]);
+		if (ret)
+			return ret;
+	}
+	ibt_out_eol(ctx);
+	ibt_out_arr_begin(ctx, "clients");
+	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
+			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
+		if (nla_type(a) != IBTRACE_A_SERVER_CONN)
+			continue;
+		ret = show_conn(ctx, a);
+		if (ret)
+			return ret;
+	}
+	ibt_out_arr_end(ctx);
+	ibt_out_obj_end(ctx);
+	return 0;
+}
+
+/* Send @msg (consumed), print the state it answers with. */
+static int server_request(struct ibt *ctx, struct nl_msg *msg)
+{
+	int ret = ibt_nl_run(ctx, msg, server_cb, NULL);
+
+	if (ret)
+		return ret;
+	ibt_out_finish(ctx);
+	return IBT_EXIT_OK;
+}
+
+static int server_simple(struct ibt *ctx, uint8_t cmd)
+{
+	struct nl_msg *msg;
+	int ret;
+
+	ret = ibt_end_args(ctx);
+	if (ret)
+		return ret;
+	ret = ibt_nl_open(ctx);
+	if (ret)
+		return ret;
+	msg = ibt_nl_req(ctx, cmd, false);
+	if (!msg)
+		return IBT_EXIT_ERR;
+	return server_request(ctx, msg);
+}
+
+static int server_show(struct ibt *ctx)
+{
+	return server_simple(ctx, IBTRACE_CMD_SERVER_GET);
+}
+
+static int server_stop(struct ibt *ctx)
+{
+	return server_simple(ctx, IBTRACE_CMD_SERVER_STOP);
+}
+
+enum {
+	OPT_PORT = 0x200,
+	OPT_MAX_CONNS,
+	OPT_MAX_HOLD,
+};
+
+static int server_num(const char *opt, const char *arg, uint32_t min,
+		      uint32_t max, uint32_t *val, bool *has)
+{
+	if (ibt_parse_u32(arg, min, max, val))
+		return ibt_err(IBT_EXIT_USAGE, "bad %s \"%s\": expected %u..%u",
+			       opt, arg, min, max);
+	*has = true;
+	return 0;
+}
+
+static int server_start(struct ibt *ctx)
+{
+	static const struct option opts[] = {
+		{ "port",	required_argument,	NULL, OPT_PORT },
+		{ "max-conns",	required_argument,	NULL, OPT_MAX_CONNS },
+		{ "max-hold",	required_argument,	NULL, OPT_MAX_HOLD },
+		{ "help",	no_argument,		NULL, 'h' },
+		IBT_GLOBAL_OPTS,
+		{ NULL,		0,			NULL, 0 },
+	};
+	/* getopt wants a program name first: the "start" word just consumed */
+	int argc = ctx->argc + 1;
+	char **argv = ctx->argv - 1;
+	uint32_t port = 0, conns = 0, hold = 0;
+	bool has_port = false, has_conns = false, has_hold = false;
+	struct nl_msg *msg;
+	int c, ret = 0;
+
+	opterr = 0;
+	optind = 0;
+	while (!ret && (c = getopt_long(argc, argv, "+:hjd:p:", opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_PORT:
+			ret = server_num("--port", optarg, 1, 65535, &port,
+					 &has_port);
+			break;
+		case OPT_MAX_CONNS:
+			ret = server_num("--max-conns", optarg, 1,
+					 IBTRACE_SERVER_MAX_CONNS, &conns,
+					 &has_conns);
+			break;
+		case OPT_MAX_HOLD:
+			ret = server_num("--max-hold", optarg,
+					 IBTRACE_SERVER_MIN_HOLD_MS,
+					 IBTRACE_SERVER_MAX_HOLD_MS, &hold,
+					 &has_hold);
+			break;
+		case 'h':
+			server_usage(stdout);
+			return IBT_EXIT_OK;
+		default:
+			ret = ibt_global_opt(ctx, c, optarg);
+			if (ret < 0)
+				ret = ibt_bad_opt(c, argv, "server start ");
+			break;
+		}
+	}
+	if (ret)
+		return ret;
+	if (optind < argc)
+		return ibt_err(IBT_EXIT_USAGE, "unexpected argument \"%s\"",
+			       argv[optind]);
+	if (ctx->port)
+		return ibt_err(IBT_EXIT_USAGE,
+			       "server start serves whole devices: -p is not for it (--port is the RDMA CM port)");
+
+	ret = ibt_nl_open(ctx);
+	if (ret)
+		return ret;
+	msg = ibt_nl_req(ctx, IBTRACE_CMD_SERVER_START, false);
+	if (!msg)
+		return IBT_EXIT_ERR;
+	if ((ctx->dev && nla_put_string(msg, IBTRACE_A_DEV_NAME, ctx->dev) < 0) ||
+	    (has_port && nla_put_u16(msg, IBTRACE_A_SERVER_PORT, port) < 0) ||
+	    (has_conns &&
+	     nla_put_u32(msg, IBTRACE_A_SERVER_MAX_CONNS, conns) < 0) ||
+	    (has_hold &&
+	     nla_put_u32(msg, IBTRACE_A_SERVER_MAX_HOLD_MS, hold) < 0)) {
+		nlmsg_free(msg);
+		return ibt_err(IBT_EXIT_ERR, "netlink request too large");
+	}
+	return server_request(ctx, msg);
+}
+
+static const struct ibt_cmd server_cmds[] = {
+	{ "show",	server_show },
+	{ "start",	server_start },
+	{ "stop",	server_stop },
+	{ "help",	server_help },
+	{ NULL,		NULL },
+};
+
+int ibt_server(struct ibt *ctx)
+{
+	return ibt_dispatch(ctx, "server command", server_cmds, "show");
+}
