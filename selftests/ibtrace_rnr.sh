@@ -299,10 +299,14 @@ if ip link add ibtv0 type veth peer name ibtv1 2>/dev/null; then
 		"$(ibt_kmsg_since)"
 	srv stop
 	srv start
-	"$RNR_CM" -H 3000 198.19.0.1 > /tmp/rnr_cm.out 2>&1 &
+	# held 10 s; shown once connected (up to 8 s: the VM may be slow)
+	"$RNR_CM" -H 10000 198.19.0.1 > /tmp/rnr_cm.out 2>&1 &
 	cm_pid=$!
-	sleep 1.5
-	srv show
+	for _ in $(seq 80); do
+		srv show
+		[ "$(jr '.clients | length')" = 1 ] && break
+		sleep 0.1
+	done
 	ibt_expect "  every device served: a client on rxe1, by its IPv4 address" \
 		"rxe1 ::ffff:198.19.0.1" "$(jr '.clients[0] | "\(.dev) \(.peer_gid)"')"
 	wait "$cm_pid"
