@@ -4,7 +4,7 @@
  * (generic netlink family "ibtrace_sim", uapi/linux/ibtrace_sim.h).
  *
  *   ibtracectl [-j] sim add TOPOLOGY_FILE [--name NAME] [--no-sm]
- *                               [--guid-cap N]
+ *                               [--guid-cap N] [--seed N]
  *   ibtracectl sim del NAME
  *   ibtracectl sim set FABRIC NODE [port N] [drop PERCENT] [delay USEC]
  *                  [link down|up] [guid-cap N] [guid-quirks QUIRKS]
@@ -22,7 +22,7 @@
  *
  * show lists every fabric (FABRIC_GET dump), or fabric NAME, each with its
  * nodes (NODE_GET). Text, one line per fabric, node and port:
- *   fabric t0 cas 2 switches 1 links 2 sm lite lid 3
+ *   fabric t0 cas 2 switches 1 links 2 seed 1234 sm lite lid 3
  *     ca HcaA guid 0x0002c90300001000 dev ibsim0
  *       port 1 lid 0x1 state ACTIVE peer S/1 rx 12 tx 12 drops 0
  *     switch S guid 0x0014050000000300
@@ -30,6 +30,8 @@
  * JSON: an array with one object per fabric:
  *   fabric    string   fabric name
  *   cas, switches, links   number
+ *   seed      number   seed of the fabric's pseudo-random generator (drop
+ *                      knob losses); sim add --seed gives it
  *   sm        string   "lite": the built-in subnet manager SM-lite runs
  *                      (sim add without --no-sm); "none": the subnet is
  *                      left to an external SM such as OpenSM
@@ -85,9 +87,10 @@
 #define OPT_NAME	0x200
 #define OPT_NO_SM	0x201
 #define OPT_GUID_CAP	0x202
+#define OPT_SEED	0x203
 
 static const char *const add_opt_names[] = {
-	"--name", "--no-sm", "--guid-cap",
+	"--name", "--no-sm", "--guid-cap", "--seed",
 };
 
 /* Options of "sim add". */
@@ -95,6 +98,8 @@ struct add_opts {
 	const char *name;
 	bool no_sm;
 	int guid_cap;		/* 0: the kernel's default */
+	bool seed_set;
+	uint32_t seed;		/* if seed_set, else the kernel picks one */
 };
 
 #define FIXED(t, n)	{ .type = (t), .minlen = (n), .maxlen = (n) }
@@ -123,6 +128,7 @@ static const struct nla_policy sim_policy[IBTRACE_SIM_A_MAX + 1] = {
 	[IBTRACE_SIM_A_SM]		= U8,
 	[IBTRACE_SIM_A_SM_LID]		= U32,
 	[IBTRACE_SIM_A_MISROUTE]	= { .type = NLA_NESTED },
+	[IBTRACE_SIM_A_SEED]		= U32,
 };
 
 static const struct nla_policy sim_port_policy[IBTRACE_SIM_PORT_A_MAX + 1] = {
@@ -156,6 +162,7 @@ static const char *const sim_attr_names[IBTRACE_SIM_A_MAX + 1] = {
 	[IBTRACE_SIM_A_NODE_NAME]	= "node_name",
 	[IBTRACE_SIM_A_PORT]		= "port",
 	[IBTRACE_SIM_A_MISROUTE]	= "misroute",
+	[IBTRACE_SIM_A_SEED]		= "seed",
 };
 
 static const struct ibt_family sim_family = {
@@ -466,6 +473,16 @@ static int add_opt(struct add_opts *add, int c, const char *arg)
 	case OPT_NO_SM:
 		add->no_sm = true;
 		return 0;
+	case OPT_SEED:
+		errno = 0;
+		v = strtoul(arg, &end, 0);
+		if (errno || end == arg || *end || *arg == '-' || v > UINT32_MAX)
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --seed \"%s\": a number, 0..4294967295",
+				       arg);
+		add->seed = (uint32_t)v;
+		add->seed_set = true;
+		return 0;
 	default: /* OPT_GUID_CAP */
 		errno = 0;
 		v = strtoul(arg, &end, 0);
@@ -490,6 +507,7 @@ static int sim_args(struct ibt *ctx, const char *cmd, struct add_opts *add,
 		{ "name",	required_argument,	NULL, OPT_NAME },
 		{ "no-sm",	no_argument,		NULL, OPT_NO_SM },
 		{ "guid-cap",	required_argument,	NULL, OPT_GUID_CAP },
+		{ "seed",	required_argument,	NULL, OPT_SEED },
 		IBT_GLOBAL_OPTS,
 		{ NULL,		0,			NULL, 0 },
 	};
@@ -504,13 +522,13 @@ static int sim_args(struct ibt *ctx, const char *cmd, struct add_opts *add,
 	optind = 0;
 	/* no "+": options may follow the positional words */
 	while ((c = getopt_long(argc, argv, ":jd:p:", opts, NULL)) != -1) {
-		if (c >= OPT_NAME && c <= OPT_GUID_CAP && add) {
+		if (c >= OPT_NAME && c <= OPT_SEED && add) {
 			ret = add_opt(add, c, optarg);
 			if (ret)
 				return ret;
 			continue;
 		}
-		if (c >= OPT_NAME && c <= OPT_GUID_CAP) {
+		if (c >= OPT_NAME && c <= OPT_SEED) {
 			ret = ibt_err(IBT_EXIT_USAGE,
 				      "unknown sim %s option %s; see ibtracectl sim help",
 				      cmd, add_opt_names[c - OPT_NAME]);
@@ -566,7 +584,9 @@ static int sim_add(struct ibt *ctx)
 	      nla_put_string(msg, IBTRACE_SIM_A_FABRIC_NAME, add.name) < 0) ||
 	     (add.no_sm && nla_put_u8(msg, IBTRACE_SIM_A_SM, 0) < 0) ||
 	     (add.guid_cap &&
-	      nla_put_u8(msg, IBTRACE_SIM_A_GUID_CAP, add.guid_cap) < 0)))
+	      nla_put_u8(msg, IBTRACE_SIM_A_GUID_CAP, add.guid_cap) < 0) ||
+	     (add.seed_set &&
+	      nla_put_u32(msg, IBTRACE_SIM_A_SEED, add.seed) < 0)))
 		ret = ibt_err(IBT_EXIT_ERR, "netlink request too large");
 	if (ret) {
 		nlmsg_free(msg);
@@ -1015,6 +1035,8 @@ static int show_fabric(struct ibt *ctx, struct sim_msg *f)
 		if (f->tb[counts[i].attr])
 			ibt_out_u64(ctx, counts[i].key,
 				    nla_get_u32(f->tb[counts[i].attr]));
+	if (f->tb[IBTRACE_SIM_A_SEED])
+		ibt_out_u64(ctx, "seed", nla_get_u32(f->tb[IBTRACE_SIM_A_SEED]));
 	out_sm(ctx, " ", f->tb[IBTRACE_SIM_A_SM], f->tb[IBTRACE_SIM_A_SM_LID]);
 	ibt_out_eol(ctx);
 	ibt_out_arr_begin(ctx, "nodes");
@@ -1061,7 +1083,7 @@ static int sim_help(struct ibt *ctx)
 {
 	(void)ctx;
 	printf("Usage: ibtracectl [-j] [--pretty] sim add TOPOLOGY_FILE [--name NAME]\n"
-	       "                                 [--no-sm] [--guid-cap N]\n"
+	       "                                 [--no-sm] [--guid-cap N] [--seed N]\n"
 	       "       ibtracectl sim del NAME\n"
 	       "       ibtracectl sim set FABRIC NODE [port N] [drop PERCENT] [delay USEC]\n"
 	       "                      [link down|up] [guid-cap N] [guid-quirks QUIRKS]\n"
@@ -1072,7 +1094,8 @@ static int sim_help(struct ibt *ctx)
 	       "each HCA. A rejected topology prints \"Error: line N: REASON\", exit 1.\n"
 	       "The built-in SM-lite assigns LIDs and routes and brings ports Active;\n"
 	       "--no-sm leaves that to an SM such as OpenSM. --guid-cap N (1..255,\n"
-	       "default 8) sizes every port's GUID table.\n"
+	       "default 8) sizes every port's GUID table. --seed N (0..4294967295;\n"
+	       "default: random, shown by show) seeds the fabric's random losses.\n"
 	       "del: destroy a fabric and its RDMA devices.\n"
 	       "set: fault knobs of node NODE (name, or index if all digits). Port\n"
 	       "knobs need \"port N\": drop (0..100 %%, packets leaving the port),\n"

@@ -11,6 +11,7 @@
 #include <linux/slab.h>
 #include <linux/idr.h>
 #include <linux/mm.h>
+#include <linux/random.h>
 #include <net/genetlink.h>
 
 #include "sim.h"
@@ -190,6 +191,7 @@ int __ibsim_fabric_add(const struct ibsim_fabric_opts *opts,
 	ibsim_sm_init(fabric);
 	fabric->sm_lite = opts->sm_lite;
 	fabric->guid_cap = opts->guid_cap;
+	ibsim_rnd_init(fabric, opts->seed_set ? opts->seed : get_random_u32());
 	if (opts->name)
 		strscpy(fabric->name, opts->name, sizeof(fabric->name));
 	else

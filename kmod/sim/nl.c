@@ -25,6 +25,7 @@ static const struct nla_policy ibsim_nl_add_policy[IBTRACE_SIM_A_MAX + 1] = {
 	[IBTRACE_SIM_A_TOPOLOGY] = { .type = NLA_STRING },
 	[IBTRACE_SIM_A_SM] = NLA_POLICY_MAX(NLA_U8, 1),
 	[IBTRACE_SIM_A_GUID_CAP] = NLA_POLICY_MIN(NLA_U8, 1),
+	[IBTRACE_SIM_A_SEED] = { .type = NLA_U32 },
 };
 
 static const struct nla_policy ibsim_nl_name_policy[IBTRACE_SIM_A_MAX + 1] = {
@@ -64,6 +65,7 @@ static int ibsim_nl_fill_fabric(struct sk_buff *skb,
 	    nla_put_u32(skb, IBTRACE_SIM_A_NUM_SWITCHES, fabric->num_switches) ||
 	    nla_put_u32(skb, IBTRACE_SIM_A_NUM_LINKS, fabric->num_links) ||
 	    nla_put_u8(skb, IBTRACE_SIM_A_SM, fabric->sm_lite) ||
+	    nla_put_u32(skb, IBTRACE_SIM_A_SEED, fabric->seed) ||
 	    (fabric->sm_lite && fabric->sm_lid &&
 	     nla_put_u32(skb, IBTRACE_SIM_A_SM_LID, fabric->sm_lid))) {
 		genlmsg_cancel(skb, hdr);
@@ -185,6 +187,7 @@ static int ibsim_nl_fabric_add_doit(struct sk_buff *skb, struct genl_info *info)
 		.guid_cap = ibsim_nl_u8(info->attrs[IBTRACE_SIM_A_GUID_CAP],
 					IBSIM_GUID_CAP),
 	};
+	struct nlattr *seed_attr = info->attrs[IBTRACE_SIM_A_SEED];
 	struct ibsim_topo topo = {};
 	struct ibsim_fabric *fabric;
 	size_t len;
@@ -193,6 +196,10 @@ static int ibsim_nl_fabric_add_doit(struct sk_buff *skb, struct genl_info *info)
 
 	if (GENL_REQ_ATTR_CHECK(info, IBTRACE_SIM_A_TOPOLOGY))
 		return -EINVAL;
+	if (seed_attr) {
+		opts.seed = nla_get_u32(seed_attr);
+		opts.seed_set = true;
+	}
 	if (name_attr) {
 		opts.name = nla_data(name_attr);
 		if (!ibsim_nl_name_ok(opts.name)) {

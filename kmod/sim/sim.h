@@ -23,6 +23,7 @@
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <linux/netlink.h>
+#include <linux/prandom.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/ib_mad.h>
 #include <rdma/ib_smi.h>
@@ -308,6 +309,11 @@ struct ibsim_switch {
  * @sm_lite: the built-in subnet manager (SM-lite, sm.c) manages the fabric
  * @sm_lid: LID where SM-lite's SA answers, 0 if SM-lite is off
  * @guid_cap: GUID table entries of every HCA port and switch port 0
+ * @seed: seed of @rnd, as given at creation or picked then
+ * @rnd_lock: protects @rnd
+ * @rnd: the fabric's pseudo-random generator: every random decision of
+ *	the fabric comes from it, so that a run can be replayed (same seed,
+ *	topology and traffic) and ibsim_chance() is its only user
  */
 struct ibsim_fabric {
 	struct list_head list;
@@ -332,6 +338,9 @@ struct ibsim_fabric {
 	bool sm_lite;
 	u16 sm_lid;
 	u8 guid_cap;
+	u32 seed;
+	spinlock_t rnd_lock;	/* protects rnd */
+	struct rnd_state rnd;
 };
 
 /**
@@ -612,11 +621,15 @@ struct ibsim_topo;
  * @name: fabric name, or NULL for "simN"
  * @sm_lite: run the built-in subnet manager (SM-lite)
  * @guid_cap: GUID table entries of every HCA port and switch port 0
+ * @seed: seed of the fabric's pseudo-random generator
+ * @seed_set: @seed was given; else the fabric picks one
  */
 struct ibsim_fabric_opts {
 	const char *name;
 	bool sm_lite;
 	u8 guid_cap;
+	u32 seed;
+	bool seed_set;
 };
 
 struct ibsim_fabric *__ibsim_fabric_find(const char *name);
@@ -665,6 +678,8 @@ void ibsim_pma_answer(struct ibsim_node *node, u8 in_port,
 int ibsim_fabric_start(struct ibsim_fabric *fabric);
 void ibsim_fabric_stop(struct ibsim_fabric *fabric);
 int ibsim_fabric_xmit(struct ibsim_fabric *fabric, struct ibsim_pkt *pkt);
+void ibsim_rnd_init(struct ibsim_fabric *fabric, u32 seed);
+bool ibsim_chance(struct ibsim_fabric *fabric, u32 ppm);
 void ibsim_drop(struct ibsim_port *port, const char *why);
 
 /* switch.c */

@@ -110,6 +110,11 @@ enum ibtrace_sim_cmd {
  *	switch's misroute rule: in %IBTRACE_SIM_CMD_SET one rule to add,
  *	change or (without %IBTRACE_SIM_MISROUTE_A_PORT) remove; in
  *	%IBTRACE_SIM_CMD_NODE_GET replies one per rule
+ * @IBTRACE_SIM_A_SEED: u32, seed of the fabric's pseudo-random generator,
+ *	which makes every random decision of the fabric (the losses of the
+ *	drop knob): the same seed, topology and traffic give the same
+ *	decisions. In %IBTRACE_SIM_CMD_FABRIC_ADD: optional, default a random
+ *	seed; in %IBTRACE_SIM_CMD_FABRIC_GET replies: the seed in use
  * @__IBTRACE_SIM_A_MAX: number of attributes + 1
  * @IBTRACE_SIM_A_MAX: highest attribute number
  */
@@ -134,6 +139,7 @@ enum ibtrace_sim_attr {
 	IBTRACE_SIM_A_SM_LID,
 	IBTRACE_SIM_A_GUID_CAP,
 	IBTRACE_SIM_A_MISROUTE,
+	IBTRACE_SIM_A_SEED,
 
 	__IBTRACE_SIM_A_MAX,
 	IBTRACE_SIM_A_MAX = __IBTRACE_SIM_A_MAX - 1
