@@ -174,6 +174,12 @@ static const char *const state_names[] = {
 	"NOP", "Down", "Init", "Armed", "Active",
 };
 
+/*
+ * FABRIC_ADD answers at once (BUILDING) and notifies the end of the
+ * build later: a FABRIC_ADD without BUILDING, or a TOPO_ERROR.
+ */
+static int building, build_done, build_failed;
+
 static void print_cb(struct nlmsghdr *nlh, void *arg)
 {
 	struct genlmsghdr *g = NLMSG_DATA(nlh);
@@ -181,6 +187,19 @@ static void print_cb(struct nlmsghdr *nlh, void *arg)
 	struct nlattr *nla, *p;
 
 	(void)arg;
+	if (g->cmd == IBTRACE_SIM_CMD_FABRIC_ADD) {
+		for_each_attr(nla, (char *)g + GENL_HDRLEN, len)
+			if (nla->nla_type == IBTRACE_SIM_A_BUILDING &&
+			    ATTR_U8(nla)) {
+				building = 1;
+				return;
+			}
+		build_done = 1;
+	}
+	if (g->cmd == IBTRACE_SIM_CMD_TOPO_ERROR && !nlh->nlmsg_seq) {
+		build_done = 1;
+		build_failed = 1;
+	}
 	if (g->cmd == IBTRACE_SIM_CMD_TOPO_ERROR) {
 		unsigned int line = 0;
 		const char *why = "?";
@@ -366,5 +385,21 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	msg_send(&m);
-	return recv_all(print_cb, NULL) ? 1 : 0;
+	if (recv_all(print_cb, NULL))
+		return 1;
+	/* the end of a build, if it did not come before the ACK */
+	while (building && !build_done) {
+		ssize_t n = recv(fd, rbuf, sizeof(rbuf), 0);
+		struct nlmsghdr *nlh;
+
+		if (n < 0) {
+			perror("recv");
+			return 1;
+		}
+		for (nlh = (struct nlmsghdr *)rbuf; NLMSG_OK(nlh, n);
+		     nlh = NLMSG_NEXT(nlh, n))
+			if (nlh->nlmsg_type == fam && !nlh->nlmsg_seq)
+				print_cb(nlh, NULL);
+	}
+	return build_failed;
 }

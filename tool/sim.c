@@ -18,7 +18,9 @@
  * "dev"}, ...], "sm": "lite", "sm_lid": 1} ("dev" for HCAs only; "sm" and
  * "sm_lid" as in show). A topology the kernel rejects is
  * printed from its TOPO_ERROR message as "Error: line N: REASON" (exit 1);
- * nothing of it is left in the kernel.
+ * one over ibtrace_sim's memory budget as "Error: the fabric needs N MiB
+ * of memory, over ibtrace_sim's budget of M MiB (...)" (exit 1). Nothing
+ * of it is left in the kernel.
  *
  * show lists every fabric (FABRIC_GET dump), or fabric NAME, each with its
  * nodes (NODE_GET). Text, one line per fabric, node and port:
@@ -32,6 +34,9 @@
  *   cas, switches, links   number
  *   seed      number   seed of the fabric's pseudo-random generator (drop
  *                      knob losses); sim add --seed gives it
+ *   building  true     only while the fabric is being built (sim add of a
+ *                      large fabric still running): then only "fabric"
+ *                      and "building" (text "fabric NAME building")
  *   sm        string   "lite": the built-in subnet manager SM-lite runs
  *                      (sim add without --no-sm); "none": the subnet is
  *                      left to an external SM such as OpenSM
@@ -75,6 +80,8 @@
 #include <netlink/attr.h>
 #include <netlink/genl/genl.h>
 #include <netlink/msg.h>
+#include <netlink/socket.h>
+#include <sys/socket.h>
 
 #include <linux/ibtrace_sim.h>
 
@@ -129,6 +136,7 @@ static const struct nla_policy sim_policy[IBTRACE_SIM_A_MAX + 1] = {
 	[IBTRACE_SIM_A_SM_LID]		= U32,
 	[IBTRACE_SIM_A_MISROUTE]	= { .type = NLA_NESTED },
 	[IBTRACE_SIM_A_SEED]		= U32,
+	[IBTRACE_SIM_A_BUILDING]	= U8,
 };
 
 static const struct nla_policy sim_port_policy[IBTRACE_SIM_PORT_A_MAX + 1] = {
@@ -306,7 +314,10 @@ static void node_json(struct ibt *ctx, struct nlattr **tb)
 
 struct add_reply {
 	char fabric[IBTRACE_SIM_NAME_MAX + 1];
-	struct sim_list reply;	/* the FABRIC_ADD reply */
+	struct sim_list reply;	/* the FABRIC_ADD message of the built fabric */
+	const char *want;	/* the name asked for (--name), or NULL */
+	bool building;		/* the reply said: built in the background */
+	bool done;		/* the build's end was notified */
 	bool topo_err;
 	uint32_t err_line;
 	char err_msg[IBT_ERRMSG_MAX];
@@ -338,10 +349,97 @@ static int add_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 				       "malformed kernel reply: no fabric name");
 		nla_strlcpy(r->fabric, tb[IBTRACE_SIM_A_FABRIC_NAME],
 			    sizeof(r->fabric));
+		if (tb[IBTRACE_SIM_A_BUILDING] &&
+		    nla_get_u8(tb[IBTRACE_SIM_A_BUILDING])) {
+			r->building = true;
+			return 0;
+		}
+		r->done = true;
 		return r->reply.n ? 0 : keep_cb(ctx, nlh, &r->reply);
 	default:
 		return 0;
 	}
+}
+
+/*
+ * The end of a build, notified to our socket (sequence number 0): the
+ * built fabric (FABRIC_ADD) or why it failed (TOPO_ERROR), each naming
+ * the fabric. It may come before the reply to the request.
+ */
+static int add_notify(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
+{
+	struct nlattr *tb[IBTRACE_SIM_A_MAX + 1];
+	struct add_reply *r = arg;
+	char name[IBTRACE_SIM_NAME_MAX + 1];
+	struct genlmsghdr *gnlh = nlmsg_data(nlh);
+	int ret;
+
+	if (gnlh->cmd != IBTRACE_SIM_CMD_FABRIC_ADD &&
+	    gnlh->cmd != IBTRACE_SIM_CMD_TOPO_ERROR)
+		return 0;
+	ret = ibt_nl_parse_policy(ctx, nlh, tb, IBTRACE_SIM_A_MAX, sim_policy);
+	if (ret)
+		return ret;
+	if (!tb[IBTRACE_SIM_A_FABRIC_NAME])
+		return 0;
+	nla_strlcpy(name, tb[IBTRACE_SIM_A_FABRIC_NAME], sizeof(name));
+	/* our fabric: the one named in the request, or in its reply */
+	if ((r->want && strcmp(name, r->want)) ||
+	    (!r->want && r->fabric[0] && strcmp(name, r->fabric)))
+		return 0;
+	if (!r->want && !r->fabric[0])
+		return 0;	/* unnamed: add_wait() asks once it has the name */
+	ret = add_cb(ctx, nlh, r);
+	if (gnlh->cmd == IBTRACE_SIM_CMD_TOPO_ERROR)
+		r->done = true;
+	return ret;
+}
+
+/*
+ * Wait for the end of the build of r->fabric: its notification, or, each
+ * second without one (lost, or come before we knew the name), FABRIC_GET.
+ * Returns an exit code, printed; 0 with the fabric in r->reply.
+ */
+static int add_wait(struct ibt *ctx, struct add_reply *r)
+{
+	while (!r->done) {
+		struct sim_list l = { 0 };
+		struct nl_msg *msg;
+		int ret;
+
+		ret = ibt_nl_wait_notify(ctx, 1000);
+		if (ret)
+			return ret;
+		if (r->done)
+			break;
+		msg = sim_req(ctx, IBTRACE_SIM_CMD_FABRIC_GET, false, r->fabric);
+		if (!msg)
+			return IBT_EXIT_ERR;
+		ret = ibt_nl_exchange(ctx, msg, keep_cb, &l);
+		if (!ret && l.n && !r->done &&
+		    !(l.v[0].tb[IBTRACE_SIM_A_BUILDING] &&
+		      nla_get_u8(l.v[0].tb[IBTRACE_SIM_A_BUILDING]))) {
+			sim_list_free(&r->reply);
+			r->reply = l;
+			r->done = true;
+			return 0;
+		}
+		sim_list_free(&l);
+		if (r->done)
+			break;
+		if (ret == -ENOENT)
+			return ibt_err(IBT_EXIT_ERR,
+				       "building fabric %s failed (the kernel's reason was lost)",
+				       r->fabric);
+		if (ret < 0)
+			return ibt_nl_report(ctx, -ret);
+		if (ret)
+			return ret;
+	}
+	if (r->topo_err)
+		return ibt_err(IBT_EXIT_ERR, "building fabric %s failed: %s",
+			       r->fabric, r->err_msg);
+	return 0;
 }
 
 /* The whole of @path in a malloc()ed buffer. Returns an exit code. */
@@ -553,9 +651,10 @@ static int sim_add(struct ibt *ctx)
 	struct nl_msg *msg;
 	char *text = NULL;
 	size_t len = 0;
-	int ret;
+	int ret, one = 1;
 
 	ret = sim_args(ctx, "add", &add, &path, 1, 1, "a TOPOLOGY_FILE");
+	r.want = add.name;
 	if (ret)
 		return ret;
 	ret = read_file(path, &text, &len);
@@ -593,10 +692,29 @@ static int sim_add(struct ibt *ctx)
 		return ret;
 	}
 
+	/*
+	 * An error ACK echoes the request unless capped: a text of a few
+	 * hundred KiB would not fit the receive buffer, and the answer be
+	 * lost. The extended ACK still points into our copy.
+	 */
+	if (setsockopt(nl_socket_get_fd(ctx->sk), SOL_NETLINK, NETLINK_CAP_ACK,
+		       &one, sizeof(one)) < 0) {
+		nlmsg_free(msg);
+		return ibt_err(IBT_EXIT_ERR, "cannot set NETLINK_CAP_ACK: %s",
+			       strerror(errno));
+	}
+	ctx->notify = add_notify;
+	ctx->notify_arg = &r;
 	ret = ibt_nl_exchange(ctx, msg, add_cb, &r);
+	if (!ret && r.building)
+		ret = add_wait(ctx, &r);
+	ctx->notify = NULL;
 	if (ret < 0 && r.topo_err && r.err_line)
 		ret = ibt_err(IBT_EXIT_ERR, "line %u: %s", r.err_line,
 			      r.err_msg[0] ? r.err_msg : strerror(-ret));
+	else if (ret < 0 && r.topo_err && r.err_msg[0])
+		/* the whole text: over the memory budget, with its figures */
+		ret = ibt_err(IBT_EXIT_ERR, "%s", r.err_msg);
 	else if (ret < 0)
 		ret = ibt_nl_report(ctx, -ret);
 	else if (!ret && (!r.fabric[0] || !r.reply.n))
@@ -1024,6 +1142,18 @@ static int show_fabric(struct ibt *ctx, struct sim_msg *f)
 	if (!f->tb[IBTRACE_SIM_A_FABRIC_NAME])
 		return ibt_err(IBT_EXIT_ERR, "malformed kernel reply: no fabric name");
 	name = nla_get_string(f->tb[IBTRACE_SIM_A_FABRIC_NAME]);
+	if (f->tb[IBTRACE_SIM_A_BUILDING] &&
+	    nla_get_u8(f->tb[IBTRACE_SIM_A_BUILDING])) {
+		/* no nodes to show yet */
+		ibt_out_obj_begin(ctx, NULL);
+		ibt_out_field(ctx, "fabric", json_object_new_string(name),
+			      "fabric %s", name);
+		ibt_out_field(ctx, "building", json_object_new_boolean(1),
+			      " building");
+		ibt_out_eol(ctx);
+		ibt_out_obj_end(ctx);
+		return 0;
+	}
 	ret = get_nodes(ctx, name, &nodes);
 	if (ret)
 		goto out;
@@ -1091,7 +1221,8 @@ static int sim_help(struct ibt *ctx)
 	       "       ibtracectl [-j] [--pretty] sim show [NAME]\n"
 	       "add: create a fabric of the ibtrace_sim module from an ibnetdiscover /\n"
 	       "ibsim topology file; prints the fabric's name and the RDMA device of\n"
-	       "each HCA. A rejected topology prints \"Error: line N: REASON\", exit 1.\n"
+	       "each HCA. A rejected topology prints \"Error: line N: REASON\", exit 1;\n"
+	       "one over the module's memory budget (mem_budget_mb) names both, exit 1.\n"
 	       "The built-in SM-lite assigns LIDs and routes and brings ports Active;\n"
 	       "--no-sm leaves that to an SM such as OpenSM. --guid-cap N (1..255,\n"
 	       "default 8) sizes every port's GUID table. --seed N (0..4294967295;\n"

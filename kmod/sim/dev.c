@@ -555,6 +555,7 @@ static int ibsim_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		goto err_free_rq;
 	}
 	qpn = init->qp_type == IB_QPT_SMI ? 0 : 1;
+	ibsim_budget_note_mad_qp(qp->rq_size);
 	port = ibsim_dev_port(dev, init->port_num);
 	ibqp->qp_num = qpn;
 	qp->port = port;

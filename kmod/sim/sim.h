@@ -309,6 +309,12 @@ struct ibsim_switch {
  * @sm_lite: the built-in subnet manager (SM-lite, sm.c) manages the fabric
  * @sm_lid: LID where SM-lite's SA answers, 0 if SM-lite is off
  * @guid_cap: GUID table entries of every HCA port and switch port 0
+ * @building: the fabric is being built in the background (main.c): only
+ *	its name may be shown; nothing may change or delete it. Protected by
+ *	ibsim_fabrics_lock
+ * @cancel: stop the build at the next HCA (module unload); READ_ONCE()
+ * @mem_cost: memory the fabric was estimated to take, taken from the
+ *	budget (budget.c) while it lives
  * @seed: seed of @rnd, as given at creation or picked then
  * @rnd_lock: protects @rnd
  * @rnd: the fabric's pseudo-random generator: every random decision of
@@ -338,6 +344,9 @@ struct ibsim_fabric {
 	bool sm_lite;
 	u16 sm_lid;
 	u8 guid_cap;
+	bool building;
+	bool cancel;
+	u64 mem_cost;
 	u32 seed;
 	spinlock_t rnd_lock;	/* protects rnd */
 	struct rnd_state rnd;
@@ -632,16 +641,28 @@ struct ibsim_fabric_opts {
 	bool seed_set;
 };
 
+struct ibsim_build;
+struct net;
+
 struct ibsim_fabric *__ibsim_fabric_find(const char *name);
-int __ibsim_fabric_add(const struct ibsim_fabric_opts *opts,
-		       struct ibsim_topo *topo,
-		       struct ibsim_fabric **fabricp,
-		       struct netlink_ext_ack *extack);
+int __ibsim_fabric_reserve(const struct ibsim_fabric_opts *opts,
+			   struct ibsim_topo *topo,
+			   struct ibsim_fabric **fabricp,
+			   struct netlink_ext_ack *extack);
+void __ibsim_fabric_unreserve(struct ibsim_fabric *fabric);
+struct ibsim_build *ibsim_build_alloc(void);
+void ibsim_build_free(struct ibsim_build *b);
+void __ibsim_fabric_build_start(struct ibsim_fabric *fabric,
+				struct ibsim_build *b, struct ibsim_topo *topo,
+				struct net *net, u32 portid);
 int __ibsim_fabric_del(struct ibsim_fabric *fabric);
 
 /* nl.c */
 int ibsim_nl_init(void);
 void ibsim_nl_exit(void);
+void ibsim_nl_build_done(struct net *net, u32 portid,
+			 const struct ibsim_fabric *fabric, const char *name,
+			 const char *why);
 
 /* dev.c */
 int ibsim_dev_create(struct ibsim_node *node);
@@ -753,6 +774,7 @@ int ibsim_nl_fill_knobs(struct sk_buff *skb, struct ibsim_port *port);
 int ibsim_nl_fill_misroutes(struct sk_buff *skb, struct ibsim_node *node);
 
 /* debugfs.c */
+bool ibsim_debugfs_ports_ok(u64 nports);
 void ibsim_debugfs_init(void);
 void ibsim_debugfs_exit(void);
 void ibsim_debugfs_fabric_add(struct ibsim_fabric *fabric);
@@ -779,6 +801,17 @@ enum ibsim_sa_verdict {
 
 enum ibsim_sa_verdict ibsim_sa_rx(struct ibsim_port *port,
 				  struct ibsim_pkt *pkt);
+
+/* budget.c */
+void ibsim_budget_note_mad_qp(u32 recv_wr);
+u64 ibsim_node_cost(u8 type, u8 num_ports, u8 guid_cap);
+u64 ibsim_fabric_cost(u32 switches, u32 lids, u64 ports);
+u64 ibsim_budget(void);
+u64 __ibsim_budget_room(void);
+bool __ibsim_budget_take(u64 bytes);
+void __ibsim_budget_give(u64 bytes);
+u64 __ibsim_budget_used(void);
+void ibsim_budget_error(struct ibsim_topo *topo);
 
 /* topo.c */
 /**
@@ -825,6 +858,16 @@ struct ibsim_topo_node {
  * @text: private copy of the text (peer names point into it)
  * @err_line: on error, the 1-based line at fault (0: not line related)
  * @err_msg: on error, the reason (a static string)
+ * @err_detail: on error, the reason with figures, if any (else "")
+ * @guid_cap: set by the caller: GUID table entries per port of the fabric
+ * @mem_room: set by the caller: what is left of the memory budget
+ * @mem_cost: memory the fabric will take (ibsim_node_cost() of each node,
+ *	ibsim_fabric_cost()), complete once the whole text is parsed
+ * @lids: LIDs the fabric's ports will have
+ * @switches: switches in the text
+ * @ports: ports in the text, switch port 0 counted
+ * @over_budget: @mem_cost went over @mem_room: no node is allocated any
+ *	more, the rest of the text is only added up
  */
 struct ibsim_topo {
 	struct ibsim_topo_node *nodes;
@@ -833,6 +876,14 @@ struct ibsim_topo {
 	char *text;
 	u32 err_line;
 	const char *err_msg;
+	char err_detail[160];
+	u8 guid_cap;
+	u64 mem_room;
+	u64 mem_cost;
+	u32 lids;
+	u32 switches;
+	u64 ports;
+	bool over_budget;
 };
 
 int ibsim_topo_parse(struct ibsim_topo *topo, const char *text, size_t len);
