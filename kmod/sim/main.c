@@ -27,6 +27,8 @@
 DEFINE_MUTEX(ibsim_fabrics_lock);
 LIST_HEAD(ibsim_fabrics);
 static DEFINE_IDA(ibsim_fabric_ida);
+/* creation number of the last fabric; protected by ibsim_fabrics_lock */
+static u64 ibsim_fabric_seq;
 
 struct ibsim_fabric *__ibsim_fabric_find(const char *name)
 {
@@ -220,6 +222,7 @@ int __ibsim_fabric_reserve(const struct ibsim_fabric_opts *opts,
 	}
 	fabric->mem_cost = topo->mem_cost;
 	fabric->building = true;
+	fabric->seq = ++ibsim_fabric_seq;
 	list_add_tail(&fabric->list, &ibsim_fabrics);
 	*fabricp = fabric;
 	return 0;

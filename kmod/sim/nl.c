@@ -372,17 +372,22 @@ static int ibsim_nl_fabric_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
-/* cb->args[0]: fabrics already dumped */
+/*
+ * Dumps resume by the fabrics' creation numbers (the list's order, never
+ * reused), not by list positions: a fabric added or deleted between two
+ * parts of a dump neither repeats nor skips the others.
+ *
+ * cb->args[0]: creation number of the next fabric to dump
+ */
 static int ibsim_nl_fabric_get_dumpit(struct sk_buff *skb,
 				      struct netlink_callback *cb)
 {
 	struct ibsim_fabric *fabric;
-	long i = 0;
 	int err = 0;
 
 	mutex_lock(&ibsim_fabrics_lock);
 	list_for_each_entry(fabric, &ibsim_fabrics, list) {
-		if (i++ < cb->args[0])
+		if (fabric->seq < (u64)cb->args[0])
 			continue;
 		err = ibsim_nl_fill_fabric(skb, fabric,
 					   NETLINK_CB(cb->skb).portid,
@@ -390,7 +395,7 @@ static int ibsim_nl_fabric_get_dumpit(struct sk_buff *skb,
 					   IBTRACE_SIM_CMD_FABRIC_GET);
 		if (err)
 			break;
-		cb->args[0] = i;
+		cb->args[0] = fabric->seq + 1;
 	}
 	mutex_unlock(&ibsim_fabrics_lock);
 	return err == -EMSGSIZE && skb->len ? skb->len : err ?: skb->len;
@@ -481,14 +486,17 @@ err_cancel:
 	return -EMSGSIZE;
 }
 
-/* cb->args[0]: fabrics done, cb->args[1]: nodes done in the next one */
+/*
+ * cb->args[0]: creation number of the fabric being dumped (or of the next
+ * one, when it is gone), cb->args[1]: its next node (nodes are fixed for
+ * a fabric's life)
+ */
 static int ibsim_nl_node_get_dumpit(struct sk_buff *skb,
 				    struct netlink_callback *cb)
 {
 	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
 	struct nlattr *name_attr = info->attrs[IBTRACE_SIM_A_FABRIC_NAME];
 	struct ibsim_fabric *fabric;
-	long i = 0;
 	int err = 0;
 
 	mutex_lock(&ibsim_fabrics_lock);
@@ -508,20 +516,24 @@ static int ibsim_nl_node_get_dumpit(struct sk_buff *skb,
 		}
 	}
 	list_for_each_entry(fabric, &ibsim_fabrics, list) {
-		if (i++ < cb->args[0])
+		if (fabric->seq < (u64)cb->args[0])
 			continue;
-		if (fabric->building ||
-		    (name_attr && strcmp(fabric->name, nla_data(name_attr)))) {
-			cb->args[0] = i;
-			continue;
+		if (fabric->seq != (u64)cb->args[0]) {
+			/* the next fabric, or another: from its first node */
+			cb->args[0] = fabric->seq;
+			cb->args[1] = 0;
 		}
-		for (; cb->args[1] < fabric->num_nodes; cb->args[1]++) {
-			err = ibsim_nl_fill_node(skb,
-						 fabric->nodes[cb->args[1]], cb);
-			if (err)
-				goto out;
+		if (!fabric->building &&
+		    (!name_attr || !strcmp(fabric->name, nla_data(name_attr)))) {
+			for (; cb->args[1] < fabric->num_nodes; cb->args[1]++) {
+				err = ibsim_nl_fill_node(skb,
+							 fabric->nodes[cb->args[1]],
+							 cb);
+				if (err)
+					goto out;
+			}
 		}
-		cb->args[0] = i;
+		cb->args[0] = fabric->seq + 1;
 		cb->args[1] = 0;
 	}
 out:

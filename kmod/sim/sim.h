@@ -287,6 +287,8 @@ struct ibsim_switch {
  * @list: entry in the fabric list, protected by ibsim_fabrics_lock
  * @name: fabric name
  * @id: small number unique among live fabrics, part of default GUIDs
+ * @seq: creation number, never reused: the fabric list is in its order
+ *	(where dumps resume)
  * @nodes: every node, in topology order
  * @num_nodes: entries in @nodes
  * @num_cas: HCAs among @nodes
@@ -325,6 +327,7 @@ struct ibsim_fabric {
 	struct list_head list;
 	char name[IBTRACE_SIM_NAME_MAX + 1];
 	u32 id;
+	u64 seq;
 	struct ibsim_node **nodes;
 	u32 num_nodes;
 	u32 num_cas;
