@@ -396,22 +396,29 @@ static int add_notify(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 }
 
 /*
- * Wait for the end of the build of r->fabric: its notification, or, each
- * second without one (lost, or come before we knew the name), FABRIC_GET.
- * Returns an exit code, printed; 0 with the fabric in r->reply.
+ * Wait for the end of the build of r->fabric: its notification, or
+ * FABRIC_GET, asked at once (a small fabric may be built already, its
+ * notification come before we knew its name) and after each second
+ * without a notification (one may be lost). Returns an exit code,
+ * printed; 0 with the fabric in r->reply.
  */
 static int add_wait(struct ibt *ctx, struct add_reply *r)
 {
+	bool first = true;
+
 	while (!r->done) {
 		struct sim_list l = { 0 };
 		struct nl_msg *msg;
 		int ret;
 
-		ret = ibt_nl_wait_notify(ctx, 1000);
-		if (ret)
-			return ret;
-		if (r->done)
-			break;
+		if (!first) {
+			ret = ibt_nl_wait_notify(ctx, 1000);
+			if (ret)
+				return ret;
+			if (r->done)
+				break;
+		}
+		first = false;
 		msg = sim_req(ctx, IBTRACE_SIM_CMD_FABRIC_GET, false, r->fabric);
 		if (!msg)
 			return IBT_EXIT_ERR;
