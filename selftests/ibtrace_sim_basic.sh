@@ -5,7 +5,8 @@
 # carry a line number and leave nothing behind; the HCAs are InfiniBand
 # CAs; directed-route SMPs are answered locally and across the link; LIDs
 # and port states set by SMP make LID-routed SMPs work; unsupported
-# attributes get status 0x000C; the fabric goes away and the module
+# attributes get status 0x000C; a node dump resumes where it was when a
+# fabric is deleted in mid-dump; the fabric goes away and the module
 # unloads cleanly.
 
 source "$(dirname "$0")/lib.sh"
@@ -211,6 +212,23 @@ ibt_check "delete fabric t0" "$SIM_CTL" del t0
 ibt_expect "RDMA devices gone" "" "$(sim_devs)"
 ibt_check "add and delete again" sh -c \
 	"'$SIM_CTL' add t1 '$TMP/two' >/dev/null && '$SIM_CTL' del t1"
+
+# A dump resumes where it was, whatever changed in between: fabric d1 is
+# deleted after the first part of a node dump of d1 and d2 (30 switches
+# of 36 ports each: several parts of about 5 KiB per node); d2's nodes
+# come each once, none skipped or repeated.
+awk 'BEGIN { for (i = 0; i < 30; i++) printf "Switch 36 \"W%d\"\n", i }' \
+	> "$TMP/switches"
+ibt_check "fabrics d1, d2 of 30 switches each" sh -c \
+	"'$SIM_CTL' add d1 '$TMP/switches' no-sm >/dev/null &&
+	 '$SIM_CTL' add d2 '$TMP/switches' no-sm >/dev/null"
+out=$("$SIM_CTL" nodes-del d1 2>"$TMP/nodes-del.err")
+ibt_expect "node dump with d1 deleted after its first part: exit 0" \
+	"0 nodes-del: d1 deleted after the dump's first part" \
+	"$? $(cat "$TMP/nodes-del.err")"
+ibt_expect "  d2's nodes 0..29, each once" "$(seq 0 29 | tr '\n' ' ')" \
+	"$(sed -n 's/^node fabric d2 index \([0-9]*\) .*/\1/p' <<< "$out" | tr '\n' ' ')"
+ibt_check "delete fabric d2" "$SIM_CTL" del d2
 ibt_check "fabric left for rmmod" "$SIM_CTL" add t2 "$TMP/two" no-sm
 ibt_check "rmmod ibtrace_sim with a fabric" rmmod ibtrace_sim
 ibt_expect "no RDMA device after rmmod" "" "$(sim_devs)"

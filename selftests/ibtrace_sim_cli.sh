@@ -85,6 +85,9 @@ ibt_match "  names the word" '^Error: unknown sim command "frob"' "$out"
 run sim add "$TMP/topo" --name 'bad name'
 ibt_expect "bad --name: exit 2" 2 "$rc"
 ibt_match "  names it" '^Error: bad fabric name "bad name"' "$out"
+run sim add "$TMP/topo" --seed 4294967296
+ibt_expect "--seed past 32 bits: exit 2" 2 "$rc"
+ibt_match "  names it" '^Error: bad --seed "4294967296"' "$out"
 run sim del
 ibt_expect "del without a name: exit 2" 2 "$rc"
 run sim show a b
@@ -134,7 +137,7 @@ ibt_match "  GUIDs and counters" '^0x[0-9a-f]{16} [0-9]+ [0-9]+ [0-9]+$' \
 
 run sim show t0
 ibt_expect "sim show t0: exit 0" 0 "$rc"
-ibt_match "  fabric line" '^fabric t0 cas 2 switches 1 links 2 sm lite lid 1$' "$out"
+ibt_match "  fabric line" '^fabric t0 cas 2 switches 1 links 2 seed [0-9]+ sm lite lid 1$' "$out"
 ibt_match "  HCA line" "^  ca HcaA guid 0x[0-9a-f]{16} dev $A\$" "$out"
 ibt_match "  port line" \
 	'^    port 1 lid 0x2 state ACTIVE peer S/1 rx [0-9]+ tx [0-9]+ drops [0-9]+$' "$out"

@@ -9,6 +9,10 @@
  *   ibtrace_sim_ctl del NAME        destroy it
  *   ibtrace_sim_ctl show [NAME]     fabric summaries
  *   ibtrace_sim_ctl nodes [NAME]    one line per node
+ *   ibtrace_sim_ctl nodes-del NAME  the node dump of every fabric, with
+ *                                   fabric NAME deleted (from another
+ *                                   socket) after the dump's first part:
+ *                                   a deterministic change in mid-dump
  *
  * Errors: "Error: <extack>" (and "line N: <reason>" for topology errors)
  * on stderr, exit 1.
@@ -174,6 +178,12 @@ static const char *const state_names[] = {
 	"NOP", "Down", "Init", "Armed", "Active",
 };
 
+/*
+ * FABRIC_ADD answers at once (BUILDING) and notifies the end of the
+ * build later: a FABRIC_ADD without BUILDING, or a TOPO_ERROR.
+ */
+static int building, build_done, build_failed;
+
 static void print_cb(struct nlmsghdr *nlh, void *arg)
 {
 	struct genlmsghdr *g = NLMSG_DATA(nlh);
@@ -181,6 +191,19 @@ static void print_cb(struct nlmsghdr *nlh, void *arg)
 	struct nlattr *nla, *p;
 
 	(void)arg;
+	if (g->cmd == IBTRACE_SIM_CMD_FABRIC_ADD) {
+		for_each_attr(nla, (char *)g + GENL_HDRLEN, len)
+			if (nla->nla_type == IBTRACE_SIM_A_BUILDING &&
+			    ATTR_U8(nla)) {
+				building = 1;
+				return;
+			}
+		build_done = 1;
+	}
+	if (g->cmd == IBTRACE_SIM_CMD_TOPO_ERROR && !nlh->nlmsg_seq) {
+		build_done = 1;
+		build_failed = 1;
+	}
 	if (g->cmd == IBTRACE_SIM_CMD_TOPO_ERROR) {
 		unsigned int line = 0;
 		const char *why = "?";
@@ -280,6 +303,55 @@ static void print_cb(struct nlmsghdr *nlh, void *arg)
 	printf("\n");
 }
 
+/*
+ * Dump every node; after the first part of the dump, delete fabric
+ * @victim from a second socket; then read the rest. Exit 2 if the dump
+ * had only one part (nothing tested).
+ */
+static int nodes_del(unsigned short fam, const char *victim)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	int one = 1, dump_fd = fd, ret;
+	struct nlmsghdr *nlh;
+	struct msg m;
+	ssize_t n;
+
+	msg_init(&m, fam, IBTRACE_SIM_CMD_NODE_GET, NLM_F_DUMP);
+	msg_send(&m);
+	n = recv(fd, rbuf, sizeof(rbuf), 0);
+	if (n < 0) {
+		perror("recv");
+		return 1;
+	}
+	for (nlh = (struct nlmsghdr *)rbuf; NLMSG_OK(nlh, n);
+	     nlh = NLMSG_NEXT(nlh, n)) {
+		if (nlh->nlmsg_type == NLMSG_DONE ||
+		    nlh->nlmsg_type == NLMSG_ERROR) {
+			fprintf(stderr, "nodes-del: the dump had one part\n");
+			return 2;
+		}
+		print_cb(nlh, NULL);
+	}
+
+	fd = socket(AF_NETLINK, SOCK_RAW, NETLINK_GENERIC);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		perror("netlink");
+		return 1;
+	}
+	setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	msg_init(&m, fam, IBTRACE_SIM_CMD_FABRIC_DEL, 0);
+	put_attr(&m, IBTRACE_SIM_A_FABRIC_NAME, victim, strlen(victim) + 1);
+	msg_send(&m);
+	ret = recv_all(NULL, NULL);
+	close(fd);
+	fd = dump_fd;
+	if (ret)
+		return 1;
+	fprintf(stderr, "nodes-del: %s deleted after the dump's first part\n",
+		victim);
+	return recv_all(print_cb, NULL) ? 1 : 0;
+}
+
 static char *read_file(const char *path, size_t *len)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
@@ -347,6 +419,8 @@ int main(int argc, char **argv)
 
 			put_attr(&m, IBTRACE_SIM_A_SM, &zero, 1);
 		}
+	} else if (!strcmp(argv[1], "nodes-del") && argc == 3) {
+		return nodes_del(fam, argv[2]);
 	} else if (!strcmp(argv[1], "del") && argc == 3) {
 		msg_init(&m, fam, IBTRACE_SIM_CMD_FABRIC_DEL, 0);
 		put_attr(&m, IBTRACE_SIM_A_FABRIC_NAME, argv[2],
@@ -366,5 +440,21 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	msg_send(&m);
-	return recv_all(print_cb, NULL) ? 1 : 0;
+	if (recv_all(print_cb, NULL))
+		return 1;
+	/* the end of a build, if it did not come before the ACK */
+	while (building && !build_done) {
+		ssize_t n = recv(fd, rbuf, sizeof(rbuf), 0);
+		struct nlmsghdr *nlh;
+
+		if (n < 0) {
+			perror("recv");
+			return 1;
+		}
+		for (nlh = (struct nlmsghdr *)rbuf; NLMSG_OK(nlh, n);
+		     nlh = NLMSG_NEXT(nlh, n))
+			if (nlh->nlmsg_type == fam && !nlh->nlmsg_seq)
+				print_cb(nlh, NULL);
+	}
+	return build_failed;
 }

@@ -3,8 +3,10 @@
 #
 # ibtrace_sim fault knobs, through "ibtracectl sim set" and debugfs, on
 # HCA A - switch S1 - switch S2 - HCA B (and HCA C on S1), configured by
-# SMPs without an SM, ibtrace.ko answering pings. A 30% drop on the path
-# is absorbed by retries and counted (debugfs and sim show agree); 100%
+# SMPs without an SM, ibtrace.ko answering pings. The fabric's seed (sim
+# add --seed, from IBTRACE_SEED or picked and printed) is shown by sim
+# show. A 30% drop on the path is absorbed by retries and counted
+# (debugfs and sim show agree); 100%
 # makes the ping time out; a 20 ms delay shows in the RTT and goes away;
 # a link taken down fails the ping with both ends Down/Polling (sim show,
 # smpquery), and comes back Init/LinkUp; a misroute rule on S1 sends B's
@@ -68,8 +70,14 @@ Hca 1 "B"
 Hca 1 "C"
 [1] "S1"[3]
 TOPO
-ibt_check "fabric k (no SM)" "$IBTRACECTL" sim add "$TMP/topo" --name k --no-sm
+ibt_seed
+ibt_check "fabric k (no SM, --seed $IBT_SEED)" \
+	"$IBTRACECTL" sim add "$TMP/topo" --name k --no-sm --seed "$IBT_SEED"
 js=$("$IBTRACECTL" -j sim show k)
+ibt_expect "  sim show -j: the seed given" "$IBT_SEED" "$(jq -r '.[0].seed' <<< "$js")"
+ibt_match "  sim show: seed on the fabric line" \
+	"^fabric k cas 3 switches 2 links 4 seed $IBT_SEED sm none\$" \
+	"$("$IBTRACECTL" sim show k | head -1)"
 dev_of()
 {
 	jq -r ".[0].nodes[] | select(.name == \"$1\") | .dev" <<< "$js"
@@ -168,14 +176,20 @@ ibt_expect "  debugfs drop_ppm reads 300000" 300000 "$(cat "$DBG/k/0-S1/port2/dr
 ibt_expect "  sim show -j: drop_ppm 300000" 300000 "$(port_js S1 2 | jq -r .drop_ppm)"
 ibt_match "  sim show text: drop 30%" '^    port 2 .* drops [0-9]+ drop 30%$' \
 	"$("$IBTRACECTL" sim show k)"
-ping_b -c 30 -i 0 -t 200 -r 6
+# Only the requests cross S1 port 2 (B answers by S2 port 1), each lost
+# with p = 0.3 whatever came before; -r 15 gives a probe 16 attempts.
+# Chance, per run, that a check below fails by the draw of the seed:
+#   some probe unanswered (all 16 attempts lost): <= 50 * 0.3^16 = 2.2e-7
+#   no packet lost at all (50 requests or more):  <= 0.7^50      = 1.8e-8
+# together under 2.4e-7, below one in a million runs.
+ping_b -c 50 -i 0 -t 200 -r 15
 ibt_expect "30% loss S1 -> S2: ping still succeeds (retries)" 0 "$rc"
-ibt_expect "  every probe answered" 30 "$(jq -r .summary.received <<< "$js")"
+ibt_expect "  every probe answered" 50 "$(jq -r .summary.received <<< "$js")"
 d1=$(cat "$DBG/k/0-S1/port2/drops")
 ibt_match "  S1 port 2 counted the lost packets" '^[1-9]' "$((d1 - d0))"
 ibt_expect "  debugfs and sim show agree on the drops" "$d1" \
 	"$(port_js S1 2 | jq -r .drops)"
-echo "# 30% drop: $((d1 - d0)) packets lost on S1 port 2 for 30 probes"
+echo "# 30% drop, seed $IBT_SEED: $((d1 - d0)) packets lost on S1 port 2 for 50 probes"
 
 set_k S1 port 2 drop 100
 ping_b -c 1 -t 200 -r 1

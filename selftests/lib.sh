@@ -294,3 +294,15 @@ ibt_trace_mc_path()
 {
 	jq -r '.hops[] | "\(.node_guid) \(.in_port // "") \(.out_port // "") \(.lid)"'
 }
+
+# ibt_seed: the seed of this run's random decisions (a fabric's losses:
+# "sim add --seed"), from $IBTRACE_SEED, else picked here; printed, so
+# that IBTRACE_SEED=N replays a run. Sets IBT_SEED.
+ibt_seed()
+{
+	IBT_SEED=${IBTRACE_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
+	case $IBT_SEED in
+	'' | *[!0-9]*) ibt_skip_all "IBTRACE_SEED=\"$IBT_SEED\" is not a number" ;;
+	esac
+	echo "# seed $IBT_SEED (IBTRACE_SEED=$IBT_SEED replays this run)"
+}

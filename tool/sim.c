@@ -4,7 +4,7 @@
  * (generic netlink family "ibtrace_sim", uapi/linux/ibtrace_sim.h).
  *
  *   ibtracectl [-j] sim add TOPOLOGY_FILE [--name NAME] [--no-sm]
- *                               [--guid-cap N]
+ *                               [--guid-cap N] [--seed N]
  *   ibtracectl sim del NAME
  *   ibtracectl sim set FABRIC NODE [port N] [drop PERCENT] [delay USEC]
  *                  [link down|up] [guid-cap N] [guid-quirks QUIRKS]
@@ -18,11 +18,13 @@
  * "dev"}, ...], "sm": "lite", "sm_lid": 1} ("dev" for HCAs only; "sm" and
  * "sm_lid" as in show). A topology the kernel rejects is
  * printed from its TOPO_ERROR message as "Error: line N: REASON" (exit 1);
- * nothing of it is left in the kernel.
+ * one over ibtrace_sim's memory budget as "Error: the fabric needs N MiB
+ * of memory, over ibtrace_sim's budget of M MiB (...)" (exit 1). Nothing
+ * of it is left in the kernel.
  *
  * show lists every fabric (FABRIC_GET dump), or fabric NAME, each with its
  * nodes (NODE_GET). Text, one line per fabric, node and port:
- *   fabric t0 cas 2 switches 1 links 2 sm lite lid 3
+ *   fabric t0 cas 2 switches 1 links 2 seed 1234 sm lite lid 3
  *     ca HcaA guid 0x0002c90300001000 dev ibsim0
  *       port 1 lid 0x1 state ACTIVE peer S/1 rx 12 tx 12 drops 0
  *     switch S guid 0x0014050000000300
@@ -30,6 +32,11 @@
  * JSON: an array with one object per fabric:
  *   fabric    string   fabric name
  *   cas, switches, links   number
+ *   seed      number   seed of the fabric's pseudo-random generator (drop
+ *                      knob losses); sim add --seed gives it
+ *   building  true     only while the fabric is being built (sim add of a
+ *                      large fabric still running): then only "fabric"
+ *                      and "building" (text "fabric NAME building")
  *   sm        string   "lite": the built-in subnet manager SM-lite runs
  *                      (sim add without --no-sm); "none": the subnet is
  *                      left to an external SM such as OpenSM
@@ -77,6 +84,8 @@
 #include <netlink/attr.h>
 #include <netlink/genl/genl.h>
 #include <netlink/msg.h>
+#include <netlink/socket.h>
+#include <sys/socket.h>
 
 #include <linux/ibtrace_sim.h>
 
@@ -89,9 +98,10 @@
 #define OPT_NAME	0x200
 #define OPT_NO_SM	0x201
 #define OPT_GUID_CAP	0x202
+#define OPT_SEED	0x203
 
 static const char *const add_opt_names[] = {
-	"--name", "--no-sm", "--guid-cap",
+	"--name", "--no-sm", "--guid-cap", "--seed",
 };
 
 /* Options of "sim add". */
@@ -99,6 +109,8 @@ struct add_opts {
 	const char *name;
 	bool no_sm;
 	int guid_cap;		/* 0: the kernel's default */
+	bool seed_set;
+	uint32_t seed;		/* if seed_set, else the kernel picks one */
 };
 
 #define FIXED(t, n)	{ .type = (t), .minlen = (n), .maxlen = (n) }
@@ -127,6 +139,8 @@ static const struct nla_policy sim_policy[IBTRACE_SIM_A_MAX + 1] = {
 	[IBTRACE_SIM_A_SM]		= U8,
 	[IBTRACE_SIM_A_SM_LID]		= U32,
 	[IBTRACE_SIM_A_MISROUTE]	= { .type = NLA_NESTED },
+	[IBTRACE_SIM_A_SEED]		= U32,
+	[IBTRACE_SIM_A_BUILDING]	= U8,
 };
 
 static const struct nla_policy sim_port_policy[IBTRACE_SIM_PORT_A_MAX + 1] = {
@@ -160,6 +174,7 @@ static const char *const sim_attr_names[IBTRACE_SIM_A_MAX + 1] = {
 	[IBTRACE_SIM_A_NODE_NAME]	= "node_name",
 	[IBTRACE_SIM_A_PORT]		= "port",
 	[IBTRACE_SIM_A_MISROUTE]	= "misroute",
+	[IBTRACE_SIM_A_SEED]		= "seed",
 };
 
 static const struct ibt_family sim_family = {
@@ -303,7 +318,10 @@ static void node_json(struct ibt *ctx, struct nlattr **tb)
 
 struct add_reply {
 	char fabric[IBTRACE_SIM_NAME_MAX + 1];
-	struct sim_list reply;	/* the FABRIC_ADD reply */
+	struct sim_list reply;	/* the FABRIC_ADD message of the built fabric */
+	const char *want;	/* the name asked for (--name), or NULL */
+	bool building;		/* the reply said: built in the background */
+	bool done;		/* the build's end was notified */
 	bool topo_err;
 	uint32_t err_line;
 	char err_msg[IBT_ERRMSG_MAX];
@@ -335,10 +353,104 @@ static int add_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 				       "malformed kernel reply: no fabric name");
 		nla_strlcpy(r->fabric, tb[IBTRACE_SIM_A_FABRIC_NAME],
 			    sizeof(r->fabric));
+		if (tb[IBTRACE_SIM_A_BUILDING] &&
+		    nla_get_u8(tb[IBTRACE_SIM_A_BUILDING])) {
+			r->building = true;
+			return 0;
+		}
+		r->done = true;
 		return r->reply.n ? 0 : keep_cb(ctx, nlh, &r->reply);
 	default:
 		return 0;
 	}
+}
+
+/*
+ * The end of a build, notified to our socket (sequence number 0): the
+ * built fabric (FABRIC_ADD) or why it failed (TOPO_ERROR), each naming
+ * the fabric. It may come before the reply to the request.
+ */
+static int add_notify(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
+{
+	struct nlattr *tb[IBTRACE_SIM_A_MAX + 1];
+	struct add_reply *r = arg;
+	char name[IBTRACE_SIM_NAME_MAX + 1];
+	struct genlmsghdr *gnlh = nlmsg_data(nlh);
+	int ret;
+
+	if (gnlh->cmd != IBTRACE_SIM_CMD_FABRIC_ADD &&
+	    gnlh->cmd != IBTRACE_SIM_CMD_TOPO_ERROR)
+		return 0;
+	ret = ibt_nl_parse_policy(ctx, nlh, tb, IBTRACE_SIM_A_MAX, sim_policy);
+	if (ret)
+		return ret;
+	if (!tb[IBTRACE_SIM_A_FABRIC_NAME])
+		return 0;
+	nla_strlcpy(name, tb[IBTRACE_SIM_A_FABRIC_NAME], sizeof(name));
+	/* our fabric: the one named in the request, or in its reply */
+	if ((r->want && strcmp(name, r->want)) ||
+	    (!r->want && r->fabric[0] && strcmp(name, r->fabric)))
+		return 0;
+	if (!r->want && !r->fabric[0])
+		return 0;	/* unnamed: add_wait() asks once it has the name */
+	ret = add_cb(ctx, nlh, r);
+	if (gnlh->cmd == IBTRACE_SIM_CMD_TOPO_ERROR)
+		r->done = true;
+	return ret;
+}
+
+/*
+ * Wait for the end of the build of r->fabric: its notification, or
+ * FABRIC_GET, asked at once (a small fabric may be built already, its
+ * notification come before we knew its name) and after each second
+ * without a notification (one may be lost). Returns an exit code,
+ * printed; 0 with the fabric in r->reply.
+ */
+static int add_wait(struct ibt *ctx, struct add_reply *r)
+{
+	bool first = true;
+
+	while (!r->done) {
+		struct sim_list l = { 0 };
+		struct nl_msg *msg;
+		int ret;
+
+		if (!first) {
+			ret = ibt_nl_wait_notify(ctx, 1000);
+			if (ret)
+				return ret;
+			if (r->done)
+				break;
+		}
+		first = false;
+		msg = sim_req(ctx, IBTRACE_SIM_CMD_FABRIC_GET, false, r->fabric);
+		if (!msg)
+			return IBT_EXIT_ERR;
+		ret = ibt_nl_exchange(ctx, msg, keep_cb, &l);
+		if (!ret && l.n && !r->done &&
+		    !(l.v[0].tb[IBTRACE_SIM_A_BUILDING] &&
+		      nla_get_u8(l.v[0].tb[IBTRACE_SIM_A_BUILDING]))) {
+			sim_list_free(&r->reply);
+			r->reply = l;
+			r->done = true;
+			return 0;
+		}
+		sim_list_free(&l);
+		if (r->done)
+			break;
+		if (ret == -ENOENT)
+			return ibt_err(IBT_EXIT_ERR,
+				       "building fabric %s failed (the kernel's reason was lost)",
+				       r->fabric);
+		if (ret < 0)
+			return ibt_nl_report(ctx, -ret);
+		if (ret)
+			return ret;
+	}
+	if (r->topo_err)
+		return ibt_err(IBT_EXIT_ERR, "building fabric %s failed: %s",
+			       r->fabric, r->err_msg);
+	return 0;
 }
 
 /* The whole of @path in a malloc()ed buffer. Returns an exit code. */
@@ -470,6 +582,16 @@ static int add_opt(struct add_opts *add, int c, const char *arg)
 	case OPT_NO_SM:
 		add->no_sm = true;
 		return 0;
+	case OPT_SEED:
+		errno = 0;
+		v = strtoul(arg, &end, 0);
+		if (errno || end == arg || *end || *arg == '-' || v > UINT32_MAX)
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --seed \"%s\": a number, 0..4294967295",
+				       arg);
+		add->seed = (uint32_t)v;
+		add->seed_set = true;
+		return 0;
 	default: /* OPT_GUID_CAP */
 		errno = 0;
 		v = strtoul(arg, &end, 0);
@@ -494,6 +616,7 @@ static int sim_args(struct ibt *ctx, const char *cmd, struct add_opts *add,
 		{ "name",	required_argument,	NULL, OPT_NAME },
 		{ "no-sm",	no_argument,		NULL, OPT_NO_SM },
 		{ "guid-cap",	required_argument,	NULL, OPT_GUID_CAP },
+		{ "seed",	required_argument,	NULL, OPT_SEED },
 		IBT_GLOBAL_OPTS,
 		{ NULL,		0,			NULL, 0 },
 	};
@@ -508,13 +631,13 @@ static int sim_args(struct ibt *ctx, const char *cmd, struct add_opts *add,
 	optind = 0;
 	/* no "+": options may follow the positional words */
 	while ((c = getopt_long(argc, argv, ":jd:p:", opts, NULL)) != -1) {
-		if (c >= OPT_NAME && c <= OPT_GUID_CAP && add) {
+		if (c >= OPT_NAME && c <= OPT_SEED && add) {
 			ret = add_opt(add, c, optarg);
 			if (ret)
 				return ret;
 			continue;
 		}
-		if (c >= OPT_NAME && c <= OPT_GUID_CAP) {
+		if (c >= OPT_NAME && c <= OPT_SEED) {
 			ret = ibt_err(IBT_EXIT_USAGE,
 				      "unknown sim %s option %s; see ibtracectl sim help",
 				      cmd, add_opt_names[c - OPT_NAME]);
@@ -539,9 +662,10 @@ static int sim_add(struct ibt *ctx)
 	struct nl_msg *msg;
 	char *text = NULL;
 	size_t len = 0;
-	int ret;
+	int ret, one = 1;
 
 	ret = sim_args(ctx, "add", &add, &path, 1, 1, "a TOPOLOGY_FILE");
+	r.want = add.name;
 	if (ret)
 		return ret;
 	ret = read_file(path, &text, &len);
@@ -570,17 +694,38 @@ static int sim_add(struct ibt *ctx)
 	      nla_put_string(msg, IBTRACE_SIM_A_FABRIC_NAME, add.name) < 0) ||
 	     (add.no_sm && nla_put_u8(msg, IBTRACE_SIM_A_SM, 0) < 0) ||
 	     (add.guid_cap &&
-	      nla_put_u8(msg, IBTRACE_SIM_A_GUID_CAP, add.guid_cap) < 0)))
+	      nla_put_u8(msg, IBTRACE_SIM_A_GUID_CAP, add.guid_cap) < 0) ||
+	     (add.seed_set &&
+	      nla_put_u32(msg, IBTRACE_SIM_A_SEED, add.seed) < 0)))
 		ret = ibt_err(IBT_EXIT_ERR, "netlink request too large");
 	if (ret) {
 		nlmsg_free(msg);
 		return ret;
 	}
 
+	/*
+	 * An error ACK echoes the request unless capped: a text of a few
+	 * hundred KiB would not fit the receive buffer, and the answer be
+	 * lost. The extended ACK still points into our copy.
+	 */
+	if (setsockopt(nl_socket_get_fd(ctx->sk), SOL_NETLINK, NETLINK_CAP_ACK,
+		       &one, sizeof(one)) < 0) {
+		nlmsg_free(msg);
+		return ibt_err(IBT_EXIT_ERR, "cannot set NETLINK_CAP_ACK: %s",
+			       strerror(errno));
+	}
+	ctx->notify = add_notify;
+	ctx->notify_arg = &r;
 	ret = ibt_nl_exchange(ctx, msg, add_cb, &r);
+	if (!ret && r.building)
+		ret = add_wait(ctx, &r);
+	ctx->notify = NULL;
 	if (ret < 0 && r.topo_err && r.err_line)
 		ret = ibt_err(IBT_EXIT_ERR, "line %u: %s", r.err_line,
 			      r.err_msg[0] ? r.err_msg : strerror(-ret));
+	else if (ret < 0 && r.topo_err && r.err_msg[0])
+		/* the whole text: over the memory budget, with its figures */
+		ret = ibt_err(IBT_EXIT_ERR, "%s", r.err_msg);
 	else if (ret < 0)
 		ret = ibt_nl_report(ctx, -ret);
 	else if (!ret && (!r.fabric[0] || !r.reply.n))
@@ -1008,6 +1153,18 @@ static int show_fabric(struct ibt *ctx, struct sim_msg *f)
 	if (!f->tb[IBTRACE_SIM_A_FABRIC_NAME])
 		return ibt_err(IBT_EXIT_ERR, "malformed kernel reply: no fabric name");
 	name = nla_get_string(f->tb[IBTRACE_SIM_A_FABRIC_NAME]);
+	if (f->tb[IBTRACE_SIM_A_BUILDING] &&
+	    nla_get_u8(f->tb[IBTRACE_SIM_A_BUILDING])) {
+		/* no nodes to show yet */
+		ibt_out_obj_begin(ctx, NULL);
+		ibt_out_field(ctx, "fabric", json_object_new_string(name),
+			      "fabric %s", name);
+		ibt_out_field(ctx, "building", json_object_new_boolean(1),
+			      " building");
+		ibt_out_eol(ctx);
+		ibt_out_obj_end(ctx);
+		return 0;
+	}
 	ret = get_nodes(ctx, name, &nodes);
 	if (ret)
 		goto out;
@@ -1019,6 +1176,8 @@ static int show_fabric(struct ibt *ctx, struct sim_msg *f)
 		if (f->tb[counts[i].attr])
 			ibt_out_u64(ctx, counts[i].key,
 				    nla_get_u32(f->tb[counts[i].attr]));
+	if (f->tb[IBTRACE_SIM_A_SEED])
+		ibt_out_u64(ctx, "seed", nla_get_u32(f->tb[IBTRACE_SIM_A_SEED]));
 	out_sm(ctx, " ", f->tb[IBTRACE_SIM_A_SM], f->tb[IBTRACE_SIM_A_SM_LID]);
 	ibt_out_eol(ctx);
 	ibt_out_arr_begin(ctx, "nodes");
@@ -1065,7 +1224,7 @@ static int sim_help(struct ibt *ctx)
 {
 	(void)ctx;
 	printf("Usage: ibtracectl [-j] [--pretty] sim add TOPOLOGY_FILE [--name NAME]\n"
-	       "                                 [--no-sm] [--guid-cap N]\n"
+	       "                                 [--no-sm] [--guid-cap N] [--seed N]\n"
 	       "       ibtracectl sim del NAME\n"
 	       "       ibtracectl sim set FABRIC NODE [port N] [drop PERCENT] [delay USEC]\n"
 	       "                      [link down|up] [guid-cap N] [guid-quirks QUIRKS]\n"
@@ -1073,10 +1232,12 @@ static int sim_help(struct ibt *ctx)
 	       "       ibtracectl [-j] [--pretty] sim show [NAME]\n"
 	       "add: create a fabric of the ibtrace_sim module from an ibnetdiscover /\n"
 	       "ibsim topology file; prints the fabric's name and the RDMA device of\n"
-	       "each HCA. A rejected topology prints \"Error: line N: REASON\", exit 1.\n"
+	       "each HCA. A rejected topology prints \"Error: line N: REASON\", exit 1;\n"
+	       "one over the module's memory budget (mem_budget_mb) names both, exit 1.\n"
 	       "The built-in SM-lite assigns LIDs and routes and brings ports Active;\n"
 	       "--no-sm leaves that to an SM such as OpenSM. --guid-cap N (1..255,\n"
-	       "default 8) sizes every port's GUID table.\n"
+	       "default 8) sizes every port's GUID table. --seed N (0..4294967295;\n"
+	       "default: random, shown by show) seeds the fabric's random losses.\n"
 	       "del: destroy a fabric and its RDMA devices.\n"
 	       "set: fault knobs of node NODE (name, or index if all digits). Port\n"
 	       "knobs need \"port N\": drop (0..100 %%, packets leaving the port),\n"

@@ -52,6 +52,17 @@ module_param_named(debugfs_port_limit, ibsim_debugfs_port_limit, uint, 0644);
 MODULE_PARM_DESC(debugfs_port_limit,
 		 "Fabrics with more ports get no per-port debugfs directories (default 4096)");
 
+/**
+ * ibsim_debugfs_ports_ok - will a fabric of @nports ports get port directories
+ * @nports: its ports, switch port 0 counted
+ *
+ * Return: true if @nports is within debugfs_port_limit.
+ */
+bool ibsim_debugfs_ports_ok(u64 nports)
+{
+	return nports <= READ_ONCE(ibsim_debugfs_port_limit);
+}
+
 static u64 ibsim_dbg_knob_get(struct ibsim_port *port, enum ibsim_knob knob)
 {
 	unsigned long flags;
@@ -307,9 +318,9 @@ static void ibsim_debugfs_node(struct dentry *fdir, struct ibsim_node *node,
  */
 void ibsim_debugfs_fabric_add(struct ibsim_fabric *fabric)
 {
-	u32 limit = READ_ONCE(ibsim_debugfs_port_limit);
 	struct dentry *dir;
 	u64 nports = 0;
+	bool ports;
 	u32 i;
 
 	if (IS_ERR_OR_NULL(ibsim_debugfs_root))
@@ -320,11 +331,12 @@ void ibsim_debugfs_fabric_add(struct ibsim_fabric *fabric)
 	fabric->debugfs = dir;
 	for (i = 0; i < fabric->num_nodes; i++)
 		nports += fabric->nodes[i]->num_ports + !!fabric->nodes[i]->sw;
-	if (nports > limit)
+	ports = ibsim_debugfs_ports_ok(nports);
+	if (!ports)
 		pr_info("fabric %s: %llu ports, more than debugfs_port_limit %u: no port directories in debugfs\n",
-			fabric->name, nports, limit);
+			fabric->name, nports, READ_ONCE(ibsim_debugfs_port_limit));
 	for (i = 0; i < fabric->num_nodes; i++)
-		ibsim_debugfs_node(dir, fabric->nodes[i], nports <= limit);
+		ibsim_debugfs_node(dir, fabric->nodes[i], ports);
 }
 
 /**

@@ -555,6 +555,7 @@ static int ibsim_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		goto err_free_rq;
 	}
 	qpn = init->qp_type == IB_QPT_SMI ? 0 : 1;
+	ibsim_budget_note_mad_qp(qp->rq_size);
 	port = ibsim_dev_port(dev, init->port_num);
 	ibqp->qp_num = qpn;
 	qp->port = port;
@@ -733,7 +734,8 @@ void ibsim_qp_recv(struct ibsim_qp *qp, const struct ibsim_pkt *pkt,
 	struct ibsim_rwqe *wqe;
 	unsigned long flags;
 	struct ib_wc wc;
-	u32 i, room = 0;
+	u64 room = 0;	/* four 32-bit lengths: no wrap in 64 bits */
+	u32 i;
 
 	spin_lock_irqsave(&qp->lock, flags);
 	if ((qp->state != IB_QPS_RTR && qp->state != IB_QPS_RTS) ||
@@ -833,11 +835,12 @@ static int ibsim_post_one_send(struct ibsim_qp *qp, const struct ib_send_wr *wr)
 	if (qp->ibqp.qp_type == IB_QPT_GSI &&
 	    ud->pkey_index >= IBSIM_PKEY_TBL_LEN)
 		return -EINVAL;
-	for (i = 0; i < wr->num_sge; i++)
-		len += wr->sg_list[i].length;
 	max_len = qp->ibqp.qp_type == IB_QPT_UD ? IBSIM_MTU : IB_MGMT_MAD_SIZE;
-	if (len > max_len)
-		return -EMSGSIZE;
+	/* Summed with a check: four lengths near 4 GiB would wrap to a few. */
+	for (i = 0; i < wr->num_sge; i++)
+		if (check_add_overflow(len, wr->sg_list[i].length, &len) ||
+		    len > max_len)
+			return -EMSGSIZE;
 
 	pkt = kzalloc(struct_size(pkt, data, len), GFP_ATOMIC);
 	if (!pkt)

@@ -28,7 +28,6 @@
  * holds no QP; the ones still held when the fabric stops are freed there.
  */
 #include <linux/kernel.h>
-#include <linux/random.h>
 #include <linux/slab.h>
 #include <rdma/ib_mad.h>
 
@@ -205,7 +204,7 @@ static struct ibsim_port *ibsim_port_xmit(struct ibsim_port *port,
 {
 	u32 ppm = READ_ONCE(port->drop_ppm);
 
-	if (ppm && get_random_u32_below(IBSIM_DROP_PPM_MAX) < ppm) {
+	if (ppm && ibsim_chance(port->node->fabric, ppm)) {
 		ibsim_drop(port, "lost on the link (drop knob)");
 		return NULL;
 	}
@@ -397,6 +396,41 @@ static void ibsim_delay_work(struct work_struct *work)
 			kfree(pkt);
 		cond_resched();
 	}
+}
+
+/**
+ * ibsim_rnd_init - seed the fabric's pseudo-random generator
+ * @fabric: the fabric
+ * @seed: the seed
+ */
+void ibsim_rnd_init(struct ibsim_fabric *fabric, u32 seed)
+{
+	spin_lock_init(&fabric->rnd_lock);
+	fabric->seed = seed;
+	prandom_seed_state(&fabric->rnd, seed);
+}
+
+/**
+ * ibsim_chance - a random decision of the fabric
+ * @fabric: the fabric, whose generator decides
+ * @ppm: probability of true, in parts per million
+ *
+ * Any context. The draws follow one another in the fabric's generator, so
+ * the decisions depend only on its seed and on the order in which they
+ * are asked for (the packets of the fabric's ordered work items).
+ *
+ * Return: true with probability @ppm / 1000000.
+ */
+bool ibsim_chance(struct ibsim_fabric *fabric, u32 ppm)
+{
+	unsigned long flags;
+	u32 r;
+
+	spin_lock_irqsave(&fabric->rnd_lock, flags);
+	r = prandom_u32_state(&fabric->rnd);
+	spin_unlock_irqrestore(&fabric->rnd_lock, flags);
+	/* r scaled to 0..999999 by a multiply, without modulo bias */
+	return ((u64)r * IBSIM_DROP_PPM_MAX >> 32) < ppm;
 }
 
 /**

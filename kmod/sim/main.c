@@ -6,12 +6,20 @@
  * (nodes, links, SMA state, delivery, one RDMA device per HCA) and torn
  * down in reverse; a failure anywhere undoes everything before it, so a
  * rejected fabric leaves nothing behind.
+ *
+ * Building a large fabric takes seconds (an RDMA device per HCA), more
+ * than a generic netlink request may hold genl_mutex and cb_lock, which
+ * every family's requests and genl_register_family() wait for. So
+ * FABRIC_ADD only parses, estimates and lists the fabric as being built;
+ * a work item builds it and tells the requester when it is done.
  */
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/idr.h>
 #include <linux/mm.h>
+#include <linux/random.h>
 #include <net/genetlink.h>
+#include <net/net_namespace.h>
 
 #include "sim.h"
 
@@ -19,6 +27,8 @@
 DEFINE_MUTEX(ibsim_fabrics_lock);
 LIST_HEAD(ibsim_fabrics);
 static DEFINE_IDA(ibsim_fabric_ida);
+/* creation number of the last fabric; protected by ibsim_fabrics_lock */
+static u64 ibsim_fabric_seq;
 
 struct ibsim_fabric *__ibsim_fabric_find(const char *name)
 {
@@ -146,6 +156,8 @@ static int ibsim_devs_create(struct ibsim_fabric *fabric)
 	for (i = 0; i < fabric->num_nodes; i++) {
 		if (fabric->nodes[i]->type != IBSIM_NODE_CA)
 			continue;
+		if (READ_ONCE(fabric->cancel))
+			return -EINTR;	/* caller unregisters and frees */
 		err = ibsim_dev_create(fabric->nodes[i]);
 		if (err)
 			return err;	/* caller unregisters and frees */
@@ -154,21 +166,24 @@ static int ibsim_devs_create(struct ibsim_fabric *fabric)
 }
 
 /**
- * __ibsim_fabric_add - build a fabric and register its HCAs
+ * __ibsim_fabric_reserve - list a new fabric, to be built
  * @opts: name and options of the fabric
- * @topo: parsed topology; its err_line/err_msg are set when a node of it
- *	cannot be built
+ * @topo: parsed topology, its cost added up; its err_line/err_msg are set
+ *	when it cannot be built (the memory budget)
  * @fabricp: the new fabric, on success
  * @extack: for errors not tied to a line of the topology
  *
- * Caller holds ibsim_fabrics_lock.
+ * Takes the fabric's name, ID and memory from the budget, and lists it as
+ * being built: only its name can be seen, nothing can change or delete
+ * it until ibsim_fabric_build_start() has built it. Caller holds
+ * ibsim_fabrics_lock.
  *
  * Return: 0 or a negative errno; on error nothing of the fabric remains.
  */
-int __ibsim_fabric_add(const struct ibsim_fabric_opts *opts,
-		       struct ibsim_topo *topo,
-		       struct ibsim_fabric **fabricp,
-		       struct netlink_ext_ack *extack)
+int __ibsim_fabric_reserve(const struct ibsim_fabric_opts *opts,
+			   struct ibsim_topo *topo,
+			   struct ibsim_fabric **fabricp,
+			   struct netlink_ext_ack *extack)
 {
 	struct ibsim_fabric *fabric;
 	int err, id;
@@ -190,6 +205,7 @@ int __ibsim_fabric_add(const struct ibsim_fabric_opts *opts,
 	ibsim_sm_init(fabric);
 	fabric->sm_lite = opts->sm_lite;
 	fabric->guid_cap = opts->guid_cap;
+	ibsim_rnd_init(fabric, opts->seed_set ? opts->seed : get_random_u32());
 	if (opts->name)
 		strscpy(fabric->name, opts->name, sizeof(fabric->name));
 	else
@@ -199,43 +215,188 @@ int __ibsim_fabric_add(const struct ibsim_fabric_opts *opts,
 		err = -EEXIST;
 		goto err_free;
 	}
-
-	err = ibsim_nodes_create(fabric, topo);
-	if (err)
-		goto err_nodes;
-	err = ibsim_fabric_start(fabric);
-	if (err)
-		goto err_nodes;
-	err = ibsim_devs_create(fabric);
-	if (err) {
-		NL_SET_ERR_MSG(extack, "registering an RDMA device failed");
-		goto err_devs;
+	if (!__ibsim_budget_take(topo->mem_cost)) {
+		ibsim_budget_error(topo);
+		err = -ENOSPC;
+		goto err_free;
 	}
-	if (fabric->sm_lite) {
-		err = ibsim_sm_sweep(fabric);
-		if (err) {
-			NL_SET_ERR_MSG(extack, "SM-lite sweep failed");
-			goto err_devs;
-		}
-	}
-
-	ibsim_debugfs_fabric_add(fabric);	/* best effort */
+	fabric->mem_cost = topo->mem_cost;
+	fabric->building = true;
+	fabric->seq = ++ibsim_fabric_seq;
 	list_add_tail(&fabric->list, &ibsim_fabrics);
 	*fabricp = fabric;
 	return 0;
 
-err_devs:
-	ibsim_devs_unregister(fabric);
-	ibsim_fabric_stop(fabric);
-	ibsim_devs_free(fabric);
-err_nodes:
-	ibsim_nodes_free(fabric);
 err_free:
 	mutex_destroy(&fabric->knob_lock);
 	kfree(fabric);
 err_ida:
 	ida_free(&ibsim_fabric_ida, id);
 	return err;
+}
+
+/*
+ * Unlist @fabric, its nodes freed, and give back what
+ * __ibsim_fabric_reserve() took. Caller holds ibsim_fabrics_lock.
+ */
+static void __ibsim_fabric_release(struct ibsim_fabric *fabric)
+{
+	lockdep_assert_held(&ibsim_fabrics_lock);
+	list_del(&fabric->list);
+	__ibsim_budget_give(fabric->mem_cost);
+	ida_free(&ibsim_fabric_ida, fabric->id);
+	mutex_destroy(&fabric->knob_lock);
+	kfree(fabric);
+}
+
+/**
+ * __ibsim_fabric_unreserve - drop a fabric listed but never built
+ * @fabric: the fabric, from __ibsim_fabric_reserve()
+ *
+ * Caller holds ibsim_fabrics_lock.
+ */
+void __ibsim_fabric_unreserve(struct ibsim_fabric *fabric)
+{
+	__ibsim_fabric_release(fabric);
+}
+
+/*
+ * Build a listed fabric: nodes, links, delivery, an RDMA device per HCA,
+ * SM-lite's sweep. Runs without ibsim_fabrics_lock, which only the sweep
+ * takes (briefly): nothing else touches a fabric being built. Sets *@why
+ * on error, when nothing of the build remains.
+ */
+static int ibsim_fabric_build(struct ibsim_fabric *fabric,
+			      const struct ibsim_topo *topo, const char **why)
+{
+	int err;
+
+	err = ibsim_nodes_create(fabric, topo);
+	if (err) {
+		*why = "out of memory for the nodes";
+		goto err_nodes;
+	}
+	err = ibsim_fabric_start(fabric);
+	if (err) {
+		*why = "out of memory for the fabric's workqueue";
+		goto err_nodes;
+	}
+	err = ibsim_devs_create(fabric);
+	if (err) {
+		*why = err == -EINTR ? "cancelled: ibtrace_sim is being unloaded" :
+				       "registering an RDMA device failed";
+		goto err_devs;
+	}
+	if (fabric->sm_lite) {
+		mutex_lock(&ibsim_fabrics_lock);
+		err = ibsim_sm_sweep(fabric);
+		mutex_unlock(&ibsim_fabrics_lock);
+		if (err) {
+			*why = "SM-lite sweep failed";
+			goto err_devs;
+		}
+	}
+	return 0;
+
+err_devs:
+	ibsim_sm_stop(fabric);
+	ibsim_devs_unregister(fabric);
+	ibsim_fabric_stop(fabric);
+	ibsim_devs_free(fabric);
+err_nodes:
+	ibsim_nodes_free(fabric);
+	return err;
+}
+
+/**
+ * struct ibsim_build - a fabric being built in the background
+ * @work: runs ibsim_build_work() on ibsim_build_wq
+ * @fabric: the fabric, listed as being built
+ * @topo: its parsed topology, owned
+ * @net: network namespace of the requester, referenced
+ * @portid: netlink port of the requester, told when the build ends
+ */
+struct ibsim_build {
+	struct work_struct work;
+	struct ibsim_fabric *fabric;
+	struct ibsim_topo topo;
+	struct net *net;
+	u32 portid;
+};
+
+/* Runs the builds: unbound, as many at once as the budget lets in. */
+static struct workqueue_struct *ibsim_build_wq;
+
+static void ibsim_build_work(struct work_struct *work)
+{
+	struct ibsim_build *b = container_of(work, struct ibsim_build, work);
+	struct ibsim_fabric *fabric = b->fabric;
+	char name[IBTRACE_SIM_NAME_MAX + 1];
+	const char *why = NULL;
+	int err;
+
+	err = ibsim_fabric_build(fabric, &b->topo, &why);
+
+	mutex_lock(&ibsim_fabrics_lock);
+	if (err) {
+		strscpy(name, fabric->name, sizeof(name));
+		__ibsim_fabric_release(fabric);
+		ibsim_nl_build_done(b->net, b->portid, NULL, name, why);
+	} else {
+		ibsim_debugfs_fabric_add(fabric);	/* best effort */
+		fabric->building = false;
+		ibsim_nl_build_done(b->net, b->portid, fabric, fabric->name,
+				    NULL);
+	}
+	mutex_unlock(&ibsim_fabrics_lock);
+
+	put_net(b->net);
+	ibsim_topo_free(&b->topo);
+	kfree(b);
+}
+
+/**
+ * ibsim_build_alloc - what a background build needs, before it starts
+ *
+ * Return: an unused build, free with ibsim_build_free(), or NULL.
+ */
+struct ibsim_build *ibsim_build_alloc(void)
+{
+	return kzalloc(sizeof(struct ibsim_build), GFP_KERNEL);
+}
+
+/**
+ * ibsim_build_free - free a build that was not started
+ * @b: the build, or NULL
+ */
+void ibsim_build_free(struct ibsim_build *b)
+{
+	kfree(b);
+}
+
+/**
+ * __ibsim_fabric_build_start - build a listed fabric in the background
+ * @fabric: the fabric, from __ibsim_fabric_reserve()
+ * @b: from ibsim_build_alloc(); owned by the build from now on
+ * @topo: its topology, moved into the build (left empty)
+ * @net: network namespace of the requester
+ * @portid: netlink port of the requester
+ *
+ * When the build ends, the requester is told (ibsim_nl_build_done()) and
+ * the fabric is either in use or gone. Caller holds ibsim_fabrics_lock.
+ */
+void __ibsim_fabric_build_start(struct ibsim_fabric *fabric,
+				struct ibsim_build *b, struct ibsim_topo *topo,
+				struct net *net, u32 portid)
+{
+	lockdep_assert_held(&ibsim_fabrics_lock);
+	INIT_WORK(&b->work, ibsim_build_work);
+	b->fabric = fabric;
+	b->topo = *topo;
+	memset(topo, 0, sizeof(*topo));
+	b->net = get_net(net);
+	b->portid = portid;
+	queue_work(ibsim_build_wq, &b->work);
 }
 
 /**
@@ -251,7 +412,6 @@ err_ida:
 int __ibsim_fabric_del(struct ibsim_fabric *fabric)
 {
 	lockdep_assert_held(&ibsim_fabrics_lock);
-	list_del(&fabric->list);
 	/* Waits for debugfs readers and writers, which take no global lock. */
 	ibsim_debugfs_fabric_del(fabric);
 	/* After the last knob writer: nothing queues a re-sweep any more. */
@@ -260,9 +420,7 @@ int __ibsim_fabric_del(struct ibsim_fabric *fabric)
 	ibsim_fabric_stop(fabric);
 	ibsim_devs_free(fabric);
 	ibsim_nodes_free(fabric);
-	ida_free(&ibsim_fabric_ida, fabric->id);
-	mutex_destroy(&fabric->knob_lock);
-	kfree(fabric);
+	__ibsim_fabric_release(fabric);
 	return 0;
 }
 
@@ -270,10 +428,15 @@ static int __init ibsim_init(void)
 {
 	int err;
 
+	ibsim_build_wq = alloc_workqueue("ibsim_build", WQ_UNBOUND, 0);
+	if (!ibsim_build_wq)
+		return -ENOMEM;
 	ibsim_debugfs_init();	/* best effort */
 	err = ibsim_nl_init();
-	if (err)
+	if (err) {
 		ibsim_debugfs_exit();
+		destroy_workqueue(ibsim_build_wq);
+	}
 	return err;
 }
 
@@ -282,6 +445,13 @@ static void __exit ibsim_exit(void)
 	struct ibsim_fabric *fabric, *tmp;
 
 	ibsim_nl_exit();
+	/* Builds stop at their next HCA, undo what they built, and end. */
+	mutex_lock(&ibsim_fabrics_lock);
+	list_for_each_entry(fabric, &ibsim_fabrics, list)
+		WRITE_ONCE(fabric->cancel, true);
+	mutex_unlock(&ibsim_fabrics_lock);
+	destroy_workqueue(ibsim_build_wq);
+
 	mutex_lock(&ibsim_fabrics_lock);
 	list_for_each_entry_safe(fabric, tmp, &ibsim_fabrics, list)
 		__ibsim_fabric_del(fabric);

@@ -28,6 +28,7 @@ static const struct nla_policy ibsim_nl_add_policy[] = {
 	[IBTRACE_SIM_A_TOPOLOGY] = { .type = NLA_STRING },
 	[IBTRACE_SIM_A_SM] = NLA_POLICY_MAX(NLA_U8, 1),
 	[IBTRACE_SIM_A_GUID_CAP] = NLA_POLICY_MIN(NLA_U8, 1),
+	[IBTRACE_SIM_A_SEED] = { .type = NLA_U32 },
 };
 
 static const struct nla_policy ibsim_nl_name_policy[] = {
@@ -61,12 +62,24 @@ static int ibsim_nl_fill_fabric(struct sk_buff *skb,
 	hdr = genlmsg_put(skb, portid, seq, &ibsim_nl_family, flags, cmd);
 	if (!hdr)
 		return -EMSGSIZE;
+	if (fabric->building) {
+		/* the rest is being written by the build */
+		if (nla_put_string(skb, IBTRACE_SIM_A_FABRIC_NAME,
+				   fabric->name) ||
+		    nla_put_u8(skb, IBTRACE_SIM_A_BUILDING, 1)) {
+			genlmsg_cancel(skb, hdr);
+			return -EMSGSIZE;
+		}
+		genlmsg_end(skb, hdr);
+		return 0;
+	}
 	if (nla_put_string(skb, IBTRACE_SIM_A_FABRIC_NAME, fabric->name) ||
 	    nla_put_u32(skb, IBTRACE_SIM_A_NUM_NODES, fabric->num_nodes) ||
 	    nla_put_u32(skb, IBTRACE_SIM_A_NUM_CAS, fabric->num_cas) ||
 	    nla_put_u32(skb, IBTRACE_SIM_A_NUM_SWITCHES, fabric->num_switches) ||
 	    nla_put_u32(skb, IBTRACE_SIM_A_NUM_LINKS, fabric->num_links) ||
 	    nla_put_u8(skb, IBTRACE_SIM_A_SM, fabric->sm_lite) ||
+	    nla_put_u32(skb, IBTRACE_SIM_A_SEED, fabric->seed) ||
 	    (fabric->sm_lite && fabric->sm_lid &&
 	     nla_put_u32(skb, IBTRACE_SIM_A_SM_LID, fabric->sm_lid))) {
 		genlmsg_cancel(skb, hdr);
@@ -76,8 +89,10 @@ static int ibsim_nl_fill_fabric(struct sk_buff *skb,
 	return 0;
 }
 
-static int ibsim_nl_reply_fabric(struct genl_info *info,
-				 const struct ibsim_fabric *fabric, u8 cmd)
+/* A message describing @fabric, in *@skbp. */
+static int ibsim_nl_fabric_msg(struct sk_buff **skbp,
+			       const struct ibsim_fabric *fabric, u32 portid,
+			       u32 seq, u8 cmd)
 {
 	struct sk_buff *skb;
 	int err;
@@ -85,13 +100,24 @@ static int ibsim_nl_reply_fabric(struct genl_info *info,
 	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!skb)
 		return -ENOMEM;
-	err = ibsim_nl_fill_fabric(skb, fabric, info->snd_portid,
-				   info->snd_seq, 0, cmd);
+	err = ibsim_nl_fill_fabric(skb, fabric, portid, seq, 0, cmd);
 	if (err) {
 		nlmsg_free(skb);
 		return err;
 	}
-	return genlmsg_reply(skb, info);
+	*skbp = skb;
+	return 0;
+}
+
+static int ibsim_nl_reply_fabric(struct genl_info *info,
+				 const struct ibsim_fabric *fabric, u8 cmd)
+{
+	struct sk_buff *skb;
+	int err;
+
+	err = ibsim_nl_fabric_msg(&skb, fabric, info->snd_portid,
+				  info->snd_seq, cmd);
+	return err ?: genlmsg_reply(skb, info);
 }
 
 /* Concatenate every TOPOLOGY attribute of the request, in order. */
@@ -172,7 +198,8 @@ static void ibsim_nl_topo_error(struct genl_info *info,
 				IBTRACE_SIM_CMD_TOPO_ERROR);
 	if (!hdr ||
 	    nla_put_u32(skb, IBTRACE_SIM_A_ERR_LINE, topo->err_line) ||
-	    nla_put_string(skb, IBTRACE_SIM_A_ERR_MSG, topo->err_msg)) {
+	    nla_put_string(skb, IBTRACE_SIM_A_ERR_MSG, topo->err_detail[0] ?
+			   topo->err_detail : topo->err_msg)) {
 		nlmsg_free(skb);
 		return;
 	}
@@ -188,14 +215,21 @@ static int ibsim_nl_fabric_add_doit(struct sk_buff *skb, struct genl_info *info)
 		.guid_cap = ibsim_nl_u8(info->attrs[IBTRACE_SIM_A_GUID_CAP],
 					IBSIM_GUID_CAP),
 	};
+	struct nlattr *seed_attr = info->attrs[IBTRACE_SIM_A_SEED];
 	struct ibsim_topo topo = {};
+	struct sk_buff *reply = NULL;
 	struct ibsim_fabric *fabric;
+	struct ibsim_build *build;
 	size_t len;
 	char *text;
 	int err;
 
 	if (GENL_REQ_ATTR_CHECK(info, IBTRACE_SIM_A_TOPOLOGY))
 		return -EINVAL;
+	if (seed_attr) {
+		opts.seed = nla_get_u32(seed_attr);
+		opts.seed_set = true;
+	}
 	if (name_attr) {
 		opts.name = nla_data(name_attr);
 		if (!ibsim_nl_name_ok(opts.name)) {
@@ -205,23 +239,92 @@ static int ibsim_nl_fabric_add_doit(struct sk_buff *skb, struct genl_info *info)
 		}
 	}
 	text = ibsim_nl_topology(info, &len);
-	if (!text)
+	build = ibsim_build_alloc();
+	if (!text || !build) {
+		kvfree(text);
+		ibsim_build_free(build);
 		return -ENOMEM;
+	}
 
+	/* Parsing is bounded by the text; the build happens in a work item. */
 	mutex_lock(&ibsim_fabrics_lock);
+	topo.guid_cap = opts.guid_cap;
+	topo.mem_room = __ibsim_budget_room();
 	err = ibsim_topo_parse(&topo, text, len);
 	if (!err)
-		err = __ibsim_fabric_add(&opts, &topo, &fabric, info->extack);
-	if (err && topo.err_msg)
+		err = __ibsim_fabric_reserve(&opts, &topo, &fabric,
+					     info->extack);
+	if (err && topo.err_msg) {
 		ibsim_nl_topo_error(info, &topo);
-	else if (!err)
-		err = ibsim_nl_reply_fabric(info, fabric,
-					    IBTRACE_SIM_CMD_FABRIC_ADD);
+	} else if (!err) {
+		err = ibsim_nl_fabric_msg(&reply, fabric, info->snd_portid,
+					  info->snd_seq,
+					  IBTRACE_SIM_CMD_FABRIC_ADD);
+		if (err) {
+			__ibsim_fabric_unreserve(fabric);
+		} else {
+			__ibsim_fabric_build_start(fabric, build, &topo,
+						   genl_info_net(info),
+						   info->snd_portid);
+			build = NULL;
+		}
+	}
 	mutex_unlock(&ibsim_fabrics_lock);
 
+	if (reply)
+		err = genlmsg_reply(reply, info);
+	ibsim_build_free(build);
 	ibsim_topo_free(&topo);
 	kvfree(text);
 	return err;
+}
+
+/* The requester's socket is told no more once the family is gone. */
+static bool ibsim_nl_closed;
+
+/**
+ * ibsim_nl_build_done - tell the requester of a fabric that its build ended
+ * @net: network namespace of the requester
+ * @portid: its netlink port
+ * @fabric: the fabric, built; NULL if the build failed
+ * @name: the fabric's name
+ * @why: why the build failed
+ *
+ * A notification (sequence number 0) to the requesting socket: the
+ * fabric as FABRIC_GET describes it, or a TOPO_ERROR message with the
+ * fabric's name, line 0 and @why. Lost if the socket is gone or full;
+ * FABRIC_GET still tells. Caller holds ibsim_fabrics_lock.
+ */
+void ibsim_nl_build_done(struct net *net, u32 portid,
+			 const struct ibsim_fabric *fabric, const char *name,
+			 const char *why)
+{
+	struct sk_buff *skb;
+	void *hdr;
+
+	lockdep_assert_held(&ibsim_fabrics_lock);
+	if (ibsim_nl_closed)
+		return;
+	if (fabric) {
+		if (!ibsim_nl_fabric_msg(&skb, fabric, 0, 0,
+					 IBTRACE_SIM_CMD_FABRIC_ADD))
+			genlmsg_unicast(net, skb, portid);
+		return;
+	}
+	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!skb)
+		return;
+	hdr = genlmsg_put(skb, 0, 0, &ibsim_nl_family, 0,
+			  IBTRACE_SIM_CMD_TOPO_ERROR);
+	if (!hdr ||
+	    nla_put_string(skb, IBTRACE_SIM_A_FABRIC_NAME, name) ||
+	    nla_put_u32(skb, IBTRACE_SIM_A_ERR_LINE, 0) ||
+	    nla_put_string(skb, IBTRACE_SIM_A_ERR_MSG, why)) {
+		nlmsg_free(skb);
+		return;
+	}
+	genlmsg_end(skb, hdr);
+	genlmsg_unicast(net, skb, portid);
 }
 
 static struct ibsim_fabric *ibsim_nl_fabric(struct genl_info *info)
@@ -244,8 +347,14 @@ static int ibsim_nl_fabric_del_doit(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 	mutex_lock(&ibsim_fabrics_lock);
 	fabric = ibsim_nl_fabric(info);
-	if (fabric)
+	if (fabric && fabric->building) {
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    info->attrs[IBTRACE_SIM_A_FABRIC_NAME],
+				    "the fabric is being built");
+		err = -EBUSY;
+	} else if (fabric) {
 		err = __ibsim_fabric_del(fabric);
+	}
 	mutex_unlock(&ibsim_fabrics_lock);
 	return err;
 }
@@ -266,17 +375,22 @@ static int ibsim_nl_fabric_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
-/* cb->args[0]: fabrics already dumped */
+/*
+ * Dumps resume by the fabrics' creation numbers (the list's order, never
+ * reused), not by list positions: a fabric added or deleted between two
+ * parts of a dump neither repeats nor skips the others.
+ *
+ * cb->args[0]: creation number of the next fabric to dump
+ */
 static int ibsim_nl_fabric_get_dumpit(struct sk_buff *skb,
 				      struct netlink_callback *cb)
 {
 	struct ibsim_fabric *fabric;
-	long i = 0;
 	int err = 0;
 
 	mutex_lock(&ibsim_fabrics_lock);
 	list_for_each_entry(fabric, &ibsim_fabrics, list) {
-		if (i++ < cb->args[0])
+		if (fabric->seq < (u64)cb->args[0])
 			continue;
 		err = ibsim_nl_fill_fabric(skb, fabric,
 					   NETLINK_CB(cb->skb).portid,
@@ -284,7 +398,7 @@ static int ibsim_nl_fabric_get_dumpit(struct sk_buff *skb,
 					   IBTRACE_SIM_CMD_FABRIC_GET);
 		if (err)
 			break;
-		cb->args[0] = i;
+		cb->args[0] = fabric->seq + 1;
 	}
 	mutex_unlock(&ibsim_fabrics_lock);
 	return err == -EMSGSIZE && skb->len ? skb->len : err ?: skb->len;
@@ -375,36 +489,54 @@ err_cancel:
 	return -EMSGSIZE;
 }
 
-/* cb->args[0]: fabrics done, cb->args[1]: nodes done in the next one */
+/*
+ * cb->args[0]: creation number of the fabric being dumped (or of the next
+ * one, when it is gone), cb->args[1]: its next node (nodes are fixed for
+ * a fabric's life)
+ */
 static int ibsim_nl_node_get_dumpit(struct sk_buff *skb,
 				    struct netlink_callback *cb)
 {
 	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
 	struct nlattr *name_attr = info->attrs[IBTRACE_SIM_A_FABRIC_NAME];
 	struct ibsim_fabric *fabric;
-	long i = 0;
 	int err = 0;
 
 	mutex_lock(&ibsim_fabrics_lock);
-	if (name_attr && !__ibsim_fabric_find(nla_data(name_attr))) {
-		NL_SET_ERR_MSG_ATTR(cb->extack, name_attr, "no such fabric");
-		err = -ENOENT;
-		goto out;
+	if (name_attr) {
+		fabric = __ibsim_fabric_find(nla_data(name_attr));
+		if (!fabric) {
+			NL_SET_ERR_MSG_ATTR(cb->extack, name_attr,
+					    "no such fabric");
+			err = -ENOENT;
+			goto out;
+		}
+		if (fabric->building) {
+			NL_SET_ERR_MSG_ATTR(cb->extack, name_attr,
+					    "the fabric is being built");
+			err = -EBUSY;
+			goto out;
+		}
 	}
 	list_for_each_entry(fabric, &ibsim_fabrics, list) {
-		if (i++ < cb->args[0])
+		if (fabric->seq < (u64)cb->args[0])
 			continue;
-		if (name_attr && strcmp(fabric->name, nla_data(name_attr))) {
-			cb->args[0] = i;
-			continue;
+		if (fabric->seq != (u64)cb->args[0]) {
+			/* the next fabric, or another: from its first node */
+			cb->args[0] = fabric->seq;
+			cb->args[1] = 0;
 		}
-		for (; cb->args[1] < fabric->num_nodes; cb->args[1]++) {
-			err = ibsim_nl_fill_node(skb,
-						 fabric->nodes[cb->args[1]], cb);
-			if (err)
-				goto out;
+		if (!fabric->building &&
+		    (!name_attr || !strcmp(fabric->name, nla_data(name_attr)))) {
+			for (; cb->args[1] < fabric->num_nodes; cb->args[1]++) {
+				err = ibsim_nl_fill_node(skb,
+							 fabric->nodes[cb->args[1]],
+							 cb);
+				if (err)
+					goto out;
+			}
 		}
-		cb->args[0] = i;
+		cb->args[0] = fabric->seq + 1;
 		cb->args[1] = 0;
 	}
 out:
@@ -473,4 +605,7 @@ int ibsim_nl_init(void)
 void ibsim_nl_exit(void)
 {
 	genl_unregister_family(&ibsim_nl_family);
+	mutex_lock(&ibsim_fabrics_lock);
+	ibsim_nl_closed = true;
+	mutex_unlock(&ibsim_fabrics_lock);
 }

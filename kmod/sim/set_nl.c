@@ -240,6 +240,13 @@ int ibsim_nl_set_doit(struct sk_buff *skb, struct genl_info *info)
 				    "no such fabric");
 		goto out_unlock;
 	}
+	if (fabric->building) {
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    info->attrs[IBTRACE_SIM_A_FABRIC_NAME],
+				    "the fabric is being built");
+		err = -EBUSY;
+		goto out_unlock;
+	}
 	node = ibsim_nl_set_node(fabric, info);
 	if (!node)
 		goto out_unlock;

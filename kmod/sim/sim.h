@@ -23,6 +23,7 @@
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <linux/netlink.h>
+#include <linux/prandom.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/ib_mad.h>
 #include <rdma/ib_smi.h>
@@ -286,6 +287,8 @@ struct ibsim_switch {
  * @list: entry in the fabric list, protected by ibsim_fabrics_lock
  * @name: fabric name
  * @id: small number unique among live fabrics, part of default GUIDs
+ * @seq: creation number, never reused: the fabric list is in its order
+ *	(where dumps resume)
  * @nodes: every node, in topology order
  * @num_nodes: entries in @nodes
  * @num_cas: HCAs among @nodes
@@ -308,11 +311,23 @@ struct ibsim_switch {
  * @sm_lite: the built-in subnet manager (SM-lite, sm.c) manages the fabric
  * @sm_lid: LID where SM-lite's SA answers, 0 if SM-lite is off
  * @guid_cap: GUID table entries of every HCA port and switch port 0
+ * @building: the fabric is being built in the background (main.c): only
+ *	its name may be shown; nothing may change or delete it. Protected by
+ *	ibsim_fabrics_lock
+ * @cancel: stop the build at the next HCA (module unload); READ_ONCE()
+ * @mem_cost: memory the fabric was estimated to take, taken from the
+ *	budget (budget.c) while it lives
+ * @seed: seed of @rnd, as given at creation or picked then
+ * @rnd_lock: protects @rnd
+ * @rnd: the fabric's pseudo-random generator: every random decision of
+ *	the fabric comes from it, so that a run can be replayed (same seed,
+ *	topology and traffic) and ibsim_chance() is its only user
  */
 struct ibsim_fabric {
 	struct list_head list;
 	char name[IBTRACE_SIM_NAME_MAX + 1];
 	u32 id;
+	u64 seq;
 	struct ibsim_node **nodes;
 	u32 num_nodes;
 	u32 num_cas;
@@ -332,6 +347,12 @@ struct ibsim_fabric {
 	bool sm_lite;
 	u16 sm_lid;
 	u8 guid_cap;
+	bool building;
+	bool cancel;
+	u64 mem_cost;
+	u32 seed;
+	spinlock_t rnd_lock;	/* protects rnd */
+	struct rnd_state rnd;
 };
 
 /**
@@ -612,18 +633,31 @@ struct ibsim_topo;
  * @name: fabric name, or NULL for "simN"
  * @sm_lite: run the built-in subnet manager (SM-lite)
  * @guid_cap: GUID table entries of every HCA port and switch port 0
+ * @seed: seed of the fabric's pseudo-random generator
+ * @seed_set: @seed was given; else the fabric picks one
  */
 struct ibsim_fabric_opts {
 	const char *name;
 	bool sm_lite;
 	u8 guid_cap;
+	u32 seed;
+	bool seed_set;
 };
 
+struct ibsim_build;
+struct net;
+
 struct ibsim_fabric *__ibsim_fabric_find(const char *name);
-int __ibsim_fabric_add(const struct ibsim_fabric_opts *opts,
-		       struct ibsim_topo *topo,
-		       struct ibsim_fabric **fabricp,
-		       struct netlink_ext_ack *extack);
+int __ibsim_fabric_reserve(const struct ibsim_fabric_opts *opts,
+			   struct ibsim_topo *topo,
+			   struct ibsim_fabric **fabricp,
+			   struct netlink_ext_ack *extack);
+void __ibsim_fabric_unreserve(struct ibsim_fabric *fabric);
+struct ibsim_build *ibsim_build_alloc(void);
+void ibsim_build_free(struct ibsim_build *b);
+void __ibsim_fabric_build_start(struct ibsim_fabric *fabric,
+				struct ibsim_build *b, struct ibsim_topo *topo,
+				struct net *net, u32 portid);
 int __ibsim_fabric_del(struct ibsim_fabric *fabric);
 
 /**
@@ -645,6 +679,9 @@ int __ibsim_fabric_del(struct ibsim_fabric *fabric);
 /* nl.c */
 int ibsim_nl_init(void);
 void ibsim_nl_exit(void);
+void ibsim_nl_build_done(struct net *net, u32 portid,
+			 const struct ibsim_fabric *fabric, const char *name,
+			 const char *why);
 
 /* dev.c */
 int ibsim_dev_create(struct ibsim_node *node);
@@ -681,6 +718,8 @@ void ibsim_pma_answer(struct ibsim_node *node, u8 in_port,
 int ibsim_fabric_start(struct ibsim_fabric *fabric);
 void ibsim_fabric_stop(struct ibsim_fabric *fabric);
 int ibsim_fabric_xmit(struct ibsim_fabric *fabric, struct ibsim_pkt *pkt);
+void ibsim_rnd_init(struct ibsim_fabric *fabric, u32 seed);
+bool ibsim_chance(struct ibsim_fabric *fabric, u32 ppm);
 void ibsim_drop(struct ibsim_port *port, const char *why);
 
 /* switch.c */
@@ -755,6 +794,7 @@ int ibsim_nl_fill_knobs(struct sk_buff *skb, struct ibsim_port *port);
 int ibsim_nl_fill_misroutes(struct sk_buff *skb, struct ibsim_node *node);
 
 /* debugfs.c */
+bool ibsim_debugfs_ports_ok(u64 nports);
 void ibsim_debugfs_init(void);
 void ibsim_debugfs_exit(void);
 void ibsim_debugfs_fabric_add(struct ibsim_fabric *fabric);
@@ -781,6 +821,17 @@ enum ibsim_sa_verdict {
 
 enum ibsim_sa_verdict ibsim_sa_rx(struct ibsim_port *port,
 				  struct ibsim_pkt *pkt);
+
+/* budget.c */
+void ibsim_budget_note_mad_qp(u32 recv_wr);
+u64 ibsim_node_cost(u8 type, u8 num_ports, u8 guid_cap);
+u64 ibsim_fabric_cost(u32 switches, u32 lids, u64 ports);
+u64 ibsim_budget(void);
+u64 __ibsim_budget_room(void);
+bool __ibsim_budget_take(u64 bytes);
+void __ibsim_budget_give(u64 bytes);
+u64 __ibsim_budget_used(void);
+void ibsim_budget_error(struct ibsim_topo *topo);
 
 /* topo.c */
 /**
@@ -827,6 +878,16 @@ struct ibsim_topo_node {
  * @text: private copy of the text (peer names point into it)
  * @err_line: on error, the 1-based line at fault (0: not line related)
  * @err_msg: on error, the reason (a static string)
+ * @err_detail: on error, the reason with figures, if any (else "")
+ * @guid_cap: set by the caller: GUID table entries per port of the fabric
+ * @mem_room: set by the caller: what is left of the memory budget
+ * @mem_cost: memory the fabric will take (ibsim_node_cost() of each node,
+ *	ibsim_fabric_cost()), complete once the whole text is parsed
+ * @lids: LIDs the fabric's ports will have
+ * @switches: switches in the text
+ * @ports: ports in the text, switch port 0 counted
+ * @over_budget: @mem_cost went over @mem_room: no node is allocated any
+ *	more, the rest of the text is only added up
  */
 struct ibsim_topo {
 	struct ibsim_topo_node *nodes;
@@ -835,6 +896,14 @@ struct ibsim_topo {
 	char *text;
 	u32 err_line;
 	const char *err_msg;
+	char err_detail[160];
+	u8 guid_cap;
+	u64 mem_room;
+	u64 mem_cost;
+	u32 lids;
+	u32 switches;
+	u64 ports;
+	bool over_budget;
 };
 
 int ibsim_topo_parse(struct ibsim_topo *topo, const char *text, size_t len);

@@ -266,6 +266,22 @@ static int ibsim_topo_node_line(struct ibsim_topo_ctx *ctx, char *p)
 		return ibsim_topo_err(topo, ctx->line,
 				      "unexpected text after the node name");
 
+	/* Its cost before its memory: over budget, the rest is only counted. */
+	topo->mem_cost += ibsim_node_cost(type, nports, topo->guid_cap);
+	topo->ports += nports + (type == IBSIM_NODE_SWITCH);
+	if (type == IBSIM_NODE_SWITCH) {
+		topo->switches++;
+		topo->lids++;
+	} else {
+		topo->lids += nports;
+	}
+	if (topo->mem_cost > topo->mem_room)
+		topo->over_budget = true;
+	if (topo->over_budget) {
+		ctx->cur = NULL;
+		return 0;
+	}
+
 	if (topo->num_nodes == topo->alloc_nodes) {
 		u32 n = topo->alloc_nodes ? 2 * topo->alloc_nodes : 16;
 		struct ibsim_topo_node *nodes;
@@ -308,10 +324,12 @@ static int ibsim_topo_line(struct ibsim_topo_ctx *ctx, char *p)
 	if (!*p)
 		return 0;
 	if (*p == '[')
-		return ibsim_topo_port_line(ctx, p);
+		return ctx->topo->over_budget ? 0 :
+		       ibsim_topo_port_line(ctx, p);
 	eq = strchr(p, '=');
 	if (eq && !strchr(p, '"'))
-		return ibsim_topo_keyword(ctx, p, eq);
+		return ctx->topo->over_budget ? 0 :
+		       ibsim_topo_keyword(ctx, p, eq);
 	return ibsim_topo_node_line(ctx, p);
 }
 
@@ -419,8 +437,13 @@ out:
  * @text: the text, need not be NUL-terminated
  * @len: its length
  *
- * Return: 0, -ENOMEM, or -EINVAL with @topo->err_line and @topo->err_msg
- * telling where and why. Caller holds ibsim_fabrics_lock.
+ * The cost of the fabric is added up in @topo->mem_cost before its nodes
+ * are allocated; a text whose cost goes over @topo->mem_room is refused
+ * (-ENOSPC) without allocating more than the nodes that fitted, and with
+ * the whole cost in @topo->err_detail.
+ *
+ * Return: 0, -ENOMEM, -ENOSPC, or -EINVAL with @topo->err_line and
+ * @topo->err_msg telling where and why. Caller holds ibsim_fabrics_lock.
  */
 int ibsim_topo_parse(struct ibsim_topo *topo, const char *text, size_t len)
 {
@@ -445,6 +468,12 @@ int ibsim_topo_parse(struct ibsim_topo *topo, const char *text, size_t len)
 		err = ibsim_topo_line(&ctx, p);
 		if (err)
 			return err;
+	}
+	topo->mem_cost += ibsim_fabric_cost(topo->switches, topo->lids,
+					    topo->ports);
+	if (topo->mem_cost > topo->mem_room) {
+		ibsim_budget_error(topo);
+		return -ENOSPC;
 	}
 	return ibsim_topo_resolve(topo);
 }

@@ -56,7 +56,11 @@ ms()
 
 mad_rq=${IBTRACE_BENCH_MAD_RQ:+recv_queue_size=$IBTRACE_BENCH_MAD_RQ}
 # shellcheck disable=SC2086
-modprobe ib_core $mad_rq && modprobe ib_umad && insmod "$SIM_KO" || exit 1
+# the memory is watched here (IBTRACE_BENCH_RESERVE_MB): lift the sim's
+# budget (a quarter of RAM) to all of it
+mem_mb=$(awk '/^MemTotal:/ { print int($2 / 1024) }' /proc/meminfo)
+modprobe ib_core $mad_rq && modprobe ib_umad &&
+	insmod "$SIM_KO" mem_budget_mb="$mem_mb" || exit 1
 mad_rq=$(cat /sys/module/ib_core/parameters/recv_queue_size)
 if [ -n "${IBTRACE_BENCH_MAD_RQ:-}" ] && [ "$mad_rq" != "$IBTRACE_BENCH_MAD_RQ" ]; then
 	echo "# ib_core was loaded already: recv_queue_size is $mad_rq, not $IBTRACE_BENCH_MAD_RQ"

@@ -19,6 +19,14 @@
  *
  * A client that reads until the acknowledgment therefore always sees the
  * line number first. Nothing of a rejected fabric remains in the kernel.
+ *
+ * Memory budget. The fabrics share a memory budget (module parameter
+ * mem_budget_mb; by default a quarter of RAM). The cost of a topology is
+ * estimated before its fabric is allocated; one that does not fit what
+ * the other fabrics leave is refused with -ENOSPC and the same pair of
+ * messages: %IBTRACE_SIM_A_ERR_LINE 0 (the whole text), and an
+ * %IBTRACE_SIM_A_ERR_MSG naming the cost and the budget in MiB; the
+ * extended ACK message says the same without figures.
  */
 #ifndef _UAPI_LINUX_IBTRACE_SIM_H
 #define _UAPI_LINUX_IBTRACE_SIM_H
@@ -40,9 +48,20 @@
  *	by the %IBTRACE_SIM_A_TOPOLOGY attributes (concatenated in message
  *	order, so texts longer than one attribute can be sent in pieces),
  *	named %IBTRACE_SIM_A_FABRIC_NAME (optional; default "simN"). Each HCA
- *	becomes an RDMA device. The reply is an %IBTRACE_SIM_CMD_FABRIC_ADD
- *	message describing the new fabric as %IBTRACE_SIM_CMD_FABRIC_GET
- *	does. Needs CAP_NET_ADMIN.
+ *	becomes an RDMA device. The request parses the text, checks it
+ *	against the memory budget and answers at once: the reply is an
+ *	%IBTRACE_SIM_CMD_FABRIC_ADD message naming the fabric, with
+ *	%IBTRACE_SIM_A_BUILDING 1. The fabric is built in the background;
+ *	when that ends, the requesting socket receives a notification
+ *	(sequence number 0): an %IBTRACE_SIM_CMD_FABRIC_ADD message
+ *	describing the fabric as %IBTRACE_SIM_CMD_FABRIC_GET does (without
+ *	%IBTRACE_SIM_A_BUILDING), or, if the build failed and nothing of the
+ *	fabric remains, an %IBTRACE_SIM_CMD_TOPO_ERROR message with the
+ *	fabric's name, %IBTRACE_SIM_A_ERR_LINE 0 and the reason. Until then
+ *	the fabric's name is taken, %IBTRACE_SIM_CMD_FABRIC_GET shows only
+ *	its name and %IBTRACE_SIM_A_BUILDING, and %IBTRACE_SIM_CMD_NODE_GET,
+ *	%IBTRACE_SIM_CMD_SET and %IBTRACE_SIM_CMD_FABRIC_DEL refuse it with
+ *	-EBUSY. Needs CAP_NET_ADMIN.
  * @IBTRACE_SIM_CMD_FABRIC_DEL: destroy the fabric %IBTRACE_SIM_A_FABRIC_NAME
  *	and its RDMA devices. Needs CAP_NET_ADMIN.
  * @IBTRACE_SIM_CMD_FABRIC_GET: fabric summaries (name, node, HCA, switch
@@ -88,7 +107,8 @@ enum ibtrace_sim_cmd {
  * @IBTRACE_SIM_A_NUM_CAS: u32, HCAs (RDMA devices) in the fabric
  * @IBTRACE_SIM_A_NUM_SWITCHES: u32, switches in the fabric
  * @IBTRACE_SIM_A_NUM_LINKS: u32, links in the fabric
- * @IBTRACE_SIM_A_ERR_LINE: u32, 1-based line of the rejected topology text
+ * @IBTRACE_SIM_A_ERR_LINE: u32, 1-based line of the rejected topology
+ *	text; 0 when the whole text is (the memory budget)
  * @IBTRACE_SIM_A_ERR_MSG: string, why that line was rejected
  * @IBTRACE_SIM_A_NODE_INDEX: u32, node number in the fabric (0-based, in
  *	the order of the topology text)
@@ -111,6 +131,13 @@ enum ibtrace_sim_cmd {
  *	switch's misroute rule: in %IBTRACE_SIM_CMD_SET one rule to add,
  *	change or (without %IBTRACE_SIM_MISROUTE_A_PORT) remove; in
  *	%IBTRACE_SIM_CMD_NODE_GET replies one per rule
+ * @IBTRACE_SIM_A_SEED: u32, seed of the fabric's pseudo-random generator,
+ *	which makes every random decision of the fabric (the losses of the
+ *	drop knob): the same seed, topology and traffic give the same
+ *	decisions. In %IBTRACE_SIM_CMD_FABRIC_ADD: optional, default a random
+ *	seed; in %IBTRACE_SIM_CMD_FABRIC_GET replies: the seed in use
+ * @IBTRACE_SIM_A_BUILDING: u8, 1: the fabric is being built (see
+ *	%IBTRACE_SIM_CMD_FABRIC_ADD); in replies only
  * @__IBTRACE_SIM_A_MAX: number of attributes + 1
  * @IBTRACE_SIM_A_MAX: highest attribute number
  */
@@ -135,6 +162,8 @@ enum ibtrace_sim_attr {
 	IBTRACE_SIM_A_SM_LID,
 	IBTRACE_SIM_A_GUID_CAP,
 	IBTRACE_SIM_A_MISROUTE,
+	IBTRACE_SIM_A_SEED,
+	IBTRACE_SIM_A_BUILDING,
 
 	__IBTRACE_SIM_A_MAX,
 	IBTRACE_SIM_A_MAX = __IBTRACE_SIM_A_MAX - 1
