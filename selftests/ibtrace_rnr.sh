@@ -88,9 +88,13 @@ check_code()
 	ibt_expect "$what: every iteration measured" \
 		"$(jr .iterations)" "$(jq -r .iterations <<< "$c")"
 	# The assertion itself is per iteration (post to completion >= N x
-	# table); here the figure a user reads: the median wait per retry.
-	ibt_match "$what: median wait per retry >= table value ($table ns)" '^ok$' \
-		"$(jq -r --argjson t "$table" 'if .wait_median_ns >= $t then "ok" else "median \(.wait_median_ns) ns" end' <<< "$c")"
+	# table); here the figure a user reads: the median wait per retry, at
+	# least the table value less the device's tick (rxe's timer runs in
+	# whole ticks from the current one: a wait may be a tick early).
+	ibt_match "$what: median wait per retry >= table value ($table ns) less a tick" '^ok$' \
+		"$(jq -r --argjson t "$table" '
+			(if .granularity_ns > 0 then (((($t + .granularity_ns - 1) / .granularity_ns | floor) - 1) * .granularity_ns) else $t end) as $f |
+			if .wait_median_ns >= $f then "ok" else "median \(.wait_median_ns) ns < \($f)" end' <<< "$c")"
 }
 
 # pass WHAT: exit 0, verdict pass, all three assertions pass.
@@ -101,28 +105,57 @@ pass()
 		"$(jr '[.verdict] + [.assertions[].result] | join(" ")')"
 }
 
+# loop_verdict WHAT RETRY: the verdict of a loopback run on rxe. rxe arms
+# its RNR timer at jiffies + ceil(table / tick), so by the phase of the
+# tick a retry may come up to a tick early: whether a post-to-completion
+# falls short of RETRY x the table value is chance. What holds for every
+# run: pass (exit 0), or a fail by #01.03 alone (exit 15) whose first short
+# post-to-completion (its code named in "where") is still RETRY x
+# (ceil(table / tick) - 1) ticks.
+loop_verdict()
+{
+	local what=$1 retry=$2 code g floor obs
+
+	if [ "$rc" = 0 ]; then
+		pass "$what"
+		return
+	fi
+	ibt_expect "$what: a short wait fails #01.03 alone (exit 15)" \
+		"15 fail pass pass fail" \
+		"$rc $(jr '[.verdict] + [.assertions[].result] | join(" ")')"
+	code=$(jr '.assertions[] | select(.id | endswith("#01.03")) | .where' |
+		sed -n 's/^code \([0-9]*\) .*/\1/p')
+	g=$(jq -r --argjson c "${code:-0}" '.codes[] | select(.code == $c) | .granularity_ns' <<< "$js")
+	[ "${g:-0}" -gt 0 ] 2>/dev/null || g=1
+	floor=$((retry * ((TABLE[${code:-0}] + g - 1) / g - 1) * g))
+	obs=$(jr '.assertions[] | select(.id | endswith("#01.03")) | .observed' | tr -dc 0-9)
+	ibt_check "  code ${code:-?} short by at most a tick per retry (${obs:-?} ns >= $floor ns)" \
+		test -n "$code" -a "${obs:-0}" -ge "$floor"
+	echo "# $what: a retry came early within rxe's tick (chance; pass or this)"
+}
+
 echo "# loopback on rxe0"
 for retry in 1 3; do
 	for code in $CODES; do
 		rnr --timer "$code" --retry "$retry" --iterations 3
-		pass "loopback code $code, rnr_retry $retry"
+		loop_verdict "loopback code $code, rnr_retry $retry" "$retry"
 		check_code "loopback code $code, rnr_retry $retry" "$code" "$retry"
 	done
 done
 ibt_expect "loopback: no QP left" 0 "$(rc_qps)"
 
 rnr --timer 12 --retry 3 --iterations 3
-pass "loopback code 12, rnr_retry 3"
+loop_verdict "loopback code 12, rnr_retry 3" 3
 check_code "loopback code 12, rnr_retry 3" 12 3
 ibt_match "  the assertion compares with 3 x the table value" ">= 1920000 ns" \
 	"$(jr '.assertions[] | select(.id | endswith("#01.03")) | .expected')"
 
 rnr --timer 18 --retry 3 --iterations 3 --poll event
-pass "loopback code 18, rnr_retry 3, completion events"
+loop_verdict "loopback code 18, rnr_retry 3, completion events" 3
 check_code "loopback code 18, events" 18 3
 
 rnr --timer 1 --iterations 3 --size 1
-pass "loopback code 1, a 1-byte SEND"
+loop_verdict "loopback code 1, a 1-byte SEND" 1
 
 echo "# what a user may get wrong"
 out=$("$IBTRACECTL" -d rxe0 test run rnr --timer 32 2>&1)
@@ -322,7 +355,7 @@ ibt_expect "server started again with its defaults" "0 16 60000" \
 
 echo "# a full sweep of the 32 codes, cancelled and unloaded midway"
 rnr --timer all --iterations 1
-pass "every code 0..31, one iteration each"
+loop_verdict "every code 0..31, one iteration each" 1
 ibt_expect "  32 codes reported" 32 "$(jr '.codes | length')"
 ibt_expect "  codes 0..31 in order" "$(seq -s ' ' 0 31)" "$(jr '[.codes[].code] | join(" ")')"
 
@@ -399,7 +432,7 @@ if [ "${IBTRACE_RNR_SLOW:-0}" = 1 ]; then
 	echo "# slow variant: every code, 20 iterations, rnr_retry 3, both polls"
 	for poll in busy event; do
 		rnr --timer all --iterations 20 --retry 3 --poll $poll
-		pass "all codes, 20 iterations, rnr_retry 3, $poll"
+		loop_verdict "all codes, 20 iterations, rnr_retry 3, $poll" 3
 		for code in $(seq 0 31); do
 			check_code "all/$poll" "$code" 3
 		done
