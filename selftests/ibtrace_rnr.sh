@@ -368,25 +368,45 @@ js=$("$IBTRACECTL" -j test show | jq -c '[.[] | select(.test == "rnr")][-1]')
 ibt_expect "  the job ended: finished, verdict error" "finished error" \
 	"$(jr '"\(.state) \(.verdict)"')"
 
-# cancel_in_flight WHAT DELAY ARGS...: SIGINT after DELAY s, while code
-# 0's SEND (rnr_retry 6: seven waits of 655 ms) is in flight; its QP is
+# The RNR NAKs rxe0 has received (rxe's hw counter), read by the shell
+# itself: under host load a fork costs a second and more, longer than the
+# window a cancel must hit.
+RNR_NAKS_IN=/sys/class/infiniband/rxe0/ports/1/hw_counters/rcvd_rnr_err
+exec {nap}<> <(:)	# read -t on it: a sleep without a fork
+
+# cancel_in_flight WHAT ARGS...: SIGINT while code 0's SEND (rnr_retry 6:
+# seven waits of 655 ms) is in flight, i.e. once rxe0 has received the
+# SEND's first RNR NAK: the sixth of the run, after the calibration's five
+# SENDs with rnr_retry 0 (one NAK each; RNR_CALIB_MIN in rnr.c). A fixed
+# delay landed in the calibration when the host was loaded. Its QP is
 # flushed, then destroyed.
 cancel_in_flight()
 {
-	local what=$1 delay=$2
+	local what=$1 naks n pid rc i
 
-	shift 2
-	timeout --preserve-status -s INT "$delay" "$IBTRACECTL" -d rxe0 test run rnr \
-		--timer 0 --retry 6 --iterations 1 "$@" > /tmp/rnr.out 2>&1
-	ibt_expect "$what: SIGINT during code 0's SEND: exit 13 (cancelled)" 13 "$?"
+	shift
+	read -r naks < "$RNR_NAKS_IN"
+	"$IBTRACECTL" -d rxe0 test run rnr --timer 0 --retry 6 --iterations 1 "$@" \
+		> /tmp/rnr.out 2>&1 &
+	pid=$!
+	for ((i = 0; i < 1200; i++)); do
+		read -r n < "$RNR_NAKS_IN"
+		((n >= naks + 6)) && break
+		kill -0 "$pid" 2>/dev/null || break
+		read -r -t 0.05 -u "$nap"
+	done
+	kill -INT "$pid" 2>/dev/null
+	wait "$pid"
+	rc=$?
+	ibt_expect "$what: SIGINT during code 0's SEND: exit 13 (cancelled)" 13 "$rc"
 	js=$("$IBTRACECTL" -j test show | jq -c '[.[] | select(.test == "rnr")][-1]')
 	ibt_match "  the reason: the SEND in flight was flushed (WR flush error)" \
 		'^cancelled \(code 0 iteration 1; the SEND in flight ended with "WR flushed"\)$' \
 		"$(jr .reason)"
 	ibt_expect "  no QP left" 0 "$(rc_qps)"
 }
-cancel_in_flight "busy poll" 2 --poll busy
-cancel_in_flight "event poll" 2 --poll event
+cancel_in_flight "busy poll" --poll busy
+cancel_in_flight "event poll" --poll event
 
 job=$("$IBTRACECTL" -j -d rxe0 test run rnr --timer all --iterations 40 --poll event \
 	--detach | jq -r .job)
@@ -506,7 +526,7 @@ timeout --preserve-status -s INT 8 "$IBTRACECTL" -d rxe0 test run rnr --timer al
 ibt_expect "peer: SIGINT mid-sweep: exit 13 (cancelled)" 13 "$?"
 sleep 1
 ibt_expect "  no QP left after the cancel" 0 "$(rc_qps)"
-cancel_in_flight "peer" 3 --peer "$peer"
+cancel_in_flight "peer" --peer "$peer"
 
 if [ "${IBTRACE_RNR_SLOW:-0}" = 1 ]; then
 	echo "# slow variant, peer mode: every code, 3 iterations, rnr_retry 1"
