@@ -341,7 +341,7 @@ enum { X_ANY, X_STATUS, X_NONE };
 
 struct fz_mad {
 	uint8_t expect, cls, method, counted_drop, hop_ptr, hop_cnt, qpn;
-	uint8_t agent;
+	uint8_t agent, node;
 	uint16_t dlid;
 	uint16_t status, attr;
 	uint64_t guid;		/* X_STATUS with a NodeInfo: its NodeGUID */
@@ -506,7 +506,9 @@ static void fz_send(struct fz_req *r)
 	x->hop_cnt = r->m[7];
 	umad_set_addr(umad, r->dlid ? r->dlid : 0xffff, r->qpn, 0,
 		      r->qpn ? 0x80010000 : 0);
-	ret = umad_send(fd, fz_agents[r->agent], umad, MAD_SIZE, timeout_ms, 0);
+	/* a check waits for its answer longer than a random MAD */
+	ret = umad_send(fd, fz_agents[r->agent], umad, MAD_SIZE, timeout_ms,
+			x->expect == X_STATUS ? 2 : 0);
 	if (ret < 0) {
 		fz_refused++;
 		x->done = 1;
@@ -550,7 +552,8 @@ static void fz_complete(const uint8_t *m, int st)
 	if (st) {
 		fz_unanswered++;
 		if (x->expect == X_STATUS)
-			FZ_FAIL("%s: no answer (status %d)", x->what, st);
+			FZ_FAIL("%s: no answer (status %d; MAD %u, node %u, dlid 0x%04x)",
+				x->what, st, tid, x->node, x->dlid);
 		else if (x->expect == X_NONE)
 			fz_checks++;
 		return;
@@ -594,7 +597,8 @@ static void fz_expect(struct fz_req *r, int expect, uint16_t status,
 /* A directed-route check with a known outcome. */
 static void fz_dr_check(void)
 {
-	const struct fz_node *np = &fz_nodes[fz_below(fz_nnodes)];
+	unsigned int ni = fz_below(fz_nnodes);
+	const struct fz_node *np = &fz_nodes[ni];
 	struct fz_req r;
 
 	switch (fz_below(7)) {
@@ -666,6 +670,7 @@ static void fz_dr_check(void)
 		r.x.counted_drop = 1;
 		break;
 	}
+	r.x.node = ni;
 	fz_send(&r);
 }
 
