@@ -12,7 +12,8 @@
 # mutations that predict one) and an extack message, with no fabric and
 # no RDMA device left. Seeded (IBTRACE_SEED replays a run). Afterwards
 # `sim show` and `rdma dev` are as before and the slab and MemAvailable
-# are back within a margin. Hand-written regression cases first.
+# are back within a margin, and the memory budget ibtrace_sim accounts
+# is all free again. Hand-written regression cases first.
 
 source "$(dirname "$0")/lib.sh"
 
@@ -111,6 +112,21 @@ ibt_expect "fuzz-topo: both outcomes seen (accepted > 0, refused > 0)" \
 ibt_expect "nothing left in sim show" "" "$("$SIM_CTL" show 2>&1)"
 ibt_expect "rdma dev: as many devices as before ($devs0)" "$devs0" \
 	"$(rdma dev 2>/dev/null | wc -l)"
+# The sim's own accounting: with a 1 MiB budget, a fat tree is refused
+# with the budget in use, which must be 0 (rounded up to MiB: any byte
+# the campaign left taken shows as 1 MiB).
+PARAM=/sys/module/ibtrace_sim/parameters/mem_budget_mb
+if [ -w "$PARAM" ]; then
+	old=$(cat "$PARAM")
+	"$GEN" > "$TMP/big"
+	echo 1 > "$PARAM"
+	out=$("$SIM_CTL" add big "$TMP/big" no-sm 2>&1)
+	echo "$old" > "$PARAM"
+	ibt_match "the sim's memory budget: nothing in use after the campaign" \
+		'line 0: .*\(0 MiB in use' "$out"
+else
+	ibt_skip_one "the sim's memory budget after the campaign" "no $PARAM"
+fi
 slab1=$(meminfo Slab)
 avail1=$(meminfo MemAvailable)
 echo "# Slab $slab0 -> $slab1 kB, MemAvailable $avail0 -> $avail1 kB"
