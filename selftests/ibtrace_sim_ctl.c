@@ -13,14 +13,22 @@
  *                                   fabric NAME deleted (from another
  *                                   socket) after the dump's first part:
  *                                   a deterministic change in mid-dump
+ *   ibtrace_sim_ctl fuzz-topo SEED ITERS FILE...
+ *                                   the topology text fuzzer (below)
  *
  * Errors: "Error: <extack>" (and "line N: <reason>" for topology errors)
  * on stderr, exit 1.
  */
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
+#include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/socket.h>
 #include <linux/netlink.h>
@@ -380,6 +388,902 @@ static char *read_file(const char *path, size_t *len)
 	return buf;
 }
 
+/*
+ * fuzz-topo SEED ITERS FILE...: the topology text fuzzer.
+ *
+ * Each iteration takes one of the valid topologies FILE..., applies one to
+ * four mutations (byte flips, insertions and deletions, numbers replaced
+ * by huge, negative or boundary values, ports 0/255/256, duplicate node
+ * names, self-links, a link to a port already taken, NUL bytes, 1 MiB
+ * lines, lines duplicated, swapped or cut), and sends it as FABRIC_ADD
+ * (TOPOLOGY pieces of random size, NUL-terminated or not). Then:
+ * - refused: an extack message, a TOPO_ERROR whose line lies within the
+ *   text (0 only for whole-text reasons), the line the mutation predicts
+ *   when it predicts one, and no fabric of that name afterwards;
+ * - accepted: the build's end is notified, FABRIC_GET's node, HCA, switch
+ *   and link counts are those of the text (parsed here), and after
+ *   FABRIC_DEL neither the fabric nor an RDMA device of it remains.
+ * One line per failure ("FAIL iter N: ..."), then a summary line:
+ *   "iters N accepted A refused R failures F".
+ * Exit 0 when no check failed. ITERS 0 runs the bases unchanged only.
+ */
+
+static unsigned long long fz_state;
+
+static unsigned long long fz_rand(void)
+{
+	/* splitmix64 */
+	unsigned long long z = (fz_state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static size_t fz_below(size_t n)
+{
+	return n ? fz_rand() % n : 0;
+}
+
+struct fz_text {
+	char *p;
+	size_t len, cap;
+};
+
+static void fz_reserve(struct fz_text *t, size_t more)
+{
+	if (t->len + more + 1 <= t->cap)
+		return;
+	t->cap = (t->len + more + 1) * 2;
+	t->p = realloc(t->p, t->cap);
+	if (!t->p) {
+		perror("realloc");
+		exit(1);
+	}
+}
+
+/* Replace @n bytes at @at by @len bytes of @s. */
+static void fz_splice(struct fz_text *t, size_t at, size_t n, const char *s,
+		      size_t len)
+{
+	if (at > t->len)
+		at = t->len;
+	if (n > t->len - at)
+		n = t->len - at;
+	fz_reserve(t, len);
+	memmove(t->p + at + len, t->p + at + n, t->len - at - n);
+	if (len)
+		memcpy(t->p + at, s, len);
+	t->len = t->len - n + len;
+	t->p[t->len] = '\0';
+}
+
+/* Line boundaries: start of line @i (0-based) and the number of lines. */
+static size_t fz_lines(const struct fz_text *t, size_t *starts, size_t max)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < t->len; i++)
+		if (i == 0 || t->p[i - 1] == '\n') {
+			if (n < max)
+				starts[n] = i;
+			n++;
+		}
+	return n;
+}
+
+static size_t fz_line_end(const struct fz_text *t, size_t at)
+{
+	while (at < t->len && t->p[at] != '\n')
+		at++;
+	return at;
+}
+
+/* 1-based line number of byte @at */
+static unsigned int fz_line_of(const struct fz_text *t, size_t at)
+{
+	unsigned int line = 1;
+	size_t i;
+
+	for (i = 0; i < at && i < t->len; i++)
+		line += t->p[i] == '\n';
+	return line;
+}
+
+static unsigned int fz_count_lines(const struct fz_text *t)
+{
+	unsigned int n = 0;
+	size_t i;
+
+	for (i = 0; i < t->len; i++)
+		n += t->p[i] == '\n';
+	return n + (t->len && t->p[t->len - 1] != '\n');
+}
+
+/*
+ * The parts of a topology text that FABRIC_GET reflects, parsed the way
+ * ibtrace_sim does for a text it accepted. Returns -1 when the text does
+ * not look valid.
+ */
+#define FZ_MAX_NODES	4096
+struct fz_model {
+	unsigned int nodes, cas, switches, links;
+	char *name[FZ_MAX_NODES];
+	unsigned int nports[FZ_MAX_NODES];
+	unsigned int hdr_line[FZ_MAX_NODES];	/* 1-based */
+	unsigned char *used[FZ_MAX_NODES];	/* ports linked (either side) */
+	/* port lines: node, port, peer name, peer port, line */
+	unsigned int npl;
+	struct {
+		unsigned int node, port, peer_port, line;
+		char *peer;
+	} pl[4 * FZ_MAX_NODES];
+};
+
+static void fz_model_free(struct fz_model *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->nodes; i++) {
+		free(m->name[i]);
+		free(m->used[i]);
+	}
+	for (i = 0; i < m->npl; i++)
+		free(m->pl[i].peer);
+	memset(m, 0, sizeof(*m));
+}
+
+/* A number as ibtrace_sim reads it: decimal, or hex after 0x. */
+static unsigned long fz_num(const char *s)
+{
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		return strtoul(s + 2, NULL, 16);
+	return strtoul(s, NULL, 10);
+}
+
+static char *fz_quoted(const char *s, const char **end)
+{
+	const char *a = strchr(s, '"'), *b;
+
+	if (!a)
+		return NULL;
+	b = strchr(a + 1, '"');
+	if (!b)
+		return NULL;
+	*end = b + 1;
+	return strndup(a + 1, b - a - 1);
+}
+
+static int fz_model_parse(struct fz_model *m, const struct fz_text *t)
+{
+	char *copy = strndup(t->p, t->len), *line, *next;
+	unsigned int ln = 0, i, j, cur = ~0U;
+	int ret = 0;
+
+	memset(m, 0, sizeof(*m));
+	if (!copy)
+		return -1;
+	for (line = copy; line && *line; line = next) {
+		const char *end;
+		bool q = false;
+		char *p;
+
+		ln++;
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		for (p = line; *p; p++) {
+			if (*p == '"')
+				q = !q;
+			else if (*p == '#' && !q)
+				break;
+		}
+		*p = '\0';
+		while (p > line && isspace((unsigned char)p[-1]))
+			*--p = '\0';
+		p = line;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p)
+			continue;
+		if (*p == '[') {
+			unsigned long port = fz_num(p + 1);
+			char *peer = fz_quoted(p, &end);
+
+			if (cur == ~0U || !peer || *end != '[' ||
+			    m->npl == sizeof(m->pl) / sizeof(m->pl[0])) {
+				free(peer);
+				ret = -1;
+				break;
+			}
+			m->pl[m->npl].node = cur;
+			m->pl[m->npl].port = port;
+			m->pl[m->npl].peer = peer;
+			m->pl[m->npl].peer_port = fz_num(end + 1);
+			m->pl[m->npl].line = ln;
+			m->npl++;
+			continue;
+		}
+		if (strchr(p, '=') && !strchr(p, '"'))
+			continue;
+		if (m->nodes == FZ_MAX_NODES) {
+			ret = -1;
+			break;
+		}
+		i = m->nodes;
+		m->name[i] = fz_quoted(p, &end);
+		if (!m->name[i]) {
+			ret = -1;
+			break;
+		}
+		if (!strncasecmp(p, "switch", 6))
+			m->switches++;
+		else
+			m->cas++;
+		while (isalpha((unsigned char)*p))
+			p++;
+		m->nports[i] = fz_num(p + 1 + strspn(p + 1, " \t"));
+		if (m->nports[i] > 255)
+			m->nports[i] = 255;
+		m->used[i] = calloc(m->nports[i] + 1, 1);
+		m->hdr_line[i] = ln;
+		cur = i;
+		m->nodes++;
+	}
+	free(copy);
+	/* links: each linked (node, port) end once */
+	for (i = 0; !ret && i < m->npl; i++) {
+		unsigned int a = m->pl[i].node, b = ~0U;
+
+		for (j = 0; j < m->nodes; j++)
+			if (!strcmp(m->name[j], m->pl[i].peer))
+				b = j;
+		if (b == ~0U || m->pl[i].port > m->nports[a] ||
+		    m->pl[i].peer_port > m->nports[b])
+			return -1;
+		m->used[a][m->pl[i].port] = 1;
+		m->used[b][m->pl[i].peer_port] = 1;
+	}
+	for (i = 0; !ret && i < m->nodes; i++)
+		for (j = 1; j <= m->nports[i]; j++)
+			m->links += m->used[i][j];
+	m->links /= 2;
+	return ret;
+}
+
+/* What a mutation expects: a refusal at a line (0: any), its reason. */
+struct fz_expect {
+	bool refuse;
+	unsigned int line;	/* 0: any line */
+	unsigned int alt_line;	/* another acceptable line, or 0 */
+	const char *why;	/* a substring of the reason, or NULL */
+	const char *what;	/* the mutation, for the failure report */
+};
+
+static const char *const fz_numbers[] = {
+	"0", "1", "254", "255", "256", "65535", "65536", "4294967295",
+	"4294967296", "18446744073709551615", "18446744073709551616",
+	"99999999999999999999999999", "-1", "-0", "+1", "0x", "0x0",
+	"0xffffffffffffffff", "0x10000000000000000", "007", "1e3", "",
+};
+
+static const char fz_chars[] = "[]\"#=()x0123456789 \t\n\r-+aZ\\";
+
+/* The byte range of line @i (0-based), its end excluding the '\n'. */
+static bool fz_pick_line(struct fz_text *t, size_t *a, size_t *b,
+			 unsigned int *line)
+{
+	static size_t starts[1 << 16];
+	size_t n = fz_lines(t, starts, 1 << 16), i;
+
+	if (!n)
+		return false;
+	if (n > 1 << 16)
+		n = 1 << 16;
+	i = fz_below(n);
+	*a = starts[i];
+	*b = fz_line_end(t, *a);
+	*line = i + 1;
+	return true;
+}
+
+/* Apply one mutation to @t; what it expects in @ex (if @single). */
+static void fz_mutate(struct fz_text *t, struct fz_expect *ex, bool single)
+{
+	static struct fz_model m;
+	size_t a, b, at;
+	unsigned int line, kind = fz_below(16), i;
+	char buf[512];
+
+	ex->what = "?";
+	switch (kind) {
+	case 0:		/* bit flip */
+		if (!t->len)
+			break;
+		at = fz_below(t->len);
+		t->p[at] ^= 1 << fz_below(8);
+		if (!t->p[at])
+			t->p[at] = 1;
+		ex->what = "bit flip";
+		break;
+	case 1:		/* a byte from the syntax */
+		at = fz_below(t->len + 1);
+		buf[0] = fz_chars[fz_below(sizeof(fz_chars) - 1)];
+		fz_splice(t, at, fz_below(2), buf, 1);
+		ex->what = "syntax byte";
+		break;
+	case 2:		/* delete bytes */
+		at = fz_below(t->len + 1);
+		fz_splice(t, at, 1 + fz_below(8), NULL, 0);
+		ex->what = "deletion";
+		break;
+	case 3:		/* a number replaced */
+		for (i = 0; i < 8; i++) {
+			at = fz_below(t->len + 1);
+			if (at < t->len && isdigit((unsigned char)t->p[at]))
+				break;
+		}
+		if (i == 8)
+			break;
+		while (at && isxdigit((unsigned char)t->p[at - 1]))
+			at--;
+		for (b = at; b < t->len && isalnum((unsigned char)t->p[b]); b++)
+			;
+		i = fz_below(sizeof(fz_numbers) / sizeof(fz_numbers[0]));
+		fz_splice(t, at, b - at, fz_numbers[i], strlen(fz_numbers[i]));
+		ex->what = "number";
+		break;
+	case 4:		/* a port 0/255/256 */
+	case 5:		/* duplicate name */
+	case 6:		/* self-link */
+	case 7:		/* link to a taken port */
+		if (fz_model_parse(&m, t) || !m.npl || m.nodes < 2) {
+			fz_model_free(&m);
+			break;
+		}
+		i = fz_below(m.npl);
+		{
+			static size_t starts[1 << 16];
+			size_t nl = fz_lines(t, starts, 1 << 16);
+			unsigned int pln = m.pl[i].line, hln;
+			unsigned int n0 = m.pl[i].node;
+
+			if (pln > nl || pln > 1 << 16)
+				goto model_done;
+			a = starts[pln - 1];
+			b = fz_line_end(t, a);
+			if (kind == 4) {
+				static const unsigned int v[] = { 0, 255, 256 };
+				unsigned int pv = v[fz_below(3)];
+				bool peer = fz_below(2);
+
+				snprintf(buf, sizeof(buf), "[%u] \"%s\"[%u]",
+					 peer ? m.pl[i].port : pv, m.pl[i].peer,
+					 peer ? pv : m.pl[i].peer_port);
+				fz_splice(t, a, b - a, buf, strlen(buf));
+				ex->refuse = true;
+				ex->line = pln;
+				ex->why = NULL;	/* range or disagreement */
+				/* the link's other side may be blamed */
+				ex->alt_line = 0;
+				for (unsigned int k = 0; k < m.npl; k++)
+					if (k != i && m.pl[k].line != pln &&
+					    !strcmp(m.pl[k].peer, m.name[n0]) &&
+					    m.pl[k].peer_port == m.pl[i].port)
+						ex->alt_line = m.pl[k].line;
+				if (ex->alt_line && ex->alt_line < pln)
+					ex->alt_line = pln;
+				ex->what = peer ? "peer port 0/255/256" :
+						  "local port 0/255/256";
+			} else if (kind == 5) {
+				unsigned int x = fz_below(m.nodes), y;
+
+				y = (x + 1 + fz_below(m.nodes - 1)) % m.nodes;
+				hln = m.hdr_line[y];
+				a = starts[hln - 1];
+				b = fz_line_end(t, a);
+				{
+					/* keep the type: a CA must not turn switch */
+					const char *ty = t->p + a;
+
+					while (*ty == ' ' || *ty == '\t')
+						ty++;
+					snprintf(buf, sizeof(buf), "%s %u \"%s\"",
+						 strncasecmp(ty, "switch", 6) ?
+						 "Hca" : "Switch",
+						 m.nports[y], m.name[x]);
+				}
+				fz_splice(t, a, b - a, buf, strlen(buf));
+				ex->refuse = true;
+				ex->line = hln > m.hdr_line[x] ? hln :
+					   m.hdr_line[x];
+				ex->why = "duplicate node name";
+				ex->what = "duplicate name";
+			} else if (kind == 6) {
+				snprintf(buf, sizeof(buf), "[%u] \"%s\"[%u]",
+					 m.pl[i].port, m.name[n0],
+					 m.pl[i].port);
+				fz_splice(t, a, b - a, buf, strlen(buf));
+				ex->refuse = true;
+				ex->line = 0;	/* self, or the old peer's */
+				ex->what = "self-link";
+			} else {
+				/* a free port of some node, linked to a taken one */
+				unsigned int x, p, k;
+
+				for (k = 0; k < 64; k++) {
+					x = fz_below(m.nodes);
+					for (p = 1; p <= m.nports[x]; p++)
+						if (!m.used[x][p])
+							break;
+					if (p <= m.nports[x])
+						break;
+				}
+				if (k == 64)
+					goto model_done;
+				hln = m.hdr_line[x];
+				at = fz_line_end(t, starts[hln - 1]);
+				snprintf(buf, sizeof(buf), "\n[%u] \"%s\"[%u]",
+					 p, m.pl[i].peer, m.pl[i].peer_port);
+				fz_splice(t, at, 0, buf, strlen(buf));
+				ex->refuse = true;
+				ex->line = 0;
+				ex->what = "link to a taken port";
+			}
+		}
+model_done:
+		fz_model_free(&m);
+		break;
+	case 8:		/* NUL byte */
+		at = fz_below(t->len + 1);
+		fz_splice(t, at, 0, "", 1);
+		ex->refuse = true;
+		ex->line = fz_line_of(t, at);
+		ex->why = "NUL";
+		ex->what = "NUL byte";
+		break;
+	case 9: {	/* a 1 MiB line */
+		static const char *const fill[] = { "#", " ", "x", "0", "\"" };
+		size_t big = (1 << 20) + fz_below(64);
+		unsigned int f = fz_below(5);
+		char *s = malloc(big + 32);
+
+		if (!s || !fz_pick_line(t, &a, &b, &line)) {
+			free(s);
+			break;
+		}
+		memset(s, fill[f][0], big);
+		if (f == 3) {
+			/* [000...01] "name"[1]: a long but valid port number? */
+			s[0] = '[';
+			s[big - 2] = '1';
+			s[big - 1] = ']';
+		}
+		s[big] = '\n';
+		fz_splice(t, a, 0, s, big + 1);
+		free(s);
+		if (f >= 2) {
+			ex->refuse = true;
+			ex->line = line;
+		}
+		ex->what = "1 MiB line";
+		break;
+	}
+	case 10:	/* delete a line */
+		if (fz_pick_line(t, &a, &b, &line))
+			fz_splice(t, a, b - a + (b < t->len), NULL, 0);
+		ex->what = "line deleted";
+		break;
+	case 11:	/* duplicate a line */
+		if (fz_pick_line(t, &a, &b, &line) && b - a < sizeof(buf) - 1) {
+			memcpy(buf, t->p + a, b - a);
+			buf[b - a] = '\n';
+			fz_splice(t, a, 0, buf, b - a + 1);
+		}
+		ex->what = "line duplicated";
+		break;
+	case 12:	/* truncate */
+		t->len = fz_below(t->len + 1);
+		t->p[t->len] = '\0';
+		ex->what = "truncated";
+		break;
+	case 13:	/* CRLF, or a bare CR */
+		for (i = 0; i < 4; i++) {
+			at = fz_below(t->len + 1);
+			fz_splice(t, at, 0, "\r", 1);
+		}
+		ex->what = "CR bytes";
+		break;
+	case 14: {	/* swap two lines */
+		size_t a2, b2;
+		unsigned int l2;
+		char *x, *y;
+
+		if (!fz_pick_line(t, &a, &b, &line) ||
+		    !fz_pick_line(t, &a2, &b2, &l2) || line == l2)
+			break;
+		if (a2 < a) {
+			size_t ta = a, tb = b;
+
+			a = a2; b = b2; a2 = ta; b2 = tb;
+		}
+		x = strndup(t->p + a, b - a);
+		y = strndup(t->p + a2, b2 - a2);
+		fz_splice(t, a2, b2 - a2, x, strlen(x));
+		fz_splice(t, a, b - a, y, strlen(y));
+		free(x);
+		free(y);
+		ex->what = "lines swapped";
+		break;
+	}
+	default:	/* a random byte */
+		at = fz_below(t->len + 1);
+		buf[0] = 1 + fz_below(255);
+		fz_splice(t, at, fz_below(2), buf, 1);
+		ex->what = "random byte";
+		break;
+	}
+	if (!single) {
+		ex->line = 0;
+		ex->alt_line = 0;
+		ex->why = NULL;
+	}
+}
+
+/* One FABRIC_ADD and its answers. */
+struct fz_result {
+	int err;		/* the ACK's */
+	bool extack;		/* the ACK carried a message */
+	bool topo_err;		/* TOPO_ERROR with the request's seq */
+	unsigned int line;
+	char why[256];
+	bool building, done, build_failed;
+	unsigned int nodes, cas, switches, links;
+};
+
+static void fz_parse_fabric(struct genlmsghdr *g, size_t len,
+			    struct fz_result *r)
+{
+	struct nlattr *nla;
+
+	for_each_attr(nla, (char *)g + GENL_HDRLEN, len) {
+		switch (nla->nla_type & NLA_TYPE_MASK) {
+		case IBTRACE_SIM_A_NUM_NODES:
+			r->nodes = ATTR_U32(nla);
+			break;
+		case IBTRACE_SIM_A_NUM_CAS:
+			r->cas = ATTR_U32(nla);
+			break;
+		case IBTRACE_SIM_A_NUM_SWITCHES:
+			r->switches = ATTR_U32(nla);
+			break;
+		case IBTRACE_SIM_A_NUM_LINKS:
+			r->links = ATTR_U32(nla);
+			break;
+		case IBTRACE_SIM_A_BUILDING:
+			r->building = ATTR_U8(nla);
+			break;
+		}
+	}
+}
+
+/* Handle one message; returns 1 at the request's ACK. */
+static int fz_msg(unsigned short fam, struct nlmsghdr *nlh, unsigned int rseq,
+		  struct fz_result *r)
+{
+	struct genlmsghdr *g = NLMSG_DATA(nlh);
+	size_t len;
+	struct nlattr *nla;
+
+	if (nlh->nlmsg_type == NLMSG_ERROR) {
+		struct nlmsgerr *e = NLMSG_DATA(nlh);
+		size_t off = sizeof(*e);
+
+		if (nlh->nlmsg_seq != rseq)
+			return 0;
+		r->err = e->error;
+		if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+			off += e->msg.nlmsg_len - NLMSG_HDRLEN;
+		for_each_attr(nla, (char *)e + off,
+			      nlh->nlmsg_len - NLMSG_HDRLEN - off)
+			if (nla->nla_type == NLMSGERR_ATTR_MSG)
+				r->extack = true;
+		return 1;
+	}
+	if (nlh->nlmsg_type != fam)
+		return 0;
+	len = nlh->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN);
+	if (g->cmd == IBTRACE_SIM_CMD_TOPO_ERROR) {
+		unsigned int line = 0;
+
+		for_each_attr(nla, (char *)g + GENL_HDRLEN, len) {
+			if (nla->nla_type == IBTRACE_SIM_A_ERR_LINE)
+				line = ATTR_U32(nla);
+			else if (nla->nla_type == IBTRACE_SIM_A_ERR_MSG)
+				snprintf(r->why, sizeof(r->why), "%s",
+					 (char *)ATTR_DATA(nla));
+		}
+		if (nlh->nlmsg_seq) {
+			r->topo_err = true;
+			r->line = line;
+		} else {
+			r->done = true;
+			r->build_failed = true;
+		}
+		return 0;
+	}
+	if (g->cmd == IBTRACE_SIM_CMD_FABRIC_GET)
+		fz_parse_fabric(g, len, r);
+	if (g->cmd == IBTRACE_SIM_CMD_FABRIC_ADD) {
+		bool b;
+
+		r->building = false;
+		fz_parse_fabric(g, len, r);
+		b = r->building;
+		if (!nlh->nlmsg_seq && !b)
+			r->done = true;
+		if (nlh->nlmsg_seq && b)
+			r->building = true;
+	}
+	return 0;
+}
+
+/* Read messages until @until (ACK, or the build's end) or 60 s. */
+static int fz_recv(unsigned short fam, unsigned int rseq, struct fz_result *r,
+		   bool wait_done)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	int acked = 0;
+
+	for (;;) {
+		struct nlmsghdr *nlh;
+		ssize_t n;
+
+		if (!wait_done && acked)
+			return 0;
+		if (wait_done && r->done)
+			return 0;
+		if (poll(&pfd, 1, 60000) <= 0)
+			return -1;
+		n = recv(fd, rbuf, sizeof(rbuf), 0);
+		if (n < 0)
+			return -1;
+		for (nlh = (struct nlmsghdr *)rbuf; NLMSG_OK(nlh, n);
+		     nlh = NLMSG_NEXT(nlh, n))
+			acked |= fz_msg(fam, nlh, rseq, r);
+	}
+}
+
+static int fz_simple(unsigned short fam, unsigned char cmd, const char *name,
+		     struct fz_result *r)
+{
+	unsigned int rseq = seq;
+	struct msg m;
+
+	memset(r, 0, sizeof(*r));
+	msg_init(&m, fam, cmd, 0);
+	put_attr(&m, IBTRACE_SIM_A_FABRIC_NAME, name, strlen(name) + 1);
+	msg_send(&m);
+	if (fz_recv(fam, rseq, r, false))
+		return -ETIMEDOUT;
+	return r->err;
+}
+
+static int fz_count_ibdevs(void)
+{
+	DIR *d = opendir("/sys/class/infiniband");
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+static unsigned int fz_fail;
+
+#define FZ_FAIL(it, fmt, ...) do {					\
+	fz_fail++;							\
+	printf("FAIL iter %u (%s): " fmt "\n", it, ex.what, ##__VA_ARGS__); \
+} while (0)
+
+/* Is this reason about the whole text (line 0 allowed)? */
+static bool fz_whole_text(const char *why, int err)
+{
+	return err == -ENOSPC || strstr(why, "no node in the topology");
+}
+
+static int fuzz_topo(unsigned short fam, unsigned long long seed,
+		     unsigned int iters, char **files, int nfiles)
+{
+	struct fz_text base[16];
+	unsigned int it, accepted = 0, refused = 0, per_kind[3] = { 0 };
+	int nb = nfiles < 16 ? nfiles : 16, i, ibdevs = fz_count_ibdevs();
+	struct timespec t0, t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (i = 0; i < nb; i++) {
+		base[i].p = read_file(files[i], &base[i].len);
+		base[i].cap = base[i].len;
+		fz_reserve(&base[i], 1);
+		base[i].p[base[i].len] = '\0';
+	}
+	fz_state = seed;
+	/* iterations 0..nb-1: the bases themselves, which must build */
+	for (it = 0; it < iters + nb; it++) {
+		struct fz_text t = { 0 };
+		struct fz_expect ex = { .what = "none" };
+		struct fz_result r, g;
+		static struct fz_model m;
+		unsigned int rseq, nmut, k, nlines;
+		bool nul_term = fz_below(2), has_nul;
+		size_t chunk = fz_below(4) ? 1 + fz_below(40000) : 65000, off;
+		struct msg msg;
+
+		/* a fresh stream per iteration: any one can be replayed */
+		fz_state = seed * 1000003ULL + it;
+		fz_reserve(&t, base[it % nb].len);
+		memcpy(t.p, base[it % nb].p, base[it % nb].len);
+		t.len = base[it % nb].len;
+		t.p[t.len] = '\0';
+		nmut = it < (unsigned int)nb ? 0 : 1 + (fz_below(3) ? 0 : fz_below(4));
+		for (k = 0; k < nmut; k++) {
+			struct fz_expect e1 = { 0 };
+
+			fz_mutate(&t, &e1, nmut == 1);
+			if (k == 0 || nmut == 1)
+				ex = e1;
+		}
+		if (nmut > 1) {
+			ex.what = "several mutations";
+			ex.refuse = false;
+			ex.line = 0;
+			ex.why = NULL;
+		}
+		has_nul = memchr(t.p, '\0', t.len) != NULL;
+		/* a piece ending in NUL is terminated: say so explicitly */
+		if (has_nul)
+			nul_term = true;
+		if (has_nul && nmut > 1) {
+			ex.refuse = true;
+			ex.line = fz_line_of(&t, (char *)memchr(t.p, '\0', t.len) - t.p);
+			ex.why = "NUL";
+		}
+		nlines = fz_count_lines(&t);
+		if (getenv("IBTRACE_FUZZ_PRINT")) {
+			if (it != strtoul(getenv("IBTRACE_FUZZ_PRINT"), NULL, 0)) {
+				free(t.p);
+				continue;
+			}
+			fprintf(stderr, "# %s, expect %s line %u/%u %s\n", ex.what,
+				ex.refuse ? "refusal" : "-", ex.line,
+				ex.alt_line, ex.why ? ex.why : "");
+			fwrite(t.p, 1, t.len, stdout);
+			free(t.p);
+			return 0;
+		}
+
+		rseq = seq;
+		msg_init(&msg, fam, IBTRACE_SIM_CMD_FABRIC_ADD, 0);
+		put_attr(&msg, IBTRACE_SIM_A_FABRIC_NAME, "fz", 3);
+		for (off = 0; off < t.len || !off; off += chunk) {
+			size_t n = t.len - off < chunk ? t.len - off : chunk;
+			char *piece = malloc(n + 1);
+
+			memcpy(piece, t.p + off, n);
+			piece[n] = '\0';
+			put_attr(&msg, IBTRACE_SIM_A_TOPOLOGY, piece,
+				 n + nul_term);
+			free(piece);
+			if (!t.len)
+				break;
+		}
+		if (fz_below(4)) {
+			unsigned char zero = 0;
+
+			put_attr(&msg, IBTRACE_SIM_A_SM, &zero, 1);
+		}
+		memset(&r, 0, sizeof(r));
+		msg_send(&msg);
+		if (fz_recv(fam, rseq, &r, false)) {
+			FZ_FAIL(it, "no answer to FABRIC_ADD");
+			free(t.p);
+			break;
+		}
+		if (r.err) {
+			refused++;
+			if (!r.extack)
+				FZ_FAIL(it, "refused (%d) without an extack message",
+					r.err);
+			if (r.err == -EINVAL || r.err == -ENOSPC) {
+				if (!r.topo_err)
+					FZ_FAIL(it, "refused (%d) without TOPO_ERROR",
+						r.err);
+				else if (r.line > nlines ||
+					 (!r.line && !fz_whole_text(r.why, r.err)))
+					FZ_FAIL(it, "error line %u of %u: %s",
+						r.line, nlines, r.why);
+				else if (ex.line && r.line != ex.line &&
+					 r.line != ex.alt_line &&
+					 !strstr(r.why, "disagrees"))
+					FZ_FAIL(it, "error at line %u, expected %u: %s",
+						r.line, ex.line, r.why);
+				else if (ex.why && !strstr(r.why, ex.why))
+					FZ_FAIL(it, "reason \"%s\", expected \"%s\"",
+						r.why, ex.why);
+			} else {
+				FZ_FAIL(it, "refused with %d (%s)", r.err,
+					r.why);
+			}
+			if (fz_simple(fam, IBTRACE_SIM_CMD_FABRIC_GET, "fz",
+				      &g) != -ENOENT)
+				FZ_FAIL(it, "a refused fabric is there");
+			per_kind[0]++;
+		} else {
+			accepted++;
+			if (ex.refuse)
+				FZ_FAIL(it, "accepted, expected a refusal%s%s",
+					ex.why ? ": " : "", ex.why ? ex.why : "");
+			if (!r.done && fz_recv(fam, rseq, &r, true))
+				FZ_FAIL(it, "the build's end was not notified");
+			if (r.build_failed) {
+				per_kind[1]++;
+				printf("# iter %u: build failed: %s\n", it, r.why);
+			} else if (fz_simple(fam, IBTRACE_SIM_CMD_FABRIC_GET,
+					     "fz", &g)) {
+				FZ_FAIL(it, "FABRIC_GET of the new fabric: %d",
+					g.err);
+			} else {
+				if (g.building) {
+					FZ_FAIL(it, "still building after its end");
+				} else if (fz_model_parse(&m, &t)) {
+					FZ_FAIL(it, "accepted, but not a valid text here");
+				} else if (m.nodes != g.nodes || m.cas != g.cas ||
+					   m.switches != g.switches ||
+					   m.links != g.links) {
+					FZ_FAIL(it, "built %u nodes %u cas %u switches %u links, the text has %u %u %u %u",
+						g.nodes, g.cas, g.switches,
+						g.links, m.nodes, m.cas,
+						m.switches, m.links);
+				}
+				fz_model_free(&m);
+				if (fz_simple(fam, IBTRACE_SIM_CMD_FABRIC_DEL,
+					      "fz", &g))
+					FZ_FAIL(it, "FABRIC_DEL: %d", g.err);
+			}
+			if (fz_simple(fam, IBTRACE_SIM_CMD_FABRIC_GET, "fz",
+				      &g) != -ENOENT)
+				FZ_FAIL(it, "the fabric is still there after its delete");
+			if (fz_count_ibdevs() != ibdevs)
+				FZ_FAIL(it, "%d RDMA devices, %d before",
+					fz_count_ibdevs(), ibdevs);
+			per_kind[2]++;
+		}
+		if (fz_fail && getenv("IBTRACE_FUZZ_DUMP") && fz_fail == 1) {
+			FILE *f = fopen(getenv("IBTRACE_FUZZ_DUMP"), "w");
+
+			if (f) {
+				fwrite(t.p, 1, t.len, f);
+				fclose(f);
+			}
+		}
+		free(t.p);
+		if (fz_fail >= 20)
+			break;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	printf("iters %u accepted %u refused %u build_failed %u failures %u ms %ld\n",
+	       it, accepted, refused, per_kind[1], fz_fail,
+	       (long)((t1.tv_sec - t0.tv_sec) * 1000 +
+		      (t1.tv_nsec - t0.tv_nsec) / 1000000));
+	for (i = 0; i < nb; i++)
+		free(base[i].p);
+	return fz_fail ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
@@ -388,10 +1292,16 @@ int main(int argc, char **argv)
 	struct msg m;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: %s add NAME FILE [no-sm] | del NAME | show [NAME] | nodes [NAME]\n",
+		fprintf(stderr, "usage: %s add NAME FILE [no-sm] | del NAME | show [NAME] | nodes [NAME] |\n"
+			"       fuzz-topo SEED ITERS FILE...\n",
 			argv[0]);
 		return 2;
 	}
+
+	if (!strcmp(argv[1], "fuzz-topo") && argc >= 5 &&
+	    getenv("IBTRACE_FUZZ_PRINT"))
+		return fuzz_topo(0, strtoull(argv[2], NULL, 0),
+				 strtoul(argv[3], NULL, 0), argv + 4, argc - 4);
 	fd = socket(AF_NETLINK, SOCK_RAW, NETLINK_GENERIC);
 	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
 		perror("netlink");
@@ -401,7 +1311,9 @@ int main(int argc, char **argv)
 	setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
 	setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &bufsz, sizeof(bufsz));
 	fam = resolve_family();
-
+	if (!strcmp(argv[1], "fuzz-topo") && argc >= 5)
+		return fuzz_topo(fam, strtoull(argv[2], NULL, 0),
+				 strtoul(argv[3], NULL, 0), argv + 4, argc - 4);
 	if (!strcmp(argv[1], "add") &&
 	    (argc == 4 || (argc == 5 && !strcmp(argv[4], "no-sm")))) {
 		size_t len, off;

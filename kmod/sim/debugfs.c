@@ -10,6 +10,9 @@
  *	guid_quirks	rw  GUIDInfo quirk bits (same ports as guid_cap)
  *	rx_pkts, tx_pkts, drops   ro  packet counters
  *   /sys/kernel/debug/ibtrace_sim/FABRIC/NODE/misroute   (switches only)
+ *   /sys/kernel/debug/ibtrace_sim/FABRIC/stats   ro  the fabric's packets:
+ *	"sent N", "delivered N", "dropped N", "answered N" and "in_flight N"
+ *	(sent - delivered - dropped: 0 when the fabric is quiet), a line each
  *
  * NODE is "INDEX-NAME": the node index in the fabric and its name with
  * every character but A-Z a-z 0-9 _ . - replaced by '_'. The link knobs
@@ -257,6 +260,20 @@ static const struct file_operations ibsim_dbg_misroute_fops = {
 	.write = ibsim_dbg_misroute_write,
 };
 
+static int ibsim_dbg_stats_show(struct seq_file *m, void *v)
+{
+	struct ibsim_fabric_stats *st = m->private;
+	s64 sent = atomic64_read(&st->sent);
+	s64 delivered = atomic64_read(&st->delivered);
+	s64 dropped = atomic64_read(&st->dropped);
+
+	seq_printf(m, "sent %lld\ndelivered %lld\ndropped %lld\nanswered %lld\nin_flight %lld\n",
+		   sent, delivered, dropped, atomic64_read(&st->answered),
+		   sent - delivered - dropped);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(ibsim_dbg_stats);
+
 /* tree */
 
 static void ibsim_debugfs_port(struct dentry *ndir, struct ibsim_port *port)
@@ -329,6 +346,8 @@ void ibsim_debugfs_fabric_add(struct ibsim_fabric *fabric)
 	if (IS_ERR(dir))
 		return;
 	fabric->debugfs = dir;
+	debugfs_create_file("stats", 0400, dir, &fabric->stats,
+			    &ibsim_dbg_stats_fops);
 	for (i = 0; i < fabric->num_nodes; i++)
 		nports += fabric->nodes[i]->num_ports + !!fabric->nodes[i]->sw;
 	ports = ibsim_debugfs_ports_ok(nports);

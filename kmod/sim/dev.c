@@ -741,7 +741,7 @@ void ibsim_qp_recv(struct ibsim_qp *qp, const struct ibsim_pkt *pkt,
 	if ((qp->state != IB_QPS_RTR && qp->state != IB_QPS_RTS) ||
 	    !qp->rq_count) {
 		spin_unlock_irqrestore(&qp->lock, flags);
-		atomic64_inc(&port->drops);
+		ibsim_drop(port, "QP not ready or no receive WQE");
 		return;
 	}
 	wqe = ibsim_rq_wqe(qp, qp->rq_head);
@@ -772,6 +772,7 @@ void ibsim_qp_recv(struct ibsim_qp *qp, const struct ibsim_pkt *pkt,
 	ibsim_cq_push(to_ibsim_cq(qp->ibqp.recv_cq), &wc, false);
 	spin_unlock_irqrestore(&qp->lock, flags);
 	atomic64_inc(&port->rx_pkts);
+	atomic64_inc(&port->node->fabric->stats.delivered);
 }
 
 /**

@@ -64,6 +64,7 @@ static bool ibsim_pkt_is_dr_smp(const struct ibsim_pkt *pkt)
 void ibsim_drop(struct ibsim_port *port, const char *why)
 {
 	atomic64_inc(&port->drops);
+	atomic64_inc(&port->node->fabric->stats.dropped);
 	ibsim_node_dbg(port->node, "port %u drops a packet: %s\n", port->num,
 		       why);
 }
@@ -453,6 +454,7 @@ int ibsim_fabric_xmit(struct ibsim_fabric *fabric, struct ibsim_pkt *pkt)
 	} else {
 		list_add_tail(&pkt->list, &fabric->tx_queue);
 		queue_work(fabric->wq, &fabric->tx_work);
+		atomic64_inc(&fabric->stats.sent);
 	}
 	spin_unlock_irqrestore(&fabric->tx_lock, flags);
 	return err;

@@ -120,6 +120,21 @@ static int ibsim_nl_reply_fabric(struct genl_info *info,
 	return err ?: genlmsg_reply(skb, info);
 }
 
+/*
+ * The text of one TOPOLOGY attribute: all of it but one terminating NUL.
+ * A NUL anywhere else stays in the text, where the parser refuses it with
+ * its line (cutting the piece there would build what the user did not
+ * write).
+ */
+static size_t ibsim_nl_piece_len(const struct nlattr *nla)
+{
+	size_t n = nla_len(nla);
+
+	if (n && !((const char *)nla_data(nla))[n - 1])
+		n--;
+	return n;
+}
+
 /* Concatenate every TOPOLOGY attribute of the request, in order. */
 static char *ibsim_nl_topology(struct genl_info *info, size_t *lenp)
 {
@@ -131,7 +146,7 @@ static char *ibsim_nl_topology(struct genl_info *info, size_t *lenp)
 	nla_for_each_attr(nla, genlmsg_data(info->genlhdr),
 			  genlmsg_len(info->genlhdr), rem)
 		if (nla_type(nla) == IBTRACE_SIM_A_TOPOLOGY)
-			len += strnlen(nla_data(nla), nla_len(nla));
+			len += ibsim_nl_piece_len(nla);
 	text = kvmalloc(len + 1, GFP_KERNEL);
 	if (!text)
 		return NULL;
@@ -142,7 +157,7 @@ static char *ibsim_nl_topology(struct genl_info *info, size_t *lenp)
 
 		if (nla_type(nla) != IBTRACE_SIM_A_TOPOLOGY)
 			continue;
-		n = strnlen(nla_data(nla), nla_len(nla));
+		n = ibsim_nl_piece_len(nla);
 		memcpy(text + len, nla_data(nla), n);
 		len += n;
 	}
@@ -167,7 +182,7 @@ static const struct nlattr *ibsim_nl_line_attr(struct genl_info *info,
 		if (nla_type(nla) != IBTRACE_SIM_A_TOPOLOGY)
 			continue;
 		last = nla;
-		n = strnlen(p, nla_len(nla));
+		n = ibsim_nl_piece_len(nla);
 		while (n--)
 			if (*p++ == '\n' && ++seen > line)
 				return nla;

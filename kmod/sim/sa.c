@@ -409,6 +409,7 @@ enum ibsim_sa_verdict ibsim_sa_rx(struct ibsim_port *port,
 
 	status = ibsim_sa_answer(fabric, mad);
 	mad->mad_hdr.status = cpu_to_be16(status);
+	atomic64_inc(&fabric->stats.answered);
 	ibsim_node_dbg(port->node, "SA attr 0x%04x from LID %u: status 0x%04x\n",
 		       be16_to_cpu(mad->mad_hdr.attr_id), pkt->slid, status);
 

@@ -283,6 +283,25 @@ struct ibsim_switch {
 };
 
 /**
+ * struct ibsim_fabric_stats - the packets of a fabric, accounted
+ * @sent: packets handed to the fabric by a QP (ibsim_fabric_xmit())
+ * @delivered: packets handed to a receiving QP (ibsim_qp_recv())
+ * @dropped: packets dropped (ibsim_drop(), every port's drops together)
+ * @answered: requests a switch, or SM-lite's SA, rewrote into their answer
+ *	(which then travels on as the same packet)
+ *
+ * Every packet sent ends delivered or dropped: once the fabric is quiet
+ * (no packet queued or held back by a delay knob), @sent equals
+ * @delivered + @dropped.
+ */
+struct ibsim_fabric_stats {
+	atomic64_t sent;
+	atomic64_t delivered;
+	atomic64_t dropped;
+	atomic64_t answered;
+};
+
+/**
  * struct ibsim_fabric - one simulated subnet
  * @list: entry in the fabric list, protected by ibsim_fabrics_lock
  * @name: fabric name
@@ -322,6 +341,7 @@ struct ibsim_switch {
  * @rnd: the fabric's pseudo-random generator: every random decision of
  *	the fabric comes from it, so that a run can be replayed (same seed,
  *	topology and traffic) and ibsim_chance() is its only user
+ * @stats: what became of the fabric's packets (debugfs "stats")
  */
 struct ibsim_fabric {
 	struct list_head list;
@@ -353,6 +373,7 @@ struct ibsim_fabric {
 	u32 seed;
 	spinlock_t rnd_lock;	/* protects rnd */
 	struct rnd_state rnd;
+	struct ibsim_fabric_stats stats;
 };
 
 /**

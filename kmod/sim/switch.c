@@ -619,6 +619,7 @@ static bool ibsim_switch_answer(struct ibsim_node *node, u8 in_port,
 		pkt->grh.sgid.global.interface_id =
 			cpu_to_be64(node->ports[0].guid);
 	}
+	atomic64_inc(&node->fabric->stats.answered);
 	return true;
 }
 

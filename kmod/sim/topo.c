@@ -457,8 +457,13 @@ int ibsim_topo_parse(struct ibsim_topo *topo, const char *text, size_t len)
 		return -ENOMEM;
 	memcpy(topo->text, text, len);
 	topo->text[len] = '\0';
-	if (strlen(topo->text) != len)
-		return ibsim_topo_err(topo, 0, "NUL byte inside the text");
+	nl = memchr(topo->text, '\0', len);
+	if (nl) {
+		for (p = topo->text; p < nl; p++)
+			ctx.line += *p == '\n';
+		return ibsim_topo_err(topo, ctx.line + 1,
+				      "NUL byte inside the text");
+	}
 
 	for (p = topo->text; *p; p = nl) {
 		ctx.line++;
