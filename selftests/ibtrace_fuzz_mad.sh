@@ -5,7 +5,7 @@
 # IBTRACE_FUZZ_ITER (default 10000) seeded random MADs of the class from
 # user space (ib_umad) to an agent, (a) across an ibtrace_sim fabric,
 # LID-routed through two switches (SM-lite) to port 2 of a two-port HCA,
-# and (b) on rxe in loopback: random method, attribute, modifier, class and
+# half of them with a GRH, and (b) on rxe in loopback: random method, attribute, modifier, class and
 # base version, status, OUI, RMPP header, TID, SourceRoute hop count and
 # vector, payload, and short, truncated and oversized writes. From each
 # request it derives its fate (refused by ib_umad, dropped or answered
@@ -14,7 +14,10 @@
 # silence. Then the agent's counters must account for every MAD that
 # reached it, by reason (rx = answered + tx_error, answered = success +
 # mismatch + malformed + unsupported), nothing crashed, and a normal ping
-# and trace still work. Prints the MADs/s; IBTRACE_SEED=N replays a run.
+# and trace still work. On rxe, most responses carry the TID of the
+# agent's ib_mad agent (found with the ib_mad_create_agent tracepoint):
+# those with RMPP Active must count as strays, the others vanish in
+# ib_mad. Prints the MADs/s; IBTRACE_SEED=N replays a run.
 
 source "$(dirname "$0")/lib.sh"
 
@@ -77,7 +80,7 @@ fuzz()
 		got=""
 		for k in einval response dropped core agent exp_success \
 			 exp_mismatch exp_malformed exp_unsupported_method \
-			 exp_unsupported_attr; do
+			 exp_unsupported_attr ${STRAYS:+exp_stray}; do
 			[ "$(field "$k" "$TMP/out")" -gt 0 ] 2>/dev/null || got="$got $k"
 		done
 		ibt_expect "$name: the campaign covered every fate and status" "" "$got"
@@ -93,7 +96,7 @@ fuzz()
 	want="$want malformed $(field exp_malformed "$TMP/out")"
 	want="$want unsupported_method $(field exp_unsupported_method "$TMP/out")"
 	want="$want unsupported_attr $(field exp_unsupported_attr "$TMP/out")"
-	want="$want tx_error 0 stray 0"
+	want="$want tx_error 0 stray $(field exp_stray "$TMP/out")"
 	got="rx ${d[rx]} answered ${d[answered]} success ${d[success]}"
 	got="$got mismatch ${d[mismatch]} malformed ${d[malformed]}"
 	got="$got unsupported_method ${d[unsupported_method]}"
@@ -137,7 +140,9 @@ for i in $(seq 50); do
 done
 ibt_expect "H1 reaches H2/2 (LID $lid) through two switches" 1 "$ok"
 
-fuzz "sim" "$h2" 2 -d "$h1" --dlid "$lid"
+# --dgid: half of the MADs (at random) go with a GRH, the agent's answer too
+gid2=$(cat "/sys/class/infiniband/$h2/ports/2/gids/0")
+fuzz "sim" "$h2" 2 -d "$h1" --dlid "$lid" --dgid "$gid2"
 
 js=$("$IBTRACECTL" -j -d "$h1" ping --dlid "$lid" -c 3 -i 0)
 ibt_expect "sim: a normal ping afterwards: exit 0, 3 of 3" "0 3" "$? $(jq -r .summary.received <<< "$js")"
@@ -148,9 +153,28 @@ ibt_expect "sim: a normal trace afterwards: exit 0, 3 hops, H2 verified on port 
 ibt_check "sim: delete the fabric" "$IBTRACECTL" sim del fz
 
 # (b) rxe in loopback ---------------------------------------------------------
+# The ib_mad tracepoint tells the hi_tid of the agent ibtrace registers on
+# rxe0: responses carrying it (and RMPP Active) reach the agent as strays.
+TR=/sys/kernel/tracing
+[ -d "$TR/events" ] || mount -t tracefs nodev "$TR" 2>/dev/null
+EV=$TR/events/ib_mad/ib_mad_create_agent/enable
+[ -w "$EV" ] && echo 1 > "$EV" && : > "$TR/trace"
 if modprobe rdma_rxe 2>/dev/null && ibt_rxe_add rxe0 >/dev/null 2>&1; then
 	gid=$(ibt_gid0 rxe0)
-	fuzz "rxe" rxe0 1 -d rxe0 --dgid "$gid"
+	hi=
+	if [ -w "$EV" ]; then
+		echo 0 > "$EV"
+		hi=$(sed -n 's/.*hi_tid \(0x[0-9a-f]*\) class 0x30 class_ver 0x01.*/\1/p' \
+			"$TR/trace" | tail -1)
+	fi
+	if [ -n "$hi" ]; then
+		echo "# rxe0's class 0x30 agent: hi_tid $hi"
+		STRAYS=1
+		fuzz "rxe" rxe0 1 -d rxe0 --dgid "$gid" --resp-tid-hi "$hi"
+	else
+		echo "# no ib_mad tracepoint: the agent's hi_tid unknown, no strays sent"
+		fuzz "rxe" rxe0 1 -d rxe0 --dgid "$gid"
+	fi
 	js=$("$IBTRACECTL" -j -d rxe0 ping --dgid "$gid" -c 3 -i 0)
 	ibt_expect "rxe: a normal ping afterwards: exit 0, 3 of 3" "0 3" \
 		"$? $(jq -r .summary.received <<< "$js")"

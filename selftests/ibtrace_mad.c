@@ -58,7 +58,8 @@ struct opts {
 	const char *dev;
 	unsigned long port, dlid, method, attr, hops, class_version, oui;
 	unsigned long timeout, retries, sgid_index;
-	unsigned long fuzz, seed, target_port, window;
+	unsigned long fuzz, seed, target_port, window, resp_hi;
+	int has_resp_hi;
 	int has_dgid, has_hops, nroute;
 	uint8_t dgid[16];
 	uint8_t route[IBTRACE_SROUTE_MAX_HOPS];
@@ -85,7 +86,7 @@ static void usage(void)
 "         [--attr A] [--hops N] [--route P1,P2,...] [--class-version V]\n"
 "         [--oui X] [--timeout MS] [--retries N] [--sgid-index I]\n"
 "       ibtrace_mad -d DEV [-p PORT] (--dgid GID | --dlid LID) --fuzz N\n"
-"         [--seed S] [--target-port P] [--window W]\n"
+"         [--seed S] [--target-port P] [--window W] [--resp-tid-hi H]\n"
 "Send one class 0x30 vendor MAD (default VendorGet(ClassPortInfo)) and print\n"
 "the answer as key=value lines. Defaults: port 1, method 0x01, attr 0x0001,\n"
 "class version 1, OUI 0x001405, timeout 1000 ms per attempt, 0 retries,\n"
@@ -96,7 +97,10 @@ static void usage(void)
 "4 no /dev/infiniband or no such device (skip).\n"
 "--fuzz N sends N seeded random MADs (--window W in flight, default 32) to\n"
 "the agent of port P (--target-port, default 1) of the destination, checks\n"
-"each outcome and prints the counts; exit 0 if all were as expected.\n");
+"each outcome and prints the counts; exit 0 if all were as expected. On\n"
+"InfiniBand with --dgid, half of them (at random) carry a GRH.\n"
+"--resp-tid-hi H: most responses carry TID high half H (the hi_tid of the\n"
+"agent's ib_mad agent): those with RMPP Active reach it as strays.\n");
 	exit(EXIT_ANSWER);
 }
 
@@ -170,6 +174,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{ "sgid-index", 1, NULL, 's' },	{ "help", 0, NULL, 'h' },
 		{ "fuzz", 1, NULL, 'F' },	{ "seed", 1, NULL, 'S' },
 		{ "target-port", 1, NULL, 'T' }, { "window", 1, NULL, 'W' },
+		{ "resp-tid-hi", 1, NULL, 'X' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct { int c; unsigned long min, max, *val; } nums[] = {
@@ -180,6 +185,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{ 'R', 0, 100, &o->retries },	{ 's', 0, 0xff, &o->sgid_index },
 		{ 'F', 1, 100000000, &o->fuzz }, { 'S', 0, 0xffffffff, &o->seed },
 		{ 'T', 1, 254, &o->target_port }, { 'W', 1, 256, &o->window },
+		{ 'X', 0, 0xffffffff, &o->resp_hi },
 	};
 	int c, i, n = sizeof(nums) / sizeof(nums[0]), bad;
 
@@ -202,6 +208,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 				fail(EXIT_USAGE, "bad command line\n");
 			bad = parse_num(optarg, nums[i].min, nums[i].max, nums[i].val);
 			o->has_hops |= c == 'H';
+			o->has_resp_hi |= c == 'X';
 		}
 		for (i = 0; bad && lopts[i].val != c; i++)
 			;
@@ -231,7 +238,8 @@ static void build_mad(uint8_t *mad, const struct opts *o, uint32_t tid_lo)
 	}
 }
 
-static void set_address(void *umad, const struct opts *o, const umad_port_t *p)
+/* Returns 1 on RoCE (a GRH on every MAD), 0 on InfiniBand. */
+static int set_address(void *umad, const struct opts *o, const umad_port_t *p)
 {
 	int roce = !strcmp(p->link_layer, "Ethernet");
 	unsigned long dlid = o->dlid;
@@ -258,6 +266,7 @@ static void set_address(void *umad, const struct opts *o, const umad_port_t *p)
 		a->gid_index = o->sgid_index;
 		a->hop_limit = 255;	/* RoCE: the kernel takes it from the route */
 	}
+	return roce;
 }
 
 /* Waits until the answer to tid_lo is in rbuf; exits on timeout or error. */
@@ -332,6 +341,7 @@ enum fz_verdict {
 
 struct fz_expect {
 	enum fz_fate fate;
+	int stray;	/* a response the agent must count as a stray */
 	enum fz_verdict verdict;
 	uint16_t status;
 	uint8_t method;
@@ -348,6 +358,7 @@ struct fz_pend {
 struct fz_stats {
 	unsigned long fate[FZ_NFATES], verdict[FZ_NVERDICTS];
 	unsigned long answers, silences, lost, unexpected, bad, reports;
+	unsigned long stray;
 };
 
 static uint64_t fz_state;
@@ -378,7 +389,8 @@ static int fz_one_in(unsigned int n)
  * the length to write. Each field is right most of the time, so that most
  * MADs get deep into the agent, and anything once in a while.
  */
-static int fz_build(uint8_t *m, uint32_t tid_lo, unsigned int tport)
+static int fz_build(uint8_t *m, uint32_t tid_lo, unsigned int tport,
+		    const struct opts *o)
 {
 	static const uint8_t methods[] = {
 		0x02, 0x03, 0x04, 0x05, 0x06, 0x12, 0x13, 0x14, 0x15, 0x7f,
@@ -399,6 +411,8 @@ static int fz_build(uint8_t *m, uint32_t tid_lo, unsigned int tport)
 	if (fz_one_in(2))
 		put_be(m + OFF_STATUS, 0, 4);	/* status, class specific */
 	put_be(m + OFF_TID + 4, tid_lo, 4);
+	if (o->has_resp_hi && !fz_one_in(4))	/* kept for responses only */
+		put_be(m + OFF_TID, o->resp_hi, 4);
 	r = fz_below(20);
 	if (r < 7)
 		put_be(m + OFF_ATTR, IBTRACE_ATTR_CLASS_PORT_INFO, 2);
@@ -446,7 +460,7 @@ static uint8_t fz_response_method(uint8_t method)
 }
 
 static struct fz_expect fz_predict(const uint8_t *m, unsigned int len,
-				   unsigned int tport)
+				   unsigned int tport, const struct opts *o)
 {
 	struct fz_expect e = { .fate = FZ_AGENT };
 	unsigned int hops;
@@ -457,7 +471,16 @@ static struct fz_expect fz_predict(const uint8_t *m, unsigned int len,
 		return e;
 	}
 	if ((m[3] & METHOD_RESP) || m[3] == 0x07) {
-		e.fate = FZ_RESPONSE;	/* routed by TID, to no one */
+		/*
+		 * Routed by the TID's high half (whatever the class version
+		 * and OUI) to the ib_mad agent that has it; it matches no
+		 * request there, and ib_mad drops it unless RMPP's Active
+		 * flag is set: then the agent gets it, as a stray.
+		 */
+		e.fate = FZ_RESPONSE;
+		e.stray = o->has_resp_hi && m[0] == 1 &&
+			  get_be(m + OFF_TID, 4) == o->resp_hi &&
+			  (m[OFF_RMPP + 2] & 0x01);
 		return e;
 	}
 	if (m[0] != 1) {
@@ -621,7 +644,12 @@ static void fz_settle(struct fz_stats *st, struct fz_pend *pend, int npend,
 	(*inflight)--;
 }
 
-static int run_fuzz(int fd, int agent, void *tmpl, const struct opts *o)
+/*
+ * @grh_opt: InfiniBand with --dgid: every other MAD, at random, goes with
+ * a GRH, so that the agent answers both ways.
+ */
+static int run_fuzz(int fd, int agent, void *tmpl, const struct opts *o,
+		    int grh_opt)
 {
 	static const char *const fates[FZ_NFATES] = {
 		"einval", "response", "dropped", "core", "agent",
@@ -654,8 +682,10 @@ static int run_fuzz(int fd, int agent, void *tmpl, const struct opts *o)
 			struct fz_expect e;
 
 			memcpy(sbuf, tmpl, hsz);
-			len = fz_build(m, tid_lo, tport);
-			e = fz_predict(m, len, tport);
+			if (grh_opt)
+				umad_get_mad_addr(sbuf)->grh_present = fz_one_in(2);
+			len = fz_build(m, tid_lo, tport, o);
+			e = fz_predict(m, len, tport, o);
 			st.fate[e.fate]++;
 			seq++;
 			timeout = e.fate == FZ_RESPONSE ? 0 :
@@ -673,8 +703,10 @@ static int run_fuzz(int fd, int agent, void *tmpl, const struct opts *o)
 			}
 			if (e.fate == FZ_AGENT)
 				st.verdict[e.verdict]++;
-			if (e.fate == FZ_RESPONSE)
+			if (e.fate == FZ_RESPONSE) {
+				st.stray += e.stray;
 				continue;
+			}
 			for (i = 0; pend[i].used; i++)
 				;
 			pend[i].used = 1;
@@ -706,7 +738,7 @@ static int run_fuzz(int fd, int agent, void *tmpl, const struct opts *o)
 	printf("seed=%lu\ntried=%lu\n", o->seed, seq);
 	for (i = 0; i < FZ_NFATES; i++)
 		printf("%s=%lu\n", fates[i], st.fate[i]);
-	printf("exp_rx=%lu\n", st.fate[FZ_AGENT]);
+	printf("exp_rx=%lu\nexp_stray=%lu\n", st.fate[FZ_AGENT], st.stray);
 	for (i = 0; i < FZ_NVERDICTS; i++)
 		printf("exp_%s=%lu\n", verdicts[i], st.verdict[i]);
 	printf("answers=%lu\nsilences=%lu\nlost=%lu\nunexpected=%lu\nbad=%lu\n",
@@ -727,7 +759,7 @@ int main(int argc, char **argv)
 		.timeout = 1000, .target_port = 1, .window = 32,
 	};
 	void *umad, *rbuf;
-	int fd, agent, rc;
+	int fd, agent, rc, roce;
 	char path[256];
 	uint32_t tid_lo;
 	umad_port_t p;
@@ -754,13 +786,13 @@ int main(int argc, char **argv)
 	rbuf = calloc(1, umad_size() + MAD_SIZE);
 	if (!umad || !rbuf)
 		fail(EXIT_ERROR, "out of memory\n");
-	set_address(umad, &o, &p);
+	roce = set_address(umad, &o, &p);
 	umad_release_port(&p);
 	agent = umad_register(fd, 0, 0, 0, NULL);	/* send-only agent */
 	if (agent < 0)
 		fail(EXIT_ERROR, "cannot register a umad agent: %s\n", strerror(errno));
 	if (o.fuzz) {
-		rc = run_fuzz(fd, agent, umad, &o);
+		rc = run_fuzz(fd, agent, umad, &o, o.has_dgid && !roce);
 		umad_close_port(fd);
 		free(umad);
 		free(rbuf);
