@@ -73,6 +73,10 @@ ibt_expect "agent answered 10" 10 "$(jq -r '.[0].answered' <<< "$js")"
 ibt_expect "agent counts 2 mismatches" 2 "$(jq -r '.[0].mismatch' <<< "$js")"
 ibt_expect "agent counts 2 malformed" 2 "$(jq -r '.[0].malformed' <<< "$js")"
 ibt_expect "agent counts 3 unsupported" 3 "$(jq -r '.[0].unsupported' <<< "$js")"
+ibt_expect "  of which 2 unsupported methods, 1 unsupported attribute" "2 1" \
+	"$(jq -r '"\(.[0].unsupported_method) \(.[0].unsupported_attr)"' <<< "$js")"
+ibt_expect "agent counts 3 successes, no tx errors, no strays" "3 0 0" \
+	"$(jq -r '"\(.[0].success) \(.[0].tx_error) \(.[0].stray)"' <<< "$js")"
 
 ibt_check "rxe0 deleted" ibt_rxe_del rxe0
 ibt_check "ibtrace unloads" ibt_unload_ibtrace

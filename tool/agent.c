@@ -8,7 +8,10 @@
  * Ports are selected as for "dev show".
  *
  * Text, one line per port:
- *   rxe0/1 registered yes rx 12 answered 12 mismatch 1 malformed 0 unsupported 2
+ *   rxe0/1 registered yes rx 12 answered 12 mismatch 1 malformed 0
+ *   unsupported 2 success 9 unsupported_method 1 unsupported_attr 1
+ *   tx_error 0 stray 0
+ * (one line).
  *
  * JSON: an array with one object per port. Keys (each one only if the
  * kernel sent the attribute):
@@ -20,6 +23,15 @@
  *   mismatch     number  SourceRoute probes that arrived on another port
  *   malformed    number  requests rejected as malformed
  *   unsupported  number  requests answered "unsupported method(/attribute)"
+ *   success      number  requests answered with status 0
+ *   unsupported_method  number  answered 0x0008
+ *   unsupported_attr    number  answered 0x000C
+ *   tx_error     number  requests left unanswered: the answer could not be
+ *                        sent
+ *   stray        number  responses matching no request of ours, dropped
+ *
+ * rx = answered + tx_error; answered = success + mismatch + malformed +
+ * unsupported; unsupported = unsupported_method + unsupported_attr.
  */
 #include <stdio.h>
 
@@ -33,6 +45,11 @@ static const char *const agent_stat_names[IBTRACE_STAT_MAX + 1] = {
 	[IBTRACE_STAT_MISMATCH]		= "mismatch",
 	[IBTRACE_STAT_MALFORMED]	= "malformed",
 	[IBTRACE_STAT_UNSUPPORTED]	= "unsupported",
+	[IBTRACE_STAT_SUCCESS]		= "success",
+	[IBTRACE_STAT_UNSUPPORTED_METHOD] = "unsupported_method",
+	[IBTRACE_STAT_UNSUPPORTED_ATTR]	= "unsupported_attr",
+	[IBTRACE_STAT_TX_ERROR]		= "tx_error",
+	[IBTRACE_STAT_STRAY]		= "stray",
 };
 
 static int agent_show_port(struct ibt *ctx, struct nlattr **tb)
@@ -68,7 +85,8 @@ static int agent_help(struct ibt *ctx)
 	printf("Usage: ibtracectl [-j] [--pretty] [-d DEV [-p PORT]] agent [show]\n"
 	       "       ibtracectl [-j] [--pretty] -p PORT agent [show]\n"
 	       "One line (JSON: one object) per port: dev, port, registered, rx,\n"
-	       "answered, mismatch, malformed, unsupported.\n");
+	       "answered, mismatch, malformed, unsupported, success,\n"
+	       "unsupported_method, unsupported_attr, tx_error, stray.\n");
 	return IBT_EXIT_OK;
 }
 

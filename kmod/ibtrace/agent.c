@@ -41,16 +41,29 @@ static u8 ibtrace_response_method(u8 method)
 	}
 }
 
-/* Fill the response in @resp (a copy of the request); returns MAD status. */
-static u16 ibtrace_agent_answer(struct ibtrace_port *port,
-				struct ib_vendor_mad *resp, u32 in_port)
+/* Why a request got the status it got; counted once its answer is posted. */
+enum ibtrace_agent_verdict {
+	IBTRACE_VERDICT_SUCCESS,
+	IBTRACE_VERDICT_MISMATCH,
+	IBTRACE_VERDICT_MALFORMED,
+	IBTRACE_VERDICT_BAD_METHOD,
+	IBTRACE_VERDICT_BAD_ATTR,
+};
+
+/*
+ * Fill the response in @resp (a copy of the request); returns the MAD
+ * status and sets *@verdict.
+ */
+static u16 ibtrace_agent_answer(struct ib_vendor_mad *resp, u32 in_port,
+				enum ibtrace_agent_verdict *verdict)
 {
 	struct ib_class_port_info *cpi;
 	u8 *sr = resp->data;
 	u8 hops, expected;
 
+	*verdict = IBTRACE_VERDICT_SUCCESS;
 	if (resp->mad_hdr.method != IBTRACE_METHOD_GET) {
-		atomic64_inc(&port->stats.unsupported);
+		*verdict = IBTRACE_VERDICT_BAD_METHOD;
 		return IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD;
 	}
 
@@ -67,19 +80,45 @@ static u16 ibtrace_agent_answer(struct ibtrace_port *port,
 		hops = sr[IBTRACE_SR_HOP_COUNT];
 		sr[IBTRACE_SR_ACTUAL_PORT] = in_port;
 		if (hops == 0 || hops > IBTRACE_SROUTE_MAX_HOPS) {
-			atomic64_inc(&port->stats.malformed);
+			*verdict = IBTRACE_VERDICT_MALFORMED;
 			return IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE;
 		}
 		expected = sr[IBTRACE_SR_VECTOR + hops - 1];
 		if (expected != in_port) {
-			atomic64_inc(&port->stats.mismatch);
+			*verdict = IBTRACE_VERDICT_MISMATCH;
 			return IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE;
 		}
 		return IB_MGMT_MAD_STATUS_SUCCESS;
 
 	default:
-		atomic64_inc(&port->stats.unsupported);
+		*verdict = IBTRACE_VERDICT_BAD_ATTR;
 		return IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD_ATTRIB;
+	}
+}
+
+/* Count an answer that was posted, by the reason for its status. */
+static void ibtrace_agent_count(struct ibtrace_agent_stats *st,
+				enum ibtrace_agent_verdict verdict)
+{
+	atomic64_inc(&st->answered);
+	switch (verdict) {
+	case IBTRACE_VERDICT_SUCCESS:
+		atomic64_inc(&st->success);
+		break;
+	case IBTRACE_VERDICT_MISMATCH:
+		atomic64_inc(&st->mismatch);
+		break;
+	case IBTRACE_VERDICT_MALFORMED:
+		atomic64_inc(&st->malformed);
+		break;
+	case IBTRACE_VERDICT_BAD_METHOD:
+		atomic64_inc(&st->unsupported);
+		atomic64_inc(&st->unsupported_method);
+		break;
+	case IBTRACE_VERDICT_BAD_ATTR:
+		atomic64_inc(&st->unsupported);
+		atomic64_inc(&st->unsupported_attr);
+		break;
 	}
 }
 
@@ -89,6 +128,7 @@ static void ibtrace_agent_respond(struct ibtrace_port *port,
 	struct ib_mad_agent *agent = port->agent;
 	const struct ib_wc *wc = mad_recv_wc->wc;
 	struct ib_mad_send_buf *send_buf;
+	enum ibtrace_agent_verdict verdict;
 	struct ib_vendor_mad *resp;
 	struct ib_ah *ah;
 	u16 status;
@@ -99,6 +139,7 @@ static void ibtrace_agent_respond(struct ibtrace_port *port,
 		dev_dbg_ratelimited(&agent->device->dev,
 				    "port %u: no AH for reply: %ld\n",
 				    port->port_num, PTR_ERR(ah));
+		atomic64_inc(&port->stats.tx_error);
 		return;
 	}
 
@@ -111,23 +152,25 @@ static void ibtrace_agent_respond(struct ibtrace_port *port,
 	resp = send_buf->mad;
 	memcpy(resp, mad_recv_wc->recv_buf.mad, sizeof(*resp));
 	/* Byte 0 of SourceRoute: the port this node's HCA received it on. */
-	status = ibtrace_agent_answer(port, resp, wc->port_num);
+	status = ibtrace_agent_answer(resp, wc->port_num, &verdict);
 	resp->mad_hdr.method = ibtrace_response_method(resp->mad_hdr.method);
 	resp->mad_hdr.status = cpu_to_be16(status);
-	resp->rmpp_hdr.rmpp_rtime_flags = 0;
+	/* We do not speak RMPP: whatever the request said, ours is one MAD. */
+	memset(&resp->rmpp_hdr, 0, sizeof(resp->rmpp_hdr));
 
 	send_buf->ah = ah;
 	send_buf->context[0] = ah;
 	if (ib_post_send_mad(send_buf, NULL))
 		goto err_free_mad;
 
-	atomic64_inc(&port->stats.answered);
+	ibtrace_agent_count(&port->stats, verdict);
 	return;
 
 err_free_mad:
 	ib_free_send_mad(send_buf);
 err_destroy_ah:
 	rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
+	atomic64_inc(&port->stats.tx_error);
 }
 
 static void ibtrace_agent_recv(struct ib_mad_agent *agent,
@@ -143,8 +186,13 @@ static void ibtrace_agent_recv(struct ib_mad_agent *agent,
 		return;
 	}
 
-	/* Responses without a request (late answers) are dropped. */
-	if (!ibtrace_is_response(hdr)) {
+	/*
+	 * Responses without a request of ours outstanding (ib_mad hands us
+	 * those that have RMPP's Active flag set) are counted and dropped.
+	 */
+	if (ibtrace_is_response(hdr)) {
+		atomic64_inc(&port->stats.stray);
+	} else {
 		atomic64_inc(&port->stats.rx);
 		ibtrace_agent_respond(port, mad_recv_wc);
 	}

@@ -27,7 +27,14 @@ static int ibtrace_agent_fill(struct sk_buff *skb, struct ibtrace_port *port)
 	    ibtrace_put_stat(skb, IBTRACE_STAT_ANSWERED, &st->answered) ||
 	    ibtrace_put_stat(skb, IBTRACE_STAT_MISMATCH, &st->mismatch) ||
 	    ibtrace_put_stat(skb, IBTRACE_STAT_MALFORMED, &st->malformed) ||
-	    ibtrace_put_stat(skb, IBTRACE_STAT_UNSUPPORTED, &st->unsupported)) {
+	    ibtrace_put_stat(skb, IBTRACE_STAT_UNSUPPORTED, &st->unsupported) ||
+	    ibtrace_put_stat(skb, IBTRACE_STAT_SUCCESS, &st->success) ||
+	    ibtrace_put_stat(skb, IBTRACE_STAT_UNSUPPORTED_METHOD,
+			     &st->unsupported_method) ||
+	    ibtrace_put_stat(skb, IBTRACE_STAT_UNSUPPORTED_ATTR,
+			     &st->unsupported_attr) ||
+	    ibtrace_put_stat(skb, IBTRACE_STAT_TX_ERROR, &st->tx_error) ||
+	    ibtrace_put_stat(skb, IBTRACE_STAT_STRAY, &st->stray)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}

@@ -36,10 +36,18 @@
 /**
  * struct ibtrace_agent_stats - counters of one port's class 0x30 agent
  * @rx: requests received
- * @answered: responses posted
- * @mismatch: SourceRoute probes that arrived on another port than expected
- * @malformed: requests rejected for a bad hop count
- * @unsupported: requests answered "unsupported method (attribute)"
+ * @answered: responses posted; rx = answered + tx_error
+ * @mismatch: answered 0x001C: SourceRoute probes that arrived on another
+ *	port than expected
+ * @malformed: answered 0x001C for a SourceRoute hop count of 0 or > 64
+ * @unsupported: unsupported_method + unsupported_attr
+ * @success: answered with status 0; answered = success + mismatch +
+ *	malformed + unsupported
+ * @unsupported_method: answered 0x0008 (a method other than VendorGet)
+ * @unsupported_attr: answered 0x000C (VendorGet of another attribute)
+ * @tx_error: requests left unanswered: no address handle, no send buffer
+ *	or the post failed
+ * @stray: responses that matched no request of ours, dropped
  */
 struct ibtrace_agent_stats {
 	atomic64_t rx;
@@ -47,6 +55,11 @@ struct ibtrace_agent_stats {
 	atomic64_t mismatch;
 	atomic64_t malformed;
 	atomic64_t unsupported;
+	atomic64_t success;
+	atomic64_t unsupported_method;
+	atomic64_t unsupported_attr;
+	atomic64_t tx_error;
+	atomic64_t stray;
 };
 
 struct ibtrace_dev;

@@ -511,13 +511,24 @@ enum ibtrace_port_state {
  * enum ibtrace_stat_attr - agent counters, all u64
  * @IBTRACE_STAT_UNSPEC: unused
  * @IBTRACE_STAT_PAD: padding
- * @IBTRACE_STAT_RX: requests of class 0x30 received by the agent
- * @IBTRACE_STAT_ANSWERED: responses sent (any status)
+ * @IBTRACE_STAT_RX: requests of class 0x30 received by the agent;
+ *	RX = ANSWERED + TX_ERROR
+ * @IBTRACE_STAT_ANSWERED: responses sent (any status); ANSWERED = SUCCESS
+ *	+ MISMATCH + MALFORMED + UNSUPPORTED
  * @IBTRACE_STAT_MISMATCH: SourceRoute probes whose expected incoming port
- *	differed from the port the probe arrived on
- * @IBTRACE_STAT_MALFORMED: requests rejected as malformed (bad hop count)
+ *	differed from the port the probe arrived on (answered 0x001C)
+ * @IBTRACE_STAT_MALFORMED: requests rejected as malformed: SourceRoute hop
+ *	count 0 or > 64 (answered 0x001C)
  * @IBTRACE_STAT_UNSUPPORTED: requests answered "unsupported method" or
- *	"unsupported method/attribute"
+ *	"unsupported method/attribute": UNSUPPORTED_METHOD + UNSUPPORTED_ATTR
+ * @IBTRACE_STAT_SUCCESS: requests answered with status 0
+ * @IBTRACE_STAT_UNSUPPORTED_METHOD: requests of a method other than
+ *	VendorGet, answered 0x0008
+ * @IBTRACE_STAT_UNSUPPORTED_ATTR: VendorGet of an attribute other than
+ *	ClassPortInfo and SourceRoute, answered 0x000C
+ * @IBTRACE_STAT_TX_ERROR: requests left unanswered because the answer could
+ *	not be sent (no address handle to the sender, no memory, post failed)
+ * @IBTRACE_STAT_STRAY: responses that matched no request of ours, dropped
  * @__IBTRACE_STAT_MAX: number of attributes + 1
  * @IBTRACE_STAT_MAX: highest attribute number
  */
@@ -529,6 +540,11 @@ enum ibtrace_stat_attr {
 	IBTRACE_STAT_MISMATCH,
 	IBTRACE_STAT_MALFORMED,
 	IBTRACE_STAT_UNSUPPORTED,
+	IBTRACE_STAT_SUCCESS,
+	IBTRACE_STAT_UNSUPPORTED_METHOD,
+	IBTRACE_STAT_UNSUPPORTED_ATTR,
+	IBTRACE_STAT_TX_ERROR,
+	IBTRACE_STAT_STRAY,
 
 	__IBTRACE_STAT_MAX,
 	IBTRACE_STAT_MAX = __IBTRACE_STAT_MAX - 1
