@@ -7,7 +7,7 @@
 #  1. --lengths: every command, as "do" and "dump" where it has them, with
 #     one attribute of each type from 0 to the family's highest + 8, of
 #     each length in {0, 1, 2, 3, 4, 7, 8, 16, 255, 4096} (zero bytes);
-#  2. --fuzz: IBTRACE_FUZZ_ITER (default 10000) random requests per family
+#  2. --fuzz: IBTRACE_FUZZ_ITER (default 20000) random requests per family
 #     and user: random command (mostly the family's), flags (NLM_F_DUMP,
 #     ECHO, any bit), version, 1-8 attributes of random type (mostly of
 #     the command's policy), length and content (in-range values, device,
@@ -46,7 +46,7 @@ source "$(dirname "$0")/lib.sh"
 
 IBT_NLSWEEP=${IBT_NLSWEEP:-$IBT_DIR/ibtrace_nlsweep}
 SIM_KO=${IBTRACE_SIM_KO:-$IBT_ROOT/kmod/sim/ibtrace_sim.ko}
-ITER=${IBTRACE_FUZZ_ITER:-10000}
+ITER=${IBTRACE_FUZZ_ITER:-20000}
 TMP=$(mktemp -d /tmp/ibtrace_fuzz_nl.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 chmod 755 "$TMP"	# written by the unprivileged runs below
@@ -81,8 +81,9 @@ Hca 1 "HcaB"
 TOPO
 ibt_check "fabric fz (two HCAs, SM lite)" "$IBTRACECTL" sim add "$TMP/topo" --name fz
 
-# Words the random strings are drawn from: devices, fabric, nodes, tests.
-words=(fz HcaA HcaB nope "" $(ls /sys/class/infiniband)
+# Words the random strings are drawn from: devices, fabric, nodes, tests,
+# and a topology (a FABRIC_ADD may build a fabric).
+words=(fz HcaA HcaB nope "" "$(cat "$TMP/topo")" $(ls /sys/class/infiniband)
 	$("$IBTRACECTL" test list 2>/dev/null | awk '{ print $1 }'))
 
 # run TAG USER MODE FAMILY: one campaign; its output in $TMP/TAG

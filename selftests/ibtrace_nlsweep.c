@@ -89,7 +89,7 @@ static struct {
 		unsigned char kind;		/* NL_ATTR_TYPE_*, 0: unknown */
 		int nested;			/* policy of a nest, -1 */
 		uint64_t min, max;		/* value range, when max > 0 */
-		uint32_t maxlen;		/* length bound, 0: none */
+		uint32_t minlen, maxlen;	/* length bounds, 0: none */
 	} pa[MAX_POLICIES][MAX_KINDS];
 } fam;
 
@@ -270,6 +270,8 @@ static void read_pattr(struct pattr *pa, struct nlattr *t)
 		pa->min = nla_get_any(a[NL_POLICY_TYPE_ATTR_MIN_VALUE_U]);
 		pa->max = nla_get_any(a[NL_POLICY_TYPE_ATTR_MAX_VALUE_U]);
 	}
+	if (a[NL_POLICY_TYPE_ATTR_MIN_LENGTH])
+		pa->minlen = nla_get_u32(a[NL_POLICY_TYPE_ATTR_MIN_LENGTH]);
 	if (a[NL_POLICY_TYPE_ATTR_MAX_LENGTH])
 		pa->maxlen = nla_get_u32(a[NL_POLICY_TYPE_ATTR_MAX_LENGTH]);
 }
@@ -512,6 +514,9 @@ static struct {
 	long errnos[NCLS][256];
 	long violations;
 	const char *what;	/* "lengths" or "random" */
+	int valid;		/* this request is meant to pass the policy */
+	int verbose;		/* IBTRACE_FUZZ_VERBOSE: every answer */
+	long valid_sent, valid_accepted;
 } fz;
 
 static uint64_t rnd64(void)
@@ -772,6 +777,10 @@ static enum cls try(long i, unsigned char *buf, size_t len, struct outcome *op)
 	}
 	fz.answered++;
 	fz.errnos[c][op->a.err & 0xff]++;
+	if (fz.verbose)
+		printf("a %ld %s%s cmd %d flags %#x len %zu errno %d offs %ld %s\n",
+		       i, cls_name[c], fz.valid ? "/wf" : "", cmd, flags, len,
+		       op->a.err, op->a.offs, op->a.msg);
 	if (op->a.msg[0]) {
 		fz.with_msg++;
 		fz.cls_msg[c]++;
@@ -937,17 +946,20 @@ static void fill_random(void *p, size_t n)
 
 static int random_type(int p)
 {
-	int t, tries;
+	int t, n = 0, k;
 
-	switch (rnd(10)) {
+	switch (fz.valid ? 0 : rnd(10)) {
 	case 0: case 1: case 2: case 3: case 4: case 5:
 		if (p < 0)
 			break;
-		for (tries = 0; tries < 64; tries++) {
-			t = rnd(MAX_KINDS);
-			if (fam.types[p][t])
+		for (t = 0; t < MAX_KINDS; t++)
+			n += fam.types[p][t];
+		if (!n)
+			break;
+		k = rnd(n);
+		for (t = 0; t < MAX_KINDS; t++)
+			if (fam.types[p][t] && !k--)
 				return t;
-		}
 		break;
 	case 9:
 		return rnd(0x10000);	/* NLA_F_NESTED, NLA_F_NET_BYTEORDER */
@@ -970,7 +982,7 @@ static int put_random_nest(struct buf *b, int type, int p, int depth)
 		if (put_random_attr(b, p, depth + 1))
 			break;
 	a = (struct nlattr *)(b->p + start);
-	a->nla_type = type | (rnd(8) ? NLA_F_NESTED : 0);
+	a->nla_type = type | (fz.valid || rnd(8) ? NLA_F_NESTED : 0);
 	a->nla_len = b->len - start;
 	if (b->len - start > 0xffff) {
 		b->len = start;
@@ -984,7 +996,7 @@ static void random_value(const struct pattr *pa, void *v, int len)
 {
 	uint64_t x;
 
-	switch (rnd(3)) {
+	switch (fz.valid ? rnd(2) : rnd(3)) {
 	case 0:
 		x = pa->max > pa->min ? pa->min + rnd64() % (pa->max - pa->min + 1) :
 		    rnd(4);
@@ -1009,9 +1021,10 @@ static int put_random_attr(struct buf *b, int p, int depth)
 		pa = &fam.pa[p][t];
 		kind = pa->kind;
 	}
-	if (depth < 3 && ((kind == NL_ATTR_TYPE_NESTED && rnd(4)) ||
-			  (kind == NL_ATTR_TYPE_NESTED_ARRAY && rnd(4)) ||
-			  !rnd(10))) {
+	if (depth < 3 && ((kind == NL_ATTR_TYPE_NESTED && (fz.valid || rnd(4))) ||
+			  (kind == NL_ATTR_TYPE_NESTED_ARRAY &&
+			   (fz.valid || rnd(4))) ||
+			  (!fz.valid && !rnd(10)))) {
 		int inner = pa && pa->nested >= 0 && pa->nested < MAX_POLICIES ?
 			    pa->nested : -1;
 
@@ -1034,16 +1047,23 @@ static int put_random_attr(struct buf *b, int p, int depth)
 		return put_random_nest(b, t, inner, depth);
 	}
 	fl = fixed_len(kind);
-	if (pa && fl >= 0 && rnd(4)) {
+	if (pa && fl >= 0 && (fz.valid || rnd(4))) {
 		random_value(pa, v, fl);
 		return put_attr(b, t, v, fl);
 	}
 	if ((kind == NL_ATTR_TYPE_NUL_STRING || kind == NL_ATTR_TYPE_STRING ||
-	     !rnd(8)) && fz.nwords && rnd(2)) {
+	     !rnd(8)) && fz.nwords && (fz.valid || rnd(2))) {
 		const char *w = fz.word[rnd(fz.nwords)];
 
-		len = strlen(w) + (rnd(4) ? 1 : 0);	/* with its NUL or not */
+		len = strlen(w) + (fz.valid || rnd(4) ? 1 : 0); /* NUL or not */
 		return put_attr(b, t, w, len);
+	}
+	if (fz.valid && pa && (pa->minlen || pa->maxlen)) {
+		uint32_t hi = pa->maxlen ? pa->maxlen : pa->minlen + 64;
+
+		len = pa->minlen + rnd(hi - pa->minlen + 1);
+		fill_random(v, len > sizeof(v) ? sizeof(v) : len);
+		return put_attr(b, t, v, len > sizeof(v) ? sizeof(v) : len);
 	}
 	len = rnd(3) ? (size_t)lengths[rnd(sizeof(lengths) / sizeof(lengths[0]))] :
 	      rnd(300);
@@ -1062,6 +1082,26 @@ static void random_request(struct buf *b)
 	int cmd, version = fz.version, n, k, p;
 	size_t full;
 
+	fz.valid = rnd(3) == 0;
+	if (fz.valid) {
+		/* meant to pass the policy: the handlers' turn */
+		k = rnd(fam.nops);
+		cmd = fam.op[k].cmd;
+		if (!(fam.op[k].flags & GENL_CMD_CAP_DO) ||
+		    ((fam.op[k].flags & GENL_CMD_CAP_DUMP) && rnd(2)))
+			flags |= NLM_F_DUMP;
+		put_header(b, cmd, flags, version);
+		p = op_policy(cmd, flags);
+		for (k = n = 0; p >= 0 && k < MAX_KINDS; k++)
+			n += fam.types[p][k];
+		n = n ? 1 + rnd(8) : 0;	/* none if it takes none */
+		for (k = 0; k < n; k++)
+			if (put_random_attr(b, p, 0))
+				break;
+		finish(b);
+		fz.valid_sent++;
+		return;
+	}
 	if (rnd(10) < 8)
 		cmd = fam.op[rnd(fam.nops)].cmd;
 	else
@@ -1127,9 +1167,12 @@ static void fuzz_random(long iters)
 	fz.what = "random";
 	for (i = 0; i < iters; i++) {
 		struct buf b = { space, 0, sizeof(space) };
+		struct outcome o;
 
 		random_request(&b);
-		try(i, space, b.len, NULL);
+		if (try(i, space, b.len, &o) == C_FAMILY && fz.valid &&
+		    o.answered && !o.a.err)
+			fz.valid_accepted++;
 		if (i % REOPEN_EVERY == REOPEN_EVERY - 1)
 			fz_open();
 	}
@@ -1141,9 +1184,10 @@ static void print_tallies(const char *name, double secs)
 
 	printf("stat %s %s sent %ld answered %ld accepted %ld with_msg %ld "
 	       "replies %ld lost %ld overruns %ld violations %ld secs %.1f "
-	       "per_sec %.0f\n", name, fz.what, fz.sent, fz.answered,
+	       "per_sec %.0f well_formed %ld of_them_accepted %ld\n", name, fz.what, fz.sent, fz.answered,
 	       fz.accepted, fz.with_msg, fz.replies, fz.lost, fz.overruns,
-	       fz.violations, secs, secs > 0 ? fz.sent / secs : 0);
+	       fz.violations, secs, secs > 0 ? fz.sent / secs : 0,
+	       fz.valid_sent, fz.valid_accepted);
 	for (c = 0; c < NCLS; c++) {
 		printf("class %s %ld with_msg %ld errnos", cls_name[c],
 		       fz.by_cls[c], fz.cls_msg[c]);
@@ -1245,6 +1289,7 @@ int main(int argc, char **argv)
 	}
 
 	fz.root = geteuid() == 0;
+	fz.verbose = !!getenv("IBTRACE_FUZZ_VERBOSE");
 	fz.version = version;
 	fz.resv_start_op = families[f].resv_start_op;
 	fz.hdr_max = max - SWEEP_EXTRA;
