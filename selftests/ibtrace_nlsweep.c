@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * ibtrace_nlsweep - what a generic netlink family accepts, as the kernel
- * says it, for the attribute sweep of ibtrace_nl_policy.sh.
+ * says it, for the attribute sweep of ibtrace_nl_policy.sh and the
+ * fuzzing of ibtrace_fuzz_nl.sh.
  *
  * ibtrace_nlsweep FAMILY
  *	Asks nlctrl for the family (CTRL_CMD_GETFAMILY: id, maxattr, every
@@ -24,6 +25,27 @@
  *
  * ibtrace_nlsweep --join FAMILY GROUP
  *	Tries to join multicast group GROUP; prints errno=N (0: joined).
+ *
+ * ibtrace_nlsweep --lengths FAMILY
+ *	The sweep again, each type with each payload length of lengths[]
+ *	(zero bytes), every request sent (as root too) and its answer
+ *	checked (see enum cls and try()). Prints, for the commands that are
+ *	not GENL_ADMIN_PERM (to compare two users' runs):
+ *	  n CMD do|dump TYPE LENGTH CLASS ERRNO MESSAGE
+ *
+ * ibtrace_nlsweep --fuzz FAMILY [WORD...]
+ *	IBTRACE_FUZZ_ITER (default 10000) random requests, from the seed
+ *	IBTRACE_SEED (default 1): the same seed, family, user and kernel
+ *	state give the same requests. Strings are drawn from the WORDs
+ *	(device, fabric, node and test names). IBTRACE_FUZZ_VERBOSE=1 also
+ *	prints every answer ("a I CLASS CMD ...").
+ *
+ *	Both print what broke an expectation, the first MAX_SHOWN of them:
+ *	  v lengths|random I: WHAT (I: the request's number)
+ *	and the tallies:
+ *	  stat FAMILY lengths|random sent N answered N accepted N ...
+ *	    violations N secs S per_sec R well_formed N of_them_accepted N
+ *	  class CLASS N with_msg N errnos ERRNO:COUNT...
  *
  * FAMILY: ibtrace or ibtrace_sim (their uAPI headers give the sweep's
  * end). Exit: 0 done, 1 local failure, 2 usage, 3 no such family or
@@ -517,6 +539,7 @@ static struct {
 	int valid;		/* this request is meant to pass the policy */
 	int verbose;		/* IBTRACE_FUZZ_VERBOSE: every answer */
 	long valid_sent, valid_accepted;
+	long acc_cmd[256];	/* accepted, by command */
 } fz;
 
 static uint64_t rnd64(void)
@@ -744,6 +767,18 @@ static const char *accepted_garbage(const unsigned char *buf, int p,
 	return NULL;
 }
 
+/*
+ * An errno no request should get from our families: one internal to the
+ * kernel (ENOTSUPP 524, ERESTARTSYS...: above the uAPI's), a reply that
+ * did not fit (EMSGSIZE), a copy that faulted (EFAULT), a socket buffer
+ * (ENOBUFS).
+ */
+static int wrong_errno(int err)
+{
+	return err < 0 || err > EHWPOISON || err == EMSGSIZE ||
+	       err == EFAULT || err == ENOBUFS;
+}
+
 /* Send request @i (@len bytes in @buf) and check the kernel's answer. */
 static enum cls try(long i, unsigned char *buf, size_t len, struct outcome *op)
 {
@@ -768,7 +803,10 @@ static enum cls try(long i, unsigned char *buf, size_t len, struct outcome *op)
 	if (!op->answered) {
 		if (c == C_DROP || (c == C_NOREQ && !(flags & NLM_F_ACK)) ||
 		    (c == C_FAMILY && !(flags & NLM_F_ACK) && !dump)) {
-			fz.accepted += c == C_FAMILY;
+			if (c == C_FAMILY) {
+				fz.accepted++;
+				fz.acc_cmd[cmd & 0xff]++;
+			}
 			return c;
 		}
 		violation(i, "%s cmd %d flags %#x len %zu: no answer",
@@ -776,11 +814,19 @@ static enum cls try(long i, unsigned char *buf, size_t len, struct outcome *op)
 		return c;
 	}
 	fz.answered++;
-	fz.errnos[c][op->a.err & 0xff]++;
+	fz.errnos[c][op->a.err < 0 || op->a.err > 255 ? 255 : op->a.err]++;
 	if (fz.verbose)
 		printf("a %ld %s%s cmd %d flags %#x len %zu errno %d offs %ld %s\n",
 		       i, cls_name[c], fz.valid ? "/wf" : "", cmd, flags, len,
 		       op->a.err, op->a.offs, op->a.msg);
+	if (fz.verbose > 1 && !op->a.err) {	/* =2: and what was accepted */
+		size_t k;
+
+		printf("h");
+		for (k = 0; k < len; k++)
+			printf("%s%02x", k % 4 ? "" : " ", buf[k]);
+		putchar('\n');
+	}
 	if (op->a.msg[0]) {
 		fz.with_msg++;
 		fz.cls_msg[c]++;
@@ -802,8 +848,13 @@ static enum cls try(long i, unsigned char *buf, size_t len, struct outcome *op)
 				  "type %ld)", cmd,
 				  is_dump(flags) ? "dump" : "do", flags, len,
 				  op->a.err, op->a.miss);
+		if (wrong_errno(op->a.err))
+			violation(i, "cmd %d %s flags %#x len %zu: errno %d (%s)",
+				  cmd, is_dump(flags) ? "dump" : "do", flags,
+				  len, op->a.err, op->a.msg);
 		if (!op->a.err) {
 			fz.accepted++;
+			fz.acc_cmd[cmd & 0xff]++;
 			if (accepted_garbage(buf, op_policy(cmd, flags), why,
 					     sizeof(why)))
 				violation(i, "cmd %d %s accepted: %s", cmd,
@@ -1164,12 +1215,18 @@ static void fuzz_random(long iters)
 	static unsigned char space[REQ_BUF];
 	long i;
 
+	/* IBTRACE_FUZZ_ONLY=LETTERS: send only commands 0=a, 1=b, ... */
+	const char *only = getenv("IBTRACE_FUZZ_ONLY");
+
 	fz.what = "random";
 	for (i = 0; i < iters; i++) {
 		struct buf b = { space, 0, sizeof(space) };
 		struct outcome o;
 
 		random_request(&b);
+		if (only && (b.len < NLMSG_HDRLEN + GENL_HDRLEN ||
+			     !strchr(only, 'a' + space[NLMSG_HDRLEN] % 26)))
+			continue;	/* bisecting a seed's run */
 		if (try(i, space, b.len, &o) == C_FAMILY && fz.valid &&
 		    o.answered && !o.a.err)
 			fz.valid_accepted++;
@@ -1196,6 +1253,11 @@ static void print_tallies(const char *name, double secs)
 				printf(" %d:%ld", e, fz.errnos[c][e]);
 		putchar('\n');
 	}
+	printf("accepted_by_cmd");
+	for (c = 0; c < 256; c++)
+		if (fz.acc_cmd[c])
+			printf(" %d:%ld", c, fz.acc_cmd[c]);
+	putchar('\n');
 }
 
 /* Join group @name of the family; print errno=. */
@@ -1289,7 +1351,7 @@ int main(int argc, char **argv)
 	}
 
 	fz.root = geteuid() == 0;
-	fz.verbose = !!getenv("IBTRACE_FUZZ_VERBOSE");
+	fz.verbose = env_long("IBTRACE_FUZZ_VERBOSE", 0);
 	fz.version = version;
 	fz.resv_start_op = families[f].resv_start_op;
 	fz.hdr_max = max - SWEEP_EXTRA;
