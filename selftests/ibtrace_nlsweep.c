@@ -38,7 +38,10 @@
  *	IBTRACE_SEED (default 1): the same seed, family, user and kernel
  *	state give the same requests. Strings are drawn from the WORDs
  *	(device, fabric, node and test names). IBTRACE_FUZZ_VERBOSE=1 also
- *	prints every answer ("a I CLASS CMD ...").
+ *	prints every answer ("a I CLASS CMD ..."), =2 and the bytes of each
+ *	accepted request ("h ..."). To bisect a seed's run,
+ *	IBTRACE_FUZZ_ONLY=LETTERS sends only the requests of commands 0=a,
+ *	1=b, ... of the same stream.
  *
  *	Both print what broke an expectation, the first MAX_SHOWN of them:
  *	  v lengths|random I: WHAT (I: the request's number)
