@@ -54,8 +54,10 @@ int ibtrace_nl_job_get_doit(struct sk_buff *skb, struct genl_info *info)
 	size_t size;
 	int err;
 
-	if (GENL_REQ_ATTR_CHECK(info, IBTRACE_A_JOB))
+	if (GENL_REQ_ATTR_CHECK(info, IBTRACE_A_JOB)) {
+		NL_SET_ERR_MSG(info->extack, "a job id is required");
 		return -EINVAL;
+	}
 	job = ibtrace_job_get(nla_get_u32(info->attrs[IBTRACE_A_JOB]));
 	if (!job) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[IBTRACE_A_JOB],
@@ -106,8 +108,10 @@ int ibtrace_nl_job_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 
 int ibtrace_nl_job_cancel_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	if (GENL_REQ_ATTR_CHECK(info, IBTRACE_A_JOB))
+	if (GENL_REQ_ATTR_CHECK(info, IBTRACE_A_JOB)) {
+		NL_SET_ERR_MSG(info->extack, "a job id is required");
 		return -EINVAL;
+	}
 	return ibtrace_job_cancel(nla_get_u32(info->attrs[IBTRACE_A_JOB]), -1,
 				  info->extack);
 }

@@ -86,6 +86,16 @@ static int ibtrace_ping_parse(struct nlattr **attrs,
 	if (attrs[IBTRACE_A_PING_DGID]) {
 		nla_memcpy(p->dgid.raw, attrs[IBTRACE_A_PING_DGID],
 			   sizeof(p->dgid.raw));
+		/*
+		 * Not a port: nothing answers a Get there, and on rxe
+		 * (6.1) each MAD sent to one leaks a reference to QP1,
+		 * so that removing the device hangs and WARNs.
+		 */
+		if (p->dgid.raw[0] == 0xff) {
+			NL_SET_ERR_MSG_ATTR(extack, attrs[IBTRACE_A_PING_DGID],
+					    "a multicast DGID is not a destination");
+			return -EINVAL;
+		}
 		p->has_dgid = true;
 	}
 	p->dlid = ibtrace_nl_u32(attrs, IBTRACE_A_PING_DLID, 0);

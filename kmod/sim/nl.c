@@ -239,8 +239,10 @@ static int ibsim_nl_fabric_add_doit(struct sk_buff *skb, struct genl_info *info)
 	char *text;
 	int err;
 
-	if (GENL_REQ_ATTR_CHECK(info, IBTRACE_SIM_A_TOPOLOGY))
+	if (GENL_REQ_ATTR_CHECK(info, IBTRACE_SIM_A_TOPOLOGY)) {
+		NL_SET_ERR_MSG(info->extack, "a topology is required");
 		return -EINVAL;
+	}
 	if (seed_attr) {
 		opts.seed = nla_get_u32(seed_attr);
 		opts.seed_set = true;
@@ -358,8 +360,10 @@ static int ibsim_nl_fabric_del_doit(struct sk_buff *skb, struct genl_info *info)
 	struct ibsim_fabric *fabric;
 	int err = -ENOENT;
 
-	if (GENL_REQ_ATTR_CHECK(info, IBTRACE_SIM_A_FABRIC_NAME))
+	if (GENL_REQ_ATTR_CHECK(info, IBTRACE_SIM_A_FABRIC_NAME)) {
+		NL_SET_ERR_MSG(info->extack, "a fabric name is required");
 		return -EINVAL;
+	}
 	mutex_lock(&ibsim_fabrics_lock);
 	fabric = ibsim_nl_fabric(info);
 	if (fabric && fabric->building) {
@@ -379,8 +383,10 @@ static int ibsim_nl_fabric_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct ibsim_fabric *fabric;
 	int err = -ENOENT;
 
-	if (GENL_REQ_ATTR_CHECK(info, IBTRACE_SIM_A_FABRIC_NAME))
+	if (GENL_REQ_ATTR_CHECK(info, IBTRACE_SIM_A_FABRIC_NAME)) {
+		NL_SET_ERR_MSG(info->extack, "a fabric name is required");
 		return -EINVAL;
+	}
 	mutex_lock(&ibsim_fabrics_lock);
 	fabric = ibsim_nl_fabric(info);
 	if (fabric)

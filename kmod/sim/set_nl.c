@@ -191,8 +191,10 @@ int ibsim_nl_set_doit(struct sk_buff *skb, struct genl_info *info)
 	const char *why;
 	int err;
 
-	if (GENL_REQ_ATTR_CHECK(info, IBTRACE_SIM_A_FABRIC_NAME))
+	if (GENL_REQ_ATTR_CHECK(info, IBTRACE_SIM_A_FABRIC_NAME)) {
+		NL_SET_ERR_MSG(info->extack, "a fabric name is required");
 		return -EINVAL;
+	}
 	if (!info->attrs[IBTRACE_SIM_A_NODE_INDEX] &&
 	    !info->attrs[IBTRACE_SIM_A_NODE_NAME]) {
 		NL_SET_ERR_MSG(info->extack,
