@@ -340,15 +340,15 @@ cycle()
 	# E are 1 s away) send their first Set after about 7 s and run 18 s
 	# more. On a loaded TCG machine every process start costs up to
 	# seconds: the order matters.
+	"$IBTRACECTL" -j -d rxe0 test run rnr --timer 31 --retry 3 --iterations 100 \
+		> "$TMP/r.json" 2> "$TMP/r.err" &
+	rpid=$!
 	for i in 0 1 2 3 4 5 6 7; do
 		"$IBTRACECTL" -d "$A" ping --dlid "$(pick $i)" -c 100000 -i 1000 -t 10000 -r 0 \
 			> "$TMP/p$i.out" 2>&1 &
 		ppid[$i]=$!
 	done
-	"$IBTRACECTL" -j -d rxe0 test run rnr --timer 31 --retry 3 --iterations 100 \
-		> "$TMP/r.json" 2> "$TMP/r.err" &
-	rpid=$!
-	wait_for 30 test "$(rc_qps)" -gt 0 || note_fail "the RNR job has no QP up"
+	wait_for 60 test "$(rc_qps)" -gt 0 || note_fail "the RNR job has no QP up after 60 s"
 	for i in 0 1 2 3 4 5 6 7; do
 		"$IBTRACECTL" -d "$A" trace --dlid "$(pick $i)" -t 10000 -r 0 > "$TMP/t$i.out" 2>&1 &
 		tpid[$i]=$!
@@ -543,7 +543,7 @@ step() { local t; t=$(ms_now); echo "#   $1 (+$((t - t_step)) ms)"; t_step=$t; }
 		ibt_fail "cycle $c ($f): $cyc_fail problems (above)"
 	fi
 	# Slab after each cycle (nothing of ours loaded), for the drift's trend
-	awk '/^Slab:/ { print "#   Slab " $2 " kB" }' /proc/meminfo
+	awk '/^Slab:/ { s = $2 } /^SUnreclaim:/ { u = $2 } END { print "#   Slab " s " kB, SUnreclaim " u " kB" }' /proc/meminfo
 	# The start: after the first cycle, which pays what is paid once per
 	# boot (the modules' first load, caches created on first use)
 	if [ "$c" = 1 ]; then
