@@ -7,6 +7,12 @@
 #   make deps       install the Debian packages the project needs
 #   make lint       checkpatch --strict and sparse on the kernel sources
 #   make check      deps + build + lint + every test (boots VMs)
+#   make check-debug  every test on a debug kernel (KASAN, lockdep, kmemleak,
+#                   UBSAN...) built once per machine with both modules in its
+#                   tree; hours, not part of make check (README)
+#   make debug-kernel  only build (or find) that kernel; prints its directory
+#   make in-tree KTREE=DIR  drop both modules (Kconfig, Kbuild), the uAPI
+#                   headers and the selftests into the kernel tree DIR
 #   make demo       deps + build + a VM showing what ibtrace does
 #   make bench      benchmarks against the peer tools (prints figures)
 #   make deb        Debian packages ibtrace-dkms and ibtracectl into .build/deb
@@ -51,10 +57,13 @@ DEPS := build-essential pkg-config kmod iproute2 xz-utils cpio \
 	man-db bash-completion dkms debhelper dh-dkms python3-yaml procps \
 	openssl
 
+# What building a kernel needs besides DEPS (make check-debug only).
+DEBUG_DEPS := flex bison libelf-dev libssl-dev
+
 export KVER KDIR
 
 .PHONY: all modules tool selftests deps ksrc lint checkpatch kerneldoc sparse \
-	check man deb dkms-tarball \
+	check check-debug debug-kernel deps-debug in-tree man deb dkms-tarball \
 	demo bench install clean
 
 all: modules tool selftests
@@ -123,6 +132,20 @@ lint: checkpatch kerneldoc sparse
 check: deps
 	$(MAKE) all
 	selftests/check.sh
+
+deps-debug: deps
+	@$(MAKE) -s deps DEPS="$(DEBUG_DEPS)"
+
+debug-kernel: deps-debug
+	selftests/debug-kernel
+
+check-debug: deps-debug
+	$(MAKE) tool
+	selftests/check-debug
+
+in-tree:
+	@test -n "$(KTREE)" || { echo "usage: make in-tree KTREE=<kernel tree>" >&2; exit 1; }
+	kmod/in-tree $(KTREE)
 
 demo: deps
 	$(MAKE) all
