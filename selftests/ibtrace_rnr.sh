@@ -111,7 +111,9 @@ pass()
 # falls short of RETRY x the table value is chance. What holds for every
 # run: pass (exit 0), or a fail by #01.03 alone (exit 15) whose first short
 # post-to-completion (its code named in "where") is still RETRY x
-# (ceil(table / tick) - 1) ticks.
+# (ceil(table / tick) - 2) ticks: one tick for the phase, one for the TCG
+# guest's jiffies running ahead of its ns clock (a CI run measured 486.03
+# ms for code 31, whose ceil - 1 ticks are 488 ms).
 loop_verdict()
 {
 	local what=$1 retry=$2 code g floor obs
@@ -127,9 +129,9 @@ loop_verdict()
 		sed -n 's/^code \([0-9]*\) .*/\1/p')
 	g=$(jq -r --argjson c "${code:-0}" '.codes[] | select(.code == $c) | .granularity_ns' <<< "$js")
 	[ "${g:-0}" -gt 0 ] 2>/dev/null || g=1
-	floor=$((retry * ((TABLE[${code:-0}] + g - 1) / g - 1) * g))
+	floor=$((retry * ((TABLE[${code:-0}] + g - 1) / g - 2) * g))
 	obs=$(jr '.assertions[] | select(.id | endswith("#01.03")) | .observed' | tr -dc 0-9)
-	ibt_check "  code ${code:-?} short by at most a tick per retry (${obs:-?} ns >= $floor ns)" \
+	ibt_check "  code ${code:-?} short by at most two ticks per retry (${obs:-?} ns >= $floor ns)" \
 		test -n "$code" -a "${obs:-0}" -ge "$floor"
 	echo "# $what: a retry came early within rxe's tick (chance; pass or this)"
 }
