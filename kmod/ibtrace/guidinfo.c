@@ -27,9 +27,8 @@
 
 #include <linux/slab.h>
 
+#include "ibtrace_iba.h"
 #include "test.h"
-
-#define GI_PER_BLOCK	8
 
 enum {
 	GI_A_READ,		/* v1c14-024.1.1#05.01 */
@@ -72,9 +71,9 @@ static const struct ibtrace_assert_def ibtrace_guidinfo_asserts[] = {
  */
 struct ibtrace_guidinfo {
 	struct ibtrace_mad_req req;
-	__be64 saved[IBTRACE_TEST_GUIDINFO_BLOCKS][GI_PER_BLOCK];
+	__be64 saved[IBTRACE_TEST_GUIDINFO_BLOCKS][IBTRACE_IBA_GUID_BLOCK];
 	bool saved_ok[IBTRACE_TEST_GUIDINFO_BLOCKS];
-	__be64 set_resp[GI_PER_BLOCK];
+	__be64 set_resp[IBTRACE_IBA_GUID_BLOCK];
 	u8 cap;
 	u8 port;
 	u32 tblocks;
@@ -170,7 +169,8 @@ static void gi_check_guid(struct ibtrace_test_job *job, unsigned int a,
 	scnprintf(exp, sizeof(exp), "0x%016llx", be64_to_cpu(want));
 	scnprintf(obs, sizeof(obs), "0x%016llx", be64_to_cpu(got));
 	ibtrace_test_check(job, a, want == got, exp, obs,
-			   "block %u entry %u", index / GI_PER_BLOCK, index);
+			   "block %u entry %u",
+			   index / IBTRACE_IBA_GUID_BLOCK, index);
 }
 
 /* Entries at or above GUIDCap of a block just read must be zero. */
@@ -180,8 +180,8 @@ static void gi_check_above_cap(struct ibtrace_test_job *job,
 {
 	u32 j;
 
-	for (j = 0; j < GI_PER_BLOCK; j++) {
-		u32 idx = block * GI_PER_BLOCK + j;
+	for (j = 0; j < IBTRACE_IBA_GUID_BLOCK; j++) {
+		u32 idx = block * IBTRACE_IBA_GUID_BLOCK + j;
 
 		if (idx >= gi->cap)
 			gi_check_guid(job, GI_A_READ, 0, guids[j], idx);
@@ -259,7 +259,7 @@ static int gi_probe(struct ibtrace_test_job *job, struct ibtrace_guidinfo *gi)
 		return -EIO;
 	}
 	gi->cap = pi->guid_cap;
-	gi->tblocks = DIV_ROUND_UP(gi->cap, GI_PER_BLOCK);
+	gi->tblocks = DIV_ROUND_UP(gi->cap, IBTRACE_IBA_GUID_BLOCK);
 	return 0;
 }
 
@@ -299,14 +299,14 @@ static int gi_save(struct ibtrace_test_job *job, struct ibtrace_guidinfo *gi)
 static int gi_test_block(struct ibtrace_test_job *job,
 			 struct ibtrace_guidinfo *gi, u32 b)
 {
-	__be64 data[GI_PER_BLOCK];
+	__be64 data[IBTRACE_IBA_GUID_BLOCK];
 	const __be64 *got;
 	u32 j;
 	int err;
 
 	if (!gi->saved_ok[b])
 		return 0;
-	for (j = 0; j < GI_PER_BLOCK; j++)
+	for (j = 0; j < IBTRACE_IBA_GUID_BLOCK; j++)
 		data[j] = ~gi->saved[b][j];
 	gi->changed = true;
 	err = gi_smp(job, gi, IBTRACE_XCHG_PHASE_TEST, IB_MGMT_METHOD_SET,
@@ -323,8 +323,8 @@ static int gi_test_block(struct ibtrace_test_job *job,
 	if (!gi_check_status(job, gi, GI_A_READ, 0, IB_MGMT_METHOD_GET, b))
 		return 0;
 	got = (const __be64 *)gi->req.resp_smp.data;
-	for (j = 0; j < GI_PER_BLOCK; j++) {
-		u32 idx = b * GI_PER_BLOCK + j;
+	for (j = 0; j < IBTRACE_IBA_GUID_BLOCK; j++) {
+		u32 idx = b * IBTRACE_IBA_GUID_BLOCK + j;
 
 		if (!idx)
 			gi_check_guid(job, GI_A_READ_ONLY, gi->saved[0][0],
@@ -333,10 +333,10 @@ static int gi_test_block(struct ibtrace_test_job *job,
 			gi_check_guid(job, GI_A_WRITE, data[j], got[j], idx);
 	}
 	gi_check_above_cap(job, gi, b, got);
-	for (j = 0; j < GI_PER_BLOCK; j++)
+	for (j = 0; j < IBTRACE_IBA_GUID_BLOCK; j++)
 		if (gi->set_resp[j] != got[j])
 			break;
-	if (j == GI_PER_BLOCK) {
+	if (j == IBTRACE_IBA_GUID_BLOCK) {
 		ibtrace_test_check(job, GI_A_SET_RESP, true, "as read after",
 				   "as read after", "SubnSet block %u", b);
 	} else {
@@ -348,7 +348,7 @@ static int gi_test_block(struct ibtrace_test_job *job,
 			  be64_to_cpu(gi->set_resp[j]));
 		ibtrace_test_check(job, GI_A_SET_RESP, false, exp, obs,
 				   "SubnSet block %u entry %u", b,
-				   b * GI_PER_BLOCK + j);
+				   b * IBTRACE_IBA_GUID_BLOCK + j);
 	}
 	return 0;
 }
@@ -357,7 +357,7 @@ static int gi_test_block(struct ibtrace_test_job *job,
 static int gi_test_past(struct ibtrace_test_job *job,
 			struct ibtrace_guidinfo *gi, u32 b)
 {
-	static const __be64 zeros[GI_PER_BLOCK];
+	static const __be64 zeros[IBTRACE_IBA_GUID_BLOCK];
 	int err;
 
 	err = gi_smp(job, gi, IBTRACE_XCHG_PHASE_TEST, IB_MGMT_METHOD_GET,

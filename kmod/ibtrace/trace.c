@@ -48,24 +48,10 @@
 #include <linux/ktime.h>
 #include <linux/slab.h>
 #include <linux/sched/signal.h>
-#include <asm/unaligned.h>
 #include <rdma/ib_cache.h>
 
 #include "ibtrace.h"
-
-/* Offsets in the SMP data of the attributes we read (IBA 14.2.5). */
-#define IBTRACE_NI_NODE_TYPE	2
-#define IBTRACE_NI_NUM_PORTS	3
-#define IBTRACE_NI_NODE_GUID	12
-#define IBTRACE_NI_PORT_GUID	20
-#define IBTRACE_NI_LOCAL_PORT	36
-#define IBTRACE_PI_LID		16
-#define IBTRACE_PI_LOCAL_PORT	28
-#define IBTRACE_PI_STATE	32	/* low nibble */
-#define IBTRACE_PI_LMC		34	/* low 3 bits */
-#define IBTRACE_SI_LFDB_TOP	6
-#define IBTRACE_LFT_BLOCK	64	/* entries per LinearForwardingTable block */
-#define IBTRACE_LFT_UNSET	0xff
+#include "ibtrace_iba.h"
 
 /* hops in progress at once */
 #define IBTRACE_TRACE_WINDOW	8
@@ -349,7 +335,7 @@ static int ibtrace_agent_start(struct ibtrace_trace *t,
 
 	n->hop.agent = IBTRACE_HOP_AGENT_NONE;
 	n->agent_stage = IBTRACE_AGENT_DONE;
-	if (!n->hop.lid || n->hop.lid > IBTRACE_MAX_UNICAST_LID)
+	if (!n->hop.lid || n->hop.lid > IBTRACE_IBA_LID_UCAST_MAX)
 		return 0;
 	ah = ibtrace_ah_create(t->port, NULL, &path, NULL);
 	if (IS_ERR(ah))
@@ -598,8 +584,9 @@ static bool ibtrace_smp_ok(struct ibtrace_trace_node *n, enum ibtrace_ask which)
 	return true;
 }
 
-static const u8 *ibtrace_smp_data(struct ibtrace_trace_node *n,
-				  enum ibtrace_ask which)
+/* The answer to question @which of @n: its SMP data. */
+static const void *ibtrace_smp_data(struct ibtrace_trace_node *n,
+				    enum ibtrace_ask which)
 {
 	return n->q[which].req.resp_smp.data;
 }
@@ -662,7 +649,7 @@ static int ibtrace_node_start(struct ibtrace_trace *t)
 	if (!err)
 		err = ibtrace_ask_smp(t, n, IBTRACE_ASK_LFT,
 				      IB_SMP_ATTR_LINEAR_FORWARD_TABLE,
-				      t->res->dlid / IBTRACE_LFT_BLOCK);
+				      t->res->dlid / IBTRACE_IBA_LFT_BLOCK);
 	if (!err)
 		err = ibtrace_dest_ahead(t, n);
 	return err;
@@ -694,10 +681,10 @@ static bool ibtrace_node_lid(struct ibtrace_trace *t,
 			     struct ibtrace_trace_node *n,
 			     enum ibtrace_ask which)
 {
-	const u8 *d = ibtrace_smp_data(n, which);
+	const struct ib_port_info *pi = ibtrace_smp_data(n, which);
 
-	n->hop.lid = get_unaligned_be16(d + IBTRACE_PI_LID);
-	n->hop.lmc = d[IBTRACE_PI_LMC] & 0x7;
+	n->hop.lid = be16_to_cpu(pi->lid);
+	n->hop.lmc = ibtrace_iba_pi_lmc(pi);
 	n->hop.has_lid = true;
 	return ibtrace_hop_holds(&n->hop, t->res->dlid);
 }
@@ -706,12 +693,13 @@ static bool ibtrace_node_lid(struct ibtrace_trace *t,
 static int ibtrace_switch_exit(struct ibtrace_trace *t,
 			       struct ibtrace_trace_node *n)
 {
-	const u8 *si = ibtrace_smp_data(n, IBTRACE_ASK_SI);
+	const struct ibtrace_iba_switch_info *si =
+		ibtrace_smp_data(n, IBTRACE_ASK_SI);
 	const u8 *lft = ibtrace_smp_data(n, IBTRACE_ASK_LFT);
 	u32 dlid = t->res->dlid, top;
 	u8 out;
 
-	top = get_unaligned_be16(si + IBTRACE_SI_LFDB_TOP);
+	top = be16_to_cpu(si->lft_top);
 	if (dlid > top) {
 		n->fdb_top = top;
 		ibtrace_node_end(n, IBTRACE_TRACE_NO_ROUTE_TOP, 0);
@@ -719,8 +707,8 @@ static int ibtrace_switch_exit(struct ibtrace_trace *t,
 	}
 	if (!ibtrace_smp_ok(n, IBTRACE_ASK_LFT))
 		return 0;
-	out = lft[dlid % IBTRACE_LFT_BLOCK];
-	if (out == IBTRACE_LFT_UNSET) {
+	out = lft[dlid % IBTRACE_IBA_LFT_BLOCK];
+	if (out == IBTRACE_IBA_LFT_NO_PORT) {
 		ibtrace_node_end(n, IBTRACE_TRACE_NO_ROUTE_UNSET, out);
 		return 0;
 	}
@@ -738,20 +726,20 @@ static int ibtrace_switch_exit(struct ibtrace_trace *t,
 static bool ibtrace_node_info(struct ibtrace_trace *t,
 			      struct ibtrace_trace_node *n)
 {
-	const u8 *d = ibtrace_smp_data(n, IBTRACE_ASK_NI);
+	const struct ib_node_info *ni = ibtrace_smp_data(n, IBTRACE_ASK_NI);
 	struct ibtrace_hop *hop = &n->hop;
 	u32 h = hop->index, i;
 
 	if (!ibtrace_smp_ok(n, IBTRACE_ASK_NI))
 		return false;
 	hop->smp_rtt_ns = n->q[IBTRACE_ASK_NI].req.rtt_ns;
-	hop->node_type = d[IBTRACE_NI_NODE_TYPE];
-	hop->num_ports = d[IBTRACE_NI_NUM_PORTS];
-	hop->node_guid = get_unaligned_be64(d + IBTRACE_NI_NODE_GUID);
-	hop->port_guid = get_unaligned_be64(d + IBTRACE_NI_PORT_GUID);
+	hop->node_type = ni->node_type;
+	hop->num_ports = ni->num_ports;
+	hop->node_guid = be64_to_cpu(ni->node_guid);
+	hop->port_guid = be64_to_cpu(ni->port_guid);
 	n->is_switch = hop->node_type == RDMA_NODE_IB_SWITCH;
 	if (h) {
-		hop->in_port = d[IBTRACE_NI_LOCAL_PORT];
+		hop->in_port = ni->local_port_num;
 		t->sroute[h - 1] = hop->in_port;
 	}
 	/*
@@ -811,8 +799,8 @@ static int ibtrace_node_port(struct ibtrace_trace *t,
 static int ibtrace_node_asked(struct ibtrace_trace *t,
 			      struct ibtrace_trace_node *n)
 {
+	const struct ib_port_info *pi;
 	u32 h = n->hop.index;
-	u8 state;
 	int err;
 
 	if (!ibtrace_q_done(n, IBTRACE_ASK_NI))
@@ -847,11 +835,11 @@ static int ibtrace_node_asked(struct ibtrace_trace *t,
 		 * (IBA 14.2.5.6; LocalPortNum says which). An SMA that does
 		 * not do so is asked for its incoming port by number.
 		 */
+		pi = ibtrace_smp_data(n, IBTRACE_ASK_PI);
 		if (!n->q[IBTRACE_ASK_PI].err &&
 		    !(n->q[IBTRACE_ASK_PI].req.resp_smp.status &
 		      ~IB_SMP_DIRECTION) &&
-		    ibtrace_smp_data(n, IBTRACE_ASK_PI)[IBTRACE_PI_LOCAL_PORT] ==
-		    n->hop.in_port)
+		    pi->local_port_num == n->hop.in_port)
 			return ibtrace_ca_port(t, n, true);
 		n->stage = IBTRACE_NODE_PORT;
 		/* A CA ends the path: most likely it holds the DLID. */
@@ -878,8 +866,8 @@ static int ibtrace_node_asked(struct ibtrace_trace *t,
 	}
 	if (!h) {
 		/* The source leaves by the local port. */
-		state = ibtrace_smp_data(n, IBTRACE_ASK_PI)[IBTRACE_PI_STATE];
-		if ((state & 0xf) != IB_PORT_ACTIVE) {
+		pi = ibtrace_smp_data(n, IBTRACE_ASK_PI);
+		if (ibtrace_iba_pi_state(pi) != IB_PORT_ACTIVE) {
 			ibtrace_node_end(n, IBTRACE_TRACE_PORT_DOWN,
 					 t->port->port_num);
 			return 0;
@@ -903,15 +891,13 @@ static int ibtrace_node_asked(struct ibtrace_trace *t,
 /* PortInfo of a switch's exit port is in: it must be Active. */
 static void ibtrace_node_exit(struct ibtrace_trace_node *n)
 {
-	u8 state;
-
 	if (!ibtrace_q_done(n, IBTRACE_ASK_PIX))
 		return;
 	n->stage = IBTRACE_NODE_KNOWN;
 	if (!ibtrace_smp_ok(n, IBTRACE_ASK_PIX))
 		return;
-	state = ibtrace_smp_data(n, IBTRACE_ASK_PIX)[IBTRACE_PI_STATE] & 0xf;
-	if (state != IB_PORT_ACTIVE)
+	if (ibtrace_iba_pi_state(ibtrace_smp_data(n, IBTRACE_ASK_PIX)) !=
+	    IB_PORT_ACTIVE)
 		ibtrace_node_end(n, IBTRACE_TRACE_PORT_DOWN, n->hop.out_port);
 }
 

@@ -46,27 +46,9 @@
 #include <linux/hash.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
-#include <asm/unaligned.h>
 
 #include "ibtrace.h"
-
-/* Offsets in the SMP data of the attributes we read (IBA 14.2.5). */
-#define IBTRACE_MC_NI_TYPE		2
-#define IBTRACE_MC_NI_PORTS		3
-#define IBTRACE_MC_NI_NODE_GUID		12
-#define IBTRACE_MC_NI_PORT_GUID		20
-#define IBTRACE_MC_NI_LOCAL_PORT	36
-#define IBTRACE_MC_PI_LID		16
-#define IBTRACE_MC_PI_LOCAL_PORT	28
-#define IBTRACE_MC_PI_STATE		32	/* low nibble */
-#define IBTRACE_MC_PI_LMC		34	/* low 3 bits */
-#define IBTRACE_MC_SI_MFDB_CAP		4
-
-#define IBTRACE_MC_PORT_ACTIVE		4
-#define IBTRACE_MC_LID_BASE		IBTRACE_MIN_MULTICAST_LID
-#define IBTRACE_MC_BLOCK		32	/* MFT entries per block */
-#define IBTRACE_MC_MASK_PORTS		16	/* ports per MFT port mask */
-#define IBTRACE_MC_POSITION_SHIFT	28
+#include "ibtrace_iba.h"
 
 /* nodes one search may meet */
 #define IBTRACE_MC_MAX_NODES		65536
@@ -300,8 +282,8 @@ static int ibtrace_mc_room(struct ibtrace_mc *mc, u32 more)
  */
 static int ibtrace_mc_take(struct ibtrace_mc *mc, u32 j, u32 k)
 {
-	const u8 *ni = mc->breq[k].resp_smp.data;
-	const u8 *pi = mc->breq[k + 1].resp_smp.data;
+	const struct ib_node_info *ni = (void *)mc->breq[k].resp_smp.data;
+	const struct ib_port_info *pi = (void *)mc->breq[k + 1].resp_smp.data;
 	struct ibtrace_mc_node *n = &mc->node[j];
 	u32 dlid = mc->res->dlid;
 	bool seen, sw;
@@ -311,11 +293,11 @@ static int ibtrace_mc_take(struct ibtrace_mc *mc, u32 j, u32 k)
 	if (ret)
 		return ret;
 	n->smp_rtt_ns = mc->breq[k].rtt_ns;
-	n->type = ni[IBTRACE_MC_NI_TYPE];
-	n->num_ports = ni[IBTRACE_MC_NI_PORTS];
-	n->node_guid = get_unaligned_be64(ni + IBTRACE_MC_NI_NODE_GUID);
-	n->port_guid = get_unaligned_be64(ni + IBTRACE_MC_NI_PORT_GUID);
-	n->in_port = j ? ni[IBTRACE_MC_NI_LOCAL_PORT] : 0;
+	n->type = ni->node_type;
+	n->num_ports = ni->num_ports;
+	n->node_guid = be64_to_cpu(ni->node_guid);
+	n->port_guid = be64_to_cpu(ni->port_guid);
+	n->in_port = j ? ni->local_port_num : 0;
 	sw = n->type == RDMA_NODE_IB_SWITCH;
 	seen = ibtrace_mc_seen(mc, n->node_guid);
 	/* A switch met again has nothing new to say. */
@@ -325,22 +307,21 @@ static int ibtrace_mc_take(struct ibtrace_mc *mc, u32 j, u32 k)
 	ret = ibtrace_mc_took(mc, k + 1);
 	if (ret)
 		return ret;
-	if (j && !sw && pi[IBTRACE_MC_PI_LOCAL_PORT] != n->in_port) {
+	if (j && !sw && pi->local_port_num != n->in_port) {
 		/* PortInfo of another port: ask for this one by number. */
 		ret = ibtrace_mc_get(mc, j, IB_SMP_ATTR_PORT_INFO, n->in_port);
 		if (ret)
 			return ret;
-		pi = mc->req.resp_smp.data;
+		pi = (void *)mc->req.resp_smp.data;
 	}
-	n->lid = get_unaligned_be16(pi + IBTRACE_MC_PI_LID);
-	n->lmc = pi[IBTRACE_MC_PI_LMC] & 0x7;
+	n->lid = be16_to_cpu(pi->lid);
+	n->lmc = ibtrace_iba_pi_lmc(pi);
 	n->has_lid = true;
 	if (n->lid && dlid >= n->lid && dlid - n->lid < (1U << n->lmc)) {
 		mc->at = j;
 		return IBTRACE_MC_FOUND;
 	}
-	if (!j && !sw &&
-	    (pi[IBTRACE_MC_PI_STATE] & 0xf) != IBTRACE_MC_PORT_ACTIVE)
+	if (!j && !sw && ibtrace_iba_pi_state(pi) != IB_PORT_ACTIVE)
 		return ibtrace_mc_end(mc, j, IBTRACE_TRACE_PORT_DOWN,
 				      mc->port->port_num);
 	if (seen)
@@ -389,33 +370,35 @@ static int ibtrace_mc_follow(struct ibtrace_mc *mc, u32 from, const u8 *via,
  */
 static int ibtrace_mc_ports(struct ibtrace_mc *mc, u32 i, unsigned long *ports)
 {
-	u32 entry = mc->mlid - IBTRACE_MC_LID_BASE, pos, last, b;
-	const u8 *d;
+	u32 entry = mc->mlid - ibtrace_iba_mcast_lid_base(), pos, last, b;
+	const struct ibtrace_iba_switch_info *si;
+	const __be16 *mft;
 	u16 mask;
 	int ret;
 
-	last = mc->node[i].num_ports / IBTRACE_MC_MASK_PORTS;
+	last = mc->node[i].num_ports / IBTRACE_IBA_MFT_MASK_PORTS;
 	ibtrace_mc_ask(mc, 0, i, IB_SMP_ATTR_SWITCH_INFO, 0);
 	for (pos = 0; pos <= last; pos++)
 		ibtrace_mc_ask(mc, pos + 1, i, IB_SMP_ATTR_MCAST_FORWARD_TABLE,
-			       pos << IBTRACE_MC_POSITION_SHIFT |
-			       entry / IBTRACE_MC_BLOCK);
+			       ibtrace_iba_mft_attr_mod(pos, entry /
+							IBTRACE_IBA_MFT_BLOCK));
 	ret = ibtrace_mc_send(mc, last + 2) ?: ibtrace_mc_took(mc, 0);
 	if (ret)
 		return ret;
 	/* Beyond MulticastFDBCap the switch does not forward the MLID. */
-	d = mc->breq[0].resp_smp.data;
-	if (entry >= get_unaligned_be16(d + IBTRACE_MC_SI_MFDB_CAP))
+	si = (void *)mc->breq[0].resp_smp.data;
+	if (entry >= be16_to_cpu(si->mft_cap))
 		return IBTRACE_MC_ON;
 	for (pos = 0; pos <= last; pos++) {
 		ret = ibtrace_mc_took(mc, pos + 1);
 		if (ret)
 			return ret;
-		d = mc->breq[pos + 1].resp_smp.data;
-		mask = get_unaligned_be16(d + 2 * (entry % IBTRACE_MC_BLOCK));
-		for (b = 0; b < IBTRACE_MC_MASK_PORTS; b++)
+		mft = (void *)mc->breq[pos + 1].resp_smp.data;
+		mask = be16_to_cpu(mft[entry % IBTRACE_IBA_MFT_BLOCK]);
+		for (b = 0; b < IBTRACE_IBA_MFT_MASK_PORTS; b++)
 			if (mask & BIT(b))
-				__set_bit(pos * IBTRACE_MC_MASK_PORTS + b, ports);
+				__set_bit(pos * IBTRACE_IBA_MFT_MASK_PORTS + b,
+					  ports);
 	}
 	return IBTRACE_MC_ON;
 }
@@ -426,6 +409,7 @@ static int ibtrace_mc_ports(struct ibtrace_mc *mc, u32 i, unsigned long *ports)
  */
 static int ibtrace_mc_active(struct ibtrace_mc *mc, u32 i, u8 *cand, u32 *n)
 {
+	const struct ib_port_info *pi;
 	u32 k, kept = 0;
 	int ret;
 
@@ -434,8 +418,10 @@ static int ibtrace_mc_active(struct ibtrace_mc *mc, u32 i, u8 *cand, u32 *n)
 	ret = ibtrace_mc_send(mc, *n);
 	for (k = 0; !ret && k < *n; k++) {
 		ret = ibtrace_mc_took(mc, k);
-		if (!ret && (mc->breq[k].resp_smp.data[IBTRACE_MC_PI_STATE] &
-			     0xf) == IBTRACE_MC_PORT_ACTIVE)
+		if (ret)
+			break;
+		pi = (void *)mc->breq[k].resp_smp.data;
+		if (ibtrace_iba_pi_state(pi) == IB_PORT_ACTIVE)
 			cand[kept++] = cand[k];
 	}
 	*n = kept;
