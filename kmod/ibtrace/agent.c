@@ -62,7 +62,7 @@ static u16 ibtrace_agent_answer(struct ib_vendor_mad *resp, u32 in_port,
 	u8 hops, expected;
 
 	*verdict = IBTRACE_VERDICT_SUCCESS;
-	if (resp->mad_hdr.method != IBTRACE_METHOD_GET) {
+	if (resp->mad_hdr.method != IB_MGMT_METHOD_GET) {
 		*verdict = IBTRACE_VERDICT_BAD_METHOD;
 		return IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD;
 	}
@@ -77,13 +77,13 @@ static u16 ibtrace_agent_answer(struct ib_vendor_mad *resp, u32 in_port,
 		return IB_MGMT_MAD_STATUS_SUCCESS;
 
 	case IBTRACE_ATTR_SOURCE_ROUTE:
-		hops = sr[IBTRACE_SR_HOP_COUNT];
-		sr[IBTRACE_SR_ACTUAL_PORT] = in_port;
+		hops = sr[IBTRACE_SROUTE_HOP_COUNT];
+		sr[IBTRACE_SROUTE_ACTUAL_PORT] = in_port;
 		if (hops == 0 || hops > IBTRACE_SROUTE_MAX_HOPS) {
 			*verdict = IBTRACE_VERDICT_MALFORMED;
 			return IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE;
 		}
-		expected = sr[IBTRACE_SR_VECTOR + hops - 1];
+		expected = sr[IBTRACE_SROUTE_VECTOR + hops - 1];
 		if (expected != in_port) {
 			*verdict = IBTRACE_VERDICT_MISMATCH;
 			return IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE;

@@ -19,20 +19,6 @@
 #include <rdma/ib_verbs.h>
 #include <uapi/linux/ibtrace.h>
 
-/* Vendor MAD methods (IBA 13.4.5) */
-#define IBTRACE_METHOD_GET		0x01
-#define IBTRACE_METHOD_GET_RESP		0x81
-
-/* Highest unicast LID; the multicast LIDs, 0xffff (permissive) apart */
-#define IBTRACE_MAX_UNICAST_LID		0xbfff
-#define IBTRACE_MIN_MULTICAST_LID	0xc000
-#define IBTRACE_MAX_MULTICAST_LID	0xfffe
-
-/* SourceRoute data area (DESIGN §3) */
-#define IBTRACE_SR_ACTUAL_PORT		0
-#define IBTRACE_SR_HOP_COUNT		1
-#define IBTRACE_SR_VECTOR		2
-
 /**
  * struct ibtrace_agent_stats - counters of one port's class 0x30 agent
  * @rx: requests received

@@ -13,7 +13,7 @@
 #include "netlink.h"
 
 struct netlink_range_validation ibtrace_nl_timeout_range = {
-	.min = 1, .max = IBTRACE_NL_MAX_MS,
+	.min = 1, .max = IBTRACE_MAX_TIMEOUT_MS,
 };
 
 struct netlink_range_validation ibtrace_nl_lid_range = {
@@ -33,7 +33,7 @@ static const struct nla_policy ibtrace_nl_no_attr_policy[IBTRACE_A_PAD + 1];
 
 /*
  * Every op's policy and maxattr through IBTRACE_NL_POLICY(), nothing else.
- * Who may do what (DESIGN §6, the table in Documentation/ibtrace.rst):
+ * Who may do what (Documentation/ibtrace.rst, "Who may use what"):
  * listing ports, agent counters and the tests known is open to anyone;
  * whatever sends a MAD, changes state or shows the fabric (test jobs
  * carry DUT GUIDs, LIDs, routes and peer GIDs) is GENL_ADMIN_PERM.

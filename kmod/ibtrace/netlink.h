@@ -26,18 +26,14 @@ enum ibtrace_nl_mcgrp {
 };
 
 /*
- * MAD timing of ping, trace and the conformance tests: per attempt, as
- * libibmad's defaults (1000 ms, 3 retries), within the same bounds.
+ * MAD timing of ping, trace and the conformance tests, per attempt: 1..
+ * IBTRACE_MAX_TIMEOUT_MS, default IBTRACE_DEF_TIMEOUT_MS; 0..
+ * IBTRACE_MAX_RETRIES retries, default IBTRACE_DEF_RETRIES (the uAPI).
  */
-#define IBTRACE_NL_DEF_TIMEOUT_MS	1000
-#define IBTRACE_NL_DEF_RETRIES		3
-#define IBTRACE_NL_MAX_MS		60000
-#define IBTRACE_NL_MAX_RETRIES		100
-
-/* 1..IBTRACE_NL_MAX_MS, for timeouts */
 extern struct netlink_range_validation ibtrace_nl_timeout_range;
-/* a unicast LID, 1..0xbfff */
+/* a unicast LID, 1..IBTRACE_MAX_UNICAST_LID */
 extern struct netlink_range_validation ibtrace_nl_lid_range;
+/* a multicast LID, IBTRACE_MIN_MULTICAST_LID..IBTRACE_MAX_MULTICAST_LID */
 extern struct netlink_range_validation ibtrace_nl_mlid_range;
 
 int ibtrace_nl_init(void);

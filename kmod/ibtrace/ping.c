@@ -50,14 +50,14 @@ static void ibtrace_ping_build(struct ibtrace_mad_req *req,
 	u8 *sr = req->mad.data;
 
 	if (!params->sroute_len) {
-		ibtrace_mad_init_vendor(&req->mad, IBTRACE_METHOD_GET,
+		ibtrace_mad_init_vendor(&req->mad, IB_MGMT_METHOD_GET,
 					IBTRACE_ATTR_CLASS_PORT_INFO);
 		return;
 	}
-	ibtrace_mad_init_vendor(&req->mad, IBTRACE_METHOD_GET,
+	ibtrace_mad_init_vendor(&req->mad, IB_MGMT_METHOD_GET,
 				IBTRACE_ATTR_SOURCE_ROUTE);
-	sr[IBTRACE_SR_HOP_COUNT] = params->sroute_len;
-	memcpy(&sr[IBTRACE_SR_VECTOR], params->sroute, params->sroute_len);
+	sr[IBTRACE_SROUTE_HOP_COUNT] = params->sroute_len;
+	memcpy(&sr[IBTRACE_SROUTE_VECTOR], params->sroute, params->sroute_len);
 }
 
 /* Sleep @ms unless the ping is stopped or the device dies. */

@@ -18,15 +18,12 @@
 /* room for a probe or end message: header, port, job and a nest */
 #define IBTRACE_PING_MSG_SIZE		512
 
-#define IBTRACE_PING_DEF_INTERVAL_MS	1000
-#define IBTRACE_PING_MAX_COUNT		100000
-
 static struct netlink_range_validation ibtrace_count_range = {
 	.min = 1, .max = IBTRACE_PING_MAX_COUNT,
 };
 
 static struct netlink_range_validation ibtrace_interval_range = {
-	.min = 0, .max = IBTRACE_NL_MAX_MS,
+	.min = 0, .max = IBTRACE_PING_MAX_INTERVAL_MS,
 };
 
 const struct nla_policy ibtrace_ping_policy[IBTRACE_A_JOB_DETACH + 1] = {
@@ -44,7 +41,7 @@ const struct nla_policy ibtrace_ping_policy[IBTRACE_A_JOB_DETACH + 1] = {
 	[IBTRACE_A_PING_TIMEOUT_MS] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_nl_timeout_range),
 	[IBTRACE_A_PING_RETRIES] =
-		NLA_POLICY_RANGE(NLA_U32, 0, IBTRACE_NL_MAX_RETRIES),
+		NLA_POLICY_RANGE(NLA_U32, 0, IBTRACE_MAX_RETRIES),
 	[IBTRACE_A_PING_SROUTE] =
 		NLA_POLICY_RANGE(NLA_BINARY, 1, IBTRACE_SROUTE_MAX_HOPS),
 	[IBTRACE_A_JOB_DETACH] = { .type = NLA_FLAG },
@@ -103,9 +100,9 @@ static int ibtrace_ping_parse(struct nlattr **attrs,
 	p->interval_ms = ibtrace_nl_u32(attrs, IBTRACE_A_PING_INTERVAL_MS,
 					IBTRACE_PING_DEF_INTERVAL_MS);
 	p->timeout_ms = ibtrace_nl_u32(attrs, IBTRACE_A_PING_TIMEOUT_MS,
-				       IBTRACE_NL_DEF_TIMEOUT_MS);
+				       IBTRACE_DEF_TIMEOUT_MS);
 	p->retries = ibtrace_nl_u32(attrs, IBTRACE_A_PING_RETRIES,
-				    IBTRACE_NL_DEF_RETRIES);
+				    IBTRACE_DEF_RETRIES);
 	if (sr) {
 		p->sroute_len = nla_len(sr);
 		memcpy(p->sroute, nla_data(sr), p->sroute_len);
@@ -146,7 +143,7 @@ static int ibtrace_put_probe(struct sk_buff *skb,
 
 	if (sroute) {
 		if (nla_put_u8(skb, IBTRACE_PROBE_A_ACTUAL_PORT,
-			       req->resp.data[IBTRACE_SR_ACTUAL_PORT]))
+			       req->resp.data[IBTRACE_SROUTE_ACTUAL_PORT]))
 			goto err_cancel;
 	} else if (!req->resp.mad_hdr.status) {
 		cpi = (const struct ib_class_port_info *)req->resp.data;

@@ -15,11 +15,6 @@
 #include "test.h"
 
 #define IBTRACE_TEST_NAME_MAX		32
-#define IBTRACE_TEST_DEF_RNR_TIMER	1
-#define IBTRACE_TEST_DEF_RNR_RETRY	1
-#define IBTRACE_TEST_DEF_ITERATIONS	5
-#define IBTRACE_TEST_MAX_SIZE		65536
-#define IBTRACE_TEST_MAX_DEADLINE_MS	600000
 
 static struct netlink_range_validation ibtrace_test_job_range = {
 	.min = 1, .max = U32_MAX,
@@ -55,7 +50,7 @@ ibtrace_test_run_policy[IBTRACE_A_JOB_DETACH + 1] = {
 	[IBTRACE_A_TEST_TIMEOUT_MS] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_nl_timeout_range),
 	[IBTRACE_A_TEST_RETRIES] =
-		NLA_POLICY_RANGE(NLA_U32, 0, IBTRACE_NL_MAX_RETRIES),
+		NLA_POLICY_RANGE(NLA_U32, 0, IBTRACE_MAX_RETRIES),
 	[IBTRACE_A_TEST_RNR_TIMER] =
 		NLA_POLICY_MAX(NLA_U8, IBTRACE_TEST_RNR_CODES - 1),
 	[IBTRACE_A_TEST_RNR_ALL] = { .type = NLA_FLAG },
@@ -173,10 +168,10 @@ static int ibtrace_test_parse(struct nlattr **attrs, struct ibtrace_port *port,
 	args->blocks = IBTRACE_TEST_GUIDINFO_BLOCKS;
 	if (attrs[IBTRACE_A_TEST_BLOCKS])
 		args->blocks = nla_get_u32(attrs[IBTRACE_A_TEST_BLOCKS]);
-	args->timeout_ms = IBTRACE_NL_DEF_TIMEOUT_MS;
+	args->timeout_ms = IBTRACE_DEF_TIMEOUT_MS;
 	if (attrs[IBTRACE_A_TEST_TIMEOUT_MS])
 		args->timeout_ms = nla_get_u32(attrs[IBTRACE_A_TEST_TIMEOUT_MS]);
-	args->retries = IBTRACE_NL_DEF_RETRIES;
+	args->retries = IBTRACE_DEF_RETRIES;
 	if (attrs[IBTRACE_A_TEST_RETRIES])
 		args->retries = nla_get_u32(attrs[IBTRACE_A_TEST_RETRIES]);
 	return ibtrace_test_parse_rnr(attrs, extack, args);

@@ -2,10 +2,11 @@
 /*
  * ibtrace - the tracer: the path from a local port to a DLID, hop by hop.
  *
- * The walk (DESIGN.md section 3): hop 0 is the local node. Directed-route
- * SubnGet(NodeInfo) along the route so far tells a node's type, GUIDs and
- * the port the route entered by; NodeDescription and PortInfo (of that
- * port, or of port 0 on a switch) give its name and LID range. A node
+ * The walk (Documentation/ibtrace.rst, "Tracing a path"): hop 0 is the
+ * local node. Directed-route SubnGet(NodeInfo) along the route so far
+ * tells a node's type, GUIDs and the port the route entered by;
+ * NodeDescription and PortInfo (of that port, or of port 0 on a switch)
+ * give its name and LID range. A node
  * whose LID range holds the DLID ends the trace. A switch's SwitchInfo
  * (LinearFDBTop) and LinearForwardingTable block DLID/64 give the exit
  * port, whose PortInfo must say Active; the route is extended by that
@@ -304,10 +305,10 @@ static void ibtrace_vendor_req(struct ibtrace_trace *t,
 {
 	u8 *sr = req->mad.data;
 
-	ibtrace_mad_init_vendor(&req->mad, IBTRACE_METHOD_GET, attr);
+	ibtrace_mad_init_vendor(&req->mad, IB_MGMT_METHOD_GET, attr);
 	if (attr == IBTRACE_ATTR_SOURCE_ROUTE) {
-		sr[IBTRACE_SR_HOP_COUNT] = hops;
-		memcpy(&sr[IBTRACE_SR_VECTOR], t->sroute, hops);
+		sr[IBTRACE_SROUTE_HOP_COUNT] = hops;
+		memcpy(&sr[IBTRACE_SROUTE_VECTOR], t->sroute, hops);
 	}
 	req->ah = ah;
 	req->remote_qpn = 1;
@@ -352,7 +353,7 @@ static void ibtrace_hop_verdict(struct ibtrace_hop *hop,
 {
 	u16 status = be16_to_cpu(resp->mad_hdr.status);
 
-	hop->actual_port = resp->data[IBTRACE_SR_ACTUAL_PORT];
+	hop->actual_port = resp->data[IBTRACE_SROUTE_ACTUAL_PORT];
 	if (!status)
 		hop->agent = IBTRACE_HOP_AGENT_VERIFIED;
 	else if (status == IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE)
@@ -386,7 +387,7 @@ static void ibtrace_dsr_step(struct ibtrace_trace *t,
 {
 	const struct ib_vendor_mad *resp = &n->q[IBTRACE_ASK_DSR].req.resp;
 	u16 status = be16_to_cpu(resp->mad_hdr.status);
-	u8 port = resp->data[IBTRACE_SR_ACTUAL_PORT];
+	u8 port = resp->data[IBTRACE_SROUTE_ACTUAL_PORT];
 
 	if (!n->q[IBTRACE_ASK_DSR].err && port &&
 	    (!status || status == IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE))
@@ -521,7 +522,7 @@ static int ibtrace_dest_ahead(struct ibtrace_trace *t,
 		return 0;
 	n->dsr_port = t->dest_port ?: 1;
 	ibtrace_vendor_req(t, req, IBTRACE_ATTR_SOURCE_ROUTE, h, t->dest_ah);
-	req->mad.data[IBTRACE_SR_VECTOR + h - 1] = n->dsr_port;
+	req->mad.data[IBTRACE_SROUTE_VECTOR + h - 1] = n->dsr_port;
 	return ibtrace_ask(t, n, IBTRACE_ASK_DSR);
 }
 

@@ -56,7 +56,7 @@ const struct nla_policy ibtrace_trace_policy[IBTRACE_A_JOB_DETACH + 1] = {
 	[IBTRACE_A_TRACE_TIMEOUT_MS] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_nl_timeout_range),
 	[IBTRACE_A_TRACE_RETRIES] =
-		NLA_POLICY_RANGE(NLA_U32, 0, IBTRACE_NL_MAX_RETRIES),
+		NLA_POLICY_RANGE(NLA_U32, 0, IBTRACE_MAX_RETRIES),
 	[IBTRACE_A_TRACE_MLID] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_nl_mlid_range),
 	[IBTRACE_A_JOB_DETACH] = { .type = NLA_FLAG },
@@ -90,10 +90,10 @@ static int ibtrace_trace_parse(struct nlattr **attrs,
 		p->dlid = nla_get_u32(attrs[IBTRACE_A_TRACE_DLID]);
 	if (attrs[IBTRACE_A_TRACE_MLID])
 		p->mlid = nla_get_u32(attrs[IBTRACE_A_TRACE_MLID]);
-	p->timeout_ms = IBTRACE_NL_DEF_TIMEOUT_MS;
+	p->timeout_ms = IBTRACE_DEF_TIMEOUT_MS;
 	if (attrs[IBTRACE_A_TRACE_TIMEOUT_MS])
 		p->timeout_ms = nla_get_u32(attrs[IBTRACE_A_TRACE_TIMEOUT_MS]);
-	p->retries = IBTRACE_NL_DEF_RETRIES;
+	p->retries = IBTRACE_DEF_RETRIES;
 	if (attrs[IBTRACE_A_TRACE_RETRIES])
 		p->retries = nla_get_u32(attrs[IBTRACE_A_TRACE_RETRIES]);
 	return 0;

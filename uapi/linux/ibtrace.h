@@ -24,6 +24,133 @@
 #define IBTRACE_ATTR_SOURCE_ROUTE	0x0010
 /* Longest incoming-port vector a SourceRoute probe carries. */
 #define IBTRACE_SROUTE_MAX_HOPS		64
+
+/*
+ * The SourceRoute attribute (IBTRACE_ATTR_SOURCE_ROUTE): byte offsets in
+ * the data area of the class 0x30 MAD, which begins at MAD byte 40 after
+ * the vendor range 2 header (Documentation/ibtrace.rst, "SourceRoute").
+ */
+
+/**
+ * define IBTRACE_SROUTE_ACTUAL_PORT - SourceRoute byte 0, the Actual
+ *	Incoming Port Number; the agent writes the port the probe arrived on
+ *	into the response, whatever the status
+ */
+#define IBTRACE_SROUTE_ACTUAL_PORT	0
+
+/**
+ * define IBTRACE_SROUTE_HOP_COUNT - SourceRoute byte 1, the Current Hop
+ *	Count, 1..%IBTRACE_SROUTE_MAX_HOPS; another value is answered with
+ *	status 0x001C
+ */
+#define IBTRACE_SROUTE_HOP_COUNT	1
+
+/**
+ * define IBTRACE_SROUTE_VECTOR - SourceRoute bytes 2..65, the vector of
+ *	incoming port numbers; entry i is the port the probe is expected to
+ *	arrive on at hop i + 1, and the agent compares entry hop count - 1
+ *	with its own (status 0 when equal, else 0x001C)
+ */
+#define IBTRACE_SROUTE_VECTOR		2
+
+/*
+ * Request bounds and defaults: the ranges the kernel's policies accept for
+ * the request attributes named, and what an absent attribute means.
+ */
+
+/**
+ * define IBTRACE_MAX_UNICAST_LID - highest DLID a ping, a trace or a test
+ *	accepts (%IBTRACE_A_PING_DLID, %IBTRACE_A_TRACE_DLID,
+ *	%IBTRACE_A_TEST_LID, from 1), the highest unicast LID
+ */
+#define IBTRACE_MAX_UNICAST_LID		0xbfff
+
+/**
+ * define IBTRACE_MIN_MULTICAST_LID - lowest %IBTRACE_A_TRACE_MLID, the first
+ *	multicast LID
+ */
+#define IBTRACE_MIN_MULTICAST_LID	0xc000
+
+/**
+ * define IBTRACE_MAX_MULTICAST_LID - highest %IBTRACE_A_TRACE_MLID, the last
+ *	multicast LID (0xffff is the permissive LID)
+ */
+#define IBTRACE_MAX_MULTICAST_LID	0xfffe
+
+/**
+ * define IBTRACE_DEF_TIMEOUT_MS - wait per MAD attempt of a ping, a trace
+ *	or a test when %IBTRACE_A_PING_TIMEOUT_MS, %IBTRACE_A_TRACE_TIMEOUT_MS
+ *	or %IBTRACE_A_TEST_TIMEOUT_MS is absent (libibmad's default)
+ */
+#define IBTRACE_DEF_TIMEOUT_MS		1000
+
+/**
+ * define IBTRACE_MAX_TIMEOUT_MS - longest wait per MAD attempt those three
+ *	attributes accept, from 1 ms
+ */
+#define IBTRACE_MAX_TIMEOUT_MS		60000
+
+/**
+ * define IBTRACE_DEF_RETRIES - attempts after a timeout when
+ *	%IBTRACE_A_PING_RETRIES, %IBTRACE_A_TRACE_RETRIES or
+ *	%IBTRACE_A_TEST_RETRIES is absent (libibmad's default)
+ */
+#define IBTRACE_DEF_RETRIES		3
+
+/**
+ * define IBTRACE_MAX_RETRIES - most attempts after a timeout those three
+ *	attributes accept, from 0
+ */
+#define IBTRACE_MAX_RETRIES		100
+
+/**
+ * define IBTRACE_PING_MAX_COUNT - most probes %IBTRACE_A_PING_COUNT asks
+ *	for, from 1 (1 when absent)
+ */
+#define IBTRACE_PING_MAX_COUNT		100000
+
+/**
+ * define IBTRACE_PING_DEF_INTERVAL_MS - gap between probes when
+ *	%IBTRACE_A_PING_INTERVAL_MS is absent
+ */
+#define IBTRACE_PING_DEF_INTERVAL_MS	1000
+
+/**
+ * define IBTRACE_PING_MAX_INTERVAL_MS - longest gap between probes
+ *	%IBTRACE_A_PING_INTERVAL_MS accepts, from 0
+ */
+#define IBTRACE_PING_MAX_INTERVAL_MS	60000
+
+/**
+ * define IBTRACE_TEST_DEF_RNR_TIMER - the RNR NAK timer code the RNR test
+ *	measures when %IBTRACE_A_TEST_RNR_TIMER is absent
+ */
+#define IBTRACE_TEST_DEF_RNR_TIMER	1
+
+/**
+ * define IBTRACE_TEST_DEF_RNR_RETRY - the requester's rnr_retry when
+ *	%IBTRACE_A_TEST_RNR_RETRY is absent
+ */
+#define IBTRACE_TEST_DEF_RNR_RETRY	1
+
+/**
+ * define IBTRACE_TEST_DEF_ITERATIONS - runs per timer code when
+ *	%IBTRACE_A_TEST_ITERATIONS is absent
+ */
+#define IBTRACE_TEST_DEF_ITERATIONS	5
+
+/**
+ * define IBTRACE_TEST_MAX_SIZE - largest SEND %IBTRACE_A_TEST_SIZE asks
+ *	for, in bytes, from 1
+ */
+#define IBTRACE_TEST_MAX_SIZE		65536
+
+/**
+ * define IBTRACE_TEST_MAX_DEADLINE_MS - longest %IBTRACE_A_TEST_DEADLINE_MS,
+ *	from 1 ms
+ */
+#define IBTRACE_TEST_MAX_DEADLINE_MS	600000
+
 /* Traces that may run at once; one more is refused with EBUSY. */
 #define IBTRACE_TRACE_MAX_RUNNING	64
 /* Longest directed route a trace follows (IBA C14-6: hop count 0..63). */
