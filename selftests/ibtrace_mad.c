@@ -2,7 +2,8 @@
 /*
  * ibtrace_mad - send one raw vendor MAD of class 0x30 through
  * /dev/infiniband/umadN and print the answer as key=value lines, so that
- * shell selftests can check the in-kernel ibtrace agent (DESIGN §3).
+ * shell selftests can check the in-kernel ibtrace agent
+ * (Documentation/ibtrace.rst, "The class 0x30 agent").
  *
  * Build: gcc -Wall -Wextra -O2 -I../uapi ibtrace_mad.c -libumad
  *
@@ -20,10 +21,11 @@
  * and vector, payload and length (short, truncated, full, oversized).
  * From each request it derives what must happen - refused by ib_umad,
  * dropped or answered 0x000C by ib_mad, or answered by the agent with the
- * status of DESIGN §3 - and checks every answer and every silence against
- * that. It prints the counts as key=value lines, among them what the
- * agent's counters must have grown by (exp_rx, exp_success, ...). Exit 0
- * when every outcome was as expected, 1 otherwise.
+ * status Documentation/ibtrace.rst gives - and checks every answer and
+ * every silence against that. It prints the counts as key=value lines,
+ * among them what the agent's counters must have grown by (exp_rx,
+ * exp_success, ...). Exit 0 when every outcome was as expected, 1
+ * otherwise.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -233,8 +235,9 @@ static void build_mad(uint8_t *mad, const struct opts *o, uint32_t tid_lo)
 	/* RMPP header stays zero: RMPPFlags.Active clear, a single MAD */
 	put_be(mad + OFF_OUI, o->oui, 3);
 	if (o->attr == IBTRACE_ATTR_SOURCE_ROUTE || o->nroute || o->has_hops) {
-		mad[OFF_DATA + 1] = o->has_hops ? (int)o->hops : o->nroute;
-		memcpy(mad + OFF_DATA + 2, o->route, o->nroute);
+		mad[OFF_DATA + IBTRACE_SROUTE_HOP_COUNT] =
+			o->has_hops ? (int)o->hops : o->nroute;
+		memcpy(mad + OFF_DATA + IBTRACE_SROUTE_VECTOR, o->route, o->nroute);
 	}
 }
 
@@ -306,7 +309,8 @@ static void print_answer(const uint8_t *mad, uint64_t rtt_us)
 	printf("tid=0x%08x%08x\ntid_match=1\n",
 	       get_be(mad + OFF_TID, 4), get_be(mad + OFF_TID + 4, 4));
 	if (attr == IBTRACE_ATTR_SOURCE_ROUTE)
-		printf("actual_port=%u\nhops=%u\n", d[0], d[1]);
+		printf("actual_port=%u\nhops=%u\n", d[IBTRACE_SROUTE_ACTUAL_PORT],
+		       d[IBTRACE_SROUTE_HOP_COUNT]);
 	else if (attr == IBTRACE_ATTR_CLASS_PORT_INFO)	/* CapMask2:27, RespTime:5 */
 		printf("base_version=%u\nclass_version=%u\ncap_mask=0x%04x\nresp_time=%u\n",
 		       d[0], d[1], get_be(d + 2, 2), get_be(d + 4, 4) & 0x1f);
@@ -431,10 +435,10 @@ static int fz_build(uint8_t *m, uint32_t tid_lo, unsigned int tport,
 	if (get_be(m + OFF_ATTR, 2) == IBTRACE_ATTR_SOURCE_ROUTE) {
 		r = fz_below(10);
 		hops = r < 7 ? 1 + fz_below(IBTRACE_SROUTE_MAX_HOPS) :
-		       r < 8 ? 0 : m[OFF_DATA + 1];
-		m[OFF_DATA + 1] = hops;
+		       r < 8 ? 0 : m[OFF_DATA + IBTRACE_SROUTE_HOP_COUNT];
+		m[OFF_DATA + IBTRACE_SROUTE_HOP_COUNT] = hops;
 		if (hops >= 1 && hops <= IBTRACE_SROUTE_MAX_HOPS && fz_one_in(2))
-			m[OFF_DATA + 2 + hops - 1] = tport;
+			m[OFF_DATA + IBTRACE_SROUTE_VECTOR + hops - 1] = tport;
 	}
 	r = fz_below(100);
 	if (r < 84)
@@ -505,11 +509,11 @@ static struct fz_expect fz_predict(const uint8_t *m, unsigned int len,
 		e.verdict = FZ_SUCCESS;
 		break;
 	case IBTRACE_ATTR_SOURCE_ROUTE:
-		hops = m[OFF_DATA + 1];
+		hops = m[OFF_DATA + IBTRACE_SROUTE_HOP_COUNT];
 		if (hops == 0 || hops > IBTRACE_SROUTE_MAX_HOPS) {
 			e.verdict = FZ_MALFORMED;
 			e.status = 0x001c;
-		} else if (m[OFF_DATA + 2 + hops - 1] != tport) {
+		} else if (m[OFF_DATA + IBTRACE_SROUTE_VECTOR + hops - 1] != tport) {
 			e.verdict = FZ_MISMATCH;
 			e.status = 0x001c;
 		} else {
@@ -570,9 +574,10 @@ static const char *fz_check(const struct fz_pend *p, const uint8_t *a,
 		    (*at = fz_diff(a, zero, OFF_DATA + 8, MAD_SIZE)) >= 0)
 			return "ClassPortInfo not as documented";
 	} else {
-		if (d[0] != tport)
+		if (d[IBTRACE_SROUTE_ACTUAL_PORT] != tport)
 			return "SourceRoute: wrong actual port";
-		if ((*at = fz_diff(a, q, OFF_DATA + 1, MAD_SIZE)) >= 0)
+		if ((*at = fz_diff(a, q, OFF_DATA + IBTRACE_SROUTE_HOP_COUNT,
+				   MAD_SIZE)) >= 0)
 			return "SourceRoute: data past byte 0 changed";
 	}
 	return NULL;
