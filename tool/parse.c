@@ -56,7 +56,7 @@ int ibt_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out)
 /* Unicast LID: 1..0xbfff (0 is reserved, 0xc000 and up are multicast). */
 int ibt_parse_lid(const char *s, uint32_t *lid)
 {
-	return ibt_parse_u32(s, 1, 0xbfff, lid);
+	return ibt_parse_u32(s, 1, IBTRACE_MAX_UNICAST_LID, lid);
 }
 
 /* GID in IPv6 text form ("fe80::5054:ff:fe1b:1"); no scope suffix. */
