@@ -320,6 +320,8 @@ int ibtrace_smp_exchange(struct ibtrace_port *port,
 			 struct ibtrace_mad_req *req,
 			 const struct ibtrace_smp_route *route, u8 method,
 			 __be16 attr_id, u32 attr_mod, const void *data);
+int ibtrace_smp_exchange_one(struct ibtrace_port *port,
+			     struct ibtrace_mad_req *req);
 int ibtrace_smp_exchange_all(struct ibtrace_port *port,
 			     struct ibtrace_mad_req *reqs, int *errs,
 			     unsigned int n);

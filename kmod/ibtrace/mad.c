@@ -263,10 +263,9 @@ int ibtrace_mad_exchange_on(struct ibtrace_port *port,
 	int err = -ETIMEDOUT;
 	u32 i;
 
+	req->attempts = 0;
 	if (!agent)
 		return -EOPNOTSUPP;
-
-	req->attempts = 0;
 	for (i = 0; i <= req->retries; i++) {
 		err = ibtrace_mad_attempt(port, &call);
 		if (err != -ETIMEDOUT)

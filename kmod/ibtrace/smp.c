@@ -178,6 +178,23 @@ int ibtrace_smp_exchange(struct ibtrace_port *port,
 	err = ibtrace_smp_build(req, route, method, attr_id, attr_mod, data);
 	if (err)
 		return err;
+	return ibtrace_smp_exchange_one(port, req);
+}
+
+/**
+ * ibtrace_smp_exchange_one() - one SMP, already built, and its answer
+ * @port: the local port; it must have an SMI agent
+ * @req: a request built by ibtrace_smp_build(), with ah, timeout_ms,
+ *	retries and stop set by the caller; the answer lands in
+ *	@req->resp_smp
+ *
+ * Sleeps. The MAD status of the answer is left for the caller to check.
+ *
+ * Return: as ibtrace_mad_exchange().
+ */
+int ibtrace_smp_exchange_one(struct ibtrace_port *port,
+			     struct ibtrace_mad_req *req)
+{
 	return ibtrace_mad_exchange_on(port, port->smi_agent, req,
 				       IB_MGMT_MAD_HDR, IB_MGMT_MAD_DATA);
 }

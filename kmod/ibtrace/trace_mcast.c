@@ -197,10 +197,10 @@ static int ibtrace_mc_check(struct ibtrace_mc *mc, u32 i,
 static int ibtrace_mc_get(struct ibtrace_mc *mc, u32 i, __be16 attr, u32 mod)
 {
 	struct ibtrace_mad_req *req = &mc->req;
-	int err, outcome;
+	int err;
 
 	ibtrace_mc_build(mc, req, i, attr, mod);
-	err = ibtrace_smp_exchange_all(mc->port, req, &outcome, 1) ?: outcome;
+	err = ibtrace_smp_exchange_one(mc->port, req);
 	mc->node[i].smps += req->attempts;
 	mc->res->smps += req->attempts;
 	return ibtrace_mc_check(mc, i, req, err);
