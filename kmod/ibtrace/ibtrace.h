@@ -423,6 +423,40 @@ struct ibtrace_trace_result {
 typedef int (*ibtrace_trace_report_t)(void *ctx,
 				      const struct ibtrace_hop *hop);
 
+/**
+ * struct ibtrace_trace_ctx - what a running trace is given, whichever walk
+ *	(unicast in trace.c, multicast in trace_mcast.c) makes it
+ * @port: the local port
+ * @params: what the user asked for
+ * @res: the result being built
+ * @report: called with each hop, through ibtrace_trace_report()
+ * @report_ctx: passed to @report
+ * @smp_ah: AH of the directed-route SMPs (permissive DLID), NULL on RoCE
+ */
+struct ibtrace_trace_ctx {
+	struct ibtrace_port *port;
+	const struct ibtrace_trace_params *params;
+	struct ibtrace_trace_result *res;
+	ibtrace_trace_report_t report;
+	void *report_ctx;
+	struct ib_ah *smp_ah;
+};
+
+/**
+ * ibtrace_hop_holds() - does a port's LID range hold a DLID?
+ * @lid: the port's base LID, 0 when it has none
+ * @lmc: its LID mask control: it answers 2^@lmc LIDs from @lid on
+ * @dlid: the LID traced
+ *
+ * The test that ends a trace at a hop, unicast or multicast.
+ *
+ * Return: true when @lid is set and @dlid is in [@lid, @lid + 2^@lmc - 1].
+ */
+static inline bool ibtrace_hop_holds(u32 lid, u8 lmc, u32 dlid)
+{
+	return lid && dlid >= lid && dlid - lid < (1U << lmc);
+}
+
 int ibtrace_trace_check(struct ibtrace_port *port,
 			const struct ibtrace_trace_params *params,
 			struct netlink_ext_ack *extack);
@@ -431,12 +465,11 @@ int ibtrace_trace_run(struct ibtrace_port *port,
 		      ibtrace_trace_report_t report, void *ctx,
 		      struct ibtrace_trace_result *result,
 		      struct netlink_ext_ack *extack);
+int ibtrace_trace_report(const struct ibtrace_trace_ctx *tc,
+			 const struct ibtrace_hop *hop);
 
 /* trace_mcast.c */
-int ibtrace_trace_mcast(struct ibtrace_port *port,
-			const struct ibtrace_trace_params *params,
-			struct ib_ah *smp_ah, ibtrace_trace_report_t report,
-			void *ctx, struct ibtrace_trace_result *result);
+int ibtrace_trace_mcast(const struct ibtrace_trace_ctx *tc);
 
 /* sa.c */
 int ibtrace_sa_path_lookup(struct ibtrace_port *port, const union ib_gid *dgid,

@@ -147,12 +147,8 @@ struct ibtrace_trace_node {
 
 /**
  * struct ibtrace_trace - one running trace
- * @port: the local port
- * @params: what the user asked for
- * @res: the result being built
- * @report: called with each finished hop
- * @report_ctx: passed to @report
- * @smp_ah: AH of the directed-route SMPs (permissive DLID)
+ * @tc: the port, the request, the result, where each finished hop goes
+ *	and the AH of the directed-route SMPs
  * @vend: the class 0x30 exchange of a RoCE trace
  * @path: directed route, @path[1..h] the exit ports up to hop h
  * @sroute: incoming port of hops 1.., index = hop - 1
@@ -172,12 +168,7 @@ struct ibtrace_trace_node {
  * @hop: the RoCE trace's hop being learnt
  */
 struct ibtrace_trace {
-	struct ibtrace_port *port;
-	const struct ibtrace_trace_params *params;
-	struct ibtrace_trace_result *res;
-	ibtrace_trace_report_t report;
-	void *report_ctx;
-	struct ib_ah *smp_ah;
+	const struct ibtrace_trace_ctx *tc;
 	struct ibtrace_mad_req vend;
 	u8 path[IB_SMP_MAX_PATH_HOPS];
 	u8 sroute[IBTRACE_SROUTE_MAX_HOPS];
@@ -227,23 +218,23 @@ static int ibtrace_q_post(struct ibtrace_trace *t, struct ibtrace_trace_q *q,
 
 	q->call.req = &q->req;
 	if (smp) {
-		q->call.agent = t->port->smi_agent;
+		q->call.agent = t->tc->port->smi_agent;
 		q->call.hdr_len = IB_MGMT_MAD_HDR;
 		q->call.data_len = IB_MGMT_MAD_DATA;
 	} else {
-		q->call.agent = t->port->agent;
+		q->call.agent = t->tc->port->agent;
 		q->call.hdr_len = IB_MGMT_VENDOR_HDR;
 		q->call.data_len = IB_MGMT_VENDOR_DATA;
 	}
-	err = ibtrace_mad_call_post(t->port, &q->call);
+	err = ibtrace_mad_call_post(t->tc->port, &q->call);
 	if (err)
 		return err;
 	q->busy = true;
 	q->asked = true;
 	if (smp)
-		t->res->smps++;
+		t->tc->res->smps++;
 	else
-		t->res->vendor_mads++;
+		t->tc->res->vendor_mads++;
 	return 0;
 }
 
@@ -252,7 +243,7 @@ static void ibtrace_q_cancel(struct ibtrace_trace *t, struct ibtrace_trace_q *q)
 {
 	if (!q->busy)
 		return;
-	ibtrace_mad_call_cancel(t->port, &q->call);
+	ibtrace_mad_call_cancel(t->tc->port, &q->call);
 	q->busy = false;
 	q->err = -ECANCELED;
 }
@@ -288,9 +279,9 @@ static int ibtrace_ask_smp(struct ibtrace_trace *t,
 				NULL);
 	if (err)
 		return err;
-	req->ah = t->smp_ah;
-	req->timeout_ms = t->params->timeout_ms;
-	req->retries = t->params->retries;
+	req->ah = t->tc->smp_ah;
+	req->timeout_ms = t->tc->params->timeout_ms;
+	req->retries = t->tc->params->retries;
 	req->attempts = 0;
 	return ibtrace_ask(t, n, which);
 }
@@ -312,9 +303,9 @@ static void ibtrace_vendor_req(struct ibtrace_trace *t,
 	}
 	req->ah = ah;
 	req->remote_qpn = 1;
-	req->timeout_ms = t->params->timeout_ms;
-	req->retries = t->params->retries;
-	req->stop = t->params->stop;
+	req->timeout_ms = t->tc->params->timeout_ms;
+	req->retries = t->tc->params->retries;
+	req->stop = t->tc->params->stop;
 	req->attempts = 0;
 }
 
@@ -338,7 +329,7 @@ static int ibtrace_agent_start(struct ibtrace_trace *t,
 	n->agent_stage = IBTRACE_AGENT_DONE;
 	if (!n->hop.lid || n->hop.lid > IBTRACE_IBA_LID_UCAST_MAX)
 		return 0;
-	ah = ibtrace_ah_create(t->port, NULL, &path, NULL);
+	ah = ibtrace_ah_create(t->tc->port, NULL, &path, NULL);
 	if (IS_ERR(ah))
 		return 0;
 	n->ah = ah;
@@ -462,14 +453,14 @@ static int ibtrace_agent_step(struct ibtrace_trace *t,
  */
 static int ibtrace_dest_start(struct ibtrace_trace *t)
 {
-	struct ibtrace_path path = { .dlid = t->res->dlid };
+	struct ibtrace_path path = { .dlid = t->tc->res->dlid };
 	struct ibtrace_trace_q *q = &t->dest_cpi;
 	struct ib_ah *ah;
 	int err;
 
 	t->dest_hop = -1;
 	t->dest_agent = IBTRACE_DEST_NONE;
-	ah = ibtrace_ah_create(t->port, NULL, &path, NULL);
+	ah = ibtrace_ah_create(t->tc->port, NULL, &path, NULL);
 	if (IS_ERR(ah))
 		return 0;
 	t->dest_ah = ah;
@@ -557,12 +548,6 @@ static int ibtrace_dest_step(struct ibtrace_trace *t)
 	return ibtrace_dest_go(t);
 }
 
-static bool ibtrace_hop_holds(const struct ibtrace_hop *hop, u32 dlid)
-{
-	return hop->has_lid && hop->lid &&
-	       dlid >= hop->lid && dlid - hop->lid < (1U << hop->lmc);
-}
-
 /*
  * An SMP of @n was answered or given up: false (and the trace ended at
  * @n) unless it was answered with status 0.
@@ -642,7 +627,7 @@ static int ibtrace_node_start(struct ibtrace_trace *t)
 		/* The source is a channel adapter: its own port's PortInfo. */
 		return ibtrace_ask_smp(t, n, IBTRACE_ASK_PI,
 				       IB_SMP_ATTR_PORT_INFO,
-				       t->port->port_num);
+				       t->tc->port->port_num);
 	err = ibtrace_ask_smp(t, n, IBTRACE_ASK_PI, IB_SMP_ATTR_PORT_INFO, 0);
 	if (!err)
 		err = ibtrace_ask_smp(t, n, IBTRACE_ASK_SI,
@@ -650,7 +635,7 @@ static int ibtrace_node_start(struct ibtrace_trace *t)
 	if (!err)
 		err = ibtrace_ask_smp(t, n, IBTRACE_ASK_LFT,
 				      IB_SMP_ATTR_LINEAR_FORWARD_TABLE,
-				      t->res->dlid / IBTRACE_IBA_LFT_BLOCK);
+				      t->tc->res->dlid / IBTRACE_IBA_LFT_BLOCK);
 	if (!err)
 		err = ibtrace_dest_ahead(t, n);
 	return err;
@@ -687,7 +672,7 @@ static bool ibtrace_node_lid(struct ibtrace_trace *t,
 	n->hop.lid = be16_to_cpu(pi->lid);
 	n->hop.lmc = ibtrace_iba_pi_lmc(pi);
 	n->hop.has_lid = true;
-	return ibtrace_hop_holds(&n->hop, t->res->dlid);
+	return ibtrace_hop_holds(n->hop.lid, n->hop.lmc, t->tc->res->dlid);
 }
 
 /* A switch that does not hold the DLID: its exit port, or the end. */
@@ -697,7 +682,7 @@ static int ibtrace_switch_exit(struct ibtrace_trace *t,
 	const struct ibtrace_iba_switch_info *si =
 		ibtrace_smp_data(n, IBTRACE_ASK_SI);
 	const u8 *lft = ibtrace_smp_data(n, IBTRACE_ASK_LFT);
-	u32 dlid = t->res->dlid, top;
+	u32 dlid = t->tc->res->dlid, top;
 	u8 out;
 
 	top = be16_to_cpu(si->lft_top);
@@ -870,10 +855,10 @@ static int ibtrace_node_asked(struct ibtrace_trace *t,
 		pi = ibtrace_smp_data(n, IBTRACE_ASK_PI);
 		if (ibtrace_iba_pi_state(pi) != IB_PORT_ACTIVE) {
 			ibtrace_node_end(n, IBTRACE_TRACE_PORT_DOWN,
-					 t->port->port_num);
+					 t->tc->port->port_num);
 			return 0;
 		}
-		return ibtrace_node_next(t, n, t->port->port_num);
+		return ibtrace_node_next(t, n, t->tc->port->port_num);
 	}
 	if (!n->is_switch) {
 		ibtrace_node_end(n, IBTRACE_TRACE_DEAD_END, 0);
@@ -961,18 +946,28 @@ static bool ibtrace_node_complete(const struct ibtrace_trace_node *n)
 	       n->agent_stage != IBTRACE_AGENT_ASKING;
 }
 
-static int ibtrace_trace_report(struct ibtrace_trace *t,
-				struct ibtrace_hop *hop)
+/**
+ * ibtrace_trace_report() - report one hop of a trace
+ * @tc: the trace
+ * @hop: the hop, complete (also a failing one)
+ *
+ * Counts the hop in the result and gives it to the trace's report
+ * callback.
+ *
+ * Return: what the callback returned.
+ */
+int ibtrace_trace_report(const struct ibtrace_trace_ctx *tc,
+			 const struct ibtrace_hop *hop)
 {
-	t->res->hops++;
-	return t->report(t->report_ctx, hop);
+	tc->res->hops++;
+	return tc->report(tc->report_ctx, hop);
 }
 
 /* The trace has ended at @n: say so in the result. */
 static void ibtrace_trace_finish(struct ibtrace_trace *t,
 				 struct ibtrace_trace_node *n)
 {
-	struct ibtrace_trace_result *res = t->res;
+	struct ibtrace_trace_result *res = t->tc->res;
 
 	res->status = n->end_status;
 	if (res->status == IBTRACE_TRACE_OK)
@@ -1004,7 +999,7 @@ static bool ibtrace_trace_news(struct ibtrace_trace *t)
 	u32 h;
 	int i;
 
-	if (ibtrace_dev_dead(t->port->dev))
+	if (ibtrace_dev_dead(t->tc->port->dev))
 		return true;
 	if (t->dest_cpi.busy && ibtrace_mad_call_done(&t->dest_cpi.call))
 		return true;
@@ -1046,7 +1041,7 @@ static int ibtrace_trace_pipeline(struct ibtrace_trace *t)
 			if (!ibtrace_node_complete(n) &&
 			    !(n->ends && n->end_status == IBTRACE_TRACE_DEV_GONE))
 				break;
-			err = ibtrace_trace_report(t, &n->hop);
+			err = ibtrace_trace_report(t->tc, &n->hop);
 			if (err)
 				return err;
 			if (n->ends) {
@@ -1066,19 +1061,19 @@ static int ibtrace_trace_pipeline(struct ibtrace_trace *t)
 		if (WARN_ON_ONCE(!ibtrace_trace_busy(t)))
 			return -EIO;
 		/* (a job's worker takes no signals: S, not D, state) */
-		if (wait_event_interruptible(t->port->dev->waitq,
+		if (wait_event_interruptible(t->tc->port->dev->waitq,
 					     ibtrace_trace_news(t) ||
-					     ibtrace_stopped(t->params->stop)))
+					     ibtrace_stopped(t->tc->params->stop)))
 			return -EINTR;
-		if (ibtrace_stopped(t->params->stop) &&
-		    !ibtrace_dev_dead(t->port->dev))
+		if (ibtrace_stopped(t->tc->params->stop) &&
+		    !ibtrace_dev_dead(t->tc->port->dev))
 			return -ECANCELED;
-		if (ibtrace_dev_dead(t->port->dev)) {
+		if (ibtrace_dev_dead(t->tc->port->dev)) {
 			/* The oldest hop not reported is where it ended. */
 			n = ibtrace_node(t, t->oldest);
 			n->ends = true;
 			n->end_status = IBTRACE_TRACE_DEV_GONE;
-			err = ibtrace_trace_report(t, &n->hop);
+			err = ibtrace_trace_report(t->tc, &n->hop);
 			ibtrace_trace_finish(t, n);
 			return err;
 		}
@@ -1094,7 +1089,7 @@ static void ibtrace_trace_cleanup(struct ibtrace_trace *t)
 		if (t->node[i].stage != IBTRACE_NODE_FREE)
 			ibtrace_node_release(t, &t->node[i]);
 	if (t->dest_cpi.busy)
-		ibtrace_mad_call_cancel(t->port, &t->dest_cpi.call);
+		ibtrace_mad_call_cancel(t->tc->port, &t->dest_cpi.call);
 	t->dest_cpi.busy = false;
 	if (t->dest_ah)
 		ibtrace_ah_destroy(t->dest_ah);
@@ -1109,9 +1104,9 @@ static int ibtrace_trace_vendor(struct ibtrace_trace *t, struct ib_ah *ah,
 	int err;
 
 	ibtrace_vendor_req(t, req, attr, hops, ah);
-	err = ibtrace_mad_exchange(t->port, req);
+	err = ibtrace_mad_exchange(t->tc->port, req);
 	t->hop.vendor_mads += req->attempts;
-	t->res->vendor_mads += req->attempts;
+	t->tc->res->vendor_mads += req->attempts;
 	if (!err)
 		t->hop.vendor_rtt_ns = req->rtt_ns;
 	return err;
@@ -1121,10 +1116,10 @@ static int ibtrace_trace_vendor(struct ibtrace_trace *t, struct ib_ah *ah,
  * RoCE: no SMPs, so the source and the destination's agent only; nothing
  * tells the destination's port, so port 1 is expected.
  */
-static int ibtrace_trace_roce(struct ibtrace_trace *t,
-			      struct netlink_ext_ack *extack)
+static int ibtrace_trace_roce_walk(struct ibtrace_trace *t,
+				   struct netlink_ext_ack *extack)
 {
-	struct ibtrace_port *port = t->port;
+	struct ibtrace_port *port = t->tc->port;
 	struct ib_device *ibdev = port->dev->ibdev;
 	const struct ib_vendor_mad *resp = &t->vend.resp;
 	struct ibtrace_path path = {};
@@ -1133,7 +1128,7 @@ static int ibtrace_trace_roce(struct ibtrace_trace *t,
 	struct ib_ah *ah;
 	int err;
 
-	ah = ibtrace_ah_create(port, &t->params->dgid, &path, extack);
+	ah = ibtrace_ah_create(port, &t->tc->params->dgid, &path, extack);
 	if (IS_ERR(ah))
 		return PTR_ERR(ah);
 
@@ -1146,7 +1141,7 @@ static int ibtrace_trace_roce(struct ibtrace_trace *t,
 		hop->port_guid = be64_to_cpu(gid.global.interface_id);
 	strscpy(hop->desc, ibdev->node_desc, sizeof(hop->desc));
 	hop->out_port = port->port_num;
-	err = ibtrace_trace_report(t, hop);
+	err = ibtrace_trace_report(t->tc, hop);
 	if (err)
 		goto out;
 
@@ -1154,12 +1149,12 @@ static int ibtrace_trace_roce(struct ibtrace_trace *t,
 	hop->index = 1;
 	hop->agent = IBTRACE_HOP_AGENT_NONE;
 	t->sroute[0] = 1;
-	t->res->status = IBTRACE_TRACE_UNRESPONSIVE;
+	t->tc->res->status = IBTRACE_TRACE_UNRESPONSIVE;
 	err = ibtrace_trace_vendor(t, ah, IBTRACE_ATTR_CLASS_PORT_INFO, 0);
 	if (!err && !resp->mad_hdr.status) {
 		hop->agent = IBTRACE_HOP_AGENT_FAILED;
 		hop->expected_port = 1;
-		t->res->status = IBTRACE_TRACE_OK;
+		t->tc->res->status = IBTRACE_TRACE_OK;
 		err = ibtrace_trace_vendor(t, ah, IBTRACE_ATTR_SOURCE_ROUTE, 1);
 		if (!err) {
 			ibtrace_hop_verdict(hop, resp);
@@ -1169,13 +1164,88 @@ static int ibtrace_trace_roce(struct ibtrace_trace *t,
 	if (err == -ECANCELED)
 		goto out;
 	if (err == -ENODEV)
-		t->res->status = IBTRACE_TRACE_DEV_GONE;
-	if (t->res->status != IBTRACE_TRACE_OK)
-		t->res->fail_hop = 1;
-	err = ibtrace_trace_report(t, hop);
+		t->tc->res->status = IBTRACE_TRACE_DEV_GONE;
+	if (t->tc->res->status != IBTRACE_TRACE_OK)
+		t->tc->res->fail_hop = 1;
+	err = ibtrace_trace_report(t->tc, hop);
 out:
 	ibtrace_ah_destroy(ah);
 	return err;
+}
+
+/* The unicast walk's state, for @tc: NULL when out of memory. */
+static struct ibtrace_trace *
+ibtrace_trace_alloc(const struct ibtrace_trace_ctx *tc)
+{
+	struct ibtrace_trace *t = kvzalloc(sizeof(*t), GFP_KERNEL);
+
+	if (t)
+		t->tc = tc;
+	return t;
+}
+
+/* A RoCE trace: one hop, the destination's agent. */
+static int ibtrace_trace_roce(const struct ibtrace_trace_ctx *tc,
+			      struct netlink_ext_ack *extack)
+{
+	struct ibtrace_trace *t = ibtrace_trace_alloc(tc);
+	int err;
+
+	if (!t)
+		return -ENOMEM;
+	tc->res->one_hop = true;
+	err = ibtrace_trace_roce_walk(t, extack);
+	kvfree(t);
+	return err;
+}
+
+/* A unicast trace on InfiniBand: the pipelined walk. */
+static int ibtrace_trace_unicast(const struct ibtrace_trace_ctx *tc)
+{
+	struct ibtrace_trace *t = ibtrace_trace_alloc(tc);
+	int err;
+
+	if (!t)
+		return -ENOMEM;
+	err = ibtrace_trace_pipeline(t);
+	ibtrace_trace_cleanup(t);
+	kvfree(t);
+	return err;
+}
+
+static bool ibtrace_trace_on_ib(struct ibtrace_port *port)
+{
+	return rdma_port_get_link_layer(port->dev->ibdev, port->port_num) ==
+	       IB_LINK_LAYER_INFINIBAND;
+}
+
+/*
+ * What refuses a trace of @params from @port whatever the destination:
+ * 0, -EINVAL or -EOPNOTSUPP, with the reason in @extack.
+ */
+static int ibtrace_trace_refuse(struct ibtrace_port *port,
+				const struct ibtrace_trace_params *params,
+				struct netlink_ext_ack *extack)
+{
+	if (!ibtrace_trace_on_ib(port)) {
+		if (!params->has_dgid) {
+			NL_SET_ERR_MSG(extack,
+				       "a RoCE port has no LIDs: trace a DGID");
+			return -EINVAL;
+		}
+		if (params->mlid) {
+			NL_SET_ERR_MSG(extack,
+				       "a RoCE port has no multicast forwarding tables to trace");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (!port->smi_agent) {
+		NL_SET_ERR_MSG(extack,
+			       "the port has no SMI agent: SMPs cannot be sent");
+		return -EOPNOTSUPP;
+	}
+	return 0;
 }
 
 /**
@@ -1193,26 +1263,11 @@ int ibtrace_trace_check(struct ibtrace_port *port,
 			const struct ibtrace_trace_params *params,
 			struct netlink_ext_ack *extack)
 {
-	if (rdma_port_get_link_layer(port->dev->ibdev, port->port_num) !=
-	    IB_LINK_LAYER_INFINIBAND) {
-		if (!params->has_dgid) {
-			NL_SET_ERR_MSG(extack,
-				       "a RoCE port has no LIDs: trace a DGID");
-			return -EINVAL;
-		}
-		if (params->mlid) {
-			NL_SET_ERR_MSG(extack,
-				       "a RoCE port has no multicast forwarding tables to trace");
-			return -EINVAL;
-		}
-		return ibtrace_addr_check(port, &params->dgid, 0, extack);
-	}
-	if (!port->smi_agent) {
-		NL_SET_ERR_MSG(extack,
-			       "the port has no SMI agent: SMPs cannot be sent");
-		return -EOPNOTSUPP;
-	}
-	return 0;
+	int err = ibtrace_trace_refuse(port, params, extack);
+
+	if (err || ibtrace_trace_on_ib(port))
+		return err;
+	return ibtrace_addr_check(port, &params->dgid, 0, extack);
 }
 
 /**
@@ -1228,7 +1283,8 @@ int ibtrace_trace_check(struct ibtrace_port *port,
  *
  * Sleeps. A trace that fails on the fabric (no route, port down, hop
  * unresponsive, SA lookup failed, device gone) returns 0 with the reason
- * in @result.
+ * in @result. Only a unicast trace allocates the pipelined walk's state;
+ * a multicast trace allocates its search's (trace_mcast.c).
  *
  * Return: 0, -ECANCELED when @params->stop was set, or another negative
  * errno (bad request, out of memory, @report failed).
@@ -1239,43 +1295,20 @@ int ibtrace_trace_run(struct ibtrace_port *port,
 		      struct ibtrace_trace_result *result,
 		      struct netlink_ext_ack *extack)
 {
+	struct ibtrace_trace_ctx tc = {
+		.port = port, .params = params, .res = result,
+		.report = report, .report_ctx = ctx,
+	};
 	u64 start = ktime_get_ns();
 	struct ibtrace_path path = {};
-	struct ibtrace_trace *t;
 	int err;
 
 	memset(result, 0, sizeof(*result));
-	t = kvzalloc(sizeof(*t), GFP_KERNEL);
-	if (!t)
-		return -ENOMEM;
-	t->port = port;
-	t->params = params;
-	t->res = result;
-	t->report = report;
-	t->report_ctx = ctx;
-
-	if (rdma_port_get_link_layer(port->dev->ibdev, port->port_num) !=
-	    IB_LINK_LAYER_INFINIBAND) {
-		if (!params->has_dgid) {
-			NL_SET_ERR_MSG(extack,
-				       "a RoCE port has no LIDs: trace a DGID");
-			err = -EINVAL;
-			goto out;
-		}
-		if (params->mlid) {
-			NL_SET_ERR_MSG(extack,
-				       "a RoCE port has no multicast forwarding tables to trace");
-			err = -EINVAL;
-			goto out;
-		}
-		result->one_hop = true;
-		err = ibtrace_trace_roce(t, extack);
+	err = ibtrace_trace_refuse(port, params, extack);
+	if (err)
 		goto out;
-	}
-	if (!port->smi_agent) {
-		NL_SET_ERR_MSG(extack,
-			       "the port has no SMI agent: SMPs cannot be sent");
-		err = -EOPNOTSUPP;
+	if (!ibtrace_trace_on_ib(port)) {
+		err = ibtrace_trace_roce(&tc, extack);
 		goto out;
 	}
 
@@ -1294,23 +1327,19 @@ int ibtrace_trace_run(struct ibtrace_port *port,
 		result->dlid = path.dlid;
 	}
 
-	t->smp_ah = ibtrace_smp_ah_create(port);
-	if (IS_ERR(t->smp_ah)) {
+	tc.smp_ah = ibtrace_smp_ah_create(port);
+	if (IS_ERR(tc.smp_ah)) {
 		NL_SET_ERR_MSG(extack,
 			       "cannot create an address handle for SMPs");
-		err = PTR_ERR(t->smp_ah);
+		err = PTR_ERR(tc.smp_ah);
 		goto out;
 	}
-	if (params->mlid) {
-		err = ibtrace_trace_mcast(port, params, t->smp_ah, report, ctx,
-					  result);
-	} else {
-		err = ibtrace_trace_pipeline(t);
-		ibtrace_trace_cleanup(t);
-	}
-	ibtrace_ah_destroy(t->smp_ah);
+	if (params->mlid)
+		err = ibtrace_trace_mcast(&tc);
+	else
+		err = ibtrace_trace_unicast(&tc);
+	ibtrace_ah_destroy(tc.smp_ah);
 out:
 	result->elapsed_ns = ktime_get_ns() - start;
-	kvfree(t);
 	return err;
 }

@@ -96,12 +96,8 @@ struct ibtrace_mc_node {
 
 /**
  * struct ibtrace_mc - one multicast search
- * @port: the local port
- * @params: what the user asked for
- * @res: the result being built
- * @report: called with each hop of the path found
- * @report_ctx: passed to @report
- * @ah: address handle of the directed-route SMPs
+ * @tc: the port, the request, the result, where the hops of the path found
+ *	go and the address handle of the directed-route SMPs
  * @req: an SMP asked on its own
  * @breq: SMPs asked at once
  * @berr: how each of @breq ended
@@ -116,12 +112,7 @@ struct ibtrace_mc_node {
  * @hop: the hop being reported
  */
 struct ibtrace_mc {
-	struct ibtrace_port *port;
-	const struct ibtrace_trace_params *params;
-	struct ibtrace_trace_result *res;
-	ibtrace_trace_report_t report;
-	void *report_ctx;
-	struct ib_ah *ah;
+	const struct ibtrace_trace_ctx *tc;
 	struct ibtrace_mad_req req;
 	struct ibtrace_mad_req breq[IBTRACE_MC_BATCH];
 	int berr[IBTRACE_MC_BATCH];
@@ -146,9 +137,9 @@ enum ibtrace_mc_step {
 static int ibtrace_mc_end(struct ibtrace_mc *mc, u32 i, u8 status, u8 port)
 {
 	mc->at = i;
-	mc->res->status = status;
-	mc->res->fail_hop = mc->node[i].depth;
-	mc->res->fail_port = port;
+	mc->tc->res->status = status;
+	mc->tc->res->fail_hop = mc->node[i].depth;
+	mc->tc->res->fail_port = port;
 	return IBTRACE_MC_END;
 }
 
@@ -163,10 +154,10 @@ static void ibtrace_mc_build(struct ibtrace_mc *mc, struct ibtrace_mad_req *req,
 		route.path[mc->node[j].depth] = mc->node[j].via;
 	/* The hop count is at most IBTRACE_TRACE_MAX_HOPS: cannot fail. */
 	ibtrace_smp_build(req, &route, IB_MGMT_METHOD_GET, attr, mod, NULL);
-	req->ah = mc->ah;
-	req->timeout_ms = mc->params->timeout_ms;
-	req->retries = mc->params->retries;
-	req->stop = mc->params->stop;
+	req->ah = mc->tc->smp_ah;
+	req->timeout_ms = mc->tc->params->timeout_ms;
+	req->retries = mc->tc->params->retries;
+	req->stop = mc->tc->params->stop;
 }
 
 /*
@@ -187,7 +178,7 @@ static int ibtrace_mc_check(struct ibtrace_mc *mc, u32 i,
 		return err;
 	status = be16_to_cpu(req->resp_smp.status & ~IB_SMP_DIRECTION);
 	if (status) {
-		mc->res->mad_status = status;
+		mc->tc->res->mad_status = status;
 		return ibtrace_mc_end(mc, i, IBTRACE_TRACE_SMP_ERROR, 0);
 	}
 	return IBTRACE_MC_ON;
@@ -200,9 +191,9 @@ static int ibtrace_mc_get(struct ibtrace_mc *mc, u32 i, __be16 attr, u32 mod)
 	int err;
 
 	ibtrace_mc_build(mc, req, i, attr, mod);
-	err = ibtrace_smp_exchange_one(mc->port, req);
+	err = ibtrace_smp_exchange_one(mc->tc->port, req);
 	mc->node[i].smps += req->attempts;
-	mc->res->smps += req->attempts;
+	mc->tc->res->smps += req->attempts;
 	return ibtrace_mc_check(mc, i, req, err);
 }
 
@@ -220,11 +211,11 @@ static int ibtrace_mc_send(struct ibtrace_mc *mc, u32 n)
 	u32 k, attempts;
 	int err;
 
-	err = ibtrace_smp_exchange_all(mc->port, mc->breq, mc->berr, n);
+	err = ibtrace_smp_exchange_all(mc->tc->port, mc->breq, mc->berr, n);
 	for (k = 0; k < n; k++) {
 		attempts = mc->breq[k].attempts;
 		mc->node[mc->bnode[k]].smps += attempts;
-		mc->res->smps += attempts;
+		mc->tc->res->smps += attempts;
 	}
 	return err;
 }
@@ -285,7 +276,7 @@ static int ibtrace_mc_take(struct ibtrace_mc *mc, u32 j, u32 k)
 	const struct ib_node_info *ni = (void *)mc->breq[k].resp_smp.data;
 	const struct ib_port_info *pi = (void *)mc->breq[k + 1].resp_smp.data;
 	struct ibtrace_mc_node *n = &mc->node[j];
-	u32 dlid = mc->res->dlid;
+	u32 dlid = mc->tc->res->dlid;
 	bool seen, sw;
 	int ret;
 
@@ -317,13 +308,13 @@ static int ibtrace_mc_take(struct ibtrace_mc *mc, u32 j, u32 k)
 	n->lid = be16_to_cpu(pi->lid);
 	n->lmc = ibtrace_iba_pi_lmc(pi);
 	n->has_lid = true;
-	if (n->lid && dlid >= n->lid && dlid - n->lid < (1U << n->lmc)) {
+	if (ibtrace_hop_holds(n->lid, n->lmc, dlid)) {
 		mc->at = j;
 		return IBTRACE_MC_FOUND;
 	}
 	if (!j && !sw && ibtrace_iba_pi_state(pi) != IB_PORT_ACTIVE)
 		return ibtrace_mc_end(mc, j, IBTRACE_TRACE_PORT_DOWN,
-				      mc->port->port_num);
+				      mc->tc->port->port_num);
 	if (seen)
 		return IBTRACE_MC_ON;
 	if (j != mc->count)
@@ -455,7 +446,7 @@ static int ibtrace_mc_expand(struct ibtrace_mc *mc, u32 i)
 		/* Only the source sends: out of the local port. */
 		if (i)
 			return IBTRACE_MC_ON;
-		__set_bit(mc->port->port_num, ports);
+		__set_bit(mc->tc->port->port_num, ports);
 	} else {
 		ret = ibtrace_mc_ports(mc, i, ports);
 		if (ret)
@@ -523,8 +514,7 @@ static int ibtrace_mc_report(struct ibtrace_mc *mc)
 		hop->has_lid = n->has_lid;
 		hop->smps = n->smps;
 		hop->smp_rtt_ns = n->smp_rtt_ns;
-		mc->res->hops++;
-		err = mc->report(mc->report_ctx, hop);
+		err = ibtrace_trace_report(mc->tc, hop);
 		if (err)
 			return err;
 	}
@@ -533,22 +523,18 @@ static int ibtrace_mc_report(struct ibtrace_mc *mc)
 
 /**
  * ibtrace_trace_mcast() - trace the path of an MLID to a destination
- * @port: local InfiniBand port with an SMI agent
- * @params: the MLID (@params->mlid), timeout and retries
- * @smp_ah: address handle for directed-route SMPs
- * @report: called with every hop of the path found, in order
- * @ctx: passed to @report
- * @result: dlid set by the caller; status and totals filled in
+ * @tc: the local InfiniBand port (with an SMI agent), the request (the
+ *	MLID in @tc->params->mlid, timeout and retries), the address handle
+ *	for directed-route SMPs, the result (dlid set by the caller; status
+ *	and totals filled in) and where every hop of the path found goes, in
+ *	order
  *
  * Sleeps. See the file comment for the search.
  *
- * Return: 0 (how it ended is in @result), -ECANCELED, -ENOMEM, or
- * what @report returned.
+ * Return: 0 (how it ended is in @tc->res), -ECANCELED, -ENOMEM, or what
+ * the report callback returned.
  */
-int ibtrace_trace_mcast(struct ibtrace_port *port,
-			const struct ibtrace_trace_params *params,
-			struct ib_ah *smp_ah, ibtrace_trace_report_t report,
-			void *ctx, struct ibtrace_trace_result *result)
+int ibtrace_trace_mcast(const struct ibtrace_trace_ctx *tc)
 {
 	struct ibtrace_mc *mc;
 	int ret;
@@ -557,14 +543,9 @@ int ibtrace_trace_mcast(struct ibtrace_port *port,
 	mc = kvzalloc(sizeof(*mc), GFP_KERNEL);
 	if (!mc)
 		return -ENOMEM;
-	mc->port = port;
-	mc->params = params;
-	mc->res = result;
-	mc->report = report;
-	mc->report_ctx = ctx;
-	mc->ah = smp_ah;
-	mc->mlid = params->mlid;
-	result->mlid = params->mlid;
+	mc->tc = tc;
+	mc->mlid = tc->params->mlid;
+	tc->res->mlid = tc->params->mlid;
 	memset(mc->hash, 0xff, sizeof(mc->hash));
 
 	/* The source: NodeInfo and PortInfo of the local port. */
@@ -574,7 +555,7 @@ int ibtrace_trace_mcast(struct ibtrace_port *port,
 	memset(mc->node, 0, sizeof(*mc->node));
 	mc->node[0].parent = IBTRACE_MC_NONE;
 	ibtrace_mc_ask(mc, 0, 0, IB_SMP_ATTR_NODE_INFO, 0);
-	ibtrace_mc_ask(mc, 1, 0, IB_SMP_ATTR_PORT_INFO, port->port_num);
+	ibtrace_mc_ask(mc, 1, 0, IB_SMP_ATTR_PORT_INFO, tc->port->port_num);
 	ret = ibtrace_mc_send(mc, 2) ?: ibtrace_mc_take(mc, 0, 0);
 	for (i = 0; ret == IBTRACE_MC_ON && i < mc->count; i++)
 		ret = ibtrace_mc_expand(mc, i);
@@ -584,8 +565,8 @@ int ibtrace_trace_mcast(struct ibtrace_port *port,
 	if (ret < 0)
 		goto out;
 	if (ret == IBTRACE_MC_ON) {
-		result->status = IBTRACE_TRACE_NOT_IN_TREE;
-		result->fail_hop = 0;
+		tc->res->status = IBTRACE_TRACE_NOT_IN_TREE;
+		tc->res->fail_hop = 0;
 		mc->at = 0;
 	}
 	ret = ibtrace_mc_report(mc);
