@@ -200,4 +200,23 @@ static inline u32 ibtrace_iba_mft_attr_mod(u32 position, u32 block)
  */
 #define IBTRACE_IBA_GUID_BLOCK		8
 
+/**
+ * define IBTRACE_IBA_PKEY_BLOCK - P_KeyTable entries per block; the
+ *	attribute modifier's bits 15-0 are the block, the data 32 big-endian
+ *	P_Keys (IBA 14.2.5.7)
+ */
+#define IBTRACE_IBA_PKEY_BLOCK		32
+
+/**
+ * define IBTRACE_IBA_SL2VL_SIZE - bytes of an SLtoVLMappingTable, 16 VLs of
+ *	4 bits, SL 0 in the high nibble of byte 0 (IBA 14.2.5.8)
+ */
+#define IBTRACE_IBA_SL2VL_SIZE		8
+
+/**
+ * define IBTRACE_IBA_VLARB_BLOCK - VLArbitrationTable entries per block,
+ *	each a &struct ib_vl_weight_elem (IBA 14.2.5.9)
+ */
+#define IBTRACE_IBA_VLARB_BLOCK		32
+
 #endif /* _IBTRACE_IBA_H */
