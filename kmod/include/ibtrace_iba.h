@@ -25,9 +25,9 @@
 #include <rdma/ib_smi.h>
 
 /*
- * LIDs (IBA 4.1.3, LID usage): 0 is reserved, 0x0001..0xbfff unicast,
- * 0xc000 (IB_MULTICAST_LID_BASE) .. 0xfffe multicast, 0xffff permissive
- * (IB_LID_PERMISSIVE).
+ * LIDs (IBA 4.1.3, Local Identifiers): 0 is reserved, 0x0001..0xbfff
+ * unicast, 0xc000 (IB_MULTICAST_LID_BASE) .. 0xfffe multicast, 0xffff
+ * permissive (IB_LID_PERMISSIVE).
  */
 
 /**
