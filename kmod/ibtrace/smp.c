@@ -75,16 +75,7 @@ void ibtrace_smp_unregister(struct ibtrace_port *port)
  */
 struct ib_ah *ibtrace_smp_ah_create(struct ibtrace_port *port)
 {
-	struct ib_device *ibdev = port->dev->ibdev;
-	struct rdma_ah_attr ah_attr = {};
-
-	if (!port->smi_agent)
-		return ERR_PTR(-EOPNOTSUPP);
-	ah_attr.type = rdma_ah_find_type(ibdev, port->port_num);
-	rdma_ah_set_port_num(&ah_attr, port->port_num);
-	rdma_ah_set_dlid(&ah_attr, be16_to_cpu(IB_LID_PERMISSIVE));
-	return rdma_create_ah(port->smi_agent->qp->pd, &ah_attr,
-			      RDMA_CREATE_AH_SLEEPABLE);
+	return ibtrace_smp_lid_ah_create(port, be16_to_cpu(IB_LID_PERMISSIVE));
 }
 
 /**
