@@ -20,7 +20,6 @@
 
 /* Neighbour resolution bound; the waiter sleeps at most this long. */
 #define IBTRACE_RESOLVE_TIMEOUT_MS	2000
-#define IBTRACE_HOP_LIMIT		64
 
 struct ibtrace_resolve {
 	struct completion done;
@@ -137,8 +136,8 @@ struct ib_ah *ibtrace_ah_create(struct ibtrace_port *port,
 		rdma_ah_set_sl(&ah_attr, path->sl);
 		if (dgid) {
 			gid = *dgid;
-			rdma_ah_set_grh(&ah_attr, &gid, 0, 0, IBTRACE_HOP_LIMIT,
-					0);
+			rdma_ah_set_grh(&ah_attr, &gid, 0, 0,
+					IBTRACE_GRH_HOP_LIMIT, 0);
 		}
 		ah = rdma_create_ah(port->agent->qp->pd, &ah_attr,
 				    RDMA_CREATE_AH_SLEEPABLE);
@@ -175,8 +174,8 @@ struct ib_ah *ibtrace_ah_create(struct ibtrace_port *port,
 		return ERR_PTR(err);
 	}
 	gid = *dgid;
-	rdma_ah_set_grh(&ah_attr, &gid, 0, sgid_attr->index, IBTRACE_HOP_LIMIT,
-			0);
+	rdma_ah_set_grh(&ah_attr, &gid, 0, sgid_attr->index,
+			IBTRACE_GRH_HOP_LIMIT, 0);
 	ah_attr.grh.sgid_attr = sgid_attr;
 	ah = rdma_create_ah(port->agent->qp->pd, &ah_attr,
 			    RDMA_CREATE_AH_SLEEPABLE);

@@ -19,6 +19,9 @@
 #include <rdma/ib_verbs.h>
 #include <uapi/linux/ibtrace.h>
 
+/* GRH HopLimit of the address handles we build (pings, traces, RNR test) */
+#define IBTRACE_GRH_HOP_LIMIT		64
+
 /**
  * struct ibtrace_agent_stats - counters of one port's class 0x30 agent
  * @rx: requests received

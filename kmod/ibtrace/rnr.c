@@ -54,7 +54,6 @@
 #define RNR_EVENT_SLICE_MS	20
 /* Slack over N x (table value) x 4 before an iteration gives up. */
 #define RNR_DEADLINE_SLACK_NS	(5ULL * NSEC_PER_SEC)
-#define RNR_HOP_LIMIT		64
 /* Transport timer of the requester: 4.096 us x 2^20 = 4.3 s, > code 0. */
 #define RNR_QP_TIMEOUT		20
 #define RNR_QP_RETRY_CNT	7
@@ -280,7 +279,7 @@ static int rnr_loopback_addr(struct rnr_ctx *c)
 	if (!best)
 		return -EADDRNOTAVAIL;
 	gid = best->gid;
-	rdma_ah_set_grh(ah, &gid, 0, best->index, RNR_HOP_LIMIT, 0);
+	rdma_ah_set_grh(ah, &gid, 0, best->index, IBTRACE_GRH_HOP_LIMIT, 0);
 	/* Kernel users give the DMAC resolved: ours, it is loopback. */
 	rcu_read_lock();
 	ndev = rdma_read_gid_attr_ndev_rcu(best);
