@@ -1008,7 +1008,7 @@ int ibtsim_dev_create(struct ibtsim_node *node)
 	ib_set_device_ops(&dev->ibdev, &ibtsim_dev_ops);
 	node->dev = dev;
 
-	err = ib_register_device(&dev->ibdev, "ibsim%d", NULL);
+	err = ib_register_device(&dev->ibdev, "ibtsim%d", NULL);
 	if (err)
 		goto err_dealloc;
 	dev->registered = true;
