@@ -5,7 +5,7 @@
  * Port knobs: drop probability and delay of the packets leaving a port
  * (one direction of its link; fabric.c applies them), the link held down,
  * and on an HCA port or a switch's port 0 the GUIDCap and the GUIDInfo
- * quirks (mad.c reads them). Switch knob: misroute rules, DLID -> exit
+ * quirks (sma.c reads them). Switch knob: misroute rules, DLID -> exit
  * port, which LID routing (switch.c) follows instead of the LFT; the LFT
  * as SMPs read it stays as programmed.
  *

@@ -2,7 +2,7 @@
 /*
  * ibtrace_sim - the Performance Management Agent (class 0x04, IBA 16.1).
  *
- * HCAs answer it from process_mad() (mad.c), switches from their GMP path
+ * HCAs answer it from process_mad() (sma.c), switches from their GMP path
  * (switch.c); both rewrite the request in place into the GetResp.
  *
  * Attributes: ClassPortInfo (Get), PortCounters (Get, Set) and

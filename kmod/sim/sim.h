@@ -714,7 +714,7 @@ void ibtsim_qp_send_done(struct ibtsim_qp *qp, struct ibtsim_pkt *pkt);
 void ibtsim_qp_recv(struct ibtsim_qp *qp, const struct ibtsim_pkt *pkt,
 		    const struct ib_wc *hdr);
 
-/* mad.c */
+/* sma.c */
 void ibtsim_port_init_sma(struct ibtsim_port *port);
 void ibtsim_link_retrain(struct ibtsim_port *port);
 void ibtsim_sma_answer(struct ibtsim_node *node, u8 in_port,

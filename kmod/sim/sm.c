@@ -4,7 +4,7 @@
  *
  * SM-lite lives in the firmware of the first node of the topology text
  * (node 0). A sweep does what a subnet manager does on a stable subnet,
- * without SMPs on the wire but through the same SMA code (mad.c) that an
+ * without SMPs on the wire but through the same SMA code (sma.c) that an
  * SM's SMPs reach, so the PortInfo changes raise the same ib_core events
  * as OpenSM's would:
  *

@@ -16,7 +16,7 @@
  *   through the LinearForwardingTable; no entry (0xFF, a port the switch
  *   does not have, or a LID above LinearFDBTop) drops and counts it.
  *
- * At port 0, SMP Get/Set are answered by the SMA (mad.c, with SwitchInfo,
+ * At port 0, SMP Get/Set are answered by the SMA (sma.c, with SwitchInfo,
  * LinearForwardingTable, MulticastForwardingTable and the per port pair
  * SLtoVLMappingTable from here). GMP Get/Set of the Performance
  * Management class go to the switch's PMA (pma.c); those of every other
