@@ -123,7 +123,7 @@ static struct ibtsim_port *ibtsim_ca_rx(struct ibtsim_port *port,
 		why = "P_Key violation";
 		goto drop;
 	}
-	switch (ibtsim_sa_rx(port, pkt)) {
+	switch (ibtsim_sa_server_rx(port, pkt)) {
 	case IBTSIM_SA_ANSWER:
 		return port;
 	case IBTSIM_SA_DROP:
@@ -169,7 +169,7 @@ static struct ibtsim_port *ibtsim_port_rx(struct ibtsim_port *port,
 {
 	if (port->node->sw) {
 		/* SM-lite's SA at a switch answers before it routes. */
-		if (ibtsim_sa_rx(port, pkt) == IBTSIM_SA_DROP)
+		if (ibtsim_sa_server_rx(port, pkt) == IBTSIM_SA_DROP)
 			return NULL;
 		return ibtsim_switch_rx(port, pkt);
 	}

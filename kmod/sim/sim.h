@@ -827,7 +827,7 @@ void ibtsim_sm_init(struct ibtsim_fabric *fabric);
 void ibtsim_sm_resweep(struct ibtsim_fabric *fabric);
 void ibtsim_sm_stop(struct ibtsim_fabric *fabric);
 
-/* sa.c */
+/* sa_server.c */
 /**
  * enum ibtsim_sa_verdict - what SM-lite's SA did with a packet
  * @IBTSIM_SA_PASS: not for the SA; deliver it as usual
@@ -840,8 +840,8 @@ enum ibtsim_sa_verdict {
 	IBTSIM_SA_DROP,
 };
 
-enum ibtsim_sa_verdict ibtsim_sa_rx(struct ibtsim_port *port,
-				    struct ibtsim_pkt *pkt);
+enum ibtsim_sa_verdict ibtsim_sa_server_rx(struct ibtsim_port *port,
+					   struct ibtsim_pkt *pkt);
 
 /* budget.c */
 void ibtsim_budget_note_mad_qp(u32 recv_wr);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ibtrace_sim - the Subnet Administrator of SM-lite.
+ * ibtrace_sim - the SA server of SM-lite.
  *
+ * The server side of Subnet Administration (class 0x03), the queries that
+ * kmod/ibtrace/sa.c and ib_sa send as clients: it answers, never asks.
  * When SM-lite runs, its SA lives with it in node 0's firmware: a
  * LID-routed SubnAdm (class 0x03) request to QP1 at the SM's LID is
  * answered by the fabric instead of reaching node 0's QP1. The request
@@ -358,7 +360,7 @@ static u16 ibtsim_sa_answer(struct ibtsim_fabric *fabric,
 }
 
 /**
- * ibtsim_sa_rx - let SM-lite's SA take a packet arriving at node 0
+ * ibtsim_sa_server_rx - let SM-lite's SA take a packet arriving at node 0
  * @port: the arrival port: an HCA port whose LID range holds the packet's
  *	DLID, or a switch's external port
  * @pkt: the packet; rewritten in place into the SA's answer
@@ -369,8 +371,8 @@ static u16 ibtsim_sa_answer(struct ibtsim_fabric *fabric,
  *
  * Return: &enum ibtsim_sa_verdict.
  */
-enum ibtsim_sa_verdict ibtsim_sa_rx(struct ibtsim_port *port,
-				    struct ibtsim_pkt *pkt)
+enum ibtsim_sa_verdict ibtsim_sa_server_rx(struct ibtsim_port *port,
+					   struct ibtsim_pkt *pkt)
 {
 	struct ibtsim_fabric *fabric = port->node->fabric;
 	struct ib_sa_mad *mad = (struct ib_sa_mad *)pkt->data;
