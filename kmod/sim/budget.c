@@ -26,6 +26,9 @@
 #include <linux/slab.h>
 
 #include "sim.h"
+#include "verbs.h"
+#include "topo.h"
+#include "loc.h"
 
 static unsigned int ibtsim_mem_budget_mb;
 module_param_named(mem_budget_mb, ibtsim_mem_budget_mb, uint, 0644);

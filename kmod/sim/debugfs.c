@@ -47,6 +47,7 @@
 #include <linux/uaccess.h>
 
 #include "sim.h"
+#include "loc.h"
 
 static struct dentry *ibtsim_debugfs_root;
 

@@ -38,8 +38,11 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/mm.h>
+#include <rdma/ib_mad.h>
 
 #include "sim.h"
+#include "verbs.h"
+#include "loc.h"
 
 /* device */
 

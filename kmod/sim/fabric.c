@@ -32,6 +32,8 @@
 #include <rdma/ib_mad.h>
 
 #include "sim.h"
+#include "verbs.h"
+#include "loc.h"
 
 /* Index of @pkey in the port's table (membership rules), or -1. */
 static int __ibtsim_pkey_find(struct ibtsim_port *port, u16 pkey)

@@ -27,6 +27,7 @@
 #include <rdma/ib_smi.h>
 
 #include "sim.h"
+#include "loc.h"
 
 /* Does @port have a GUID table? HCA ports 1..N and a switch's port 0. */
 static bool ibtsim_port_has_guids(const struct ibtsim_port *port)

@@ -19,6 +19,7 @@
 #include <linux/xarray.h>
 
 #include "sim.h"
+#include "loc.h"
 
 /*
  * Largest GUIDCap of @port: the fabric's GUID table size (guid.c sizes

@@ -22,6 +22,8 @@
 #include <net/net_namespace.h>
 
 #include "sim.h"
+#include "topo.h"
+#include "loc.h"
 
 /* protects ibtsim_fabrics and each fabric's lifetime and name */
 DEFINE_MUTEX(ibtsim_fabrics_lock);

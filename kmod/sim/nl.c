@@ -15,6 +15,25 @@
 #include <net/genetlink.h>
 
 #include "sim.h"
+#include "verbs.h"
+#include "topo.h"
+#include "loc.h"
+
+/**
+ * IBTSIM_NL_POLICY() - an op's request policy and the maxattr it implies
+ * @p: the policy array (an array: a pointer does not build)
+ *
+ * Every op of the family gets its policy through this macro, so its
+ * maxattr is the array's last index and nothing else: genetlink takes a
+ * maxattr of 0 for the family's, and would validate (and dump, for
+ * CTRL_CMD_GETPOLICY) a shorter array past its end. An array of fewer
+ * than two entries does not build. A policy array ends at the last
+ * attribute it defines.
+ */
+#define IBTSIM_NL_POLICY(p)						\
+	.policy = (p),							\
+	.maxattr = sizeof(p) / sizeof((p)[0]) - 1 + __must_be_array(p) +	\
+		   BUILD_BUG_ON_ZERO(sizeof(p) < 2 * sizeof((p)[0]))
 
 static struct genl_family ibtsim_nl_family;
 

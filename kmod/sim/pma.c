@@ -25,6 +25,7 @@
 #include <rdma/ib_pma.h>
 
 #include "sim.h"
+#include "loc.h"
 
 #define IBTSIM_PMA_CLASS_VERSION	1
 #define IBTSIM_PMA_RESP_TIME	18	/* 4.096 us * 2^18, about 1 s */

@@ -38,6 +38,7 @@
 #include <rdma/ib_sa.h>
 
 #include "sim.h"
+#include "loc.h"
 
 #define IBTSIM_SA_PKT_LIFE	18	/* 4.096 us * 2^18, about 1 s */
 #define IBTSIM_SA_RESP_TIME	18	/* ClassPortInfo RespTimeValue */

@@ -20,6 +20,7 @@
 #include <net/genetlink.h>
 
 #include "sim.h"
+#include "loc.h"
 
 /* Not const: 6.1's nla_policy points at a mutable range. */
 static struct netlink_range_validation ibtsim_nl_ppm_range = {

@@ -1,32 +1,34 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * ibtrace_sim - a software InfiniBand fabric: shared structures.
+ * ibtrace_sim - a software InfiniBand fabric: the fabric model.
  *
  * Ownership is a tree: fabric -> nodes -> ports; an HCA node owns one
- * ib_device (struct ibtsim_dev), which owns its PDs, CQs, QPs, AHs and MRs
- * through ib_core. A switch node is a fabric object only: its SMA and
- * forwarding (struct ibtsim_switch, switch.c) run inside the fabric.
+ * ib_device (struct ibtsim_dev, verbs.h), which owns its PDs, CQs, QPs, AHs
+ * and MRs through ib_core. A switch node is a fabric object only: its SMA
+ * and forwarding (struct ibtsim_switch, switch.c) run inside the fabric.
+ * Packets (struct ibtsim_pkt) cross the links between ports (fabric.c).
+ *
+ * The other headers: verbs.h, the verbs objects of an HCA; topo.h, the
+ * topology parser's structures; loc.h, the functions each file offers the
+ * others, grouped by the file that defines them.
  */
 #ifndef _IBTSIM_SIM_H
 #define _IBTSIM_SIM_H
 
+#include <linux/types.h>
 #include <linux/bits.h>
 #include <linux/list.h>
-#include <linux/refcount.h>
-#include <linux/completion.h>
 #include <linux/spinlock.h>
 #include <linux/mutex.h>
 #include <linux/overflow.h>
+#include <linux/printk.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <linux/ktime.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
-#include <linux/netlink.h>
 #include <linux/prandom.h>
 #include <rdma/ib_verbs.h>
-#include <rdma/ib_mad.h>
-#include <rdma/ib_smi.h>
 #include <uapi/linux/ibtrace_sim.h>
 
 #define IBTSIM_MAX_FABRICS	256
@@ -40,17 +42,6 @@
 #define IBTSIM_MFT_BLOCK	32	/* MFT entries per SMP */
 #define IBTSIM_MFT_PORTS	16	/* ports per MFT port mask */
 #define IBTSIM_LID_MCAST_BASE	0xc000
-#define IBTSIM_MAX_QP		4096
-#define IBTSIM_MAX_QPN		0xffffff
-#define IBTSIM_MAX_WR		4096
-#define IBTSIM_MAX_SGE		4
-#define IBTSIM_MAX_CQE		65535
-#define IBTSIM_CQ_FIRST		16	/* CQ ring entries at creation */
-#define IBTSIM_MAX_CQ		4096
-#define IBTSIM_MAX_PD		4096
-#define IBTSIM_MAX_AH		65536
-#define IBTSIM_MTU		4096
-#define IBTSIM_GRH_LEN		40	/* sizeof(struct ib_grh) */
 #define IBTSIM_DEFAULT_PKEY	0xffff
 #define IBTSIM_DEFAULT_GID_PREFIX 0xfe80000000000000ULL
 #define IBTSIM_VENDOR_ID	0x001405	/* OpenIB OUI */
@@ -97,8 +88,7 @@ enum ibtsim_pma_counter {
 
 struct ibtsim_node;
 struct ibtsim_dev;
-struct genl_info;
-struct sk_buff;
+struct ibtsim_qp;
 struct dentry;
 
 /**
@@ -432,157 +422,6 @@ struct ibtsim_pkt {
 };
 
 /**
- * struct ibtsim_dev - the RDMA device of a simulated HCA
- * @ibdev: the ib_core device
- * @node: the HCA node
- * @qps: UD QPs by QP number (QP0/QP1 live in the ports); its xa_lock
- *	protects it
- * @registered: ib_register_device() succeeded
- */
-struct ibtsim_dev {
-	struct ib_device ibdev;
-	struct ibtsim_node *node;
-	struct xarray qps;
-	bool registered;
-};
-
-struct ibtsim_pd {
-	struct ib_pd ibpd;
-};
-
-struct ibtsim_mr {
-	struct ib_mr ibmr;
-};
-
-struct ibtsim_ah {
-	struct ib_ah ibah;
-	struct rdma_ah_attr attr;
-};
-
-/**
- * struct ibtsim_cq - completion queue
- * @ibcq: the ib_core CQ
- * @lock: protects @ring, @cap, @head, @count, @notify, @overflow
- * @ring: completions, @cap entries
- * @size: entries the consumer asked for: the most @ring may grow to
- * @cap: entries in @ring (%IBTSIM_CQ_FIRST at creation, doubled as needed)
- * @head: oldest completion
- * @count: completions in the ring
- * @notify: armed: 0, IB_CQ_SOLICITED or IB_CQ_NEXT_COMP
- * @overflow: a completion was lost because the ring was full
- * @notify_work: calls the completion handler
- * @grow_work: doubles @ring, where allocating may sleep, once it is more
- *	than half full
- */
-struct ibtsim_cq {
-	struct ib_cq ibcq;
-	spinlock_t lock;	/* protects the ring, its indexes, notify */
-	struct ibtsim_cqe *ring;
-	u32 size;
-	u32 cap;
-	u32 head;
-	u32 count;
-	u8 notify;
-	bool overflow;
-	struct work_struct notify_work;
-	struct work_struct grow_work;
-};
-
-/**
- * struct ibtsim_cqe - a completion as the CQ ring keeps it
- * @wr_id: &ib_wc.wr_id (or wr_cqe)
- * @qp: &ib_wc.qp
- * @byte_len: &ib_wc.byte_len
- * @src_qp: &ib_wc.src_qp
- * @imm_data: &ib_wc.ex.imm_data
- * @slid: &ib_wc.slid
- * @pkey_index: &ib_wc.pkey_index
- * @status: &ib_wc.status
- * @opcode: &ib_wc.opcode
- * @wc_flags: &ib_wc.wc_flags (the sim sets IB_WC_GRH and IB_WC_WITH_IMM)
- * @sl: &ib_wc.sl
- * @dlid_path_bits: &ib_wc.dlid_path_bits
- * @port_num: &ib_wc.port_num
- *
- * The fields a UD, SMI or GSI completion of the sim can carry: 40 bytes
- * where &struct ib_wc takes 72; ib_mad's CQ of every HCA asks for 384.
- */
-struct ibtsim_cqe {
-	u64 wr_id;
-	struct ib_qp *qp;
-	u32 byte_len;
-	u32 src_qp;
-	__be32 imm_data;
-	u16 slid;
-	u16 pkey_index;
-	u8 status;
-	u8 opcode;
-	u8 wc_flags;
-	u8 sl;
-	u8 dlid_path_bits;
-	u8 port_num;
-};
-
-/**
- * struct ibtsim_rwqe - a posted receive work request
- * @wr_id: its wr_id (or wr_cqe)
- * @num_sge: entries in @sge
- * @sge: scatter list (kernel virtual addresses: virtual DMA), room for the
- *	QP's max_recv_sge entries (ib_mad's QPs: one)
- */
-struct ibtsim_rwqe {
-	u64 wr_id;
-	u32 num_sge;
-	struct ib_sge sge[];
-};
-
-/**
- * struct ibtsim_qp - UD, SMI (QP0) or GSI (QP1) queue pair
- * @ibqp: the ib_core QP
- * @ref: references: one from creation, one per packet in flight sent by or
- *	being delivered to the QP
- * @released: completed when @ref drops to zero
- * @port: port the QP is bound to (QP0/QP1 from creation, UD from INIT)
- * @lock: protects @state, @qkey, @pkey_index, @sq_psn and the receive ring
- * @state: QP state
- * @qkey: Q_Key
- * @pkey_index: P_Key index
- * @sq_psn: send PSN (kept for query)
- * @rq: receive ring, @rq_size entries of @rq_stride bytes
- * @rq_size: entries in @rq
- * @rq_stride: bytes per entry of @rq (a &struct ibtsim_rwqe with @max_rsge
- *	scatter entries)
- * @rq_head: oldest posted receive
- * @rq_count: posted receives
- * @max_rsge: scatter entries per receive
- * @max_ssge: gather entries per send
- * @sq_max: sends that may be in flight
- * @sq_inflight: sends posted and not completed
- * @sig_all: every send is signaled (IB_SIGNAL_ALL_WR)
- */
-struct ibtsim_qp {
-	struct ib_qp ibqp;
-	refcount_t ref;
-	struct completion released;
-	struct ibtsim_port *port;
-	spinlock_t lock;	/* protects state, keys, psn, rq ring */
-	enum ib_qp_state state;
-	u32 qkey;
-	u16 pkey_index;
-	u32 sq_psn;
-	void *rq;
-	u32 rq_size;
-	u32 rq_stride;
-	u32 rq_head;
-	u32 rq_count;
-	u32 max_rsge;
-	u32 max_ssge;
-	u32 sq_max;
-	atomic_t sq_inflight;
-	bool sig_all;
-};
-
-/**
  * ibtsim_zalloc_array - zeroed memory for a per-node table, without waste
  * @n: elements
  * @size: bytes per element
@@ -603,38 +442,6 @@ static inline void *ibtsim_zalloc_array(size_t n, size_t size)
 	return kzalloc(bytes, GFP_KERNEL);
 }
 
-/* Entry @i of @qp's receive ring. */
-static inline struct ibtsim_rwqe *ibtsim_rq_wqe(const struct ibtsim_qp *qp, u32 i)
-{
-	return qp->rq + (size_t)i * qp->rq_stride;
-}
-
-static inline struct ibtsim_dev *to_ibtsim_dev(struct ib_device *ibdev)
-{
-	return container_of(ibdev, struct ibtsim_dev, ibdev);
-}
-
-static inline struct ibtsim_cq *to_ibtsim_cq(struct ib_cq *ibcq)
-{
-	return container_of(ibcq, struct ibtsim_cq, ibcq);
-}
-
-static inline struct ibtsim_qp *to_ibtsim_qp(struct ib_qp *ibqp)
-{
-	return container_of(ibqp, struct ibtsim_qp, ibqp);
-}
-
-static inline struct ibtsim_ah *to_ibtsim_ah(struct ib_ah *ibah)
-{
-	return container_of(ibah, struct ibtsim_ah, ibah);
-}
-
-static inline struct ibtsim_port *ibtsim_dev_port(struct ibtsim_dev *dev,
-						  u32 port_num)
-{
-	return &dev->node->ports[port_num];
-}
-
 /* Per-object log helpers. */
 #define ibtsim_node_dbg(node, fmt, ...)					\
 	do {								\
@@ -643,291 +450,5 @@ static inline struct ibtsim_port *ibtsim_dev_port(struct ibtsim_dev *dev,
 		pr_debug("%s/%s: " fmt, __n->fabric->name, __n->desc,	\
 			 ##__VA_ARGS__);				\
 	} while (0)
-
-/* main.c */
-extern struct mutex ibtsim_fabrics_lock;
-extern struct list_head ibtsim_fabrics;
-struct ibtsim_topo;
-
-/**
- * struct ibtsim_fabric_opts - how to build a fabric
- * @name: fabric name, or NULL for "simN"
- * @sm_lite: run the built-in subnet manager (SM-lite)
- * @guid_cap: GUID table entries of every HCA port and switch port 0
- * @seed: seed of the fabric's pseudo-random generator
- * @seed_set: @seed was given; else the fabric picks one
- */
-struct ibtsim_fabric_opts {
-	const char *name;
-	bool sm_lite;
-	u8 guid_cap;
-	u32 seed;
-	bool seed_set;
-};
-
-struct ibtsim_build;
-struct net;
-
-struct ibtsim_fabric *__ibtsim_fabric_find(const char *name);
-int __ibtsim_fabric_reserve(const struct ibtsim_fabric_opts *opts,
-			    struct ibtsim_topo *topo,
-			    struct ibtsim_fabric **fabricp,
-			    struct netlink_ext_ack *extack);
-void __ibtsim_fabric_unreserve(struct ibtsim_fabric *fabric);
-struct ibtsim_build *ibtsim_build_alloc(void);
-void ibtsim_build_free(struct ibtsim_build *b);
-void __ibtsim_fabric_build_start(struct ibtsim_fabric *fabric,
-				 struct ibtsim_build *b, struct ibtsim_topo *topo,
-				 struct net *net, u32 portid);
-int __ibtsim_fabric_del(struct ibtsim_fabric *fabric);
-
-/**
- * IBTSIM_NL_POLICY() - an op's request policy and the maxattr it implies
- * @p: the policy array (an array: a pointer does not build)
- *
- * Every op of the family gets its policy through this macro, so its
- * maxattr is the array's last index and nothing else: genetlink takes a
- * maxattr of 0 for the family's, and would validate (and dump, for
- * CTRL_CMD_GETPOLICY) a shorter array past its end. An array of fewer
- * than two entries does not build. A policy array ends at the last
- * attribute it defines.
- */
-#define IBTSIM_NL_POLICY(p)						\
-	.policy = (p),							\
-	.maxattr = sizeof(p) / sizeof((p)[0]) - 1 + __must_be_array(p) +	\
-		   BUILD_BUG_ON_ZERO(sizeof(p) < 2 * sizeof((p)[0]))
-
-/* nl.c */
-int ibtsim_nl_init(void);
-void ibtsim_nl_exit(void);
-void ibtsim_nl_build_done(struct net *net, u32 portid,
-			  const struct ibtsim_fabric *fabric, const char *name,
-			  const char *why);
-
-/* dev.c */
-int ibtsim_dev_create(struct ibtsim_node *node);
-void ibtsim_dev_unregister(struct ibtsim_node *node);
-void ibtsim_dev_free(struct ibtsim_node *node);
-struct ibtsim_qp *ibtsim_qp_get(struct ibtsim_port *port, u32 qpn);
-void ibtsim_qp_put(struct ibtsim_qp *qp);
-void ibtsim_qp_send_done(struct ibtsim_qp *qp, struct ibtsim_pkt *pkt);
-void ibtsim_qp_recv(struct ibtsim_qp *qp, const struct ibtsim_pkt *pkt,
-		    const struct ib_wc *hdr);
-
-/* sma.c */
-void ibtsim_port_init_sma(struct ibtsim_port *port);
-void ibtsim_link_retrain(struct ibtsim_port *port);
-void ibtsim_sma_answer(struct ibtsim_node *node, u8 in_port,
-		       struct ib_smp *smp);
-int ibtsim_process_mad(struct ib_device *ibdev, int mad_flags, u32 port_num,
-		       const struct ib_wc *in_wc, const struct ib_grh *in_grh,
-		       const struct ib_mad *in, struct ib_mad *out,
-		       size_t *out_mad_size, u16 *out_mad_pkey_index);
-
-/* guid.c */
-int ibtsim_guids_alloc(struct ibtsim_node *node);
-void ibtsim_guids_free(struct ibtsim_node *node);
-u16 ibtsim_guid_info(struct ibtsim_node *node, u8 in_port, struct ib_smp *smp,
-		     bool set, bool *changed);
-u64 ibtsim_port_guid_entry(struct ibtsim_port *port, unsigned int index);
-
-/* pma.c */
-void ibtsim_pma_answer(struct ibtsim_node *node, u8 in_port,
-		       struct ib_mad *mad);
-
-/* fabric.c */
-int ibtsim_fabric_start(struct ibtsim_fabric *fabric);
-void ibtsim_fabric_stop(struct ibtsim_fabric *fabric);
-int ibtsim_fabric_xmit(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt);
-void ibtsim_rnd_init(struct ibtsim_fabric *fabric, u32 seed);
-bool ibtsim_chance(struct ibtsim_fabric *fabric, u32 ppm);
-void ibtsim_drop(struct ibtsim_port *port, const char *why);
-
-/* switch.c */
-int ibtsim_switch_create(struct ibtsim_node *node);
-void ibtsim_switch_free(struct ibtsim_node *node);
-u8 ibtsim_lft_get(const struct ibtsim_switch *sw, u32 lid);
-int ibtsim_lft_reserve(struct ibtsim_node *node, u32 top);
-void ibtsim_lft_set(struct ibtsim_switch *sw, u32 lid, u8 port);
-u16 ibtsim_switch_sma(struct ibtsim_node *node, struct ib_smp *smp, bool set);
-struct ibtsim_port *ibtsim_switch_rx(struct ibtsim_port *port,
-				     struct ibtsim_pkt *pkt);
-
-/* knobs.c */
-/**
- * struct ibtsim_port_knobs - a change of a port's fault knobs
- * @set: which knobs change, bits of &enum ibtsim_knob
- * @drop_ppm: new drop probability, per million
- * @delay_us: new delay, microseconds
- * @link_down: take the link down (true) or bring it up
- * @guid_cap: new GUIDCap
- * @guid_quirks: new GUIDInfo quirks, &enum ibtrace_sim_guid_quirk
- */
-struct ibtsim_port_knobs {
-	u32 set;
-	u32 drop_ppm;
-	u32 delay_us;
-	bool link_down;
-	u8 guid_cap;
-	u32 guid_quirks;
-};
-
-/**
- * enum ibtsim_knob - the port knobs, as bit numbers of ibtsim_port_knobs.set
- * @IBTSIM_KNOB_DROP: drop_ppm
- * @IBTSIM_KNOB_DELAY: delay_us
- * @IBTSIM_KNOB_LINK: link_down
- * @IBTSIM_KNOB_GUID_CAP: guid_cap
- * @IBTSIM_KNOB_GUID_QUIRKS: guid_quirks
- * @IBTSIM_KNOB_COUNT: number of knobs
- */
-enum ibtsim_knob {
-	IBTSIM_KNOB_DROP,
-	IBTSIM_KNOB_DELAY,
-	IBTSIM_KNOB_LINK,
-	IBTSIM_KNOB_GUID_CAP,
-	IBTSIM_KNOB_GUID_QUIRKS,
-	IBTSIM_KNOB_COUNT,
-};
-
-#define IBTSIM_DROP_PPM_MAX	1000000
-#define IBTSIM_DELAY_US_MAX	1000000
-#define IBTSIM_GUID_QUIRKS_ALL	(IBTRACE_SIM_GUID_QUIRK_ENTRY0_WRITABLE | \
-				 IBTRACE_SIM_GUID_QUIRK_PAST_TABLE_STATUS | \
-				 IBTRACE_SIM_GUID_QUIRK_ABOVE_CAP_NONZERO)
-
-int ibtsim_port_knobs_check(const struct ibtsim_port *port,
-			    const struct ibtsim_port_knobs *k,
-			    enum ibtsim_knob *bad, const char **why);
-void ibtsim_port_knobs_apply(struct ibtsim_port *port,
-			     const struct ibtsim_port_knobs *k);
-int ibtsim_misroute_check(const struct ibtsim_node *node, u32 dlid, u32 port,
-			  bool del, const char **why);
-int ibtsim_misroute_set(struct ibtsim_node *node, u16 dlid, u8 port);
-void ibtsim_misroute_del(struct ibtsim_node *node, u16 dlid);
-bool ibtsim_misroute_lookup(struct ibtsim_node *node, u16 dlid, u8 *port);
-
-/* set_nl.c */
-extern const struct nla_policy
-	ibtsim_nl_set_policy[IBTRACE_SIM_A_MISROUTE + 1];
-int ibtsim_nl_set_doit(struct sk_buff *skb, struct genl_info *info);
-int ibtsim_nl_fill_knobs(struct sk_buff *skb, struct ibtsim_port *port);
-int ibtsim_nl_fill_misroutes(struct sk_buff *skb, struct ibtsim_node *node);
-
-/* debugfs.c */
-bool ibtsim_debugfs_ports_ok(u64 nports);
-void ibtsim_debugfs_init(void);
-void ibtsim_debugfs_exit(void);
-void ibtsim_debugfs_fabric_add(struct ibtsim_fabric *fabric);
-void ibtsim_debugfs_fabric_del(struct ibtsim_fabric *fabric);
-
-/* sm.c */
-int ibtsim_sm_sweep(struct ibtsim_fabric *fabric);
-void ibtsim_sm_init(struct ibtsim_fabric *fabric);
-void ibtsim_sm_resweep(struct ibtsim_fabric *fabric);
-void ibtsim_sm_stop(struct ibtsim_fabric *fabric);
-
-/* sa_server.c */
-/**
- * enum ibtsim_sa_verdict - what SM-lite's SA did with a packet
- * @IBTSIM_SA_PASS: not for the SA; deliver it as usual
- * @IBTSIM_SA_ANSWER: rewritten into the SA's answer, to be sent on
- * @IBTSIM_SA_DROP: for the SA but nothing to answer; dropped and counted
- */
-enum ibtsim_sa_verdict {
-	IBTSIM_SA_PASS,
-	IBTSIM_SA_ANSWER,
-	IBTSIM_SA_DROP,
-};
-
-enum ibtsim_sa_verdict ibtsim_sa_server_rx(struct ibtsim_port *port,
-					   struct ibtsim_pkt *pkt);
-
-/* budget.c */
-void ibtsim_budget_note_mad_qp(u32 recv_wr);
-u64 ibtsim_node_cost(u8 type, u8 num_ports, u8 guid_cap);
-u64 ibtsim_fabric_cost(u32 switches, u32 lids, u64 ports);
-u64 ibtsim_budget(void);
-u64 __ibtsim_budget_room(void);
-bool __ibtsim_budget_take(u64 bytes);
-void __ibtsim_budget_give(u64 bytes);
-u64 __ibtsim_budget_used(void);
-void ibtsim_budget_error(struct ibtsim_topo *topo);
-
-/* topo.c */
-/**
- * struct ibtsim_topo_port - a port of a parsed node
- * @guid: port GUID given in the text, 0 if none
- * @peer_name: name of the linked node, NULL if unconnected
- * @peer: index of the linked node, resolved after parsing
- * @peer_port: port number on the linked node
- * @line: line that described the link
- */
-struct ibtsim_topo_port {
-	u64 guid;
-	const char *peer_name;
-	u32 peer;
-	u8 peer_port;
-	u32 line;
-};
-
-/**
- * struct ibtsim_topo_node - a parsed node
- * @type: &enum ibtsim_node_type
- * @num_ports: number of ports
- * @name: node name
- * @node_guid: NodeGUID from the text, 0 if none
- * @sys_guid: SystemImageGUID from the text, 0 if none
- * @line: line of the node header
- * @ports: @num_ports + 1 entries, 0 unused
- */
-struct ibtsim_topo_node {
-	u8 type;
-	u8 num_ports;
-	char name[IBTRACE_SIM_NODE_NAME_MAX + 1];
-	u64 node_guid;
-	u64 sys_guid;
-	u32 line;
-	struct ibtsim_topo_port *ports;
-};
-
-/**
- * struct ibtsim_topo - a parsed topology
- * @nodes: nodes in text order
- * @num_nodes: entries used in @nodes
- * @alloc_nodes: entries allocated in @nodes
- * @text: private copy of the text (peer names point into it)
- * @err_line: on error, the 1-based line at fault (0: not line related)
- * @err_msg: on error, the reason (a static string)
- * @err_detail: on error, the reason with figures, if any (else "")
- * @guid_cap: set by the caller: GUID table entries per port of the fabric
- * @mem_room: set by the caller: what is left of the memory budget
- * @mem_cost: memory the fabric will take (ibtsim_node_cost() of each node,
- *	ibtsim_fabric_cost()), complete once the whole text is parsed
- * @lids: LIDs the fabric's ports will have
- * @switches: switches in the text
- * @ports: ports in the text, switch port 0 counted
- * @over_budget: @mem_cost went over @mem_room: no node is allocated any
- *	more, the rest of the text is only added up
- */
-struct ibtsim_topo {
-	struct ibtsim_topo_node *nodes;
-	u32 num_nodes;
-	u32 alloc_nodes;
-	char *text;
-	u32 err_line;
-	const char *err_msg;
-	char err_detail[160];
-	u8 guid_cap;
-	u64 mem_room;
-	u64 mem_cost;
-	u32 lids;
-	u32 switches;
-	u64 ports;
-	bool over_budget;
-};
-
-int ibtsim_topo_parse(struct ibtsim_topo *topo, const char *text, size_t len);
-void ibtsim_topo_free(struct ibtsim_topo *topo);
 
 #endif /* _IBTSIM_SIM_H */

@@ -46,6 +46,7 @@
 #include <rdma/ib_smi.h>
 
 #include "sim.h"
+#include "loc.h"
 
 #define IBTSIM_SM_INF	U32_MAX
 

@@ -23,6 +23,8 @@
 #include <rdma/ib_smi.h>
 
 #include "sim.h"
+#include "verbs.h"
+#include "loc.h"
 
 #define IBTSIM_SPEED_SUPPORTED	0x7	/* SDR, DDR, QDR */
 #define IBTSIM_SPEED_ACTIVE	0x4	/* QDR */

@@ -35,6 +35,7 @@
 #include <rdma/ib_smi.h>
 
 #include "sim.h"
+#include "loc.h"
 
 #define IBTSIM_SW_LIFE_TIME	0x12	/* about 1 s */
 #define IBTSIM_SW_LIDS_PER_PORT	1

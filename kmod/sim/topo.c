@@ -24,6 +24,8 @@
 #include <linux/mm.h>
 
 #include "sim.h"
+#include "topo.h"
+#include "loc.h"
 
 #define IBTSIM_TOPO_UNRESOLVED	U32_MAX
 
