@@ -363,34 +363,43 @@ void ibtsim_nl_build_done(struct net *net, u32 portid,
 	genlmsg_unicast(net, skb, portid);
 }
 
-static struct ibtsim_fabric *ibtsim_nl_fabric(struct genl_info *info)
+/*
+ * The fabric the request names, or an ERR_PTR(): -EINVAL without a
+ * fabric name, -ENOENT without a fabric of that name; the extack says
+ * which. Caller holds ibtsim_fabrics_lock.
+ */
+static struct ibtsim_fabric *__ibtsim_nl_fabric(struct genl_info *info)
 {
 	struct nlattr *attr = info->attrs[IBTRACE_SIM_A_FABRIC_NAME];
 	struct ibtsim_fabric *fabric;
 
+	if (GENL_REQ_ATTR_CHECK(info, IBTRACE_SIM_A_FABRIC_NAME)) {
+		NL_SET_ERR_MSG(info->extack, "a fabric name is required");
+		return ERR_PTR(-EINVAL);
+	}
 	fabric = __ibtsim_fabric_find(nla_data(attr));
-	if (!fabric)
+	if (!fabric) {
 		NL_SET_ERR_MSG_ATTR(info->extack, attr, "no such fabric");
+		return ERR_PTR(-ENOENT);
+	}
 	return fabric;
 }
 
 static int ibtsim_nl_fabric_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ibtsim_fabric *fabric;
-	int err = -ENOENT;
+	int err;
 
-	if (GENL_REQ_ATTR_CHECK(info, IBTRACE_SIM_A_FABRIC_NAME)) {
-		NL_SET_ERR_MSG(info->extack, "a fabric name is required");
-		return -EINVAL;
-	}
 	mutex_lock(&ibtsim_fabrics_lock);
-	fabric = ibtsim_nl_fabric(info);
-	if (fabric && fabric->building) {
+	fabric = __ibtsim_nl_fabric(info);
+	if (IS_ERR(fabric)) {
+		err = PTR_ERR(fabric);
+	} else if (fabric->building) {
 		NL_SET_ERR_MSG_ATTR(info->extack,
 				    info->attrs[IBTRACE_SIM_A_FABRIC_NAME],
 				    "the fabric is being built");
 		err = -EBUSY;
-	} else if (fabric) {
+	} else {
 		err = __ibtsim_fabric_del(fabric);
 	}
 	mutex_unlock(&ibtsim_fabrics_lock);
@@ -400,15 +409,13 @@ static int ibtsim_nl_fabric_del_doit(struct sk_buff *skb, struct genl_info *info
 static int ibtsim_nl_fabric_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ibtsim_fabric *fabric;
-	int err = -ENOENT;
+	int err;
 
-	if (GENL_REQ_ATTR_CHECK(info, IBTRACE_SIM_A_FABRIC_NAME)) {
-		NL_SET_ERR_MSG(info->extack, "a fabric name is required");
-		return -EINVAL;
-	}
 	mutex_lock(&ibtsim_fabrics_lock);
-	fabric = ibtsim_nl_fabric(info);
-	if (fabric)
+	fabric = __ibtsim_nl_fabric(info);
+	if (IS_ERR(fabric))
+		err = PTR_ERR(fabric);
+	else
 		err = ibtsim_nl_reply_fabric(info, fabric,
 					     IBTRACE_SIM_CMD_FABRIC_GET);
 	mutex_unlock(&ibtsim_fabrics_lock);
