@@ -79,14 +79,32 @@ static bool ibtsim_sa_endport(const struct ibtsim_port *port)
 	return port->node->sw ? !port->num : port->num;
 }
 
-/* The end port holding unicast @lid, or NULL. */
-static struct ibtsim_port *ibtsim_sa_port_by_lid(struct ibtsim_fabric *fabric,
-						 u16 lid)
+/*
+ * Is @p the end port whose GID (GidPrefix, port GUID) is @gid or, with
+ * @gid NULL, whose LID range holds @lid? Caller holds @p's node lock.
+ */
+static bool ibtsim_sa_port_is(const struct ibtsim_port *p,
+			      const union ib_gid *gid, u16 lid)
+{
+	if (!ibtsim_sa_endport(p))
+		return false;
+	if (gid)
+		return p->guid == be64_to_cpu(gid->global.interface_id) &&
+		       p->gid_prefix == be64_to_cpu(gid->global.subnet_prefix);
+	return p->lid && lid >= p->lid && lid - p->lid < (1U << p->lmc);
+}
+
+/*
+ * The end port whose GID is @gid or, with @gid NULL, that holds unicast
+ * @lid; NULL if none.
+ */
+static struct ibtsim_port *ibtsim_sa_port_find(struct ibtsim_fabric *fabric,
+					       const union ib_gid *gid, u16 lid)
 {
 	unsigned long flags;
 	u32 i, n;
 
-	if (!lid || lid > IBTSIM_LID_UCAST_MAX)
+	if (!gid && (!lid || lid > IBTSIM_LID_UCAST_MAX))
 		return NULL;
 	for (i = 0; i < fabric->num_nodes; i++) {
 		struct ibtsim_node *node = fabric->nodes[i];
@@ -94,39 +112,8 @@ static struct ibtsim_port *ibtsim_sa_port_by_lid(struct ibtsim_fabric *fabric,
 
 		spin_lock_irqsave(&node->lock, flags);
 		for (n = 0; n <= node->num_ports && !found; n++) {
-			struct ibtsim_port *p = &node->ports[n];
-
-			if (ibtsim_sa_endport(p) && p->lid && lid >= p->lid &&
-			    lid - p->lid < (1U << p->lmc))
-				found = p;
-		}
-		spin_unlock_irqrestore(&node->lock, flags);
-		if (found)
-			return found;
-	}
-	return NULL;
-}
-
-/* The end port whose GID (GidPrefix, port GUID) is @gid, or NULL. */
-static struct ibtsim_port *ibtsim_sa_port_by_gid(struct ibtsim_fabric *fabric,
-						 const union ib_gid *gid)
-{
-	u64 prefix = be64_to_cpu(gid->global.subnet_prefix);
-	u64 guid = be64_to_cpu(gid->global.interface_id);
-	unsigned long flags;
-	u32 i, n;
-
-	for (i = 0; i < fabric->num_nodes; i++) {
-		struct ibtsim_node *node = fabric->nodes[i];
-		struct ibtsim_port *found = NULL;
-
-		spin_lock_irqsave(&node->lock, flags);
-		for (n = 0; n <= node->num_ports && !found; n++) {
-			struct ibtsim_port *p = &node->ports[n];
-
-			if (ibtsim_sa_endport(p) && p->guid == guid &&
-			    p->gid_prefix == prefix)
-				found = p;
+			if (ibtsim_sa_port_is(&node->ports[n], gid, lid))
+				found = &node->ports[n];
 		}
 		spin_unlock_irqrestore(&node->lock, flags);
 		if (found)
@@ -247,12 +234,12 @@ static struct ibtsim_port *ibtsim_sa_end(struct ibtsim_fabric *fabric,
 	struct ibtsim_port *by_gid = NULL, *by_lid = NULL;
 
 	if (mask & gid_bit) {
-		by_gid = ibtsim_sa_port_by_gid(fabric, gid);
+		by_gid = ibtsim_sa_port_find(fabric, gid, 0);
 		if (!by_gid)
 			return NULL;
 	}
 	if (mask & lid_bit) {
-		by_lid = ibtsim_sa_port_by_lid(fabric, be16_to_cpu(lid));
+		by_lid = ibtsim_sa_port_find(fabric, NULL, be16_to_cpu(lid));
 		if (!by_lid || (by_gid && by_gid != by_lid))
 			return NULL;
 	}
