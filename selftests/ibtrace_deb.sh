@@ -62,7 +62,7 @@ ibt_check "modprobe ibtrace" modprobe ibtrace
 ibt_check "the packaged /usr/sbin/ibtracectl lists ports" /usr/sbin/ibtracectl dev
 ibt_check "modprobe ibtrace_sim" modprobe ibtrace_sim
 printf 'Switch 2 "S"\n[1] "A"[1]\n[2] "B"[1]\nHca 1 "A"\nHca 1 "B"\n' > /tmp/deb.topo
-ibt_match "the packaged tool builds a sim fabric" "fabric debsim: A ibsim[0-9]+, B ibsim[0-9]+" \
+ibt_match "the packaged tool builds a sim fabric" "fabric debsim: A ibtsim[0-9]+, B ibtsim[0-9]+" \
 	"$(/usr/sbin/ibtracectl sim add /tmp/deb.topo --name debsim 2>&1)"
 ibt_check "  and removes it" /usr/sbin/ibtracectl sim del debsim
 for page in 8/ibtracectl 4/ibtrace 4/ibtrace_sim; do

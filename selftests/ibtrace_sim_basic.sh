@@ -41,7 +41,7 @@ sim_devs()
 {
 	local d
 
-	for d in /sys/class/infiniband/ibsim*; do
+	for d in /sys/class/infiniband/ibtsim*; do
 		[ -e "$d" ] && printf '%s ' "${d##*/}"
 	done
 }
@@ -91,9 +91,9 @@ ibt_expect "fabric t0 created" "fabric t0 nodes 2 cas 2 switches 0 links 1" "$ou
 nodes=$("$SIM_CTL" nodes t0)
 A=$(sed -n 's/.*name "HcaA".* dev \([^ ]*\) .*/\1/p' <<< "$nodes")
 B=$(sed -n 's/.*name "HcaB".* dev \([^ ]*\) .*/\1/p' <<< "$nodes")
-ibt_match "two RDMA devices listed" '^ibsim[0-9]+ ibsim[0-9]+ $' "$(sim_devs)"
+ibt_match "two RDMA devices listed" '^ibtsim[0-9]+ ibtsim[0-9]+ $' "$(sim_devs)"
 ibt_match "node dump: HcaA's GUIDs and link" \
-	'index 0 type ca name "HcaA" guid 0x0002c90300001000 dev ibsim[0-9]+ port 1 guid 0x0002c90300001001 lid 0 state Init peer 1/1' \
+	'index 0 type ca name "HcaA" guid 0x0002c90300001000 dev ibtsim[0-9]+ port 1 guid 0x0002c90300001001 lid 0 state Init peer 1/1' \
 	"$nodes"
 
 st=$(ibstat "$A" 2>&1)

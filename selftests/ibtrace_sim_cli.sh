@@ -38,7 +38,7 @@ sim_devs()
 {
 	local d
 
-	for d in /sys/class/infiniband/ibsim*; do
+	for d in /sys/class/infiniband/ibtsim*; do
 		[ -e "$d" ] && printf '%s ' "${d##*/}"
 	done
 }
@@ -100,9 +100,9 @@ ibt_expect "no fabric made by usage errors" "" "$(sim_devs)"
 run sim add "$TMP/topo" --name t0
 ibt_expect "sim add: exit 0" 0 "$rc"
 ibt_match "sim add prints the fabric, its HCA devices and SM-lite's LID" \
-	'^fabric t0: HcaA ibsim[0-9]+, HcaB ibsim[0-9]+; sm lite lid 1$' "$out"
-A=$(sed -n 's/.*HcaA \(ibsim[0-9]*\).*/\1/p' <<< "$out")
-B=$(sed -n 's/.*HcaB \(ibsim[0-9]*\).*/\1/p' <<< "$out")
+	'^fabric t0: HcaA ibtsim[0-9]+, HcaB ibtsim[0-9]+; sm lite lid 1$' "$out"
+A=$(sed -n 's/.*HcaA \(ibtsim[0-9]*\).*/\1/p' <<< "$out")
+B=$(sed -n 's/.*HcaB \(ibtsim[0-9]*\).*/\1/p' <<< "$out")
 ibt_check "device $A of HcaA exists" test -e "/sys/class/infiniband/$A"
 ibt_check "device $B of HcaB exists" test -e "/sys/class/infiniband/$B"
 ibt_expect "exactly the two devices" "$(printf '%s\n' "$A" "$B" | sort | tr '\n' ' ')" \
@@ -165,7 +165,7 @@ ibt_expect "  no device left" "$A $B " "$(sim_devs)"
 } > "$TMP/big"
 ibt_match "big topology file > 64 KiB" '^[0-9]{6}' "$(stat -c %s "$TMP/big")"
 run sim add "$TMP/big" --name big
-ibt_match "big topology accepted" '^fabric big: HcaA ibsim[0-9]+, HcaB ibsim[0-9]+; sm lite lid 1$' "$out"
+ibt_match "big topology accepted" '^fabric big: HcaA ibtsim[0-9]+, HcaB ibtsim[0-9]+; sm lite lid 1$' "$out"
 run sim del big
 ibt_expect "big fabric deleted" 0 "$rc"
 { cat "$TMP/big"; printf 'Hca 1 B\n'; } > "$TMP/bigbad"
@@ -195,7 +195,7 @@ ibt_expect "sim del t0: exit 0" 0 "$rc"
 ibt_expect "  prints nothing" "" "$out"
 ibt_check "  device $A gone" test ! -e "/sys/class/infiniband/$A"
 ibt_check "  device $B gone" test ! -e "/sys/class/infiniband/$B"
-ibt_expect "  no ibsim device left" "" "$(sim_devs)"
+ibt_expect "  no ibtsim device left" "" "$(sim_devs)"
 run sim del t0
 ibt_expect "del of an unknown fabric: exit 1" 1 "$rc"
 run -j sim show
@@ -204,14 +204,14 @@ ibt_expect "show -j of no fabric: []" "[]" "$out"
 run -j sim add "$TMP/topo" --name j0
 ibt_expect "sim add -j: fabric and nodes" "j0 S:switch HcaA:ca HcaB:ca" \
 	"$(jq -r '[.fabric, (.nodes[] | "\(.name):\(.type)")] | join(" ")' <<< "$out" 2>&1)"
-ibt_match "  HCA dev and GUID" '^ibsim[0-9]+ 0x[0-9a-f]{16}$' \
+ibt_match "  HCA dev and GUID" '^ibtsim[0-9]+ 0x[0-9a-f]{16}$' \
 	"$(jq -r '.nodes[1] | "\(.dev) \(.guid)"' <<< "$out" 2>&1)"
 ibt_expect "  sm lite, sm_lid 1" "lite 1" \
 	"$(jq -r '"\(.sm) \(.sm_lid)"' <<< "$out" 2>&1)"
 ibt_check "  and del of it" "$IBTRACECTL" sim del j0
 
 run sim add "$TMP/topo" --name n0 --no-sm
-ibt_match "sim add --no-sm: sm none" '^fabric n0: HcaA ibsim[0-9]+, HcaB ibsim[0-9]+; sm none$' "$out"
+ibt_match "sim add --no-sm: sm none" '^fabric n0: HcaA ibtsim[0-9]+, HcaB ibtsim[0-9]+; sm none$' "$out"
 run -j sim show n0
 ibt_expect "  show -j: sm none, no sm_lid" "none null" \
 	"$(jq -r '.[0] | "\(.sm) \(.sm_lid)"' <<< "$out" 2>&1)"

@@ -104,7 +104,7 @@ A=$(node A .dev)
 B=$(node B .dev)
 LB=$(node B '.ports[] | select(.port == 1) | .lid')
 GB=$(node B '.ports[] | select(.port == 1) | .guid')
-ibt_match "A, B are RDMA devices, B has a LID" '^ibsim[0-9]+ ibsim[0-9]+ [1-9][0-9]*$' \
+ibt_match "A, B are RDMA devices, B has a LID" '^ibtsim[0-9]+ ibtsim[0-9]+ [1-9][0-9]*$' \
 	"$A $B $LB"
 
 set_g()

@@ -177,7 +177,7 @@ echo "# sim add of a fat tree ($(grep -c '^Hca' "$TMP/fattree") HCAs): $(( (t1 -
 echo "# ibtracectl dev: $dev_idle s idle, $dev_busy s during the build ($still when it returned)"
 ibt_expect "sim show saw fat being built" 0 "$seen"
 ibt_expect "fat tree added: exit 0" 0 "$add_rc"
-ibt_match "  its usual output" '^fabric fat: H[^ ]+ ibsim[0-9]+, .*; sm lite lid 1$' \
+ibt_match "  its usual output" '^fabric fat: H[^ ]+ ibtsim[0-9]+, .*; sm lite lid 1$' \
 	"$(cat "$TMP/fat.out")"
 ibt_expect "ibtracectl dev during the build: exit 0" 0 "$dev_rc"
 ibt_expect "  answered while the fabric was still being built" building "$still"
@@ -211,7 +211,7 @@ ibt_check "  within 30 s ($secs s)" secs_under 30
 wait "$add_pid"
 ibt_expect "  sim add reports the failure: exit 1" 1 "$?"
 ibt_match "  and why" "^Error: " "$(cat "$TMP/fat2.out")"
-ibt_expect "  no ibsim device left" "" \
-	"$(ls /sys/class/infiniband 2>/dev/null | grep ibsim)"
+ibt_expect "  no ibtsim device left" "" \
+	"$(ls /sys/class/infiniband 2>/dev/null | grep ibtsim)"
 
 ibt_done

@@ -77,7 +77,7 @@ H1=$(node Hca1 .dev)
 H2=$(node Hca2 .dev)
 L1=$(node Hca1 '.ports[] | select(.port == 1) | .lid')
 L2=$(node Hca2 '.ports[] | select(.port == 1) | .lid')
-ibt_match "Hca1, Hca2 are RDMA devices, Hca2 has a LID" '^ibsim[0-9]+ ibsim[0-9]+ [1-9][0-9]*$' \
+ibt_match "Hca1, Hca2 are RDMA devices, Hca2 has a LID" '^ibtsim[0-9]+ ibtsim[0-9]+ [1-9][0-9]*$' \
 	"$H1 $H2 $L2"
 
 jq -r '.nodes[] | .name as $n | .ports[] | select(.peer != null) | "\($n) \(.port)"' <<< "$J" |

@@ -136,8 +136,8 @@ int ibt_job_follow(struct ibt *ctx, struct ibt_job_follow *f)
  *
  * Text, one line per job:
  *   job 3 ping rxe0/1 finished 2.004 s sent 3 received 3 errors 0
- *   job 4 trace ibsim0/1 running 0.120 s hops 2
- *   job 5 test ibsim0/1 finished 1.570 s guidinfo verdict pass
+ *   job 4 trace ibtsim0/1 running 0.120 s hops 2
+ *   job 5 test ibtsim0/1 finished 1.570 s guidinfo verdict pass
  * and ", ended early: MESSAGE (ERRNO TEXT)" when it did.
  *
  * JSON: an array of objects (one object for "show ID"). Keys, each only

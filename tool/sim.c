@@ -13,7 +13,7 @@
  *
  * add sends the file's text (FABRIC_ADD, in TOPOLOGY attributes of at most
  * 64 KiB each), then lists the new fabric's nodes (NODE_GET). Text:
- *   fabric sim0: HcaA ibsim0, HcaB ibsim1; sm lite lid 1
+ *   fabric sim0: HcaA ibtsim0, HcaB ibtsim1; sm lite lid 1
  * JSON: {"fabric": "sim0", "nodes": [{"index", "type", "name", "guid",
  * "dev"}, ...], "sm": "lite", "sm_lid": 1} ("dev" for HCAs only; "sm" and
  * "sm_lid" as in show). A topology the kernel rejects is
@@ -25,7 +25,7 @@
  * show lists every fabric (FABRIC_GET dump), or fabric NAME, each with its
  * nodes (NODE_GET). Text, one line per fabric, node and port:
  *   fabric t0 cas 2 switches 1 links 2 seed 1234 sm lite lid 3
- *     ca HcaA guid 0x0002c90300001000 dev ibsim0
+ *     ca HcaA guid 0x0002c90300001000 dev ibtsim0
  *       port 1 lid 0x1 state ACTIVE peer S/1 rx 12 tx 12 drops 0
  *     switch S guid 0x0014050000000300
  *       port 0 lid 0x3 state ACTIVE rx 0 tx 0 drops 0

@@ -40,7 +40,7 @@
  *
  * Text result:
  *
- *   job 3 test guidinfo seed C14_024_05 dut ibsim0/1 dr 1,2,3 port 0: switch node_guid 0x0002c90000000100 port_guid 0x0002c90000000100 lid 4 guid_cap 8
+ *   job 3 test guidinfo seed C14_024_05 dut ibtsim0/1 dr 1,2,3 port 0: switch node_guid 0x0002c90000000100 port_guid 0x0002c90000000100 lid 4 guid_cap 8
  *   PASS     v1c14-024.1.1#05.01  Get of every block within the table: ...
  *   FAIL     v1c14-030#01  entry 0 unchanged by a Set
  *            expected 0x0002c90000000100 observed 0xfffd36ffffffffef at block 0 entry 0
@@ -73,7 +73,7 @@
  *   job 7: code 12 (table 640.00 us): median wait per retry 4.00 ms, overshoot +3.36 ms, 3 iterations
  *
  * "test show" without JOB: one line per kept job,
- *   job 3 test guidinfo dut ibsim0/1 dr 1,2,3 state finished verdict pass
+ *   job 3 test guidinfo dut ibtsim0/1 dr 1,2,3 state finished verdict pass
  *
  * JSON: "test list" an array of {name, seed, desc, needs, assertions:
  * [{id, desc}]}; a result one object: job, test, seed, dev, port,

@@ -42,7 +42,7 @@ static const char *gid_str(const uint8_t gid[16], char *buf, size_t len)
 }
 
 /*
- * "ibsim0/1 dr 1,2,3 port 0"; the RNR test: "rxe0/1 loopback" or
+ * "ibtsim0/1 dr 1,2,3 port 0"; the RNR test: "rxe0/1 loopback" or
  * "rxe0/1 peer fe80::5054:ff:fe1b:2 port 7471".
  */
 static void dut_text(const struct result *r, char *buf, size_t len)

@@ -7,9 +7,9 @@
  *
  * Text: one line per event, the trace's ID and local port first:
  *
- *   trace 7 ibsim0/1 hop 1 in 1 switch "Switch1" node_guid 0x... out 3 agent no_agent smps 3 ...
- *   trace 7 ibsim0/1 end lid 6: ok, 3 hops, 12 smps, 2 vendor mads, 1.234 ms
- *   trace 8 ibsim0/1 end: cancelled (Operation canceled)
+ *   trace 7 ibtsim0/1 hop 1 in 1 switch "Switch1" node_guid 0x... out 3 agent no_agent smps 3 ...
+ *   trace 7 ibtsim0/1 end lid 6: ok, 3 hops, 12 smps, 2 vendor mads, 1.234 ms
+ *   trace 8 ibtsim0/1 end: cancelled (Operation canceled)
  *
  * JSON: one object per line and event. Keys: id, dev, port, event ("hop"
  * or "end"); a hop has the keys of a hop of "trace -j"; an end has dlid,
@@ -96,7 +96,7 @@ static int monitor_parse(struct ibt *ctx, struct monitor *m, bool *help)
 	return 0;
 }
 
-/* "trace 7 ibsim0/1 " in text, the id, dev, port and event keys in JSON */
+/* "trace 7 ibtsim0/1 " in text, the id, dev, port and event keys in JSON */
 static void monitor_head(struct ibt *ctx, struct nlattr **tb, const char *event)
 {
 	const char *dev = nla_get_string(tb[IBTRACE_A_DEV_NAME]);

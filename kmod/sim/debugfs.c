@@ -47,45 +47,46 @@
 #include <linux/uaccess.h>
 
 #include "sim.h"
+#include "loc.h"
 
-static struct dentry *ibsim_debugfs_root;
+static struct dentry *ibtsim_debugfs_root;
 
-static uint ibsim_debugfs_port_limit = 4096;
-module_param_named(debugfs_port_limit, ibsim_debugfs_port_limit, uint, 0644);
+static uint ibtsim_debugfs_port_limit = 4096;
+module_param_named(debugfs_port_limit, ibtsim_debugfs_port_limit, uint, 0644);
 MODULE_PARM_DESC(debugfs_port_limit,
 		 "Fabrics with more ports get no per-port debugfs directories (default 4096)");
 
 /**
- * ibsim_debugfs_ports_ok - will a fabric of @nports ports get port directories
+ * ibtsim_debugfs_ports_ok - will a fabric of @nports ports get port directories
  * @nports: its ports, switch port 0 counted
  *
  * Return: true if @nports is within debugfs_port_limit.
  */
-bool ibsim_debugfs_ports_ok(u64 nports)
+bool ibtsim_debugfs_ports_ok(u64 nports)
 {
-	return nports <= READ_ONCE(ibsim_debugfs_port_limit);
+	return nports <= READ_ONCE(ibtsim_debugfs_port_limit);
 }
 
-static u64 ibsim_dbg_knob_get(struct ibsim_port *port, enum ibsim_knob knob)
+static u64 ibtsim_dbg_knob_get(struct ibtsim_port *port, enum ibtsim_knob knob)
 {
 	unsigned long flags;
 	u64 val = 0;
 
 	spin_lock_irqsave(&port->node->lock, flags);
 	switch (knob) {
-	case IBSIM_KNOB_DROP:
+	case IBTSIM_KNOB_DROP:
 		val = port->drop_ppm;
 		break;
-	case IBSIM_KNOB_DELAY:
+	case IBTSIM_KNOB_DELAY:
 		val = port->delay_us;
 		break;
-	case IBSIM_KNOB_LINK:
+	case IBTSIM_KNOB_LINK:
 		val = port->link_down;
 		break;
-	case IBSIM_KNOB_GUID_CAP:
+	case IBTSIM_KNOB_GUID_CAP:
 		val = port->guid_cap;
 		break;
-	case IBSIM_KNOB_GUID_QUIRKS:
+	case IBTSIM_KNOB_GUID_QUIRKS:
 		val = port->guid_quirks;
 		break;
 	default:
@@ -95,98 +96,98 @@ static u64 ibsim_dbg_knob_get(struct ibsim_port *port, enum ibsim_knob knob)
 	return val;
 }
 
-static int ibsim_dbg_knob_set(struct ibsim_port *port, enum ibsim_knob knob,
-			      u64 val)
+static int ibtsim_dbg_knob_set(struct ibtsim_port *port, enum ibtsim_knob knob,
+			       u64 val)
 {
-	struct ibsim_fabric *fabric = port->node->fabric;
-	struct ibsim_port_knobs k = { .set = BIT(knob) };
-	enum ibsim_knob bad;
+	struct ibtsim_fabric *fabric = port->node->fabric;
+	struct ibtsim_port_knobs k = { .set = BIT(knob) };
+	enum ibtsim_knob bad;
 	const char *why;
 	int err;
 
 	if (val > U32_MAX)
 		return -EINVAL;
 	switch (knob) {
-	case IBSIM_KNOB_DROP:
+	case IBTSIM_KNOB_DROP:
 		k.drop_ppm = val;
 		break;
-	case IBSIM_KNOB_DELAY:
+	case IBTSIM_KNOB_DELAY:
 		k.delay_us = val;
 		break;
-	case IBSIM_KNOB_LINK:
+	case IBTSIM_KNOB_LINK:
 		if (val > 1)
 			return -EINVAL;
 		k.link_down = val;
 		break;
-	case IBSIM_KNOB_GUID_CAP:
+	case IBTSIM_KNOB_GUID_CAP:
 		if (val > U8_MAX)
 			return -EINVAL;
 		k.guid_cap = val;
 		break;
-	case IBSIM_KNOB_GUID_QUIRKS:
+	case IBTSIM_KNOB_GUID_QUIRKS:
 		k.guid_quirks = val;
 		break;
 	default:
 		return -EINVAL;
 	}
-	err = ibsim_port_knobs_check(port, &k, &bad, &why);
+	err = ibtsim_port_knobs_check(port, &k, &bad, &why);
 	if (err)
 		return err;
 	mutex_lock(&fabric->knob_lock);
-	ibsim_port_knobs_apply(port, &k);
+	ibtsim_port_knobs_apply(port, &k);
 	mutex_unlock(&fabric->knob_lock);
 	return 0;
 }
 
-#define IBSIM_DBG_KNOB(name, knob, fmt)					\
-static const enum ibsim_knob ibsim_dbg_##name##_knob = knob;		\
-static int ibsim_dbg_##name##_get(void *data, u64 *val)		\
+#define IBTSIM_DBG_KNOB(name, knob, fmt)				\
+static const enum ibtsim_knob ibtsim_dbg_##name##_knob = knob;		\
+static int ibtsim_dbg_##name##_get(void *data, u64 *val)	\
 {									\
-	*val = ibsim_dbg_knob_get(data, ibsim_dbg_##name##_knob);	\
+	*val = ibtsim_dbg_knob_get(data, ibtsim_dbg_##name##_knob);	\
 	return 0;							\
 }									\
-static int ibsim_dbg_##name##_set(void *data, u64 val)			\
+static int ibtsim_dbg_##name##_set(void *data, u64 val)			\
 {									\
-	return ibsim_dbg_knob_set(data, ibsim_dbg_##name##_knob, val);	\
+	return ibtsim_dbg_knob_set(data, ibtsim_dbg_##name##_knob, val); \
 }									\
-DEFINE_DEBUGFS_ATTRIBUTE(ibsim_dbg_##name##_fops, ibsim_dbg_##name##_get, \
-			 ibsim_dbg_##name##_set, fmt)
+DEFINE_DEBUGFS_ATTRIBUTE(ibtsim_dbg_##name##_fops, ibtsim_dbg_##name##_get, \
+			 ibtsim_dbg_##name##_set, fmt)
 
-IBSIM_DBG_KNOB(drop_ppm, IBSIM_KNOB_DROP, "%llu\n");
-IBSIM_DBG_KNOB(delay_us, IBSIM_KNOB_DELAY, "%llu\n");
-IBSIM_DBG_KNOB(link_down, IBSIM_KNOB_LINK, "%llu\n");
-IBSIM_DBG_KNOB(guid_cap, IBSIM_KNOB_GUID_CAP, "%llu\n");
-IBSIM_DBG_KNOB(guid_quirks, IBSIM_KNOB_GUID_QUIRKS, "0x%llx\n");
+IBTSIM_DBG_KNOB(drop_ppm, IBTSIM_KNOB_DROP, "%llu\n");
+IBTSIM_DBG_KNOB(delay_us, IBTSIM_KNOB_DELAY, "%llu\n");
+IBTSIM_DBG_KNOB(link_down, IBTSIM_KNOB_LINK, "%llu\n");
+IBTSIM_DBG_KNOB(guid_cap, IBTSIM_KNOB_GUID_CAP, "%llu\n");
+IBTSIM_DBG_KNOB(guid_quirks, IBTSIM_KNOB_GUID_QUIRKS, "0x%llx\n");
 
-static int ibsim_dbg_rx_pkts_get(void *data, u64 *val)
+static int ibtsim_dbg_rx_pkts_get(void *data, u64 *val)
 {
-	*val = atomic64_read(&((struct ibsim_port *)data)->rx_pkts);
+	*val = atomic64_read(&((struct ibtsim_port *)data)->rx_pkts);
 	return 0;
 }
-DEFINE_DEBUGFS_ATTRIBUTE(ibsim_dbg_rx_pkts_fops, ibsim_dbg_rx_pkts_get, NULL,
+DEFINE_DEBUGFS_ATTRIBUTE(ibtsim_dbg_rx_pkts_fops, ibtsim_dbg_rx_pkts_get, NULL,
 			 "%llu\n");
 
-static int ibsim_dbg_tx_pkts_get(void *data, u64 *val)
+static int ibtsim_dbg_tx_pkts_get(void *data, u64 *val)
 {
-	*val = atomic64_read(&((struct ibsim_port *)data)->tx_pkts);
+	*val = atomic64_read(&((struct ibtsim_port *)data)->tx_pkts);
 	return 0;
 }
-DEFINE_DEBUGFS_ATTRIBUTE(ibsim_dbg_tx_pkts_fops, ibsim_dbg_tx_pkts_get, NULL,
+DEFINE_DEBUGFS_ATTRIBUTE(ibtsim_dbg_tx_pkts_fops, ibtsim_dbg_tx_pkts_get, NULL,
 			 "%llu\n");
 
-static int ibsim_dbg_drops_get(void *data, u64 *val)
+static int ibtsim_dbg_drops_get(void *data, u64 *val)
 {
-	*val = atomic64_read(&((struct ibsim_port *)data)->drops);
+	*val = atomic64_read(&((struct ibtsim_port *)data)->drops);
 	return 0;
 }
-DEFINE_DEBUGFS_ATTRIBUTE(ibsim_dbg_drops_fops, ibsim_dbg_drops_get, NULL,
+DEFINE_DEBUGFS_ATTRIBUTE(ibtsim_dbg_drops_fops, ibtsim_dbg_drops_get, NULL,
 			 "%llu\n");
 
 /* misroute */
 
-static int ibsim_dbg_misroute_show(struct seq_file *m, void *v)
+static int ibtsim_dbg_misroute_show(struct seq_file *m, void *v)
 {
-	struct ibsim_node *node = m->private;
+	struct ibtsim_node *node = m->private;
 	unsigned long dlid;
 	void *entry;
 
@@ -195,14 +196,14 @@ static int ibsim_dbg_misroute_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static int ibsim_dbg_misroute_open(struct inode *inode, struct file *file)
+static int ibtsim_dbg_misroute_open(struct inode *inode, struct file *file)
 {
-	return single_open(file, ibsim_dbg_misroute_show, inode->i_private);
+	return single_open(file, ibtsim_dbg_misroute_show, inode->i_private);
 }
 
 /* "DLID PORT" or "DLID -" into *@dlid, *@port, *@del. */
-static int ibsim_dbg_misroute_parse(char *buf, u32 *dlid, u32 *port,
-				    bool *del)
+static int ibtsim_dbg_misroute_parse(char *buf, u32 *dlid, u32 *port,
+				     bool *del)
 {
 	char *s = strim(buf), *word;
 
@@ -216,12 +217,12 @@ static int ibsim_dbg_misroute_parse(char *buf, u32 *dlid, u32 *port,
 	return kstrtou32(s, 0, port);
 }
 
-static ssize_t ibsim_dbg_misroute_write(struct file *file,
-					const char __user *ubuf, size_t len,
-					loff_t *ppos)
+static ssize_t ibtsim_dbg_misroute_write(struct file *file,
+					 const char __user *ubuf, size_t len,
+					 loff_t *ppos)
 {
-	struct ibsim_node *node = file_inode(file)->i_private;
-	struct ibsim_fabric *fabric = node->fabric;
+	struct ibtsim_node *node = file_inode(file)->i_private;
+	struct ibtsim_fabric *fabric = node->fabric;
 	const char *why;
 	char buf[32];
 	u32 dlid, port = 0;
@@ -233,17 +234,17 @@ static ssize_t ibsim_dbg_misroute_write(struct file *file,
 	if (copy_from_user(buf, ubuf, len))
 		return -EFAULT;
 	buf[len] = '\0';
-	err = ibsim_dbg_misroute_parse(buf, &dlid, &port, &del);
+	err = ibtsim_dbg_misroute_parse(buf, &dlid, &port, &del);
 	if (err)
 		return -EINVAL;
 
 	mutex_lock(&fabric->knob_lock);
-	err = ibsim_misroute_check(node, dlid, port, del, &why);
+	err = ibtsim_misroute_check(node, dlid, port, del, &why);
 	if (!err) {
 		if (del)
-			ibsim_misroute_del(node, dlid);
+			ibtsim_misroute_del(node, dlid);
 		else
-			err = ibsim_misroute_set(node, dlid, port);
+			err = ibtsim_misroute_set(node, dlid, port);
 	}
 	mutex_unlock(&fabric->knob_lock);
 	if (err == -ERANGE || err == -EOPNOTSUPP)
@@ -251,18 +252,18 @@ static ssize_t ibsim_dbg_misroute_write(struct file *file,
 	return err ?: len;
 }
 
-static const struct file_operations ibsim_dbg_misroute_fops = {
+static const struct file_operations ibtsim_dbg_misroute_fops = {
 	.owner = THIS_MODULE,
-	.open = ibsim_dbg_misroute_open,
+	.open = ibtsim_dbg_misroute_open,
 	.read = seq_read,
 	.llseek = seq_lseek,
 	.release = single_release,
-	.write = ibsim_dbg_misroute_write,
+	.write = ibtsim_dbg_misroute_write,
 };
 
-static int ibsim_dbg_stats_show(struct seq_file *m, void *v)
+static int ibtsim_dbg_stats_show(struct seq_file *m, void *v)
 {
-	struct ibsim_fabric_stats *st = m->private;
+	struct ibtsim_fabric_stats *st = m->private;
 	s64 sent = atomic64_read(&st->sent);
 	s64 delivered = atomic64_read(&st->delivered);
 	s64 dropped = atomic64_read(&st->dropped);
@@ -272,11 +273,11 @@ static int ibsim_dbg_stats_show(struct seq_file *m, void *v)
 		   sent - delivered - dropped);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(ibsim_dbg_stats);
+DEFINE_SHOW_ATTRIBUTE(ibtsim_dbg_stats);
 
 /* tree */
 
-static void ibsim_debugfs_port(struct dentry *ndir, struct ibsim_port *port)
+static void ibtsim_debugfs_port(struct dentry *ndir, struct ibtsim_port *port)
 {
 	struct dentry *dir;
 	char name[16];
@@ -285,28 +286,28 @@ static void ibsim_debugfs_port(struct dentry *ndir, struct ibsim_port *port)
 	dir = debugfs_create_dir(name, ndir);
 	if (port->peer) {
 		debugfs_create_file_unsafe("drop_ppm", 0600, dir, port,
-					   &ibsim_dbg_drop_ppm_fops);
+					   &ibtsim_dbg_drop_ppm_fops);
 		debugfs_create_file_unsafe("delay_us", 0600, dir, port,
-					   &ibsim_dbg_delay_us_fops);
+					   &ibtsim_dbg_delay_us_fops);
 		debugfs_create_file_unsafe("link_down", 0600, dir, port,
-					   &ibsim_dbg_link_down_fops);
+					   &ibtsim_dbg_link_down_fops);
 	}
 	if (!port->node->sw || !port->num) {
 		debugfs_create_file_unsafe("guid_cap", 0600, dir, port,
-					   &ibsim_dbg_guid_cap_fops);
+					   &ibtsim_dbg_guid_cap_fops);
 		debugfs_create_file_unsafe("guid_quirks", 0600, dir, port,
-					   &ibsim_dbg_guid_quirks_fops);
+					   &ibtsim_dbg_guid_quirks_fops);
 	}
 	debugfs_create_file_unsafe("rx_pkts", 0400, dir, port,
-				   &ibsim_dbg_rx_pkts_fops);
+				   &ibtsim_dbg_rx_pkts_fops);
 	debugfs_create_file_unsafe("tx_pkts", 0400, dir, port,
-				   &ibsim_dbg_tx_pkts_fops);
+				   &ibtsim_dbg_tx_pkts_fops);
 	debugfs_create_file_unsafe("drops", 0400, dir, port,
-				   &ibsim_dbg_drops_fops);
+				   &ibtsim_dbg_drops_fops);
 }
 
-static void ibsim_debugfs_node(struct dentry *fdir, struct ibsim_node *node,
-			       bool ports)
+static void ibtsim_debugfs_node(struct dentry *fdir, struct ibtsim_node *node,
+				bool ports)
 {
 	char name[IB_DEVICE_NODE_DESC_MAX + 16];
 	struct dentry *dir;
@@ -320,69 +321,69 @@ static void ibsim_debugfs_node(struct dentry *fdir, struct ibsim_node *node,
 	dir = debugfs_create_dir(name, fdir);
 	if (node->sw)
 		debugfs_create_file("misroute", 0600, dir, node,
-				    &ibsim_dbg_misroute_fops);
+				    &ibtsim_dbg_misroute_fops);
 	if (!ports)
 		return;
 	for (n = node->sw ? 0 : 1; n <= node->num_ports; n++)
-		ibsim_debugfs_port(dir, &node->ports[n]);
+		ibtsim_debugfs_port(dir, &node->ports[n]);
 }
 
 /**
- * ibsim_debugfs_fabric_add - the debugfs tree of a new fabric
+ * ibtsim_debugfs_fabric_add - the debugfs tree of a new fabric
  * @fabric: the fabric, fully built
  *
  * Failures are ignored: the fabric works without its debugfs files.
  */
-void ibsim_debugfs_fabric_add(struct ibsim_fabric *fabric)
+void ibtsim_debugfs_fabric_add(struct ibtsim_fabric *fabric)
 {
 	struct dentry *dir;
 	u64 nports = 0;
 	bool ports;
 	u32 i;
 
-	if (IS_ERR_OR_NULL(ibsim_debugfs_root))
+	if (IS_ERR_OR_NULL(ibtsim_debugfs_root))
 		return;
-	dir = debugfs_create_dir(fabric->name, ibsim_debugfs_root);
+	dir = debugfs_create_dir(fabric->name, ibtsim_debugfs_root);
 	if (IS_ERR(dir))
 		return;
 	fabric->debugfs = dir;
 	debugfs_create_file("stats", 0400, dir, &fabric->stats,
-			    &ibsim_dbg_stats_fops);
+			    &ibtsim_dbg_stats_fops);
 	for (i = 0; i < fabric->num_nodes; i++)
 		nports += fabric->nodes[i]->num_ports + !!fabric->nodes[i]->sw;
-	ports = ibsim_debugfs_ports_ok(nports);
+	ports = ibtsim_debugfs_ports_ok(nports);
 	if (!ports)
 		pr_info("fabric %s: %llu ports, more than debugfs_port_limit %u: no port directories in debugfs\n",
-			fabric->name, nports, READ_ONCE(ibsim_debugfs_port_limit));
+			fabric->name, nports, READ_ONCE(ibtsim_debugfs_port_limit));
 	for (i = 0; i < fabric->num_nodes; i++)
-		ibsim_debugfs_node(dir, fabric->nodes[i], ports);
+		ibtsim_debugfs_node(dir, fabric->nodes[i], ports);
 }
 
 /**
- * ibsim_debugfs_fabric_del - remove a fabric's debugfs tree
+ * ibtsim_debugfs_fabric_del - remove a fabric's debugfs tree
  * @fabric: the fabric
  *
  * Returns once no reader or writer of its files runs any more.
  */
-void ibsim_debugfs_fabric_del(struct ibsim_fabric *fabric)
+void ibtsim_debugfs_fabric_del(struct ibtsim_fabric *fabric)
 {
 	debugfs_remove_recursive(fabric->debugfs);
 	fabric->debugfs = NULL;
 }
 
 /**
- * ibsim_debugfs_init - create the ibtrace_sim debugfs directory
+ * ibtsim_debugfs_init - create the ibtrace_sim debugfs directory
  */
-void ibsim_debugfs_init(void)
+void ibtsim_debugfs_init(void)
 {
-	ibsim_debugfs_root = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	ibtsim_debugfs_root = debugfs_create_dir(KBUILD_MODNAME, NULL);
 }
 
 /**
- * ibsim_debugfs_exit - remove the ibtrace_sim debugfs directory
+ * ibtsim_debugfs_exit - remove the ibtrace_sim debugfs directory
  */
-void ibsim_debugfs_exit(void)
+void ibtsim_debugfs_exit(void)
 {
-	debugfs_remove_recursive(ibsim_debugfs_root);
-	ibsim_debugfs_root = NULL;
+	debugfs_remove_recursive(ibtsim_debugfs_root);
+	ibtsim_debugfs_root = NULL;
 }

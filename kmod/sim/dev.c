@@ -38,16 +38,19 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/mm.h>
+#include <rdma/ib_mad.h>
 
 #include "sim.h"
+#include "verbs.h"
+#include "loc.h"
 
 /* device */
 
-static int ibsim_query_device(struct ib_device *ibdev,
-			      struct ib_device_attr *attr,
-			      struct ib_udata *udata)
+static int ibtsim_query_device(struct ib_device *ibdev,
+			       struct ib_device_attr *attr,
+			       struct ib_udata *udata)
 {
-	struct ibsim_dev *dev = to_ibsim_dev(ibdev);
+	struct ibtsim_dev *dev = to_ibtsim_dev(ibdev);
 
 	if (udata && (udata->inlen || udata->outlen))
 		return -EINVAL;
@@ -56,26 +59,26 @@ static int ibsim_query_device(struct ib_device *ibdev,
 	attr->sys_image_guid = cpu_to_be64(dev->node->sys_guid);
 	attr->max_mr_size = U64_MAX;
 	attr->page_size_cap = PAGE_SIZE;
-	attr->vendor_id = IBSIM_VENDOR_ID;
-	attr->vendor_part_id = IBSIM_DEVICE_ID;
-	attr->max_qp = IBSIM_MAX_QP;
-	attr->max_qp_wr = IBSIM_MAX_WR;
-	attr->max_send_sge = IBSIM_MAX_SGE;
-	attr->max_recv_sge = IBSIM_MAX_SGE;
-	attr->max_cq = IBSIM_MAX_CQ;
-	attr->max_cqe = IBSIM_MAX_CQE;
-	attr->max_mr = IBSIM_MAX_PD;
-	attr->max_pd = IBSIM_MAX_PD;
-	attr->max_ah = IBSIM_MAX_AH;
-	attr->max_pkeys = IBSIM_PKEY_TBL_LEN;
+	attr->vendor_id = IBTSIM_VENDOR_ID;
+	attr->vendor_part_id = IBTSIM_DEVICE_ID;
+	attr->max_qp = IBTSIM_MAX_QP;
+	attr->max_qp_wr = IBTSIM_MAX_WR;
+	attr->max_send_sge = IBTSIM_MAX_SGE;
+	attr->max_recv_sge = IBTSIM_MAX_SGE;
+	attr->max_cq = IBTSIM_MAX_CQ;
+	attr->max_cqe = IBTSIM_MAX_CQE;
+	attr->max_mr = IBTSIM_MAX_PD;
+	attr->max_pd = IBTSIM_MAX_PD;
+	attr->max_ah = IBTSIM_MAX_AH;
+	attr->max_pkeys = IBTSIM_PKEY_TBL_LEN;
 	return 0;
 }
 
-static int ibsim_query_port(struct ib_device *ibdev, u32 port_num,
-			    struct ib_port_attr *attr)
+static int ibtsim_query_port(struct ib_device *ibdev, u32 port_num,
+			     struct ib_port_attr *attr)
 {
-	struct ibsim_dev *dev = to_ibsim_dev(ibdev);
-	struct ibsim_port *port = ibsim_dev_port(dev, port_num);
+	struct ibtsim_dev *dev = to_ibtsim_dev(ibdev);
+	struct ibtsim_port *port = ibtsim_dev_port(dev, port_num);
 	unsigned long flags;
 
 	/* ib_query_port() zeroed @attr */
@@ -87,10 +90,10 @@ static int ibsim_query_port(struct ib_device *ibdev, u32 port_num,
 	attr->gid_tbl_len = dev->node->fabric->guid_cap;
 	attr->subnet_prefix = port->gid_prefix;
 	attr->port_cap_flags = port->cap_mask;
-	attr->max_msg_sz = IBSIM_MTU;
+	attr->max_msg_sz = IBTSIM_MTU;
 	attr->bad_pkey_cntr = port->pkey_viol;
 	attr->qkey_viol_cntr = port->qkey_viol;
-	attr->pkey_tbl_len = IBSIM_PKEY_TBL_LEN;
+	attr->pkey_tbl_len = IBTSIM_PKEY_TBL_LEN;
 	attr->lid = port->lid;
 	attr->sm_lid = port->sm_lid;
 	attr->lmc = port->lmc;
@@ -103,11 +106,11 @@ static int ibsim_query_port(struct ib_device *ibdev, u32 port_num,
 	return 0;
 }
 
-static int ibsim_modify_port(struct ib_device *ibdev, u32 port_num, int mask,
-			     struct ib_port_modify *props)
+static int ibtsim_modify_port(struct ib_device *ibdev, u32 port_num, int mask,
+			      struct ib_port_modify *props)
 {
-	struct ibsim_dev *dev = to_ibsim_dev(ibdev);
-	struct ibsim_port *port = ibsim_dev_port(dev, port_num);
+	struct ibtsim_dev *dev = to_ibtsim_dev(ibdev);
+	struct ibtsim_port *port = ibtsim_dev_port(dev, port_num);
 	unsigned long flags;
 
 	spin_lock_irqsave(&dev->node->lock, flags);
@@ -119,11 +122,11 @@ static int ibsim_modify_port(struct ib_device *ibdev, u32 port_num, int mask,
 	return 0;
 }
 
-static int ibsim_get_port_immutable(struct ib_device *ibdev, u32 port_num,
-				    struct ib_port_immutable *immutable)
+static int ibtsim_get_port_immutable(struct ib_device *ibdev, u32 port_num,
+				     struct ib_port_immutable *immutable)
 {
-	immutable->pkey_tbl_len = IBSIM_PKEY_TBL_LEN;
-	immutable->gid_tbl_len = to_ibsim_dev(ibdev)->node->fabric->guid_cap;
+	immutable->pkey_tbl_len = IBTSIM_PKEY_TBL_LEN;
+	immutable->gid_tbl_len = to_ibtsim_dev(ibdev)->node->fabric->guid_cap;
 	immutable->core_cap_flags = RDMA_CORE_PORT_IBA_IB;
 	immutable->max_mad_size = IB_MGMT_MAD_SIZE;
 	return 0;
@@ -134,32 +137,32 @@ static int ibsim_get_port_immutable(struct ib_device *ibdev, u32 port_num,
  * empty entry or one at or above GUIDCap, so that ib_core's cache leaves
  * it out. The table has the fabric's guid_cap entries.
  */
-static int ibsim_query_gid(struct ib_device *ibdev, u32 port_num, int index,
-			   union ib_gid *gid)
+static int ibtsim_query_gid(struct ib_device *ibdev, u32 port_num, int index,
+			    union ib_gid *gid)
 {
-	struct ibsim_dev *dev = to_ibsim_dev(ibdev);
-	struct ibsim_port *port = ibsim_dev_port(dev, port_num);
+	struct ibtsim_dev *dev = to_ibtsim_dev(ibdev);
+	struct ibtsim_port *port = ibtsim_dev_port(dev, port_num);
 	unsigned long flags;
 	u64 guid;
 
 	if (index < 0 || index >= dev->node->fabric->guid_cap)
 		return -EINVAL;
 	spin_lock_irqsave(&dev->node->lock, flags);
-	guid = ibsim_port_guid_entry(port, index);
+	guid = ibtsim_port_guid_entry(port, index);
 	gid->global.subnet_prefix = guid ? cpu_to_be64(port->gid_prefix) : 0;
 	gid->global.interface_id = cpu_to_be64(guid);
 	spin_unlock_irqrestore(&dev->node->lock, flags);
 	return 0;
 }
 
-static int ibsim_query_pkey(struct ib_device *ibdev, u32 port_num, u16 index,
-			    u16 *pkey)
+static int ibtsim_query_pkey(struct ib_device *ibdev, u32 port_num, u16 index,
+			     u16 *pkey)
 {
-	struct ibsim_dev *dev = to_ibsim_dev(ibdev);
-	struct ibsim_port *port = ibsim_dev_port(dev, port_num);
+	struct ibtsim_dev *dev = to_ibtsim_dev(ibdev);
+	struct ibtsim_port *port = ibtsim_dev_port(dev, port_num);
 	unsigned long flags;
 
-	if (index >= IBSIM_PKEY_TBL_LEN)
+	if (index >= IBTSIM_PKEY_TBL_LEN)
 		return -EINVAL;
 	spin_lock_irqsave(&dev->node->lock, flags);
 	*pkey = port->pkeys[index];
@@ -169,23 +172,23 @@ static int ibsim_query_pkey(struct ib_device *ibdev, u32 port_num, u16 index,
 
 /* pd */
 
-static int ibsim_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
+static int ibtsim_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
 	return udata ? -EOPNOTSUPP : 0;
 }
 
-static int ibsim_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
+static int ibtsim_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
 	return 0;
 }
 
 /* ah */
 
-static int ibsim_create_ah(struct ib_ah *ibah,
-			   struct rdma_ah_init_attr *init_attr,
-			   struct ib_udata *udata)
+static int ibtsim_create_ah(struct ib_ah *ibah,
+			    struct rdma_ah_init_attr *init_attr,
+			    struct ib_udata *udata)
 {
-	struct ibsim_ah *ah = to_ibsim_ah(ibah);
+	struct ibtsim_ah *ah = to_ibtsim_ah(ibah);
 	const struct rdma_ah_attr *attr = init_attr->ah_attr;
 
 	if (udata)
@@ -199,22 +202,22 @@ static int ibsim_create_ah(struct ib_ah *ibah,
 }
 
 /* ib_mad matches LID-routed responses to requests through the AH. */
-static int ibsim_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *attr)
+static int ibtsim_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *attr)
 {
-	*attr = to_ibsim_ah(ibah)->attr;
+	*attr = to_ibtsim_ah(ibah)->attr;
 	return 0;
 }
 
-static int ibsim_destroy_ah(struct ib_ah *ibah, u32 flags)
+static int ibtsim_destroy_ah(struct ib_ah *ibah, u32 flags)
 {
 	return 0;
 }
 
 /* mr */
 
-static struct ib_mr *ibsim_get_dma_mr(struct ib_pd *ibpd, int access)
+static struct ib_mr *ibtsim_get_dma_mr(struct ib_pd *ibpd, int access)
 {
-	struct ibsim_mr *mr;
+	struct ibtsim_mr *mr;
 
 	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
 	if (!mr)
@@ -225,24 +228,24 @@ static struct ib_mr *ibsim_get_dma_mr(struct ib_pd *ibpd, int access)
 	return &mr->ibmr;
 }
 
-static struct ib_mr *ibsim_reg_user_mr(struct ib_pd *ibpd, u64 start,
-				       u64 length, u64 virt, int access,
-				       struct ib_udata *udata)
+static struct ib_mr *ibtsim_reg_user_mr(struct ib_pd *ibpd, u64 start,
+					u64 length, u64 virt, int access,
+					struct ib_udata *udata)
 {
 	return ERR_PTR(-EOPNOTSUPP);
 }
 
-static int ibsim_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
+static int ibtsim_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 {
-	kfree(container_of(ibmr, struct ibsim_mr, ibmr));
+	kfree(container_of(ibmr, struct ibtsim_mr, ibmr));
 	return 0;
 }
 
 /* cq */
 
-static void ibsim_wc_to_cqe(const struct ib_wc *wc, struct ibsim_cqe *e)
+static void ibtsim_wc_to_cqe(const struct ib_wc *wc, struct ibtsim_cqe *e)
 {
-	*e = (struct ibsim_cqe) {
+	*e = (struct ibtsim_cqe) {
 		.wr_id = wc->wr_id,
 		.qp = wc->qp,
 		.byte_len = wc->byte_len,
@@ -259,7 +262,7 @@ static void ibsim_wc_to_cqe(const struct ib_wc *wc, struct ibsim_cqe *e)
 	};
 }
 
-static void ibsim_cqe_to_wc(const struct ibsim_cqe *e, struct ib_wc *wc)
+static void ibtsim_cqe_to_wc(const struct ibtsim_cqe *e, struct ib_wc *wc)
 {
 	*wc = (struct ib_wc) {
 		.wr_id = e->wr_id,
@@ -278,41 +281,41 @@ static void ibsim_cqe_to_wc(const struct ibsim_cqe *e, struct ib_wc *wc)
 	};
 }
 
-static void ibsim_cq_work(struct work_struct *work);
-static void ibsim_cq_grow_work(struct work_struct *work);
+static void ibtsim_cq_work(struct work_struct *work);
+static void ibtsim_cq_grow_work(struct work_struct *work);
 
-static struct workqueue_struct *ibsim_cq_wq(struct ibsim_cq *cq)
+static struct workqueue_struct *ibtsim_cq_wq(struct ibtsim_cq *cq)
 {
-	return to_ibsim_dev(cq->ibcq.device)->node->fabric->wq;
+	return to_ibtsim_dev(cq->ibcq.device)->node->fabric->wq;
 }
 
-static int ibsim_create_cq(struct ib_cq *ibcq,
-			   const struct ib_cq_init_attr *attr,
-			   struct ib_udata *udata)
+static int ibtsim_create_cq(struct ib_cq *ibcq,
+			    const struct ib_cq_init_attr *attr,
+			    struct ib_udata *udata)
 {
-	struct ibsim_cq *cq = to_ibsim_cq(ibcq);
+	struct ibtsim_cq *cq = to_ibtsim_cq(ibcq);
 
 	if (udata)
 		return -EOPNOTSUPP;
 	if (attr->flags)
 		return -EOPNOTSUPP;
-	if (attr->cqe < 1 || attr->cqe > IBSIM_MAX_CQE)
+	if (attr->cqe < 1 || attr->cqe > IBTSIM_MAX_CQE)
 		return -EINVAL;
-	cq->cap = min_t(u32, attr->cqe, IBSIM_CQ_FIRST);
+	cq->cap = min_t(u32, attr->cqe, IBTSIM_CQ_FIRST);
 	cq->ring = kcalloc(cq->cap, sizeof(*cq->ring), GFP_KERNEL);
 	if (!cq->ring)
 		return -ENOMEM;
 	spin_lock_init(&cq->lock);
-	INIT_WORK(&cq->notify_work, ibsim_cq_work);
-	INIT_WORK(&cq->grow_work, ibsim_cq_grow_work);
+	INIT_WORK(&cq->notify_work, ibtsim_cq_work);
+	INIT_WORK(&cq->grow_work, ibtsim_cq_grow_work);
 	cq->size = attr->cqe;
 	ibcq->cqe = attr->cqe;
 	return 0;
 }
 
-static int ibsim_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
+static int ibtsim_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 {
-	struct ibsim_cq *cq = to_ibsim_cq(ibcq);
+	struct ibtsim_cq *cq = to_ibtsim_cq(ibcq);
 
 	/* No QP uses the CQ any more: nothing queues the works again. */
 	cancel_work_sync(&cq->notify_work);
@@ -321,15 +324,15 @@ static int ibsim_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 	return 0;
 }
 
-static int ibsim_poll_cq(struct ib_cq *ibcq, int num, struct ib_wc *wc)
+static int ibtsim_poll_cq(struct ib_cq *ibcq, int num, struct ib_wc *wc)
 {
-	struct ibsim_cq *cq = to_ibsim_cq(ibcq);
+	struct ibtsim_cq *cq = to_ibtsim_cq(ibcq);
 	unsigned long flags;
 	int n;
 
 	spin_lock_irqsave(&cq->lock, flags);
 	for (n = 0; n < num && cq->count; n++) {
-		ibsim_cqe_to_wc(&cq->ring[cq->head], &wc[n]);
+		ibtsim_cqe_to_wc(&cq->ring[cq->head], &wc[n]);
 		cq->head = (cq->head + 1) % cq->cap;
 		cq->count--;
 	}
@@ -337,9 +340,9 @@ static int ibsim_poll_cq(struct ib_cq *ibcq, int num, struct ib_wc *wc)
 	return n;
 }
 
-static int ibsim_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags how)
+static int ibtsim_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags how)
 {
-	struct ibsim_cq *cq = to_ibsim_cq(ibcq);
+	struct ibtsim_cq *cq = to_ibtsim_cq(ibcq);
 	unsigned long flags;
 	int ret = 0;
 
@@ -355,21 +358,21 @@ static int ibsim_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags how)
 }
 
 /* Completion events are delivered from a work item, never from the poster. */
-static void ibsim_cq_work(struct work_struct *work)
+static void ibtsim_cq_work(struct work_struct *work)
 {
-	struct ibsim_cq *cq = container_of(work, struct ibsim_cq, notify_work);
+	struct ibtsim_cq *cq = container_of(work, struct ibtsim_cq, notify_work);
 
 	if (cq->ibcq.comp_handler)
 		cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
 }
 
 /*
- * The ring starts at IBSIM_CQ_FIRST entries and doubles, up to the size the
+ * The ring starts at IBTSIM_CQ_FIRST entries and doubles, up to the size the
  * consumer asked for, as completions pile up: ib_mad asks every port for
  * hundreds and rarely holds more than a few. Caller holds cq->lock; the
  * entries move to the start of @ring.
  */
-static void ibsim_cq_move(struct ibsim_cq *cq, struct ibsim_cqe *ring, u32 cap)
+static void ibtsim_cq_move(struct ibtsim_cq *cq, struct ibtsim_cqe *ring, u32 cap)
 {
 	u32 i;
 
@@ -383,21 +386,21 @@ static void ibsim_cq_move(struct ibsim_cq *cq, struct ibsim_cqe *ring, u32 cap)
 		  cap, cq->size);
 }
 
-static u32 ibsim_cq_next_cap(const struct ibsim_cq *cq)
+static u32 ibtsim_cq_next_cap(const struct ibtsim_cq *cq)
 {
 	return min(cq->size, cq->cap * 2);
 }
 
 /* Grows the ring ahead of need, where allocating may sleep. */
-static void ibsim_cq_grow_work(struct work_struct *work)
+static void ibtsim_cq_grow_work(struct work_struct *work)
 {
-	struct ibsim_cq *cq = container_of(work, struct ibsim_cq, grow_work);
-	struct ibsim_cqe *ring;
+	struct ibtsim_cq *cq = container_of(work, struct ibtsim_cq, grow_work);
+	struct ibtsim_cqe *ring;
 	unsigned long flags;
 	u32 cap;
 
 	spin_lock_irqsave(&cq->lock, flags);
-	cap = ibsim_cq_next_cap(cq);
+	cap = ibtsim_cq_next_cap(cq);
 	if (cap == cq->cap)
 		cap = 0;	/* grown meanwhile */
 	spin_unlock_irqrestore(&cq->lock, flags);
@@ -405,10 +408,10 @@ static void ibsim_cq_grow_work(struct work_struct *work)
 		return;
 	ring = kcalloc(cap, sizeof(*ring), GFP_KERNEL | __GFP_NOWARN);
 	if (!ring)
-		return;	/* ibsim_cq_push() tries again when full */
+		return;	/* ibtsim_cq_push() tries again when full */
 	spin_lock_irqsave(&cq->lock, flags);
 	if (cap > cq->cap) {
-		ibsim_cq_move(cq, ring, cap);
+		ibtsim_cq_move(cq, ring, cap);
 		ring = NULL;
 	}
 	spin_unlock_irqrestore(&cq->lock, flags);
@@ -416,9 +419,9 @@ static void ibsim_cq_grow_work(struct work_struct *work)
 }
 
 /* Caller holds cq->lock; false: no room, the completion is lost. */
-static bool ibsim_cq_room(struct ibsim_cq *cq)
+static bool ibtsim_cq_room(struct ibtsim_cq *cq)
 {
-	struct ibsim_cqe *ring;
+	struct ibtsim_cqe *ring;
 	u32 cap;
 
 	if (cq->count < cq->cap)
@@ -431,7 +434,7 @@ static bool ibsim_cq_room(struct ibsim_cq *cq)
 		return false;
 	}
 	/* A burst outran the grow work: grow here, without sleeping. */
-	cap = ibsim_cq_next_cap(cq);
+	cap = ibtsim_cq_next_cap(cq);
 	ring = kcalloc(cap, sizeof(*ring), GFP_ATOMIC | __GFP_NOWARN);
 	if (!ring) {
 		ibdev_warn_ratelimited(cq->ibcq.device,
@@ -439,20 +442,20 @@ static bool ibsim_cq_room(struct ibsim_cq *cq)
 				       cap);
 		return false;
 	}
-	ibsim_cq_move(cq, ring, cap);
+	ibtsim_cq_move(cq, ring, cap);
 	return true;
 }
 
-static void ibsim_cq_push(struct ibsim_cq *cq, const struct ib_wc *wc,
-			  bool solicited)
+static void ibtsim_cq_push(struct ibtsim_cq *cq, const struct ib_wc *wc,
+			   bool solicited)
 {
 	unsigned long flags;
 	bool event = false;
 	bool grow = false;
 
 	spin_lock_irqsave(&cq->lock, flags);
-	if (ibsim_cq_room(cq)) {
-		ibsim_wc_to_cqe(wc, &cq->ring[(cq->head + cq->count) % cq->cap]);
+	if (ibtsim_cq_room(cq)) {
+		ibtsim_wc_to_cqe(wc, &cq->ring[(cq->head + cq->count) % cq->cap]);
 		cq->count++;
 		grow = cq->cap < cq->size && cq->count > cq->cap / 2;
 	}
@@ -464,17 +467,17 @@ static void ibsim_cq_push(struct ibsim_cq *cq, const struct ib_wc *wc,
 	}
 	spin_unlock_irqrestore(&cq->lock, flags);
 	if (event)
-		queue_work(ibsim_cq_wq(cq), &cq->notify_work);
+		queue_work(ibtsim_cq_wq(cq), &cq->notify_work);
 	if (grow)
-		queue_work(ibsim_cq_wq(cq), &cq->grow_work);
+		queue_work(ibtsim_cq_wq(cq), &cq->grow_work);
 }
 
 /* qp */
 
-struct ibsim_qp *ibsim_qp_get(struct ibsim_port *port, u32 qpn)
+struct ibtsim_qp *ibtsim_qp_get(struct ibtsim_port *port, u32 qpn)
 {
-	struct ibsim_node *node = port->node;
-	struct ibsim_qp *qp = NULL;
+	struct ibtsim_node *node = port->node;
+	struct ibtsim_qp *qp = NULL;
 	unsigned long flags;
 
 	if (!node->dev)
@@ -496,19 +499,19 @@ struct ibsim_qp *ibsim_qp_get(struct ibsim_port *port, u32 qpn)
 	return qp;
 }
 
-void ibsim_qp_put(struct ibsim_qp *qp)
+void ibtsim_qp_put(struct ibtsim_qp *qp)
 {
 	if (refcount_dec_and_test(&qp->ref))
 		complete(&qp->released);
 }
 
-static int ibsim_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
-			   struct ib_udata *udata)
+static int ibtsim_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
+			    struct ib_udata *udata)
 {
-	struct ibsim_dev *dev = to_ibsim_dev(ibqp->device);
-	struct ibsim_qp *qp = to_ibsim_qp(ibqp);
+	struct ibtsim_dev *dev = to_ibtsim_dev(ibqp->device);
+	struct ibtsim_qp *qp = to_ibtsim_qp(ibqp);
 	struct ib_qp_cap *cap = &init->cap;
-	struct ibsim_port *port;
+	struct ibtsim_port *port;
 	unsigned long flags;
 	u32 qpn;
 	int err;
@@ -520,10 +523,10 @@ static int ibsim_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		return -EOPNOTSUPP;
 	if (init->srq || init->create_flags)
 		return -EOPNOTSUPP;
-	if (cap->max_send_wr > IBSIM_MAX_WR || cap->max_recv_wr > IBSIM_MAX_WR ||
-	    cap->max_send_sge > IBSIM_MAX_SGE ||
-	    cap->max_recv_sge > IBSIM_MAX_SGE ||
-	    cap->max_inline_data > IBSIM_MTU)
+	if (cap->max_send_wr > IBTSIM_MAX_WR || cap->max_recv_wr > IBTSIM_MAX_WR ||
+	    cap->max_send_sge > IBTSIM_MAX_SGE ||
+	    cap->max_recv_sge > IBTSIM_MAX_SGE ||
+	    cap->max_inline_data > IBTSIM_MTU)
 		return -EINVAL;
 
 	refcount_set(&qp->ref, 1);
@@ -536,14 +539,14 @@ static int ibsim_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	qp->max_rsge = max(cap->max_recv_sge, 1U);
 	qp->max_ssge = max(cap->max_send_sge, 1U);
 	qp->sq_max = max(cap->max_send_wr, 1U);
-	qp->rq_stride = struct_size((struct ibsim_rwqe *)NULL, sge, qp->max_rsge);
-	qp->rq = ibsim_zalloc_array(qp->rq_size, qp->rq_stride);
+	qp->rq_stride = struct_size((struct ibtsim_rwqe *)NULL, sge, qp->max_rsge);
+	qp->rq = ibtsim_zalloc_array(qp->rq_size, qp->rq_stride);
 	if (!qp->rq)
 		return -ENOMEM;
 
 	if (init->qp_type == IB_QPT_UD) {
 		err = xa_alloc_irq(&dev->qps, &qpn, qp,
-				   XA_LIMIT(2, IBSIM_MAX_QPN), GFP_KERNEL);
+				   XA_LIMIT(2, IBTSIM_MAX_QPN), GFP_KERNEL);
 		if (err)
 			goto err_free_rq;
 		ibqp->qp_num = qpn;
@@ -555,8 +558,8 @@ static int ibsim_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		goto err_free_rq;
 	}
 	qpn = init->qp_type == IB_QPT_SMI ? 0 : 1;
-	ibsim_budget_note_mad_qp(qp->rq_size);
-	port = ibsim_dev_port(dev, init->port_num);
+	ibtsim_budget_note_mad_qp(qp->rq_size);
+	port = ibtsim_dev_port(dev, init->port_num);
 	ibqp->qp_num = qpn;
 	qp->port = port;
 	spin_lock_irqsave(&dev->node->lock, flags);
@@ -575,7 +578,7 @@ err_free_rq:
 }
 
 /* Complete every posted receive with a flush error; caller holds qp->lock. */
-static void __ibsim_qp_flush_rq(struct ibsim_qp *qp)
+static void __ibtsim_qp_flush_rq(struct ibtsim_qp *qp)
 {
 	struct ib_wc wc = {
 		.status = IB_WC_WR_FLUSH_ERR,
@@ -584,18 +587,18 @@ static void __ibsim_qp_flush_rq(struct ibsim_qp *qp)
 	};
 
 	while (qp->rq_count) {
-		wc.wr_id = ibsim_rq_wqe(qp, qp->rq_head)->wr_id;
+		wc.wr_id = ibtsim_rq_wqe(qp, qp->rq_head)->wr_id;
 		qp->rq_head = (qp->rq_head + 1) % qp->rq_size;
 		qp->rq_count--;
-		ibsim_cq_push(to_ibsim_cq(qp->ibqp.recv_cq), &wc, false);
+		ibtsim_cq_push(to_ibtsim_cq(qp->ibqp.recv_cq), &wc, false);
 	}
 }
 
-static int ibsim_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
-			   int mask, struct ib_udata *udata)
+static int ibtsim_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
+			    int mask, struct ib_udata *udata)
 {
-	struct ibsim_dev *dev = to_ibsim_dev(ibqp->device);
-	struct ibsim_qp *qp = to_ibsim_qp(ibqp);
+	struct ibtsim_dev *dev = to_ibtsim_dev(ibqp->device);
+	struct ibtsim_qp *qp = to_ibtsim_qp(ibqp);
 	enum ib_qp_state cur, new;
 	unsigned long flags;
 	int err = 0;
@@ -616,7 +619,7 @@ static int ibsim_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 		goto out;
 	}
 	if ((mask & IB_QP_PKEY_INDEX) &&
-	    attr->pkey_index >= IBSIM_PKEY_TBL_LEN) {
+	    attr->pkey_index >= IBTSIM_PKEY_TBL_LEN) {
 		err = -EINVAL;
 		goto out;
 	}
@@ -627,7 +630,7 @@ static int ibsim_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	}
 
 	if (mask & IB_QP_PORT)
-		WRITE_ONCE(qp->port, ibsim_dev_port(dev, attr->port_num));
+		WRITE_ONCE(qp->port, ibtsim_dev_port(dev, attr->port_num));
 	if (mask & IB_QP_PKEY_INDEX)
 		qp->pkey_index = attr->pkey_index;
 	if (mask & IB_QP_QKEY)
@@ -636,7 +639,7 @@ static int ibsim_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 		qp->sq_psn = attr->sq_psn;
 	qp->state = new;
 	if (new == IB_QPS_ERR && cur != IB_QPS_ERR)
-		__ibsim_qp_flush_rq(qp);
+		__ibtsim_qp_flush_rq(qp);
 	if (new == IB_QPS_RESET) {
 		qp->rq_head = 0;
 		qp->rq_count = 0;
@@ -646,10 +649,10 @@ out:
 	return err;
 }
 
-static int ibsim_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
-			  int mask, struct ib_qp_init_attr *init)
+static int ibtsim_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
+			   int mask, struct ib_qp_init_attr *init)
 {
-	struct ibsim_qp *qp = to_ibsim_qp(ibqp);
+	struct ibtsim_qp *qp = to_ibtsim_qp(ibqp);
 	unsigned long flags;
 
 	memset(attr, 0, sizeof(*attr));
@@ -675,10 +678,10 @@ static int ibsim_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	return 0;
 }
 
-static int ibsim_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
+static int ibtsim_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 {
-	struct ibsim_dev *dev = to_ibsim_dev(ibqp->device);
-	struct ibsim_qp *qp = to_ibsim_qp(ibqp);
+	struct ibtsim_dev *dev = to_ibtsim_dev(ibqp->device);
+	struct ibtsim_qp *qp = to_ibtsim_qp(ibqp);
 	unsigned long flags;
 
 	if (ibqp->qp_type == IB_QPT_UD) {
@@ -689,15 +692,15 @@ static int ibsim_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 		spin_unlock_irqrestore(&dev->node->lock, flags);
 	}
 	/* Wait for packets in flight from or to the QP. */
-	ibsim_qp_put(qp);
+	ibtsim_qp_put(qp);
 	wait_for_completion(&qp->released);
 	kvfree(qp->rq);
 	return 0;
 }
 
 /* Copy @len bytes into a receive WQE's scatter list at byte @off. */
-static void ibsim_scatter(const struct ibsim_rwqe *wqe, u32 off,
-			  const void *src, u32 len)
+static void ibtsim_scatter(const struct ibtsim_rwqe *wqe, u32 off,
+			   const void *src, u32 len)
 {
 	u32 i, n;
 
@@ -717,7 +720,7 @@ static void ibsim_scatter(const struct ibsim_rwqe *wqe, u32 off,
 }
 
 /**
- * ibsim_qp_recv - a packet reaches a QP of the receiving port
+ * ibtsim_qp_recv - a packet reaches a QP of the receiving port
  * @qp: the QP (referenced by the caller)
  * @pkt: the packet
  * @hdr: completion fields the fabric computed from the headers (src_qp,
@@ -727,11 +730,11 @@ static void ibsim_scatter(const struct ibsim_rwqe *wqe, u32 off,
  * written, and IB_WC_GRH set, when the packet had one), the payload
  * follows; byte_len counts both.
  */
-void ibsim_qp_recv(struct ibsim_qp *qp, const struct ibsim_pkt *pkt,
-		   const struct ib_wc *hdr)
+void ibtsim_qp_recv(struct ibtsim_qp *qp, const struct ibtsim_pkt *pkt,
+		    const struct ib_wc *hdr)
 {
-	struct ibsim_port *port = qp->port;
-	struct ibsim_rwqe *wqe;
+	struct ibtsim_port *port = qp->port;
+	struct ibtsim_rwqe *wqe;
 	unsigned long flags;
 	struct ib_wc wc;
 	u64 room = 0;	/* four 32-bit lengths: no wrap in 64 bits */
@@ -741,10 +744,10 @@ void ibsim_qp_recv(struct ibsim_qp *qp, const struct ibsim_pkt *pkt,
 	if ((qp->state != IB_QPS_RTR && qp->state != IB_QPS_RTS) ||
 	    !qp->rq_count) {
 		spin_unlock_irqrestore(&qp->lock, flags);
-		ibsim_drop(port, "QP not ready or no receive WQE");
+		ibtsim_drop(port, "QP not ready or no receive WQE");
 		return;
 	}
-	wqe = ibsim_rq_wqe(qp, qp->rq_head);
+	wqe = ibtsim_rq_wqe(qp, qp->rq_head);
 	qp->rq_head = (qp->rq_head + 1) % qp->rq_size;
 	qp->rq_count--;
 
@@ -752,7 +755,7 @@ void ibsim_qp_recv(struct ibsim_qp *qp, const struct ibsim_pkt *pkt,
 	wc.wr_id = wqe->wr_id;
 	wc.qp = &qp->ibqp;
 	wc.opcode = IB_WC_RECV;
-	wc.byte_len = IBSIM_GRH_LEN + pkt->len;
+	wc.byte_len = IBTSIM_GRH_LEN + pkt->len;
 	for (i = 0; i < wqe->num_sge; i++)
 		room += wqe->sge[i].length;
 	if (room < wc.byte_len) {
@@ -760,29 +763,29 @@ void ibsim_qp_recv(struct ibsim_qp *qp, const struct ibsim_pkt *pkt,
 	} else {
 		wc.status = IB_WC_SUCCESS;
 		if (pkt->has_grh) {
-			ibsim_scatter(wqe, 0, &pkt->grh, IBSIM_GRH_LEN);
+			ibtsim_scatter(wqe, 0, &pkt->grh, IBTSIM_GRH_LEN);
 			wc.wc_flags |= IB_WC_GRH;
 		}
-		ibsim_scatter(wqe, IBSIM_GRH_LEN, pkt->data, pkt->len);
+		ibtsim_scatter(wqe, IBTSIM_GRH_LEN, pkt->data, pkt->len);
 		if (pkt->has_imm) {
 			wc.wc_flags |= IB_WC_WITH_IMM;
 			wc.ex.imm_data = pkt->imm;
 		}
 	}
-	ibsim_cq_push(to_ibsim_cq(qp->ibqp.recv_cq), &wc, false);
+	ibtsim_cq_push(to_ibtsim_cq(qp->ibqp.recv_cq), &wc, false);
 	spin_unlock_irqrestore(&qp->lock, flags);
 	atomic64_inc(&port->rx_pkts);
 	atomic64_inc(&port->node->fabric->stats.delivered);
 }
 
 /**
- * ibsim_qp_send_done - the fabric transmitted a packet of @qp
+ * ibtsim_qp_send_done - the fabric transmitted a packet of @qp
  * @qp: sending QP; the packet's reference is dropped here
  * @pkt: the packet
  *
  * UD sends complete successfully once on the wire, delivered or not.
  */
-void ibsim_qp_send_done(struct ibsim_qp *qp, struct ibsim_pkt *pkt)
+void ibtsim_qp_send_done(struct ibtsim_qp *qp, struct ibtsim_pkt *pkt)
 {
 	struct ib_wc wc = {
 		.wr_id = pkt->wr_id,
@@ -792,21 +795,21 @@ void ibsim_qp_send_done(struct ibsim_qp *qp, struct ibsim_pkt *pkt)
 	};
 
 	if (pkt->signaled)
-		ibsim_cq_push(to_ibsim_cq(qp->ibqp.send_cq), &wc, false);
+		ibtsim_cq_push(to_ibtsim_cq(qp->ibqp.send_cq), &wc, false);
 	atomic_dec(&qp->sq_inflight);
-	ibsim_qp_put(qp);
+	ibtsim_qp_put(qp);
 }
 
-static void ibsim_build_grh(struct ibsim_qp *qp, const struct rdma_ah_attr *ah,
-			    struct ibsim_pkt *pkt)
+static void ibtsim_build_grh(struct ibtsim_qp *qp, const struct rdma_ah_attr *ah,
+			     struct ibtsim_pkt *pkt)
 {
 	const struct ib_global_route *gr = rdma_ah_read_grh(ah);
-	struct ibsim_port *port = qp->port;
+	struct ibtsim_port *port = qp->port;
 	unsigned long flags;
 	u64 sguid = 0;
 
 	spin_lock_irqsave(&port->node->lock, flags);
-	sguid = ibsim_port_guid_entry(port, gr->sgid_index);
+	sguid = ibtsim_port_guid_entry(port, gr->sgid_index);
 	pkt->grh.sgid.global.subnet_prefix = cpu_to_be64(port->gid_prefix);
 	spin_unlock_irqrestore(&port->node->lock, flags);
 
@@ -821,11 +824,11 @@ static void ibsim_build_grh(struct ibsim_qp *qp, const struct rdma_ah_attr *ah,
 	pkt->grh.dgid = gr->dgid;
 }
 
-static int ibsim_post_one_send(struct ibsim_qp *qp, const struct ib_send_wr *wr)
+static int ibtsim_post_one_send(struct ibtsim_qp *qp, const struct ib_send_wr *wr)
 {
 	const struct ib_ud_wr *ud = ud_wr(wr);
 	const struct rdma_ah_attr *ah;
-	struct ibsim_pkt *pkt;
+	struct ibtsim_pkt *pkt;
 	u32 len = 0, off = 0, max_len, i;
 	int err;
 
@@ -834,9 +837,9 @@ static int ibsim_post_one_send(struct ibsim_qp *qp, const struct ib_send_wr *wr)
 	if (wr->num_sge > qp->max_ssge || !ud->ah)
 		return -EINVAL;
 	if (qp->ibqp.qp_type == IB_QPT_GSI &&
-	    ud->pkey_index >= IBSIM_PKEY_TBL_LEN)
+	    ud->pkey_index >= IBTSIM_PKEY_TBL_LEN)
 		return -EINVAL;
-	max_len = qp->ibqp.qp_type == IB_QPT_UD ? IBSIM_MTU : IB_MGMT_MAD_SIZE;
+	max_len = qp->ibqp.qp_type == IB_QPT_UD ? IBTSIM_MTU : IB_MGMT_MAD_SIZE;
 	/* Summed with a check: four lengths near 4 GiB would wrap to a few. */
 	for (i = 0; i < wr->num_sge; i++)
 		if (check_add_overflow(len, wr->sg_list[i].length, &len) ||
@@ -853,7 +856,7 @@ static int ibsim_post_one_send(struct ibsim_qp *qp, const struct ib_send_wr *wr)
 		       sge->length);
 		off += sge->length;
 	}
-	ah = &to_ibsim_ah(ud->ah)->attr;
+	ah = &to_ibtsim_ah(ud->ah)->attr;
 	pkt->len = len;
 	pkt->src_port = qp->port;
 	pkt->wr_id = wr->wr_id;
@@ -870,7 +873,7 @@ static int ibsim_post_one_send(struct ibsim_qp *qp, const struct ib_send_wr *wr)
 		pkt->imm = wr->ex.imm_data;
 	}
 	if (rdma_ah_get_ah_flags(ah) & IB_AH_GRH)
-		ibsim_build_grh(qp, ah, pkt);
+		ibtsim_build_grh(qp, ah, pkt);
 	/* P_Key: QP0 uses none; GSI takes the WR's index, UD the QP's. */
 	pkt->pkey_index = qp->ibqp.qp_type == IB_QPT_GSI ? ud->pkey_index :
 			  qp->pkey_index;
@@ -881,23 +884,23 @@ static int ibsim_post_one_send(struct ibsim_qp *qp, const struct ib_send_wr *wr)
 	}
 	refcount_inc(&qp->ref);
 	pkt->src_qp = qp;
-	err = ibsim_fabric_xmit(qp->port->node->fabric, pkt);
+	err = ibtsim_fabric_xmit(qp->port->node->fabric, pkt);
 	if (err)
 		goto err_put;
 	return 0;
 
 err_put:
-	ibsim_qp_put(qp);
+	ibtsim_qp_put(qp);
 err_dec:
 	atomic_dec(&qp->sq_inflight);
 	kfree(pkt);
 	return err;
 }
 
-static int ibsim_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
-			   const struct ib_send_wr **bad_wr)
+static int ibtsim_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+			    const struct ib_send_wr **bad_wr)
 {
-	struct ibsim_qp *qp = to_ibsim_qp(ibqp);
+	struct ibtsim_qp *qp = to_ibtsim_qp(ibqp);
 	enum ib_qp_state state;
 	unsigned long flags;
 	int err = 0;
@@ -907,7 +910,7 @@ static int ibsim_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	spin_unlock_irqrestore(&qp->lock, flags);
 
 	for (; wr; wr = wr->next) {
-		err = state == IB_QPS_RTS ? ibsim_post_one_send(qp, wr) :
+		err = state == IB_QPS_RTS ? ibtsim_post_one_send(qp, wr) :
 					    -EINVAL;
 		if (err) {
 			*bad_wr = wr;
@@ -917,11 +920,11 @@ static int ibsim_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	return err;
 }
 
-static int ibsim_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
-			   const struct ib_recv_wr **bad_wr)
+static int ibtsim_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+			    const struct ib_recv_wr **bad_wr)
 {
-	struct ibsim_qp *qp = to_ibsim_qp(ibqp);
-	struct ibsim_rwqe *wqe;
+	struct ibtsim_qp *qp = to_ibtsim_qp(ibqp);
+	struct ibtsim_rwqe *wqe;
 	unsigned long flags;
 	int err = 0;
 
@@ -937,7 +940,7 @@ static int ibsim_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 			*bad_wr = wr;
 			break;
 		}
-		wqe = ibsim_rq_wqe(qp, (qp->rq_head + qp->rq_count) %
+		wqe = ibtsim_rq_wqe(qp, (qp->rq_head + qp->rq_count) %
 					qp->rq_size);
 		wqe->wr_id = wr->wr_id;
 		wqe->num_sge = wr->num_sge;
@@ -948,54 +951,54 @@ static int ibsim_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	return err;
 }
 
-static const struct ib_device_ops ibsim_dev_ops = {
+static const struct ib_device_ops ibtsim_dev_ops = {
 	.owner = THIS_MODULE,
 	.driver_id = RDMA_DRIVER_UNKNOWN,
 
-	.alloc_pd = ibsim_alloc_pd,
-	.create_ah = ibsim_create_ah,
-	.create_cq = ibsim_create_cq,
-	.create_qp = ibsim_create_qp,
-	.dealloc_pd = ibsim_dealloc_pd,
-	.dereg_mr = ibsim_dereg_mr,
-	.destroy_ah = ibsim_destroy_ah,
-	.destroy_cq = ibsim_destroy_cq,
-	.destroy_qp = ibsim_destroy_qp,
-	.get_dma_mr = ibsim_get_dma_mr,
-	.get_port_immutable = ibsim_get_port_immutable,
-	.modify_port = ibsim_modify_port,
-	.modify_qp = ibsim_modify_qp,
-	.poll_cq = ibsim_poll_cq,
-	.post_recv = ibsim_post_recv,
-	.post_send = ibsim_post_send,
-	.process_mad = ibsim_process_mad,
-	.query_device = ibsim_query_device,
-	.query_gid = ibsim_query_gid,
-	.query_pkey = ibsim_query_pkey,
-	.query_ah = ibsim_query_ah,
-	.query_port = ibsim_query_port,
-	.query_qp = ibsim_query_qp,
-	.reg_user_mr = ibsim_reg_user_mr,
-	.req_notify_cq = ibsim_req_notify_cq,
+	.alloc_pd = ibtsim_alloc_pd,
+	.create_ah = ibtsim_create_ah,
+	.create_cq = ibtsim_create_cq,
+	.create_qp = ibtsim_create_qp,
+	.dealloc_pd = ibtsim_dealloc_pd,
+	.dereg_mr = ibtsim_dereg_mr,
+	.destroy_ah = ibtsim_destroy_ah,
+	.destroy_cq = ibtsim_destroy_cq,
+	.destroy_qp = ibtsim_destroy_qp,
+	.get_dma_mr = ibtsim_get_dma_mr,
+	.get_port_immutable = ibtsim_get_port_immutable,
+	.modify_port = ibtsim_modify_port,
+	.modify_qp = ibtsim_modify_qp,
+	.poll_cq = ibtsim_poll_cq,
+	.post_recv = ibtsim_post_recv,
+	.post_send = ibtsim_post_send,
+	.process_mad = ibtsim_process_mad,
+	.query_device = ibtsim_query_device,
+	.query_gid = ibtsim_query_gid,
+	.query_pkey = ibtsim_query_pkey,
+	.query_ah = ibtsim_query_ah,
+	.query_port = ibtsim_query_port,
+	.query_qp = ibtsim_query_qp,
+	.reg_user_mr = ibtsim_reg_user_mr,
+	.req_notify_cq = ibtsim_req_notify_cq,
 
-	INIT_RDMA_OBJ_SIZE(ib_ah, ibsim_ah, ibah),
-	INIT_RDMA_OBJ_SIZE(ib_cq, ibsim_cq, ibcq),
-	INIT_RDMA_OBJ_SIZE(ib_pd, ibsim_pd, ibpd),
-	INIT_RDMA_OBJ_SIZE(ib_qp, ibsim_qp, ibqp),
+	INIT_RDMA_OBJ_SIZE(ib_ah, ibtsim_ah, ibah),
+	INIT_RDMA_OBJ_SIZE(ib_cq, ibtsim_cq, ibcq),
+	INIT_RDMA_OBJ_SIZE(ib_pd, ibtsim_pd, ibpd),
+	INIT_RDMA_OBJ_SIZE(ib_qp, ibtsim_qp, ibqp),
 };
 
 /**
- * ibsim_dev_create - create and register the RDMA device of an HCA node
+ * ibtsim_dev_create - create and register the RDMA device of an HCA node
  * @node: the HCA, fully built (ports, GUIDs, SMA state)
  *
  * Return: 0 or a negative errno; on error nothing is left allocated.
  */
-int ibsim_dev_create(struct ibsim_node *node)
+int ibtsim_dev_create(struct ibtsim_node *node)
 {
-	struct ibsim_dev *dev;
+	struct ibtsim_dev *dev;
 	int err;
 
-	dev = ib_alloc_device(ibsim_dev, ibdev);
+	dev = ib_alloc_device(ibtsim_dev, ibdev);
 	if (!dev)
 		return -ENOMEM;
 	dev->node = node;
@@ -1005,10 +1008,10 @@ int ibsim_dev_create(struct ibsim_node *node)
 	dev->ibdev.phys_port_cnt = node->num_ports;
 	dev->ibdev.num_comp_vectors = 1;
 	strscpy(dev->ibdev.node_desc, node->desc, sizeof(dev->ibdev.node_desc));
-	ib_set_device_ops(&dev->ibdev, &ibsim_dev_ops);
+	ib_set_device_ops(&dev->ibdev, &ibtsim_dev_ops);
 	node->dev = dev;
 
-	err = ib_register_device(&dev->ibdev, "ibsim%d", NULL);
+	err = ib_register_device(&dev->ibdev, "ibtsim%d", NULL);
 	if (err)
 		goto err_dealloc;
 	dev->registered = true;
@@ -1022,9 +1025,9 @@ err_dealloc:
 }
 
 /* Unregister: clients (ib_mad, ib_umad...) destroy their objects here. */
-void ibsim_dev_unregister(struct ibsim_node *node)
+void ibtsim_dev_unregister(struct ibtsim_node *node)
 {
-	struct ibsim_dev *dev = node->dev;
+	struct ibtsim_dev *dev = node->dev;
 
 	if (dev && dev->registered) {
 		ib_unregister_device(&dev->ibdev);
@@ -1033,9 +1036,9 @@ void ibsim_dev_unregister(struct ibsim_node *node)
 }
 
 /* Free, once no packet can reach the device any more. */
-void ibsim_dev_free(struct ibsim_node *node)
+void ibtsim_dev_free(struct ibtsim_node *node)
 {
-	struct ibsim_dev *dev = node->dev;
+	struct ibtsim_dev *dev = node->dev;
 
 	if (!dev)
 		return;

@@ -2,7 +2,7 @@
 /*
  * ibtrace_sim - packet delivery across a fabric.
  *
- * post_send() (any context) turns a work request into a struct ibsim_pkt
+ * post_send() (any context) turns a work request into a struct ibtsim_pkt
  * and queues it on the fabric; the fabric's ordered work item takes each
  * packet out of the sending port, over the link, into the receiving port,
  * applies what the receiving port's hardware checks (port state, DLID
@@ -14,9 +14,9 @@
  * smi_handle_dr_smp_send/recv), as with hardware HCAs, and the LRH DLID of
  * a DR SMP is not looked at. Switches are where the fabric itself runs
  * 14.2.2 and LID routing: a packet arriving at a switch port goes to
- * ibsim_switch_rx(), which names the port it leaves by (or consumes it).
+ * ibtsim_switch_rx(), which names the port it leaves by (or consumes it).
  * A packet thus crosses link after link in one loop, bounded by
- * %IBSIM_MAX_FWD_HOPS so that a forwarding loop programmed into the LFTs
+ * %IBTSIM_MAX_FWD_HOPS so that a forwarding loop programmed into the LFTs
  * drops the packet instead of spinning.
  *
  * Fault knobs of the port a packet leaves by (knobs.c): drop_ppm loses it
@@ -32,15 +32,17 @@
 #include <rdma/ib_mad.h>
 
 #include "sim.h"
+#include "verbs.h"
+#include "loc.h"
 
 /* Index of @pkey in the port's table (membership rules), or -1. */
-static int __ibsim_pkey_find(struct ibsim_port *port, u16 pkey)
+static int __ibtsim_pkey_find(struct ibtsim_port *port, u16 pkey)
 {
 	int i;
 
 	if (!(pkey & 0x7fff))
 		return -1;
-	for (i = 0; i < IBSIM_PKEY_TBL_LEN; i++) {
+	for (i = 0; i < IBTSIM_PKEY_TBL_LEN; i++) {
 		u16 p = port->pkeys[i];
 
 		if ((p & 0x7fff) == (pkey & 0x7fff) && ((p | pkey) & 0x8000))
@@ -49,7 +51,7 @@ static int __ibsim_pkey_find(struct ibsim_port *port, u16 pkey)
 	return -1;
 }
 
-static bool ibsim_pkt_is_dr_smp(const struct ibsim_pkt *pkt)
+static bool ibtsim_pkt_is_dr_smp(const struct ibtsim_pkt *pkt)
 {
 	return pkt->dqpn == 0 && pkt->len >= sizeof(struct ib_mad_hdr) &&
 	       ((const struct ib_mad_hdr *)pkt->data)->mgmt_class ==
@@ -57,29 +59,29 @@ static bool ibsim_pkt_is_dr_smp(const struct ibsim_pkt *pkt)
 }
 
 /**
- * ibsim_drop - count a packet dropped at a port
+ * ibtsim_drop - count a packet dropped at a port
  * @port: the port
  * @why: reason, for the debug log
  */
-void ibsim_drop(struct ibsim_port *port, const char *why)
+void ibtsim_drop(struct ibtsim_port *port, const char *why)
 {
 	atomic64_inc(&port->drops);
 	atomic64_inc(&port->node->fabric->stats.dropped);
-	ibsim_node_dbg(port->node, "port %u drops a packet: %s\n", port->num,
-		       why);
+	ibtsim_node_dbg(port->node, "port %u drops a packet: %s\n", port->num,
+			why);
 }
 
 /*
  * A packet arrives at an HCA port, as its link layer and transport see it.
  * Returns the port an answer of SM-lite's SA leaves by, else NULL.
  */
-static struct ibsim_port *ibsim_ca_rx(struct ibsim_port *port,
-				      struct ibsim_pkt *pkt)
+static struct ibtsim_port *ibtsim_ca_rx(struct ibtsim_port *port,
+					struct ibtsim_pkt *pkt)
 {
-	bool dr = ibsim_pkt_is_dr_smp(pkt);
+	bool dr = ibtsim_pkt_is_dr_smp(pkt);
 	struct ib_wc hdr = {};
 	const char *why;
-	struct ibsim_qp *qp;
+	struct ibtsim_qp *qp;
 	unsigned long flags;
 	u16 lid, top;
 	u32 qkey;
@@ -91,18 +93,18 @@ static struct ibsim_port *ibsim_ca_rx(struct ibsim_port *port,
 	lid = port->lid;
 	top = lid + (1U << port->lmc) - 1;
 	if (pkt->dqpn) {
-		pidx = __ibsim_pkey_find(port, pkt->pkey);
+		pidx = __ibtsim_pkey_find(port, pkt->pkey);
 		if (pidx < 0)
 			port->pkey_viol++;
 	}
 	spin_unlock_irqrestore(&port->node->lock, flags);
 
-	if (state == IBSIM_PORT_DOWN) {
+	if (state == IBTSIM_PORT_DOWN) {
 		why = "port down";
 		goto drop;
 	}
 	if (!dr) {
-		if (pkt->dlid == IBSIM_LID_PERMISSIVE) {
+		if (pkt->dlid == IBTSIM_LID_PERMISSIVE) {
 			if (pkt->dqpn) {
 				why = "permissive DLID";
 				goto drop;
@@ -115,7 +117,7 @@ static struct ibsim_port *ibsim_ca_rx(struct ibsim_port *port,
 		}
 	}
 	/* Only SMPs flow before Armed (IBA 7.2). */
-	if (pkt->dqpn && state < IBSIM_PORT_ARMED) {
+	if (pkt->dqpn && state < IBTSIM_PORT_ARMED) {
 		why = "data packet before Armed";
 		goto drop;
 	}
@@ -123,15 +125,15 @@ static struct ibsim_port *ibsim_ca_rx(struct ibsim_port *port,
 		why = "P_Key violation";
 		goto drop;
 	}
-	switch (ibsim_sa_rx(port, pkt)) {
-	case IBSIM_SA_ANSWER:
+	switch (ibtsim_sa_server_rx(port, pkt)) {
+	case IBTSIM_SA_ANSWER:
 		return port;
-	case IBSIM_SA_DROP:
+	case IBTSIM_SA_DROP:
 		return NULL;
 	default:
 		break;
 	}
-	qp = ibsim_qp_get(port, pkt->dqpn);
+	qp = ibtsim_qp_get(port, pkt->dqpn);
 	if (!qp) {
 		why = "no such QP";
 		goto drop;
@@ -144,7 +146,7 @@ static struct ibsim_port *ibsim_ca_rx(struct ibsim_port *port,
 			spin_lock_irqsave(&port->node->lock, flags);
 			port->qkey_viol++;
 			spin_unlock_irqrestore(&port->node->lock, flags);
-			ibsim_qp_put(qp);
+			ibtsim_qp_put(qp);
 			why = "Q_Key violation";
 			goto drop;
 		}
@@ -155,30 +157,30 @@ static struct ibsim_port *ibsim_ca_rx(struct ibsim_port *port,
 	hdr.sl = pkt->sl;
 	hdr.pkey_index = pidx;
 	hdr.port_num = port->num;
-	ibsim_qp_recv(qp, pkt, &hdr);
-	ibsim_qp_put(qp);
+	ibtsim_qp_recv(qp, pkt, &hdr);
+	ibtsim_qp_put(qp);
 	return NULL;
 drop:
-	ibsim_drop(port, why);
+	ibtsim_drop(port, why);
 	return NULL;
 }
 
 /* @pkt arrives at @port; returns the port it leaves by, or NULL. */
-static struct ibsim_port *ibsim_port_rx(struct ibsim_port *port,
-					struct ibsim_pkt *pkt)
+static struct ibtsim_port *ibtsim_port_rx(struct ibtsim_port *port,
+					  struct ibtsim_pkt *pkt)
 {
 	if (port->node->sw) {
 		/* SM-lite's SA at a switch answers before it routes. */
-		if (ibsim_sa_rx(port, pkt) == IBSIM_SA_DROP)
+		if (ibtsim_sa_server_rx(port, pkt) == IBTSIM_SA_DROP)
 			return NULL;
-		return ibsim_switch_rx(port, pkt);
+		return ibtsim_switch_rx(port, pkt);
 	}
-	return ibsim_ca_rx(port, pkt);
+	return ibtsim_ca_rx(port, pkt);
 }
 
 /* May @pkt leave by @port? Down: nothing leaves; below Active: SMPs only. */
-static bool ibsim_port_egress(struct ibsim_port *port,
-			      const struct ibsim_pkt *pkt)
+static bool ibtsim_port_egress(struct ibtsim_port *port,
+			       const struct ibtsim_pkt *pkt)
 {
 	unsigned long flags;
 	u8 state;
@@ -187,12 +189,12 @@ static bool ibsim_port_egress(struct ibsim_port *port,
 	state = port->state;
 	spin_unlock_irqrestore(&port->node->lock, flags);
 
-	if (state == IBSIM_PORT_DOWN) {
-		ibsim_drop(port, "port down");
+	if (state == IBTSIM_PORT_DOWN) {
+		ibtsim_drop(port, "port down");
 		return false;
 	}
-	if (pkt->dqpn && state != IBSIM_PORT_ACTIVE) {
-		ibsim_drop(port, "data packet before Active");
+	if (pkt->dqpn && state != IBTSIM_PORT_ACTIVE) {
+		ibtsim_drop(port, "data packet before Active");
 		return false;
 	}
 	atomic64_inc(&port->tx_pkts);
@@ -200,32 +202,32 @@ static bool ibsim_port_egress(struct ibsim_port *port,
 }
 
 /* @pkt leaves by @port: the port at the other end of the link, or NULL. */
-static struct ibsim_port *ibsim_port_xmit(struct ibsim_port *port,
-					  struct ibsim_pkt *pkt)
+static struct ibtsim_port *ibtsim_port_xmit(struct ibtsim_port *port,
+					    struct ibtsim_pkt *pkt)
 {
 	u32 ppm = READ_ONCE(port->drop_ppm);
 
-	if (ppm && ibsim_chance(port->node->fabric, ppm)) {
-		ibsim_drop(port, "lost on the link (drop knob)");
+	if (ppm && ibtsim_chance(port->node->fabric, ppm)) {
+		ibtsim_drop(port, "lost on the link (drop knob)");
 		return NULL;
 	}
-	if (!ibsim_port_egress(port, pkt))
+	if (!ibtsim_port_egress(port, pkt))
 		return NULL;
 	if (!port->peer) {
-		ibsim_drop(port, "no link");
+		ibtsim_drop(port, "no link");
 		return NULL;
 	}
 	return port->peer;
 }
 
 /* Arm the delayed work for the first packet of @fabric->delayed. */
-static void __ibsim_delay_arm(struct ibsim_fabric *fabric)
+static void __ibtsim_delay_arm(struct ibtsim_fabric *fabric)
 {
-	struct ibsim_pkt *first;
+	struct ibtsim_pkt *first;
 	s64 ns;
 
 	lockdep_assert_held(&fabric->tx_lock);
-	first = list_first_entry_or_null(&fabric->delayed, struct ibsim_pkt,
+	first = list_first_entry_or_null(&fabric->delayed, struct ibtsim_pkt,
 					 list);
 	if (!first || fabric->no_delay)
 		return;
@@ -240,11 +242,11 @@ static void __ibsim_delay_arm(struct ibsim_fabric *fabric)
  * back if the knob says so or if an earlier packet of the link still is.
  * Returns true if it was held back (the fabric owns it then).
  */
-static bool ibsim_link_delay(struct ibsim_fabric *fabric,
-			     struct ibsim_port *port, struct ibsim_port *peer,
-			     struct ibsim_pkt *pkt, u32 delay_us)
+static bool ibtsim_link_delay(struct ibtsim_fabric *fabric,
+			      struct ibtsim_port *port, struct ibtsim_port *peer,
+			      struct ibtsim_pkt *pkt, u32 delay_us)
 {
-	struct ibsim_pkt *pos;
+	struct ibtsim_pkt *pos;
 	unsigned long flags;
 	ktime_t now, due;
 
@@ -273,7 +275,7 @@ static bool ibsim_link_delay(struct ibsim_fabric *fabric,
 			break;
 	list_add(&pkt->list, &pos->list);
 	if (fabric->delayed.next == &pkt->list)
-		__ibsim_delay_arm(fabric);
+		__ibtsim_delay_arm(fabric);
 	spin_unlock_irqrestore(&fabric->tx_lock, flags);
 	return true;
 }
@@ -284,25 +286,25 @@ static bool ibsim_link_delay(struct ibsim_fabric *fabric,
  * when the packet is done with (delivered, answered or dropped), false
  * when a delay knob holds it back.
  */
-static bool ibsim_pkt_fly(struct ibsim_fabric *fabric, struct ibsim_port *port,
-			  struct ibsim_pkt *pkt, bool rx)
+static bool ibtsim_pkt_fly(struct ibtsim_fabric *fabric, struct ibtsim_port *port,
+			   struct ibtsim_pkt *pkt, bool rx)
 {
-	struct ibsim_port *peer;
+	struct ibtsim_port *peer;
 
 	if (rx)
-		port = ibsim_port_rx(port, pkt);
+		port = ibtsim_port_rx(port, pkt);
 	while (port) {
-		if (pkt->hops++ == IBSIM_MAX_FWD_HOPS) {
-			ibsim_drop(port, "too many hops (forwarding loop?)");
+		if (pkt->hops++ == IBTSIM_MAX_FWD_HOPS) {
+			ibtsim_drop(port, "too many hops (forwarding loop?)");
 			break;
 		}
-		peer = ibsim_port_xmit(port, pkt);
+		peer = ibtsim_port_xmit(port, pkt);
 		if (!peer)
 			break;
-		if (ibsim_link_delay(fabric, port, peer, pkt,
-				     READ_ONCE(port->delay_us)))
+		if (ibtsim_link_delay(fabric, port, peer, pkt,
+				      READ_ONCE(port->delay_us)))
 			return false;
-		port = ibsim_port_rx(peer, pkt);
+		port = ibtsim_port_rx(peer, pkt);
 	}
 	return true;
 }
@@ -311,10 +313,10 @@ static bool ibsim_pkt_fly(struct ibsim_fabric *fabric, struct ibsim_port *port,
  * Take @pkt out of its HCA port: loopback to one of its LIDs, or the
  * fabric. Returns false when a delay knob holds the packet back.
  */
-static bool ibsim_port_tx(struct ibsim_fabric *fabric, struct ibsim_pkt *pkt)
+static bool ibtsim_port_tx(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt)
 {
-	struct ibsim_port *port = pkt->src_port;
-	bool dr = ibsim_pkt_is_dr_smp(pkt);
+	struct ibtsim_port *port = pkt->src_port;
+	bool dr = ibtsim_pkt_is_dr_smp(pkt);
 	unsigned long flags;
 	u16 lid, top;
 
@@ -322,40 +324,40 @@ static bool ibsim_port_tx(struct ibsim_fabric *fabric, struct ibsim_pkt *pkt)
 	lid = port->lid;
 	top = lid + (1U << port->lmc) - 1;
 	pkt->slid = lid ? lid | (pkt->path_bits & ((1U << port->lmc) - 1)) :
-			  IBSIM_LID_PERMISSIVE;
+			  IBTSIM_LID_PERMISSIVE;
 	pkt->pkey = pkt->sqpn ? port->pkeys[pkt->pkey_index] :
-				IBSIM_DEFAULT_PKEY;
+				IBTSIM_DEFAULT_PKEY;
 	spin_unlock_irqrestore(&port->node->lock, flags);
 
 	if (!pkt->sqpn && pkt->dqpn) {
-		ibsim_drop(port, "QP0 sends to QP0 only");
+		ibtsim_drop(port, "QP0 sends to QP0 only");
 		return true;
 	}
 	if (!dr && lid && pkt->dlid >= lid && pkt->dlid <= top) {
 		/* An SA answer to our own LID loops back too. */
-		if (ibsim_port_egress(port, pkt) && ibsim_ca_rx(port, pkt))
-			ibsim_ca_rx(port, pkt);
+		if (ibtsim_port_egress(port, pkt) && ibtsim_ca_rx(port, pkt))
+			ibtsim_ca_rx(port, pkt);
 		return true;
 	}
-	return ibsim_pkt_fly(fabric, port, pkt, false);
+	return ibtsim_pkt_fly(fabric, port, pkt, false);
 }
 
 /* Complete the send of @pkt unless done already; free it if @done. */
-static void ibsim_pkt_sent(struct ibsim_pkt *pkt, bool done)
+static void ibtsim_pkt_sent(struct ibtsim_pkt *pkt, bool done)
 {
 	if (pkt->src_qp) {
-		ibsim_qp_send_done(pkt->src_qp, pkt);
+		ibtsim_qp_send_done(pkt->src_qp, pkt);
 		pkt->src_qp = NULL;
 	}
 	if (done)
 		kfree(pkt);
 }
 
-static void ibsim_tx_work(struct work_struct *work)
+static void ibtsim_tx_work(struct work_struct *work)
 {
-	struct ibsim_fabric *fabric = container_of(work, struct ibsim_fabric,
-						   tx_work);
-	struct ibsim_pkt *pkt, *tmp;
+	struct ibtsim_fabric *fabric = container_of(work, struct ibtsim_fabric,
+						    tx_work);
+	struct ibtsim_pkt *pkt, *tmp;
 	unsigned long flags;
 	LIST_HEAD(batch);
 
@@ -366,18 +368,18 @@ static void ibsim_tx_work(struct work_struct *work)
 	list_for_each_entry_safe(pkt, tmp, &batch, list) {
 		list_del(&pkt->list);
 		/* A held back packet is on @delayed: only complete its send. */
-		ibsim_pkt_sent(pkt, ibsim_port_tx(fabric, pkt));
+		ibtsim_pkt_sent(pkt, ibtsim_port_tx(fabric, pkt));
 		cond_resched();
 	}
 }
 
 /* Carry on the delayed packets whose time has come. */
-static void ibsim_delay_work(struct work_struct *work)
+static void ibtsim_delay_work(struct work_struct *work)
 {
-	struct ibsim_fabric *fabric = container_of(to_delayed_work(work),
-						   struct ibsim_fabric,
-						   delay_work);
-	struct ibsim_pkt *pkt, *tmp;
+	struct ibtsim_fabric *fabric = container_of(to_delayed_work(work),
+						    struct ibtsim_fabric,
+						    delay_work);
+	struct ibtsim_pkt *pkt, *tmp;
 	unsigned long flags;
 	ktime_t now = ktime_get();
 	LIST_HEAD(batch);
@@ -388,23 +390,23 @@ static void ibsim_delay_work(struct work_struct *work)
 			break;
 		list_move_tail(&pkt->list, &batch);
 	}
-	__ibsim_delay_arm(fabric);
+	__ibtsim_delay_arm(fabric);
 	spin_unlock_irqrestore(&fabric->tx_lock, flags);
 
 	list_for_each_entry_safe(pkt, tmp, &batch, list) {
 		list_del(&pkt->list);
-		if (ibsim_pkt_fly(fabric, pkt->at, pkt, true))
+		if (ibtsim_pkt_fly(fabric, pkt->at, pkt, true))
 			kfree(pkt);
 		cond_resched();
 	}
 }
 
 /**
- * ibsim_rnd_init - seed the fabric's pseudo-random generator
+ * ibtsim_rnd_init - seed the fabric's pseudo-random generator
  * @fabric: the fabric
  * @seed: the seed
  */
-void ibsim_rnd_init(struct ibsim_fabric *fabric, u32 seed)
+void ibtsim_rnd_init(struct ibtsim_fabric *fabric, u32 seed)
 {
 	spin_lock_init(&fabric->rnd_lock);
 	fabric->seed = seed;
@@ -412,7 +414,7 @@ void ibsim_rnd_init(struct ibsim_fabric *fabric, u32 seed)
 }
 
 /**
- * ibsim_chance - a random decision of the fabric
+ * ibtsim_chance - a random decision of the fabric
  * @fabric: the fabric, whose generator decides
  * @ppm: probability of true, in parts per million
  *
@@ -422,7 +424,7 @@ void ibsim_rnd_init(struct ibsim_fabric *fabric, u32 seed)
  *
  * Return: true with probability @ppm / 1000000.
  */
-bool ibsim_chance(struct ibsim_fabric *fabric, u32 ppm)
+bool ibtsim_chance(struct ibtsim_fabric *fabric, u32 ppm)
 {
 	unsigned long flags;
 	u32 r;
@@ -431,11 +433,11 @@ bool ibsim_chance(struct ibsim_fabric *fabric, u32 ppm)
 	r = prandom_u32_state(&fabric->rnd);
 	spin_unlock_irqrestore(&fabric->rnd_lock, flags);
 	/* r scaled to 0..999999 by a multiply, without modulo bias */
-	return ((u64)r * IBSIM_DROP_PPM_MAX >> 32) < ppm;
+	return ((u64)r * IBTSIM_DROP_PPM_MAX >> 32) < ppm;
 }
 
 /**
- * ibsim_fabric_xmit - queue a packet for delivery
+ * ibtsim_fabric_xmit - queue a packet for delivery
  * @fabric: the fabric of the sending port
  * @pkt: the packet; owned by the fabric on success
  *
@@ -443,7 +445,7 @@ bool ibsim_chance(struct ibsim_fabric *fabric, u32 ppm)
  *
  * Return: 0, or -ENODEV when the fabric is being destroyed.
  */
-int ibsim_fabric_xmit(struct ibsim_fabric *fabric, struct ibsim_pkt *pkt)
+int ibtsim_fabric_xmit(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt)
 {
 	unsigned long flags;
 	int err = 0;
@@ -460,14 +462,14 @@ int ibsim_fabric_xmit(struct ibsim_fabric *fabric, struct ibsim_pkt *pkt)
 	return err;
 }
 
-int ibsim_fabric_start(struct ibsim_fabric *fabric)
+int ibtsim_fabric_start(struct ibtsim_fabric *fabric)
 {
 	spin_lock_init(&fabric->tx_lock);
 	INIT_LIST_HEAD(&fabric->tx_queue);
-	INIT_WORK(&fabric->tx_work, ibsim_tx_work);
+	INIT_WORK(&fabric->tx_work, ibtsim_tx_work);
 	INIT_LIST_HEAD(&fabric->delayed);
-	INIT_DELAYED_WORK(&fabric->delay_work, ibsim_delay_work);
-	fabric->wq = alloc_ordered_workqueue("ibsim_%s", 0, fabric->name);
+	INIT_DELAYED_WORK(&fabric->delay_work, ibtsim_delay_work);
+	fabric->wq = alloc_ordered_workqueue("ibtsim_%s", 0, fabric->name);
 	return fabric->wq ? 0 : -ENOMEM;
 }
 
@@ -477,9 +479,9 @@ int ibsim_fabric_start(struct ibsim_fabric *fabric)
  * destruction waits for its packets), and nothing posts any more. Packets
  * still held back by a delay knob hold no QP: they are dropped here.
  */
-void ibsim_fabric_stop(struct ibsim_fabric *fabric)
+void ibtsim_fabric_stop(struct ibtsim_fabric *fabric)
 {
-	struct ibsim_pkt *pkt, *tmp;
+	struct ibtsim_pkt *pkt, *tmp;
 	unsigned long flags;
 	LIST_HEAD(batch);
 
@@ -494,7 +496,7 @@ void ibsim_fabric_stop(struct ibsim_fabric *fabric)
 	list_splice_init(&fabric->delayed, &batch);
 	list_for_each_entry_safe(pkt, tmp, &batch, list) {
 		list_del(&pkt->list);
-		ibsim_drop(pkt->at, "fabric destroyed");
+		ibtsim_drop(pkt->at, "fabric destroyed");
 		kfree(pkt);
 	}
 }

@@ -4,7 +4,7 @@
  *
  * Every HCA port and every switch's port 0 has a GUID table of the
  * fabric's guid_cap entries (FABRIC_ADD; rounded up here to whole blocks
- * of %IBSIM_GUID_BLOCK so that a block is always addressable); external
+ * of %IBTSIM_GUID_BLOCK so that a block is always addressable); external
  * switch ports have none. PortInfo:GUIDCap (port->guid_cap) says how many
  * entries are in use; it may be lowered at run time, so it is read under
  * the node lock on every access.
@@ -27,37 +27,38 @@
 #include <rdma/ib_smi.h>
 
 #include "sim.h"
+#include "loc.h"
 
 /* Does @port have a GUID table? HCA ports 1..N and a switch's port 0. */
-static bool ibsim_port_has_guids(const struct ibsim_port *port)
+static bool ibtsim_port_has_guids(const struct ibtsim_port *port)
 {
-	if (port->node->type == IBSIM_NODE_SWITCH)
+	if (port->node->type == IBTSIM_NODE_SWITCH)
 		return !port->num;
 	return port->num;
 }
 
 /* Entries allocated per table: guid_cap rounded up to whole blocks. */
-static unsigned int ibsim_guid_alloc_len(const struct ibsim_fabric *fabric)
+static unsigned int ibtsim_guid_alloc_len(const struct ibtsim_fabric *fabric)
 {
-	return round_up(fabric->guid_cap, IBSIM_GUID_BLOCK);
+	return round_up(fabric->guid_cap, IBTSIM_GUID_BLOCK);
 }
 
 /**
- * ibsim_guids_alloc - allocate the GUID tables of a node's ports
+ * ibtsim_guids_alloc - allocate the GUID tables of a node's ports
  * @node: the node, its ports numbered
  *
  * Return: 0 or -ENOMEM; on error the caller frees what was allocated with
- * ibsim_guids_free().
+ * ibtsim_guids_free().
  */
-int ibsim_guids_alloc(struct ibsim_node *node)
+int ibtsim_guids_alloc(struct ibtsim_node *node)
 {
-	unsigned int len = ibsim_guid_alloc_len(node->fabric);
+	unsigned int len = ibtsim_guid_alloc_len(node->fabric);
 	unsigned int n;
 
 	for (n = 0; n <= node->num_ports; n++) {
-		struct ibsim_port *port = &node->ports[n];
+		struct ibtsim_port *port = &node->ports[n];
 
-		if (!ibsim_port_has_guids(port))
+		if (!ibtsim_port_has_guids(port))
 			continue;
 		port->gids = kcalloc(len, sizeof(*port->gids), GFP_KERNEL);
 		if (!port->gids)
@@ -67,10 +68,10 @@ int ibsim_guids_alloc(struct ibsim_node *node)
 }
 
 /**
- * ibsim_guids_free - free the GUID tables of a node's ports
+ * ibtsim_guids_free - free the GUID tables of a node's ports
  * @node: the node
  */
-void ibsim_guids_free(struct ibsim_node *node)
+void ibtsim_guids_free(struct ibtsim_node *node)
 {
 	unsigned int n;
 
@@ -81,7 +82,7 @@ void ibsim_guids_free(struct ibsim_node *node)
 }
 
 /* GUIDCap in force; caller holds the node lock. */
-static unsigned int __ibsim_guid_cap(const struct ibsim_port *port)
+static unsigned int __ibtsim_guid_cap(const struct ibtsim_port *port)
 {
 	if (!port->gids)
 		return 0;
@@ -89,7 +90,7 @@ static unsigned int __ibsim_guid_cap(const struct ibsim_port *port)
 }
 
 /**
- * ibsim_port_guid_entry - GUID entry @index as the port reports it
+ * ibtsim_port_guid_entry - GUID entry @index as the port reports it
  * @port: an HCA port or a switch's port 0
  * @index: entry number
  *
@@ -98,18 +99,18 @@ static unsigned int __ibsim_guid_cap(const struct ibsim_port *port)
  * Return: the entry, or 0 for an entry at or above GUIDCap (unless the
  * port's quirks keep those) or past the table.
  */
-u64 ibsim_port_guid_entry(struct ibsim_port *port, unsigned int index)
+u64 ibtsim_port_guid_entry(struct ibtsim_port *port, unsigned int index)
 {
-	if (!port->gids || index >= ibsim_guid_alloc_len(port->node->fabric))
+	if (!port->gids || index >= ibtsim_guid_alloc_len(port->node->fabric))
 		return 0;
-	if (index >= __ibsim_guid_cap(port) &&
+	if (index >= __ibtsim_guid_cap(port) &&
 	    !(port->guid_quirks & IBTRACE_SIM_GUID_QUIRK_ABOVE_CAP_NONZERO))
 		return 0;
 	return port->gids[index];
 }
 
 /**
- * ibsim_guid_info - GUIDInfo Get or Set
+ * ibtsim_guid_info - GUIDInfo Get or Set
  * @node: the node answering
  * @in_port: arrival port (the port answered for on an HCA)
  * @smp: the request, answered in place
@@ -120,10 +121,10 @@ u64 ibsim_port_guid_entry(struct ibsim_port *port, unsigned int index)
  *
  * Return: the MAD status.
  */
-u16 ibsim_guid_info(struct ibsim_node *node, u8 in_port, struct ib_smp *smp,
-		    bool set, bool *changed)
+u16 ibtsim_guid_info(struct ibtsim_node *node, u8 in_port, struct ib_smp *smp,
+		     bool set, bool *changed)
 {
-	struct ibsim_port *port = &node->ports[node->sw ? 0 : in_port];
+	struct ibtsim_port *port = &node->ports[node->sw ? 0 : in_port];
 	__be64 *wire = (__be64 *)smp->data;
 	u32 block = be32_to_cpu(smp->attr_mod);
 	unsigned int i, cap, first;
@@ -131,22 +132,22 @@ u16 ibsim_guid_info(struct ibsim_node *node, u8 in_port, struct ib_smp *smp,
 	u16 status = 0;
 	u32 quirks;
 
-	BUILD_BUG_ON(IBSIM_GUID_BLOCK * sizeof(*wire) != IB_SMP_DATA_SIZE);
+	BUILD_BUG_ON(IBTSIM_GUID_BLOCK * sizeof(*wire) != IB_SMP_DATA_SIZE);
 	*changed = false;
 	if (!port->gids)
 		return IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD_ATTRIB;
 
 	spin_lock_irqsave(&node->lock, flags);
-	cap = __ibsim_guid_cap(port);
+	cap = __ibtsim_guid_cap(port);
 	quirks = port->guid_quirks;
-	if (block >= DIV_ROUND_UP(cap, IBSIM_GUID_BLOCK)) {
+	if (block >= DIV_ROUND_UP(cap, IBTSIM_GUID_BLOCK)) {
 		memset(wire, 0, IB_SMP_DATA_SIZE);
 		if (!(quirks & IBTRACE_SIM_GUID_QUIRK_PAST_TABLE_STATUS))
 			status = IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE;
 		goto out;
 	}
-	first = block * IBSIM_GUID_BLOCK;
-	for (i = 0; i < IBSIM_GUID_BLOCK; i++) {
+	first = block * IBTSIM_GUID_BLOCK;
+	for (i = 0; i < IBTSIM_GUID_BLOCK; i++) {
 		unsigned int e = first + i;
 		u64 v = be64_to_cpu(wire[i]);
 
@@ -162,8 +163,8 @@ u16 ibsim_guid_info(struct ibsim_node *node, u8 in_port, struct ib_smp *smp,
 			*changed = true;
 		}
 	}
-	for (i = 0; i < IBSIM_GUID_BLOCK; i++)
-		wire[i] = cpu_to_be64(ibsim_port_guid_entry(port, first + i));
+	for (i = 0; i < IBTSIM_GUID_BLOCK; i++)
+		wire[i] = cpu_to_be64(ibtsim_port_guid_entry(port, first + i));
 out:
 	spin_unlock_irqrestore(&node->lock, flags);
 	return status;

@@ -5,12 +5,12 @@
  * Port knobs: drop probability and delay of the packets leaving a port
  * (one direction of its link; fabric.c applies them), the link held down,
  * and on an HCA port or a switch's port 0 the GUIDCap and the GUIDInfo
- * quirks (mad.c reads them). Switch knob: misroute rules, DLID -> exit
+ * quirks (sma.c reads them). Switch knob: misroute rules, DLID -> exit
  * port, which LID routing (switch.c) follows instead of the LFT; the LFT
  * as SMPs read it stays as programmed.
  *
- * A change is checked first (ibsim_port_knobs_check(),
- * ibsim_misroute_check()) and then applied, so that a request with one
+ * A change is checked first (ibtsim_port_knobs_check(),
+ * ibtsim_misroute_check()) and then applied, so that a request with one
  * bad value changes nothing. Changes are serialized by the fabric's
  * knob_lock; the values live under the node lock and the data path reads
  * them with READ_ONCE().
@@ -19,18 +19,19 @@
 #include <linux/xarray.h>
 
 #include "sim.h"
+#include "loc.h"
 
 /*
  * Largest GUIDCap of @port: the fabric's GUID table size (guid.c sizes
- * &ibsim_port.gids by it).
+ * &ibtsim_port.gids by it).
  */
-static u8 ibsim_guid_cap_max(const struct ibsim_port *port)
+static u8 ibtsim_guid_cap_max(const struct ibtsim_port *port)
 {
 	return port->node->fabric->guid_cap;
 }
 
 /**
- * ibsim_port_knobs_check - may these knobs be set on this port?
+ * ibtsim_port_knobs_check - may these knobs be set on this port?
  * @port: the port
  * @k: the change
  * @bad: on error, the knob at fault
@@ -43,50 +44,50 @@ static u8 ibsim_guid_cap_max(const struct ibsim_port *port)
  *
  * Return: 0 or -EINVAL.
  */
-int ibsim_port_knobs_check(const struct ibsim_port *port,
-			   const struct ibsim_port_knobs *k,
-			   enum ibsim_knob *bad, const char **why)
+int ibtsim_port_knobs_check(const struct ibtsim_port *port,
+			    const struct ibtsim_port_knobs *k,
+			    enum ibtsim_knob *bad, const char **why)
 {
 	bool has_table = !port->node->sw || !port->num;
 	unsigned int i;
 
-	for (i = 0; i < IBSIM_KNOB_COUNT; i++) {
+	for (i = 0; i < IBTSIM_KNOB_COUNT; i++) {
 		if (!(k->set & BIT(i)))
 			continue;
 		*bad = i;
 		switch (i) {
-		case IBSIM_KNOB_DROP:
-		case IBSIM_KNOB_DELAY:
-		case IBSIM_KNOB_LINK:
+		case IBTSIM_KNOB_DROP:
+		case IBTSIM_KNOB_DELAY:
+		case IBTSIM_KNOB_LINK:
 			if (!port->peer) {
 				*why = "the port has no link";
 				return -EINVAL;
 			}
-			if (i == IBSIM_KNOB_DROP &&
-			    k->drop_ppm > IBSIM_DROP_PPM_MAX) {
+			if (i == IBTSIM_KNOB_DROP &&
+			    k->drop_ppm > IBTSIM_DROP_PPM_MAX) {
 				*why = "drop probability above 1000000 ppm";
 				return -EINVAL;
 			}
-			if (i == IBSIM_KNOB_DELAY &&
-			    k->delay_us > IBSIM_DELAY_US_MAX) {
+			if (i == IBTSIM_KNOB_DELAY &&
+			    k->delay_us > IBTSIM_DELAY_US_MAX) {
 				*why = "delay above 1000000 us";
 				return -EINVAL;
 			}
 			break;
-		case IBSIM_KNOB_GUID_CAP:
-		case IBSIM_KNOB_GUID_QUIRKS:
+		case IBTSIM_KNOB_GUID_CAP:
+		case IBTSIM_KNOB_GUID_QUIRKS:
 			if (!has_table) {
 				*why = "only HCA ports and switch port 0 have a GUID table";
 				return -EINVAL;
 			}
-			if (i == IBSIM_KNOB_GUID_CAP &&
+			if (i == IBTSIM_KNOB_GUID_CAP &&
 			    (!k->guid_cap ||
-			     k->guid_cap > ibsim_guid_cap_max(port))) {
+			     k->guid_cap > ibtsim_guid_cap_max(port))) {
 				*why = "GUIDCap must be 1..the fabric's GUID table size";
 				return -EINVAL;
 			}
-			if (i == IBSIM_KNOB_GUID_QUIRKS &&
-			    (k->guid_quirks & ~IBSIM_GUID_QUIRKS_ALL)) {
+			if (i == IBTSIM_KNOB_GUID_QUIRKS &&
+			    (k->guid_quirks & ~IBTSIM_GUID_QUIRKS_ALL)) {
 				*why = "unknown GUIDInfo quirk bits";
 				return -EINVAL;
 			}
@@ -97,15 +98,15 @@ int ibsim_port_knobs_check(const struct ibsim_port *port,
 }
 
 /* Hold the link of @port down, or release it; both ends retrain. */
-static void ibsim_link_set_down(struct ibsim_port *port, bool down)
+static void ibtsim_link_set_down(struct ibtsim_port *port, bool down)
 {
-	struct ibsim_port *ends[2] = { port, port->peer };
+	struct ibtsim_port *ends[2] = { port, port->peer };
 	unsigned long flags;
 	bool changed = false;
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(ends); i++) {
-		struct ibsim_port *p = ends[i];
+		struct ibtsim_port *p = ends[i];
 
 		spin_lock_irqsave(&p->node->lock, flags);
 		if (p->link_down != down)
@@ -115,44 +116,44 @@ static void ibsim_link_set_down(struct ibsim_port *port, bool down)
 	}
 	if (!changed)
 		return;
-	ibsim_node_dbg(port->node, "port %u: link %s by the knob\n", port->num,
-		       down ? "down" : "up");
+	ibtsim_node_dbg(port->node, "port %u: link %s by the knob\n", port->num,
+			down ? "down" : "up");
 	/* Down: both ends Down/Polling. Up: both Init/LinkUp, as trained. */
-	ibsim_link_retrain(port);
+	ibtsim_link_retrain(port);
 	if (!down)
-		ibsim_sm_resweep(port->node->fabric);
+		ibtsim_sm_resweep(port->node->fabric);
 }
 
 /**
- * ibsim_port_knobs_apply - set a port's knobs
+ * ibtsim_port_knobs_apply - set a port's knobs
  * @port: the port
- * @k: the change, accepted by ibsim_port_knobs_check()
+ * @k: the change, accepted by ibtsim_port_knobs_check()
  *
  * Caller holds the fabric's knob_lock. Process context.
  */
-void ibsim_port_knobs_apply(struct ibsim_port *port,
-			    const struct ibsim_port_knobs *k)
+void ibtsim_port_knobs_apply(struct ibtsim_port *port,
+			     const struct ibtsim_port_knobs *k)
 {
-	struct ibsim_node *node = port->node;
+	struct ibtsim_node *node = port->node;
 	unsigned long flags;
 
 	lockdep_assert_held(&node->fabric->knob_lock);
 	spin_lock_irqsave(&node->lock, flags);
-	if (k->set & BIT(IBSIM_KNOB_DROP))
+	if (k->set & BIT(IBTSIM_KNOB_DROP))
 		WRITE_ONCE(port->drop_ppm, k->drop_ppm);
-	if (k->set & BIT(IBSIM_KNOB_DELAY))
+	if (k->set & BIT(IBTSIM_KNOB_DELAY))
 		WRITE_ONCE(port->delay_us, k->delay_us);
-	if (k->set & BIT(IBSIM_KNOB_GUID_CAP))
+	if (k->set & BIT(IBTSIM_KNOB_GUID_CAP))
 		port->guid_cap = k->guid_cap;
-	if (k->set & BIT(IBSIM_KNOB_GUID_QUIRKS))
+	if (k->set & BIT(IBTSIM_KNOB_GUID_QUIRKS))
 		port->guid_quirks = k->guid_quirks;
 	spin_unlock_irqrestore(&node->lock, flags);
-	if (k->set & BIT(IBSIM_KNOB_LINK))
-		ibsim_link_set_down(port, k->link_down);
+	if (k->set & BIT(IBTSIM_KNOB_LINK))
+		ibtsim_link_set_down(port, k->link_down);
 }
 
 /**
- * ibsim_misroute_check - may this misroute rule be set on this node?
+ * ibtsim_misroute_check - may this misroute rule be set on this node?
  * @node: the node
  * @dlid: the rule's DLID
  * @port: the rule's exit port (ignored when @del)
@@ -164,14 +165,14 @@ void ibsim_port_knobs_apply(struct ibsim_port *port,
  * Return: 0, -EOPNOTSUPP (not a switch), -ERANGE (DLID or port out of
  * range) or -ENOSPC (too many rules).
  */
-int ibsim_misroute_check(const struct ibsim_node *node, u32 dlid, u32 port,
-			 bool del, const char **why)
+int ibtsim_misroute_check(const struct ibtsim_node *node, u32 dlid, u32 port,
+			  bool del, const char **why)
 {
 	if (!node->sw) {
 		*why = "misroute rules are for switches";
 		return -EOPNOTSUPP;
 	}
-	if (!dlid || dlid > IBSIM_LID_UCAST_MAX) {
+	if (!dlid || dlid > IBTSIM_LID_UCAST_MAX) {
 		*why = "misroute DLID must be a unicast LID, 1..0xbfff";
 		return -ERANGE;
 	}
@@ -181,7 +182,7 @@ int ibsim_misroute_check(const struct ibsim_node *node, u32 dlid, u32 port,
 		*why = "misroute exit port beyond the switch's ports";
 		return -ERANGE;
 	}
-	if (node->sw->num_misroutes >= IBSIM_MISROUTE_MAX &&
+	if (node->sw->num_misroutes >= IBTSIM_MISROUTE_MAX &&
 	    !xa_load(&node->sw->misroute, dlid)) {
 		*why = "too many misroute rules on the switch (256)";
 		return -ENOSPC;
@@ -190,8 +191,8 @@ int ibsim_misroute_check(const struct ibsim_node *node, u32 dlid, u32 port,
 }
 
 /**
- * ibsim_misroute_set - add or change a misroute rule of a switch
- * @node: the switch, checked by ibsim_misroute_check()
+ * ibtsim_misroute_set - add or change a misroute rule of a switch
+ * @node: the switch, checked by ibtsim_misroute_check()
  * @dlid: DLID
  * @port: exit port for @dlid
  *
@@ -199,9 +200,9 @@ int ibsim_misroute_check(const struct ibsim_node *node, u32 dlid, u32 port,
  *
  * Return: 0 or -ENOMEM.
  */
-int ibsim_misroute_set(struct ibsim_node *node, u16 dlid, u8 port)
+int ibtsim_misroute_set(struct ibtsim_node *node, u16 dlid, u8 port)
 {
-	struct ibsim_switch *sw = node->sw;
+	struct ibtsim_switch *sw = node->sw;
 	void *old;
 
 	lockdep_assert_held(&node->fabric->knob_lock);
@@ -210,18 +211,18 @@ int ibsim_misroute_set(struct ibsim_node *node, u16 dlid, u8 port)
 		return xa_err(old);
 	if (!old)
 		WRITE_ONCE(sw->num_misroutes, sw->num_misroutes + 1);
-	ibsim_node_dbg(node, "misroute DLID %u out of port %u\n", dlid, port);
+	ibtsim_node_dbg(node, "misroute DLID %u out of port %u\n", dlid, port);
 	return 0;
 }
 
 /**
- * ibsim_misroute_del - remove a misroute rule of a switch, if it exists
+ * ibtsim_misroute_del - remove a misroute rule of a switch, if it exists
  * @node: the switch
  * @dlid: DLID
  *
  * Caller holds the fabric's knob_lock.
  */
-void ibsim_misroute_del(struct ibsim_node *node, u16 dlid)
+void ibtsim_misroute_del(struct ibtsim_node *node, u16 dlid)
 {
 	lockdep_assert_held(&node->fabric->knob_lock);
 	if (xa_erase(&node->sw->misroute, dlid))
@@ -230,7 +231,7 @@ void ibsim_misroute_del(struct ibsim_node *node, u16 dlid)
 }
 
 /**
- * ibsim_misroute_lookup - the misroute rule of a switch for a DLID
+ * ibtsim_misroute_lookup - the misroute rule of a switch for a DLID
  * @node: the switch
  * @dlid: LRH DLID of a LID-routed packet
  * @port: the rule's exit port, if there is one
@@ -239,7 +240,7 @@ void ibsim_misroute_del(struct ibsim_node *node, u16 dlid)
  *
  * Return: true if a rule sends @dlid out of *@port.
  */
-bool ibsim_misroute_lookup(struct ibsim_node *node, u16 dlid, u8 *port)
+bool ibtsim_misroute_lookup(struct ibtsim_node *node, u16 dlid, u8 *port)
 {
 	void *entry;
 

@@ -15,14 +15,33 @@
 #include <net/genetlink.h>
 
 #include "sim.h"
+#include "verbs.h"
+#include "topo.h"
+#include "loc.h"
 
-static struct genl_family ibsim_nl_family;
+/**
+ * IBTSIM_NL_POLICY() - an op's request policy and the maxattr it implies
+ * @p: the policy array (an array: a pointer does not build)
+ *
+ * Every op of the family gets its policy through this macro, so its
+ * maxattr is the array's last index and nothing else: genetlink takes a
+ * maxattr of 0 for the family's, and would validate (and dump, for
+ * CTRL_CMD_GETPOLICY) a shorter array past its end. An array of fewer
+ * than two entries does not build. A policy array ends at the last
+ * attribute it defines.
+ */
+#define IBTSIM_NL_POLICY(p)						\
+	.policy = (p),							\
+	.maxattr = sizeof(p) / sizeof((p)[0]) - 1 + __must_be_array(p) +	\
+		   BUILD_BUG_ON_ZERO(sizeof(p) < 2 * sizeof((p)[0]))
+
+static struct genl_family ibtsim_nl_family;
 
 /*
  * Attributes not listed are output only: strict validation rejects them.
  * Unsized, so that an array ends at the last attribute it defines.
  */
-static const struct nla_policy ibsim_nl_add_policy[] = {
+static const struct nla_policy ibtsim_nl_add_policy[] = {
 	[IBTRACE_SIM_A_FABRIC_NAME] = { .type = NLA_NUL_STRING,
 					.len = IBTRACE_SIM_NAME_MAX },
 	[IBTRACE_SIM_A_TOPOLOGY] = { .type = NLA_STRING },
@@ -31,18 +50,18 @@ static const struct nla_policy ibsim_nl_add_policy[] = {
 	[IBTRACE_SIM_A_SEED] = { .type = NLA_U32 },
 };
 
-static const struct nla_policy ibsim_nl_name_policy[] = {
+static const struct nla_policy ibtsim_nl_name_policy[] = {
 	[IBTRACE_SIM_A_FABRIC_NAME] = { .type = NLA_NUL_STRING,
 					.len = IBTRACE_SIM_NAME_MAX },
 };
 
 /* 6.1 has no nla_get_u8_default(). */
-static u8 ibsim_nl_u8(const struct nlattr *attr, u8 dflt)
+static u8 ibtsim_nl_u8(const struct nlattr *attr, u8 dflt)
 {
 	return attr ? nla_get_u8(attr) : dflt;
 }
 
-static bool ibsim_nl_name_ok(const char *name)
+static bool ibtsim_nl_name_ok(const char *name)
 {
 	if (!*name)
 		return false;
@@ -53,13 +72,13 @@ static bool ibsim_nl_name_ok(const char *name)
 	return true;
 }
 
-static int ibsim_nl_fill_fabric(struct sk_buff *skb,
-				const struct ibsim_fabric *fabric,
-				u32 portid, u32 seq, int flags, u8 cmd)
+static int ibtsim_nl_fill_fabric(struct sk_buff *skb,
+				 const struct ibtsim_fabric *fabric,
+				 u32 portid, u32 seq, int flags, u8 cmd)
 {
 	void *hdr;
 
-	hdr = genlmsg_put(skb, portid, seq, &ibsim_nl_family, flags, cmd);
+	hdr = genlmsg_put(skb, portid, seq, &ibtsim_nl_family, flags, cmd);
 	if (!hdr)
 		return -EMSGSIZE;
 	if (fabric->building) {
@@ -90,9 +109,9 @@ static int ibsim_nl_fill_fabric(struct sk_buff *skb,
 }
 
 /* A message describing @fabric, in *@skbp. */
-static int ibsim_nl_fabric_msg(struct sk_buff **skbp,
-			       const struct ibsim_fabric *fabric, u32 portid,
-			       u32 seq, u8 cmd)
+static int ibtsim_nl_fabric_msg(struct sk_buff **skbp,
+				const struct ibtsim_fabric *fabric, u32 portid,
+				u32 seq, u8 cmd)
 {
 	struct sk_buff *skb;
 	int err;
@@ -100,7 +119,7 @@ static int ibsim_nl_fabric_msg(struct sk_buff **skbp,
 	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!skb)
 		return -ENOMEM;
-	err = ibsim_nl_fill_fabric(skb, fabric, portid, seq, 0, cmd);
+	err = ibtsim_nl_fill_fabric(skb, fabric, portid, seq, 0, cmd);
 	if (err) {
 		nlmsg_free(skb);
 		return err;
@@ -109,14 +128,14 @@ static int ibsim_nl_fabric_msg(struct sk_buff **skbp,
 	return 0;
 }
 
-static int ibsim_nl_reply_fabric(struct genl_info *info,
-				 const struct ibsim_fabric *fabric, u8 cmd)
+static int ibtsim_nl_reply_fabric(struct genl_info *info,
+				  const struct ibtsim_fabric *fabric, u8 cmd)
 {
 	struct sk_buff *skb;
 	int err;
 
-	err = ibsim_nl_fabric_msg(&skb, fabric, info->snd_portid,
-				  info->snd_seq, cmd);
+	err = ibtsim_nl_fabric_msg(&skb, fabric, info->snd_portid,
+				   info->snd_seq, cmd);
 	return err ?: genlmsg_reply(skb, info);
 }
 
@@ -126,7 +145,7 @@ static int ibsim_nl_reply_fabric(struct genl_info *info,
  * its line (cutting the piece there would build what the user did not
  * write).
  */
-static size_t ibsim_nl_piece_len(const struct nlattr *nla)
+static size_t ibtsim_nl_piece_len(const struct nlattr *nla)
 {
 	size_t n = nla_len(nla);
 
@@ -136,7 +155,7 @@ static size_t ibsim_nl_piece_len(const struct nlattr *nla)
 }
 
 /* Concatenate every TOPOLOGY attribute of the request, in order. */
-static char *ibsim_nl_topology(struct genl_info *info, size_t *lenp)
+static char *ibtsim_nl_topology(struct genl_info *info, size_t *lenp)
 {
 	const struct nlattr *nla;
 	size_t len = 0;
@@ -146,7 +165,7 @@ static char *ibsim_nl_topology(struct genl_info *info, size_t *lenp)
 	nla_for_each_attr(nla, genlmsg_data(info->genlhdr),
 			  genlmsg_len(info->genlhdr), rem)
 		if (nla_type(nla) == IBTRACE_SIM_A_TOPOLOGY)
-			len += ibsim_nl_piece_len(nla);
+			len += ibtsim_nl_piece_len(nla);
 	text = kvmalloc(len + 1, GFP_KERNEL);
 	if (!text)
 		return NULL;
@@ -157,7 +176,7 @@ static char *ibsim_nl_topology(struct genl_info *info, size_t *lenp)
 
 		if (nla_type(nla) != IBTRACE_SIM_A_TOPOLOGY)
 			continue;
-		n = ibsim_nl_piece_len(nla);
+		n = ibtsim_nl_piece_len(nla);
 		memcpy(text + len, nla_data(nla), n);
 		len += n;
 	}
@@ -167,8 +186,8 @@ static char *ibsim_nl_topology(struct genl_info *info, size_t *lenp)
 }
 
 /* The TOPOLOGY attribute holding line @line (1-based) of the text. */
-static const struct nlattr *ibsim_nl_line_attr(struct genl_info *info,
-					       u32 line)
+static const struct nlattr *ibtsim_nl_line_attr(struct genl_info *info,
+						u32 line)
 {
 	const struct nlattr *nla, *last = NULL;
 	u32 seen = 1;
@@ -182,7 +201,7 @@ static const struct nlattr *ibsim_nl_line_attr(struct genl_info *info,
 		if (nla_type(nla) != IBTRACE_SIM_A_TOPOLOGY)
 			continue;
 		last = nla;
-		n = ibsim_nl_piece_len(nla);
+		n = ibtsim_nl_piece_len(nla);
 		while (n--)
 			if (*p++ == '\n' && ++seen > line)
 				return nla;
@@ -190,8 +209,8 @@ static const struct nlattr *ibsim_nl_line_attr(struct genl_info *info,
 	return last;
 }
 
-static void ibsim_nl_topo_error(struct genl_info *info,
-				const struct ibsim_topo *topo)
+static void ibtsim_nl_topo_error(struct genl_info *info,
+				 const struct ibtsim_topo *topo)
 {
 	struct sk_buff *skb;
 	void *hdr;
@@ -204,12 +223,12 @@ static void ibsim_nl_topo_error(struct genl_info *info,
 		info->extack->_msg = topo->err_msg;
 	if (topo->err_line)
 		NL_SET_BAD_ATTR(info->extack,
-				ibsim_nl_line_attr(info, topo->err_line));
+				ibtsim_nl_line_attr(info, topo->err_line));
 
 	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!skb)
 		return;	/* the extack still tells why */
-	hdr = genlmsg_put_reply(skb, info, &ibsim_nl_family, 0,
+	hdr = genlmsg_put_reply(skb, info, &ibtsim_nl_family, 0,
 				IBTRACE_SIM_CMD_TOPO_ERROR);
 	if (!hdr ||
 	    nla_put_u32(skb, IBTRACE_SIM_A_ERR_LINE, topo->err_line) ||
@@ -222,19 +241,19 @@ static void ibsim_nl_topo_error(struct genl_info *info,
 	genlmsg_reply(skb, info);
 }
 
-static int ibsim_nl_fabric_add_doit(struct sk_buff *skb, struct genl_info *info)
+static int ibtsim_nl_fabric_add_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *name_attr = info->attrs[IBTRACE_SIM_A_FABRIC_NAME];
-	struct ibsim_fabric_opts opts = {
-		.sm_lite = ibsim_nl_u8(info->attrs[IBTRACE_SIM_A_SM], 1),
-		.guid_cap = ibsim_nl_u8(info->attrs[IBTRACE_SIM_A_GUID_CAP],
-					IBSIM_GUID_CAP),
+	struct ibtsim_fabric_opts opts = {
+		.sm_lite = ibtsim_nl_u8(info->attrs[IBTRACE_SIM_A_SM], 1),
+		.guid_cap = ibtsim_nl_u8(info->attrs[IBTRACE_SIM_A_GUID_CAP],
+					 IBTSIM_GUID_CAP),
 	};
 	struct nlattr *seed_attr = info->attrs[IBTRACE_SIM_A_SEED];
-	struct ibsim_topo topo = {};
+	struct ibtsim_topo topo = {};
 	struct sk_buff *reply = NULL;
-	struct ibsim_fabric *fabric;
-	struct ibsim_build *build;
+	struct ibtsim_fabric *fabric;
+	struct ibtsim_build *build;
 	size_t len;
 	char *text;
 	int err;
@@ -249,58 +268,58 @@ static int ibsim_nl_fabric_add_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 	if (name_attr) {
 		opts.name = nla_data(name_attr);
-		if (!ibsim_nl_name_ok(opts.name)) {
+		if (!ibtsim_nl_name_ok(opts.name)) {
 			NL_SET_ERR_MSG_ATTR(info->extack, name_attr,
 					    "fabric name: use A-Z a-z 0-9 _ . -");
 			return -EINVAL;
 		}
 	}
-	text = ibsim_nl_topology(info, &len);
-	build = ibsim_build_alloc();
+	text = ibtsim_nl_topology(info, &len);
+	build = ibtsim_build_alloc();
 	if (!text || !build) {
 		kvfree(text);
-		ibsim_build_free(build);
+		ibtsim_build_free(build);
 		return -ENOMEM;
 	}
 
 	/* Parsing is bounded by the text; the build happens in a work item. */
-	mutex_lock(&ibsim_fabrics_lock);
+	mutex_lock(&ibtsim_fabrics_lock);
 	topo.guid_cap = opts.guid_cap;
-	topo.mem_room = __ibsim_budget_room();
-	err = ibsim_topo_parse(&topo, text, len);
+	topo.mem_room = __ibtsim_budget_room();
+	err = ibtsim_topo_parse(&topo, text, len);
 	if (!err)
-		err = __ibsim_fabric_reserve(&opts, &topo, &fabric,
-					     info->extack);
+		err = __ibtsim_fabric_reserve(&opts, &topo, &fabric,
+					      info->extack);
 	if (err && topo.err_msg) {
-		ibsim_nl_topo_error(info, &topo);
+		ibtsim_nl_topo_error(info, &topo);
 	} else if (!err) {
-		err = ibsim_nl_fabric_msg(&reply, fabric, info->snd_portid,
-					  info->snd_seq,
-					  IBTRACE_SIM_CMD_FABRIC_ADD);
+		err = ibtsim_nl_fabric_msg(&reply, fabric, info->snd_portid,
+					   info->snd_seq,
+					   IBTRACE_SIM_CMD_FABRIC_ADD);
 		if (err) {
-			__ibsim_fabric_unreserve(fabric);
+			__ibtsim_fabric_unreserve(fabric);
 		} else {
-			__ibsim_fabric_build_start(fabric, build, &topo,
-						   genl_info_net(info),
-						   info->snd_portid);
+			__ibtsim_fabric_build_start(fabric, build, &topo,
+						    genl_info_net(info),
+						    info->snd_portid);
 			build = NULL;
 		}
 	}
-	mutex_unlock(&ibsim_fabrics_lock);
+	mutex_unlock(&ibtsim_fabrics_lock);
 
 	if (reply)
 		err = genlmsg_reply(reply, info);
-	ibsim_build_free(build);
-	ibsim_topo_free(&topo);
+	ibtsim_build_free(build);
+	ibtsim_topo_free(&topo);
 	kvfree(text);
 	return err;
 }
 
 /* The requester's socket is told no more once the family is gone. */
-static bool ibsim_nl_closed;
+static bool ibtsim_nl_closed;
 
 /**
- * ibsim_nl_build_done - tell the requester of a fabric that its build ended
+ * ibtsim_nl_build_done - tell the requester of a fabric that its build ended
  * @net: network namespace of the requester
  * @portid: its netlink port
  * @fabric: the fabric, built; NULL if the build failed
@@ -310,28 +329,28 @@ static bool ibsim_nl_closed;
  * A notification (sequence number 0) to the requesting socket: the
  * fabric as FABRIC_GET describes it, or a TOPO_ERROR message with the
  * fabric's name, line 0 and @why. Lost if the socket is gone or full;
- * FABRIC_GET still tells. Caller holds ibsim_fabrics_lock.
+ * FABRIC_GET still tells. Caller holds ibtsim_fabrics_lock.
  */
-void ibsim_nl_build_done(struct net *net, u32 portid,
-			 const struct ibsim_fabric *fabric, const char *name,
-			 const char *why)
+void ibtsim_nl_build_done(struct net *net, u32 portid,
+			  const struct ibtsim_fabric *fabric, const char *name,
+			  const char *why)
 {
 	struct sk_buff *skb;
 	void *hdr;
 
-	lockdep_assert_held(&ibsim_fabrics_lock);
-	if (ibsim_nl_closed)
+	lockdep_assert_held(&ibtsim_fabrics_lock);
+	if (ibtsim_nl_closed)
 		return;
 	if (fabric) {
-		if (!ibsim_nl_fabric_msg(&skb, fabric, 0, 0,
-					 IBTRACE_SIM_CMD_FABRIC_ADD))
+		if (!ibtsim_nl_fabric_msg(&skb, fabric, 0, 0,
+					  IBTRACE_SIM_CMD_FABRIC_ADD))
 			genlmsg_unicast(net, skb, portid);
 		return;
 	}
 	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!skb)
 		return;
-	hdr = genlmsg_put(skb, 0, 0, &ibsim_nl_family, 0,
+	hdr = genlmsg_put(skb, 0, 0, &ibtsim_nl_family, 0,
 			  IBTRACE_SIM_CMD_TOPO_ERROR);
 	if (!hdr ||
 	    nla_put_string(skb, IBTRACE_SIM_A_FABRIC_NAME, name) ||
@@ -344,55 +363,62 @@ void ibsim_nl_build_done(struct net *net, u32 portid,
 	genlmsg_unicast(net, skb, portid);
 }
 
-static struct ibsim_fabric *ibsim_nl_fabric(struct genl_info *info)
+/*
+ * The fabric the request names, or an ERR_PTR(): -EINVAL without a
+ * fabric name, -ENOENT without a fabric of that name; the extack says
+ * which. Caller holds ibtsim_fabrics_lock.
+ */
+static struct ibtsim_fabric *__ibtsim_nl_fabric(struct genl_info *info)
 {
 	struct nlattr *attr = info->attrs[IBTRACE_SIM_A_FABRIC_NAME];
-	struct ibsim_fabric *fabric;
-
-	fabric = __ibsim_fabric_find(nla_data(attr));
-	if (!fabric)
-		NL_SET_ERR_MSG_ATTR(info->extack, attr, "no such fabric");
-	return fabric;
-}
-
-static int ibsim_nl_fabric_del_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	struct ibsim_fabric *fabric;
-	int err = -ENOENT;
+	struct ibtsim_fabric *fabric;
 
 	if (GENL_REQ_ATTR_CHECK(info, IBTRACE_SIM_A_FABRIC_NAME)) {
 		NL_SET_ERR_MSG(info->extack, "a fabric name is required");
-		return -EINVAL;
+		return ERR_PTR(-EINVAL);
 	}
-	mutex_lock(&ibsim_fabrics_lock);
-	fabric = ibsim_nl_fabric(info);
-	if (fabric && fabric->building) {
+	fabric = __ibtsim_fabric_find(nla_data(attr));
+	if (!fabric) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attr, "no such fabric");
+		return ERR_PTR(-ENOENT);
+	}
+	return fabric;
+}
+
+static int ibtsim_nl_fabric_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ibtsim_fabric *fabric;
+	int err;
+
+	mutex_lock(&ibtsim_fabrics_lock);
+	fabric = __ibtsim_nl_fabric(info);
+	if (IS_ERR(fabric)) {
+		err = PTR_ERR(fabric);
+	} else if (fabric->building) {
 		NL_SET_ERR_MSG_ATTR(info->extack,
 				    info->attrs[IBTRACE_SIM_A_FABRIC_NAME],
 				    "the fabric is being built");
 		err = -EBUSY;
-	} else if (fabric) {
-		err = __ibsim_fabric_del(fabric);
+	} else {
+		err = __ibtsim_fabric_del(fabric);
 	}
-	mutex_unlock(&ibsim_fabrics_lock);
+	mutex_unlock(&ibtsim_fabrics_lock);
 	return err;
 }
 
-static int ibsim_nl_fabric_get_doit(struct sk_buff *skb, struct genl_info *info)
+static int ibtsim_nl_fabric_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct ibsim_fabric *fabric;
-	int err = -ENOENT;
+	struct ibtsim_fabric *fabric;
+	int err;
 
-	if (GENL_REQ_ATTR_CHECK(info, IBTRACE_SIM_A_FABRIC_NAME)) {
-		NL_SET_ERR_MSG(info->extack, "a fabric name is required");
-		return -EINVAL;
-	}
-	mutex_lock(&ibsim_fabrics_lock);
-	fabric = ibsim_nl_fabric(info);
-	if (fabric)
-		err = ibsim_nl_reply_fabric(info, fabric,
-					    IBTRACE_SIM_CMD_FABRIC_GET);
-	mutex_unlock(&ibsim_fabrics_lock);
+	mutex_lock(&ibtsim_fabrics_lock);
+	fabric = __ibtsim_nl_fabric(info);
+	if (IS_ERR(fabric))
+		err = PTR_ERR(fabric);
+	else
+		err = ibtsim_nl_reply_fabric(info, fabric,
+					     IBTRACE_SIM_CMD_FABRIC_GET);
+	mutex_unlock(&ibtsim_fabrics_lock);
 	return err;
 }
 
@@ -403,32 +429,32 @@ static int ibsim_nl_fabric_get_doit(struct sk_buff *skb, struct genl_info *info)
  *
  * cb->args[0]: creation number of the next fabric to dump
  */
-static int ibsim_nl_fabric_get_dumpit(struct sk_buff *skb,
-				      struct netlink_callback *cb)
+static int ibtsim_nl_fabric_get_dumpit(struct sk_buff *skb,
+				       struct netlink_callback *cb)
 {
-	struct ibsim_fabric *fabric;
+	struct ibtsim_fabric *fabric;
 	int err = 0;
 
-	mutex_lock(&ibsim_fabrics_lock);
-	list_for_each_entry(fabric, &ibsim_fabrics, list) {
+	mutex_lock(&ibtsim_fabrics_lock);
+	list_for_each_entry(fabric, &ibtsim_fabrics, list) {
 		if (fabric->seq < (u64)cb->args[0])
 			continue;
-		err = ibsim_nl_fill_fabric(skb, fabric,
-					   NETLINK_CB(cb->skb).portid,
-					   cb->nlh->nlmsg_seq, NLM_F_MULTI,
-					   IBTRACE_SIM_CMD_FABRIC_GET);
+		err = ibtsim_nl_fill_fabric(skb, fabric,
+					    NETLINK_CB(cb->skb).portid,
+					    cb->nlh->nlmsg_seq, NLM_F_MULTI,
+					    IBTRACE_SIM_CMD_FABRIC_GET);
 		if (err)
 			break;
 		cb->args[0] = fabric->seq + 1;
 	}
-	mutex_unlock(&ibsim_fabrics_lock);
+	mutex_unlock(&ibtsim_fabrics_lock);
 	return err == -EMSGSIZE && skb->len ? skb->len : err ?: skb->len;
 }
 
-/* Caller holds ibsim_fabrics_lock (node lifetime). */
-static int ibsim_nl_fill_port(struct sk_buff *skb, struct ibsim_port *port)
+/* Caller holds ibtsim_fabrics_lock (node lifetime). */
+static int ibtsim_nl_fill_port(struct sk_buff *skb, struct ibtsim_port *port)
 {
-	struct ibsim_node *node = port->node;
+	struct ibtsim_node *node = port->node;
 	unsigned long flags;
 	struct nlattr *nest;
 	u16 lid;
@@ -465,7 +491,7 @@ static int ibsim_nl_fill_port(struct sk_buff *skb, struct ibsim_port *port)
 			      atomic64_read(&port->drops),
 			      IBTRACE_SIM_PORT_A_PAD))
 		goto err_cancel;
-	if (ibsim_nl_fill_knobs(skb, port))
+	if (ibtsim_nl_fill_knobs(skb, port))
 		goto err_cancel;
 	nla_nest_end(skb, nest);
 	return 0;
@@ -475,14 +501,14 @@ err_cancel:
 	return -EMSGSIZE;
 }
 
-static int ibsim_nl_fill_node(struct sk_buff *skb, struct ibsim_node *node,
-			      struct netlink_callback *cb)
+static int ibtsim_nl_fill_node(struct sk_buff *skb, struct ibtsim_node *node,
+			       struct netlink_callback *cb)
 {
 	void *hdr;
 	u32 n;
 
 	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
-			  &ibsim_nl_family, NLM_F_MULTI,
+			  &ibtsim_nl_family, NLM_F_MULTI,
 			  IBTRACE_SIM_CMD_NODE_GET);
 	if (!hdr)
 		return -EMSGSIZE;
@@ -498,9 +524,9 @@ static int ibsim_nl_fill_node(struct sk_buff *skb, struct ibsim_node *node,
 		goto err_cancel;
 	/* A switch's port 0 holds its LID. */
 	for (n = node->sw ? 0 : 1; n <= node->num_ports; n++)
-		if (ibsim_nl_fill_port(skb, &node->ports[n]))
+		if (ibtsim_nl_fill_port(skb, &node->ports[n]))
 			goto err_cancel;
-	if (ibsim_nl_fill_misroutes(skb, node))
+	if (ibtsim_nl_fill_misroutes(skb, node))
 		goto err_cancel;
 	genlmsg_end(skb, hdr);
 	return 0;
@@ -515,17 +541,17 @@ err_cancel:
  * one, when it is gone), cb->args[1]: its next node (nodes are fixed for
  * a fabric's life)
  */
-static int ibsim_nl_node_get_dumpit(struct sk_buff *skb,
-				    struct netlink_callback *cb)
+static int ibtsim_nl_node_get_dumpit(struct sk_buff *skb,
+				     struct netlink_callback *cb)
 {
 	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
 	struct nlattr *name_attr = info->attrs[IBTRACE_SIM_A_FABRIC_NAME];
-	struct ibsim_fabric *fabric;
+	struct ibtsim_fabric *fabric;
 	int err = 0;
 
-	mutex_lock(&ibsim_fabrics_lock);
+	mutex_lock(&ibtsim_fabrics_lock);
 	if (name_attr) {
-		fabric = __ibsim_fabric_find(nla_data(name_attr));
+		fabric = __ibtsim_fabric_find(nla_data(name_attr));
 		if (!fabric) {
 			NL_SET_ERR_MSG_ATTR(cb->extack, name_attr,
 					    "no such fabric");
@@ -539,7 +565,7 @@ static int ibsim_nl_node_get_dumpit(struct sk_buff *skb,
 			goto out;
 		}
 	}
-	list_for_each_entry(fabric, &ibsim_fabrics, list) {
+	list_for_each_entry(fabric, &ibtsim_fabrics, list) {
 		if (fabric->seq < (u64)cb->args[0])
 			continue;
 		if (fabric->seq != (u64)cb->args[0]) {
@@ -550,9 +576,9 @@ static int ibsim_nl_node_get_dumpit(struct sk_buff *skb,
 		if (!fabric->building &&
 		    (!name_attr || !strcmp(fabric->name, nla_data(name_attr)))) {
 			for (; cb->args[1] < fabric->num_nodes; cb->args[1]++) {
-				err = ibsim_nl_fill_node(skb,
-							 fabric->nodes[cb->args[1]],
-							 cb);
+				err = ibtsim_nl_fill_node(skb,
+							  fabric->nodes[cb->args[1]],
+							  cb);
 				if (err)
 					goto out;
 			}
@@ -561,72 +587,72 @@ static int ibsim_nl_node_get_dumpit(struct sk_buff *skb,
 		cb->args[1] = 0;
 	}
 out:
-	mutex_unlock(&ibsim_fabrics_lock);
+	mutex_unlock(&ibtsim_fabrics_lock);
 	if (err == -EMSGSIZE && skb->len)
 		return skb->len;
 	return err ?: skb->len;
 }
 
 /*
- * Every op's policy and maxattr through IBSIM_NL_POLICY(), nothing else.
+ * Every op's policy and maxattr through IBTSIM_NL_POLICY(), nothing else.
  * Who may do what (DESIGN §6, the table in Documentation/ibtrace.rst):
  * fabric summaries (name, counts, SM-lite and its LID, as "rdma dev" and
  * sysfs show the HCAs anyway) are open to anyone; changing a fabric, and
  * reading its nodes (GUIDs, LIDs, links, knobs: the fabric's layout),
  * need CAP_NET_ADMIN.
  */
-static const struct genl_ops ibsim_nl_ops[] = {
+static const struct genl_ops ibtsim_nl_ops[] = {
 	{
 		.cmd = IBTRACE_SIM_CMD_FABRIC_ADD,
-		.doit = ibsim_nl_fabric_add_doit,
-		IBSIM_NL_POLICY(ibsim_nl_add_policy),
+		.doit = ibtsim_nl_fabric_add_doit,
+		IBTSIM_NL_POLICY(ibtsim_nl_add_policy),
 		.flags = GENL_ADMIN_PERM,
 	},
 	{
 		.cmd = IBTRACE_SIM_CMD_FABRIC_DEL,
-		.doit = ibsim_nl_fabric_del_doit,
-		IBSIM_NL_POLICY(ibsim_nl_name_policy),
+		.doit = ibtsim_nl_fabric_del_doit,
+		IBTSIM_NL_POLICY(ibtsim_nl_name_policy),
 		.flags = GENL_ADMIN_PERM,
 	},
 	{
 		.cmd = IBTRACE_SIM_CMD_FABRIC_GET,
-		.doit = ibsim_nl_fabric_get_doit,
-		.dumpit = ibsim_nl_fabric_get_dumpit,
-		IBSIM_NL_POLICY(ibsim_nl_name_policy),
+		.doit = ibtsim_nl_fabric_get_doit,
+		.dumpit = ibtsim_nl_fabric_get_dumpit,
+		IBTSIM_NL_POLICY(ibtsim_nl_name_policy),
 	},
 	{
 		.cmd = IBTRACE_SIM_CMD_NODE_GET,
 		.flags = GENL_ADMIN_PERM,
-		.dumpit = ibsim_nl_node_get_dumpit,
-		IBSIM_NL_POLICY(ibsim_nl_name_policy),
+		.dumpit = ibtsim_nl_node_get_dumpit,
+		IBTSIM_NL_POLICY(ibtsim_nl_name_policy),
 	},
 	{
 		.cmd = IBTRACE_SIM_CMD_SET,
-		.doit = ibsim_nl_set_doit,
-		IBSIM_NL_POLICY(ibsim_nl_set_policy),
+		.doit = ibtsim_nl_set_doit,
+		IBTSIM_NL_POLICY(ibtsim_nl_set_policy),
 		.flags = GENL_ADMIN_PERM,
 	},
 };
 
-static struct genl_family ibsim_nl_family __ro_after_init = {
+static struct genl_family ibtsim_nl_family __ro_after_init = {
 	.name = IBTRACE_SIM_GENL_NAME,
 	.version = IBTRACE_SIM_GENL_VERSION,
 	.netnsok = true,
 	.module = THIS_MODULE,
-	.ops = ibsim_nl_ops,
-	.n_ops = ARRAY_SIZE(ibsim_nl_ops),
+	.ops = ibtsim_nl_ops,
+	.n_ops = ARRAY_SIZE(ibtsim_nl_ops),
 	.resv_start_op = IBTRACE_SIM_CMD_FABRIC_ADD,
 };
 
-int ibsim_nl_init(void)
+int ibtsim_nl_init(void)
 {
-	return genl_register_family(&ibsim_nl_family);
+	return genl_register_family(&ibtsim_nl_family);
 }
 
-void ibsim_nl_exit(void)
+void ibtsim_nl_exit(void)
 {
-	genl_unregister_family(&ibsim_nl_family);
-	mutex_lock(&ibsim_fabrics_lock);
-	ibsim_nl_closed = true;
-	mutex_unlock(&ibsim_fabrics_lock);
+	genl_unregister_family(&ibtsim_nl_family);
+	mutex_lock(&ibtsim_fabrics_lock);
+	ibtsim_nl_closed = true;
+	mutex_unlock(&ibtsim_fabrics_lock);
 }

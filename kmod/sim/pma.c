@@ -2,7 +2,7 @@
 /*
  * ibtrace_sim - the Performance Management Agent (class 0x04, IBA 16.1).
  *
- * HCAs answer it from process_mad() (mad.c), switches from their GMP path
+ * HCAs answer it from process_mad() (sma.c), switches from their GMP path
  * (switch.c); both rewrite the request in place into the GetResp.
  *
  * Attributes: ClassPortInfo (Get), PortCounters (Get, Set) and
@@ -25,20 +25,21 @@
 #include <rdma/ib_pma.h>
 
 #include "sim.h"
+#include "loc.h"
 
-#define IBSIM_PMA_CLASS_VERSION	1
-#define IBSIM_PMA_RESP_TIME	18	/* 4.096 us * 2^18, about 1 s */
-#define IBSIM_PMA_ALL_PORTS	0xff
+#define IBTSIM_PMA_CLASS_VERSION	1
+#define IBTSIM_PMA_RESP_TIME	18	/* 4.096 us * 2^18, about 1 s */
+#define IBTSIM_PMA_ALL_PORTS	0xff
 /* CounterSelect bit of PortRcvSwitchRelayErrors (not in ib_pma.h). */
-#define IBSIM_PMA_SEL_SWITCH_RELAY_ERRORS cpu_to_be16(0x0020)
+#define IBTSIM_PMA_SEL_SWITCH_RELAY_ERRORS cpu_to_be16(0x0020)
 
-static atomic64_t *ibsim_pma_src(struct ibsim_port *port,
-				 enum ibsim_pma_counter c)
+static atomic64_t *ibtsim_pma_src(struct ibtsim_port *port,
+				  enum ibtsim_pma_counter c)
 {
 	switch (c) {
-	case IBSIM_PMA_TX_PKTS:
+	case IBTSIM_PMA_TX_PKTS:
 		return &port->tx_pkts;
-	case IBSIM_PMA_RX_PKTS:
+	case IBTSIM_PMA_RX_PKTS:
 		return &port->rx_pkts;
 	default:
 		return &port->drops;
@@ -46,10 +47,10 @@ static atomic64_t *ibsim_pma_src(struct ibsim_port *port,
 }
 
 /* Ports PortSelect names: [*first, *last]; 0 or a MAD status. */
-static u16 ibsim_pma_ports(struct ibsim_node *node, u8 in_port, u8 select,
-			   unsigned int *first, unsigned int *last)
+static u16 ibtsim_pma_ports(struct ibtsim_node *node, u8 in_port, u8 select,
+			    unsigned int *first, unsigned int *last)
 {
-	if (select == IBSIM_PMA_ALL_PORTS) {
+	if (select == IBTSIM_PMA_ALL_PORTS) {
 		*first = 1;
 		*last = node->num_ports;
 		return 0;
@@ -64,19 +65,19 @@ static u16 ibsim_pma_ports(struct ibsim_node *node, u8 in_port, u8 select,
 }
 
 /* Sum of the selected ports' counters since their baselines. */
-static void ibsim_pma_read(struct ibsim_node *node, unsigned int first,
-			   unsigned int last, u64 *val)
+static void ibtsim_pma_read(struct ibtsim_node *node, unsigned int first,
+			    unsigned int last, u64 *val)
 {
 	unsigned long flags;
 	unsigned int n, c;
 
-	memset(val, 0, IBSIM_PMA_NUM * sizeof(*val));
+	memset(val, 0, IBTSIM_PMA_NUM * sizeof(*val));
 	spin_lock_irqsave(&node->lock, flags);
 	for (n = first; n <= last; n++) {
-		struct ibsim_port *port = &node->ports[n];
+		struct ibtsim_port *port = &node->ports[n];
 
-		for (c = 0; c < IBSIM_PMA_NUM; c++) {
-			u64 v = atomic64_read(ibsim_pma_src(port, c)) -
+		for (c = 0; c < IBTSIM_PMA_NUM; c++) {
+			u64 v = atomic64_read(ibtsim_pma_src(port, c)) -
 				port->pma_base[c];
 
 			val[c] = v > U64_MAX - val[c] ? U64_MAX : val[c] + v;
@@ -86,33 +87,33 @@ static void ibsim_pma_read(struct ibsim_node *node, unsigned int first,
 }
 
 /* Make counter @c of the selected ports read @v from now on. */
-static void ibsim_pma_write(struct ibsim_node *node, unsigned int first,
-			    unsigned int last, enum ibsim_pma_counter c, u64 v)
+static void ibtsim_pma_write(struct ibtsim_node *node, unsigned int first,
+			     unsigned int last, enum ibtsim_pma_counter c, u64 v)
 {
 	unsigned long flags;
 	unsigned int n;
 
 	spin_lock_irqsave(&node->lock, flags);
 	for (n = first; n <= last; n++) {
-		struct ibsim_port *port = &node->ports[n];
+		struct ibtsim_port *port = &node->ports[n];
 
 		/* modular: current - baseline == v */
-		port->pma_base[c] = atomic64_read(ibsim_pma_src(port, c)) - v;
+		port->pma_base[c] = atomic64_read(ibtsim_pma_src(port, c)) - v;
 	}
 	spin_unlock_irqrestore(&node->lock, flags);
 }
 
-static __be32 ibsim_sat32(u64 v)
+static __be32 ibtsim_sat32(u64 v)
 {
 	return cpu_to_be32(min_t(u64, v, U32_MAX));
 }
 
-static __be16 ibsim_sat16(u64 v)
+static __be16 ibtsim_sat16(u64 v)
 {
 	return cpu_to_be16(min_t(u64, v, U16_MAX));
 }
 
-static u16 ibsim_pma_class_port_info(struct ib_pma_mad *pmad, bool set)
+static u16 ibtsim_pma_class_port_info(struct ib_pma_mad *pmad, bool set)
 {
 	struct ib_class_port_info *cpi = (struct ib_class_port_info *)pmad->data;
 
@@ -120,136 +121,136 @@ static u16 ibsim_pma_class_port_info(struct ib_pma_mad *pmad, bool set)
 		return IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD_ATTRIB;
 	memset(pmad->data, 0, sizeof(pmad->data));
 	cpi->base_version = IB_MGMT_BASE_VERSION;
-	cpi->class_version = IBSIM_PMA_CLASS_VERSION;
+	cpi->class_version = IBTSIM_PMA_CLASS_VERSION;
 	cpi->capability_mask = IB_PMA_CLASS_CAP_ALLPORTSELECT |
 			       IB_PMA_CLASS_CAP_EXT_WIDTH;
-	ib_set_cpi_resp_time(cpi, IBSIM_PMA_RESP_TIME);
+	ib_set_cpi_resp_time(cpi, IBTSIM_PMA_RESP_TIME);
 	return 0;
 }
 
-static u16 ibsim_pma_port_counters(struct ibsim_node *node, u8 in_port,
-				   struct ib_pma_mad *pmad, bool set)
+static u16 ibtsim_pma_port_counters(struct ibtsim_node *node, u8 in_port,
+				    struct ib_pma_mad *pmad, bool set)
 {
 	struct ib_pma_portcounters *pc =
 		(struct ib_pma_portcounters *)pmad->data;
-	__be16 drop_sel = node->sw ? IBSIM_PMA_SEL_SWITCH_RELAY_ERRORS :
+	__be16 drop_sel = node->sw ? IBTSIM_PMA_SEL_SWITCH_RELAY_ERRORS :
 				     IB_PMA_SEL_PORT_RCV_ERRORS;
 	__be16 sel = pc->counter_select;
 	u8 select = pc->port_select;
 	unsigned int first, last;
-	u64 val[IBSIM_PMA_NUM];
+	u64 val[IBTSIM_PMA_NUM];
 	u16 status;
 
-	status = ibsim_pma_ports(node, in_port, select, &first, &last);
+	status = ibtsim_pma_ports(node, in_port, select, &first, &last);
 	if (status)
 		return status;
 	if (set) {
 		if (sel & IB_PMA_SEL_PORT_XMIT_PACKETS)
-			ibsim_pma_write(node, first, last, IBSIM_PMA_TX_PKTS,
-					be32_to_cpu(pc->port_xmit_packets));
+			ibtsim_pma_write(node, first, last, IBTSIM_PMA_TX_PKTS,
+					 be32_to_cpu(pc->port_xmit_packets));
 		if (sel & IB_PMA_SEL_PORT_RCV_PACKETS)
-			ibsim_pma_write(node, first, last, IBSIM_PMA_RX_PKTS,
-					be32_to_cpu(pc->port_rcv_packets));
+			ibtsim_pma_write(node, first, last, IBTSIM_PMA_RX_PKTS,
+					 be32_to_cpu(pc->port_rcv_packets));
 		if (sel & drop_sel)
-			ibsim_pma_write(node, first, last, IBSIM_PMA_DROPS,
-					be16_to_cpu(node->sw ?
+			ibtsim_pma_write(node, first, last, IBTSIM_PMA_DROPS,
+					 be16_to_cpu(node->sw ?
 					pc->port_rcv_switch_relay_errors :
 					pc->port_rcv_errors));
 	}
 
-	ibsim_pma_read(node, first, last, val);
+	ibtsim_pma_read(node, first, last, val);
 	memset(pmad->data, 0, sizeof(pmad->data));
 	pc->port_select = select;
 	pc->counter_select = sel;
 	if (node->sw)
 		pc->port_rcv_switch_relay_errors =
-			ibsim_sat16(val[IBSIM_PMA_DROPS]);
+			ibtsim_sat16(val[IBTSIM_PMA_DROPS]);
 	else
-		pc->port_rcv_errors = ibsim_sat16(val[IBSIM_PMA_DROPS]);
-	pc->port_xmit_packets = ibsim_sat32(val[IBSIM_PMA_TX_PKTS]);
-	pc->port_rcv_packets = ibsim_sat32(val[IBSIM_PMA_RX_PKTS]);
+		pc->port_rcv_errors = ibtsim_sat16(val[IBTSIM_PMA_DROPS]);
+	pc->port_xmit_packets = ibtsim_sat32(val[IBTSIM_PMA_TX_PKTS]);
+	pc->port_rcv_packets = ibtsim_sat32(val[IBTSIM_PMA_RX_PKTS]);
 	return 0;
 }
 
-static u16 ibsim_pma_port_counters_ext(struct ibsim_node *node, u8 in_port,
-				       struct ib_pma_mad *pmad, bool set)
+static u16 ibtsim_pma_port_counters_ext(struct ibtsim_node *node, u8 in_port,
+					struct ib_pma_mad *pmad, bool set)
 {
 	struct ib_pma_portcounters_ext *pc =
 		(struct ib_pma_portcounters_ext *)pmad->data;
 	__be16 sel = pc->counter_select;
 	u8 select = pc->port_select;
 	unsigned int first, last;
-	u64 val[IBSIM_PMA_NUM];
+	u64 val[IBTSIM_PMA_NUM];
 	u16 status;
 
-	status = ibsim_pma_ports(node, in_port, select, &first, &last);
+	status = ibtsim_pma_ports(node, in_port, select, &first, &last);
 	if (status)
 		return status;
 	if (set) {
 		if (sel & IB_PMA_SELX_PORT_XMIT_PACKETS)
-			ibsim_pma_write(node, first, last, IBSIM_PMA_TX_PKTS,
-					be64_to_cpu(pc->port_xmit_packets));
+			ibtsim_pma_write(node, first, last, IBTSIM_PMA_TX_PKTS,
+					 be64_to_cpu(pc->port_xmit_packets));
 		else if (sel & IB_PMA_SELX_PORT_UNI_XMIT_PACKETS)
-			ibsim_pma_write(node, first, last, IBSIM_PMA_TX_PKTS,
-					be64_to_cpu(pc->port_unicast_xmit_packets));
+			ibtsim_pma_write(node, first, last, IBTSIM_PMA_TX_PKTS,
+					 be64_to_cpu(pc->port_unicast_xmit_packets));
 		if (sel & IB_PMA_SELX_PORT_RCV_PACKETS)
-			ibsim_pma_write(node, first, last, IBSIM_PMA_RX_PKTS,
-					be64_to_cpu(pc->port_rcv_packets));
+			ibtsim_pma_write(node, first, last, IBTSIM_PMA_RX_PKTS,
+					 be64_to_cpu(pc->port_rcv_packets));
 		else if (sel & IB_PMA_SELX_PORT_UNI_RCV_PACKETS)
-			ibsim_pma_write(node, first, last, IBSIM_PMA_RX_PKTS,
-					be64_to_cpu(pc->port_unicast_rcv_packets));
+			ibtsim_pma_write(node, first, last, IBTSIM_PMA_RX_PKTS,
+					 be64_to_cpu(pc->port_unicast_rcv_packets));
 	}
 
-	ibsim_pma_read(node, first, last, val);
+	ibtsim_pma_read(node, first, last, val);
 	memset(pmad->data, 0, sizeof(pmad->data));
 	pc->port_select = select;
 	pc->counter_select = sel;
-	pc->port_xmit_packets = cpu_to_be64(val[IBSIM_PMA_TX_PKTS]);
-	pc->port_rcv_packets = cpu_to_be64(val[IBSIM_PMA_RX_PKTS]);
+	pc->port_xmit_packets = cpu_to_be64(val[IBTSIM_PMA_TX_PKTS]);
+	pc->port_rcv_packets = cpu_to_be64(val[IBTSIM_PMA_RX_PKTS]);
 	/* The fabric forwards unicast only. */
 	pc->port_unicast_xmit_packets = pc->port_xmit_packets;
 	pc->port_unicast_rcv_packets = pc->port_rcv_packets;
 	return 0;
 }
 
-static u16 ibsim_pma(struct ibsim_node *node, u8 in_port,
-		     struct ib_pma_mad *pmad)
+static u16 ibtsim_pma(struct ibtsim_node *node, u8 in_port,
+		      struct ib_pma_mad *pmad)
 {
 	bool set = pmad->mad_hdr.method == IB_MGMT_METHOD_SET;
 
 	if (pmad->mad_hdr.base_version != IB_MGMT_BASE_VERSION ||
-	    pmad->mad_hdr.class_version != IBSIM_PMA_CLASS_VERSION)
+	    pmad->mad_hdr.class_version != IBTSIM_PMA_CLASS_VERSION)
 		return IB_MGMT_MAD_STATUS_BAD_VERSION;
 
 	switch (pmad->mad_hdr.attr_id) {
 	case IB_PMA_CLASS_PORT_INFO:
-		return ibsim_pma_class_port_info(pmad, set);
+		return ibtsim_pma_class_port_info(pmad, set);
 	case IB_PMA_PORT_COUNTERS:
-		return ibsim_pma_port_counters(node, in_port, pmad, set);
+		return ibtsim_pma_port_counters(node, in_port, pmad, set);
 	case IB_PMA_PORT_COUNTERS_EXT:
-		return ibsim_pma_port_counters_ext(node, in_port, pmad, set);
+		return ibtsim_pma_port_counters_ext(node, in_port, pmad, set);
 	default:
 		return IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD_ATTRIB;
 	}
 }
 
 /**
- * ibsim_pma_answer - turn a PMA Get/Set into the PMA's GetResp
+ * ibtsim_pma_answer - turn a PMA Get/Set into the PMA's GetResp
  * @node: the node answering
  * @in_port: port the MAD arrived by
  * @mad: the request (class 0x04, method Get or Set), rewritten in place
  *
  * Any context.
  */
-void ibsim_pma_answer(struct ibsim_node *node, u8 in_port, struct ib_mad *mad)
+void ibtsim_pma_answer(struct ibtsim_node *node, u8 in_port, struct ib_mad *mad)
 {
 	struct ib_pma_mad *pmad = (struct ib_pma_mad *)mad;
 	u16 status;
 
 	BUILD_BUG_ON(sizeof(*pmad) != sizeof(*mad));
-	status = ibsim_pma(node, in_port, pmad);
+	status = ibtsim_pma(node, in_port, pmad);
 	pmad->mad_hdr.method = IB_MGMT_METHOD_GET_RESP;
 	pmad->mad_hdr.status = cpu_to_be16(status);
-	ibsim_node_dbg(node, "PMA port %u attr 0x%04x: 0x%04x\n", in_port,
-		       be16_to_cpu(pmad->mad_hdr.attr_id), status);
+	ibtsim_node_dbg(node, "PMA port %u attr 0x%04x: 0x%04x\n", in_port,
+			be16_to_cpu(pmad->mad_hdr.attr_id), status);
 }

@@ -20,67 +20,68 @@
 #include <net/genetlink.h>
 
 #include "sim.h"
+#include "loc.h"
 
 /* Not const: 6.1's nla_policy points at a mutable range. */
-static struct netlink_range_validation ibsim_nl_ppm_range = {
-	.max = IBSIM_DROP_PPM_MAX,
+static struct netlink_range_validation ibtsim_nl_ppm_range = {
+	.max = IBTSIM_DROP_PPM_MAX,
 };
 
-static struct netlink_range_validation ibsim_nl_delay_range = {
-	.max = IBSIM_DELAY_US_MAX,
+static struct netlink_range_validation ibtsim_nl_delay_range = {
+	.max = IBTSIM_DELAY_US_MAX,
 };
 
-static struct netlink_range_validation ibsim_nl_dlid_range = {
+static struct netlink_range_validation ibtsim_nl_dlid_range = {
 	.min = 1,
-	.max = IBSIM_LID_UCAST_MAX,
+	.max = IBTSIM_LID_UCAST_MAX,
 };
 
 static const struct nla_policy
-ibsim_nl_port_policy[IBTRACE_SIM_PORT_A_MAX + 1] = {
+ibtsim_nl_port_policy[IBTRACE_SIM_PORT_A_MAX + 1] = {
 	[IBTRACE_SIM_PORT_A_NUM] = NLA_POLICY_MAX(NLA_U32, IBTRACE_SIM_PORTS_MAX),
 	[IBTRACE_SIM_PORT_A_DROP_PPM] =
-		NLA_POLICY_FULL_RANGE(NLA_U32, &ibsim_nl_ppm_range),
+		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtsim_nl_ppm_range),
 	[IBTRACE_SIM_PORT_A_DELAY_US] =
-		NLA_POLICY_FULL_RANGE(NLA_U32, &ibsim_nl_delay_range),
+		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtsim_nl_delay_range),
 	[IBTRACE_SIM_PORT_A_LINK_DOWN] = NLA_POLICY_MAX(NLA_U8, 1),
 	[IBTRACE_SIM_PORT_A_GUID_CAP] = NLA_POLICY_MIN(NLA_U8, 1),
 	[IBTRACE_SIM_PORT_A_GUID_QUIRKS] =
-		NLA_POLICY_MASK(NLA_U32, IBSIM_GUID_QUIRKS_ALL),
+		NLA_POLICY_MASK(NLA_U32, IBTSIM_GUID_QUIRKS_ALL),
 };
 
 static const struct nla_policy
-ibsim_nl_misroute_policy[IBTRACE_SIM_MISROUTE_A_MAX + 1] = {
+ibtsim_nl_misroute_policy[IBTRACE_SIM_MISROUTE_A_MAX + 1] = {
 	[IBTRACE_SIM_MISROUTE_A_DLID] =
-		NLA_POLICY_FULL_RANGE(NLA_U32, &ibsim_nl_dlid_range),
+		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtsim_nl_dlid_range),
 	[IBTRACE_SIM_MISROUTE_A_PORT] =
 		NLA_POLICY_MAX(NLA_U32, IBTRACE_SIM_PORTS_MAX),
 };
 
-const struct nla_policy ibsim_nl_set_policy[IBTRACE_SIM_A_MISROUTE + 1] = {
+const struct nla_policy ibtsim_nl_set_policy[IBTRACE_SIM_A_MISROUTE + 1] = {
 	[IBTRACE_SIM_A_FABRIC_NAME] = { .type = NLA_NUL_STRING,
 					.len = IBTRACE_SIM_NAME_MAX },
 	[IBTRACE_SIM_A_NODE_INDEX] = { .type = NLA_U32 },
 	[IBTRACE_SIM_A_NODE_NAME] = { .type = NLA_NUL_STRING,
 				      .len = IBTRACE_SIM_NODE_NAME_MAX },
-	[IBTRACE_SIM_A_PORT] = NLA_POLICY_NESTED(ibsim_nl_port_policy),
-	[IBTRACE_SIM_A_MISROUTE] = NLA_POLICY_NESTED(ibsim_nl_misroute_policy),
+	[IBTRACE_SIM_A_PORT] = NLA_POLICY_NESTED(ibtsim_nl_port_policy),
+	[IBTRACE_SIM_A_MISROUTE] = NLA_POLICY_NESTED(ibtsim_nl_misroute_policy),
 };
 
 /* The port attribute of each knob, for errors. */
-static const int ibsim_nl_knob_attr[IBSIM_KNOB_COUNT] = {
-	[IBSIM_KNOB_DROP] = IBTRACE_SIM_PORT_A_DROP_PPM,
-	[IBSIM_KNOB_DELAY] = IBTRACE_SIM_PORT_A_DELAY_US,
-	[IBSIM_KNOB_LINK] = IBTRACE_SIM_PORT_A_LINK_DOWN,
-	[IBSIM_KNOB_GUID_CAP] = IBTRACE_SIM_PORT_A_GUID_CAP,
-	[IBSIM_KNOB_GUID_QUIRKS] = IBTRACE_SIM_PORT_A_GUID_QUIRKS,
+static const int ibtsim_nl_knob_attr[IBTSIM_KNOB_COUNT] = {
+	[IBTSIM_KNOB_DROP] = IBTRACE_SIM_PORT_A_DROP_PPM,
+	[IBTSIM_KNOB_DELAY] = IBTRACE_SIM_PORT_A_DELAY_US,
+	[IBTSIM_KNOB_LINK] = IBTRACE_SIM_PORT_A_LINK_DOWN,
+	[IBTSIM_KNOB_GUID_CAP] = IBTRACE_SIM_PORT_A_GUID_CAP,
+	[IBTSIM_KNOB_GUID_QUIRKS] = IBTRACE_SIM_PORT_A_GUID_QUIRKS,
 };
 
 /*
  * Report @why (a static string, as the knob checks return) at @attr.
  * NL_SET_ERR_MSG_ATTR() wants a literal, hence the direct assignment.
  */
-static void ibsim_nl_err(struct netlink_ext_ack *extack,
-			 const struct nlattr *attr, const char *why)
+static void ibtsim_nl_err(struct netlink_ext_ack *extack,
+			  const struct nlattr *attr, const char *why)
 {
 	if (!extack)
 		return;
@@ -88,13 +89,13 @@ static void ibsim_nl_err(struct netlink_ext_ack *extack,
 	NL_SET_BAD_ATTR(extack, attr);
 }
 
-/* The node the request names; caller holds ibsim_fabrics_lock. */
-static struct ibsim_node *ibsim_nl_set_node(struct ibsim_fabric *fabric,
-					    struct genl_info *info)
+/* The node the request names; caller holds ibtsim_fabrics_lock. */
+static struct ibtsim_node *ibtsim_nl_set_node(struct ibtsim_fabric *fabric,
+					      struct genl_info *info)
 {
 	struct nlattr *index_attr = info->attrs[IBTRACE_SIM_A_NODE_INDEX];
 	struct nlattr *name_attr = info->attrs[IBTRACE_SIM_A_NODE_NAME];
-	struct ibsim_node *node = NULL;
+	struct ibtsim_node *node = NULL;
 	u32 i;
 
 	if (index_attr) {
@@ -121,39 +122,39 @@ static struct ibsim_node *ibsim_nl_set_node(struct ibsim_fabric *fabric,
 }
 
 /* The port knobs of nest @pt into @k. */
-static void ibsim_nl_knobs(struct nlattr **pt, struct ibsim_port_knobs *k)
+static void ibtsim_nl_knobs(struct nlattr **pt, struct ibtsim_port_knobs *k)
 {
 	if (pt[IBTRACE_SIM_PORT_A_DROP_PPM]) {
-		k->set |= BIT(IBSIM_KNOB_DROP);
+		k->set |= BIT(IBTSIM_KNOB_DROP);
 		k->drop_ppm = nla_get_u32(pt[IBTRACE_SIM_PORT_A_DROP_PPM]);
 	}
 	if (pt[IBTRACE_SIM_PORT_A_DELAY_US]) {
-		k->set |= BIT(IBSIM_KNOB_DELAY);
+		k->set |= BIT(IBTSIM_KNOB_DELAY);
 		k->delay_us = nla_get_u32(pt[IBTRACE_SIM_PORT_A_DELAY_US]);
 	}
 	if (pt[IBTRACE_SIM_PORT_A_LINK_DOWN]) {
-		k->set |= BIT(IBSIM_KNOB_LINK);
+		k->set |= BIT(IBTSIM_KNOB_LINK);
 		k->link_down = nla_get_u8(pt[IBTRACE_SIM_PORT_A_LINK_DOWN]);
 	}
 	if (pt[IBTRACE_SIM_PORT_A_GUID_CAP]) {
-		k->set |= BIT(IBSIM_KNOB_GUID_CAP);
+		k->set |= BIT(IBTSIM_KNOB_GUID_CAP);
 		k->guid_cap = nla_get_u8(pt[IBTRACE_SIM_PORT_A_GUID_CAP]);
 	}
 	if (pt[IBTRACE_SIM_PORT_A_GUID_QUIRKS]) {
-		k->set |= BIT(IBSIM_KNOB_GUID_QUIRKS);
+		k->set |= BIT(IBTSIM_KNOB_GUID_QUIRKS);
 		k->guid_quirks = nla_get_u32(pt[IBTRACE_SIM_PORT_A_GUID_QUIRKS]);
 	}
 }
 
 /* Check the port nest against @node: the port, or NULL (extack set). */
-static struct ibsim_port *ibsim_nl_set_port(struct ibsim_node *node,
-					    struct nlattr **pt,
-					    const struct ibsim_port_knobs *k,
-					    struct netlink_ext_ack *extack)
+static struct ibtsim_port *ibtsim_nl_set_port(struct ibtsim_node *node,
+					      struct nlattr **pt,
+					      const struct ibtsim_port_knobs *k,
+					      struct netlink_ext_ack *extack)
 {
 	struct nlattr *num_attr = pt[IBTRACE_SIM_PORT_A_NUM];
-	struct ibsim_port *port;
-	enum ibsim_knob bad;
+	struct ibtsim_port *port;
+	enum ibtsim_knob bad;
 	const char *why;
 	u32 num;
 
@@ -163,30 +164,30 @@ static struct ibsim_port *ibsim_nl_set_port(struct ibsim_node *node,
 		return NULL;
 	}
 	port = &node->ports[num];
-	if (ibsim_port_knobs_check(port, k, &bad, &why)) {
-		ibsim_nl_err(extack, pt[ibsim_nl_knob_attr[bad]], why);
+	if (ibtsim_port_knobs_check(port, k, &bad, &why)) {
+		ibtsim_nl_err(extack, pt[ibtsim_nl_knob_attr[bad]], why);
 		return NULL;
 	}
 	return port;
 }
 
 /**
- * ibsim_nl_set_doit - IBTRACE_SIM_CMD_SET
+ * ibtsim_nl_set_doit - IBTRACE_SIM_CMD_SET
  * @skb: the request
- * @info: its attributes, validated by ibsim_nl_set_policy
+ * @info: its attributes, validated by ibtsim_nl_set_policy
  *
  * Return: 0 or a negative errno with an extack message.
  */
-int ibsim_nl_set_doit(struct sk_buff *skb, struct genl_info *info)
+int ibtsim_nl_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *port_attr = info->attrs[IBTRACE_SIM_A_PORT];
 	struct nlattr *mr_attr = info->attrs[IBTRACE_SIM_A_MISROUTE];
 	struct nlattr *pt[IBTRACE_SIM_PORT_A_MAX + 1] = {};
 	struct nlattr *mt[IBTRACE_SIM_MISROUTE_A_MAX + 1] = {};
-	struct ibsim_port_knobs k = {};
-	struct ibsim_port *port = NULL;
-	struct ibsim_fabric *fabric;
-	struct ibsim_node *node;
+	struct ibtsim_port_knobs k = {};
+	struct ibtsim_port *port = NULL;
+	struct ibtsim_fabric *fabric;
+	struct ibtsim_node *node;
 	u32 dlid = 0, out = 0;
 	const char *why;
 	int err;
@@ -208,7 +209,7 @@ int ibsim_nl_set_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 	if (port_attr) {
 		err = nla_parse_nested(pt, IBTRACE_SIM_PORT_A_MAX, port_attr,
-				       ibsim_nl_port_policy, info->extack);
+				       ibtsim_nl_port_policy, info->extack);
 		if (err)
 			return err;
 		if (!pt[IBTRACE_SIM_PORT_A_NUM]) {
@@ -216,11 +217,11 @@ int ibsim_nl_set_doit(struct sk_buff *skb, struct genl_info *info)
 					    "port attribute without a port number");
 			return -EINVAL;
 		}
-		ibsim_nl_knobs(pt, &k);
+		ibtsim_nl_knobs(pt, &k);
 	}
 	if (mr_attr) {
 		err = nla_parse_nested(mt, IBTRACE_SIM_MISROUTE_A_MAX, mr_attr,
-				       ibsim_nl_misroute_policy, info->extack);
+				       ibtsim_nl_misroute_policy, info->extack);
 		if (err)
 			return err;
 		if (!mt[IBTRACE_SIM_MISROUTE_A_DLID]) {
@@ -233,9 +234,9 @@ int ibsim_nl_set_doit(struct sk_buff *skb, struct genl_info *info)
 			out = nla_get_u32(mt[IBTRACE_SIM_MISROUTE_A_PORT]);
 	}
 
-	mutex_lock(&ibsim_fabrics_lock);
+	mutex_lock(&ibtsim_fabrics_lock);
 	err = -ENOENT;
-	fabric = __ibsim_fabric_find(nla_data(info->attrs[IBTRACE_SIM_A_FABRIC_NAME]));
+	fabric = __ibtsim_fabric_find(nla_data(info->attrs[IBTRACE_SIM_A_FABRIC_NAME]));
 	if (!fabric) {
 		NL_SET_ERR_MSG_ATTR(info->extack,
 				    info->attrs[IBTRACE_SIM_A_FABRIC_NAME],
@@ -249,55 +250,55 @@ int ibsim_nl_set_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -EBUSY;
 		goto out_unlock;
 	}
-	node = ibsim_nl_set_node(fabric, info);
+	node = ibtsim_nl_set_node(fabric, info);
 	if (!node)
 		goto out_unlock;
 
 	mutex_lock(&fabric->knob_lock);
 	err = -EINVAL;
 	if (port_attr) {
-		port = ibsim_nl_set_port(node, pt, &k, info->extack);
+		port = ibtsim_nl_set_port(node, pt, &k, info->extack);
 		if (!port)
 			goto out_knobs;
 	}
 	if (mr_attr) {
 		bool del = !mt[IBTRACE_SIM_MISROUTE_A_PORT];
 
-		err = ibsim_misroute_check(node, dlid, out, del, &why);
+		err = ibtsim_misroute_check(node, dlid, out, del, &why);
 		if (err) {
-			ibsim_nl_err(info->extack,
-				     err == -ERANGE && !del ?
-				     mt[IBTRACE_SIM_MISROUTE_A_PORT] : mr_attr,
-				     why);
+			ibtsim_nl_err(info->extack,
+				      err == -ERANGE && !del ?
+				      mt[IBTRACE_SIM_MISROUTE_A_PORT] : mr_attr,
+				      why);
 			goto out_knobs;
 		}
 		/* The only step that may fail: first, before any change. */
 		if (del) {
-			ibsim_misroute_del(node, dlid);
+			ibtsim_misroute_del(node, dlid);
 		} else {
-			err = ibsim_misroute_set(node, dlid, out);
+			err = ibtsim_misroute_set(node, dlid, out);
 			if (err)
 				goto out_knobs;
 		}
 	}
 	if (port)
-		ibsim_port_knobs_apply(port, &k);
+		ibtsim_port_knobs_apply(port, &k);
 	err = 0;
 out_knobs:
 	mutex_unlock(&fabric->knob_lock);
 out_unlock:
-	mutex_unlock(&ibsim_fabrics_lock);
+	mutex_unlock(&ibtsim_fabrics_lock);
 	return err;
 }
 
 /**
- * ibsim_nl_fill_knobs - the non-default knobs of a port, into its nest
+ * ibtsim_nl_fill_knobs - the non-default knobs of a port, into its nest
  * @skb: the message, inside the port's nest
  * @port: the port
  *
  * Return: 0 or -EMSGSIZE.
  */
-int ibsim_nl_fill_knobs(struct sk_buff *skb, struct ibsim_port *port)
+int ibtsim_nl_fill_knobs(struct sk_buff *skb, struct ibtsim_port *port)
 {
 	u32 drop, delay, quirks;
 	unsigned long flags;
@@ -325,15 +326,15 @@ int ibsim_nl_fill_knobs(struct sk_buff *skb, struct ibsim_port *port)
 }
 
 /**
- * ibsim_nl_fill_misroutes - one IBTRACE_SIM_A_MISROUTE nest per rule
+ * ibtsim_nl_fill_misroutes - one IBTRACE_SIM_A_MISROUTE nest per rule
  * @skb: the message
  * @node: the node; nothing for an HCA
  *
- * Caller holds ibsim_fabrics_lock.
+ * Caller holds ibtsim_fabrics_lock.
  *
  * Return: 0 or -EMSGSIZE.
  */
-int ibsim_nl_fill_misroutes(struct sk_buff *skb, struct ibsim_node *node)
+int ibtsim_nl_fill_misroutes(struct sk_buff *skb, struct ibtsim_node *node)
 {
 	struct nlattr *nest;
 	unsigned long dlid;

@@ -1,108 +1,98 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * ibtrace_sim - a software InfiniBand fabric: shared structures.
+ * ibtrace_sim - a software InfiniBand fabric: the fabric model.
  *
  * Ownership is a tree: fabric -> nodes -> ports; an HCA node owns one
- * ib_device (struct ibsim_dev), which owns its PDs, CQs, QPs, AHs and MRs
- * through ib_core. A switch node is a fabric object only: its SMA and
- * forwarding (struct ibsim_switch, switch.c) run inside the fabric.
+ * ib_device (struct ibtsim_dev, verbs.h), which owns its PDs, CQs, QPs, AHs
+ * and MRs through ib_core. A switch node is a fabric object only: its SMA
+ * and forwarding (struct ibtsim_switch, switch.c) run inside the fabric.
+ * Packets (struct ibtsim_pkt) cross the links between ports (fabric.c).
+ *
+ * The other headers: verbs.h, the verbs objects of an HCA; topo.h, the
+ * topology parser's structures; loc.h, the functions each file offers the
+ * others, grouped by the file that defines them.
  */
-#ifndef _IBSIM_SIM_H
-#define _IBSIM_SIM_H
+#ifndef _IBTSIM_SIM_H
+#define _IBTSIM_SIM_H
 
+#include <linux/types.h>
 #include <linux/bits.h>
 #include <linux/list.h>
-#include <linux/refcount.h>
-#include <linux/completion.h>
 #include <linux/spinlock.h>
 #include <linux/mutex.h>
 #include <linux/overflow.h>
+#include <linux/printk.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <linux/ktime.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
-#include <linux/netlink.h>
 #include <linux/prandom.h>
 #include <rdma/ib_verbs.h>
-#include <rdma/ib_mad.h>
-#include <rdma/ib_smi.h>
 #include <uapi/linux/ibtrace_sim.h>
 
-#define IBSIM_MAX_FABRICS	256
-#define IBSIM_MAX_NODES		BIT(20)
-#define IBSIM_PKEY_TBL_LEN	32
-#define IBSIM_GUID_CAP		8	/* default GUIDCap of a fabric */
-#define IBSIM_GUID_BLOCK	8	/* GUIDInfo entries per SMP */
-#define IBSIM_SL2VL_LEN		8	/* SLtoVLMappingTable: 16 4-bit VLs */
-#define IBSIM_VLARB_BLOCK	64	/* VLArbitrationTable: 32 entries */
-#define IBSIM_MFT_CAP		1024	/* MulticastFDBCap */
-#define IBSIM_MFT_BLOCK		32	/* MFT entries per SMP */
-#define IBSIM_MFT_PORTS		16	/* ports per MFT port mask */
-#define IBSIM_LID_MCAST_BASE	0xc000
-#define IBSIM_MAX_QP		4096
-#define IBSIM_MAX_QPN		0xffffff
-#define IBSIM_MAX_WR		4096
-#define IBSIM_MAX_SGE		4
-#define IBSIM_MAX_CQE		65535
-#define IBSIM_CQ_FIRST		16	/* CQ ring entries at creation */
-#define IBSIM_MAX_CQ		4096
-#define IBSIM_MAX_PD		4096
-#define IBSIM_MAX_AH		65536
-#define IBSIM_MTU		4096
-#define IBSIM_GRH_LEN		40	/* sizeof(struct ib_grh) */
-#define IBSIM_DEFAULT_PKEY	0xffff
-#define IBSIM_DEFAULT_GID_PREFIX 0xfe80000000000000ULL
-#define IBSIM_VENDOR_ID		0x001405	/* OpenIB OUI */
-#define IBSIM_DEVICE_ID		0x5a5a
-#define IBSIM_LID_PERMISSIVE	0xffff
-#define IBSIM_LID_UCAST_MAX	0xbfff
-#define IBSIM_LFT_CAP		(IBSIM_LID_UCAST_MAX + 1)	/* LinearFDBCap */
-#define IBSIM_LFT_BLOCK		64	/* LFT entries per SMP */
+#define IBTSIM_MAX_FABRICS	256
+#define IBTSIM_MAX_NODES	BIT(20)
+#define IBTSIM_PKEY_TBL_LEN	32
+#define IBTSIM_GUID_CAP		8	/* default GUIDCap of a fabric */
+#define IBTSIM_GUID_BLOCK	8	/* GUIDInfo entries per SMP */
+#define IBTSIM_SL2VL_LEN	8	/* SLtoVLMappingTable: 16 4-bit VLs */
+#define IBTSIM_VLARB_BLOCK	64	/* VLArbitrationTable: 32 entries */
+#define IBTSIM_MFT_CAP		1024	/* MulticastFDBCap */
+#define IBTSIM_MFT_BLOCK	32	/* MFT entries per SMP */
+#define IBTSIM_MFT_PORTS	16	/* ports per MFT port mask */
+#define IBTSIM_LID_MCAST_BASE	0xc000
+#define IBTSIM_DEFAULT_PKEY	0xffff
+#define IBTSIM_DEFAULT_GID_PREFIX 0xfe80000000000000ULL
+#define IBTSIM_VENDOR_ID	0x001405	/* OpenIB OUI */
+#define IBTSIM_DEVICE_ID	0x5a5a
+#define IBTSIM_LID_PERMISSIVE	0xffff
+#define IBTSIM_LID_UCAST_MAX	0xbfff
+#define IBTSIM_LFT_CAP		(IBTSIM_LID_UCAST_MAX + 1)	/* LinearFDBCap */
+#define IBTSIM_LFT_BLOCK	64	/* LFT entries per SMP */
 /* LFT entries per chunk, allocated when the first route is set in it. */
-#define IBSIM_LFT_CHUNK		4096
-#define IBSIM_LFT_CHUNKS	(IBSIM_LFT_CAP / IBSIM_LFT_CHUNK)
-#define IBSIM_PORT_NONE		0xff	/* LFT entry: no route */
-#define IBSIM_MAX_FWD_HOPS	255	/* links a packet may cross */
-#define IBSIM_MISROUTE_MAX	256	/* misroute rules per switch */
+#define IBTSIM_LFT_CHUNK	4096
+#define IBTSIM_LFT_CHUNKS	(IBTSIM_LFT_CAP / IBTSIM_LFT_CHUNK)
+#define IBTSIM_PORT_NONE	0xff	/* LFT entry: no route */
+#define IBTSIM_MAX_FWD_HOPS	255	/* links a packet may cross */
+#define IBTSIM_MISROUTE_MAX	256	/* misroute rules per switch */
 
-enum ibsim_node_type {
-	IBSIM_NODE_CA = IBTRACE_SIM_NODE_CA,
-	IBSIM_NODE_SWITCH = IBTRACE_SIM_NODE_SWITCH,
+enum ibtsim_node_type {
+	IBTSIM_NODE_CA = IBTRACE_SIM_NODE_CA,
+	IBTSIM_NODE_SWITCH = IBTRACE_SIM_NODE_SWITCH,
 };
 
 /* PortInfo PortState and PortPhysicalState values (IBA 14.2.5.6). */
-enum ibsim_port_state {
-	IBSIM_PORT_NOP = 0,
-	IBSIM_PORT_DOWN = 1,
-	IBSIM_PORT_INIT = 2,
-	IBSIM_PORT_ARMED = 3,
-	IBSIM_PORT_ACTIVE = 4,
+enum ibtsim_port_state {
+	IBTSIM_PORT_NOP = 0,
+	IBTSIM_PORT_DOWN = 1,
+	IBTSIM_PORT_INIT = 2,
+	IBTSIM_PORT_ARMED = 3,
+	IBTSIM_PORT_ACTIVE = 4,
 };
 
-enum ibsim_phys_state {
-	IBSIM_PHYS_SLEEP = 1,
-	IBSIM_PHYS_POLLING = 2,
-	IBSIM_PHYS_DISABLED = 3,
-	IBSIM_PHYS_LINKUP = 5,
+enum ibtsim_phys_state {
+	IBTSIM_PHYS_SLEEP = 1,
+	IBTSIM_PHYS_POLLING = 2,
+	IBTSIM_PHYS_DISABLED = 3,
+	IBTSIM_PHYS_LINKUP = 5,
 };
 
 /* Port counters a PMA PortCounters Set clears (pma.c). */
-enum ibsim_pma_counter {
-	IBSIM_PMA_TX_PKTS,
-	IBSIM_PMA_RX_PKTS,
-	IBSIM_PMA_DROPS,
-	IBSIM_PMA_NUM,
+enum ibtsim_pma_counter {
+	IBTSIM_PMA_TX_PKTS,
+	IBTSIM_PMA_RX_PKTS,
+	IBTSIM_PMA_DROPS,
+	IBTSIM_PMA_NUM,
 };
 
-struct ibsim_node;
-struct ibsim_dev;
-struct genl_info;
-struct sk_buff;
+struct ibtsim_node;
+struct ibtsim_dev;
+struct ibtsim_qp;
 struct dentry;
 
 /**
- * struct ibsim_port - one port of a node, with its SMA state
+ * struct ibtsim_port - one port of a node, with its SMA state
  * @node: node owning the port
  * @peer: port at the other end of the link, NULL if unconnected; set when
  *	the fabric is built and constant while the fabric lives
@@ -118,8 +108,8 @@ struct dentry;
  * @mkey_lease: M_KeyLeasePeriod
  * @lmc: LID mask control
  * @sm_sl: MasterSMSL
- * @state: PortState, &enum ibsim_port_state
- * @phys_state: PortPhysicalState, &enum ibsim_phys_state
+ * @state: PortState, &enum ibtsim_port_state
+ * @phys_state: PortPhysicalState, &enum ibtsim_phys_state
  * @link_down_default: LinkDownDefaultState
  * @mkey_prot: M_KeyProtectBits
  * @neighbor_mtu: NeighborMTU (enum ib_mtu)
@@ -141,11 +131,11 @@ struct dentry;
  *	a whole GUIDInfo block (guid.c)
  * @guid_quirks: GUIDInfo non-compliance modes, &enum ibtrace_sim_guid_quirk
  * @sl2vl: SLtoVLMappingTable of an HCA port (a switch keeps one per pair
- *	of ports in &struct ibsim_switch)
+ *	of ports in &struct ibtsim_switch)
  * @vlarb: VLArbitrationTable, low (block 1) and high (block 3) priority
  *	entries, as on the wire
  * @pma_base: counter values at the last PMA PortCounters reset, indexed
- *	by &enum ibsim_pma_counter (pma.c)
+ *	by &enum ibtsim_pma_counter (pma.c)
  *
  * Fault knobs, protected by @node->lock (read locklessly on the data path
  * with READ_ONCE()):
@@ -165,9 +155,9 @@ struct dentry;
  *	at a switch: no LFT entry, a DR path through a missing port, a
  *	forwarding loop)
  */
-struct ibsim_port {
-	struct ibsim_node *node;
-	struct ibsim_port *peer;
+struct ibtsim_port {
+	struct ibtsim_node *node;
+	struct ibtsim_port *peer;
 	u8 num;
 	u64 guid;
 
@@ -195,17 +185,17 @@ struct ibsim_port {
 	u16 mkey_viol;
 	u16 pkey_viol;
 	u16 qkey_viol;
-	u16 pkeys[IBSIM_PKEY_TBL_LEN];
+	u16 pkeys[IBTSIM_PKEY_TBL_LEN];
 	u64 *gids;
 	u32 guid_quirks;
-	u8 sl2vl[IBSIM_SL2VL_LEN];
-	u8 vlarb[2][IBSIM_VLARB_BLOCK];
-	u64 pma_base[IBSIM_PMA_NUM];
+	u8 sl2vl[IBTSIM_SL2VL_LEN];
+	u8 vlarb[2][IBTSIM_VLARB_BLOCK];
+	u64 pma_base[IBTSIM_PMA_NUM];
 	u32 drop_ppm;
 	u32 delay_us;
 	bool link_down;
 	ktime_t delay_last;
-	struct ibsim_qp *sqp[2];
+	struct ibtsim_qp *sqp[2];
 
 	atomic64_t tx_pkts;
 	atomic64_t rx_pkts;
@@ -213,10 +203,10 @@ struct ibsim_port {
 };
 
 /**
- * struct ibsim_node - an HCA or a switch of a fabric
+ * struct ibtsim_node - an HCA or a switch of a fabric
  * @fabric: fabric owning the node
  * @index: position in @fabric->nodes (the order of the topology text)
- * @type: &enum ibsim_node_type
+ * @type: &enum ibtsim_node_type
  * @num_ports: number of external ports
  * @desc: NodeDescription (the node name of the topology text)
  * @node_guid: NodeGUID
@@ -228,32 +218,32 @@ struct ibsim_port {
  * @ports: @num_ports + 1 ports; entry 0 is a switch's port 0 (unused on
  *	an HCA)
  */
-struct ibsim_node {
-	struct ibsim_fabric *fabric;
+struct ibtsim_node {
+	struct ibtsim_fabric *fabric;
 	u32 index;
 	u8 type;
 	u8 num_ports;
 	char desc[IB_DEVICE_NODE_DESC_MAX];
 	u64 node_guid;
 	u64 sys_guid;
-	struct ibsim_dev *dev;
-	struct ibsim_switch *sw;
+	struct ibtsim_dev *dev;
+	struct ibtsim_switch *sw;
 	spinlock_t lock;	/* protects ports[].{SMA state,sqp}, *sw */
-	struct ibsim_port ports[];
+	struct ibtsim_port ports[];
 };
 
 /**
- * struct ibsim_switch - SwitchInfo and forwarding state of a switch node
- * @lft: LinearForwardingTable, %IBSIM_LFT_CAP exit ports (%IBSIM_PORT_NONE:
- *	no route) in chunks of %IBSIM_LFT_CHUNK; a NULL chunk has no route
+ * struct ibtsim_switch - SwitchInfo and forwarding state of a switch node
+ * @lft: LinearForwardingTable, %IBTSIM_LFT_CAP exit ports (%IBTSIM_PORT_NONE:
+ *	no route) in chunks of %IBTSIM_LFT_CHUNK; a NULL chunk has no route
  *	(a fabric of 10,000 LIDs needs 3 of the 12)
  * @lft_top: LinearFDBTop, highest LID the LFT is used for
  * @mft_top: MulticastFDBTop (kept; multicast is not forwarded)
- * @mft: MulticastForwardingTable, %IBSIM_MFT_CAP entries of @mft_masks
- *	port masks of %IBSIM_MFT_PORTS ports each (entry-major)
+ * @mft: MulticastForwardingTable, %IBTSIM_MFT_CAP entries of @mft_masks
+ *	port masks of %IBTSIM_MFT_PORTS ports each (entry-major)
  * @mft_masks: port masks per MFT entry, enough for port 0..num_ports
  * @sl2vl: SLtoVLMappingTable of every (input port, output port) pair,
- *	%IBSIM_SL2VL_LEN bytes each, input-major
+ *	%IBTSIM_SL2VL_LEN bytes each, input-major
  * @default_port: DefaultPort
  * @def_mc_primary: DefaultMulticastPrimaryPort
  * @def_mc_not_primary: DefaultMulticastNotPrimaryPort
@@ -266,8 +256,8 @@ struct ibsim_node {
  *
  * All other fields are protected by the owning node's lock.
  */
-struct ibsim_switch {
-	u8 *lft[IBSIM_LFT_CHUNKS];
+struct ibtsim_switch {
+	u8 *lft[IBTSIM_LFT_CHUNKS];
 	u16 lft_top;
 	u16 mft_top;
 	u16 *mft;
@@ -283,10 +273,10 @@ struct ibsim_switch {
 };
 
 /**
- * struct ibsim_fabric_stats - the packets of a fabric, accounted
- * @sent: packets handed to the fabric by a QP (ibsim_fabric_xmit())
- * @delivered: packets handed to a receiving QP (ibsim_qp_recv())
- * @dropped: packets dropped (ibsim_drop(), every port's drops together)
+ * struct ibtsim_fabric_stats - the packets of a fabric, accounted
+ * @sent: packets handed to the fabric by a QP (ibtsim_fabric_xmit())
+ * @delivered: packets handed to a receiving QP (ibtsim_qp_recv())
+ * @dropped: packets dropped (ibtsim_drop(), every port's drops together)
  * @answered: requests a switch, or SM-lite's SA, rewrote into their answer
  *	(which then travels on as the same packet)
  *
@@ -294,7 +284,7 @@ struct ibsim_switch {
  * (no packet queued or held back by a delay knob), @sent equals
  * @delivered + @dropped.
  */
-struct ibsim_fabric_stats {
+struct ibtsim_fabric_stats {
 	atomic64_t sent;
 	atomic64_t delivered;
 	atomic64_t dropped;
@@ -302,8 +292,8 @@ struct ibsim_fabric_stats {
 };
 
 /**
- * struct ibsim_fabric - one simulated subnet
- * @list: entry in the fabric list, protected by ibsim_fabrics_lock
+ * struct ibtsim_fabric - one simulated subnet
+ * @list: entry in the fabric list, protected by ibtsim_fabrics_lock
  * @name: fabric name
  * @id: small number unique among live fabrics, part of default GUIDs
  * @seq: creation number, never reused: the fabric list is in its order
@@ -332,7 +322,7 @@ struct ibsim_fabric_stats {
  * @guid_cap: GUID table entries of every HCA port and switch port 0
  * @building: the fabric is being built in the background (main.c): only
  *	its name may be shown; nothing may change or delete it. Protected by
- *	ibsim_fabrics_lock
+ *	ibtsim_fabrics_lock
  * @cancel: stop the build at the next HCA (module unload); READ_ONCE()
  * @mem_cost: memory the fabric was estimated to take, taken from the
  *	budget (budget.c) while it lives
@@ -340,15 +330,15 @@ struct ibsim_fabric_stats {
  * @rnd_lock: protects @rnd
  * @rnd: the fabric's pseudo-random generator: every random decision of
  *	the fabric comes from it, so that a run can be replayed (same seed,
- *	topology and traffic) and ibsim_chance() is its only user
+ *	topology and traffic) and ibtsim_chance() is its only user
  * @stats: what became of the fabric's packets (debugfs "stats")
  */
-struct ibsim_fabric {
+struct ibtsim_fabric {
 	struct list_head list;
 	char name[IBTRACE_SIM_NAME_MAX + 1];
 	u32 id;
 	u64 seq;
-	struct ibsim_node **nodes;
+	struct ibtsim_node **nodes;
 	u32 num_nodes;
 	u32 num_cas;
 	u32 num_switches;
@@ -373,11 +363,11 @@ struct ibsim_fabric {
 	u32 seed;
 	spinlock_t rnd_lock;	/* protects rnd */
 	struct rnd_state rnd;
-	struct ibsim_fabric_stats stats;
+	struct ibtsim_fabric_stats stats;
 };
 
 /**
- * struct ibsim_pkt - a packet on the wire (LRH, GRH, BTH/DETH, payload)
+ * struct ibtsim_pkt - a packet on the wire (LRH, GRH, BTH/DETH, payload)
  * @list: entry in the fabric's tx queue
  * @src_port: port the packet leaves by
  * @src_qp: sending QP, referenced until the send completion is made
@@ -404,10 +394,10 @@ struct ibsim_fabric {
  * @len: payload bytes in @data
  * @data: payload
  */
-struct ibsim_pkt {
+struct ibtsim_pkt {
 	struct list_head list;
-	struct ibsim_port *src_port;
-	struct ibsim_qp *src_qp;
+	struct ibtsim_port *src_port;
+	struct ibtsim_qp *src_qp;
 	u64 wr_id;
 	bool signaled;
 	enum ib_wc_opcode opcode;
@@ -425,165 +415,14 @@ struct ibsim_pkt {
 	__be32 imm;
 	struct ib_grh grh;
 	u16 hops;
-	struct ibsim_port *at;
+	struct ibtsim_port *at;
 	ktime_t due;
 	u32 len;
 	u8 data[];
 };
 
 /**
- * struct ibsim_dev - the RDMA device of a simulated HCA
- * @ibdev: the ib_core device
- * @node: the HCA node
- * @qps: UD QPs by QP number (QP0/QP1 live in the ports); its xa_lock
- *	protects it
- * @registered: ib_register_device() succeeded
- */
-struct ibsim_dev {
-	struct ib_device ibdev;
-	struct ibsim_node *node;
-	struct xarray qps;
-	bool registered;
-};
-
-struct ibsim_pd {
-	struct ib_pd ibpd;
-};
-
-struct ibsim_mr {
-	struct ib_mr ibmr;
-};
-
-struct ibsim_ah {
-	struct ib_ah ibah;
-	struct rdma_ah_attr attr;
-};
-
-/**
- * struct ibsim_cq - completion queue
- * @ibcq: the ib_core CQ
- * @lock: protects @ring, @cap, @head, @count, @notify, @overflow
- * @ring: completions, @cap entries
- * @size: entries the consumer asked for: the most @ring may grow to
- * @cap: entries in @ring (%IBSIM_CQ_FIRST at creation, doubled as needed)
- * @head: oldest completion
- * @count: completions in the ring
- * @notify: armed: 0, IB_CQ_SOLICITED or IB_CQ_NEXT_COMP
- * @overflow: a completion was lost because the ring was full
- * @notify_work: calls the completion handler
- * @grow_work: doubles @ring, where allocating may sleep, once it is more
- *	than half full
- */
-struct ibsim_cq {
-	struct ib_cq ibcq;
-	spinlock_t lock;	/* protects the ring, its indexes, notify */
-	struct ibsim_cqe *ring;
-	u32 size;
-	u32 cap;
-	u32 head;
-	u32 count;
-	u8 notify;
-	bool overflow;
-	struct work_struct notify_work;
-	struct work_struct grow_work;
-};
-
-/**
- * struct ibsim_cqe - a completion as the CQ ring keeps it
- * @wr_id: &ib_wc.wr_id (or wr_cqe)
- * @qp: &ib_wc.qp
- * @byte_len: &ib_wc.byte_len
- * @src_qp: &ib_wc.src_qp
- * @imm_data: &ib_wc.ex.imm_data
- * @slid: &ib_wc.slid
- * @pkey_index: &ib_wc.pkey_index
- * @status: &ib_wc.status
- * @opcode: &ib_wc.opcode
- * @wc_flags: &ib_wc.wc_flags (the sim sets IB_WC_GRH and IB_WC_WITH_IMM)
- * @sl: &ib_wc.sl
- * @dlid_path_bits: &ib_wc.dlid_path_bits
- * @port_num: &ib_wc.port_num
- *
- * The fields a UD, SMI or GSI completion of the sim can carry: 40 bytes
- * where &struct ib_wc takes 72; ib_mad's CQ of every HCA asks for 384.
- */
-struct ibsim_cqe {
-	u64 wr_id;
-	struct ib_qp *qp;
-	u32 byte_len;
-	u32 src_qp;
-	__be32 imm_data;
-	u16 slid;
-	u16 pkey_index;
-	u8 status;
-	u8 opcode;
-	u8 wc_flags;
-	u8 sl;
-	u8 dlid_path_bits;
-	u8 port_num;
-};
-
-/**
- * struct ibsim_rwqe - a posted receive work request
- * @wr_id: its wr_id (or wr_cqe)
- * @num_sge: entries in @sge
- * @sge: scatter list (kernel virtual addresses: virtual DMA), room for the
- *	QP's max_recv_sge entries (ib_mad's QPs: one)
- */
-struct ibsim_rwqe {
-	u64 wr_id;
-	u32 num_sge;
-	struct ib_sge sge[];
-};
-
-/**
- * struct ibsim_qp - UD, SMI (QP0) or GSI (QP1) queue pair
- * @ibqp: the ib_core QP
- * @ref: references: one from creation, one per packet in flight sent by or
- *	being delivered to the QP
- * @released: completed when @ref drops to zero
- * @port: port the QP is bound to (QP0/QP1 from creation, UD from INIT)
- * @lock: protects @state, @qkey, @pkey_index, @sq_psn and the receive ring
- * @state: QP state
- * @qkey: Q_Key
- * @pkey_index: P_Key index
- * @sq_psn: send PSN (kept for query)
- * @rq: receive ring, @rq_size entries of @rq_stride bytes
- * @rq_size: entries in @rq
- * @rq_stride: bytes per entry of @rq (a &struct ibsim_rwqe with @max_rsge
- *	scatter entries)
- * @rq_head: oldest posted receive
- * @rq_count: posted receives
- * @max_rsge: scatter entries per receive
- * @max_ssge: gather entries per send
- * @sq_max: sends that may be in flight
- * @sq_inflight: sends posted and not completed
- * @sig_all: every send is signaled (IB_SIGNAL_ALL_WR)
- */
-struct ibsim_qp {
-	struct ib_qp ibqp;
-	refcount_t ref;
-	struct completion released;
-	struct ibsim_port *port;
-	spinlock_t lock;	/* protects state, keys, psn, rq ring */
-	enum ib_qp_state state;
-	u32 qkey;
-	u16 pkey_index;
-	u32 sq_psn;
-	void *rq;
-	u32 rq_size;
-	u32 rq_stride;
-	u32 rq_head;
-	u32 rq_count;
-	u32 max_rsge;
-	u32 max_ssge;
-	u32 sq_max;
-	atomic_t sq_inflight;
-	bool sig_all;
-};
-
-/**
- * ibsim_zalloc_array - zeroed memory for a per-node table, without waste
+ * ibtsim_zalloc_array - zeroed memory for a per-node table, without waste
  * @n: elements
  * @size: bytes per element
  *
@@ -594,7 +433,7 @@ struct ibsim_qp {
  *
  * Return: the memory, or NULL.
  */
-static inline void *ibsim_zalloc_array(size_t n, size_t size)
+static inline void *ibtsim_zalloc_array(size_t n, size_t size)
 {
 	size_t bytes = array_size(n, size);
 
@@ -603,331 +442,13 @@ static inline void *ibsim_zalloc_array(size_t n, size_t size)
 	return kzalloc(bytes, GFP_KERNEL);
 }
 
-/* Entry @i of @qp's receive ring. */
-static inline struct ibsim_rwqe *ibsim_rq_wqe(const struct ibsim_qp *qp, u32 i)
-{
-	return qp->rq + (size_t)i * qp->rq_stride;
-}
-
-static inline struct ibsim_dev *to_ibsim_dev(struct ib_device *ibdev)
-{
-	return container_of(ibdev, struct ibsim_dev, ibdev);
-}
-
-static inline struct ibsim_cq *to_ibsim_cq(struct ib_cq *ibcq)
-{
-	return container_of(ibcq, struct ibsim_cq, ibcq);
-}
-
-static inline struct ibsim_qp *to_ibsim_qp(struct ib_qp *ibqp)
-{
-	return container_of(ibqp, struct ibsim_qp, ibqp);
-}
-
-static inline struct ibsim_ah *to_ibsim_ah(struct ib_ah *ibah)
-{
-	return container_of(ibah, struct ibsim_ah, ibah);
-}
-
-static inline struct ibsim_port *ibsim_dev_port(struct ibsim_dev *dev,
-						u32 port_num)
-{
-	return &dev->node->ports[port_num];
-}
-
 /* Per-object log helpers. */
-#define ibsim_node_dbg(node, fmt, ...)					\
+#define ibtsim_node_dbg(node, fmt, ...)					\
 	do {								\
-		const struct ibsim_node *__n = (node);			\
+		const struct ibtsim_node *__n = (node);			\
 									\
 		pr_debug("%s/%s: " fmt, __n->fabric->name, __n->desc,	\
 			 ##__VA_ARGS__);				\
 	} while (0)
 
-/* main.c */
-extern struct mutex ibsim_fabrics_lock;
-extern struct list_head ibsim_fabrics;
-struct ibsim_topo;
-
-/**
- * struct ibsim_fabric_opts - how to build a fabric
- * @name: fabric name, or NULL for "simN"
- * @sm_lite: run the built-in subnet manager (SM-lite)
- * @guid_cap: GUID table entries of every HCA port and switch port 0
- * @seed: seed of the fabric's pseudo-random generator
- * @seed_set: @seed was given; else the fabric picks one
- */
-struct ibsim_fabric_opts {
-	const char *name;
-	bool sm_lite;
-	u8 guid_cap;
-	u32 seed;
-	bool seed_set;
-};
-
-struct ibsim_build;
-struct net;
-
-struct ibsim_fabric *__ibsim_fabric_find(const char *name);
-int __ibsim_fabric_reserve(const struct ibsim_fabric_opts *opts,
-			   struct ibsim_topo *topo,
-			   struct ibsim_fabric **fabricp,
-			   struct netlink_ext_ack *extack);
-void __ibsim_fabric_unreserve(struct ibsim_fabric *fabric);
-struct ibsim_build *ibsim_build_alloc(void);
-void ibsim_build_free(struct ibsim_build *b);
-void __ibsim_fabric_build_start(struct ibsim_fabric *fabric,
-				struct ibsim_build *b, struct ibsim_topo *topo,
-				struct net *net, u32 portid);
-int __ibsim_fabric_del(struct ibsim_fabric *fabric);
-
-/**
- * IBSIM_NL_POLICY() - an op's request policy and the maxattr it implies
- * @p: the policy array (an array: a pointer does not build)
- *
- * Every op of the family gets its policy through this macro, so its
- * maxattr is the array's last index and nothing else: genetlink takes a
- * maxattr of 0 for the family's, and would validate (and dump, for
- * CTRL_CMD_GETPOLICY) a shorter array past its end. An array of fewer
- * than two entries does not build. A policy array ends at the last
- * attribute it defines.
- */
-#define IBSIM_NL_POLICY(p)						\
-	.policy = (p),							\
-	.maxattr = sizeof(p) / sizeof((p)[0]) - 1 + __must_be_array(p) +	\
-		   BUILD_BUG_ON_ZERO(sizeof(p) < 2 * sizeof((p)[0]))
-
-/* nl.c */
-int ibsim_nl_init(void);
-void ibsim_nl_exit(void);
-void ibsim_nl_build_done(struct net *net, u32 portid,
-			 const struct ibsim_fabric *fabric, const char *name,
-			 const char *why);
-
-/* dev.c */
-int ibsim_dev_create(struct ibsim_node *node);
-void ibsim_dev_unregister(struct ibsim_node *node);
-void ibsim_dev_free(struct ibsim_node *node);
-struct ibsim_qp *ibsim_qp_get(struct ibsim_port *port, u32 qpn);
-void ibsim_qp_put(struct ibsim_qp *qp);
-void ibsim_qp_send_done(struct ibsim_qp *qp, struct ibsim_pkt *pkt);
-void ibsim_qp_recv(struct ibsim_qp *qp, const struct ibsim_pkt *pkt,
-		   const struct ib_wc *hdr);
-
-/* mad.c */
-void ibsim_port_init_sma(struct ibsim_port *port);
-void ibsim_link_retrain(struct ibsim_port *port);
-void ibsim_sma_answer(struct ibsim_node *node, u8 in_port,
-		      struct ib_smp *smp);
-int ibsim_process_mad(struct ib_device *ibdev, int mad_flags, u32 port_num,
-		      const struct ib_wc *in_wc, const struct ib_grh *in_grh,
-		      const struct ib_mad *in, struct ib_mad *out,
-		      size_t *out_mad_size, u16 *out_mad_pkey_index);
-
-/* guid.c */
-int ibsim_guids_alloc(struct ibsim_node *node);
-void ibsim_guids_free(struct ibsim_node *node);
-u16 ibsim_guid_info(struct ibsim_node *node, u8 in_port, struct ib_smp *smp,
-		    bool set, bool *changed);
-u64 ibsim_port_guid_entry(struct ibsim_port *port, unsigned int index);
-
-/* pma.c */
-void ibsim_pma_answer(struct ibsim_node *node, u8 in_port,
-		      struct ib_mad *mad);
-
-/* fabric.c */
-int ibsim_fabric_start(struct ibsim_fabric *fabric);
-void ibsim_fabric_stop(struct ibsim_fabric *fabric);
-int ibsim_fabric_xmit(struct ibsim_fabric *fabric, struct ibsim_pkt *pkt);
-void ibsim_rnd_init(struct ibsim_fabric *fabric, u32 seed);
-bool ibsim_chance(struct ibsim_fabric *fabric, u32 ppm);
-void ibsim_drop(struct ibsim_port *port, const char *why);
-
-/* switch.c */
-int ibsim_switch_create(struct ibsim_node *node);
-void ibsim_switch_free(struct ibsim_node *node);
-u8 ibsim_lft_get(const struct ibsim_switch *sw, u32 lid);
-int ibsim_lft_reserve(struct ibsim_node *node, u32 top);
-void ibsim_lft_set(struct ibsim_switch *sw, u32 lid, u8 port);
-u16 ibsim_switch_sma(struct ibsim_node *node, struct ib_smp *smp, bool set);
-struct ibsim_port *ibsim_switch_rx(struct ibsim_port *port,
-				   struct ibsim_pkt *pkt);
-
-/* knobs.c */
-/**
- * struct ibsim_port_knobs - a change of a port's fault knobs
- * @set: which knobs change, bits of &enum ibsim_knob
- * @drop_ppm: new drop probability, per million
- * @delay_us: new delay, microseconds
- * @link_down: take the link down (true) or bring it up
- * @guid_cap: new GUIDCap
- * @guid_quirks: new GUIDInfo quirks, &enum ibtrace_sim_guid_quirk
- */
-struct ibsim_port_knobs {
-	u32 set;
-	u32 drop_ppm;
-	u32 delay_us;
-	bool link_down;
-	u8 guid_cap;
-	u32 guid_quirks;
-};
-
-/**
- * enum ibsim_knob - the port knobs, as bit numbers of ibsim_port_knobs.set
- * @IBSIM_KNOB_DROP: drop_ppm
- * @IBSIM_KNOB_DELAY: delay_us
- * @IBSIM_KNOB_LINK: link_down
- * @IBSIM_KNOB_GUID_CAP: guid_cap
- * @IBSIM_KNOB_GUID_QUIRKS: guid_quirks
- * @IBSIM_KNOB_COUNT: number of knobs
- */
-enum ibsim_knob {
-	IBSIM_KNOB_DROP,
-	IBSIM_KNOB_DELAY,
-	IBSIM_KNOB_LINK,
-	IBSIM_KNOB_GUID_CAP,
-	IBSIM_KNOB_GUID_QUIRKS,
-	IBSIM_KNOB_COUNT,
-};
-
-#define IBSIM_DROP_PPM_MAX	1000000
-#define IBSIM_DELAY_US_MAX	1000000
-#define IBSIM_GUID_QUIRKS_ALL	(IBTRACE_SIM_GUID_QUIRK_ENTRY0_WRITABLE | \
-				 IBTRACE_SIM_GUID_QUIRK_PAST_TABLE_STATUS | \
-				 IBTRACE_SIM_GUID_QUIRK_ABOVE_CAP_NONZERO)
-
-int ibsim_port_knobs_check(const struct ibsim_port *port,
-			   const struct ibsim_port_knobs *k,
-			   enum ibsim_knob *bad, const char **why);
-void ibsim_port_knobs_apply(struct ibsim_port *port,
-			    const struct ibsim_port_knobs *k);
-int ibsim_misroute_check(const struct ibsim_node *node, u32 dlid, u32 port,
-			 bool del, const char **why);
-int ibsim_misroute_set(struct ibsim_node *node, u16 dlid, u8 port);
-void ibsim_misroute_del(struct ibsim_node *node, u16 dlid);
-bool ibsim_misroute_lookup(struct ibsim_node *node, u16 dlid, u8 *port);
-
-/* set_nl.c */
-extern const struct nla_policy
-	ibsim_nl_set_policy[IBTRACE_SIM_A_MISROUTE + 1];
-int ibsim_nl_set_doit(struct sk_buff *skb, struct genl_info *info);
-int ibsim_nl_fill_knobs(struct sk_buff *skb, struct ibsim_port *port);
-int ibsim_nl_fill_misroutes(struct sk_buff *skb, struct ibsim_node *node);
-
-/* debugfs.c */
-bool ibsim_debugfs_ports_ok(u64 nports);
-void ibsim_debugfs_init(void);
-void ibsim_debugfs_exit(void);
-void ibsim_debugfs_fabric_add(struct ibsim_fabric *fabric);
-void ibsim_debugfs_fabric_del(struct ibsim_fabric *fabric);
-
-/* sm.c */
-int ibsim_sm_sweep(struct ibsim_fabric *fabric);
-void ibsim_sm_init(struct ibsim_fabric *fabric);
-void ibsim_sm_resweep(struct ibsim_fabric *fabric);
-void ibsim_sm_stop(struct ibsim_fabric *fabric);
-
-/* sa.c */
-/**
- * enum ibsim_sa_verdict - what SM-lite's SA did with a packet
- * @IBSIM_SA_PASS: not for the SA; deliver it as usual
- * @IBSIM_SA_ANSWER: rewritten into the SA's answer, to be sent on
- * @IBSIM_SA_DROP: for the SA but nothing to answer; dropped and counted
- */
-enum ibsim_sa_verdict {
-	IBSIM_SA_PASS,
-	IBSIM_SA_ANSWER,
-	IBSIM_SA_DROP,
-};
-
-enum ibsim_sa_verdict ibsim_sa_rx(struct ibsim_port *port,
-				  struct ibsim_pkt *pkt);
-
-/* budget.c */
-void ibsim_budget_note_mad_qp(u32 recv_wr);
-u64 ibsim_node_cost(u8 type, u8 num_ports, u8 guid_cap);
-u64 ibsim_fabric_cost(u32 switches, u32 lids, u64 ports);
-u64 ibsim_budget(void);
-u64 __ibsim_budget_room(void);
-bool __ibsim_budget_take(u64 bytes);
-void __ibsim_budget_give(u64 bytes);
-u64 __ibsim_budget_used(void);
-void ibsim_budget_error(struct ibsim_topo *topo);
-
-/* topo.c */
-/**
- * struct ibsim_topo_port - a port of a parsed node
- * @guid: port GUID given in the text, 0 if none
- * @peer_name: name of the linked node, NULL if unconnected
- * @peer: index of the linked node, resolved after parsing
- * @peer_port: port number on the linked node
- * @line: line that described the link
- */
-struct ibsim_topo_port {
-	u64 guid;
-	const char *peer_name;
-	u32 peer;
-	u8 peer_port;
-	u32 line;
-};
-
-/**
- * struct ibsim_topo_node - a parsed node
- * @type: &enum ibsim_node_type
- * @num_ports: number of ports
- * @name: node name
- * @node_guid: NodeGUID from the text, 0 if none
- * @sys_guid: SystemImageGUID from the text, 0 if none
- * @line: line of the node header
- * @ports: @num_ports + 1 entries, 0 unused
- */
-struct ibsim_topo_node {
-	u8 type;
-	u8 num_ports;
-	char name[IBTRACE_SIM_NODE_NAME_MAX + 1];
-	u64 node_guid;
-	u64 sys_guid;
-	u32 line;
-	struct ibsim_topo_port *ports;
-};
-
-/**
- * struct ibsim_topo - a parsed topology
- * @nodes: nodes in text order
- * @num_nodes: entries used in @nodes
- * @alloc_nodes: entries allocated in @nodes
- * @text: private copy of the text (peer names point into it)
- * @err_line: on error, the 1-based line at fault (0: not line related)
- * @err_msg: on error, the reason (a static string)
- * @err_detail: on error, the reason with figures, if any (else "")
- * @guid_cap: set by the caller: GUID table entries per port of the fabric
- * @mem_room: set by the caller: what is left of the memory budget
- * @mem_cost: memory the fabric will take (ibsim_node_cost() of each node,
- *	ibsim_fabric_cost()), complete once the whole text is parsed
- * @lids: LIDs the fabric's ports will have
- * @switches: switches in the text
- * @ports: ports in the text, switch port 0 counted
- * @over_budget: @mem_cost went over @mem_room: no node is allocated any
- *	more, the rest of the text is only added up
- */
-struct ibsim_topo {
-	struct ibsim_topo_node *nodes;
-	u32 num_nodes;
-	u32 alloc_nodes;
-	char *text;
-	u32 err_line;
-	const char *err_msg;
-	char err_detail[160];
-	u8 guid_cap;
-	u64 mem_room;
-	u64 mem_cost;
-	u32 lids;
-	u32 switches;
-	u64 ports;
-	bool over_budget;
-};
-
-int ibsim_topo_parse(struct ibsim_topo *topo, const char *text, size_t len);
-void ibsim_topo_free(struct ibsim_topo *topo);
-
-#endif /* _IBSIM_SIM_H */
+#endif /* _IBTSIM_SIM_H */

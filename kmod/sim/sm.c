@@ -4,7 +4,7 @@
  *
  * SM-lite lives in the firmware of the first node of the topology text
  * (node 0). A sweep does what a subnet manager does on a stable subnet,
- * without SMPs on the wire but through the same SMA code (mad.c) that an
+ * without SMPs on the wire but through the same SMA code (sma.c) that an
  * SM's SMPs reach, so the PortInfo changes raise the same ib_core events
  * as OpenSM's would:
  *
@@ -46,11 +46,12 @@
 #include <rdma/ib_smi.h>
 
 #include "sim.h"
+#include "loc.h"
 
-#define IBSIM_SM_INF	U32_MAX
+#define IBTSIM_SM_INF	U32_MAX
 
 /**
- * struct ibsim_sm - scratch state of one sweep
+ * struct ibtsim_sm - scratch state of one sweep
  * @fabric: the fabric swept
  * @base: per node, index of its port 0 in the per-port arrays
  * @num_ports: entries of the per-port arrays
@@ -65,14 +66,14 @@
  * @smp: the SMP the sweep hands to the SMA
  * @errors: SMA calls that failed
  */
-struct ibsim_sm {
-	struct ibsim_fabric *fabric;
+struct ibtsim_sm {
+	struct ibtsim_fabric *fabric;
 	u32 *base;
 	u32 num_ports;
 	u16 *lid;
 	u8 *up;
 	u8 *reached;
-	struct ibsim_port **owner;
+	struct ibtsim_port **owner;
 	u16 max_lid;
 	u32 *queue;
 	u32 *dist;
@@ -81,21 +82,21 @@ struct ibsim_sm {
 	u32 errors;
 };
 
-static u32 ibsim_sm_idx(const struct ibsim_sm *sm,
-			const struct ibsim_port *port)
+static u32 ibtsim_sm_idx(const struct ibtsim_sm *sm,
+			 const struct ibtsim_port *port)
 {
 	return sm->base[port->node->index] + port->num;
 }
 
 /* Is the link of external port @port trained at both ends? */
-static bool ibsim_sm_live(const struct ibsim_sm *sm,
-			  const struct ibsim_port *port)
+static bool ibtsim_sm_live(const struct ibtsim_sm *sm,
+			   const struct ibtsim_port *port)
 {
-	return port->peer && sm->up[ibsim_sm_idx(sm, port)] &&
-	       sm->up[ibsim_sm_idx(sm, port->peer)];
+	return port->peer && sm->up[ibtsim_sm_idx(sm, port)] &&
+	       sm->up[ibtsim_sm_idx(sm, port->peer)];
 }
 
-static void ibsim_sm_free(struct ibsim_sm *sm)
+static void ibtsim_sm_free(struct ibtsim_sm *sm)
 {
 	kvfree(sm->base);
 	kvfree(sm->lid);
@@ -108,7 +109,7 @@ static void ibsim_sm_free(struct ibsim_sm *sm)
 	kfree(sm->smp);
 }
 
-static int ibsim_sm_alloc(struct ibsim_sm *sm, struct ibsim_fabric *fabric)
+static int ibtsim_sm_alloc(struct ibtsim_sm *sm, struct ibtsim_fabric *fabric)
 {
 	u32 i, n = fabric->num_nodes;
 
@@ -125,7 +126,7 @@ static int ibsim_sm_alloc(struct ibsim_sm *sm, struct ibsim_fabric *fabric)
 	sm->reached = kvcalloc(sm->num_ports, sizeof(*sm->reached),
 			       GFP_KERNEL);
 	sm->use = kvcalloc(sm->num_ports, sizeof(*sm->use), GFP_KERNEL);
-	sm->owner = kvcalloc(min_t(u32, sm->num_ports, IBSIM_LID_UCAST_MAX) + 1,
+	sm->owner = kvcalloc(min_t(u32, sm->num_ports, IBTSIM_LID_UCAST_MAX) + 1,
 			     sizeof(*sm->owner), GFP_KERNEL);
 	sm->queue = kvcalloc(n, sizeof(*sm->queue), GFP_KERNEL);
 	sm->dist = kvcalloc(n, sizeof(*sm->dist), GFP_KERNEL);
@@ -137,31 +138,31 @@ static int ibsim_sm_alloc(struct ibsim_sm *sm, struct ibsim_fabric *fabric)
 }
 
 /* Snapshot which ports have a trained link. */
-static void ibsim_sm_link_states(struct ibsim_sm *sm)
+static void ibtsim_sm_link_states(struct ibtsim_sm *sm)
 {
 	unsigned long flags;
 	u32 i, n;
 
 	for (i = 0; i < sm->fabric->num_nodes; i++) {
-		struct ibsim_node *node = sm->fabric->nodes[i];
+		struct ibtsim_node *node = sm->fabric->nodes[i];
 
 		spin_lock_irqsave(&node->lock, flags);
 		for (n = 0; n <= node->num_ports; n++) {
-			struct ibsim_port *port = &node->ports[n];
+			struct ibtsim_port *port = &node->ports[n];
 
 			sm->up[sm->base[i] + n] =
 				(!n && node->sw) ||
-				(port->phys_state == IBSIM_PHYS_LINKUP &&
-				 port->state >= IBSIM_PORT_INIT);
+				(port->phys_state == IBTSIM_PHYS_LINKUP &&
+				 port->state >= IBTSIM_PORT_INIT);
 		}
 		spin_unlock_irqrestore(&node->lock, flags);
 	}
 }
 
 /* The port holding node 0's LID: its port 0 or its first connected one. */
-static struct ibsim_port *ibsim_sm_port(struct ibsim_fabric *fabric)
+static struct ibtsim_port *ibtsim_sm_port(struct ibtsim_fabric *fabric)
 {
-	struct ibsim_node *node;
+	struct ibtsim_node *node;
 	u32 n;
 
 	if (!fabric->num_nodes)
@@ -176,15 +177,15 @@ static struct ibsim_port *ibsim_sm_port(struct ibsim_fabric *fabric)
 }
 
 /* Give @port (an HCA port or a switch port 0) the next LID, if it has none. */
-static bool ibsim_sm_give_lid(struct ibsim_sm *sm, struct ibsim_port *port)
+static bool ibtsim_sm_give_lid(struct ibtsim_sm *sm, struct ibtsim_port *port)
 {
-	u32 i = ibsim_sm_idx(sm, port);
+	u32 i = ibtsim_sm_idx(sm, port);
 
 	if (sm->lid[i])
 		return false;
-	if (sm->max_lid == IBSIM_LID_UCAST_MAX) {
+	if (sm->max_lid == IBTSIM_LID_UCAST_MAX) {
 		pr_warn_once("%s: more than %u LIDs needed, some nodes get none\n",
-			     sm->fabric->name, IBSIM_LID_UCAST_MAX);
+			     sm->fabric->name, IBTSIM_LID_UCAST_MAX);
 		return false;
 	}
 	sm->lid[i] = ++sm->max_lid;
@@ -197,31 +198,31 @@ static bool ibsim_sm_give_lid(struct ibsim_sm *sm, struct ibsim_port *port)
  * trained links only, marking what is reached; else over every cable,
  * giving LIDs.
  */
-static void ibsim_sm_walk(struct ibsim_sm *sm, struct ibsim_port *start,
-			  bool live)
+static void ibtsim_sm_walk(struct ibtsim_sm *sm, struct ibtsim_port *start,
+			   bool live)
 {
 	u32 head = 0, tail = 0, n;
-	struct ibsim_port *ends[2] = { start, NULL };
+	struct ibtsim_port *ends[2] = { start, NULL };
 	unsigned int e;
 
 	/* An HCA SM port reaches its peer only, over a trained link. */
 	if (!start->node->sw) {
-		if (live && !ibsim_sm_live(sm, start))
+		if (live && !ibtsim_sm_live(sm, start))
 			return;
 		ends[1] = start->peer;
 	}
 	for (e = 0; e < ARRAY_SIZE(ends); e++) {
-		struct ibsim_port *p = ends[e];
+		struct ibtsim_port *p = ends[e];
 
 		if (!p)
 			continue;
 		if (p->node->sw)
 			p = &p->node->ports[0];
 		if (live) {
-			if (sm->reached[ibsim_sm_idx(sm, p)])
+			if (sm->reached[ibtsim_sm_idx(sm, p)])
 				continue;
-			sm->reached[ibsim_sm_idx(sm, p)] = 1;
-		} else if (!ibsim_sm_give_lid(sm, p)) {
+			sm->reached[ibtsim_sm_idx(sm, p)] = 1;
+		} else if (!ibtsim_sm_give_lid(sm, p)) {
 			continue;
 		}
 		if (p->node->sw)
@@ -229,20 +230,20 @@ static void ibsim_sm_walk(struct ibsim_sm *sm, struct ibsim_port *start,
 	}
 
 	while (head < tail) {
-		struct ibsim_node *sw = sm->fabric->nodes[sm->queue[head++]];
+		struct ibtsim_node *sw = sm->fabric->nodes[sm->queue[head++]];
 
 		for (n = 1; n <= sw->num_ports; n++) {
-			struct ibsim_port *peer = sw->ports[n].peer;
+			struct ibtsim_port *peer = sw->ports[n].peer;
 
-			if (!peer || (live && !ibsim_sm_live(sm, &sw->ports[n])))
+			if (!peer || (live && !ibtsim_sm_live(sm, &sw->ports[n])))
 				continue;
 			if (peer->node->sw)
 				peer = &peer->node->ports[0];
 			if (live) {
-				if (sm->reached[ibsim_sm_idx(sm, peer)])
+				if (sm->reached[ibtsim_sm_idx(sm, peer)])
 					continue;
-				sm->reached[ibsim_sm_idx(sm, peer)] = 1;
-			} else if (!ibsim_sm_give_lid(sm, peer)) {
+				sm->reached[ibtsim_sm_idx(sm, peer)] = 1;
+			} else if (!ibtsim_sm_give_lid(sm, peer)) {
 				continue;
 			}
 			if (peer->node->sw)
@@ -257,8 +258,8 @@ static void ibsim_sm_walk(struct ibsim_sm *sm, struct ibsim_port *start,
  * and switch port 0 only), @sm_lid, and PortState @state: Armed (skipped
  * on an Active port) or Active. The SMA raises the events.
  */
-static void ibsim_sm_port_info(struct ibsim_sm *sm, struct ibsim_port *port,
-			       u16 lid, u16 sm_lid, u8 state)
+static void ibtsim_sm_port_info(struct ibtsim_sm *sm, struct ibtsim_port *port,
+				u16 lid, u16 sm_lid, u8 state)
 {
 	struct ib_port_info *pi = (struct ib_port_info *)sm->smp->data;
 	struct ib_smp *smp = sm->smp;
@@ -271,13 +272,13 @@ static void ibsim_sm_port_info(struct ibsim_sm *sm, struct ibsim_port *port,
 	smp->method = IB_MGMT_METHOD_GET;
 	smp->attr_id = IB_SMP_ATTR_PORT_INFO;
 	smp->attr_mod = cpu_to_be32(port->num);
-	ibsim_sma_answer(port->node, port->num, smp);
+	ibtsim_sma_answer(port->node, port->num, smp);
 	if (smp->status)
 		goto err;
 
 	cur = pi->linkspeed_portstate & 0xf;
-	if (state == IBSIM_PORT_ARMED && cur == IBSIM_PORT_ACTIVE)
-		state = IBSIM_PORT_NOP;
+	if (state == IBTSIM_PORT_ARMED && cur == IBTSIM_PORT_ACTIVE)
+		state = IBTSIM_PORT_NOP;
 	smp->method = IB_MGMT_METHOD_SET;
 	smp->status = 0;
 	pi->lid = cpu_to_be16(lid);
@@ -287,7 +288,7 @@ static void ibsim_sm_port_info(struct ibsim_sm *sm, struct ibsim_port *port,
 	pi->linkspeed_portstate = (pi->linkspeed_portstate & 0xf0) | state;
 	pi->portphysstate_linkdown &= 0x0f;		/* PhysState: no change */
 	pi->clientrereg_resv_subnetto &= 0x1f;		/* no ClientReregister */
-	ibsim_sma_answer(port->node, port->num, smp);
+	ibtsim_sma_answer(port->node, port->num, smp);
 	if (!smp->status)
 		return;
 err:
@@ -298,66 +299,66 @@ err:
 }
 
 /* PortInfo Set of every reached port, to @state. */
-static void ibsim_sm_configure(struct ibsim_sm *sm, u8 state)
+static void ibtsim_sm_configure(struct ibtsim_sm *sm, u8 state)
 {
 	u16 sm_lid = sm->fabric->sm_lid;
 	u32 i, n;
 
 	for (i = 0; i < sm->fabric->num_nodes; i++) {
-		struct ibsim_node *node = sm->fabric->nodes[i];
+		struct ibtsim_node *node = sm->fabric->nodes[i];
 		u32 base = sm->base[i];
 
 		if (node->sw) {
 			if (!sm->reached[base])
 				continue;
-			ibsim_sm_port_info(sm, &node->ports[0], sm->lid[base],
-					   sm_lid, state);
+			ibtsim_sm_port_info(sm, &node->ports[0], sm->lid[base],
+					    sm_lid, state);
 			for (n = 1; n <= node->num_ports; n++)
-				if (ibsim_sm_live(sm, &node->ports[n]))
-					ibsim_sm_port_info(sm, &node->ports[n],
-							   sm->lid[base],
-							   sm_lid, state);
+				if (ibtsim_sm_live(sm, &node->ports[n]))
+					ibtsim_sm_port_info(sm, &node->ports[n],
+							    sm->lid[base],
+							    sm_lid, state);
 		} else {
 			for (n = 1; n <= node->num_ports; n++)
 				if (sm->reached[base + n] && sm->lid[base + n])
-					ibsim_sm_port_info(sm, &node->ports[n],
-							   sm->lid[base + n],
-							   sm_lid, state);
+					ibtsim_sm_port_info(sm, &node->ports[n],
+							    sm->lid[base + n],
+							    sm_lid, state);
 		}
 		cond_resched();
 	}
 }
 
 /* Set LFT entry @lid of switch @node to @port. */
-static void ibsim_sm_lft_set(struct ibsim_node *node, u16 lid, u8 port)
+static void ibtsim_sm_lft_set(struct ibtsim_node *node, u16 lid, u8 port)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&node->lock, flags);
-	ibsim_lft_set(node->sw, lid, port);
+	ibtsim_lft_set(node->sw, lid, port);
 	spin_unlock_irqrestore(&node->lock, flags);
 }
 
 /* Hops from every switch to switch @t over trained links, into sm->dist. */
-static void ibsim_sm_distances(struct ibsim_sm *sm, struct ibsim_node *t)
+static void ibtsim_sm_distances(struct ibtsim_sm *sm, struct ibtsim_node *t)
 {
-	struct ibsim_fabric *fabric = sm->fabric;
+	struct ibtsim_fabric *fabric = sm->fabric;
 	u32 head = 0, tail = 0, i, n;
 
 	for (i = 0; i < fabric->num_nodes; i++)
-		sm->dist[i] = IBSIM_SM_INF;
+		sm->dist[i] = IBTSIM_SM_INF;
 	if (!sm->reached[sm->base[t->index]])
 		return;
 	sm->dist[t->index] = 0;
 	sm->queue[tail++] = t->index;
 	while (head < tail) {
-		struct ibsim_node *sw = fabric->nodes[sm->queue[head++]];
+		struct ibtsim_node *sw = fabric->nodes[sm->queue[head++]];
 
 		for (n = 1; n <= sw->num_ports; n++) {
-			struct ibsim_port *peer = sw->ports[n].peer;
+			struct ibtsim_port *peer = sw->ports[n].peer;
 
-			if (!ibsim_sm_live(sm, &sw->ports[n]) || !peer->node->sw ||
-			    sm->dist[peer->node->index] != IBSIM_SM_INF)
+			if (!ibtsim_sm_live(sm, &sw->ports[n]) || !peer->node->sw ||
+			    sm->dist[peer->node->index] != IBTSIM_SM_INF)
 				continue;
 			sm->dist[peer->node->index] = sm->dist[sw->index] + 1;
 			sm->queue[tail++] = peer->node->index;
@@ -369,17 +370,17 @@ static void ibsim_sm_distances(struct ibsim_sm *sm, struct ibsim_node *t)
  * The exit port of switch @s towards switch @t (sm->dist filled for @t):
  * a port on a shortest path carrying the fewest LIDs, the lowest on a tie.
  */
-static u8 ibsim_sm_exit(struct ibsim_sm *sm, struct ibsim_node *s)
+static u8 ibtsim_sm_exit(struct ibtsim_sm *sm, struct ibtsim_node *s)
 {
 	u32 d = sm->dist[s->index], best_use = U32_MAX;
-	u8 best = IBSIM_PORT_NONE;
+	u8 best = IBTSIM_PORT_NONE;
 	u32 n;
 
 	for (n = 1; n <= s->num_ports; n++) {
-		struct ibsim_port *peer = s->ports[n].peer;
+		struct ibtsim_port *peer = s->ports[n].peer;
 		u32 use = sm->use[sm->base[s->index] + n];
 
-		if (!ibsim_sm_live(sm, &s->ports[n]) || !peer->node->sw ||
+		if (!ibtsim_sm_live(sm, &s->ports[n]) || !peer->node->sw ||
 		    sm->dist[peer->node->index] + 1 != d)
 			continue;
 		if (use < best_use) {
@@ -387,81 +388,81 @@ static u8 ibsim_sm_exit(struct ibsim_sm *sm, struct ibsim_node *s)
 			best_use = use;
 		}
 	}
-	if (best != IBSIM_PORT_NONE)
+	if (best != IBTSIM_PORT_NONE)
 		sm->use[sm->base[s->index] + best]++;
 	return best;
 }
 
 /* Route @lid, held behind port @last of switch @t (0: @t itself). */
-static void ibsim_sm_route_lid(struct ibsim_sm *sm, struct ibsim_node *t,
-			       u16 lid, u8 last, bool live)
+static void ibtsim_sm_route_lid(struct ibtsim_sm *sm, struct ibtsim_node *t,
+				u16 lid, u8 last, bool live)
 {
-	struct ibsim_fabric *fabric = sm->fabric;
+	struct ibtsim_fabric *fabric = sm->fabric;
 	u32 i;
 
 	for (i = 0; i < fabric->num_nodes; i++) {
-		struct ibsim_node *s = fabric->nodes[i];
-		u8 out = IBSIM_PORT_NONE;
+		struct ibtsim_node *s = fabric->nodes[i];
+		u8 out = IBTSIM_PORT_NONE;
 
 		if (!s->sw || !sm->reached[sm->base[i]])
 			continue;
 		if (live && s == t)
 			out = last;
-		else if (live && sm->dist[i] != IBSIM_SM_INF)
-			out = ibsim_sm_exit(sm, s);
-		ibsim_sm_lft_set(s, lid, out);
+		else if (live && sm->dist[i] != IBTSIM_SM_INF)
+			out = ibtsim_sm_exit(sm, s);
+		ibtsim_sm_lft_set(s, lid, out);
 	}
 }
 
 /* Min-hop LFTs of every reached switch. Return: 0 or -ENOMEM. */
-static int ibsim_sm_route(struct ibsim_sm *sm)
+static int ibtsim_sm_route(struct ibtsim_sm *sm)
 {
-	struct ibsim_fabric *fabric = sm->fabric;
+	struct ibtsim_fabric *fabric = sm->fabric;
 	unsigned long flags;
 	u32 i, lid, n, top;
 	int err;
 
 	/* LinearFDBTop, and no route for LID 0 and LIDs past the top. */
 	for (i = 0; i < fabric->num_nodes; i++) {
-		struct ibsim_node *s = fabric->nodes[i];
+		struct ibtsim_node *s = fabric->nodes[i];
 
 		if (!s->sw || !sm->reached[sm->base[i]])
 			continue;
-		err = ibsim_lft_reserve(s, sm->max_lid);
+		err = ibtsim_lft_reserve(s, sm->max_lid);
 		if (err)
 			return err;
 		spin_lock_irqsave(&s->lock, flags);
 		top = max_t(u32, s->sw->lft_top, sm->max_lid);
-		ibsim_lft_set(s->sw, 0, IBSIM_PORT_NONE);
+		ibtsim_lft_set(s->sw, 0, IBTSIM_PORT_NONE);
 		for (lid = sm->max_lid + 1; lid <= top; lid++)
-			ibsim_lft_set(s->sw, lid, IBSIM_PORT_NONE);
+			ibtsim_lft_set(s->sw, lid, IBTSIM_PORT_NONE);
 		s->sw->lft_top = sm->max_lid;
 		s->sw->port_state_change = false;
 		spin_unlock_irqrestore(&s->lock, flags);
 	}
 
 	for (lid = 1; lid <= sm->max_lid; lid++) {
-		struct ibsim_port *owner = sm->owner[lid];
-		struct ibsim_node *t = owner->node;
+		struct ibtsim_port *owner = sm->owner[lid];
+		struct ibtsim_node *t = owner->node;
 
 		if (!t->sw) {
 			/* An HCA port cabled to another HCA: no switch routes it. */
 			if (!owner->peer->node->sw)
-				ibsim_sm_route_lid(sm, t, lid, 0, false);
+				ibtsim_sm_route_lid(sm, t, lid, 0, false);
 			continue;	/* else routed with its switch */
 		}
-		ibsim_sm_distances(sm, t);
-		ibsim_sm_route_lid(sm, t, lid, 0, true);
+		ibtsim_sm_distances(sm, t);
+		ibtsim_sm_route_lid(sm, t, lid, 0, true);
 		for (n = 1; n <= t->num_ports; n++) {
-			struct ibsim_port *peer = t->ports[n].peer;
+			struct ibtsim_port *peer = t->ports[n].peer;
 			u16 hca_lid;
 
 			if (!peer || peer->node->sw)
 				continue;
-			hca_lid = sm->lid[ibsim_sm_idx(sm, peer)];
+			hca_lid = sm->lid[ibtsim_sm_idx(sm, peer)];
 			if (hca_lid)
-				ibsim_sm_route_lid(sm, t, hca_lid, n,
-						   ibsim_sm_live(sm, &t->ports[n]));
+				ibtsim_sm_route_lid(sm, t, hca_lid, n,
+						    ibtsim_sm_live(sm, &t->ports[n]));
 		}
 		cond_resched();
 	}
@@ -469,7 +470,7 @@ static int ibsim_sm_route(struct ibsim_sm *sm)
 }
 
 /**
- * ibsim_sm_sweep - run SM-lite over a fabric
+ * ibtsim_sm_sweep - run SM-lite over a fabric
  * @fabric: the fabric; fabric->sm_lite should be set
  *
  * Assigns LIDs, programs min-hop LinearForwardingTables, sets MasterSMLID
@@ -479,99 +480,99 @@ static int ibsim_sm_route(struct ibsim_sm *sm)
  * fabric changes nothing and raises no event; after a link comes back up
  * (both ends in Init), a sweep makes it Active and routes over it.
  *
- * Context: process context, may sleep. The caller holds ibsim_fabrics_lock
+ * Context: process context, may sleep. The caller holds ibtsim_fabrics_lock
  * (which keeps the fabric alive and serializes sweeps) and no node lock;
  * the sweep takes each node's lock in turn, never two at once, and raises
  * ib_core events with no spinlock held.
  *
  * Return: 0; -ENOMEM; -EIO if the SMA refused a PortInfo Set (logged).
  */
-int ibsim_sm_sweep(struct ibsim_fabric *fabric)
+int ibtsim_sm_sweep(struct ibtsim_fabric *fabric)
 {
-	struct ibsim_sm sm = {};
-	struct ibsim_port *sm_port;
+	struct ibtsim_sm sm = {};
+	struct ibtsim_port *sm_port;
 	int err;
 
-	lockdep_assert_held(&ibsim_fabrics_lock);
-	sm_port = ibsim_sm_port(fabric);
+	lockdep_assert_held(&ibtsim_fabrics_lock);
+	sm_port = ibtsim_sm_port(fabric);
 	if (!sm_port) {
 		WRITE_ONCE(fabric->sm_lid, 0);
 		return 0;
 	}
-	err = ibsim_sm_alloc(&sm, fabric);
+	err = ibtsim_sm_alloc(&sm, fabric);
 	if (err)
 		goto out;
 
-	ibsim_sm_link_states(&sm);
-	ibsim_sm_walk(&sm, sm_port, false);
-	ibsim_sm_walk(&sm, sm_port, true);
-	WRITE_ONCE(fabric->sm_lid, sm.lid[ibsim_sm_idx(&sm, sm_port)]);
+	ibtsim_sm_link_states(&sm);
+	ibtsim_sm_walk(&sm, sm_port, false);
+	ibtsim_sm_walk(&sm, sm_port, true);
+	WRITE_ONCE(fabric->sm_lid, sm.lid[ibtsim_sm_idx(&sm, sm_port)]);
 
-	ibsim_sm_configure(&sm, IBSIM_PORT_ARMED);
-	err = ibsim_sm_route(&sm);
+	ibtsim_sm_configure(&sm, IBTSIM_PORT_ARMED);
+	err = ibtsim_sm_route(&sm);
 	if (err)
 		goto out;
-	ibsim_sm_configure(&sm, IBSIM_PORT_ACTIVE);
+	ibtsim_sm_configure(&sm, IBTSIM_PORT_ACTIVE);
 	if (sm.errors)
 		err = -EIO;
 	pr_debug("%s: SM-lite sweep: SM LID %u, %u LIDs, %u SMA errors\n",
 		 fabric->name, fabric->sm_lid, sm.max_lid, sm.errors);
 out:
-	ibsim_sm_free(&sm);
+	ibtsim_sm_free(&sm);
 	return err;
 }
 
 /*
- * A re-sweep asked for from a context that cannot take ibsim_fabrics_lock
+ * A re-sweep asked for from a context that cannot take ibtsim_fabrics_lock
  * (a debugfs write, which fabric deletion waits for while holding it).
  * The work never blocks on that lock: it tries it and, when it is busy,
- * comes back a little later, so ibsim_sm_stop() can always cancel it.
+ * comes back a little later, so ibtsim_sm_stop() can always cancel it.
  */
-#define IBSIM_SM_RETRY	msecs_to_jiffies(10)
+#define IBTSIM_SM_RETRY	msecs_to_jiffies(10)
 
-static void ibsim_sm_work(struct work_struct *work)
+static void ibtsim_sm_work(struct work_struct *work)
 {
-	struct ibsim_fabric *fabric =
-		container_of(to_delayed_work(work), struct ibsim_fabric, sm_work);
+	struct ibtsim_fabric *fabric =
+		container_of(to_delayed_work(work), struct ibtsim_fabric, sm_work);
 
-	if (!mutex_trylock(&ibsim_fabrics_lock)) {
-		queue_delayed_work(system_wq, &fabric->sm_work, IBSIM_SM_RETRY);
+	if (!mutex_trylock(&ibtsim_fabrics_lock)) {
+		queue_delayed_work(system_wq, &fabric->sm_work, IBTSIM_SM_RETRY);
 		return;
 	}
-	ibsim_sm_sweep(fabric);
-	mutex_unlock(&ibsim_fabrics_lock);
+	ibtsim_sm_sweep(fabric);
+	mutex_unlock(&ibtsim_fabrics_lock);
 }
 
 /**
- * ibsim_sm_init - prepare SM-lite's re-sweep work of a new fabric
+ * ibtsim_sm_init - prepare SM-lite's re-sweep work of a new fabric
  * @fabric: the fabric
  */
-void ibsim_sm_init(struct ibsim_fabric *fabric)
+void ibtsim_sm_init(struct ibtsim_fabric *fabric)
 {
-	INIT_DELAYED_WORK(&fabric->sm_work, ibsim_sm_work);
+	INIT_DELAYED_WORK(&fabric->sm_work, ibtsim_sm_work);
 }
 
 /**
- * ibsim_sm_resweep - have SM-lite sweep the fabric again, soon
+ * ibtsim_sm_resweep - have SM-lite sweep the fabric again, soon
  * @fabric: the fabric
  *
  * Called when a link comes back up: SM-lite brings it to Active and routes
  * over it again, as an SM does after a trap or its next sweep. Nothing
  * happens on a fabric without SM-lite. Any context that may queue work.
  */
-void ibsim_sm_resweep(struct ibsim_fabric *fabric)
+void ibtsim_sm_resweep(struct ibtsim_fabric *fabric)
 {
 	if (fabric->sm_lite)
 		queue_delayed_work(system_wq, &fabric->sm_work, 0);
 }
 
 /**
- * ibsim_sm_stop - cancel a pending re-sweep, before the fabric goes
+ * ibtsim_sm_stop - cancel a pending re-sweep, before the fabric goes
  * @fabric: the fabric
  *
- * May be called with ibsim_fabrics_lock held: the work never waits for it.
+ * May be called with ibtsim_fabrics_lock held: the work never waits for it.
  */
-void ibsim_sm_stop(struct ibsim_fabric *fabric)
+void ibtsim_sm_stop(struct ibtsim_fabric *fabric)
 {
 	cancel_delayed_work_sync(&fabric->sm_work);
 }

@@ -16,7 +16,7 @@
  *   through the LinearForwardingTable; no entry (0xFF, a port the switch
  *   does not have, or a LID above LinearFDBTop) drops and counts it.
  *
- * At port 0, SMP Get/Set are answered by the SMA (mad.c, with SwitchInfo,
+ * At port 0, SMP Get/Set are answered by the SMA (sma.c, with SwitchInfo,
  * LinearForwardingTable, MulticastForwardingTable and the per port pair
  * SLtoVLMappingTable from here). GMP Get/Set of the Performance
  * Management class go to the switch's PMA (pma.c); those of every other
@@ -35,12 +35,13 @@
 #include <rdma/ib_smi.h>
 
 #include "sim.h"
+#include "loc.h"
 
-#define IBSIM_SW_LIFE_TIME	0x12	/* about 1 s */
-#define IBSIM_SW_LIDS_PER_PORT	1
+#define IBTSIM_SW_LIFE_TIME	0x12	/* about 1 s */
+#define IBTSIM_SW_LIDS_PER_PORT	1
 
 /* SwitchInfo (IBA 14.2.5.4), as on the wire. */
-struct ibsim_switch_info {
+struct ibtsim_switch_info {
 	__be16 lft_cap;
 	__be16 rft_cap;
 	__be16 mft_cap;
@@ -56,11 +57,11 @@ struct ibsim_switch_info {
 	__be16 mft_top;
 } __packed;
 
-#define IBSIM_SI_LIFE_SHIFT	3
-#define IBSIM_SI_PSC		BIT(2)
+#define IBTSIM_SI_LIFE_SHIFT	3
+#define IBTSIM_SI_PSC		BIT(2)
 
 /**
- * ibsim_switch_create - give a switch node its switch state
+ * ibtsim_switch_create - give a switch node its switch state
  * @node: the node, of type switch
  *
  * The LFT starts empty (every entry 0xFF) and LinearFDBTop at 0: nothing
@@ -68,25 +69,25 @@ struct ibsim_switch_info {
  *
  * Return: 0 or -ENOMEM.
  */
-int ibsim_switch_create(struct ibsim_node *node)
+int ibtsim_switch_create(struct ibtsim_node *node)
 {
 	unsigned int pairs = (node->num_ports + 1) * (node->num_ports + 1);
-	struct ibsim_switch *sw;
+	struct ibtsim_switch *sw;
 
 	sw = kzalloc(sizeof(*sw), GFP_KERNEL);
 	if (!sw)
 		return -ENOMEM;
-	sw->mft_masks = DIV_ROUND_UP(node->num_ports + 1, IBSIM_MFT_PORTS);
-	sw->mft = ibsim_zalloc_array(IBSIM_MFT_CAP * sw->mft_masks,
-				     sizeof(*sw->mft));
+	sw->mft_masks = DIV_ROUND_UP(node->num_ports + 1, IBTSIM_MFT_PORTS);
+	sw->mft = ibtsim_zalloc_array(IBTSIM_MFT_CAP * sw->mft_masks,
+				      sizeof(*sw->mft));
 	if (!sw->mft)
 		goto err_free_sw;
-	sw->sl2vl = ibsim_zalloc_array(pairs, IBSIM_SL2VL_LEN);
+	sw->sl2vl = ibtsim_zalloc_array(pairs, IBTSIM_SL2VL_LEN);
 	if (!sw->sl2vl)
 		goto err_free_mft;
-	sw->life_time = IBSIM_SW_LIFE_TIME;
-	sw->def_mc_primary = IBSIM_PORT_NONE;
-	sw->def_mc_not_primary = IBSIM_PORT_NONE;
+	sw->life_time = IBTSIM_SW_LIFE_TIME;
+	sw->def_mc_primary = IBTSIM_PORT_NONE;
+	sw->def_mc_not_primary = IBTSIM_PORT_NONE;
 	xa_init(&sw->misroute);
 	node->sw = sw;
 	return 0;
@@ -98,7 +99,7 @@ err_free_sw:
 	return -ENOMEM;
 }
 
-void ibsim_switch_free(struct ibsim_node *node)
+void ibtsim_switch_free(struct ibtsim_node *node)
 {
 	u32 i;
 
@@ -107,7 +108,7 @@ void ibsim_switch_free(struct ibsim_node *node)
 	xa_destroy(&node->sw->misroute);
 	kvfree(node->sw->sl2vl);
 	kvfree(node->sw->mft);
-	for (i = 0; i < IBSIM_LFT_CHUNKS; i++)
+	for (i = 0; i < IBTSIM_LFT_CHUNKS; i++)
 		kfree(node->sw->lft[i]);
 	kfree(node->sw);
 	node->sw = NULL;
@@ -115,66 +116,66 @@ void ibsim_switch_free(struct ibsim_node *node)
 
 /* LinearForwardingTable */
 
-static u8 *ibsim_lft_chunk_alloc(gfp_t gfp)
+static u8 *ibtsim_lft_chunk_alloc(gfp_t gfp)
 {
-	u8 *chunk = kmalloc(IBSIM_LFT_CHUNK, gfp);
+	u8 *chunk = kmalloc(IBTSIM_LFT_CHUNK, gfp);
 
 	if (chunk)
-		memset(chunk, IBSIM_PORT_NONE, IBSIM_LFT_CHUNK);
+		memset(chunk, IBTSIM_PORT_NONE, IBTSIM_LFT_CHUNK);
 	return chunk;
 }
 
 /**
- * ibsim_lft_get - the LFT entry of @lid
+ * ibtsim_lft_get - the LFT entry of @lid
  * @sw: the switch; its node's lock held
- * @lid: a LID below %IBSIM_LFT_CAP
+ * @lid: a LID below %IBTSIM_LFT_CAP
  *
- * Return: the exit port, or %IBSIM_PORT_NONE.
+ * Return: the exit port, or %IBTSIM_PORT_NONE.
  */
-u8 ibsim_lft_get(const struct ibsim_switch *sw, u32 lid)
+u8 ibtsim_lft_get(const struct ibtsim_switch *sw, u32 lid)
 {
-	const u8 *chunk = sw->lft[lid / IBSIM_LFT_CHUNK];
+	const u8 *chunk = sw->lft[lid / IBTSIM_LFT_CHUNK];
 
-	return chunk ? chunk[lid % IBSIM_LFT_CHUNK] : IBSIM_PORT_NONE;
+	return chunk ? chunk[lid % IBTSIM_LFT_CHUNK] : IBTSIM_PORT_NONE;
 }
 
 /**
- * ibsim_lft_set - set the LFT entry of @lid
+ * ibtsim_lft_set - set the LFT entry of @lid
  * @sw: the switch; its node's lock held
- * @lid: a LID below %IBSIM_LFT_CAP
- * @port: exit port, or %IBSIM_PORT_NONE
+ * @lid: a LID below %IBTSIM_LFT_CAP
+ * @port: exit port, or %IBTSIM_PORT_NONE
  *
- * A route (not %IBSIM_PORT_NONE) needs the chunk of @lid: reserved with
- * ibsim_lft_reserve() before.
+ * A route (not %IBTSIM_PORT_NONE) needs the chunk of @lid: reserved with
+ * ibtsim_lft_reserve() before.
  */
-void ibsim_lft_set(struct ibsim_switch *sw, u32 lid, u8 port)
+void ibtsim_lft_set(struct ibtsim_switch *sw, u32 lid, u8 port)
 {
-	u8 *chunk = sw->lft[lid / IBSIM_LFT_CHUNK];
+	u8 *chunk = sw->lft[lid / IBTSIM_LFT_CHUNK];
 
 	if (chunk)
-		chunk[lid % IBSIM_LFT_CHUNK] = port;
+		chunk[lid % IBTSIM_LFT_CHUNK] = port;
 	else
-		WARN_ON_ONCE(port != IBSIM_PORT_NONE);
+		WARN_ON_ONCE(port != IBTSIM_PORT_NONE);
 }
 
 /**
- * ibsim_lft_reserve - allocate the LFT chunks of LIDs 0..@top of a switch
+ * ibtsim_lft_reserve - allocate the LFT chunks of LIDs 0..@top of a switch
  * @node: the switch node; its lock not held, process context
- * @top: the highest LID to be routed (below %IBSIM_LFT_CAP)
+ * @top: the highest LID to be routed (below %IBTSIM_LFT_CAP)
  *
  * Return: 0 or -ENOMEM.
  */
-int ibsim_lft_reserve(struct ibsim_node *node, u32 top)
+int ibtsim_lft_reserve(struct ibtsim_node *node, u32 top)
 {
-	struct ibsim_switch *sw = node->sw;
+	struct ibtsim_switch *sw = node->sw;
 	unsigned long flags;
 	u32 i;
 	u8 *chunk;
 
-	for (i = 0; i <= top / IBSIM_LFT_CHUNK; i++) {
+	for (i = 0; i <= top / IBTSIM_LFT_CHUNK; i++) {
 		if (READ_ONCE(sw->lft[i]))
 			continue;
-		chunk = ibsim_lft_chunk_alloc(GFP_KERNEL);
+		chunk = ibtsim_lft_chunk_alloc(GFP_KERNEL);
 		if (!chunk)
 			return -ENOMEM;
 		spin_lock_irqsave(&node->lock, flags);
@@ -191,31 +192,31 @@ int ibsim_lft_reserve(struct ibsim_node *node, u32 top)
 /* SMA attributes */
 
 /* Caller holds the node lock. */
-static void __ibsim_fill_switch_info(struct ibsim_node *node,
-				     struct ibsim_switch_info *si)
+static void __ibtsim_fill_switch_info(struct ibtsim_node *node,
+				      struct ibtsim_switch_info *si)
 {
-	struct ibsim_switch *sw = node->sw;
+	struct ibtsim_switch *sw = node->sw;
 
 	memset(si, 0, sizeof(*si));
-	si->lft_cap = cpu_to_be16(IBSIM_LFT_CAP);
-	si->mft_cap = cpu_to_be16(IBSIM_MFT_CAP);
+	si->lft_cap = cpu_to_be16(IBTSIM_LFT_CAP);
+	si->mft_cap = cpu_to_be16(IBTSIM_MFT_CAP);
 	si->lft_top = cpu_to_be16(sw->lft_top);
 	si->mft_top = cpu_to_be16(sw->mft_top);
 	si->default_port = sw->default_port;
 	si->def_mc_primary = sw->def_mc_primary;
 	si->def_mc_not_primary = sw->def_mc_not_primary;
-	si->life_psc_osl = sw->life_time << IBSIM_SI_LIFE_SHIFT |
-			   (sw->port_state_change ? IBSIM_SI_PSC : 0);
-	si->lids_per_port = cpu_to_be16(IBSIM_SW_LIDS_PER_PORT);
+	si->life_psc_osl = sw->life_time << IBTSIM_SI_LIFE_SHIFT |
+			   (sw->port_state_change ? IBTSIM_SI_PSC : 0);
+	si->lids_per_port = cpu_to_be16(IBTSIM_SW_LIDS_PER_PORT);
 	/* Tables are kept per port; enforcement is not simulated. */
-	si->pkey_enf_cap = cpu_to_be16(IBSIM_PKEY_TBL_LEN);
+	si->pkey_enf_cap = cpu_to_be16(IBTSIM_PKEY_TBL_LEN);
 }
 
-static u16 ibsim_switch_info(struct ibsim_node *node, struct ib_smp *smp,
-			     bool set)
+static u16 ibtsim_switch_info(struct ibtsim_node *node, struct ib_smp *smp,
+			      bool set)
 {
-	struct ibsim_switch_info *si = (struct ibsim_switch_info *)smp->data;
-	struct ibsim_switch *sw = node->sw;
+	struct ibtsim_switch_info *si = (struct ibtsim_switch_info *)smp->data;
+	struct ibtsim_switch *sw = node->sw;
 	u16 top = be16_to_cpu(si->lft_top);
 	unsigned long flags;
 	u16 status = 0;
@@ -225,7 +226,7 @@ static u16 ibsim_switch_info(struct ibsim_node *node, struct ib_smp *smp,
 		return IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE;
 
 	spin_lock_irqsave(&node->lock, flags);
-	if (set && top >= IBSIM_LFT_CAP) {
+	if (set && top >= IBTSIM_LFT_CAP) {
 		status = IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE;
 	} else if (set) {
 		sw->lft_top = top;
@@ -233,35 +234,35 @@ static u16 ibsim_switch_info(struct ibsim_node *node, struct ib_smp *smp,
 		sw->default_port = si->default_port;
 		sw->def_mc_primary = si->def_mc_primary;
 		sw->def_mc_not_primary = si->def_mc_not_primary;
-		sw->life_time = si->life_psc_osl >> IBSIM_SI_LIFE_SHIFT;
+		sw->life_time = si->life_psc_osl >> IBTSIM_SI_LIFE_SHIFT;
 		/* PortStateChange: writing 1 clears it. */
-		if (si->life_psc_osl & IBSIM_SI_PSC)
+		if (si->life_psc_osl & IBTSIM_SI_PSC)
 			sw->port_state_change = false;
 	}
-	__ibsim_fill_switch_info(node, si);
+	__ibtsim_fill_switch_info(node, si);
 	spin_unlock_irqrestore(&node->lock, flags);
 	return status;
 }
 
 /* LinearForwardingTable: AttributeModifier = block of 64 LIDs. */
-static u16 ibsim_switch_lft(struct ibsim_node *node, struct ib_smp *smp,
-			    bool set)
+static u16 ibtsim_switch_lft(struct ibtsim_node *node, struct ib_smp *smp,
+			     bool set)
 {
 	u32 block = be32_to_cpu(smp->attr_mod);
-	struct ibsim_switch *sw = node->sw;
-	u32 c = block * IBSIM_LFT_BLOCK / IBSIM_LFT_CHUNK;
-	u32 off = block * IBSIM_LFT_BLOCK % IBSIM_LFT_CHUNK;
+	struct ibtsim_switch *sw = node->sw;
+	u32 c = block * IBTSIM_LFT_BLOCK / IBTSIM_LFT_CHUNK;
+	u32 off = block * IBTSIM_LFT_BLOCK % IBTSIM_LFT_CHUNK;
 	u8 *spare = NULL;
 	unsigned long flags;
 
-	BUILD_BUG_ON(IBSIM_LFT_CAP % IBSIM_LFT_CHUNK);
-	BUILD_BUG_ON(IBSIM_LFT_CHUNK % IBSIM_LFT_BLOCK);
-	if (block >= IBSIM_LFT_CAP / IBSIM_LFT_BLOCK)
+	BUILD_BUG_ON(IBTSIM_LFT_CAP % IBTSIM_LFT_CHUNK);
+	BUILD_BUG_ON(IBTSIM_LFT_CHUNK % IBTSIM_LFT_BLOCK);
+	if (block >= IBTSIM_LFT_CAP / IBTSIM_LFT_BLOCK)
 		return IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE;
 	/* A route into a chunk not there yet: the chunk first (any context). */
 	if (set && !READ_ONCE(sw->lft[c]) &&
-	    memchr_inv(smp->data, IBSIM_PORT_NONE, IBSIM_LFT_BLOCK)) {
-		spare = ibsim_lft_chunk_alloc(GFP_ATOMIC);
+	    memchr_inv(smp->data, IBTSIM_PORT_NONE, IBTSIM_LFT_BLOCK)) {
+		spare = ibtsim_lft_chunk_alloc(GFP_ATOMIC);
 		if (!spare)
 			return IB_MGMT_MAD_STATUS_BUSY;
 	}
@@ -272,27 +273,27 @@ static u16 ibsim_switch_lft(struct ibsim_node *node, struct ib_smp *smp,
 		spare = NULL;
 	}
 	if (set && sw->lft[c])
-		memcpy(sw->lft[c] + off, smp->data, IBSIM_LFT_BLOCK);
+		memcpy(sw->lft[c] + off, smp->data, IBTSIM_LFT_BLOCK);
 	if (sw->lft[c])
-		memcpy(smp->data, sw->lft[c] + off, IBSIM_LFT_BLOCK);
+		memcpy(smp->data, sw->lft[c] + off, IBTSIM_LFT_BLOCK);
 	else
-		memset(smp->data, IBSIM_PORT_NONE, IBSIM_LFT_BLOCK);
+		memset(smp->data, IBTSIM_PORT_NONE, IBTSIM_LFT_BLOCK);
 	spin_unlock_irqrestore(&node->lock, flags);
 	kfree(spare);
-	memset(smp->data + IBSIM_LFT_BLOCK, 0,
-	       IB_SMP_DATA_SIZE - IBSIM_LFT_BLOCK);
+	memset(smp->data + IBTSIM_LFT_BLOCK, 0,
+	       IB_SMP_DATA_SIZE - IBTSIM_LFT_BLOCK);
 	return 0;
 }
 
 /*
  * MulticastForwardingTable (IBA 14.2.5.12): AttributeModifier bits 0..8
  * the block of 32 MLIDs (from 0xC000), bits 28..31 the position of the
- * 16-port mask; the bits between are reserved. %IBSIM_MFT_CAP entries.
+ * 16-port mask; the bits between are reserved. %IBTSIM_MFT_CAP entries.
  */
-static u16 ibsim_switch_mft(struct ibsim_node *node, struct ib_smp *smp,
-			    bool set)
+static u16 ibtsim_switch_mft(struct ibtsim_node *node, struct ib_smp *smp,
+			     bool set)
 {
-	struct ibsim_switch *sw = node->sw;
+	struct ibtsim_switch *sw = node->sw;
 	__be16 *wire = (__be16 *)smp->data;
 	u32 am = be32_to_cpu(smp->attr_mod);
 	u32 block = am & 0x1ff, pos = am >> 28;
@@ -300,15 +301,15 @@ static u16 ibsim_switch_mft(struct ibsim_node *node, struct ib_smp *smp,
 	unsigned int i;
 	u16 *entry;
 
-	BUILD_BUG_ON(IBSIM_MFT_BLOCK * sizeof(*wire) != IB_SMP_DATA_SIZE);
-	BUILD_BUG_ON(IBSIM_MFT_CAP % IBSIM_MFT_BLOCK);
-	if ((am & 0x0ffffe00) || block >= IBSIM_MFT_CAP / IBSIM_MFT_BLOCK ||
+	BUILD_BUG_ON(IBTSIM_MFT_BLOCK * sizeof(*wire) != IB_SMP_DATA_SIZE);
+	BUILD_BUG_ON(IBTSIM_MFT_CAP % IBTSIM_MFT_BLOCK);
+	if ((am & 0x0ffffe00) || block >= IBTSIM_MFT_CAP / IBTSIM_MFT_BLOCK ||
 	    pos >= sw->mft_masks)
 		return IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE;
-	entry = sw->mft + block * IBSIM_MFT_BLOCK * sw->mft_masks + pos;
+	entry = sw->mft + block * IBTSIM_MFT_BLOCK * sw->mft_masks + pos;
 
 	spin_lock_irqsave(&node->lock, flags);
-	for (i = 0; i < IBSIM_MFT_BLOCK; i++, entry += sw->mft_masks) {
+	for (i = 0; i < IBTSIM_MFT_BLOCK; i++, entry += sw->mft_masks) {
 		if (set)
 			*entry = be16_to_cpu(wire[i]);
 		wire[i] = cpu_to_be16(*entry);
@@ -321,8 +322,8 @@ static u16 ibsim_switch_mft(struct ibsim_node *node, struct ib_smp *smp,
  * SLtoVLMappingTable (IBA 14.2.5.8) of a switch: AttributeModifier bits
  * 8..15 the input port, bits 0..7 the output port (0: port 0).
  */
-static u16 ibsim_switch_sl2vl(struct ibsim_node *node, struct ib_smp *smp,
-			      bool set)
+static u16 ibtsim_switch_sl2vl(struct ibtsim_node *node, struct ib_smp *smp,
+			       bool set)
 {
 	u32 am = be32_to_cpu(smp->attr_mod);
 	u32 in = (am >> 8) & 0xff, out = am & 0xff;
@@ -332,37 +333,37 @@ static u16 ibsim_switch_sl2vl(struct ibsim_node *node, struct ib_smp *smp,
 	if ((am & ~0xffffU) || in > node->num_ports || out > node->num_ports)
 		return IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE;
 	table = node->sw->sl2vl +
-		(in * (node->num_ports + 1) + out) * IBSIM_SL2VL_LEN;
+		(in * (node->num_ports + 1) + out) * IBTSIM_SL2VL_LEN;
 
 	spin_lock_irqsave(&node->lock, flags);
 	if (set)
-		memcpy(table, smp->data, IBSIM_SL2VL_LEN);
-	memcpy(smp->data, table, IBSIM_SL2VL_LEN);
+		memcpy(table, smp->data, IBTSIM_SL2VL_LEN);
+	memcpy(smp->data, table, IBTSIM_SL2VL_LEN);
 	spin_unlock_irqrestore(&node->lock, flags);
-	memset(smp->data + IBSIM_SL2VL_LEN, 0,
-	       IB_SMP_DATA_SIZE - IBSIM_SL2VL_LEN);
+	memset(smp->data + IBTSIM_SL2VL_LEN, 0,
+	       IB_SMP_DATA_SIZE - IBTSIM_SL2VL_LEN);
 	return 0;
 }
 
 /**
- * ibsim_switch_sma - the switch-only attributes of the SMA
+ * ibtsim_switch_sma - the switch-only attributes of the SMA
  * @node: a switch node
  * @smp: the request, answered in place
  * @set: SubnSet (else SubnGet)
  *
  * Return: the MAD status; 0x000C for attributes the switch does not have.
  */
-u16 ibsim_switch_sma(struct ibsim_node *node, struct ib_smp *smp, bool set)
+u16 ibtsim_switch_sma(struct ibtsim_node *node, struct ib_smp *smp, bool set)
 {
 	switch (smp->attr_id) {
 	case IB_SMP_ATTR_SWITCH_INFO:
-		return ibsim_switch_info(node, smp, set);
+		return ibtsim_switch_info(node, smp, set);
 	case IB_SMP_ATTR_LINEAR_FORWARD_TABLE:
-		return ibsim_switch_lft(node, smp, set);
+		return ibtsim_switch_lft(node, smp, set);
 	case IB_SMP_ATTR_MCAST_FORWARD_TABLE:
-		return ibsim_switch_mft(node, smp, set);
+		return ibtsim_switch_mft(node, smp, set);
 	case IB_SMP_ATTR_SL_TO_VL_TABLE:
-		return ibsim_switch_sl2vl(node, smp, set);
+		return ibtsim_switch_sl2vl(node, smp, set);
 	default:
 		return IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD_ATTRIB;
 	}
@@ -370,15 +371,15 @@ u16 ibsim_switch_sma(struct ibsim_node *node, struct ib_smp *smp, bool set)
 
 /* forwarding */
 
-enum ibsim_fwd {
-	IBSIM_FWD_DROP,		/* drop, reason given */
-	IBSIM_FWD_PORT,		/* leave by the port given */
-	IBSIM_FWD_LOCAL,	/* for the switch itself (port 0) */
-	IBSIM_FWD_LID,		/* route by the (new) LRH DLID */
+enum ibtsim_fwd {
+	IBTSIM_FWD_DROP,	/* drop, reason given */
+	IBTSIM_FWD_PORT,	/* leave by the port given */
+	IBTSIM_FWD_LOCAL,	/* for the switch itself (port 0) */
+	IBTSIM_FWD_LID,		/* route by the (new) LRH DLID */
 };
 
 /* The switch's base LID (port 0), 0 if none yet. */
-static u16 ibsim_switch_lid(struct ibsim_node *node, u8 *lmc)
+static u16 ibtsim_switch_lid(struct ibtsim_node *node, u8 *lmc)
 {
 	unsigned long flags;
 	u16 lid;
@@ -391,47 +392,47 @@ static u16 ibsim_switch_lid(struct ibsim_node *node, u8 *lmc)
 }
 
 /* Is @dlid the permissive LID or one of the switch's? */
-static bool ibsim_switch_own_lid(struct ibsim_node *node, u16 dlid)
+static bool ibtsim_switch_own_lid(struct ibtsim_node *node, u16 dlid)
 {
 	u16 lid;
 	u8 lmc;
 
-	if (dlid == IBSIM_LID_PERMISSIVE)
+	if (dlid == IBTSIM_LID_PERMISSIVE)
 		return true;
-	lid = ibsim_switch_lid(node, &lmc);
+	lid = ibtsim_switch_lid(node, &lmc);
 	return lid && dlid >= lid && dlid - lid < (1U << lmc);
 }
 
 /* Unicast routing of @dlid: an exit port, 0 (the switch) or PORT_NONE. */
-static u8 ibsim_switch_lookup(struct ibsim_node *node, u16 dlid)
+static u8 ibtsim_switch_lookup(struct ibtsim_node *node, u16 dlid)
 {
 	unsigned long flags;
-	u8 port = IBSIM_PORT_NONE;
+	u8 port = IBTSIM_PORT_NONE;
 
-	if (ibsim_switch_own_lid(node, dlid))
+	if (ibtsim_switch_own_lid(node, dlid))
 		return 0;
 	spin_lock_irqsave(&node->lock, flags);
-	if (dlid <= node->sw->lft_top && dlid < IBSIM_LFT_CAP)
-		port = ibsim_lft_get(node->sw, dlid);
+	if (dlid <= node->sw->lft_top && dlid < IBTSIM_LFT_CAP)
+		port = ibtsim_lft_get(node->sw, dlid);
 	spin_unlock_irqrestore(&node->lock, flags);
 	return port;
 }
 
 /* The LRH SLID of what the switch sends from port 0. */
-static u16 ibsim_switch_slid(struct ibsim_node *node)
+static u16 ibtsim_switch_slid(struct ibtsim_node *node)
 {
 	u8 lmc;
 
-	return ibsim_switch_lid(node, &lmc) ?: IBSIM_LID_PERMISSIVE;
+	return ibtsim_switch_lid(node, &lmc) ?: IBTSIM_LID_PERMISSIVE;
 }
 
 /* Continue a DR SMP LID-routed to @lid (a LID-routed end of its path). */
-static enum ibsim_fwd ibsim_dr_to_lid(struct ibsim_node *node,
-				      struct ibsim_pkt *pkt, __be16 lid)
+static enum ibtsim_fwd ibtsim_dr_to_lid(struct ibtsim_node *node,
+					struct ibtsim_pkt *pkt, __be16 lid)
 {
 	pkt->dlid = be16_to_cpu(lid);
-	pkt->slid = ibsim_switch_slid(node);
-	return IBSIM_FWD_LID;
+	pkt->slid = ibtsim_switch_slid(node);
+	return IBTSIM_FWD_LID;
 }
 
 /*
@@ -441,34 +442,34 @@ static enum ibsim_fwd ibsim_dr_to_lid(struct ibsim_node *node,
  * the switch's, so an SMP in a LID-routed part of its path has reached
  * the end of that part here (an answer generated here is addressed so).
  */
-static enum ibsim_fwd ibsim_switch_dr(struct ibsim_node *node, u8 in_port,
-				      bool ours, struct ibsim_pkt *pkt,
-				      u8 *out, const char **why)
+static enum ibtsim_fwd ibtsim_switch_dr(struct ibtsim_node *node, u8 in_port,
+					bool ours, struct ibtsim_pkt *pkt,
+					u8 *out, const char **why)
 {
 	struct ib_smp *smp = (struct ib_smp *)pkt->data;
 	u8 cnt = smp->hop_cnt;
 
 	if (cnt >= IB_SMP_MAX_PATH_HOPS) {
 		*why = "DR hop count above 63";
-		return IBSIM_FWD_DROP;
+		return IBTSIM_FWD_DROP;
 	}
 	if (!ib_get_smp_direction(smp)) {
 		if (!smp->hop_ptr) {
 			/* LID-routed so far: the directed part starts here. */
 			if (!ours)
-				return IBSIM_FWD_LID;
+				return IBTSIM_FWD_LID;
 			smp->hop_ptr = 1;
 			if (!cnt)
 				goto end_of_dr;
 			*out = smp->initial_path[1];
-			return IBSIM_FWD_PORT;
+			return IBTSIM_FWD_PORT;
 		}
 		if (smp->hop_ptr < cnt) {
 			/* C14-9:2, an intermediate hop */
 			smp->return_path[smp->hop_ptr] = in_port;
 			smp->hop_ptr++;
 			*out = smp->initial_path[smp->hop_ptr];
-			return IBSIM_FWD_PORT;
+			return IBTSIM_FWD_PORT;
 		}
 		if (smp->hop_ptr == cnt) {
 			/* C14-9:3, the end of the directed part */
@@ -478,84 +479,84 @@ static enum ibsim_fwd ibsim_switch_dr(struct ibsim_node *node, u8 in_port,
 		}
 		if (smp->hop_ptr == cnt + 1)
 			/* C14-9:4, past a LID-routed end part */
-			return ours ? IBSIM_FWD_LOCAL : IBSIM_FWD_LID;
+			return ours ? IBTSIM_FWD_LOCAL : IBTSIM_FWD_LID;
 		*why = "DR hop pointer past the path";
-		return IBSIM_FWD_DROP;
+		return IBTSIM_FWD_DROP;
 	}
 
 	if (cnt && smp->hop_ptr == cnt + 1) {
 		/* C14-13:1, the return starts here or comes back to us */
 		if (!ours)
-			return IBSIM_FWD_LID;
+			return IBTSIM_FWD_LID;
 		smp->hop_ptr--;
 		*out = smp->return_path[smp->hop_ptr];
-		return IBSIM_FWD_PORT;
+		return IBTSIM_FWD_PORT;
 	}
 	if (smp->hop_ptr >= 2 && smp->hop_ptr <= cnt) {
 		/* C14-13:2, an intermediate hop */
 		smp->hop_ptr--;
 		*out = smp->return_path[smp->hop_ptr];
-		return IBSIM_FWD_PORT;
+		return IBTSIM_FWD_PORT;
 	}
 	if (smp->hop_ptr == 1) {
 		/* C14-13:3, the end of the directed part */
 		smp->hop_ptr = 0;
 		if (smp->dr_slid == IB_LID_PERMISSIVE) {
 			*why = "returning DR SMP for an SM on the switch";
-			return IBSIM_FWD_DROP;
+			return IBTSIM_FWD_DROP;
 		}
-		return ibsim_dr_to_lid(node, pkt, smp->dr_slid);
+		return ibtsim_dr_to_lid(node, pkt, smp->dr_slid);
 	}
 	if (!smp->hop_ptr && !ours)
-		return IBSIM_FWD_LID;	/* C14-13:4, LID-routed to the SM */
+		return IBTSIM_FWD_LID;	/* C14-13:4, LID-routed to the SM */
 	*why = "returning DR SMP for an SM on the switch";
-	return IBSIM_FWD_DROP;
+	return IBTSIM_FWD_DROP;
 
 end_of_dr:
 	if (smp->dr_dlid == IB_LID_PERMISSIVE)
-		return IBSIM_FWD_LOCAL;
-	return ibsim_dr_to_lid(node, pkt, smp->dr_dlid);
+		return IBTSIM_FWD_LOCAL;
+	return ibtsim_dr_to_lid(node, pkt, smp->dr_dlid);
 }
 
-static bool ibsim_pkt_is_smp(const struct ibsim_pkt *pkt, u8 mgmt_class)
+static bool ibtsim_pkt_is_smp(const struct ibtsim_pkt *pkt, u8 mgmt_class)
 {
 	return !pkt->dqpn && pkt->len >= sizeof(struct ib_smp) &&
 	       ((const struct ib_smp *)pkt->data)->mgmt_class == mgmt_class;
 }
 
 /* Where @pkt goes from the switch: a port, the switch itself, or nowhere. */
-static enum ibsim_fwd ibsim_switch_route(struct ibsim_node *node, u8 in_port,
-					 struct ibsim_pkt *pkt, u8 *out,
-					 const char **why)
+static enum ibtsim_fwd ibtsim_switch_route(struct ibtsim_node *node, u8 in_port,
+					   struct ibtsim_pkt *pkt, u8 *out,
+					   const char **why)
 {
-	enum ibsim_fwd fwd = IBSIM_FWD_LID;
-	bool dr = ibsim_pkt_is_smp(pkt, IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE);
+	enum ibtsim_fwd fwd = IBTSIM_FWD_LID;
+	bool dr = ibtsim_pkt_is_smp(pkt, IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE);
 
 	if (dr)
-		fwd = ibsim_switch_dr(node, in_port,
-				      ibsim_switch_own_lid(node, pkt->dlid),
-				      pkt, out, why);
-	if (fwd != IBSIM_FWD_LID)
+		fwd = ibtsim_switch_dr(node, in_port,
+				       ibtsim_switch_own_lid(node, pkt->dlid),
+				       pkt, out, why);
+	if (fwd != IBTSIM_FWD_LID)
 		return fwd;
 
 	/* The misroute fault knob overrides the LFT, for LID routing only. */
-	if (dr || !ibsim_misroute_lookup(node, pkt->dlid, out))
-		*out = ibsim_switch_lookup(node, pkt->dlid);
+	if (dr || !ibtsim_misroute_lookup(node, pkt->dlid, out))
+		*out = ibtsim_switch_lookup(node, pkt->dlid);
 	if (!*out)
-		return IBSIM_FWD_LOCAL;
-	if (*out == IBSIM_PORT_NONE) {
+		return IBTSIM_FWD_LOCAL;
+	if (*out == IBTSIM_PORT_NONE) {
 		*why = "no LFT entry for the DLID";
-		return IBSIM_FWD_DROP;
+		return IBTSIM_FWD_DROP;
 	}
-	return IBSIM_FWD_PORT;
+	return IBTSIM_FWD_PORT;
 }
 
 /*
  * @pkt is for the switch: rewrite it into the answer, addressed back to
  * the requester. Returns false (and why) when there is nothing to answer.
  */
-static bool ibsim_switch_answer(struct ibsim_node *node, u8 in_port,
-				struct ibsim_pkt *pkt, const char **why)
+static bool ibtsim_switch_answer(struct ibtsim_node *node, u8 in_port,
+				 struct ibtsim_pkt *pkt, const char **why)
 {
 	struct ib_mad_hdr *hdr = (struct ib_mad_hdr *)pkt->data;
 	u32 dqpn = pkt->dqpn;
@@ -575,7 +576,7 @@ static bool ibsim_switch_answer(struct ibsim_node *node, u8 in_port,
 			*why = "GMP on QP0";
 			return false;
 		}
-		ibsim_sma_answer(node, in_port, (struct ib_smp *)hdr);
+		ibtsim_sma_answer(node, in_port, (struct ib_smp *)hdr);
 		pkt->qkey = 0;
 		/*
 		 * A DR answer returns from here by DR, unless the request came
@@ -584,7 +585,7 @@ static bool ibsim_switch_answer(struct ibsim_node *node, u8 in_port,
 		 */
 		if (hdr->mgmt_class == IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE &&
 		    ((struct ib_smp *)hdr)->dr_dlid == IB_LID_PERMISSIVE)
-			pkt->slid = IBSIM_LID_PERMISSIVE;
+			pkt->slid = IBTSIM_LID_PERMISSIVE;
 	} else if (dqpn == 1) {
 		if (hdr->mgmt_class == IB_MGMT_CLASS_SUBN_LID_ROUTED ||
 		    hdr->mgmt_class == IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE) {
@@ -592,7 +593,7 @@ static bool ibsim_switch_answer(struct ibsim_node *node, u8 in_port,
 			return false;
 		}
 		if (hdr->mgmt_class == IB_MGMT_CLASS_PERF_MGMT) {
-			ibsim_pma_answer(node, in_port, (struct ib_mad *)hdr);
+			ibtsim_pma_answer(node, in_port, (struct ib_mad *)hdr);
 		} else {
 			hdr->method = IB_MGMT_METHOD_GET_RESP;
 			hdr->status = cpu_to_be16(IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD_ATTRIB);
@@ -606,7 +607,7 @@ static bool ibsim_switch_answer(struct ibsim_node *node, u8 in_port,
 	pkt->dqpn = pkt->sqpn;
 	pkt->sqpn = dqpn;
 	pkt->dlid = pkt->slid;
-	pkt->slid = ibsim_switch_slid(node);
+	pkt->slid = ibtsim_switch_slid(node);
 	pkt->has_imm = false;
 	if (pkt->has_grh) {
 		unsigned long flags;
@@ -624,17 +625,17 @@ static bool ibsim_switch_answer(struct ibsim_node *node, u8 in_port,
 }
 
 /**
- * ibsim_switch_rx - a packet arrives at an external port of a switch
+ * ibtsim_switch_rx - a packet arrives at an external port of a switch
  * @port: the arrival port
  * @pkt: the packet; rewritten in place when the switch answers it
  *
  * Return: the port @pkt leaves the switch by, or NULL when it was dropped
  * (counted on @port).
  */
-struct ibsim_port *ibsim_switch_rx(struct ibsim_port *port,
-				   struct ibsim_pkt *pkt)
+struct ibtsim_port *ibtsim_switch_rx(struct ibtsim_port *port,
+				     struct ibtsim_pkt *pkt)
 {
-	struct ibsim_node *node = port->node;
+	struct ibtsim_node *node = port->node;
 	bool answered = false;
 	unsigned long flags;
 	unsigned int step;
@@ -644,11 +645,11 @@ struct ibsim_port *ibsim_switch_rx(struct ibsim_port *port,
 	spin_lock_irqsave(&node->lock, flags);
 	state = port->state;
 	spin_unlock_irqrestore(&node->lock, flags);
-	if (state == IBSIM_PORT_DOWN) {
+	if (state == IBTSIM_PORT_DOWN) {
 		why = "port down";
 		goto drop;
 	}
-	if (pkt->dqpn && state < IBSIM_PORT_ARMED) {
+	if (pkt->dqpn && state < IBTSIM_PORT_ARMED) {
 		why = "data packet before Armed";
 		goto drop;
 	}
@@ -656,19 +657,19 @@ struct ibsim_port *ibsim_switch_rx(struct ibsim_port *port,
 
 	/* Route; at most once to port 0 for an answer, then route that. */
 	for (step = 0; step < 2; step++) {
-		switch (ibsim_switch_route(node, port->num, pkt, &out, &why)) {
-		case IBSIM_FWD_PORT:
+		switch (ibtsim_switch_route(node, port->num, pkt, &out, &why)) {
+		case IBTSIM_FWD_PORT:
 			if (!out || out > node->num_ports) {
 				why = "exit port out of range";
 				goto drop;
 			}
 			return &node->ports[out];
-		case IBSIM_FWD_LOCAL:
+		case IBTSIM_FWD_LOCAL:
 			if (answered) {
 				why = "answer addressed to the switch itself";
 				goto drop;
 			}
-			if (!ibsim_switch_answer(node, port->num, pkt, &why))
+			if (!ibtsim_switch_answer(node, port->num, pkt, &why))
 				goto drop;
 			answered = true;
 			break;
@@ -678,6 +679,6 @@ struct ibsim_port *ibsim_switch_rx(struct ibsim_port *port,
 	}
 	why = "answer addressed to the switch itself";
 drop:
-	ibsim_drop(port, why);
+	ibtsim_drop(port, why);
 	return NULL;
 }

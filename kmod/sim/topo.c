@@ -24,25 +24,27 @@
 #include <linux/mm.h>
 
 #include "sim.h"
+#include "topo.h"
+#include "loc.h"
 
-#define IBSIM_TOPO_UNRESOLVED	U32_MAX
+#define IBTSIM_TOPO_UNRESOLVED	U32_MAX
 
-struct ibsim_topo_ctx {
-	struct ibsim_topo *topo;
-	struct ibsim_topo_node *cur;
+struct ibtsim_topo_ctx {
+	struct ibtsim_topo *topo;
+	struct ibtsim_topo_node *cur;
 	u64 pending_node_guid;
 	u64 pending_sys_guid;
 	u32 line;
 };
 
-static int ibsim_topo_err(struct ibsim_topo *topo, u32 line, const char *msg)
+static int ibtsim_topo_err(struct ibtsim_topo *topo, u32 line, const char *msg)
 {
 	topo->err_line = line;
 	topo->err_msg = msg;
 	return -EINVAL;
 }
 
-static char *ibsim_skip_ws(char *p)
+static char *ibtsim_skip_ws(char *p)
 {
 	while (*p == ' ' || *p == '\t')
 		p++;
@@ -50,7 +52,7 @@ static char *ibsim_skip_ws(char *p)
 }
 
 /* Cut the line at a '#' that is not inside a quoted name. */
-static void ibsim_strip_comment(char *p)
+static void ibtsim_strip_comment(char *p)
 {
 	bool quoted = false;
 
@@ -63,7 +65,7 @@ static void ibsim_strip_comment(char *p)
 	*p = '\0';
 }
 
-static void ibsim_rstrip(char *s)
+static void ibtsim_rstrip(char *s)
 {
 	size_t n = strlen(s);
 
@@ -72,7 +74,7 @@ static void ibsim_rstrip(char *s)
 }
 
 /* Parse an unsigned number (decimal, or hex with 0x) ending at a non-digit. */
-static int ibsim_parse_u64(char **pp, u64 *val, bool hex_default)
+static int ibtsim_parse_u64(char **pp, u64 *val, bool hex_default)
 {
 	char *p = *pp, *start, save;
 	int base = hex_default ? 16 : 10;
@@ -98,7 +100,7 @@ static int ibsim_parse_u64(char **pp, u64 *val, bool hex_default)
 }
 
 /* "[N]" */
-static int ibsim_parse_port_num(char **pp, u32 *port)
+static int ibtsim_parse_port_num(char **pp, u32 *port)
 {
 	char *p = *pp;
 	u64 v;
@@ -106,7 +108,7 @@ static int ibsim_parse_port_num(char **pp, u32 *port)
 	if (*p != '[')
 		return -EINVAL;
 	p++;
-	if (ibsim_parse_u64(&p, &v, false) || *p != ']')
+	if (ibtsim_parse_u64(&p, &v, false) || *p != ']')
 		return -EINVAL;
 	if (v < 1 || v > IBTRACE_SIM_PORTS_MAX)
 		return -ERANGE;
@@ -116,21 +118,21 @@ static int ibsim_parse_port_num(char **pp, u32 *port)
 }
 
 /* Optional "(hexguid)"; *guid is left alone when absent. */
-static int ibsim_parse_opt_guid(char **pp, u64 *guid)
+static int ibtsim_parse_opt_guid(char **pp, u64 *guid)
 {
 	char *p = *pp;
 
 	if (*p != '(')
 		return 0;
 	p++;
-	if (ibsim_parse_u64(&p, guid, true) || *p != ')')
+	if (ibtsim_parse_u64(&p, guid, true) || *p != ')')
 		return -EINVAL;
 	*pp = p + 1;
 	return 0;
 }
 
 /* "name": returns a pointer into the (terminated) text. */
-static int ibsim_parse_name(char **pp, char **name)
+static int ibtsim_parse_name(char **pp, char **name)
 {
 	char *p = *pp, *end;
 
@@ -145,90 +147,90 @@ static int ibsim_parse_name(char **pp, char **name)
 	return 0;
 }
 
-static int ibsim_topo_port_line(struct ibsim_topo_ctx *ctx, char *p)
+static int ibtsim_topo_port_line(struct ibtsim_topo_ctx *ctx, char *p)
 {
-	struct ibsim_topo *topo = ctx->topo;
-	struct ibsim_topo_node *node = ctx->cur;
-	struct ibsim_topo_port *port;
+	struct ibtsim_topo *topo = ctx->topo;
+	struct ibtsim_topo_node *node = ctx->cur;
+	struct ibtsim_topo_port *port;
 	u64 guid = 0, peer_guid = 0;
 	u32 num, peer_num;
 	char *name;
 	int err;
 
 	if (!node)
-		return ibsim_topo_err(topo, ctx->line,
-				      "port line before any node header");
-	err = ibsim_parse_port_num(&p, &num);
+		return ibtsim_topo_err(topo, ctx->line,
+				       "port line before any node header");
+	err = ibtsim_parse_port_num(&p, &num);
 	if (err)
-		return ibsim_topo_err(topo, ctx->line, err == -ERANGE ?
-				      "port number out of range" :
-				      "bad local port, expected [N]");
+		return ibtsim_topo_err(topo, ctx->line, err == -ERANGE ?
+				       "port number out of range" :
+				       "bad local port, expected [N]");
 	if (num > node->num_ports)
-		return ibsim_topo_err(topo, ctx->line,
-				      "port number above the node's port count");
-	if (ibsim_parse_opt_guid(&p, &guid))
-		return ibsim_topo_err(topo, ctx->line, "bad port GUID");
-	p = ibsim_skip_ws(p);
-	if (ibsim_parse_name(&p, &name))
-		return ibsim_topo_err(topo, ctx->line,
-				      "bad peer name, expected \"name\"");
-	err = ibsim_parse_port_num(&p, &peer_num);
+		return ibtsim_topo_err(topo, ctx->line,
+				       "port number above the node's port count");
+	if (ibtsim_parse_opt_guid(&p, &guid))
+		return ibtsim_topo_err(topo, ctx->line, "bad port GUID");
+	p = ibtsim_skip_ws(p);
+	if (ibtsim_parse_name(&p, &name))
+		return ibtsim_topo_err(topo, ctx->line,
+				       "bad peer name, expected \"name\"");
+	err = ibtsim_parse_port_num(&p, &peer_num);
 	if (err)
-		return ibsim_topo_err(topo, ctx->line, err == -ERANGE ?
-				      "peer port number out of range" :
-				      "bad peer port, expected [N]");
-	if (ibsim_parse_opt_guid(&p, &peer_guid))
-		return ibsim_topo_err(topo, ctx->line, "bad peer port GUID");
-	p = ibsim_skip_ws(p);
+		return ibtsim_topo_err(topo, ctx->line, err == -ERANGE ?
+				       "peer port number out of range" :
+				       "bad peer port, expected [N]");
+	if (ibtsim_parse_opt_guid(&p, &peer_guid))
+		return ibtsim_topo_err(topo, ctx->line, "bad peer port GUID");
+	p = ibtsim_skip_ws(p);
 	if (*p)
-		return ibsim_topo_err(topo, ctx->line,
-				      "unexpected text after the link");
+		return ibtsim_topo_err(topo, ctx->line,
+				       "unexpected text after the link");
 
 	port = &node->ports[num];
 	if (port->peer_name)
-		return ibsim_topo_err(topo, ctx->line, "port listed twice");
+		return ibtsim_topo_err(topo, ctx->line, "port listed twice");
 	port->guid = guid;
 	port->peer_name = name;
-	port->peer = IBSIM_TOPO_UNRESOLVED;
+	port->peer = IBTSIM_TOPO_UNRESOLVED;
 	port->peer_port = peer_num;
 	port->line = ctx->line;
 	return 0;
 }
 
-static int ibsim_topo_keyword(struct ibsim_topo_ctx *ctx, char *p, char *eq)
+static int ibtsim_topo_keyword(struct ibtsim_topo_ctx *ctx, char *p, char *eq)
 {
-	struct ibsim_topo *topo = ctx->topo;
+	struct ibtsim_topo *topo = ctx->topo;
 	char *val = eq + 1;
 	u64 v;
 
 	*eq = '\0';
-	ibsim_rstrip(p);
-	val = ibsim_skip_ws(val);
-	if (ibsim_parse_u64(&val, &v, false))
-		return ibsim_topo_err(topo, ctx->line, "bad number after '='");
+	ibtsim_rstrip(p);
+	val = ibtsim_skip_ws(val);
+	if (ibtsim_parse_u64(&val, &v, false))
+		return ibtsim_topo_err(topo, ctx->line, "bad number after '='");
 	if (*val == '(') {
 		u64 ignored;
 
-		if (ibsim_parse_opt_guid(&val, &ignored))
-			return ibsim_topo_err(topo, ctx->line, "bad GUID");
+		if (ibtsim_parse_opt_guid(&val, &ignored))
+			return ibtsim_topo_err(topo, ctx->line, "bad GUID");
 	}
-	if (*ibsim_skip_ws(val))
-		return ibsim_topo_err(topo, ctx->line,
-				      "unexpected text after the value");
+	if (*ibtsim_skip_ws(val))
+		return ibtsim_topo_err(topo, ctx->line,
+				       "unexpected text after the value");
 
 	if (!strcmp(p, "sysimgguid"))
 		ctx->pending_sys_guid = v;
 	else if (!strcmp(p, "caguid") || !strcmp(p, "switchguid"))
 		ctx->pending_node_guid = v;
 	else if (strcmp(p, "vendid") && strcmp(p, "devid"))
-		return ibsim_topo_err(topo, ctx->line, "unknown keyword");
+		return ibtsim_topo_err(topo, ctx->line, "unknown keyword");
 	return 0;
 }
 
-static int ibsim_topo_node_line(struct ibsim_topo_ctx *ctx, char *p)
+static int ibtsim_topo_node_line(struct ibtsim_topo_ctx *ctx, char *p)
 {
-	struct ibsim_topo *topo = ctx->topo;
-	struct ibsim_topo_node *node;
+	struct ibtsim_topo *topo = ctx->topo;
+	struct ibtsim_topo_node *node;
 	u64 nports, guid = 0;
 	char *word = p, *name;
 	u8 type;
@@ -236,40 +238,40 @@ static int ibsim_topo_node_line(struct ibsim_topo_ctx *ctx, char *p)
 	while (isalpha(*p))
 		p++;
 	if (!isspace(*p))
-		return ibsim_topo_err(topo, ctx->line, "unknown line");
+		return ibtsim_topo_err(topo, ctx->line, "unknown line");
 	*p++ = '\0';
 	if (!strcasecmp(word, "Hca") || !strcasecmp(word, "Ca"))
-		type = IBSIM_NODE_CA;
+		type = IBTSIM_NODE_CA;
 	else if (!strcasecmp(word, "Switch"))
-		type = IBSIM_NODE_SWITCH;
+		type = IBTSIM_NODE_SWITCH;
 	else
-		return ibsim_topo_err(topo, ctx->line,
-				      "unknown node type (Hca, Ca or Switch)");
+		return ibtsim_topo_err(topo, ctx->line,
+				       "unknown node type (Hca, Ca or Switch)");
 
-	p = ibsim_skip_ws(p);
-	if (ibsim_parse_u64(&p, &nports, false))
-		return ibsim_topo_err(topo, ctx->line, "bad port count");
+	p = ibtsim_skip_ws(p);
+	if (ibtsim_parse_u64(&p, &nports, false))
+		return ibtsim_topo_err(topo, ctx->line, "bad port count");
 	if (nports < 1 || nports > IBTRACE_SIM_PORTS_MAX)
-		return ibsim_topo_err(topo, ctx->line, "port count out of range");
-	p = ibsim_skip_ws(p);
-	if (ibsim_parse_name(&p, &name))
-		return ibsim_topo_err(topo, ctx->line,
-				      "bad node name, expected \"name\"");
+		return ibtsim_topo_err(topo, ctx->line, "port count out of range");
+	p = ibtsim_skip_ws(p);
+	if (ibtsim_parse_name(&p, &name))
+		return ibtsim_topo_err(topo, ctx->line,
+				       "bad node name, expected \"name\"");
 	if (!*name)
-		return ibsim_topo_err(topo, ctx->line, "empty node name");
+		return ibtsim_topo_err(topo, ctx->line, "empty node name");
 	if (strlen(name) > IBTRACE_SIM_NODE_NAME_MAX)
-		return ibsim_topo_err(topo, ctx->line, "node name too long");
-	p = ibsim_skip_ws(p);
-	if (ibsim_parse_opt_guid(&p, &guid))
-		return ibsim_topo_err(topo, ctx->line, "bad node GUID");
-	if (*ibsim_skip_ws(p))
-		return ibsim_topo_err(topo, ctx->line,
-				      "unexpected text after the node name");
+		return ibtsim_topo_err(topo, ctx->line, "node name too long");
+	p = ibtsim_skip_ws(p);
+	if (ibtsim_parse_opt_guid(&p, &guid))
+		return ibtsim_topo_err(topo, ctx->line, "bad node GUID");
+	if (*ibtsim_skip_ws(p))
+		return ibtsim_topo_err(topo, ctx->line,
+				       "unexpected text after the node name");
 
 	/* Its cost before its memory: over budget, the rest is only counted. */
-	topo->mem_cost += ibsim_node_cost(type, nports, topo->guid_cap);
-	topo->ports += nports + (type == IBSIM_NODE_SWITCH);
-	if (type == IBSIM_NODE_SWITCH) {
+	topo->mem_cost += ibtsim_node_cost(type, nports, topo->guid_cap);
+	topo->ports += nports + (type == IBTSIM_NODE_SWITCH);
+	if (type == IBTSIM_NODE_SWITCH) {
 		topo->switches++;
 		topo->lids++;
 	} else {
@@ -284,10 +286,10 @@ static int ibsim_topo_node_line(struct ibsim_topo_ctx *ctx, char *p)
 
 	if (topo->num_nodes == topo->alloc_nodes) {
 		u32 n = topo->alloc_nodes ? 2 * topo->alloc_nodes : 16;
-		struct ibsim_topo_node *nodes;
+		struct ibtsim_topo_node *nodes;
 
-		if (topo->num_nodes >= IBSIM_MAX_NODES)
-			return ibsim_topo_err(topo, ctx->line, "too many nodes");
+		if (topo->num_nodes >= IBTSIM_MAX_NODES)
+			return ibtsim_topo_err(topo, ctx->line, "too many nodes");
 		nodes = kvrealloc(topo->nodes,
 				  topo->alloc_nodes * sizeof(*nodes),
 				  n * sizeof(*nodes), GFP_KERNEL);
@@ -314,75 +316,75 @@ static int ibsim_topo_node_line(struct ibsim_topo_ctx *ctx, char *p)
 	return 0;
 }
 
-static int ibsim_topo_line(struct ibsim_topo_ctx *ctx, char *p)
+static int ibtsim_topo_line(struct ibtsim_topo_ctx *ctx, char *p)
 {
 	char *eq;
 
-	ibsim_strip_comment(p);
-	ibsim_rstrip(p);
-	p = ibsim_skip_ws(p);
+	ibtsim_strip_comment(p);
+	ibtsim_rstrip(p);
+	p = ibtsim_skip_ws(p);
 	if (!*p)
 		return 0;
 	if (*p == '[')
 		return ctx->topo->over_budget ? 0 :
-		       ibsim_topo_port_line(ctx, p);
+		       ibtsim_topo_port_line(ctx, p);
 	eq = strchr(p, '=');
 	if (eq && !strchr(p, '"'))
 		return ctx->topo->over_budget ? 0 :
-		       ibsim_topo_keyword(ctx, p, eq);
-	return ibsim_topo_node_line(ctx, p);
+		       ibtsim_topo_keyword(ctx, p, eq);
+	return ibtsim_topo_node_line(ctx, p);
 }
 
 /* Sorting and searching node indices by name. */
-static const struct ibsim_topo *ibsim_sort_topo;
+static const struct ibtsim_topo *ibtsim_sort_topo;
 
-static int ibsim_topo_cmp_idx(const void *a, const void *b)
+static int ibtsim_topo_cmp_idx(const void *a, const void *b)
 {
-	const struct ibsim_topo_node *nodes = ibsim_sort_topo->nodes;
+	const struct ibtsim_topo_node *nodes = ibtsim_sort_topo->nodes;
 
 	return strcmp(nodes[*(const u32 *)a].name, nodes[*(const u32 *)b].name);
 }
 
-struct ibsim_topo_key {
-	const struct ibsim_topo *topo;
+struct ibtsim_topo_key {
+	const struct ibtsim_topo *topo;
 	const char *name;
 };
 
-static int ibsim_topo_cmp_key(const void *key, const void *elt)
+static int ibtsim_topo_cmp_key(const void *key, const void *elt)
 {
-	const struct ibsim_topo_key *k = key;
+	const struct ibtsim_topo_key *k = key;
 
 	return strcmp(k->name, k->topo->nodes[*(const u32 *)elt].name);
 }
 
-static int ibsim_topo_resolve_port(struct ibsim_topo *topo, const u32 *order,
-				   u32 idx, u32 num)
+static int ibtsim_topo_resolve_port(struct ibtsim_topo *topo, const u32 *order,
+				    u32 idx, u32 num)
 {
-	struct ibsim_topo_node *node = &topo->nodes[idx], *peer;
-	struct ibsim_topo_port *port = &node->ports[num], *back;
-	struct ibsim_topo_key key = { .topo = topo, .name = port->peer_name };
+	struct ibtsim_topo_node *node = &topo->nodes[idx], *peer;
+	struct ibtsim_topo_port *port = &node->ports[num], *back;
+	struct ibtsim_topo_key key = { .topo = topo, .name = port->peer_name };
 	const u32 *found;
 
-	if (!port->peer_name || port->peer != IBSIM_TOPO_UNRESOLVED)
+	if (!port->peer_name || port->peer != IBTSIM_TOPO_UNRESOLVED)
 		return 0;
 	found = bsearch(&key, order, topo->num_nodes, sizeof(*order),
-			ibsim_topo_cmp_key);
+			ibtsim_topo_cmp_key);
 	if (!found)
-		return ibsim_topo_err(topo, port->line, "unknown peer node");
+		return ibtsim_topo_err(topo, port->line, "unknown peer node");
 	peer = &topo->nodes[*found];
 	if (port->peer_port > peer->num_ports)
-		return ibsim_topo_err(topo, port->line,
-				      "peer port above the peer's port count");
+		return ibtsim_topo_err(topo, port->line,
+				       "peer port above the peer's port count");
 	if (*found == idx && port->peer_port == num)
-		return ibsim_topo_err(topo, port->line,
-				      "port linked to itself");
+		return ibtsim_topo_err(topo, port->line,
+				       "port linked to itself");
 	back = &peer->ports[port->peer_port];
 	if (back->peer_name &&
 	    (back->peer_port != num ||
-	     (back->peer == IBSIM_TOPO_UNRESOLVED ?
+	     (back->peer == IBTSIM_TOPO_UNRESOLVED ?
 	      strcmp(back->peer_name, node->name) : back->peer != idx)))
-		return ibsim_topo_err(topo, max(port->line, back->line),
-				      "link disagrees with the peer's port line");
+		return ibtsim_topo_err(topo, max(port->line, back->line),
+				       "link disagrees with the peer's port line");
 	port->peer = *found;
 	if (!back->peer_name)
 		back->line = port->line;
@@ -392,36 +394,36 @@ static int ibsim_topo_resolve_port(struct ibsim_topo *topo, const u32 *order,
 	return 0;
 }
 
-static int ibsim_topo_resolve(struct ibsim_topo *topo)
+static int ibtsim_topo_resolve(struct ibtsim_topo *topo)
 {
 	u32 *order, i, num;
 	int err = 0;
 
 	if (!topo->num_nodes)
-		return ibsim_topo_err(topo, 0, "no node in the topology");
+		return ibtsim_topo_err(topo, 0, "no node in the topology");
 	order = kvmalloc_array(topo->num_nodes, sizeof(*order), GFP_KERNEL);
 	if (!order)
 		return -ENOMEM;
 	for (i = 0; i < topo->num_nodes; i++)
 		order[i] = i;
-	/* sort() has no context argument; callers hold ibsim_fabrics_lock. */
-	ibsim_sort_topo = topo;
-	sort(order, topo->num_nodes, sizeof(*order), ibsim_topo_cmp_idx, NULL);
-	ibsim_sort_topo = NULL;
+	/* sort() has no context argument; callers hold ibtsim_fabrics_lock. */
+	ibtsim_sort_topo = topo;
+	sort(order, topo->num_nodes, sizeof(*order), ibtsim_topo_cmp_idx, NULL);
+	ibtsim_sort_topo = NULL;
 
 	for (i = 1; i < topo->num_nodes; i++) {
-		const struct ibsim_topo_node *a = &topo->nodes[order[i - 1]];
-		const struct ibsim_topo_node *b = &topo->nodes[order[i]];
+		const struct ibtsim_topo_node *a = &topo->nodes[order[i - 1]];
+		const struct ibtsim_topo_node *b = &topo->nodes[order[i]];
 
 		if (!strcmp(a->name, b->name)) {
-			err = ibsim_topo_err(topo, max(a->line, b->line),
-					     "duplicate node name");
+			err = ibtsim_topo_err(topo, max(a->line, b->line),
+					      "duplicate node name");
 			goto out;
 		}
 	}
 	for (i = 0; i < topo->num_nodes; i++) {
 		for (num = 1; num <= topo->nodes[i].num_ports; num++) {
-			err = ibsim_topo_resolve_port(topo, order, i, num);
+			err = ibtsim_topo_resolve_port(topo, order, i, num);
 			if (err)
 				goto out;
 		}
@@ -432,8 +434,8 @@ out:
 }
 
 /**
- * ibsim_topo_parse - parse topology text
- * @topo: zeroed result; free with ibsim_topo_free() whatever the outcome
+ * ibtsim_topo_parse - parse topology text
+ * @topo: zeroed result; free with ibtsim_topo_free() whatever the outcome
  * @text: the text, need not be NUL-terminated
  * @len: its length
  *
@@ -443,15 +445,15 @@ out:
  * the whole cost in @topo->err_detail.
  *
  * Return: 0, -ENOMEM, -ENOSPC, or -EINVAL with @topo->err_line and
- * @topo->err_msg telling where and why. Caller holds ibsim_fabrics_lock.
+ * @topo->err_msg telling where and why. Caller holds ibtsim_fabrics_lock.
  */
-int ibsim_topo_parse(struct ibsim_topo *topo, const char *text, size_t len)
+int ibtsim_topo_parse(struct ibtsim_topo *topo, const char *text, size_t len)
 {
-	struct ibsim_topo_ctx ctx = { .topo = topo };
+	struct ibtsim_topo_ctx ctx = { .topo = topo };
 	char *p, *nl;
 	int err;
 
-	lockdep_assert_held(&ibsim_fabrics_lock);
+	lockdep_assert_held(&ibtsim_fabrics_lock);
 	topo->text = kvmalloc(len + 1, GFP_KERNEL);
 	if (!topo->text)
 		return -ENOMEM;
@@ -461,8 +463,8 @@ int ibsim_topo_parse(struct ibsim_topo *topo, const char *text, size_t len)
 	if (nl) {
 		for (p = topo->text; p < nl; p++)
 			ctx.line += *p == '\n';
-		return ibsim_topo_err(topo, ctx.line + 1,
-				      "NUL byte inside the text");
+		return ibtsim_topo_err(topo, ctx.line + 1,
+				       "NUL byte inside the text");
 	}
 
 	for (p = topo->text; *p; p = nl) {
@@ -470,20 +472,20 @@ int ibsim_topo_parse(struct ibsim_topo *topo, const char *text, size_t len)
 		nl = strchrnul(p, '\n');
 		if (*nl)
 			*nl++ = '\0';
-		err = ibsim_topo_line(&ctx, p);
+		err = ibtsim_topo_line(&ctx, p);
 		if (err)
 			return err;
 	}
-	topo->mem_cost += ibsim_fabric_cost(topo->switches, topo->lids,
-					    topo->ports);
+	topo->mem_cost += ibtsim_fabric_cost(topo->switches, topo->lids,
+					     topo->ports);
 	if (topo->mem_cost > topo->mem_room) {
-		ibsim_budget_error(topo);
+		ibtsim_budget_error(topo);
 		return -ENOSPC;
 	}
-	return ibsim_topo_resolve(topo);
+	return ibtsim_topo_resolve(topo);
 }
 
-void ibsim_topo_free(struct ibsim_topo *topo)
+void ibtsim_topo_free(struct ibtsim_topo *topo)
 {
 	u32 i;
 

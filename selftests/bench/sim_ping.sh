@@ -21,8 +21,8 @@ modprobe ib_core && modprobe ib_umad && insmod "$SIM_KO" &&
 	ibt_modprobe_ibtrace || exit 1
 printf 'Hca 1 "HcaA"\n[1] "HcaB"[1]\n\nHca 1 "HcaB"\n[1] "HcaA"[1]\n' > "$topo"
 "$SIM_CTL" add b0 "$topo" no-sm >/dev/null || exit 1
-A=ibsim0
-B=ibsim1
+A=ibtsim0
+B=ibtsim1
 for args in "-D 0 1 lid 1" "-D 0,1 1 lid 2" "-D 0 1 arm" "-D 0,1 1 arm" \
 	    "1 1 active" "2 1 active"; do
 	# shellcheck disable=SC2086

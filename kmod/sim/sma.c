@@ -2,7 +2,7 @@
 /*
  * ibtrace_sim - the Subnet Management Agent of simulated nodes.
  *
- * The SMA proper (ibsim_sma_answer()) serves HCAs and switches alike:
+ * The SMA proper (ibtsim_sma_answer()) serves HCAs and switches alike:
  * NodeInfo, NodeDescription, PortInfo and P_KeyTable here, the
  * switch-only attributes in switch.c. On a switch, PortInfo of port 0 holds the LID, LMC and SM
  * fields of the whole switch; external ports report port 0's and ignore
@@ -10,7 +10,7 @@
  *
  * ib_mad offers every MAD received on an HCA port to process_mad() first,
  * and hands it local directed-route SMPs (hop count 0) directly. As HCA
- * firmware does, ibsim_process_mad() answers the SMPs of the SMA (Get/Set
+ * firmware does, ibtsim_process_mad() answers the SMPs of the SMA (Get/Set
  * of SMP attributes) with a reply, and returns plain success for anything
  * else so that ib_mad gives it to the registered agents: SMInfo goes to
  * the SM, GetResp and traps to whoever asked, GMPs to their class agents.
@@ -23,35 +23,37 @@
 #include <rdma/ib_smi.h>
 
 #include "sim.h"
+#include "verbs.h"
+#include "loc.h"
 
-#define IBSIM_SPEED_SUPPORTED	0x7	/* SDR, DDR, QDR */
-#define IBSIM_SPEED_ACTIVE	0x4	/* QDR */
-#define IBSIM_WIDTH_SUPPORTED	0x3	/* 1x, 4x */
-#define IBSIM_WIDTH_ACTIVE	0x2	/* 4x */
-#define IBSIM_VL_CAP		4	/* VL0..VL7 */
-#define IBSIM_MTU_CAP		IB_MTU_4096
-#define IBSIM_VL_ARB_CAP	8
-#define IBSIM_SMP_CLASS_VERSION	1
+#define IBTSIM_SPEED_SUPPORTED	0x7	/* SDR, DDR, QDR */
+#define IBTSIM_SPEED_ACTIVE	0x4	/* QDR */
+#define IBTSIM_WIDTH_SUPPORTED	0x3	/* 1x, 4x */
+#define IBTSIM_WIDTH_ACTIVE	0x2	/* 4x */
+#define IBTSIM_VL_CAP		4	/* VL0..VL7 */
+#define IBTSIM_MTU_CAP		IB_MTU_4096
+#define IBTSIM_VL_ARB_CAP	8
+#define IBTSIM_SMP_CLASS_VERSION	1
 
 /* Events a change raises, collected under the node lock, sent after. */
 enum {
-	IBSIM_EV_ACTIVE		= BIT(0),
-	IBSIM_EV_ERR		= BIT(1),
-	IBSIM_EV_LID		= BIT(2),
-	IBSIM_EV_SM		= BIT(3),
-	IBSIM_EV_GID		= BIT(4),
-	IBSIM_EV_REREG		= BIT(5),
-	IBSIM_EV_PKEY		= BIT(6),
+	IBTSIM_EV_ACTIVE	= BIT(0),
+	IBTSIM_EV_ERR		= BIT(1),
+	IBTSIM_EV_LID		= BIT(2),
+	IBTSIM_EV_SM		= BIT(3),
+	IBTSIM_EV_GID		= BIT(4),
+	IBTSIM_EV_REREG		= BIT(5),
+	IBTSIM_EV_PKEY		= BIT(6),
 };
 
-static void ibsim_port_events(struct ibsim_port *port, u32 events)
+static void ibtsim_port_events(struct ibtsim_port *port, u32 events)
 {
 	static const enum ib_event_type map[] = {
 		IB_EVENT_PORT_ACTIVE, IB_EVENT_PORT_ERR, IB_EVENT_LID_CHANGE,
 		IB_EVENT_SM_CHANGE, IB_EVENT_GID_CHANGE,
 		IB_EVENT_CLIENT_REREGISTER, IB_EVENT_PKEY_CHANGE,
 	};
-	struct ibsim_dev *dev = port->node->dev;
+	struct ibtsim_dev *dev = port->node->dev;
 	struct ib_event ev;
 	unsigned int i;
 
@@ -73,54 +75,54 @@ static void ibsim_port_events(struct ibsim_port *port, u32 events)
  * goes Active with the first external port to go Active and back to Init
  * when the last one leaves Active. Caller holds the node lock.
  */
-static void __ibsim_switch_port0_follow(struct ibsim_node *node, u8 state)
+static void __ibtsim_switch_port0_follow(struct ibtsim_node *node, u8 state)
 {
-	struct ibsim_port *port0 = &node->ports[0];
+	struct ibtsim_port *port0 = &node->ports[0];
 	unsigned int i;
 
-	if (state == IBSIM_PORT_ACTIVE) {
-		port0->state = IBSIM_PORT_ACTIVE;
+	if (state == IBTSIM_PORT_ACTIVE) {
+		port0->state = IBTSIM_PORT_ACTIVE;
 		return;
 	}
-	if (port0->state != IBSIM_PORT_ACTIVE)
+	if (port0->state != IBTSIM_PORT_ACTIVE)
 		return;
 	for (i = 1; i <= node->num_ports; i++)
-		if (node->ports[i].state == IBSIM_PORT_ACTIVE)
+		if (node->ports[i].state == IBTSIM_PORT_ACTIVE)
 			return;
-	port0->state = IBSIM_PORT_INIT;
+	port0->state = IBTSIM_PORT_INIT;
 }
 
 /* Caller holds port->node->lock. Returns the events the change raises. */
-static u32 __ibsim_port_set_state(struct ibsim_port *port, u8 state)
+static u32 __ibtsim_port_set_state(struct ibtsim_port *port, u8 state)
 {
 	u8 old = port->state;
 
 	port->state = state;
 	if (state != old && port->num && port->node->sw) {
 		port->node->sw->port_state_change = true;
-		__ibsim_switch_port0_follow(port->node, state);
+		__ibtsim_switch_port0_follow(port->node, state);
 	}
-	if (state == IBSIM_PORT_ACTIVE && old != IBSIM_PORT_ACTIVE)
-		return IBSIM_EV_ACTIVE;
-	if (state != IBSIM_PORT_ACTIVE && old == IBSIM_PORT_ACTIVE)
-		return IBSIM_EV_ERR;
+	if (state == IBTSIM_PORT_ACTIVE && old != IBTSIM_PORT_ACTIVE)
+		return IBTSIM_EV_ACTIVE;
+	if (state != IBTSIM_PORT_ACTIVE && old == IBTSIM_PORT_ACTIVE)
+		return IBTSIM_EV_ERR;
 	return 0;
 }
 
 /**
- * ibsim_link_retrain - the link of a port retrains
+ * ibtsim_link_retrain - the link of a port retrains
  * @port: the port
  *
  * PortState Down was set, PortPhysicalState changed, or the link knob
  * moved: both ends fall to Down, and come back to Init (LinkUp) if both
  * are enabled and the link is not held down by the knob
- * (&ibsim_port.link_down). A switch's port 0 is internal: always enabled,
+ * (&ibtsim_port.link_down). A switch's port 0 is internal: always enabled,
  * it comes back to Init at once. Events as for a PortInfo Set. Called
  * without locks held; takes each end's lock in turn.
  */
-void ibsim_link_retrain(struct ibsim_port *port)
+void ibtsim_link_retrain(struct ibtsim_port *port)
 {
-	struct ibsim_port *ends[2] = { port, port->peer };
+	struct ibtsim_port *ends[2] = { port, port->peer };
 	unsigned long flags;
 	bool up = false;
 	unsigned int i;
@@ -130,55 +132,55 @@ void ibsim_link_retrain(struct ibsim_port *port)
 		up = true;
 	} else if (port->peer) {
 		spin_lock_irqsave(&port->node->lock, flags);
-		up = port->phys_state != IBSIM_PHYS_DISABLED &&
+		up = port->phys_state != IBTSIM_PHYS_DISABLED &&
 		     !port->link_down;
 		spin_unlock_irqrestore(&port->node->lock, flags);
 		spin_lock_irqsave(&port->peer->node->lock, flags);
-		up = up && port->peer->phys_state != IBSIM_PHYS_DISABLED &&
+		up = up && port->peer->phys_state != IBTSIM_PHYS_DISABLED &&
 		     !port->peer->link_down;
 		spin_unlock_irqrestore(&port->peer->node->lock, flags);
 	}
 	for (i = 0; i < ARRAY_SIZE(ends); i++) {
-		struct ibsim_port *p = ends[i];
+		struct ibtsim_port *p = ends[i];
 
 		if (!p)
 			continue;
 		spin_lock_irqsave(&p->node->lock, flags);
-		ev = __ibsim_port_set_state(p, up ? IBSIM_PORT_INIT :
-						    IBSIM_PORT_DOWN);
-		if (p->phys_state != IBSIM_PHYS_DISABLED)
-			p->phys_state = up ? IBSIM_PHYS_LINKUP :
-					     IBSIM_PHYS_POLLING;
+		ev = __ibtsim_port_set_state(p, up ? IBTSIM_PORT_INIT :
+						    IBTSIM_PORT_DOWN);
+		if (p->phys_state != IBTSIM_PHYS_DISABLED)
+			p->phys_state = up ? IBTSIM_PHYS_LINKUP :
+					     IBTSIM_PHYS_POLLING;
 		spin_unlock_irqrestore(&p->node->lock, flags);
-		ibsim_port_events(p, ev);
+		ibtsim_port_events(p, ev);
 	}
 }
 
 /**
- * ibsim_port_init_sma - power-on PortInfo of a port
+ * ibtsim_port_init_sma - power-on PortInfo of a port
  * @port: the port, its peer pointer already set
  *
  * A connected port (and a switch's port 0) trains its link and waits in
  * Init for an SM; an unconnected one polls in Down. No LID, no SM.
  */
-void ibsim_port_init_sma(struct ibsim_port *port)
+void ibtsim_port_init_sma(struct ibtsim_port *port)
 {
 	bool up = port->peer || !port->num;
 
-	port->gid_prefix = IBSIM_DEFAULT_GID_PREFIX;
+	port->gid_prefix = IBTSIM_DEFAULT_GID_PREFIX;
 	port->cap_mask = IB_PORT_SYS_IMAGE_GUID_SUP | IB_PORT_CLIENT_REG_SUP |
 			 IB_PORT_VENDOR_CLASS_SUP | IB_PORT_SL_MAP_SUP;
 	port->mkey_lease = 15;
-	port->state = up ? IBSIM_PORT_INIT : IBSIM_PORT_DOWN;
-	port->phys_state = up ? IBSIM_PHYS_LINKUP : IBSIM_PHYS_POLLING;
-	port->link_down_default = IBSIM_PHYS_POLLING;
-	port->neighbor_mtu = IBSIM_MTU_CAP;
+	port->state = up ? IBTSIM_PORT_INIT : IBTSIM_PORT_DOWN;
+	port->phys_state = up ? IBTSIM_PHYS_LINKUP : IBTSIM_PHYS_POLLING;
+	port->link_down_default = IBTSIM_PHYS_POLLING;
+	port->neighbor_mtu = IBTSIM_MTU_CAP;
 	port->op_vls = 1;
 	port->vl_stall_hoq = (7 << 5) | 16;
 	port->resp_time = 8;
-	port->width_enabled = IBSIM_WIDTH_SUPPORTED;
-	port->speed_enabled = IBSIM_SPEED_SUPPORTED;
-	port->pkeys[0] = IBSIM_DEFAULT_PKEY;
+	port->width_enabled = IBTSIM_WIDTH_SUPPORTED;
+	port->speed_enabled = IBTSIM_SPEED_SUPPORTED;
+	port->pkeys[0] = IBTSIM_DEFAULT_PKEY;
 	if (port->gids) {
 		port->guid_cap = port->node->fabric->guid_cap;
 		port->gids[0] = port->guid;
@@ -188,46 +190,46 @@ void ibsim_port_init_sma(struct ibsim_port *port)
 /* attributes */
 
 /* A switch's NodeInfo names port 0's GUID; LocalPortNum is the arrival. */
-static u16 ibsim_get_node_info(struct ibsim_node *node, u8 in_port,
-			       struct ib_smp *smp)
+static u16 ibtsim_get_node_info(struct ibtsim_node *node, u8 in_port,
+				struct ib_smp *smp)
 {
 	struct ib_node_info *ni = (struct ib_node_info *)smp->data;
-	struct ibsim_port *port = &node->ports[node->sw ? 0 : in_port];
+	struct ibtsim_port *port = &node->ports[node->sw ? 0 : in_port];
 
 	ni->base_version = IB_MGMT_BASE_VERSION;
-	ni->class_version = IBSIM_SMP_CLASS_VERSION;
+	ni->class_version = IBTSIM_SMP_CLASS_VERSION;
 	ni->node_type = node->type;
 	ni->num_ports = node->num_ports;
 	ni->sys_guid = cpu_to_be64(node->sys_guid);
 	ni->node_guid = cpu_to_be64(node->node_guid);
 	ni->port_guid = cpu_to_be64(port->guid);
-	ni->partition_cap = cpu_to_be16(IBSIM_PKEY_TBL_LEN);
-	ni->device_id = cpu_to_be16(IBSIM_DEVICE_ID);
+	ni->partition_cap = cpu_to_be16(IBTSIM_PKEY_TBL_LEN);
+	ni->device_id = cpu_to_be16(IBTSIM_DEVICE_ID);
 	ni->revision = cpu_to_be32(1);
 	ni->local_port_num = in_port;
-	ni->vendor_id[0] = IBSIM_VENDOR_ID >> 16;
-	ni->vendor_id[1] = IBSIM_VENDOR_ID >> 8;
-	ni->vendor_id[2] = IBSIM_VENDOR_ID & 0xff;
+	ni->vendor_id[0] = IBTSIM_VENDOR_ID >> 16;
+	ni->vendor_id[1] = IBTSIM_VENDOR_ID >> 8;
+	ni->vendor_id[2] = IBTSIM_VENDOR_ID & 0xff;
 	return 0;
 }
 
-static u16 ibsim_get_node_desc(struct ibsim_node *node, struct ib_smp *smp)
+static u16 ibtsim_get_node_desc(struct ibtsim_node *node, struct ib_smp *smp)
 {
 	memcpy(smp->data, node->desc, IB_SMP_DATA_SIZE);
 	return 0;
 }
 
 /* The port whose PortInfo holds @port's LID, LMC, SM and M_Key fields. */
-static struct ibsim_port *ibsim_mgmt_port(struct ibsim_port *port)
+static struct ibtsim_port *ibtsim_mgmt_port(struct ibtsim_port *port)
 {
 	return port->node->sw ? &port->node->ports[0] : port;
 }
 
 /* Caller holds the node lock. */
-static void __ibsim_fill_port_info(struct ibsim_port *port, u8 in_port,
-				   struct ib_port_info *pi)
+static void __ibtsim_fill_port_info(struct ibtsim_port *port, u8 in_port,
+				    struct ib_port_info *pi)
 {
-	struct ibsim_port *mgmt = ibsim_mgmt_port(port);
+	struct ibtsim_port *mgmt = ibtsim_mgmt_port(port);
 
 	memset(pi, 0, sizeof(*pi));
 	pi->mkey = cpu_to_be64(mgmt->mkey);
@@ -238,20 +240,20 @@ static void __ibsim_fill_port_info(struct ibsim_port *port, u8 in_port,
 	pi->mkey_lease_period = cpu_to_be16(mgmt->mkey_lease);
 	pi->local_port_num = in_port;
 	pi->link_width_enabled = port->width_enabled;
-	pi->link_width_supported = IBSIM_WIDTH_SUPPORTED;
-	pi->link_width_active = IBSIM_WIDTH_ACTIVE;
-	pi->linkspeed_portstate = IBSIM_SPEED_SUPPORTED << 4 | port->state;
+	pi->link_width_supported = IBTSIM_WIDTH_SUPPORTED;
+	pi->link_width_active = IBTSIM_WIDTH_ACTIVE;
+	pi->linkspeed_portstate = IBTSIM_SPEED_SUPPORTED << 4 | port->state;
 	pi->portphysstate_linkdown = port->phys_state << 4 |
 				     port->link_down_default;
 	pi->mkeyprot_resv_lmc = mgmt->mkey_prot << 6 | mgmt->lmc;
-	pi->linkspeedactive_enabled = IBSIM_SPEED_ACTIVE << 4 |
+	pi->linkspeedactive_enabled = IBTSIM_SPEED_ACTIVE << 4 |
 				      port->speed_enabled;
 	pi->neighbormtu_mastersmsl = port->neighbor_mtu << 4 | mgmt->sm_sl;
-	pi->vlcap_inittype = IBSIM_VL_CAP << 4;
+	pi->vlcap_inittype = IBTSIM_VL_CAP << 4;
 	pi->vl_high_limit = port->vl_high_limit;
-	pi->vl_arb_high_cap = IBSIM_VL_ARB_CAP;
-	pi->vl_arb_low_cap = IBSIM_VL_ARB_CAP;
-	pi->inittypereply_mtucap = IBSIM_MTU_CAP;
+	pi->vl_arb_high_cap = IBTSIM_VL_ARB_CAP;
+	pi->vl_arb_low_cap = IBTSIM_VL_ARB_CAP;
+	pi->inittypereply_mtucap = IBTSIM_MTU_CAP;
 	pi->vlstallcnt_hoqlife = port->vl_stall_hoq;
 	pi->operationalvl_pei_peo_fpi_fpo = port->op_vls << 4;
 	pi->mkey_violations = cpu_to_be16(mgmt->mkey_viol);
@@ -263,29 +265,29 @@ static void __ibsim_fill_port_info(struct ibsim_port *port, u8 in_port,
 }
 
 /* Caller holds the node lock. Returns the events the change raises. */
-static u32 __ibsim_set_mgmt_info(struct ibsim_port *port,
-				 const struct ib_port_info *pi, u16 lid,
-				 u8 lmc, u16 sm_lid, u8 sm_sl, u64 prefix)
+static u32 __ibtsim_set_mgmt_info(struct ibtsim_port *port,
+				  const struct ib_port_info *pi, u16 lid,
+				  u8 lmc, u16 sm_lid, u8 sm_sl, u64 prefix)
 {
 	u32 events = 0;
 
 	if (lid != port->lid || lmc != port->lmc)
-		events |= IBSIM_EV_LID;
+		events |= IBTSIM_EV_LID;
 	port->lid = lid;
 	port->lmc = lmc;
 	if (sm_lid != port->sm_lid || sm_sl != port->sm_sl)
-		events |= IBSIM_EV_SM;
+		events |= IBTSIM_EV_SM;
 	port->sm_lid = sm_lid;
 	port->sm_sl = sm_sl;
 	if (prefix != port->gid_prefix)
-		events |= IBSIM_EV_GID;
+		events |= IBTSIM_EV_GID;
 	port->gid_prefix = prefix;
 	port->mkey = be64_to_cpu(pi->mkey);
 	port->mkey_lease = be16_to_cpu(pi->mkey_lease_period);
 	port->mkey_prot = pi->mkeyprot_resv_lmc >> 6;
 	port->subnet_timeout = pi->clientrereg_resv_subnetto & 0x1f;
 	if (pi->clientrereg_resv_subnetto & 0x80)
-		events |= IBSIM_EV_REREG;
+		events |= IBTSIM_EV_REREG;
 	port->mkey_viol = be16_to_cpu(pi->mkey_violations);
 	return events;
 }
@@ -297,9 +299,9 @@ static u32 __ibsim_set_mgmt_info(struct ibsim_port *port,
  * Caller holds the node lock; *events and *retrain tell what to do once it
  * is dropped.
  */
-static u16 __ibsim_set_port_info(struct ibsim_port *port,
-				 const struct ib_port_info *pi, u32 *events,
-				 bool *retrain)
+static u16 __ibtsim_set_port_info(struct ibtsim_port *port,
+				  const struct ib_port_info *pi, u32 *events,
+				  bool *retrain)
 {
 	u8 state = pi->linkspeed_portstate & 0xf;
 	u8 phys = pi->portphysstate_linkdown >> 4;
@@ -313,50 +315,50 @@ static u16 __ibsim_set_port_info(struct ibsim_port *port,
 	u16 lid = be16_to_cpu(pi->lid);
 	u16 sm_lid = be16_to_cpu(pi->sm_lid);
 	u64 prefix = be64_to_cpu(pi->gid_prefix);
-	bool mgmt = ibsim_mgmt_port(port) == port;
+	bool mgmt = ibtsim_mgmt_port(port) == port;
 
 	/* validate */
 	/* LID 0 is only accepted while none is assigned (an SM arming). */
-	if (mgmt && (lid > IBSIM_LID_UCAST_MAX || (!lid && port->lid) ||
-		     sm_lid > IBSIM_LID_UCAST_MAX))
+	if (mgmt && (lid > IBTSIM_LID_UCAST_MAX || (!lid && port->lid) ||
+		     sm_lid > IBTSIM_LID_UCAST_MAX))
 		return IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE;
 	switch (state) {
-	case IBSIM_PORT_NOP:
-	case IBSIM_PORT_DOWN:
+	case IBTSIM_PORT_NOP:
+	case IBTSIM_PORT_DOWN:
 		break;
-	case IBSIM_PORT_ARMED:
-		if (port->state != IBSIM_PORT_INIT &&
-		    port->state != IBSIM_PORT_ARMED)
+	case IBTSIM_PORT_ARMED:
+		if (port->state != IBTSIM_PORT_INIT &&
+		    port->state != IBTSIM_PORT_ARMED)
 			return IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE;
 		break;
-	case IBSIM_PORT_ACTIVE:
-		if (port->state != IBSIM_PORT_ARMED &&
-		    port->state != IBSIM_PORT_ACTIVE)
+	case IBTSIM_PORT_ACTIVE:
+		if (port->state != IBTSIM_PORT_ARMED &&
+		    port->state != IBTSIM_PORT_ACTIVE)
 			return IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE;
 		break;
 	default:
 		return IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE;
 	}
-	if (phys && phys != IBSIM_PHYS_POLLING && phys != IBSIM_PHYS_DISABLED)
+	if (phys && phys != IBTSIM_PHYS_POLLING && phys != IBTSIM_PHYS_DISABLED)
 		return IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE;
 	/* A switch's port 0 has no physical link to disable. */
 	if (!port->num)
 		phys = 0;
-	if (ldd > IBSIM_PHYS_POLLING)
+	if (ldd > IBTSIM_PHYS_POLLING)
 		return IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE;
-	if (mtu && (mtu < IB_MTU_256 || mtu > IBSIM_MTU_CAP))
+	if (mtu && (mtu < IB_MTU_256 || mtu > IBTSIM_MTU_CAP))
 		return IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE;
-	if (op_vls > IBSIM_VL_CAP)
+	if (op_vls > IBTSIM_VL_CAP)
 		return IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE;
-	if (width && width != 0xff && (width & ~IBSIM_WIDTH_SUPPORTED))
+	if (width && width != 0xff && (width & ~IBTSIM_WIDTH_SUPPORTED))
 		return IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE;
-	if (speed && speed != 0xf && (speed & ~IBSIM_SPEED_SUPPORTED))
+	if (speed && speed != 0xf && (speed & ~IBTSIM_SPEED_SUPPORTED))
 		return IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE;
 
 	/* apply */
 	if (mgmt)
-		*events |= __ibsim_set_mgmt_info(port, pi, lid, lmc, sm_lid,
-						 sm_sl, prefix);
+		*events |= __ibtsim_set_mgmt_info(port, pi, lid, lmc, sm_lid,
+						  sm_sl, prefix);
 	if (ldd)
 		port->link_down_default = ldd;
 	if (mtu)
@@ -364,38 +366,38 @@ static u16 __ibsim_set_port_info(struct ibsim_port *port,
 	if (op_vls)
 		port->op_vls = op_vls;
 	if (width)
-		port->width_enabled = width == 0xff ? IBSIM_WIDTH_SUPPORTED :
+		port->width_enabled = width == 0xff ? IBTSIM_WIDTH_SUPPORTED :
 						      width;
 	if (speed)
-		port->speed_enabled = speed == 0xf ? IBSIM_SPEED_SUPPORTED :
+		port->speed_enabled = speed == 0xf ? IBTSIM_SPEED_SUPPORTED :
 						     speed;
 	port->vl_high_limit = pi->vl_high_limit;
 	port->vl_stall_hoq = pi->vlstallcnt_hoqlife;
 	port->pkey_viol = be16_to_cpu(pi->pkey_violations);
 	port->qkey_viol = be16_to_cpu(pi->qkey_violations);
 
-	if (phys == IBSIM_PHYS_DISABLED &&
-	    port->phys_state != IBSIM_PHYS_DISABLED) {
-		port->phys_state = IBSIM_PHYS_DISABLED;
+	if (phys == IBTSIM_PHYS_DISABLED &&
+	    port->phys_state != IBTSIM_PHYS_DISABLED) {
+		port->phys_state = IBTSIM_PHYS_DISABLED;
 		*retrain = true;
-	} else if (phys == IBSIM_PHYS_POLLING &&
-		   port->phys_state == IBSIM_PHYS_DISABLED) {
-		port->phys_state = IBSIM_PHYS_POLLING;
+	} else if (phys == IBTSIM_PHYS_POLLING &&
+		   port->phys_state == IBTSIM_PHYS_DISABLED) {
+		port->phys_state = IBTSIM_PHYS_POLLING;
 		*retrain = true;
 	}
-	if (state == IBSIM_PORT_DOWN)
+	if (state == IBTSIM_PORT_DOWN)
 		*retrain = true;
-	else if (state != IBSIM_PORT_NOP && !*retrain)
-		*events |= __ibsim_port_set_state(port, state);
+	else if (state != IBTSIM_PORT_NOP && !*retrain)
+		*events |= __ibtsim_port_set_state(port, state);
 	return 0;
 }
 
-static u16 ibsim_port_info(struct ibsim_node *node, u8 in_port,
-			   struct ib_smp *smp, bool set)
+static u16 ibtsim_port_info(struct ibtsim_node *node, u8 in_port,
+			    struct ib_smp *smp, bool set)
 {
 	u32 am = be32_to_cpu(smp->attr_mod);
 	struct ib_port_info *pi = (struct ib_port_info *)smp->data;
-	struct ibsim_port *port;
+	struct ibtsim_port *port;
 	unsigned long flags;
 	bool retrain = false;
 	u32 events = 0;
@@ -408,16 +410,16 @@ static u16 ibsim_port_info(struct ibsim_node *node, u8 in_port,
 
 	spin_lock_irqsave(&node->lock, flags);
 	if (set)
-		status = __ibsim_set_port_info(port, pi, &events, &retrain);
+		status = __ibtsim_set_port_info(port, pi, &events, &retrain);
 	if (!retrain)
-		__ibsim_fill_port_info(port, in_port, pi);
+		__ibtsim_fill_port_info(port, in_port, pi);
 	spin_unlock_irqrestore(&node->lock, flags);
 
-	ibsim_port_events(port, events);
+	ibtsim_port_events(port, events);
 	if (retrain) {
-		ibsim_link_retrain(port);
+		ibtsim_link_retrain(port);
 		spin_lock_irqsave(&node->lock, flags);
-		__ibsim_fill_port_info(port, in_port, pi);
+		__ibtsim_fill_port_info(port, in_port, pi);
 		spin_unlock_irqrestore(&node->lock, flags);
 	}
 	return status;
@@ -426,26 +428,26 @@ static u16 ibsim_port_info(struct ibsim_node *node, u8 in_port,
 /*
  * P_KeyTable (IBA 14.2.5.7): 32 P_Keys per block, AttributeModifier bits
  * 0..15 the block; on a switch, bits 16..31 the port (an HCA answers for
- * the arrival port). The table has %IBSIM_PKEY_TBL_LEN entries, one block.
+ * the arrival port). The table has %IBTSIM_PKEY_TBL_LEN entries, one block.
  */
-static u16 ibsim_pkey_table(struct ibsim_node *node, u8 in_port,
-			    struct ib_smp *smp, bool set)
+static u16 ibtsim_pkey_table(struct ibtsim_node *node, u8 in_port,
+			     struct ib_smp *smp, bool set)
 {
 	__be16 *wire = (__be16 *)smp->data;
 	u32 am = be32_to_cpu(smp->attr_mod);
 	u32 num = node->sw ? am >> 16 : in_port;
-	struct ibsim_port *port;
+	struct ibtsim_port *port;
 	unsigned long flags;
 	bool changed = false;
 	unsigned int i;
 
-	BUILD_BUG_ON(IBSIM_PKEY_TBL_LEN * sizeof(*wire) > IB_SMP_DATA_SIZE);
+	BUILD_BUG_ON(IBTSIM_PKEY_TBL_LEN * sizeof(*wire) > IB_SMP_DATA_SIZE);
 	if ((am & 0xffff) || num > node->num_ports)
 		return IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE;
 	port = &node->ports[num];
 
 	spin_lock_irqsave(&node->lock, flags);
-	for (i = 0; i < IBSIM_PKEY_TBL_LEN; i++) {
+	for (i = 0; i < IBTSIM_PKEY_TBL_LEN; i++) {
 		if (set && port->pkeys[i] != be16_to_cpu(wire[i])) {
 			port->pkeys[i] = be16_to_cpu(wire[i]);
 			changed = true;
@@ -454,19 +456,19 @@ static u16 ibsim_pkey_table(struct ibsim_node *node, u8 in_port,
 	}
 	spin_unlock_irqrestore(&node->lock, flags);
 	if (changed)
-		ibsim_port_events(port, IBSIM_EV_PKEY);
+		ibtsim_port_events(port, IBTSIM_EV_PKEY);
 	return 0;
 }
 
-static u16 ibsim_guid_info_sma(struct ibsim_node *node, u8 in_port,
-			       struct ib_smp *smp, bool set)
+static u16 ibtsim_guid_info_sma(struct ibtsim_node *node, u8 in_port,
+				struct ib_smp *smp, bool set)
 {
 	bool changed;
 	u16 status;
 
-	status = ibsim_guid_info(node, in_port, smp, set, &changed);
+	status = ibtsim_guid_info(node, in_port, smp, set, &changed);
 	if (changed)
-		ibsim_port_events(&node->ports[in_port], IBSIM_EV_GID);
+		ibtsim_port_events(&node->ports[in_port], IBTSIM_EV_GID);
 	return status;
 }
 
@@ -474,19 +476,19 @@ static u16 ibsim_guid_info_sma(struct ibsim_node *node, u8 in_port,
  * SLtoVLMappingTable (IBA 14.2.5.8) of an HCA port: the arrival port's,
  * the AttributeModifier (switch ports) is ignored. 16 SLs, a VL each.
  */
-static u16 ibsim_sl2vl(struct ibsim_node *node, u8 in_port,
-		       struct ib_smp *smp, bool set)
+static u16 ibtsim_sl2vl(struct ibtsim_node *node, u8 in_port,
+			struct ib_smp *smp, bool set)
 {
-	struct ibsim_port *port = &node->ports[in_port];
+	struct ibtsim_port *port = &node->ports[in_port];
 	unsigned long flags;
 
 	spin_lock_irqsave(&node->lock, flags);
 	if (set)
-		memcpy(port->sl2vl, smp->data, IBSIM_SL2VL_LEN);
-	memcpy(smp->data, port->sl2vl, IBSIM_SL2VL_LEN);
+		memcpy(port->sl2vl, smp->data, IBTSIM_SL2VL_LEN);
+	memcpy(smp->data, port->sl2vl, IBTSIM_SL2VL_LEN);
 	spin_unlock_irqrestore(&node->lock, flags);
-	memset(smp->data + IBSIM_SL2VL_LEN, 0,
-	       IB_SMP_DATA_SIZE - IBSIM_SL2VL_LEN);
+	memset(smp->data + IBTSIM_SL2VL_LEN, 0,
+	       IB_SMP_DATA_SIZE - IBTSIM_SL2VL_LEN);
 	return 0;
 }
 
@@ -497,16 +499,16 @@ static u16 ibsim_sl2vl(struct ibsim_node *node, u8 in_port,
  * for the arrival port). With VLArbitrationLow/HighCap 8, blocks 2 and 4
  * do not exist; a switch's port 0 has no VLs.
  */
-static u16 ibsim_vl_arb(struct ibsim_node *node, u8 in_port,
-			struct ib_smp *smp, bool set)
+static u16 ibtsim_vl_arb(struct ibtsim_node *node, u8 in_port,
+			 struct ib_smp *smp, bool set)
 {
 	u32 am = be32_to_cpu(smp->attr_mod);
 	u32 block = am >> 16, num = am & 0xffff;
-	struct ibsim_port *port;
+	struct ibtsim_port *port;
 	unsigned long flags;
 	u8 *table;
 
-	BUILD_BUG_ON(IBSIM_VL_ARB_CAP > 32);
+	BUILD_BUG_ON(IBTSIM_VL_ARB_CAP > 32);
 	if (block != 1 && block != 3)
 		return IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE;
 	if (!node->sw)
@@ -518,52 +520,52 @@ static u16 ibsim_vl_arb(struct ibsim_node *node, u8 in_port,
 
 	spin_lock_irqsave(&node->lock, flags);
 	if (set)
-		memcpy(table, smp->data, IBSIM_VLARB_BLOCK);
-	memcpy(smp->data, table, IBSIM_VLARB_BLOCK);
+		memcpy(table, smp->data, IBTSIM_VLARB_BLOCK);
+	memcpy(smp->data, table, IBTSIM_VLARB_BLOCK);
 	spin_unlock_irqrestore(&node->lock, flags);
 	return 0;
 }
 
 /* The SMA proper: fills @smp (a copy of the request) with the answer. */
-static u16 ibsim_sma(struct ibsim_node *node, u8 in_port, struct ib_smp *smp)
+static u16 ibtsim_sma(struct ibtsim_node *node, u8 in_port, struct ib_smp *smp)
 {
 	bool set = smp->method == IB_MGMT_METHOD_SET;
 
 	if (smp->base_version != IB_MGMT_BASE_VERSION ||
-	    smp->class_version != IBSIM_SMP_CLASS_VERSION)
+	    smp->class_version != IBTSIM_SMP_CLASS_VERSION)
 		return IB_MGMT_MAD_STATUS_BAD_VERSION;
 
 	switch (smp->attr_id) {
 	case IB_SMP_ATTR_NODE_INFO:
 		if (set)
 			break;
-		return ibsim_get_node_info(node, in_port, smp);
+		return ibtsim_get_node_info(node, in_port, smp);
 	case IB_SMP_ATTR_NODE_DESC:
 		if (set)
 			break;
-		return ibsim_get_node_desc(node, smp);
+		return ibtsim_get_node_desc(node, smp);
 	case IB_SMP_ATTR_PORT_INFO:
-		return ibsim_port_info(node, in_port, smp, set);
+		return ibtsim_port_info(node, in_port, smp, set);
 	case IB_SMP_ATTR_PKEY_TABLE:
-		return ibsim_pkey_table(node, in_port, smp, set);
+		return ibtsim_pkey_table(node, in_port, smp, set);
 	case IB_SMP_ATTR_GUID_INFO:
-		return ibsim_guid_info_sma(node, in_port, smp, set);
+		return ibtsim_guid_info_sma(node, in_port, smp, set);
 	case IB_SMP_ATTR_VL_ARB_TABLE:
-		return ibsim_vl_arb(node, in_port, smp, set);
+		return ibtsim_vl_arb(node, in_port, smp, set);
 	case IB_SMP_ATTR_SL_TO_VL_TABLE:
 		if (node->sw)
-			return ibsim_switch_sma(node, smp, set);
-		return ibsim_sl2vl(node, in_port, smp, set);
+			return ibtsim_switch_sma(node, smp, set);
+		return ibtsim_sl2vl(node, in_port, smp, set);
 	default:
 		if (node->sw)
-			return ibsim_switch_sma(node, smp, set);
+			return ibtsim_switch_sma(node, smp, set);
 		break;
 	}
 	return IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD_ATTRIB;
 }
 
 /**
- * ibsim_sma_answer - turn an SMP Get/Set into the SMA's GetResp
+ * ibtsim_sma_answer - turn an SMP Get/Set into the SMA's GetResp
  * @node: the node answering
  * @in_port: port the SMP arrived by
  * @smp: the request, rewritten in place into the response
@@ -571,27 +573,27 @@ static u16 ibsim_sma(struct ibsim_node *node, u8 in_port, struct ib_smp *smp)
  * The direction bit of a directed-route SMP is set; its hop pointer and
  * paths are the caller's business (the SMI's). Any context.
  */
-void ibsim_sma_answer(struct ibsim_node *node, u8 in_port, struct ib_smp *smp)
+void ibtsim_sma_answer(struct ibtsim_node *node, u8 in_port, struct ib_smp *smp)
 {
 	u8 method = smp->method;
 	u16 status;
 
-	status = ibsim_sma(node, in_port, smp);
+	status = ibtsim_sma(node, in_port, smp);
 	smp->method = IB_MGMT_METHOD_GET_RESP;
 	smp->status = cpu_to_be16(status);
 	if (smp->mgmt_class == IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE)
 		smp->status |= IB_SMP_DIRECTION;
-	ibsim_node_dbg(node, "SMP port %u attr 0x%04x method %u: 0x%04x\n",
-		       in_port, be16_to_cpu(smp->attr_id), method, status);
+	ibtsim_node_dbg(node, "SMP port %u attr 0x%04x method %u: 0x%04x\n",
+			in_port, be16_to_cpu(smp->attr_id), method, status);
 }
 
-int ibsim_process_mad(struct ib_device *ibdev, int mad_flags, u32 port_num,
-		      const struct ib_wc *in_wc, const struct ib_grh *in_grh,
-		      const struct ib_mad *in, struct ib_mad *out,
-		      size_t *out_mad_size, u16 *out_mad_pkey_index)
+int ibtsim_process_mad(struct ib_device *ibdev, int mad_flags, u32 port_num,
+		       const struct ib_wc *in_wc, const struct ib_grh *in_grh,
+		       const struct ib_mad *in, struct ib_mad *out,
+		       size_t *out_mad_size, u16 *out_mad_pkey_index)
 {
 	const struct ib_mad_hdr *hdr = &in->mad_hdr;
-	struct ibsim_dev *dev = to_ibsim_dev(ibdev);
+	struct ibtsim_dev *dev = to_ibtsim_dev(ibdev);
 	bool pma = hdr->mgmt_class == IB_MGMT_CLASS_PERF_MGMT;
 
 	if (!pma && hdr->mgmt_class != IB_MGMT_CLASS_SUBN_LID_ROUTED &&
@@ -610,8 +612,8 @@ int ibsim_process_mad(struct ib_device *ibdev, int mad_flags, u32 port_num,
 	memcpy(out, in, sizeof(struct ib_mad));
 	*out_mad_size = sizeof(struct ib_mad);
 	if (pma)
-		ibsim_pma_answer(dev->node, port_num, out);
+		ibtsim_pma_answer(dev->node, port_num, out);
 	else
-		ibsim_sma_answer(dev->node, port_num, (struct ib_smp *)out);
+		ibtsim_sma_answer(dev->node, port_num, (struct ib_smp *)out);
 	return IB_MAD_RESULT_SUCCESS | IB_MAD_RESULT_REPLY;
 }

@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ibtrace_sim - what each file offers the others, grouped by the file
+ * that defines it (as rxe_loc.h), with the small types its callers pass.
+ * The topology parser's functions are in topo.h with its structures.
+ */
+#ifndef _IBTSIM_LOC_H
+#define _IBTSIM_LOC_H
+
+#include <linux/types.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <net/netlink.h>
+#include <uapi/linux/ibtrace_sim.h>
+
+struct genl_info;
+struct ib_device;
+struct ib_grh;
+struct ib_mad;
+struct ib_smp;
+struct ib_wc;
+struct net;
+struct sk_buff;
+struct ibtsim_build;
+struct ibtsim_fabric;
+struct ibtsim_node;
+struct ibtsim_pkt;
+struct ibtsim_port;
+struct ibtsim_qp;
+struct ibtsim_switch;
+struct ibtsim_topo;
+
+/* main.c */
+extern struct mutex ibtsim_fabrics_lock;
+extern struct list_head ibtsim_fabrics;
+
+/**
+ * struct ibtsim_fabric_opts - how to build a fabric
+ * @name: fabric name, or NULL for "simN"
+ * @sm_lite: run the built-in subnet manager (SM-lite)
+ * @guid_cap: GUID table entries of every HCA port and switch port 0
+ * @seed: seed of the fabric's pseudo-random generator
+ * @seed_set: @seed was given; else the fabric picks one
+ */
+struct ibtsim_fabric_opts {
+	const char *name;
+	bool sm_lite;
+	u8 guid_cap;
+	u32 seed;
+	bool seed_set;
+};
+
+struct ibtsim_fabric *__ibtsim_fabric_find(const char *name);
+int __ibtsim_fabric_reserve(const struct ibtsim_fabric_opts *opts,
+			    struct ibtsim_topo *topo,
+			    struct ibtsim_fabric **fabricp,
+			    struct netlink_ext_ack *extack);
+void __ibtsim_fabric_unreserve(struct ibtsim_fabric *fabric);
+struct ibtsim_build *ibtsim_build_alloc(void);
+void ibtsim_build_free(struct ibtsim_build *b);
+void __ibtsim_fabric_build_start(struct ibtsim_fabric *fabric,
+				 struct ibtsim_build *b, struct ibtsim_topo *topo,
+				 struct net *net, u32 portid);
+int __ibtsim_fabric_del(struct ibtsim_fabric *fabric);
+
+/* nl.c */
+int ibtsim_nl_init(void);
+void ibtsim_nl_exit(void);
+void ibtsim_nl_build_done(struct net *net, u32 portid,
+			  const struct ibtsim_fabric *fabric, const char *name,
+			  const char *why);
+
+/* dev.c */
+int ibtsim_dev_create(struct ibtsim_node *node);
+void ibtsim_dev_unregister(struct ibtsim_node *node);
+void ibtsim_dev_free(struct ibtsim_node *node);
+struct ibtsim_qp *ibtsim_qp_get(struct ibtsim_port *port, u32 qpn);
+void ibtsim_qp_put(struct ibtsim_qp *qp);
+void ibtsim_qp_send_done(struct ibtsim_qp *qp, struct ibtsim_pkt *pkt);
+void ibtsim_qp_recv(struct ibtsim_qp *qp, const struct ibtsim_pkt *pkt,
+		    const struct ib_wc *hdr);
+
+/* sma.c */
+void ibtsim_port_init_sma(struct ibtsim_port *port);
+void ibtsim_link_retrain(struct ibtsim_port *port);
+void ibtsim_sma_answer(struct ibtsim_node *node, u8 in_port,
+		       struct ib_smp *smp);
+int ibtsim_process_mad(struct ib_device *ibdev, int mad_flags, u32 port_num,
+		       const struct ib_wc *in_wc, const struct ib_grh *in_grh,
+		       const struct ib_mad *in, struct ib_mad *out,
+		       size_t *out_mad_size, u16 *out_mad_pkey_index);
+
+/* guid.c */
+int ibtsim_guids_alloc(struct ibtsim_node *node);
+void ibtsim_guids_free(struct ibtsim_node *node);
+u16 ibtsim_guid_info(struct ibtsim_node *node, u8 in_port, struct ib_smp *smp,
+		     bool set, bool *changed);
+u64 ibtsim_port_guid_entry(struct ibtsim_port *port, unsigned int index);
+
+/* pma.c */
+void ibtsim_pma_answer(struct ibtsim_node *node, u8 in_port,
+		       struct ib_mad *mad);
+
+/* fabric.c */
+int ibtsim_fabric_start(struct ibtsim_fabric *fabric);
+void ibtsim_fabric_stop(struct ibtsim_fabric *fabric);
+int ibtsim_fabric_xmit(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt);
+void ibtsim_rnd_init(struct ibtsim_fabric *fabric, u32 seed);
+bool ibtsim_chance(struct ibtsim_fabric *fabric, u32 ppm);
+void ibtsim_drop(struct ibtsim_port *port, const char *why);
+
+/* switch.c */
+int ibtsim_switch_create(struct ibtsim_node *node);
+void ibtsim_switch_free(struct ibtsim_node *node);
+u8 ibtsim_lft_get(const struct ibtsim_switch *sw, u32 lid);
+int ibtsim_lft_reserve(struct ibtsim_node *node, u32 top);
+void ibtsim_lft_set(struct ibtsim_switch *sw, u32 lid, u8 port);
+u16 ibtsim_switch_sma(struct ibtsim_node *node, struct ib_smp *smp, bool set);
+struct ibtsim_port *ibtsim_switch_rx(struct ibtsim_port *port,
+				     struct ibtsim_pkt *pkt);
+
+/* knobs.c */
+/**
+ * struct ibtsim_port_knobs - a change of a port's fault knobs
+ * @set: which knobs change, bits of &enum ibtsim_knob
+ * @drop_ppm: new drop probability, per million
+ * @delay_us: new delay, microseconds
+ * @link_down: take the link down (true) or bring it up
+ * @guid_cap: new GUIDCap
+ * @guid_quirks: new GUIDInfo quirks, &enum ibtrace_sim_guid_quirk
+ */
+struct ibtsim_port_knobs {
+	u32 set;
+	u32 drop_ppm;
+	u32 delay_us;
+	bool link_down;
+	u8 guid_cap;
+	u32 guid_quirks;
+};
+
+/**
+ * enum ibtsim_knob - the port knobs, as bit numbers of ibtsim_port_knobs.set
+ * @IBTSIM_KNOB_DROP: drop_ppm
+ * @IBTSIM_KNOB_DELAY: delay_us
+ * @IBTSIM_KNOB_LINK: link_down
+ * @IBTSIM_KNOB_GUID_CAP: guid_cap
+ * @IBTSIM_KNOB_GUID_QUIRKS: guid_quirks
+ * @IBTSIM_KNOB_COUNT: number of knobs
+ */
+enum ibtsim_knob {
+	IBTSIM_KNOB_DROP,
+	IBTSIM_KNOB_DELAY,
+	IBTSIM_KNOB_LINK,
+	IBTSIM_KNOB_GUID_CAP,
+	IBTSIM_KNOB_GUID_QUIRKS,
+	IBTSIM_KNOB_COUNT,
+};
+
+#define IBTSIM_DROP_PPM_MAX	1000000
+#define IBTSIM_DELAY_US_MAX	1000000
+#define IBTSIM_GUID_QUIRKS_ALL	(IBTRACE_SIM_GUID_QUIRK_ENTRY0_WRITABLE | \
+				 IBTRACE_SIM_GUID_QUIRK_PAST_TABLE_STATUS | \
+				 IBTRACE_SIM_GUID_QUIRK_ABOVE_CAP_NONZERO)
+
+int ibtsim_port_knobs_check(const struct ibtsim_port *port,
+			    const struct ibtsim_port_knobs *k,
+			    enum ibtsim_knob *bad, const char **why);
+void ibtsim_port_knobs_apply(struct ibtsim_port *port,
+			     const struct ibtsim_port_knobs *k);
+int ibtsim_misroute_check(const struct ibtsim_node *node, u32 dlid, u32 port,
+			  bool del, const char **why);
+int ibtsim_misroute_set(struct ibtsim_node *node, u16 dlid, u8 port);
+void ibtsim_misroute_del(struct ibtsim_node *node, u16 dlid);
+bool ibtsim_misroute_lookup(struct ibtsim_node *node, u16 dlid, u8 *port);
+
+/* set_nl.c */
+extern const struct nla_policy
+	ibtsim_nl_set_policy[IBTRACE_SIM_A_MISROUTE + 1];
+int ibtsim_nl_set_doit(struct sk_buff *skb, struct genl_info *info);
+int ibtsim_nl_fill_knobs(struct sk_buff *skb, struct ibtsim_port *port);
+int ibtsim_nl_fill_misroutes(struct sk_buff *skb, struct ibtsim_node *node);
+
+/* debugfs.c */
+bool ibtsim_debugfs_ports_ok(u64 nports);
+void ibtsim_debugfs_init(void);
+void ibtsim_debugfs_exit(void);
+void ibtsim_debugfs_fabric_add(struct ibtsim_fabric *fabric);
+void ibtsim_debugfs_fabric_del(struct ibtsim_fabric *fabric);
+
+/* sm.c */
+int ibtsim_sm_sweep(struct ibtsim_fabric *fabric);
+void ibtsim_sm_init(struct ibtsim_fabric *fabric);
+void ibtsim_sm_resweep(struct ibtsim_fabric *fabric);
+void ibtsim_sm_stop(struct ibtsim_fabric *fabric);
+
+/* sa_server.c */
+/**
+ * enum ibtsim_sa_verdict - what SM-lite's SA did with a packet
+ * @IBTSIM_SA_PASS: not for the SA; deliver it as usual
+ * @IBTSIM_SA_ANSWER: rewritten into the SA's answer, to be sent on
+ * @IBTSIM_SA_DROP: for the SA but nothing to answer; dropped and counted
+ */
+enum ibtsim_sa_verdict {
+	IBTSIM_SA_PASS,
+	IBTSIM_SA_ANSWER,
+	IBTSIM_SA_DROP,
+};
+
+enum ibtsim_sa_verdict ibtsim_sa_server_rx(struct ibtsim_port *port,
+					   struct ibtsim_pkt *pkt);
+
+/* budget.c */
+void ibtsim_budget_note_mad_qp(u32 recv_wr);
+u64 ibtsim_node_cost(u8 type, u8 num_ports, u8 guid_cap);
+u64 ibtsim_fabric_cost(u32 switches, u32 lids, u64 ports);
+u64 ibtsim_budget(void);
+u64 __ibtsim_budget_room(void);
+bool __ibtsim_budget_take(u64 bytes);
+void __ibtsim_budget_give(u64 bytes);
+u64 __ibtsim_budget_used(void);
+void ibtsim_budget_error(struct ibtsim_topo *topo);
+
+#endif /* _IBTSIM_LOC_H */
