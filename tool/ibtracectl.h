@@ -2,8 +2,10 @@
 /*
  * ibtracectl - command-line front end of the ibtrace kernel module.
  *
- * One context (struct ibt) is created in main() and passed to every
- * function. Transport lives in nl.c, presentation in out.c, pure parsing
+ * One context (struct ibt) is created in main() (ibtracectl.c: main, help
+ * and the table of objects) and passed to every function. What every
+ * object uses (the error line, option parsing, dispatch, signals) lives in
+ * utils.c, transport in nl.c, presentation in out.c, pure parsing
  * and decoding in parse.c and fmt.c, and one file per object (dev.c,
  * agent.c, ping.c, trace.c, test.c, sim.c) ties them together; the test
  * object keeps the decoding of its results in test_result.c and their
@@ -66,6 +68,7 @@ struct nl_msg;
 struct nlmsghdr;
 struct nlattr;
 struct json_object;
+struct option;
 
 enum ibt_exit {
 	IBT_EXIT_OK		= 0,
@@ -169,6 +172,38 @@ struct ibt_cmd {
 };
 
 /*
+ * The options and words of a command, for ibt_args_parse(): getopt's
+ * tables (which include IBT_GLOBAL_OPTS), the callback that takes the
+ * command's own options, and the positional words it wants.
+ */
+#define IBT_OPT_UNKNOWN		(-1)	/* @opt: not an option of the command */
+#define IBT_OPT_STOP		(-2)	/* @opt: stop parsing here (help) */
+struct ibt_args {
+	const char *obj;		/* "ping", "sim", in errors; NULL: none */
+	const char *cmd;		/* "add", "monitor", or NULL */
+	const char *shortopts;		/* getopt_long()'s, with ":jd:p:" */
+	const struct option *longopts;
+	/* IBT_EXIT_OK, a printed exit code, IBT_OPT_STOP or IBT_OPT_UNKNOWN */
+	int (*opt)(struct ibt *ctx, int c, const char *arg, void *priv);
+	void *priv;
+	int min, max;			/* positional words wanted */
+	const char **pos;		/* [max]: they go here */
+	const char *what;		/* what @min words are, in errors */
+};
+
+/* utils.c */
+int ibt_err(int code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int ibt_dispatch(struct ibt *ctx, const char *what,
+		 const struct ibt_cmd *table, const char *dflt);
+int ibt_global_opt(struct ibt *ctx, int c, const char *arg);
+int ibt_bad_opt(int c, char **argv, const char *where);
+int ibt_positional(int argc, char **argv, int first, int min, int max,
+		   const char *obj, const char *cmd, const char *what,
+		   const char **pos);
+int ibt_args_parse(struct ibt *ctx, const struct ibt_args *a);
+int ibt_end_args(struct ibt *ctx);
+/*
  * Set by ibt_on_signal(); a wait for the kernel (ibt_nl_wait_notify())
  * then returns IBT_EXIT_INTR, and the tool cancels its job.
  */
@@ -181,20 +216,7 @@ extern volatile sig_atomic_t ibt_signal;
  * signals the tool and its process group), a later one ends the tool.
  */
 void ibt_on_signal(int sig);
-/* an unsigned attribute's value, whatever its (policy-checked) size */
-uint64_t ibt_nla_uint(const struct nlattr *a);
-
-/* ibtracectl.c */
-int ibt_err(int code, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-int ibt_dispatch(struct ibt *ctx, const char *what,
-		 const struct ibt_cmd *table, const char *dflt);
-int ibt_global_opt(struct ibt *ctx, int c, const char *arg);
-int ibt_bad_opt(int c, char **argv, const char *where);
-int ibt_positional(int argc, char **argv, int first, int min, int max,
-		   const char *obj, const char *cmd, const char *what,
-		   const char **pos);
-int ibt_end_args(struct ibt *ctx);
+void ibt_signals_hold(bool catch);
 
 /* parse.c - pure, unit-tested by test_parse.c */
 int ibt_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out);
@@ -242,6 +264,8 @@ const char *ibt_test_poll_str(unsigned int poll);
 const char *ibt_rnr_wire_str(unsigned int wire);
 
 /* nl.c */
+/* an unsigned attribute's value, whatever its (policy-checked) size */
+uint64_t ibt_nla_uint(const struct nlattr *a);
 typedef int (*ibt_nl_cb)(struct ibt *ctx, struct nlmsghdr *nlh, void *arg);
 int ibt_nl_open(struct ibt *ctx);
 int ibt_nl_open_family(struct ibt *ctx, const struct ibt_family *fam);

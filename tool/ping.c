@@ -47,8 +47,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -549,8 +547,6 @@ static int ping_verdict(struct ping *p)
 
 static int ping_run(struct ibt *ctx, struct ping *p)
 {
-	struct sigaction sa = { .sa_handler = ibt_on_signal };
-	sigset_t set;
 	struct nl_msg *msg;
 	bool interrupted;
 	int ret;
@@ -587,14 +583,7 @@ static int ping_run(struct ibt *ctx, struct ping *p)
 	 * same signal again within a second (timeout(1) signals the process
 	 * group too) changes nothing; a later one kills.
 	 */
-	sa.sa_flags = 0;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	ibt_signals_hold(true);
 	ctx->notify = ping_cb;
 	ctx->notify_arg = p;
 	p->job.get = ping_cb;

@@ -108,7 +108,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -931,11 +930,9 @@ static int run_known_test(struct ibt *ctx, struct run *t)
 
 static int run_go(struct ibt *ctx, struct run *t)
 {
-	struct sigaction sa = { .sa_handler = ibt_on_signal };
 	struct result r = { 0 };
 	bool have_r = false, cancelled;
 	struct nl_msg *msg;
-	sigset_t set;
 	int ret;
 
 	ret = ibt_nl_open(ctx);
@@ -958,18 +955,10 @@ static int run_go(struct ibt *ctx, struct run *t)
 
 	/*
 	 * SIGINT and SIGTERM are let in only while waiting for events
-	 * (ibt_nl_wait_notify); a second one ends the tool.
+	 * (ibt_nl_wait_notify); a second one ends the tool. --detach does
+	 * not wait: they stay blocked.
 	 */
-	sa.sa_flags = 0;
-	sigemptyset(&sa.sa_mask);
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	pthread_sigmask(SIG_BLOCK, &set, NULL);
-	if (!t->detach) {
-		sigaction(SIGINT, &sa, NULL);
-		sigaction(SIGTERM, &sa, NULL);
-	}
+	ibt_signals_hold(!t->detach);
 
 	ret = ibt_nl_run(ctx, msg, run_reply_cb, t);
 	if (ret == IBT_EXIT_INTR && !t->job) {

@@ -68,8 +68,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -742,11 +740,9 @@ static int trace_proof(const struct trace *t)
 
 static int trace_run(struct ibt *ctx, struct trace *t)
 {
-	struct sigaction sa = { .sa_handler = ibt_on_signal };
 	char msg[512];
 	struct nl_msg *msg_req;
 	bool interrupted;
-	sigset_t set;
 	unsigned int i;
 	int ret;
 
@@ -761,14 +757,7 @@ static int trace_run(struct ibt *ctx, struct trace *t)
 		return IBT_EXIT_ERR;
 
 	/* As for ping (see there): SIGINT or SIGTERM cancels the job. */
-	sa.sa_flags = 0;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	ibt_signals_hold(true);
 	ctx->notify = trace_cb;
 	ctx->notify_arg = t;
 	t->job.get = trace_cb;

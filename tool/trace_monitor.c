@@ -26,7 +26,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -254,8 +253,6 @@ static int monitor_notify(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 
 static int monitor_run(struct ibt *ctx, struct monitor *m)
 {
-	struct sigaction sa = { .sa_handler = ibt_on_signal };
-	sigset_t set;
 	int ret;
 
 	ret = ibt_nl_open(ctx);
@@ -267,13 +264,7 @@ static int monitor_run(struct ibt *ctx, struct monitor *m)
 	ctx->notify_arg = m;
 
 	/* signals only while waiting (see ibt_nl_wait_notify) */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	ibt_signals_hold(true);
 
 	while (!m->count || m->ended < m->count) {
 		ret = ibt_nl_wait_notify(ctx, -1);
