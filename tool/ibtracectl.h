@@ -202,6 +202,8 @@ int ibt_positional(int argc, char **argv, int first, int min, int max,
 		   const char *obj, const char *cmd, const char *what,
 		   const char **pos);
 int ibt_args_parse(struct ibt *ctx, const struct ibt_args *a);
+int ibt_opt_u32(const char *opt, const char *arg, uint32_t min, uint32_t max,
+		uint32_t *val, bool *has);
 int ibt_end_args(struct ibt *ctx);
 /*
  * Set by ibt_on_signal(); a wait for the kernel (ibt_nl_wait_notify())

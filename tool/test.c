@@ -416,6 +416,29 @@ static int run_opts_check(const struct run *t, const char *name)
 	return 0;
 }
 
+/* What test_opt() needs: the command, and the run its options go to. */
+struct test_cmd_opts {
+	const char *cmd;
+	struct run *t;		/* NULL: the command has no options */
+};
+
+static int test_opt(struct ibt *ctx, int c, const char *arg, void *priv)
+{
+	struct test_cmd_opts *o = priv;
+	/* run takes them all, show only -v, list and cancel none */
+	int own = run_opt_index(c);
+
+	(void)ctx;
+	if (own < 0)
+		return IBT_OPT_UNKNOWN;
+	if (!o->t || (strcmp(o->cmd, "run") && c != 'v'))
+		return ibt_err(IBT_EXIT_USAGE,
+			       "test %s takes no option %s; see ibtracectl test help",
+			       o->cmd, run_opts[own].name);
+	o->t->opt_seen[own] = run_opts[own].name;
+	return run_opt(o->t, c, arg);
+}
+
 /*
  * The words after the command: global options, the command's own options
  * (applied to @t) and @min..@max positional words into @pos.
@@ -444,36 +467,21 @@ static int test_args(struct ibt *ctx, const char *cmd, struct run *t,
 		IBT_GLOBAL_OPTS,
 		{ NULL,		0,			NULL, 0 },
 	};
-	int argc = ctx->argc + 1;
-	char **argv = ctx->argv - 1;
-	char where[32];
-	int c, ret;
+	struct test_cmd_opts o = { .cmd = cmd, .t = t };
+	const struct ibt_args args = {
+		.obj = "test",
+		.cmd = cmd,
+		.shortopts = ":t:r:vjd:p:",	/* no "+": options may follow the words */
+		.longopts = opts,
+		.opt = test_opt,
+		.priv = &o,
+		.min = min,
+		.max = max,
+		.pos = pos,
+		.what = what,
+	};
 
-	snprintf(where, sizeof(where), "test %s ", cmd);
-	opterr = 0;
-	optind = 0;
-	/* no "+": options may follow the positional words */
-	while ((c = getopt_long(argc, argv, ":t:r:vjd:p:", opts, NULL)) != -1) {
-		/* run takes them all, show only -v, list and cancel none */
-		int own = run_opt_index(c);
-
-		if (own >= 0 && t && (!strcmp(cmd, "run") || c == 'v')) {
-			t->opt_seen[own] = run_opts[own].name;
-			ret = run_opt(t, c, optarg);
-		} else if (own >= 0) {
-			return ibt_err(IBT_EXIT_USAGE,
-				       "test %s takes no option %s; see ibtracectl test help",
-				       cmd, run_opts[own].name);
-		} else {
-			ret = ibt_global_opt(ctx, c, optarg);
-			if (ret < 0)
-				ret = ibt_bad_opt(c, argv, where);
-		}
-		if (ret)
-			return ret;
-	}
-	return ibt_positional(argc, argv, optind, min, max, "test", cmd, what,
-			      pos);
+	return ibt_args_parse(ctx, &args);
 }
 
 /* list */

@@ -91,6 +91,7 @@ enum {
 struct trace {
 	/* request */
 	bool has_dgid, has_dlid, has_mlid, has_timeout, has_retries, verbose;
+	bool help;			/* -h: print the usage instead */
 	uint8_t dgid[16];
 	uint32_t dlid, mlid, timeout_ms, retries;
 	char dev[IBT_DEV_NAME_MAX];
@@ -134,7 +135,52 @@ static void trace_usage(FILE *f)
 	      "on another port than the walk expected.\n", f);
 }
 
-static int trace_parse(struct ibt *ctx, struct trace *t, bool *help)
+/* An option of trace (for ibt_args_parse()). */
+static int trace_opt(struct ibt *ctx, int c, const char *arg, void *priv)
+{
+	struct trace *t = priv;
+
+	(void)ctx;
+	switch (c) {
+	case OPT_DGID:
+		if (ibt_parse_gid(arg, t->dgid))
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --dgid \"%s\": expected a GID such as fe80::1",
+				       arg);
+		t->has_dgid = true;
+		return 0;
+	case OPT_DLID:
+		if (ibt_parse_lid(arg, &t->dlid))
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --dlid \"%s\": expected a LID 1..0xbfff",
+				       arg);
+		t->has_dlid = true;
+		return 0;
+	case OPT_MLID:
+		if (ibt_parse_u32(arg, 0xc000, 0xfffe, &t->mlid))
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --mlid \"%s\": expected a multicast LID 0xc000..0xfffe",
+				       arg);
+		t->has_mlid = true;
+		return 0;
+	case 't':
+		return ibt_opt_u32("-t", arg, 1, 60000, &t->timeout_ms,
+				   &t->has_timeout);
+	case 'r':
+		return ibt_opt_u32("-r", arg, 0, 100, &t->retries,
+				   &t->has_retries);
+	case 'v':
+		t->verbose = true;
+		return 0;
+	case 'h':
+		t->help = true;
+		return IBT_OPT_STOP;
+	default:
+		return IBT_OPT_UNKNOWN;
+	}
+}
+
+static int trace_parse(struct ibt *ctx, struct trace *t)
 {
 	static const struct option opts[] = {
 		{ "dgid",	required_argument,	NULL, OPT_DGID },
@@ -147,69 +193,22 @@ static int trace_parse(struct ibt *ctx, struct trace *t, bool *help)
 		IBT_GLOBAL_OPTS,
 		{ NULL,		0,			NULL, 0 },
 	};
-	int argc = ctx->argc + 1;
-	char **argv = ctx->argv - 1;
-	int c, ret = 0;
+	const struct ibt_args args = {
+		.obj = "trace",
+		.shortopts = "+:t:r:vhjd:p:",
+		.longopts = opts,
+		.opt = trace_opt,
+		.priv = t,
+	};
+	int ret;
 
 	if (ctx->argc > 0 && !strcmp(ctx->argv[0], "help")) {
-		*help = true;
+		t->help = true;
 		return 0;
 	}
-	opterr = 0;
-	optind = 0;
-	while (!ret && (c = getopt_long(argc, argv, "+:t:r:vhjd:p:", opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_DGID:
-			if (ibt_parse_gid(optarg, t->dgid))
-				return ibt_err(IBT_EXIT_USAGE,
-					       "bad --dgid \"%s\": expected a GID such as fe80::1",
-					       optarg);
-			t->has_dgid = true;
-			break;
-		case OPT_DLID:
-			if (ibt_parse_lid(optarg, &t->dlid))
-				return ibt_err(IBT_EXIT_USAGE,
-					       "bad --dlid \"%s\": expected a LID 1..0xbfff",
-					       optarg);
-			t->has_dlid = true;
-			break;
-		case OPT_MLID:
-			if (ibt_parse_u32(optarg, 0xc000, 0xfffe, &t->mlid))
-				return ibt_err(IBT_EXIT_USAGE,
-					       "bad --mlid \"%s\": expected a multicast LID 0xc000..0xfffe",
-					       optarg);
-			t->has_mlid = true;
-			break;
-		case 't':
-			if (ibt_parse_u32(optarg, 1, 60000, &t->timeout_ms))
-				return ibt_err(IBT_EXIT_USAGE,
-					       "bad -t \"%s\": expected 1..60000", optarg);
-			t->has_timeout = true;
-			break;
-		case 'r':
-			if (ibt_parse_u32(optarg, 0, 100, &t->retries))
-				return ibt_err(IBT_EXIT_USAGE,
-					       "bad -r \"%s\": expected 0..100", optarg);
-			t->has_retries = true;
-			break;
-		case 'v':
-			t->verbose = true;
-			break;
-		case 'h':
-			*help = true;
-			return 0;
-		default:
-			ret = ibt_global_opt(ctx, c, optarg);
-			if (ret < 0)
-				ret = ibt_bad_opt(c, argv, "trace ");
-			break;
-		}
-	}
-	if (ret)
+	ret = ibt_args_parse(ctx, &args);
+	if (ret || t->help)
 		return ret;
-	if (optind < argc)
-		return ibt_err(IBT_EXIT_USAGE, "unexpected argument \"%s\"",
-			       argv[optind]);
 	if (t->has_dgid == t->has_dlid)
 		return ibt_err(IBT_EXIT_USAGE,
 			       "trace needs either --dlid LID or --dgid GID");
@@ -803,16 +802,18 @@ static bool trace_is_monitor(const struct ibt *ctx)
 int ibt_trace(struct ibt *ctx)
 {
 	struct trace *t;
-	bool help = false;
 	int ret;
 
-	if (trace_is_monitor(ctx))
+	if (trace_is_monitor(ctx)) {
+		ctx->argc--;
+		ctx->argv++;
 		return ibt_trace_monitor(ctx);
+	}
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return ibt_err(IBT_EXIT_ERR, "out of memory");
-	ret = trace_parse(ctx, t, &help);
-	if (!ret && help) {
+	ret = trace_parse(ctx, t);
+	if (!ret && t->help) {
 		trace_usage(stdout);
 		free(t);
 		return IBT_EXIT_OK;

@@ -40,6 +40,7 @@
 struct monitor {
 	uint32_t count;		/* traces to see end, 0: no limit */
 	uint32_t ended;
+	bool help;		/* -h: print the usage instead */
 };
 
 static void monitor_usage(FILE *f)
@@ -51,7 +52,23 @@ static void monitor_usage(FILE *f)
 	      "Needs CAP_NET_ADMIN (exit 5).\n", f);
 }
 
-static int monitor_parse(struct ibt *ctx, struct monitor *m, bool *help)
+static int monitor_opt(struct ibt *ctx, int c, const char *arg, void *priv)
+{
+	struct monitor *m = priv;
+
+	(void)ctx;
+	switch (c) {
+	case 'c':
+		return ibt_opt_u32("-c", arg, 1, 1000000, &m->count, NULL);
+	case 'h':
+		m->help = true;
+		return IBT_OPT_STOP;
+	default:
+		return IBT_OPT_UNKNOWN;
+	}
+}
+
+static int monitor_parse(struct ibt *ctx, struct monitor *m)
 {
 	static const struct option opts[] = {
 		{ "count",	required_argument,	NULL, 'c' },
@@ -59,40 +76,20 @@ static int monitor_parse(struct ibt *ctx, struct monitor *m, bool *help)
 		IBT_GLOBAL_OPTS,
 		{ NULL,		0,			NULL, 0 },
 	};
-	/* ctx->argv[0] is "monitor": getopt's program name */
-	int argc = ctx->argc;
-	char **argv = ctx->argv;
-	int c, ret = 0;
+	const struct ibt_args args = {
+		.obj = "trace",
+		.cmd = "monitor",
+		.shortopts = "+:c:hjd:p:",
+		.longopts = opts,
+		.opt = monitor_opt,
+		.priv = m,
+	};
 
-	if (argc > 1 && !strcmp(argv[1], "help")) {
-		*help = true;
+	if (ctx->argc > 0 && !strcmp(ctx->argv[0], "help")) {
+		m->help = true;
 		return 0;
 	}
-	opterr = 0;
-	optind = 0;
-	while (!ret && (c = getopt_long(argc, argv, "+:c:hjd:p:", opts, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			if (ibt_parse_u32(optarg, 1, 1000000, &m->count))
-				return ibt_err(IBT_EXIT_USAGE,
-					       "bad -c \"%s\": expected 1..1000000", optarg);
-			break;
-		case 'h':
-			*help = true;
-			return 0;
-		default:
-			ret = ibt_global_opt(ctx, c, optarg);
-			if (ret < 0)
-				ret = ibt_bad_opt(c, argv, "trace monitor ");
-			break;
-		}
-	}
-	if (ret)
-		return ret;
-	if (optind < argc)
-		return ibt_err(IBT_EXIT_USAGE, "unexpected argument \"%s\"",
-			       argv[optind]);
-	return 0;
+	return ibt_args_parse(ctx, &args);
 }
 
 /* "trace 7 ibsim0/1 " in text, the id, dev, port and event keys in JSON */
@@ -280,17 +277,16 @@ static int monitor_run(struct ibt *ctx, struct monitor *m)
 	return IBT_EXIT_OK;
 }
 
-/* "trace monitor ...": ctx->argv[0] is "monitor". */
+/* "trace monitor ...", the word "monitor" consumed. */
 int ibt_trace_monitor(struct ibt *ctx)
 {
 	struct monitor m = { 0 };
-	bool help = false;
 	int ret;
 
-	ret = monitor_parse(ctx, &m, &help);
+	ret = monitor_parse(ctx, &m);
 	if (ret)
 		return ret;
-	if (help) {
+	if (m.help) {
 		monitor_usage(stdout);
 		return IBT_EXIT_OK;
 	}

@@ -175,6 +175,21 @@ int ibt_bad_opt(int c, char **argv, const char *where)
 }
 
 /*
+ * Option @opt's number @arg into @val, within @min..@max; *@has set (if
+ * @has). 0, or a printed usage error.
+ */
+int ibt_opt_u32(const char *opt, const char *arg, uint32_t min, uint32_t max,
+		uint32_t *val, bool *has)
+{
+	if (ibt_parse_u32(arg, min, max, val))
+		return ibt_err(IBT_EXIT_USAGE, "bad %s \"%s\": expected %u..%u",
+			       opt, arg, min, max);
+	if (has)
+		*has = true;
+	return 0;
+}
+
+/*
  * The words after the one just consumed (getopt's program name): the
  * options of @a's command, then its positional words. Global options are
  * applied here; every other option goes to @a->opt (if any), whose
