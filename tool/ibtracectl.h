@@ -7,9 +7,10 @@
  * object uses (the error line, option parsing, dispatch, signals) lives in
  * utils.c, transport in nl.c, presentation in out.c, pure parsing
  * and decoding in parse.c and fmt.c, and one file per object (dev.c,
- * agent.c, ping.c, trace.c, test.c, sim.c) ties them together; the test
- * object keeps the decoding of its results in test_result.c and their
- * printing in test_out.c.
+ * agent.c, ping.c, trace.c, test.c, sim.c) ties them together; the hops
+ * of a trace are decoded and printed by hop.c (for trace.c and
+ * trace_monitor.c); the test object keeps the decoding of its results in
+ * test_result.c and their printing in test_out.c.
  *
  * Exit codes (also listed by "ibtracectl --help"; part of the interface,
  * checked by the selftests):
@@ -343,6 +344,7 @@ int ibt_agent(struct ibt *ctx);
 int ibt_job(struct ibt *ctx);
 int ibt_ping(struct ibt *ctx);
 int ibt_trace(struct ibt *ctx);
+int ibt_trace_monitor(struct ibt *ctx);	/* trace_monitor.c */
 int ibt_test(struct ibt *ctx);
 int ibt_sim(struct ibt *ctx);
 int ibt_server(struct ibt *ctx);

@@ -78,7 +78,7 @@
 #include <netlink/msg.h>
 
 #include "ibtracectl.h"
-#include "trace.h"
+#include "hop.h"
 
 enum {
 	OPT_DGID = 0x200,
@@ -289,133 +289,6 @@ static struct nl_msg *trace_request(struct ibt *ctx, struct trace *t)
 	return msg;
 }
 
-static uint64_t hop_get(const struct ibt_hop *h, int a)
-{
-	return h->val[a];
-}
-
-/* "ca \"Hca1\" (0x0002c90000000001)" for the messages. */
-static const char *hop_name(const struct ibt_hop *h, char *buf, size_t len)
-{
-	const char *type = ibt_node_type_str(hop_get(h, IBTRACE_HOP_A_NODE_TYPE));
-
-	if (h->have[IBTRACE_HOP_A_NODE_GUID])
-		snprintf(buf, len, "%s \"%s\" (0x%016" PRIx64 ")", type, h->desc,
-			 hop_get(h, IBTRACE_HOP_A_NODE_GUID));
-	else
-		snprintf(buf, len, "%s \"%s\"", type, h->desc);
-	return buf;
-}
-
-/* One line per hop ("hop 1 in 1 switch ..."), flushed as it comes. */
-void ibt_hop_text(const struct ibt_hop *h)
-{
-	char b[32];
-
-	printf("hop %" PRIu64, hop_get(h, IBTRACE_HOP_A_INDEX));
-	if (h->have[IBTRACE_HOP_A_IN_PORT])
-		printf(" in %" PRIu64, hop_get(h, IBTRACE_HOP_A_IN_PORT));
-	printf(" %s \"%s\"", ibt_node_type_str(hop_get(h, IBTRACE_HOP_A_NODE_TYPE)),
-	       h->desc);
-	if (h->have[IBTRACE_HOP_A_NODE_GUID])
-		printf(" node_guid 0x%016" PRIx64 " port_guid 0x%016" PRIx64,
-		       hop_get(h, IBTRACE_HOP_A_NODE_GUID),
-		       hop_get(h, IBTRACE_HOP_A_PORT_GUID));
-	if (h->have[IBTRACE_HOP_A_LID]) {
-		uint64_t lid = hop_get(h, IBTRACE_HOP_A_LID);
-		unsigned int lmc = hop_get(h, IBTRACE_HOP_A_LMC);
-
-		if (lmc)
-			printf(" lid %" PRIu64 "-%" PRIu64, lid, lid + (1u << lmc) - 1);
-		else
-			printf(" lid %" PRIu64, lid);
-	}
-	if (h->have[IBTRACE_HOP_A_OUT_PORT])
-		printf(" out %" PRIu64, hop_get(h, IBTRACE_HOP_A_OUT_PORT));
-	printf(" agent %s", ibt_hop_agent_str(hop_get(h, IBTRACE_HOP_A_AGENT)));
-	if (hop_get(h, IBTRACE_HOP_A_AGENT) == IBTRACE_HOP_AGENT_MISMATCH)
-		printf(" expected %" PRIu64 " actual %" PRIu64,
-		       hop_get(h, IBTRACE_HOP_A_EXPECTED_PORT),
-		       hop_get(h, IBTRACE_HOP_A_ACTUAL_PORT));
-	printf(" smps %" PRIu64, hop_get(h, IBTRACE_HOP_A_SMPS));
-	if (h->have[IBTRACE_HOP_A_SMP_RTT_NS])
-		printf(" smp_rtt %s us",
-		       ibt_ns_str(hop_get(h, IBTRACE_HOP_A_SMP_RTT_NS), 1000, b, sizeof(b)));
-	if (h->have[IBTRACE_HOP_A_VENDOR_RTT_NS])
-		printf(" vendor_rtt %s us",
-		       ibt_ns_str(hop_get(h, IBTRACE_HOP_A_VENDOR_RTT_NS), 1000, b,
-				  sizeof(b)));
-	putchar('\n');
-	fflush(stdout);
-}
-
-/* The hop's keys, into the JSON object being built. */
-void ibt_hop_json_fields(struct ibt *ctx, const struct ibt_hop *h)
-{
-	static const struct {
-		int attr;
-		const char *key;
-	} nums[] = {
-		{ IBTRACE_HOP_A_INDEX,		"hop" },
-		{ IBTRACE_HOP_A_IN_PORT,	"in_port" },
-		{ IBTRACE_HOP_A_OUT_PORT,	"out_port" },
-		{ IBTRACE_HOP_A_NUM_PORTS,	"num_ports" },
-		{ IBTRACE_HOP_A_LID,		"lid" },
-		{ IBTRACE_HOP_A_LMC,		"lmc" },
-		{ IBTRACE_HOP_A_EXPECTED_PORT,	"expected_port" },
-		{ IBTRACE_HOP_A_ACTUAL_PORT,	"actual_port" },
-		{ IBTRACE_HOP_A_SMPS,		"smps" },
-		{ IBTRACE_HOP_A_SMP_RTT_NS,	"smp_rtt_ns" },
-		{ IBTRACE_HOP_A_VENDOR_MADS,	"vendor_mads" },
-		{ IBTRACE_HOP_A_VENDOR_RTT_NS,	"vendor_rtt_ns" },
-	};
-	char s[24];
-	size_t i;
-
-	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
-		if (h->have[nums[i].attr])
-			ibt_out_json(ctx, nums[i].key,
-				     json_object_new_uint64(hop_get(h, nums[i].attr)));
-	if (h->have[IBTRACE_HOP_A_LID])
-		ibt_out_json(ctx, "lid_last", json_object_new_uint64(
-			     hop_get(h, IBTRACE_HOP_A_LID) +
-			     (1u << hop_get(h, IBTRACE_HOP_A_LMC)) - 1));
-	ibt_out_json(ctx, "node_type", json_object_new_string(
-		     ibt_node_type_str(hop_get(h, IBTRACE_HOP_A_NODE_TYPE))));
-	if (h->have[IBTRACE_HOP_A_NODE_GUID]) {
-		snprintf(s, sizeof(s), "0x%016" PRIx64, hop_get(h, IBTRACE_HOP_A_NODE_GUID));
-		ibt_out_json(ctx, "node_guid", json_object_new_string(s));
-		snprintf(s, sizeof(s), "0x%016" PRIx64, hop_get(h, IBTRACE_HOP_A_PORT_GUID));
-		ibt_out_json(ctx, "port_guid", json_object_new_string(s));
-	}
-	if (h->have[IBTRACE_HOP_A_NODE_DESC])
-		ibt_out_json(ctx, "node_desc", json_object_new_string(h->desc));
-	ibt_out_json(ctx, "agent", json_object_new_string(
-		     ibt_hop_agent_str(hop_get(h, IBTRACE_HOP_A_AGENT))));
-}
-
-/* Parse one IBTRACE_A_TRACE_HOP nest into @h. Returns an exit code. */
-int ibt_hop_parse(struct ibt *ctx, struct nlattr *nest, struct ibt_hop *h)
-{
-	struct nlattr *tb[IBTRACE_HOP_A_MAX + 1];
-	int i, ret;
-
-	ret = ibt_nl_parse_nest(ctx, nest, tb);
-	if (ret)
-		return ret;
-	memset(h, 0, sizeof(*h));
-	for (i = IBTRACE_HOP_A_INDEX; i <= IBTRACE_HOP_A_MAX; i++) {
-		if (!tb[i])
-			continue;
-		h->have[i] = true;
-		if (i == IBTRACE_HOP_A_NODE_DESC)
-			nla_strlcpy(h->desc, tb[i], sizeof(h->desc));
-		else
-			h->val[i] = ibt_nla_uint(tb[i]);
-	}
-	return 0;
-}
-
 /* A hop, unless seen already (a JOB_GET reply repeats the hops). */
 static int trace_hop(struct ibt *ctx, struct trace *t, struct nlattr *nest)
 {
@@ -429,8 +302,8 @@ static int trace_hop(struct ibt *ctx, struct trace *t, struct nlattr *nest)
 	ret = ibt_hop_parse(ctx, nest, h);
 	if (ret)
 		return ret;
-	if (t->nhops && hop_get(h, IBTRACE_HOP_A_INDEX) <=
-			hop_get(&t->hops[t->nhops - 1], IBTRACE_HOP_A_INDEX))
+	if (t->nhops && ibt_hop_get(h, IBTRACE_HOP_A_INDEX) <=
+			ibt_hop_get(&t->hops[t->nhops - 1], IBTRACE_HOP_A_INDEX))
 		return 0;
 	t->nhops++;
 	if (t->verbose && !ctx->json)
@@ -522,7 +395,7 @@ static int trace_verdict(const struct trace *t, bool interrupted, char *msg,
 	}
 	if (h)
 		snprintf(at, sizeof(at), "at hop %" PRIu64 ", %s",
-			 t->val[IBTRACE_A_TRACE_FAIL_HOP], hop_name(h, name, sizeof(name)));
+			 t->val[IBTRACE_A_TRACE_FAIL_HOP], ibt_hop_name(h, name, sizeof(name)));
 	else
 		snprintf(at, sizeof(at), "at hop %" PRIu64,
 			 t->val[IBTRACE_A_TRACE_FAIL_HOP]);
@@ -563,7 +436,7 @@ static int trace_verdict(const struct trace *t, bool interrupted, char *msg,
 		snprintf(msg, len, "hop %" PRIu64 " on the path to %s did not answer after all retries%s%s",
 			 t->val[IBTRACE_A_TRACE_FAIL_HOP], t->target,
 			 h && h->have[IBTRACE_HOP_A_NODE_GUID] ? ": " : "",
-			 h && h->have[IBTRACE_HOP_A_NODE_GUID] ? hop_name(h, name, sizeof(name)) : "");
+			 h && h->have[IBTRACE_HOP_A_NODE_GUID] ? ibt_hop_name(h, name, sizeof(name)) : "");
 		return IBT_EXIT_UNRESP;
 	case IBTRACE_TRACE_SMP_ERROR:
 		snprintf(msg, len, "an SMP %s on the path to %s was answered with status 0x%04" PRIx64 " (%s)",
@@ -675,7 +548,7 @@ static void trace_ok_line(const struct trace *t)
 	const char *verdict = "";
 
 	if (h) {
-		switch (hop_get(h, IBTRACE_HOP_A_AGENT)) {
+		switch (ibt_hop_get(h, IBTRACE_HOP_A_AGENT)) {
 		case IBTRACE_HOP_AGENT_VERIFIED:
 			verdict = ", verified by its agent";
 			break;
@@ -703,11 +576,11 @@ static void trace_ok_line(const struct trace *t)
 	else if (t->has_mlid)
 		printf("Multicast trace of mlid 0x%04x from %s/%u to %s: %u hops, reached %s%s\n",
 		       t->mlid, t->dev, t->port, t->target, t->nhops ? t->nhops - 1 : 0,
-		       h ? hop_name(h, name, sizeof(name)) : "?", verdict);
+		       h ? ibt_hop_name(h, name, sizeof(name)) : "?", verdict);
 	else
 		printf("Trace from %s/%u to %s: %u hops, reached %s%s\n",
 		       t->dev, t->port, t->target, t->nhops ? t->nhops - 1 : 0,
-		       h ? hop_name(h, name, sizeof(name)) : "?", verdict);
+		       h ? ibt_hop_name(h, name, sizeof(name)) : "?", verdict);
 }
 
 /*
@@ -725,14 +598,14 @@ static int trace_proof(const struct trace *t)
 
 	for (i = 0; i < t->nhops; i++) {
 		h = &t->hops[i];
-		if (hop_get(h, IBTRACE_HOP_A_AGENT) != IBTRACE_HOP_AGENT_MISMATCH)
+		if (ibt_hop_get(h, IBTRACE_HOP_A_AGENT) != IBTRACE_HOP_AGENT_MISMATCH)
 			continue;
 		ret = IBT_EXIT_REMOTE;
 		if (i + 1 < t->nhops && !t->verbose)
 			ibt_err(ret, "the agent at hop %" PRIu64 " saw the probe arrive on port %" PRIu64 ", not %" PRIu64,
-				hop_get(h, IBTRACE_HOP_A_INDEX),
-				hop_get(h, IBTRACE_HOP_A_ACTUAL_PORT),
-				hop_get(h, IBTRACE_HOP_A_EXPECTED_PORT));
+				ibt_hop_get(h, IBTRACE_HOP_A_INDEX),
+				ibt_hop_get(h, IBTRACE_HOP_A_ACTUAL_PORT),
+				ibt_hop_get(h, IBTRACE_HOP_A_EXPECTED_PORT));
 	}
 	return ret;
 }

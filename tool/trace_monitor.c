@@ -35,7 +35,7 @@
 #include <netlink/msg.h>
 
 #include "ibtracectl.h"
-#include "trace.h"
+#include "hop.h"
 
 struct monitor {
 	uint32_t count;		/* traces to see end, 0: no limit */
