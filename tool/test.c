@@ -27,11 +27,11 @@
  * a second QP of it (loopback) or the ibtrace of host --peer.
  *
  * The tool joins the "test" group before it sends TEST_RUN, prints one
- * line per RNR timer code as it is measured and, when stdout is not a
- * terminal, one line per decided assertion as its event arrives (the
- * kernel decides them at the end of the job: on a terminal they are
- * printed once, in the result), with -v also progress; when the job has
- * finished it reads and prints its whole result (as "test show JOB"). With
+ * line per RNR timer code as it is measured, with -v also progress; when
+ * the job has finished it reads and prints its whole result (as "test
+ * show JOB"), which lists each assertion once (the kernel decides them at
+ * the end of the job, just before it finishes: their events are not
+ * printed, on a terminal or not). With
  * --detach it prints the job number and returns at once. SIGINT or
  * SIGTERM while waiting: the job is cancelled (the kernel restores the
  * DUT first), its result printed, exit 13; a second signal (a second or
@@ -644,25 +644,6 @@ static int run_reply_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 	return 0;
 }
 
-/* The line of an ASSERTION event: the assertion as absorbed into t->ev. */
-static int event_assert_text(struct ibt *ctx, struct run *t, struct nlattr *nest)
-{
-	struct nlattr *tb[IBTRACE_ASSERT_A_MAX + 1];
-	char id[64], prefix[32];
-	size_t i;
-	int ret;
-
-	ret = ibt_nl_parse_nest(ctx, nest, tb);
-	if (ret || !tb[IBTRACE_ASSERT_A_ID])
-		return ret;
-	nla_strlcpy(id, tb[IBTRACE_ASSERT_A_ID], sizeof(id));
-	snprintf(prefix, sizeof(prefix), "job %u: ", t->job);
-	for (i = 0; i < t->ev.nasserts; i++)
-		if (!strcmp(t->ev.asserts[i].id, id))
-			test_assert_text(&t->ev.asserts[i], prefix);
-	return 0;
-}
-
 /* The line of each RNR timer code measured that has none yet (text). */
 static void event_codes_text(struct ibt *ctx, struct run *t)
 {
@@ -713,13 +694,11 @@ static int run_event(struct ibt *ctx, struct run *t, struct nlmsghdr *nlh)
 		break;
 	case IBTRACE_TEST_EVENT_ASSERTION:
 		/*
-		 * The kernel decides the assertions at the end of the job,
-		 * just before the result, which lists them: on a terminal
-		 * each is printed once, there. A log (stdout not a terminal)
-		 * keeps its line per event as well.
+		 * Not printed: the kernel decides the assertions at the end
+		 * of the job, just before FINISHED, and the result printed
+		 * then lists each of them once (what the event says is kept
+		 * in t->ev, for a result that cannot be read).
 		 */
-		if (!ctx->json && !isatty(STDOUT_FILENO) && tb[IBTRACE_A_TEST_ASSERTION])
-			ret = event_assert_text(ctx, t, tb[IBTRACE_A_TEST_ASSERTION]);
 		break;
 	case IBTRACE_TEST_EVENT_FINISHED:
 		event_codes_text(ctx, t);	/* a progress event may be lost */
@@ -1137,10 +1116,10 @@ static int test_help(struct ibt *ctx)
 	       "       ibtracectl test cancel JOB\n"
 	       "list: the conformance tests the module knows and their assertions.\n"
 	       "run: run a test as a kernel job against a port, the DUT. Each test takes\n"
-	       "only its own options (and -v, --detach). Prints each assertion as it is\n"
-	       "decided when stdout is not a terminal (-v: progress too), then the result;\n"
-	       "--detach prints the job number and returns. Ctrl-C cancels the job: the\n"
-	       "kernel restores the DUT, exit 13.\n"
+	       "only its own options (and -v, --detach). Prints the progress (rnr: each\n"
+	       "timer code as it is measured; -v: the start and the exchanges too), then\n"
+	       "the result, one line per assertion; --detach prints the job number and\n"
+	       "returns. Ctrl-C cancels the job: the kernel restores the DUT, exit 13.\n"
 	       "guidinfo: the DUT is the local port (-d, -p; without -d the first Active\n"
 	       "InfiniBand port), the node at the end of directed route --dr (exit ports\n"
 	       "from the local node outward, 1..255 each, at most 63; the first is the\n"

@@ -80,7 +80,6 @@ void test_result_take(struct result *r, struct result *k);
 bool test_is_rnr(const struct result *r);
 
 /* test_out.c: presentation */
-void test_assert_text(const struct assertion *a, const char *prefix);
 int test_result_report(struct ibt *ctx, const struct result *r, bool verbose,
 		       bool cancelled);
 void test_list_print(struct ibt *ctx, const struct result *r);

@@ -78,12 +78,11 @@ static void dut_text(const struct result *r, char *buf, size_t len)
 			 test_rval(r, IBTRACE_A_TEST_DUT_PORT));
 }
 
-void test_assert_text(const struct assertion *a, const char *prefix)
+static void assert_text(const struct assertion *a)
 {
-	printf("%s%-7s  %s  %s\n", prefix, assert_label(a), a->id, a->desc);
+	printf("%-7s  %s  %s\n", assert_label(a), a->id, a->desc);
 	if (a->have_result && a->result == IBTRACE_ASSERT_FAIL)
-		printf("%*sexpected %s observed %s at %s\n",
-		       (int)strlen(prefix) + 9, "",
+		printf("%9sexpected %s observed %s at %s\n", "",
 		       a->expected[0] ? a->expected : "?",
 		       a->observed[0] ? a->observed : "?",
 		       a->where[0] ? a->where : "?");
@@ -350,7 +349,7 @@ static void result_text(const struct result *r, bool verbose)
 		rnr_table_text(r);
 
 	for (i = 0; i < r->nasserts; i++)
-		test_assert_text(&r->asserts[i], "");
+		assert_text(&r->asserts[i]);
 
 	/* the RNR test sends no MAD: no exchange line unless it did */
 	if (rnr && !r->nxchgs && !test_rval(r, IBTRACE_A_TEST_EXCHANGES))
