@@ -221,7 +221,7 @@ extern volatile sig_atomic_t ibt_signal;
 void ibt_on_signal(int sig);
 void ibt_signals_hold(bool catch);
 
-/* parse.c - pure, unit-tested by test_parse.c */
+/* parse.c - pure, unit-tested by tests/unit.c */
 int ibt_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out);
 int ibt_parse_lid(const char *s, uint32_t *lid);
 int ibt_parse_gid(const char *s, uint8_t gid[16]);
@@ -241,7 +241,7 @@ const char *ibt_ppm_pct_str(uint32_t ppm, char *buf, size_t len);
 int ibt_parse_rnr_timer(const char *s, uint32_t *code, bool *all);
 int ibt_parse_test_poll(const char *s, uint32_t *poll);
 
-/* fmt.c - pure, unit-tested by test_parse.c */
+/* fmt.c - pure, unit-tested by tests/unit.c */
 const char *ibt_mad_status_str(uint16_t status, char *buf, size_t len);
 const char *ibt_link_layer_str(unsigned int ll);
 const char *ibt_port_state_str(unsigned int state);
