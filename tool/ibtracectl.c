@@ -42,12 +42,9 @@ static void usage(FILE *f)
 "                     -p PORT (default: the first Active port)\n"
 "  trace monitor [-c N]\n"
 "                     the hops of every trace, as they are found\n"
-"  test list | test show [JOB] [-v] | test cancel JOB\n"
-"  test run guidinfo [--dr P1,P2,... | --lid LID] [--dut-port N] [--blocks N]\n"
-"       [-t MS] [-r N] [-v] [--detach]\n"
-"  test run rnr [--timer CODE|all] [--retry N] [--size BYTES] [--iterations K]\n"
-"       [--poll busy|event] [--peer GID] [--peer-port PORT] [--deadline MS]\n"
-"       [--recv-posted] [-v] [--detach]\n"
+"  test list | test show [JOB] [-v] | test cancel JOB\n", f);
+	ibt_test_synopsis(f);	/* test run NAME ..., from each test */
+	fputs(
 "                     conformance tests run by the kernel against a port, from\n"
 "                     -d DEV, -p PORT (default: the first Active InfiniBand\n"
 "                     port; rnr: the first Active port)\n"

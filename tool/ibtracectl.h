@@ -10,7 +10,9 @@
  * agent.c, ping.c, trace.c, test.c, sim.c) ties them together; the hops
  * of a trace are decoded and printed by hop.c (for trace.c and
  * trace_monitor.c); the test object keeps the decoding of its results in
- * test_result.c and their printing in test_out.c.
+ * test_result.c, their printing in test_out.c and each conformance test
+ * the tool knows in a file of its own (test_guidinfo.c, test_rnr.c; see
+ * test.h).
  *
  * Exit codes (also listed by "ibtracectl --help"; part of the interface,
  * checked by the selftests):
@@ -59,6 +61,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <pthread.h>
 #include <signal.h>
 
@@ -346,6 +349,7 @@ int ibt_ping(struct ibt *ctx);
 int ibt_trace(struct ibt *ctx);
 int ibt_trace_monitor(struct ibt *ctx);	/* trace_monitor.c */
 int ibt_test(struct ibt *ctx);
+void ibt_test_synopsis(FILE *f);	/* its lines of "ibtracectl --help" */
 int ibt_sim(struct ibt *ctx);
 int ibt_server(struct ibt *ctx);
 
