@@ -124,25 +124,7 @@
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
-/* The tests the tool knows, as ibtrace_tests[] in the kernel's test.c. */
-const struct ibt_test_def *const ibt_tests[] = {
-	&test_guidinfo,
-	&test_rnr,
-	NULL,
-};
-
 #define TESTS_MAX	16	/* bits of struct run_opt.tests */
-
-/* The test named @name, NULL if the tool does not know it. */
-const struct ibt_test_def *test_def_find(const char *name)
-{
-	size_t k;
-
-	for (k = 0; ibt_tests[k]; k++)
-		if (!strcmp(ibt_tests[k]->name, name))
-			return ibt_tests[k];
-	return NULL;
-}
 
 /* The tests' lines of "ibtracectl --help". */
 void ibt_test_synopsis(FILE *f)

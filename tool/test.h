@@ -8,8 +8,8 @@
  * (test_guidinfo.c, test_rnr.c), the tool's side of the kernel's struct
  * ibtrace_test_def (kmod/ibtrace/test.h): its options of "test run", its
  * request attributes, its help, and how its results decode and print
- * where they differ from the framework's. ibt_tests[] in test.c lists
- * them, as ibtrace_tests[] in the kernel's test.c.
+ * where they differ from the framework's. ibt_tests[] (test_defs.c)
+ * lists them, as ibtrace_tests[] in the kernel's test.c.
  */
 #ifndef IBTRACECTL_TEST_H
 #define IBTRACECTL_TEST_H
@@ -85,9 +85,6 @@ struct ibt_test_opt {
 	int id;
 };
 
-/* absorb(): not an attribute of the test */
-#define IBT_TEST_NOT_MINE	(-1)
-
 /**
  * struct ibt_test_def - a conformance test, as the tool knows it
  * @name: as the kernel's &struct ibtrace_test_def.name ("rnr")
@@ -111,8 +108,11 @@ struct ibt_test_opt {
  * @owns: optional: a result is the test's by its attributes, whatever
  *	its name says (the test's own attributes were sent)
  * @data_size: bytes of test-owned results (struct result.data)
- * @absorb: optional: take attribute @a of a message into @r (its data:
- *	test_data()); 0, a printed exit code, or IBT_TEST_NOT_MINE
+ * @attrs: optional: the top-level attributes only it decodes, ending
+ *	with 0
+ * @absorb: attribute @a (one of @attrs) of a message into @r and @data,
+ *	its part of @r (allocated zeroed on first use); 0 or a printed
+ *	exit code
  * @take: optional: @k's data over @r's data (@k's may be NULL), as
  *	test_result_take() does for the framework's parts; @k's is freed
  *	by the caller
@@ -147,7 +147,9 @@ struct ibt_test_def {
 
 	bool (*owns)(const struct result *r);
 	size_t data_size;
-	int (*absorb)(struct ibt *ctx, struct result *r, struct nlattr *a);
+	const int *attrs;
+	int (*absorb)(struct ibt *ctx, struct result *r, void *data,
+		      struct nlattr *a);
 	void (*take)(void *data, void *k);
 	void (*free_data)(void *data);
 
@@ -162,9 +164,10 @@ struct ibt_test_def {
 	void (*json)(struct ibt *ctx, const struct result *r);
 };
 
-/* test.c: the tests the tool knows */
+/* test_defs.c: the tests the tool knows */
 extern const struct ibt_test_def *const ibt_tests[];
 const struct ibt_test_def *test_def_find(const char *name);
+const struct ibt_test_def *test_def_of(const struct result *r);
 
 /* the tests, one file each */
 extern const struct ibt_test_def test_guidinfo;
@@ -176,8 +179,6 @@ void test_list_free(struct list *l);
 int test_result_absorb(struct ibt *ctx, struct result *r, struct nlmsghdr *nlh);
 int test_keep_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg);
 void test_result_take(struct result *r, struct result *k);
-const struct ibt_test_def *test_def_of(const struct result *r);
-void *test_data(struct result *r, const struct ibt_test_def *def);
 
 /* test_out.c: presentation */
 int test_result_report(struct ibt *ctx, const struct result *r, bool verbose,
@@ -185,7 +186,5 @@ int test_result_report(struct ibt *ctx, const struct result *r, bool verbose,
 void test_list_print(struct ibt *ctx, const struct result *r);
 int test_show_line(struct ibt *ctx, const struct result *r);
 void test_detach_print(struct ibt *ctx, uint32_t job);
-const char *test_guid_str(uint64_t g, char *buf, size_t len);
-const char *test_gid_str(const uint8_t gid[16], char *buf, size_t len);
 
 #endif /* IBTRACECTL_TEST_H */

@@ -4,7 +4,6 @@
  * are described at the top of test.c and in ibtracectl(8)), the lines of
  * "test list" and "test show", and the exit code a result stands for.
  */
-#include <arpa/inet.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -28,16 +27,9 @@ static const char *assert_label(const struct assertion *a)
 	}
 }
 
-const char *test_guid_str(uint64_t g, char *buf, size_t len)
+static const char *guid_str(uint64_t g, char *buf, size_t len)
 {
 	snprintf(buf, len, "0x%016" PRIx64, g);
-	return buf;
-}
-
-const char *test_gid_str(const uint8_t gid[16], char *buf, size_t len)
-{
-	if (!inet_ntop(AF_INET6, gid, buf, len))
-		snprintf(buf, len, "?");
 	return buf;
 }
 
@@ -201,10 +193,10 @@ static void result_text(const struct result *r, bool verbose)
 		printf(": %s", ibt_node_type_str(test_rval(r, IBTRACE_A_TEST_DUT_NODE_TYPE)));
 	if (r->have[IBTRACE_A_TEST_DUT_NODE_GUID])
 		printf(" node_guid %s",
-		       test_guid_str(test_rval(r, IBTRACE_A_TEST_DUT_NODE_GUID), b, sizeof(b)));
+		       guid_str(test_rval(r, IBTRACE_A_TEST_DUT_NODE_GUID), b, sizeof(b)));
 	if (r->have[IBTRACE_A_TEST_DUT_PORT_GUID])
 		printf(" port_guid %s",
-		       test_guid_str(test_rval(r, IBTRACE_A_TEST_DUT_PORT_GUID), b, sizeof(b)));
+		       guid_str(test_rval(r, IBTRACE_A_TEST_DUT_PORT_GUID), b, sizeof(b)));
 	if (r->have[IBTRACE_A_TEST_DUT_LID])
 		printf(" lid %" PRIu64, test_rval(r, IBTRACE_A_TEST_DUT_LID));
 	if (r->have[IBTRACE_A_TEST_GUID_CAP])
@@ -251,7 +243,7 @@ static void json_guid(struct ibt *ctx, const char *key, uint64_t g)
 {
 	char b[32];
 
-	ibt_out_json(ctx, key, json_object_new_string(test_guid_str(g, b, sizeof(b))));
+	ibt_out_json(ctx, key, json_object_new_string(guid_str(g, b, sizeof(b))));
 }
 
 static void json_u64(struct ibt *ctx, const char *key, uint64_t v)

@@ -41,44 +41,6 @@ void test_result_free(struct result *r)
 	free_data(r);
 }
 
-/*
- * The part of @r that only test @def decodes, allocated on first use;
- * NULL (printed) when out of memory or another test's attributes came
- * first.
- */
-void *test_data(struct result *r, const struct ibt_test_def *def)
-{
-	if (r->data && r->data_def != def) {
-		ibt_err(IBT_EXIT_ERR, "malformed kernel reply: attributes of tests %s and %s",
-			r->data_def->name, def->name);
-		return NULL;
-	}
-	if (!r->data) {
-		r->data = calloc(1, def->data_size);
-		if (!r->data) {
-			ibt_err(IBT_EXIT_ERR, "out of memory");
-			return NULL;
-		}
-		r->data_def = def;
-	}
-	return r->data;
-}
-
-/*
- * The test a result is of: the one whose own attributes it has, else the
- * one its name names; NULL for a test the tool does not know (printed
- * as the framework prints an SMP test).
- */
-const struct ibt_test_def *test_def_of(const struct result *r)
-{
-	size_t k;
-
-	for (k = 0; ibt_tests[k]; k++)
-		if (ibt_tests[k]->owns && ibt_tests[k]->owns(r))
-			return ibt_tests[k];
-	return test_def_find(r->name);
-}
-
 void test_list_free(struct list *l)
 {
 	size_t i;
@@ -180,20 +142,40 @@ static int absorb_xchg(struct ibt *ctx, struct result *r, struct nlattr *nest)
 	return 0;
 }
 
-/* Attribute @a, if a test knows it: IBT_TEST_NOT_MINE if none does. */
-static int absorb_test_attr(struct ibt *ctx, struct result *r, struct nlattr *a)
+/*
+ * The part of @r that only test @def decodes, allocated on first use;
+ * NULL (printed) when out of memory or another test's attributes came
+ * first.
+ */
+static void *test_data(struct result *r, const struct ibt_test_def *def)
 {
-	size_t k;
-	int ret;
-
-	for (k = 0; ibt_tests[k]; k++) {
-		if (!ibt_tests[k]->absorb)
-			continue;
-		ret = ibt_tests[k]->absorb(ctx, r, a);
-		if (ret != IBT_TEST_NOT_MINE)
-			return ret;
+	if (r->data && r->data_def != def) {
+		ibt_err(IBT_EXIT_ERR, "malformed kernel reply: attributes of tests %s and %s",
+			r->data_def->name, def->name);
+		return NULL;
 	}
-	return IBT_TEST_NOT_MINE;
+	if (!r->data) {
+		r->data = calloc(1, def->data_size);
+		if (!r->data) {
+			ibt_err(IBT_EXIT_ERR, "out of memory");
+			return NULL;
+		}
+		r->data_def = def;
+	}
+	return r->data;
+}
+
+/* The test that decodes attribute @type itself, NULL if none. */
+static const struct ibt_test_def *attr_test(int type)
+{
+	const int *t;
+	size_t k;
+
+	for (k = 0; ibt_tests[k]; k++)
+		for (t = ibt_tests[k]->attrs; t && *t; t++)
+			if (*t == type)
+				return ibt_tests[k];
+	return NULL;
 }
 
 /*
@@ -205,7 +187,9 @@ static int absorb_test_attr(struct ibt *ctx, struct result *r, struct nlattr *a)
 int test_result_absorb(struct ibt *ctx, struct result *r, struct nlmsghdr *nlh)
 {
 	struct nlattr *tb[IBTRACE_A_MAX + 1];
+	const struct ibt_test_def *def;
 	struct nlattr *a;
+	void *data;
 	int rem, type, ret;
 
 	ret = ibt_nl_parse(ctx, nlh, tb);	/* validates every attribute */
@@ -249,10 +233,12 @@ int test_result_absorb(struct ibt *ctx, struct result *r, struct nlmsghdr *nlh)
 			ret = absorb_xchg(ctx, r, a);
 			break;
 		default:
-			ret = absorb_test_attr(ctx, r, a);
-			if (ret != IBT_TEST_NOT_MINE)
+			def = attr_test(type);
+			if (def) {
+				data = test_data(r, def);
+				ret = data ? def->absorb(ctx, r, data, a) : IBT_EXIT_ERR;
 				break;
-			ret = 0;
+			}
 			if (type < IBTRACE_A_TEST_JOB || type > IBTRACE_A_MAX)
 				break;
 			r->have[type] = true;

@@ -214,26 +214,27 @@ static int absorb_code(struct ibt *ctx, struct rnr_data *d, struct nlattr *nest)
 	return 0;
 }
 
-static int rnr_absorb(struct ibt *ctx, struct result *r, struct nlattr *a)
-{
-	struct rnr_data *d;
-	int type = nla_type(a);
+static const int rnr_attrs[] = {
+	IBTRACE_A_TEST_RNR_CODE,
+	IBTRACE_A_TEST_PEER_GID,
+	IBTRACE_A_TEST_RNR_WIRE_WHY,
+	0,
+};
 
-	if (type != IBTRACE_A_TEST_RNR_CODE && type != IBTRACE_A_TEST_PEER_GID &&
-	    type != IBTRACE_A_TEST_RNR_WIRE_WHY)
-		return IBT_TEST_NOT_MINE;
-	d = test_data(r, &test_rnr);
-	if (!d)
-		return IBT_EXIT_ERR;
-	switch (type) {
+static int rnr_absorb(struct ibt *ctx, struct result *r, void *data,
+		      struct nlattr *a)
+{
+	struct rnr_data *d = data;
+
+	switch (nla_type(a)) {
 	case IBTRACE_A_TEST_RNR_CODE:
 		return absorb_code(ctx, d, a);
 	case IBTRACE_A_TEST_PEER_GID:
-		r->have[type] = true;
+		r->have[IBTRACE_A_TEST_PEER_GID] = true;
 		d->have_peer_gid = true;
 		memcpy(d->peer_gid, nla_data(a), sizeof(d->peer_gid));
 		return 0;
-	default:
+	default: /* IBTRACE_A_TEST_RNR_WIRE_WHY */
 		nla_strlcpy(d->wire_why, a, sizeof(d->wire_why));
 		return 0;
 	}
@@ -269,6 +270,13 @@ static void rnr_free(void *data)
 }
 
 /* Text */
+
+static const char *gid_str(const uint8_t gid[16], char *buf, size_t len)
+{
+	if (!inet_ntop(AF_INET6, gid, buf, len))
+		snprintf(buf, len, "?");
+	return buf;
+}
 
 static uint64_t cval(const struct rnr_code *c, int a)
 {
@@ -336,7 +344,7 @@ static void rnr_dut_text(const struct result *r, char *buf, size_t len)
 
 	if (r->have[IBTRACE_A_TEST_PEER_GID]) {
 		snprintf(buf + off, len - off, " peer %s",
-			 test_gid_str(d->peer_gid, gid, sizeof(gid)));
+			 gid_str(d->peer_gid, gid, sizeof(gid)));
 		off = strlen(buf);
 		if (r->have[IBTRACE_A_TEST_PEER_PORT] && off < len)
 			snprintf(buf + off, len - off, " port %" PRIu64,
@@ -495,7 +503,7 @@ static void rnr_json(struct ibt *ctx, const struct result *r)
 
 	if (r->have[IBTRACE_A_TEST_PEER_GID]) {
 		json_str(ctx, "mode", "peer");
-		json_str(ctx, "peer_gid", test_gid_str(d->peer_gid, gid, sizeof(gid)));
+		json_str(ctx, "peer_gid", gid_str(d->peer_gid, gid, sizeof(gid)));
 		if (r->have[IBTRACE_A_TEST_PEER_PORT])
 			json_u64(ctx, "peer_port", test_rval(r, IBTRACE_A_TEST_PEER_PORT));
 	} else {
@@ -560,6 +568,7 @@ const struct ibt_test_def test_rnr = {
 	.request	= rnr_request,
 	.owns		= rnr_owns,
 	.data_size	= sizeof(struct rnr_data),
+	.attrs		= rnr_attrs,
 	.absorb		= rnr_absorb,
 	.take		= rnr_take,
 	.free_data	= rnr_free,
