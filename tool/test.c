@@ -433,6 +433,19 @@ static int test_args(struct ibt *ctx, const char *cmd, struct run *t,
 
 /* list */
 
+/* Each of @l by @print: a line (text) or an object (JSON) each. */
+static void list_print(struct ibt *ctx, const struct list *l,
+		       void (*print)(struct ibt *ctx, const struct result *r))
+{
+	size_t i;
+
+	ibt_out_arr_begin(ctx, NULL);
+	for (i = 0; i < l->n; i++)
+		print(ctx, &l->v[i]);
+	ibt_out_arr_end(ctx);
+	ibt_out_finish(ctx);
+}
+
 static int fetch_tests(struct ibt *ctx, struct list *tests)
 {
 	struct nl_msg *msg = ibt_nl_req(ctx, IBTRACE_CMD_TEST_LIST, true);
@@ -445,7 +458,6 @@ static int fetch_tests(struct ibt *ctx, struct list *tests)
 static int test_list(struct ibt *ctx)
 {
 	struct list tests = { 0 };
-	size_t i;
 	int ret;
 
 	ret = test_args(ctx, "list", NULL, NULL, 0, 0, "");
@@ -453,13 +465,8 @@ static int test_list(struct ibt *ctx)
 		ret = ibt_nl_open(ctx);
 	if (!ret)
 		ret = fetch_tests(ctx, &tests);
-	if (!ret) {
-		ibt_out_arr_begin(ctx, NULL);
-		for (i = 0; i < tests.n; i++)
-			test_list_print(ctx, &tests.v[i]);
-		ibt_out_arr_end(ctx);
-		ibt_out_finish(ctx);
-	}
+	if (!ret)
+		list_print(ctx, &tests, test_list_print);
 	test_list_free(&tests);
 	return ret;
 }
@@ -941,7 +948,6 @@ static int test_show(struct ibt *ctx)
 	struct list jobs = { 0 };
 	struct nl_msg *msg;
 	uint32_t job = 0;
-	size_t i;
 	int ret;
 
 	ret = test_args(ctx, "show", &opts, &word, 0, 1, "");
@@ -972,13 +978,8 @@ static int test_show(struct ibt *ctx)
 	if (!msg)
 		return IBT_EXIT_ERR;
 	ret = ibt_nl_run(ctx, msg, test_keep_cb, &jobs);
-	if (!ret) {
-		ibt_out_arr_begin(ctx, NULL);
-		for (i = 0; i < jobs.n; i++)
-			test_show_line(ctx, &jobs.v[i]);
-		ibt_out_arr_end(ctx);
-		ibt_out_finish(ctx);
-	}
+	if (!ret)
+		list_print(ctx, &jobs, test_show_line);
 	test_list_free(&jobs);
 	return ret;
 }

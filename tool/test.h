@@ -184,7 +184,7 @@ void test_result_take(struct result *r, struct result *k);
 int test_result_report(struct ibt *ctx, const struct result *r, bool verbose,
 		       bool cancelled);
 void test_list_print(struct ibt *ctx, const struct result *r);
-int test_show_line(struct ibt *ctx, const struct result *r);
+void test_show_line(struct ibt *ctx, const struct result *r);
 void test_detach_print(struct ibt *ctx, uint32_t job);
 
 #endif /* IBTRACECTL_TEST_H */

@@ -489,13 +489,13 @@ void test_list_print(struct ibt *ctx, const struct result *r)
 }
 
 /* "test show" without JOB: one line (text) or object (JSON) per job. */
-int test_show_line(struct ibt *ctx, const struct result *r)
+void test_show_line(struct ibt *ctx, const struct result *r)
 {
 	char dut[IBT_DEV_NAME_MAX + IBTRACE_TRACE_MAX_HOPS * 4 + 32];
 
 	if (ctx->json) {
 		result_json(ctx, r, false, false);
-		return 0;
+		return;
 	}
 	dut_text(r, dut, sizeof(dut));
 	printf("job %" PRIu64 " test %s dut %s state %s verdict %s",
@@ -508,7 +508,6 @@ int test_show_line(struct ibt *ctx, const struct result *r)
 		       test_rval(r, IBTRACE_A_TEST_RESTORE) == IBTRACE_TEST_RESTORE_FAILED ?
 		       "FAILED" : "IMPOSSIBLE");
 	putchar('\n');
-	return 0;
 }
 
 /* "test run --detach": the job number. */
