@@ -340,6 +340,14 @@ void ibt_out_free(struct ibt *ctx);
 /* dev.c, also used by agent.c: query the ports -d/-p select */
 typedef int (*ibt_port_show)(struct ibt *ctx, struct nlattr **tb);
 int ibt_port_query(struct ibt *ctx, uint8_t cmd, ibt_port_show show);
+/* dev.c, for trace and test run without -d: the port to work from */
+struct ibt_port_want {
+	uint32_t port;		/* that port number only; 0: any */
+	bool ib;		/* an InfiniBand port only */
+	bool agent;		/* one whose class 0x30 agent is registered */
+};
+int ibt_port_pick(struct ibt *ctx, const struct ibt_port_want *want,
+		  char *dev, size_t len, uint32_t *port);
 
 /* objects */
 int ibt_dev(struct ibt *ctx);

@@ -482,32 +482,10 @@ static bool run_any_link_layer(const struct run *t)
 	return t->def && t->def->any_link_layer;
 }
 
-static int pick_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
-{
-	struct nlattr *tb[IBTRACE_A_MAX + 1];
-	struct run *t = arg;
-	int ret;
-
-	ret = ibt_nl_parse(ctx, nlh, tb);
-	if (ret)
-		return ret;
-	if (t->dev[0] || !tb[IBTRACE_A_DEV_NAME] || !tb[IBTRACE_A_PORT] ||
-	    !tb[IBTRACE_A_PORT_STATE] || !tb[IBTRACE_A_LINK_LAYER] ||
-	    nla_get_u8(tb[IBTRACE_A_PORT_STATE]) != IBTRACE_PORT_STATE_ACTIVE ||
-	    (!run_any_link_layer(t) &&
-	     nla_get_u8(tb[IBTRACE_A_LINK_LAYER]) != IBTRACE_LINK_LAYER_IB))
-		return 0;
-	if (t->port && nla_get_u32(tb[IBTRACE_A_PORT]) != t->port)
-		return 0;
-	snprintf(t->dev, sizeof(t->dev), "%s", nla_get_string(tb[IBTRACE_A_DEV_NAME]));
-	t->port = nla_get_u32(tb[IBTRACE_A_PORT]);
-	return 0;
-}
-
 static int run_pick_port(struct ibt *ctx, struct run *t)
 {
 	const char *kind = run_any_link_layer(t) ? "" : " InfiniBand";
-	struct nl_msg *msg;
+	struct ibt_port_want want = { .ib = !run_any_link_layer(t) };
 	int ret;
 
 	t->port = ctx->port ? ctx->port : run_local_port(t);
@@ -517,10 +495,8 @@ static int run_pick_port(struct ibt *ctx, struct run *t)
 			t->port = 1;
 		return 0;
 	}
-	msg = ibt_nl_req(ctx, IBTRACE_CMD_DEV_GET, true);
-	if (!msg)
-		return IBT_EXIT_ERR;
-	ret = ibt_nl_run(ctx, msg, pick_cb, t);
+	want.port = t->port;
+	ret = ibt_port_pick(ctx, &want, t->dev, sizeof(t->dev), &t->port);
 	if (ret)
 		return ret;
 	if (!t->dev[0] && t->port)

@@ -219,34 +219,14 @@ static int trace_parse(struct ibt *ctx, struct trace *t)
 	return 0;
 }
 
-/* Without -d: the first Active port (InfiniBand for --dlid). */
-static int pick_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
-{
-	struct nlattr *tb[IBTRACE_A_MAX + 1];
-	struct trace *t = arg;
-	int ret;
-
-	ret = ibt_nl_parse(ctx, nlh, tb);
-	if (ret)
-		return ret;
-	if (t->dev[0] || !tb[IBTRACE_A_DEV_NAME] || !tb[IBTRACE_A_PORT] ||
-	    !tb[IBTRACE_A_PORT_STATE] || !tb[IBTRACE_A_AGENT] ||
-	    !nla_get_u8(tb[IBTRACE_A_AGENT]) ||
-	    nla_get_u8(tb[IBTRACE_A_PORT_STATE]) != IBTRACE_PORT_STATE_ACTIVE)
-		return 0;
-	if (ctx->port && nla_get_u32(tb[IBTRACE_A_PORT]) != ctx->port)
-		return 0;
-	if ((t->has_dlid || t->has_mlid) && (!tb[IBTRACE_A_LINK_LAYER] ||
-			    nla_get_u8(tb[IBTRACE_A_LINK_LAYER]) != IBTRACE_LINK_LAYER_IB))
-		return 0;
-	snprintf(t->dev, sizeof(t->dev), "%s", nla_get_string(tb[IBTRACE_A_DEV_NAME]));
-	t->port = nla_get_u32(tb[IBTRACE_A_PORT]);
-	return 0;
-}
-
+/* Without -d: the first Active port with the agent (InfiniBand for --dlid). */
 static int trace_pick_port(struct ibt *ctx, struct trace *t)
 {
-	struct nl_msg *msg;
+	const struct ibt_port_want want = {
+		.port = ctx->port,
+		.ib = t->has_dlid || t->has_mlid,
+		.agent = true,
+	};
 	int ret;
 
 	if (ctx->dev) {
@@ -254,10 +234,7 @@ static int trace_pick_port(struct ibt *ctx, struct trace *t)
 		t->port = ctx->port ? ctx->port : 1;
 		return 0;
 	}
-	msg = ibt_nl_req(ctx, IBTRACE_CMD_DEV_GET, true);
-	if (!msg)
-		return IBT_EXIT_ERR;
-	ret = ibt_nl_run(ctx, msg, pick_cb, t);
+	ret = ibt_port_pick(ctx, &want, t->dev, sizeof(t->dev), &t->port);
 	if (ret)
 		return ret;
 	if (!t->dev[0])
