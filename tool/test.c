@@ -324,12 +324,34 @@ static int run_opt(struct run *t, size_t i, const char *arg)
 }
 
 /*
+ * The local port the options name (--dr's first), 0 if none; *@opt: the
+ * option that names it.
+ */
+static uint32_t run_local_port(const struct run *t, const char **opt)
+{
+	uint32_t port;
+	size_t k;
+
+	for (k = 0; ibt_tests[k] && k < TESTS_MAX; k++) {
+		if (!run_uses(t, k) || !ibt_tests[k]->local_port)
+			continue;
+		port = ibt_tests[k]->local_port(t->args[k]);
+		if (port) {
+			*opt = ibt_tests[k]->local_port_opt;
+			return port;
+		}
+	}
+	return 0;
+}
+
+/*
  * The options given must be those of the test (when the tool knows it),
  * and agree with each other, before anything is sent.
  */
 static int run_opts_check(struct ibt *ctx, const struct run *t)
 {
 	unsigned int bit = 0;
+	const char *opt;
 	uint32_t port;
 	size_t i, k;
 	int ret;
@@ -355,31 +377,11 @@ static int run_opts_check(struct ibt *ctx, const struct run *t)
 		if (ret)
 			return ret;
 	}
-	for (k = 0; ibt_tests[k] && k < TESTS_MAX; k++) {
-		if (!run_uses(t, k) || !ibt_tests[k]->local_port)
-			continue;
-		port = ibt_tests[k]->local_port(t->args[k]);
-		if (port && ctx->port && ctx->port != port)
-			return ibt_err(IBT_EXIT_USAGE,
-				       "%s starts with local port %u but -p says %u",
-				       ibt_tests[k]->local_port_opt, port, ctx->port);
-	}
-	return 0;
-}
-
-/* The local port the options name (--dr's first), 0 if none. */
-static uint32_t run_local_port(const struct run *t)
-{
-	uint32_t port;
-	size_t k;
-
-	for (k = 0; ibt_tests[k] && k < TESTS_MAX; k++) {
-		if (!run_uses(t, k) || !ibt_tests[k]->local_port)
-			continue;
-		port = ibt_tests[k]->local_port(t->args[k]);
-		if (port)
-			return port;
-	}
+	port = run_local_port(t, &opt);
+	if (port && ctx->port && ctx->port != port)
+		return ibt_err(IBT_EXIT_USAGE,
+			       "%s starts with local port %u but -p says %u",
+			       opt, port, ctx->port);
 	return 0;
 }
 
@@ -486,9 +488,10 @@ static int run_pick_port(struct ibt *ctx, struct run *t)
 {
 	const char *kind = run_any_link_layer(t) ? "" : " InfiniBand";
 	struct ibt_port_want want = { .ib = !run_any_link_layer(t) };
+	const char *opt;
 	int ret;
 
-	t->port = ctx->port ? ctx->port : run_local_port(t);
+	t->port = ctx->port ? ctx->port : run_local_port(t, &opt);
 	if (ctx->dev) {
 		snprintf(t->dev, sizeof(t->dev), "%s", ctx->dev);
 		if (!t->port)
