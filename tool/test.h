@@ -75,8 +75,8 @@ struct nl_msg;
 
 /*
  * An option of "test run" that a test takes: its long name, its letter
- * (0: none), whether it takes an argument, and the number the test's
- * opt() gets for it.
+ * (0: none; not j, d, p or v, which are taken), whether it takes an
+ * argument, and the number the test's opt() gets for it.
  */
 struct ibt_test_opt {
 	const char *name;
