@@ -202,26 +202,24 @@ int ibt_dispatch(struct ibt *ctx, const char *what,
 		 const struct ibt_cmd *table, const char *dflt);
 int ibt_global_opt(struct ibt *ctx, int c, const char *arg);
 int ibt_bad_opt(int c, char **argv, const char *where);
-int ibt_positional(int argc, char **argv, int first, int min, int max,
-		   const char *obj, const char *cmd, const char *what,
-		   const char **pos);
 int ibt_args_parse(struct ibt *ctx, const struct ibt_args *a);
 int ibt_opt_u32(const char *opt, const char *arg, uint32_t min, uint32_t max,
 		uint32_t *val, bool *has);
 int ibt_end_args(struct ibt *ctx);
 /*
- * Set by ibt_on_signal(); a wait for the kernel (ibt_nl_wait_notify())
- * then returns IBT_EXIT_INTR, and the tool cancels its job.
+ * Set by a caught signal (ibt_signals_hold()); a wait for the kernel
+ * (ibt_nl_wait_notify()) then returns IBT_EXIT_INTR, and the tool cancels
+ * its job.
  */
 extern volatile sig_atomic_t ibt_interrupted;
-/* the first SIGINT or SIGTERM caught by ibt_on_signal(), 0 if none */
+/* the first SIGINT or SIGTERM caught, 0 if none */
 extern volatile sig_atomic_t ibt_signal;
 /*
- * Handler for SIGINT/SIGTERM while a request runs: sets ibt_interrupted;
- * the same signal again within a second is the same request (timeout(1)
+ * SIGINT and SIGTERM from here on: blocked but while the tool waits for
+ * the kernel, and caught (if @catch): the first sets ibt_interrupted; the
+ * same signal again within a second is the same request (timeout(1)
  * signals the tool and its process group), a later one ends the tool.
  */
-void ibt_on_signal(int sig);
 void ibt_signals_hold(bool catch);
 
 /* parse.c - pure, unit-tested by tests/unit.c */

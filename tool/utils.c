@@ -45,7 +45,12 @@ volatile sig_atomic_t ibt_signal;
 
 static struct timespec ibt_signal_at;
 
-void ibt_on_signal(int sig)
+/*
+ * Handler for SIGINT/SIGTERM while a request runs: sets ibt_interrupted;
+ * the same signal again within a second is the same request (timeout(1)
+ * signals the tool and its process group), a later one ends the tool.
+ */
+static void ibt_on_signal(int sig)
 {
 	struct timespec now;
 	int saved = errno;
@@ -137,9 +142,9 @@ int ibt_global_opt(struct ibt *ctx, int c, const char *arg)
  * The words left after the options, argv[first..argc-1], into @pos: at
  * least @min, at most @max. Errors name "@obj @cmd" and @what it needs.
  */
-int ibt_positional(int argc, char **argv, int first, int min, int max,
-		   const char *obj, const char *cmd, const char *what,
-		   const char **pos)
+static int ibt_positional(int argc, char **argv, int first, int min, int max,
+			  const char *obj, const char *cmd, const char *what,
+			  const char **pos)
 {
 	int i, n = argc - first;
 
