@@ -181,15 +181,16 @@ struct ibt_cmd {
  * command's own options, and the positional words it wants.
  */
 #define IBT_OPT_UNKNOWN		(-1)	/* @opt: not an option of the command */
-#define IBT_OPT_STOP		(-2)	/* @opt: stop parsing here (help) */
 struct ibt_args {
 	const char *obj;		/* "ping", "sim", in errors; NULL: none */
 	const char *cmd;		/* "add", "monitor", or NULL */
 	const char *shortopts;		/* getopt_long()'s, with ":jd:p:" */
 	const struct option *longopts;
-	/* IBT_EXIT_OK, a printed exit code, IBT_OPT_STOP or IBT_OPT_UNKNOWN */
+	/* IBT_EXIT_OK, a printed exit code or IBT_OPT_UNKNOWN */
 	int (*opt)(struct ibt *ctx, int c, const char *arg, void *priv);
 	void *priv;
+	bool *help;			/* set by 'h' (-h, --help); NULL: none */
+	bool help_word;			/* and by the word "help" first */
 	int min, max;			/* positional words wanted */
 	const char **pos;		/* [max]: they go here */
 	const char *what;		/* what @min words are, in errors */

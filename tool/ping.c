@@ -155,9 +155,6 @@ static int ping_opt(struct ibt *ctx, int c, const char *arg, void *priv)
 				       "bad --source-route \"%s\": expected 1..%d port numbers 0..255 separated by commas",
 				       arg, IBTRACE_SROUTE_MAX_HOPS);
 		return 0;
-	case 'h':
-		p->help = true;
-		return IBT_OPT_STOP;
 	default:
 		return IBT_OPT_UNKNOWN;
 	}
@@ -185,13 +182,11 @@ static int ping_parse(struct ibt *ctx, struct ping *p)
 		.longopts = opts,
 		.opt = ping_opt,
 		.priv = p,
+		.help = &p->help,
+		.help_word = true,
 	};
 	int ret;
 
-	if (ctx->argc > 0 && !strcmp(ctx->argv[0], "help")) {
-		p->help = true;
-		return 0;
-	}
 	ret = ibt_args_parse(ctx, &args);
 	if (ret || p->help)
 		return ret;

@@ -308,9 +308,6 @@ static int start_opt(struct ibt *ctx, int c, const char *arg, void *priv)
 				   IBTRACE_SERVER_MIN_HOLD_MS,
 				   IBTRACE_SERVER_MAX_HOLD_MS, &o->hold,
 				   &o->has_hold);
-	case 'h':
-		o->help = true;
-		return IBT_OPT_STOP;
 	default:
 		return IBT_OPT_UNKNOWN;
 	}
@@ -334,6 +331,7 @@ static int server_start(struct ibt *ctx)
 		.longopts = opts,
 		.opt = start_opt,
 		.priv = &o,
+		.help = &o.help,
 	};
 	struct nl_msg *msg;
 	int ret;

@@ -172,9 +172,6 @@ static int trace_opt(struct ibt *ctx, int c, const char *arg, void *priv)
 	case 'v':
 		t->verbose = true;
 		return 0;
-	case 'h':
-		t->help = true;
-		return IBT_OPT_STOP;
 	default:
 		return IBT_OPT_UNKNOWN;
 	}
@@ -199,13 +196,11 @@ static int trace_parse(struct ibt *ctx, struct trace *t)
 		.longopts = opts,
 		.opt = trace_opt,
 		.priv = t,
+		.help = &t->help,
+		.help_word = true,
 	};
 	int ret;
 
-	if (ctx->argc > 0 && !strcmp(ctx->argv[0], "help")) {
-		t->help = true;
-		return 0;
-	}
 	ret = ibt_args_parse(ctx, &args);
 	if (ret || t->help)
 		return ret;

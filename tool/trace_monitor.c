@@ -57,15 +57,9 @@ static int monitor_opt(struct ibt *ctx, int c, const char *arg, void *priv)
 	struct monitor *m = priv;
 
 	(void)ctx;
-	switch (c) {
-	case 'c':
-		return ibt_opt_u32("-c", arg, 1, 1000000, &m->count, NULL);
-	case 'h':
-		m->help = true;
-		return IBT_OPT_STOP;
-	default:
+	if (c != 'c')
 		return IBT_OPT_UNKNOWN;
-	}
+	return ibt_opt_u32("-c", arg, 1, 1000000, &m->count, NULL);
 }
 
 static int monitor_parse(struct ibt *ctx, struct monitor *m)
@@ -83,12 +77,10 @@ static int monitor_parse(struct ibt *ctx, struct monitor *m)
 		.longopts = opts,
 		.opt = monitor_opt,
 		.priv = m,
+		.help = &m->help,
+		.help_word = true,
 	};
 
-	if (ctx->argc > 0 && !strcmp(ctx->argv[0], "help")) {
-		m->help = true;
-		return 0;
-	}
 	return ibt_args_parse(ctx, &args);
 }
 

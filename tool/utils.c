@@ -196,12 +196,12 @@ int ibt_opt_u32(const char *opt, const char *arg, uint32_t min, uint32_t max,
 
 /*
  * The words after the one just consumed (getopt's program name): the
- * options of @a's command, then its positional words. Global options are
- * applied here; every other option goes to @a->opt (if any), whose
- * IBT_OPT_STOP ends the parsing with success (help) and IBT_OPT_UNKNOWN
- * (getopt's '?' and ':' included) is a usage error naming the option.
- * Then @a->min..@a->max words into @a->pos. IBT_EXIT_OK or a printed
- * exit code.
+ * options of @a's command, then its positional words. -h, --help (and
+ * the word "help" first, if @a->help_word) set *@a->help and end the
+ * parsing; global options are applied here; every other option goes to
+ * @a->opt (if any), whose IBT_OPT_UNKNOWN (getopt's '?' and ':'
+ * included) is a usage error naming the option. Then @a->min..@a->max
+ * words into @a->pos. IBT_EXIT_OK or a printed exit code.
  */
 int ibt_args_parse(struct ibt *ctx, const struct ibt_args *a)
 {
@@ -214,14 +214,20 @@ int ibt_args_parse(struct ibt *ctx, const struct ibt_args *a)
 	if (a->obj)
 		snprintf(where, sizeof(where), "%s %s%s", a->obj,
 			 a->cmd ? a->cmd : "", a->cmd ? " " : "");
+	if (a->help_word && ctx->argc > 0 && !strcmp(ctx->argv[0], "help")) {
+		*a->help = true;
+		return IBT_EXIT_OK;
+	}
 	opterr = 0;
 	optind = 0;	/* glibc: restart scanning from argv[1] */
 	while ((c = getopt_long(argc, argv, a->shortopts, a->longopts, NULL)) != -1) {
+		if (c == 'h' && a->help) {
+			*a->help = true;
+			return IBT_EXIT_OK;
+		}
 		ret = ibt_global_opt(ctx, c, optarg);
 		if (ret < 0 && a->opt)
 			ret = a->opt(ctx, c, optarg, a->priv);
-		if (ret == IBT_OPT_STOP)
-			return IBT_EXIT_OK;
 		if (ret < 0)
 			ret = ibt_bad_opt(c, argv, where);
 		if (ret)
