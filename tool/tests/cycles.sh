@@ -8,6 +8,9 @@
 #
 # Usage: tests/cycles.sh OBJECT...    (run by "make test", from tool/)
 
+uses=$(mktemp) || exit 1
+trap 'rm -f "$uses"' EXIT
+
 for o in "$@"; do
 	nm "$o" | sed "s|^|${o%.o}.c |"
 done | awk '
@@ -19,13 +22,13 @@ done | awk '
 			if ((p[2] in def) && def[p[2]] != p[1])
 				print p[1], def[p[2]]
 		}
-	}' > .uses.$$
+	}' > "$uses"
 for f in *.c *.h; do
 	sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" |
 	while read -r h; do
 		[ -e "$h" ] && echo "$f $h"
 	done
-done >> .uses.$$
+done >> "$uses"
 awk '
 	{ edge[$1, $2] = 1; node[$1] = 1; node[$2] = 1 }
 	END {
@@ -48,7 +51,4 @@ awk '
 		if (!bad)
 			print "no circle among " n " files"
 		exit bad
-	}' .uses.$$
-rc=$?
-rm -f .uses.$$
-exit $rc
+	}' "$uses"
