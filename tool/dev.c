@@ -168,6 +168,58 @@ static int dev_show(struct ibt *ctx)
 	return ibt_port_query(ctx, IBTRACE_CMD_DEV_GET, dev_show_port);
 }
 
+/* ibt_port_pick(): what it looks for, and where the port found goes. */
+struct port_pick {
+	const struct ibt_port_want *want;
+	char *dev;
+	size_t len;
+	uint32_t *port;
+};
+
+static int pick_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
+{
+	struct nlattr *tb[IBTRACE_A_MAX + 1];
+	struct port_pick *p = arg;
+	const struct ibt_port_want *w = p->want;
+	int ret;
+
+	ret = ibt_nl_parse(ctx, nlh, tb);
+	if (ret)
+		return ret;
+	if (p->dev[0] || !tb[IBTRACE_A_DEV_NAME] || !tb[IBTRACE_A_PORT] ||
+	    !tb[IBTRACE_A_PORT_STATE] ||
+	    nla_get_u8(tb[IBTRACE_A_PORT_STATE]) != IBTRACE_PORT_STATE_ACTIVE)
+		return 0;
+	if (w->port && nla_get_u32(tb[IBTRACE_A_PORT]) != w->port)
+		return 0;
+	if (w->agent && (!tb[IBTRACE_A_AGENT] || !nla_get_u8(tb[IBTRACE_A_AGENT])))
+		return 0;
+	if (w->ib && (!tb[IBTRACE_A_LINK_LAYER] ||
+		      nla_get_u8(tb[IBTRACE_A_LINK_LAYER]) != IBTRACE_LINK_LAYER_IB))
+		return 0;
+	snprintf(p->dev, p->len, "%s", nla_get_string(tb[IBTRACE_A_DEV_NAME]));
+	*p->port = nla_get_u32(tb[IBTRACE_A_PORT]);
+	return 0;
+}
+
+/*
+ * The first Active port (in the kernel's order) that @want allows, into
+ * @dev (size @len) and @port; @dev is "" if there is none. 0 or a printed
+ * exit code.
+ */
+int ibt_port_pick(struct ibt *ctx, const struct ibt_port_want *want,
+		  char *dev, size_t len, uint32_t *port)
+{
+	struct port_pick p = { .want = want, .dev = dev, .len = len, .port = port };
+	struct nl_msg *msg;
+
+	dev[0] = '\0';
+	msg = ibt_nl_req(ctx, IBTRACE_CMD_DEV_GET, true);
+	if (!msg)
+		return IBT_EXIT_ERR;
+	return ibt_nl_run(ctx, msg, pick_cb, &p);
+}
+
 static int dev_help(struct ibt *ctx)
 {
 	(void)ctx;

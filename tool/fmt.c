@@ -4,7 +4,7 @@
  * the tracer: node types, agent verdicts, trace results), loss
  * percentage, percentiles, nanoseconds as decimal milli/microseconds.
  * Every name returned here is also a JSON value, so these strings are
- * part of the interface. Unit-tested by test_parse.c.
+ * part of the interface. Unit-tested by tests/unit.c.
  */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,34 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ibtracectl: global options, then dispatch on the object word.
+ * ibtracectl: global options, then dispatch on the object word; the help
+ * text and the table of objects. What every object uses (errors, option
+ * parsing, dispatch, signals) is in utils.c.
  *
  *   ibtracectl [-j] [--pretty] [-d DEV] [-p PORT] OBJECT [COMMAND] [ARGS]
  */
 #define _GNU_SOURCE
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "ibtracectl.h"
 
 #ifndef IBTRACECTL_VERSION
 #define IBTRACECTL_VERSION "0.1.0"
 #endif
-
-/* Print the one line a failure is allowed, and return @code. */
-int ibt_err(int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	fflush(stdout);
-	fputs("Error: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return code;
-}
 
 static void usage(FILE *f)
 {
@@ -56,12 +42,9 @@ static void usage(FILE *f)
 "                     -p PORT (default: the first Active port)\n"
 "  trace monitor [-c N]\n"
 "                     the hops of every trace, as they are found\n"
-"  test list | test show [JOB] [-v] | test cancel JOB\n"
-"  test run guidinfo [--dr P1,P2,... | --lid LID] [--dut-port N] [--blocks N]\n"
-"       [-t MS] [-r N] [-v] [--detach]\n"
-"  test run rnr [--timer CODE|all] [--retry N] [--size BYTES] [--iterations K]\n"
-"       [--poll busy|event] [--peer GID] [--peer-port PORT] [--deadline MS]\n"
-"       [--recv-posted] [-v] [--detach]\n"
+"  test list | test show [JOB] [-v] | test cancel JOB\n", f);
+	ibt_test_synopsis(f);	/* test run NAME ..., from each test */
+	fputs(
 "                     conformance tests run by the kernel against a port, from\n"
 "                     -d DEV, -p PORT (default: the first Active InfiniBand\n"
 "                     port; rnr: the first Active port)\n"
@@ -108,156 +91,12 @@ static int help(struct ibt *ctx)
 	return IBT_EXIT_OK;
 }
 
-static const struct option global_opts[] = {
-	IBT_GLOBAL_OPTS,
-	{ NULL,		0,			NULL, 0 },
-};
-
 static const struct option main_opts[] = {
 	IBT_GLOBAL_OPTS,
 	{ "version",	no_argument,		NULL, 'V' },
 	{ "help",	no_argument,		NULL, 'h' },
 	{ NULL,		0,			NULL, 0 },
 };
-
-static int check_dev_name(const char *name)
-{
-	size_t len = strlen(name);
-
-	if (!len || len >= IBT_DEV_NAME_MAX || strchr(name, '/'))
-		return -1;
-	return 0;
-}
-
-/*
- * Apply global option @c (-j, --pretty, -d, -p), met before the object or
- * among its arguments. IBT_EXIT_OK, a printed usage error, or -1 when @c
- * is not a global option.
- */
-int ibt_global_opt(struct ibt *ctx, int c, const char *arg)
-{
-	switch (c) {
-	case 'j':
-		ctx->json = true;
-		return IBT_EXIT_OK;
-	case IBT_OPT_PRETTY:
-		ctx->json = true;
-		ctx->pretty = true;
-		return IBT_EXIT_OK;
-	case 'd':
-		if (check_dev_name(arg))
-			return ibt_err(IBT_EXIT_USAGE, "bad device name \"%s\" for -d",
-				       arg);
-		ctx->dev = arg;
-		return IBT_EXIT_OK;
-	case 'p':
-		if (ibt_parse_u32(arg, 1, 255, &ctx->port))
-			return ibt_err(IBT_EXIT_USAGE,
-				       "bad port \"%s\" for -p: expected 1..255", arg);
-		return IBT_EXIT_OK;
-	default:
-		return -1;
-	}
-}
-
-/*
- * The words left after the options, argv[first..argc-1], into @pos: at
- * least @min, at most @max. Errors name "@obj @cmd" and @what it needs.
- */
-int ibt_positional(int argc, char **argv, int first, int min, int max,
-		   const char *obj, const char *cmd, const char *what,
-		   const char **pos)
-{
-	int i, n = argc - first;
-
-	if (n > max)
-		return ibt_err(IBT_EXIT_USAGE, "unexpected argument \"%s\"",
-			       argv[first + max]);
-	if (n < min)
-		return ibt_err(IBT_EXIT_USAGE, "%s %s needs %s; see ibtracectl %s help",
-			       obj, cmd, what, obj);
-	for (i = 0; i < n; i++)
-		pos[i] = argv[first + i];
-	return IBT_EXIT_OK;
-}
-
-/* Usage error for an option getopt_long() rejected ('?' or ':'). */
-int ibt_bad_opt(int c, char **argv, const char *where)
-{
-	const char *word = argv[optind - 1];
-
-	if (c == ':')
-		return ibt_err(IBT_EXIT_USAGE, "option %s needs an argument",
-			       word);
-	/* a known long option without argument given one ("--detach=1") */
-	if (optopt && !strncmp(word, "--", 2) && strchr(word, '='))
-		return ibt_err(IBT_EXIT_USAGE, "option %.*s takes no argument",
-			       (int)strcspn(word, "="), word);
-	if (optopt)
-		return ibt_err(IBT_EXIT_USAGE, "unknown %soption -%c; see ibtracectl --help",
-			       where, optopt);
-	return ibt_err(IBT_EXIT_USAGE,
-		       "unknown or ambiguous %soption %s; see ibtracectl --help",
-		       where, word);
-}
-
-/*
- * The end of a command without arguments of its own: only global options
- * may follow ("ibtracectl dev show -j"); anything else is a usage error.
- */
-int ibt_end_args(struct ibt *ctx)
-{
-	/* getopt wants a program name first: the word just consumed */
-	int argc = ctx->argc + 1;
-	char **argv = ctx->argv - 1;
-	int c;
-
-	if (!ctx->argc)
-		return IBT_EXIT_OK;
-	opterr = 0;
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "+:jd:p:", global_opts, NULL)) != -1) {
-		int ret = ibt_global_opt(ctx, c, optarg);
-
-		if (ret < 0)
-			ret = ibt_bad_opt(c, argv, "");
-		if (ret)
-			return ret;
-	}
-	if (optind < argc)
-		return ibt_err(IBT_EXIT_USAGE, "unexpected argument \"%s\"",
-			       argv[optind]);
-	return IBT_EXIT_OK;
-}
-
-/*
- * Run the entry of @table named by the next word (or @dflt when there is
- * none), with that word consumed. @what names the word in errors.
- */
-int ibt_dispatch(struct ibt *ctx, const char *what,
-		 const struct ibt_cmd *table, const char *dflt)
-{
-	const char *word = dflt;
-	int i;
-
-	/* an option where the command may be: the default command */
-	if (ctx->argc > 0 && (ctx->argv[0][0] != '-' || !dflt)) {
-		word = ctx->argv[0];
-		ctx->argc--;
-		ctx->argv++;
-	}
-	if (!word)
-		return ibt_err(IBT_EXIT_USAGE, "missing %s; see ibtracectl --help",
-			       what);
-	i = ibt_cmd_lookup(table, word);
-	if (i == IBT_LOOKUP_AMBIGUOUS)
-		return ibt_err(IBT_EXIT_USAGE, "ambiguous %s \"%s\"; see ibtracectl --help",
-			       what, word);
-	if (i < 0)
-		return ibt_err(IBT_EXIT_USAGE, "unknown %s \"%s\"; see ibtracectl --help",
-			       what, word);
-	return table[i].fn(ctx);
-}
 
 static const struct ibt_cmd objects[] = {
 	{ "dev",	ibt_dev },

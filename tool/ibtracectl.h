@@ -2,12 +2,17 @@
 /*
  * ibtracectl - command-line front end of the ibtrace kernel module.
  *
- * One context (struct ibt) is created in main() and passed to every
- * function. Transport lives in nl.c, presentation in out.c, pure parsing
+ * One context (struct ibt) is created in main() (ibtracectl.c: main, help
+ * and the table of objects) and passed to every function. What every
+ * object uses (the error line, option parsing, dispatch, signals) lives in
+ * utils.c, transport in nl.c, presentation in out.c, pure parsing
  * and decoding in parse.c and fmt.c, and one file per object (dev.c,
- * agent.c, ping.c, trace.c, test.c, sim.c) ties them together; the test
- * object keeps the decoding of its results in test_result.c and their
- * printing in test_out.c.
+ * agent.c, ping.c, trace.c, test.c, sim.c) ties them together; the hops
+ * of a trace are decoded and printed by hop.c (for trace.c and
+ * trace_monitor.c); the test object keeps the decoding of its results in
+ * test_result.c, their printing in test_out.c and each conformance test
+ * the tool knows in a file of its own (test_guidinfo.c, test_rnr.c; see
+ * test.h).
  *
  * Exit codes (also listed by "ibtracectl --help"; part of the interface,
  * checked by the selftests):
@@ -56,6 +61,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <pthread.h>
 #include <signal.h>
 
@@ -66,6 +72,7 @@ struct nl_msg;
 struct nlmsghdr;
 struct nlattr;
 struct json_object;
+struct option;
 
 enum ibt_exit {
 	IBT_EXIT_OK		= 0,
@@ -169,34 +176,54 @@ struct ibt_cmd {
 };
 
 /*
- * Set by ibt_on_signal(); a wait for the kernel (ibt_nl_wait_notify())
- * then returns IBT_EXIT_INTR, and the tool cancels its job.
+ * The options and words of a command, for ibt_args_parse(): getopt's
+ * tables (which include IBT_GLOBAL_OPTS), the callback that takes the
+ * command's own options, and the positional words it wants.
  */
-extern volatile sig_atomic_t ibt_interrupted;
-/* the first SIGINT or SIGTERM caught by ibt_on_signal(), 0 if none */
-extern volatile sig_atomic_t ibt_signal;
-/*
- * Handler for SIGINT/SIGTERM while a request runs: sets ibt_interrupted;
- * the same signal again within a second is the same request (timeout(1)
- * signals the tool and its process group), a later one ends the tool.
- */
-void ibt_on_signal(int sig);
-/* an unsigned attribute's value, whatever its (policy-checked) size */
-uint64_t ibt_nla_uint(const struct nlattr *a);
+#define IBT_OPT_UNKNOWN		(-1)	/* @opt: not an option of the command */
+struct ibt_args {
+	const char *obj;		/* "ping", "sim", in errors; NULL: none */
+	const char *cmd;		/* "add", "monitor", or NULL */
+	const char *shortopts;		/* getopt_long()'s, with ":jd:p:" */
+	const struct option *longopts;
+	/* IBT_EXIT_OK, a printed exit code or IBT_OPT_UNKNOWN */
+	int (*opt)(struct ibt *ctx, int c, const char *arg, void *priv);
+	void *priv;
+	bool *help;			/* set by 'h' (-h, --help); NULL: none */
+	bool help_word;			/* and by the word "help" first */
+	int min, max;			/* positional words wanted */
+	const char **pos;		/* [max]: they go here */
+	const char *what;		/* what @min words are, in errors */
+};
 
-/* ibtracectl.c */
+/* utils.c */
 int ibt_err(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int ibt_dispatch(struct ibt *ctx, const char *what,
 		 const struct ibt_cmd *table, const char *dflt);
 int ibt_global_opt(struct ibt *ctx, int c, const char *arg);
 int ibt_bad_opt(int c, char **argv, const char *where);
-int ibt_positional(int argc, char **argv, int first, int min, int max,
-		   const char *obj, const char *cmd, const char *what,
-		   const char **pos);
+int ibt_args_parse(struct ibt *ctx, const struct ibt_args *a);
+int ibt_opt_u32(const char *opt, const char *arg, uint32_t min, uint32_t max,
+		uint32_t *val, bool *has);
 int ibt_end_args(struct ibt *ctx);
+/*
+ * Set by a caught signal (ibt_signals_hold()); a wait for the kernel
+ * (ibt_nl_wait_notify()) then returns IBT_EXIT_INTR, and the tool cancels
+ * its job.
+ */
+extern volatile sig_atomic_t ibt_interrupted;
+/* the first SIGINT or SIGTERM caught, 0 if none */
+extern volatile sig_atomic_t ibt_signal;
+/*
+ * SIGINT and SIGTERM from here on: blocked but while the tool waits for
+ * the kernel, and caught (if @catch): the first sets ibt_interrupted; the
+ * same signal again within a second is the same request (timeout(1)
+ * signals the tool and its process group), a later one ends the tool.
+ */
+void ibt_signals_hold(bool catch);
 
-/* parse.c - pure, unit-tested by test_parse.c */
+/* parse.c - pure, unit-tested by tests/unit.c */
 int ibt_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out);
 int ibt_parse_lid(const char *s, uint32_t *lid);
 int ibt_parse_gid(const char *s, uint8_t gid[16]);
@@ -216,7 +243,7 @@ const char *ibt_ppm_pct_str(uint32_t ppm, char *buf, size_t len);
 int ibt_parse_rnr_timer(const char *s, uint32_t *code, bool *all);
 int ibt_parse_test_poll(const char *s, uint32_t *poll);
 
-/* fmt.c - pure, unit-tested by test_parse.c */
+/* fmt.c - pure, unit-tested by tests/unit.c */
 const char *ibt_mad_status_str(uint16_t status, char *buf, size_t len);
 const char *ibt_link_layer_str(unsigned int ll);
 const char *ibt_port_state_str(unsigned int state);
@@ -242,6 +269,8 @@ const char *ibt_test_poll_str(unsigned int poll);
 const char *ibt_rnr_wire_str(unsigned int wire);
 
 /* nl.c */
+/* an unsigned attribute's value, whatever its (policy-checked) size */
+uint64_t ibt_nla_uint(const struct nlattr *a);
 typedef int (*ibt_nl_cb)(struct ibt *ctx, struct nlmsghdr *nlh, void *arg);
 int ibt_nl_open(struct ibt *ctx);
 int ibt_nl_open_family(struct ibt *ctx, const struct ibt_family *fam);
@@ -310,6 +339,14 @@ void ibt_out_free(struct ibt *ctx);
 /* dev.c, also used by agent.c: query the ports -d/-p select */
 typedef int (*ibt_port_show)(struct ibt *ctx, struct nlattr **tb);
 int ibt_port_query(struct ibt *ctx, uint8_t cmd, ibt_port_show show);
+/* dev.c, for trace and test run without -d: the port to work from */
+struct ibt_port_want {
+	uint32_t port;		/* that port number only; 0: any */
+	bool ib;		/* an InfiniBand port only */
+	bool agent;		/* one whose class 0x30 agent is registered */
+};
+int ibt_port_pick(struct ibt *ctx, const struct ibt_port_want *want,
+		  char *dev, size_t len, uint32_t *port);
 
 /* objects */
 int ibt_dev(struct ibt *ctx);
@@ -317,7 +354,9 @@ int ibt_agent(struct ibt *ctx);
 int ibt_job(struct ibt *ctx);
 int ibt_ping(struct ibt *ctx);
 int ibt_trace(struct ibt *ctx);
+int ibt_trace_monitor(struct ibt *ctx);	/* trace_monitor.c */
 int ibt_test(struct ibt *ctx);
+void ibt_test_synopsis(FILE *f);	/* its lines of "ibtracectl --help" */
 int ibt_sim(struct ibt *ctx);
 int ibt_server(struct ibt *ctx);
 

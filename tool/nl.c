@@ -20,12 +20,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
@@ -45,38 +43,6 @@
 #define IBT_NL_RCVBUF	(1 << 20)	/* room for a burst of ping probes */
 #define IBT_NL_MSGBUF	32768		/* read buffer: the largest dump datagram */
 #define IBT_NL_SNDSLACK	4096		/* send buffer beyond the request */
-
-volatile sig_atomic_t ibt_interrupted;
-volatile sig_atomic_t ibt_signal;
-
-/*
- * A signal that comes within IBT_SIGNAL_SAME_MS of the first is the same
- * request: timeout(1) and supervisors signal the tool and then its
- * process group, so it arrives twice. A later one ends the tool.
- */
-#define IBT_SIGNAL_SAME_MS	1000
-
-static struct timespec ibt_signal_at;
-
-void ibt_on_signal(int sig)
-{
-	struct timespec now;
-	int saved = errno;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (!ibt_signal) {
-		ibt_signal_at = now;
-		ibt_signal = sig;
-	} else if ((now.tv_sec - ibt_signal_at.tv_sec) * 1000 +
-		   (now.tv_nsec - ibt_signal_at.tv_nsec) / 1000000 >=
-		   IBT_SIGNAL_SAME_MS) {
-		/* delivered at the handler's return, with its default action */
-		signal(sig, SIG_DFL);
-		raise(sig);
-	}
-	ibt_interrupted = 1;
-	errno = saved;
-}
 
 /*
  * The value of an unsigned attribute. Every one of them has a fixed

@@ -2,7 +2,7 @@
 /*
  * Pure parsing of command-line words: numbers, LIDs, GIDs, SourceRoute
  * port lists and "{ name, fn }" table look-ups. Nothing here prints or
- * touches the context, so test_parse.c can check every function.
+ * touches the context, so tests/unit.c can check every function.
  *
  * Every parser returns 0 on success and -1 on a bad word, leaving the
  * output untouched on failure.

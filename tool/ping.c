@@ -47,8 +47,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +82,7 @@ struct ping {
 	size_t sroute_len;
 	uint32_t port;
 	char target[INET6_ADDRSTRLEN + 8];
+	bool help;			/* -h: print the usage instead */
 
 	/* the job */
 	struct ibt_job_follow job;
@@ -117,18 +116,52 @@ static void ping_usage(FILE *f)
 	      "non-zero MAD status.\n", f);
 }
 
-static int ping_num(const char *opt, const char *arg, uint32_t min,
-		    uint32_t max, uint32_t *val, bool *has)
+/* An option of ping (for ibt_args_parse()). */
+static int ping_opt(struct ibt *ctx, int c, const char *arg, void *priv)
 {
-	if (ibt_parse_u32(arg, min, max, val))
-		return ibt_err(IBT_EXIT_USAGE, "bad %s \"%s\": expected %u..%u",
-			       opt, arg, min, max);
-	*has = true;
-	return 0;
+	struct ping *p = priv;
+
+	(void)ctx;
+	switch (c) {
+	case OPT_DGID:
+		if (ibt_parse_gid(arg, p->dgid))
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --dgid \"%s\": expected a GID such as fe80::1",
+				       arg);
+		p->has_dgid = true;
+		return 0;
+	case OPT_DLID:
+		if (ibt_parse_lid(arg, &p->dlid))
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --dlid \"%s\": expected a LID 1..0xbfff",
+				       arg);
+		p->has_dlid = true;
+		return 0;
+	case 'c':
+		return ibt_opt_u32("-c", arg, 1, 100000, &p->count, &p->has_count);
+	case 'i':
+		return ibt_opt_u32("-i", arg, 0, 60000, &p->interval_ms,
+				   &p->has_interval);
+	case 't':
+		return ibt_opt_u32("-t", arg, 1, 60000, &p->timeout_ms,
+				   &p->has_timeout);
+	case 'r':
+		return ibt_opt_u32("-r", arg, 0, 100, &p->retries,
+				   &p->has_retries);
+	case OPT_SROUTE:
+		if (ibt_parse_sroute(arg, p->sroute, sizeof(p->sroute),
+				     &p->sroute_len))
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --source-route \"%s\": expected 1..%d port numbers 0..255 separated by commas",
+				       arg, IBTRACE_SROUTE_MAX_HOPS);
+		return 0;
+	default:
+		return IBT_OPT_UNKNOWN;
+	}
 }
 
 /* Parse the words after "ping"; IBT_EXIT_OK, or a printed exit code. */
-static int ping_parse(struct ibt *ctx, struct ping *p, bool *help)
+static int ping_parse(struct ibt *ctx, struct ping *p)
 {
 	static const struct option opts[] = {
 		{ "dgid",		required_argument,	NULL, OPT_DGID },
@@ -143,74 +176,21 @@ static int ping_parse(struct ibt *ctx, struct ping *p, bool *help)
 		IBT_GLOBAL_OPTS,
 		{ NULL,			0,			NULL, 0 },
 	};
-	/* getopt wants a program name first: the "ping" word just consumed */
-	int argc = ctx->argc + 1;
-	char **argv = ctx->argv - 1;
-	bool has_dlid = false;
-	int c, ret = 0;
+	const struct ibt_args args = {
+		.obj = "ping",
+		.shortopts = "+:c:i:t:r:hjd:p:",
+		.longopts = opts,
+		.opt = ping_opt,
+		.priv = p,
+		.help = &p->help,
+		.help_word = true,
+	};
+	int ret;
 
-	if (ctx->argc > 0 && !strcmp(ctx->argv[0], "help")) {
-		*help = true;
-		return 0;
-	}
-	opterr = 0;
-	optind = 0;	/* glibc: restart scanning from argv[1] */
-	while (!ret && (c = getopt_long(argc, argv, "+:c:i:t:r:hjd:p:", opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_DGID:
-			if (ibt_parse_gid(optarg, p->dgid))
-				return ibt_err(IBT_EXIT_USAGE,
-					       "bad --dgid \"%s\": expected a GID such as fe80::1",
-					       optarg);
-			p->has_dgid = true;
-			break;
-		case OPT_DLID:
-			if (ibt_parse_lid(optarg, &p->dlid))
-				return ibt_err(IBT_EXIT_USAGE,
-					       "bad --dlid \"%s\": expected a LID 1..0xbfff",
-					       optarg);
-			has_dlid = true;
-			break;
-		case 'c':
-			ret = ping_num("-c", optarg, 1, 100000, &p->count,
-				       &p->has_count);
-			break;
-		case 'i':
-			ret = ping_num("-i", optarg, 0, 60000, &p->interval_ms,
-				       &p->has_interval);
-			break;
-		case 't':
-			ret = ping_num("-t", optarg, 1, 60000, &p->timeout_ms,
-				       &p->has_timeout);
-			break;
-		case 'r':
-			ret = ping_num("-r", optarg, 0, 100, &p->retries,
-				       &p->has_retries);
-			break;
-		case OPT_SROUTE:
-			if (ibt_parse_sroute(optarg, p->sroute, sizeof(p->sroute),
-					     &p->sroute_len))
-				return ibt_err(IBT_EXIT_USAGE,
-					       "bad --source-route \"%s\": expected 1..%d port numbers 0..255 separated by commas",
-					       optarg, IBTRACE_SROUTE_MAX_HOPS);
-			break;
-		case 'h':
-			*help = true;
-			return 0;
-		default:
-			ret = ibt_global_opt(ctx, c, optarg);
-			if (ret < 0)
-				ret = ibt_bad_opt(c, argv, "ping ");
-			break;
-		}
-	}
-	if (ret)
+	ret = ibt_args_parse(ctx, &args);
+	if (ret || p->help)
 		return ret;
-	if (optind < argc)
-		return ibt_err(IBT_EXIT_USAGE, "unexpected argument \"%s\"",
-			       argv[optind]);
-	p->has_dlid = has_dlid;
-	if (!p->has_dgid && !has_dlid)
+	if (!p->has_dgid && !p->has_dlid)
 		return ibt_err(IBT_EXIT_USAGE, "ping needs --dgid GID or --dlid LID");
 	if (!ctx->dev)
 		return ibt_err(IBT_EXIT_USAGE,
@@ -549,8 +529,6 @@ static int ping_verdict(struct ping *p)
 
 static int ping_run(struct ibt *ctx, struct ping *p)
 {
-	struct sigaction sa = { .sa_handler = ibt_on_signal };
-	sigset_t set;
 	struct nl_msg *msg;
 	bool interrupted;
 	int ret;
@@ -587,14 +565,7 @@ static int ping_run(struct ibt *ctx, struct ping *p)
 	 * same signal again within a second (timeout(1) signals the process
 	 * group too) changes nothing; a later one kills.
 	 */
-	sa.sa_flags = 0;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	ibt_signals_hold(true);
 	ctx->notify = ping_cb;
 	ctx->notify_arg = p;
 	p->job.get = ping_cb;
@@ -628,11 +599,10 @@ static int ping_run(struct ibt *ctx, struct ping *p)
 int ibt_ping(struct ibt *ctx)
 {
 	struct ping p = { 0 };
-	bool help = false;
 	int ret;
 
-	ret = ping_parse(ctx, &p, &help);
-	if (!ret && help) {
+	ret = ping_parse(ctx, &p);
+	if (!ret && p.help) {
 		ping_usage(stdout);
 		return IBT_EXIT_OK;
 	}

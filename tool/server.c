@@ -284,14 +284,33 @@ enum {
 	OPT_MAX_HOLD,
 };
 
-static int server_num(const char *opt, const char *arg, uint32_t min,
-		      uint32_t max, uint32_t *val, bool *has)
+/* The options of server start. */
+struct start_opts {
+	uint32_t port, conns, hold;
+	bool has_port, has_conns, has_hold, help;
+};
+
+static int start_opt(struct ibt *ctx, int c, const char *arg, void *priv)
 {
-	if (ibt_parse_u32(arg, min, max, val))
-		return ibt_err(IBT_EXIT_USAGE, "bad %s \"%s\": expected %u..%u",
-			       opt, arg, min, max);
-	*has = true;
-	return 0;
+	struct start_opts *o = priv;
+
+	(void)ctx;
+	switch (c) {
+	case OPT_PORT:
+		return ibt_opt_u32("--port", arg, 1, 65535, &o->port,
+				   &o->has_port);
+	case OPT_MAX_CONNS:
+		return ibt_opt_u32("--max-conns", arg, 1,
+				   IBTRACE_SERVER_MAX_CONNS, &o->conns,
+				   &o->has_conns);
+	case OPT_MAX_HOLD:
+		return ibt_opt_u32("--max-hold", arg,
+				   IBTRACE_SERVER_MIN_HOLD_MS,
+				   IBTRACE_SERVER_MAX_HOLD_MS, &o->hold,
+				   &o->has_hold);
+	default:
+		return IBT_OPT_UNKNOWN;
+	}
 }
 
 static int server_start(struct ibt *ctx)
@@ -304,48 +323,26 @@ static int server_start(struct ibt *ctx)
 		IBT_GLOBAL_OPTS,
 		{ NULL,		0,			NULL, 0 },
 	};
-	/* getopt wants a program name first: the "start" word just consumed */
-	int argc = ctx->argc + 1;
-	char **argv = ctx->argv - 1;
-	uint32_t port = 0, conns = 0, hold = 0;
-	bool has_port = false, has_conns = false, has_hold = false;
+	struct start_opts o = { 0 };
+	const struct ibt_args args = {
+		.obj = "server",
+		.cmd = "start",
+		.shortopts = "+:hjd:p:",
+		.longopts = opts,
+		.opt = start_opt,
+		.priv = &o,
+		.help = &o.help,
+	};
 	struct nl_msg *msg;
-	int c, ret = 0;
+	int ret;
 
-	opterr = 0;
-	optind = 0;
-	while (!ret && (c = getopt_long(argc, argv, "+:hjd:p:", opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_PORT:
-			ret = server_num("--port", optarg, 1, 65535, &port,
-					 &has_port);
-			break;
-		case OPT_MAX_CONNS:
-			ret = server_num("--max-conns", optarg, 1,
-					 IBTRACE_SERVER_MAX_CONNS, &conns,
-					 &has_conns);
-			break;
-		case OPT_MAX_HOLD:
-			ret = server_num("--max-hold", optarg,
-					 IBTRACE_SERVER_MIN_HOLD_MS,
-					 IBTRACE_SERVER_MAX_HOLD_MS, &hold,
-					 &has_hold);
-			break;
-		case 'h':
-			server_usage(stdout);
-			return IBT_EXIT_OK;
-		default:
-			ret = ibt_global_opt(ctx, c, optarg);
-			if (ret < 0)
-				ret = ibt_bad_opt(c, argv, "server start ");
-			break;
-		}
-	}
+	ret = ibt_args_parse(ctx, &args);
 	if (ret)
 		return ret;
-	if (optind < argc)
-		return ibt_err(IBT_EXIT_USAGE, "unexpected argument \"%s\"",
-			       argv[optind]);
+	if (o.help) {
+		server_usage(stdout);
+		return IBT_EXIT_OK;
+	}
 	if (ctx->port)
 		return ibt_err(IBT_EXIT_USAGE,
 			       "server start serves whole devices: -p is not for it (--port is the RDMA CM port)");
@@ -357,11 +354,11 @@ static int server_start(struct ibt *ctx)
 	if (!msg)
 		return IBT_EXIT_ERR;
 	if ((ctx->dev && nla_put_string(msg, IBTRACE_A_DEV_NAME, ctx->dev) < 0) ||
-	    (has_port && nla_put_u16(msg, IBTRACE_A_SERVER_PORT, port) < 0) ||
-	    (has_conns &&
-	     nla_put_u32(msg, IBTRACE_A_SERVER_MAX_CONNS, conns) < 0) ||
-	    (has_hold &&
-	     nla_put_u32(msg, IBTRACE_A_SERVER_MAX_HOLD_MS, hold) < 0)) {
+	    (o.has_port && nla_put_u16(msg, IBTRACE_A_SERVER_PORT, o.port) < 0) ||
+	    (o.has_conns &&
+	     nla_put_u32(msg, IBTRACE_A_SERVER_MAX_CONNS, o.conns) < 0) ||
+	    (o.has_hold &&
+	     nla_put_u32(msg, IBTRACE_A_SERVER_MAX_HOLD_MS, o.hold) < 0)) {
 		nlmsg_free(msg);
 		return ibt_err(IBT_EXIT_ERR, "netlink request too large");
 	}

@@ -604,6 +604,26 @@ static int add_opt(struct add_opts *add, int c, const char *arg)
 	}
 }
 
+/* What sim_opt() needs: the command, and where "sim add" options go. */
+struct sim_cmd_opts {
+	const char *cmd;
+	struct add_opts *add;	/* NULL: the command has no options */
+};
+
+static int sim_opt(struct ibt *ctx, int c, const char *arg, void *priv)
+{
+	struct sim_cmd_opts *o = priv;
+
+	(void)ctx;
+	if (c < OPT_NAME || c > OPT_SEED)
+		return IBT_OPT_UNKNOWN;
+	if (o->add)
+		return add_opt(o->add, c, arg);
+	return ibt_err(IBT_EXIT_USAGE,
+		       "unknown sim %s option %s; see ibtracectl sim help",
+		       o->cmd, add_opt_names[c - OPT_NAME]);
+}
+
 /*
  * The words after "add", "del" or "show": global options, the options of
  * "sim add" when @add is not NULL, and @min..@max positional words into
@@ -620,37 +640,21 @@ static int sim_args(struct ibt *ctx, const char *cmd, struct add_opts *add,
 		IBT_GLOBAL_OPTS,
 		{ NULL,		0,			NULL, 0 },
 	};
-	/* getopt wants a program name first: the command word just consumed */
-	int argc = ctx->argc + 1;
-	char **argv = ctx->argv - 1;
-	char where[32];
-	int c, ret;
+	struct sim_cmd_opts o = { .cmd = cmd, .add = add };
+	const struct ibt_args args = {
+		.obj = "sim",
+		.cmd = cmd,
+		.shortopts = ":jd:p:",	/* no "+": options may follow the words */
+		.longopts = opts,
+		.opt = sim_opt,
+		.priv = &o,
+		.min = min,
+		.max = max,
+		.pos = pos,
+		.what = what,
+	};
 
-	snprintf(where, sizeof(where), "sim %s ", cmd);
-	opterr = 0;
-	optind = 0;
-	/* no "+": options may follow the positional words */
-	while ((c = getopt_long(argc, argv, ":jd:p:", opts, NULL)) != -1) {
-		if (c >= OPT_NAME && c <= OPT_SEED && add) {
-			ret = add_opt(add, c, optarg);
-			if (ret)
-				return ret;
-			continue;
-		}
-		if (c >= OPT_NAME && c <= OPT_SEED) {
-			ret = ibt_err(IBT_EXIT_USAGE,
-				      "unknown sim %s option %s; see ibtracectl sim help",
-				      cmd, add_opt_names[c - OPT_NAME]);
-		} else {
-			ret = ibt_global_opt(ctx, c, optarg);
-			if (ret < 0)
-				ret = ibt_bad_opt(c, argv, where);
-		}
-		if (ret)
-			return ret;
-	}
-	return ibt_positional(argc, argv, optind, min, max, "sim", cmd, what,
-			      pos);
+	return ibt_args_parse(ctx, &args);
 }
 
 static int sim_add(struct ibt *ctx)

@@ -16,9 +16,9 @@
  *   ibtracectl [-j] test show [JOB] [-v]
  *   ibtracectl test cancel JOB
  *
- * run: each test the tool knows (guidinfo, rnr) takes only its own
- * options, checked before anything is sent; a test it does not know
- * gets them all, for the kernel to judge. guidinfo: the DUT is the local
+ * run: each test the tool knows (ibt_tests[]: guidinfo, rnr, one file
+ * each) takes only its own options, checked before anything is sent; a
+ * test it does not know gets them all, for the kernel to judge. guidinfo: the DUT is the local
  * port (-d, -p; without -d the first Active InfiniBand port), the node at
  * the end of the directed route --dr (exit ports from the local node
  * outward, the first being the local port, so -p defaults to it), or the
@@ -27,11 +27,11 @@
  * a second QP of it (loopback) or the ibtrace of host --peer.
  *
  * The tool joins the "test" group before it sends TEST_RUN, prints one
- * line per RNR timer code as it is measured and, when stdout is not a
- * terminal, one line per decided assertion as its event arrives (the
- * kernel decides them at the end of the job: on a terminal they are
- * printed once, in the result), with -v also progress; when the job has
- * finished it reads and prints its whole result (as "test show JOB"). With
+ * line per RNR timer code as it is measured, with -v also progress; when
+ * the job has finished it reads and prints its whole result (as "test
+ * show JOB"), which lists each assertion once (the kernel decides them at
+ * the end of the job, just before it finishes: their events are not
+ * printed, on a terminal or not). With
  * --detach it prints the job number and returns at once. SIGINT or
  * SIGTERM while waiting: the job is cancelled (the kernel restores the
  * DUT first), its result printed, exit 13; a second signal (a second or
@@ -108,7 +108,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,66 +122,93 @@
 #include "ibtracectl.h"
 #include "test.h"
 
-enum {
-	OPT_DR = 0x200,
-	OPT_LID,
-	OPT_DUT_PORT,
-	OPT_BLOCKS,
-	OPT_DETACH,
-	OPT_TIMER,
-	OPT_RETRY,
-	OPT_SIZE,
-	OPT_ITERATIONS,
-	OPT_POLL,
-	OPT_PEER,
-	OPT_PEER_PORT,
-	OPT_DEADLINE,
-	OPT_RECV_POSTED,
-	OPT_LAST = OPT_RECV_POSTED,
-};
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+#define TESTS_MAX	16	/* bits of struct run_opt.tests */
+
+/* The tests' lines of "ibtracectl --help". */
+void ibt_test_synopsis(FILE *f)
+{
+	size_t k;
+
+	for (k = 0; ibt_tests[k]; k++)
+		fputs(ibt_tests[k]->synopsis, f);
+}
 
 /* silence after which a running job's state is read (lost events) */
 #define TEST_POLL_MS	2000
 
-/* The tests whose options the tool knows; others get every option. */
-#define FOR_GUIDINFO	0x1
-#define FOR_RNR		0x2
-#define FOR_ALL		(FOR_GUIDINFO | FOR_RNR)
+/*
+ * The options of test run, built from the tests' (one entry per name, in
+ * the order of ibt_tests[]), then -v and --detach, which every test
+ * takes; the getopt tables follow them.
+ */
+#define RUN_OPTS_MAX	64
 
-static const struct {
-	const char *name;
-	unsigned int bit;
-} known_tests[] = {
-	{ "guidinfo",	FOR_GUIDINFO },
-	{ "rnr",	FOR_RNR },
+enum {
+	OPT_DETACH = 0x200,
+	OPT_TEST,		/* + index in run_opts[]: a test's option */
 };
 
-/* The options of test run: their names in messages, the tests taking them. */
-static const struct {
-	int c;
-	const char *name;
-	unsigned int tests;
-} run_opts[] = {
-	{ OPT_DR,		"--dr",		FOR_GUIDINFO },
-	{ OPT_LID,		"--lid",	FOR_GUIDINFO },
-	{ OPT_DUT_PORT,		"--dut-port",	FOR_GUIDINFO },
-	{ OPT_BLOCKS,		"--blocks",	FOR_GUIDINFO },
-	{ 't',			"-t/--timeout",	FOR_GUIDINFO },
-	{ 'r',			"-r/--retries",	FOR_GUIDINFO },
-	{ OPT_TIMER,		"--timer",	FOR_RNR },
-	{ OPT_RETRY,		"--retry",	FOR_RNR },
-	{ OPT_SIZE,		"--size",	FOR_RNR },
-	{ OPT_ITERATIONS,	"--iterations",	FOR_RNR },
-	{ OPT_POLL,		"--poll",	FOR_RNR },
-	{ OPT_PEER,		"--peer",	FOR_RNR },
-	{ OPT_PEER_PORT,	"--peer-port",	FOR_RNR },
-	{ OPT_DEADLINE,		"--deadline",	FOR_RNR },
-	{ OPT_RECV_POSTED,	"--recv-posted", FOR_RNR },
-	{ 'v',			"-v/--verbose",	FOR_ALL },
-	{ OPT_DETACH,		"--detach",	FOR_ALL },
-};
+static const struct option global_opts[] = { IBT_GLOBAL_OPTS };
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+static struct run_opt {
+	char name[32];		/* in messages: "--timer", "-t/--timeout" */
+	unsigned int tests;	/* the tests taking it, by bit; 0: every one */
+	int id[TESTS_MAX];	/* its number in each */
+} run_opts[RUN_OPTS_MAX];
+static size_t nrun_opts;
+static struct option run_longopts[RUN_OPTS_MAX + ARRAY_SIZE(global_opts) + 1];
+static char run_shortopts[3 * RUN_OPTS_MAX + 8];
+
+static void run_opt_add(const char *name, char letter, bool arg, int c)
+{
+	struct option *o = &run_longopts[nrun_opts];
+	char *s = run_shortopts + strlen(run_shortopts);
+
+	o->name = name;
+	o->has_arg = arg ? required_argument : no_argument;
+	o->val = c;
+	if (letter) {
+		snprintf(run_opts[nrun_opts].name, sizeof(run_opts[0].name),
+			 "-%c/--%s", letter, name);
+		*s++ = letter;
+		if (arg)
+			*s++ = ':';
+	} else {
+		snprintf(run_opts[nrun_opts].name, sizeof(run_opts[0].name),
+			 "--%s", name);
+	}
+	nrun_opts++;
+}
+
+static void run_opts_init(void)
+{
+	const struct ibt_test_opt *o;
+	size_t k, i;
+
+	if (nrun_opts)
+		return;
+	strcpy(run_shortopts, ":");
+	for (k = 0; ibt_tests[k] && k < TESTS_MAX; k++) {
+		for (o = ibt_tests[k]->opts; o->name; o++) {
+			for (i = 0; i < nrun_opts; i++)
+				if (!strcmp(run_longopts[i].name, o->name))
+					break;
+			if (i == nrun_opts && nrun_opts < RUN_OPTS_MAX - 2)
+				run_opt_add(o->name, o->letter, o->arg,
+					    o->letter ? o->letter : OPT_TEST + (int)i);
+			else if (i == nrun_opts)
+				continue;
+			run_opts[i].tests |= 1u << k;
+			run_opts[i].id[k] = o->id;
+		}
+	}
+	run_opt_add("verbose", 'v', false, 'v');
+	run_opt_add("detach", 0, false, OPT_DETACH);
+	strcat(run_shortopts, "jd:p:");
+	memcpy(&run_longopts[nrun_opts], global_opts, sizeof(global_opts));
+}
 
 struct run {
 	/* request */
@@ -190,17 +216,10 @@ struct run {
 	char seed[TEST_NAME_MAX];	/* from TEST_LIST */
 	char dev[IBT_DEV_NAME_MAX];
 	uint32_t port;
-	uint8_t dr[IBTRACE_TRACE_MAX_HOPS];
-	size_t ndr;
-	uint32_t lid, dut_port, blocks, timeout_ms, retries;
-	bool has_dr, has_lid, has_dut_port, has_blocks, has_timeout, has_retries;
 	bool verbose, detach;
-	/* the RNR test */
-	uint32_t timer, rnr_retry, size, iterations, poll, peer_port, deadline_ms;
-	uint8_t peer_gid[16];
-	bool has_timer, timer_all, has_rnr_retry, has_size, has_iterations,
-	     has_poll, has_peer, has_peer_port, has_deadline, recv_posted;
-	const char *opt_seen[ARRAY_SIZE(run_opts)];	/* name if given */
+	const struct ibt_test_def *def;	/* the test; NULL: the tool does not know it */
+	void *args[TESTS_MAX];		/* each test's options */
+	bool opt_seen[RUN_OPTS_MAX];
 
 	/* progress */
 	uint32_t job;
@@ -210,8 +229,17 @@ struct run {
 	struct nlmsghdr **stash;	/* events before the job number */
 	size_t nstash;
 	int err;			/* event processing failed: exit code */
-	uint32_t codes_shown;		/* RNR timer codes printed, by bit */
+	uint32_t shown;			/* progress printed (the test's record) */
 };
+
+/*
+ * Whether the options of test @k count for run @t: those of its test, or
+ * every test's for a test the tool does not know (the kernel judges).
+ */
+static bool run_uses(const struct run *t, size_t k)
+{
+	return !t->def || ibt_tests[k] == t->def;
+}
 
 /* Read into @r, on top of what it holds; a negative errno is not printed. */
 static int job_get(struct ibt *ctx, uint32_t job, struct result *r)
@@ -260,161 +288,124 @@ static int test_name_ok(const char *s)
 	return 0;
 }
 
-/* The options of the RNR test; the ranges are the kernel's policy. */
-static int rnr_opt(struct run *t, int c, const char *arg)
-{
-	switch (c) {
-	case OPT_TIMER:
-		if (ibt_parse_rnr_timer(arg, &t->timer, &t->timer_all))
-			return ibt_err(IBT_EXIT_USAGE,
-				       "bad --timer \"%s\": expected an RNR NAK timer code 0..%d or \"all\"",
-				       arg, IBTRACE_TEST_RNR_CODES - 1);
-		t->has_timer = !t->timer_all;
-		return 0;
-	case OPT_RETRY:
-		if (ibt_parse_u32(arg, 0, 7, &t->rnr_retry))
-			return ibt_err(IBT_EXIT_USAGE,
-				       "bad --retry \"%s\": expected an rnr_retry count 0..7", arg);
-		t->has_rnr_retry = true;
-		return 0;
-	case OPT_SIZE:
-		if (ibt_parse_u32(arg, 1, 65536, &t->size))
-			return ibt_err(IBT_EXIT_USAGE,
-				       "bad --size \"%s\": expected 1..65536 bytes", arg);
-		t->has_size = true;
-		return 0;
-	case OPT_ITERATIONS:
-		if (ibt_parse_u32(arg, 1, IBTRACE_TEST_RNR_MAX_ITERATIONS, &t->iterations))
-			return ibt_err(IBT_EXIT_USAGE,
-				       "bad --iterations \"%s\": expected 1..%d", arg,
-				       IBTRACE_TEST_RNR_MAX_ITERATIONS);
-		t->has_iterations = true;
-		return 0;
-	case OPT_POLL:
-		if (ibt_parse_test_poll(arg, &t->poll))
-			return ibt_err(IBT_EXIT_USAGE,
-				       "bad --poll \"%s\": expected busy or event", arg);
-		t->has_poll = true;
-		return 0;
-	case OPT_PEER:
-		if (ibt_parse_gid(arg, t->peer_gid))
-			return ibt_err(IBT_EXIT_USAGE,
-				       "bad --peer \"%s\": expected a GID such as fe80::1", arg);
-		t->has_peer = true;
-		return 0;
-	case OPT_PEER_PORT:
-		if (ibt_parse_u32(arg, 1, 65535, &t->peer_port))
-			return ibt_err(IBT_EXIT_USAGE,
-				       "bad --peer-port \"%s\": expected an RDMA CM port 1..65535",
-				       arg);
-		t->has_peer_port = true;
-		return 0;
-	case OPT_DEADLINE:
-		if (ibt_parse_u32(arg, 1, 600000, &t->deadline_ms))
-			return ibt_err(IBT_EXIT_USAGE,
-				       "bad --deadline \"%s\": expected 1..600000 ms", arg);
-		t->has_deadline = true;
-		return 0;
-	case OPT_RECV_POSTED:
-		t->recv_posted = true;
-		return 0;
-	default:
-		return -1;
-	}
-}
-
-static int run_opt(struct run *t, int c, const char *arg)
-{
-	switch (c) {
-	case OPT_DR:
-		if (ibt_parse_dr_path(arg, t->dr, &t->ndr))
-			return ibt_err(IBT_EXIT_USAGE,
-				       "bad --dr \"%s\": expected exit ports 1..255 separated by commas, at most %d",
-				       arg, IBTRACE_TRACE_MAX_HOPS);
-		t->has_dr = true;
-		return 0;
-	case OPT_LID:
-		if (ibt_parse_lid(arg, &t->lid))
-			return ibt_err(IBT_EXIT_USAGE,
-				       "bad --lid \"%s\": expected a LID 1..0xbfff", arg);
-		t->has_lid = true;
-		return 0;
-	case OPT_DUT_PORT:
-		if (ibt_parse_u32(arg, 0, 255, &t->dut_port))
-			return ibt_err(IBT_EXIT_USAGE,
-				       "bad --dut-port \"%s\": expected 0..255", arg);
-		t->has_dut_port = true;
-		return 0;
-	case OPT_BLOCKS:
-		if (ibt_parse_u32(arg, 1, IBTRACE_TEST_GUIDINFO_BLOCKS, &t->blocks))
-			return ibt_err(IBT_EXIT_USAGE,
-				       "bad --blocks \"%s\": expected 1..%d", arg,
-				       IBTRACE_TEST_GUIDINFO_BLOCKS);
-		t->has_blocks = true;
-		return 0;
-	case 't':
-		if (ibt_parse_u32(arg, 1, 60000, &t->timeout_ms))
-			return ibt_err(IBT_EXIT_USAGE, "bad -t \"%s\": expected 1..60000", arg);
-		t->has_timeout = true;
-		return 0;
-	case 'r':
-		if (ibt_parse_u32(arg, 0, 100, &t->retries))
-			return ibt_err(IBT_EXIT_USAGE, "bad -r \"%s\": expected 0..100", arg);
-		t->has_retries = true;
-		return 0;
-	case 'v':
-		t->verbose = true;
-		return 0;
-	case OPT_DETACH:
-		t->detach = true;
-		return 0;
-	default:
-		return rnr_opt(t, c, arg);
-	}
-}
-
 /* Index of option @c in run_opts[], or -1 (a global option, or none). */
 static int run_opt_index(int c)
 {
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(run_opts); i++)
-		if (run_opts[i].c == c)
+	for (i = 0; i < nrun_opts; i++)
+		if (run_longopts[i].val == c)
 			return i;
 	return -1;
 }
 
+/* Option @i of run_opts[]: into every test's options that has it. */
+static int run_opt(struct run *t, size_t i, const char *arg)
+{
+	size_t k;
+	int ret;
+
+	if (run_longopts[i].val == 'v') {
+		t->verbose = true;
+		return 0;
+	}
+	if (run_longopts[i].val == OPT_DETACH) {
+		t->detach = true;
+		return 0;
+	}
+	for (k = 0; ibt_tests[k] && k < TESTS_MAX; k++) {
+		if (!(run_opts[i].tests & (1u << k)))
+			continue;
+		ret = ibt_tests[k]->opt(t->args[k], run_opts[i].id[k], arg);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 /*
- * The options given must be those of test @name (when the tool knows
- * the test), and agree with each other, before anything is sent.
+ * The local port the options name (--dr's first), 0 if none; *@opt: the
+ * option that names it.
  */
-static int run_opts_check(const struct run *t, const char *name)
+static uint32_t run_local_port(const struct run *t, const char **opt)
+{
+	uint32_t port;
+	size_t k;
+
+	for (k = 0; ibt_tests[k] && k < TESTS_MAX; k++) {
+		if (!run_uses(t, k) || !ibt_tests[k]->local_port)
+			continue;
+		port = ibt_tests[k]->local_port(t->args[k]);
+		if (port) {
+			*opt = ibt_tests[k]->local_port_opt;
+			return port;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The options given must be those of the test (when the tool knows it),
+ * and agree with each other, before anything is sent.
+ */
+static int run_opts_check(struct ibt *ctx, const struct run *t)
 {
 	unsigned int bit = 0;
+	const char *opt;
+	uint32_t port;
 	size_t i, k;
+	int ret;
 
-	for (k = 0; k < ARRAY_SIZE(known_tests); k++)
-		if (!strcmp(known_tests[k].name, name))
-			bit = known_tests[k].bit;
-	for (i = 0; bit && i < ARRAY_SIZE(run_opts); i++) {
-		if (!t->opt_seen[i] || (run_opts[i].tests & bit))
+	for (k = 0; ibt_tests[k] && k < TESTS_MAX; k++)
+		if (ibt_tests[k] == t->def)
+			bit = 1u << k;
+	for (i = 0; bit && i < nrun_opts; i++) {
+		if (!t->opt_seen[i] || !run_opts[i].tests || (run_opts[i].tests & bit))
 			continue;
-		for (k = 0; k < ARRAY_SIZE(known_tests); k++)
-			if (run_opts[i].tests & known_tests[k].bit)
+		for (k = 0; ibt_tests[k]; k++)
+			if (run_opts[i].tests & (1u << k))
 				break;
 		return ibt_err(IBT_EXIT_USAGE,
 			       "test %s takes no option %s (an option of test %s); see ibtracectl test help",
-			       name, run_opts[i].name,
-			       k < ARRAY_SIZE(known_tests) ? known_tests[k].name : "?");
+			       t->name, run_opts[i].name,
+			       ibt_tests[k] ? ibt_tests[k]->name : "?");
 	}
-	if (t->has_dr && t->has_lid)
-		return ibt_err(IBT_EXIT_USAGE, "test run takes --dr or --lid, not both");
-	if (t->has_rnr_retry && t->rnr_retry == 7 && !t->has_deadline)
+	for (k = 0; ibt_tests[k] && k < TESTS_MAX; k++) {
+		if (!run_uses(t, k) || !ibt_tests[k]->check)
+			continue;
+		ret = ibt_tests[k]->check(t->args[k]);
+		if (ret)
+			return ret;
+	}
+	port = run_local_port(t, &opt);
+	if (port && ctx->port && ctx->port != port)
 		return ibt_err(IBT_EXIT_USAGE,
-			       "--retry 7 means retry forever: give --deadline MS with it, or use 0..6");
-	if (t->has_peer_port && !t->has_peer)
-		return ibt_err(IBT_EXIT_USAGE, "--peer-port needs --peer GID");
+			       "%s starts with local port %u but -p says %u",
+			       opt, port, ctx->port);
 	return 0;
+}
+
+/* What test_opt() needs: the command, and the run its options go to. */
+struct test_cmd_opts {
+	const char *cmd;
+	struct run *t;		/* NULL: the command has no options */
+};
+
+static int test_opt(struct ibt *ctx, int c, const char *arg, void *priv)
+{
+	struct test_cmd_opts *o = priv;
+	/* run takes them all, show only -v, list and cancel none */
+	int own = run_opt_index(c);
+
+	(void)ctx;
+	if (own < 0)
+		return IBT_OPT_UNKNOWN;
+	if (!o->t || (strcmp(o->cmd, "run") && c != 'v'))
+		return ibt_err(IBT_EXIT_USAGE,
+			       "test %s takes no option %s; see ibtracectl test help",
+			       o->cmd, run_opts[own].name);
+	o->t->opt_seen[own] = true;
+	return run_opt(o->t, own, arg);
 }
 
 /*
@@ -424,60 +415,38 @@ static int run_opts_check(const struct run *t, const char *name)
 static int test_args(struct ibt *ctx, const char *cmd, struct run *t,
 		     const char **pos, int min, int max, const char *what)
 {
-	static const struct option opts[] = {
-		{ "dr",		required_argument,	NULL, OPT_DR },
-		{ "lid",	required_argument,	NULL, OPT_LID },
-		{ "dut-port",	required_argument,	NULL, OPT_DUT_PORT },
-		{ "blocks",	required_argument,	NULL, OPT_BLOCKS },
-		{ "timeout",	required_argument,	NULL, 't' },
-		{ "retries",	required_argument,	NULL, 'r' },
-		{ "detach",	no_argument,		NULL, OPT_DETACH },
-		{ "verbose",	no_argument,		NULL, 'v' },
-		{ "timer",	required_argument,	NULL, OPT_TIMER },
-		{ "retry",	required_argument,	NULL, OPT_RETRY },
-		{ "size",	required_argument,	NULL, OPT_SIZE },
-		{ "iterations",	required_argument,	NULL, OPT_ITERATIONS },
-		{ "poll",	required_argument,	NULL, OPT_POLL },
-		{ "peer",	required_argument,	NULL, OPT_PEER },
-		{ "peer-port",	required_argument,	NULL, OPT_PEER_PORT },
-		{ "deadline",	required_argument,	NULL, OPT_DEADLINE },
-		{ "recv-posted", no_argument,		NULL, OPT_RECV_POSTED },
-		IBT_GLOBAL_OPTS,
-		{ NULL,		0,			NULL, 0 },
+	struct test_cmd_opts o = { .cmd = cmd, .t = t };
+	struct ibt_args args = {
+		.obj = "test",
+		.cmd = cmd,
+		.opt = test_opt,
+		.priv = &o,
+		.min = min,
+		.max = max,
+		.pos = pos,
+		.what = what,
 	};
-	int argc = ctx->argc + 1;
-	char **argv = ctx->argv - 1;
-	char where[32];
-	int c, ret;
 
-	snprintf(where, sizeof(where), "test %s ", cmd);
-	opterr = 0;
-	optind = 0;
-	/* no "+": options may follow the positional words */
-	while ((c = getopt_long(argc, argv, ":t:r:vjd:p:", opts, NULL)) != -1) {
-		/* run takes them all, show only -v, list and cancel none */
-		int own = run_opt_index(c);
-
-		if (own >= 0 && t && (!strcmp(cmd, "run") || c == 'v')) {
-			t->opt_seen[own] = run_opts[own].name;
-			ret = run_opt(t, c, optarg);
-		} else if (own >= 0) {
-			return ibt_err(IBT_EXIT_USAGE,
-				       "test %s takes no option %s; see ibtracectl test help",
-				       cmd, run_opts[own].name);
-		} else {
-			ret = ibt_global_opt(ctx, c, optarg);
-			if (ret < 0)
-				ret = ibt_bad_opt(c, argv, where);
-		}
-		if (ret)
-			return ret;
-	}
-	return ibt_positional(argc, argv, optind, min, max, "test", cmd, what,
-			      pos);
+	run_opts_init();
+	args.shortopts = run_shortopts;	/* no "+": options may follow the words */
+	args.longopts = run_longopts;
+	return ibt_args_parse(ctx, &args);
 }
 
 /* list */
+
+/* Each of @l by @print: a line (text) or an object (JSON) each. */
+static void list_print(struct ibt *ctx, const struct list *l,
+		       void (*print)(struct ibt *ctx, const struct result *r))
+{
+	size_t i;
+
+	ibt_out_arr_begin(ctx, NULL);
+	for (i = 0; i < l->n; i++)
+		print(ctx, &l->v[i]);
+	ibt_out_arr_end(ctx);
+	ibt_out_finish(ctx);
+}
 
 static int fetch_tests(struct ibt *ctx, struct list *tests)
 {
@@ -491,7 +460,6 @@ static int fetch_tests(struct ibt *ctx, struct list *tests)
 static int test_list(struct ibt *ctx)
 {
 	struct list tests = { 0 };
-	size_t i;
 	int ret;
 
 	ret = test_args(ctx, "list", NULL, NULL, 0, 0, "");
@@ -499,13 +467,8 @@ static int test_list(struct ibt *ctx)
 		ret = ibt_nl_open(ctx);
 	if (!ret)
 		ret = fetch_tests(ctx, &tests);
-	if (!ret) {
-		ibt_out_arr_begin(ctx, NULL);
-		for (i = 0; i < tests.n; i++)
-			test_list_print(ctx, &tests.v[i]);
-		ibt_out_arr_end(ctx);
-		ibt_out_finish(ctx);
-	}
+	if (!ret)
+		list_print(ctx, &tests, test_list_print);
 	test_list_free(&tests);
 	return ret;
 }
@@ -514,52 +477,29 @@ static int test_list(struct ibt *ctx)
 
 /*
  * Without -d: the first Active port (port --dr's first with --dr); an
- * InfiniBand one but for the RNR test, which runs on RoCE as well.
+ * InfiniBand one but for tests that run on RoCE as well (the RNR test).
  */
 static bool run_any_link_layer(const struct run *t)
 {
-	return !strcmp(t->name, "rnr");
-}
-
-static int pick_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
-{
-	struct nlattr *tb[IBTRACE_A_MAX + 1];
-	struct run *t = arg;
-	int ret;
-
-	ret = ibt_nl_parse(ctx, nlh, tb);
-	if (ret)
-		return ret;
-	if (t->dev[0] || !tb[IBTRACE_A_DEV_NAME] || !tb[IBTRACE_A_PORT] ||
-	    !tb[IBTRACE_A_PORT_STATE] || !tb[IBTRACE_A_LINK_LAYER] ||
-	    nla_get_u8(tb[IBTRACE_A_PORT_STATE]) != IBTRACE_PORT_STATE_ACTIVE ||
-	    (!run_any_link_layer(t) &&
-	     nla_get_u8(tb[IBTRACE_A_LINK_LAYER]) != IBTRACE_LINK_LAYER_IB))
-		return 0;
-	if (t->port && nla_get_u32(tb[IBTRACE_A_PORT]) != t->port)
-		return 0;
-	snprintf(t->dev, sizeof(t->dev), "%s", nla_get_string(tb[IBTRACE_A_DEV_NAME]));
-	t->port = nla_get_u32(tb[IBTRACE_A_PORT]);
-	return 0;
+	return t->def && t->def->any_link_layer;
 }
 
 static int run_pick_port(struct ibt *ctx, struct run *t)
 {
 	const char *kind = run_any_link_layer(t) ? "" : " InfiniBand";
-	struct nl_msg *msg;
+	struct ibt_port_want want = { .ib = !run_any_link_layer(t) };
+	const char *opt;
 	int ret;
 
-	t->port = ctx->port ? ctx->port : t->has_dr ? t->dr[0] : 0;
+	t->port = ctx->port ? ctx->port : run_local_port(t, &opt);
 	if (ctx->dev) {
 		snprintf(t->dev, sizeof(t->dev), "%s", ctx->dev);
 		if (!t->port)
 			t->port = 1;
 		return 0;
 	}
-	msg = ibt_nl_req(ctx, IBTRACE_CMD_DEV_GET, true);
-	if (!msg)
-		return IBT_EXIT_ERR;
-	ret = ibt_nl_run(ctx, msg, pick_cb, t);
+	want.port = t->port;
+	ret = ibt_port_pick(ctx, &want, t->dev, sizeof(t->dev), &t->port);
 	if (ret)
 		return ret;
 	if (!t->dev[0] && t->port)
@@ -573,48 +513,20 @@ static int run_pick_port(struct ibt *ctx, struct run *t)
 	return 0;
 }
 
-/* The RNR test's attributes of the request. */
-static int rnr_request(struct nl_msg *msg, const struct run *t)
-{
-	if ((t->timer_all && nla_put_flag(msg, IBTRACE_A_TEST_RNR_ALL) < 0) ||
-	    (t->has_timer && nla_put_u8(msg, IBTRACE_A_TEST_RNR_TIMER, t->timer) < 0) ||
-	    (t->has_rnr_retry &&
-	     nla_put_u8(msg, IBTRACE_A_TEST_RNR_RETRY, t->rnr_retry) < 0) ||
-	    (t->has_size && nla_put_u32(msg, IBTRACE_A_TEST_SIZE, t->size) < 0) ||
-	    (t->has_iterations &&
-	     nla_put_u32(msg, IBTRACE_A_TEST_ITERATIONS, t->iterations) < 0) ||
-	    (t->has_poll && nla_put_u8(msg, IBTRACE_A_TEST_POLL, t->poll) < 0) ||
-	    (t->recv_posted && nla_put_flag(msg, IBTRACE_A_TEST_RNR_RECV_POSTED) < 0) ||
-	    (t->has_peer &&
-	     nla_put(msg, IBTRACE_A_TEST_PEER_GID, sizeof(t->peer_gid), t->peer_gid) < 0) ||
-	    (t->has_peer_port &&
-	     nla_put_u16(msg, IBTRACE_A_TEST_PEER_PORT, t->peer_port) < 0) ||
-	    (t->has_deadline &&
-	     nla_put_u32(msg, IBTRACE_A_TEST_DEADLINE_MS, t->deadline_ms) < 0))
-		return -1;
-	return 0;
-}
-
 static struct nl_msg *run_request(struct ibt *ctx, struct run *t)
 {
 	struct nl_msg *msg = ibt_nl_req(ctx, IBTRACE_CMD_TEST_RUN, false);
+	bool full;
+	size_t k;
 
 	if (!msg)
 		return NULL;
-	if (nla_put_string(msg, IBTRACE_A_TEST_NAME, t->name) < 0 ||
-	    nla_put_string(msg, IBTRACE_A_DEV_NAME, t->dev) < 0 ||
-	    nla_put_u32(msg, IBTRACE_A_PORT, t->port) < 0 ||
-	    (t->has_dr && nla_put(msg, IBTRACE_A_TEST_DR_PATH, t->ndr, t->dr) < 0) ||
-	    (t->has_lid && nla_put_u32(msg, IBTRACE_A_TEST_LID, t->lid) < 0) ||
-	    (t->has_dut_port &&
-	     nla_put_u8(msg, IBTRACE_A_TEST_DUT_PORT, t->dut_port) < 0) ||
-	    (t->has_blocks && nla_put_u32(msg, IBTRACE_A_TEST_BLOCKS, t->blocks) < 0) ||
-	    (t->has_timeout &&
-	     nla_put_u32(msg, IBTRACE_A_TEST_TIMEOUT_MS, t->timeout_ms) < 0) ||
-	    (t->has_retries &&
-	     nla_put_u32(msg, IBTRACE_A_TEST_RETRIES, t->retries) < 0) ||
-	    (t->detach && nla_put_flag(msg, IBTRACE_A_JOB_DETACH) < 0) ||
-	    rnr_request(msg, t)) {
+	full = nla_put_string(msg, IBTRACE_A_TEST_NAME, t->name) < 0 ||
+	       nla_put_string(msg, IBTRACE_A_DEV_NAME, t->dev) < 0 ||
+	       nla_put_u32(msg, IBTRACE_A_PORT, t->port) < 0;
+	for (k = 0; !full && ibt_tests[k] && k < TESTS_MAX; k++)
+		full = run_uses(t, k) && ibt_tests[k]->request(msg, t->args[k]);
+	if (full || (t->detach && nla_put_flag(msg, IBTRACE_A_JOB_DETACH) < 0)) {
 		nlmsg_free(msg);
 		ibt_err(IBT_EXIT_ERR, "netlink request too large");
 		return NULL;
@@ -637,46 +549,11 @@ static int run_reply_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 	return 0;
 }
 
-/* The line of an ASSERTION event: the assertion as absorbed into t->ev. */
-static int event_assert_text(struct ibt *ctx, struct run *t, struct nlattr *nest)
-{
-	struct nlattr *tb[IBTRACE_ASSERT_A_MAX + 1];
-	char id[64], prefix[32];
-	size_t i;
-	int ret;
-
-	ret = ibt_nl_parse_nest(ctx, nest, tb);
-	if (ret || !tb[IBTRACE_ASSERT_A_ID])
-		return ret;
-	nla_strlcpy(id, tb[IBTRACE_ASSERT_A_ID], sizeof(id));
-	snprintf(prefix, sizeof(prefix), "job %u: ", t->job);
-	for (i = 0; i < t->ev.nasserts; i++)
-		if (!strcmp(t->ev.asserts[i].id, id))
-			test_assert_text(&t->ev.asserts[i], prefix);
-	return 0;
-}
-
-/* The line of each RNR timer code measured that has none yet (text). */
-static void event_codes_text(struct ibt *ctx, struct run *t)
-{
-	size_t i;
-
-	for (i = 0; i < t->ev.ncodes; i++) {
-		const struct rnr_code *c = &t->ev.codes[i];
-		uint32_t bit = 1u << (c->val[IBTRACE_RNR_A_CODE] & 31);
-
-		if (t->codes_shown & bit)
-			continue;
-		t->codes_shown |= bit;
-		if (!ctx->json)
-			test_rnr_code_text(t->job, c);
-	}
-}
-
 /* One TEST_EVENT of our job: print it (text) and remember what it says. */
 static int run_event(struct ibt *ctx, struct run *t, struct nlmsghdr *nlh)
 {
 	struct nlattr *tb[IBTRACE_A_MAX + 1];
+	const struct ibt_test_def *def;
 	struct result *ev = &t->ev;
 	int ret;
 
@@ -698,24 +575,26 @@ static int run_event(struct ibt *ctx, struct run *t, struct nlmsghdr *nlh)
 			printf("job %u: started\n", t->job);
 		break;
 	case IBTRACE_TEST_EVENT_PROGRESS:
-		if (tb[IBTRACE_A_TEST_RNR_CODE])
-			event_codes_text(ctx, t);
-		else if (t->verbose && !ctx->json && tb[IBTRACE_A_TEST_PROGRESS])
+		def = test_def_of(ev);
+		if (def && def->progress_text && tb[def->progress_attr]) {
+			if (!ctx->json)
+				def->progress_text(t->job, ev, &t->shown);
+		} else if (t->verbose && !ctx->json && tb[IBTRACE_A_TEST_PROGRESS])
 			printf("job %u: %u exchanges\n", t->job,
 			       nla_get_u32(tb[IBTRACE_A_TEST_PROGRESS]));
 		break;
 	case IBTRACE_TEST_EVENT_ASSERTION:
 		/*
-		 * The kernel decides the assertions at the end of the job,
-		 * just before the result, which lists them: on a terminal
-		 * each is printed once, there. A log (stdout not a terminal)
-		 * keeps its line per event as well.
+		 * Not printed: the kernel decides the assertions at the end
+		 * of the job, just before FINISHED, and the result printed
+		 * then lists each of them once (what the event says is kept
+		 * in t->ev, for a result that cannot be read).
 		 */
-		if (!ctx->json && !isatty(STDOUT_FILENO) && tb[IBTRACE_A_TEST_ASSERTION])
-			ret = event_assert_text(ctx, t, tb[IBTRACE_A_TEST_ASSERTION]);
 		break;
 	case IBTRACE_TEST_EVENT_FINISHED:
-		event_codes_text(ctx, t);	/* a progress event may be lost */
+		def = test_def_of(ev);	/* a progress event may be lost */
+		if (def && def->progress_text && !ctx->json)
+			def->progress_text(t->job, ev, &t->shown);
 		ev->have[IBTRACE_A_TEST_STATE] = true;
 		ev->val[IBTRACE_A_TEST_STATE] = IBTRACE_TEST_STATE_FINISHED;
 		t->finished = true;
@@ -873,6 +752,8 @@ static int run_wait(struct ibt *ctx, struct run *t, struct result *r,
 
 static void run_prefill(const struct run *t, struct result *r)
 {
+	size_t k;
+
 	snprintf(r->dev, sizeof(r->dev), "%s", t->dev);
 	snprintf(r->name, sizeof(r->name), "%s", t->name);
 	snprintf(r->seed, sizeof(r->seed), "%s", t->seed);
@@ -880,18 +761,9 @@ static void run_prefill(const struct run *t, struct result *r)
 	r->val[IBTRACE_A_PORT] = t->port;
 	r->have[IBTRACE_A_TEST_JOB] = true;
 	r->val[IBTRACE_A_TEST_JOB] = t->job;
-	if (t->has_dr) {
-		memcpy(r->dr, t->dr, t->ndr);
-		r->ndr = t->ndr;
-	}
-	if (t->has_lid) {
-		r->have[IBTRACE_A_TEST_LID] = true;
-		r->val[IBTRACE_A_TEST_LID] = t->lid;
-	}
-	if (t->has_dut_port) {
-		r->have[IBTRACE_A_TEST_DUT_PORT] = true;
-		r->val[IBTRACE_A_TEST_DUT_PORT] = t->dut_port;
-	}
+	for (k = 0; ibt_tests[k] && k < TESTS_MAX; k++)
+		if (run_uses(t, k) && ibt_tests[k]->prefill)
+			ibt_tests[k]->prefill(t->args[k], r);
 }
 
 /*
@@ -931,11 +803,9 @@ static int run_known_test(struct ibt *ctx, struct run *t)
 
 static int run_go(struct ibt *ctx, struct run *t)
 {
-	struct sigaction sa = { .sa_handler = ibt_on_signal };
 	struct result r = { 0 };
 	bool have_r = false, cancelled;
 	struct nl_msg *msg;
-	sigset_t set;
 	int ret;
 
 	ret = ibt_nl_open(ctx);
@@ -958,18 +828,10 @@ static int run_go(struct ibt *ctx, struct run *t)
 
 	/*
 	 * SIGINT and SIGTERM are let in only while waiting for events
-	 * (ibt_nl_wait_notify); a second one ends the tool.
+	 * (ibt_nl_wait_notify); a second one ends the tool. --detach does
+	 * not wait: they stay blocked.
 	 */
-	sa.sa_flags = 0;
-	sigemptyset(&sa.sa_mask);
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	pthread_sigmask(SIG_BLOCK, &set, NULL);
-	if (!t->detach) {
-		sigaction(SIGINT, &sa, NULL);
-		sigaction(SIGTERM, &sa, NULL);
-	}
+	ibt_signals_hold(!t->detach);
 
 	ret = ibt_nl_run(ctx, msg, run_reply_cb, t);
 	if (ret == IBT_EXIT_INTR && !t->job) {
@@ -1025,25 +887,32 @@ static int test_run(struct ibt *ctx)
 {
 	struct run *t = calloc(1, sizeof(*t));
 	const char *name = NULL;
-	int ret;
+	size_t k;
+	int ret = 0;
 
 	if (!t)
 		return ibt_err(IBT_EXIT_ERR, "out of memory");
-	ret = test_args(ctx, "run", t, &name, 1, 1, "a test name (see ibtracectl test list)");
+	for (k = 0; !ret && ibt_tests[k] && k < TESTS_MAX; k++) {
+		t->args[k] = calloc(1, ibt_tests[k]->args_size);
+		if (!t->args[k])
+			ret = ibt_err(IBT_EXIT_ERR, "out of memory");
+	}
+	if (!ret)
+		ret = test_args(ctx, "run", t, &name, 1, 1,
+				"a test name (see ibtracectl test list)");
 	if (!ret && test_name_ok(name))
 		ret = ibt_err(IBT_EXIT_USAGE,
 			      "bad test name \"%s\"; \"ibtracectl test list\" shows the tests",
 			      name);
-	if (!ret)
-		ret = run_opts_check(t, name);
-	if (!ret && t->has_dr && ctx->port && ctx->port != t->dr[0])
-		ret = ibt_err(IBT_EXIT_USAGE,
-			      "--dr starts with local port %u but -p says %u",
-			      t->dr[0], ctx->port);
 	if (!ret) {
 		snprintf(t->name, sizeof(t->name), "%s", name);
-		ret = run_go(ctx, t);
+		t->def = test_def_find(t->name);
+		ret = run_opts_check(ctx, t);
 	}
+	if (!ret)
+		ret = run_go(ctx, t);
+	for (k = 0; k < TESTS_MAX; k++)
+		free(t->args[k]);
 	free(t);
 	return ret;
 }
@@ -1058,7 +927,6 @@ static int test_show(struct ibt *ctx)
 	struct list jobs = { 0 };
 	struct nl_msg *msg;
 	uint32_t job = 0;
-	size_t i;
 	int ret;
 
 	ret = test_args(ctx, "show", &opts, &word, 0, 1, "");
@@ -1089,13 +957,8 @@ static int test_show(struct ibt *ctx)
 	if (!msg)
 		return IBT_EXIT_ERR;
 	ret = ibt_nl_run(ctx, msg, test_keep_cb, &jobs);
-	if (!ret) {
-		ibt_out_arr_begin(ctx, NULL);
-		for (i = 0; i < jobs.n; i++)
-			test_show_line(ctx, &jobs.v[i]);
-		ibt_out_arr_end(ctx);
-		ibt_out_finish(ctx);
-	}
+	if (!ret)
+		list_print(ctx, &jobs, test_show_line);
 	test_list_free(&jobs);
 	return ret;
 }
@@ -1126,43 +989,23 @@ static int test_cancel(struct ibt *ctx)
 
 static int test_help(struct ibt *ctx)
 {
+	size_t k;
+
 	(void)ctx;
-	printf("Usage: ibtracectl [-j] [--pretty] test list\n"
-	       "       ibtracectl [-j] [--pretty] [-d DEV] [-p PORT] test run guidinfo\n"
-	       "                  [--dr P1,P2,... | --lid LID] [--dut-port N] [--blocks N]\n"
-	       "                  [-t|--timeout MS] [-r|--retries N] [-v|--verbose] [--detach]\n"
-	       "       ibtracectl [-j] [--pretty] [-d DEV] [-p PORT] test run rnr\n"
-	       "                  [--timer CODE|all] [--retry N] [--size BYTES]\n"
-	       "                  [--iterations K] [--poll busy|event] [--peer GID]\n"
-	       "                  [--peer-port PORT] [--deadline MS] [--recv-posted]\n"
-	       "                  [-v|--verbose] [--detach]\n"
-	       "       ibtracectl [-j] [--pretty] test show [JOB] [-v|--verbose]\n"
+	printf("Usage: ibtracectl [-j] [--pretty] test list\n");
+	for (k = 0; ibt_tests[k]; k++)
+		fputs(ibt_tests[k]->usage, stdout);
+	printf("       ibtracectl [-j] [--pretty] test show [JOB] [-v|--verbose]\n"
 	       "       ibtracectl test cancel JOB\n"
 	       "list: the conformance tests the module knows and their assertions.\n"
 	       "run: run a test as a kernel job against a port, the DUT. Each test takes\n"
-	       "only its own options (and -v, --detach). Prints each assertion as it is\n"
-	       "decided when stdout is not a terminal (-v: progress too), then the result;\n"
-	       "--detach prints the job number and returns. Ctrl-C cancels the job: the\n"
-	       "kernel restores the DUT, exit 13.\n"
-	       "guidinfo: the DUT is the local port (-d, -p; without -d the first Active\n"
-	       "InfiniBand port), the node at the end of directed route --dr (exit ports\n"
-	       "from the local node outward, 1..255 each, at most 63; the first is the\n"
-	       "local port), or the node of LID --lid. --dut-port N: the DUT port to test\n"
-	       "(default: the port the SMPs arrive on; port 0 of a switch). --blocks N:\n"
-	       "GUIDInfo blocks to exercise, 1..32 (default all). -t: wait per MAD\n"
-	       "attempt, 1..60000 ms (default 1000); -r: extra attempts, 0..100\n"
-	       "(default 3).\n"
-	       "rnr: the RNR NAK timer of the local port's RC requester (-d, -p; without\n"
-	       "-d the first Active port, InfiniBand or RoCE). --timer: the timer code\n"
-	       "0..31 (default 1) or all; --retry: rnr_retry 0..7 (default 1; 7 retries\n"
-	       "forever and needs --deadline); --size: bytes of the SEND, 1..65536\n"
-	       "(default the path MTU); --iterations: runs per code, 1..100 (default 5);\n"
-	       "--poll: busy (default) or event; --peer GID: the responder is the ibtrace\n"
-	       "of that host (default: loopback on the local port), --peer-port: its RDMA\n"
-	       "CM port, 1..65535; --deadline: longest wait for one SEND, 1..600000 ms;\n"
-	       "--recv-posted: negative control, the responder posts a receive buffer, so\n"
-	       "the test must fail. Prints each code as it is measured, then a table.\n"
-	       "show: the result of job JOB (-v: every MAD exchange), or one line per\n"
+	       "only its own options (and -v, --detach). Prints the progress (rnr: each\n"
+	       "timer code as it is measured; -v: the start and the exchanges too), then\n"
+	       "the result, one line per assertion; --detach prints the job number and\n"
+	       "returns. Ctrl-C cancels the job: the kernel restores the DUT, exit 13.\n");
+	for (k = 0; ibt_tests[k]; k++)
+		fputs(ibt_tests[k]->help, stdout);
+	printf("show: the result of job JOB (-v: every MAD exchange), or one line per\n"
 	       "kept job. cancel: stop a running job (it restores the DUT first).\n"
 	       "Exit (run, show JOB): 0 pass, 15 fail, 16 not applicable, 17 error,\n"
 	       "18 restore failed (the DUT may be left changed), 13 cancelled,\n"

@@ -3,6 +3,13 @@
  * The test object's shared parts: a test or a job as the kernel described
  * it (struct result), decoded from its messages by test_result.c and
  * printed by test_out.c; test.c holds the commands and the run loop.
+ *
+ * Each conformance test is a struct ibt_test_def in a file of its own
+ * (test_guidinfo.c, test_rnr.c), the tool's side of the kernel's struct
+ * ibtrace_test_def (kmod/ibtrace/test.h): its options of "test run", its
+ * request attributes, its help, and how its results decode and print
+ * where they differ from the framework's. ibt_tests[] (test_defs.c)
+ * lists them, as ibtrace_tests[] in the kernel's test.c.
  */
 #ifndef IBTRACECTL_TEST_H
 #define IBTRACECTL_TEST_H
@@ -10,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ibtracectl.h"
 
@@ -32,12 +40,6 @@ struct xchg {
 	uint64_t val[IBTRACE_XCHG_A_MAX + 1];
 };
 
-/* The RNR test's figures of one timer code (IBTRACE_A_TEST_RNR_CODE). */
-struct rnr_code {
-	bool have[IBTRACE_RNR_A_MAX + 1];
-	uint64_t val[IBTRACE_RNR_A_MAX + 1];	/* OVERSHOOT_NS: an s64 */
-};
-
 /* A test (TEST_LIST) or a job (TEST_GET, TEST_EVENT), as the kernel said. */
 struct result {
 	bool have[IBTRACE_A_MAX + 1];
@@ -54,11 +56,9 @@ struct result {
 	size_t nasserts;
 	struct xchg *xchgs;
 	size_t nxchgs;
-	/* the RNR test */
-	uint8_t peer_gid[16];		/* have[IBTRACE_A_TEST_PEER_GID] */
-	char wire_why[TEST_STR_MAX];
-	struct rnr_code *codes;		/* in the order measured */
-	size_t ncodes;
+	/* what only test @data_def decodes (its absorb()), NULL if none */
+	const struct ibt_test_def *data_def;
+	void *data;
 };
 
 struct list {
@@ -71,21 +71,120 @@ static inline uint64_t test_rval(const struct result *r, int a)
 	return r->val[a];
 }
 
+struct nl_msg;
+
+/*
+ * An option of "test run" that a test takes: its long name, its letter
+ * (0: none; not j, d, p or v, which are taken), whether it takes an
+ * argument, and the number the test's opt() gets for it.
+ */
+struct ibt_test_opt {
+	const char *name;
+	char letter;
+	bool arg;
+	int id;
+};
+
+/**
+ * struct ibt_test_def - a conformance test, as the tool knows it
+ * @name: as the kernel's &struct ibtrace_test_def.name ("rnr")
+ * @synopsis: its lines in "ibtracectl --help"
+ * @usage: its lines of the synopsis of "ibtracectl test help"
+ * @help: its paragraph of "ibtracectl test help"
+ * @any_link_layer: without -d, it runs from the first Active port of any
+ *	link layer (else from the first Active InfiniBand one)
+ * @opts: its own options of "test run" (-v and --detach are everyone's),
+ *	ending with { NULL }; the same name in two tests is one option
+ * @args_size: bytes of its parsed options, allocated zeroed for a run
+ * @opt: option @id's argument @arg into @args; 0 or a printed usage error
+ * @check: optional: the options agree with each other; 0 or a printed
+ *	usage error
+ * @local_port: optional: the local port its options name (0: none), the
+ *	default of -p; @local_port_opt names that option in errors
+ * @request: its attributes of TEST_RUN, for the options given; -1 when
+ *	the message is full
+ * @prefill: optional: what the options say about the DUT, into the
+ *	result (where the kernel's messages may not repeat it)
+ * @owns: optional: a result is the test's by its attributes, whatever
+ *	its name says (the test's own attributes were sent)
+ * @data_size: bytes of test-owned results (struct result.data)
+ * @attrs: optional: the top-level attributes only it decodes, ending
+ *	with 0
+ * @absorb: attribute @a (one of @attrs) of a message into @r and @data,
+ *	its part of @r (allocated zeroed on first use); 0 or a printed
+ *	exit code
+ * @take: optional: @k's data over @r's data (@k's may be NULL), as
+ *	test_result_take() does for the framework's parts; @k's is freed
+ *	by the caller
+ * @free_data: optional: free what @data points to (not @data)
+ * @progress_attr: the attribute of its progress events that
+ *	@progress_text prints
+ * @progress_text: optional: print what @ev says that has not been
+ *	printed yet (@shown: its own record), as the job runs
+ * @dut_text: optional: how the DUT is addressed, after "DEV/PORT" (the
+ *	framework's: "dr 1,2", "lid N", "local", then "port N")
+ * @head_text: optional: more of the header line of a result
+ * @body_text: optional: lines between the header and the assertions
+ * @running_text: optional: the verdict line of a running job
+ * @sends_mads: its results have an exchange line even with no exchange
+ * @json: optional: its keys of a result object
+ */
+struct ibt_test_def {
+	const char *name;
+	const char *synopsis;
+	const char *usage;
+	const char *help;
+	bool any_link_layer;
+
+	const struct ibt_test_opt *opts;
+	size_t args_size;
+	int (*opt)(void *args, int id, const char *arg);
+	int (*check)(const void *args);
+	uint32_t (*local_port)(const void *args);
+	const char *local_port_opt;
+	int (*request)(struct nl_msg *msg, const void *args);
+	void (*prefill)(const void *args, struct result *r);
+
+	bool (*owns)(const struct result *r);
+	size_t data_size;
+	const int *attrs;
+	int (*absorb)(struct ibt *ctx, struct result *r, void *data,
+		      struct nlattr *a);
+	void (*take)(void *data, void *k);
+	void (*free_data)(void *data);
+
+	int progress_attr;
+	void (*progress_text)(uint64_t job, const struct result *ev,
+			      uint32_t *shown);
+	void (*dut_text)(const struct result *r, char *buf, size_t len);
+	void (*head_text)(const struct result *r);
+	void (*body_text)(const struct result *r);
+	void (*running_text)(const struct result *r);
+	bool sends_mads;
+	void (*json)(struct ibt *ctx, const struct result *r);
+};
+
+/* test_defs.c: the tests the tool knows */
+extern const struct ibt_test_def *const ibt_tests[];
+const struct ibt_test_def *test_def_find(const char *name);
+const struct ibt_test_def *test_def_of(const struct result *r);
+
+/* the tests, one file each */
+extern const struct ibt_test_def test_guidinfo;
+extern const struct ibt_test_def test_rnr;
+
 /* test_result.c: decoding */
 void test_result_free(struct result *r);
 void test_list_free(struct list *l);
 int test_result_absorb(struct ibt *ctx, struct result *r, struct nlmsghdr *nlh);
 int test_keep_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg);
 void test_result_take(struct result *r, struct result *k);
-bool test_is_rnr(const struct result *r);
 
 /* test_out.c: presentation */
-void test_assert_text(const struct assertion *a, const char *prefix);
 int test_result_report(struct ibt *ctx, const struct result *r, bool verbose,
 		       bool cancelled);
 void test_list_print(struct ibt *ctx, const struct result *r);
-int test_show_line(struct ibt *ctx, const struct result *r);
+void test_show_line(struct ibt *ctx, const struct result *r);
 void test_detach_print(struct ibt *ctx, uint32_t job);
-void test_rnr_code_text(uint64_t job, const struct rnr_code *c);
 
 #endif /* IBTRACECTL_TEST_H */

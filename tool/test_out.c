@@ -4,7 +4,6 @@
  * are described at the top of test.c and in ibtracectl(8)), the lines of
  * "test list" and "test show", and the exit code a result stands for.
  */
-#include <arpa/inet.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -34,37 +33,26 @@ static const char *guid_str(uint64_t g, char *buf, size_t len)
 	return buf;
 }
 
-static const char *gid_str(const uint8_t gid[16], char *buf, size_t len)
-{
-	if (!inet_ntop(AF_INET6, gid, buf, len))
-		snprintf(buf, len, "?");
-	return buf;
-}
-
 /*
- * "ibtsim0/1 dr 1,2,3 port 0"; the RNR test: "rxe0/1 loopback" or
- * "rxe0/1 peer fe80::5054:ff:fe1b:2 port 7471".
+ * "ibtsim0/1 dr 1,2,3 port 0": the local port, then how the test reached
+ * the DUT (the framework's SMP addressing unless the test says, e.g. the
+ * RNR test's "rxe0/1 loopback" or "rxe0/1 peer fe80::5054:ff:fe1b:2 port
+ * 7471").
  */
 static void dut_text(const struct result *r, char *buf, size_t len)
 {
-	char path[IBTRACE_TRACE_MAX_HOPS * 4], gid[INET6_ADDRSTRLEN];
+	const struct ibt_test_def *def = test_def_of(r);
+	char path[IBTRACE_TRACE_MAX_HOPS * 4];
 	size_t off;
 
 	snprintf(buf, len, "%s/%" PRIu64, r->dev[0] ? r->dev : "?",
 		 test_rval(r, IBTRACE_A_PORT));
-	off = strlen(buf);
-	if (test_is_rnr(r) && r->have[IBTRACE_A_TEST_PEER_GID]) {
-		snprintf(buf + off, len - off, " peer %s",
-			 gid_str(r->peer_gid, gid, sizeof(gid)));
-		off = strlen(buf);
-		if (r->have[IBTRACE_A_TEST_PEER_PORT] && off < len)
-			snprintf(buf + off, len - off, " port %" PRIu64,
-				 test_rval(r, IBTRACE_A_TEST_PEER_PORT));
+	if (def && def->dut_text) {
+		def->dut_text(r, buf, len);
 		return;
 	}
-	if (test_is_rnr(r))
-		snprintf(buf + off, len - off, " loopback");
-	else if (r->ndr)
+	off = strlen(buf);
+	if (r->ndr)
 		snprintf(buf + off, len - off, " dr %s",
 			 ibt_dr_path_str(r->dr, r->ndr, path, sizeof(path)));
 	else if (r->have[IBTRACE_A_TEST_LID])
@@ -78,12 +66,11 @@ static void dut_text(const struct result *r, char *buf, size_t len)
 			 test_rval(r, IBTRACE_A_TEST_DUT_PORT));
 }
 
-void test_assert_text(const struct assertion *a, const char *prefix)
+static void assert_text(const struct assertion *a)
 {
-	printf("%s%-7s  %s  %s\n", prefix, assert_label(a), a->id, a->desc);
+	printf("%-7s  %s  %s\n", assert_label(a), a->id, a->desc);
 	if (a->have_result && a->result == IBTRACE_ASSERT_FAIL)
-		printf("%*sexpected %s observed %s at %s\n",
-		       (int)strlen(prefix) + 9, "",
+		printf("%9sexpected %s observed %s at %s\n", "",
 		       a->expected[0] ? a->expected : "?",
 		       a->observed[0] ? a->observed : "?",
 		       a->where[0] ? a->where : "?");
@@ -142,9 +129,10 @@ static void verdict_text(const struct result *r)
 	const char *word;
 
 	if (test_rval(r, IBTRACE_A_TEST_STATE) == IBTRACE_TEST_STATE_RUNNING) {
-		if (test_is_rnr(r))
-			printf("verdict: none yet (running, %zu timer codes measured so far)\n",
-			       r->ncodes);
+		const struct ibt_test_def *def = test_def_of(r);
+
+		if (def && def->running_text)
+			def->running_text(r);
 		else
 			printf("verdict: none yet (running, %" PRIu64 " exchanges so far)\n",
 			       test_rval(r, IBTRACE_A_TEST_PROGRESS));
@@ -188,141 +176,11 @@ static void restore_text(const struct result *r)
 	}
 }
 
-/* The RNR test */
-
-static uint64_t cval(const struct rnr_code *c, int a)
-{
-	return c->val[a];
-}
-
-/* A figure of @c as a duration, "-" when the kernel did not send it. */
-static const char *cdur(const struct rnr_code *c, int a, bool plus, char *buf,
-			size_t len)
-{
-	if (!c->have[a])
-		return "-";
-	return ibt_dur_str(a == IBTRACE_RNR_A_OVERSHOOT_NS ? (int64_t)c->val[a] :
-			   c->val[a] > INT64_MAX ? INT64_MAX : (int64_t)c->val[a],
-			   plus, buf, len);
-}
-
-/* The calibration: the same for every code; the first that has it. */
-static const struct rnr_code *rnr_calibrated(const struct result *r)
-{
-	size_t i;
-
-	for (i = 0; i < r->ncodes; i++)
-		if (r->codes[i].have[IBTRACE_RNR_A_CALIBRATION_NS])
-			return &r->codes[i];
-	return NULL;
-}
-
-/*
- * The live line of a timer code measured, from its progress event:
- *   job 7: code 12 (table 640.00 us): median wait per retry 4.00 ms, overshoot +3.36 ms, 3 iterations
- */
-void test_rnr_code_text(uint64_t job, const struct rnr_code *c)
-{
-	char t[32], m[32], o[32];
-
-	printf("job %" PRIu64 ": code %" PRIu64 " (table %s): median wait per retry %s, overshoot %s, %" PRIu64 " iteration%s\n",
-	       job, cval(c, IBTRACE_RNR_A_CODE),
-	       cdur(c, IBTRACE_RNR_A_TABLE_NS, false, t, sizeof(t)),
-	       cdur(c, IBTRACE_RNR_A_WAIT_MEDIAN_NS, false, m, sizeof(m)),
-	       cdur(c, IBTRACE_RNR_A_OVERSHOOT_NS, true, o, sizeof(o)),
-	       cval(c, IBTRACE_RNR_A_ITERATIONS),
-	       cval(c, IBTRACE_RNR_A_ITERATIONS) == 1 ? "" : "s");
-	fflush(stdout);
-}
-
-/* What the header line says after "dut DEV/PORT MODE:" */
-static void rnr_params_text(const struct result *r)
-{
-	const struct rnr_code *cal = rnr_calibrated(r);
-	char b[32];
-
-	putchar(':');
-	if (r->have[IBTRACE_A_TEST_RNR_ALL])
-		printf(" timer all");
-	else if (r->have[IBTRACE_A_TEST_RNR_TIMER])
-		printf(" timer %" PRIu64, test_rval(r, IBTRACE_A_TEST_RNR_TIMER));
-	if (r->have[IBTRACE_A_TEST_RNR_RETRY])
-		printf(" rnr_retry %" PRIu64, test_rval(r, IBTRACE_A_TEST_RNR_RETRY));
-	if (r->have[IBTRACE_A_TEST_SIZE])
-		printf(" size %" PRIu64, test_rval(r, IBTRACE_A_TEST_SIZE));
-	if (r->have[IBTRACE_A_TEST_POLL])
-		printf(" poll %s", ibt_test_poll_str(test_rval(r, IBTRACE_A_TEST_POLL)));
-	if (r->have[IBTRACE_A_TEST_ITERATIONS])
-		printf(" iterations %" PRIu64, test_rval(r, IBTRACE_A_TEST_ITERATIONS));
-	if (r->have[IBTRACE_A_TEST_DEADLINE_MS])
-		printf(" deadline %" PRIu64 " ms", test_rval(r, IBTRACE_A_TEST_DEADLINE_MS));
-	if (r->have[IBTRACE_A_TEST_RNR_RECV_POSTED])
-		printf(" recv_posted (negative control)");
-	if (cal)
-		printf(" calibration %s",
-		       cdur(cal, IBTRACE_RNR_A_CALIBRATION_NS, false, b, sizeof(b)));
-}
-
-/*
- * One row per timer code; wait figures per retry. With the wire tapped,
- * the wire waits and RNR NAKs seen follow. The device's timer granularity,
- * a finding, not a failure, ends its row.
- */
-static void rnr_table_text(const struct result *r)
-{
-	bool tapped = r->have[IBTRACE_A_TEST_RNR_WIRE] &&
-		      test_rval(r, IBTRACE_A_TEST_RNR_WIRE) == IBTRACE_RNR_WIRE_TAPPED;
-	char b[7][32];
-	size_t i;
-
-	if (r->have[IBTRACE_A_TEST_RNR_WIRE] && !tapped)
-		printf("wire: not visible (%s)\n", r->wire_why[0] ? r->wire_why : "no reason given");
-	if (!r->ncodes) {
-		printf("no timer code measured\n");
-		return;
-	}
-	printf("wait per retry = (post to completion - calibration) / rnr_retry:\n");
-	printf("%4s %10s %5s %10s %10s %10s %10s %10s", "code", "table", "iter",
-	       "min", "median", "p99", "max", "overshoot");
-	if (tapped)
-		printf(" %10s %11s %10s %5s", "wire min", "wire median", "wire max",
-		       "naks");
-	putchar('\n');
-	for (i = 0; i < r->ncodes; i++) {
-		const struct rnr_code *c = &r->codes[i];
-
-		printf("%4" PRIu64 " %10s %5" PRIu64 " %10s %10s %10s %10s %10s",
-		       cval(c, IBTRACE_RNR_A_CODE),
-		       cdur(c, IBTRACE_RNR_A_TABLE_NS, false, b[0], sizeof(b[0])),
-		       cval(c, IBTRACE_RNR_A_ITERATIONS),
-		       cdur(c, IBTRACE_RNR_A_WAIT_MIN_NS, false, b[1], sizeof(b[1])),
-		       cdur(c, IBTRACE_RNR_A_WAIT_MEDIAN_NS, false, b[2], sizeof(b[2])),
-		       cdur(c, IBTRACE_RNR_A_WAIT_P99_NS, false, b[3], sizeof(b[3])),
-		       cdur(c, IBTRACE_RNR_A_WAIT_MAX_NS, false, b[4], sizeof(b[4])),
-		       cdur(c, IBTRACE_RNR_A_OVERSHOOT_NS, true, b[5], sizeof(b[5])));
-		if (tapped) {
-			printf(" %10s %11s %10s",
-			       cdur(c, IBTRACE_RNR_A_WIRE_MIN_NS, false, b[0], sizeof(b[0])),
-			       cdur(c, IBTRACE_RNR_A_WIRE_MEDIAN_NS, false, b[1], sizeof(b[1])),
-			       cdur(c, IBTRACE_RNR_A_WIRE_MAX_NS, false, b[2], sizeof(b[2])));
-			if (c->have[IBTRACE_RNR_A_NAKS])
-				printf(" %5" PRIu64, cval(c, IBTRACE_RNR_A_NAKS));
-			else
-				printf(" %5s", "-");
-		}
-		if (cval(c, IBTRACE_RNR_A_GRANULARITY_NS))
-			printf("  timer granularity %s",
-			       cdur(c, IBTRACE_RNR_A_GRANULARITY_NS, false, b[6],
-				    sizeof(b[6])));
-		putchar('\n');
-	}
-}
-
 static void result_text(const struct result *r, bool verbose)
 {
 	char dut[IBT_DEV_NAME_MAX + IBTRACE_TRACE_MAX_HOPS * 4 + 32], b[32];
+	const struct ibt_test_def *def = test_def_of(r);
 	struct rtt_stats s = rtt_stats(r);
-	bool rnr = test_is_rnr(r);
 	size_t i;
 
 	dut_text(r, dut, sizeof(dut));
@@ -343,17 +201,18 @@ static void result_text(const struct result *r, bool verbose)
 		printf(" lid %" PRIu64, test_rval(r, IBTRACE_A_TEST_DUT_LID));
 	if (r->have[IBTRACE_A_TEST_GUID_CAP])
 		printf(" guid_cap %" PRIu64, test_rval(r, IBTRACE_A_TEST_GUID_CAP));
-	if (rnr)
-		rnr_params_text(r);
+	if (def && def->head_text)
+		def->head_text(r);
 	putchar('\n');
-	if (rnr)
-		rnr_table_text(r);
+	if (def && def->body_text)
+		def->body_text(r);
 
 	for (i = 0; i < r->nasserts; i++)
-		test_assert_text(&r->asserts[i], "");
+		assert_text(&r->asserts[i]);
 
-	/* the RNR test sends no MAD: no exchange line unless it did */
-	if (rnr && !r->nxchgs && !test_rval(r, IBTRACE_A_TEST_EXCHANGES))
+	/* a test that sends no MAD (RNR): no exchange line unless it did */
+	if (def && !def->sends_mads && !r->nxchgs &&
+	    !test_rval(r, IBTRACE_A_TEST_EXCHANGES))
 		goto restore;
 	printf("exchanges %" PRIu64,
 	       r->have[IBTRACE_A_TEST_EXCHANGES] ? test_rval(r, IBTRACE_A_TEST_EXCHANGES) :
@@ -444,85 +303,10 @@ static void xchg_json(struct ibt *ctx, const struct xchg *x)
 	ibt_out_obj_end(ctx);
 }
 
-static void rnr_code_json(struct ibt *ctx, const struct rnr_code *c)
-{
-	static const struct {
-		int attr;
-		const char *key;
-	} nums[] = {
-		{ IBTRACE_RNR_A_CODE,		"code" },
-		{ IBTRACE_RNR_A_TABLE_NS,	"table_ns" },
-		{ IBTRACE_RNR_A_ITERATIONS,	"iterations" },
-		{ IBTRACE_RNR_A_WAIT_MIN_NS,	"wait_min_ns" },
-		{ IBTRACE_RNR_A_WAIT_MEDIAN_NS,	"wait_median_ns" },
-		{ IBTRACE_RNR_A_WAIT_P99_NS,	"wait_p99_ns" },
-		{ IBTRACE_RNR_A_WAIT_MAX_NS,	"wait_max_ns" },
-		{ IBTRACE_RNR_A_GRANULARITY_NS,	"granularity_ns" },
-		{ IBTRACE_RNR_A_CALIBRATION_NS,	"calibration_ns" },
-		{ IBTRACE_RNR_A_WIRE_SAMPLES,	"wire_samples" },
-		{ IBTRACE_RNR_A_WIRE_MIN_NS,	"wire_min_ns" },
-		{ IBTRACE_RNR_A_WIRE_MEDIAN_NS,	"wire_median_ns" },
-		{ IBTRACE_RNR_A_WIRE_MAX_NS,	"wire_max_ns" },
-		{ IBTRACE_RNR_A_NAKS,		"naks" },
-	};
-	size_t i;
-
-	ibt_out_obj_begin(ctx, NULL);
-	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
-		if (c->have[nums[i].attr])
-			json_u64(ctx, nums[i].key, c->val[nums[i].attr]);
-	if (c->have[IBTRACE_RNR_A_OVERSHOOT_NS])
-		ibt_out_json(ctx, "overshoot_ns",
-			     json_object_new_int64((int64_t)c->val[IBTRACE_RNR_A_OVERSHOOT_NS]));
-	ibt_out_obj_end(ctx);
-}
-
-/* The RNR test's keys of a result object. */
-static void rnr_json(struct ibt *ctx, const struct result *r)
-{
-	const struct rnr_code *cal = rnr_calibrated(r);
-	char gid[INET6_ADDRSTRLEN];
-	size_t i;
-
-	if (r->have[IBTRACE_A_TEST_PEER_GID]) {
-		json_str(ctx, "mode", "peer");
-		json_str(ctx, "peer_gid", gid_str(r->peer_gid, gid, sizeof(gid)));
-		if (r->have[IBTRACE_A_TEST_PEER_PORT])
-			json_u64(ctx, "peer_port", test_rval(r, IBTRACE_A_TEST_PEER_PORT));
-	} else {
-		json_str(ctx, "mode", "loopback");
-	}
-	if (r->have[IBTRACE_A_TEST_RNR_TIMER])
-		json_u64(ctx, "rnr_timer", test_rval(r, IBTRACE_A_TEST_RNR_TIMER));
-	ibt_out_json(ctx, "rnr_all",
-		     json_object_new_boolean(r->have[IBTRACE_A_TEST_RNR_ALL]));
-	if (r->have[IBTRACE_A_TEST_RNR_RETRY])
-		json_u64(ctx, "rnr_retry", test_rval(r, IBTRACE_A_TEST_RNR_RETRY));
-	if (r->have[IBTRACE_A_TEST_SIZE])
-		json_u64(ctx, "size", test_rval(r, IBTRACE_A_TEST_SIZE));
-	if (r->have[IBTRACE_A_TEST_ITERATIONS])
-		json_u64(ctx, "iterations", test_rval(r, IBTRACE_A_TEST_ITERATIONS));
-	if (r->have[IBTRACE_A_TEST_POLL])
-		json_str(ctx, "poll", ibt_test_poll_str(test_rval(r, IBTRACE_A_TEST_POLL)));
-	if (r->have[IBTRACE_A_TEST_DEADLINE_MS])
-		json_u64(ctx, "deadline_ms", test_rval(r, IBTRACE_A_TEST_DEADLINE_MS));
-	ibt_out_json(ctx, "recv_posted",
-		     json_object_new_boolean(r->have[IBTRACE_A_TEST_RNR_RECV_POSTED]));
-	if (r->have[IBTRACE_A_TEST_RNR_WIRE])
-		json_str(ctx, "wire", ibt_rnr_wire_str(test_rval(r, IBTRACE_A_TEST_RNR_WIRE)));
-	if (r->wire_why[0])
-		json_str(ctx, "wire_why", r->wire_why);
-	if (cal)
-		json_u64(ctx, "calibration_ns", cval(cal, IBTRACE_RNR_A_CALIBRATION_NS));
-	ibt_out_arr_begin(ctx, "codes");
-	for (i = 0; i < r->ncodes; i++)
-		rnr_code_json(ctx, &r->codes[i]);
-	ibt_out_arr_end(ctx);
-}
-
 static void result_json(struct ibt *ctx, const struct result *r, bool exchanges,
 			bool cancelled)
 {
+	const struct ibt_test_def *def = test_def_of(r);
 	struct rtt_stats s = rtt_stats(r);
 	size_t i;
 
@@ -577,8 +361,8 @@ static void result_json(struct ibt *ctx, const struct result *r, bool exchanges,
 		json_u64(ctx, "guid_cap", test_rval(r, IBTRACE_A_TEST_GUID_CAP));
 	if (r->have[IBTRACE_A_TEST_EXCHANGES])
 		json_u64(ctx, "exchanges_total", test_rval(r, IBTRACE_A_TEST_EXCHANGES));
-	if (test_is_rnr(r))
-		rnr_json(ctx, r);
+	if (def && def->json)
+		def->json(ctx, r);
 	if (s.n) {
 		json_u64(ctx, "rtt_min_ns", s.min);
 		json_u64(ctx, "rtt_avg_ns", s.sum / s.n);
@@ -705,13 +489,13 @@ void test_list_print(struct ibt *ctx, const struct result *r)
 }
 
 /* "test show" without JOB: one line (text) or object (JSON) per job. */
-int test_show_line(struct ibt *ctx, const struct result *r)
+void test_show_line(struct ibt *ctx, const struct result *r)
 {
 	char dut[IBT_DEV_NAME_MAX + IBTRACE_TRACE_MAX_HOPS * 4 + 32];
 
 	if (ctx->json) {
 		result_json(ctx, r, false, false);
-		return 0;
+		return;
 	}
 	dut_text(r, dut, sizeof(dut));
 	printf("job %" PRIu64 " test %s dut %s state %s verdict %s",
@@ -724,7 +508,6 @@ int test_show_line(struct ibt *ctx, const struct result *r)
 		       test_rval(r, IBTRACE_A_TEST_RESTORE) == IBTRACE_TEST_RESTORE_FAILED ?
 		       "FAILED" : "IMPOSSIBLE");
 	putchar('\n');
-	return 0;
 }
 
 /* "test run --detach": the job number. */

@@ -15,15 +15,30 @@
 #include "ibtracectl.h"
 #include "test.h"
 
-void test_result_free(struct result *r)
+/* The lists of @r (assertions, exchanges), emptied. */
+static void free_lists(struct result *r)
 {
 	free(r->asserts);
 	free(r->xchgs);
-	free(r->codes);
 	r->asserts = NULL;
 	r->xchgs = NULL;
-	r->codes = NULL;
-	r->nasserts = r->nxchgs = r->ncodes = 0;
+	r->nasserts = r->nxchgs = 0;
+}
+
+/* What only its test decodes, freed. */
+static void free_data(struct result *r)
+{
+	if (r->data && r->data_def->free_data)
+		r->data_def->free_data(r->data);
+	free(r->data);
+	r->data = NULL;
+	r->data_def = NULL;
+}
+
+void test_result_free(struct result *r)
+{
+	free_lists(r);
+	free_data(r);
 }
 
 void test_list_free(struct list *l)
@@ -127,47 +142,54 @@ static int absorb_xchg(struct ibt *ctx, struct result *r, struct nlattr *nest)
 	return 0;
 }
 
-/* The figures of one timer code: they replace those of the same code. */
-static int absorb_rnr_code(struct ibt *ctx, struct result *r, struct nlattr *nest)
+/*
+ * The part of @r that only test @def decodes, allocated on first use;
+ * NULL (printed) when out of memory or another test's attributes came
+ * first.
+ */
+static void *test_data(struct result *r, const struct ibt_test_def *def)
 {
-	struct nlattr *tb[IBTRACE_RNR_A_MAX + 1];
-	struct rnr_code c = { 0 }, *v;
-	size_t k;
-	int i, ret;
-
-	ret = ibt_nl_parse_nest(ctx, nest, tb);
-	if (ret)
-		return ret;
-	if (!tb[IBTRACE_RNR_A_CODE])
-		return ibt_err(IBT_EXIT_ERR, "malformed kernel reply: RNR figures without a timer code");
-	for (i = IBTRACE_RNR_A_CODE; i <= IBTRACE_RNR_A_MAX; i++) {
-		if (!tb[i])
-			continue;
-		c.have[i] = true;
-		c.val[i] = ibt_nla_uint(tb[i]);
+	if (r->data && r->data_def != def) {
+		ibt_err(IBT_EXIT_ERR, "malformed kernel reply: attributes of tests %s and %s",
+			r->data_def->name, def->name);
+		return NULL;
 	}
-	for (k = 0; k < r->ncodes; k++)
-		if (r->codes[k].val[IBTRACE_RNR_A_CODE] == c.val[IBTRACE_RNR_A_CODE]) {
-			r->codes[k] = c;
-			return 0;
+	if (!r->data) {
+		r->data = calloc(1, def->data_size);
+		if (!r->data) {
+			ibt_err(IBT_EXIT_ERR, "out of memory");
+			return NULL;
 		}
-	v = realloc(r->codes, (r->ncodes + 1) * sizeof(*v));
-	if (!v)
-		return ibt_err(IBT_EXIT_ERR, "out of memory");
-	r->codes = v;
-	r->codes[r->ncodes++] = c;
-	return 0;
+		r->data_def = def;
+	}
+	return r->data;
+}
+
+/* The test that decodes attribute @type itself, NULL if none. */
+static const struct ibt_test_def *attr_test(int type)
+{
+	const int *t;
+	size_t k;
+
+	for (k = 0; ibt_tests[k]; k++)
+		for (t = ibt_tests[k]->attrs; t && *t; t++)
+			if (*t == type)
+				return ibt_tests[k];
+	return NULL;
 }
 
 /*
  * Merge the test attributes of message @nlh into @r: numbers and strings
- * replace what @r had, assertions and RNR timer codes are added or
- * updated (by id, by code), exchanges appended.
+ * replace what @r had, assertions are added or updated (by id),
+ * exchanges appended; the attributes a test decodes itself (the RNR
+ * test's timer codes) go to it.
  */
 int test_result_absorb(struct ibt *ctx, struct result *r, struct nlmsghdr *nlh)
 {
 	struct nlattr *tb[IBTRACE_A_MAX + 1];
+	const struct ibt_test_def *def;
 	struct nlattr *a;
+	void *data;
 	int rem, type, ret;
 
 	ret = ibt_nl_parse(ctx, nlh, tb);	/* validates every attribute */
@@ -210,17 +232,13 @@ int test_result_absorb(struct ibt *ctx, struct result *r, struct nlmsghdr *nlh)
 		case IBTRACE_A_TEST_EXCHANGE:
 			ret = absorb_xchg(ctx, r, a);
 			break;
-		case IBTRACE_A_TEST_RNR_CODE:
-			ret = absorb_rnr_code(ctx, r, a);
-			break;
-		case IBTRACE_A_TEST_PEER_GID:
-			r->have[type] = true;
-			memcpy(r->peer_gid, nla_data(a), sizeof(r->peer_gid));
-			break;
-		case IBTRACE_A_TEST_RNR_WIRE_WHY:
-			nla_strlcpy(r->wire_why, a, sizeof(r->wire_why));
-			break;
 		default:
+			def = attr_test(type);
+			if (def) {
+				data = test_data(r, def);
+				ret = data ? def->absorb(ctx, r, data, a) : IBT_EXIT_ERR;
+				break;
+			}
 			if (type < IBTRACE_A_TEST_JOB || type > IBTRACE_A_MAX)
 				break;
 			r->have[type] = true;
@@ -251,8 +269,8 @@ int test_keep_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 /*
  * A job as TEST_GET gave it (@k) over what @r held: the values @k has
  * replace those of @r, the others stay (the request's, the events');
- * @k's lists (assertions, exchanges, RNR codes) replace @r's and are
- * moved, not copied.
+ * @k's lists (assertions, exchanges) replace @r's and are moved, not
+ * copied; the test's own part merges as the test says (its take()).
  */
 void test_result_take(struct result *r, struct result *k)
 {
@@ -268,30 +286,27 @@ void test_result_take(struct result *r, struct result *k)
 	TAKE(name);
 	TAKE(seed);
 	TAKE(reason);
-	TAKE(wire_why);
 #undef TAKE
 	if (k->ndr) {
 		r->ndr = k->ndr;
 		memcpy(r->dr, k->dr, k->ndr);
 	}
-	if (k->have[IBTRACE_A_TEST_PEER_GID])
-		memcpy(r->peer_gid, k->peer_gid, sizeof(r->peer_gid));
-	test_result_free(r);
+	free_lists(r);
 	r->asserts = k->asserts;
 	r->nasserts = k->nasserts;
 	r->xchgs = k->xchgs;
 	r->nxchgs = k->nxchgs;
-	r->codes = k->codes;
-	r->ncodes = k->ncodes;
 	k->asserts = NULL;
 	k->xchgs = NULL;
-	k->codes = NULL;
-	k->nasserts = k->nxchgs = k->ncodes = 0;
-}
-
-/* A result of the RNR test: by name, or by the attributes only it has. */
-bool test_is_rnr(const struct result *r)
-{
-	return !strcmp(r->name, "rnr") || r->ncodes ||
-	       r->have[IBTRACE_A_TEST_RNR_RETRY];
+	k->nasserts = k->nxchgs = 0;
+	if (!r->data) {
+		r->data = k->data;
+		r->data_def = k->data_def;
+		k->data = NULL;
+		k->data_def = NULL;
+	} else if (!k->data || k->data_def == r->data_def) {
+		if (r->data_def->take)
+			r->data_def->take(r->data, k->data);
+		free_data(k);
+	}
 }

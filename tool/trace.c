@@ -68,8 +68,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,7 +78,7 @@
 #include <netlink/msg.h>
 
 #include "ibtracectl.h"
-#include "trace.h"
+#include "hop.h"
 
 enum {
 	OPT_DGID = 0x200,
@@ -93,6 +91,7 @@ enum {
 struct trace {
 	/* request */
 	bool has_dgid, has_dlid, has_mlid, has_timeout, has_retries, verbose;
+	bool help;			/* -h: print the usage instead */
 	uint8_t dgid[16];
 	uint32_t dlid, mlid, timeout_ms, retries;
 	char dev[IBT_DEV_NAME_MAX];
@@ -136,7 +135,49 @@ static void trace_usage(FILE *f)
 	      "on another port than the walk expected.\n", f);
 }
 
-static int trace_parse(struct ibt *ctx, struct trace *t, bool *help)
+/* An option of trace (for ibt_args_parse()). */
+static int trace_opt(struct ibt *ctx, int c, const char *arg, void *priv)
+{
+	struct trace *t = priv;
+
+	(void)ctx;
+	switch (c) {
+	case OPT_DGID:
+		if (ibt_parse_gid(arg, t->dgid))
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --dgid \"%s\": expected a GID such as fe80::1",
+				       arg);
+		t->has_dgid = true;
+		return 0;
+	case OPT_DLID:
+		if (ibt_parse_lid(arg, &t->dlid))
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --dlid \"%s\": expected a LID 1..0xbfff",
+				       arg);
+		t->has_dlid = true;
+		return 0;
+	case OPT_MLID:
+		if (ibt_parse_u32(arg, 0xc000, 0xfffe, &t->mlid))
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --mlid \"%s\": expected a multicast LID 0xc000..0xfffe",
+				       arg);
+		t->has_mlid = true;
+		return 0;
+	case 't':
+		return ibt_opt_u32("-t", arg, 1, 60000, &t->timeout_ms,
+				   &t->has_timeout);
+	case 'r':
+		return ibt_opt_u32("-r", arg, 0, 100, &t->retries,
+				   &t->has_retries);
+	case 'v':
+		t->verbose = true;
+		return 0;
+	default:
+		return IBT_OPT_UNKNOWN;
+	}
+}
+
+static int trace_parse(struct ibt *ctx, struct trace *t)
 {
 	static const struct option opts[] = {
 		{ "dgid",	required_argument,	NULL, OPT_DGID },
@@ -149,69 +190,20 @@ static int trace_parse(struct ibt *ctx, struct trace *t, bool *help)
 		IBT_GLOBAL_OPTS,
 		{ NULL,		0,			NULL, 0 },
 	};
-	int argc = ctx->argc + 1;
-	char **argv = ctx->argv - 1;
-	int c, ret = 0;
+	const struct ibt_args args = {
+		.obj = "trace",
+		.shortopts = "+:t:r:vhjd:p:",
+		.longopts = opts,
+		.opt = trace_opt,
+		.priv = t,
+		.help = &t->help,
+		.help_word = true,
+	};
+	int ret;
 
-	if (ctx->argc > 0 && !strcmp(ctx->argv[0], "help")) {
-		*help = true;
-		return 0;
-	}
-	opterr = 0;
-	optind = 0;
-	while (!ret && (c = getopt_long(argc, argv, "+:t:r:vhjd:p:", opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_DGID:
-			if (ibt_parse_gid(optarg, t->dgid))
-				return ibt_err(IBT_EXIT_USAGE,
-					       "bad --dgid \"%s\": expected a GID such as fe80::1",
-					       optarg);
-			t->has_dgid = true;
-			break;
-		case OPT_DLID:
-			if (ibt_parse_lid(optarg, &t->dlid))
-				return ibt_err(IBT_EXIT_USAGE,
-					       "bad --dlid \"%s\": expected a LID 1..0xbfff",
-					       optarg);
-			t->has_dlid = true;
-			break;
-		case OPT_MLID:
-			if (ibt_parse_u32(optarg, 0xc000, 0xfffe, &t->mlid))
-				return ibt_err(IBT_EXIT_USAGE,
-					       "bad --mlid \"%s\": expected a multicast LID 0xc000..0xfffe",
-					       optarg);
-			t->has_mlid = true;
-			break;
-		case 't':
-			if (ibt_parse_u32(optarg, 1, 60000, &t->timeout_ms))
-				return ibt_err(IBT_EXIT_USAGE,
-					       "bad -t \"%s\": expected 1..60000", optarg);
-			t->has_timeout = true;
-			break;
-		case 'r':
-			if (ibt_parse_u32(optarg, 0, 100, &t->retries))
-				return ibt_err(IBT_EXIT_USAGE,
-					       "bad -r \"%s\": expected 0..100", optarg);
-			t->has_retries = true;
-			break;
-		case 'v':
-			t->verbose = true;
-			break;
-		case 'h':
-			*help = true;
-			return 0;
-		default:
-			ret = ibt_global_opt(ctx, c, optarg);
-			if (ret < 0)
-				ret = ibt_bad_opt(c, argv, "trace ");
-			break;
-		}
-	}
-	if (ret)
+	ret = ibt_args_parse(ctx, &args);
+	if (ret || t->help)
 		return ret;
-	if (optind < argc)
-		return ibt_err(IBT_EXIT_USAGE, "unexpected argument \"%s\"",
-			       argv[optind]);
 	if (t->has_dgid == t->has_dlid)
 		return ibt_err(IBT_EXIT_USAGE,
 			       "trace needs either --dlid LID or --dgid GID");
@@ -222,34 +214,14 @@ static int trace_parse(struct ibt *ctx, struct trace *t, bool *help)
 	return 0;
 }
 
-/* Without -d: the first Active port (InfiniBand for --dlid). */
-static int pick_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
-{
-	struct nlattr *tb[IBTRACE_A_MAX + 1];
-	struct trace *t = arg;
-	int ret;
-
-	ret = ibt_nl_parse(ctx, nlh, tb);
-	if (ret)
-		return ret;
-	if (t->dev[0] || !tb[IBTRACE_A_DEV_NAME] || !tb[IBTRACE_A_PORT] ||
-	    !tb[IBTRACE_A_PORT_STATE] || !tb[IBTRACE_A_AGENT] ||
-	    !nla_get_u8(tb[IBTRACE_A_AGENT]) ||
-	    nla_get_u8(tb[IBTRACE_A_PORT_STATE]) != IBTRACE_PORT_STATE_ACTIVE)
-		return 0;
-	if (ctx->port && nla_get_u32(tb[IBTRACE_A_PORT]) != ctx->port)
-		return 0;
-	if ((t->has_dlid || t->has_mlid) && (!tb[IBTRACE_A_LINK_LAYER] ||
-			    nla_get_u8(tb[IBTRACE_A_LINK_LAYER]) != IBTRACE_LINK_LAYER_IB))
-		return 0;
-	snprintf(t->dev, sizeof(t->dev), "%s", nla_get_string(tb[IBTRACE_A_DEV_NAME]));
-	t->port = nla_get_u32(tb[IBTRACE_A_PORT]);
-	return 0;
-}
-
+/* Without -d: the first Active port with the agent (InfiniBand for --dlid). */
 static int trace_pick_port(struct ibt *ctx, struct trace *t)
 {
-	struct nl_msg *msg;
+	const struct ibt_port_want want = {
+		.port = ctx->port,
+		.ib = t->has_dlid || t->has_mlid,
+		.agent = true,
+	};
 	int ret;
 
 	if (ctx->dev) {
@@ -257,10 +229,7 @@ static int trace_pick_port(struct ibt *ctx, struct trace *t)
 		t->port = ctx->port ? ctx->port : 1;
 		return 0;
 	}
-	msg = ibt_nl_req(ctx, IBTRACE_CMD_DEV_GET, true);
-	if (!msg)
-		return IBT_EXIT_ERR;
-	ret = ibt_nl_run(ctx, msg, pick_cb, t);
+	ret = ibt_port_pick(ctx, &want, t->dev, sizeof(t->dev), &t->port);
 	if (ret)
 		return ret;
 	if (!t->dev[0])
@@ -292,133 +261,6 @@ static struct nl_msg *trace_request(struct ibt *ctx, struct trace *t)
 	return msg;
 }
 
-static uint64_t hop_get(const struct ibt_hop *h, int a)
-{
-	return h->val[a];
-}
-
-/* "ca \"Hca1\" (0x0002c90000000001)" for the messages. */
-static const char *hop_name(const struct ibt_hop *h, char *buf, size_t len)
-{
-	const char *type = ibt_node_type_str(hop_get(h, IBTRACE_HOP_A_NODE_TYPE));
-
-	if (h->have[IBTRACE_HOP_A_NODE_GUID])
-		snprintf(buf, len, "%s \"%s\" (0x%016" PRIx64 ")", type, h->desc,
-			 hop_get(h, IBTRACE_HOP_A_NODE_GUID));
-	else
-		snprintf(buf, len, "%s \"%s\"", type, h->desc);
-	return buf;
-}
-
-/* One line per hop ("hop 1 in 1 switch ..."), flushed as it comes. */
-void ibt_hop_text(const struct ibt_hop *h)
-{
-	char b[32];
-
-	printf("hop %" PRIu64, hop_get(h, IBTRACE_HOP_A_INDEX));
-	if (h->have[IBTRACE_HOP_A_IN_PORT])
-		printf(" in %" PRIu64, hop_get(h, IBTRACE_HOP_A_IN_PORT));
-	printf(" %s \"%s\"", ibt_node_type_str(hop_get(h, IBTRACE_HOP_A_NODE_TYPE)),
-	       h->desc);
-	if (h->have[IBTRACE_HOP_A_NODE_GUID])
-		printf(" node_guid 0x%016" PRIx64 " port_guid 0x%016" PRIx64,
-		       hop_get(h, IBTRACE_HOP_A_NODE_GUID),
-		       hop_get(h, IBTRACE_HOP_A_PORT_GUID));
-	if (h->have[IBTRACE_HOP_A_LID]) {
-		uint64_t lid = hop_get(h, IBTRACE_HOP_A_LID);
-		unsigned int lmc = hop_get(h, IBTRACE_HOP_A_LMC);
-
-		if (lmc)
-			printf(" lid %" PRIu64 "-%" PRIu64, lid, lid + (1u << lmc) - 1);
-		else
-			printf(" lid %" PRIu64, lid);
-	}
-	if (h->have[IBTRACE_HOP_A_OUT_PORT])
-		printf(" out %" PRIu64, hop_get(h, IBTRACE_HOP_A_OUT_PORT));
-	printf(" agent %s", ibt_hop_agent_str(hop_get(h, IBTRACE_HOP_A_AGENT)));
-	if (hop_get(h, IBTRACE_HOP_A_AGENT) == IBTRACE_HOP_AGENT_MISMATCH)
-		printf(" expected %" PRIu64 " actual %" PRIu64,
-		       hop_get(h, IBTRACE_HOP_A_EXPECTED_PORT),
-		       hop_get(h, IBTRACE_HOP_A_ACTUAL_PORT));
-	printf(" smps %" PRIu64, hop_get(h, IBTRACE_HOP_A_SMPS));
-	if (h->have[IBTRACE_HOP_A_SMP_RTT_NS])
-		printf(" smp_rtt %s us",
-		       ibt_ns_str(hop_get(h, IBTRACE_HOP_A_SMP_RTT_NS), 1000, b, sizeof(b)));
-	if (h->have[IBTRACE_HOP_A_VENDOR_RTT_NS])
-		printf(" vendor_rtt %s us",
-		       ibt_ns_str(hop_get(h, IBTRACE_HOP_A_VENDOR_RTT_NS), 1000, b,
-				  sizeof(b)));
-	putchar('\n');
-	fflush(stdout);
-}
-
-/* The hop's keys, into the JSON object being built. */
-void ibt_hop_json_fields(struct ibt *ctx, const struct ibt_hop *h)
-{
-	static const struct {
-		int attr;
-		const char *key;
-	} nums[] = {
-		{ IBTRACE_HOP_A_INDEX,		"hop" },
-		{ IBTRACE_HOP_A_IN_PORT,	"in_port" },
-		{ IBTRACE_HOP_A_OUT_PORT,	"out_port" },
-		{ IBTRACE_HOP_A_NUM_PORTS,	"num_ports" },
-		{ IBTRACE_HOP_A_LID,		"lid" },
-		{ IBTRACE_HOP_A_LMC,		"lmc" },
-		{ IBTRACE_HOP_A_EXPECTED_PORT,	"expected_port" },
-		{ IBTRACE_HOP_A_ACTUAL_PORT,	"actual_port" },
-		{ IBTRACE_HOP_A_SMPS,		"smps" },
-		{ IBTRACE_HOP_A_SMP_RTT_NS,	"smp_rtt_ns" },
-		{ IBTRACE_HOP_A_VENDOR_MADS,	"vendor_mads" },
-		{ IBTRACE_HOP_A_VENDOR_RTT_NS,	"vendor_rtt_ns" },
-	};
-	char s[24];
-	size_t i;
-
-	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
-		if (h->have[nums[i].attr])
-			ibt_out_json(ctx, nums[i].key,
-				     json_object_new_uint64(hop_get(h, nums[i].attr)));
-	if (h->have[IBTRACE_HOP_A_LID])
-		ibt_out_json(ctx, "lid_last", json_object_new_uint64(
-			     hop_get(h, IBTRACE_HOP_A_LID) +
-			     (1u << hop_get(h, IBTRACE_HOP_A_LMC)) - 1));
-	ibt_out_json(ctx, "node_type", json_object_new_string(
-		     ibt_node_type_str(hop_get(h, IBTRACE_HOP_A_NODE_TYPE))));
-	if (h->have[IBTRACE_HOP_A_NODE_GUID]) {
-		snprintf(s, sizeof(s), "0x%016" PRIx64, hop_get(h, IBTRACE_HOP_A_NODE_GUID));
-		ibt_out_json(ctx, "node_guid", json_object_new_string(s));
-		snprintf(s, sizeof(s), "0x%016" PRIx64, hop_get(h, IBTRACE_HOP_A_PORT_GUID));
-		ibt_out_json(ctx, "port_guid", json_object_new_string(s));
-	}
-	if (h->have[IBTRACE_HOP_A_NODE_DESC])
-		ibt_out_json(ctx, "node_desc", json_object_new_string(h->desc));
-	ibt_out_json(ctx, "agent", json_object_new_string(
-		     ibt_hop_agent_str(hop_get(h, IBTRACE_HOP_A_AGENT))));
-}
-
-/* Parse one IBTRACE_A_TRACE_HOP nest into @h. Returns an exit code. */
-int ibt_hop_parse(struct ibt *ctx, struct nlattr *nest, struct ibt_hop *h)
-{
-	struct nlattr *tb[IBTRACE_HOP_A_MAX + 1];
-	int i, ret;
-
-	ret = ibt_nl_parse_nest(ctx, nest, tb);
-	if (ret)
-		return ret;
-	memset(h, 0, sizeof(*h));
-	for (i = IBTRACE_HOP_A_INDEX; i <= IBTRACE_HOP_A_MAX; i++) {
-		if (!tb[i])
-			continue;
-		h->have[i] = true;
-		if (i == IBTRACE_HOP_A_NODE_DESC)
-			nla_strlcpy(h->desc, tb[i], sizeof(h->desc));
-		else
-			h->val[i] = ibt_nla_uint(tb[i]);
-	}
-	return 0;
-}
-
 /* A hop, unless seen already (a JOB_GET reply repeats the hops). */
 static int trace_hop(struct ibt *ctx, struct trace *t, struct nlattr *nest)
 {
@@ -432,8 +274,8 @@ static int trace_hop(struct ibt *ctx, struct trace *t, struct nlattr *nest)
 	ret = ibt_hop_parse(ctx, nest, h);
 	if (ret)
 		return ret;
-	if (t->nhops && hop_get(h, IBTRACE_HOP_A_INDEX) <=
-			hop_get(&t->hops[t->nhops - 1], IBTRACE_HOP_A_INDEX))
+	if (t->nhops && ibt_hop_get(h, IBTRACE_HOP_A_INDEX) <=
+			ibt_hop_get(&t->hops[t->nhops - 1], IBTRACE_HOP_A_INDEX))
 		return 0;
 	t->nhops++;
 	if (t->verbose && !ctx->json)
@@ -525,7 +367,7 @@ static int trace_verdict(const struct trace *t, bool interrupted, char *msg,
 	}
 	if (h)
 		snprintf(at, sizeof(at), "at hop %" PRIu64 ", %s",
-			 t->val[IBTRACE_A_TRACE_FAIL_HOP], hop_name(h, name, sizeof(name)));
+			 t->val[IBTRACE_A_TRACE_FAIL_HOP], ibt_hop_name(h, name, sizeof(name)));
 	else
 		snprintf(at, sizeof(at), "at hop %" PRIu64,
 			 t->val[IBTRACE_A_TRACE_FAIL_HOP]);
@@ -566,7 +408,7 @@ static int trace_verdict(const struct trace *t, bool interrupted, char *msg,
 		snprintf(msg, len, "hop %" PRIu64 " on the path to %s did not answer after all retries%s%s",
 			 t->val[IBTRACE_A_TRACE_FAIL_HOP], t->target,
 			 h && h->have[IBTRACE_HOP_A_NODE_GUID] ? ": " : "",
-			 h && h->have[IBTRACE_HOP_A_NODE_GUID] ? hop_name(h, name, sizeof(name)) : "");
+			 h && h->have[IBTRACE_HOP_A_NODE_GUID] ? ibt_hop_name(h, name, sizeof(name)) : "");
 		return IBT_EXIT_UNRESP;
 	case IBTRACE_TRACE_SMP_ERROR:
 		snprintf(msg, len, "an SMP %s on the path to %s was answered with status 0x%04" PRIx64 " (%s)",
@@ -678,7 +520,7 @@ static void trace_ok_line(const struct trace *t)
 	const char *verdict = "";
 
 	if (h) {
-		switch (hop_get(h, IBTRACE_HOP_A_AGENT)) {
+		switch (ibt_hop_get(h, IBTRACE_HOP_A_AGENT)) {
 		case IBTRACE_HOP_AGENT_VERIFIED:
 			verdict = ", verified by its agent";
 			break;
@@ -706,11 +548,11 @@ static void trace_ok_line(const struct trace *t)
 	else if (t->has_mlid)
 		printf("Multicast trace of mlid 0x%04x from %s/%u to %s: %u hops, reached %s%s\n",
 		       t->mlid, t->dev, t->port, t->target, t->nhops ? t->nhops - 1 : 0,
-		       h ? hop_name(h, name, sizeof(name)) : "?", verdict);
+		       h ? ibt_hop_name(h, name, sizeof(name)) : "?", verdict);
 	else
 		printf("Trace from %s/%u to %s: %u hops, reached %s%s\n",
 		       t->dev, t->port, t->target, t->nhops ? t->nhops - 1 : 0,
-		       h ? hop_name(h, name, sizeof(name)) : "?", verdict);
+		       h ? ibt_hop_name(h, name, sizeof(name)) : "?", verdict);
 }
 
 /*
@@ -728,25 +570,23 @@ static int trace_proof(const struct trace *t)
 
 	for (i = 0; i < t->nhops; i++) {
 		h = &t->hops[i];
-		if (hop_get(h, IBTRACE_HOP_A_AGENT) != IBTRACE_HOP_AGENT_MISMATCH)
+		if (ibt_hop_get(h, IBTRACE_HOP_A_AGENT) != IBTRACE_HOP_AGENT_MISMATCH)
 			continue;
 		ret = IBT_EXIT_REMOTE;
 		if (i + 1 < t->nhops && !t->verbose)
 			ibt_err(ret, "the agent at hop %" PRIu64 " saw the probe arrive on port %" PRIu64 ", not %" PRIu64,
-				hop_get(h, IBTRACE_HOP_A_INDEX),
-				hop_get(h, IBTRACE_HOP_A_ACTUAL_PORT),
-				hop_get(h, IBTRACE_HOP_A_EXPECTED_PORT));
+				ibt_hop_get(h, IBTRACE_HOP_A_INDEX),
+				ibt_hop_get(h, IBTRACE_HOP_A_ACTUAL_PORT),
+				ibt_hop_get(h, IBTRACE_HOP_A_EXPECTED_PORT));
 	}
 	return ret;
 }
 
 static int trace_run(struct ibt *ctx, struct trace *t)
 {
-	struct sigaction sa = { .sa_handler = ibt_on_signal };
 	char msg[512];
 	struct nl_msg *msg_req;
 	bool interrupted;
-	sigset_t set;
 	unsigned int i;
 	int ret;
 
@@ -761,14 +601,7 @@ static int trace_run(struct ibt *ctx, struct trace *t)
 		return IBT_EXIT_ERR;
 
 	/* As for ping (see there): SIGINT or SIGTERM cancels the job. */
-	sa.sa_flags = 0;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	ibt_signals_hold(true);
 	ctx->notify = trace_cb;
 	ctx->notify_arg = t;
 	t->job.get = trace_cb;
@@ -814,16 +647,18 @@ static bool trace_is_monitor(const struct ibt *ctx)
 int ibt_trace(struct ibt *ctx)
 {
 	struct trace *t;
-	bool help = false;
 	int ret;
 
-	if (trace_is_monitor(ctx))
+	if (trace_is_monitor(ctx)) {
+		ctx->argc--;
+		ctx->argv++;
 		return ibt_trace_monitor(ctx);
+	}
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return ibt_err(IBT_EXIT_ERR, "out of memory");
-	ret = trace_parse(ctx, t, &help);
-	if (!ret && help) {
+	ret = trace_parse(ctx, t);
+	if (!ret && t->help) {
 		trace_usage(stdout);
 		free(t);
 		return IBT_EXIT_OK;

@@ -26,7 +26,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,11 +35,12 @@
 #include <netlink/msg.h>
 
 #include "ibtracectl.h"
-#include "trace.h"
+#include "hop.h"
 
 struct monitor {
 	uint32_t count;		/* traces to see end, 0: no limit */
 	uint32_t ended;
+	bool help;		/* -h: print the usage instead */
 };
 
 static void monitor_usage(FILE *f)
@@ -52,7 +52,17 @@ static void monitor_usage(FILE *f)
 	      "Needs CAP_NET_ADMIN (exit 5).\n", f);
 }
 
-static int monitor_parse(struct ibt *ctx, struct monitor *m, bool *help)
+static int monitor_opt(struct ibt *ctx, int c, const char *arg, void *priv)
+{
+	struct monitor *m = priv;
+
+	(void)ctx;
+	if (c != 'c')
+		return IBT_OPT_UNKNOWN;
+	return ibt_opt_u32("-c", arg, 1, 1000000, &m->count, NULL);
+}
+
+static int monitor_parse(struct ibt *ctx, struct monitor *m)
 {
 	static const struct option opts[] = {
 		{ "count",	required_argument,	NULL, 'c' },
@@ -60,40 +70,18 @@ static int monitor_parse(struct ibt *ctx, struct monitor *m, bool *help)
 		IBT_GLOBAL_OPTS,
 		{ NULL,		0,			NULL, 0 },
 	};
-	/* ctx->argv[0] is "monitor": getopt's program name */
-	int argc = ctx->argc;
-	char **argv = ctx->argv;
-	int c, ret = 0;
+	const struct ibt_args args = {
+		.obj = "trace",
+		.cmd = "monitor",
+		.shortopts = "+:c:hjd:p:",
+		.longopts = opts,
+		.opt = monitor_opt,
+		.priv = m,
+		.help = &m->help,
+		.help_word = true,
+	};
 
-	if (argc > 1 && !strcmp(argv[1], "help")) {
-		*help = true;
-		return 0;
-	}
-	opterr = 0;
-	optind = 0;
-	while (!ret && (c = getopt_long(argc, argv, "+:c:hjd:p:", opts, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			if (ibt_parse_u32(optarg, 1, 1000000, &m->count))
-				return ibt_err(IBT_EXIT_USAGE,
-					       "bad -c \"%s\": expected 1..1000000", optarg);
-			break;
-		case 'h':
-			*help = true;
-			return 0;
-		default:
-			ret = ibt_global_opt(ctx, c, optarg);
-			if (ret < 0)
-				ret = ibt_bad_opt(c, argv, "trace monitor ");
-			break;
-		}
-	}
-	if (ret)
-		return ret;
-	if (optind < argc)
-		return ibt_err(IBT_EXIT_USAGE, "unexpected argument \"%s\"",
-			       argv[optind]);
-	return 0;
+	return ibt_args_parse(ctx, &args);
 }
 
 /* "trace 7 ibtsim0/1 " in text, the id, dev, port and event keys in JSON */
@@ -254,8 +242,6 @@ static int monitor_notify(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 
 static int monitor_run(struct ibt *ctx, struct monitor *m)
 {
-	struct sigaction sa = { .sa_handler = ibt_on_signal };
-	sigset_t set;
 	int ret;
 
 	ret = ibt_nl_open(ctx);
@@ -267,13 +253,7 @@ static int monitor_run(struct ibt *ctx, struct monitor *m)
 	ctx->notify_arg = m;
 
 	/* signals only while waiting (see ibt_nl_wait_notify) */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	ibt_signals_hold(true);
 
 	while (!m->count || m->ended < m->count) {
 		ret = ibt_nl_wait_notify(ctx, -1);
@@ -289,17 +269,16 @@ static int monitor_run(struct ibt *ctx, struct monitor *m)
 	return IBT_EXIT_OK;
 }
 
-/* "trace monitor ...": ctx->argv[0] is "monitor". */
+/* "trace monitor ...", the word "monitor" consumed. */
 int ibt_trace_monitor(struct ibt *ctx)
 {
 	struct monitor m = { 0 };
-	bool help = false;
 	int ret;
 
-	ret = monitor_parse(ctx, &m, &help);
+	ret = monitor_parse(ctx, &m);
 	if (ret)
 		return ret;
-	if (help) {
+	if (m.help) {
 		monitor_usage(stdout);
 		return IBT_EXIT_OK;
 	}

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The hops of a trace, as the kernel reports them (IBTRACE_A_TRACE_HOP):
- * parsed and printed by trace.c, shared with the trace monitor
- * (trace_monitor.c), which prints the hops of every trace.
+ * decoded and printed by hop.c for the trace object (trace.c) and the
+ * trace monitor (trace_monitor.c).
  */
-#ifndef IBTRACECTL_TRACE_H
-#define IBTRACECTL_TRACE_H
+#ifndef IBTRACECTL_HOP_H
+#define IBTRACECTL_HOP_H
 
 #include "ibtracectl.h"
 
@@ -15,10 +15,14 @@ struct ibt_hop {
 	char desc[IBT_DESC_MAX];
 };
 
+static inline uint64_t ibt_hop_get(const struct ibt_hop *h, int a)
+{
+	return h->val[a];
+}
+
 int ibt_hop_parse(struct ibt *ctx, struct nlattr *nest, struct ibt_hop *h);
 void ibt_hop_text(const struct ibt_hop *h);
 void ibt_hop_json_fields(struct ibt *ctx, const struct ibt_hop *h);
+const char *ibt_hop_name(const struct ibt_hop *h, char *buf, size_t len);
 
-int ibt_trace_monitor(struct ibt *ctx);
-
-#endif /* IBTRACECTL_TRACE_H */
+#endif /* IBTRACECTL_HOP_H */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests of the pure functions in parse.c and fmt.c.
- * Run by "make test"; exit status 0 when every check passes.
+ * Unit tests of the pure functions in parse.c and fmt.c (not the "test"
+ * object, which is test.c). Run by "make test" (make check runs it too);
+ * exit status 0 when every check passes.
  */
 #include <stdio.h>
 #include <string.h>
@@ -499,6 +500,6 @@ int main(void)
 	test_dr_path();
 	test_test_names();
 	test_rnr();
-	printf("test_parse: %d checks, %d failed\n", checks, failures);
+	printf("tests/unit: %d checks, %d failed\n", checks, failures);
 	return failures ? 1 : 0;
 }

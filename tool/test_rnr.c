@@ -1,0 +1,583 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The RNR NAK timer test (the kernel's rnr.c, seed C09_130_01), as the
+ * tool knows it: its options of "test run rnr", its request attributes,
+ * the figures of each timer code measured (IBTRACE_A_TEST_RNR_CODE) and
+ * how its results print: the mode in the header ("loopback" or "peer
+ * GID"), the parameters, a table of the codes, a line per code as it is
+ * measured, and its JSON keys (listed at the top of test.c).
+ */
+#include <arpa/inet.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+#include <netlink/attr.h>
+#include <netlink/msg.h>
+
+#include "ibtracectl.h"
+#include "test.h"
+
+enum {
+	OPT_TIMER,
+	OPT_RETRY,
+	OPT_SIZE,
+	OPT_ITERATIONS,
+	OPT_POLL,
+	OPT_PEER,
+	OPT_PEER_PORT,
+	OPT_DEADLINE,
+	OPT_RECV_POSTED,
+};
+
+static const struct ibt_test_opt rnr_opts[] = {
+	{ "timer",	 0, true,  OPT_TIMER },
+	{ "retry",	 0, true,  OPT_RETRY },
+	{ "size",	 0, true,  OPT_SIZE },
+	{ "iterations",	 0, true,  OPT_ITERATIONS },
+	{ "poll",	 0, true,  OPT_POLL },
+	{ "peer",	 0, true,  OPT_PEER },
+	{ "peer-port",	 0, true,  OPT_PEER_PORT },
+	{ "deadline",	 0, true,  OPT_DEADLINE },
+	{ "recv-posted", 0, false, OPT_RECV_POSTED },
+	{ NULL },
+};
+
+struct rnr_args {
+	uint32_t timer, rnr_retry, size, iterations, poll, peer_port, deadline_ms;
+	uint8_t peer_gid[16];
+	bool has_timer, timer_all, has_rnr_retry, has_size, has_iterations,
+	     has_poll, has_peer, has_peer_port, has_deadline, recv_posted;
+};
+
+/* The figures of one timer code (IBTRACE_A_TEST_RNR_CODE). */
+struct rnr_code {
+	bool have[IBTRACE_RNR_A_MAX + 1];
+	uint64_t val[IBTRACE_RNR_A_MAX + 1];	/* OVERSHOOT_NS: an s64 */
+};
+
+/* What only this test's results have (struct result.data). */
+struct rnr_data {
+	bool have_peer_gid;
+	uint8_t peer_gid[16];
+	char wire_why[TEST_STR_MAX];
+	struct rnr_code *codes;		/* in the order measured */
+	size_t ncodes;
+};
+
+/* Options; the ranges are the kernel's policy. */
+
+static int rnr_opt(void *args, int id, const char *arg)
+{
+	struct rnr_args *t = args;
+
+	switch (id) {
+	case OPT_TIMER:
+		if (ibt_parse_rnr_timer(arg, &t->timer, &t->timer_all))
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --timer \"%s\": expected an RNR NAK timer code 0..%d or \"all\"",
+				       arg, IBTRACE_TEST_RNR_CODES - 1);
+		t->has_timer = !t->timer_all;
+		return 0;
+	case OPT_RETRY:
+		if (ibt_parse_u32(arg, 0, 7, &t->rnr_retry))
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --retry \"%s\": expected an rnr_retry count 0..7", arg);
+		t->has_rnr_retry = true;
+		return 0;
+	case OPT_SIZE:
+		if (ibt_parse_u32(arg, 1, 65536, &t->size))
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --size \"%s\": expected 1..65536 bytes", arg);
+		t->has_size = true;
+		return 0;
+	case OPT_ITERATIONS:
+		if (ibt_parse_u32(arg, 1, IBTRACE_TEST_RNR_MAX_ITERATIONS, &t->iterations))
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --iterations \"%s\": expected 1..%d", arg,
+				       IBTRACE_TEST_RNR_MAX_ITERATIONS);
+		t->has_iterations = true;
+		return 0;
+	case OPT_POLL:
+		if (ibt_parse_test_poll(arg, &t->poll))
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --poll \"%s\": expected busy or event", arg);
+		t->has_poll = true;
+		return 0;
+	case OPT_PEER:
+		if (ibt_parse_gid(arg, t->peer_gid))
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --peer \"%s\": expected a GID such as fe80::1", arg);
+		t->has_peer = true;
+		return 0;
+	case OPT_PEER_PORT:
+		if (ibt_parse_u32(arg, 1, 65535, &t->peer_port))
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --peer-port \"%s\": expected an RDMA CM port 1..65535",
+				       arg);
+		t->has_peer_port = true;
+		return 0;
+	case OPT_DEADLINE:
+		if (ibt_parse_u32(arg, 1, 600000, &t->deadline_ms))
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --deadline \"%s\": expected 1..600000 ms", arg);
+		t->has_deadline = true;
+		return 0;
+	default: /* OPT_RECV_POSTED */
+		t->recv_posted = true;
+		return 0;
+	}
+}
+
+static int rnr_check(const void *args)
+{
+	const struct rnr_args *t = args;
+
+	if (t->has_rnr_retry && t->rnr_retry == 7 && !t->has_deadline)
+		return ibt_err(IBT_EXIT_USAGE,
+			       "--retry 7 means retry forever: give --deadline MS with it, or use 0..6");
+	if (t->has_peer_port && !t->has_peer)
+		return ibt_err(IBT_EXIT_USAGE, "--peer-port needs --peer GID");
+	return 0;
+}
+
+static int rnr_request(struct nl_msg *msg, const void *args)
+{
+	const struct rnr_args *t = args;
+
+	if ((t->timer_all && nla_put_flag(msg, IBTRACE_A_TEST_RNR_ALL) < 0) ||
+	    (t->has_timer && nla_put_u8(msg, IBTRACE_A_TEST_RNR_TIMER, t->timer) < 0) ||
+	    (t->has_rnr_retry &&
+	     nla_put_u8(msg, IBTRACE_A_TEST_RNR_RETRY, t->rnr_retry) < 0) ||
+	    (t->has_size && nla_put_u32(msg, IBTRACE_A_TEST_SIZE, t->size) < 0) ||
+	    (t->has_iterations &&
+	     nla_put_u32(msg, IBTRACE_A_TEST_ITERATIONS, t->iterations) < 0) ||
+	    (t->has_poll && nla_put_u8(msg, IBTRACE_A_TEST_POLL, t->poll) < 0) ||
+	    (t->recv_posted && nla_put_flag(msg, IBTRACE_A_TEST_RNR_RECV_POSTED) < 0) ||
+	    (t->has_peer &&
+	     nla_put(msg, IBTRACE_A_TEST_PEER_GID, sizeof(t->peer_gid), t->peer_gid) < 0) ||
+	    (t->has_peer_port &&
+	     nla_put_u16(msg, IBTRACE_A_TEST_PEER_PORT, t->peer_port) < 0) ||
+	    (t->has_deadline &&
+	     nla_put_u32(msg, IBTRACE_A_TEST_DEADLINE_MS, t->deadline_ms) < 0))
+		return -1;
+	return 0;
+}
+
+/* Decoding */
+
+static const struct rnr_data rnr_none;
+
+/* The test's part of @r (empty if the kernel sent none). */
+static const struct rnr_data *rnr_of(const struct result *r)
+{
+	return r->data_def == &test_rnr ? r->data : &rnr_none;
+}
+
+/* A result of the RNR test by its attributes (its name aside). */
+static bool rnr_owns(const struct result *r)
+{
+	return rnr_of(r)->ncodes || r->have[IBTRACE_A_TEST_RNR_RETRY];
+}
+
+/* The figures of one timer code: they replace those of the same code. */
+static int absorb_code(struct ibt *ctx, struct rnr_data *d, struct nlattr *nest)
+{
+	struct nlattr *tb[IBTRACE_RNR_A_MAX + 1];
+	struct rnr_code c = { 0 }, *v;
+	size_t k;
+	int i, ret;
+
+	ret = ibt_nl_parse_nest(ctx, nest, tb);
+	if (ret)
+		return ret;
+	if (!tb[IBTRACE_RNR_A_CODE])
+		return ibt_err(IBT_EXIT_ERR, "malformed kernel reply: RNR figures without a timer code");
+	for (i = IBTRACE_RNR_A_CODE; i <= IBTRACE_RNR_A_MAX; i++) {
+		if (!tb[i])
+			continue;
+		c.have[i] = true;
+		c.val[i] = ibt_nla_uint(tb[i]);
+	}
+	for (k = 0; k < d->ncodes; k++)
+		if (d->codes[k].val[IBTRACE_RNR_A_CODE] == c.val[IBTRACE_RNR_A_CODE]) {
+			d->codes[k] = c;
+			return 0;
+		}
+	v = realloc(d->codes, (d->ncodes + 1) * sizeof(*v));
+	if (!v)
+		return ibt_err(IBT_EXIT_ERR, "out of memory");
+	d->codes = v;
+	d->codes[d->ncodes++] = c;
+	return 0;
+}
+
+static const int rnr_attrs[] = {
+	IBTRACE_A_TEST_RNR_CODE,
+	IBTRACE_A_TEST_PEER_GID,
+	IBTRACE_A_TEST_RNR_WIRE_WHY,
+	0,
+};
+
+static int rnr_absorb(struct ibt *ctx, struct result *r, void *data,
+		      struct nlattr *a)
+{
+	struct rnr_data *d = data;
+
+	switch (nla_type(a)) {
+	case IBTRACE_A_TEST_RNR_CODE:
+		return absorb_code(ctx, d, a);
+	case IBTRACE_A_TEST_PEER_GID:
+		r->have[IBTRACE_A_TEST_PEER_GID] = true;
+		d->have_peer_gid = true;
+		memcpy(d->peer_gid, nla_data(a), sizeof(d->peer_gid));
+		return 0;
+	default: /* IBTRACE_A_TEST_RNR_WIRE_WHY */
+		nla_strlcpy(d->wire_why, a, sizeof(d->wire_why));
+		return 0;
+	}
+}
+
+/* @k's figures replace @d's; its peer and its wire_why, if it has them. */
+static void rnr_take(void *data, void *k_data)
+{
+	struct rnr_data *d = data, *k = k_data;
+
+	free(d->codes);
+	d->codes = NULL;
+	d->ncodes = 0;
+	if (!k)
+		return;
+	if (k->wire_why[0])
+		memcpy(d->wire_why, k->wire_why, sizeof(d->wire_why));
+	if (k->have_peer_gid) {
+		d->have_peer_gid = true;
+		memcpy(d->peer_gid, k->peer_gid, sizeof(d->peer_gid));
+	}
+	d->codes = k->codes;
+	d->ncodes = k->ncodes;
+	k->codes = NULL;
+	k->ncodes = 0;
+}
+
+static void rnr_free(void *data)
+{
+	struct rnr_data *d = data;
+
+	free(d->codes);
+}
+
+/* Text */
+
+static const char *gid_str(const uint8_t gid[16], char *buf, size_t len)
+{
+	if (!inet_ntop(AF_INET6, gid, buf, len))
+		snprintf(buf, len, "?");
+	return buf;
+}
+
+static uint64_t cval(const struct rnr_code *c, int a)
+{
+	return c->val[a];
+}
+
+/* A figure of @c as a duration, "-" when the kernel did not send it. */
+static const char *cdur(const struct rnr_code *c, int a, bool plus, char *buf,
+			size_t len)
+{
+	if (!c->have[a])
+		return "-";
+	return ibt_dur_str(a == IBTRACE_RNR_A_OVERSHOOT_NS ? (int64_t)c->val[a] :
+			   c->val[a] > INT64_MAX ? INT64_MAX : (int64_t)c->val[a],
+			   plus, buf, len);
+}
+
+/* The calibration: the same for every code; the first that has it. */
+static const struct rnr_code *rnr_calibrated(const struct rnr_data *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->ncodes; i++)
+		if (d->codes[i].have[IBTRACE_RNR_A_CALIBRATION_NS])
+			return &d->codes[i];
+	return NULL;
+}
+
+/*
+ * The live line of each timer code measured that has none yet (@shown:
+ * the codes printed, by bit):
+ *   job 7: code 12 (table 640.00 us): median wait per retry 4.00 ms, overshoot +3.36 ms, 3 iterations
+ */
+static void rnr_progress_text(uint64_t job, const struct result *ev,
+			      uint32_t *shown)
+{
+	const struct rnr_data *d = rnr_of(ev);
+	char t[32], m[32], o[32];
+	size_t i;
+
+	for (i = 0; i < d->ncodes; i++) {
+		const struct rnr_code *c = &d->codes[i];
+		uint32_t bit = 1u << (c->val[IBTRACE_RNR_A_CODE] & 31);
+
+		if (*shown & bit)
+			continue;
+		*shown |= bit;
+		printf("job %" PRIu64 ": code %" PRIu64 " (table %s): median wait per retry %s, overshoot %s, %" PRIu64 " iteration%s\n",
+		       job, cval(c, IBTRACE_RNR_A_CODE),
+		       cdur(c, IBTRACE_RNR_A_TABLE_NS, false, t, sizeof(t)),
+		       cdur(c, IBTRACE_RNR_A_WAIT_MEDIAN_NS, false, m, sizeof(m)),
+		       cdur(c, IBTRACE_RNR_A_OVERSHOOT_NS, true, o, sizeof(o)),
+		       cval(c, IBTRACE_RNR_A_ITERATIONS),
+		       cval(c, IBTRACE_RNR_A_ITERATIONS) == 1 ? "" : "s");
+		fflush(stdout);
+	}
+}
+
+/* " loopback", or " peer fe80::5054:ff:fe1b:2 port 7471" */
+static void rnr_dut_text(const struct result *r, char *buf, size_t len)
+{
+	const struct rnr_data *d = rnr_of(r);
+	char gid[INET6_ADDRSTRLEN];
+	size_t off = strlen(buf);
+
+	if (r->have[IBTRACE_A_TEST_PEER_GID]) {
+		snprintf(buf + off, len - off, " peer %s",
+			 gid_str(d->peer_gid, gid, sizeof(gid)));
+		off = strlen(buf);
+		if (r->have[IBTRACE_A_TEST_PEER_PORT] && off < len)
+			snprintf(buf + off, len - off, " port %" PRIu64,
+				 test_rval(r, IBTRACE_A_TEST_PEER_PORT));
+		return;
+	}
+	snprintf(buf + off, len - off, " loopback");
+	off = strlen(buf);
+	if (r->have[IBTRACE_A_TEST_DUT_PORT] && off < len)
+		snprintf(buf + off, len - off, " port %" PRIu64,
+			 test_rval(r, IBTRACE_A_TEST_DUT_PORT));
+}
+
+/* What the header line says after "dut DEV/PORT MODE:" */
+static void rnr_head_text(const struct result *r)
+{
+	const struct rnr_code *cal = rnr_calibrated(rnr_of(r));
+	char b[32];
+
+	putchar(':');
+	if (r->have[IBTRACE_A_TEST_RNR_ALL])
+		printf(" timer all");
+	else if (r->have[IBTRACE_A_TEST_RNR_TIMER])
+		printf(" timer %" PRIu64, test_rval(r, IBTRACE_A_TEST_RNR_TIMER));
+	if (r->have[IBTRACE_A_TEST_RNR_RETRY])
+		printf(" rnr_retry %" PRIu64, test_rval(r, IBTRACE_A_TEST_RNR_RETRY));
+	if (r->have[IBTRACE_A_TEST_SIZE])
+		printf(" size %" PRIu64, test_rval(r, IBTRACE_A_TEST_SIZE));
+	if (r->have[IBTRACE_A_TEST_POLL])
+		printf(" poll %s", ibt_test_poll_str(test_rval(r, IBTRACE_A_TEST_POLL)));
+	if (r->have[IBTRACE_A_TEST_ITERATIONS])
+		printf(" iterations %" PRIu64, test_rval(r, IBTRACE_A_TEST_ITERATIONS));
+	if (r->have[IBTRACE_A_TEST_DEADLINE_MS])
+		printf(" deadline %" PRIu64 " ms", test_rval(r, IBTRACE_A_TEST_DEADLINE_MS));
+	if (r->have[IBTRACE_A_TEST_RNR_RECV_POSTED])
+		printf(" recv_posted (negative control)");
+	if (cal)
+		printf(" calibration %s",
+		       cdur(cal, IBTRACE_RNR_A_CALIBRATION_NS, false, b, sizeof(b)));
+}
+
+/*
+ * One row per timer code; wait figures per retry. With the wire tapped,
+ * the wire waits and RNR NAKs seen follow. The device's timer granularity,
+ * a finding, not a failure, ends its row.
+ */
+static void rnr_body_text(const struct result *r)
+{
+	const struct rnr_data *d = rnr_of(r);
+	bool tapped = r->have[IBTRACE_A_TEST_RNR_WIRE] &&
+		      test_rval(r, IBTRACE_A_TEST_RNR_WIRE) == IBTRACE_RNR_WIRE_TAPPED;
+	char b[7][32];
+	size_t i;
+
+	if (r->have[IBTRACE_A_TEST_RNR_WIRE] && !tapped)
+		printf("wire: not visible (%s)\n", d->wire_why[0] ? d->wire_why : "no reason given");
+	if (!d->ncodes) {
+		printf("no timer code measured\n");
+		return;
+	}
+	printf("wait per retry = (post to completion - calibration) / rnr_retry:\n");
+	printf("%4s %10s %5s %10s %10s %10s %10s %10s", "code", "table", "iter",
+	       "min", "median", "p99", "max", "overshoot");
+	if (tapped)
+		printf(" %10s %11s %10s %5s", "wire min", "wire median", "wire max",
+		       "naks");
+	putchar('\n');
+	for (i = 0; i < d->ncodes; i++) {
+		const struct rnr_code *c = &d->codes[i];
+
+		printf("%4" PRIu64 " %10s %5" PRIu64 " %10s %10s %10s %10s %10s",
+		       cval(c, IBTRACE_RNR_A_CODE),
+		       cdur(c, IBTRACE_RNR_A_TABLE_NS, false, b[0], sizeof(b[0])),
+		       cval(c, IBTRACE_RNR_A_ITERATIONS),
+		       cdur(c, IBTRACE_RNR_A_WAIT_MIN_NS, false, b[1], sizeof(b[1])),
+		       cdur(c, IBTRACE_RNR_A_WAIT_MEDIAN_NS, false, b[2], sizeof(b[2])),
+		       cdur(c, IBTRACE_RNR_A_WAIT_P99_NS, false, b[3], sizeof(b[3])),
+		       cdur(c, IBTRACE_RNR_A_WAIT_MAX_NS, false, b[4], sizeof(b[4])),
+		       cdur(c, IBTRACE_RNR_A_OVERSHOOT_NS, true, b[5], sizeof(b[5])));
+		if (tapped) {
+			printf(" %10s %11s %10s",
+			       cdur(c, IBTRACE_RNR_A_WIRE_MIN_NS, false, b[0], sizeof(b[0])),
+			       cdur(c, IBTRACE_RNR_A_WIRE_MEDIAN_NS, false, b[1], sizeof(b[1])),
+			       cdur(c, IBTRACE_RNR_A_WIRE_MAX_NS, false, b[2], sizeof(b[2])));
+			if (c->have[IBTRACE_RNR_A_NAKS])
+				printf(" %5" PRIu64, cval(c, IBTRACE_RNR_A_NAKS));
+			else
+				printf(" %5s", "-");
+		}
+		if (cval(c, IBTRACE_RNR_A_GRANULARITY_NS))
+			printf("  timer granularity %s",
+			       cdur(c, IBTRACE_RNR_A_GRANULARITY_NS, false, b[6],
+				    sizeof(b[6])));
+		putchar('\n');
+	}
+}
+
+static void rnr_running_text(const struct result *r)
+{
+	printf("verdict: none yet (running, %zu timer codes measured so far)\n",
+	       rnr_of(r)->ncodes);
+}
+
+/* JSON */
+
+static void json_u64(struct ibt *ctx, const char *key, uint64_t v)
+{
+	ibt_out_json(ctx, key, json_object_new_uint64(v));
+}
+
+static void json_str(struct ibt *ctx, const char *key, const char *s)
+{
+	ibt_out_json(ctx, key, json_object_new_string(s));
+}
+
+static void rnr_code_json(struct ibt *ctx, const struct rnr_code *c)
+{
+	static const struct {
+		int attr;
+		const char *key;
+	} nums[] = {
+		{ IBTRACE_RNR_A_CODE,		"code" },
+		{ IBTRACE_RNR_A_TABLE_NS,	"table_ns" },
+		{ IBTRACE_RNR_A_ITERATIONS,	"iterations" },
+		{ IBTRACE_RNR_A_WAIT_MIN_NS,	"wait_min_ns" },
+		{ IBTRACE_RNR_A_WAIT_MEDIAN_NS,	"wait_median_ns" },
+		{ IBTRACE_RNR_A_WAIT_P99_NS,	"wait_p99_ns" },
+		{ IBTRACE_RNR_A_WAIT_MAX_NS,	"wait_max_ns" },
+		{ IBTRACE_RNR_A_GRANULARITY_NS,	"granularity_ns" },
+		{ IBTRACE_RNR_A_CALIBRATION_NS,	"calibration_ns" },
+		{ IBTRACE_RNR_A_WIRE_SAMPLES,	"wire_samples" },
+		{ IBTRACE_RNR_A_WIRE_MIN_NS,	"wire_min_ns" },
+		{ IBTRACE_RNR_A_WIRE_MEDIAN_NS,	"wire_median_ns" },
+		{ IBTRACE_RNR_A_WIRE_MAX_NS,	"wire_max_ns" },
+		{ IBTRACE_RNR_A_NAKS,		"naks" },
+	};
+	size_t i;
+
+	ibt_out_obj_begin(ctx, NULL);
+	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
+		if (c->have[nums[i].attr])
+			json_u64(ctx, nums[i].key, c->val[nums[i].attr]);
+	if (c->have[IBTRACE_RNR_A_OVERSHOOT_NS])
+		ibt_out_json(ctx, "overshoot_ns",
+			     json_object_new_int64((int64_t)c->val[IBTRACE_RNR_A_OVERSHOOT_NS]));
+	ibt_out_obj_end(ctx);
+}
+
+/* The RNR test's keys of a result object. */
+static void rnr_json(struct ibt *ctx, const struct result *r)
+{
+	const struct rnr_data *d = rnr_of(r);
+	const struct rnr_code *cal = rnr_calibrated(d);
+	char gid[INET6_ADDRSTRLEN];
+	size_t i;
+
+	if (r->have[IBTRACE_A_TEST_PEER_GID]) {
+		json_str(ctx, "mode", "peer");
+		json_str(ctx, "peer_gid", gid_str(d->peer_gid, gid, sizeof(gid)));
+		if (r->have[IBTRACE_A_TEST_PEER_PORT])
+			json_u64(ctx, "peer_port", test_rval(r, IBTRACE_A_TEST_PEER_PORT));
+	} else {
+		json_str(ctx, "mode", "loopback");
+	}
+	if (r->have[IBTRACE_A_TEST_RNR_TIMER])
+		json_u64(ctx, "rnr_timer", test_rval(r, IBTRACE_A_TEST_RNR_TIMER));
+	ibt_out_json(ctx, "rnr_all",
+		     json_object_new_boolean(r->have[IBTRACE_A_TEST_RNR_ALL]));
+	if (r->have[IBTRACE_A_TEST_RNR_RETRY])
+		json_u64(ctx, "rnr_retry", test_rval(r, IBTRACE_A_TEST_RNR_RETRY));
+	if (r->have[IBTRACE_A_TEST_SIZE])
+		json_u64(ctx, "size", test_rval(r, IBTRACE_A_TEST_SIZE));
+	if (r->have[IBTRACE_A_TEST_ITERATIONS])
+		json_u64(ctx, "iterations", test_rval(r, IBTRACE_A_TEST_ITERATIONS));
+	if (r->have[IBTRACE_A_TEST_POLL])
+		json_str(ctx, "poll", ibt_test_poll_str(test_rval(r, IBTRACE_A_TEST_POLL)));
+	if (r->have[IBTRACE_A_TEST_DEADLINE_MS])
+		json_u64(ctx, "deadline_ms", test_rval(r, IBTRACE_A_TEST_DEADLINE_MS));
+	ibt_out_json(ctx, "recv_posted",
+		     json_object_new_boolean(r->have[IBTRACE_A_TEST_RNR_RECV_POSTED]));
+	if (r->have[IBTRACE_A_TEST_RNR_WIRE])
+		json_str(ctx, "wire", ibt_rnr_wire_str(test_rval(r, IBTRACE_A_TEST_RNR_WIRE)));
+	if (d->wire_why[0])
+		json_str(ctx, "wire_why", d->wire_why);
+	if (cal)
+		json_u64(ctx, "calibration_ns", cval(cal, IBTRACE_RNR_A_CALIBRATION_NS));
+	ibt_out_arr_begin(ctx, "codes");
+	for (i = 0; i < d->ncodes; i++)
+		rnr_code_json(ctx, &d->codes[i]);
+	ibt_out_arr_end(ctx);
+}
+
+const struct ibt_test_def test_rnr = {
+	.name		= "rnr",
+	.synopsis	=
+"  test run rnr [--timer CODE|all] [--retry N] [--size BYTES] [--iterations K]\n"
+"       [--poll busy|event] [--peer GID] [--peer-port PORT] [--deadline MS]\n"
+"       [--recv-posted] [-v] [--detach]\n",
+	.usage		=
+"       ibtracectl [-j] [--pretty] [-d DEV] [-p PORT] test run rnr\n"
+"                  [--timer CODE|all] [--retry N] [--size BYTES]\n"
+"                  [--iterations K] [--poll busy|event] [--peer GID]\n"
+"                  [--peer-port PORT] [--deadline MS] [--recv-posted]\n"
+"                  [-v|--verbose] [--detach]\n",
+	.help		=
+"rnr: the RNR NAK timer of the local port's RC requester (-d, -p; without\n"
+"-d the first Active port, InfiniBand or RoCE). --timer: the timer code\n"
+"0..31 (default 1) or all; --retry: rnr_retry 0..7 (default 1; 7 retries\n"
+"forever and needs --deadline); --size: bytes of the SEND, 1..65536\n"
+"(default the path MTU); --iterations: runs per code, 1..100 (default 5);\n"
+"--poll: busy (default) or event; --peer GID: the responder is the ibtrace\n"
+"of that host (default: loopback on the local port), --peer-port: its RDMA\n"
+"CM port, 1..65535; --deadline: longest wait for one SEND, 1..600000 ms;\n"
+"--recv-posted: negative control, the responder posts a receive buffer, so\n"
+"the test must fail. Prints each code as it is measured, then a table.\n",
+	.any_link_layer	= true,
+	.opts		= rnr_opts,
+	.args_size	= sizeof(struct rnr_args),
+	.opt		= rnr_opt,
+	.check		= rnr_check,
+	.request	= rnr_request,
+	.owns		= rnr_owns,
+	.data_size	= sizeof(struct rnr_data),
+	.attrs		= rnr_attrs,
+	.absorb		= rnr_absorb,
+	.take		= rnr_take,
+	.free_data	= rnr_free,
+	.progress_attr	= IBTRACE_A_TEST_RNR_CODE,
+	.progress_text	= rnr_progress_text,
+	.dut_text	= rnr_dut_text,
+	.head_text	= rnr_head_text,
+	.body_text	= rnr_body_text,
+	.running_text	= rnr_running_text,
+	.sends_mads	= false,
+	.json		= rnr_json,
+};

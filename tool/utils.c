@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * What every object of ibtracectl uses: the one error line, the global
+ * options and the parsing of an object's options and words, dispatch on
+ * a command word, and the handling of SIGINT/SIGTERM while a kernel job
+ * runs.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "ibtracectl.h"
+
+/* Print the one line a failure is allowed, and return @code. */
+int ibt_err(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("Error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return code;
+}
+
+/* Signals */
+
+volatile sig_atomic_t ibt_interrupted;
+volatile sig_atomic_t ibt_signal;
+
+/*
+ * A signal that comes within IBT_SIGNAL_SAME_MS of the first is the same
+ * request: timeout(1) and supervisors signal the tool and then its
+ * process group, so it arrives twice. A later one ends the tool.
+ */
+#define IBT_SIGNAL_SAME_MS	1000
+
+static struct timespec ibt_signal_at;
+
+/*
+ * Handler for SIGINT/SIGTERM while a request runs: sets ibt_interrupted;
+ * the same signal again within a second is the same request (timeout(1)
+ * signals the tool and its process group), a later one ends the tool.
+ */
+static void ibt_on_signal(int sig)
+{
+	struct timespec now;
+	int saved = errno;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (!ibt_signal) {
+		ibt_signal_at = now;
+		ibt_signal = sig;
+	} else if ((now.tv_sec - ibt_signal_at.tv_sec) * 1000 +
+		   (now.tv_nsec - ibt_signal_at.tv_nsec) / 1000000 >=
+		   IBT_SIGNAL_SAME_MS) {
+		/* delivered at the handler's return, with its default action */
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+	ibt_interrupted = 1;
+	errno = saved;
+}
+
+/*
+ * From here on SIGINT and SIGTERM reach the tool only while it waits for
+ * the kernel (ibt_nl_wait_notify() lets them in): they are blocked, and
+ * caught by ibt_on_signal() if @catch; otherwise they stay pending.
+ */
+void ibt_signals_hold(bool catch)
+{
+	struct sigaction sa = { .sa_handler = ibt_on_signal };
+	sigset_t set;
+
+	sigemptyset(&sa.sa_mask);
+	if (catch) {
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+	}
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+}
+
+/* Options and words */
+
+static const struct option global_opts[] = {
+	IBT_GLOBAL_OPTS,
+	{ NULL,		0,			NULL, 0 },
+};
+
+static int check_dev_name(const char *name)
+{
+	size_t len = strlen(name);
+
+	if (!len || len >= IBT_DEV_NAME_MAX || strchr(name, '/'))
+		return -1;
+	return 0;
+}
+
+/*
+ * Apply global option @c (-j, --pretty, -d, -p), met before the object or
+ * among its arguments. IBT_EXIT_OK, a printed usage error, or -1 when @c
+ * is not a global option.
+ */
+int ibt_global_opt(struct ibt *ctx, int c, const char *arg)
+{
+	switch (c) {
+	case 'j':
+		ctx->json = true;
+		return IBT_EXIT_OK;
+	case IBT_OPT_PRETTY:
+		ctx->json = true;
+		ctx->pretty = true;
+		return IBT_EXIT_OK;
+	case 'd':
+		if (check_dev_name(arg))
+			return ibt_err(IBT_EXIT_USAGE, "bad device name \"%s\" for -d",
+				       arg);
+		ctx->dev = arg;
+		return IBT_EXIT_OK;
+	case 'p':
+		if (ibt_parse_u32(arg, 1, 255, &ctx->port))
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad port \"%s\" for -p: expected 1..255", arg);
+		return IBT_EXIT_OK;
+	default:
+		return -1;
+	}
+}
+
+/*
+ * The words left after the options, argv[first..argc-1], into @pos: at
+ * least @min, at most @max. Errors name "@obj @cmd" and @what it needs.
+ */
+static int ibt_positional(int argc, char **argv, int first, int min, int max,
+			  const char *obj, const char *cmd, const char *what,
+			  const char **pos)
+{
+	int i, n = argc - first;
+
+	if (n > max)
+		return ibt_err(IBT_EXIT_USAGE, "unexpected argument \"%s\"",
+			       argv[first + max]);
+	if (n < min)
+		return ibt_err(IBT_EXIT_USAGE, "%s %s needs %s; see ibtracectl %s help",
+			       obj, cmd, what, obj);
+	for (i = 0; i < n; i++)
+		pos[i] = argv[first + i];
+	return IBT_EXIT_OK;
+}
+
+/* Usage error for an option getopt_long() rejected ('?' or ':'). */
+int ibt_bad_opt(int c, char **argv, const char *where)
+{
+	const char *word = argv[optind - 1];
+
+	if (c == ':')
+		return ibt_err(IBT_EXIT_USAGE, "option %s needs an argument",
+			       word);
+	/* a known long option without argument given one ("--detach=1") */
+	if (optopt && !strncmp(word, "--", 2) && strchr(word, '='))
+		return ibt_err(IBT_EXIT_USAGE, "option %.*s takes no argument",
+			       (int)strcspn(word, "="), word);
+	if (optopt)
+		return ibt_err(IBT_EXIT_USAGE, "unknown %soption -%c; see ibtracectl --help",
+			       where, optopt);
+	return ibt_err(IBT_EXIT_USAGE,
+		       "unknown or ambiguous %soption %s; see ibtracectl --help",
+		       where, word);
+}
+
+/*
+ * Option @opt's number @arg into @val, within @min..@max; *@has set (if
+ * @has). 0, or a printed usage error.
+ */
+int ibt_opt_u32(const char *opt, const char *arg, uint32_t min, uint32_t max,
+		uint32_t *val, bool *has)
+{
+	if (ibt_parse_u32(arg, min, max, val))
+		return ibt_err(IBT_EXIT_USAGE, "bad %s \"%s\": expected %u..%u",
+			       opt, arg, min, max);
+	if (has)
+		*has = true;
+	return 0;
+}
+
+/*
+ * The words after the one just consumed (getopt's program name): the
+ * options of @a's command, then its positional words. -h, --help (and
+ * the word "help" first, if @a->help_word) set *@a->help and end the
+ * parsing; global options are applied here; every other option goes to
+ * @a->opt (if any), whose IBT_OPT_UNKNOWN (getopt's '?' and ':'
+ * included) is a usage error naming the option. Then @a->min..@a->max
+ * words into @a->pos. IBT_EXIT_OK or a printed exit code.
+ */
+int ibt_args_parse(struct ibt *ctx, const struct ibt_args *a)
+{
+	int argc = ctx->argc + 1;
+	char **argv = ctx->argv - 1;
+	char where[48] = "";
+	int c, ret;
+
+	/* "ping ", "sim add ": names the command in errors */
+	if (a->obj)
+		snprintf(where, sizeof(where), "%s %s%s", a->obj,
+			 a->cmd ? a->cmd : "", a->cmd ? " " : "");
+	if (a->help_word && ctx->argc > 0 && !strcmp(ctx->argv[0], "help")) {
+		*a->help = true;
+		return IBT_EXIT_OK;
+	}
+	opterr = 0;
+	optind = 0;	/* glibc: restart scanning from argv[1] */
+	while ((c = getopt_long(argc, argv, a->shortopts, a->longopts, NULL)) != -1) {
+		if (c == 'h' && a->help) {
+			*a->help = true;
+			return IBT_EXIT_OK;
+		}
+		ret = ibt_global_opt(ctx, c, optarg);
+		if (ret < 0 && a->opt)
+			ret = a->opt(ctx, c, optarg, a->priv);
+		if (ret < 0)
+			ret = ibt_bad_opt(c, argv, where);
+		if (ret)
+			return ret;
+	}
+	return ibt_positional(argc, argv, optind, a->min, a->max, a->obj,
+			      a->cmd, a->what, a->pos);
+}
+
+/*
+ * The end of a command without arguments of its own: only global options
+ * may follow ("ibtracectl dev show -j"); anything else is a usage error.
+ */
+int ibt_end_args(struct ibt *ctx)
+{
+	static const struct ibt_args args = {
+		.shortopts = "+:jd:p:",
+		.longopts = global_opts,
+	};
+
+	if (!ctx->argc)
+		return IBT_EXIT_OK;
+	return ibt_args_parse(ctx, &args);
+}
+
+/*
+ * Run the entry of @table named by the next word (or @dflt when there is
+ * none), with that word consumed. @what names the word in errors.
+ */
+int ibt_dispatch(struct ibt *ctx, const char *what,
+		 const struct ibt_cmd *table, const char *dflt)
+{
+	const char *word = dflt;
+	int i;
+
+	/* an option where the command may be: the default command */
+	if (ctx->argc > 0 && (ctx->argv[0][0] != '-' || !dflt)) {
+		word = ctx->argv[0];
+		ctx->argc--;
+		ctx->argv++;
+	}
+	if (!word)
+		return ibt_err(IBT_EXIT_USAGE, "missing %s; see ibtracectl --help",
+			       what);
+	i = ibt_cmd_lookup(table, word);
+	if (i == IBT_LOOKUP_AMBIGUOUS)
+		return ibt_err(IBT_EXIT_USAGE, "ambiguous %s \"%s\"; see ibtracectl --help",
+			       what, word);
+	if (i < 0)
+		return ibt_err(IBT_EXIT_USAGE, "unknown %s \"%s\"; see ibtracectl --help",
+			       what, word);
+	return table[i].fn(ctx);
+}
+
