@@ -90,7 +90,7 @@ u64 ibtsim_node_cost(u8 type, u8 num_ports, u8 guid_cap)
 {
 	u32 recv_wr = READ_ONCE(ibtsim_mad_recv_wr);
 	u32 ports = num_ports + 1;
-	u64 guids = kmalloc_size_roundup(round_up(guid_cap, IBTSIM_GUID_BLOCK) *
+	u64 guids = kmalloc_size_roundup(round_up(guid_cap, IBTRACE_IBA_GUID_BLOCK) *
 					 sizeof(u64));
 	u64 cost;
 
@@ -100,7 +100,7 @@ u64 ibtsim_node_cost(u8 type, u8 num_ports, u8 guid_cap)
 	/* SM-lite's sweep: per port a LID, 3 flags, a use count; a queue */
 	cost += ports * (sizeof(u16) + 3 * sizeof(bool) + sizeof(u32)) + 12;
 	if (type == IBTSIM_NODE_SWITCH) {
-		u32 masks = DIV_ROUND_UP(ports, IBTSIM_MFT_PORTS);
+		u32 masks = DIV_ROUND_UP(ports, IBTRACE_IBA_MFT_MASK_PORTS);
 
 		cost += kmalloc_size_roundup(sizeof(struct ibtsim_switch));
 		cost += ibtsim_table_cost(IBTSIM_MFT_CAP * masks * sizeof(u16));

@@ -104,7 +104,7 @@ static struct ibtsim_port *ibtsim_ca_rx(struct ibtsim_port *port,
 		goto drop;
 	}
 	if (!dr) {
-		if (pkt->dlid == IBTSIM_LID_PERMISSIVE) {
+		if (pkt->dlid == be16_to_cpu(IB_LID_PERMISSIVE)) {
 			if (pkt->dqpn) {
 				why = "permissive DLID";
 				goto drop;
@@ -324,7 +324,7 @@ static bool ibtsim_port_tx(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt)
 	lid = port->lid;
 	top = lid + (1U << port->lmc) - 1;
 	pkt->slid = lid ? lid | (pkt->path_bits & ((1U << port->lmc) - 1)) :
-			  IBTSIM_LID_PERMISSIVE;
+			  be16_to_cpu(IB_LID_PERMISSIVE);
 	pkt->pkey = pkt->sqpn ? port->pkeys[pkt->pkey_index] :
 				IBTSIM_DEFAULT_PKEY;
 	spin_unlock_irqrestore(&port->node->lock, flags);

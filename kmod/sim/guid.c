@@ -4,7 +4,7 @@
  *
  * Every HCA port and every switch's port 0 has a GUID table of the
  * fabric's guid_cap entries (FABRIC_ADD; rounded up here to whole blocks
- * of %IBTSIM_GUID_BLOCK so that a block is always addressable); external
+ * of %IBTRACE_IBA_GUID_BLOCK so that a block is always addressable); external
  * switch ports have none. PortInfo:GUIDCap (port->guid_cap) says how many
  * entries are in use; it may be lowered at run time, so it is read under
  * the node lock on every access.
@@ -40,7 +40,7 @@ static bool ibtsim_port_has_guids(const struct ibtsim_port *port)
 /* Entries allocated per table: guid_cap rounded up to whole blocks. */
 static unsigned int ibtsim_guid_alloc_len(const struct ibtsim_fabric *fabric)
 {
-	return round_up(fabric->guid_cap, IBTSIM_GUID_BLOCK);
+	return round_up(fabric->guid_cap, IBTRACE_IBA_GUID_BLOCK);
 }
 
 /**
@@ -132,7 +132,7 @@ u16 ibtsim_guid_info(struct ibtsim_node *node, u8 in_port, struct ib_smp *smp,
 	u16 status = 0;
 	u32 quirks;
 
-	BUILD_BUG_ON(IBTSIM_GUID_BLOCK * sizeof(*wire) != IB_SMP_DATA_SIZE);
+	BUILD_BUG_ON(IBTRACE_IBA_GUID_BLOCK * sizeof(*wire) != IB_SMP_DATA_SIZE);
 	*changed = false;
 	if (!port->gids)
 		return IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD_ATTRIB;
@@ -140,14 +140,14 @@ u16 ibtsim_guid_info(struct ibtsim_node *node, u8 in_port, struct ib_smp *smp,
 	spin_lock_irqsave(&node->lock, flags);
 	cap = __ibtsim_guid_cap(port);
 	quirks = port->guid_quirks;
-	if (block >= DIV_ROUND_UP(cap, IBTSIM_GUID_BLOCK)) {
+	if (block >= DIV_ROUND_UP(cap, IBTRACE_IBA_GUID_BLOCK)) {
 		memset(wire, 0, IB_SMP_DATA_SIZE);
 		if (!(quirks & IBTRACE_SIM_GUID_QUIRK_PAST_TABLE_STATUS))
 			status = IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE;
 		goto out;
 	}
-	first = block * IBTSIM_GUID_BLOCK;
-	for (i = 0; i < IBTSIM_GUID_BLOCK; i++) {
+	first = block * IBTRACE_IBA_GUID_BLOCK;
+	for (i = 0; i < IBTRACE_IBA_GUID_BLOCK; i++) {
 		unsigned int e = first + i;
 		u64 v = be64_to_cpu(wire[i]);
 
@@ -163,7 +163,7 @@ u16 ibtsim_guid_info(struct ibtsim_node *node, u8 in_port, struct ib_smp *smp,
 			*changed = true;
 		}
 	}
-	for (i = 0; i < IBTSIM_GUID_BLOCK; i++)
+	for (i = 0; i < IBTRACE_IBA_GUID_BLOCK; i++)
 		wire[i] = cpu_to_be64(ibtsim_port_guid_entry(port, first + i));
 out:
 	spin_unlock_irqrestore(&node->lock, flags);

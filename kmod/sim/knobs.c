@@ -172,7 +172,7 @@ int ibtsim_misroute_check(const struct ibtsim_node *node, u32 dlid, u32 port,
 		*why = "misroute rules are for switches";
 		return -EOPNOTSUPP;
 	}
-	if (!dlid || dlid > IBTSIM_LID_UCAST_MAX) {
+	if (!dlid || dlid > IBTRACE_IBA_LID_UCAST_MAX) {
 		*why = "misroute DLID must be a unicast LID, 1..0xbfff";
 		return -ERANGE;
 	}

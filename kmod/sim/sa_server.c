@@ -104,7 +104,7 @@ static struct ibtsim_port *ibtsim_sa_port_find(struct ibtsim_fabric *fabric,
 	unsigned long flags;
 	u32 i, n;
 
-	if (!gid && (!lid || lid > IBTSIM_LID_UCAST_MAX))
+	if (!gid && (!lid || lid > IBTRACE_IBA_LID_UCAST_MAX))
 		return NULL;
 	for (i = 0; i < fabric->num_nodes; i++) {
 		struct ibtsim_node *node = fabric->nodes[i];
@@ -151,7 +151,7 @@ static bool ibtsim_sa_active(struct ibtsim_port *port, u8 *mtu)
 static u8 ibtsim_sa_lft(struct ibtsim_node *node, u16 dlid)
 {
 	unsigned long flags;
-	u8 out = IBTSIM_PORT_NONE;
+	u8 out = IBTRACE_IBA_LFT_NO_PORT;
 
 	spin_lock_irqsave(&node->lock, flags);
 	if (node->ports[0].lid && dlid >= node->ports[0].lid &&
@@ -160,8 +160,8 @@ static u8 ibtsim_sa_lft(struct ibtsim_node *node, u16 dlid)
 	else if (dlid <= node->sw->lft_top && dlid < IBTSIM_LFT_CAP)
 		out = ibtsim_lft_get(node->sw, dlid);
 	spin_unlock_irqrestore(&node->lock, flags);
-	if (out && out != IBTSIM_PORT_NONE && out > node->num_ports)
-		out = IBTSIM_PORT_NONE;
+	if (out && out != IBTRACE_IBA_LFT_NO_PORT && out > node->num_ports)
+		out = IBTRACE_IBA_LFT_NO_PORT;
 	return out;
 }
 
@@ -183,7 +183,7 @@ static bool ibtsim_sa_walk(struct ibtsim_port *src, struct ibtsim_port *dst,
 	for (hops = 0; hops < IBTSIM_MAX_FWD_HOPS; hops++) {
 		if (p->node->sw && !p->num) {
 			out = ibtsim_sa_lft(p->node, dlid);
-			if (!out || out == IBTSIM_PORT_NONE)
+			if (!out || out == IBTRACE_IBA_LFT_NO_PORT)
 				return false;
 			p = &p->node->ports[out];
 		}
@@ -392,7 +392,7 @@ enum ibtsim_sa_verdict ibtsim_sa_server_rx(struct ibtsim_port *port,
 		ibtsim_drop(port, "SA: TrapRepress to the SA");
 		return IBTSIM_SA_DROP;
 	}
-	if (!pkt->slid || pkt->slid > IBTSIM_LID_UCAST_MAX) {
+	if (!pkt->slid || pkt->slid > IBTRACE_IBA_LID_UCAST_MAX) {
 		ibtsim_drop(port, "SA: request from no unicast LID");
 		return IBTSIM_SA_DROP;
 	}

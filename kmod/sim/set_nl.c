@@ -33,7 +33,7 @@ static struct netlink_range_validation ibtsim_nl_delay_range = {
 
 static struct netlink_range_validation ibtsim_nl_dlid_range = {
 	.min = 1,
-	.max = IBTSIM_LID_UCAST_MAX,
+	.max = IBTRACE_IBA_LID_UCAST_MAX,
 };
 
 static const struct nla_policy

@@ -30,30 +30,23 @@
 #include <linux/prandom.h>
 #include <rdma/ib_verbs.h>
 #include <uapi/linux/ibtrace_sim.h>
+#include "ibtrace_iba.h"
 
 #define IBTSIM_MAX_FABRICS	256
 #define IBTSIM_MAX_NODES	BIT(20)
 #define IBTSIM_PKEY_TBL_LEN	32
 #define IBTSIM_GUID_CAP		8	/* default GUIDCap of a fabric */
-#define IBTSIM_GUID_BLOCK	8	/* GUIDInfo entries per SMP */
 #define IBTSIM_SL2VL_LEN	8	/* SLtoVLMappingTable: 16 4-bit VLs */
 #define IBTSIM_VLARB_BLOCK	64	/* VLArbitrationTable: 32 entries */
 #define IBTSIM_MFT_CAP		1024	/* MulticastFDBCap */
-#define IBTSIM_MFT_BLOCK	32	/* MFT entries per SMP */
-#define IBTSIM_MFT_PORTS	16	/* ports per MFT port mask */
-#define IBTSIM_LID_MCAST_BASE	0xc000
 #define IBTSIM_DEFAULT_PKEY	0xffff
 #define IBTSIM_DEFAULT_GID_PREFIX 0xfe80000000000000ULL
 #define IBTSIM_VENDOR_ID	0x001405	/* OpenIB OUI */
 #define IBTSIM_DEVICE_ID	0x5a5a
-#define IBTSIM_LID_PERMISSIVE	0xffff
-#define IBTSIM_LID_UCAST_MAX	0xbfff
-#define IBTSIM_LFT_CAP		(IBTSIM_LID_UCAST_MAX + 1)	/* LinearFDBCap */
-#define IBTSIM_LFT_BLOCK	64	/* LFT entries per SMP */
+#define IBTSIM_LFT_CAP		(IBTRACE_IBA_LID_UCAST_MAX + 1)	/* LinearFDBCap */
 /* LFT entries per chunk, allocated when the first route is set in it. */
 #define IBTSIM_LFT_CHUNK	4096
 #define IBTSIM_LFT_CHUNKS	(IBTSIM_LFT_CAP / IBTSIM_LFT_CHUNK)
-#define IBTSIM_PORT_NONE	0xff	/* LFT entry: no route */
 #define IBTSIM_MAX_FWD_HOPS	255	/* links a packet may cross */
 #define IBTSIM_MISROUTE_MAX	256	/* misroute rules per switch */
 
@@ -234,13 +227,13 @@ struct ibtsim_node {
 
 /**
  * struct ibtsim_switch - SwitchInfo and forwarding state of a switch node
- * @lft: LinearForwardingTable, %IBTSIM_LFT_CAP exit ports (%IBTSIM_PORT_NONE:
+ * @lft: LinearForwardingTable, %IBTSIM_LFT_CAP exit ports (%IBTRACE_IBA_LFT_NO_PORT:
  *	no route) in chunks of %IBTSIM_LFT_CHUNK; a NULL chunk has no route
  *	(a fabric of 10,000 LIDs needs 3 of the 12)
  * @lft_top: LinearFDBTop, highest LID the LFT is used for
  * @mft_top: MulticastFDBTop (kept; multicast is not forwarded)
  * @mft: MulticastForwardingTable, %IBTSIM_MFT_CAP entries of @mft_masks
- *	port masks of %IBTSIM_MFT_PORTS ports each (entry-major)
+ *	port masks of %IBTRACE_IBA_MFT_MASK_PORTS ports each (entry-major)
  * @mft_masks: port masks per MFT entry, enough for port 0..num_ports
  * @sl2vl: SLtoVLMappingTable of every (input port, output port) pair,
  *	%IBTSIM_SL2VL_LEN bytes each, input-major

@@ -126,7 +126,7 @@ static int ibtsim_sm_alloc(struct ibtsim_sm *sm, struct ibtsim_fabric *fabric)
 	sm->reached = kvcalloc(sm->num_ports, sizeof(*sm->reached),
 			       GFP_KERNEL);
 	sm->use = kvcalloc(sm->num_ports, sizeof(*sm->use), GFP_KERNEL);
-	sm->owner = kvcalloc(min_t(u32, sm->num_ports, IBTSIM_LID_UCAST_MAX) + 1,
+	sm->owner = kvcalloc(min_t(u32, sm->num_ports, IBTRACE_IBA_LID_UCAST_MAX) + 1,
 			     sizeof(*sm->owner), GFP_KERNEL);
 	sm->queue = kvcalloc(n, sizeof(*sm->queue), GFP_KERNEL);
 	sm->dist = kvcalloc(n, sizeof(*sm->dist), GFP_KERNEL);
@@ -183,9 +183,9 @@ static bool ibtsim_sm_give_lid(struct ibtsim_sm *sm, struct ibtsim_port *port)
 
 	if (sm->lid[i])
 		return false;
-	if (sm->max_lid == IBTSIM_LID_UCAST_MAX) {
+	if (sm->max_lid == IBTRACE_IBA_LID_UCAST_MAX) {
 		pr_warn_once("%s: more than %u LIDs needed, some nodes get none\n",
-			     sm->fabric->name, IBTSIM_LID_UCAST_MAX);
+			     sm->fabric->name, IBTRACE_IBA_LID_UCAST_MAX);
 		return false;
 	}
 	sm->lid[i] = ++sm->max_lid;
@@ -373,7 +373,7 @@ static void ibtsim_sm_distances(struct ibtsim_sm *sm, struct ibtsim_node *t)
 static u8 ibtsim_sm_exit(struct ibtsim_sm *sm, struct ibtsim_node *s)
 {
 	u32 d = sm->dist[s->index], best_use = U32_MAX;
-	u8 best = IBTSIM_PORT_NONE;
+	u8 best = IBTRACE_IBA_LFT_NO_PORT;
 	u32 n;
 
 	for (n = 1; n <= s->num_ports; n++) {
@@ -388,7 +388,7 @@ static u8 ibtsim_sm_exit(struct ibtsim_sm *sm, struct ibtsim_node *s)
 			best_use = use;
 		}
 	}
-	if (best != IBTSIM_PORT_NONE)
+	if (best != IBTRACE_IBA_LFT_NO_PORT)
 		sm->use[sm->base[s->index] + best]++;
 	return best;
 }
@@ -402,7 +402,7 @@ static void ibtsim_sm_route_lid(struct ibtsim_sm *sm, struct ibtsim_node *t,
 
 	for (i = 0; i < fabric->num_nodes; i++) {
 		struct ibtsim_node *s = fabric->nodes[i];
-		u8 out = IBTSIM_PORT_NONE;
+		u8 out = IBTRACE_IBA_LFT_NO_PORT;
 
 		if (!s->sw || !sm->reached[sm->base[i]])
 			continue;
@@ -433,9 +433,9 @@ static int ibtsim_sm_route(struct ibtsim_sm *sm)
 			return err;
 		spin_lock_irqsave(&s->lock, flags);
 		top = max_t(u32, s->sw->lft_top, sm->max_lid);
-		ibtsim_lft_set(s->sw, 0, IBTSIM_PORT_NONE);
+		ibtsim_lft_set(s->sw, 0, IBTRACE_IBA_LFT_NO_PORT);
 		for (lid = sm->max_lid + 1; lid <= top; lid++)
-			ibtsim_lft_set(s->sw, lid, IBTSIM_PORT_NONE);
+			ibtsim_lft_set(s->sw, lid, IBTRACE_IBA_LFT_NO_PORT);
 		s->sw->lft_top = sm->max_lid;
 		s->sw->port_state_change = false;
 		spin_unlock_irqrestore(&s->lock, flags);

@@ -319,8 +319,8 @@ static u16 __ibtsim_set_port_info(struct ibtsim_port *port,
 
 	/* validate */
 	/* LID 0 is only accepted while none is assigned (an SM arming). */
-	if (mgmt && (lid > IBTSIM_LID_UCAST_MAX || (!lid && port->lid) ||
-		     sm_lid > IBTSIM_LID_UCAST_MAX))
+	if (mgmt && (lid > IBTRACE_IBA_LID_UCAST_MAX || (!lid && port->lid) ||
+		     sm_lid > IBTRACE_IBA_LID_UCAST_MAX))
 		return IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE;
 	switch (state) {
 	case IBTSIM_PORT_NOP:

@@ -40,26 +40,6 @@
 #define IBTSIM_SW_LIFE_TIME	0x12	/* about 1 s */
 #define IBTSIM_SW_LIDS_PER_PORT	1
 
-/* SwitchInfo (IBA 14.2.5.4), as on the wire. */
-struct ibtsim_switch_info {
-	__be16 lft_cap;
-	__be16 rft_cap;
-	__be16 mft_cap;
-	__be16 lft_top;
-	u8 default_port;
-	u8 def_mc_primary;
-	u8 def_mc_not_primary;
-	u8 life_psc_osl;	/* LifeTimeValue:5, PortStateChange:1, 2 more */
-	__be16 lids_per_port;
-	__be16 pkey_enf_cap;
-	u8 enf_caps;		/* In/OutboundEnf, FilterRaw, EnhancedPort0 */
-	u8 reserved;
-	__be16 mft_top;
-} __packed;
-
-#define IBTSIM_SI_LIFE_SHIFT	3
-#define IBTSIM_SI_PSC		BIT(2)
-
 /**
  * ibtsim_switch_create - give a switch node its switch state
  * @node: the node, of type switch
@@ -77,7 +57,7 @@ int ibtsim_switch_create(struct ibtsim_node *node)
 	sw = kzalloc(sizeof(*sw), GFP_KERNEL);
 	if (!sw)
 		return -ENOMEM;
-	sw->mft_masks = DIV_ROUND_UP(node->num_ports + 1, IBTSIM_MFT_PORTS);
+	sw->mft_masks = DIV_ROUND_UP(node->num_ports + 1, IBTRACE_IBA_MFT_MASK_PORTS);
 	sw->mft = ibtsim_zalloc_array(IBTSIM_MFT_CAP * sw->mft_masks,
 				      sizeof(*sw->mft));
 	if (!sw->mft)
@@ -86,8 +66,8 @@ int ibtsim_switch_create(struct ibtsim_node *node)
 	if (!sw->sl2vl)
 		goto err_free_mft;
 	sw->life_time = IBTSIM_SW_LIFE_TIME;
-	sw->def_mc_primary = IBTSIM_PORT_NONE;
-	sw->def_mc_not_primary = IBTSIM_PORT_NONE;
+	sw->def_mc_primary = IBTRACE_IBA_LFT_NO_PORT;
+	sw->def_mc_not_primary = IBTRACE_IBA_LFT_NO_PORT;
 	xa_init(&sw->misroute);
 	node->sw = sw;
 	return 0;
@@ -121,7 +101,7 @@ static u8 *ibtsim_lft_chunk_alloc(gfp_t gfp)
 	u8 *chunk = kmalloc(IBTSIM_LFT_CHUNK, gfp);
 
 	if (chunk)
-		memset(chunk, IBTSIM_PORT_NONE, IBTSIM_LFT_CHUNK);
+		memset(chunk, IBTRACE_IBA_LFT_NO_PORT, IBTSIM_LFT_CHUNK);
 	return chunk;
 }
 
@@ -130,22 +110,22 @@ static u8 *ibtsim_lft_chunk_alloc(gfp_t gfp)
  * @sw: the switch; its node's lock held
  * @lid: a LID below %IBTSIM_LFT_CAP
  *
- * Return: the exit port, or %IBTSIM_PORT_NONE.
+ * Return: the exit port, or %IBTRACE_IBA_LFT_NO_PORT.
  */
 u8 ibtsim_lft_get(const struct ibtsim_switch *sw, u32 lid)
 {
 	const u8 *chunk = sw->lft[lid / IBTSIM_LFT_CHUNK];
 
-	return chunk ? chunk[lid % IBTSIM_LFT_CHUNK] : IBTSIM_PORT_NONE;
+	return chunk ? chunk[lid % IBTSIM_LFT_CHUNK] : IBTRACE_IBA_LFT_NO_PORT;
 }
 
 /**
  * ibtsim_lft_set - set the LFT entry of @lid
  * @sw: the switch; its node's lock held
  * @lid: a LID below %IBTSIM_LFT_CAP
- * @port: exit port, or %IBTSIM_PORT_NONE
+ * @port: exit port, or %IBTRACE_IBA_LFT_NO_PORT
  *
- * A route (not %IBTSIM_PORT_NONE) needs the chunk of @lid: reserved with
+ * A route (not %IBTRACE_IBA_LFT_NO_PORT) needs the chunk of @lid: reserved with
  * ibtsim_lft_reserve() before.
  */
 void ibtsim_lft_set(struct ibtsim_switch *sw, u32 lid, u8 port)
@@ -155,7 +135,7 @@ void ibtsim_lft_set(struct ibtsim_switch *sw, u32 lid, u8 port)
 	if (chunk)
 		chunk[lid % IBTSIM_LFT_CHUNK] = port;
 	else
-		WARN_ON_ONCE(port != IBTSIM_PORT_NONE);
+		WARN_ON_ONCE(port != IBTRACE_IBA_LFT_NO_PORT);
 }
 
 /**
@@ -193,7 +173,7 @@ int ibtsim_lft_reserve(struct ibtsim_node *node, u32 top)
 
 /* Caller holds the node lock. */
 static void __ibtsim_fill_switch_info(struct ibtsim_node *node,
-				      struct ibtsim_switch_info *si)
+				      struct ibtrace_iba_switch_info *si)
 {
 	struct ibtsim_switch *sw = node->sw;
 
@@ -205,8 +185,8 @@ static void __ibtsim_fill_switch_info(struct ibtsim_node *node,
 	si->default_port = sw->default_port;
 	si->def_mc_primary = sw->def_mc_primary;
 	si->def_mc_not_primary = sw->def_mc_not_primary;
-	si->life_psc_osl = sw->life_time << IBTSIM_SI_LIFE_SHIFT |
-			   (sw->port_state_change ? IBTSIM_SI_PSC : 0);
+	si->life_psc_osl = sw->life_time << IBTRACE_IBA_SI_LIFE_SHIFT |
+			   (sw->port_state_change ? IBTRACE_IBA_SI_PSC : 0);
 	si->lids_per_port = cpu_to_be16(IBTSIM_SW_LIDS_PER_PORT);
 	/* Tables are kept per port; enforcement is not simulated. */
 	si->pkey_enf_cap = cpu_to_be16(IBTSIM_PKEY_TBL_LEN);
@@ -215,7 +195,7 @@ static void __ibtsim_fill_switch_info(struct ibtsim_node *node,
 static u16 ibtsim_switch_info(struct ibtsim_node *node, struct ib_smp *smp,
 			      bool set)
 {
-	struct ibtsim_switch_info *si = (struct ibtsim_switch_info *)smp->data;
+	struct ibtrace_iba_switch_info *si = (struct ibtrace_iba_switch_info *)smp->data;
 	struct ibtsim_switch *sw = node->sw;
 	u16 top = be16_to_cpu(si->lft_top);
 	unsigned long flags;
@@ -234,9 +214,9 @@ static u16 ibtsim_switch_info(struct ibtsim_node *node, struct ib_smp *smp,
 		sw->default_port = si->default_port;
 		sw->def_mc_primary = si->def_mc_primary;
 		sw->def_mc_not_primary = si->def_mc_not_primary;
-		sw->life_time = si->life_psc_osl >> IBTSIM_SI_LIFE_SHIFT;
+		sw->life_time = si->life_psc_osl >> IBTRACE_IBA_SI_LIFE_SHIFT;
 		/* PortStateChange: writing 1 clears it. */
-		if (si->life_psc_osl & IBTSIM_SI_PSC)
+		if (si->life_psc_osl & IBTRACE_IBA_SI_PSC)
 			sw->port_state_change = false;
 	}
 	__ibtsim_fill_switch_info(node, si);
@@ -250,18 +230,18 @@ static u16 ibtsim_switch_lft(struct ibtsim_node *node, struct ib_smp *smp,
 {
 	u32 block = be32_to_cpu(smp->attr_mod);
 	struct ibtsim_switch *sw = node->sw;
-	u32 c = block * IBTSIM_LFT_BLOCK / IBTSIM_LFT_CHUNK;
-	u32 off = block * IBTSIM_LFT_BLOCK % IBTSIM_LFT_CHUNK;
+	u32 c = block * IBTRACE_IBA_LFT_BLOCK / IBTSIM_LFT_CHUNK;
+	u32 off = block * IBTRACE_IBA_LFT_BLOCK % IBTSIM_LFT_CHUNK;
 	u8 *spare = NULL;
 	unsigned long flags;
 
 	BUILD_BUG_ON(IBTSIM_LFT_CAP % IBTSIM_LFT_CHUNK);
-	BUILD_BUG_ON(IBTSIM_LFT_CHUNK % IBTSIM_LFT_BLOCK);
-	if (block >= IBTSIM_LFT_CAP / IBTSIM_LFT_BLOCK)
+	BUILD_BUG_ON(IBTSIM_LFT_CHUNK % IBTRACE_IBA_LFT_BLOCK);
+	if (block >= IBTSIM_LFT_CAP / IBTRACE_IBA_LFT_BLOCK)
 		return IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE;
 	/* A route into a chunk not there yet: the chunk first (any context). */
 	if (set && !READ_ONCE(sw->lft[c]) &&
-	    memchr_inv(smp->data, IBTSIM_PORT_NONE, IBTSIM_LFT_BLOCK)) {
+	    memchr_inv(smp->data, IBTRACE_IBA_LFT_NO_PORT, IBTRACE_IBA_LFT_BLOCK)) {
 		spare = ibtsim_lft_chunk_alloc(GFP_ATOMIC);
 		if (!spare)
 			return IB_MGMT_MAD_STATUS_BUSY;
@@ -273,15 +253,15 @@ static u16 ibtsim_switch_lft(struct ibtsim_node *node, struct ib_smp *smp,
 		spare = NULL;
 	}
 	if (set && sw->lft[c])
-		memcpy(sw->lft[c] + off, smp->data, IBTSIM_LFT_BLOCK);
+		memcpy(sw->lft[c] + off, smp->data, IBTRACE_IBA_LFT_BLOCK);
 	if (sw->lft[c])
-		memcpy(smp->data, sw->lft[c] + off, IBTSIM_LFT_BLOCK);
+		memcpy(smp->data, sw->lft[c] + off, IBTRACE_IBA_LFT_BLOCK);
 	else
-		memset(smp->data, IBTSIM_PORT_NONE, IBTSIM_LFT_BLOCK);
+		memset(smp->data, IBTRACE_IBA_LFT_NO_PORT, IBTRACE_IBA_LFT_BLOCK);
 	spin_unlock_irqrestore(&node->lock, flags);
 	kfree(spare);
-	memset(smp->data + IBTSIM_LFT_BLOCK, 0,
-	       IB_SMP_DATA_SIZE - IBTSIM_LFT_BLOCK);
+	memset(smp->data + IBTRACE_IBA_LFT_BLOCK, 0,
+	       IB_SMP_DATA_SIZE - IBTRACE_IBA_LFT_BLOCK);
 	return 0;
 }
 
@@ -301,15 +281,15 @@ static u16 ibtsim_switch_mft(struct ibtsim_node *node, struct ib_smp *smp,
 	unsigned int i;
 	u16 *entry;
 
-	BUILD_BUG_ON(IBTSIM_MFT_BLOCK * sizeof(*wire) != IB_SMP_DATA_SIZE);
-	BUILD_BUG_ON(IBTSIM_MFT_CAP % IBTSIM_MFT_BLOCK);
-	if ((am & 0x0ffffe00) || block >= IBTSIM_MFT_CAP / IBTSIM_MFT_BLOCK ||
+	BUILD_BUG_ON(IBTRACE_IBA_MFT_BLOCK * sizeof(*wire) != IB_SMP_DATA_SIZE);
+	BUILD_BUG_ON(IBTSIM_MFT_CAP % IBTRACE_IBA_MFT_BLOCK);
+	if ((am & 0x0ffffe00) || block >= IBTSIM_MFT_CAP / IBTRACE_IBA_MFT_BLOCK ||
 	    pos >= sw->mft_masks)
 		return IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE;
-	entry = sw->mft + block * IBTSIM_MFT_BLOCK * sw->mft_masks + pos;
+	entry = sw->mft + block * IBTRACE_IBA_MFT_BLOCK * sw->mft_masks + pos;
 
 	spin_lock_irqsave(&node->lock, flags);
-	for (i = 0; i < IBTSIM_MFT_BLOCK; i++, entry += sw->mft_masks) {
+	for (i = 0; i < IBTRACE_IBA_MFT_BLOCK; i++, entry += sw->mft_masks) {
 		if (set)
 			*entry = be16_to_cpu(wire[i]);
 		wire[i] = cpu_to_be16(*entry);
@@ -397,7 +377,7 @@ static bool ibtsim_switch_own_lid(struct ibtsim_node *node, u16 dlid)
 	u16 lid;
 	u8 lmc;
 
-	if (dlid == IBTSIM_LID_PERMISSIVE)
+	if (dlid == be16_to_cpu(IB_LID_PERMISSIVE))
 		return true;
 	lid = ibtsim_switch_lid(node, &lmc);
 	return lid && dlid >= lid && dlid - lid < (1U << lmc);
@@ -407,7 +387,7 @@ static bool ibtsim_switch_own_lid(struct ibtsim_node *node, u16 dlid)
 static u8 ibtsim_switch_lookup(struct ibtsim_node *node, u16 dlid)
 {
 	unsigned long flags;
-	u8 port = IBTSIM_PORT_NONE;
+	u8 port = IBTRACE_IBA_LFT_NO_PORT;
 
 	if (ibtsim_switch_own_lid(node, dlid))
 		return 0;
@@ -423,7 +403,7 @@ static u16 ibtsim_switch_slid(struct ibtsim_node *node)
 {
 	u8 lmc;
 
-	return ibtsim_switch_lid(node, &lmc) ?: IBTSIM_LID_PERMISSIVE;
+	return ibtsim_switch_lid(node, &lmc) ?: be16_to_cpu(IB_LID_PERMISSIVE);
 }
 
 /* Continue a DR SMP LID-routed to @lid (a LID-routed end of its path). */
@@ -544,7 +524,7 @@ static enum ibtsim_fwd ibtsim_switch_route(struct ibtsim_node *node, u8 in_port,
 		*out = ibtsim_switch_lookup(node, pkt->dlid);
 	if (!*out)
 		return IBTSIM_FWD_LOCAL;
-	if (*out == IBTSIM_PORT_NONE) {
+	if (*out == IBTRACE_IBA_LFT_NO_PORT) {
 		*why = "no LFT entry for the DLID";
 		return IBTSIM_FWD_DROP;
 	}
@@ -585,7 +565,7 @@ static bool ibtsim_switch_answer(struct ibtsim_node *node, u8 in_port,
 		 */
 		if (hdr->mgmt_class == IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE &&
 		    ((struct ib_smp *)hdr)->dr_dlid == IB_LID_PERMISSIVE)
-			pkt->slid = IBTSIM_LID_PERMISSIVE;
+			pkt->slid = be16_to_cpu(IB_LID_PERMISSIVE);
 	} else if (dqpn == 1) {
 		if (hdr->mgmt_class == IB_MGMT_CLASS_SUBN_LID_ROUTED ||
 		    hdr->mgmt_class == IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE) {
