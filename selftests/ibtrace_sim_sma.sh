@@ -18,63 +18,20 @@
 
 source "$(dirname "$0")/lib.sh"
 
-SIM_KO=${IBTRACE_SIM_KO:-$IBT_ROOT/kmod/sim/ibtrace_sim.ko}
-SIM_CTL=${IBTRACE_SIM_CTL:-$IBT_DIR/ibtrace_sim_ctl}
-SIM_SMP=${IBTRACE_SIM_SMP:-$IBT_DIR/ibtrace_sim_smp}
-TMP=$(mktemp -d /tmp/ibtrace_simsma.XXXXXX)
+TOPO=$IBT_TOPO/s1s2.topo
 OSM_PID=
-cleanup()
-{
-	[ -n "$OSM_PID" ] && kill "$OSM_PID" 2>/dev/null && wait "$OSM_PID"
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
+ibt_tmpdir
+ibt_at_exit '[ -n "$OSM_PID" ] && kill "$OSM_PID" 2>/dev/null && wait "$OSM_PID"'
 
 ibt_require_root
 ibt_require_file "$SIM_KO"
-for c in smpquery perfquery ibportstate; do
-	ibt_require_cmd "$c"
-done
-if [ ! -x "$SIM_CTL" ]; then
-	command -v gcc >/dev/null 2>&1 || ibt_skip_all "no $SIM_CTL and no gcc"
-	gcc -O2 -o "$TMP/ibtrace_sim_ctl" "$IBT_DIR/ibtrace_sim_ctl.c" ||
-		ibt_skip_all "cannot build ibtrace_sim_ctl"
-	SIM_CTL=$TMP/ibtrace_sim_ctl
-fi
-if [ ! -x "$SIM_SMP" ]; then
-	command -v gcc >/dev/null 2>&1 || ibt_skip_all "no $SIM_SMP and no gcc"
-	gcc -O2 -o "$TMP/ibtrace_sim_smp" "$IBT_DIR/ibtrace_sim_smp.c" \
-		-libumad || ibt_skip_all "cannot build ibtrace_sim_smp"
-	SIM_SMP=$TMP/ibtrace_sim_smp
-fi
+ibt_require_cmd smpquery perfquery ibportstate
+ibt_require_file "$SIM_CTL" "$SIM_SMP"
+ibt_require_modules ib_core ib_umad
+ibt_sim_load
 
-if ! modprobe ib_core || ! modprobe ib_umad; then
-	ibt_skip_all "ib_core/ib_umad not available"
-fi
-rmmod ibtrace_sim 2>/dev/null
-ibt_check "insmod ibtrace_sim" insmod "$SIM_KO"
-
-cat > "$TMP/topo" <<'TOPO'
-Switch 4 "S1"
-[1] "A"[1]
-[2] "S2"[1]
-[3] "C"[1]
-
-Switch 4 "S2"
-[1] "S1"[2]
-[2] "B"[1]
-
-Hca 1 "A"
-[1] "S1"[1]
-
-Hca 1 "B"
-[1] "S2"[2]
-
-Hca 1 "C"
-[1] "S1"[3]
-TOPO
 ibt_check "fabric sma (no SM): 2 switches, 3 HCAs" \
-	"$SIM_CTL" add sma "$TMP/topo" no-sm
+	"$SIM_CTL" add sma "$TOPO" no-sm
 nodes=$("$SIM_CTL" nodes sma)
 dev()
 {
@@ -313,16 +270,12 @@ if ! command -v opensm >/dev/null 2>&1; then
 	ibt_done
 fi
 
-ibt_check "fabric osm, same topology, no SM" "$SIM_CTL" add osm "$TMP/topo" no-sm
+ibt_check "fabric osm, same topology, no SM" "$SIM_CTL" add osm "$TOPO" no-sm
 nodes=$("$SIM_CTL" nodes osm)
 A=$(dev A)
 B=$(dev B)
-mkdir -p "$TMP/osm"
-# Private cache and dump directories (no state from other runs). OpenSM
-# writes its log file through a buffer: read it once OpenSM exited.
-OSM_CACHE_DIR=$TMP/osm OSM_TMP_DIR=$TMP/osm \
-	timeout 300 opensm -o -g "0x$(pguid A 1)" -f "$TMP/osm.log" \
-	>/dev/null 2>&1
+# Private cache and dump directories (no state from other runs).
+ibt_opensm_once "$TMP/osm" 300 "0x$(pguid A 1)" "$TMP/osm.log" >/dev/null 2>&1
 ibt_match "opensm -o on A: SUBNET UP" 'SUBNET UP' \
 	"$(cat "$TMP/osm.log" 2>/dev/null)"
 ibt_expect "  no ERR in its log (no unanswered or refused attribute)" "" \
