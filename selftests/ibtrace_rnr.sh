@@ -27,9 +27,7 @@ source "$(dirname "$0")/lib.sh"
 
 ibt_require_root
 ibt_require_file "$IBTRACECTL"
-ibt_require_cmd jq
-ibt_require_cmd rdma
-ibt_require_cmd setpriv
+ibt_require_cmd jq rdma setpriv
 
 # Table values (ns) of the RNR NAK timer codes, from the specification.
 TABLE=(655360000 10000 20000 30000 40000 60000 80000 120000 160000 240000

@@ -27,38 +27,20 @@
 
 source "$(dirname "$0")/lib.sh"
 
-SIM_KO=${IBTRACE_SIM_KO:-$IBT_ROOT/kmod/sim/ibtrace_sim.ko}
-SIM_SMP=${IBTRACE_SIM_SMP:-$IBT_DIR/ibtrace_sim_smp}
 EX=/usr/share/doc/ibsim-utils/net-examples
-TMP=$(mktemp -d /tmp/ibtrace_simmc.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+ibt_tmpdir
 
 ibt_require_root
-ibt_require_file "$SIM_KO"
-ibt_require_file "$IBT_KO"
-ibt_require_file "$IBTRACECTL"
-ibt_require_file "$EX/net.2sw2path4hca"
-for c in ibtracert jq; do
-	ibt_require_cmd "$c"
-done
-if [ ! -x "$SIM_SMP" ]; then
-	command -v gcc >/dev/null 2>&1 || ibt_skip_all "no $SIM_SMP and no gcc"
-	gcc -O2 -o "$TMP/ibtrace_sim_smp" "$IBT_DIR/ibtrace_sim_smp.c" \
-		-libumad || ibt_skip_all "cannot build ibtrace_sim_smp"
-	SIM_SMP=$TMP/ibtrace_sim_smp
-fi
-if ! modprobe ib_core || ! modprobe ib_umad; then
-	ibt_skip_all "ib_core/ib_umad not available"
-fi
+ibt_require_file "$SIM_KO" "$IBT_KO" "$IBTRACECTL" "$EX/net.2sw2path4hca"
+ibt_require_cmd ibtracert jq
+ibt_require_file "$SIM_SMP"
+ibt_require_modules ib_core ib_umad
 
-rmmod ibtrace 2>/dev/null
-rmmod ibtrace_sim 2>/dev/null
-ibt_check "insmod ibtrace_sim" insmod "$SIM_KO"
-ibt_check "load ibtrace" ibt_modprobe_ibtrace
+ibt_sim_load_ibtrace "load ibtrace"
 ibt_check "fabric f: net.2sw2path4hca, SM-lite" \
 	"$IBTRACECTL" sim add "$EX/net.2sw2path4hca" --name f
 
-J=$("$IBTRACECTL" -j sim show f | jq -c '.[0]')
+J=$(ibt_sim_json f)
 dev_of() { jq -r --arg n "$1" '.nodes[] | select(.name == $n) | .dev' <<< "$J"; }
 lid_of() { jq -r --arg n "$1" '.nodes[] | select(.name == $n) | .ports[0].lid' <<< "$J"; }
 HCAS="Hca1 Hca2 Hca3 Hca4"
@@ -287,7 +269,7 @@ star w 70 > "$TMP/w"
 ibt_check "fabric w: a 70-port switch, 70 HCAs (SM-lite)" \
 	"$IBTRACECTL" sim add "$TMP/w" --name w
 ibt_check "  MLID 0xc000 out of all 70 ports (5 port-mask positions)" flood w 70
-J=$("$IBTRACECTL" -j sim show w | jq -c '.[0]')
+J=$(ibt_sim_json w)
 ibt_check "  H1 -> H70 (out of port 70, past the first 64) = ibtracert -m" \
 	agree 0xc000 H1 H70
 # (ibtracert cannot start from H70: libibumad opens no umad port past
@@ -305,7 +287,7 @@ ibt_check "fabric s16: a 16-port switch, 16 HCAs (SM-lite)" \
 	"$IBTRACECTL" sim add "$TMP/s16" --name s16
 ibt_check "  MLID 0xc000 out of all 16 ports (2 port-mask positions)" \
 	flood s16 16
-J=$("$IBTRACECTL" -j sim show s16 | jq -c '.[0]')
+J=$(ibt_sim_json s16)
 ibt_expect "  H1 -> H16: found, S left by port 16 (position 1's bit 0)" \
 	"0/1 1/16 1/0" \
 	"$("$IBTRACECTL" -j -d "$(dev_of H1)" trace --mlid 0xc000 \
@@ -313,7 +295,7 @@ ibt_expect "  H1 -> H16: found, S left by port 16 (position 1's bit 0)" \
 n=$(ibt_rert_mc_path "$(dev_of H1)" 0xc000 "$(lid_of H1)" "$(lid_of H16)" | wc -l)
 echo "# ibtracert -m H1 -> H16 on the 16-port switch: $n hops found (it reads ports 0..15 only)"
 ibt_check "sim del s16" "$IBTRACECTL" sim del s16
-J=$("$IBTRACECTL" -j sim show f | jq -c '.[0]')
+J=$(ibt_sim_json f)
 
 # SMPs against ibtracert -m (sim counters) -----------------------------------------
 
