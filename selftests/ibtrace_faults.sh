@@ -223,7 +223,6 @@ delays()
 	knob C 1 delay_us "$2"
 }
 
-node() { jq -r --arg n "$1" ".nodes[] | select(.name == \$n) | $2" <<< "$J"; }
 
 # running KIND: number of running jobs of KIND
 running() { "$IBTRACECTL" -j job show 2>/dev/null | jq --arg k "$1" '[.[] | select(.kind == $k and .state == "running")] | length'; }
@@ -301,13 +300,13 @@ cycle()
 	while read -r i k; do
 		IDX[$k]=$i
 	done < <(jq -r '.nodes[] | "\(.index) \(.name)"' <<< "$J")
-	A=$(node A .dev)
-	D=$(node D .dev)
-	E=$(node E .dev)
-	LB=$(node B '.ports[] | select(.port == 1) | .lid')
-	LC=$(node C '.ports[] | select(.port == 1) | .lid')
+	A=$(ibt_sim_dev A)
+	D=$(ibt_sim_dev D)
+	E=$(ibt_sim_dev E)
+	LB=$(ibt_sim_node B '.ports[] | select(.port == 1) | .lid')
+	LC=$(ibt_sim_node C '.ports[] | select(.port == 1) | .lid')
 	local devs
-	devs="$A $(node B .dev) $(node C .dev) $D $E rxe0"
+	devs="$A $(ibt_sim_dev B) $(ibt_sim_dev C) $D $E rxe0"
 	res0=$(res_counts $devs)
 	# Every cycle builds the same fabric: the same GUID tables
 	[ -n "$TAB_D" ] || { TAB_D=$(table "$D"); TAB_E=$(table "$E"); }

@@ -60,11 +60,10 @@ ibt_check "fabric g (SM-lite, GUID tables of 255)" \
 	"$IBTRACECTL" sim add "$IBT_TOPO/s1s2_a_first.topo" --name g --guid-cap 255
 ibt_sim_wait_active g
 J=$(ibt_sim_json g)
-node() { jq -r --arg n "$1" ".nodes[] | select(.name == \$n) | $2" <<< "$J"; }
-A=$(node A .dev)
-B=$(node B .dev)
-LB=$(node B '.ports[] | select(.port == 1) | .lid')
-GB=$(node B '.ports[] | select(.port == 1) | .guid')
+A=$(ibt_sim_dev A)
+B=$(ibt_sim_dev B)
+LB=$(ibt_sim_node B '.ports[] | select(.port == 1) | .lid')
+GB=$(ibt_sim_node B '.ports[] | select(.port == 1) | .guid')
 ibt_match "A, B are RDMA devices, B has a LID" '^ibsim[0-9]+ ibsim[0-9]+ [1-9][0-9]*$' \
 	"$A $B $LB"
 

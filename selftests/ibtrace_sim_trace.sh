@@ -172,14 +172,12 @@ done
 # Fabric a: Hca1 -> Hca4 crosses both switches ---------------------------------
 
 J=$(ibt_sim_json a)
-dev_of() { jq -r --arg n "$1" '.nodes[] | select(.name == $n) | .dev' <<< "$J"; }
-lid_of() { jq -r --arg n "$1" '.nodes[] | select(.name == $n) | .ports[0].lid' <<< "$J"; }
-H1=$(dev_of Hca1)
-H4=$(dev_of Hca4)
-L1=$(lid_of Hca1)
-L4=$(lid_of Hca4)
-S1L=$(lid_of Switch1)
-S2L=$(lid_of Switch2)
+H1=$(ibt_sim_dev Hca1)
+H4=$(ibt_sim_dev Hca4)
+L1=$(ibt_sim_lid Hca1)
+L4=$(ibt_sim_lid Hca4)
+S1L=$(ibt_sim_lid Switch1)
+S2L=$(ibt_sim_lid Switch2)
 S1G=$(jq -r '.nodes[] | select(.name == "Switch1") | .guid' <<< "$J")
 
 js=$("$IBTRACECTL" -j -d "$H1" trace --dlid "$L4")

@@ -61,11 +61,10 @@ TOPO
 ibt_check "chain of three switches (SM-lite)" "$IBTRACECTL" sim add "$TMP/topo" --name ahead
 ibt_sim_wait_active ahead
 J=$(ibt_sim_json ahead)
-node() { jq -r --arg n "$1" ".nodes[] | select(.name == \$n) | $2" <<< "$J"; }
-H1=$(node Hca1 .dev)
-H2=$(node Hca2 .dev)
-L1=$(node Hca1 '.ports[] | select(.port == 1) | .lid')
-L2=$(node Hca2 '.ports[] | select(.port == 1) | .lid')
+H1=$(ibt_sim_dev Hca1)
+H2=$(ibt_sim_dev Hca2)
+L1=$(ibt_sim_node Hca1 '.ports[] | select(.port == 1) | .lid')
+L2=$(ibt_sim_node Hca2 '.ports[] | select(.port == 1) | .lid')
 ibt_match "Hca1, Hca2 are RDMA devices, Hca2 has a LID" '^ibsim[0-9]+ ibsim[0-9]+ [1-9][0-9]*$' \
 	"$H1 $H2 $L2"
 

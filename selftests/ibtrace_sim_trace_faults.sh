@@ -32,12 +32,10 @@ ibt_check "fabric f (net.2sw2path4hca) up under SM-lite, seed $IBT_SEED" \
 	"$IBTRACECTL" sim add "$EX/net.2sw2path4hca" --name f --seed "$IBT_SEED"
 
 J=$(ibt_sim_json f)
-dev_of() { jq -r --arg n "$1" '.nodes[] | select(.name == $n) | .dev' <<< "$J"; }
-lid_of() { jq -r --arg n "$1" '.nodes[] | select(.name == $n) | .ports[0].lid' <<< "$J"; }
-H1=$(dev_of Hca1)
-H2=$(dev_of Hca2)
-H4=$(dev_of Hca4)
-L4=$(lid_of Hca4)
+H1=$(ibt_sim_dev Hca1)
+H2=$(ibt_sim_dev Hca2)
+H4=$(ibt_sim_dev Hca4)
+L4=$(ibt_sim_lid Hca4)
 
 # hops as "node_guid in out lid agent" lines
 path_of() { jq -r '.hops[] | "\(.node_guid) \(.in_port // "") \(.out_port // "") \(.lid) \(.agent)"'; }

@@ -41,13 +41,11 @@ ibt_check "fabric f: net.2sw2path4hca, SM-lite" \
 	"$IBTRACECTL" sim add "$EX/net.2sw2path4hca" --name f
 
 J=$(ibt_sim_json f)
-dev_of() { jq -r --arg n "$1" '.nodes[] | select(.name == $n) | .dev' <<< "$J"; }
-lid_of() { jq -r --arg n "$1" '.nodes[] | select(.name == $n) | .ports[0].lid' <<< "$J"; }
 HCAS="Hca1 Hca2 Hca3 Hca4"
-H1=$(dev_of Hca1)
-L1=$(lid_of Hca1)
-L3=$(lid_of Hca3)
-L4=$(lid_of Hca4)
+H1=$(ibt_sim_dev Hca1)
+L1=$(ibt_sim_lid Hca1)
+L3=$(ibt_sim_lid Hca3)
+L4=$(ibt_sim_lid Hca4)
 # Switch1 is behind Hca1's port 1; Switch2 behind Switch1's port 3 (and 5)
 S1=0,1
 S2=0,1,3
@@ -100,9 +98,9 @@ agree()
 {
 	local want got
 
-	want=$(ibt_rert_mc_path "$(dev_of "$2")" "$1" "$(lid_of "$2")" "$(lid_of "$3")")
-	got=$("$IBTRACECTL" -j -d "$(dev_of "$2")" -p 1 trace --mlid "$1" \
-		--dlid "$(lid_of "$3")" -t 300 2>/dev/null | ibt_trace_mc_path)
+	want=$(ibt_rert_mc_path "$(ibt_sim_dev "$2")" "$1" "$(ibt_sim_lid "$2")" "$(ibt_sim_lid "$3")")
+	got=$("$IBTRACECTL" -j -d "$(ibt_sim_dev "$2")" -p 1 trace --mlid "$1" \
+		--dlid "$(ibt_sim_lid "$3")" -t 300 2>/dev/null | ibt_trace_mc_path)
 	[ -n "$want" ] && [ "$want" = "$got" ] && return 0
 	printf '# %s %s -> %s\n# ibtracert -m:\n%s\n# ibtracectl:\n%s\n' "$1" "$2" \
 		"$3" "$(sed 's/^/#   /' <<< "$want")" "$(sed 's/^/#   /' <<< "$got")"
@@ -275,11 +273,11 @@ ibt_check "  H1 -> H70 (out of port 70, past the first 64) = ibtracert -m" \
 # (ibtracert cannot start from H70: libibumad opens no umad port past
 # the 64th device)
 ibt_expect "  H70 -> H1: S entered by 70, left by 1" "0/1 70/1 1/0" \
-	"$("$IBTRACECTL" -j -d "$(dev_of H70)" trace --mlid 0xc000 \
-		--dlid "$(lid_of H1)" | path_ports)"
+	"$("$IBTRACECTL" -j -d "$(ibt_sim_dev H70)" trace --mlid 0xc000 \
+		--dlid "$(ibt_sim_lid H1)" | path_ports)"
 ibt_expect "  H1 -> H70: S entered by 1, left by 70" "0/1 1/70 1/0" \
-	"$("$IBTRACECTL" -j -d "$(dev_of H1)" trace --mlid 0xc000 \
-		--dlid "$(lid_of H70)" | path_ports)"
+	"$("$IBTRACECTL" -j -d "$(ibt_sim_dev H1)" trace --mlid 0xc000 \
+		--dlid "$(ibt_sim_lid H70)" | path_ports)"
 ibt_check "sim del w" "$IBTRACECTL" sim del w
 
 star s16 16 > "$TMP/s16"
@@ -290,9 +288,9 @@ ibt_check "  MLID 0xc000 out of all 16 ports (2 port-mask positions)" \
 J=$(ibt_sim_json s16)
 ibt_expect "  H1 -> H16: found, S left by port 16 (position 1's bit 0)" \
 	"0/1 1/16 1/0" \
-	"$("$IBTRACECTL" -j -d "$(dev_of H1)" trace --mlid 0xc000 \
-		--dlid "$(lid_of H16)" | path_ports)"
-n=$(ibt_rert_mc_path "$(dev_of H1)" 0xc000 "$(lid_of H1)" "$(lid_of H16)" | wc -l)
+	"$("$IBTRACECTL" -j -d "$(ibt_sim_dev H1)" trace --mlid 0xc000 \
+		--dlid "$(ibt_sim_lid H16)" | path_ports)"
+n=$(ibt_rert_mc_path "$(ibt_sim_dev H1)" 0xc000 "$(ibt_sim_lid H1)" "$(ibt_sim_lid H16)" | wc -l)
 echo "# ibtracert -m H1 -> H16 on the 16-port switch: $n hops found (it reads ports 0..15 only)"
 ibt_check "sim del s16" "$IBTRACECTL" sim del s16
 J=$(ibt_sim_json f)

@@ -302,6 +302,26 @@ ibt_sim_json()
 	"$IBTRACECTL" -j sim show "$1" | jq -c '.[0]'
 }
 
+# A fabric's nodes, from J=$(ibt_sim_json FABRIC):
+# ibt_sim_node NAME FILTER: jq's FILTER applied to node NAME of $J
+ibt_sim_node()
+{
+	jq -r --arg n "$1" ".nodes[] | select(.name == \$n) | $2" <<< "$J"
+}
+
+# ibt_sim_dev NAME: node NAME's RDMA device
+ibt_sim_dev()
+{
+	ibt_sim_node "$1" .dev
+}
+
+# ibt_sim_lid NAME: the LID of node NAME's first port in $J (an HCA's
+# port 1, a switch's port 0)
+ibt_sim_lid()
+{
+	ibt_sim_node "$1" '.ports[0].lid'
+}
+
 # ibt_sim_active FABRIC: is every linked port of FABRIC Active?
 ibt_sim_active()
 {
