@@ -39,18 +39,14 @@ ibt_check "ibtrace loads" ibt_modprobe_ibtrace
 ibt_seed
 ibt_check "fabric k (no SM, --seed $IBT_SEED)" \
 	"$IBTRACECTL" sim add "$TOPO" --name k --no-sm --seed "$IBT_SEED"
-js=$("$IBTRACECTL" -j sim show k)
-ibt_expect "  sim show -j: the seed given" "$IBT_SEED" "$(jq -r '.[0].seed' <<< "$js")"
+J=$(ibt_sim_json k)
+ibt_expect "  sim show -j: the seed given" "$IBT_SEED" "$(jq -r .seed <<< "$J")"
 ibt_match "  sim show: seed on the fabric line" \
 	"^fabric k cas 3 switches 2 links 4 seed $IBT_SEED sm none\$" \
 	"$("$IBTRACECTL" sim show k | head -1)"
-dev_of()
-{
-	jq -r ".[0].nodes[] | select(.name == \"$1\") | .dev" <<< "$js"
-}
-A=$(dev_of A)
-B=$(dev_of B)
-C=$(dev_of C)
+A=$(ibt_sim_dev A)
+B=$(ibt_sim_dev B)
+C=$(ibt_sim_dev C)
 ibt_check "debugfs: node dirs by index and name" \
 	test -d "$DBG/k/0-S1/port0" -a -d "$DBG/k/1-S2/port2" -a -d "$DBG/k/2-A/port1"
 ibt_check "debugfs: S1 has a misroute file, port 2 link knobs and counters" \

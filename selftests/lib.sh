@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Shared helpers of the ibtrace selftests: KTAP subtest output, the
-# kernel-log gate, loading the modules and making rxe devices.
+# kernel-log gate, prerequisites, a scratch directory with its cleanup,
+# loading the modules, ibtrace_sim fabrics (the topologies several tests
+# share are in topo/), OpenSM, rxe devices and trace paths.
 #
 # A test script sources this file, calls its checks, and ends with
 # ibt_done, which prints the plan and exits 0 (all passed), 1 (a check
