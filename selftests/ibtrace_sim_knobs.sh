@@ -22,7 +22,6 @@
 source "$(dirname "$0")/lib.sh"
 
 TOPO=$IBT_TOPO/s1s2.topo
-ibt_tmpdir
 DBG=/sys/kernel/debug/ibtrace_sim
 
 ibt_require_root
