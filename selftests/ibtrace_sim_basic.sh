@@ -67,8 +67,8 @@ TOPO
 out=$("$SIM_CTL" add t0 "$TMP/two" no-sm)
 ibt_expect "fabric t0 created" "fabric t0 nodes 2 cas 2 switches 0 links 1" "$out"
 nodes=$("$SIM_CTL" nodes t0)
-A=$(sed -n 's/.*name "HcaA".* dev \([^ ]*\) .*/\1/p' <<< "$nodes")
-B=$(sed -n 's/.*name "HcaB".* dev \([^ ]*\) .*/\1/p' <<< "$nodes")
+A=$(ibt_simctl_dev HcaA)
+B=$(ibt_simctl_dev HcaB)
 ibt_match "two RDMA devices listed" '^ibsim[0-9]+ ibsim[0-9]+ $' "$(ibt_sim_devs)"
 ibt_match "node dump: HcaA's GUIDs and link" \
 	'index 0 type ca name "HcaA" guid 0x0002c90300001000 dev ibsim[0-9]+ port 1 guid 0x0002c90300001001 lid 0 state Init peer 1/1' \

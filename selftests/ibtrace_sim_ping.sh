@@ -17,8 +17,8 @@ ibt_check "ibtrace loads" ibt_modprobe_ibtrace
 
 ibt_check "fabric of two HCAs" "$SIM_CTL" add p0 "$IBT_TOPO/two_hcas.topo" no-sm
 nodes=$("$SIM_CTL" nodes p0)
-A=$(sed -n 's/.*name "HcaA".* dev \([^ ]*\) .*/\1/p' <<< "$nodes")
-B=$(sed -n 's/.*name "HcaB".* dev \([^ ]*\) .*/\1/p' <<< "$nodes")
+A=$(ibt_simctl_dev HcaA)
+B=$(ibt_simctl_dev HcaB)
 
 ibt_check "LIDs 1 and 2, ports Armed then Active (by SMPs)" sh -c "
 	ibportstate -C $A -P 1 -t 500 -D 0 1 lid 1 &&

@@ -33,17 +33,13 @@ ibt_sim_load
 ibt_check "fabric sma (no SM): 2 switches, 3 HCAs" \
 	"$SIM_CTL" add sma "$TOPO" no-sm
 nodes=$("$SIM_CTL" nodes sma)
-dev()
-{
-	sed -n "s/.*name \"$1\".* dev \([^ ]*\) .*/\1/p" <<< "$nodes"
-}
 # Port GUID of port $2 of node $1, without 0x.
 pguid()
 {
 	sed -n "s/.*name \"$1\".* port $2 guid 0x\([0-9a-f]*\).*/\1/p" <<< "$nodes"
 }
-A=$(dev A)
-B=$(dev B)
+A=$(ibt_simctl_dev A)
+B=$(ibt_simctl_dev B)
 AG=$(pguid A 1)
 S1G=$(pguid S1 0)
 S2G=$(pguid S2 0)
@@ -221,7 +217,7 @@ if [ -x "$IBTRACECTL" ]; then
 		"$IBTRACECTL" sim add "$TMP/small" --name "gc$cap" --no-sm \
 			--guid-cap "$cap" >/dev/null 2>&1
 		nodes=$("$SIM_CTL" nodes "gc$cap")
-		H=$(dev H)
+		H=$(ibt_simctl_dev H)
 		if [ -z "$H" ]; then
 			ibt_fail "sim add --guid-cap $cap" "$nodes"
 			continue
@@ -272,8 +268,8 @@ fi
 
 ibt_check "fabric osm, same topology, no SM" "$SIM_CTL" add osm "$TOPO" no-sm
 nodes=$("$SIM_CTL" nodes osm)
-A=$(dev A)
-B=$(dev B)
+A=$(ibt_simctl_dev A)
+B=$(ibt_simctl_dev B)
 # Private cache and dump directories (no state from other runs).
 ibt_opensm_once "$TMP/osm" 300 "0x$(pguid A 1)" "$TMP/osm.log" >/dev/null 2>&1
 ibt_match "opensm -o on A: SUBNET UP" 'SUBNET UP' \

@@ -28,7 +28,7 @@ out=$("$SIM_CTL" add sw "$TOPO" no-sm 2>&1)
 ibt_expect "fabric of 2 switches and 3 HCAs" \
 	"fabric sw nodes 5 cas 3 switches 2 links 4" "$out"
 nodes=$("$SIM_CTL" nodes sw)
-A=$(sed -n 's/.*name "A".* dev \([^ ]*\) .*/\1/p' <<< "$nodes")
+A=$(ibt_simctl_dev A)
 guid()
 {
 	sed -n "s/.*name \"$1\" guid \(0x[0-9a-f]*\).*/\1/p" <<< "$nodes"
@@ -160,8 +160,7 @@ ibt_match "smpquery nodedesc 11 (a switch LID) is S2" \
 	'Node Description:\.+S2$' "$(smpq nodedesc 11 2>&1)"
 ibt_match "smpquery nodedesc 1 from B comes back to A" \
 	'Node Description:\.+A$' \
-	"$(smpquery -C "$(sed -n 's/.*name "B".* dev \([^ ]*\) .*/\1/p' <<< "$nodes")" \
-		-P 1 -t 300 nodedesc 1 2>&1)"
+	"$(smpquery -C "$(ibt_simctl_dev B)" -P 1 -t 300 nodedesc 1 2>&1)"
 
 out=$(ibroute -C "$A" -P 1 -t 300 10 2>&1)
 ibt_match "ibroute 10: LID 2 out of port 2 to B" \
@@ -227,8 +226,8 @@ ibt_check "delete the fabric" "$SIM_CTL" del sw
 if command -v opensm >/dev/null 2>&1; then
 	ibt_check "fabric osm, same topology" "$SIM_CTL" add osm "$TOPO" no-sm
 	nodes=$("$SIM_CTL" nodes osm)
-	A=$(sed -n 's/.*name "A".* dev \([^ ]*\) .*/\1/p' <<< "$nodes")
-	B=$(sed -n 's/.*name "B".* dev \([^ ]*\) .*/\1/p' <<< "$nodes")
+	A=$(ibt_simctl_dev A)
+	B=$(ibt_simctl_dev B)
 	pguid=$(sed -n 's/.*name "A".* port 1 guid \(0x[0-9a-f]*\).*/\1/p' <<< "$nodes")
 	ibt_opensm_once "$TMP/osm" 120 "$pguid" "$TMP/osm.log" >/dev/null 2>&1
 	ibt_match "opensm -o on A: SUBNET UP" 'SUBNET UP' \

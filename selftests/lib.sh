@@ -324,6 +324,14 @@ ibt_sim_lid()
 	ibt_sim_node "$1" '.ports[0].lid'
 }
 
+# ibt_simctl_dev NAME: node NAME's RDMA device in $nodes (the output of
+# "ibtrace_sim_ctl nodes FABRIC")
+# shellcheck disable=SC2154	# $nodes is the caller's
+ibt_simctl_dev()
+{
+	sed -n "s/.*name \"$1\".* dev \([^ ]*\) .*/\1/p" <<< "$nodes"
+}
+
 # ibt_sim_active FABRIC: is every linked port of FABRIC Active?
 ibt_sim_active()
 {
