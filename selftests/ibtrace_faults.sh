@@ -67,8 +67,8 @@ read -r -a FAULTS <<< "${IBTRACE_FAULT_KINDS:-rmmod simdel rmmodsim rxedel linkd
 HUNG=/proc/sys/kernel/hung_task_timeout_secs
 hung0=$(cat "$HUNG" 2>/dev/null)
 ibt_tmpdir
-ibt_at_exit 'kill $(jobs -p) 2>/dev/null'
-ibt_at_exit '[ -n "$hung0" ] && echo "$hung0" > "$HUNG"'
+ibt_at_exit "kill \$(jobs -p) 2>/dev/null"
+[ -n "$hung0" ] && ibt_at_exit "echo $hung0 > $HUNG"
 
 ibt_require_root
 ibt_require_file "$SIM_KO" "$IBT_KO" "$IBTRACECTL" "$SIM_SMP"

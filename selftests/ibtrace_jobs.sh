@@ -25,7 +25,7 @@
 source "$(dirname "$0")/lib.sh"
 
 ibt_tmpdir
-ibt_at_exit 'kill $(jobs -p) 2>/dev/null'
+ibt_at_exit "kill \$(jobs -p) 2>/dev/null"
 PARAMS=/sys/module/ibtrace/parameters
 
 ibt_require_root

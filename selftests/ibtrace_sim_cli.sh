@@ -47,9 +47,7 @@ chmod 644 "$TMP/topo"
 # Resolving the family makes the kernel load ibtrace_sim by its alias if
 # it is installed: point the kernel's modprobe elsewhere meanwhile.
 KMODPROBE=$(cat /proc/sys/kernel/modprobe)
-# shellcheck disable=SC2317	# run at exit
-restore_modprobe() { echo "$KMODPROBE" > /proc/sys/kernel/modprobe; }
-ibt_at_exit restore_modprobe
+ibt_at_exit "echo $KMODPROBE > /proc/sys/kernel/modprobe"
 echo /bin/true > /proc/sys/kernel/modprobe
 run sim show
 ibt_expect "module absent: exit 3" 3 "$rc"

@@ -20,8 +20,16 @@ source "$(dirname "$0")/lib.sh"
 
 TOPO=$IBT_TOPO/s1s2.topo
 OSM_PID=
+# osm_stop: end the OpenSM started in the background, if one runs
+osm_stop()
+{
+	[ -n "$OSM_PID" ] || return 0
+	kill "$OSM_PID" 2>/dev/null
+	wait "$OSM_PID" 2>/dev/null
+	OSM_PID=
+}
 ibt_tmpdir
-ibt_at_exit '[ -n "$OSM_PID" ] && kill "$OSM_PID" 2>/dev/null && wait "$OSM_PID"'
+ibt_at_exit osm_stop
 
 ibt_require_root
 ibt_require_file "$SIM_KO"
@@ -289,9 +297,7 @@ for _ in $(seq 120); do
 done
 ibt_match "SMInfo from B reaches OpenSM's agent on A (not A's SMA)" \
 	"sm guid 0x0*${AG#00}.*SMINFO_MASTER" "$out"
-kill "$OSM_PID" 2>/dev/null
-wait "$OSM_PID" 2>/dev/null
-OSM_PID=
+osm_stop
 
 alid=$(($(cat "/sys/class/infiniband/$A/ports/1/lid")))
 blid=$(($(cat "/sys/class/infiniband/$B/ports/1/lid")))
@@ -308,6 +314,16 @@ field()
 	sed -n "s/^$1:\.*//p" <<< "$2"
 }
 
+# rose FIELD BEFORE N: "ok" if FIELD of $out is at least BEFORE + N, else
+# "BEFORE -> FIELD"
+rose()
+{
+	local now
+
+	now=$(field "$1" "$out")
+	[ "$now" -ge $(($2 + $3)) ] && echo ok || echo "$2 -> $now"
+}
+
 out=$(pq)
 ibt_match "perfquery (A's own port): PortCounters answered" \
 	'^# Port counters: Lid [0-9]+ port 1' "$out"
@@ -320,11 +336,9 @@ for _ in $(seq 20); do
 done
 out=$(pq "$alid" 1)
 ibt_match "  after 20 SMPs to B: PortXmitPkts rose by >= 20" '^ok$' \
-	"$([ "$(field PortXmitPkts "$out")" -ge $((tx0 + 20)) ] && echo ok ||
-	echo "$tx0 -> $(field PortXmitPkts "$out")")"
+	"$(rose PortXmitPkts "$tx0" 20)"
 ibt_match "  PortRcvPkts rose by >= 20" '^ok$' \
-	"$([ "$(field PortRcvPkts "$out")" -ge $((rx0 + 20)) ] && echo ok ||
-	echo "$rx0 -> $(field PortRcvPkts "$out")")"
+	"$(rose PortRcvPkts "$rx0" 20)"
 out=$(pq -x "$alid" 1)
 ibt_match "perfquery -x: extended PortXmitPkts >= the 32-bit one" '^ok$' \
 	"$([ "$(field PortXmitPkts "$out")" -ge $((tx0 + 20)) ] && echo ok ||
@@ -343,8 +357,7 @@ for _ in $(seq 10); do
 done
 out=$(pq "$s1lid" 1)
 ibt_match "  S1 port 1 PortXmitPkts rose by >= 10 (the answers to A)" '^ok$' \
-	"$([ "$(field PortXmitPkts "$out")" -ge $((tx0 + 10)) ] && echo ok ||
-	echo "$tx0 -> $(field PortXmitPkts "$out")")"
+	"$(rose PortXmitPkts "$tx0" 10)"
 out=$(pq -a "$s1lid")
 ibt_match "perfquery -a (PortSelect 255): the sum over S1's ports" \
 	'^PortSelect:\.+255$' "$out"
