@@ -223,7 +223,6 @@ delays()
 	knob C 1 delay_us "$2"
 }
 
-
 # running KIND: number of running jobs of KIND
 running() { "$IBTRACECTL" -j job show 2>/dev/null | jq --arg k "$1" '[.[] | select(.kind == $k and .state == "running")] | length'; }
 # has_set: every running GUIDInfo job has sent a Set within the table
