@@ -19,9 +19,7 @@ DEB_DIR=${IBTRACE_DEB_DIR:-$IBT_ROOT/.build/deb}
 kver=$(uname -r)
 
 ibt_require_root
-for c in dpkg dkms make gcc; do
-	ibt_require_cmd "$c"
-done
+ibt_require_cmd dpkg dkms make gcc
 dkms_deb=$(ls "$DEB_DIR"/ibtrace-dkms_*_all.deb 2>/dev/null | tail -1)
 tool_deb=$(ls "$DEB_DIR"/ibtracectl_*_amd64.deb 2>/dev/null | tail -1)
 [ -n "$dkms_deb" ] && [ -n "$tool_deb" ] ||

@@ -56,8 +56,6 @@
 
 source "$(dirname "$0")/lib.sh"
 
-SIM_KO=${IBTRACE_SIM_KO:-$IBT_ROOT/kmod/sim/ibtrace_sim.ko}
-SIM_SMP=${IBTRACE_SIM_SMP:-$IBT_DIR/ibtrace_sim_smp}
 CYCLES=${IBTRACE_FAULT_CYCLES:-${IBTRACE_FUZZ_ITER:-6}}
 MEM_KB=${IBTRACE_FAULT_MEM_KB:-16384}
 SLAB_KB=${IBTRACE_FAULT_SLAB_KB:-2048}
@@ -66,38 +64,22 @@ FAR_US=1000000		# S2 - S3 - S4 - B and C, each way
 GUID_CAP=32		# GUID tables of 4 blocks
 DBG=/sys/kernel/debug/ibtrace_sim
 read -r -a FAULTS <<< "${IBTRACE_FAULT_KINDS:-rmmod simdel rmmodsim rxedel linkdown drop}"
-TMP=$(mktemp -d /tmp/ibtrace_faults.XXXXXX)
 HUNG=/proc/sys/kernel/hung_task_timeout_secs
 hung0=$(cat "$HUNG" 2>/dev/null)
-cleanup()
-{
-	kill $(jobs -p) 2>/dev/null
-	[ -n "$hung0" ] && echo "$hung0" > "$HUNG"
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
+ibt_tmpdir
+ibt_at_exit "kill \$(jobs -p) 2>/dev/null"
+[ -n "$hung0" ] && ibt_at_exit "echo $hung0 > $HUNG"
 
 ibt_require_root
-ibt_require_file "$SIM_KO"
-ibt_require_file "$IBT_KO"
-ibt_require_file "$IBTRACECTL"
-ibt_require_file "$SIM_SMP"
-for c in jq rdma; do
-	ibt_require_cmd "$c"
-done
-case $CYCLES in
-'' | *[!0-9]* | 0) ibt_skip_all "IBTRACE_FAULT_CYCLES=\"$CYCLES\" is not a positive number" ;;
-esac
-modprobe ib_core && modprobe ib_umad && modprobe rdma_cm ||
-	ibt_skip_all "ib_core/ib_umad/rdma_cm not available"
+ibt_require_file "$SIM_KO" "$IBT_KO" "$IBTRACECTL" "$SIM_SMP"
+ibt_require_cmd jq rdma
+ibt_require_count IBTRACE_FAULT_CYCLES "$CYCLES"
+ibt_require_modules ib_core ib_umad rdma_cm
 modprobe rdma_rxe 2>/dev/null || ibt_skip_all "rdma_rxe not available"
 rmmod ibtrace 2>/dev/null
 rmmod ibtrace_sim 2>/dev/null
 rdma link delete rxe0 2>/dev/null
-if ! mountpoint -q /sys/kernel/debug; then
-	mount -t debugfs none /sys/kernel/debug 2>/dev/null ||
-		ibt_skip_all "debugfs cannot be mounted"
-fi
+ibt_require_debugfs
 declare -A IDX
 # A task blocked for 30 s (an unload or removal waiting for a job that
 # never ends) is reported in the kernel log, which fails the cycle.
@@ -241,10 +223,6 @@ delays()
 	knob C 1 delay_us "$2"
 }
 
-simjs() { "$IBTRACECTL" -j sim show "$FAB" | jq -c '.[0]'; }
-active() { [ "$(simjs | jq '[.nodes[].ports[] | select(.peer != null and .state != "ACTIVE")] | length')" = 0 ]; }
-node() { jq -r --arg n "$1" ".nodes[] | select(.name == \$n) | $2" <<< "$J"; }
-
 # running KIND: number of running jobs of KIND
 running() { "$IBTRACECTL" -j job show 2>/dev/null | jq --arg k "$1" '[.[] | select(.kind == $k and .state == "running")] | length'; }
 # has_set: every running GUIDInfo job has sent a Set within the table
@@ -315,19 +293,19 @@ cycle()
 	ibt_rxe_add rxe0 > /dev/null 2>&1 || { note_fail "rxe0 not created"; return; }
 	"$IBTRACECTL" sim add "$TMP/topo" --name "$FAB" --guid-cap "$GUID_CAP" --seed "$IBT_SEED" \
 		> /dev/null || { note_fail "sim add failed"; return; }
-	wait_for 20 active || { note_fail "fabric not Active"; return; }
-	J=$(simjs)
+	wait_for 20 ibt_sim_active "$FAB" || { note_fail "fabric not Active"; return; }
+	J=$(ibt_sim_json "$FAB")
 	IDX=()
 	while read -r i k; do
 		IDX[$k]=$i
 	done < <(jq -r '.nodes[] | "\(.index) \(.name)"' <<< "$J")
-	A=$(node A .dev)
-	D=$(node D .dev)
-	E=$(node E .dev)
-	LB=$(node B '.ports[] | select(.port == 1) | .lid')
-	LC=$(node C '.ports[] | select(.port == 1) | .lid')
+	A=$(ibt_sim_dev A)
+	D=$(ibt_sim_dev D)
+	E=$(ibt_sim_dev E)
+	LB=$(ibt_sim_node B '.ports[] | select(.port == 1) | .lid')
+	LC=$(ibt_sim_node C '.ports[] | select(.port == 1) | .lid')
 	local devs
-	devs="$A $(node B .dev) $(node C .dev) $D $E rxe0"
+	devs="$A $(ibt_sim_dev B) $(ibt_sim_dev C) $D $E rxe0"
 	res0=$(res_counts $devs)
 	# Every cycle builds the same fabric: the same GUID tables
 	[ -n "$TAB_D" ] || { TAB_D=$(table "$D"); TAB_E=$(table "$E"); }

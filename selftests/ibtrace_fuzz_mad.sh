@@ -21,27 +21,18 @@
 
 source "$(dirname "$0")/lib.sh"
 
-SIM_KO=${IBTRACE_SIM_KO:-$IBT_ROOT/kmod/sim/ibtrace_sim.ko}
 ITER=${IBTRACE_FUZZ_ITER:-10000}
-TMP=$(mktemp -d /tmp/ibtrace_fuzzmad.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+ibt_tmpdir
 
 ibt_require_root
-ibt_require_file "$SIM_KO"
-ibt_require_file "$IBT_MAD"
-ibt_require_file "$IBTRACECTL"
+ibt_require_file "$SIM_KO" "$IBT_MAD" "$IBTRACECTL"
 ibt_require_cmd jq
-case $ITER in
-'' | *[!0-9]* | 0) ibt_skip_all "IBTRACE_FUZZ_ITER=\"$ITER\" is not a positive number" ;;
-esac
-modprobe ib_core && modprobe ib_umad || ibt_skip_all "ib_core/ib_umad not available"
+ibt_require_count IBTRACE_FUZZ_ITER "$ITER"
+ibt_require_modules ib_core ib_umad
 ibt_seed
 echo "# $ITER MADs per target"
 
-rmmod ibtrace 2>/dev/null
-rmmod ibtrace_sim 2>/dev/null
-ibt_check "insmod ibtrace_sim" insmod "$SIM_KO"
-ibt_check "ibtrace loads" ibt_modprobe_ibtrace
+ibt_sim_load_ibtrace "ibtrace loads"
 
 # counters DEV PORT: the agent's counters as "name value ..." (one line of
 # "ibtracectl agent show": few processes, each costs in a TCG guest)

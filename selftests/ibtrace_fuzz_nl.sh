@@ -45,21 +45,15 @@
 source "$(dirname "$0")/lib.sh"
 
 IBT_NLSWEEP=${IBT_NLSWEEP:-$IBT_DIR/ibtrace_nlsweep}
-SIM_KO=${IBTRACE_SIM_KO:-$IBT_ROOT/kmod/sim/ibtrace_sim.ko}
 ITER=${IBTRACE_FUZZ_ITER:-20000}
-TMP=$(mktemp -d /tmp/ibtrace_fuzz_nl.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+TOPO=$IBT_TOPO/two_hcas.topo
+ibt_tmpdir
 chmod 755 "$TMP"	# written by the unprivileged runs below
 
 ibt_require_root
-ibt_require_file "$IBT_NLSWEEP"
-ibt_require_file "$SIM_KO"
-ibt_require_file "$IBTRACECTL"
-ibt_require_cmd setpriv
-ibt_require_cmd jq
-case $ITER in
-'' | *[!0-9]*) ibt_skip_all "IBTRACE_FUZZ_ITER=\"$ITER\" is not a number" ;;
-esac
+ibt_require_file "$IBT_NLSWEEP" "$SIM_KO" "$IBTRACECTL"
+ibt_require_cmd setpriv jq
+ibt_require_number IBTRACE_FUZZ_ITER "$ITER"
 modprobe rdma_rxe 2>/dev/null || ibt_skip_all "rdma_rxe not available"
 ibt_seed
 
@@ -72,18 +66,11 @@ ibt_check "ibtrace loads" ibt_modprobe_ibtrace
 ibt_check "ibtrace_sim loads" insmod "$SIM_KO"
 ibt_check "rxe0 created" ibt_rxe_add rxe0
 
-cat > "$TMP/topo" <<'TOPO'
-Hca 1 "HcaA"
-[1] "HcaB"[1]
-
-Hca 1 "HcaB"
-[1] "HcaA"[1]
-TOPO
-ibt_check "fabric fz (two HCAs, SM lite)" "$IBTRACECTL" sim add "$TMP/topo" --name fz
+ibt_check "fabric fz (two HCAs, SM lite)" "$IBTRACECTL" sim add "$TOPO" --name fz
 
 # Words the random strings are drawn from: devices, fabric, nodes, tests,
 # and a topology (a FABRIC_ADD may build a fabric).
-words=(fz HcaA HcaB nope "" "$(cat "$TMP/topo")" $(ls /sys/class/infiniband)
+words=(fz HcaA HcaB nope "" "$(cat "$TOPO")" $(ls /sys/class/infiniband)
 	$("$IBTRACECTL" test list 2>/dev/null | awk '{ print $1 }'))
 
 # run TAG USER MODE FAMILY: one campaign; its output in $TMP/TAG
@@ -185,7 +172,7 @@ done
 
 out=$("$IBTRACECTL" dev 2>&1)
 ibt_match "dev lists rxe0/1" "^rxe0/1 " "$out"
-js=$("$IBTRACECTL" -j sim add "$TMP/topo" --name after 2>&1)
+js=$("$IBTRACECTL" -j sim add "$TOPO" --name after 2>&1)
 ibt_expect "a new fabric" 0 "$?"
 A=$("$IBTRACECTL" -j sim show after | jq -r '.[0].nodes[] | select(.name == "HcaA") | .dev')
 js=$("$IBTRACECTL" -j -d "$A" ping --dlid 2 -c 3 -i 10 2>&1)

@@ -17,42 +17,17 @@
 
 source "$(dirname "$0")/lib.sh"
 
-SIM_KO=${IBTRACE_SIM_KO:-$IBT_ROOT/kmod/sim/ibtrace_sim.ko}
-SIM_CTL=${IBTRACE_SIM_CTL:-$IBT_DIR/ibtrace_sim_ctl}
-SIM_SMP=${IBTRACE_SIM_SMP:-$IBT_DIR/ibtrace_sim_smp}
 ITER=${IBTRACE_FUZZ_ITER:-10000}
 DBG=/sys/kernel/debug/ibtrace_sim
-TMP=$(mktemp -d /tmp/ibtrace_fuzz_smp.XXXXXX)
-BG_PIDS=()
-
-cleanup()
-{
-	local p
-
-	for p in "${BG_PIDS[@]}"; do
-		kill -9 "$p" 2>/dev/null
-	done
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
+ibt_tmpdir
 
 ibt_require_root
-ibt_require_file "$SIM_KO"
-ibt_require_file "$SIM_CTL"
-ibt_require_file "$SIM_SMP"
-for c in opensm ibping timeout; do
-	ibt_require_cmd "$c"
-done
-if ! modprobe ib_core || ! modprobe ib_umad; then
-	ibt_skip_all "ib_core/ib_umad not available"
-fi
-if ! mountpoint -q /sys/kernel/debug; then
-	mount -t debugfs none /sys/kernel/debug 2>/dev/null ||
-		ibt_skip_all "debugfs cannot be mounted"
-fi
-rmmod ibtrace_sim 2>/dev/null
+ibt_require_file "$SIM_KO" "$SIM_CTL" "$SIM_SMP"
+ibt_require_cmd opensm ibping timeout
+ibt_require_modules ib_core ib_umad
+ibt_require_debugfs
 ibt_seed
-ibt_check "insmod ibtrace_sim" insmod "$SIM_KO"
+ibt_sim_load
 
 # H1 (node 0) holds SM-lite and its SA; the fuzzer runs on H2. Parallel
 # links S1-S2, a two-port HCA on two switches, free switch ports.
@@ -149,10 +124,8 @@ ibt_expect "the fabric carried >= the answered MADs, dropped >= the $dexp expect
 
 # OpenSM brings the fabric up again -----------------------------------------------
 
-mkdir -p "$TMP/osm"
 pguid=$("$SIM_CTL" nodes fz | sed -n 's/.* name "H1" .* port 1 guid \(0x[0-9a-f]*\).*/\1/p')
-timeout 300 env OSM_CACHE_DIR="$TMP/osm" OSM_TMP_DIR="$TMP/osm" \
-	opensm -o -g "${pguid:-$guid1}" -f "$TMP/osm.log" > "$TMP/osm.out" 2>&1
+ibt_opensm_once "$TMP/osm" 300 "${pguid:-$guid1}" "$TMP/osm.log" > "$TMP/osm.out" 2>&1
 ibt_match "opensm -o on $dev1: SUBNET UP after the fuzzing" 'SUBNET UP' \
 	"$(cat "$TMP/osm.log" 2>/dev/null) $(tail -3 "$TMP/osm.out")"
 bad=$("$SIM_CTL" nodes fz | awk '{
@@ -174,14 +147,14 @@ ibt_expect "every linked port and switch port 0 Active" "" "$bad"
 
 lid3=$(cat "/sys/class/infiniband/$dev3/ports/1/lid" 2>/dev/null)
 ibping -S -C "$dev3" -P 1 > /dev/null 2>&1 &
-BG_PIDS+=($!)
+IBT_BG_PIDS+=($!)
 sleep 1
 out=$(timeout 30 ibping -C "$dev1" -P 1 -c 5 -L "$((lid3))" 2>&1)
 ibt_match "ibping $dev1 -> $dev3 (LID $((lid3))) across the fabric" \
 	'5 packets transmitted, 5 received' "$out"
-kill "${BG_PIDS[@]}" 2>/dev/null
+kill "${IBT_BG_PIDS[@]}" 2>/dev/null
 wait 2>/dev/null
-BG_PIDS=()
+IBT_BG_PIDS=()
 
 ibt_check "fabric fz deleted" "$SIM_CTL" del fz
 ibt_check "rmmod ibtrace_sim" rmmod ibtrace_sim

@@ -20,24 +20,17 @@
 
 source "$(dirname "$0")/lib.sh"
 
-SIM_KO=${IBTRACE_SIM_KO:-$IBT_ROOT/kmod/sim/ibtrace_sim.ko}
-SIM_CTL=${IBTRACE_SIM_CTL:-$IBT_DIR/ibtrace_sim_ctl}
 GEN=$IBT_DIR/gen_fattree.sh
 EXAMPLES=${IBTRACE_NET_EXAMPLES:-/usr/share/doc/ibsim-utils/net-examples}
 ITER=${IBTRACE_FUZZ_ITER:-1000}
-TMP=$(mktemp -d /tmp/ibtrace_fuzz_topo.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+ibt_tmpdir
 
 ibt_require_root
-ibt_require_file "$SIM_KO"
-ibt_require_file "$SIM_CTL"
+ibt_require_file "$SIM_KO" "$SIM_CTL"
 ibt_require_cmd rdma
-if ! modprobe ib_core || ! modprobe ib_umad; then
-	ibt_skip_all "ib_core/ib_umad not available"
-fi
-rmmod ibtrace_sim 2>/dev/null
+ibt_require_modules ib_core ib_umad
 ibt_seed
-ibt_check "insmod ibtrace_sim" insmod "$SIM_KO"
+ibt_sim_load
 
 # kB of a /proc/meminfo field, caches dropped first
 meminfo()

@@ -24,17 +24,13 @@
 
 source "$(dirname "$0")/lib.sh"
 
-SIM_KO=${IBTRACE_SIM_KO:-$IBT_ROOT/kmod/sim/ibtrace_sim.ko}
-TMP=$(mktemp -d /tmp/ibtrace_jobs.XXXXXX)
-trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$TMP"' EXIT
+ibt_tmpdir
+ibt_at_exit "kill \$(jobs -p) 2>/dev/null"
 PARAMS=/sys/module/ibtrace/parameters
 
 ibt_require_root
-ibt_require_file "$IBTRACECTL"
-ibt_require_file "$SIM_KO"
-for c in rdma jq setpriv; do
-	ibt_require_cmd "$c"
-done
+ibt_require_file "$IBTRACECTL" "$SIM_KO"
+ibt_require_cmd rdma jq setpriv
 modprobe rdma_rxe 2>/dev/null || ibt_skip_all "rdma_rxe not available"
 
 ms_now() { echo $(($(date +%s%N) / 1000000)); }
@@ -49,19 +45,6 @@ took_ms()
 	took=$(($(ms_now) - t0))
 	return $rc
 }
-# wait_for SECONDS COMMAND...: poll every 0.1 s until COMMAND succeeds
-wait_for()
-{
-	local n=$(($1 * 10))
-
-	shift
-	while [ "$n" -gt 0 ]; do
-		"$@" && return 0
-		sleep 0.1
-		n=$((n - 1))
-	done
-	return 1
-}
 
 ibt_check "ibtrace loads" ibt_modprobe_ibtrace
 ibt_check "rxe0 created" ibt_rxe_add rxe0
@@ -72,7 +55,7 @@ gid=$(ibt_gid0 rxe0)
 "$IBTRACECTL" -d rxe0 ping --dgid "$gid" -c 100000 -i 1000 > "$TMP/long.out" 2>&1 &
 pid=$!
 ibt_check "a ping of 100000 probes is running (first probe answered)" \
-	wait_for 20 grep -q 'seq=1 ' "$TMP/long.out"
+	ibt_wait_for 20 grep -q 'seq=1 ' "$TMP/long.out"
 js=$("$IBTRACECTL" -j job show)
 ibt_expect "job show: one running ping job on rxe0" "ping running rxe0" \
 	"$(jq -r '[.[] | select(.state == "running")] | .[0] | "\(.kind) \(.state) \(.dev)"' <<< "$js")"
@@ -110,7 +93,7 @@ echo "# SIGINT to the end of the ping: $took ms"
 echo 1 > "$PARAMS/max_jobs_per_user"
 "$IBTRACECTL" -d rxe0 ping --dgid "$gid" -c 100000 -i 1000 > "$TMP/one.out" 2>&1 &
 pid=$!
-wait_for 20 grep -q 'seq=1 ' "$TMP/one.out"
+ibt_wait_for 20 grep -q 'seq=1 ' "$TMP/one.out"
 id=$("$IBTRACECTL" -j job show | jq -r '[.[] | select(.state == "running")] | .[0].id')
 out=$("$IBTRACECTL" -d rxe0 ping --dgid "$gid" -c 1 2>&1)
 ibt_expect "max_jobs_per_user 1: a second ping is busy, exit 14" 14 "$?"
@@ -119,7 +102,7 @@ kill -9 "$pid"
 wait "$pid" 2>/dev/null
 job_state() { "$IBTRACECTL" -j job show "$id" | jq -r .state; }
 ibt_check "kill -9 of the ping: its job ends (socket closed)" \
-	wait_for 5 test "$(job_state)" = finished
+	ibt_wait_for 5 test "$(job_state)" = finished
 ibt_expect "  ended early: ECANCELED (125), the requester closed its socket" \
 	"125 the requester closed its socket" \
 	"$("$IBTRACECTL" -j job show "$id" | jq -r '"\(.errno) \(.message)"')"
@@ -130,8 +113,7 @@ ibt_check "rxe0 deleted" ibt_rxe_del rxe0
 
 # Cancel and unload with a silent DUT ----------------------------------------------
 
-rmmod ibtrace_sim 2>/dev/null
-ibt_check "insmod ibtrace_sim" insmod "$SIM_KO"
+ibt_sim_load
 cat > "$TMP/topo" <<'TOPO'
 Hca 1 "A"
 [1] "S1"[1]
@@ -148,8 +130,7 @@ Hca 1 "B"
 [1] "S2"[2]
 TOPO
 ibt_check "fabric j (SM-lite)" "$IBTRACECTL" sim add "$TMP/topo" --name j --guid-cap 32
-active() { [ "$("$IBTRACECTL" -j sim show j | jq '[.[0].nodes[].ports[] | select(.peer != null and .state != "ACTIVE")] | length')" = 0 ]; }
-wait_for 10 active
+ibt_sim_wait_active j
 A=$("$IBTRACECTL" -j sim show j | jq -r '.[0].nodes[] | select(.name == "A") | .dev')
 
 # start_slow_test: a GUIDInfo job of B that has begun changing B's table,
@@ -162,7 +143,7 @@ start_slow_test()
 	has_set() { "$IBTRACECTL" -j test show "$job" -v |
 		jq -e '[.exchanges[]? | select(.phase == "test" and .method == 2)] | length > 0' \
 		> /dev/null; }
-	wait_for 60 has_set
+	ibt_wait_for 60 has_set
 }
 
 start_slow_test
@@ -176,7 +157,7 @@ age() { "$IBTRACECTL" -j job show "$job" | jq -r .elapsed_ns; }
 e0=$(age)
 ibt_check "test cancel while B drops everything" "$IBTRACECTL" test cancel "$job"
 finished() { [ "$("$IBTRACECTL" -j test show "$job" | jq -r .state)" = finished ]; }
-wait_for 30 finished
+ibt_wait_for 30 finished
 took=$((($(age) - e0) / 1000000))
 ibt_check "  the job ends within a second or two (took $took ms, the cancel's process start included)" \
 	test "$took" -le 2000

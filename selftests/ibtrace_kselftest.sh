@@ -15,8 +15,7 @@ source "$(dirname "$0")/lib.sh"
 
 KTREE_SRC=${IBTRACE_KTREE:-$IBT_ROOT/.ksrc}
 SUBSET=${IBTRACE_KSFT_SUBSET:-"ibtrace_load.sh ibtrace_sim_basic.sh"}
-TMP=$(mktemp -d /tmp/ibtrace_ksft.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+ibt_tmpdir
 
 ibt_require_root
 ibt_require_cmd make

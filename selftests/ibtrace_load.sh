@@ -8,8 +8,7 @@ source "$(dirname "$0")/lib.sh"
 
 ibt_require_root
 ibt_require_file "$IBTRACECTL"
-ibt_require_cmd rdma
-ibt_require_cmd jq
+ibt_require_cmd rdma jq
 modprobe rdma_rxe 2>/dev/null || ibt_skip_all "rdma_rxe not available"
 
 ports_of()

@@ -38,21 +38,15 @@
 source "$(dirname "$0")/lib.sh"
 
 IBT_NLSWEEP=${IBT_NLSWEEP:-$IBT_DIR/ibtrace_nlsweep}
-SIM_KO=${IBTRACE_SIM_KO:-$IBT_ROOT/kmod/sim/ibtrace_sim.ko}
 SPEC=$IBT_ROOT/Documentation/netlink/specs/ibtrace.yaml
 MAN4=$IBT_ROOT/Documentation/ibtrace.rst
 PERM_MSG="Error: this needs CAP_NET_ADMIN (run as root)"
-TMP=$(mktemp -d /tmp/ibtrace_nl_policy.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+ibt_tmpdir
 chmod 755 "$TMP"	# read by the unprivileged runs below
 
 ibt_require_root
-ibt_require_file "$IBT_NLSWEEP"
-ibt_require_file "$SIM_KO"
-ibt_require_file "$IBTRACECTL"
-ibt_require_cmd setpriv
-ibt_require_cmd python3
-ibt_require_cmd jq
+ibt_require_file "$IBT_NLSWEEP" "$SIM_KO" "$IBTRACECTL"
+ibt_require_cmd setpriv python3 jq
 python3 -c 'import yaml' 2>/dev/null || ibt_skip_all "python3-yaml not installed"
 modprobe rdma_rxe 2>/dev/null || ibt_skip_all "rdma_rxe not available"
 
@@ -341,14 +335,7 @@ out=$(nobody "$IBTRACECTL" test list 2>&1)
 ibt_expect "unprivileged test list: exit 0, lists guidinfo" "0 yes" \
 	"$? $(grep -q '^guidinfo ' <<< "$out" && echo yes)"
 
-cat > "$TMP/topo" <<'TOPO'
-Hca 1 "HcaA"
-[1] "HcaB"[1]
-
-Hca 1 "HcaB"
-[1] "HcaA"[1]
-TOPO
-ibt_check "sim add (root)" "$IBTRACECTL" sim add "$TMP/topo" --name pol
+ibt_check "sim add (root)" "$IBTRACECTL" sim add "$IBT_TOPO/two_hcas.topo" --name pol
 perm "unprivileged sim show" sim show
 perm "unprivileged sim show pol" sim show pol
 out=$("$IBTRACECTL" -j sim show pol 2>&1)

@@ -9,8 +9,7 @@
 source "$(dirname "$0")/lib.sh"
 
 ibt_require_root
-ibt_require_file "$IBTRACECTL"
-ibt_require_file "$IBT_MAD"
+ibt_require_file "$IBTRACECTL" "$IBT_MAD"
 ibt_require_cmd jq
 [ -n "$VMRUN_PEER_MAC" ] && [ -n "$VMRUN_SHARED" ] ||
 	ibt_skip_all "no peer host (run under vm-run --vms 2)"

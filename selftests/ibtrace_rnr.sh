@@ -27,9 +27,7 @@ source "$(dirname "$0")/lib.sh"
 
 ibt_require_root
 ibt_require_file "$IBTRACECTL"
-ibt_require_cmd jq
-ibt_require_cmd rdma
-ibt_require_cmd setpriv
+ibt_require_cmd jq rdma setpriv
 
 # Table values (ns) of the RNR NAK timer codes, from the specification.
 TABLE=(655360000 10000 20000 30000 40000 60000 80000 120000 160000 240000
@@ -243,12 +241,23 @@ ibt_expect "our private data: accepted" "conn 1 established" \
 	"$("$RNR_CM" "$self" 2>&1 | head -n 1)"
 sleep 1
 ibt_expect "  no QP left after the requester disconnected" 0 "$(rc_qps)"
-"$RNR_CM" -n 17 -H 10000 "$self" > /tmp/rnr_cm.out 2>&1 &
-cm_pid=$!
-for i in $(seq 60); do
-	grep -q '^established' /tmp/rnr_cm.out && break
-	sleep 0.5
-done
+
+# cm_start ARGS...: ibtrace_rnr_cm ARGS in the background ($cm_pid), its
+# output in /tmp/rnr_cm.out, until it printed its "established" line (at
+# most 30 s)
+cm_start()
+{
+	local i
+
+	"$RNR_CM" "$@" > /tmp/rnr_cm.out 2>&1 &
+	cm_pid=$!
+	for i in $(seq 60); do
+		grep -q '^established' /tmp/rnr_cm.out && break
+		sleep 0.5
+	done
+}
+
+cm_start -n 17 -H 10000 "$self"
 ibt_expect "17 requests at once: 16 established, the 17th rejected" \
 	"established 16 rejected 1" "$(grep '^established' /tmp/rnr_cm.out)"
 ibt_expect "  the 17th is the one rejected (status 28)" "conn 17 rejected status 28" \
@@ -268,12 +277,7 @@ ibt_expect "  afterwards a request is accepted again" "conn 1 established" \
 	"$("$RNR_CM" "$self" 2>&1 | head -n 1)"
 
 echo "# server stop with clients connected"
-"$RNR_CM" -n 4 -H 20000 -W "$self" > /tmp/rnr_cm.out 2>&1 &
-cm_pid=$!
-for i in $(seq 60); do
-	grep -q '^established' /tmp/rnr_cm.out && break
-	sleep 0.5
-done
+cm_start -n 4 -H 20000 -W "$self"
 ibt_expect "4 clients connected" "established 4 rejected 0" "$(grep '^established' /tmp/rnr_cm.out)"
 srv stop
 ibt_expect "server stop: exit 0, stopped, 4 connections closed" "0 false 4" \
@@ -420,12 +424,7 @@ ibt_expect "  a detached sweep is running" running \
 # in progress (at most one code 0 wait, 655 ms). Waiting for the sweep's
 # end, or a hang, fails the bound of 30 s; a slow machine does not.
 # The server runs, with a client connected: the unload closes it too.
-"$RNR_CM" -n 1 -H 60000 -W "$self" > /tmp/rnr_cm.out 2>&1 &
-cm_pid=$!
-for i in $(seq 60); do
-	grep -q '^established' /tmp/rnr_cm.out && break
-	sleep 0.5
-done
+cm_start -n 1 -H 60000 -W "$self"
 ibt_expect "  the server runs, a client connected" "true 1" \
 	"$("$IBTRACECTL" -j server show | jq -r '"\(.running) \(.conns)"')"
 t0=$(date +%s%N)

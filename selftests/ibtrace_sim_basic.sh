@@ -11,40 +11,18 @@
 
 source "$(dirname "$0")/lib.sh"
 
-SIM_KO=${IBTRACE_SIM_KO:-$IBT_ROOT/kmod/sim/ibtrace_sim.ko}
-SIM_CTL=${IBTRACE_SIM_CTL:-$IBT_DIR/ibtrace_sim_ctl}
-TMP=$(mktemp -d /tmp/ibtrace_sim.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+ibt_tmpdir
 
 ibt_require_root
 ibt_require_file "$SIM_KO"
-ibt_require_cmd smpquery
-ibt_require_cmd ibportstate
-ibt_require_cmd ibstat
-if [ ! -x "$SIM_CTL" ]; then
-	command -v gcc >/dev/null 2>&1 || ibt_skip_all "no $SIM_CTL and no gcc"
-	gcc -O2 -o "$TMP/ibtrace_sim_ctl" "$IBT_DIR/ibtrace_sim_ctl.c" ||
-		ibt_skip_all "cannot build ibtrace_sim_ctl"
-	SIM_CTL=$TMP/ibtrace_sim_ctl
-fi
+ibt_require_cmd smpquery ibportstate ibstat
+ibt_require_file "$SIM_CTL"
 
-if ! modprobe ib_core || ! modprobe ib_umad; then
-	ibt_skip_all "ib_core/ib_umad not available"
-fi
-rmmod ibtrace_sim 2>/dev/null
-ibt_check "insmod ibtrace_sim" insmod "$SIM_KO"
+ibt_require_modules ib_core ib_umad
+ibt_sim_load
 # CQ rings start small and grow; dynamic debug logs each growth.
 DYNDBG=/sys/kernel/debug/dynamic_debug/control
 [ -w "$DYNDBG" ] && echo 'module ibtrace_sim format "CQ ring grown" +p' > "$DYNDBG"
-
-sim_devs()
-{
-	local d
-
-	for d in /sys/class/infiniband/ibtsim*; do
-		[ -e "$d" ] && printf '%s ' "${d##*/}"
-	done
-}
 
 # Rejected topologies ---------------------------------------------------------
 
@@ -69,7 +47,7 @@ ibt_match "switch port above its port count rejected at line 2" \
 	'^line 2: port number above' "$out"
 
 ibt_expect "nothing left by rejected fabrics" "" "$("$SIM_CTL" show)"
-ibt_expect "no RDMA device left by rejected fabrics" "" "$(sim_devs)"
+ibt_expect "no RDMA device left by rejected fabrics" "" "$(ibt_sim_devs)"
 
 "$SIM_CTL" add 'bad name' "$TMP/bad1" >/dev/null 2>&1
 ibt_expect "bad fabric name rejected" 1 "$?"
@@ -89,9 +67,9 @@ TOPO
 out=$("$SIM_CTL" add t0 "$TMP/two" no-sm)
 ibt_expect "fabric t0 created" "fabric t0 nodes 2 cas 2 switches 0 links 1" "$out"
 nodes=$("$SIM_CTL" nodes t0)
-A=$(sed -n 's/.*name "HcaA".* dev \([^ ]*\) .*/\1/p' <<< "$nodes")
-B=$(sed -n 's/.*name "HcaB".* dev \([^ ]*\) .*/\1/p' <<< "$nodes")
-ibt_match "two RDMA devices listed" '^ibtsim[0-9]+ ibtsim[0-9]+ $' "$(sim_devs)"
+A=$(ibt_simctl_dev HcaA)
+B=$(ibt_simctl_dev HcaB)
+ibt_match "two RDMA devices listed" '^ibtsim[0-9]+ ibtsim[0-9]+ $' "$(ibt_sim_devs)"
 ibt_match "node dump: HcaA's GUIDs and link" \
 	'index 0 type ca name "HcaA" guid 0x0002c90300001000 dev ibtsim[0-9]+ port 1 guid 0x0002c90300001001 lid 0 state Init peer 1/1' \
 	"$nodes"
@@ -144,7 +122,6 @@ ibt_match "  the same from the peer, across the link" 'error status 0xc;' "$out"
 
 # A burst: ib_mad's CQ on $A asked for hundreds of entries, has 16, and
 # must grow while answers pile up faster than ib_mad polls them.
-SIM_SMP=${IBTRACE_SIM_SMP:-$IBT_DIR/ibtrace_sim_smp}
 ibt_expect "a burst of 1000 NodeInfo Gets across the link: every one answered" \
 	"answered=1000 of 1000" \
 	"$("$SIM_SMP" -C "$A" -P 1 -t 5000 -n 1000 -D 0,1 get 0x11 0 2>&1)"
@@ -209,7 +186,7 @@ ibt_expect "$A port back in Init" "2: INIT" \
 "$SIM_CTL" del nope >/dev/null 2>&1
 ibt_expect "deleting an unknown fabric fails" 1 "$?"
 ibt_check "delete fabric t0" "$SIM_CTL" del t0
-ibt_expect "RDMA devices gone" "" "$(sim_devs)"
+ibt_expect "RDMA devices gone" "" "$(ibt_sim_devs)"
 ibt_check "add and delete again" sh -c \
 	"'$SIM_CTL' add t1 '$TMP/two' >/dev/null && '$SIM_CTL' del t1"
 
@@ -231,5 +208,5 @@ ibt_expect "  d2's nodes 0..29, each once" "$(seq 0 29 | tr '\n' ' ')" \
 ibt_check "delete fabric d2" "$SIM_CTL" del d2
 ibt_check "fabric left for rmmod" "$SIM_CTL" add t2 "$TMP/two" no-sm
 ibt_check "rmmod ibtrace_sim with a fabric" rmmod ibtrace_sim
-ibt_expect "no RDMA device after rmmod" "" "$(sim_devs)"
+ibt_expect "no RDMA device after rmmod" "" "$(ibt_sim_devs)"
 ibt_done

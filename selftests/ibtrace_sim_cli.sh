@@ -11,20 +11,14 @@
 
 source "$(dirname "$0")/lib.sh"
 
-SIM_KO=${IBTRACE_SIM_KO:-$IBT_ROOT/kmod/sim/ibtrace_sim.ko}
-TMP=$(mktemp -d /tmp/ibtrace_sim_cli.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+ibt_tmpdir
 chmod 755 "$TMP"	# read by the unprivileged run below
 
 ibt_require_root
-ibt_require_file "$SIM_KO"
-ibt_require_file "$IBTRACECTL"
-ibt_require_cmd jq
-ibt_require_cmd setpriv
+ibt_require_file "$SIM_KO" "$IBTRACECTL"
+ibt_require_cmd jq setpriv
 
-if ! modprobe ib_core || ! modprobe ib_umad; then
-	ibt_skip_all "ib_core/ib_umad not available"
-fi
+ibt_require_modules ib_core ib_umad
 rmmod ibtrace_sim 2>/dev/null
 
 # run CMD...: stdout and stderr of "ibtracectl CMD..." in $out, status in $rc
@@ -32,15 +26,6 @@ run()
 {
 	out=$("$IBTRACECTL" "$@" 2>&1)
 	rc=$?
-}
-
-sim_devs()
-{
-	local d
-
-	for d in /sys/class/infiniband/ibtsim*; do
-		[ -e "$d" ] && printf '%s ' "${d##*/}"
-	done
 }
 
 cat > "$TMP/topo" <<'TOPO'
@@ -62,7 +47,7 @@ chmod 644 "$TMP/topo"
 # Resolving the family makes the kernel load ibtrace_sim by its alias if
 # it is installed: point the kernel's modprobe elsewhere meanwhile.
 KMODPROBE=$(cat /proc/sys/kernel/modprobe)
-trap 'echo "$KMODPROBE" > /proc/sys/kernel/modprobe; rm -rf "$TMP"' EXIT
+ibt_at_exit "echo $KMODPROBE > /proc/sys/kernel/modprobe"
 echo /bin/true > /proc/sys/kernel/modprobe
 run sim show
 ibt_expect "module absent: exit 3" 3 "$rc"
@@ -93,7 +78,7 @@ ibt_expect "del without a name: exit 2" 2 "$rc"
 run sim show a b
 ibt_expect "show with two names: exit 2" 2 "$rc"
 ibt_match "  names the extra word" '^Error: unexpected argument "b"' "$out"
-ibt_expect "no fabric made by usage errors" "" "$(sim_devs)"
+ibt_expect "no fabric made by usage errors" "" "$(ibt_sim_devs)"
 
 # add ------------------------------------------------------------------------
 
@@ -106,7 +91,7 @@ B=$(sed -n 's/.*HcaB \(ibtsim[0-9]*\).*/\1/p' <<< "$out")
 ibt_check "device $A of HcaA exists" test -e "/sys/class/infiniband/$A"
 ibt_check "device $B of HcaB exists" test -e "/sys/class/infiniband/$B"
 ibt_expect "exactly the two devices" "$(printf '%s\n' "$A" "$B" | sort | tr '\n' ' ')" \
-	"$(sim_devs | tr ' ' '\n' | sed '/^$/d' | sort | tr '\n' ' ')"
+	"$(ibt_sim_devs | tr ' ' '\n' | sed '/^$/d' | sort | tr '\n' ' ')"
 
 run sim add "$TMP/topo" --name t0
 ibt_expect "a second fabric t0 is refused: exit 1" 1 "$rc"
@@ -154,7 +139,7 @@ ibt_match "  Error: line 4: reason" '^Error: line 4: .+' "$out"
 ibt_expect "  one line" 1 "$(wc -l <<< "$out")"
 run sim show bad
 ibt_expect "  no fabric left" 1 "$rc"
-ibt_expect "  no device left" "$A $B " "$(sim_devs)"
+ibt_expect "  no device left" "$A $B " "$(ibt_sim_devs)"
 
 # Topology of several TOPOLOGY attributes (> 64 KiB), error line counted across
 {
@@ -195,7 +180,7 @@ ibt_expect "sim del t0: exit 0" 0 "$rc"
 ibt_expect "  prints nothing" "" "$out"
 ibt_check "  device $A gone" test ! -e "/sys/class/infiniband/$A"
 ibt_check "  device $B gone" test ! -e "/sys/class/infiniband/$B"
-ibt_expect "  no ibtsim device left" "" "$(sim_devs)"
+ibt_expect "  no ibtsim device left" "" "$(ibt_sim_devs)"
 run sim del t0
 ibt_expect "del of an unknown fabric: exit 1" 1 "$rc"
 run -j sim show

@@ -27,33 +27,18 @@
 
 source "$(dirname "$0")/lib.sh"
 
-SIM_KO=${IBTRACE_SIM_KO:-$IBT_ROOT/kmod/sim/ibtrace_sim.ko}
-SIM_SMP=${IBTRACE_SIM_SMP:-$IBT_DIR/ibtrace_sim_smp}
-TMP=$(mktemp -d /tmp/ibtrace_simguid.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+ibt_tmpdir
 
 IDS="v1c13-024#01 v1c13-024#07 v1c14-024.1.1#05.01 v1c14-024.1.1#05.02 v1c14-024.1.1#05.03 v1c14-027#01 v1c14-030#01"
 SLOW_US=300000		# per packet S1 -> S2, to catch a job mid-run
 
 ibt_require_root
-ibt_require_file "$SIM_KO"
-ibt_require_file "$IBT_KO"
-ibt_require_file "$IBTRACECTL"
-for c in jq setpriv python3; do
-	ibt_require_cmd "$c"
-done
-if [ ! -x "$SIM_SMP" ]; then
-	command -v gcc >/dev/null 2>&1 || ibt_skip_all "no $SIM_SMP and no gcc"
-	gcc -O2 -o "$TMP/ibtrace_sim_smp" "$IBT_DIR/ibtrace_sim_smp.c" \
-		-libumad || ibt_skip_all "cannot build ibtrace_sim_smp"
-	SIM_SMP=$TMP/ibtrace_sim_smp
-fi
-modprobe ib_core && modprobe ib_umad || ibt_skip_all "ib_core/ib_umad not available"
+ibt_require_file "$SIM_KO" "$IBT_KO" "$IBTRACECTL"
+ibt_require_cmd jq setpriv python3
+ibt_require_file "$SIM_SMP"
+ibt_require_modules ib_core ib_umad
 
-rmmod ibtrace 2>/dev/null
-rmmod ibtrace_sim 2>/dev/null
-ibt_check "insmod ibtrace_sim" insmod "$SIM_KO"
-ibt_check "load ibtrace" ibt_modprobe_ibtrace
+ibt_sim_load_ibtrace "load ibtrace"
 
 # test list ------------------------------------------------------------------
 
@@ -71,39 +56,14 @@ ibt_expect "test list as an unprivileged user: exit 0, lists guidinfo" "0 yes" \
 
 # The fabric -----------------------------------------------------------------
 
-cat > "$TMP/topo" <<'TOPO'
-Hca 1 "A"
-[1] "S1"[1]
-
-Switch 4 "S1"
-[1] "A"[1]
-[2] "S2"[1]
-[3] "C"[1]
-
-Switch 4 "S2"
-[1] "S1"[2]
-[2] "B"[1]
-
-Hca 1 "B"
-[1] "S2"[2]
-
-Hca 1 "C"
-[1] "S1"[3]
-TOPO
 ibt_check "fabric g (SM-lite, GUID tables of 255)" \
-	"$IBTRACECTL" sim add "$TMP/topo" --name g --guid-cap 255
-simjs() { "$IBTRACECTL" -j sim show g | jq -c '.[0]'; }
-for _ in $(seq 100); do
-	[ "$(simjs | jq '[.nodes[].ports[] | select(.peer != null and .state != "ACTIVE")] | length')" = 0 ] &&
-		break
-	sleep 0.1
-done
-J=$(simjs)
-node() { jq -r --arg n "$1" ".nodes[] | select(.name == \$n) | $2" <<< "$J"; }
-A=$(node A .dev)
-B=$(node B .dev)
-LB=$(node B '.ports[] | select(.port == 1) | .lid')
-GB=$(node B '.ports[] | select(.port == 1) | .guid')
+	"$IBTRACECTL" sim add "$IBT_TOPO/s1s2_a_first.topo" --name g --guid-cap 255
+ibt_sim_wait_active g
+J=$(ibt_sim_json g)
+A=$(ibt_sim_dev A)
+B=$(ibt_sim_dev B)
+LB=$(ibt_sim_node B '.ports[] | select(.port == 1) | .lid')
+GB=$(ibt_sim_node B '.ports[] | select(.port == 1) | .guid')
 ibt_match "A, B are RDMA devices, B has a LID" '^ibtsim[0-9]+ ibtsim[0-9]+ [1-9][0-9]*$' \
 	"$A $B $LB"
 

@@ -21,70 +21,31 @@
 
 source "$(dirname "$0")/lib.sh"
 
-SIM_KO=${IBTRACE_SIM_KO:-$IBT_ROOT/kmod/sim/ibtrace_sim.ko}
-SIM_SMP=${IBTRACE_SIM_SMP:-$IBT_DIR/ibtrace_sim_smp}
-TMP=$(mktemp -d /tmp/ibtrace_simknobs.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+TOPO=$IBT_TOPO/s1s2.topo
 DBG=/sys/kernel/debug/ibtrace_sim
 
 ibt_require_root
-ibt_require_file "$SIM_KO"
-ibt_require_file "$IBTRACECTL"
-ibt_require_file "$IBT_KO"
-for c in smpquery ibportstate ibroute jq setpriv; do
-	ibt_require_cmd "$c"
-done
-if [ ! -x "$SIM_SMP" ]; then
-	command -v gcc >/dev/null 2>&1 || ibt_skip_all "no $SIM_SMP and no gcc"
-	gcc -O2 -o "$TMP/ibtrace_sim_smp" "$IBT_DIR/ibtrace_sim_smp.c" \
-		-libumad || ibt_skip_all "cannot build ibtrace_sim_smp"
-	SIM_SMP=$TMP/ibtrace_sim_smp
-fi
-if ! mountpoint -q /sys/kernel/debug; then
-	mount -t debugfs none /sys/kernel/debug 2>/dev/null ||
-		ibt_skip_all "debugfs cannot be mounted"
-fi
+ibt_require_file "$SIM_KO" "$IBTRACECTL" "$IBT_KO"
+ibt_require_cmd smpquery ibportstate ibroute jq setpriv
+ibt_require_file "$SIM_SMP"
+ibt_require_debugfs
 
-modprobe ib_core && modprobe ib_umad || ibt_skip_all "ib_core/ib_umad not available"
-rmmod ibtrace_sim 2>/dev/null
-ibt_check "insmod ibtrace_sim" insmod "$SIM_KO"
+ibt_require_modules ib_core ib_umad
+ibt_sim_load
 ibt_check "debugfs root $DBG" test -d "$DBG"
 ibt_check "ibtrace loads" ibt_modprobe_ibtrace
 
-cat > "$TMP/topo" <<'TOPO'
-Switch 4 "S1"
-[1] "A"[1]
-[2] "S2"[1]
-[3] "C"[1]
-
-Switch 4 "S2"
-[1] "S1"[2]
-[2] "B"[1]
-
-Hca 1 "A"
-[1] "S1"[1]
-
-Hca 1 "B"
-[1] "S2"[2]
-
-Hca 1 "C"
-[1] "S1"[3]
-TOPO
 ibt_seed
 ibt_check "fabric k (no SM, --seed $IBT_SEED)" \
-	"$IBTRACECTL" sim add "$TMP/topo" --name k --no-sm --seed "$IBT_SEED"
-js=$("$IBTRACECTL" -j sim show k)
-ibt_expect "  sim show -j: the seed given" "$IBT_SEED" "$(jq -r '.[0].seed' <<< "$js")"
+	"$IBTRACECTL" sim add "$TOPO" --name k --no-sm --seed "$IBT_SEED"
+J=$(ibt_sim_json k)
+ibt_expect "  sim show -j: the seed given" "$IBT_SEED" "$(jq -r .seed <<< "$J")"
 ibt_match "  sim show: seed on the fabric line" \
 	"^fabric k cas 3 switches 2 links 4 seed $IBT_SEED sm none\$" \
 	"$("$IBTRACECTL" sim show k | head -1)"
-dev_of()
-{
-	jq -r ".[0].nodes[] | select(.name == \"$1\") | .dev" <<< "$js"
-}
-A=$(dev_of A)
-B=$(dev_of B)
-C=$(dev_of C)
+A=$(ibt_sim_dev A)
+B=$(ibt_sim_dev B)
+C=$(ibt_sim_dev C)
 ibt_check "debugfs: node dirs by index and name" \
 	test -d "$DBG/k/0-S1/port0" -a -d "$DBG/k/1-S2/port2" -a -d "$DBG/k/2-A/port1"
 ibt_check "debugfs: S1 has a misroute file, port 2 link knobs and counters" \
@@ -100,7 +61,7 @@ LIMIT=/sys/module/ibtrace_sim/parameters/debugfs_port_limit
 ibt_expect "debugfs_port_limit is 4096 by default" 4096 "$(cat "$LIMIT")"
 echo 12 > "$LIMIT"
 ibt_check "fabric kb past a port limit of 12" \
-	"$IBTRACECTL" sim add "$TMP/topo" --name kb --no-sm
+	"$IBTRACECTL" sim add "$TOPO" --name kb --no-sm
 ibt_check "  debugfs: node dirs and misroute, no port dirs" \
 	test -f "$DBG/kb/0-S1/misroute" -a ! -e "$DBG/kb/0-S1/port0" -a ! -e "$DBG/kb/2-A/port1"
 ibt_match "  the kernel log says why" \
@@ -112,7 +73,7 @@ ibt_expect "  sim set kb S1 port 2 drop 30 still works: drop_ppm 300000" 300000 
 ibt_check "  fabric kb deleted" "$IBTRACECTL" sim del kb
 echo 13 > "$LIMIT"
 ibt_check "at a limit of 13 the same fabric has its port dirs" \
-	sh -c "'$IBTRACECTL' sim add '$TMP/topo' --name kb --no-sm && test -d '$DBG/kb/0-S1/port0' && '$IBTRACECTL' sim del kb"
+	sh -c "'$IBTRACECTL' sim add '$TOPO' --name kb --no-sm && test -d '$DBG/kb/0-S1/port0' && '$IBTRACECTL' sim del kb"
 echo 4096 > "$LIMIT"
 
 # LIDs A 1, B 2, C 3, S1 10, S2 11; every linked port and port 0 Active;

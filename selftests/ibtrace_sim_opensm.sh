@@ -23,39 +23,18 @@
 
 source "$(dirname "$0")/lib.sh"
 
-SIM_KO=${IBTRACE_SIM_KO:-$IBT_ROOT/kmod/sim/ibtrace_sim.ko}
-SIM_CTL=${IBTRACE_SIM_CTL:-$IBT_DIR/ibtrace_sim_ctl}
-SIM_SMP=${IBTRACE_SIM_SMP:-$IBT_DIR/ibtrace_sim_smp}
 GEN=$IBT_DIR/gen_fattree.sh
 EXAMPLES=${IBTRACE_NET_EXAMPLES:-/usr/share/doc/ibsim-utils/net-examples}
 FATTREE=${IBTRACE_FATTREE:-}
-TMP=$(mktemp -d /tmp/ibtrace_simosm.XXXXXX)
-BG_PIDS=()
-
-cleanup()
-{
-	local p
-
-	for p in "${BG_PIDS[@]}"; do
-		kill -9 "$p" 2>/dev/null
-	done
-	# The VM is ours: no OpenSM may outlive this test.
-	pkill -9 -x opensm 2>/dev/null
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
+ibt_tmpdir
+# The VM is ours: no OpenSM may outlive this test.
+ibt_at_exit 'pkill -9 -x opensm 2>/dev/null'
 
 ibt_require_root
-ibt_require_file "$SIM_KO"
-ibt_require_file "$SIM_CTL"
-for c in opensm ibnetdiscover ibtracert saquery smpquery ibping timeout; do
-	ibt_require_cmd "$c"
-done
-if ! modprobe ib_core || ! modprobe ib_umad; then
-	ibt_skip_all "ib_core/ib_umad not available"
-fi
-rmmod ibtrace_sim 2>/dev/null
-ibt_check "insmod ibtrace_sim" insmod "$SIM_KO"
+ibt_require_file "$SIM_KO" "$SIM_CTL"
+ibt_require_cmd opensm ibnetdiscover ibtracert saquery smpquery ibping timeout
+ibt_require_modules ib_core ib_umad
+ibt_sim_load
 
 # Helpers ---------------------------------------------------------------------
 
@@ -168,16 +147,11 @@ wait_subnet_up()
 }
 
 # OpenSM with a private cache/dump directory (a cache left by another
-# run on another fabric would be reported as errors) and log file.
-osm_env()
-{
-	mkdir -p "$TMP/osm"
-	env OSM_CACHE_DIR="$TMP/osm" OSM_TMP_DIR="$TMP/osm" "$@"
-}
-# For background runs: a simple command, so that $! is OpenSM itself (env
-# execs it). A shell function run with & would be a subshell, and killing
-# that would leave OpenSM running, writing its log into a deleted file
-# until tmpfs is full.
+# run on another fabric would be reported as errors): one sweep by
+# ibt_opensm_once; for background runs a simple command, so that $! is
+# OpenSM itself (env execs it). A shell function run with & would be a
+# subshell, and killing that would leave OpenSM running, writing its log
+# into a deleted file until tmpfs is full.
 mkdir -p "$TMP/osm"
 OSM_ENV=(env OSM_CACHE_DIR="$TMP/osm" OSM_TMP_DIR="$TMP/osm")
 
@@ -214,8 +188,7 @@ run_topo()
 
 	rm -f "$TMP/osm.log"
 	t0=$(date +%s%N)
-	osm_env timeout 600 opensm -o -g "$smguid" -f "$TMP/osm.log" \
-		>"$TMP/osm.out" 2>&1
+	ibt_opensm_once "$TMP/osm" 600 "$smguid" "$TMP/osm.log" >"$TMP/osm.out" 2>&1
 	rc=$?
 	t1=$(date +%s%N)
 	ibt_match "$label: opensm -o on $smdev port $smport: SUBNET UP ($(( (t1 - t0) / 1000000 )) ms, exit $rc)" \
@@ -233,7 +206,7 @@ run_topo()
 	rm -f "$TMP/osm2.log"
 	"${OSM_ENV[@]}" opensm -d2 -g "$smguid" -f "$TMP/osm2.log" >/dev/null 2>&1 &
 	osm=$!
-	BG_PIDS+=("$osm")
+	IBT_BG_PIDS+=("$osm")
 	ibnetdiscover -C "$smdev" -P "$smport" -t 500 > "$TMP/disc" 2>"$TMP/disc.err"
 	phase "$label: ibnetdiscover"
 	want=$(topo_norm < "$file")
@@ -392,7 +365,7 @@ load_start()
 	"$IBTRACECTL" -d "$smdev" ping --dlid "$olid" -c 1000 -i 10 -t 200 -r 0 \
 		>"$TMP/ping.out" 2>&1 &
 	LOAD_PIDS+=($!)
-	BG_PIDS+=("${LOAD_PIDS[@]}")
+	IBT_BG_PIDS+=("${LOAD_PIDS[@]}")
 	sleep 3
 	local p alive=0
 

@@ -7,29 +7,18 @@
 
 source "$(dirname "$0")/lib.sh"
 
-SIM_KO=${IBTRACE_SIM_KO:-$IBT_ROOT/kmod/sim/ibtrace_sim.ko}
-SIM_CTL=${IBTRACE_SIM_CTL:-$IBT_DIR/ibtrace_sim_ctl}
-TMP=$(mktemp -d /tmp/ibtrace_simping.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
-
 ibt_require_root
-ibt_require_file "$SIM_KO"
-ibt_require_file "$SIM_CTL"
-ibt_require_file "$IBTRACECTL"
-ibt_require_file "$IBT_MAD"
-ibt_require_cmd ibportstate
-ibt_require_cmd jq
+ibt_require_file "$SIM_KO" "$SIM_CTL" "$IBTRACECTL" "$IBT_MAD"
+ibt_require_cmd ibportstate jq
 
-modprobe ib_core && modprobe ib_umad || ibt_skip_all "ib_core/ib_umad not available"
-rmmod ibtrace_sim 2>/dev/null
-ibt_check "insmod ibtrace_sim" insmod "$SIM_KO"
+ibt_require_modules ib_core ib_umad
+ibt_sim_load
 ibt_check "ibtrace loads" ibt_modprobe_ibtrace
 
-printf 'Hca 1 "HcaA"\n[1] "HcaB"[1]\n\nHca 1 "HcaB"\n[1] "HcaA"[1]\n' > "$TMP/two"
-ibt_check "fabric of two HCAs" "$SIM_CTL" add p0 "$TMP/two" no-sm
+ibt_check "fabric of two HCAs" "$SIM_CTL" add p0 "$IBT_TOPO/two_hcas.topo" no-sm
 nodes=$("$SIM_CTL" nodes p0)
-A=$(sed -n 's/.*name "HcaA".* dev \([^ ]*\) .*/\1/p' <<< "$nodes")
-B=$(sed -n 's/.*name "HcaB".* dev \([^ ]*\) .*/\1/p' <<< "$nodes")
+A=$(ibt_simctl_dev HcaA)
+B=$(ibt_simctl_dev HcaB)
 
 ibt_check "LIDs 1 and 2, ports Armed then Active (by SMPs)" sh -c "
 	ibportstate -C $A -P 1 -t 500 -D 0 1 lid 1 &&

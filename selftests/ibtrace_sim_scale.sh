@@ -18,18 +18,14 @@
 
 source "$(dirname "$0")/lib.sh"
 
-SIM_KO=${IBTRACE_SIM_KO:-$IBT_ROOT/kmod/sim/ibtrace_sim.ko}
 PARAM=/sys/module/ibtrace_sim/parameters/mem_budget_mb
 FATTREE=${IBTRACE_FATTREE:-}
-TMP=$(mktemp -d /tmp/ibtrace_sim_scale.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+ibt_tmpdir
 
 ibt_require_root
-ibt_require_file "$SIM_KO"
-ibt_require_file "$IBT_KO"
-ibt_require_file "$IBTRACECTL"
+ibt_require_file "$SIM_KO" "$IBT_KO" "$IBTRACECTL"
 ibt_require_cmd jq
-modprobe ib_core && modprobe ib_umad || ibt_skip_all "ib_core/ib_umad not available"
+ibt_require_modules ib_core ib_umad
 
 # A module with a generic netlink family of its own, not loaded yet.
 GENL_MOD=
@@ -40,8 +36,7 @@ for m in wireguard team macsec; do
 	fi
 done
 
-rmmod ibtrace_sim 2>/dev/null
-ibt_check "insmod ibtrace_sim" insmod "$SIM_KO"
+ibt_sim_load
 ibt_check "load ibtrace" ibt_modprobe_ibtrace
 
 # Seconds (3 decimals) that "$@" takes, in $secs; its status in $rc, its

@@ -18,75 +18,36 @@
 
 source "$(dirname "$0")/lib.sh"
 
-SIM_KO=${IBTRACE_SIM_KO:-$IBT_ROOT/kmod/sim/ibtrace_sim.ko}
-SIM_CTL=${IBTRACE_SIM_CTL:-$IBT_DIR/ibtrace_sim_ctl}
-SIM_SMP=${IBTRACE_SIM_SMP:-$IBT_DIR/ibtrace_sim_smp}
-TMP=$(mktemp -d /tmp/ibtrace_simsma.XXXXXX)
+TOPO=$IBT_TOPO/s1s2.topo
 OSM_PID=
-cleanup()
+# osm_stop: end the OpenSM started in the background, if one runs
+osm_stop()
 {
-	[ -n "$OSM_PID" ] && kill "$OSM_PID" 2>/dev/null && wait "$OSM_PID"
-	rm -rf "$TMP"
+	[ -n "$OSM_PID" ] || return 0
+	kill "$OSM_PID" 2>/dev/null
+	wait "$OSM_PID" 2>/dev/null
+	OSM_PID=
 }
-trap cleanup EXIT
+ibt_tmpdir
+ibt_at_exit osm_stop
 
 ibt_require_root
 ibt_require_file "$SIM_KO"
-for c in smpquery perfquery ibportstate; do
-	ibt_require_cmd "$c"
-done
-if [ ! -x "$SIM_CTL" ]; then
-	command -v gcc >/dev/null 2>&1 || ibt_skip_all "no $SIM_CTL and no gcc"
-	gcc -O2 -o "$TMP/ibtrace_sim_ctl" "$IBT_DIR/ibtrace_sim_ctl.c" ||
-		ibt_skip_all "cannot build ibtrace_sim_ctl"
-	SIM_CTL=$TMP/ibtrace_sim_ctl
-fi
-if [ ! -x "$SIM_SMP" ]; then
-	command -v gcc >/dev/null 2>&1 || ibt_skip_all "no $SIM_SMP and no gcc"
-	gcc -O2 -o "$TMP/ibtrace_sim_smp" "$IBT_DIR/ibtrace_sim_smp.c" \
-		-libumad || ibt_skip_all "cannot build ibtrace_sim_smp"
-	SIM_SMP=$TMP/ibtrace_sim_smp
-fi
+ibt_require_cmd smpquery perfquery ibportstate
+ibt_require_file "$SIM_CTL" "$SIM_SMP"
+ibt_require_modules ib_core ib_umad
+ibt_sim_load
 
-if ! modprobe ib_core || ! modprobe ib_umad; then
-	ibt_skip_all "ib_core/ib_umad not available"
-fi
-rmmod ibtrace_sim 2>/dev/null
-ibt_check "insmod ibtrace_sim" insmod "$SIM_KO"
-
-cat > "$TMP/topo" <<'TOPO'
-Switch 4 "S1"
-[1] "A"[1]
-[2] "S2"[1]
-[3] "C"[1]
-
-Switch 4 "S2"
-[1] "S1"[2]
-[2] "B"[1]
-
-Hca 1 "A"
-[1] "S1"[1]
-
-Hca 1 "B"
-[1] "S2"[2]
-
-Hca 1 "C"
-[1] "S1"[3]
-TOPO
 ibt_check "fabric sma (no SM): 2 switches, 3 HCAs" \
-	"$SIM_CTL" add sma "$TMP/topo" no-sm
+	"$SIM_CTL" add sma "$TOPO" no-sm
 nodes=$("$SIM_CTL" nodes sma)
-dev()
-{
-	sed -n "s/.*name \"$1\".* dev \([^ ]*\) .*/\1/p" <<< "$nodes"
-}
 # Port GUID of port $2 of node $1, without 0x.
 pguid()
 {
 	sed -n "s/.*name \"$1\".* port $2 guid 0x\([0-9a-f]*\).*/\1/p" <<< "$nodes"
 }
-A=$(dev A)
-B=$(dev B)
+A=$(ibt_simctl_dev A)
+B=$(ibt_simctl_dev B)
 AG=$(pguid A 1)
 S1G=$(pguid S1 0)
 S2G=$(pguid S2 0)
@@ -264,7 +225,7 @@ if [ -x "$IBTRACECTL" ]; then
 		"$IBTRACECTL" sim add "$TMP/small" --name "gc$cap" --no-sm \
 			--guid-cap "$cap" >/dev/null 2>&1
 		nodes=$("$SIM_CTL" nodes "gc$cap")
-		H=$(dev H)
+		H=$(ibt_simctl_dev H)
 		if [ -z "$H" ]; then
 			ibt_fail "sim add --guid-cap $cap" "$nodes"
 			continue
@@ -313,16 +274,12 @@ if ! command -v opensm >/dev/null 2>&1; then
 	ibt_done
 fi
 
-ibt_check "fabric osm, same topology, no SM" "$SIM_CTL" add osm "$TMP/topo" no-sm
+ibt_check "fabric osm, same topology, no SM" "$SIM_CTL" add osm "$TOPO" no-sm
 nodes=$("$SIM_CTL" nodes osm)
-A=$(dev A)
-B=$(dev B)
-mkdir -p "$TMP/osm"
-# Private cache and dump directories (no state from other runs). OpenSM
-# writes its log file through a buffer: read it once OpenSM exited.
-OSM_CACHE_DIR=$TMP/osm OSM_TMP_DIR=$TMP/osm \
-	timeout 300 opensm -o -g "0x$(pguid A 1)" -f "$TMP/osm.log" \
-	>/dev/null 2>&1
+A=$(ibt_simctl_dev A)
+B=$(ibt_simctl_dev B)
+# Private cache and dump directories (no state from other runs).
+ibt_opensm_once "$TMP/osm" 300 "0x$(pguid A 1)" "$TMP/osm.log" >/dev/null 2>&1
 ibt_match "opensm -o on A: SUBNET UP" 'SUBNET UP' \
 	"$(cat "$TMP/osm.log" 2>/dev/null)"
 ibt_expect "  no ERR in its log (no unanswered or refused attribute)" "" \
@@ -340,9 +297,7 @@ for _ in $(seq 120); do
 done
 ibt_match "SMInfo from B reaches OpenSM's agent on A (not A's SMA)" \
 	"sm guid 0x0*${AG#00}.*SMINFO_MASTER" "$out"
-kill "$OSM_PID" 2>/dev/null
-wait "$OSM_PID" 2>/dev/null
-OSM_PID=
+osm_stop
 
 alid=$(($(cat "/sys/class/infiniband/$A/ports/1/lid")))
 blid=$(($(cat "/sys/class/infiniband/$B/ports/1/lid")))
@@ -359,6 +314,16 @@ field()
 	sed -n "s/^$1:\.*//p" <<< "$2"
 }
 
+# rose FIELD BEFORE N: "ok" if FIELD of $out is at least BEFORE + N, else
+# "BEFORE -> FIELD"
+rose()
+{
+	local now
+
+	now=$(field "$1" "$out")
+	[ "$now" -ge $(($2 + $3)) ] && echo ok || echo "$2 -> $now"
+}
+
 out=$(pq)
 ibt_match "perfquery (A's own port): PortCounters answered" \
 	'^# Port counters: Lid [0-9]+ port 1' "$out"
@@ -371,11 +336,9 @@ for _ in $(seq 20); do
 done
 out=$(pq "$alid" 1)
 ibt_match "  after 20 SMPs to B: PortXmitPkts rose by >= 20" '^ok$' \
-	"$([ "$(field PortXmitPkts "$out")" -ge $((tx0 + 20)) ] && echo ok ||
-	echo "$tx0 -> $(field PortXmitPkts "$out")")"
+	"$(rose PortXmitPkts "$tx0" 20)"
 ibt_match "  PortRcvPkts rose by >= 20" '^ok$' \
-	"$([ "$(field PortRcvPkts "$out")" -ge $((rx0 + 20)) ] && echo ok ||
-	echo "$rx0 -> $(field PortRcvPkts "$out")")"
+	"$(rose PortRcvPkts "$rx0" 20)"
 out=$(pq -x "$alid" 1)
 ibt_match "perfquery -x: extended PortXmitPkts >= the 32-bit one" '^ok$' \
 	"$([ "$(field PortXmitPkts "$out")" -ge $((tx0 + 20)) ] && echo ok ||
@@ -394,8 +357,7 @@ for _ in $(seq 10); do
 done
 out=$(pq "$s1lid" 1)
 ibt_match "  S1 port 1 PortXmitPkts rose by >= 10 (the answers to A)" '^ok$' \
-	"$([ "$(field PortXmitPkts "$out")" -ge $((tx0 + 10)) ] && echo ok ||
-	echo "$tx0 -> $(field PortXmitPkts "$out")")"
+	"$(rose PortXmitPkts "$tx0" 10)"
 out=$(pq -a "$s1lid")
 ibt_match "perfquery -a (PortSelect 255): the sum over S1's ports" \
 	'^PortSelect:\.+255$' "$out"

@@ -17,25 +17,18 @@
 
 source "$(dirname "$0")/lib.sh"
 
-SIM_KO=${IBTRACE_SIM_KO:-$IBT_ROOT/kmod/sim/ibtrace_sim.ko}
 EXAMPLES=${IBTRACE_NET_EXAMPLES:-/usr/share/doc/ibsim-utils/net-examples}
 NET_2SW=${IBTRACE_NET_2SW:-$EXAMPLES/net.2sw2path4hca}
 # The fat tree (gen_fattree.sh KEY=VALUE...; default 504 HCAs).
 FATTREE=${IBTRACE_FATTREE:-}
-TMP=$(mktemp -d /tmp/ibtrace_smlite.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+ibt_tmpdir
 
 ibt_require_root
-ibt_require_file "$SIM_KO"
-ibt_require_file "$IBTRACECTL"
-for c in jq smpquery ibnetdiscover ibtracert ibroute; do
-	ibt_require_cmd "$c"
-done
+ibt_require_file "$SIM_KO" "$IBTRACECTL"
+ibt_require_cmd jq smpquery ibnetdiscover ibtracert ibroute
 
-modprobe ib_core && modprobe ib_umad ||
-	ibt_skip_all "ib_core/ib_umad not available"
-rmmod ibtrace_sim 2>/dev/null
-ibt_check "insmod ibtrace_sim" insmod "$SIM_KO"
+ibt_require_modules ib_core ib_umad
+ibt_sim_load
 ibt_check "ibtrace loads" ibt_modprobe_ibtrace
 
 cat > "$TMP/chain" <<'TOPO'

@@ -14,60 +14,21 @@
 
 source "$(dirname "$0")/lib.sh"
 
-SIM_KO=${IBTRACE_SIM_KO:-$IBT_ROOT/kmod/sim/ibtrace_sim.ko}
-SIM_CTL=${IBTRACE_SIM_CTL:-$IBT_DIR/ibtrace_sim_ctl}
-SIM_SMP=${IBTRACE_SIM_SMP:-$IBT_DIR/ibtrace_sim_smp}
-TMP=$(mktemp -d /tmp/ibtrace_simsw.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+TOPO=$IBT_TOPO/s1s2.topo
+ibt_tmpdir
 
 ibt_require_root
 ibt_require_file "$SIM_KO"
-for c in smpquery ibportstate ibnetdiscover ibroute ibtracert; do
-	ibt_require_cmd "$c"
-done
-if [ ! -x "$SIM_CTL" ]; then
-	command -v gcc >/dev/null 2>&1 || ibt_skip_all "no $SIM_CTL and no gcc"
-	gcc -O2 -o "$TMP/ibtrace_sim_ctl" "$IBT_DIR/ibtrace_sim_ctl.c" ||
-		ibt_skip_all "cannot build ibtrace_sim_ctl"
-	SIM_CTL=$TMP/ibtrace_sim_ctl
-fi
-if [ ! -x "$SIM_SMP" ]; then
-	command -v gcc >/dev/null 2>&1 || ibt_skip_all "no $SIM_SMP and no gcc"
-	gcc -O2 -o "$TMP/ibtrace_sim_smp" "$IBT_DIR/ibtrace_sim_smp.c" \
-		-libumad || ibt_skip_all "cannot build ibtrace_sim_smp"
-	SIM_SMP=$TMP/ibtrace_sim_smp
-fi
+ibt_require_cmd smpquery ibportstate ibnetdiscover ibroute ibtracert
+ibt_require_file "$SIM_CTL" "$SIM_SMP"
+ibt_require_modules ib_core ib_umad
+ibt_sim_load
 
-if ! modprobe ib_core || ! modprobe ib_umad; then
-	ibt_skip_all "ib_core/ib_umad not available"
-fi
-rmmod ibtrace_sim 2>/dev/null
-ibt_check "insmod ibtrace_sim" insmod "$SIM_KO"
-
-cat > "$TMP/topo" <<'TOPO'
-Switch 4 "S1"
-[1] "A"[1]
-[2] "S2"[1]
-[3] "C"[1]
-
-Switch 4 "S2"
-[1] "S1"[2]
-[2] "B"[1]
-
-Hca 1 "A"
-[1] "S1"[1]
-
-Hca 1 "B"
-[1] "S2"[2]
-
-Hca 1 "C"
-[1] "S1"[3]
-TOPO
-out=$("$SIM_CTL" add sw "$TMP/topo" no-sm 2>&1)
+out=$("$SIM_CTL" add sw "$TOPO" no-sm 2>&1)
 ibt_expect "fabric of 2 switches and 3 HCAs" \
 	"fabric sw nodes 5 cas 3 switches 2 links 4" "$out"
 nodes=$("$SIM_CTL" nodes sw)
-A=$(sed -n 's/.*name "A".* dev \([^ ]*\) .*/\1/p' <<< "$nodes")
+A=$(ibt_simctl_dev A)
 guid()
 {
 	sed -n "s/.*name \"$1\" guid \(0x[0-9a-f]*\).*/\1/p" <<< "$nodes"
@@ -199,8 +160,7 @@ ibt_match "smpquery nodedesc 11 (a switch LID) is S2" \
 	'Node Description:\.+S2$' "$(smpq nodedesc 11 2>&1)"
 ibt_match "smpquery nodedesc 1 from B comes back to A" \
 	'Node Description:\.+A$' \
-	"$(smpquery -C "$(sed -n 's/.*name "B".* dev \([^ ]*\) .*/\1/p' <<< "$nodes")" \
-		-P 1 -t 300 nodedesc 1 2>&1)"
+	"$(smpquery -C "$(ibt_simctl_dev B)" -P 1 -t 300 nodedesc 1 2>&1)"
 
 out=$(ibroute -C "$A" -P 1 -t 300 10 2>&1)
 ibt_match "ibroute 10: LID 2 out of port 2 to B" \
@@ -264,16 +224,12 @@ ibt_check "delete the fabric" "$SIM_CTL" del sw
 # OpenSM on the same topology ---------------------------------------------------
 
 if command -v opensm >/dev/null 2>&1; then
-	ibt_check "fabric osm, same topology" "$SIM_CTL" add osm "$TMP/topo" no-sm
+	ibt_check "fabric osm, same topology" "$SIM_CTL" add osm "$TOPO" no-sm
 	nodes=$("$SIM_CTL" nodes osm)
-	A=$(sed -n 's/.*name "A".* dev \([^ ]*\) .*/\1/p' <<< "$nodes")
-	B=$(sed -n 's/.*name "B".* dev \([^ ]*\) .*/\1/p' <<< "$nodes")
+	A=$(ibt_simctl_dev A)
+	B=$(ibt_simctl_dev B)
 	pguid=$(sed -n 's/.*name "A".* port 1 guid \(0x[0-9a-f]*\).*/\1/p' <<< "$nodes")
-	# Private cache and dump directories: a neighbor cache left by an
-	# earlier OpenSM run on other fabrics would be reported as errors.
-	mkdir -p "$TMP/osm"
-	OSM_CACHE_DIR=$TMP/osm OSM_TMP_DIR=$TMP/osm \
-		timeout 120 opensm -o -g "$pguid" -f "$TMP/osm.log" >/dev/null 2>&1
+	ibt_opensm_once "$TMP/osm" 120 "$pguid" "$TMP/osm.log" >/dev/null 2>&1
 	ibt_match "opensm -o on A: SUBNET UP" 'SUBNET UP' \
 		"$(cat "$TMP/osm.log" 2>/dev/null)"
 	ibt_expect "  no ERR in its log" "" \

@@ -24,40 +24,16 @@
 
 source "$(dirname "$0")/lib.sh"
 
-SIM_KO=${IBTRACE_SIM_KO:-$IBT_ROOT/kmod/sim/ibtrace_sim.ko}
-SIM_SMP=${IBTRACE_SIM_SMP:-$IBT_DIR/ibtrace_sim_smp}
 EX=/usr/share/doc/ibsim-utils/net-examples
-TMP=$(mktemp -d /tmp/ibtrace_simtr.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+ibt_tmpdir
 
 ibt_require_root
-ibt_require_file "$SIM_KO"
-ibt_require_file "$IBT_KO"
-ibt_require_file "$IBTRACECTL"
-ibt_require_file "$EX/net.2sw2path4hca"
-for c in opensm ibtracert ibportstate jq setpriv; do
-	ibt_require_cmd "$c"
-done
-if [ ! -x "$SIM_SMP" ]; then
-	command -v gcc >/dev/null 2>&1 || ibt_skip_all "no $SIM_SMP and no gcc"
-	gcc -O2 -o "$TMP/ibtrace_sim_smp" "$IBT_DIR/ibtrace_sim_smp.c" \
-		-libumad || ibt_skip_all "cannot build ibtrace_sim_smp"
-	SIM_SMP=$TMP/ibtrace_sim_smp
-fi
-if ! modprobe ib_core || ! modprobe ib_umad; then
-	ibt_skip_all "ib_core/ib_umad not available"
-fi
+ibt_require_file "$SIM_KO" "$IBT_KO" "$IBTRACECTL" "$EX/net.2sw2path4hca"
+ibt_require_cmd opensm ibtracert ibportstate jq setpriv
+ibt_require_file "$SIM_SMP"
+ibt_require_modules ib_core ib_umad
 
-rmmod ibtrace 2>/dev/null
-rmmod ibtrace_sim 2>/dev/null
-ibt_check "insmod ibtrace_sim" insmod "$SIM_KO"
-ibt_check "load ibtrace" ibt_modprobe_ibtrace
-
-# sim_json FABRIC: the fabric's nodes and ports as JSON
-sim_json()
-{
-	"$IBTRACECTL" -j sim show "$1" | jq -c '.[0]'
-}
+ibt_sim_load_ibtrace "load ibtrace"
 
 # fabric_up NAME FILE: add the fabric, run OpenSM once on its first HCA
 fabric_up()
@@ -65,19 +41,16 @@ fabric_up()
 	local pguid
 
 	"$IBTRACECTL" sim add "$2" --name "$1" --no-sm >/dev/null || return 1
-	pguid=$(sim_json "$1" |
+	pguid=$(ibt_sim_json "$1" |
 		jq -r '[.nodes[] | select(.type == "ca")][0].ports[0].guid')
-	mkdir -p "$TMP/osm-$1"
-	OSM_CACHE_DIR=$TMP/osm-$1 OSM_TMP_DIR=$TMP/osm-$1 \
-		timeout 120 opensm -o -g "$pguid" -f "$TMP/osm-$1.log" \
-		>/dev/null 2>&1
+	ibt_opensm_once "$TMP/osm-$1" 120 "$pguid" "$TMP/osm-$1.log" >/dev/null 2>&1
 	grep -q 'SUBNET UP' "$TMP/osm-$1.log"
 }
 
 # HCA ports of a fabric: "dev port lid" lines
 hca_ports()
 {
-	sim_json "$1" | jq -r '.nodes[] | select(.type == "ca") | .dev as $d |
+	ibt_sim_json "$1" | jq -r '.nodes[] | select(.type == "ca") | .dev as $d |
 		.ports[] | select(.lid != null and .lid > 0) |
 		"\($d) \(.port) \(.lid)"'
 }
@@ -134,7 +107,7 @@ mismatch_check()
 {
 	local f=$1 js h1 h2 x y swp out rc
 
-	js=$(sim_json "$f")
+	js=$(ibt_sim_json "$f")
 	h1=$(jq -r '.nodes[] | select(.name == "Hca1") | .dev' <<< "$js")
 	h2=$(jq -r '.nodes[] | select(.name == "Hca2") | .dev' <<< "$js")
 	x=$(jq -r '.nodes[] | select(.name == "Hca2") | .ports[0].lid' <<< "$js")
@@ -198,15 +171,13 @@ done
 
 # Fabric a: Hca1 -> Hca4 crosses both switches ---------------------------------
 
-J=$(sim_json a)
-dev_of() { jq -r --arg n "$1" '.nodes[] | select(.name == $n) | .dev' <<< "$J"; }
-lid_of() { jq -r --arg n "$1" '.nodes[] | select(.name == $n) | .ports[0].lid' <<< "$J"; }
-H1=$(dev_of Hca1)
-H4=$(dev_of Hca4)
-L1=$(lid_of Hca1)
-L4=$(lid_of Hca4)
-S1L=$(lid_of Switch1)
-S2L=$(lid_of Switch2)
+J=$(ibt_sim_json a)
+H1=$(ibt_sim_dev Hca1)
+H4=$(ibt_sim_dev Hca4)
+L1=$(ibt_sim_lid Hca1)
+L4=$(ibt_sim_lid Hca4)
+S1L=$(ibt_sim_lid Switch1)
+S2L=$(ibt_sim_lid Switch2)
 S1G=$(jq -r '.nodes[] | select(.name == "Switch1") | .guid' <<< "$J")
 
 js=$("$IBTRACECTL" -j -d "$H1" trace --dlid "$L4")
@@ -286,7 +257,7 @@ osm_down()
 	wait "$OSM_PID" 2>/dev/null
 	OSM_PID=
 }
-trap 'osm_down; rm -rf "$TMP"' EXIT
+ibt_at_exit osm_down
 # not under ibt_check: OSM_PID must be set in this shell
 if osm_up; then
 	ibt_ok "OpenSM running in the background on Hca1: SUBNET UP"
@@ -304,7 +275,7 @@ osm_down
 ibt_expect "no OpenSM left running" "" "$(pgrep -x opensm)"
 
 # Quick figures: wall time and SMPs per hop, ibtracectl vs ibtracert
-tx_h1() { sim_json a | jq -r '.nodes[] | select(.name == "Hca1") | .ports[0].tx'; }
+tx_h1() { ibt_sim_json a | jq -r '.nodes[] | select(.name == "Hca1") | .ports[0].tx'; }
 t0=$(date +%s%N); tx0=$(tx_h1)
 "$IBTRACECTL" -j -d "$H1" trace --dlid "$L4" > "$TMP/fig.json"
 t1=$(date +%s%N); tx1=$(tx_h1)

@@ -23,21 +23,15 @@
 
 source "$(dirname "$0")/lib.sh"
 
-SIM_KO=${IBTRACE_SIM_KO:-$IBT_ROOT/kmod/sim/ibtrace_sim.ko}
 DELAY_US=${IBTRACE_AHEAD_DELAY_US:-200000}
-TMP=$(mktemp -d /tmp/ibtrace_ahead.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+ibt_tmpdir
 
 ibt_require_root
-ibt_require_file "$SIM_KO"
-ibt_require_file "$IBTRACECTL"
+ibt_require_file "$SIM_KO" "$IBTRACECTL"
 ibt_require_cmd jq
-modprobe ib_core && modprobe ib_umad || ibt_skip_all "ib_core/ib_umad not available"
+ibt_require_modules ib_core ib_umad
 
-rmmod ibtrace 2>/dev/null
-rmmod ibtrace_sim 2>/dev/null
-ibt_check "insmod ibtrace_sim" insmod "$SIM_KO"
-ibt_check "load ibtrace" ibt_modprobe_ibtrace
+ibt_sim_load_ibtrace "load ibtrace"
 
 cat > "$TMP/topo" <<'TOPO'
 Hca 1 "Hca1"
@@ -65,18 +59,12 @@ Hca 1 "Hca2"
 [1] "S3"[2]
 TOPO
 ibt_check "chain of three switches (SM-lite)" "$IBTRACECTL" sim add "$TMP/topo" --name ahead
-sim_js() { "$IBTRACECTL" -j sim show ahead | jq -c '.[0]'; }
-for _ in $(seq 100); do
-	[ "$(sim_js | jq '[.nodes[].ports[] | select(.peer != null and .state != "ACTIVE")] | length')" = 0 ] &&
-		break
-	sleep 0.1
-done
-J=$(sim_js)
-node() { jq -r --arg n "$1" ".nodes[] | select(.name == \$n) | $2" <<< "$J"; }
-H1=$(node Hca1 .dev)
-H2=$(node Hca2 .dev)
-L1=$(node Hca1 '.ports[] | select(.port == 1) | .lid')
-L2=$(node Hca2 '.ports[] | select(.port == 1) | .lid')
+ibt_sim_wait_active ahead
+J=$(ibt_sim_json ahead)
+H1=$(ibt_sim_dev Hca1)
+H2=$(ibt_sim_dev Hca2)
+L1=$(ibt_sim_node Hca1 '.ports[] | select(.port == 1) | .lid')
+L2=$(ibt_sim_node Hca2 '.ports[] | select(.port == 1) | .lid')
 ibt_match "Hca1, Hca2 are RDMA devices, Hca2 has a LID" '^ibtsim[0-9]+ ibtsim[0-9]+ [1-9][0-9]*$' \
 	"$H1 $H2 $L2"
 

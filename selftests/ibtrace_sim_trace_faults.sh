@@ -17,35 +17,25 @@
 
 source "$(dirname "$0")/lib.sh"
 
-SIM_KO=${IBTRACE_SIM_KO:-$IBT_ROOT/kmod/sim/ibtrace_sim.ko}
 EX=/usr/share/doc/ibsim-utils/net-examples
-TMP=$(mktemp -d /tmp/ibtrace_simtrf.XXXXXX)
+ibt_tmpdir
 TMP_ERR=$TMP/err
-trap 'rm -rf "$TMP"' EXIT
 
 ibt_require_root
-ibt_require_file "$SIM_KO"
-ibt_require_file "$IBT_KO"
-ibt_require_file "$IBTRACECTL"
-ibt_require_file "$EX/net.2sw2path4hca"
+ibt_require_file "$SIM_KO" "$IBT_KO" "$IBTRACECTL" "$EX/net.2sw2path4hca"
 ibt_require_cmd jq
-modprobe ib_core || ibt_skip_all "ib_core not available"
+ibt_require_modules ib_core
 
-rmmod ibtrace 2>/dev/null
-rmmod ibtrace_sim 2>/dev/null
-ibt_check "insmod ibtrace_sim" insmod "$SIM_KO"
-ibt_check "load ibtrace" ibt_modprobe_ibtrace
+ibt_sim_load_ibtrace "load ibtrace"
 ibt_seed
 ibt_check "fabric f (net.2sw2path4hca) up under SM-lite, seed $IBT_SEED" \
 	"$IBTRACECTL" sim add "$EX/net.2sw2path4hca" --name f --seed "$IBT_SEED"
 
-J=$("$IBTRACECTL" -j sim show f | jq -c '.[0]')
-dev_of() { jq -r --arg n "$1" '.nodes[] | select(.name == $n) | .dev' <<< "$J"; }
-lid_of() { jq -r --arg n "$1" '.nodes[] | select(.name == $n) | .ports[0].lid' <<< "$J"; }
-H1=$(dev_of Hca1)
-H2=$(dev_of Hca2)
-H4=$(dev_of Hca4)
-L4=$(lid_of Hca4)
+J=$(ibt_sim_json f)
+H1=$(ibt_sim_dev Hca1)
+H2=$(ibt_sim_dev Hca2)
+H4=$(ibt_sim_dev Hca4)
+L4=$(ibt_sim_lid Hca4)
 
 # hops as "node_guid in out lid agent" lines
 path_of() { jq -r '.hops[] | "\(.node_guid) \(.in_port // "") \(.out_port // "") \(.lid) \(.agent)"'; }

@@ -27,45 +27,25 @@
 
 source "$(dirname "$0")/lib.sh"
 
-SIM_KO=${IBTRACE_SIM_KO:-$IBT_ROOT/kmod/sim/ibtrace_sim.ko}
-SIM_SMP=${IBTRACE_SIM_SMP:-$IBT_DIR/ibtrace_sim_smp}
 EX=/usr/share/doc/ibsim-utils/net-examples
-TMP=$(mktemp -d /tmp/ibtrace_simmc.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+ibt_tmpdir
 
 ibt_require_root
-ibt_require_file "$SIM_KO"
-ibt_require_file "$IBT_KO"
-ibt_require_file "$IBTRACECTL"
-ibt_require_file "$EX/net.2sw2path4hca"
-for c in ibtracert jq; do
-	ibt_require_cmd "$c"
-done
-if [ ! -x "$SIM_SMP" ]; then
-	command -v gcc >/dev/null 2>&1 || ibt_skip_all "no $SIM_SMP and no gcc"
-	gcc -O2 -o "$TMP/ibtrace_sim_smp" "$IBT_DIR/ibtrace_sim_smp.c" \
-		-libumad || ibt_skip_all "cannot build ibtrace_sim_smp"
-	SIM_SMP=$TMP/ibtrace_sim_smp
-fi
-if ! modprobe ib_core || ! modprobe ib_umad; then
-	ibt_skip_all "ib_core/ib_umad not available"
-fi
+ibt_require_file "$SIM_KO" "$IBT_KO" "$IBTRACECTL" "$EX/net.2sw2path4hca"
+ibt_require_cmd ibtracert jq
+ibt_require_file "$SIM_SMP"
+ibt_require_modules ib_core ib_umad
 
-rmmod ibtrace 2>/dev/null
-rmmod ibtrace_sim 2>/dev/null
-ibt_check "insmod ibtrace_sim" insmod "$SIM_KO"
-ibt_check "load ibtrace" ibt_modprobe_ibtrace
+ibt_sim_load_ibtrace "load ibtrace"
 ibt_check "fabric f: net.2sw2path4hca, SM-lite" \
 	"$IBTRACECTL" sim add "$EX/net.2sw2path4hca" --name f
 
-J=$("$IBTRACECTL" -j sim show f | jq -c '.[0]')
-dev_of() { jq -r --arg n "$1" '.nodes[] | select(.name == $n) | .dev' <<< "$J"; }
-lid_of() { jq -r --arg n "$1" '.nodes[] | select(.name == $n) | .ports[0].lid' <<< "$J"; }
+J=$(ibt_sim_json f)
 HCAS="Hca1 Hca2 Hca3 Hca4"
-H1=$(dev_of Hca1)
-L1=$(lid_of Hca1)
-L3=$(lid_of Hca3)
-L4=$(lid_of Hca4)
+H1=$(ibt_sim_dev Hca1)
+L1=$(ibt_sim_lid Hca1)
+L3=$(ibt_sim_lid Hca3)
+L4=$(ibt_sim_lid Hca4)
 # Switch1 is behind Hca1's port 1; Switch2 behind Switch1's port 3 (and 5)
 S1=0,1
 S2=0,1,3
@@ -118,9 +98,9 @@ agree()
 {
 	local want got
 
-	want=$(ibt_rert_mc_path "$(dev_of "$2")" "$1" "$(lid_of "$2")" "$(lid_of "$3")")
-	got=$("$IBTRACECTL" -j -d "$(dev_of "$2")" -p 1 trace --mlid "$1" \
-		--dlid "$(lid_of "$3")" -t 300 2>/dev/null | ibt_trace_mc_path)
+	want=$(ibt_rert_mc_path "$(ibt_sim_dev "$2")" "$1" "$(ibt_sim_lid "$2")" "$(ibt_sim_lid "$3")")
+	got=$("$IBTRACECTL" -j -d "$(ibt_sim_dev "$2")" -p 1 trace --mlid "$1" \
+		--dlid "$(ibt_sim_lid "$3")" -t 300 2>/dev/null | ibt_trace_mc_path)
 	[ -n "$want" ] && [ "$want" = "$got" ] && return 0
 	printf '# %s %s -> %s\n# ibtracert -m:\n%s\n# ibtracectl:\n%s\n' "$1" "$2" \
 		"$3" "$(sed 's/^/#   /' <<< "$want")" "$(sed 's/^/#   /' <<< "$got")"
@@ -287,17 +267,17 @@ star w 70 > "$TMP/w"
 ibt_check "fabric w: a 70-port switch, 70 HCAs (SM-lite)" \
 	"$IBTRACECTL" sim add "$TMP/w" --name w
 ibt_check "  MLID 0xc000 out of all 70 ports (5 port-mask positions)" flood w 70
-J=$("$IBTRACECTL" -j sim show w | jq -c '.[0]')
+J=$(ibt_sim_json w)
 ibt_check "  H1 -> H70 (out of port 70, past the first 64) = ibtracert -m" \
 	agree 0xc000 H1 H70
 # (ibtracert cannot start from H70: libibumad opens no umad port past
 # the 64th device)
 ibt_expect "  H70 -> H1: S entered by 70, left by 1" "0/1 70/1 1/0" \
-	"$("$IBTRACECTL" -j -d "$(dev_of H70)" trace --mlid 0xc000 \
-		--dlid "$(lid_of H1)" | path_ports)"
+	"$("$IBTRACECTL" -j -d "$(ibt_sim_dev H70)" trace --mlid 0xc000 \
+		--dlid "$(ibt_sim_lid H1)" | path_ports)"
 ibt_expect "  H1 -> H70: S entered by 1, left by 70" "0/1 1/70 1/0" \
-	"$("$IBTRACECTL" -j -d "$(dev_of H1)" trace --mlid 0xc000 \
-		--dlid "$(lid_of H70)" | path_ports)"
+	"$("$IBTRACECTL" -j -d "$(ibt_sim_dev H1)" trace --mlid 0xc000 \
+		--dlid "$(ibt_sim_lid H70)" | path_ports)"
 ibt_check "sim del w" "$IBTRACECTL" sim del w
 
 star s16 16 > "$TMP/s16"
@@ -305,15 +285,15 @@ ibt_check "fabric s16: a 16-port switch, 16 HCAs (SM-lite)" \
 	"$IBTRACECTL" sim add "$TMP/s16" --name s16
 ibt_check "  MLID 0xc000 out of all 16 ports (2 port-mask positions)" \
 	flood s16 16
-J=$("$IBTRACECTL" -j sim show s16 | jq -c '.[0]')
+J=$(ibt_sim_json s16)
 ibt_expect "  H1 -> H16: found, S left by port 16 (position 1's bit 0)" \
 	"0/1 1/16 1/0" \
-	"$("$IBTRACECTL" -j -d "$(dev_of H1)" trace --mlid 0xc000 \
-		--dlid "$(lid_of H16)" | path_ports)"
-n=$(ibt_rert_mc_path "$(dev_of H1)" 0xc000 "$(lid_of H1)" "$(lid_of H16)" | wc -l)
+	"$("$IBTRACECTL" -j -d "$(ibt_sim_dev H1)" trace --mlid 0xc000 \
+		--dlid "$(ibt_sim_lid H16)" | path_ports)"
+n=$(ibt_rert_mc_path "$(ibt_sim_dev H1)" 0xc000 "$(ibt_sim_lid H1)" "$(ibt_sim_lid H16)" | wc -l)
 echo "# ibtracert -m H1 -> H16 on the 16-port switch: $n hops found (it reads ports 0..15 only)"
 ibt_check "sim del s16" "$IBTRACECTL" sim del s16
-J=$("$IBTRACECTL" -j sim show f | jq -c '.[0]')
+J=$(ibt_sim_json f)
 
 # SMPs against ibtracert -m (sim counters) -----------------------------------------
 

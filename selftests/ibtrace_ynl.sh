@@ -13,13 +13,10 @@ source "$(dirname "$0")/lib.sh"
 
 YNL=${IBTRACE_YNL:-$IBT_DIR/ibtrace_ynl.py}
 SPEC=${IBTRACE_SPEC:-$IBT_ROOT/Documentation/netlink/specs/ibtrace.yaml}
-SIM_KO=${IBTRACE_SIM_KO:-$IBT_ROOT/kmod/sim/ibtrace_sim.ko}
-TMP=$(mktemp -d /tmp/ibtrace_ynl.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+ibt_tmpdir
 
 ibt_require_root
-ibt_require_file "$SPEC"
-ibt_require_file "$IBTRACECTL"
+ibt_require_file "$SPEC" "$IBTRACECTL"
 ibt_require_cmd python3
 python3 -c 'import yaml' 2>/dev/null || ibt_skip_all "python3-yaml not installed"
 modprobe rdma_rxe 2>/dev/null || ibt_skip_all "rdma_rxe not available"

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Shared helpers of the ibtrace selftests: KTAP subtest output, the
-# kernel-log gate, loading the modules and making rxe devices.
+# kernel-log gate, prerequisites, a scratch directory with its cleanup,
+# loading the modules, ibtrace_sim fabrics (the topologies several tests
+# share are in topo/), OpenSM, rxe devices and trace paths.
 #
 # A test script sources this file, calls its checks, and ends with
 # ibt_done, which prints the plan and exits 0 (all passed), 1 (a check
@@ -139,14 +141,107 @@ ibt_require_root()
 	[ "$(id -u)" -eq 0 ] || ibt_skip_all "needs root"
 }
 
+# ibt_require_file PATH...: skip unless each exists (the first missing named)
 ibt_require_file()
 {
-	[ -e "$1" ] || ibt_skip_all "$1 not found (run make)"
+	local f
+
+	for f; do
+		[ -e "$f" ] || ibt_skip_all "$f not found (run make)"
+	done
 }
 
+# ibt_require_cmd COMMAND...: skip unless each is installed
 ibt_require_cmd()
 {
-	command -v "$1" >/dev/null 2>&1 || ibt_skip_all "$1 not installed"
+	local c
+
+	for c; do
+		command -v "$c" >/dev/null 2>&1 || ibt_skip_all "$c not installed"
+	done
+}
+
+# ibt_require_modules MODULE...: modprobe each, or skip naming them all
+# ("ib_core/ib_umad not available")
+ibt_require_modules()
+{
+	local m
+
+	for m; do
+		modprobe "$m" || ibt_skip_all "$(IFS=/; echo "$*") not available"
+	done
+}
+
+# ibt_require_debugfs: debugfs mounted on /sys/kernel/debug, or skip
+ibt_require_debugfs()
+{
+	mountpoint -q /sys/kernel/debug && return 0
+	mount -t debugfs none /sys/kernel/debug 2>/dev/null ||
+		ibt_skip_all "debugfs cannot be mounted"
+}
+
+# ibt_require_count NAME VALUE: skip unless VALUE (of the environment
+# variable NAME) is a positive whole number
+ibt_require_count()
+{
+	case $2 in
+	'' | *[!0-9]* | 0) ibt_skip_all "$1=\"$2\" is not a positive number" ;;
+	esac
+}
+
+# ibt_require_number NAME VALUE: the same, 0 allowed
+ibt_require_number()
+{
+	case $2 in
+	'' | *[!0-9]*) ibt_skip_all "$1=\"$2\" is not a number" ;;
+	esac
+}
+
+# Scratch directory and cleanup ----------------------------------------------
+
+IBT_BG_PIDS=()
+IBT_AT_EXIT=()
+
+# ibt_tmpdir: a private directory $TMP (/tmp/TEST.XXXXXX), removed at exit
+# after the processes of IBT_BG_PIDS are killed (SIGKILL) and the
+# commands given to ibt_at_exit have run, in their order.
+ibt_tmpdir()
+{
+	TMP=$(mktemp -d "/tmp/$IBT_TEST.XXXXXX")
+	trap ibt_cleanup EXIT
+}
+
+# ibt_at_exit COMMAND: run COMMAND (a shell string) at exit
+ibt_at_exit()
+{
+	IBT_AT_EXIT+=("$1")
+}
+
+ibt_cleanup()
+{
+	local p c
+
+	for p in "${IBT_BG_PIDS[@]}"; do
+		kill -9 "$p" 2>/dev/null
+	done
+	for c in "${IBT_AT_EXIT[@]}"; do
+		eval "$c"
+	done
+	[ -n "$TMP" ] && rm -rf "$TMP"
+}
+
+# ibt_wait_for SECONDS COMMAND...: poll every 0.1 s until COMMAND succeeds
+ibt_wait_for()
+{
+	local n=$(($1 * 10))
+
+	shift
+	while [ "$n" -gt 0 ]; do
+		"$@" && return 0
+		sleep 0.1
+		n=$((n - 1))
+	done
+	return 1
 }
 
 # Modules -------------------------------------------------------------------
@@ -169,6 +264,109 @@ ibt_unload_ibtrace()
 ibt_loaded()
 {
 	[ -d /sys/module/ibtrace ]
+}
+
+# ibtrace_sim ----------------------------------------------------------------
+
+SIM_KO=${IBTRACE_SIM_KO:-$IBT_ROOT/kmod/sim/ibtrace_sim.ko}
+# (these three are for the tests that source this file)
+# shellcheck disable=SC2034
+SIM_CTL=${IBTRACE_SIM_CTL:-$IBT_DIR/ibtrace_sim_ctl}
+# shellcheck disable=SC2034
+SIM_SMP=${IBTRACE_SIM_SMP:-$IBT_DIR/ibtrace_sim_smp}
+# Topologies used by several tests (ibnetdiscover/ibsim text):
+#   two_hcas.topo     HcaA - HcaB, back to back
+#   s1s2.topo         HCA A - switch S1 - switch S2 - HCA B, HCA C on S1;
+#                     the switches first (node 0, debugfs 0-S1, is S1)
+#   s1s2_a_first.topo the same fabric, A first (node 0: SM-lite's HCA)
+# shellcheck disable=SC2034
+IBT_TOPO=$IBT_DIR/topo
+
+# ibt_sim_load: ibtrace_sim inserted anew (the check "insmod ibtrace_sim")
+ibt_sim_load()
+{
+	rmmod ibtrace_sim 2>/dev/null
+	ibt_check "insmod ibtrace_sim" insmod "$SIM_KO"
+}
+
+# ibt_sim_load_ibtrace DESCRIPTION: ibtrace removed, ibtrace_sim inserted
+# anew, then ibtrace loaded (a check of DESCRIPTION)
+ibt_sim_load_ibtrace()
+{
+	rmmod ibtrace 2>/dev/null
+	ibt_sim_load
+	ibt_check "$1" ibt_modprobe_ibtrace
+}
+
+# ibt_sim_json FABRIC: FABRIC's object of "ibtracectl -j sim show", one line
+ibt_sim_json()
+{
+	"$IBTRACECTL" -j sim show "$1" | jq -c '.[0]'
+}
+
+# A fabric's nodes, from J=$(ibt_sim_json FABRIC):
+# ibt_sim_node NAME FILTER: jq's FILTER applied to node NAME of $J
+ibt_sim_node()
+{
+	jq -r --arg n "$1" ".nodes[] | select(.name == \$n) | $2" <<< "$J"
+}
+
+# ibt_sim_dev NAME: node NAME's RDMA device
+ibt_sim_dev()
+{
+	ibt_sim_node "$1" .dev
+}
+
+# ibt_sim_lid NAME: the LID of node NAME's first port in $J (an HCA's
+# port 1, a switch's port 0)
+ibt_sim_lid()
+{
+	ibt_sim_node "$1" '.ports[0].lid'
+}
+
+# ibt_simctl_dev NAME: node NAME's RDMA device in $nodes (the output of
+# "ibtrace_sim_ctl nodes FABRIC")
+# shellcheck disable=SC2154	# $nodes is the caller's
+ibt_simctl_dev()
+{
+	sed -n "s/.*name \"$1\".* dev \([^ ]*\) .*/\1/p" <<< "$nodes"
+}
+
+# ibt_sim_active FABRIC: is every linked port of FABRIC Active?
+ibt_sim_active()
+{
+	[ "$(ibt_sim_json "$1" | jq '[.nodes[].ports[] | select(.peer != null and .state != "ACTIVE")] | length')" = 0 ]
+}
+
+# ibt_sim_wait_active FABRIC: wait up to 10 s for SM-lite to bring every
+# linked port of FABRIC Active
+ibt_sim_wait_active()
+{
+	ibt_wait_for 10 ibt_sim_active "$1"
+}
+
+# ibt_sim_devs: the sim's RDMA devices ("ibsim0 ibsim1 ", or the ibtsim
+# names), to check that none is left
+ibt_sim_devs()
+{
+	local d
+
+	for d in /sys/class/infiniband/*; do
+		case ${d##*/} in
+		ibtsim[0-9]*) printf '%s ' "${d##*/}" ;;
+		esac
+	done
+}
+
+# ibt_opensm_once DIR SECONDS GUID LOG: one sweep of OpenSM (opensm -o)
+# bound to port GUID, at most SECONDS long, with DIR (created) as its
+# cache and dump directory: a cache left by a run on another fabric would
+# be reported as errors. It writes LOG through a buffer: read it once
+# this returned. Its output goes to stdout and stderr.
+ibt_opensm_once()
+{
+	mkdir -p "$1"
+	OSM_CACHE_DIR=$1 OSM_TMP_DIR=$1 timeout "$2" opensm -o -g "$3" -f "$4"
 }
 
 # The peer VM (vm-run --vms 2 --peer-cmd selftests/peer.sh) ----------------
