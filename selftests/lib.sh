@@ -345,8 +345,8 @@ ibt_sim_wait_active()
 	ibt_wait_for 10 ibt_sim_active "$1"
 }
 
-# ibt_sim_devs: the sim's RDMA devices ("ibsim0 ibsim1 ", or the ibtsim
-# names), to check that none is left
+# ibt_sim_devs: the sim's RDMA devices ("ibtsim0 ibtsim1 "), to check
+# that none is left
 ibt_sim_devs()
 {
 	local d
