@@ -238,6 +238,7 @@ has_set()
 	[ "$n" -ge 2 ]
 }
 rc_qps() { rdma resource show qp link rxe0/1 2>/dev/null | grep -c 'type RC'; }
+rnr_up() { [ "$(rc_qps)" -gt 0 ]; }
 
 # ok_or_fail DESC COND DETAIL...: one check per cycle, failures detailed
 cyc_fail=0
@@ -328,7 +329,13 @@ cycle()
 			> "$TMP/p$i.out" 2>&1 &
 		ppid[$i]=$!
 	done
-	wait_for 60 test "$(rc_qps)" -gt 0 || note_fail "the RNR job has no QP up after 60 s"
+	if ! wait_for 60 rnr_up; then
+		note_fail "the RNR job has no QP up after 60 s"
+		"$IBTRACECTL" -j job show 2>/dev/null |
+			jq -c '.[] | select(.kind == "test" and .state == "running")' |
+			cut -c 1-300 | sed 's/^/#     job: /'
+		tail -n 3 "$TMP/r.err" | sed 's/^/#     rnr: /'
+	fi
 	for i in 0 1 2 3 4 5 6 7; do
 		"$IBTRACECTL" -d "$A" trace --dlid "$(pick $i)" -t 10000 -r 0 > "$TMP/t$i.out" 2>&1 &
 		tpid[$i]=$!
@@ -512,8 +519,6 @@ cycle()
 for ((c = 1; c <= CYCLES; c++)); do
 	f=${order[$((c - 1))]}
 	cyc_fail=0
-# step WHAT: a progress line with the time since the last one
-step() { local t; t=$(ms_now); echo "#   $1 (+$((t - t_step)) ms)"; t_step=$t; }
 	t0=$(ms_now)
 	echo "# cycle $c: $f"
 	cycle "$c" "$f"

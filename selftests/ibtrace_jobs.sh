@@ -100,9 +100,9 @@ ibt_expect "max_jobs_per_user 1: a second ping is busy, exit 14" 14 "$?"
 ibt_match "  the message names the bound" "^Error: busy: .*max_jobs_per_user" "$out"
 kill -9 "$pid"
 wait "$pid" 2>/dev/null
-job_state() { "$IBTRACECTL" -j job show "$id" | jq -r .state; }
+job_finished() { [ "$("$IBTRACECTL" -j job show "$id" | jq -r .state)" = finished ]; }
 ibt_check "kill -9 of the ping: its job ends (socket closed)" \
-	ibt_wait_for 5 test "$(job_state)" = finished
+	ibt_wait_for 5 job_finished
 ibt_expect "  ended early: ECANCELED (125), the requester closed its socket" \
 	"125 the requester closed its socket" \
 	"$("$IBTRACECTL" -j job show "$id" | jq -r '"\(.errno) \(.message)"')"
