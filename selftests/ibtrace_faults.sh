@@ -59,6 +59,7 @@ source "$(dirname "$0")/lib.sh"
 CYCLES=${IBTRACE_FAULT_CYCLES:-${IBTRACE_FUZZ_ITER:-6}}
 MEM_KB=${IBTRACE_FAULT_MEM_KB:-16384}
 SLAB_KB=${IBTRACE_FAULT_SLAB_KB:-2048}
+MEM_EVERY=${IBTRACE_FAULT_MEM_EVERY:-10}
 NEAR_US=500000		# S1 - S2, each way
 FAR_US=1000000		# S2 - S3 - S4 - B and C, each way
 GUID_CAP=32		# GUID tables of 4 blocks
@@ -74,6 +75,7 @@ ibt_require_root
 ibt_require_file "$SIM_KO" "$IBT_KO" "$IBTRACECTL" "$SIM_SMP"
 ibt_require_cmd jq rdma
 ibt_require_count IBTRACE_FAULT_CYCLES "$CYCLES"
+ibt_require_count IBTRACE_FAULT_MEM_EVERY "$MEM_EVERY"
 ibt_require_modules ib_core ib_umad rdma_cm
 modprobe rdma_rxe 2>/dev/null || ibt_skip_all "rdma_rxe not available"
 rmmod ibtrace 2>/dev/null
@@ -527,8 +529,13 @@ for ((c = 1; c <= CYCLES; c++)); do
 	else
 		ibt_fail "cycle $c ($f): $cyc_fail problems (above)"
 	fi
-	# Slab after each cycle (nothing of ours loaded), for the drift's trend
-	awk '/^Slab:/ { s = $2 } /^SUnreclaim:/ { u = $2 } END { print "#   Slab " s " kB, SUnreclaim " u " kB" }' /proc/meminfo
+	# Memory after each cycle (nothing of ours loaded), for the drift's
+	# trend: what slab does not show (vmalloc, per-CPU, page tables,
+	# stacks) too; caches dropped every IBTRACE_FAULT_MEM_EVERY cycles
+	# (default 10: it costs seconds)
+	[ $((c % MEM_EVERY)) = 0 ] && { sync; echo 3 > /proc/sys/vm/drop_caches; }
+	awk '/^(MemAvailable|Slab|SUnreclaim|VmallocUsed|Percpu|PageTables|KernelStack):/ { printf " %s %s", $1, $2 }
+		END { print " kB" }' /proc/meminfo | sed 's/^/#  /'
 	# The start: after the first cycle, which pays what is paid once per
 	# boot (the modules' first load, caches created on first use)
 	if [ "$c" = 1 ]; then
