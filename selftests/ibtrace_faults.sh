@@ -51,8 +51,10 @@
 # test, with kmemleak on the debug kernel (make check-debug).
 #
 # IBTRACE_FAULT_CYCLES (or IBTRACE_FUZZ_ITER) cycles, default 6 (every
-# fault once; make check's time); the issue's 100: IBTRACE_FAULT_CYCLES=100. IBTRACE_FAULT_KINDS
-# (a list of the names above) draws from those only.
+# fault once; make check's time); the issue's 100: IBTRACE_FAULT_CYCLES=100.
+# IBTRACE_FAULT_KINDS (a list of the names above) draws from those only.
+# Each cycle prints the kernel's memory counters, caches dropped every
+# IBTRACE_FAULT_MEM_EVERY (10) cycles.
 
 source "$(dirname "$0")/lib.sh"
 
