@@ -317,11 +317,15 @@ ibt_sim_dev()
 	ibt_sim_node "$1" .dev
 }
 
-# ibt_sim_lid NAME: the LID of node NAME's first port in $J (an HCA's
-# port 1, a switch's port 0)
+# ibt_sim_lid NAME [PORT]: the LID of node NAME's port PORT in $J; without
+# PORT, of its first port (an HCA's port 1, a switch's port 0)
 ibt_sim_lid()
 {
-	ibt_sim_node "$1" '.ports[0].lid'
+	if [ $# -gt 1 ]; then
+		ibt_sim_node "$1" ".ports[] | select(.port == $2) | .lid"
+	else
+		ibt_sim_node "$1" '.ports[0].lid'
+	fi
 }
 
 # ibt_simctl_dev NAME: node NAME's RDMA device in $nodes (the output of
