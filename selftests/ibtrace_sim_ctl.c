@@ -35,6 +35,7 @@
 #include <linux/genetlink.h>
 
 #include "../uapi/linux/ibtrace_sim.h"
+#include "ibtrace_selftest.h"
 
 #define CHUNK	32768
 
@@ -408,16 +409,11 @@ static char *read_file(const char *path, size_t *len)
  * Exit 0 when no check failed. ITERS 0 runs the bases unchanged only.
  */
 
-static unsigned long long fz_state;
+static uint64_t fz_state;
 
 static unsigned long long fz_rand(void)
 {
-	/* splitmix64 */
-	unsigned long long z = (fz_state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return st_splitmix64(&fz_state);
 }
 
 static size_t fz_below(size_t n)
