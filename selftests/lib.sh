@@ -299,6 +299,14 @@ ibt_sim_load_ibtrace()
 	ibt_check "$1" ibt_modprobe_ibtrace
 }
 
+# ibt_insmod_sim_ibtrace: ib_core, ib_umad, ibtrace_sim and ibtrace loaded,
+# without a check (the benchmarks); fails when one does not load
+ibt_insmod_sim_ibtrace()
+{
+	modprobe ib_core && modprobe ib_umad && insmod "$SIM_KO" &&
+		ibt_modprobe_ibtrace
+}
+
 # ibt_sim_json FABRIC: FABRIC's object of "ibtracectl -j sim show", one line
 ibt_sim_json()
 {

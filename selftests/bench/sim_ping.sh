@@ -13,11 +13,9 @@ IBTRACE_ROOT=${IBTRACE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 source "$(dirname "$0")/../lib.sh" >/dev/null
 
 count=${IBTRACE_BENCH_COUNT:-1000}
-SIM_KO=$IBT_ROOT/kmod/sim/ibtrace_sim.ko
 SIM_CTL=$IBT_ROOT/selftests/ibtrace_sim_ctl
 
-modprobe ib_core && modprobe ib_umad && insmod "$SIM_KO" &&
-	ibt_modprobe_ibtrace || exit 1
+ibt_insmod_sim_ibtrace || exit 1
 "$SIM_CTL" add b0 "$IBT_TOPO/two_hcas.topo" no-sm >/dev/null || exit 1
 A=ibtsim0
 B=ibtsim1

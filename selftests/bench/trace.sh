@@ -26,12 +26,10 @@ IBTRACE_ROOT=${IBTRACE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 source "$(dirname "$0")/../lib.sh" >/dev/null
 
 runs=${IBTRACE_BENCH_RUNS:-10}
-SIM_KO=$IBT_ROOT/kmod/sim/ibtrace_sim.ko
 SIM_SMP=$IBT_ROOT/selftests/ibtrace_sim_smp
 ibt_tmpdir
 
-modprobe ib_core && modprobe ib_umad && insmod "$SIM_KO" &&
-	ibt_modprobe_ibtrace || exit 1
+ibt_insmod_sim_ibtrace || exit 1
 
 ns()
 {
