@@ -114,22 +114,8 @@ ibt_check "rxe0 deleted" ibt_rxe_del rxe0
 # Cancel and unload with a silent DUT ----------------------------------------------
 
 ibt_sim_load
-cat > "$TMP/topo" <<'TOPO'
-Hca 1 "A"
-[1] "S1"[1]
-
-Switch 4 "S1"
-[1] "A"[1]
-[2] "S2"[1]
-
-Switch 4 "S2"
-[1] "S1"[2]
-[2] "B"[1]
-
-Hca 1 "B"
-[1] "S2"[2]
-TOPO
-ibt_check "fabric j (SM-lite)" "$IBTRACECTL" sim add "$TMP/topo" --name j --guid-cap 32
+ibt_check "fabric j (SM-lite)" "$IBTRACECTL" sim add "$IBT_TOPO/a_s1s2_b.topo" --name j \
+	--guid-cap 32
 ibt_sim_wait_active j
 A=$("$IBTRACECTL" -j sim show j | jq -r '.[0].nodes[] | select(.name == "A") | .dev')
 

@@ -32,7 +32,7 @@ tree=$TMP/linux
 mkdir -p "$tree" && cp -a "$KTREE_SRC/." "$tree/"
 dst=$tree/tools/testing/selftests/drivers/infiniband/ibtrace
 mkdir -p "$dst"
-(cd "$IBT_DIR" && cp -a Makefile config settings ./*.sh ./*.c ./*.py topo \
+(cd "$IBT_DIR" && cp -a Makefile config settings ./*.sh ./*.c ./*.h ./*.py topo \
 	vm vm-run bench "$dst"/ 2>/dev/null)
 ibt_check "selftests copied into the kernel tree" test -e "$dst/Makefile"
 

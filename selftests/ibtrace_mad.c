@@ -31,7 +31,6 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +43,12 @@
 #include <linux/ibtrace.h>
 
 enum { EXIT_ANSWER, EXIT_NO_ANSWER, EXIT_USAGE, EXIT_ERROR, EXIT_SKIP };
+
+/* fail(): a usage error points to --help */
+#define ST_PROG		"ibtrace_mad"
+#define ST_FAIL_USAGE	"Try 'ibtrace_mad --help'.\n"
+#define ST_FAIL_END	""
+#include "ibtrace_selftest.h"
 
 #define MAD_SIZE	256
 #define QP1_QKEY	0x80010000
@@ -66,20 +71,6 @@ struct opts {
 	uint8_t dgid[16];
 	uint8_t route[IBTRACE_SROUTE_MAX_HOPS];
 };
-
-static void __attribute__((noreturn, format(printf, 2, 3)))
-fail(int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fputs("ibtrace_mad: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	if (code == EXIT_USAGE)
-		fputs("Try 'ibtrace_mad --help'.\n", stderr);
-	exit(code);
-}
 
 static void usage(void)
 {
@@ -370,11 +361,7 @@ static uint64_t fz_state;
 /* splitmix64: one 64-bit seed gives the whole campaign. */
 static uint64_t fz_rnd(void)
 {
-	uint64_t z = (fz_state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return st_splitmix64(&fz_state);
 }
 
 static unsigned int fz_below(unsigned int n)

@@ -20,7 +20,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +33,13 @@
 #include <linux/ibtrace.h>
 
 enum { EXIT_ANSWER, EXIT_LOCAL, EXIT_USAGE, EXIT_NO_FAMILY };
+
+/* fail(): a line; a usage error points to --help */
+#define ST_PROG		"ibtrace_nlraw"
+#define ST_FAIL_USAGE	" (see --help)\n"
+#define ST_FAIL_END	"\n"
+#include "ibtrace_selftest.h"
+#include "ibtrace_selftest_nl.h"
 
 #define REQ_MAX		(128 * 1024)		/* request buffer */
 #define VALUE_MAX	(0xffff - NLA_HDRLEN)	/* nla_len is a u16 */
@@ -57,19 +63,6 @@ static const char *const attr_names[] = {
 	[IBTRACE_A_PING_SROUTE] = "ping_sroute",
 	[IBTRACE_A_TRACE_DLID] = "trace_dlid", [IBTRACE_A_TRACE_MLID] = "trace_mlid",
 };
-
-static void __attribute__((noreturn, format(printf, 2, 3)))
-fail(int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fputs("ibtrace_nlraw: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs(code == EXIT_USAGE ? " (see --help)\n" : "\n", stderr);
-	exit(code);
-}
 
 static void usage(void)
 {
@@ -179,25 +172,12 @@ static void print_answer(struct nlmsghdr *nlh, const struct nlmsghdr *req,
 			 int messages)
 {
 	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1] = { NULL }, *a;
-	struct nlmsgerr *e = nlmsg_data(nlh);
-	int err = 0, tlv_off = sizeof(err);
+	int err, bad_tlvs = st_nl_ack(nlh, tb, &err);
 
-	if (nlh->nlmsg_type == NLMSG_ERROR) {
-		if (nlmsg_datalen(nlh) < (int)sizeof(*e))
-			fail(EXIT_LOCAL, "short NLMSG_ERROR");
-		err = e->error;
-		tlv_off = sizeof(*e);
-		if (!(nlh->nlmsg_flags & NLM_F_CAPPED))	/* request echoed */
-			tlv_off += e->msg.nlmsg_len - NLMSG_HDRLEN;
-	} else if (nlh->nlmsg_type == NLMSG_DONE &&
-		   nlmsg_datalen(nlh) >= (int)sizeof(err)) {
-		memcpy(&err, nlmsg_data(nlh), sizeof(err));
-	}
 	printf("errno=%d\n", -err);
 	if (err)
 		printf("errname=%s\n", errname(-err));
-	if ((nlh->nlmsg_flags & NLM_F_ACK_TLVS) &&
-	    nlmsg_parse(nlh, tlv_off, tb, NLMSGERR_ATTR_MAX, NULL) < 0)
+	if (bad_tlvs < 0)
 		fail(EXIT_LOCAL, "malformed extended ACK");
 	a = tb[NLMSGERR_ATTR_MSG];
 	if (a)

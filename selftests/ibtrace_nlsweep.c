@@ -82,6 +82,13 @@
 
 enum { EXIT_DONE, EXIT_LOCAL, EXIT_USAGE, EXIT_NO_FAMILY };
 
+/* fail(): a line */
+#define ST_PROG		"ibtrace_nlsweep"
+#define ST_FAIL_USAGE	"\n"
+#define ST_FAIL_END	"\n"
+#include "ibtrace_selftest.h"
+#include "ibtrace_selftest_nl.h"
+
 #define MAX_POLICIES	64
 #define MAX_TYPES	1024
 #define MAX_OPS		256
@@ -128,42 +135,17 @@ struct answer {
 
 typedef void (*reply_fn)(struct nlmsghdr *nlh);
 
-static void __attribute__((noreturn, format(printf, 2, 3)))
-fail(int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fputs("ibtrace_nlsweep: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(code);
-}
-
 /* The error, done or ACK message @nlh into @a. */
 static void read_ack(struct nlmsghdr *nlh, struct answer *a)
 {
 	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1] = { NULL };
-	struct nlmsgerr *e = nlmsg_data(nlh);
-	int err = 0, tlv_off = sizeof(err);
+	int err, bad_tlvs = st_nl_ack(nlh, tb, &err);
 
-	if (nlh->nlmsg_type == NLMSG_ERROR) {
-		if (nlmsg_datalen(nlh) < (int)sizeof(*e))
-			fail(EXIT_LOCAL, "short NLMSG_ERROR");
-		err = e->error;
-		tlv_off = sizeof(*e);
-		if (!(nlh->nlmsg_flags & NLM_F_CAPPED))	/* request echoed */
-			tlv_off += e->msg.nlmsg_len - NLMSG_HDRLEN;
-	} else if (nlmsg_datalen(nlh) >= (int)sizeof(err)) {	/* DONE */
-		memcpy(&err, nlmsg_data(nlh), sizeof(err));
-	}
 	a->err = -err;
 	a->offs = -1;
 	a->miss = -1;
 	a->msg[0] = '\0';
-	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS) ||
-	    nlmsg_parse(nlh, tlv_off, tb, NLMSGERR_ATTR_MAX, NULL) < 0)
+	if (bad_tlvs < 0)
 		return;
 	if (tb[NLMSGERR_ATTR_MSG])
 		snprintf(a->msg, sizeof(a->msg), "%.*s",
@@ -547,12 +529,7 @@ static struct {
 
 static uint64_t rnd64(void)
 {
-	/* splitmix64: every seed, 0 too, gives a full-period stream */
-	uint64_t z = (fz.rng += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return st_splitmix64(&fz.rng);
 }
 
 static uint32_t rnd(uint32_t n)

@@ -23,6 +23,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,7 @@
 #include <linux/genetlink.h>
 
 #include "../uapi/linux/ibtrace_sim.h"
+#include "ibtrace_selftest.h"
 
 #define CHUNK	32768
 
@@ -187,6 +189,81 @@ static const char *const state_names[] = {
 };
 
 /*
+ * How print_cb() prints an attribute of a port, a node or a fabric: its
+ * type, kind of value and format (of an unsigned long long for K_U32 and
+ * K_U64, of a string otherwise).
+ */
+enum fmt_set { F_PORT, F_NODE, F_FABRIC };
+enum fmt_kind { K_STR, K_U32, K_U64, K_NODE_TYPE, K_STATE, K_PORTS };
+
+static const struct attr_fmt {
+	enum fmt_set set;
+	unsigned short type;
+	enum fmt_kind kind;
+	const char *fmt;
+} attr_fmts[] = {
+	{ F_PORT, IBTRACE_SIM_PORT_A_NUM, K_U32, " %llu" },
+	{ F_PORT, IBTRACE_SIM_PORT_A_GUID, K_U64, " guid 0x%016llx" },
+	{ F_PORT, IBTRACE_SIM_PORT_A_LID, K_U32, " lid %llu" },
+	{ F_PORT, IBTRACE_SIM_PORT_A_STATE, K_STATE, " state %s" },
+	{ F_PORT, IBTRACE_SIM_PORT_A_PEER_NODE, K_U32, " peer %llu" },
+	{ F_PORT, IBTRACE_SIM_PORT_A_PEER_PORT, K_U32, "/%llu" },
+	{ F_PORT, IBTRACE_SIM_PORT_A_RX_PKTS, K_U64, " rx %llu" },
+	{ F_PORT, IBTRACE_SIM_PORT_A_TX_PKTS, K_U64, " tx %llu" },
+	{ F_PORT, IBTRACE_SIM_PORT_A_DROPS, K_U64, " drops %llu" },
+	{ F_NODE, IBTRACE_SIM_A_FABRIC_NAME, K_STR, " fabric %s" },
+	{ F_NODE, IBTRACE_SIM_A_NODE_INDEX, K_U32, " index %llu" },
+	{ F_NODE, IBTRACE_SIM_A_NODE_TYPE, K_NODE_TYPE, " type %s" },
+	{ F_NODE, IBTRACE_SIM_A_NODE_NAME, K_STR, " name \"%s\"" },
+	{ F_NODE, IBTRACE_SIM_A_NODE_GUID, K_U64, " guid 0x%016llx" },
+	{ F_NODE, IBTRACE_SIM_A_DEV_NAME, K_STR, " dev %s" },
+	{ F_NODE, IBTRACE_SIM_A_PORT, K_PORTS, " port" },
+	{ F_FABRIC, IBTRACE_SIM_A_FABRIC_NAME, K_STR, " %s" },
+	{ F_FABRIC, IBTRACE_SIM_A_NUM_NODES, K_U32, " nodes %llu" },
+	{ F_FABRIC, IBTRACE_SIM_A_NUM_CAS, K_U32, " cas %llu" },
+	{ F_FABRIC, IBTRACE_SIM_A_NUM_SWITCHES, K_U32, " switches %llu" },
+	{ F_FABRIC, IBTRACE_SIM_A_NUM_LINKS, K_U32, " links %llu" },
+};
+
+static void print_attrs(enum fmt_set set, void *start, size_t len);
+
+/* Attribute @nla as @f says. */
+static void print_attr(const struct attr_fmt *f, struct nlattr *nla)
+{
+	const char *s = ATTR_DATA(nla);
+
+	if (f->kind == K_PORTS) {
+		fputs(f->fmt, stdout);
+		print_attrs(F_PORT, ATTR_DATA(nla), nla->nla_len - NLA_HDRLEN);
+		return;
+	}
+	if (f->kind == K_U32 || f->kind == K_U64) {
+		printf(f->fmt, f->kind == K_U32 ? ATTR_U32(nla) : ATTR_U64(nla));
+		return;
+	}
+	if (f->kind == K_NODE_TYPE)
+		s = ATTR_U8(nla) == 1 ? "ca" : "switch";
+	else if (f->kind == K_STATE)
+		s = ATTR_U8(nla) < 5 ? state_names[ATTR_U8(nla)] : "?";
+	printf(f->fmt, s);
+}
+
+/* The attributes in @start..@len that @set has a format for, in order. */
+static void print_attrs(enum fmt_set set, void *start, size_t len)
+{
+	const struct attr_fmt *f;
+	struct nlattr *nla;
+
+	for_each_attr(nla, start, len)
+		for (f = attr_fmts; f < attr_fmts + sizeof(attr_fmts) / sizeof(*f); f++)
+			if (f->set == set &&
+			    f->type == (nla->nla_type & NLA_TYPE_MASK)) {
+				print_attr(f, nla);
+				break;
+			}
+}
+
+/*
  * FABRIC_ADD answers at once (BUILDING) and notifies the end of the
  * build later: a FABRIC_ADD without BUILDING, or a TOPO_ERROR.
  */
@@ -196,7 +273,7 @@ static void print_cb(struct nlmsghdr *nlh, void *arg)
 {
 	struct genlmsghdr *g = NLMSG_DATA(nlh);
 	size_t len = nlh->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN);
-	struct nlattr *nla, *p;
+	struct nlattr *nla;
 
 	(void)arg;
 	if (g->cmd == IBTRACE_SIM_CMD_FABRIC_ADD) {
@@ -227,87 +304,12 @@ static void print_cb(struct nlmsghdr *nlh, void *arg)
 	}
 	if (g->cmd == IBTRACE_SIM_CMD_NODE_GET) {
 		printf("node");
-		for_each_attr(nla, (char *)g + GENL_HDRLEN, len) {
-			switch (nla->nla_type & NLA_TYPE_MASK) {
-			case IBTRACE_SIM_A_FABRIC_NAME:
-				printf(" fabric %s", (char *)ATTR_DATA(nla));
-				break;
-			case IBTRACE_SIM_A_NODE_INDEX:
-				printf(" index %u", ATTR_U32(nla));
-				break;
-			case IBTRACE_SIM_A_NODE_TYPE:
-				printf(" type %s", ATTR_U8(nla) == 1 ? "ca" : "switch");
-				break;
-			case IBTRACE_SIM_A_NODE_NAME:
-				printf(" name \"%s\"", (char *)ATTR_DATA(nla));
-				break;
-			case IBTRACE_SIM_A_NODE_GUID:
-				printf(" guid 0x%016llx", ATTR_U64(nla));
-				break;
-			case IBTRACE_SIM_A_DEV_NAME:
-				printf(" dev %s", (char *)ATTR_DATA(nla));
-				break;
-			case IBTRACE_SIM_A_PORT:
-				printf(" port");
-				for_each_attr(p, ATTR_DATA(nla),
-					      nla->nla_len - NLA_HDRLEN) {
-					switch (p->nla_type & NLA_TYPE_MASK) {
-					case IBTRACE_SIM_PORT_A_NUM:
-						printf(" %u", ATTR_U32(p));
-						break;
-					case IBTRACE_SIM_PORT_A_GUID:
-						printf(" guid 0x%016llx", ATTR_U64(p));
-						break;
-					case IBTRACE_SIM_PORT_A_LID:
-						printf(" lid %u", ATTR_U32(p));
-						break;
-					case IBTRACE_SIM_PORT_A_STATE:
-						printf(" state %s", ATTR_U8(p) < 5 ?
-						       state_names[ATTR_U8(p)] : "?");
-						break;
-					case IBTRACE_SIM_PORT_A_PEER_NODE:
-						printf(" peer %u", ATTR_U32(p));
-						break;
-					case IBTRACE_SIM_PORT_A_PEER_PORT:
-						printf("/%u", ATTR_U32(p));
-						break;
-					case IBTRACE_SIM_PORT_A_RX_PKTS:
-						printf(" rx %llu", ATTR_U64(p));
-						break;
-					case IBTRACE_SIM_PORT_A_TX_PKTS:
-						printf(" tx %llu", ATTR_U64(p));
-						break;
-					case IBTRACE_SIM_PORT_A_DROPS:
-						printf(" drops %llu", ATTR_U64(p));
-						break;
-					}
-				}
-				break;
-			}
-		}
+		print_attrs(F_NODE, (char *)g + GENL_HDRLEN, len);
 		printf("\n");
 		return;
 	}
 	printf("fabric");
-	for_each_attr(nla, (char *)g + GENL_HDRLEN, len) {
-		switch (nla->nla_type & NLA_TYPE_MASK) {
-		case IBTRACE_SIM_A_FABRIC_NAME:
-			printf(" %s", (char *)ATTR_DATA(nla));
-			break;
-		case IBTRACE_SIM_A_NUM_NODES:
-			printf(" nodes %u", ATTR_U32(nla));
-			break;
-		case IBTRACE_SIM_A_NUM_CAS:
-			printf(" cas %u", ATTR_U32(nla));
-			break;
-		case IBTRACE_SIM_A_NUM_SWITCHES:
-			printf(" switches %u", ATTR_U32(nla));
-			break;
-		case IBTRACE_SIM_A_NUM_LINKS:
-			printf(" links %u", ATTR_U32(nla));
-			break;
-		}
-	}
+	print_attrs(F_FABRIC, (char *)g + GENL_HDRLEN, len);
 	printf("\n");
 }
 
@@ -408,16 +410,11 @@ static char *read_file(const char *path, size_t *len)
  * Exit 0 when no check failed. ITERS 0 runs the bases unchanged only.
  */
 
-static unsigned long long fz_state;
+static uint64_t fz_state;
 
 static unsigned long long fz_rand(void)
 {
-	/* splitmix64 */
-	unsigned long long z = (fz_state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return st_splitmix64(&fz_state);
 }
 
 static size_t fz_below(size_t n)
@@ -941,29 +938,32 @@ struct fz_result {
 	unsigned int nodes, cas, switches, links;
 };
 
+/* FABRIC_GET's counts: their attribute, their place in struct fz_result */
+static const struct {
+	unsigned short type;
+	size_t off;
+} fz_counts[] = {
+	{ IBTRACE_SIM_A_NUM_NODES, offsetof(struct fz_result, nodes) },
+	{ IBTRACE_SIM_A_NUM_CAS, offsetof(struct fz_result, cas) },
+	{ IBTRACE_SIM_A_NUM_SWITCHES, offsetof(struct fz_result, switches) },
+	{ IBTRACE_SIM_A_NUM_LINKS, offsetof(struct fz_result, links) },
+};
+
 static void fz_parse_fabric(struct genlmsghdr *g, size_t len,
 			    struct fz_result *r)
 {
 	struct nlattr *nla;
+	size_t i;
 
 	for_each_attr(nla, (char *)g + GENL_HDRLEN, len) {
-		switch (nla->nla_type & NLA_TYPE_MASK) {
-		case IBTRACE_SIM_A_NUM_NODES:
-			r->nodes = ATTR_U32(nla);
-			break;
-		case IBTRACE_SIM_A_NUM_CAS:
-			r->cas = ATTR_U32(nla);
-			break;
-		case IBTRACE_SIM_A_NUM_SWITCHES:
-			r->switches = ATTR_U32(nla);
-			break;
-		case IBTRACE_SIM_A_NUM_LINKS:
-			r->links = ATTR_U32(nla);
-			break;
-		case IBTRACE_SIM_A_BUILDING:
+		unsigned short type = nla->nla_type & NLA_TYPE_MASK;
+
+		if (type == IBTRACE_SIM_A_BUILDING)
 			r->building = ATTR_U8(nla);
-			break;
-		}
+		for (i = 0; i < sizeof(fz_counts) / sizeof(fz_counts[0]); i++)
+			if (fz_counts[i].type == type)
+				*(unsigned int *)((char *)r + fz_counts[i].off) =
+					ATTR_U32(nla);
 	}
 }
 

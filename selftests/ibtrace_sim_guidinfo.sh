@@ -62,7 +62,7 @@ ibt_sim_wait_active g
 J=$(ibt_sim_json g)
 A=$(ibt_sim_dev A)
 B=$(ibt_sim_dev B)
-LB=$(ibt_sim_node B '.ports[] | select(.port == 1) | .lid')
+LB=$(ibt_sim_lid B 1)
 GB=$(ibt_sim_node B '.ports[] | select(.port == 1) | .guid')
 ibt_match "A, B are RDMA devices, B has a LID" '^ibtsim[0-9]+ ibtsim[0-9]+ [1-9][0-9]*$' \
 	"$A $B $LB"

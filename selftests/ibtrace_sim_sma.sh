@@ -324,6 +324,14 @@ rose()
 	[ "$now" -ge $(($2 + $3)) ] && echo ok || echo "$2 -> $now"
 }
 
+# smps_to_b N: N SMP Gets of B's NodeDescription (the answers dropped)
+smps_to_b()
+{
+	for _ in $(seq "$1"); do
+		smpq nodedesc "$blid" >/dev/null 2>&1
+	done
+}
+
 out=$(pq)
 ibt_match "perfquery (A's own port): PortCounters answered" \
 	'^# Port counters: Lid [0-9]+ port 1' "$out"
@@ -331,9 +339,7 @@ ibt_match "  ClassPortInfo: AllPortSelect and extended width" \
 	'CapMask: 0x(3|7|b|f)[0-9a-f]{2}\)' "$out"
 tx0=$(field PortXmitPkts "$out")
 rx0=$(field PortRcvPkts "$out")
-for _ in $(seq 20); do
-	smpq nodedesc "$blid" >/dev/null 2>&1
-done
+smps_to_b 20
 out=$(pq "$alid" 1)
 ibt_match "  after 20 SMPs to B: PortXmitPkts rose by >= 20" '^ok$' \
 	"$(rose PortXmitPkts "$tx0" 20)"
@@ -352,9 +358,7 @@ out=$(pq "$s1lid" 1)
 ibt_match "perfquery of S1 port 1 (switch, by LID): answered" \
 	"^# Port counters: Lid $s1lid port 1" "$out"
 tx0=$(field PortXmitPkts "$out")
-for _ in $(seq 10); do
-	smpq nodedesc "$blid" >/dev/null 2>&1
-done
+smps_to_b 10
 out=$(pq "$s1lid" 1)
 ibt_match "  S1 port 1 PortXmitPkts rose by >= 10 (the answers to A)" '^ok$' \
 	"$(rose PortXmitPkts "$tx0" 10)"

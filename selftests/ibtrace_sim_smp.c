@@ -39,6 +39,8 @@
 
 #include <infiniband/umad.h>
 
+#include "ibtrace_selftest.h"
+
 #define MAD_SIZE	256
 #define DATA_OFF	64
 #define DATA_LEN	64
@@ -59,6 +61,33 @@ static void usage(void)
 		"                       get|set ATTR MOD [OFF=XX[,XX...]]...\n"
 		"       ibtrace_sim_smp [-C DEV] [-P PORT] [-t MS] -R SEED [-N ITERS] [-w WINDOW]\n");
 	exit(EXIT_USAGE);
+}
+
+/* -n, -w: a count of at least 1, else usage(). */
+static int parse_count(const char *s)
+{
+	int v = atoi(s);
+
+	if (v < 1)
+		usage();
+	return v;
+}
+
+/* umad_init(), then the fd of umad_open_port(); exits 3 on failure. */
+static int open_port(const char *dev, int port)
+{
+	int f;
+
+	if (umad_init() < 0) {
+		fprintf(stderr, "umad_init failed\n");
+		exit(EXIT_ERROR);
+	}
+	f = umad_open_port(dev, port);
+	if (f < 0) {
+		fprintf(stderr, "umad_open_port: %s\n", strerror(-f));
+		exit(EXIT_ERROR);
+	}
+	return f;
 }
 
 static void parse_path(const char *s)
@@ -228,15 +257,11 @@ struct fz_node {
 static struct fz_node fz_nodes[FZ_MAX_NODES];
 static int fz_nnodes;
 static uint16_t fz_my_lid, fz_sm_lid;
-static unsigned long long fz_state;
+static uint64_t fz_state;
 
 static uint64_t fz_rand(void)
 {
-	uint64_t z = (fz_state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return st_splitmix64(&fz_state);
 }
 
 static unsigned int fz_below(unsigned int n)
@@ -817,10 +842,65 @@ static void fz_random_mad(void)
 	fz_send(&r);
 }
 
+/* A LID-routed check: the request, and what must come of it. */
+struct fz_lid_check {
+	uint8_t agent, cls, cver, method;
+	uint16_t attr;
+	uint8_t expect;
+	uint16_t status;
+	uint8_t flags;
+	const char *what;
+};
+
+#define FZ_SWITCH_ONLY	0x01	/* sent to the switches only */
+#define FZ_NODE_GUID	0x02	/* the answer carries the node's GUID */
+
+/* to every LID */
+static const struct fz_lid_check fz_node_checks[] = {
+	{ 1, 0x01, 1, 0x01, 0x0011, X_STATUS, 0, FZ_NODE_GUID, "LID Get NodeInfo" },
+	{ 3, 0x04, 1, 0x01, 0x0001, X_STATUS, 0, 0, "PMA Get ClassPortInfo" },
+	{ 3, 0x04, 1, 0x01, 0x00fe, X_STATUS, 0x000c, 0,
+	  "PMA Get of an unknown attribute" },
+	{ 3, 0x04, 2, 0x01, 0x0001, X_STATUS, 0x0004, 0, "PMA Get, class version 2" },
+	{ 4 + 2, 0x2f, 1, 0x01, 0x0010, X_STATUS, 0x000c, 0,
+	  "Get of class 0x2F (no agent)" },
+	{ 3, 0x04, 1, 0x81, 0x0001, X_NONE, 0, FZ_SWITCH_ONLY,
+	  "PMA GetResp to a switch" },
+};
+
+/* to the SM's LID */
+static const struct fz_lid_check fz_sa_checks[] = {
+	{ 2, 0x03, 2, 0x01, 0x0001, X_STATUS, 0, 0, "SA Get ClassPortInfo" },
+	{ 2, 0x03, 2, 0x02, 0x0001, X_STATUS, 0x0008, 0, "SA Set ClassPortInfo" },
+	{ 2, 0x03, 2, 0x01, 0x00fe, X_STATUS, 0x000c, 0,
+	  "SA Get of an unknown attribute" },
+	{ 2, 0x03, 1, 0x01, 0x0001, X_STATUS, 0x0004, 0, "SA Get, class version 1" },
+};
+
+/* PathRecord, SLID and DLID given (mask bits 4, 5) */
+static const struct fz_lid_check fz_path_check = {
+	2, 0x03, 2, 0x01, 0x0035, X_STATUS, 0, 0, "SA Get PathRecord"
+};
+
+/* a LID above every switch's LinearFDBTop: no route */
+static const struct fz_lid_check fz_unrouted_check = {
+	1, 0x01, 1, 0x01, 0x0011, X_NONE, 0, 0, "LID Get to an unrouted LID"
+};
+
+/* @r: check @c to @dlid. */
+static void fz_lid_req(struct fz_req *r, const struct fz_lid_check *c,
+		       uint16_t dlid)
+{
+	fz_req_init(r, c->agent, c->cls, c->cver, c->method, c->attr, 0);
+	r->dlid = dlid;
+	fz_expect(r, c->expect, c->status, c->what);
+}
+
 /* LID-routed checks, while the SM's LIDs and routes are all there. */
 static void fz_lid_checks(void)
 {
 	struct fz_req r;
+	unsigned int k;
 	int i;
 
 	for (i = 0; i < fz_nnodes; i++) {
@@ -828,73 +908,36 @@ static void fz_lid_checks(void)
 
 		if (!np->lid)
 			continue;
-		fz_req_init(&r, 1, 0x01, 1, 0x01, 0x0011, 0);
-		r.dlid = np->lid;
-		fz_expect(&r, X_STATUS, 0, "LID Get NodeInfo");
-		r.x.guid = np->guid;
-		fz_send(&r);
-		fz_req_init(&r, 3, 0x04, 1, 0x01, 0x0001, 0);
-		r.dlid = np->lid;
-		fz_expect(&r, X_STATUS, 0, "PMA Get ClassPortInfo");
-		fz_send(&r);
-		fz_req_init(&r, 3, 0x04, 1, 0x01, 0x00fe, 0);
-		r.dlid = np->lid;
-		fz_expect(&r, X_STATUS, 0x000c, "PMA Get of an unknown attribute");
-		fz_send(&r);
-		fz_req_init(&r, 3, 0x04, 2, 0x01, 0x0001, 0);
-		r.dlid = np->lid;
-		fz_expect(&r, X_STATUS, 0x0004, "PMA Get, class version 2");
-		fz_send(&r);
-		fz_req_init(&r, 4 + 2, 0x2f, 1, 0x01, 0x0010, 0);
-		r.dlid = np->lid;
-		fz_expect(&r, X_STATUS, 0x000c, "Get of class 0x2F (no agent)");
-		fz_send(&r);
-		if (np->type == 2) {
-			fz_req_init(&r, 3, 0x04, 1, 0x81, 0x0001, 0);
-			r.dlid = np->lid;
-			fz_expect(&r, X_NONE, 0, "PMA GetResp to a switch");
+		for (k = 0; k < sizeof(fz_node_checks) / sizeof(fz_node_checks[0]); k++) {
+			const struct fz_lid_check *c = &fz_node_checks[k];
+
+			if ((c->flags & FZ_SWITCH_ONLY) && np->type != 2)
+				continue;
+			fz_lid_req(&r, c, np->lid);
+			if (c->flags & FZ_NODE_GUID)
+				r.x.guid = np->guid;
 			fz_send(&r);
 		}
 	}
 	if (fz_sm_lid) {
-		fz_req_init(&r, 2, 0x03, 2, 0x01, 0x0001, 0);
-		r.dlid = fz_sm_lid;
-		fz_expect(&r, X_STATUS, 0, "SA Get ClassPortInfo");
-		fz_send(&r);
-		fz_req_init(&r, 2, 0x03, 2, 0x02, 0x0001, 0);
-		r.dlid = fz_sm_lid;
-		fz_expect(&r, X_STATUS, 0x0008, "SA Set ClassPortInfo");
-		fz_send(&r);
-		fz_req_init(&r, 2, 0x03, 2, 0x01, 0x00fe, 0);
-		r.dlid = fz_sm_lid;
-		fz_expect(&r, X_STATUS, 0x000c, "SA Get of an unknown attribute");
-		fz_send(&r);
-		fz_req_init(&r, 2, 0x03, 1, 0x01, 0x0001, 0);
-		r.dlid = fz_sm_lid;
-		fz_expect(&r, X_STATUS, 0x0004, "SA Get, class version 1");
-		fz_send(&r);
+		for (k = 0; k < sizeof(fz_sa_checks) / sizeof(fz_sa_checks[0]); k++) {
+			fz_lid_req(&r, &fz_sa_checks[k], fz_sm_lid);
+			fz_send(&r);
+		}
 		for (i = 0; i < fz_nnodes; i++) {
 			if (fz_nodes[i].type != 1 || !fz_nodes[i].lid ||
-			    !fz_my_lid)
+			    !fz_my_lid || fz_nodes[i].lid == fz_my_lid)
 				continue;
-			/* PathRecord, SLID and DLID given (mask bits 4, 5) */
-			fz_req_init(&r, 2, 0x03, 2, 0x01, 0x0035, 0);
-			r.dlid = fz_sm_lid;
-			if (fz_nodes[i].lid == fz_my_lid)
-				continue;
+			fz_lid_req(&r, &fz_path_check, fz_sm_lid);
 			r.m[55] = 0x30;
 			r.m[SA_DATA_OFF + 40] = fz_nodes[i].lid >> 8;
 			r.m[SA_DATA_OFF + 41] = fz_nodes[i].lid;
 			r.m[SA_DATA_OFF + 42] = fz_my_lid >> 8;
 			r.m[SA_DATA_OFF + 43] = fz_my_lid;
-			fz_expect(&r, X_STATUS, 0, "SA Get PathRecord");
 			fz_send(&r);
 		}
 	}
-	/* a LID above every switch's LinearFDBTop: no route */
-	fz_req_init(&r, 1, 0x01, 1, 0x01, 0x0011, 0);
-	r.dlid = 0xbfff;
-	fz_expect(&r, X_NONE, 0, "LID Get to an unrouted LID");
+	fz_lid_req(&r, &fz_unrouted_check, 0xbfff);
 	fz_send(&r);
 }
 
@@ -905,20 +948,14 @@ static int fz_run(int port, unsigned long long seed, unsigned int iters)
 	unsigned int i, n = 0;
 	uint8_t vers[] = { 1, 1, 2, 1 };
 
-	for (i = 0; i < 4; i++) {
-		fz_agents[i] = umad_register(fd, cls[i], vers[i], 0, NULL);
+	/* the four above, then the other classes (version 1) */
+	for (i = 0; i < 4 + sizeof(fz_other_cls); i++) {
+		uint8_t c = i < 4 ? cls[i] : fz_other_cls[i - 4];
+
+		fz_agents[i] = umad_register(fd, c, i < 4 ? vers[i] : 1, 0, NULL);
 		if (fz_agents[i] < 0) {
 			fprintf(stderr, "umad_register class 0x%02x: %s\n",
-				cls[i], strerror(-fz_agents[i]));
-			return EXIT_ERROR;
-		}
-	}
-	for (i = 0; i < sizeof(fz_other_cls); i++) {
-		fz_agents[4 + i] = umad_register(fd, fz_other_cls[i], 1, 0,
-						 NULL);
-		if (fz_agents[4 + i] < 0) {
-			fprintf(stderr, "umad_register class 0x%02x: %s\n",
-				fz_other_cls[i], strerror(-fz_agents[4 + i]));
+				c, strerror(-fz_agents[i]));
 			return EXIT_ERROR;
 		}
 	}
@@ -1006,9 +1043,7 @@ int main(int argc, char **argv)
 			lid = strtoul(optarg, NULL, 0);
 			break;
 		case 'n':
-			n = atoi(optarg);
-			if (n < 1)
-				usage();
+			n = parse_count(optarg);
 			break;
 		case 'R':
 			fuzz = 1;
@@ -1018,24 +1053,14 @@ int main(int argc, char **argv)
 			iters = strtoul(optarg, NULL, 0);
 			break;
 		case 'w':
-			window = atoi(optarg);
-			if (window < 1)
-				usage();
+			window = parse_count(optarg);
 			break;
 		default:
 			usage();
 		}
 	}
 	if (fuzz) {
-		if (umad_init() < 0) {
-			fprintf(stderr, "umad_init failed\n");
-			return EXIT_ERROR;
-		}
-		fd = umad_open_port(dev, port);
-		if (fd < 0) {
-			fprintf(stderr, "umad_open_port: %s\n", strerror(-fd));
-			return EXIT_ERROR;
-		}
+		fd = open_port(dev, port);
 		setvbuf(stdout, NULL, _IOLBF, 0);
 		return fz_run(port, seed, iters);
 	}
@@ -1047,15 +1072,7 @@ int main(int argc, char **argv)
 	attr = strtoul(argv[optind + 1], NULL, 0);
 	mod = strtoul(argv[optind + 2], NULL, 0);
 
-	if (umad_init() < 0) {
-		fprintf(stderr, "umad_init failed\n");
-		return EXIT_ERROR;
-	}
-	fd = umad_open_port(dev, port);
-	if (fd < 0) {
-		fprintf(stderr, "umad_open_port: %s\n", strerror(-fd));
-		return EXIT_ERROR;
-	}
+	fd = open_port(dev, port);
 	agent = umad_register(fd, dr ? 0x81 : 0x01, 1, 0, NULL);
 	if (agent < 0) {
 		fprintf(stderr, "umad_register: %s\n", strerror(-agent));

@@ -63,8 +63,8 @@ ibt_sim_wait_active ahead
 J=$(ibt_sim_json ahead)
 H1=$(ibt_sim_dev Hca1)
 H2=$(ibt_sim_dev Hca2)
-L1=$(ibt_sim_node Hca1 '.ports[] | select(.port == 1) | .lid')
-L2=$(ibt_sim_node Hca2 '.ports[] | select(.port == 1) | .lid')
+L1=$(ibt_sim_lid Hca1 1)
+L2=$(ibt_sim_lid Hca2 1)
 ibt_match "Hca1, Hca2 are RDMA devices, Hca2 has a LID" '^ibtsim[0-9]+ ibtsim[0-9]+ [1-9][0-9]*$' \
 	"$H1 $H2 $L2"
 

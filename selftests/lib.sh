@@ -279,6 +279,7 @@ SIM_SMP=${IBTRACE_SIM_SMP:-$IBT_DIR/ibtrace_sim_smp}
 #   s1s2.topo         HCA A - switch S1 - switch S2 - HCA B, HCA C on S1;
 #                     the switches first (node 0, debugfs 0-S1, is S1)
 #   s1s2_a_first.topo the same fabric, A first (node 0: SM-lite's HCA)
+#   a_s1s2_b.topo     HCA A - switch S1 - switch S2 - HCA B, A first
 # shellcheck disable=SC2034
 IBT_TOPO=$IBT_DIR/topo
 
@@ -296,6 +297,14 @@ ibt_sim_load_ibtrace()
 	rmmod ibtrace 2>/dev/null
 	ibt_sim_load
 	ibt_check "$1" ibt_modprobe_ibtrace
+}
+
+# ibt_insmod_sim_ibtrace: ib_core, ib_umad, ibtrace_sim and ibtrace loaded,
+# without a check (the benchmarks); fails when one does not load
+ibt_insmod_sim_ibtrace()
+{
+	modprobe ib_core && modprobe ib_umad && insmod "$SIM_KO" &&
+		ibt_modprobe_ibtrace
 }
 
 # ibt_sim_json FABRIC: FABRIC's object of "ibtracectl -j sim show", one line
@@ -317,11 +326,15 @@ ibt_sim_dev()
 	ibt_sim_node "$1" .dev
 }
 
-# ibt_sim_lid NAME: the LID of node NAME's first port in $J (an HCA's
-# port 1, a switch's port 0)
+# ibt_sim_lid NAME [PORT]: the LID of node NAME's port PORT in $J; without
+# PORT, of its first port (an HCA's port 1, a switch's port 0)
 ibt_sim_lid()
 {
-	ibt_sim_node "$1" '.ports[0].lid'
+	if [ $# -gt 1 ]; then
+		ibt_sim_node "$1" ".ports[] | select(.port == $2) | .lid"
+	else
+		ibt_sim_node "$1" '.ports[0].lid'
+	fi
 }
 
 # ibt_simctl_dev NAME: node NAME's RDMA device in $nodes (the output of

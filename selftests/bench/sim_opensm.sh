@@ -31,7 +31,6 @@
 IBTRACE_ROOT=${IBTRACE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 source "$(dirname "$0")/../lib.sh" >/dev/null
 
-SIM_KO=$IBT_ROOT/kmod/sim/ibtrace_sim.ko
 SIM_CTL=$IBT_ROOT/selftests/ibtrace_sim_ctl
 GEN=$IBT_ROOT/selftests/gen_fattree.sh
 EXAMPLE=${IBTRACE_BENCH_EXAMPLE:-/usr/share/doc/ibsim-utils/net-examples/net.2sw2path4hca}

@@ -13,14 +13,10 @@ IBTRACE_ROOT=${IBTRACE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 source "$(dirname "$0")/../lib.sh" >/dev/null
 
 count=${IBTRACE_BENCH_COUNT:-1000}
-SIM_KO=$IBT_ROOT/kmod/sim/ibtrace_sim.ko
 SIM_CTL=$IBT_ROOT/selftests/ibtrace_sim_ctl
-topo=$(mktemp /tmp/bench_topo.XXXXXX)
 
-modprobe ib_core && modprobe ib_umad && insmod "$SIM_KO" &&
-	ibt_modprobe_ibtrace || exit 1
-printf 'Hca 1 "HcaA"\n[1] "HcaB"[1]\n\nHca 1 "HcaB"\n[1] "HcaA"[1]\n' > "$topo"
-"$SIM_CTL" add b0 "$topo" no-sm >/dev/null || exit 1
+ibt_insmod_sim_ibtrace || exit 1
+"$SIM_CTL" add b0 "$IBT_TOPO/two_hcas.topo" no-sm >/dev/null || exit 1
 A=ibtsim0
 B=ibtsim1
 for args in "-D 0 1 lid 1" "-D 0,1 1 lid 2" "-D 0 1 arm" "-D 0,1 1 arm" \
@@ -64,4 +60,3 @@ echo "answered: ibtracectl $recv/$count, ibping ${peer_recv:-?}/$count"
 
 "$SIM_CTL" del b0 >/dev/null
 rmmod ibtrace ibtrace_sim
-rm -f "$topo"

@@ -26,28 +26,20 @@ IBTRACE_ROOT=${IBTRACE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 source "$(dirname "$0")/../lib.sh" >/dev/null
 
 runs=${IBTRACE_BENCH_RUNS:-10}
-SIM_KO=$IBT_ROOT/kmod/sim/ibtrace_sim.ko
 SIM_SMP=$IBT_ROOT/selftests/ibtrace_sim_smp
-TMP=$(mktemp -d /tmp/bench_trace.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+ibt_tmpdir
 
-modprobe ib_core && modprobe ib_umad && insmod "$SIM_KO" &&
-	ibt_modprobe_ibtrace || exit 1
+ibt_insmod_sim_ibtrace || exit 1
 
 ns()
 {
 	date +%s%N
 }
 
-sim_json()
-{
-	"$IBTRACECTL" -j sim show "$1" | jq -c '.[0]'
-}
-
 # tx_of FABRIC DEV: packets sent by the HCA's port 1
 tx_of()
 {
-	sim_json "$1" | jq -r --arg d "$2" \
+	ibt_sim_json "$1" | jq -r --arg d "$2" \
 		'.nodes[] | select(.dev == $d) | .ports[0].tx'
 }
 
@@ -56,7 +48,7 @@ delay_all()
 {
 	local node port
 
-	sim_json "$1" | jq -r '.nodes[] | .name as $n |
+	ibt_sim_json "$1" | jq -r '.nodes[] | .name as $n |
 		.ports[] | select(.peer != null) | "\($n) \(.port)"' |
 	while read -r node port; do
 		"$IBTRACECTL" sim set "$1" "$node" port "$port" delay "$2" ||
@@ -140,7 +132,7 @@ mc_flood()
 {
 	local lid ports pos m p
 
-	sim_json "$1" | jq -r '.nodes[] | select(.type == "switch") |
+	ibt_sim_json "$1" | jq -r '.nodes[] | select(.type == "switch") |
 		"\(.ports[] | select(.port == 0) | .lid) \(.ports | length - 1)"' |
 	while read -r lid ports; do
 		for ((pos = 0; pos <= ports / 16; pos++)); do
@@ -188,7 +180,7 @@ bench_mc()
 up()
 {
 	"$IBTRACECTL" sim add "$2" --name "$1" >/dev/null || return 1
-	sim_json "$1" | jq -r '[.nodes[] | select(.type == "ca")] |
+	ibt_sim_json "$1" | jq -r '[.nodes[] | select(.type == "ca")] |
 		"\(.[0].dev) \(.[0].ports[0].lid) \(.[-1].ports[0].lid)"'
 }
 

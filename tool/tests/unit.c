@@ -3,79 +3,355 @@
  * Unit tests of the pure functions in parse.c and fmt.c (not the "test"
  * object, which is test.c). Run by "make test" (make check runs it too);
  * exit status 0 when every check passes.
+ *
+ * Most checks are rows of tables, one table for each kind of function:
+ * names of values, formatters into a buffer, parsers into a u32, ...
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "ibtracectl.h"
 
+#define N_ELEM(a)	(sizeof(a) / sizeof((a)[0]))
+
 static int failures, checks;
 
-#define CHECK(cond) do {						\
-	checks++;							\
-	if (!(cond)) {							\
-		failures++;						\
-		fprintf(stderr, "%s:%d: FAIL: %s\n", __FILE__, __LINE__, #cond); \
-	}								\
-} while (0)
+/* One check: @ok, else "FAIL: @what" (and @detail if any). */
+static void check(int ok, const char *what, const char *detail)
+{
+	checks++;
+	if (ok)
+		return;
+	failures++;
+	fprintf(stderr, "tests/unit.c: FAIL: %s%s\n", what, detail ? detail : "");
+}
 
-#define CHECK_STR(got, want) do {					\
-	const char *g_ = (got), *w_ = (want);				\
-	checks++;							\
-	if (strcmp(g_, w_)) {						\
-		failures++;						\
-		fprintf(stderr, "%s:%d: FAIL: %s is \"%s\", want \"%s\"\n", \
-			__FILE__, __LINE__, #got, g_, w_);		\
-	}								\
-} while (0)
+/* One check: string @got of @what is @want. */
+static void check_str(const char *what, const char *got, const char *want)
+{
+	char detail[512];
+
+	snprintf(detail, sizeof(detail), " is \"%s\", want \"%s\"", got, want);
+	check(!strcmp(got, want), what, detail);
+}
+
+#define CHECK(cond)	check(!!(cond), #cond, NULL)
 
 /* Stubs: the dispatch tables only need function pointers. */
 static int fn_a(struct ibt *ctx) { (void)ctx; return 0; }
 
-static void test_u32(void)
-{
-	uint32_t v = 77;
+/* Names: fn(v) is want, for the constants of the uAPI ... */
+#define NAME(fn, v, want)	{ fn, #fn "(" #v ")", v, want }
+struct name_case {
+	const char *(*fn)(unsigned int v);
+	const char *what;
+	unsigned int v;
+	const char *want;
+};
 
-	CHECK(!ibt_parse_u32("0", 0, 10, &v) && v == 0);
-	CHECK(!ibt_parse_u32("10", 0, 10, &v) && v == 10);
-	CHECK(!ibt_parse_u32("010", 0, 100, &v) && v == 10);	/* not octal */
-	CHECK(!ibt_parse_u32("0x1f", 0, 100, &v) && v == 31);
-	CHECK(!ibt_parse_u32("0X1F", 0, 100, &v) && v == 31);
-	CHECK(!ibt_parse_u32("4294967295", 0, UINT32_MAX, &v) && v == UINT32_MAX);
-	v = 77;
-	CHECK(ibt_parse_u32("4294967296", 0, UINT32_MAX, &v) && v == 77);
-	CHECK(ibt_parse_u32("99999999999999999999999", 0, UINT32_MAX, &v));
-	CHECK(ibt_parse_u32("0x100000000", 0, UINT32_MAX, &v));
-	CHECK(ibt_parse_u32("11", 0, 10, &v) && v == 77);
-	CHECK(ibt_parse_u32("0", 1, 10, &v));
-	CHECK(ibt_parse_u32("", 0, 10, &v));
-	CHECK(ibt_parse_u32(NULL, 0, 10, &v));
-	CHECK(ibt_parse_u32("0x", 0, 10, &v));
-	CHECK(ibt_parse_u32("-1", 0, 10, &v));
-	CHECK(ibt_parse_u32("+1", 0, 10, &v));
-	CHECK(ibt_parse_u32(" 1", 0, 10, &v));
-	CHECK(ibt_parse_u32("1 ", 0, 10, &v));
-	CHECK(ibt_parse_u32("1a", 0, 100, &v));
-	CHECK(ibt_parse_u32("0xg", 0, 100, &v));
-	CHECK(ibt_parse_u32("1e3", 0, 10000, &v));
-	CHECK(v == 77);
+static const struct name_case names[] = {
+	NAME(ibt_link_layer_str, IBTRACE_LINK_LAYER_IB, "infiniband"),
+	NAME(ibt_link_layer_str, IBTRACE_LINK_LAYER_ETH, "ethernet"),
+	NAME(ibt_link_layer_str, IBTRACE_LINK_LAYER_UNSPEC, "unknown"),
+	NAME(ibt_port_state_str, IBTRACE_PORT_STATE_NOP, "NOP"),
+	NAME(ibt_port_state_str, IBTRACE_PORT_STATE_DOWN, "DOWN"),
+	NAME(ibt_port_state_str, IBTRACE_PORT_STATE_INIT, "INIT"),
+	NAME(ibt_port_state_str, IBTRACE_PORT_STATE_ARMED, "ARMED"),
+	NAME(ibt_port_state_str, IBTRACE_PORT_STATE_ACTIVE, "ACTIVE"),
+	NAME(ibt_port_state_str, IBTRACE_PORT_STATE_ACTIVE_DEFER, "ACTIVE_DEFER"),
+	NAME(ibt_probe_status_str, IBTRACE_PROBE_OK, "ok"),
+	NAME(ibt_probe_status_str, IBTRACE_PROBE_TIMEOUT, "timeout"),
+	NAME(ibt_probe_status_str, IBTRACE_PROBE_REMOTE_ERROR, "remote_error"),
+	NAME(ibt_probe_status_str, IBTRACE_PROBE_SEND_ERROR, "send_error"),
+	NAME(ibt_test_state_str, IBTRACE_TEST_STATE_RUNNING, "running"),
+	NAME(ibt_test_state_str, IBTRACE_TEST_STATE_FINISHED, "finished"),
+	NAME(ibt_test_verdict_str, IBTRACE_TEST_VERDICT_NONE, "none"),
+	NAME(ibt_test_verdict_str, IBTRACE_TEST_VERDICT_PASS, "pass"),
+	NAME(ibt_test_verdict_str, IBTRACE_TEST_VERDICT_FAIL, "fail"),
+	NAME(ibt_test_verdict_str, IBTRACE_TEST_VERDICT_NOT_APPLICABLE, "not_applicable"),
+	NAME(ibt_test_verdict_str, IBTRACE_TEST_VERDICT_ERROR, "error"),
+	NAME(ibt_test_restore_str, IBTRACE_TEST_RESTORE_NONE, "none"),
+	NAME(ibt_test_restore_str, IBTRACE_TEST_RESTORE_VERIFIED, "verified"),
+	NAME(ibt_test_restore_str, IBTRACE_TEST_RESTORE_FAILED, "failed"),
+	NAME(ibt_test_restore_str, IBTRACE_TEST_RESTORE_IMPOSSIBLE, "impossible"),
+	NAME(ibt_assert_result_str, IBTRACE_ASSERT_NOT_RUN, "not_run"),
+	NAME(ibt_assert_result_str, IBTRACE_ASSERT_PASS, "pass"),
+	NAME(ibt_assert_result_str, IBTRACE_ASSERT_FAIL, "fail"),
+	NAME(ibt_assert_result_str, IBTRACE_ASSERT_NOT_APPLICABLE, "not_applicable"),
+	NAME(ibt_xchg_outcome_str, IBTRACE_XCHG_ANSWERED, "answered"),
+	NAME(ibt_xchg_outcome_str, IBTRACE_XCHG_TIMEOUT, "timeout"),
+	NAME(ibt_xchg_outcome_str, IBTRACE_XCHG_SEND_ERROR, "send_error"),
+	NAME(ibt_xchg_phase_str, IBTRACE_XCHG_PHASE_PROBE, "probe"),
+	NAME(ibt_xchg_phase_str, IBTRACE_XCHG_PHASE_SAVE, "save"),
+	NAME(ibt_xchg_phase_str, IBTRACE_XCHG_PHASE_TEST, "test"),
+	NAME(ibt_xchg_phase_str, IBTRACE_XCHG_PHASE_RESTORE, "restore"),
+	NAME(ibt_test_poll_str, IBTRACE_TEST_POLL_BUSY, "busy"),
+	NAME(ibt_test_poll_str, IBTRACE_TEST_POLL_EVENT, "event"),
+	NAME(ibt_rnr_wire_str, IBTRACE_RNR_WIRE_NOT_VISIBLE, "not_visible"),
+	NAME(ibt_rnr_wire_str, IBTRACE_RNR_WIRE_TAPPED, "tapped"),
+};
+
+/* ... and for raw values: MAD codes, values without a name */
+static const struct name_case numbers[] = {
+	NAME(ibt_link_layer_str, 9, "unknown"),
+	NAME(ibt_port_state_str, 6, "UNKNOWN"),
+	NAME(ibt_probe_status_str, 200, "unknown"),
+	NAME(ibt_sim_node_type_str, 1, "ca"),
+	NAME(ibt_sim_node_type_str, 2, "switch"),
+	NAME(ibt_sim_node_type_str, 0, "unknown"),
+	NAME(ibt_sim_node_type_str, 3, "unknown"),
+	NAME(ibt_test_state_str, 0, "unknown"),
+	NAME(ibt_test_state_str, 99, "unknown"),
+	NAME(ibt_test_verdict_str, 5, "unknown"),
+	NAME(ibt_test_restore_str, 4, "unknown"),
+	NAME(ibt_assert_result_str, 4, "unknown"),
+	NAME(ibt_xchg_outcome_str, 3, "unknown"),
+	NAME(ibt_xchg_phase_str, 4, "unknown"),
+	NAME(ibt_mad_method_str, 0x01, "Get"),
+	NAME(ibt_mad_method_str, 0x02, "Set"),
+	NAME(ibt_mad_method_str, 0x81, "GetResp"),
+	NAME(ibt_mad_method_str, 0x42, "unknown"),
+	NAME(ibt_smp_attr_str, 0x0014, "GUIDInfo"),
+	NAME(ibt_smp_attr_str, 0x0011, "NodeInfo"),
+	NAME(ibt_smp_attr_str, 0x0015, "PortInfo"),
+	NAME(ibt_smp_attr_str, 0xff00, "unknown"),
+	NAME(ibt_test_poll_str, 2, "unknown"),
+	NAME(ibt_rnr_wire_str, 2, "unknown"),
+};
+#undef NAME
+
+static void check_names(const struct name_case *c, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		check_str(c[i].what, c[i].fn(c[i].v), c[i].want);
 }
 
-static void test_lid(void)
+static void test_names(void)
 {
-	uint32_t lid = 0;
+	check_names(names, N_ELEM(names));
+	check_names(numbers, N_ELEM(numbers));
+}
 
-	CHECK(!ibt_parse_lid("1", &lid) && lid == 1);
-	CHECK(!ibt_parse_lid("0x12", &lid) && lid == 0x12);
-	CHECK(!ibt_parse_lid("0xbfff", &lid) && lid == 0xbfff);
-	CHECK(!ibt_parse_lid("49151", &lid) && lid == 49151);
-	CHECK(ibt_parse_lid("0", &lid));
-	CHECK(ibt_parse_lid("0x0", &lid));
-	CHECK(ibt_parse_lid("0xc000", &lid));
-	CHECK(ibt_parse_lid("49152", &lid));
-	CHECK(ibt_parse_lid("0xffff", &lid));
-	CHECK(ibt_parse_lid("lid", &lid));
-	CHECK(lid == 49151);
+/* Formatters into a buffer: the text of (a, b) in a buffer of len bytes. */
+enum fmt { F_MAD_STATUS, F_PCT, F_NS, F_GUID_QUIRKS, F_PPM_PCT, F_DUR, F_DR_PATH };
+
+#define FMT(f, a, b, len, want) \
+	{ f, #f "(" #a ", " #b ", " #len ")", (uint64_t)(a), b, len, want }
+static const struct fmt_case {
+	enum fmt f;
+	const char *what;
+	uint64_t a, b;		/* F_DUR: a is an int64_t, b "plus" */
+	size_t len;
+	const char *want;
+} fmts[] = {
+	FMT(F_MAD_STATUS, 0x0000, 0, 128, "success"),
+	FMT(F_MAD_STATUS, 0x0001, 0, 128, "busy"),
+	FMT(F_MAD_STATUS, 0x0002, 0, 128, "redirect required"),
+	FMT(F_MAD_STATUS, 0x0004, 0, 128, "bad version"),
+	FMT(F_MAD_STATUS, 0x0008, 0, 128, "unsupported method"),
+	FMT(F_MAD_STATUS, 0x000c, 0, 128, "unsupported method/attribute"),
+	FMT(F_MAD_STATUS, 0x001c, 0, 128, "invalid value"),
+	FMT(F_MAD_STATUS, 0x0010, 0, 128, "reserved code 4"),
+	FMT(F_MAD_STATUS, 0x0014, 0, 128, "reserved code 5"),
+	FMT(F_MAD_STATUS, 0x0018, 0, 128, "reserved code 6"),
+	FMT(F_MAD_STATUS, 0x0020, 0, 128, "reserved bits 0x20"),
+	FMT(F_MAD_STATUS, 0x1200, 0, 128, "class-specific 0x12"),
+	FMT(F_MAD_STATUS, 0x011d, 0, 128, "busy, invalid value, class-specific 0x01"),
+	FMT(F_MAD_STATUS, 0xffff, 0, 128,
+	    "busy, redirect required, invalid value, reserved bits 0xe0, class-specific 0xff"),
+	/* truncation stays NUL-terminated */
+	FMT(F_MAD_STATUS, 0x011d, 0, 8, "busy, i"),
+	FMT(F_MAD_STATUS, 0x000c, 0, 8, "unsuppo"),
+	FMT(F_PCT, 0, 0, 16, "0"),
+	FMT(F_PCT, 2500, 0, 16, "25"),
+	FMT(F_PCT, 10000, 0, 16, "100"),
+	FMT(F_PCT, 50, 0, 16, "0.5"),
+	FMT(F_PCT, 3333, 0, 16, "33.33"),
+	FMT(F_PCT, 6667, 0, 16, "66.67"),
+	FMT(F_PCT, 1, 0, 16, "0.01"),
+	FMT(F_PCT, 1210, 0, 16, "12.1"),
+	FMT(F_NS, 123456, 1000000, 32, "0.123"),
+	FMT(F_NS, 123500, 1000000, 32, "0.124"),
+	FMT(F_NS, 0, 1000000, 32, "0.000"),
+	FMT(F_NS, 1999999, 1000000, 32, "2.000"),
+	FMT(F_NS, 123456, 1000, 32, "123.456"),
+	FMT(F_NS, 7, 1000, 32, "0.007"),
+	FMT(F_NS, UINT64_MAX, 1000, 32, "18446744073709551.615"),
+	FMT(F_GUID_QUIRKS, 0, 0, 64, "none"),
+	FMT(F_GUID_QUIRKS, 5, 0, 64, "entry0-writable,above-cap-nonzero"),
+	FMT(F_GUID_QUIRKS, 0x12, 0, 64, "past-table-status,0x10"),
+	FMT(F_PPM_PCT, 300000, 0, 64, "30"),
+	FMT(F_PPM_PCT, 5000, 0, 64, "0.5"),
+	FMT(F_PPM_PCT, 1, 0, 64, "0.0001"),
+	FMT(F_PPM_PCT, 1000000, 0, 64, "100"),
+	FMT(F_PPM_PCT, 123450, 0, 64, "12.345"),
+	/* F_DR_PATH: the first a ports of 1,3,255 */
+	FMT(F_DR_PATH, 3, 0, 4 * IBTRACE_TRACE_MAX_HOPS, "1,3,255"),
+	FMT(F_DR_PATH, 1, 0, 4 * IBTRACE_TRACE_MAX_HOPS, "1"),
+	FMT(F_DR_PATH, 0, 0, 4 * IBTRACE_TRACE_MAX_HOPS, ""),
+	FMT(F_DR_PATH, 3, 0, 4, "1,3"),				/* truncated */
+	FMT(F_DUR, 0, false, 32, "0.00 us"),
+	FMT(F_DUR, 0, true, 32, "0.00 us"),
+	FMT(F_DUR, 4, false, 32, "0.00 us"),
+	FMT(F_DUR, 5, false, 32, "0.01 us"),
+	FMT(F_DUR, 10000, false, 32, "10.00 us"),
+	FMT(F_DUR, 537044, false, 32, "537.04 us"),
+	FMT(F_DUR, 999994, false, 32, "999.99 us"),
+	FMT(F_DUR, 999995, false, 32, "1.00 ms"),
+	FMT(F_DUR, 10240000, false, 32, "10.24 ms"),
+	FMT(F_DUR, 655360000, false, 32, "655.36 ms"),
+	FMT(F_DUR, 999994999, false, 32, "999.99 ms"),
+	FMT(F_DUR, 999995000, false, 32, "1.000 s"),
+	FMT(F_DUR, 1310720000, false, 32, "1.311 s"),
+	FMT(F_DUR, 3789100, true, 32, "+3.79 ms"),
+	FMT(F_DUR, -120000, true, 32, "-120.00 us"),
+	FMT(F_DUR, -120000, false, 32, "-120.00 us"),
+	FMT(F_DUR, INT64_MIN, false, 32, "-9223372036.855 s"),
+	FMT(F_DUR, INT64_MAX, true, 32, "+9223372036.855 s"),
+};
+#undef FMT
+
+static const char *fmt(const struct fmt_case *c, char *buf)
+{
+	static const uint8_t ports[] = { 1, 3, 255 };
+
+	switch (c->f) {
+	case F_MAD_STATUS:
+		return ibt_mad_status_str(c->a, buf, c->len);
+	case F_PCT:
+		return ibt_pct_str(c->a, buf, c->len);
+	case F_NS:
+		return ibt_ns_str(c->a, c->b, buf, c->len);
+	case F_GUID_QUIRKS:
+		return ibt_guid_quirks_str(c->a, buf, c->len);
+	case F_PPM_PCT:
+		return ibt_ppm_pct_str(c->a, buf, c->len);
+	case F_DUR:
+		return ibt_dur_str((int64_t)c->a, c->b, buf, c->len);
+	case F_DR_PATH:
+		return ibt_dr_path_str(ports, c->a, buf, c->len);
+	}
+	return "(no such formatter)";
+}
+
+static void test_fmts(void)
+{
+	char buf[256], tiny[8];
+	size_t i;
+
+	for (i = 0; i < N_ELEM(fmts); i++)
+		check_str(fmts[i].what, fmt(&fmts[i], buf), fmts[i].want);
+	CHECK(ibt_mad_status_str(0x000c, tiny, 0) == tiny);
+}
+
+/*
+ * Parsers into a u32: s parses (ok) to want, or is refused and the
+ * output left as it was. fn NULL: ibt_parse_u32() in [min, max].
+ */
+
+#define PARSED_AS	77	/* the output before each parse */
+#define U32(s, min, max, ok, want) \
+	{ NULL, #s " in [" #min ", " #max "]", s, min, max, ok, want }
+#define PARSE(fn, s, ok, want)	{ fn, #fn "(" #s ")", s, 0, 0, ok, want }
+static const struct {
+	int (*fn)(const char *s, uint32_t *v);
+	const char *what, *s;
+	uint32_t min, max;
+	int ok;
+	uint32_t want;
+} parses[] = {
+	U32("0", 0, 10, 1, 0),
+	U32("10", 0, 10, 1, 10),
+	U32("010", 0, 100, 1, 10),		/* not octal */
+	U32("0x1f", 0, 100, 1, 31),
+	U32("0X1F", 0, 100, 1, 31),
+	U32("4294967295", 0, UINT32_MAX, 1, UINT32_MAX),
+	U32("4294967296", 0, UINT32_MAX, 0, 0),
+	U32("99999999999999999999999", 0, UINT32_MAX, 0, 0),
+	U32("0x100000000", 0, UINT32_MAX, 0, 0),
+	U32("11", 0, 10, 0, 0),
+	U32("0", 1, 10, 0, 0),
+	U32("", 0, 10, 0, 0),
+	U32(NULL, 0, 10, 0, 0),
+	U32("0x", 0, 10, 0, 0),
+	U32("-1", 0, 10, 0, 0),
+	U32("+1", 0, 10, 0, 0),
+	U32(" 1", 0, 10, 0, 0),
+	U32("1 ", 0, 10, 0, 0),
+	U32("1a", 0, 100, 0, 0),
+	U32("0xg", 0, 100, 0, 0),
+	U32("1e3", 0, 10000, 0, 0),
+	PARSE(ibt_parse_lid, "1", 1, 1),
+	PARSE(ibt_parse_lid, "0x12", 1, 0x12),
+	PARSE(ibt_parse_lid, "0xbfff", 1, 0xbfff),
+	PARSE(ibt_parse_lid, "49151", 1, 49151),
+	PARSE(ibt_parse_lid, "0", 0, 0),
+	PARSE(ibt_parse_lid, "0x0", 0, 0),
+	PARSE(ibt_parse_lid, "0xc000", 0, 0),
+	PARSE(ibt_parse_lid, "49152", 0, 0),
+	PARSE(ibt_parse_lid, "0xffff", 0, 0),
+	PARSE(ibt_parse_lid, "lid", 0, 0),
+	PARSE(ibt_parse_pct_ppm, "30", 1, 300000),
+	PARSE(ibt_parse_pct_ppm, "30%", 1, 300000),
+	PARSE(ibt_parse_pct_ppm, "0", 1, 0),
+	PARSE(ibt_parse_pct_ppm, "100", 1, 1000000),
+	PARSE(ibt_parse_pct_ppm, "100.0", 1, 1000000),
+	PARSE(ibt_parse_pct_ppm, "0.5", 1, 5000),
+	PARSE(ibt_parse_pct_ppm, "0.0001", 1, 1),
+	PARSE(ibt_parse_pct_ppm, "12.34%", 1, 123400),
+	PARSE(ibt_parse_pct_ppm, "100.01", 0, 0),
+	PARSE(ibt_parse_pct_ppm, "101", 0, 0),
+	PARSE(ibt_parse_pct_ppm, "0.00001", 0, 0),
+	PARSE(ibt_parse_pct_ppm, "", 0, 0),
+	PARSE(ibt_parse_pct_ppm, NULL, 0, 0),
+	PARSE(ibt_parse_pct_ppm, "%", 0, 0),
+	PARSE(ibt_parse_pct_ppm, ".5", 0, 0),
+	PARSE(ibt_parse_pct_ppm, "5.", 0, 0),
+	PARSE(ibt_parse_pct_ppm, "-1", 0, 0),
+	PARSE(ibt_parse_pct_ppm, "1.2.3", 0, 0),
+	PARSE(ibt_parse_pct_ppm, "5%%", 0, 0),
+	PARSE(ibt_parse_pct_ppm, "5%x", 0, 0),
+	PARSE(ibt_parse_pct_ppm, "0005", 0, 0),
+	PARSE(ibt_parse_guid_quirks, "none", 1, 0),
+	PARSE(ibt_parse_guid_quirks, "entry0-writable", 1, 1),
+	PARSE(ibt_parse_guid_quirks, "above-cap-nonzero,past-table-status", 1, 6),
+	PARSE(ibt_parse_guid_quirks, "entry0-writable,past-table-status,above-cap-nonzero",
+	      1, 7),
+	PARSE(ibt_parse_guid_quirks, "", 0, 0),
+	PARSE(ibt_parse_guid_quirks, "entry0", 0, 0),
+	PARSE(ibt_parse_guid_quirks, "entry0-writable,", 0, 0),
+	PARSE(ibt_parse_guid_quirks, ",entry0-writable", 0, 0),
+	PARSE(ibt_parse_guid_quirks, "none,entry0-writable", 0, 0),
+	PARSE(ibt_parse_test_poll, "busy", 1, IBTRACE_TEST_POLL_BUSY),
+	PARSE(ibt_parse_test_poll, "event", 1, IBTRACE_TEST_POLL_EVENT),
+	PARSE(ibt_parse_test_poll, "ev", 0, 0),
+	PARSE(ibt_parse_test_poll, "", 0, 0),
+	PARSE(ibt_parse_test_poll, NULL, 0, 0),
+};
+#undef U32
+#undef PARSE
+
+static void test_parses(void)
+{
+	char detail[64];
+	uint32_t v;
+	size_t i;
+
+	for (i = 0; i < N_ELEM(parses); i++) {
+		const char *s = parses[i].s;
+		int ret;
+
+		v = PARSED_AS;
+		ret = parses[i].fn ? parses[i].fn(s, &v) :
+		      ibt_parse_u32(s, parses[i].min, parses[i].max, &v);
+		snprintf(detail, sizeof(detail), ": returned %d, output %u",
+			 ret, v);
+		check(parses[i].ok ? !ret && v == parses[i].want :
+				     ret && v == PARSED_AS,
+		      parses[i].what, detail);
+	}
 }
 
 static void test_gid(void)
@@ -171,57 +447,8 @@ static void test_lookup(void)
 	CHECK(ibt_cmd_lookup(amb, "pin") == IBT_LOOKUP_AMBIGUOUS);
 }
 
-static void test_mad_status(void)
-{
-	char b[128], tiny[8];
-
-	CHECK_STR(ibt_mad_status_str(0x0000, b, sizeof(b)), "success");
-	CHECK_STR(ibt_mad_status_str(0x0001, b, sizeof(b)), "busy");
-	CHECK_STR(ibt_mad_status_str(0x0002, b, sizeof(b)), "redirect required");
-	CHECK_STR(ibt_mad_status_str(0x0004, b, sizeof(b)), "bad version");
-	CHECK_STR(ibt_mad_status_str(0x0008, b, sizeof(b)), "unsupported method");
-	CHECK_STR(ibt_mad_status_str(0x000c, b, sizeof(b)),
-		  "unsupported method/attribute");
-	CHECK_STR(ibt_mad_status_str(0x001c, b, sizeof(b)), "invalid value");
-	CHECK_STR(ibt_mad_status_str(0x0010, b, sizeof(b)), "reserved code 4");
-	CHECK_STR(ibt_mad_status_str(0x0014, b, sizeof(b)), "reserved code 5");
-	CHECK_STR(ibt_mad_status_str(0x0018, b, sizeof(b)), "reserved code 6");
-	CHECK_STR(ibt_mad_status_str(0x0020, b, sizeof(b)), "reserved bits 0x20");
-	CHECK_STR(ibt_mad_status_str(0x1200, b, sizeof(b)), "class-specific 0x12");
-	CHECK_STR(ibt_mad_status_str(0x011d, b, sizeof(b)),
-		  "busy, invalid value, class-specific 0x01");
-	CHECK_STR(ibt_mad_status_str(0xffff, b, sizeof(b)),
-		  "busy, redirect required, invalid value, reserved bits 0xe0, class-specific 0xff");
-	/* truncation stays NUL-terminated */
-	CHECK_STR(ibt_mad_status_str(0x011d, tiny, sizeof(tiny)), "busy, i");
-	CHECK_STR(ibt_mad_status_str(0x000c, tiny, sizeof(tiny)), "unsuppo");
-	CHECK(ibt_mad_status_str(0x000c, tiny, 0) == tiny);
-}
-
-static void test_names(void)
-{
-	CHECK_STR(ibt_link_layer_str(IBTRACE_LINK_LAYER_IB), "infiniband");
-	CHECK_STR(ibt_link_layer_str(IBTRACE_LINK_LAYER_ETH), "ethernet");
-	CHECK_STR(ibt_link_layer_str(IBTRACE_LINK_LAYER_UNSPEC), "unknown");
-	CHECK_STR(ibt_link_layer_str(9), "unknown");
-	CHECK_STR(ibt_port_state_str(IBTRACE_PORT_STATE_NOP), "NOP");
-	CHECK_STR(ibt_port_state_str(IBTRACE_PORT_STATE_DOWN), "DOWN");
-	CHECK_STR(ibt_port_state_str(IBTRACE_PORT_STATE_INIT), "INIT");
-	CHECK_STR(ibt_port_state_str(IBTRACE_PORT_STATE_ARMED), "ARMED");
-	CHECK_STR(ibt_port_state_str(IBTRACE_PORT_STATE_ACTIVE), "ACTIVE");
-	CHECK_STR(ibt_port_state_str(IBTRACE_PORT_STATE_ACTIVE_DEFER), "ACTIVE_DEFER");
-	CHECK_STR(ibt_port_state_str(6), "UNKNOWN");
-	CHECK_STR(ibt_probe_status_str(IBTRACE_PROBE_OK), "ok");
-	CHECK_STR(ibt_probe_status_str(IBTRACE_PROBE_TIMEOUT), "timeout");
-	CHECK_STR(ibt_probe_status_str(IBTRACE_PROBE_REMOTE_ERROR), "remote_error");
-	CHECK_STR(ibt_probe_status_str(IBTRACE_PROBE_SEND_ERROR), "send_error");
-	CHECK_STR(ibt_probe_status_str(200), "unknown");
-}
-
 static void test_pct(void)
 {
-	char b[16];
-
 	CHECK(ibt_pct_x100(0, 0) == 0);
 	CHECK(ibt_pct_x100(3, 0) == 0);
 	CHECK(ibt_pct_x100(0, 5) == 0);
@@ -233,14 +460,6 @@ static void test_pct(void)
 	CHECK(ibt_pct_x100(1, 100000) == 1);		/* never shows 0% */
 	CHECK(ibt_pct_x100(99999, 100000) == 9999);	/* never shows 100% */
 	CHECK(ibt_pct_x100(UINT32_MAX - 1, UINT32_MAX) == 9999);
-	CHECK_STR(ibt_pct_str(0, b, sizeof(b)), "0");
-	CHECK_STR(ibt_pct_str(2500, b, sizeof(b)), "25");
-	CHECK_STR(ibt_pct_str(10000, b, sizeof(b)), "100");
-	CHECK_STR(ibt_pct_str(50, b, sizeof(b)), "0.5");
-	CHECK_STR(ibt_pct_str(3333, b, sizeof(b)), "33.33");
-	CHECK_STR(ibt_pct_str(6667, b, sizeof(b)), "66.67");
-	CHECK_STR(ibt_pct_str(1, b, sizeof(b)), "0.01");
-	CHECK_STR(ibt_pct_str(1210, b, sizeof(b)), "12.1");
 }
 
 static void test_percentile(void)
@@ -263,20 +482,6 @@ static void test_percentile(void)
 	CHECK(ibt_percentile(NULL, 0, 99) == 0);
 }
 
-static void test_ns(void)
-{
-	char b[32];
-
-	CHECK_STR(ibt_ns_str(123456, 1000000, b, sizeof(b)), "0.123");
-	CHECK_STR(ibt_ns_str(123500, 1000000, b, sizeof(b)), "0.124");
-	CHECK_STR(ibt_ns_str(0, 1000000, b, sizeof(b)), "0.000");
-	CHECK_STR(ibt_ns_str(1999999, 1000000, b, sizeof(b)), "2.000");
-	CHECK_STR(ibt_ns_str(123456, 1000, b, sizeof(b)), "123.456");
-	CHECK_STR(ibt_ns_str(7, 1000, b, sizeof(b)), "0.007");
-	CHECK_STR(ibt_ns_str(UINT64_MAX, 1000, b, sizeof(b)),
-		  "18446744073709551.615");
-}
-
 static void test_sim(void)
 {
 	CHECK(!ibt_sim_name_ok("sim0"));
@@ -291,69 +496,12 @@ static void test_sim(void)
 	CHECK(ibt_chunk_len(99, 100) == 99);
 	CHECK(ibt_chunk_len(100, 100) == 100);
 	CHECK(ibt_chunk_len(250, 100) == 100);
-	CHECK_STR(ibt_sim_node_type_str(1), "ca");
-	CHECK_STR(ibt_sim_node_type_str(2), "switch");
-	CHECK_STR(ibt_sim_node_type_str(0), "unknown");
-	CHECK_STR(ibt_sim_node_type_str(3), "unknown");
-}
-
-static void test_knobs(void)
-{
-	uint32_t v = 77;
-	char b[64];
-
-	CHECK(!ibt_parse_pct_ppm("30", &v) && v == 300000);
-	CHECK(!ibt_parse_pct_ppm("30%", &v) && v == 300000);
-	CHECK(!ibt_parse_pct_ppm("0", &v) && v == 0);
-	CHECK(!ibt_parse_pct_ppm("100", &v) && v == 1000000);
-	CHECK(!ibt_parse_pct_ppm("100.0", &v) && v == 1000000);
-	CHECK(!ibt_parse_pct_ppm("0.5", &v) && v == 5000);
-	CHECK(!ibt_parse_pct_ppm("0.0001", &v) && v == 1);
-	CHECK(!ibt_parse_pct_ppm("12.34%", &v) && v == 123400);
-	v = 77;
-	CHECK(ibt_parse_pct_ppm("100.01", &v) && v == 77);
-	CHECK(ibt_parse_pct_ppm("101", &v) && v == 77);
-	CHECK(ibt_parse_pct_ppm("0.00001", &v));
-	CHECK(ibt_parse_pct_ppm("", &v));
-	CHECK(ibt_parse_pct_ppm(NULL, &v));
-	CHECK(ibt_parse_pct_ppm("%", &v));
-	CHECK(ibt_parse_pct_ppm(".5", &v));
-	CHECK(ibt_parse_pct_ppm("5.", &v));
-	CHECK(ibt_parse_pct_ppm("-1", &v));
-	CHECK(ibt_parse_pct_ppm("1.2.3", &v));
-	CHECK(ibt_parse_pct_ppm("5%%", &v));
-	CHECK(ibt_parse_pct_ppm("5%x", &v));
-	CHECK(ibt_parse_pct_ppm("0005", &v) && v == 77);
-
-	CHECK(!ibt_parse_guid_quirks("none", &v) && v == 0);
-	CHECK(!ibt_parse_guid_quirks("entry0-writable", &v) && v == 1);
-	CHECK(!ibt_parse_guid_quirks("above-cap-nonzero,past-table-status", &v) &&
-	      v == 6);
-	CHECK(!ibt_parse_guid_quirks("entry0-writable,past-table-status,above-cap-nonzero",
-				     &v) && v == 7);
-	v = 77;
-	CHECK(ibt_parse_guid_quirks("", &v) && v == 77);
-	CHECK(ibt_parse_guid_quirks("entry0", &v));
-	CHECK(ibt_parse_guid_quirks("entry0-writable,", &v));
-	CHECK(ibt_parse_guid_quirks(",entry0-writable", &v));
-	CHECK(ibt_parse_guid_quirks("none,entry0-writable", &v) && v == 77);
-
-	CHECK_STR(ibt_guid_quirks_str(0, b, sizeof(b)), "none");
-	CHECK_STR(ibt_guid_quirks_str(5, b, sizeof(b)),
-		  "entry0-writable,above-cap-nonzero");
-	CHECK_STR(ibt_guid_quirks_str(0x12, b, sizeof(b)),
-		  "past-table-status,0x10");
-	CHECK_STR(ibt_ppm_pct_str(300000, b, sizeof(b)), "30");
-	CHECK_STR(ibt_ppm_pct_str(5000, b, sizeof(b)), "0.5");
-	CHECK_STR(ibt_ppm_pct_str(1, b, sizeof(b)), "0.0001");
-	CHECK_STR(ibt_ppm_pct_str(1000000, b, sizeof(b)), "100");
-	CHECK_STR(ibt_ppm_pct_str(123450, b, sizeof(b)), "12.345");
 }
 
 static void test_dr_path(void)
 {
 	uint8_t p[IBTRACE_TRACE_MAX_HOPS] = { 0 };
-	char in[4 * IBTRACE_TRACE_MAX_HOPS + 8], b[4 * IBTRACE_TRACE_MAX_HOPS];
+	char in[4 * IBTRACE_TRACE_MAX_HOPS + 8];
 	size_t n = 99, i, off = 0;
 
 	CHECK(!ibt_parse_dr_path("1", p, &n) && n == 1 && p[0] == 1);
@@ -380,63 +528,12 @@ static void test_dr_path(void)
 	      p[62] == 9);
 	snprintf(in + off, sizeof(in) - off, ",1");
 	CHECK(ibt_parse_dr_path(in, p, &n) && n == IBTRACE_TRACE_MAX_HOPS);
-
-	p[0] = 1;
-	p[1] = 3;
-	p[2] = 255;
-	CHECK_STR(ibt_dr_path_str(p, 3, b, sizeof(b)), "1,3,255");
-	CHECK_STR(ibt_dr_path_str(p, 1, b, sizeof(b)), "1");
-	CHECK_STR(ibt_dr_path_str(p, 0, b, sizeof(b)), "");
-	CHECK_STR(ibt_dr_path_str(p, 3, b, 4), "1,3");		/* truncated */
-}
-
-static void test_test_names(void)
-{
-	CHECK_STR(ibt_test_state_str(IBTRACE_TEST_STATE_RUNNING), "running");
-	CHECK_STR(ibt_test_state_str(IBTRACE_TEST_STATE_FINISHED), "finished");
-	CHECK_STR(ibt_test_state_str(0), "unknown");
-	CHECK_STR(ibt_test_state_str(99), "unknown");
-	CHECK_STR(ibt_test_verdict_str(IBTRACE_TEST_VERDICT_NONE), "none");
-	CHECK_STR(ibt_test_verdict_str(IBTRACE_TEST_VERDICT_PASS), "pass");
-	CHECK_STR(ibt_test_verdict_str(IBTRACE_TEST_VERDICT_FAIL), "fail");
-	CHECK_STR(ibt_test_verdict_str(IBTRACE_TEST_VERDICT_NOT_APPLICABLE),
-		  "not_applicable");
-	CHECK_STR(ibt_test_verdict_str(IBTRACE_TEST_VERDICT_ERROR), "error");
-	CHECK_STR(ibt_test_verdict_str(5), "unknown");
-	CHECK_STR(ibt_test_restore_str(IBTRACE_TEST_RESTORE_NONE), "none");
-	CHECK_STR(ibt_test_restore_str(IBTRACE_TEST_RESTORE_VERIFIED), "verified");
-	CHECK_STR(ibt_test_restore_str(IBTRACE_TEST_RESTORE_FAILED), "failed");
-	CHECK_STR(ibt_test_restore_str(IBTRACE_TEST_RESTORE_IMPOSSIBLE), "impossible");
-	CHECK_STR(ibt_test_restore_str(4), "unknown");
-	CHECK_STR(ibt_assert_result_str(IBTRACE_ASSERT_NOT_RUN), "not_run");
-	CHECK_STR(ibt_assert_result_str(IBTRACE_ASSERT_PASS), "pass");
-	CHECK_STR(ibt_assert_result_str(IBTRACE_ASSERT_FAIL), "fail");
-	CHECK_STR(ibt_assert_result_str(IBTRACE_ASSERT_NOT_APPLICABLE), "not_applicable");
-	CHECK_STR(ibt_assert_result_str(4), "unknown");
-	CHECK_STR(ibt_xchg_outcome_str(IBTRACE_XCHG_ANSWERED), "answered");
-	CHECK_STR(ibt_xchg_outcome_str(IBTRACE_XCHG_TIMEOUT), "timeout");
-	CHECK_STR(ibt_xchg_outcome_str(IBTRACE_XCHG_SEND_ERROR), "send_error");
-	CHECK_STR(ibt_xchg_outcome_str(3), "unknown");
-	CHECK_STR(ibt_xchg_phase_str(IBTRACE_XCHG_PHASE_PROBE), "probe");
-	CHECK_STR(ibt_xchg_phase_str(IBTRACE_XCHG_PHASE_SAVE), "save");
-	CHECK_STR(ibt_xchg_phase_str(IBTRACE_XCHG_PHASE_TEST), "test");
-	CHECK_STR(ibt_xchg_phase_str(IBTRACE_XCHG_PHASE_RESTORE), "restore");
-	CHECK_STR(ibt_xchg_phase_str(4), "unknown");
-	CHECK_STR(ibt_mad_method_str(0x01), "Get");
-	CHECK_STR(ibt_mad_method_str(0x02), "Set");
-	CHECK_STR(ibt_mad_method_str(0x81), "GetResp");
-	CHECK_STR(ibt_mad_method_str(0x42), "unknown");
-	CHECK_STR(ibt_smp_attr_str(0x0014), "GUIDInfo");
-	CHECK_STR(ibt_smp_attr_str(0x0011), "NodeInfo");
-	CHECK_STR(ibt_smp_attr_str(0x0015), "PortInfo");
-	CHECK_STR(ibt_smp_attr_str(0xff00), "unknown");
 }
 
 static void test_rnr(void)
 {
-	uint32_t code = 77, poll = 77;
+	uint32_t code = 77;
 	bool all = true;
-	char b[32];
 
 	CHECK(!ibt_parse_rnr_timer("0", &code, &all) && code == 0 && !all);
 	CHECK(!ibt_parse_rnr_timer("31", &code, &all) && code == 31 && !all);
@@ -449,56 +546,20 @@ static void test_rnr(void)
 	CHECK(ibt_parse_rnr_timer("-1", &code, &all));
 	CHECK(ibt_parse_rnr_timer("", &code, &all));
 	CHECK(ibt_parse_rnr_timer(NULL, &code, &all) && !all);
-	CHECK(!ibt_parse_test_poll("busy", &poll) && poll == IBTRACE_TEST_POLL_BUSY);
-	CHECK(!ibt_parse_test_poll("event", &poll) && poll == IBTRACE_TEST_POLL_EVENT);
-	CHECK(ibt_parse_test_poll("ev", &poll) && poll == IBTRACE_TEST_POLL_EVENT);
-	CHECK(ibt_parse_test_poll("", &poll));
-	CHECK(ibt_parse_test_poll(NULL, &poll));
-	CHECK_STR(ibt_test_poll_str(IBTRACE_TEST_POLL_BUSY), "busy");
-	CHECK_STR(ibt_test_poll_str(IBTRACE_TEST_POLL_EVENT), "event");
-	CHECK_STR(ibt_test_poll_str(2), "unknown");
-	CHECK_STR(ibt_rnr_wire_str(IBTRACE_RNR_WIRE_NOT_VISIBLE), "not_visible");
-	CHECK_STR(ibt_rnr_wire_str(IBTRACE_RNR_WIRE_TAPPED), "tapped");
-	CHECK_STR(ibt_rnr_wire_str(2), "unknown");
-
-	CHECK_STR(ibt_dur_str(0, false, b, sizeof(b)), "0.00 us");
-	CHECK_STR(ibt_dur_str(0, true, b, sizeof(b)), "0.00 us");
-	CHECK_STR(ibt_dur_str(4, false, b, sizeof(b)), "0.00 us");
-	CHECK_STR(ibt_dur_str(5, false, b, sizeof(b)), "0.01 us");
-	CHECK_STR(ibt_dur_str(10000, false, b, sizeof(b)), "10.00 us");
-	CHECK_STR(ibt_dur_str(537044, false, b, sizeof(b)), "537.04 us");
-	CHECK_STR(ibt_dur_str(999994, false, b, sizeof(b)), "999.99 us");
-	CHECK_STR(ibt_dur_str(999995, false, b, sizeof(b)), "1.00 ms");
-	CHECK_STR(ibt_dur_str(10240000, false, b, sizeof(b)), "10.24 ms");
-	CHECK_STR(ibt_dur_str(655360000, false, b, sizeof(b)), "655.36 ms");
-	CHECK_STR(ibt_dur_str(999994999, false, b, sizeof(b)), "999.99 ms");
-	CHECK_STR(ibt_dur_str(999995000, false, b, sizeof(b)), "1.000 s");
-	CHECK_STR(ibt_dur_str(1310720000, false, b, sizeof(b)), "1.311 s");
-	CHECK_STR(ibt_dur_str(3789100, true, b, sizeof(b)), "+3.79 ms");
-	CHECK_STR(ibt_dur_str(-120000, true, b, sizeof(b)), "-120.00 us");
-	CHECK_STR(ibt_dur_str(-120000, false, b, sizeof(b)), "-120.00 us");
-	CHECK_STR(ibt_dur_str(INT64_MIN, false, b, sizeof(b)),
-		  "-9223372036.855 s");
-	CHECK_STR(ibt_dur_str(INT64_MAX, true, b, sizeof(b)),
-		  "+9223372036.855 s");
 }
 
 int main(void)
 {
-	test_u32();
-	test_lid();
+	test_names();
+	test_fmts();
+	test_parses();
 	test_gid();
 	test_sroute();
 	test_lookup();
-	test_mad_status();
-	test_names();
 	test_pct();
 	test_percentile();
-	test_ns();
 	test_sim();
-	test_knobs();
 	test_dr_path();
-	test_test_names();
 	test_rnr();
 	printf("tests/unit: %d checks, %d failed\n", checks, failures);
 	return failures ? 1 : 0;
