@@ -322,8 +322,8 @@ cycle()
 	A=$(ibt_sim_dev A)
 	D=$(ibt_sim_dev D)
 	E=$(ibt_sim_dev E)
-	LB=$(ibt_sim_node B '.ports[] | select(.port == 1) | .lid')
-	LC=$(ibt_sim_node C '.ports[] | select(.port == 1) | .lid')
+	LB=$(ibt_sim_lid B 1)
+	LC=$(ibt_sim_lid C 1)
 	local devs
 	devs="$A $(ibt_sim_dev B) $(ibt_sim_dev C) $D $E rxe0"
 	res0=$(res_counts $devs)
