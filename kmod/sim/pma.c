@@ -128,40 +128,71 @@ static u16 ibtsim_pma_class_port_info(struct ib_pma_mad *pmad, bool set)
 	return 0;
 }
 
+/* What a Set asks of one counter: its CounterSelect bits and its value. */
+struct ibtsim_pma_set {
+	__be16 sel;
+	enum ibtsim_pma_counter c;
+	u64 v;
+};
+
+/*
+ * What PortCounters and PortCountersExtended share: PortSelect, the Set of
+ * the counters @sets name, the read into @val and the answer's head (the
+ * rest of the data zeroed). 0 or a MAD status.
+ */
+static u16 ibtsim_pma_counters(struct ibtsim_node *node, u8 in_port,
+			       struct ib_pma_mad *pmad, bool set,
+			       const struct ibtsim_pma_set *sets,
+			       unsigned int n_sets, u64 *val)
+{
+	struct ib_pma_portcounters *head =
+		(struct ib_pma_portcounters *)pmad->data;
+	__be16 sel = head->counter_select;
+	u8 select = head->port_select;
+	unsigned int first, last, i;
+	u16 status;
+
+	BUILD_BUG_ON(offsetof(struct ib_pma_portcounters, port_select) !=
+		     offsetof(struct ib_pma_portcounters_ext, port_select));
+	BUILD_BUG_ON(offsetof(struct ib_pma_portcounters, counter_select) !=
+		     offsetof(struct ib_pma_portcounters_ext, counter_select));
+	status = ibtsim_pma_ports(node, in_port, select, &first, &last);
+	if (status)
+		return status;
+	for (i = 0; set && i < n_sets; i++)
+		if (sel & sets[i].sel)
+			ibtsim_pma_write(node, first, last, sets[i].c,
+					 sets[i].v);
+
+	ibtsim_pma_read(node, first, last, val);
+	memset(pmad->data, 0, sizeof(pmad->data));
+	head->port_select = select;
+	head->counter_select = sel;
+	return 0;
+}
+
 static u16 ibtsim_pma_port_counters(struct ibtsim_node *node, u8 in_port,
 				    struct ib_pma_mad *pmad, bool set)
 {
 	struct ib_pma_portcounters *pc =
 		(struct ib_pma_portcounters *)pmad->data;
-	__be16 drop_sel = node->sw ? IBTSIM_PMA_SEL_SWITCH_RELAY_ERRORS :
-				     IB_PMA_SEL_PORT_RCV_ERRORS;
-	__be16 sel = pc->counter_select;
-	u8 select = pc->port_select;
-	unsigned int first, last;
+	const struct ibtsim_pma_set sets[] = {
+		{ IB_PMA_SEL_PORT_XMIT_PACKETS, IBTSIM_PMA_TX_PKTS,
+		  be32_to_cpu(pc->port_xmit_packets) },
+		{ IB_PMA_SEL_PORT_RCV_PACKETS, IBTSIM_PMA_RX_PKTS,
+		  be32_to_cpu(pc->port_rcv_packets) },
+		{ node->sw ? IBTSIM_PMA_SEL_SWITCH_RELAY_ERRORS :
+			     IB_PMA_SEL_PORT_RCV_ERRORS, IBTSIM_PMA_DROPS,
+		  be16_to_cpu(node->sw ? pc->port_rcv_switch_relay_errors :
+					 pc->port_rcv_errors) },
+	};
 	u64 val[IBTSIM_PMA_NUM];
 	u16 status;
 
-	status = ibtsim_pma_ports(node, in_port, select, &first, &last);
+	status = ibtsim_pma_counters(node, in_port, pmad, set, sets,
+				     ARRAY_SIZE(sets), val);
 	if (status)
 		return status;
-	if (set) {
-		if (sel & IB_PMA_SEL_PORT_XMIT_PACKETS)
-			ibtsim_pma_write(node, first, last, IBTSIM_PMA_TX_PKTS,
-					 be32_to_cpu(pc->port_xmit_packets));
-		if (sel & IB_PMA_SEL_PORT_RCV_PACKETS)
-			ibtsim_pma_write(node, first, last, IBTSIM_PMA_RX_PKTS,
-					 be32_to_cpu(pc->port_rcv_packets));
-		if (sel & drop_sel)
-			ibtsim_pma_write(node, first, last, IBTSIM_PMA_DROPS,
-					 be16_to_cpu(node->sw ?
-					pc->port_rcv_switch_relay_errors :
-					pc->port_rcv_errors));
-	}
-
-	ibtsim_pma_read(node, first, last, val);
-	memset(pmad->data, 0, sizeof(pmad->data));
-	pc->port_select = select;
-	pc->counter_select = sel;
 	if (node->sw)
 		pc->port_rcv_switch_relay_errors =
 			ibtsim_sat16(val[IBTSIM_PMA_DROPS]);
@@ -178,33 +209,26 @@ static u16 ibtsim_pma_port_counters_ext(struct ibtsim_node *node, u8 in_port,
 	struct ib_pma_portcounters_ext *pc =
 		(struct ib_pma_portcounters_ext *)pmad->data;
 	__be16 sel = pc->counter_select;
-	u8 select = pc->port_select;
-	unsigned int first, last;
+	/* PortXmitPkts wins over its unicast twin when both are selected. */
+	const struct ibtsim_pma_set sets[] = {
+		{ IB_PMA_SELX_PORT_XMIT_PACKETS |
+		  IB_PMA_SELX_PORT_UNI_XMIT_PACKETS, IBTSIM_PMA_TX_PKTS,
+		  be64_to_cpu(sel & IB_PMA_SELX_PORT_XMIT_PACKETS ?
+			      pc->port_xmit_packets :
+			      pc->port_unicast_xmit_packets) },
+		{ IB_PMA_SELX_PORT_RCV_PACKETS |
+		  IB_PMA_SELX_PORT_UNI_RCV_PACKETS, IBTSIM_PMA_RX_PKTS,
+		  be64_to_cpu(sel & IB_PMA_SELX_PORT_RCV_PACKETS ?
+			      pc->port_rcv_packets :
+			      pc->port_unicast_rcv_packets) },
+	};
 	u64 val[IBTSIM_PMA_NUM];
 	u16 status;
 
-	status = ibtsim_pma_ports(node, in_port, select, &first, &last);
+	status = ibtsim_pma_counters(node, in_port, pmad, set, sets,
+				     ARRAY_SIZE(sets), val);
 	if (status)
 		return status;
-	if (set) {
-		if (sel & IB_PMA_SELX_PORT_XMIT_PACKETS)
-			ibtsim_pma_write(node, first, last, IBTSIM_PMA_TX_PKTS,
-					 be64_to_cpu(pc->port_xmit_packets));
-		else if (sel & IB_PMA_SELX_PORT_UNI_XMIT_PACKETS)
-			ibtsim_pma_write(node, first, last, IBTSIM_PMA_TX_PKTS,
-					 be64_to_cpu(pc->port_unicast_xmit_packets));
-		if (sel & IB_PMA_SELX_PORT_RCV_PACKETS)
-			ibtsim_pma_write(node, first, last, IBTSIM_PMA_RX_PKTS,
-					 be64_to_cpu(pc->port_rcv_packets));
-		else if (sel & IB_PMA_SELX_PORT_UNI_RCV_PACKETS)
-			ibtsim_pma_write(node, first, last, IBTSIM_PMA_RX_PKTS,
-					 be64_to_cpu(pc->port_unicast_rcv_packets));
-	}
-
-	ibtsim_pma_read(node, first, last, val);
-	memset(pmad->data, 0, sizeof(pmad->data));
-	pc->port_select = select;
-	pc->counter_select = sel;
 	pc->port_xmit_packets = cpu_to_be64(val[IBTSIM_PMA_TX_PKTS]);
 	pc->port_rcv_packets = cpu_to_be64(val[IBTSIM_PMA_RX_PKTS]);
 	/* The fabric forwards unicast only. */
