@@ -43,6 +43,7 @@
 #include <rdma/ib_cache.h>
 #include <rdma/ib_verbs.h>
 
+#include "addr.h"
 #include "rnr.h"
 #include "test.h"
 
@@ -231,17 +232,23 @@ static int rnr_port_mtu(struct rnr_ctx *c)
 	return 0;
 }
 
+static bool rnr_gid_link_local(const struct ib_gid_attr *attr,
+			       const void *arg)
+{
+	return rdma_link_local_addr((struct in6_addr *)attr->gid.raw);
+}
+
 /* The port's own address: a RoCE v2 (else any) IPv6 link-local GID, or
  * the port's LID on InfiniBand.
  */
 static int rnr_loopback_addr(struct rnr_ctx *c)
 {
 	struct rdma_ah_attr *ah = &c->ah_attr;
-	const struct ib_gid_attr *attr, *best = NULL;
+	const struct ib_gid_attr *best;
 	struct ib_port_attr pattr;
 	struct net_device *ndev;
 	union ib_gid gid;
-	int i, len, err;
+	int err;
 
 	err = ib_query_port(c->ibdev, c->port_num, &pattr);
 	if (err)
@@ -260,22 +267,8 @@ static int rnr_loopback_addr(struct rnr_ctx *c)
 		return 0;
 	}
 
-	len = c->ibdev->port_data[c->port_num].immutable.gid_tbl_len;
-	for (i = 0; i < len; i++) {
-		attr = rdma_get_gid_attr(c->ibdev, c->port_num, i);
-		if (IS_ERR(attr))
-			continue;
-		if (rdma_link_local_addr((struct in6_addr *)attr->gid.raw) &&
-		    (!best ||
-		     (attr->gid_type == IB_GID_TYPE_ROCE_UDP_ENCAP &&
-		      best->gid_type != IB_GID_TYPE_ROCE_UDP_ENCAP))) {
-			if (best)
-				rdma_put_gid_attr(best);
-			best = attr;
-			continue;
-		}
-		rdma_put_gid_attr(attr);
-	}
+	best = ibtrace_best_gid(c->ibdev, c->port_num, rnr_gid_link_local,
+				NULL);
 	if (!best)
 		return -EADDRNOTAVAIL;
 	gid = best->gid;
@@ -484,16 +477,6 @@ static int rnr_peer_pair(struct rnr_ctx *c, u8 code, u8 rnr_retry,
 	return 0;
 }
 
-/* Why the job must stop now, or NULL. */
-static const char *rnr_stop_reason(struct rnr_ctx *c)
-{
-	if (ibtrace_dev_dead(c->job->base.port->dev))
-		return "the local device went away";
-	if (ibtrace_test_cancelled(c->job))
-		return ibtrace_test_cancel_reason(c->job);
-	return NULL;
-}
-
 /*
  * Busy mode: poll the CQ from this thread until the SEND completes, or
  * until @deadline, or (if @stoppable) until the job must stop.
@@ -520,7 +503,7 @@ static int rnr_wait_busy(struct rnr_ctx *c, u64 deadline, bool stoppable)
 			return n;
 		if (ktime_get_ns() > deadline)
 			return -ETIMEDOUT;
-		if (stoppable && rnr_stop_reason(c))
+		if (stoppable && rnr_stop_reason(c->job))
 			return -ECANCELED;
 		cond_resched();
 	}
@@ -535,7 +518,7 @@ static int rnr_wait_event(struct rnr_ctx *c, u64 deadline)
 			return 0;
 		if (ktime_get_ns() > deadline)
 			return -ETIMEDOUT;
-		if (rnr_stop_reason(c))
+		if (rnr_stop_reason(c->job))
 			return -ECANCELED;
 	}
 }
@@ -689,7 +672,7 @@ static void rnr_iteration_error(struct rnr_ctx *c, int err, int code,
 				u32 it)
 {
 	struct ibtrace_test_job *job = c->job;
-	const char *why = rnr_stop_reason(c);
+	const char *why = rnr_stop_reason(c->job);
 	char where[IBTRACE_TEST_REASON_LEN];
 
 	if (code < 0)
@@ -787,6 +770,36 @@ static void rnr_code_done(struct rnr_ctx *c, struct rnr_data *d,
 }
 
 /*
+ * Iteration @it of @code, unless the job must stop: 0 with the SEND's
+ * completion in c->status (checked against v1c9-130.1.1#01.01) and post
+ * to completion in *@t; with @rnr_retry 7 (forever) -ETIMEDOUT at the
+ * deadline; else the error, which ended the job.
+ */
+static int rnr_iteration(struct rnr_ctx *c, u8 code, u8 rnr_retry, u32 it,
+			 u64 *t)
+{
+	struct ibtrace_test_job *job = c->job;
+	int err;
+
+	if (rnr_stop_reason(job)) {
+		rnr_iteration_error(c, -ECANCELED, code, it);
+		return -ECANCELED;
+	}
+	err = rnr_once(c, code, rnr_retry, job->args.rnr_recv_posted, t);
+	if (err == -ETIMEDOUT && rnr_retry == 7)
+		return err;
+	if (err) {
+		rnr_iteration_error(c, err, code, it);
+		return err;
+	}
+	ibtrace_test_check(job, RNR_A_NO_SUCCESS, c->status != IB_WC_SUCCESS,
+			   "no successful completion",
+			   ib_wc_status_msg(c->status),
+			   "code %u iteration %u", code, it + 1);
+	return 0;
+}
+
+/*
  * rnr_retry 7 retries forever: the SEND must not complete before the
  * deadline. The iterations are counted; there is no wait per retry.
  */
@@ -802,11 +815,7 @@ static int rnr_test_forever(struct rnr_ctx *c, struct rnr_data *d, u8 code)
 	snprintf(exp, sizeof(exp), "no completion in %u ms",
 		 job->args.deadline_ms);
 	for (it = 0; it < k; it++) {
-		if (rnr_stop_reason(c)) {
-			rnr_iteration_error(c, -ECANCELED, code, it);
-			return -ECANCELED;
-		}
-		err = rnr_once(c, code, 7, job->args.rnr_recv_posted, &t);
+		err = rnr_iteration(c, code, 7, it, &t);
 		if (err == -ETIMEDOUT) {
 			/* The flush at the deadline is expected here. */
 			c->flush[0] = '\0';
@@ -816,15 +825,8 @@ static int rnr_test_forever(struct rnr_ctx *c, struct rnr_data *d, u8 code)
 			r.iterations++;
 			continue;
 		}
-		if (err) {
-			rnr_iteration_error(c, err, code, it);
+		if (err)
 			return err;
-		}
-		ibtrace_test_check(job, RNR_A_NO_SUCCESS,
-				   c->status != IB_WC_SUCCESS,
-				   "no successful completion",
-				   ib_wc_status_msg(c->status),
-				   "code %u iteration %u", code, it + 1);
 		ibtrace_test_check(job, RNR_A_STATUS, false, exp,
 				   ib_wc_status_msg(c->status),
 				   "code %u iteration %u", code, it + 1);
@@ -865,21 +867,9 @@ static int rnr_test_code(struct rnr_ctx *c, struct rnr_data *d, u8 code)
 	if (args->rnr_retry == 7)
 		return rnr_test_forever(c, d, code);
 	for (it = 0; it < k; it++) {
-		if (rnr_stop_reason(c)) {
-			rnr_iteration_error(c, -ECANCELED, code, it);
-			return -ECANCELED;
-		}
-		err = rnr_once(c, code, args->rnr_retry, args->rnr_recv_posted,
-			       &t);
-		if (err) {
-			rnr_iteration_error(c, err, code, it);
+		err = rnr_iteration(c, code, args->rnr_retry, it, &t);
+		if (err)
 			return err;
-		}
-		ibtrace_test_check(job, RNR_A_NO_SUCCESS,
-				   c->status != IB_WC_SUCCESS,
-				   "no successful completion",
-				   ib_wc_status_msg(c->status),
-				   "code %u iteration %u", code, it + 1);
 		if (c->status == IB_WC_SUCCESS) {
 			ibtrace_test_fail(job,
 					  "no RNR NAK: the SEND completed successfully (code %u iteration %u)",
