@@ -217,18 +217,17 @@ static void rnr_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 }
 
-/* Peer mode: the port must be active; its MTU. */
-static int rnr_port_mtu(struct rnr_ctx *c)
+/* The port, which must be active, into @pattr; its MTU into c->mtu. */
+static int rnr_port_query(struct rnr_ctx *c, struct ib_port_attr *pattr)
 {
-	struct ib_port_attr pattr;
 	int err;
 
-	err = ib_query_port(c->ibdev, c->port_num, &pattr);
+	err = ib_query_port(c->ibdev, c->port_num, pattr);
 	if (err)
 		return err;
-	if (pattr.state != IB_PORT_ACTIVE)
+	if (pattr->state != IB_PORT_ACTIVE)
 		return -ENETDOWN;
-	c->mtu = pattr.active_mtu;
+	c->mtu = pattr->active_mtu;
 	return 0;
 }
 
@@ -250,12 +249,9 @@ static int rnr_loopback_addr(struct rnr_ctx *c)
 	union ib_gid gid;
 	int err;
 
-	err = ib_query_port(c->ibdev, c->port_num, &pattr);
+	err = rnr_port_query(c, &pattr);
 	if (err)
 		return err;
-	if (pattr.state != IB_PORT_ACTIVE)
-		return -ENETDOWN;
-	c->mtu = pattr.active_mtu;
 
 	memset(ah, 0, sizeof(*ah));
 	ah->type = rdma_ah_find_type(c->ibdev, c->port_num);
@@ -355,15 +351,24 @@ static int rnr_qp_connect(struct rnr_ctx *c, struct ib_qp *qp,
 			    IB_QP_MAX_QP_RD_ATOMIC);
 }
 
+/* The job's buffer: the SEND's half, then the receive's. */
+enum { RNR_BUF_SEND, RNR_BUF_RECV };
+
+/* The gather/scatter entry of half @half of the job's buffer. */
+static struct ib_sge rnr_sge(const struct rnr_ctx *c, unsigned int half)
+{
+	return (struct ib_sge) {
+		.addr = c->dma + half * c->size,
+		.length = c->size,
+		.lkey = c->pd->local_dma_lkey,
+	};
+}
+
 /* A fresh connected pair; on error nothing is left. */
 static int rnr_pair_create(struct rnr_ctx *c, u8 code, u8 rnr_retry,
 			   bool recv_posted)
 {
-	struct ib_sge sge = {
-		.addr = c->dma + c->size,
-		.length = c->size,
-		.lkey = c->pd->local_dma_lkey,
-	};
+	struct ib_sge sge = rnr_sge(c, RNR_BUF_RECV);
 	struct ib_recv_wr rwr = {
 		.wr_cqe = &c->recv_cqe,
 		.sg_list = &sge,
@@ -591,11 +596,7 @@ static int rnr_cq_renew(struct rnr_ctx *c)
 static int rnr_once(struct rnr_ctx *c, u8 code, u8 rnr_retry,
 		    bool recv_posted, u64 *elapsed)
 {
-	struct ib_sge sge = {
-		.addr = c->dma,
-		.length = c->size,
-		.lkey = c->pd->local_dma_lkey,
-	};
+	struct ib_sge sge = rnr_sge(c, RNR_BUF_SEND);
 	struct ib_send_wr wr = {
 		.wr_cqe = &c->send_cqe,
 		.sg_list = &sge,
@@ -936,24 +937,21 @@ static void ibtrace_rnr_run(struct ibtrace_test_job *job)
 	rnr_wire_init(&c->wire);
 
 	if (job->args.peer) {
-		err = rnr_port_mtu(c);
-		if (err) {
-			ibtrace_test_not_applicable(job,
-						    "%s port %u is not active (%pe)",
-						    job->base.dev_name, job->base.port_num,
-						    ERR_PTR(err));
-			goto out_free;
-		}
+		struct ib_port_attr pattr;
+
+		err = rnr_port_query(c, &pattr);
 	} else {
 		rnr_wire_decide(c, IBTRACE_RNR_WIRE_NOT_VISIBLE,
 				"same-device loopback does not pass the netdev");
 		err = rnr_loopback_addr(c);
 	}
 	if (err) {
-		ibtrace_test_not_applicable(job,
-					    "%s port %u has no loopback address for an RC pair (%pe): port down, no LID, or no IPv6 link-local GID",
+		ibtrace_test_not_applicable(job, "%s port %u %s (%pe)%s",
 					    job->base.dev_name, job->base.port_num,
-					    ERR_PTR(err));
+					    job->args.peer ? "is not active" :
+					    "has no loopback address for an RC pair",
+					    ERR_PTR(err), job->args.peer ? "" :
+					    ": port down, no LID, or no IPv6 link-local GID");
 		goto out_free;
 	}
 	size = job->args.size ?: ib_mtu_enum_to_int(c->mtu);
