@@ -16,6 +16,7 @@
 #include <rdma/ib_addr.h>
 #include <rdma/ib_cache.h>
 
+#include "addr.h"
 #include "ibtrace.h"
 
 /* Neighbour resolution bound; the waiter sleeps at most this long. */
@@ -35,23 +36,30 @@ static void ibtrace_resolve_done(int status, struct sockaddr *src_addr,
 	complete(&res->done);
 }
 
-/* Best source GID on @port for reaching @dgid, with a reference held. */
-static const struct ib_gid_attr *
-ibtrace_pick_sgid(struct ibtrace_port *port, const union ib_gid *dgid)
+/**
+ * ibtrace_best_gid() - a port's best GID of those @match accepts
+ * @ibdev: the device
+ * @port_num: its port
+ * @match: whether a GID will do
+ * @arg: passed to @match
+ *
+ * The first GID accepted, unless a later one is RoCE v2 and it is not.
+ *
+ * Return: the GID's attributes with a reference held, or NULL.
+ */
+const struct ib_gid_attr *
+ibtrace_best_gid(struct ib_device *ibdev, u32 port_num,
+		 bool (*match)(const struct ib_gid_attr *attr, const void *arg),
+		 const void *arg)
 {
-	struct ib_device *ibdev = port->dev->ibdev;
-	bool want_v4 = ipv6_addr_v4mapped((const struct in6_addr *)dgid->raw);
 	const struct ib_gid_attr *attr, *best = NULL;
-	int i, len = ibdev->port_data[port->port_num].immutable.gid_tbl_len;
+	int i, len = ibdev->port_data[port_num].immutable.gid_tbl_len;
 
 	for (i = 0; i < len; i++) {
-		bool v4;
-
-		attr = rdma_get_gid_attr(ibdev, port->port_num, i);
+		attr = rdma_get_gid_attr(ibdev, port_num, i);
 		if (IS_ERR(attr))
 			continue;
-		v4 = ipv6_addr_v4mapped((const struct in6_addr *)attr->gid.raw);
-		if (v4 == want_v4 &&
+		if (match(attr, arg) &&
 		    (!best || (attr->gid_type == IB_GID_TYPE_ROCE_UDP_ENCAP &&
 			       best->gid_type != IB_GID_TYPE_ROCE_UDP_ENCAP))) {
 			if (best)
@@ -62,6 +70,24 @@ ibtrace_pick_sgid(struct ibtrace_port *port, const union ib_gid *dgid)
 		rdma_put_gid_attr(attr);
 	}
 	return best;
+}
+
+/* Whether @attr is of the family (IPv4-mapped or not) of the GID @arg. */
+static bool ibtrace_gid_same_family(const struct ib_gid_attr *attr,
+				    const void *arg)
+{
+	const union ib_gid *dgid = arg;
+
+	return ipv6_addr_v4mapped((const struct in6_addr *)attr->gid.raw) ==
+	       ipv6_addr_v4mapped((const struct in6_addr *)dgid->raw);
+}
+
+/* Best source GID on @port for reaching @dgid, with a reference held. */
+static const struct ib_gid_attr *
+ibtrace_pick_sgid(struct ibtrace_port *port, const union ib_gid *dgid)
+{
+	return ibtrace_best_gid(port->dev->ibdev, port->port_num,
+				ibtrace_gid_same_family, dgid);
 }
 
 static int ibtrace_resolve_dmac(const struct ib_gid_attr *sgid_attr,

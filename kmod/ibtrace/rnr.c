@@ -43,6 +43,7 @@
 #include <rdma/ib_cache.h>
 #include <rdma/ib_verbs.h>
 
+#include "addr.h"
 #include "rnr.h"
 #include "test.h"
 
@@ -216,19 +217,24 @@ static void rnr_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 }
 
-/* Peer mode: the port must be active; its MTU. */
-static int rnr_port_mtu(struct rnr_ctx *c)
+/* The port, which must be active, into @pattr; its MTU into c->mtu. */
+static int rnr_port_query(struct rnr_ctx *c, struct ib_port_attr *pattr)
 {
-	struct ib_port_attr pattr;
 	int err;
 
-	err = ib_query_port(c->ibdev, c->port_num, &pattr);
+	err = ib_query_port(c->ibdev, c->port_num, pattr);
 	if (err)
 		return err;
-	if (pattr.state != IB_PORT_ACTIVE)
+	if (pattr->state != IB_PORT_ACTIVE)
 		return -ENETDOWN;
-	c->mtu = pattr.active_mtu;
+	c->mtu = pattr->active_mtu;
 	return 0;
+}
+
+static bool rnr_gid_link_local(const struct ib_gid_attr *attr,
+			       const void *arg)
+{
+	return rdma_link_local_addr((struct in6_addr *)attr->gid.raw);
 }
 
 /* The port's own address: a RoCE v2 (else any) IPv6 link-local GID, or
@@ -237,18 +243,15 @@ static int rnr_port_mtu(struct rnr_ctx *c)
 static int rnr_loopback_addr(struct rnr_ctx *c)
 {
 	struct rdma_ah_attr *ah = &c->ah_attr;
-	const struct ib_gid_attr *attr, *best = NULL;
+	const struct ib_gid_attr *best;
 	struct ib_port_attr pattr;
 	struct net_device *ndev;
 	union ib_gid gid;
-	int i, len, err;
+	int err;
 
-	err = ib_query_port(c->ibdev, c->port_num, &pattr);
+	err = rnr_port_query(c, &pattr);
 	if (err)
 		return err;
-	if (pattr.state != IB_PORT_ACTIVE)
-		return -ENETDOWN;
-	c->mtu = pattr.active_mtu;
 
 	memset(ah, 0, sizeof(*ah));
 	ah->type = rdma_ah_find_type(c->ibdev, c->port_num);
@@ -260,22 +263,8 @@ static int rnr_loopback_addr(struct rnr_ctx *c)
 		return 0;
 	}
 
-	len = c->ibdev->port_data[c->port_num].immutable.gid_tbl_len;
-	for (i = 0; i < len; i++) {
-		attr = rdma_get_gid_attr(c->ibdev, c->port_num, i);
-		if (IS_ERR(attr))
-			continue;
-		if (rdma_link_local_addr((struct in6_addr *)attr->gid.raw) &&
-		    (!best ||
-		     (attr->gid_type == IB_GID_TYPE_ROCE_UDP_ENCAP &&
-		      best->gid_type != IB_GID_TYPE_ROCE_UDP_ENCAP))) {
-			if (best)
-				rdma_put_gid_attr(best);
-			best = attr;
-			continue;
-		}
-		rdma_put_gid_attr(attr);
-	}
+	best = ibtrace_best_gid(c->ibdev, c->port_num, rnr_gid_link_local,
+				NULL);
 	if (!best)
 		return -EADDRNOTAVAIL;
 	gid = best->gid;
@@ -362,15 +351,24 @@ static int rnr_qp_connect(struct rnr_ctx *c, struct ib_qp *qp,
 			    IB_QP_MAX_QP_RD_ATOMIC);
 }
 
+/* The job's buffer: the SEND's half, then the receive's. */
+enum { RNR_BUF_SEND, RNR_BUF_RECV };
+
+/* The gather/scatter entry of half @half of the job's buffer. */
+static struct ib_sge rnr_sge(const struct rnr_ctx *c, unsigned int half)
+{
+	return (struct ib_sge) {
+		.addr = c->dma + half * c->size,
+		.length = c->size,
+		.lkey = c->pd->local_dma_lkey,
+	};
+}
+
 /* A fresh connected pair; on error nothing is left. */
 static int rnr_pair_create(struct rnr_ctx *c, u8 code, u8 rnr_retry,
 			   bool recv_posted)
 {
-	struct ib_sge sge = {
-		.addr = c->dma + c->size,
-		.length = c->size,
-		.lkey = c->pd->local_dma_lkey,
-	};
+	struct ib_sge sge = rnr_sge(c, RNR_BUF_RECV);
 	struct ib_recv_wr rwr = {
 		.wr_cqe = &c->recv_cqe,
 		.sg_list = &sge,
@@ -484,16 +482,6 @@ static int rnr_peer_pair(struct rnr_ctx *c, u8 code, u8 rnr_retry,
 	return 0;
 }
 
-/* Why the job must stop now, or NULL. */
-static const char *rnr_stop_reason(struct rnr_ctx *c)
-{
-	if (ibtrace_dev_dead(c->job->base.port->dev))
-		return "the local device went away";
-	if (ibtrace_test_cancelled(c->job))
-		return ibtrace_test_cancel_reason(c->job);
-	return NULL;
-}
-
 /*
  * Busy mode: poll the CQ from this thread until the SEND completes, or
  * until @deadline, or (if @stoppable) until the job must stop.
@@ -520,7 +508,7 @@ static int rnr_wait_busy(struct rnr_ctx *c, u64 deadline, bool stoppable)
 			return n;
 		if (ktime_get_ns() > deadline)
 			return -ETIMEDOUT;
-		if (stoppable && rnr_stop_reason(c))
+		if (stoppable && rnr_stop_reason(c->job))
 			return -ECANCELED;
 		cond_resched();
 	}
@@ -535,7 +523,7 @@ static int rnr_wait_event(struct rnr_ctx *c, u64 deadline)
 			return 0;
 		if (ktime_get_ns() > deadline)
 			return -ETIMEDOUT;
-		if (rnr_stop_reason(c))
+		if (rnr_stop_reason(c->job))
 			return -ECANCELED;
 	}
 }
@@ -608,11 +596,7 @@ static int rnr_cq_renew(struct rnr_ctx *c)
 static int rnr_once(struct rnr_ctx *c, u8 code, u8 rnr_retry,
 		    bool recv_posted, u64 *elapsed)
 {
-	struct ib_sge sge = {
-		.addr = c->dma,
-		.length = c->size,
-		.lkey = c->pd->local_dma_lkey,
-	};
+	struct ib_sge sge = rnr_sge(c, RNR_BUF_SEND);
 	struct ib_send_wr wr = {
 		.wr_cqe = &c->send_cqe,
 		.sg_list = &sge,
@@ -689,7 +673,7 @@ static void rnr_iteration_error(struct rnr_ctx *c, int err, int code,
 				u32 it)
 {
 	struct ibtrace_test_job *job = c->job;
-	const char *why = rnr_stop_reason(c);
+	const char *why = rnr_stop_reason(c->job);
 	char where[IBTRACE_TEST_REASON_LEN];
 
 	if (code < 0)
@@ -787,6 +771,36 @@ static void rnr_code_done(struct rnr_ctx *c, struct rnr_data *d,
 }
 
 /*
+ * Iteration @it of @code, unless the job must stop: 0 with the SEND's
+ * completion in c->status (checked against v1c9-130.1.1#01.01) and post
+ * to completion in *@t; with @rnr_retry 7 (forever) -ETIMEDOUT at the
+ * deadline; else the error, which ended the job.
+ */
+static int rnr_iteration(struct rnr_ctx *c, u8 code, u8 rnr_retry, u32 it,
+			 u64 *t)
+{
+	struct ibtrace_test_job *job = c->job;
+	int err;
+
+	if (rnr_stop_reason(job)) {
+		rnr_iteration_error(c, -ECANCELED, code, it);
+		return -ECANCELED;
+	}
+	err = rnr_once(c, code, rnr_retry, job->args.rnr_recv_posted, t);
+	if (err == -ETIMEDOUT && rnr_retry == 7)
+		return err;
+	if (err) {
+		rnr_iteration_error(c, err, code, it);
+		return err;
+	}
+	ibtrace_test_check(job, RNR_A_NO_SUCCESS, c->status != IB_WC_SUCCESS,
+			   "no successful completion",
+			   ib_wc_status_msg(c->status),
+			   "code %u iteration %u", code, it + 1);
+	return 0;
+}
+
+/*
  * rnr_retry 7 retries forever: the SEND must not complete before the
  * deadline. The iterations are counted; there is no wait per retry.
  */
@@ -802,11 +816,7 @@ static int rnr_test_forever(struct rnr_ctx *c, struct rnr_data *d, u8 code)
 	snprintf(exp, sizeof(exp), "no completion in %u ms",
 		 job->args.deadline_ms);
 	for (it = 0; it < k; it++) {
-		if (rnr_stop_reason(c)) {
-			rnr_iteration_error(c, -ECANCELED, code, it);
-			return -ECANCELED;
-		}
-		err = rnr_once(c, code, 7, job->args.rnr_recv_posted, &t);
+		err = rnr_iteration(c, code, 7, it, &t);
 		if (err == -ETIMEDOUT) {
 			/* The flush at the deadline is expected here. */
 			c->flush[0] = '\0';
@@ -816,15 +826,8 @@ static int rnr_test_forever(struct rnr_ctx *c, struct rnr_data *d, u8 code)
 			r.iterations++;
 			continue;
 		}
-		if (err) {
-			rnr_iteration_error(c, err, code, it);
+		if (err)
 			return err;
-		}
-		ibtrace_test_check(job, RNR_A_NO_SUCCESS,
-				   c->status != IB_WC_SUCCESS,
-				   "no successful completion",
-				   ib_wc_status_msg(c->status),
-				   "code %u iteration %u", code, it + 1);
 		ibtrace_test_check(job, RNR_A_STATUS, false, exp,
 				   ib_wc_status_msg(c->status),
 				   "code %u iteration %u", code, it + 1);
@@ -865,21 +868,9 @@ static int rnr_test_code(struct rnr_ctx *c, struct rnr_data *d, u8 code)
 	if (args->rnr_retry == 7)
 		return rnr_test_forever(c, d, code);
 	for (it = 0; it < k; it++) {
-		if (rnr_stop_reason(c)) {
-			rnr_iteration_error(c, -ECANCELED, code, it);
-			return -ECANCELED;
-		}
-		err = rnr_once(c, code, args->rnr_retry, args->rnr_recv_posted,
-			       &t);
-		if (err) {
-			rnr_iteration_error(c, err, code, it);
+		err = rnr_iteration(c, code, args->rnr_retry, it, &t);
+		if (err)
 			return err;
-		}
-		ibtrace_test_check(job, RNR_A_NO_SUCCESS,
-				   c->status != IB_WC_SUCCESS,
-				   "no successful completion",
-				   ib_wc_status_msg(c->status),
-				   "code %u iteration %u", code, it + 1);
 		if (c->status == IB_WC_SUCCESS) {
 			ibtrace_test_fail(job,
 					  "no RNR NAK: the SEND completed successfully (code %u iteration %u)",
@@ -946,24 +937,21 @@ static void ibtrace_rnr_run(struct ibtrace_test_job *job)
 	rnr_wire_init(&c->wire);
 
 	if (job->args.peer) {
-		err = rnr_port_mtu(c);
-		if (err) {
-			ibtrace_test_not_applicable(job,
-						    "%s port %u is not active (%pe)",
-						    job->base.dev_name, job->base.port_num,
-						    ERR_PTR(err));
-			goto out_free;
-		}
+		struct ib_port_attr pattr;
+
+		err = rnr_port_query(c, &pattr);
 	} else {
 		rnr_wire_decide(c, IBTRACE_RNR_WIRE_NOT_VISIBLE,
 				"same-device loopback does not pass the netdev");
 		err = rnr_loopback_addr(c);
 	}
 	if (err) {
-		ibtrace_test_not_applicable(job,
-					    "%s port %u has no loopback address for an RC pair (%pe): port down, no LID, or no IPv6 link-local GID",
+		ibtrace_test_not_applicable(job, "%s port %u %s (%pe)%s",
 					    job->base.dev_name, job->base.port_num,
-					    ERR_PTR(err));
+					    job->args.peer ? "is not active" :
+					    "has no loopback address for an RC pair",
+					    ERR_PTR(err), job->args.peer ? "" :
+					    ": port down, no LID, or no IPv6 link-local GID");
 		goto out_free;
 	}
 	size = job->args.size ?: ib_mtu_enum_to_int(c->mtu);

@@ -40,6 +40,21 @@ static inline void rnr_qp_init_attr(struct ib_qp_init_attr *init,
 	};
 }
 
+/**
+ * rnr_stop_reason() - why an RNR job must stop now
+ * @job: the job
+ *
+ * Return: "the local device went away", the job's cancel reason, or NULL.
+ */
+static inline const char *rnr_stop_reason(struct ibtrace_test_job *job)
+{
+	if (ibtrace_dev_dead(job->base.port->dev))
+		return "the local device went away";
+	if (ibtrace_test_cancelled(job))
+		return ibtrace_test_cancel_reason(job);
+	return NULL;
+}
+
 /* "IBTR" */
 #define RNR_PRIV_MAGIC		0x49425452
 #define RNR_PRIV_VERSION	1

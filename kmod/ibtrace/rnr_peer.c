@@ -92,16 +92,6 @@ static int rnr_peer_sockaddr(struct rnr_peer *p, struct sockaddr_storage *ss)
 	return IS_ERR(ndev) ? PTR_ERR(ndev) : 0;
 }
 
-/* Why the job must stop now, or NULL. */
-static const char *rnr_peer_stop_reason(struct rnr_peer *p)
-{
-	if (ibtrace_dev_dead(p->job->base.port->dev))
-		return "the local device went away";
-	if (ibtrace_test_cancelled(p->job))
-		return ibtrace_test_cancel_reason(p->job);
-	return NULL;
-}
-
 /*
  * Wait for the CM's answer to a step. Return: 0 with *@event and *@status
  * set, -ETIMEDOUT after @ms, -ECANCELED.
@@ -115,7 +105,7 @@ static int rnr_peer_wait(struct rnr_peer *p, unsigned int ms,
 		if (wait_for_completion_timeout(&p->done,
 						msecs_to_jiffies(RNR_PEER_SLICE_MS)))
 			break;
-		if (rnr_peer_stop_reason(p))
+		if (rnr_stop_reason(p->job))
 			return -ECANCELED;
 		if (time_after(jiffies, end))
 			return -ETIMEDOUT;
@@ -168,6 +158,23 @@ static int rnr_peer_failed(struct rnr_peer *p, const char *step, int err,
 	return err ?: -ENOTCONN;
 }
 
+/*
+ * The wait for one step, started with the result @err: up to @ms for the
+ * event @want. Return: 0, or the error of rnr_peer_failed().
+ */
+static int rnr_peer_step(struct rnr_peer *p, const char *step, int err,
+			 unsigned int ms, enum rdma_cm_event_type want)
+{
+	enum rdma_cm_event_type ev = 0;
+	int status = 0;
+
+	if (!err)
+		err = rnr_peer_wait(p, ms, &ev, &status);
+	if (err || ev != want)
+		return rnr_peer_failed(p, step, err, ev, status);
+	return 0;
+}
+
 /**
  * rnr_peer_connect - connect a requester QP to the peer's responder
  * @p: the connection (@p->job set; the rest is set here)
@@ -190,9 +197,8 @@ int rnr_peer_connect(struct rnr_peer *p, struct ib_pd *pd, struct ib_cq *cq,
 		.retry_count = RNR_PEER_RETRY_CNT,
 		.rnr_retry_count = priv->rnr_retry,
 	};
-	enum rdma_cm_event_type ev = 0;
 	struct sockaddr_storage dst;
-	int err, status = 0;
+	int err;
 
 	p->why[0] = '\0';
 	p->rej[0] = '\0';
@@ -209,15 +215,14 @@ int rnr_peer_connect(struct rnr_peer *p, struct ib_pd *pd, struct ib_cq *cq,
 		return rnr_peer_failed(p, "create ID", err, 0, 0);
 	}
 
-	err = rdma_resolve_addr(p->id, NULL, (struct sockaddr *)&dst,
-				RNR_PEER_RESOLVE_MS);
-	if (!err)
-		err = rnr_peer_wait(p, RNR_PEER_RESOLVE_MS + 1000, &ev,
-				    &status);
-	if (err || ev != RDMA_CM_EVENT_ADDR_RESOLVED) {
-		err = rnr_peer_failed(p, "address resolution", err, ev, status);
+	err = rnr_peer_step(p, "address resolution",
+			    rdma_resolve_addr(p->id, NULL,
+					      (struct sockaddr *)&dst,
+					      RNR_PEER_RESOLVE_MS),
+			    RNR_PEER_RESOLVE_MS + 1000,
+			    RDMA_CM_EVENT_ADDR_RESOLVED);
+	if (err)
 		goto err_destroy;
-	}
 	if (p->id->device != job->base.port->dev->ibdev ||
 	    p->id->port_num != job->base.port_num) {
 		snprintf(p->why, sizeof(p->why),
@@ -230,14 +235,12 @@ int rnr_peer_connect(struct rnr_peer *p, struct ib_pd *pd, struct ib_cq *cq,
 	p->ifindex = p->id->route.addr.dev_addr.bound_dev_if;
 
 	reinit_completion(&p->done);
-	err = rdma_resolve_route(p->id, RNR_PEER_RESOLVE_MS);
-	if (!err)
-		err = rnr_peer_wait(p, RNR_PEER_RESOLVE_MS + 1000, &ev,
-				    &status);
-	if (err || ev != RDMA_CM_EVENT_ROUTE_RESOLVED) {
-		err = rnr_peer_failed(p, "route resolution", err, ev, status);
+	err = rnr_peer_step(p, "route resolution",
+			    rdma_resolve_route(p->id, RNR_PEER_RESOLVE_MS),
+			    RNR_PEER_RESOLVE_MS + 1000,
+			    RDMA_CM_EVENT_ROUTE_RESOLVED);
+	if (err)
 		goto err_destroy;
-	}
 
 	rnr_qp_init_attr(&init, cq);
 	err = rdma_create_qp(p->id, pd, &init);
@@ -246,13 +249,10 @@ int rnr_peer_connect(struct rnr_peer *p, struct ib_pd *pd, struct ib_cq *cq,
 		goto err_destroy;
 	}
 	reinit_completion(&p->done);
-	err = rdma_connect(p->id, &param);
-	if (!err)
-		err = rnr_peer_wait(p, RNR_PEER_CONNECT_MS, &ev, &status);
-	if (err || ev != RDMA_CM_EVENT_ESTABLISHED) {
-		err = rnr_peer_failed(p, "connect", err, ev, status);
+	err = rnr_peer_step(p, "connect", rdma_connect(p->id, &param),
+			    RNR_PEER_CONNECT_MS, RDMA_CM_EVENT_ESTABLISHED);
+	if (err)
 		goto err_destroy_qp;
-	}
 	*qp = p->id->qp;
 	return 0;
 

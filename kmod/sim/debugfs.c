@@ -69,67 +69,24 @@ bool ibtsim_debugfs_ports_ok(u64 nports)
 
 static u64 ibtsim_dbg_knob_get(struct ibtsim_port *port, enum ibtsim_knob knob)
 {
-	unsigned long flags;
-	u64 val = 0;
+	struct ibtsim_port_knobs k;
 
-	spin_lock_irqsave(&port->node->lock, flags);
-	switch (knob) {
-	case IBTSIM_KNOB_DROP:
-		val = port->drop_ppm;
-		break;
-	case IBTSIM_KNOB_DELAY:
-		val = port->delay_us;
-		break;
-	case IBTSIM_KNOB_LINK:
-		val = port->link_down;
-		break;
-	case IBTSIM_KNOB_GUID_CAP:
-		val = port->guid_cap;
-		break;
-	case IBTSIM_KNOB_GUID_QUIRKS:
-		val = port->guid_quirks;
-		break;
-	default:
-		break;
-	}
-	spin_unlock_irqrestore(&port->node->lock, flags);
-	return val;
+	ibtsim_port_knobs_read(port, &k);
+	return ibtsim_port_knobs_val(&k, knob);
 }
 
 static int ibtsim_dbg_knob_set(struct ibtsim_port *port, enum ibtsim_knob knob,
 			       u64 val)
 {
 	struct ibtsim_fabric *fabric = port->node->fabric;
-	struct ibtsim_port_knobs k = { .set = BIT(knob) };
+	struct ibtsim_port_knobs k = {};
 	enum ibtsim_knob bad;
 	const char *why;
 	int err;
 
-	if (val > U32_MAX)
+	if (knob >= IBTSIM_KNOB_COUNT || val > ibtsim_knob_max(knob))
 		return -EINVAL;
-	switch (knob) {
-	case IBTSIM_KNOB_DROP:
-		k.drop_ppm = val;
-		break;
-	case IBTSIM_KNOB_DELAY:
-		k.delay_us = val;
-		break;
-	case IBTSIM_KNOB_LINK:
-		if (val > 1)
-			return -EINVAL;
-		k.link_down = val;
-		break;
-	case IBTSIM_KNOB_GUID_CAP:
-		if (val > U8_MAX)
-			return -EINVAL;
-		k.guid_cap = val;
-		break;
-	case IBTSIM_KNOB_GUID_QUIRKS:
-		k.guid_quirks = val;
-		break;
-	default:
-		return -EINVAL;
-	}
+	ibtsim_port_knobs_put(&k, knob, val);
 	err = ibtsim_port_knobs_check(port, &k, &bad, &why);
 	if (err)
 		return err;
@@ -159,29 +116,39 @@ IBTSIM_DBG_KNOB(link_down, IBTSIM_KNOB_LINK, "%llu\n");
 IBTSIM_DBG_KNOB(guid_cap, IBTSIM_KNOB_GUID_CAP, "%llu\n");
 IBTSIM_DBG_KNOB(guid_quirks, IBTSIM_KNOB_GUID_QUIRKS, "0x%llx\n");
 
-static int ibtsim_dbg_rx_pkts_get(void *data, u64 *val)
-{
-	*val = atomic64_read(&((struct ibtsim_port *)data)->rx_pkts);
-	return 0;
-}
-DEFINE_DEBUGFS_ATTRIBUTE(ibtsim_dbg_rx_pkts_fops, ibtsim_dbg_rx_pkts_get, NULL,
-			 "%llu\n");
+/* A read-only file of the port's packet counter @c. */
+#define IBTSIM_DBG_COUNTER(name, c)					\
+static int ibtsim_dbg_##name##_get(void *data, u64 *val)		\
+{									\
+	*val = atomic64_read(ibtsim_port_counter(data, c));		\
+	return 0;							\
+}									\
+DEFINE_DEBUGFS_ATTRIBUTE(ibtsim_dbg_##name##_fops, ibtsim_dbg_##name##_get, \
+			 NULL, "%llu\n")
 
-static int ibtsim_dbg_tx_pkts_get(void *data, u64 *val)
-{
-	*val = atomic64_read(&((struct ibtsim_port *)data)->tx_pkts);
-	return 0;
-}
-DEFINE_DEBUGFS_ATTRIBUTE(ibtsim_dbg_tx_pkts_fops, ibtsim_dbg_tx_pkts_get, NULL,
-			 "%llu\n");
+IBTSIM_DBG_COUNTER(rx_pkts, IBTSIM_PMA_RX_PKTS);
+IBTSIM_DBG_COUNTER(tx_pkts, IBTSIM_PMA_TX_PKTS);
+IBTSIM_DBG_COUNTER(drops, IBTSIM_PMA_DROPS);
 
-static int ibtsim_dbg_drops_get(void *data, u64 *val)
-{
-	*val = atomic64_read(&((struct ibtsim_port *)data)->drops);
-	return 0;
-}
-DEFINE_DEBUGFS_ATTRIBUTE(ibtsim_dbg_drops_fops, ibtsim_dbg_drops_get, NULL,
-			 "%llu\n");
+/* A port file and its operations, those of IBTSIM_DBG_KNOB/COUNTER(@n). */
+struct ibtsim_dbg_file {
+	const char *name;
+	const struct file_operations *fops;
+};
+
+#define IBTSIM_DBG_FILE(n)	{ #n, &ibtsim_dbg_##n##_fops }
+
+static const struct ibtsim_dbg_file ibtsim_dbg_knob_files[IBTSIM_KNOB_COUNT] = {
+	[IBTSIM_KNOB_DROP] = IBTSIM_DBG_FILE(drop_ppm),
+	[IBTSIM_KNOB_DELAY] = IBTSIM_DBG_FILE(delay_us),
+	[IBTSIM_KNOB_LINK] = IBTSIM_DBG_FILE(link_down),
+	[IBTSIM_KNOB_GUID_CAP] = IBTSIM_DBG_FILE(guid_cap),
+	[IBTSIM_KNOB_GUID_QUIRKS] = IBTSIM_DBG_FILE(guid_quirks),
+};
+
+static const struct ibtsim_dbg_file ibtsim_dbg_counter_files[] = {
+	IBTSIM_DBG_FILE(rx_pkts), IBTSIM_DBG_FILE(tx_pkts), IBTSIM_DBG_FILE(drops),
+};
 
 /* misroute */
 
@@ -279,31 +246,23 @@ DEFINE_SHOW_ATTRIBUTE(ibtsim_dbg_stats);
 
 static void ibtsim_debugfs_port(struct dentry *ndir, struct ibtsim_port *port)
 {
+	bool has_table = !port->node->sw || !port->num;
 	struct dentry *dir;
+	unsigned int i;
 	char name[16];
 
 	snprintf(name, sizeof(name), "port%u", port->num);
 	dir = debugfs_create_dir(name, ndir);
-	if (port->peer) {
-		debugfs_create_file_unsafe("drop_ppm", 0600, dir, port,
-					   &ibtsim_dbg_drop_ppm_fops);
-		debugfs_create_file_unsafe("delay_us", 0600, dir, port,
-					   &ibtsim_dbg_delay_us_fops);
-		debugfs_create_file_unsafe("link_down", 0600, dir, port,
-					   &ibtsim_dbg_link_down_fops);
-	}
-	if (!port->node->sw || !port->num) {
-		debugfs_create_file_unsafe("guid_cap", 0600, dir, port,
-					   &ibtsim_dbg_guid_cap_fops);
-		debugfs_create_file_unsafe("guid_quirks", 0600, dir, port,
-					   &ibtsim_dbg_guid_quirks_fops);
-	}
-	debugfs_create_file_unsafe("rx_pkts", 0400, dir, port,
-				   &ibtsim_dbg_rx_pkts_fops);
-	debugfs_create_file_unsafe("tx_pkts", 0400, dir, port,
-				   &ibtsim_dbg_tx_pkts_fops);
-	debugfs_create_file_unsafe("drops", 0400, dir, port,
-				   &ibtsim_dbg_drops_fops);
+	/* The link's knobs where there is a link; the GUID table's where it is. */
+	for (i = 0; i < IBTSIM_KNOB_COUNT; i++)
+		if (i < IBTSIM_KNOB_GUID_CAP ? !!port->peer : has_table)
+			debugfs_create_file_unsafe(ibtsim_dbg_knob_files[i].name,
+						   0600, dir, port,
+						   ibtsim_dbg_knob_files[i].fops);
+	for (i = 0; i < ARRAY_SIZE(ibtsim_dbg_counter_files); i++)
+		debugfs_create_file_unsafe(ibtsim_dbg_counter_files[i].name,
+					   0400, dir, port,
+					   ibtsim_dbg_counter_files[i].fops);
 }
 
 static void ibtsim_debugfs_node(struct dentry *fdir, struct ibtsim_node *node,

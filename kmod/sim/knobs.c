@@ -124,6 +124,97 @@ static void ibtsim_link_set_down(struct ibtsim_port *port, bool down)
 		ibtsim_sm_resweep(port->node->fabric);
 }
 
+/*
+ * Each knob's field in struct ibtsim_port_knobs and its largest value: a
+ * u8 up to U8_MAX, else a u32.
+ */
+#define IBTSIM_KNOB_FIELD(f, m)	{ offsetof(struct ibtsim_port_knobs, f), m }
+
+static const struct {
+	u8 off;
+	u32 max;
+} ibtsim_knob_fields[IBTSIM_KNOB_COUNT] = {
+	[IBTSIM_KNOB_DROP] = IBTSIM_KNOB_FIELD(drop_ppm, U32_MAX),
+	[IBTSIM_KNOB_DELAY] = IBTSIM_KNOB_FIELD(delay_us, U32_MAX),
+	[IBTSIM_KNOB_LINK] = IBTSIM_KNOB_FIELD(link_down, 1),
+	[IBTSIM_KNOB_GUID_CAP] = IBTSIM_KNOB_FIELD(guid_cap, U8_MAX),
+	[IBTSIM_KNOB_GUID_QUIRKS] = IBTSIM_KNOB_FIELD(guid_quirks, U32_MAX),
+};
+
+/**
+ * ibtsim_knob_max - the largest value a knob's field holds
+ * @knob: the knob
+ *
+ * Its range within that (ibtsim_port_knobs_check()) may be smaller.
+ *
+ * Return: 1, U8_MAX or U32_MAX.
+ */
+u32 ibtsim_knob_max(enum ibtsim_knob knob)
+{
+	return ibtsim_knob_fields[knob].max;
+}
+
+/**
+ * ibtsim_port_knobs_put - one knob's value into a change
+ * @k: the change; @knob is added to @k->set
+ * @knob: the knob
+ * @val: its new value, at most ibtsim_knob_max()
+ */
+void ibtsim_port_knobs_put(struct ibtsim_port_knobs *k, enum ibtsim_knob knob,
+			   u32 val)
+{
+	void *f = (u8 *)k + ibtsim_knob_fields[knob].off;
+
+	BUILD_BUG_ON(sizeof(k->link_down) != sizeof(u8) ||
+		     sizeof(k->guid_cap) != sizeof(u8));
+	k->set |= BIT(knob);
+	if (ibtsim_knob_fields[knob].max <= U8_MAX)
+		*(u8 *)f = val;
+	else
+		*(u32 *)f = val;
+}
+
+/**
+ * ibtsim_port_knobs_val - one knob's value in a change
+ * @k: the change (or what ibtsim_port_knobs_read() read)
+ * @knob: the knob
+ *
+ * Return: the value.
+ */
+u32 ibtsim_port_knobs_val(const struct ibtsim_port_knobs *k,
+			  enum ibtsim_knob knob)
+{
+	const void *f = (const u8 *)k + ibtsim_knob_fields[knob].off;
+
+	if (ibtsim_knob_fields[knob].max <= U8_MAX)
+		return *(const u8 *)f;
+	return *(const u32 *)f;
+}
+
+/**
+ * ibtsim_port_knobs_read - a port's knobs as they are
+ * @port: the port
+ * @k: filled in, every knob in @k->set
+ *
+ * Any context.
+ */
+void ibtsim_port_knobs_read(struct ibtsim_port *port,
+			    struct ibtsim_port_knobs *k)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&port->node->lock, flags);
+	*k = (struct ibtsim_port_knobs) {
+		.set = BIT(IBTSIM_KNOB_COUNT) - 1,
+		.drop_ppm = port->drop_ppm,
+		.delay_us = port->delay_us,
+		.link_down = port->link_down,
+		.guid_cap = port->guid_cap,
+		.guid_quirks = port->guid_quirks,
+	};
+	spin_unlock_irqrestore(&port->node->lock, flags);
+}
+
 /**
  * ibtsim_port_knobs_apply - set a port's knobs
  * @port: the port

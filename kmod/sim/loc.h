@@ -98,6 +98,8 @@ u16 ibtsim_guid_info(struct ibtsim_node *node, u8 in_port, struct ib_smp *smp,
 u64 ibtsim_port_guid_entry(struct ibtsim_port *port, unsigned int index);
 
 /* pma.c */
+atomic64_t *ibtsim_port_counter(struct ibtsim_port *port,
+				enum ibtsim_pma_counter c);
 void ibtsim_pma_answer(struct ibtsim_node *node, u8 in_port,
 		       struct ib_mad *mad);
 
@@ -125,15 +127,17 @@ struct ibtsim_port *ibtsim_switch_rx(struct ibtsim_port *port,
  * @set: which knobs change, bits of &enum ibtsim_knob
  * @drop_ppm: new drop probability, per million
  * @delay_us: new delay, microseconds
- * @link_down: take the link down (true) or bring it up
+ * @link_down: take the link down (1) or bring it up (0)
  * @guid_cap: new GUIDCap
  * @guid_quirks: new GUIDInfo quirks, &enum ibtrace_sim_guid_quirk
+ *
+ * ibtsim_port_knobs_read() fills every knob with the port's values.
  */
 struct ibtsim_port_knobs {
 	u32 set;
 	u32 drop_ppm;
 	u32 delay_us;
-	bool link_down;
+	u8 link_down;
 	u8 guid_cap;
 	u32 guid_quirks;
 };
@@ -167,11 +171,23 @@ int ibtsim_port_knobs_check(const struct ibtsim_port *port,
 			    enum ibtsim_knob *bad, const char **why);
 void ibtsim_port_knobs_apply(struct ibtsim_port *port,
 			     const struct ibtsim_port_knobs *k);
+u32 ibtsim_knob_max(enum ibtsim_knob knob);
+void ibtsim_port_knobs_put(struct ibtsim_port_knobs *k, enum ibtsim_knob knob,
+			   u32 val);
+u32 ibtsim_port_knobs_val(const struct ibtsim_port_knobs *k,
+			  enum ibtsim_knob knob);
+void ibtsim_port_knobs_read(struct ibtsim_port *port,
+			    struct ibtsim_port_knobs *k);
 int ibtsim_misroute_check(const struct ibtsim_node *node, u32 dlid, u32 port,
 			  bool del, const char **why);
 int ibtsim_misroute_set(struct ibtsim_node *node, u16 dlid, u8 port);
 void ibtsim_misroute_del(struct ibtsim_node *node, u16 dlid);
 bool ibtsim_misroute_lookup(struct ibtsim_node *node, u16 dlid, u8 *port);
+
+/* nl.c */
+struct ibtsim_fabric *__ibtsim_nl_fabric_named(const struct nlattr *attr,
+					       struct netlink_ext_ack *extack,
+					       bool built);
 
 /* set_nl.c */
 extern const struct nla_policy

@@ -72,6 +72,40 @@ static bool ibtsim_nl_name_ok(const char *name)
 	return true;
 }
 
+/*
+ * The end of a message begun at @hdr whose attributes @err says were all
+ * put (0) or not (the message is taken back). 0 or -EMSGSIZE.
+ */
+static int ibtsim_nl_msg_end(struct sk_buff *skb, void *hdr, int err)
+{
+	if (err) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+static int ibtsim_nl_put_fabric(struct sk_buff *skb,
+				const struct ibtsim_fabric *fabric)
+{
+	if (nla_put_string(skb, IBTRACE_SIM_A_FABRIC_NAME, fabric->name))
+		return -EMSGSIZE;
+	/* While it is built, the rest is being written by the build. */
+	if (fabric->building)
+		return nla_put_u8(skb, IBTRACE_SIM_A_BUILDING, 1);
+	if (nla_put_u32(skb, IBTRACE_SIM_A_NUM_NODES, fabric->num_nodes) ||
+	    nla_put_u32(skb, IBTRACE_SIM_A_NUM_CAS, fabric->num_cas) ||
+	    nla_put_u32(skb, IBTRACE_SIM_A_NUM_SWITCHES, fabric->num_switches) ||
+	    nla_put_u32(skb, IBTRACE_SIM_A_NUM_LINKS, fabric->num_links) ||
+	    nla_put_u8(skb, IBTRACE_SIM_A_SM, fabric->sm_lite) ||
+	    nla_put_u32(skb, IBTRACE_SIM_A_SEED, fabric->seed) ||
+	    (fabric->sm_lite && fabric->sm_lid &&
+	     nla_put_u32(skb, IBTRACE_SIM_A_SM_LID, fabric->sm_lid)))
+		return -EMSGSIZE;
+	return 0;
+}
+
 static int ibtsim_nl_fill_fabric(struct sk_buff *skb,
 				 const struct ibtsim_fabric *fabric,
 				 u32 portid, u32 seq, int flags, u8 cmd)
@@ -81,31 +115,7 @@ static int ibtsim_nl_fill_fabric(struct sk_buff *skb,
 	hdr = genlmsg_put(skb, portid, seq, &ibtsim_nl_family, flags, cmd);
 	if (!hdr)
 		return -EMSGSIZE;
-	if (fabric->building) {
-		/* the rest is being written by the build */
-		if (nla_put_string(skb, IBTRACE_SIM_A_FABRIC_NAME,
-				   fabric->name) ||
-		    nla_put_u8(skb, IBTRACE_SIM_A_BUILDING, 1)) {
-			genlmsg_cancel(skb, hdr);
-			return -EMSGSIZE;
-		}
-		genlmsg_end(skb, hdr);
-		return 0;
-	}
-	if (nla_put_string(skb, IBTRACE_SIM_A_FABRIC_NAME, fabric->name) ||
-	    nla_put_u32(skb, IBTRACE_SIM_A_NUM_NODES, fabric->num_nodes) ||
-	    nla_put_u32(skb, IBTRACE_SIM_A_NUM_CAS, fabric->num_cas) ||
-	    nla_put_u32(skb, IBTRACE_SIM_A_NUM_SWITCHES, fabric->num_switches) ||
-	    nla_put_u32(skb, IBTRACE_SIM_A_NUM_LINKS, fabric->num_links) ||
-	    nla_put_u8(skb, IBTRACE_SIM_A_SM, fabric->sm_lite) ||
-	    nla_put_u32(skb, IBTRACE_SIM_A_SEED, fabric->seed) ||
-	    (fabric->sm_lite && fabric->sm_lid &&
-	     nla_put_u32(skb, IBTRACE_SIM_A_SM_LID, fabric->sm_lid))) {
-		genlmsg_cancel(skb, hdr);
-		return -EMSGSIZE;
-	}
-	genlmsg_end(skb, hdr);
-	return 0;
+	return ibtsim_nl_msg_end(skb, hdr, ibtsim_nl_put_fabric(skb, fabric));
 }
 
 /* A message describing @fabric, in *@skbp. */
@@ -363,63 +373,79 @@ void ibtsim_nl_build_done(struct net *net, u32 portid,
 	genlmsg_unicast(net, skb, portid);
 }
 
-/*
- * The fabric the request names, or an ERR_PTR(): -EINVAL without a
- * fabric name, -ENOENT without a fabric of that name; the extack says
- * which. Caller holds ibtsim_fabrics_lock.
+/**
+ * __ibtsim_nl_fabric_named - the fabric a FABRIC_NAME attribute names
+ * @attr: the attribute
+ * @extack: where to say what is wrong
+ * @built: refuse a fabric being built
+ *
+ * Caller holds ibtsim_fabrics_lock.
+ *
+ * Return: the fabric, or an ERR_PTR(): -ENOENT without a fabric of that
+ * name, -EBUSY (with @built) while it is being built; the extack says
+ * which, at @attr.
  */
-static struct ibtsim_fabric *__ibtsim_nl_fabric(struct genl_info *info)
+struct ibtsim_fabric *__ibtsim_nl_fabric_named(const struct nlattr *attr,
+					       struct netlink_ext_ack *extack,
+					       bool built)
 {
-	struct nlattr *attr = info->attrs[IBTRACE_SIM_A_FABRIC_NAME];
-	struct ibtsim_fabric *fabric;
+	struct ibtsim_fabric *fabric = __ibtsim_fabric_find(nla_data(attr));
 
-	if (GENL_REQ_ATTR_CHECK(info, IBTRACE_SIM_A_FABRIC_NAME)) {
-		NL_SET_ERR_MSG(info->extack, "a fabric name is required");
-		return ERR_PTR(-EINVAL);
-	}
-	fabric = __ibtsim_fabric_find(nla_data(attr));
 	if (!fabric) {
-		NL_SET_ERR_MSG_ATTR(info->extack, attr, "no such fabric");
+		NL_SET_ERR_MSG_ATTR(extack, attr, "no such fabric");
 		return ERR_PTR(-ENOENT);
+	}
+	if (built && fabric->building) {
+		NL_SET_ERR_MSG_ATTR(extack, attr, "the fabric is being built");
+		return ERR_PTR(-EBUSY);
 	}
 	return fabric;
 }
 
-static int ibtsim_nl_fabric_del_doit(struct sk_buff *skb, struct genl_info *info)
+/*
+ * @fn on the fabric the request names, under ibtsim_fabrics_lock; its
+ * result, or -EINVAL without a fabric name and the errors of
+ * __ibtsim_nl_fabric_named(), the extack saying which.
+ */
+static int ibtsim_nl_with_fabric(struct genl_info *info, bool built,
+				 int (*fn)(struct genl_info *info,
+					   struct ibtsim_fabric *fabric))
 {
 	struct ibtsim_fabric *fabric;
 	int err;
 
-	mutex_lock(&ibtsim_fabrics_lock);
-	fabric = __ibtsim_nl_fabric(info);
-	if (IS_ERR(fabric)) {
-		err = PTR_ERR(fabric);
-	} else if (fabric->building) {
-		NL_SET_ERR_MSG_ATTR(info->extack,
-				    info->attrs[IBTRACE_SIM_A_FABRIC_NAME],
-				    "the fabric is being built");
-		err = -EBUSY;
-	} else {
-		err = __ibtsim_fabric_del(fabric);
+	if (GENL_REQ_ATTR_CHECK(info, IBTRACE_SIM_A_FABRIC_NAME)) {
+		NL_SET_ERR_MSG(info->extack, "a fabric name is required");
+		return -EINVAL;
 	}
+	mutex_lock(&ibtsim_fabrics_lock);
+	fabric = __ibtsim_nl_fabric_named(info->attrs[IBTRACE_SIM_A_FABRIC_NAME],
+					  info->extack, built);
+	err = IS_ERR(fabric) ? PTR_ERR(fabric) : fn(info, fabric);
 	mutex_unlock(&ibtsim_fabrics_lock);
 	return err;
 }
 
+static int __ibtsim_nl_fabric_del(struct genl_info *info,
+				  struct ibtsim_fabric *fabric)
+{
+	return __ibtsim_fabric_del(fabric);
+}
+
+static int ibtsim_nl_fabric_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return ibtsim_nl_with_fabric(info, true, __ibtsim_nl_fabric_del);
+}
+
+static int __ibtsim_nl_fabric_get(struct genl_info *info,
+				  struct ibtsim_fabric *fabric)
+{
+	return ibtsim_nl_reply_fabric(info, fabric, IBTRACE_SIM_CMD_FABRIC_GET);
+}
+
 static int ibtsim_nl_fabric_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct ibtsim_fabric *fabric;
-	int err;
-
-	mutex_lock(&ibtsim_fabrics_lock);
-	fabric = __ibtsim_nl_fabric(info);
-	if (IS_ERR(fabric))
-		err = PTR_ERR(fabric);
-	else
-		err = ibtsim_nl_reply_fabric(info, fabric,
-					     IBTRACE_SIM_CMD_FABRIC_GET);
-	mutex_unlock(&ibtsim_fabrics_lock);
-	return err;
+	return ibtsim_nl_with_fabric(info, false, __ibtsim_nl_fabric_get);
 }
 
 /*
@@ -452,11 +478,10 @@ static int ibtsim_nl_fabric_get_dumpit(struct sk_buff *skb,
 }
 
 /* Caller holds ibtsim_fabrics_lock (node lifetime). */
-static int ibtsim_nl_fill_port(struct sk_buff *skb, struct ibtsim_port *port)
+static int ibtsim_nl_put_port(struct sk_buff *skb, struct ibtsim_port *port)
 {
 	struct ibtsim_node *node = port->node;
 	unsigned long flags;
-	struct nlattr *nest;
 	u16 lid;
 	u8 lmc, state;
 
@@ -466,21 +491,18 @@ static int ibtsim_nl_fill_port(struct sk_buff *skb, struct ibtsim_port *port)
 	state = port->state;
 	spin_unlock_irqrestore(&node->lock, flags);
 
-	nest = nla_nest_start(skb, IBTRACE_SIM_A_PORT);
-	if (!nest)
-		return -EMSGSIZE;
 	if (nla_put_u32(skb, IBTRACE_SIM_PORT_A_NUM, port->num) ||
 	    nla_put_u64_64bit(skb, IBTRACE_SIM_PORT_A_GUID, port->guid,
 			      IBTRACE_SIM_PORT_A_PAD) ||
 	    nla_put_u32(skb, IBTRACE_SIM_PORT_A_LID, lid) ||
 	    nla_put_u8(skb, IBTRACE_SIM_PORT_A_LMC, lmc) ||
 	    nla_put_u8(skb, IBTRACE_SIM_PORT_A_STATE, state))
-		goto err_cancel;
+		return -EMSGSIZE;
 	if (port->peer &&
 	    (nla_put_u32(skb, IBTRACE_SIM_PORT_A_PEER_NODE,
 			 port->peer->node->index) ||
 	     nla_put_u32(skb, IBTRACE_SIM_PORT_A_PEER_PORT, port->peer->num)))
-		goto err_cancel;
+		return -EMSGSIZE;
 	if (nla_put_u64_64bit(skb, IBTRACE_SIM_PORT_A_RX_PKTS,
 			      atomic64_read(&port->rx_pkts),
 			      IBTRACE_SIM_PORT_A_PAD) ||
@@ -490,50 +512,56 @@ static int ibtsim_nl_fill_port(struct sk_buff *skb, struct ibtsim_port *port)
 	    nla_put_u64_64bit(skb, IBTRACE_SIM_PORT_A_DROPS,
 			      atomic64_read(&port->drops),
 			      IBTRACE_SIM_PORT_A_PAD))
-		goto err_cancel;
-	if (ibtsim_nl_fill_knobs(skb, port))
-		goto err_cancel;
+		return -EMSGSIZE;
+	return ibtsim_nl_fill_knobs(skb, port);
+}
+
+/* One IBTRACE_SIM_A_PORT nest, taken back if it does not fit. */
+static int ibtsim_nl_fill_port(struct sk_buff *skb, struct ibtsim_port *port)
+{
+	struct nlattr *nest = nla_nest_start(skb, IBTRACE_SIM_A_PORT);
+
+	if (!nest)
+		return -EMSGSIZE;
+	if (ibtsim_nl_put_port(skb, port)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
 	nla_nest_end(skb, nest);
 	return 0;
+}
 
-err_cancel:
-	nla_nest_cancel(skb, nest);
-	return -EMSGSIZE;
+static int ibtsim_nl_put_node(struct sk_buff *skb, struct ibtsim_node *node)
+{
+	u32 n;
+
+	if (nla_put_string(skb, IBTRACE_SIM_A_FABRIC_NAME, node->fabric->name) ||
+	    nla_put_u32(skb, IBTRACE_SIM_A_NODE_INDEX, node->index) ||
+	    nla_put_u8(skb, IBTRACE_SIM_A_NODE_TYPE, node->type) ||
+	    nla_put_string(skb, IBTRACE_SIM_A_NODE_NAME, node->desc) ||
+	    nla_put_u64_64bit(skb, IBTRACE_SIM_A_NODE_GUID, node->node_guid,
+			      IBTRACE_SIM_A_PAD) ||
+	    (node->dev && nla_put_string(skb, IBTRACE_SIM_A_DEV_NAME,
+					 dev_name(&node->dev->ibdev.dev))))
+		return -EMSGSIZE;
+	/* A switch's port 0 holds its LID. */
+	for (n = node->sw ? 0 : 1; n <= node->num_ports; n++)
+		if (ibtsim_nl_fill_port(skb, &node->ports[n]))
+			return -EMSGSIZE;
+	return ibtsim_nl_fill_misroutes(skb, node);
 }
 
 static int ibtsim_nl_fill_node(struct sk_buff *skb, struct ibtsim_node *node,
 			       struct netlink_callback *cb)
 {
 	void *hdr;
-	u32 n;
 
 	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
 			  &ibtsim_nl_family, NLM_F_MULTI,
 			  IBTRACE_SIM_CMD_NODE_GET);
 	if (!hdr)
 		return -EMSGSIZE;
-	if (nla_put_string(skb, IBTRACE_SIM_A_FABRIC_NAME, node->fabric->name) ||
-	    nla_put_u32(skb, IBTRACE_SIM_A_NODE_INDEX, node->index) ||
-	    nla_put_u8(skb, IBTRACE_SIM_A_NODE_TYPE, node->type) ||
-	    nla_put_string(skb, IBTRACE_SIM_A_NODE_NAME, node->desc) ||
-	    nla_put_u64_64bit(skb, IBTRACE_SIM_A_NODE_GUID, node->node_guid,
-			      IBTRACE_SIM_A_PAD))
-		goto err_cancel;
-	if (node->dev && nla_put_string(skb, IBTRACE_SIM_A_DEV_NAME,
-					dev_name(&node->dev->ibdev.dev)))
-		goto err_cancel;
-	/* A switch's port 0 holds its LID. */
-	for (n = node->sw ? 0 : 1; n <= node->num_ports; n++)
-		if (ibtsim_nl_fill_port(skb, &node->ports[n]))
-			goto err_cancel;
-	if (ibtsim_nl_fill_misroutes(skb, node))
-		goto err_cancel;
-	genlmsg_end(skb, hdr);
-	return 0;
-
-err_cancel:
-	genlmsg_cancel(skb, hdr);
-	return -EMSGSIZE;
+	return ibtsim_nl_msg_end(skb, hdr, ibtsim_nl_put_node(skb, node));
 }
 
 /*
@@ -551,17 +579,9 @@ static int ibtsim_nl_node_get_dumpit(struct sk_buff *skb,
 
 	mutex_lock(&ibtsim_fabrics_lock);
 	if (name_attr) {
-		fabric = __ibtsim_fabric_find(nla_data(name_attr));
-		if (!fabric) {
-			NL_SET_ERR_MSG_ATTR(cb->extack, name_attr,
-					    "no such fabric");
-			err = -ENOENT;
-			goto out;
-		}
-		if (fabric->building) {
-			NL_SET_ERR_MSG_ATTR(cb->extack, name_attr,
-					    "the fabric is being built");
-			err = -EBUSY;
+		fabric = __ibtsim_nl_fabric_named(name_attr, cb->extack, true);
+		if (IS_ERR(fabric)) {
+			err = PTR_ERR(fabric);
 			goto out;
 		}
 	}

@@ -33,8 +33,16 @@
 /* CounterSelect bit of PortRcvSwitchRelayErrors (not in ib_pma.h). */
 #define IBTSIM_PMA_SEL_SWITCH_RELAY_ERRORS cpu_to_be16(0x0020)
 
-static atomic64_t *ibtsim_pma_src(struct ibtsim_port *port,
-				  enum ibtsim_pma_counter c)
+/**
+ * ibtsim_port_counter - one packet counter of a port
+ * @port: the port
+ * @c: which
+ *
+ * Return: the counter (since the port was made; the PMA's baseline is
+ * not subtracted).
+ */
+atomic64_t *ibtsim_port_counter(struct ibtsim_port *port,
+				enum ibtsim_pma_counter c)
 {
 	switch (c) {
 	case IBTSIM_PMA_TX_PKTS:
@@ -77,7 +85,7 @@ static void ibtsim_pma_read(struct ibtsim_node *node, unsigned int first,
 		struct ibtsim_port *port = &node->ports[n];
 
 		for (c = 0; c < IBTSIM_PMA_NUM; c++) {
-			u64 v = atomic64_read(ibtsim_pma_src(port, c)) -
+			u64 v = atomic64_read(ibtsim_port_counter(port, c)) -
 				port->pma_base[c];
 
 			val[c] = v > U64_MAX - val[c] ? U64_MAX : val[c] + v;
@@ -98,7 +106,7 @@ static void ibtsim_pma_write(struct ibtsim_node *node, unsigned int first,
 		struct ibtsim_port *port = &node->ports[n];
 
 		/* modular: current - baseline == v */
-		port->pma_base[c] = atomic64_read(ibtsim_pma_src(port, c)) - v;
+		port->pma_base[c] = atomic64_read(ibtsim_port_counter(port, c)) - v;
 	}
 	spin_unlock_irqrestore(&node->lock, flags);
 }
@@ -128,40 +136,49 @@ static u16 ibtsim_pma_class_port_info(struct ib_pma_mad *pmad, bool set)
 	return 0;
 }
 
-static u16 ibtsim_pma_port_counters(struct ibtsim_node *node, u8 in_port,
-				    struct ib_pma_mad *pmad, bool set)
+/* What a Set asks of one counter: its CounterSelect bits and its value. */
+struct ibtsim_pma_set {
+	__be16 sel;
+	enum ibtsim_pma_counter c;
+	u64 v;
+};
+
+/**
+ * struct ibtsim_pma_attr - what differs between the counter attributes
+ * @sets: the counters a Set may write, from the request's data, into
+ *	@sets (at most %IBTSIM_PMA_NUM); returns how many
+ * @fill: the counters @val into the answer's data
+ */
+struct ibtsim_pma_attr {
+	unsigned int (*sets)(const struct ibtsim_node *node, const void *data,
+			     struct ibtsim_pma_set *sets);
+	void (*fill)(const struct ibtsim_node *node, void *data,
+		     const u64 *val);
+};
+
+static unsigned int ibtsim_pma_pc_sets(const struct ibtsim_node *node,
+				       const void *data,
+				       struct ibtsim_pma_set *sets)
 {
-	struct ib_pma_portcounters *pc =
-		(struct ib_pma_portcounters *)pmad->data;
-	__be16 drop_sel = node->sw ? IBTSIM_PMA_SEL_SWITCH_RELAY_ERRORS :
-				     IB_PMA_SEL_PORT_RCV_ERRORS;
-	__be16 sel = pc->counter_select;
-	u8 select = pc->port_select;
-	unsigned int first, last;
-	u64 val[IBTSIM_PMA_NUM];
-	u16 status;
+	const struct ib_pma_portcounters *pc = data;
 
-	status = ibtsim_pma_ports(node, in_port, select, &first, &last);
-	if (status)
-		return status;
-	if (set) {
-		if (sel & IB_PMA_SEL_PORT_XMIT_PACKETS)
-			ibtsim_pma_write(node, first, last, IBTSIM_PMA_TX_PKTS,
-					 be32_to_cpu(pc->port_xmit_packets));
-		if (sel & IB_PMA_SEL_PORT_RCV_PACKETS)
-			ibtsim_pma_write(node, first, last, IBTSIM_PMA_RX_PKTS,
-					 be32_to_cpu(pc->port_rcv_packets));
-		if (sel & drop_sel)
-			ibtsim_pma_write(node, first, last, IBTSIM_PMA_DROPS,
-					 be16_to_cpu(node->sw ?
-					pc->port_rcv_switch_relay_errors :
-					pc->port_rcv_errors));
-	}
+	sets[0] = (struct ibtsim_pma_set) { IB_PMA_SEL_PORT_XMIT_PACKETS,
+		IBTSIM_PMA_TX_PKTS, be32_to_cpu(pc->port_xmit_packets) };
+	sets[1] = (struct ibtsim_pma_set) { IB_PMA_SEL_PORT_RCV_PACKETS,
+		IBTSIM_PMA_RX_PKTS, be32_to_cpu(pc->port_rcv_packets) };
+	sets[2] = (struct ibtsim_pma_set) {
+		node->sw ? IBTSIM_PMA_SEL_SWITCH_RELAY_ERRORS :
+			   IB_PMA_SEL_PORT_RCV_ERRORS, IBTSIM_PMA_DROPS,
+		be16_to_cpu(node->sw ? pc->port_rcv_switch_relay_errors :
+				       pc->port_rcv_errors) };
+	return 3;
+}
 
-	ibtsim_pma_read(node, first, last, val);
-	memset(pmad->data, 0, sizeof(pmad->data));
-	pc->port_select = select;
-	pc->counter_select = sel;
+static void ibtsim_pma_pc_fill(const struct ibtsim_node *node, void *data,
+			       const u64 *val)
+{
+	struct ib_pma_portcounters *pc = data;
+
 	if (node->sw)
 		pc->port_rcv_switch_relay_errors =
 			ibtsim_sat16(val[IBTSIM_PMA_DROPS]);
@@ -169,47 +186,89 @@ static u16 ibtsim_pma_port_counters(struct ibtsim_node *node, u8 in_port,
 		pc->port_rcv_errors = ibtsim_sat16(val[IBTSIM_PMA_DROPS]);
 	pc->port_xmit_packets = ibtsim_sat32(val[IBTSIM_PMA_TX_PKTS]);
 	pc->port_rcv_packets = ibtsim_sat32(val[IBTSIM_PMA_RX_PKTS]);
-	return 0;
 }
 
-static u16 ibtsim_pma_port_counters_ext(struct ibtsim_node *node, u8 in_port,
-					struct ib_pma_mad *pmad, bool set)
+static const struct ibtsim_pma_attr ibtsim_pma_port_counters = {
+	.sets = ibtsim_pma_pc_sets,
+	.fill = ibtsim_pma_pc_fill,
+};
+
+/* PortXmitPkts wins over its unicast twin when both are selected. */
+static unsigned int ibtsim_pma_pcx_sets(const struct ibtsim_node *node,
+					const void *data,
+					struct ibtsim_pma_set *sets)
 {
-	struct ib_pma_portcounters_ext *pc =
-		(struct ib_pma_portcounters_ext *)pmad->data;
+	const struct ib_pma_portcounters_ext *pc = data;
 	__be16 sel = pc->counter_select;
-	u8 select = pc->port_select;
-	unsigned int first, last;
-	u64 val[IBTSIM_PMA_NUM];
-	u16 status;
 
-	status = ibtsim_pma_ports(node, in_port, select, &first, &last);
-	if (status)
-		return status;
-	if (set) {
-		if (sel & IB_PMA_SELX_PORT_XMIT_PACKETS)
-			ibtsim_pma_write(node, first, last, IBTSIM_PMA_TX_PKTS,
-					 be64_to_cpu(pc->port_xmit_packets));
-		else if (sel & IB_PMA_SELX_PORT_UNI_XMIT_PACKETS)
-			ibtsim_pma_write(node, first, last, IBTSIM_PMA_TX_PKTS,
-					 be64_to_cpu(pc->port_unicast_xmit_packets));
-		if (sel & IB_PMA_SELX_PORT_RCV_PACKETS)
-			ibtsim_pma_write(node, first, last, IBTSIM_PMA_RX_PKTS,
-					 be64_to_cpu(pc->port_rcv_packets));
-		else if (sel & IB_PMA_SELX_PORT_UNI_RCV_PACKETS)
-			ibtsim_pma_write(node, first, last, IBTSIM_PMA_RX_PKTS,
-					 be64_to_cpu(pc->port_unicast_rcv_packets));
-	}
+	sets[0] = (struct ibtsim_pma_set) {
+		IB_PMA_SELX_PORT_XMIT_PACKETS |
+		IB_PMA_SELX_PORT_UNI_XMIT_PACKETS, IBTSIM_PMA_TX_PKTS,
+		be64_to_cpu(sel & IB_PMA_SELX_PORT_XMIT_PACKETS ?
+			    pc->port_xmit_packets :
+			    pc->port_unicast_xmit_packets) };
+	sets[1] = (struct ibtsim_pma_set) {
+		IB_PMA_SELX_PORT_RCV_PACKETS |
+		IB_PMA_SELX_PORT_UNI_RCV_PACKETS, IBTSIM_PMA_RX_PKTS,
+		be64_to_cpu(sel & IB_PMA_SELX_PORT_RCV_PACKETS ?
+			    pc->port_rcv_packets :
+			    pc->port_unicast_rcv_packets) };
+	return 2;
+}
 
-	ibtsim_pma_read(node, first, last, val);
-	memset(pmad->data, 0, sizeof(pmad->data));
-	pc->port_select = select;
-	pc->counter_select = sel;
+static void ibtsim_pma_pcx_fill(const struct ibtsim_node *node, void *data,
+				const u64 *val)
+{
+	struct ib_pma_portcounters_ext *pc = data;
+
 	pc->port_xmit_packets = cpu_to_be64(val[IBTSIM_PMA_TX_PKTS]);
 	pc->port_rcv_packets = cpu_to_be64(val[IBTSIM_PMA_RX_PKTS]);
 	/* The fabric forwards unicast only. */
 	pc->port_unicast_xmit_packets = pc->port_xmit_packets;
 	pc->port_unicast_rcv_packets = pc->port_rcv_packets;
+}
+
+static const struct ibtsim_pma_attr ibtsim_pma_port_counters_ext = {
+	.sets = ibtsim_pma_pcx_sets,
+	.fill = ibtsim_pma_pcx_fill,
+};
+
+/*
+ * PortCounters and PortCountersExtended: PortSelect, the Set of the
+ * counters @attr's sets name, the read and the answer (PortSelect,
+ * CounterSelect and @attr's counters, the rest zeroed). 0 or a MAD status.
+ */
+static u16 ibtsim_pma_counters(struct ibtsim_node *node, u8 in_port,
+			       struct ib_pma_mad *pmad, bool set,
+			       const struct ibtsim_pma_attr *attr)
+{
+	struct ib_pma_portcounters *head =
+		(struct ib_pma_portcounters *)pmad->data;
+	__be16 sel = head->counter_select;
+	u8 select = head->port_select;
+	struct ibtsim_pma_set sets[IBTSIM_PMA_NUM];
+	u64 val[IBTSIM_PMA_NUM];
+	unsigned int first, last, i, n;
+	u16 status;
+
+	BUILD_BUG_ON(offsetof(struct ib_pma_portcounters, port_select) !=
+		     offsetof(struct ib_pma_portcounters_ext, port_select));
+	BUILD_BUG_ON(offsetof(struct ib_pma_portcounters, counter_select) !=
+		     offsetof(struct ib_pma_portcounters_ext, counter_select));
+	status = ibtsim_pma_ports(node, in_port, select, &first, &last);
+	if (status)
+		return status;
+	n = set ? attr->sets(node, pmad->data, sets) : 0;
+	for (i = 0; i < n; i++)
+		if (sel & sets[i].sel)
+			ibtsim_pma_write(node, first, last, sets[i].c,
+					 sets[i].v);
+
+	ibtsim_pma_read(node, first, last, val);
+	memset(pmad->data, 0, sizeof(pmad->data));
+	head->port_select = select;
+	head->counter_select = sel;
+	attr->fill(node, pmad->data, val);
 	return 0;
 }
 
@@ -226,9 +285,11 @@ static u16 ibtsim_pma(struct ibtsim_node *node, u8 in_port,
 	case IB_PMA_CLASS_PORT_INFO:
 		return ibtsim_pma_class_port_info(pmad, set);
 	case IB_PMA_PORT_COUNTERS:
-		return ibtsim_pma_port_counters(node, in_port, pmad, set);
+		return ibtsim_pma_counters(node, in_port, pmad, set,
+					   &ibtsim_pma_port_counters);
 	case IB_PMA_PORT_COUNTERS_EXT:
-		return ibtsim_pma_port_counters_ext(node, in_port, pmad, set);
+		return ibtsim_pma_counters(node, in_port, pmad, set,
+					   &ibtsim_pma_port_counters_ext);
 	default:
 		return IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD_ATTRIB;
 	}

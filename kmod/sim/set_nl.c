@@ -89,6 +89,30 @@ static void ibtsim_nl_err(struct netlink_ext_ack *extack,
 	NL_SET_BAD_ATTR(extack, attr);
 }
 
+/*
+ * The request's nest @type, if any, parsed into @tb by its policy in
+ * ibtsim_nl_set_policy; it must hold attribute @required, else @why (a
+ * static string) at the nest. 0 or an error, the extack set.
+ */
+static int ibtsim_nl_nest(struct genl_info *info, int type,
+			  struct nlattr **tb, int required, const char *why)
+{
+	const struct nla_policy *pol = &ibtsim_nl_set_policy[type];
+	int err;
+
+	if (!info->attrs[type])
+		return 0;
+	err = nla_parse_nested(tb, pol->len, info->attrs[type],
+			       pol->nested_policy, info->extack);
+	if (err)
+		return err;
+	if (!tb[required]) {
+		ibtsim_nl_err(info->extack, info->attrs[type], why);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* The node the request names; caller holds ibtsim_fabrics_lock. */
 static struct ibtsim_node *ibtsim_nl_set_node(struct ibtsim_fabric *fabric,
 					      struct genl_info *info)
@@ -124,25 +148,14 @@ static struct ibtsim_node *ibtsim_nl_set_node(struct ibtsim_fabric *fabric,
 /* The port knobs of nest @pt into @k. */
 static void ibtsim_nl_knobs(struct nlattr **pt, struct ibtsim_port_knobs *k)
 {
-	if (pt[IBTRACE_SIM_PORT_A_DROP_PPM]) {
-		k->set |= BIT(IBTSIM_KNOB_DROP);
-		k->drop_ppm = nla_get_u32(pt[IBTRACE_SIM_PORT_A_DROP_PPM]);
-	}
-	if (pt[IBTRACE_SIM_PORT_A_DELAY_US]) {
-		k->set |= BIT(IBTSIM_KNOB_DELAY);
-		k->delay_us = nla_get_u32(pt[IBTRACE_SIM_PORT_A_DELAY_US]);
-	}
-	if (pt[IBTRACE_SIM_PORT_A_LINK_DOWN]) {
-		k->set |= BIT(IBTSIM_KNOB_LINK);
-		k->link_down = nla_get_u8(pt[IBTRACE_SIM_PORT_A_LINK_DOWN]);
-	}
-	if (pt[IBTRACE_SIM_PORT_A_GUID_CAP]) {
-		k->set |= BIT(IBTSIM_KNOB_GUID_CAP);
-		k->guid_cap = nla_get_u8(pt[IBTRACE_SIM_PORT_A_GUID_CAP]);
-	}
-	if (pt[IBTRACE_SIM_PORT_A_GUID_QUIRKS]) {
-		k->set |= BIT(IBTSIM_KNOB_GUID_QUIRKS);
-		k->guid_quirks = nla_get_u32(pt[IBTRACE_SIM_PORT_A_GUID_QUIRKS]);
+	unsigned int i;
+
+	for (i = 0; i < IBTSIM_KNOB_COUNT; i++) {
+		const struct nlattr *a = pt[ibtsim_nl_knob_attr[i]];
+
+		if (a)
+			ibtsim_port_knobs_put(k, i, ibtsim_knob_max(i) > U8_MAX ?
+					      nla_get_u32(a) : nla_get_u8(a));
 	}
 }
 
@@ -207,49 +220,30 @@ int ibtsim_nl_set_doit(struct sk_buff *skb, struct genl_info *info)
 			       "nothing to set: no port or misroute attribute");
 		return -EINVAL;
 	}
-	if (port_attr) {
-		err = nla_parse_nested(pt, IBTRACE_SIM_PORT_A_MAX, port_attr,
-				       ibtsim_nl_port_policy, info->extack);
-		if (err)
-			return err;
-		if (!pt[IBTRACE_SIM_PORT_A_NUM]) {
-			NL_SET_ERR_MSG_ATTR(info->extack, port_attr,
-					    "port attribute without a port number");
-			return -EINVAL;
-		}
+	err = ibtsim_nl_nest(info, IBTRACE_SIM_A_PORT, pt,
+			     IBTRACE_SIM_PORT_A_NUM,
+			     "port attribute without a port number") ?:
+	      ibtsim_nl_nest(info, IBTRACE_SIM_A_MISROUTE, mt,
+			     IBTRACE_SIM_MISROUTE_A_DLID,
+			     "misroute rule without a DLID");
+	if (err)
+		return err;
+	if (port_attr)
 		ibtsim_nl_knobs(pt, &k);
-	}
 	if (mr_attr) {
-		err = nla_parse_nested(mt, IBTRACE_SIM_MISROUTE_A_MAX, mr_attr,
-				       ibtsim_nl_misroute_policy, info->extack);
-		if (err)
-			return err;
-		if (!mt[IBTRACE_SIM_MISROUTE_A_DLID]) {
-			NL_SET_ERR_MSG_ATTR(info->extack, mr_attr,
-					    "misroute rule without a DLID");
-			return -EINVAL;
-		}
 		dlid = nla_get_u32(mt[IBTRACE_SIM_MISROUTE_A_DLID]);
 		if (mt[IBTRACE_SIM_MISROUTE_A_PORT])
 			out = nla_get_u32(mt[IBTRACE_SIM_MISROUTE_A_PORT]);
 	}
 
 	mutex_lock(&ibtsim_fabrics_lock);
+	fabric = __ibtsim_nl_fabric_named(info->attrs[IBTRACE_SIM_A_FABRIC_NAME],
+					  info->extack, true);
+	if (IS_ERR(fabric)) {
+		err = PTR_ERR(fabric);
+		goto out_unlock;
+	}
 	err = -ENOENT;
-	fabric = __ibtsim_fabric_find(nla_data(info->attrs[IBTRACE_SIM_A_FABRIC_NAME]));
-	if (!fabric) {
-		NL_SET_ERR_MSG_ATTR(info->extack,
-				    info->attrs[IBTRACE_SIM_A_FABRIC_NAME],
-				    "no such fabric");
-		goto out_unlock;
-	}
-	if (fabric->building) {
-		NL_SET_ERR_MSG_ATTR(info->extack,
-				    info->attrs[IBTRACE_SIM_A_FABRIC_NAME],
-				    "the fabric is being built");
-		err = -EBUSY;
-		goto out_unlock;
-	}
 	node = ibtsim_nl_set_node(fabric, info);
 	if (!node)
 		goto out_unlock;
@@ -300,27 +294,21 @@ out_unlock:
  */
 int ibtsim_nl_fill_knobs(struct sk_buff *skb, struct ibtsim_port *port)
 {
-	u32 drop, delay, quirks;
-	unsigned long flags;
-	u8 cap, down;
+	struct ibtsim_port_knobs k;
 
-	spin_lock_irqsave(&port->node->lock, flags);
-	drop = port->drop_ppm;
-	delay = port->delay_us;
-	down = port->link_down;
-	cap = port->guid_cap;
-	quirks = port->guid_quirks;
-	spin_unlock_irqrestore(&port->node->lock, flags);
-
-	if ((drop && nla_put_u32(skb, IBTRACE_SIM_PORT_A_DROP_PPM, drop)) ||
-	    (delay && nla_put_u32(skb, IBTRACE_SIM_PORT_A_DELAY_US, delay)) ||
-	    (down && nla_put_u8(skb, IBTRACE_SIM_PORT_A_LINK_DOWN, 1)))
+	ibtsim_port_knobs_read(port, &k);
+	if ((k.drop_ppm &&
+	     nla_put_u32(skb, IBTRACE_SIM_PORT_A_DROP_PPM, k.drop_ppm)) ||
+	    (k.delay_us &&
+	     nla_put_u32(skb, IBTRACE_SIM_PORT_A_DELAY_US, k.delay_us)) ||
+	    (k.link_down && nla_put_u8(skb, IBTRACE_SIM_PORT_A_LINK_DOWN, 1)))
 		return -EMSGSIZE;
 	if (port->node->sw && port->num)
 		return 0;	/* no GUID table */
-	if ((cap != port->node->fabric->guid_cap &&
-	     nla_put_u8(skb, IBTRACE_SIM_PORT_A_GUID_CAP, cap)) ||
-	    (quirks && nla_put_u32(skb, IBTRACE_SIM_PORT_A_GUID_QUIRKS, quirks)))
+	if ((k.guid_cap != port->node->fabric->guid_cap &&
+	     nla_put_u8(skb, IBTRACE_SIM_PORT_A_GUID_CAP, k.guid_cap)) ||
+	    (k.guid_quirks &&
+	     nla_put_u32(skb, IBTRACE_SIM_PORT_A_GUID_QUIRKS, k.guid_quirks)))
 		return -EMSGSIZE;
 	return 0;
 }

@@ -194,6 +194,27 @@ static bool ibtsim_sm_give_lid(struct ibtsim_sm *sm, struct ibtsim_port *port)
 }
 
 /*
+ * One step of ibtsim_sm_walk() to @p (a switch's port 0 for any of its
+ * ports): marked reached (@live) or given a LID; a switch seen for the
+ * first time joins the queue at *@tail.
+ */
+static void ibtsim_sm_visit(struct ibtsim_sm *sm, struct ibtsim_port *p,
+			    bool live, u32 *tail)
+{
+	if (p->node->sw)
+		p = &p->node->ports[0];
+	if (live) {
+		if (sm->reached[ibtsim_sm_idx(sm, p)])
+			return;
+		sm->reached[ibtsim_sm_idx(sm, p)] = 1;
+	} else if (!ibtsim_sm_give_lid(sm, p)) {
+		return;
+	}
+	if (p->node->sw)
+		sm->queue[(*tail)++] = p->node->index;
+}
+
+/*
  * Breadth-first from the SM port, through switches only. @live: over
  * trained links only, marking what is reached; else over every cable,
  * giving LIDs.
@@ -211,23 +232,9 @@ static void ibtsim_sm_walk(struct ibtsim_sm *sm, struct ibtsim_port *start,
 			return;
 		ends[1] = start->peer;
 	}
-	for (e = 0; e < ARRAY_SIZE(ends); e++) {
-		struct ibtsim_port *p = ends[e];
-
-		if (!p)
-			continue;
-		if (p->node->sw)
-			p = &p->node->ports[0];
-		if (live) {
-			if (sm->reached[ibtsim_sm_idx(sm, p)])
-				continue;
-			sm->reached[ibtsim_sm_idx(sm, p)] = 1;
-		} else if (!ibtsim_sm_give_lid(sm, p)) {
-			continue;
-		}
-		if (p->node->sw)
-			sm->queue[tail++] = p->node->index;
-	}
+	for (e = 0; e < ARRAY_SIZE(ends); e++)
+		if (ends[e])
+			ibtsim_sm_visit(sm, ends[e], live, &tail);
 
 	while (head < tail) {
 		struct ibtsim_node *sw = sm->fabric->nodes[sm->queue[head++]];
@@ -235,19 +242,9 @@ static void ibtsim_sm_walk(struct ibtsim_sm *sm, struct ibtsim_port *start,
 		for (n = 1; n <= sw->num_ports; n++) {
 			struct ibtsim_port *peer = sw->ports[n].peer;
 
-			if (!peer || (live && !ibtsim_sm_live(sm, &sw->ports[n])))
-				continue;
-			if (peer->node->sw)
-				peer = &peer->node->ports[0];
-			if (live) {
-				if (sm->reached[ibtsim_sm_idx(sm, peer)])
-					continue;
-				sm->reached[ibtsim_sm_idx(sm, peer)] = 1;
-			} else if (!ibtsim_sm_give_lid(sm, peer)) {
-				continue;
-			}
-			if (peer->node->sw)
-				sm->queue[tail++] = peer->node->index;
+			if (peer &&
+			    (!live || ibtsim_sm_live(sm, &sw->ports[n])))
+				ibtsim_sm_visit(sm, peer, live, &tail);
 		}
 		cond_resched();
 	}

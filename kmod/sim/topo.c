@@ -147,6 +147,21 @@ static int ibtsim_parse_name(char **pp, char **name)
 	return 0;
 }
 
+/*
+ * A port number "[N]" at *@pp, as ibtsim_parse_port_num() reads it; on
+ * error the line's error is @range (out of range) or @bad.
+ */
+static int ibtsim_topo_port_num(struct ibtsim_topo_ctx *ctx, char **pp,
+				u32 *num, const char *range, const char *bad)
+{
+	int err = ibtsim_parse_port_num(pp, num);
+
+	if (err)
+		return ibtsim_topo_err(ctx->topo, ctx->line,
+				       err == -ERANGE ? range : bad);
+	return 0;
+}
+
 static int ibtsim_topo_port_line(struct ibtsim_topo_ctx *ctx, char *p)
 {
 	struct ibtsim_topo *topo = ctx->topo;
@@ -160,11 +175,10 @@ static int ibtsim_topo_port_line(struct ibtsim_topo_ctx *ctx, char *p)
 	if (!node)
 		return ibtsim_topo_err(topo, ctx->line,
 				       "port line before any node header");
-	err = ibtsim_parse_port_num(&p, &num);
+	err = ibtsim_topo_port_num(ctx, &p, &num, "port number out of range",
+				   "bad local port, expected [N]");
 	if (err)
-		return ibtsim_topo_err(topo, ctx->line, err == -ERANGE ?
-				       "port number out of range" :
-				       "bad local port, expected [N]");
+		return err;
 	if (num > node->num_ports)
 		return ibtsim_topo_err(topo, ctx->line,
 				       "port number above the node's port count");
@@ -174,11 +188,11 @@ static int ibtsim_topo_port_line(struct ibtsim_topo_ctx *ctx, char *p)
 	if (ibtsim_parse_name(&p, &name))
 		return ibtsim_topo_err(topo, ctx->line,
 				       "bad peer name, expected \"name\"");
-	err = ibtsim_parse_port_num(&p, &peer_num);
+	err = ibtsim_topo_port_num(ctx, &p, &peer_num,
+				   "peer port number out of range",
+				   "bad peer port, expected [N]");
 	if (err)
-		return ibtsim_topo_err(topo, ctx->line, err == -ERANGE ?
-				       "peer port number out of range" :
-				       "bad peer port, expected [N]");
+		return err;
 	if (ibtsim_parse_opt_guid(&p, &peer_guid))
 		return ibtsim_topo_err(topo, ctx->line, "bad peer port GUID");
 	p = ibtsim_skip_ws(p);
