@@ -249,11 +249,14 @@ struct ibtrace_ping_params {
  * @seq: probe number, from 1
  * @status: &enum ibtrace_probe_status
  * @req: the exchange (answer fields valid when answered)
+ * @sroute: the probe went by the ping's source route (its answer names
+ *	the port it arrived on)
  */
 struct ibtrace_ping_probe {
 	u32 seq;
 	enum ibtrace_probe_status status;
 	const struct ibtrace_mad_req *req;
+	bool sroute;
 };
 
 /**
