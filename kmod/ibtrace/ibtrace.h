@@ -215,6 +215,13 @@ void ibtrace_mad_recv_response(struct ib_mad_send_buf *send_buf,
 			       struct ib_mad_recv_wc *mad_recv_wc);
 void ibtrace_mad_send_done(struct ibtrace_port *port,
 			   struct ib_mad_send_wc *mad_send_wc);
+int ibtrace_mad_agent_register(struct ibtrace_port *port,
+			       enum ib_qp_type qpt,
+			       struct ib_mad_reg_req *req,
+			       ib_mad_send_handler send_handler,
+			       ib_mad_recv_handler recv_handler,
+			       struct ib_mad_agent **agentp);
+void ibtrace_mad_agent_unregister(struct ib_mad_agent **agentp);
 
 /* ping.c */
 
