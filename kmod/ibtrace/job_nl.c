@@ -17,12 +17,9 @@
 /* a dump entry, and the head of a "do" reply */
 #define IBTRACE_JOB_MSG_SIZE	1024
 
-static struct netlink_range_validation ibtrace_job_id_range = {
-	.min = 1, .max = U32_MAX,
-};
-
 const struct nla_policy ibtrace_job_policy[IBTRACE_A_JOB + 1] = {
-	[IBTRACE_A_JOB] = NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_job_id_range),
+	[IBTRACE_A_JOB] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_nl_job_id_range),
 };
 
 /**

@@ -24,6 +24,10 @@ struct netlink_range_validation ibtrace_nl_mlid_range = {
 	.min = IBTRACE_MIN_MULTICAST_LID, .max = IBTRACE_MAX_MULTICAST_LID,
 };
 
+struct netlink_range_validation ibtrace_nl_job_id_range = {
+	.min = 1, .max = U32_MAX,
+};
+
 /*
  * For requests that take no attribute: strict validation rejects every
  * type, 1 here (NLA_UNSPEC) and the others as past maxattr. Two entries,

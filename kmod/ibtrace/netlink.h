@@ -35,6 +35,8 @@ extern struct netlink_range_validation ibtrace_nl_timeout_range;
 extern struct netlink_range_validation ibtrace_nl_lid_range;
 /* a multicast LID, IBTRACE_MIN_MULTICAST_LID..IBTRACE_MAX_MULTICAST_LID */
 extern struct netlink_range_validation ibtrace_nl_mlid_range;
+/* a job ID, 1..U32_MAX */
+extern struct netlink_range_validation ibtrace_nl_job_id_range;
 
 int ibtrace_nl_init(void);
 void ibtrace_nl_exit(void);
@@ -54,6 +56,18 @@ void ibtrace_nl_exit(void);
 	.policy = (p),							\
 	.maxattr = sizeof(p) / sizeof((p)[0]) - 1 + __must_be_array(p) +	\
 		   BUILD_BUG_ON_ZERO(sizeof(p) < 2 * sizeof((p)[0]))
+
+/*
+ * The policy of the attributes that name a local device, and a port on it
+ * (ibtrace_nl_get_dev(), ibtrace_nl_get_port()), in a request's policy.
+ */
+#define IBTRACE_NL_DEV_POLICY						\
+	[IBTRACE_A_DEV_INDEX] = { .type = NLA_U32 },			\
+	[IBTRACE_A_DEV_NAME] = { .type = NLA_NUL_STRING,		\
+				 .len = IB_DEVICE_NAME_MAX - 1 }
+#define IBTRACE_NL_PORT_POLICY						\
+	[IBTRACE_A_PORT] = NLA_POLICY_RANGE(NLA_U32, 1, 255),		\
+	IBTRACE_NL_DEV_POLICY
 
 /**
  * typedef ibtrace_nl_fill_t - write one port's message body

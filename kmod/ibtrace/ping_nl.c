@@ -27,10 +27,7 @@ static struct netlink_range_validation ibtrace_interval_range = {
 };
 
 const struct nla_policy ibtrace_ping_policy[IBTRACE_A_JOB_DETACH + 1] = {
-	[IBTRACE_A_DEV_INDEX] = { .type = NLA_U32 },
-	[IBTRACE_A_DEV_NAME] = { .type = NLA_NUL_STRING,
-				 .len = IB_DEVICE_NAME_MAX - 1 },
-	[IBTRACE_A_PORT] = NLA_POLICY_RANGE(NLA_U32, 1, 255),
+	IBTRACE_NL_PORT_POLICY,
 	[IBTRACE_A_PING_DGID] = NLA_POLICY_EXACT_LEN(sizeof(union ib_gid)),
 	[IBTRACE_A_PING_DLID] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_nl_lid_range),

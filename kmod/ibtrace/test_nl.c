@@ -9,16 +9,10 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/ktime.h>
-
 #include "netlink.h"
 #include "test.h"
 
 #define IBTRACE_TEST_NAME_MAX		32
-
-static struct netlink_range_validation ibtrace_test_job_range = {
-	.min = 1, .max = U32_MAX,
-};
 
 static struct netlink_range_validation ibtrace_test_size_range = {
 	.min = 1, .max = IBTRACE_TEST_MAX_SIZE,
@@ -28,16 +22,9 @@ static struct netlink_range_validation ibtrace_test_deadline_range = {
 	.min = 1, .max = IBTRACE_TEST_MAX_DEADLINE_MS,
 };
 
-static struct netlink_range_validation ibtrace_test_iter_range = {
-	.min = 1, .max = IBTRACE_TEST_RNR_MAX_ITERATIONS,
-};
-
 const struct nla_policy
 ibtrace_test_run_policy[IBTRACE_A_JOB_DETACH + 1] = {
-	[IBTRACE_A_DEV_INDEX] = { .type = NLA_U32 },
-	[IBTRACE_A_DEV_NAME] = { .type = NLA_NUL_STRING,
-				 .len = IB_DEVICE_NAME_MAX - 1 },
-	[IBTRACE_A_PORT] = NLA_POLICY_RANGE(NLA_U32, 1, 255),
+	IBTRACE_NL_PORT_POLICY,
 	[IBTRACE_A_TEST_NAME] = { .type = NLA_NUL_STRING,
 				  .len = IBTRACE_TEST_NAME_MAX - 1 },
 	[IBTRACE_A_TEST_DR_PATH] =
@@ -59,7 +46,7 @@ ibtrace_test_run_policy[IBTRACE_A_JOB_DETACH + 1] = {
 	[IBTRACE_A_TEST_SIZE] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_test_size_range),
 	[IBTRACE_A_TEST_ITERATIONS] =
-		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_test_iter_range),
+		NLA_POLICY_RANGE(NLA_U32, 1, IBTRACE_TEST_RNR_MAX_ITERATIONS),
 	[IBTRACE_A_TEST_POLL] =
 		NLA_POLICY_MAX(NLA_U8, IBTRACE_TEST_POLL_EVENT),
 	[IBTRACE_A_TEST_RNR_RECV_POSTED] = { .type = NLA_FLAG },
@@ -72,7 +59,7 @@ ibtrace_test_run_policy[IBTRACE_A_JOB_DETACH + 1] = {
 
 const struct nla_policy ibtrace_test_job_policy[IBTRACE_A_TEST_JOB + 1] = {
 	[IBTRACE_A_TEST_JOB] =
-		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_test_job_range),
+		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_nl_job_id_range),
 };
 
 static int ibtrace_test_parse_rnr(struct nlattr **attrs,
@@ -441,6 +428,31 @@ err_cancel:
 	return skb->len;
 }
 
+/* What an event says (ibtrace_nl_test_event()'s arguments). */
+struct ibtrace_test_event_msg {
+	u8 event;
+	int assert_idx;
+};
+
+static int ibtrace_test_event_body(struct sk_buff *skb,
+				   struct ibtrace_job *base, const void *arg)
+{
+	const struct ibtrace_test_event_msg *e = arg;
+	struct ibtrace_test_job *job = ibtrace_test_job(base);
+	int i = e->assert_idx;
+
+	if (ibtrace_put_job_head(skb, job) ||
+	    nla_put_u8(skb, IBTRACE_A_TEST_EVENT, e->event) ||
+	    nla_put_u32(skb, IBTRACE_A_TEST_PROGRESS, job->n_xchg))
+		return -EMSGSIZE;
+	if (e->event == IBTRACE_TEST_EVENT_ASSERTION)
+		return i >= 0 ? ibtrace_put_assert(skb, &job->def->asserts[i],
+						   &job->asserts[i]) : 0;
+	if (job->def->fill)
+		return job->def->fill(skb, job, IBTRACE_TEST_FILL_NEWEST);
+	return 0;
+}
+
 /**
  * ibtrace_nl_test_event() - tell the "test" group how a job goes
  * @job: the job
@@ -453,36 +465,23 @@ err_cancel:
 void ibtrace_nl_test_event(struct ibtrace_test_job *job, u8 event,
 			   int assert_idx)
 {
+	const struct ibtrace_test_event_msg e = {
+		.event = event,
+		.assert_idx = assert_idx,
+	};
 	struct sk_buff *skb;
-	void *hdr;
-	int err;
 
-	if (!genl_has_listeners(&ibtrace_genl_family, &init_net, 0))
+	if (!genl_has_listeners(&ibtrace_genl_family, &init_net,
+				IBTRACE_NL_MCGRP_TEST))
 		return;
 	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!skb)
 		return;
-	hdr = genlmsg_put(skb, 0, 0, &ibtrace_genl_family, 0,
-			  IBTRACE_CMD_TEST_EVENT);
-	if (!hdr)
-		goto err_free;
-	mutex_lock(&job->base.lock);
-	err = ibtrace_put_job_head(skb, job) ||
-	      nla_put_u8(skb, IBTRACE_A_TEST_EVENT, event) ||
-	      nla_put_u32(skb, IBTRACE_A_TEST_PROGRESS, job->n_xchg);
-	if (!err && event == IBTRACE_TEST_EVENT_ASSERTION && assert_idx >= 0)
-		err = ibtrace_put_assert(skb, &job->def->asserts[assert_idx],
-					 &job->asserts[assert_idx]);
-	if (!err && event != IBTRACE_TEST_EVENT_ASSERTION && job->def->fill)
-		err = job->def->fill(skb, job, IBTRACE_TEST_FILL_NEWEST);
-	mutex_unlock(&job->base.lock);
-	if (err)
-		goto err_free;
-	genlmsg_end(skb, hdr);
+	if (ibtrace_job_put_msg(skb, &job->base, 0, 0, 0, IBTRACE_CMD_TEST_EVENT,
+				ibtrace_test_event_body, &e)) {
+		nlmsg_free(skb);
+		return;
+	}
 	genlmsg_multicast(&ibtrace_genl_family, skb, 0, IBTRACE_NL_MCGRP_TEST,
 			  GFP_KERNEL);
-	return;
-
-err_free:
-	nlmsg_free(skb);
 }
