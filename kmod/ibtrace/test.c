@@ -74,15 +74,6 @@ static void ibtrace_test_free(struct ibtrace_job *base)
 }
 
 /**
- * ibtrace_test_put() - drop a reference to a job
- * @job: the job
- */
-void ibtrace_test_put(struct ibtrace_test_job *job)
-{
-	ibtrace_job_put(&job->base);
-}
-
-/**
  * ibtrace_test_cancelled() - should the test stop now?
  * @job: the job
  *
@@ -516,8 +507,8 @@ static const struct ibtrace_job_ops ibtrace_test_ops = {
  * The request's arguments come with the start (ibtrace_nl_job_start(),
  * &ibtrace_job_ops.check).
  *
- * Return: the job (drop with ibtrace_test_put() if it does not get to
- * start), or NULL when out of memory.
+ * Return: the job, for ibtrace_nl_job_start(), or NULL when out of
+ * memory.
  */
 struct ibtrace_test_job *ibtrace_test_new(const struct ibtrace_test_def *def)
 {
@@ -533,10 +524,7 @@ struct ibtrace_test_job *ibtrace_test_new(const struct ibtrace_test_def *def)
 	if (def->data_size)
 		job->data = kvzalloc(def->data_size, GFP_KERNEL);
 	if (!job->asserts || !job->xchg || (def->data_size && !job->data)) {
-		kfree(job->asserts);
-		kvfree(job->xchg);
-		kvfree(job->data);
-		kfree(job);
+		ibtrace_test_free(&job->base);
 		return NULL;
 	}
 	ibtrace_job_init(&job->base, &ibtrace_test_ops);

@@ -248,7 +248,6 @@ extern const unsigned int ibtrace_n_tests;
 
 const struct ibtrace_test_def *ibtrace_test_find(const char *name);
 struct ibtrace_test_job *ibtrace_test_new(const struct ibtrace_test_def *def);
-void ibtrace_test_put(struct ibtrace_test_job *job);
 
 /* test.c: for the tests */
 bool ibtrace_test_cancelled(struct ibtrace_test_job *job);
