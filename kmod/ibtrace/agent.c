@@ -226,12 +226,10 @@ static void ibtrace_agent_send_done(struct ib_mad_agent *agent,
  */
 int ibtrace_agent_register(struct ibtrace_port *port)
 {
-	struct ib_device *ibdev = port->dev->ibdev;
 	struct ib_mad_reg_req req = {
 		.mgmt_class = IBTRACE_MGMT_CLASS,
 		.mgmt_class_version = IBTRACE_MGMT_CLASS_VERSION,
 	};
-	struct ib_mad_agent *agent;
 	unsigned int m;
 
 	memcpy(req.oui, ibtrace_oui, sizeof(req.oui));
@@ -239,14 +237,9 @@ int ibtrace_agent_register(struct ibtrace_port *port)
 		if (m != IB_MGMT_METHOD_TRAP_REPRESS)
 			set_bit(m, req.method_mask);
 
-	agent = ib_register_mad_agent(ibdev, port->port_num, IB_QPT_GSI, &req,
-				      0, ibtrace_agent_send_done,
-				      ibtrace_agent_recv, port, 0);
-	if (IS_ERR(agent))
-		return PTR_ERR(agent);
-
-	port->agent = agent;
-	return 0;
+	return ibtrace_mad_agent_register(port, IB_QPT_GSI, &req,
+					  ibtrace_agent_send_done,
+					  ibtrace_agent_recv, &port->agent);
 }
 
 /**
@@ -258,8 +251,5 @@ int ibtrace_agent_register(struct ibtrace_port *port)
  */
 void ibtrace_agent_unregister(struct ibtrace_port *port)
 {
-	if (!port->agent)
-		return;
-	ib_unregister_mad_agent(port->agent);
-	port->agent = NULL;
+	ibtrace_mad_agent_unregister(&port->agent);
 }

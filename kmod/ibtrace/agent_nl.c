@@ -7,39 +7,36 @@
 
 #include "netlink.h"
 
-static int ibtrace_put_stat(struct sk_buff *skb, int type, atomic64_t *v)
+static int ibtrace_put_stat(struct sk_buff *skb, int type,
+			    const atomic64_t *v)
 {
 	return nla_put_u64_64bit(skb, type, atomic64_read(v), IBTRACE_STAT_PAD);
 }
 
+static int ibtrace_agent_stats_attrs(struct sk_buff *skb, const void *data)
+{
+	const struct ibtrace_agent_stats *st = data;
+
+	return ibtrace_put_stat(skb, IBTRACE_STAT_RX, &st->rx) ||
+	       ibtrace_put_stat(skb, IBTRACE_STAT_ANSWERED, &st->answered) ||
+	       ibtrace_put_stat(skb, IBTRACE_STAT_MISMATCH, &st->mismatch) ||
+	       ibtrace_put_stat(skb, IBTRACE_STAT_MALFORMED, &st->malformed) ||
+	       ibtrace_put_stat(skb, IBTRACE_STAT_UNSUPPORTED, &st->unsupported) ||
+	       ibtrace_put_stat(skb, IBTRACE_STAT_SUCCESS, &st->success) ||
+	       ibtrace_put_stat(skb, IBTRACE_STAT_UNSUPPORTED_METHOD,
+				&st->unsupported_method) ||
+	       ibtrace_put_stat(skb, IBTRACE_STAT_UNSUPPORTED_ATTR,
+				&st->unsupported_attr) ||
+	       ibtrace_put_stat(skb, IBTRACE_STAT_TX_ERROR, &st->tx_error) ||
+	       ibtrace_put_stat(skb, IBTRACE_STAT_STRAY, &st->stray);
+}
+
 static int ibtrace_agent_fill(struct sk_buff *skb, struct ibtrace_port *port)
 {
-	struct ibtrace_agent_stats *st = &port->stats;
-	struct nlattr *nest;
-
 	if (nla_put_u8(skb, IBTRACE_A_AGENT, !!port->agent))
 		return -EMSGSIZE;
-
-	nest = nla_nest_start(skb, IBTRACE_A_AGENT_STATS);
-	if (!nest)
-		return -EMSGSIZE;
-	if (ibtrace_put_stat(skb, IBTRACE_STAT_RX, &st->rx) ||
-	    ibtrace_put_stat(skb, IBTRACE_STAT_ANSWERED, &st->answered) ||
-	    ibtrace_put_stat(skb, IBTRACE_STAT_MISMATCH, &st->mismatch) ||
-	    ibtrace_put_stat(skb, IBTRACE_STAT_MALFORMED, &st->malformed) ||
-	    ibtrace_put_stat(skb, IBTRACE_STAT_UNSUPPORTED, &st->unsupported) ||
-	    ibtrace_put_stat(skb, IBTRACE_STAT_SUCCESS, &st->success) ||
-	    ibtrace_put_stat(skb, IBTRACE_STAT_UNSUPPORTED_METHOD,
-			     &st->unsupported_method) ||
-	    ibtrace_put_stat(skb, IBTRACE_STAT_UNSUPPORTED_ATTR,
-			     &st->unsupported_attr) ||
-	    ibtrace_put_stat(skb, IBTRACE_STAT_TX_ERROR, &st->tx_error) ||
-	    ibtrace_put_stat(skb, IBTRACE_STAT_STRAY, &st->stray)) {
-		nla_nest_cancel(skb, nest);
-		return -EMSGSIZE;
-	}
-	nla_nest_end(skb, nest);
-	return 0;
+	return ibtrace_nl_put_nest(skb, IBTRACE_A_AGENT_STATS,
+				   ibtrace_agent_stats_attrs, &port->stats);
 }
 
 int ibtrace_nl_agent_get_doit(struct sk_buff *skb, struct genl_info *info)

@@ -9,10 +9,7 @@
 #include "netlink.h"
 
 const struct nla_policy ibtrace_dev_get_policy[IBTRACE_A_PORT + 1] = {
-	[IBTRACE_A_DEV_INDEX] = { .type = NLA_U32 },
-	[IBTRACE_A_DEV_NAME] = { .type = NLA_NUL_STRING,
-				 .len = IB_DEVICE_NAME_MAX - 1 },
-	[IBTRACE_A_PORT] = NLA_POLICY_RANGE(NLA_U32, 1, 255),
+	IBTRACE_NL_PORT_POLICY,
 };
 
 static u8 ibtrace_link_layer(struct ib_device *ibdev, u32 port_num)

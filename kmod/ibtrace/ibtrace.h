@@ -215,6 +215,13 @@ void ibtrace_mad_recv_response(struct ib_mad_send_buf *send_buf,
 			       struct ib_mad_recv_wc *mad_recv_wc);
 void ibtrace_mad_send_done(struct ibtrace_port *port,
 			   struct ib_mad_send_wc *mad_send_wc);
+int ibtrace_mad_agent_register(struct ibtrace_port *port,
+			       enum ib_qp_type qpt,
+			       struct ib_mad_reg_req *req,
+			       ib_mad_send_handler send_handler,
+			       ib_mad_recv_handler recv_handler,
+			       struct ib_mad_agent **agentp);
+void ibtrace_mad_agent_unregister(struct ib_mad_agent **agentp);
 
 /* ping.c */
 
@@ -249,11 +256,14 @@ struct ibtrace_ping_params {
  * @seq: probe number, from 1
  * @status: &enum ibtrace_probe_status
  * @req: the exchange (answer fields valid when answered)
+ * @sroute: the probe went by the ping's source route (its answer names
+ *	the port it arrived on)
  */
 struct ibtrace_ping_probe {
 	u32 seq;
 	enum ibtrace_probe_status status;
 	const struct ibtrace_mad_req *req;
+	bool sroute;
 };
 
 /**

@@ -51,8 +51,9 @@ static DECLARE_WAIT_QUEUE_HEAD(ibtrace_job_end_wq);
  * @job: the job, zeroed
  * @ops: its kind
  *
- * The caller then fills its own part and calls ibtrace_job_start(); if it
- * does not get that far it drops the job with ibtrace_job_put().
+ * The caller then fills its own part and hands the job to
+ * ibtrace_nl_job_start(), which starts it; if it does not get that far it
+ * drops the job with ibtrace_job_put().
  */
 void ibtrace_job_init(struct ibtrace_job *job,
 		      const struct ibtrace_job_ops *ops)
@@ -87,28 +88,6 @@ static bool ibtrace_job_finished(const struct ibtrace_job *job)
 }
 
 /**
- * ibtrace_job_get() - a job by ID
- * @id: job ID
- *
- * Return: the job with a reference held, or NULL.
- */
-struct ibtrace_job *ibtrace_job_get(u32 id)
-{
-	struct ibtrace_job *job, *found = NULL;
-
-	mutex_lock(&ibtrace_job_lock);
-	list_for_each_entry(job, &ibtrace_jobs, list) {
-		if (job->id == id) {
-			kref_get(&job->ref);
-			found = job;
-			break;
-		}
-	}
-	mutex_unlock(&ibtrace_job_lock);
-	return found;
-}
-
-/**
  * ibtrace_job_get_from() - the job with the lowest ID at or above @id
  * @id: where to start
  * @kind: only jobs of this &enum ibtrace_job_kind, or -1 for any
@@ -132,6 +111,24 @@ struct ibtrace_job *ibtrace_job_get_from(u32 id, int kind)
 	}
 	mutex_unlock(&ibtrace_job_lock);
 	return found;
+}
+
+/**
+ * ibtrace_job_get() - a job by ID
+ * @id: job ID
+ * @kind: the job must be of this &enum ibtrace_job_kind, -1 = any
+ *
+ * Return: the job with a reference held, or NULL.
+ */
+struct ibtrace_job *ibtrace_job_get(u32 id, int kind)
+{
+	struct ibtrace_job *job = ibtrace_job_get_from(id, kind);
+
+	if (job && job->id != id) {
+		ibtrace_job_put(job);
+		job = NULL;
+	}
+	return job;
 }
 
 /*
@@ -257,6 +254,35 @@ int ibtrace_job_unicast(struct ibtrace_job *job, struct sk_buff *skb)
 }
 
 /**
+ * ibtrace_job_put_port() - the attributes that name the job's local port
+ * @skb: the message
+ * @job: the job
+ *
+ * As ibtrace_nl_put_port_id(), also once the device is gone.
+ *
+ * Return: 0 or -EMSGSIZE.
+ */
+int ibtrace_job_put_port(struct sk_buff *skb, const struct ibtrace_job *job)
+{
+	if (nla_put_u32(skb, IBTRACE_A_DEV_INDEX, job->dev_index) ||
+	    nla_put_string(skb, IBTRACE_A_DEV_NAME, job->dev_name) ||
+	    nla_put_u32(skb, IBTRACE_A_PORT, job->port_num))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/**
+ * ibtrace_job_elapsed_ns() - how long the job ran, or runs so far
+ * @job: the job; its lock held
+ *
+ * Return: nanoseconds.
+ */
+u64 ibtrace_job_elapsed_ns(const struct ibtrace_job *job)
+{
+	return (job->t_end ?: ktime_get_ns()) - job->t_start;
+}
+
+/**
  * ibtrace_job_put_head() - the attributes every job message starts with
  * @skb: the message
  * @job: the job; its lock held
@@ -265,16 +291,12 @@ int ibtrace_job_unicast(struct ibtrace_job *job, struct sk_buff *skb)
  */
 int ibtrace_job_put_head(struct sk_buff *skb, struct ibtrace_job *job)
 {
-	u64 now = job->t_end ?: ktime_get_ns();
-
-	if (nla_put_u32(skb, IBTRACE_A_DEV_INDEX, job->dev_index) ||
-	    nla_put_string(skb, IBTRACE_A_DEV_NAME, job->dev_name) ||
-	    nla_put_u32(skb, IBTRACE_A_PORT, job->port_num) ||
+	if (ibtrace_job_put_port(skb, job) ||
 	    nla_put_u32(skb, IBTRACE_A_JOB, job->id) ||
 	    nla_put_u8(skb, IBTRACE_A_JOB_KIND, job->ops->kind) ||
 	    nla_put_u8(skb, IBTRACE_A_JOB_STATE, job->state) ||
 	    nla_put_u64_64bit(skb, IBTRACE_A_JOB_ELAPSED_NS,
-			      now - job->t_start, IBTRACE_A_PAD))
+			      ibtrace_job_elapsed_ns(job), IBTRACE_A_PAD))
 		return -EMSGSIZE;
 	if (job->err && nla_put_u32(skb, IBTRACE_A_JOB_ERRNO, -job->err))
 		return -EMSGSIZE;
@@ -390,19 +412,17 @@ static int ibtrace_job_admit(const struct ibtrace_job *job, kuid_t uid,
  * @job: the job, set up with ibtrace_job_init() and the kind's arguments
  * @port: the local port; the caller holds a device reference, the job
  *	takes its own
- * @info: the request: its socket becomes the job's owner, and
- *	%IBTRACE_A_JOB_DETACH in it detaches the job
- * @extack: where to say why it cannot start
- * @id: the new job's ID
+ * @info: the request: its socket becomes the job's owner,
+ *	%IBTRACE_A_JOB_DETACH in it detaches the job, and its extack says
+ *	why the job cannot start
  *
- * On success the job belongs to the framework (the caller's reference is
- * taken over); on failure the caller still drops it.
+ * The caller keeps its reference either way (and drops it when done):
+ * once started, the job list and the work item hold their own.
  *
  * Return: 0, -EBUSY (a bound is reached), -ESHUTDOWN (module unloading).
  */
 int ibtrace_job_start(struct ibtrace_job *job, struct ibtrace_port *port,
-		      const struct genl_info *info,
-		      struct netlink_ext_ack *extack, u32 *id)
+		      const struct genl_info *info)
 {
 	struct ibtrace_job *old, *tmp;
 	kuid_t uid = current_uid();
@@ -421,20 +441,20 @@ int ibtrace_job_start(struct ibtrace_job *job, struct ibtrace_port *port,
 	INIT_WORK(&job->work, ibtrace_job_work);
 
 	mutex_lock(&ibtrace_job_lock);
-	err = ibtrace_job_admit(job, uid, extack);
+	err = ibtrace_job_admit(job, uid, info->extack);
 	if (err) {
 		mutex_unlock(&ibtrace_job_lock);
 		return err;
 	}
 	job->id = ibtrace_job_next_id++;
-	*id = job->id;
 	job->port = port;
 	ibtrace_jobs_running++;
 	ibtrace_kind_running[job->ops->kind]++;
 	ibtrace_job_trim(job->ops->kind, &dead);
 	list_add_tail(&job->list, &ibtrace_jobs);
 	kref_get(&port->dev->ref);
-	kref_get(&job->ref);	/* the work item's; the caller's is the list's */
+	kref_get(&job->ref);	/* the list's */
+	kref_get(&job->ref);	/* the work item's */
 	queue_work(ibtrace_job_wq, &job->work);
 	mutex_unlock(&ibtrace_job_lock);
 

@@ -36,6 +36,21 @@ struct ibtrace_job;
  * @cancel_at_unload: unload cancels these jobs and waits for them while
  *	the devices still exist (a test restores its DUT); the others end
  *	as the devices are removed, as on a device removal
+ * @needs_agent: the job sends class 0x30 MADs: ibtrace_nl_job_start()
+ *	refuses a port without the vendor agent
+ * @check: optional: the kind's checks of the starting request (@info)
+ *	against the port it names, said in @info->extack; may finish the
+ *	job's arguments. Called by ibtrace_nl_job_start() before the job
+ *	starts. Return: 0 or a negative errno.
+ * @reply: optional: the kind's attributes in the reply to the starting
+ *	request, after the port's (default: %IBTRACE_A_JOB). Return: 0 or
+ *	-EMSGSIZE.
+ * @mcgrp: the multicast group of the kind's notifications (&enum
+ *	ibtrace_nl_mcgrp), with @msg
+ * @msg_size: room a notification needs
+ * @msg: optional: a notification's body after the common head
+ *	(ibtrace_job_notify(), whose @item it is given); called with
+ *	&ibtrace_job.lock held, must not sleep. Return: 0 or -EMSGSIZE.
  * @run: the job's work; called once in its work item, may sleep; must
  *	return within a second of ibtrace_job_cancelled() becoming true
  * @end: optional: called after the job was marked finished (its end
@@ -51,6 +66,14 @@ struct ibtrace_job_ops {
 	const char *name;
 	unsigned int max_running;
 	bool cancel_at_unload;
+	bool needs_agent;
+	int (*check)(struct ibtrace_job *job, struct ibtrace_port *port,
+		     struct genl_info *info);
+	int (*reply)(struct sk_buff *skb, struct ibtrace_job *job);
+	unsigned int mcgrp;
+	size_t msg_size;
+	int (*msg)(struct sk_buff *skb, struct ibtrace_job *job,
+		   const void *item);
 	void (*run)(struct ibtrace_job *job);
 	void (*end)(struct ibtrace_job *job);
 	int (*fill)(struct sk_buff *skb, struct ibtrace_job *job, bool full);
@@ -114,9 +137,8 @@ struct ibtrace_job {
 void ibtrace_job_init(struct ibtrace_job *job,
 		      const struct ibtrace_job_ops *ops);
 int ibtrace_job_start(struct ibtrace_job *job, struct ibtrace_port *port,
-		      const struct genl_info *info,
-		      struct netlink_ext_ack *extack, u32 *id);
-struct ibtrace_job *ibtrace_job_get(u32 id);
+		      const struct genl_info *info);
+struct ibtrace_job *ibtrace_job_get(u32 id, int kind);
 struct ibtrace_job *ibtrace_job_get_from(u32 id, int kind);
 void ibtrace_job_put(struct ibtrace_job *job);
 int ibtrace_job_cancel(u32 id, int kind, struct netlink_ext_ack *extack);
@@ -125,9 +147,35 @@ void ibtrace_job_set_cancelled(struct ibtrace_job *job);
 void ibtrace_job_set_error(struct ibtrace_job *job, int err, const char *msg);
 int ibtrace_job_unicast(struct ibtrace_job *job, struct sk_buff *skb);
 int ibtrace_job_put_head(struct sk_buff *skb, struct ibtrace_job *job);
+int ibtrace_job_put_port(struct sk_buff *skb, const struct ibtrace_job *job);
+u64 ibtrace_job_elapsed_ns(const struct ibtrace_job *job);
 int ibtrace_job_init_all(void);
 void ibtrace_job_stop(void);
 void ibtrace_job_exit(void);
+
+/**
+ * typedef ibtrace_job_body_t - write the body of a message about a job
+ * @skb: message being built (header already put)
+ * @job: the job; its lock held
+ * @arg: what the caller of ibtrace_job_put_msg() passed
+ *
+ * Return: 0 or -EMSGSIZE.
+ */
+typedef int (*ibtrace_job_body_t)(struct sk_buff *skb, struct ibtrace_job *job,
+				  const void *arg);
+
+/* job_nl.c */
+int ibtrace_job_put_msg(struct sk_buff *skb, struct ibtrace_job *job,
+			u32 portid, u32 seq, int flags, u8 cmd,
+			ibtrace_job_body_t body, const void *arg);
+int ibtrace_nl_job_start(struct ibtrace_job *job, struct genl_info *info,
+			 u8 cmd);
+void ibtrace_job_notify(struct ibtrace_job *job, u8 cmd, const void *item);
+int ibtrace_nl_job_get(struct genl_info *info, int kind, u8 cmd,
+		       ibtrace_job_body_t body);
+int ibtrace_nl_job_get_dump(struct sk_buff *skb, struct netlink_callback *cb,
+			    int kind, u8 cmd, ibtrace_job_body_t body);
+int ibtrace_nl_job_cancel(struct genl_info *info, int kind);
 
 /**
  * ibtrace_job_cancelled() - should the job stop now?

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ibtrace - IBTRACE_CMD_JOB_GET and IBTRACE_CMD_JOB_CANCEL: any job, of
- * any kind (job.h), by its ID.
+ * ibtrace - the netlink side of jobs (job.h): starting one from its
+ * request, its notifications, and IBTRACE_CMD_JOB_GET and
+ * IBTRACE_CMD_JOB_CANCEL: any job, of any kind, by its ID.
  *
  * GET gives the common head (ibtrace_job_put_head()) and the kind's
  * results (its &ibtrace_job_ops.fill); a dump resumes from the next job
@@ -16,28 +17,36 @@
 /* a dump entry, and the head of a "do" reply */
 #define IBTRACE_JOB_MSG_SIZE	1024
 
-static struct netlink_range_validation ibtrace_job_id_range = {
-	.min = 1, .max = U32_MAX,
-};
-
 const struct nla_policy ibtrace_job_policy[IBTRACE_A_JOB + 1] = {
-	[IBTRACE_A_JOB] = NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_job_id_range),
+	[IBTRACE_A_JOB] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_nl_job_id_range),
 };
 
-static int ibtrace_job_fill_msg(struct sk_buff *skb, struct ibtrace_job *job,
-				u32 portid, u32 seq, int flags, bool full)
+/**
+ * ibtrace_job_put_msg() - a message about a job
+ * @skb: where to put it
+ * @job: the job
+ * @portid: netlink header: destination port
+ * @seq: netlink header: sequence number
+ * @flags: netlink header: flags
+ * @cmd: command of the message
+ * @body: writes its attributes, with the job's lock held
+ * @arg: passed to @body
+ *
+ * Return: 0, or -EMSGSIZE (or what @body returned) with nothing put.
+ */
+int ibtrace_job_put_msg(struct sk_buff *skb, struct ibtrace_job *job,
+			u32 portid, u32 seq, int flags, u8 cmd,
+			ibtrace_job_body_t body, const void *arg)
 {
 	void *hdr;
 	int err;
 
-	hdr = genlmsg_put(skb, portid, seq, &ibtrace_genl_family, flags,
-			  IBTRACE_CMD_JOB_GET);
+	hdr = genlmsg_put(skb, portid, seq, &ibtrace_genl_family, flags, cmd);
 	if (!hdr)
 		return -EMSGSIZE;
 	mutex_lock(&job->lock);
-	err = ibtrace_job_put_head(skb, job);
-	if (!err && job->ops->fill)
-		err = job->ops->fill(skb, job, full);
+	err = body(skb, job, arg);
 	mutex_unlock(&job->lock);
 	if (err) {
 		genlmsg_cancel(skb, hdr);
@@ -47,55 +56,244 @@ static int ibtrace_job_fill_msg(struct sk_buff *skb, struct ibtrace_job *job,
 	return 0;
 }
 
-int ibtrace_nl_job_get_doit(struct sk_buff *skb, struct genl_info *info)
-{
+/* What a reply about a job is built from (ibtrace_nl_reply()'s @arg). */
+struct ibtrace_job_reply {
 	struct ibtrace_job *job;
-	struct sk_buff *rskb;
-	size_t size;
+	struct ibtrace_port *port;
+	u8 cmd;
+	ibtrace_job_body_t body;
+	const void *arg;
+};
+
+/* A reply about the job: its message, with @r->body. */
+static int ibtrace_job_reply_fill(struct sk_buff *skb, struct genl_info *info,
+				  void *arg)
+{
+	const struct ibtrace_job_reply *r = arg;
+
+	return ibtrace_job_put_msg(skb, r->job, info->snd_portid,
+				   info->snd_seq, 0, r->cmd, r->body, r->arg);
+}
+
+/* The reply to a starting request: the port, and the kind's say. */
+static int ibtrace_job_start_body(struct sk_buff *skb, struct ibtrace_job *job,
+				  const void *arg)
+{
+	if (ibtrace_job_put_port(skb, job))
+		return -EMSGSIZE;
+	if (job->ops->reply)
+		return job->ops->reply(skb, job);
+	return nla_put_u32(skb, IBTRACE_A_JOB, job->id);
+}
+
+/*
+ * Start the job, then reply. The reply's room is taken before: once the
+ * job runs, it is not taken back; it runs on even when the reply cannot
+ * be built (its messages and GET still tell).
+ */
+static int ibtrace_job_start_fill(struct sk_buff *skb, struct genl_info *info,
+				  void *arg)
+{
+	const struct ibtrace_job_reply *r = arg;
 	int err;
 
-	if (GENL_REQ_ATTR_CHECK(info, IBTRACE_A_JOB)) {
-		NL_SET_ERR_MSG(info->extack, "a job id is required");
-		return -EINVAL;
+	err = ibtrace_job_start(r->job, r->port, info);
+	if (err)
+		return err;
+	return ibtrace_job_reply_fill(skb, info, arg);
+}
+
+/**
+ * ibtrace_nl_job_start() - the end of a request that starts a job: its
+ *	port, the kind's checks, the start and the reply with the job's ID
+ * @job: set up with ibtrace_job_init() and what the request asks;
+ *	consumed (the framework's once started, dropped otherwise)
+ * @info: the request; it names the local port (default: port 1)
+ * @cmd: command of the reply
+ *
+ * The reply names the port and the job (&ibtrace_job_ops.reply).
+ *
+ * Return: 0 or a negative errno (said in @info->extack).
+ */
+int ibtrace_nl_job_start(struct ibtrace_job *job, struct genl_info *info,
+			 u8 cmd)
+{
+	struct ibtrace_job_reply r = {
+		.job = job,
+		.cmd = cmd,
+		.body = ibtrace_job_start_body,
+	};
+	const struct ibtrace_job_ops *ops = job->ops;
+	int err;
+
+	err = ibtrace_nl_get_port(info->attrs, info->extack, 1, &r.port);
+	if (err)
+		goto out_job;
+	if (ops->needs_agent && !r.port->agent) {
+		NL_SET_ERR_MSG(info->extack,
+			       "the port has no class 0x30 agent (no GSI)");
+		err = -EOPNOTSUPP;
+	} else if (ops->check) {
+		err = ops->check(job, r.port, info);
 	}
-	job = ibtrace_job_get(nla_get_u32(info->attrs[IBTRACE_A_JOB]));
-	if (!job) {
-		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[IBTRACE_A_JOB],
-				    "no such job");
-		return -ENOENT;
-	}
-	size = IBTRACE_JOB_MSG_SIZE + (job->ops->size ? job->ops->size(job) : 0);
-	rskb = genlmsg_new(size, GFP_KERNEL);
-	if (!rskb) {
-		err = -ENOMEM;
-		goto out_put;
-	}
-	err = ibtrace_job_fill_msg(rskb, job, info->snd_portid, info->snd_seq,
-				   0, true);
-	if (err) {
-		nlmsg_free(rskb);
-		goto out_put;
-	}
-	err = genlmsg_reply(rskb, info);
-out_put:
+	if (!err)
+		err = ibtrace_nl_reply(info, NLMSG_GOODSIZE,
+				       ibtrace_job_start_fill, &r);
+	ibtrace_dev_put(r.port->dev);
+out_job:
 	ibtrace_job_put(job);
 	return err;
 }
 
-/* cb->args[0]: the next job ID to dump. */
-int ibtrace_nl_job_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+/* A notification: the common head, then the kind's body. */
+static int ibtrace_job_notify_body(struct sk_buff *skb,
+				   struct ibtrace_job *job, const void *item)
 {
+	return ibtrace_job_put_head(skb, job) ?:
+	       job->ops->msg(skb, job, item);
+}
+
+/**
+ * ibtrace_job_notify() - tell the job's requester and the kind's group
+ * @job: the job, of a kind with &ibtrace_job_ops.msg
+ * @cmd: command of the message
+ * @item: what it is about, for &ibtrace_job_ops.msg
+ *
+ * Sleeps. A message that cannot be built is not sent; a listener whose
+ * socket is full misses it (GET still tells).
+ */
+void ibtrace_job_notify(struct ibtrace_job *job, u8 cmd, const void *item)
+{
+	unsigned int group = job->ops->mcgrp;
+	struct sk_buff *skb, *mskb = NULL;
+
+	skb = genlmsg_new(job->ops->msg_size, GFP_KERNEL);
+	if (!skb)
+		return;
+	if (ibtrace_job_put_msg(skb, job, 0, 0, 0, cmd,
+				ibtrace_job_notify_body, item)) {
+		nlmsg_free(skb);
+		return;
+	}
+	if (genl_has_listeners(&ibtrace_genl_family, &init_net, group))
+		mskb = skb_clone(skb, GFP_KERNEL);
+	ibtrace_job_unicast(job, skb);
+	if (mskb)
+		genlmsg_multicast(&ibtrace_genl_family, mskb, 0, group,
+				  GFP_KERNEL);
+}
+
+/*
+ * The ID of the job a GET or CANCEL request names. The test commands
+ * (IBTRACE_CMD_TEST_GET, _CANCEL, @kind %IBTRACE_JOB_TEST) came before
+ * jobs of other kinds: they keep their attribute and their words.
+ */
+static int ibtrace_nl_job_id(struct genl_info *info, int kind, u32 *id)
+{
+	struct nlattr *attr;
+
+	if (kind == IBTRACE_JOB_TEST) {
+		attr = info->attrs[IBTRACE_A_TEST_JOB];
+		if (!attr) {
+			NL_SET_ERR_MSG(info->extack, "a job ID is required");
+			return -EINVAL;
+		}
+	} else {
+		if (GENL_REQ_ATTR_CHECK(info, IBTRACE_A_JOB)) {
+			NL_SET_ERR_MSG(info->extack, "a job id is required");
+			return -EINVAL;
+		}
+		attr = info->attrs[IBTRACE_A_JOB];
+	}
+	*id = nla_get_u32(attr);
+	return 0;
+}
+
+/**
+ * ibtrace_nl_job_get() - answer a "do" GET about one job
+ * @info: the request; it names the job
+ * @kind: the job must be of this &enum ibtrace_job_kind, -1 = any
+ * @cmd: command of the reply
+ * @body: writes the reply's attributes; its @arg points to a bool, true
+ *	(a full reply, not a dump entry)
+ *
+ * Return: 0 or a negative errno.
+ */
+int ibtrace_nl_job_get(struct genl_info *info, int kind, u8 cmd,
+		       ibtrace_job_body_t body)
+{
+	static const bool full = true;
+	struct ibtrace_job_reply r = { .cmd = cmd, .body = body, .arg = &full };
+	size_t size;
+	u32 id;
+	int err;
+
+	err = ibtrace_nl_job_id(info, kind, &id);
+	if (err)
+		return err;
+	r.job = ibtrace_job_get(id, kind);
+	if (!r.job) {
+		if (kind == IBTRACE_JOB_TEST)
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    info->attrs[IBTRACE_A_TEST_JOB],
+					    "no such test job");
+		else
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    info->attrs[IBTRACE_A_JOB],
+					    "no such job");
+		return -ENOENT;
+	}
+	size = IBTRACE_JOB_MSG_SIZE +
+	       (r.job->ops->size ? r.job->ops->size(r.job) : 0);
+	err = ibtrace_nl_reply(info, size, ibtrace_job_reply_fill, &r);
+	ibtrace_job_put(r.job);
+	return err;
+}
+
+/**
+ * ibtrace_nl_job_cancel() - answer a CANCEL request
+ * @info: the request; it names the job
+ * @kind: the job must be of this &enum ibtrace_job_kind, -1 = any
+ *
+ * Return: 0 or a negative errno.
+ */
+int ibtrace_nl_job_cancel(struct genl_info *info, int kind)
+{
+	u32 id;
+	int err;
+
+	err = ibtrace_nl_job_id(info, kind, &id);
+	if (err)
+		return err;
+	return ibtrace_job_cancel(id, kind, info->extack);
+}
+
+/**
+ * ibtrace_nl_job_get_dump() - a GET dump of the jobs, by ascending ID
+ * @skb: dump buffer
+ * @cb: dump state: args[0] = the next job ID to dump
+ * @kind: only jobs of this &enum ibtrace_job_kind, or -1 for any
+ * @cmd: command of the messages
+ * @body: writes one job's attributes; its @arg points to a bool, false
+ *	(a dump entry, which must stay small)
+ *
+ * Return: skb->len while more follows, 0 at the end, or a negative errno.
+ */
+int ibtrace_nl_job_get_dump(struct sk_buff *skb, struct netlink_callback *cb,
+			    int kind, u8 cmd, ibtrace_job_body_t body)
+{
+	static const bool full;
 	struct ibtrace_job *job;
 	int err = 0;
 
 	if (!cb->args[0])
 		cb->args[0] = 1;
 	while (cb->args[0] <= U32_MAX &&
-	       (job = ibtrace_job_get_from(cb->args[0], -1))) {
-		err = ibtrace_job_fill_msg(skb, job,
-					   NETLINK_CB(cb->skb).portid,
-					   cb->nlh->nlmsg_seq, NLM_F_MULTI,
-					   false);
+	       (job = ibtrace_job_get_from(cb->args[0], kind))) {
+		err = ibtrace_job_put_msg(skb, job,
+					  NETLINK_CB(cb->skb).portid,
+					  cb->nlh->nlmsg_seq, NLM_F_MULTI,
+					  cmd, body, &full);
 		cb->args[0] = (u64)job->id + (err ? 0 : 1);
 		ibtrace_job_put(job);
 		if (err)
@@ -106,12 +304,31 @@ int ibtrace_nl_job_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	return err;
 }
 
+/* JOB_GET: the common head and the kind's results. */
+static int ibtrace_job_get_body(struct sk_buff *skb, struct ibtrace_job *job,
+				const void *full)
+{
+	int err;
+
+	err = ibtrace_job_put_head(skb, job);
+	if (!err && job->ops->fill)
+		err = job->ops->fill(skb, job, *(const bool *)full);
+	return err;
+}
+
+int ibtrace_nl_job_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return ibtrace_nl_job_get(info, -1, IBTRACE_CMD_JOB_GET,
+				  ibtrace_job_get_body);
+}
+
+int ibtrace_nl_job_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return ibtrace_nl_job_get_dump(skb, cb, -1, IBTRACE_CMD_JOB_GET,
+				       ibtrace_job_get_body);
+}
+
 int ibtrace_nl_job_cancel_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	if (GENL_REQ_ATTR_CHECK(info, IBTRACE_A_JOB)) {
-		NL_SET_ERR_MSG(info->extack, "a job id is required");
-		return -EINVAL;
-	}
-	return ibtrace_job_cancel(nla_get_u32(info->attrs[IBTRACE_A_JOB]), -1,
-				  info->extack);
+	return ibtrace_nl_job_cancel(info, -1);
 }

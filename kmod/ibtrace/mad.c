@@ -364,3 +364,47 @@ int ibtrace_mad_exchange_all(struct ibtrace_port *port,
 	kfree(calls);
 	return err;
 }
+
+/**
+ * ibtrace_mad_agent_register() - register one of a port's MAD agents
+ * @port: the port; the agent's context
+ * @qpt: %IB_QPT_GSI or %IB_QPT_SMI
+ * @req: the requests it takes, or NULL (it only sends)
+ * @send_handler: called when a send completes
+ * @recv_handler: called with what it receives
+ * @agentp: where the agent goes (in @port)
+ *
+ * Return: 0 or a negative errno.
+ */
+int ibtrace_mad_agent_register(struct ibtrace_port *port,
+			       enum ib_qp_type qpt,
+			       struct ib_mad_reg_req *req,
+			       ib_mad_send_handler send_handler,
+			       ib_mad_recv_handler recv_handler,
+			       struct ib_mad_agent **agentp)
+{
+	struct ib_mad_agent *agent;
+
+	agent = ib_register_mad_agent(port->dev->ibdev, port->port_num, qpt,
+				      req, 0, send_handler, recv_handler,
+				      port, 0);
+	if (IS_ERR(agent))
+		return PTR_ERR(agent);
+	*agentp = agent;
+	return 0;
+}
+
+/**
+ * ibtrace_mad_agent_unregister() - unregister a port's MAD agent, if any
+ * @agentp: where it is (in its port); NULL after
+ *
+ * Outstanding sends are cancelled and their handlers have run when this
+ * returns.
+ */
+void ibtrace_mad_agent_unregister(struct ib_mad_agent **agentp)
+{
+	if (!*agentp)
+		return;
+	ib_unregister_mad_agent(*agentp);
+	*agentp = NULL;
+}

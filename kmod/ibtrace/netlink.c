@@ -24,6 +24,10 @@ struct netlink_range_validation ibtrace_nl_mlid_range = {
 	.min = IBTRACE_MIN_MULTICAST_LID, .max = IBTRACE_MAX_MULTICAST_LID,
 };
 
+struct netlink_range_validation ibtrace_nl_job_id_range = {
+	.min = 1, .max = U32_MAX,
+};
+
 /*
  * For requests that take no attribute: strict validation rejects every
  * type, 1 here (NLA_UNSPEC) and the others as past maxattr. Two entries,
@@ -226,6 +230,85 @@ int ibtrace_nl_get_port(struct nlattr **attrs, struct netlink_ext_ack *extack,
 }
 
 /**
+ * ibtrace_nl_get_dest() - the destination a ping or a trace request names
+ * @attrs: parsed request
+ * @extack: where to say what is wrong
+ * @dgid_type: the request's DGID attribute
+ * @dlid_type: the request's DLID attribute
+ * @dgid: the DGID, when the request gives one
+ * @has_dgid: whether it does
+ * @dlid: the DLID, 0 when not given
+ *
+ * Return: 0, or -EINVAL when neither is given or the DGID is multicast.
+ */
+int ibtrace_nl_get_dest(struct nlattr **attrs, struct netlink_ext_ack *extack,
+			int dgid_type, int dlid_type, union ib_gid *dgid,
+			bool *has_dgid, u32 *dlid)
+{
+	if (!attrs[dgid_type] && !attrs[dlid_type]) {
+		NL_SET_ERR_MSG(extack, "a destination (DGID or DLID) is required");
+		return -EINVAL;
+	}
+	if (attrs[dgid_type]) {
+		nla_memcpy(dgid->raw, attrs[dgid_type], sizeof(dgid->raw));
+		/*
+		 * Not a port: nothing answers a Get there, and on rxe
+		 * (6.1) each MAD sent to one leaks a reference to QP1,
+		 * so that removing the device hangs and WARNs.
+		 */
+		if (dgid->raw[0] == 0xff) {
+			NL_SET_ERR_MSG_ATTR(extack, attrs[dgid_type],
+					    "a multicast DGID is not a destination");
+			return -EINVAL;
+		}
+		*has_dgid = true;
+	}
+	*dlid = ibtrace_nl_get_u32(attrs, dlid_type, 0);
+	return 0;
+}
+
+/**
+ * ibtrace_nl_get_timing() - the MAD timing a request asks for
+ * @attrs: parsed request
+ * @timeout_type: its attribute of the wait per attempt
+ * @retries_type: its attribute of the retries
+ * @timeout_ms: the wait per attempt, IBTRACE_DEF_TIMEOUT_MS if not given
+ * @retries: the retries, IBTRACE_DEF_RETRIES if not given
+ */
+void ibtrace_nl_get_timing(struct nlattr **attrs, int timeout_type,
+			   int retries_type, u32 *timeout_ms, u32 *retries)
+{
+	*timeout_ms = ibtrace_nl_get_u32(attrs, timeout_type,
+					 IBTRACE_DEF_TIMEOUT_MS);
+	*retries = ibtrace_nl_get_u32(attrs, retries_type, IBTRACE_DEF_RETRIES);
+}
+
+/**
+ * ibtrace_nl_put_nest() - a nested attribute, whole or not at all
+ * @skb: message being built
+ * @type: the nest's attribute
+ * @fill: writes what it holds
+ * @data: passed to @fill
+ *
+ * Return: 0, or -EMSGSIZE with nothing of the nest left in @skb.
+ */
+int ibtrace_nl_put_nest(struct sk_buff *skb, int type,
+			ibtrace_nl_nest_fill_t fill, const void *data)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, type);
+	if (!nest)
+		return -EMSGSIZE;
+	if (fill(skb, data)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/**
  * ibtrace_nl_put_port_id() - the attributes that name a port
  * @skb: message being built
  * @port: the port
@@ -261,6 +344,48 @@ static int ibtrace_nl_fill_port(struct sk_buff *skb, struct ibtrace_port *port,
 }
 
 /**
+ * ibtrace_nl_reply() - answer a "do" request with one message
+ * @info: the request
+ * @size: room the message needs
+ * @fill: builds it
+ * @arg: passed to @fill
+ *
+ * Return: 0, -ENOMEM, or what @fill or sending the reply returned.
+ */
+int ibtrace_nl_reply(struct genl_info *info, size_t size,
+		     ibtrace_nl_reply_fill_t fill, void *arg)
+{
+	struct sk_buff *skb;
+	int err;
+
+	skb = genlmsg_new(size, GFP_KERNEL);
+	if (!skb)
+		return -ENOMEM;
+	err = fill(skb, info, arg);
+	if (err) {
+		nlmsg_free(skb);
+		return err;
+	}
+	return genlmsg_reply(skb, info);
+}
+
+/* What ibtrace_nl_reply_port() answers with. */
+struct ibtrace_nl_port_reply {
+	struct ibtrace_port *port;
+	u8 cmd;
+	ibtrace_nl_fill_t fill;
+};
+
+static int ibtrace_nl_fill_port_reply(struct sk_buff *skb,
+				      struct genl_info *info, void *arg)
+{
+	const struct ibtrace_nl_port_reply *r = arg;
+
+	return ibtrace_nl_fill_port(skb, r->port, info->snd_portid,
+				    info->snd_seq, 0, r->cmd, r->fill);
+}
+
+/**
  * ibtrace_nl_reply_port() - answer a "do" request about one port
  * @info: the request (device and port attributes required)
  * @cmd: command of the reply
@@ -271,28 +396,15 @@ static int ibtrace_nl_fill_port(struct sk_buff *skb, struct ibtrace_port *port,
 int ibtrace_nl_reply_port(struct genl_info *info, u8 cmd,
 			  ibtrace_nl_fill_t fill)
 {
-	struct ibtrace_port *port;
-	struct sk_buff *skb;
+	struct ibtrace_nl_port_reply r = { .cmd = cmd, .fill = fill };
 	int err;
 
-	err = ibtrace_nl_get_port(info->attrs, info->extack, 0, &port);
+	err = ibtrace_nl_get_port(info->attrs, info->extack, 0, &r.port);
 	if (err)
 		return err;
-
-	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!skb) {
-		err = -ENOMEM;
-		goto out_put;
-	}
-	err = ibtrace_nl_fill_port(skb, port, info->snd_portid, info->snd_seq,
-				   0, cmd, fill);
-	if (err) {
-		nlmsg_free(skb);
-		goto out_put;
-	}
-	err = genlmsg_reply(skb, info);
-out_put:
-	ibtrace_dev_put(port->dev);
+	err = ibtrace_nl_reply(info, NLMSG_GOODSIZE,
+			       ibtrace_nl_fill_port_reply, &r);
+	ibtrace_dev_put(r.port->dev);
 	return err;
 }
 

@@ -35,6 +35,8 @@ extern struct netlink_range_validation ibtrace_nl_timeout_range;
 extern struct netlink_range_validation ibtrace_nl_lid_range;
 /* a multicast LID, IBTRACE_MIN_MULTICAST_LID..IBTRACE_MAX_MULTICAST_LID */
 extern struct netlink_range_validation ibtrace_nl_mlid_range;
+/* a job ID, 1..U32_MAX */
+extern struct netlink_range_validation ibtrace_nl_job_id_range;
 
 int ibtrace_nl_init(void);
 void ibtrace_nl_exit(void);
@@ -55,6 +57,18 @@ void ibtrace_nl_exit(void);
 	.maxattr = sizeof(p) / sizeof((p)[0]) - 1 + __must_be_array(p) +	\
 		   BUILD_BUG_ON_ZERO(sizeof(p) < 2 * sizeof((p)[0]))
 
+/*
+ * The policy of the attributes that name a local device, and a port on it
+ * (ibtrace_nl_get_dev(), ibtrace_nl_get_port()), in a request's policy.
+ */
+#define IBTRACE_NL_DEV_POLICY						\
+	[IBTRACE_A_DEV_INDEX] = { .type = NLA_U32 },			\
+	[IBTRACE_A_DEV_NAME] = { .type = NLA_NUL_STRING,		\
+				 .len = IB_DEVICE_NAME_MAX - 1 }
+#define IBTRACE_NL_PORT_POLICY						\
+	[IBTRACE_A_PORT] = NLA_POLICY_RANGE(NLA_U32, 1, 255),		\
+	IBTRACE_NL_DEV_POLICY
+
 /**
  * typedef ibtrace_nl_fill_t - write one port's message body
  * @skb: message being built (header already put)
@@ -69,11 +83,83 @@ int ibtrace_nl_get_dev(struct nlattr **attrs, struct netlink_ext_ack *extack,
 		       struct ibtrace_dev **devp);
 int ibtrace_nl_get_port(struct nlattr **attrs, struct netlink_ext_ack *extack,
 			u32 default_port, struct ibtrace_port **portp);
+int ibtrace_nl_get_dest(struct nlattr **attrs, struct netlink_ext_ack *extack,
+			int dgid_type, int dlid_type, union ib_gid *dgid,
+			bool *has_dgid, u32 *dlid);
+void ibtrace_nl_get_timing(struct nlattr **attrs, int timeout_type,
+			   int retries_type, u32 *timeout_ms, u32 *retries);
 int ibtrace_nl_put_port_id(struct sk_buff *skb, struct ibtrace_port *port);
+
+/**
+ * typedef ibtrace_nl_reply_fill_t - build the reply to a "do" request
+ * @skb: the reply, empty
+ * @info: the request
+ * @arg: what the caller of ibtrace_nl_reply() passed
+ *
+ * Return: 0, or a negative errno: the reply is then not sent.
+ */
+typedef int (*ibtrace_nl_reply_fill_t)(struct sk_buff *skb,
+				       struct genl_info *info, void *arg);
+
+int ibtrace_nl_reply(struct genl_info *info, size_t size,
+		     ibtrace_nl_reply_fill_t fill, void *arg);
 int ibtrace_nl_reply_port(struct genl_info *info, u8 cmd,
 			  ibtrace_nl_fill_t fill);
 int ibtrace_nl_dump_ports(struct sk_buff *skb, struct netlink_callback *cb,
 			  u8 cmd, ibtrace_nl_fill_t fill);
+
+/**
+ * ibtrace_nl_get_u32() - a u32 attribute of a request, or its default
+ * @attrs: parsed request
+ * @type: the attribute
+ * @def: the value when the request does not give it
+ *
+ * Return: the value.
+ */
+static inline u32 ibtrace_nl_get_u32(struct nlattr **attrs, int type, u32 def)
+{
+	return attrs[type] ? nla_get_u32(attrs[type]) : def;
+}
+
+/**
+ * typedef ibtrace_nl_nest_fill_t - write a nested attribute's attributes
+ * @skb: message being built (nest started)
+ * @data: what ibtrace_nl_put_nest() was given
+ *
+ * Return: 0, or non-zero when a put failed.
+ */
+typedef int (*ibtrace_nl_nest_fill_t)(struct sk_buff *skb, const void *data);
+
+int ibtrace_nl_put_nest(struct sk_buff *skb, int type,
+			ibtrace_nl_nest_fill_t fill, const void *data);
+
+/**
+ * ibtrace_nl_put_u8_nz() - a u8 attribute, unless its value is 0
+ * @skb: message being built
+ * @type: the attribute
+ * @value: its value
+ *
+ * Return: 0 or -EMSGSIZE.
+ */
+static inline int ibtrace_nl_put_u8_nz(struct sk_buff *skb, int type,
+				       u8 value)
+{
+	return value ? nla_put_u8(skb, type, value) : 0;
+}
+
+/**
+ * ibtrace_nl_put_u32_nz() - a u32 attribute, unless its value is 0
+ * @skb: message being built
+ * @type: the attribute
+ * @value: its value
+ *
+ * Return: 0 or -EMSGSIZE.
+ */
+static inline int ibtrace_nl_put_u32_nz(struct sk_buff *skb, int type,
+					u32 value)
+{
+	return value ? nla_put_u32(skb, type, value) : 0;
+}
 
 /* dev_nl.c */
 extern const struct nla_policy ibtrace_dev_get_policy[IBTRACE_A_PORT + 1];

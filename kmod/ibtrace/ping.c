@@ -136,6 +136,7 @@ int ibtrace_ping_run(struct ibtrace_port *port,
 	req->retries = params->retries;
 	req->stop = params->stop;
 	probe.req = req;
+	probe.sroute = params->sroute_len > 0;
 
 	for (seq = 1; seq <= params->count; seq++) {
 		if (seq > 1) {

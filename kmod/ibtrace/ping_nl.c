@@ -27,10 +27,7 @@ static struct netlink_range_validation ibtrace_interval_range = {
 };
 
 const struct nla_policy ibtrace_ping_policy[IBTRACE_A_JOB_DETACH + 1] = {
-	[IBTRACE_A_DEV_INDEX] = { .type = NLA_U32 },
-	[IBTRACE_A_DEV_NAME] = { .type = NLA_NUL_STRING,
-				 .len = IB_DEVICE_NAME_MAX - 1 },
-	[IBTRACE_A_PORT] = NLA_POLICY_RANGE(NLA_U32, 1, 255),
+	IBTRACE_NL_PORT_POLICY,
 	[IBTRACE_A_PING_DGID] = NLA_POLICY_EXACT_LEN(sizeof(union ib_gid)),
 	[IBTRACE_A_PING_DLID] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_nl_lid_range),
@@ -65,187 +62,114 @@ static struct ibtrace_ping_job *ibtrace_ping_job(struct ibtrace_job *job)
 	return container_of(job, struct ibtrace_ping_job, base);
 }
 
-static u32 ibtrace_nl_u32(struct nlattr **attrs, int type, u32 def)
-{
-	return attrs[type] ? nla_get_u32(attrs[type]) : def;
-}
-
 static int ibtrace_ping_parse(struct nlattr **attrs,
 			      struct netlink_ext_ack *extack,
 			      struct ibtrace_ping_params *p)
 {
 	struct nlattr *sr = attrs[IBTRACE_A_PING_SROUTE];
 
-	if (!attrs[IBTRACE_A_PING_DGID] && !attrs[IBTRACE_A_PING_DLID]) {
-		NL_SET_ERR_MSG(extack, "a destination (DGID or DLID) is required");
-		return -EINVAL;
-	}
-	if (attrs[IBTRACE_A_PING_DGID]) {
-		nla_memcpy(p->dgid.raw, attrs[IBTRACE_A_PING_DGID],
-			   sizeof(p->dgid.raw));
-		/*
-		 * Not a port: nothing answers a Get there, and on rxe
-		 * (6.1) each MAD sent to one leaks a reference to QP1,
-		 * so that removing the device hangs and WARNs.
-		 */
-		if (p->dgid.raw[0] == 0xff) {
-			NL_SET_ERR_MSG_ATTR(extack, attrs[IBTRACE_A_PING_DGID],
-					    "a multicast DGID is not a destination");
-			return -EINVAL;
-		}
-		p->has_dgid = true;
-	}
-	p->dlid = ibtrace_nl_u32(attrs, IBTRACE_A_PING_DLID, 0);
-	p->count = ibtrace_nl_u32(attrs, IBTRACE_A_PING_COUNT, 1);
-	p->interval_ms = ibtrace_nl_u32(attrs, IBTRACE_A_PING_INTERVAL_MS,
-					IBTRACE_PING_DEF_INTERVAL_MS);
-	p->timeout_ms = ibtrace_nl_u32(attrs, IBTRACE_A_PING_TIMEOUT_MS,
-				       IBTRACE_DEF_TIMEOUT_MS);
-	p->retries = ibtrace_nl_u32(attrs, IBTRACE_A_PING_RETRIES,
-				    IBTRACE_DEF_RETRIES);
+	p->count = ibtrace_nl_get_u32(attrs, IBTRACE_A_PING_COUNT, 1);
+	p->interval_ms = ibtrace_nl_get_u32(attrs, IBTRACE_A_PING_INTERVAL_MS,
+					    IBTRACE_PING_DEF_INTERVAL_MS);
+	ibtrace_nl_get_timing(attrs, IBTRACE_A_PING_TIMEOUT_MS,
+			      IBTRACE_A_PING_RETRIES, &p->timeout_ms,
+			      &p->retries);
 	if (sr) {
 		p->sroute_len = nla_len(sr);
 		memcpy(p->sroute, nla_data(sr), p->sroute_len);
 	}
-	return 0;
+	return ibtrace_nl_get_dest(attrs, extack, IBTRACE_A_PING_DGID,
+				   IBTRACE_A_PING_DLID, &p->dgid, &p->has_dgid,
+				   &p->dlid);
 }
 
-static int ibtrace_put_probe(struct sk_buff *skb,
-			     const struct ibtrace_ping_probe *probe,
-			     bool sroute)
+/* What the probe found: its answer's attributes, when answered. */
+static int ibtrace_put_probe_answer(struct sk_buff *skb,
+				    const struct ibtrace_mad_req *req,
+				    bool sroute)
 {
-	const struct ibtrace_mad_req *req = probe->req;
-	bool answered = probe->status == IBTRACE_PROBE_OK ||
-			probe->status == IBTRACE_PROBE_REMOTE_ERROR;
-	const struct ib_class_port_info *cpi;
-	struct nlattr *nest;
-
-	nest = nla_nest_start(skb, IBTRACE_A_PING_PROBE);
-	if (!nest)
-		return -EMSGSIZE;
-	if (nla_put_u32(skb, IBTRACE_PROBE_A_SEQ, probe->seq) ||
-	    nla_put_u8(skb, IBTRACE_PROBE_A_STATUS, probe->status) ||
-	    nla_put_u32(skb, IBTRACE_PROBE_A_ATTEMPTS, req->attempts))
-		goto err_cancel;
-	if (!answered)
-		goto out;
+	const struct ib_class_port_info *cpi =
+		(const struct ib_class_port_info *)req->resp.data;
 
 	if (nla_put_u16(skb, IBTRACE_PROBE_A_MAD_STATUS,
 			be16_to_cpu(req->resp.mad_hdr.status)) ||
 	    nla_put_u64_64bit(skb, IBTRACE_PROBE_A_RTT_NS, req->rtt_ns,
 			      IBTRACE_PROBE_A_PAD) ||
 	    nla_put_u32(skb, IBTRACE_PROBE_A_SLID, req->slid))
-		goto err_cancel;
+		return -EMSGSIZE;
 	if (req->has_grh &&
 	    nla_put(skb, IBTRACE_PROBE_A_SGID, sizeof(req->sgid),
 		    req->sgid.raw))
-		goto err_cancel;
+		return -EMSGSIZE;
 
-	if (sroute) {
-		if (nla_put_u8(skb, IBTRACE_PROBE_A_ACTUAL_PORT,
-			       req->resp.data[IBTRACE_SROUTE_ACTUAL_PORT]))
-			goto err_cancel;
-	} else if (!req->resp.mad_hdr.status) {
-		cpi = (const struct ib_class_port_info *)req->resp.data;
-		if (nla_put_u8(skb, IBTRACE_PROBE_A_CPI_BASE_VERSION,
-			       cpi->base_version) ||
-		    nla_put_u8(skb, IBTRACE_PROBE_A_CPI_CLASS_VERSION,
-			       cpi->class_version) ||
-		    nla_put_u16(skb, IBTRACE_PROBE_A_CPI_CAP_MASK,
-				be16_to_cpu(cpi->capability_mask)) ||
-		    nla_put_u8(skb, IBTRACE_PROBE_A_CPI_RESP_TIME,
-			       be32_to_cpu(cpi->cap_mask2_resp_time) &
-			       IB_CLASS_PORT_INFO_RESP_TIME_MASK))
-			goto err_cancel;
-	}
-out:
-	nla_nest_end(skb, nest);
+	if (sroute)
+		return nla_put_u8(skb, IBTRACE_PROBE_A_ACTUAL_PORT,
+				  req->resp.data[IBTRACE_SROUTE_ACTUAL_PORT]);
+	if (req->resp.mad_hdr.status)
+		return 0;
+	if (nla_put_u8(skb, IBTRACE_PROBE_A_CPI_BASE_VERSION,
+		       cpi->base_version) ||
+	    nla_put_u8(skb, IBTRACE_PROBE_A_CPI_CLASS_VERSION,
+		       cpi->class_version) ||
+	    nla_put_u16(skb, IBTRACE_PROBE_A_CPI_CAP_MASK,
+			be16_to_cpu(cpi->capability_mask)) ||
+	    nla_put_u8(skb, IBTRACE_PROBE_A_CPI_RESP_TIME,
+		       be32_to_cpu(cpi->cap_mask2_resp_time) &
+		       IB_CLASS_PORT_INFO_RESP_TIME_MASK))
+		return -EMSGSIZE;
 	return 0;
+}
 
-err_cancel:
-	nla_nest_cancel(skb, nest);
-	return -EMSGSIZE;
+static int ibtrace_probe_attrs(struct sk_buff *skb, const void *data)
+{
+	const struct ibtrace_ping_probe *probe = data;
+	bool answered = probe->status == IBTRACE_PROBE_OK ||
+			probe->status == IBTRACE_PROBE_REMOTE_ERROR;
+
+	return nla_put_u32(skb, IBTRACE_PROBE_A_SEQ, probe->seq) ||
+	       nla_put_u8(skb, IBTRACE_PROBE_A_STATUS, probe->status) ||
+	       nla_put_u32(skb, IBTRACE_PROBE_A_ATTEMPTS, probe->req->attempts) ||
+	       (answered &&
+		ibtrace_put_probe_answer(skb, probe->req, probe->sroute));
+}
+
+static int ibtrace_summary_attrs(struct sk_buff *skb, const void *data)
+{
+	const struct ibtrace_ping_summary *s = data;
+
+	if (nla_put_u32(skb, IBTRACE_SUMMARY_A_SENT, s->sent) ||
+	    nla_put_u32(skb, IBTRACE_SUMMARY_A_RECEIVED, s->received) ||
+	    nla_put_u32(skb, IBTRACE_SUMMARY_A_ERRORS, s->errors))
+		return -EMSGSIZE;
+	if (!s->received)
+		return 0;
+	return nla_put_u64_64bit(skb, IBTRACE_SUMMARY_A_RTT_MIN_NS,
+				 s->rtt_min_ns, IBTRACE_SUMMARY_A_PAD) ||
+	       nla_put_u64_64bit(skb, IBTRACE_SUMMARY_A_RTT_AVG_NS,
+				 s->rtt_avg_ns, IBTRACE_SUMMARY_A_PAD) ||
+	       nla_put_u64_64bit(skb, IBTRACE_SUMMARY_A_RTT_MAX_NS,
+				 s->rtt_max_ns, IBTRACE_SUMMARY_A_PAD) ||
+	       nla_put_u64_64bit(skb, IBTRACE_SUMMARY_A_RTT_P99_NS,
+				 s->rtt_p99_ns, IBTRACE_SUMMARY_A_PAD) ||
+	       nla_put_u64_64bit(skb, IBTRACE_SUMMARY_A_RTT_MEDIAN_NS,
+				 s->rtt_median_ns, IBTRACE_SUMMARY_A_PAD);
 }
 
 static int ibtrace_put_summary(struct sk_buff *skb,
 			       const struct ibtrace_ping_summary *s)
 {
-	struct nlattr *nest;
-
-	nest = nla_nest_start(skb, IBTRACE_A_PING_SUMMARY);
-	if (!nest)
-		return -EMSGSIZE;
-	if (nla_put_u32(skb, IBTRACE_SUMMARY_A_SENT, s->sent) ||
-	    nla_put_u32(skb, IBTRACE_SUMMARY_A_RECEIVED, s->received) ||
-	    nla_put_u32(skb, IBTRACE_SUMMARY_A_ERRORS, s->errors)) {
-		nla_nest_cancel(skb, nest);
-		return -EMSGSIZE;
-	}
-	if (s->received &&
-	    (nla_put_u64_64bit(skb, IBTRACE_SUMMARY_A_RTT_MIN_NS,
-			       s->rtt_min_ns, IBTRACE_SUMMARY_A_PAD) ||
-	     nla_put_u64_64bit(skb, IBTRACE_SUMMARY_A_RTT_AVG_NS,
-			       s->rtt_avg_ns, IBTRACE_SUMMARY_A_PAD) ||
-	     nla_put_u64_64bit(skb, IBTRACE_SUMMARY_A_RTT_MAX_NS,
-			       s->rtt_max_ns, IBTRACE_SUMMARY_A_PAD) ||
-	     nla_put_u64_64bit(skb, IBTRACE_SUMMARY_A_RTT_P99_NS,
-			       s->rtt_p99_ns, IBTRACE_SUMMARY_A_PAD) ||
-	     nla_put_u64_64bit(skb, IBTRACE_SUMMARY_A_RTT_MEDIAN_NS,
-			       s->rtt_median_ns, IBTRACE_SUMMARY_A_PAD))) {
-		nla_nest_cancel(skb, nest);
-		return -EMSGSIZE;
-	}
-	nla_nest_end(skb, nest);
-	return 0;
+	return ibtrace_nl_put_nest(skb, IBTRACE_A_PING_SUMMARY,
+				   ibtrace_summary_attrs, s);
 }
 
-/* A message of the ping: the job, and a probe or (at the end) the summary. */
-static struct sk_buff *ibtrace_ping_msg(struct ibtrace_ping_job *pj, u8 cmd,
-					const struct ibtrace_ping_probe *probe)
+/* A message of the ping after the head: a probe or (at the end) the summary. */
+static int ibtrace_ping_job_msg(struct sk_buff *skb, struct ibtrace_job *job,
+				const void *probe)
 {
-	struct sk_buff *skb;
-	void *hdr;
-	int err;
-
-	skb = genlmsg_new(IBTRACE_PING_MSG_SIZE, GFP_KERNEL);
-	if (!skb)
-		return NULL;
-	hdr = genlmsg_put(skb, 0, 0, &ibtrace_genl_family, 0, cmd);
-	if (!hdr)
-		goto err_free;
-	mutex_lock(&pj->base.lock);
-	err = ibtrace_job_put_head(skb, &pj->base);
-	if (!err && probe)
-		err = ibtrace_put_probe(skb, probe, pj->params.sroute_len > 0);
-	else if (!err)
-		err = ibtrace_put_summary(skb, &pj->sum);
-	mutex_unlock(&pj->base.lock);
-	if (err)
-		goto err_free;
-	genlmsg_end(skb, hdr);
-	return skb;
-
-err_free:
-	nlmsg_free(skb);
-	return NULL;
-}
-
-/* Send a message to the requester and the "ping" group. */
-static void ibtrace_ping_notify(struct ibtrace_ping_job *pj, u8 cmd,
-				const struct ibtrace_ping_probe *probe)
-{
-	struct sk_buff *skb, *mskb = NULL;
-
-	skb = ibtrace_ping_msg(pj, cmd, probe);
-	if (!skb)
-		return;
-	if (genl_has_listeners(&ibtrace_genl_family, &init_net,
-			       IBTRACE_NL_MCGRP_PING))
-		mskb = skb_clone(skb, GFP_KERNEL);
-	ibtrace_job_unicast(&pj->base, skb);
-	if (mskb)
-		genlmsg_multicast(&ibtrace_genl_family, mskb, 0,
-				  IBTRACE_NL_MCGRP_PING, GFP_KERNEL);
+	if (probe)
+		return ibtrace_nl_put_nest(skb, IBTRACE_A_PING_PROBE,
+					   ibtrace_probe_attrs, probe);
+	return ibtrace_put_summary(skb, &ibtrace_ping_job(job)->sum);
 }
 
 /* After each probe: count it, and tell. */
@@ -262,7 +186,7 @@ static int ibtrace_ping_report(void *data,
 	if (probe->status == IBTRACE_PROBE_REMOTE_ERROR)
 		pj->sum.errors++;
 	mutex_unlock(&pj->base.lock);
-	ibtrace_ping_notify(pj, IBTRACE_CMD_PING_PROBE, probe);
+	ibtrace_job_notify(&pj->base, IBTRACE_CMD_PING_PROBE, probe);
 	return 0;
 }
 
@@ -287,7 +211,7 @@ static void ibtrace_ping_job_run(struct ibtrace_job *job)
 
 static void ibtrace_ping_job_end(struct ibtrace_job *job)
 {
-	ibtrace_ping_notify(ibtrace_ping_job(job), IBTRACE_CMD_PING, NULL);
+	ibtrace_job_notify(job, IBTRACE_CMD_PING, NULL);
 }
 
 /* GET: what was asked, and the statistics so far. */
@@ -299,9 +223,8 @@ static int ibtrace_ping_job_fill(struct sk_buff *skb, struct ibtrace_job *job,
 	if (p->has_dgid &&
 	    nla_put(skb, IBTRACE_A_PING_DGID, sizeof(p->dgid), p->dgid.raw))
 		return -EMSGSIZE;
-	if (p->dlid && nla_put_u32(skb, IBTRACE_A_PING_DLID, p->dlid))
-		return -EMSGSIZE;
-	if (nla_put_u32(skb, IBTRACE_A_PING_COUNT, p->count) ||
+	if (ibtrace_nl_put_u32_nz(skb, IBTRACE_A_PING_DLID, p->dlid) ||
+	    nla_put_u32(skb, IBTRACE_A_PING_COUNT, p->count) ||
 	    nla_put_u32(skb, IBTRACE_A_PING_INTERVAL_MS, p->interval_ms))
 		return -EMSGSIZE;
 	return ibtrace_put_summary(skb, &ibtrace_ping_job(job)->sum);
@@ -312,10 +235,26 @@ static void ibtrace_ping_job_free(struct ibtrace_job *job)
 	kfree(ibtrace_ping_job(job));
 }
 
+/* The destination, once the request names the port. */
+static int ibtrace_ping_job_check(struct ibtrace_job *job,
+				  struct ibtrace_port *port,
+				  struct genl_info *info)
+{
+	const struct ibtrace_ping_params *p = &ibtrace_ping_job(job)->params;
+
+	return ibtrace_addr_check(port, p->has_dgid ? &p->dgid : NULL, p->dlid,
+				  info->extack);
+}
+
 static const struct ibtrace_job_ops ibtrace_ping_ops = {
 	.kind = IBTRACE_JOB_PING,
 	.name = "ping",
 	.max_running = IBTRACE_PING_MAX_RUNNING,
+	.needs_agent = true,
+	.check = ibtrace_ping_job_check,
+	.mcgrp = IBTRACE_NL_MCGRP_PING,
+	.msg_size = IBTRACE_PING_MSG_SIZE,
+	.msg = ibtrace_ping_job_msg,
 	.run = ibtrace_ping_job_run,
 	.end = ibtrace_ping_job_end,
 	.fill = ibtrace_ping_job_fill,
@@ -325,10 +264,6 @@ static const struct ibtrace_job_ops ibtrace_ping_ops = {
 int ibtrace_nl_ping_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ibtrace_ping_job *pj;
-	struct ibtrace_port *port;
-	struct sk_buff *rskb;
-	void *hdr;
-	u32 id;
 	int err;
 
 	pj = kzalloc(sizeof(*pj), GFP_KERNEL);
@@ -336,50 +271,9 @@ int ibtrace_nl_ping_doit(struct sk_buff *skb, struct genl_info *info)
 		return -ENOMEM;
 	ibtrace_job_init(&pj->base, &ibtrace_ping_ops);
 	err = ibtrace_ping_parse(info->attrs, info->extack, &pj->params);
-	if (err)
-		goto out_job;
-
-	err = ibtrace_nl_get_port(info->attrs, info->extack, 1, &port);
-	if (err)
-		goto out_job;
-	if (!port->agent) {
-		NL_SET_ERR_MSG(info->extack,
-			       "the port has no class 0x30 agent (no GSI)");
-		err = -EOPNOTSUPP;
-		goto out_put;
-	}
-	err = ibtrace_addr_check(port, pj->params.has_dgid ?
-				 &pj->params.dgid : NULL, pj->params.dlid,
-				 info->extack);
-	if (err)
-		goto out_put;
-
-	rskb = genlmsg_new(IBTRACE_PING_MSG_SIZE, GFP_KERNEL);
-	if (!rskb) {
-		err = -ENOMEM;
-		goto out_put;
-	}
-	err = ibtrace_job_start(&pj->base, port, info, info->extack, &id);
 	if (err) {
-		nlmsg_free(rskb);
-		goto out_put;
-	}
-	pj = NULL;	/* the framework's now */
-	hdr = genlmsg_put_reply(rskb, info, &ibtrace_genl_family, 0,
-				IBTRACE_CMD_PING);
-	if (!hdr || ibtrace_nl_put_port_id(rskb, port) ||
-	    nla_put_u32(rskb, IBTRACE_A_JOB, id)) {
-		/* The ping runs anyway; its messages and GET still tell. */
-		nlmsg_free(rskb);
-		err = -EMSGSIZE;
-		goto out_put;
-	}
-	genlmsg_end(rskb, hdr);
-	err = genlmsg_reply(rskb, info);
-out_put:
-	ibtrace_dev_put(port->dev);
-out_job:
-	if (pj)
 		ibtrace_job_put(&pj->base);
-	return err;
+		return err;
+	}
+	return ibtrace_nl_job_start(&pj->base, info, IBTRACE_CMD_PING);
 }

@@ -20,9 +20,7 @@ static struct netlink_range_validation ibtrace_server_hold_range = {
 
 const struct nla_policy
 ibtrace_server_start_policy[IBTRACE_A_SERVER_MAX_HOLD_MS + 1] = {
-	[IBTRACE_A_DEV_INDEX] = { .type = NLA_U32 },
-	[IBTRACE_A_DEV_NAME] = { .type = NLA_NUL_STRING,
-				 .len = IB_DEVICE_NAME_MAX - 1 },
+	IBTRACE_NL_DEV_POLICY,
 	[IBTRACE_A_SERVER_PORT] = NLA_POLICY_MIN(NLA_U16, 1),
 	[IBTRACE_A_SERVER_MAX_CONNS] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_server_conns_range),

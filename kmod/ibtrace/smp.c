@@ -40,16 +40,9 @@ static void ibtrace_smp_send_done(struct ib_mad_agent *agent,
  */
 int ibtrace_smp_register(struct ibtrace_port *port)
 {
-	struct ib_mad_agent *agent;
-
-	agent = ib_register_mad_agent(port->dev->ibdev, port->port_num,
-				      IB_QPT_SMI, NULL, 0,
-				      ibtrace_smp_send_done, ibtrace_smp_recv,
-				      port, 0);
-	if (IS_ERR(agent))
-		return PTR_ERR(agent);
-	port->smi_agent = agent;
-	return 0;
+	return ibtrace_mad_agent_register(port, IB_QPT_SMI, NULL,
+					  ibtrace_smp_send_done,
+					  ibtrace_smp_recv, &port->smi_agent);
 }
 
 /**
@@ -58,10 +51,7 @@ int ibtrace_smp_register(struct ibtrace_port *port)
  */
 void ibtrace_smp_unregister(struct ibtrace_port *port)
 {
-	if (!port->smi_agent)
-		return;
-	ib_unregister_mad_agent(port->smi_agent);
-	port->smi_agent = NULL;
+	ibtrace_mad_agent_unregister(&port->smi_agent);
 }
 
 /**

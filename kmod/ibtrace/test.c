@@ -74,51 +74,6 @@ static void ibtrace_test_free(struct ibtrace_job *base)
 }
 
 /**
- * ibtrace_test_put() - drop a reference to a job
- * @job: the job
- */
-void ibtrace_test_put(struct ibtrace_test_job *job)
-{
-	ibtrace_job_put(&job->base);
-}
-
-static bool ibtrace_is_test(const struct ibtrace_job *job)
-{
-	return job->ops->kind == IBTRACE_JOB_TEST;
-}
-
-/**
- * ibtrace_test_get() - a test job by ID
- * @id: job ID
- *
- * Return: the job with a reference held, or NULL (also when @id is a job
- * of another kind).
- */
-struct ibtrace_test_job *ibtrace_test_get(u32 id)
-{
-	struct ibtrace_job *job = ibtrace_job_get(id);
-
-	if (job && !ibtrace_is_test(job)) {
-		ibtrace_job_put(job);
-		job = NULL;
-	}
-	return job ? ibtrace_test_job(job) : NULL;
-}
-
-/**
- * ibtrace_test_get_from() - the test job with the lowest ID at or above @id
- * @id: where to start
- *
- * Return: the job with a reference held, or NULL.
- */
-struct ibtrace_test_job *ibtrace_test_get_from(u32 id)
-{
-	struct ibtrace_job *job = ibtrace_job_get_from(id, IBTRACE_JOB_TEST);
-
-	return job ? ibtrace_test_job(job) : NULL;
-}
-
-/**
  * ibtrace_test_cancelled() - should the test stop now?
  * @job: the job
  *
@@ -536,6 +491,8 @@ static const struct ibtrace_job_ops ibtrace_test_ops = {
 	.name = "test",
 	.max_running = IBTRACE_TEST_MAX_RUNNING,
 	.cancel_at_unload = true,
+	.check = ibtrace_nl_test_check,
+	.reply = ibtrace_nl_test_reply,
 	.run = ibtrace_test_run,
 	.end = ibtrace_test_end,
 	.fill = ibtrace_nl_test_fill,
@@ -544,28 +501,22 @@ static const struct ibtrace_job_ops ibtrace_test_ops = {
 };
 
 /**
- * ibtrace_test_start() - start a job
- * @port: the local port; the caller holds a device reference, the job
- *	takes its own
+ * ibtrace_test_new() - a new job of a test, not started
  * @def: the test
- * @args: its arguments
- * @info: the request (its socket owns the job)
- * @id: the new job's ID
  *
- * Return: 0, -EBUSY (too many running), -ESHUTDOWN (module unloading),
- * -ENOMEM.
+ * The request's arguments come with the start (ibtrace_nl_job_start(),
+ * &ibtrace_job_ops.check).
+ *
+ * Return: the job, for ibtrace_nl_job_start(), or NULL when out of
+ * memory.
  */
-int ibtrace_test_start(struct ibtrace_port *port,
-		       const struct ibtrace_test_def *def,
-		       const struct ibtrace_test_args *args,
-		       const struct genl_info *info, u32 *id)
+struct ibtrace_test_job *ibtrace_test_new(const struct ibtrace_test_def *def)
 {
 	struct ibtrace_test_job *job;
-	int err;
 
 	job = kzalloc(sizeof(*job), GFP_KERNEL);
 	if (!job)
-		return -ENOMEM;
+		return NULL;
 	job->asserts = kcalloc(def->n_asserts, sizeof(*job->asserts),
 			       GFP_KERNEL);
 	job->xchg = kvcalloc(IBTRACE_TEST_MAX_EXCHANGES, sizeof(*job->xchg),
@@ -573,18 +524,10 @@ int ibtrace_test_start(struct ibtrace_port *port,
 	if (def->data_size)
 		job->data = kvzalloc(def->data_size, GFP_KERNEL);
 	if (!job->asserts || !job->xchg || (def->data_size && !job->data)) {
-		kfree(job->asserts);
-		kvfree(job->xchg);
-		kvfree(job->data);
-		kfree(job);
-		return -ENOMEM;
+		ibtrace_test_free(&job->base);
+		return NULL;
 	}
 	ibtrace_job_init(&job->base, &ibtrace_test_ops);
 	job->def = def;
-	job->args = *args;
-
-	err = ibtrace_job_start(&job->base, port, info, info->extack, id);
-	if (err)
-		ibtrace_test_put(job);
-	return err;
+	return job;
 }

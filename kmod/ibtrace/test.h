@@ -247,13 +247,7 @@ extern const struct ibtrace_test_def *const ibtrace_tests[];
 extern const unsigned int ibtrace_n_tests;
 
 const struct ibtrace_test_def *ibtrace_test_find(const char *name);
-int ibtrace_test_start(struct ibtrace_port *port,
-		       const struct ibtrace_test_def *def,
-		       const struct ibtrace_test_args *args,
-		       const struct genl_info *info, u32 *id);
-struct ibtrace_test_job *ibtrace_test_get(u32 id);
-struct ibtrace_test_job *ibtrace_test_get_from(u32 id);
-void ibtrace_test_put(struct ibtrace_test_job *job);
+struct ibtrace_test_job *ibtrace_test_new(const struct ibtrace_test_def *def);
 
 /* test.c: for the tests */
 bool ibtrace_test_cancelled(struct ibtrace_test_job *job);
@@ -288,6 +282,9 @@ extern ushort ibtrace_rnr_responder_port;
 /* test_nl.c */
 void ibtrace_nl_test_event(struct ibtrace_test_job *job, u8 event,
 			   int assert_idx);
+int ibtrace_nl_test_check(struct ibtrace_job *job, struct ibtrace_port *port,
+			  struct genl_info *info);
+int ibtrace_nl_test_reply(struct sk_buff *skb, struct ibtrace_job *job);
 int ibtrace_nl_test_fill(struct sk_buff *skb, struct ibtrace_job *job,
 			 bool full);
 size_t ibtrace_nl_test_size(struct ibtrace_job *job);

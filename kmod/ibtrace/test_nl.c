@@ -9,16 +9,10 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/ktime.h>
-
 #include "netlink.h"
 #include "test.h"
 
 #define IBTRACE_TEST_NAME_MAX		32
-
-static struct netlink_range_validation ibtrace_test_job_range = {
-	.min = 1, .max = U32_MAX,
-};
 
 static struct netlink_range_validation ibtrace_test_size_range = {
 	.min = 1, .max = IBTRACE_TEST_MAX_SIZE,
@@ -28,16 +22,9 @@ static struct netlink_range_validation ibtrace_test_deadline_range = {
 	.min = 1, .max = IBTRACE_TEST_MAX_DEADLINE_MS,
 };
 
-static struct netlink_range_validation ibtrace_test_iter_range = {
-	.min = 1, .max = IBTRACE_TEST_RNR_MAX_ITERATIONS,
-};
-
 const struct nla_policy
 ibtrace_test_run_policy[IBTRACE_A_JOB_DETACH + 1] = {
-	[IBTRACE_A_DEV_INDEX] = { .type = NLA_U32 },
-	[IBTRACE_A_DEV_NAME] = { .type = NLA_NUL_STRING,
-				 .len = IB_DEVICE_NAME_MAX - 1 },
-	[IBTRACE_A_PORT] = NLA_POLICY_RANGE(NLA_U32, 1, 255),
+	IBTRACE_NL_PORT_POLICY,
 	[IBTRACE_A_TEST_NAME] = { .type = NLA_NUL_STRING,
 				  .len = IBTRACE_TEST_NAME_MAX - 1 },
 	[IBTRACE_A_TEST_DR_PATH] =
@@ -59,7 +46,7 @@ ibtrace_test_run_policy[IBTRACE_A_JOB_DETACH + 1] = {
 	[IBTRACE_A_TEST_SIZE] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_test_size_range),
 	[IBTRACE_A_TEST_ITERATIONS] =
-		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_test_iter_range),
+		NLA_POLICY_RANGE(NLA_U32, 1, IBTRACE_TEST_RNR_MAX_ITERATIONS),
 	[IBTRACE_A_TEST_POLL] =
 		NLA_POLICY_MAX(NLA_U8, IBTRACE_TEST_POLL_EVENT),
 	[IBTRACE_A_TEST_RNR_RECV_POSTED] = { .type = NLA_FLAG },
@@ -72,7 +59,7 @@ ibtrace_test_run_policy[IBTRACE_A_JOB_DETACH + 1] = {
 
 const struct nla_policy ibtrace_test_job_policy[IBTRACE_A_TEST_JOB + 1] = {
 	[IBTRACE_A_TEST_JOB] =
-		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_test_job_range),
+		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_nl_job_id_range),
 };
 
 static int ibtrace_test_parse_rnr(struct nlattr **attrs,
@@ -90,9 +77,8 @@ static int ibtrace_test_parse_rnr(struct nlattr **attrs,
 	args->rnr_timer = timer ? nla_get_u8(timer) :
 				  IBTRACE_TEST_DEF_RNR_TIMER;
 	args->rnr_all = nla_get_flag(attrs[IBTRACE_A_TEST_RNR_ALL]);
-	if (attrs[IBTRACE_A_TEST_DEADLINE_MS])
-		args->deadline_ms =
-			nla_get_u32(attrs[IBTRACE_A_TEST_DEADLINE_MS]);
+	args->deadline_ms = ibtrace_nl_get_u32(attrs, IBTRACE_A_TEST_DEADLINE_MS,
+					       0);
 	args->rnr_retry = IBTRACE_TEST_DEF_RNR_RETRY;
 	if (retry) {
 		args->rnr_retry = nla_get_u8(retry);
@@ -117,11 +103,9 @@ static int ibtrace_test_parse_rnr(struct nlattr **attrs,
 		}
 		args->peer_port = nla_get_u16(attrs[IBTRACE_A_TEST_PEER_PORT]);
 	}
-	if (attrs[IBTRACE_A_TEST_SIZE])
-		args->size = nla_get_u32(attrs[IBTRACE_A_TEST_SIZE]);
-	args->iterations = IBTRACE_TEST_DEF_ITERATIONS;
-	if (attrs[IBTRACE_A_TEST_ITERATIONS])
-		args->iterations = nla_get_u32(attrs[IBTRACE_A_TEST_ITERATIONS]);
+	args->size = ibtrace_nl_get_u32(attrs, IBTRACE_A_TEST_SIZE, 0);
+	args->iterations = ibtrace_nl_get_u32(attrs, IBTRACE_A_TEST_ITERATIONS,
+					      IBTRACE_TEST_DEF_ITERATIONS);
 	args->poll = IBTRACE_TEST_POLL_BUSY;
 	if (attrs[IBTRACE_A_TEST_POLL])
 		args->poll = nla_get_u8(attrs[IBTRACE_A_TEST_POLL]);
@@ -160,33 +144,54 @@ static int ibtrace_test_parse(struct nlattr **attrs, struct ibtrace_port *port,
 		args->route.hops = nla_len(dr);
 		memcpy(&args->route.path[1], p, nla_len(dr));
 	}
-	if (attrs[IBTRACE_A_TEST_LID])
-		args->route.lid = nla_get_u32(attrs[IBTRACE_A_TEST_LID]);
+	args->route.lid = ibtrace_nl_get_u32(attrs, IBTRACE_A_TEST_LID, 0);
 	args->dut_port = -1;
 	if (attrs[IBTRACE_A_TEST_DUT_PORT])
 		args->dut_port = nla_get_u8(attrs[IBTRACE_A_TEST_DUT_PORT]);
-	args->blocks = IBTRACE_TEST_GUIDINFO_BLOCKS;
-	if (attrs[IBTRACE_A_TEST_BLOCKS])
-		args->blocks = nla_get_u32(attrs[IBTRACE_A_TEST_BLOCKS]);
-	args->timeout_ms = IBTRACE_DEF_TIMEOUT_MS;
-	if (attrs[IBTRACE_A_TEST_TIMEOUT_MS])
-		args->timeout_ms = nla_get_u32(attrs[IBTRACE_A_TEST_TIMEOUT_MS]);
-	args->retries = IBTRACE_DEF_RETRIES;
-	if (attrs[IBTRACE_A_TEST_RETRIES])
-		args->retries = nla_get_u32(attrs[IBTRACE_A_TEST_RETRIES]);
+	args->blocks = ibtrace_nl_get_u32(attrs, IBTRACE_A_TEST_BLOCKS,
+					  IBTRACE_TEST_GUIDINFO_BLOCKS);
+	ibtrace_nl_get_timing(attrs, IBTRACE_A_TEST_TIMEOUT_MS,
+			      IBTRACE_A_TEST_RETRIES, &args->timeout_ms,
+			      &args->retries);
 	return ibtrace_test_parse_rnr(attrs, extack, args);
+}
+
+/**
+ * ibtrace_nl_test_check() - the request's arguments of a test job
+ * @job: the job, not started
+ * @port: the local port the request names
+ * @info: the request
+ *
+ * Return: 0 or -EINVAL (said in @info->extack).
+ */
+int ibtrace_nl_test_check(struct ibtrace_job *job, struct ibtrace_port *port,
+			  struct genl_info *info)
+{
+	return ibtrace_test_parse(info->attrs, port, info->extack,
+				  &ibtrace_test_job(job)->args);
+}
+
+/**
+ * ibtrace_nl_test_reply() - the reply to IBTRACE_CMD_TEST_RUN after the port
+ * @skb: the reply
+ * @job: the job, started
+ *
+ * Return: 0 or -EMSGSIZE.
+ */
+int ibtrace_nl_test_reply(struct sk_buff *skb, struct ibtrace_job *job)
+{
+	if (nla_put_u32(skb, IBTRACE_A_TEST_JOB, job->id) ||
+	    nla_put_string(skb, IBTRACE_A_TEST_NAME,
+			   ibtrace_test_job(job)->def->name))
+		return -EMSGSIZE;
+	return 0;
 }
 
 int ibtrace_nl_test_run_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **attrs = info->attrs;
 	const struct ibtrace_test_def *def;
-	struct ibtrace_test_args args = {};
-	struct ibtrace_port *port;
-	struct sk_buff *rskb;
-	void *hdr;
-	u32 id;
-	int err;
+	struct ibtrace_test_job *job;
 
 	if (!attrs[IBTRACE_A_TEST_NAME]) {
 		NL_SET_ERR_MSG(info->extack, "a test name is required");
@@ -198,87 +203,57 @@ int ibtrace_nl_test_run_doit(struct sk_buff *skb, struct genl_info *info)
 				    "no such test");
 		return -ENOENT;
 	}
-	err = ibtrace_nl_get_port(attrs, info->extack, 1, &port);
-	if (err)
-		return err;
-	err = ibtrace_test_parse(attrs, port, info->extack, &args);
-	if (err)
-		goto out_put;
-
-	rskb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!rskb) {
-		err = -ENOMEM;
-		goto out_put;
-	}
-	err = ibtrace_test_start(port, def, &args, info, &id);
-	if (err) {
-		nlmsg_free(rskb);
-		goto out_put;
-	}
-	hdr = genlmsg_put_reply(rskb, info, &ibtrace_genl_family, 0,
-				IBTRACE_CMD_TEST_RUN);
-	if (!hdr || ibtrace_nl_put_port_id(rskb, port) ||
-	    nla_put_u32(rskb, IBTRACE_A_TEST_JOB, id) ||
-	    nla_put_string(rskb, IBTRACE_A_TEST_NAME, def->name)) {
-		/* The job runs anyway; its events and GET still tell. */
-		nlmsg_free(rskb);
-		err = -EMSGSIZE;
-		goto out_put;
-	}
-	genlmsg_end(rskb, hdr);
-	err = genlmsg_reply(rskb, info);
-out_put:
-	ibtrace_dev_put(port->dev);
-	return err;
+	job = ibtrace_test_new(def);
+	if (!job)
+		return -ENOMEM;
+	return ibtrace_nl_job_start(&job->base, info, IBTRACE_CMD_TEST_RUN);
 }
 
 int ibtrace_nl_test_cancel_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	if (!info->attrs[IBTRACE_A_TEST_JOB]) {
-		NL_SET_ERR_MSG(info->extack, "a job ID is required");
-		return -EINVAL;
-	}
-	return ibtrace_job_cancel(nla_get_u32(info->attrs[IBTRACE_A_TEST_JOB]),
-				  IBTRACE_JOB_TEST, info->extack);
+	return ibtrace_nl_job_cancel(info, IBTRACE_JOB_TEST);
+}
+
+/* An assertion's nest: what it asserts and, in a job, how it went. */
+struct ibtrace_assert_msg {
+	const struct ibtrace_assert_def *def;
+	const struct ibtrace_assert_rec *rec;
+};
+
+static int ibtrace_assert_attrs(struct sk_buff *skb, const void *data)
+{
+	const struct ibtrace_assert_msg *m = data;
+	const struct ibtrace_assert_rec *rec = m->rec;
+
+	if (nla_put_string(skb, IBTRACE_ASSERT_A_ID, m->def->id) ||
+	    nla_put_string(skb, IBTRACE_ASSERT_A_DESC, m->def->desc))
+		return -EMSGSIZE;
+	if (!rec)
+		return 0;
+	if (nla_put_u8(skb, IBTRACE_ASSERT_A_RESULT, rec->result) ||
+	    nla_put_u32(skb, IBTRACE_ASSERT_A_CHECKS, rec->checks))
+		return -EMSGSIZE;
+	if (!rec->checks)
+		return 0;
+	return nla_put_string(skb, IBTRACE_ASSERT_A_EXPECTED, rec->expected) ||
+	       nla_put_string(skb, IBTRACE_ASSERT_A_OBSERVED, rec->observed) ||
+	       nla_put_string(skb, IBTRACE_ASSERT_A_WHERE, rec->where);
 }
 
 static int ibtrace_put_assert(struct sk_buff *skb,
 			      const struct ibtrace_assert_def *def,
 			      const struct ibtrace_assert_rec *rec)
 {
-	struct nlattr *nest;
+	const struct ibtrace_assert_msg m = { .def = def, .rec = rec };
 
-	nest = nla_nest_start(skb, IBTRACE_A_TEST_ASSERTION);
-	if (!nest)
-		return -EMSGSIZE;
-	if (nla_put_string(skb, IBTRACE_ASSERT_A_ID, def->id) ||
-	    nla_put_string(skb, IBTRACE_ASSERT_A_DESC, def->desc))
-		goto err_cancel;
-	if (rec &&
-	    (nla_put_u8(skb, IBTRACE_ASSERT_A_RESULT, rec->result) ||
-	     nla_put_u32(skb, IBTRACE_ASSERT_A_CHECKS, rec->checks)))
-		goto err_cancel;
-	if (rec && rec->checks &&
-	    (nla_put_string(skb, IBTRACE_ASSERT_A_EXPECTED, rec->expected) ||
-	     nla_put_string(skb, IBTRACE_ASSERT_A_OBSERVED, rec->observed) ||
-	     nla_put_string(skb, IBTRACE_ASSERT_A_WHERE, rec->where)))
-		goto err_cancel;
-	nla_nest_end(skb, nest);
-	return 0;
-
-err_cancel:
-	nla_nest_cancel(skb, nest);
-	return -EMSGSIZE;
+	return ibtrace_nl_put_nest(skb, IBTRACE_A_TEST_ASSERTION,
+				   ibtrace_assert_attrs, &m);
 }
 
-static int ibtrace_put_xchg(struct sk_buff *skb,
-			    const struct ibtrace_xchg_rec *x)
+static int ibtrace_xchg_attrs(struct sk_buff *skb, const void *data)
 {
-	struct nlattr *nest;
+	const struct ibtrace_xchg_rec *x = data;
 
-	nest = nla_nest_start(skb, IBTRACE_A_TEST_EXCHANGE);
-	if (!nest)
-		return -EMSGSIZE;
 	if (nla_put_u32(skb, IBTRACE_XCHG_A_SEQ, x->seq) ||
 	    nla_put_u8(skb, IBTRACE_XCHG_A_METHOD, x->method) ||
 	    nla_put_u16(skb, IBTRACE_XCHG_A_ATTR_ID, x->attr_id) ||
@@ -286,18 +261,12 @@ static int ibtrace_put_xchg(struct sk_buff *skb,
 	    nla_put_u8(skb, IBTRACE_XCHG_A_OUTCOME, x->outcome) ||
 	    nla_put_u32(skb, IBTRACE_XCHG_A_ATTEMPTS, x->attempts) ||
 	    nla_put_u8(skb, IBTRACE_XCHG_A_PHASE, x->phase))
-		goto err_cancel;
-	if (x->outcome == IBTRACE_XCHG_ANSWERED &&
-	    (nla_put_u16(skb, IBTRACE_XCHG_A_STATUS, x->status) ||
-	     nla_put_u64_64bit(skb, IBTRACE_XCHG_A_RTT_NS, x->rtt_ns,
-			       IBTRACE_XCHG_A_PAD)))
-		goto err_cancel;
-	nla_nest_end(skb, nest);
-	return 0;
-
-err_cancel:
-	nla_nest_cancel(skb, nest);
-	return -EMSGSIZE;
+		return -EMSGSIZE;
+	if (x->outcome != IBTRACE_XCHG_ANSWERED)
+		return 0;
+	return nla_put_u16(skb, IBTRACE_XCHG_A_STATUS, x->status) ||
+	       nla_put_u64_64bit(skb, IBTRACE_XCHG_A_RTT_NS, x->rtt_ns,
+				 IBTRACE_XCHG_A_PAD);
 }
 
 /* Who the job is and where it stands; job->base.lock held. */
@@ -306,11 +275,8 @@ static int ibtrace_put_job_head(struct sk_buff *skb,
 {
 	const struct ibtrace_test_dut *dut = &job->dut;
 	const struct ibtrace_job *base = &job->base;
-	u64 now = base->t_end ?: ktime_get_ns();
 
-	if (nla_put_u32(skb, IBTRACE_A_DEV_INDEX, base->dev_index) ||
-	    nla_put_string(skb, IBTRACE_A_DEV_NAME, base->dev_name) ||
-	    nla_put_u32(skb, IBTRACE_A_PORT, base->port_num) ||
+	if (ibtrace_job_put_port(skb, base) ||
 	    nla_put_u32(skb, IBTRACE_A_TEST_JOB, base->id) ||
 	    nla_put_string(skb, IBTRACE_A_TEST_NAME, job->def->name) ||
 	    nla_put_string(skb, IBTRACE_A_TEST_SEED, job->def->seed) ||
@@ -318,7 +284,7 @@ static int ibtrace_put_job_head(struct sk_buff *skb,
 	    nla_put_u8(skb, IBTRACE_A_TEST_VERDICT, job->verdict) ||
 	    nla_put_u8(skb, IBTRACE_A_TEST_RESTORE, job->restore) ||
 	    nla_put_u64_64bit(skb, IBTRACE_A_TEST_ELAPSED_NS,
-			      now - base->t_start, IBTRACE_A_PAD))
+			      ibtrace_job_elapsed_ns(base), IBTRACE_A_PAD))
 		return -EMSGSIZE;
 	/* MAD exchanges and GUIDInfo blocks are an SMP test's business. */
 	if (job->def->smp &&
@@ -366,7 +332,9 @@ static int ibtrace_put_job_body(struct sk_buff *skb,
 		u32 n = min_t(u32, job->n_xchg, IBTRACE_TEST_MAX_EXCHANGES);
 
 		for (i = 0; i < n; i++)
-			if (ibtrace_put_xchg(skb, &job->xchg[i]))
+			if (ibtrace_nl_put_nest(skb, IBTRACE_A_TEST_EXCHANGE,
+						ibtrace_xchg_attrs,
+						&job->xchg[i]))
 				return -EMSGSIZE;
 	}
 	if (job->def->fill &&
@@ -407,81 +375,25 @@ size_t ibtrace_nl_test_size(struct ibtrace_job *job)
 	       (def->fill ? IBTRACE_TEST_RNR_CODES * 256 : 0);
 }
 
-static int ibtrace_fill_job(struct sk_buff *skb, struct ibtrace_test_job *job,
-			    u32 portid, u32 seq, int flags, bool exchanges)
+/* TEST_GET: the job's body, all of it (a "do" reply) or not (a dump). */
+static int ibtrace_test_get_body(struct sk_buff *skb, struct ibtrace_job *job,
+				 const void *full)
 {
-	void *hdr;
-	int err;
-
-	hdr = genlmsg_put(skb, portid, seq, &ibtrace_genl_family, flags,
-			  IBTRACE_CMD_TEST_GET);
-	if (!hdr)
-		return -EMSGSIZE;
-	mutex_lock(&job->base.lock);
-	err = ibtrace_put_job_body(skb, job, exchanges);
-	mutex_unlock(&job->base.lock);
-	if (err) {
-		genlmsg_cancel(skb, hdr);
-		return err;
-	}
-	genlmsg_end(skb, hdr);
-	return 0;
+	return ibtrace_put_job_body(skb, ibtrace_test_job(job),
+				    *(const bool *)full);
 }
 
 int ibtrace_nl_test_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct ibtrace_test_job *job;
-	struct sk_buff *rskb;
-	size_t size;
-	int err;
-
-	if (!info->attrs[IBTRACE_A_TEST_JOB]) {
-		NL_SET_ERR_MSG(info->extack, "a job ID is required");
-		return -EINVAL;
-	}
-	job = ibtrace_test_get(nla_get_u32(info->attrs[IBTRACE_A_TEST_JOB]));
-	if (!job) {
-		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[IBTRACE_A_TEST_JOB],
-				    "no such test job");
-		return -ENOENT;
-	}
-	size = ibtrace_nl_test_size(&job->base);
-	rskb = genlmsg_new(size, GFP_KERNEL);
-	if (!rskb) {
-		err = -ENOMEM;
-		goto out_put;
-	}
-	err = ibtrace_fill_job(rskb, job, info->snd_portid, info->snd_seq, 0,
-			       true);
-	if (err) {
-		nlmsg_free(rskb);
-		goto out_put;
-	}
-	err = genlmsg_reply(rskb, info);
-out_put:
-	ibtrace_test_put(job);
-	return err;
+	return ibtrace_nl_job_get(info, IBTRACE_JOB_TEST, IBTRACE_CMD_TEST_GET,
+				  ibtrace_test_get_body);
 }
 
-/* cb->args[0]: the next job ID to dump. */
 int ibtrace_nl_test_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	struct ibtrace_test_job *job;
-	int err = 0;
-
-	if (!cb->args[0])
-		cb->args[0] = 1;
-	while ((job = ibtrace_test_get_from(cb->args[0]))) {
-		err = ibtrace_fill_job(skb, job, NETLINK_CB(cb->skb).portid,
-				       cb->nlh->nlmsg_seq, NLM_F_MULTI, false);
-		cb->args[0] = (u64)job->base.id + (err ? 0 : 1);
-		ibtrace_test_put(job);
-		if (err)
-			break;
-	}
-	if (err == -EMSGSIZE && skb->len)
-		return skb->len;
-	return err;
+	return ibtrace_nl_job_get_dump(skb, cb, IBTRACE_JOB_TEST,
+				       IBTRACE_CMD_TEST_GET,
+				       ibtrace_test_get_body);
 }
 
 int ibtrace_nl_test_list_dumpit(struct sk_buff *skb,
@@ -516,6 +428,31 @@ err_cancel:
 	return skb->len;
 }
 
+/* What an event says (ibtrace_nl_test_event()'s arguments). */
+struct ibtrace_test_event_msg {
+	u8 event;
+	int assert_idx;
+};
+
+static int ibtrace_test_event_body(struct sk_buff *skb,
+				   struct ibtrace_job *base, const void *arg)
+{
+	const struct ibtrace_test_event_msg *e = arg;
+	struct ibtrace_test_job *job = ibtrace_test_job(base);
+	int i = e->assert_idx;
+
+	if (ibtrace_put_job_head(skb, job) ||
+	    nla_put_u8(skb, IBTRACE_A_TEST_EVENT, e->event) ||
+	    nla_put_u32(skb, IBTRACE_A_TEST_PROGRESS, job->n_xchg))
+		return -EMSGSIZE;
+	if (e->event == IBTRACE_TEST_EVENT_ASSERTION)
+		return i >= 0 ? ibtrace_put_assert(skb, &job->def->asserts[i],
+						   &job->asserts[i]) : 0;
+	if (job->def->fill)
+		return job->def->fill(skb, job, IBTRACE_TEST_FILL_NEWEST);
+	return 0;
+}
+
 /**
  * ibtrace_nl_test_event() - tell the "test" group how a job goes
  * @job: the job
@@ -528,36 +465,23 @@ err_cancel:
 void ibtrace_nl_test_event(struct ibtrace_test_job *job, u8 event,
 			   int assert_idx)
 {
+	const struct ibtrace_test_event_msg e = {
+		.event = event,
+		.assert_idx = assert_idx,
+	};
 	struct sk_buff *skb;
-	void *hdr;
-	int err;
 
-	if (!genl_has_listeners(&ibtrace_genl_family, &init_net, 0))
+	if (!genl_has_listeners(&ibtrace_genl_family, &init_net,
+				IBTRACE_NL_MCGRP_TEST))
 		return;
 	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!skb)
 		return;
-	hdr = genlmsg_put(skb, 0, 0, &ibtrace_genl_family, 0,
-			  IBTRACE_CMD_TEST_EVENT);
-	if (!hdr)
-		goto err_free;
-	mutex_lock(&job->base.lock);
-	err = ibtrace_put_job_head(skb, job) ||
-	      nla_put_u8(skb, IBTRACE_A_TEST_EVENT, event) ||
-	      nla_put_u32(skb, IBTRACE_A_TEST_PROGRESS, job->n_xchg);
-	if (!err && event == IBTRACE_TEST_EVENT_ASSERTION && assert_idx >= 0)
-		err = ibtrace_put_assert(skb, &job->def->asserts[assert_idx],
-					 &job->asserts[assert_idx]);
-	if (!err && event != IBTRACE_TEST_EVENT_ASSERTION && job->def->fill)
-		err = job->def->fill(skb, job, IBTRACE_TEST_FILL_NEWEST);
-	mutex_unlock(&job->base.lock);
-	if (err)
-		goto err_free;
-	genlmsg_end(skb, hdr);
+	if (ibtrace_job_put_msg(skb, &job->base, 0, 0, 0, IBTRACE_CMD_TEST_EVENT,
+				ibtrace_test_event_body, &e)) {
+		nlmsg_free(skb);
+		return;
+	}
 	genlmsg_multicast(&ibtrace_genl_family, skb, 0, IBTRACE_NL_MCGRP_TEST,
 			  GFP_KERNEL);
-	return;
-
-err_free:
-	nlmsg_free(skb);
 }

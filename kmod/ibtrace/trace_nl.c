@@ -46,10 +46,7 @@ static struct ibtrace_trace_job *ibtrace_trace_job(struct ibtrace_job *job)
 }
 
 const struct nla_policy ibtrace_trace_policy[IBTRACE_A_JOB_DETACH + 1] = {
-	[IBTRACE_A_DEV_INDEX] = { .type = NLA_U32 },
-	[IBTRACE_A_DEV_NAME] = { .type = NLA_NUL_STRING,
-				 .len = IB_DEVICE_NAME_MAX - 1 },
-	[IBTRACE_A_PORT] = NLA_POLICY_RANGE(NLA_U32, 1, 255),
+	IBTRACE_NL_PORT_POLICY,
 	[IBTRACE_A_TRACE_DLID] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_nl_lid_range),
 	[IBTRACE_A_TRACE_DGID] = NLA_POLICY_EXACT_LEN(sizeof(union ib_gid)),
@@ -66,93 +63,56 @@ static int ibtrace_trace_parse(struct nlattr **attrs,
 			       struct netlink_ext_ack *extack,
 			       struct ibtrace_trace_params *p)
 {
-	if (!attrs[IBTRACE_A_TRACE_DGID] && !attrs[IBTRACE_A_TRACE_DLID]) {
-		NL_SET_ERR_MSG(extack,
-			       "a destination (DGID or DLID) is required");
-		return -EINVAL;
-	}
-	if (attrs[IBTRACE_A_TRACE_DGID]) {
-		nla_memcpy(p->dgid.raw, attrs[IBTRACE_A_TRACE_DGID],
-			   sizeof(p->dgid.raw));
-		/*
-		 * Not a port: nothing answers a Get there, and on rxe
-		 * (6.1) each MAD sent to one leaks a reference to QP1,
-		 * so that removing the device hangs and WARNs.
-		 */
-		if (p->dgid.raw[0] == 0xff) {
-			NL_SET_ERR_MSG_ATTR(extack, attrs[IBTRACE_A_TRACE_DGID],
-					    "a multicast DGID is not a destination");
-			return -EINVAL;
-		}
-		p->has_dgid = true;
-	}
-	if (attrs[IBTRACE_A_TRACE_DLID])
-		p->dlid = nla_get_u32(attrs[IBTRACE_A_TRACE_DLID]);
-	if (attrs[IBTRACE_A_TRACE_MLID])
-		p->mlid = nla_get_u32(attrs[IBTRACE_A_TRACE_MLID]);
-	p->timeout_ms = IBTRACE_DEF_TIMEOUT_MS;
-	if (attrs[IBTRACE_A_TRACE_TIMEOUT_MS])
-		p->timeout_ms = nla_get_u32(attrs[IBTRACE_A_TRACE_TIMEOUT_MS]);
-	p->retries = IBTRACE_DEF_RETRIES;
-	if (attrs[IBTRACE_A_TRACE_RETRIES])
-		p->retries = nla_get_u32(attrs[IBTRACE_A_TRACE_RETRIES]);
-	return 0;
+	p->mlid = ibtrace_nl_get_u32(attrs, IBTRACE_A_TRACE_MLID, 0);
+	ibtrace_nl_get_timing(attrs, IBTRACE_A_TRACE_TIMEOUT_MS,
+			      IBTRACE_A_TRACE_RETRIES, &p->timeout_ms,
+			      &p->retries);
+	return ibtrace_nl_get_dest(attrs, extack, IBTRACE_A_TRACE_DGID,
+				   IBTRACE_A_TRACE_DLID, &p->dgid, &p->has_dgid,
+				   &p->dlid);
+}
+
+static int ibtrace_hop_attrs(struct sk_buff *skb, const void *data)
+{
+	const struct ibtrace_hop *hop = data;
+	int err;
+
+	err = nla_put_u32(skb, IBTRACE_HOP_A_INDEX, hop->index) ||
+	      nla_put_u8(skb, IBTRACE_HOP_A_NODE_TYPE, hop->node_type) ||
+	      nla_put_u8(skb, IBTRACE_HOP_A_AGENT, hop->agent) ||
+	      nla_put_u32(skb, IBTRACE_HOP_A_SMPS, hop->smps) ||
+	      nla_put_u32(skb, IBTRACE_HOP_A_VENDOR_MADS, hop->vendor_mads) ||
+	      ibtrace_nl_put_u8_nz(skb, IBTRACE_HOP_A_NUM_PORTS, hop->num_ports);
+	if (!err && hop->node_guid)
+		err = nla_put_u64_64bit(skb, IBTRACE_HOP_A_NODE_GUID,
+					hop->node_guid, IBTRACE_HOP_A_PAD) ||
+		      nla_put_u64_64bit(skb, IBTRACE_HOP_A_PORT_GUID,
+					hop->port_guid, IBTRACE_HOP_A_PAD);
+	if (!err && hop->has_lid)
+		err = nla_put_u32(skb, IBTRACE_HOP_A_LID, hop->lid) ||
+		      nla_put_u8(skb, IBTRACE_HOP_A_LMC, hop->lmc);
+	if (!err && hop->desc[0])
+		err = nla_put_string(skb, IBTRACE_HOP_A_NODE_DESC, hop->desc);
+	err = err ||
+	      ibtrace_nl_put_u8_nz(skb, IBTRACE_HOP_A_IN_PORT, hop->in_port) ||
+	      ibtrace_nl_put_u8_nz(skb, IBTRACE_HOP_A_OUT_PORT, hop->out_port) ||
+	      ibtrace_nl_put_u8_nz(skb, IBTRACE_HOP_A_EXPECTED_PORT,
+				   hop->expected_port) ||
+	      ibtrace_nl_put_u8_nz(skb, IBTRACE_HOP_A_ACTUAL_PORT,
+				   hop->actual_port);
+	if (!err && hop->smp_rtt_ns)
+		err = nla_put_u64_64bit(skb, IBTRACE_HOP_A_SMP_RTT_NS,
+					hop->smp_rtt_ns, IBTRACE_HOP_A_PAD);
+	if (!err && hop->vendor_rtt_ns)
+		err = nla_put_u64_64bit(skb, IBTRACE_HOP_A_VENDOR_RTT_NS,
+					hop->vendor_rtt_ns, IBTRACE_HOP_A_PAD);
+	return err;
 }
 
 static int ibtrace_put_hop(struct sk_buff *skb, const struct ibtrace_hop *hop)
 {
-	struct nlattr *nest;
-
-	nest = nla_nest_start(skb, IBTRACE_A_TRACE_HOP);
-	if (!nest)
-		return -EMSGSIZE;
-	if (nla_put_u32(skb, IBTRACE_HOP_A_INDEX, hop->index) ||
-	    nla_put_u8(skb, IBTRACE_HOP_A_NODE_TYPE, hop->node_type) ||
-	    nla_put_u8(skb, IBTRACE_HOP_A_AGENT, hop->agent) ||
-	    nla_put_u32(skb, IBTRACE_HOP_A_SMPS, hop->smps) ||
-	    nla_put_u32(skb, IBTRACE_HOP_A_VENDOR_MADS, hop->vendor_mads))
-		goto err_cancel;
-	if (hop->num_ports &&
-	    nla_put_u8(skb, IBTRACE_HOP_A_NUM_PORTS, hop->num_ports))
-		goto err_cancel;
-	if (hop->node_guid &&
-	    (nla_put_u64_64bit(skb, IBTRACE_HOP_A_NODE_GUID, hop->node_guid,
-			       IBTRACE_HOP_A_PAD) ||
-	     nla_put_u64_64bit(skb, IBTRACE_HOP_A_PORT_GUID, hop->port_guid,
-			       IBTRACE_HOP_A_PAD)))
-		goto err_cancel;
-	if (hop->has_lid &&
-	    (nla_put_u32(skb, IBTRACE_HOP_A_LID, hop->lid) ||
-	     nla_put_u8(skb, IBTRACE_HOP_A_LMC, hop->lmc)))
-		goto err_cancel;
-	if (hop->desc[0] &&
-	    nla_put_string(skb, IBTRACE_HOP_A_NODE_DESC, hop->desc))
-		goto err_cancel;
-	if (hop->in_port && nla_put_u8(skb, IBTRACE_HOP_A_IN_PORT, hop->in_port))
-		goto err_cancel;
-	if (hop->out_port &&
-	    nla_put_u8(skb, IBTRACE_HOP_A_OUT_PORT, hop->out_port))
-		goto err_cancel;
-	if (hop->expected_port &&
-	    nla_put_u8(skb, IBTRACE_HOP_A_EXPECTED_PORT, hop->expected_port))
-		goto err_cancel;
-	if (hop->actual_port &&
-	    nla_put_u8(skb, IBTRACE_HOP_A_ACTUAL_PORT, hop->actual_port))
-		goto err_cancel;
-	if (hop->smp_rtt_ns &&
-	    nla_put_u64_64bit(skb, IBTRACE_HOP_A_SMP_RTT_NS, hop->smp_rtt_ns,
-			      IBTRACE_HOP_A_PAD))
-		goto err_cancel;
-	if (hop->vendor_rtt_ns &&
-	    nla_put_u64_64bit(skb, IBTRACE_HOP_A_VENDOR_RTT_NS,
-			      hop->vendor_rtt_ns, IBTRACE_HOP_A_PAD))
-		goto err_cancel;
-	nla_nest_end(skb, nest);
-	return 0;
-
-err_cancel:
-	nla_nest_cancel(skb, nest);
-	return -EMSGSIZE;
+	return ibtrace_nl_put_nest(skb, IBTRACE_A_TRACE_HOP, ibtrace_hop_attrs,
+				   hop);
 }
 
 static int ibtrace_put_trace_result(struct sk_buff *skb,
@@ -165,19 +125,16 @@ static int ibtrace_put_trace_result(struct sk_buff *skb,
 	    nla_put_u64_64bit(skb, IBTRACE_A_TRACE_ELAPSED_NS, r->elapsed_ns,
 			      IBTRACE_A_PAD))
 		return -EMSGSIZE;
-	if (r->dlid && nla_put_u32(skb, IBTRACE_A_TRACE_DLID, r->dlid))
-		return -EMSGSIZE;
-	if (r->one_hop && nla_put_u8(skb, IBTRACE_A_TRACE_ONE_HOP, 1))
-		return -EMSGSIZE;
-	if (r->mlid && nla_put_u32(skb, IBTRACE_A_TRACE_MLID, r->mlid))
+	if (ibtrace_nl_put_u32_nz(skb, IBTRACE_A_TRACE_DLID, r->dlid) ||
+	    ibtrace_nl_put_u8_nz(skb, IBTRACE_A_TRACE_ONE_HOP, r->one_hop) ||
+	    ibtrace_nl_put_u32_nz(skb, IBTRACE_A_TRACE_MLID, r->mlid))
 		return -EMSGSIZE;
 	if (r->status == IBTRACE_TRACE_OK ||
 	    r->status == IBTRACE_TRACE_SA_FAILED)
 		return 0;
 	if (nla_put_u32(skb, IBTRACE_A_TRACE_FAIL_HOP, r->fail_hop))
 		return -EMSGSIZE;
-	if (r->fail_port &&
-	    nla_put_u8(skb, IBTRACE_A_TRACE_FAIL_PORT, r->fail_port))
+	if (ibtrace_nl_put_u8_nz(skb, IBTRACE_A_TRACE_FAIL_PORT, r->fail_port))
 		return -EMSGSIZE;
 	if (r->status == IBTRACE_TRACE_SMP_ERROR &&
 	    nla_put_u16(skb, IBTRACE_A_TRACE_MAD_STATUS, r->mad_status))
@@ -188,58 +145,22 @@ static int ibtrace_put_trace_result(struct sk_buff *skb,
 	return 0;
 }
 
-/* A trace message: the job, the trace ID and, by @cmd, a hop or the end. */
-static struct sk_buff *ibtrace_trace_msg(struct ibtrace_trace_job *tj, u8 cmd,
-					 const struct ibtrace_hop *hop)
+/* A trace message after the head: the trace ID and a hop or the end. */
+static int ibtrace_trace_job_msg(struct sk_buff *skb, struct ibtrace_job *job,
+				 const void *hop)
 {
-	struct ibtrace_job *job = &tj->base;
-	struct sk_buff *skb;
-	void *hdr;
-	int err;
+	struct ibtrace_trace_job *tj = ibtrace_trace_job(job);
 
-	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!skb)
-		return NULL;
-	hdr = genlmsg_put(skb, 0, 0, &ibtrace_genl_family, 0, cmd);
-	if (!hdr)
-		goto err_free;
-	mutex_lock(&job->lock);
-	err = ibtrace_job_put_head(skb, job) ||
-	      nla_put_u32(skb, IBTRACE_A_TRACE_ID, job->id);
-	if (!err && hop)
-		err = ibtrace_put_hop(skb, hop);
-	else if (!err && tj->have_result)
-		err = ibtrace_put_trace_result(skb, &tj->result);
+	if (nla_put_u32(skb, IBTRACE_A_TRACE_ID, job->id))
+		return -EMSGSIZE;
+	if (hop)
+		return ibtrace_put_hop(skb, hop);
+	if (tj->have_result && ibtrace_put_trace_result(skb, &tj->result))
+		return -EMSGSIZE;
 	/* as monitors have always been told a trace that ended early */
-	if (!err && !hop && job->err)
-		err = nla_put_u32(skb, IBTRACE_A_TRACE_ERRNO, -job->err);
-	mutex_unlock(&job->lock);
-	if (err)
-		goto err_free;
-	genlmsg_end(skb, hdr);
-	return skb;
-
-err_free:
-	nlmsg_free(skb);
-	return NULL;
-}
-
-/* Send a message to the requester and the "trace" group. */
-static void ibtrace_trace_notify(struct ibtrace_trace_job *tj, u8 cmd,
-				 const struct ibtrace_hop *hop)
-{
-	struct sk_buff *skb, *mskb = NULL;
-
-	skb = ibtrace_trace_msg(tj, cmd, hop);
-	if (!skb)
-		return;
-	if (genl_has_listeners(&ibtrace_genl_family, &init_net,
-			       IBTRACE_NL_MCGRP_TRACE))
-		mskb = skb_clone(skb, GFP_KERNEL);
-	ibtrace_job_unicast(&tj->base, skb);
-	if (mskb)
-		genlmsg_multicast(&ibtrace_genl_family, mskb, 0,
-				  IBTRACE_NL_MCGRP_TRACE, GFP_KERNEL);
+	if (job->err && nla_put_u32(skb, IBTRACE_A_TRACE_ERRNO, -job->err))
+		return -EMSGSIZE;
+	return 0;
 }
 
 /* Keep one hop and tell it, while the trace runs. */
@@ -252,7 +173,7 @@ static int ibtrace_trace_hop_report(void *data, const struct ibtrace_hop *hop)
 		tj->hops[tj->nhops] = *hop;
 	tj->nhops++;
 	mutex_unlock(&tj->base.lock);
-	ibtrace_trace_notify(tj, IBTRACE_CMD_TRACE_HOP, hop);
+	ibtrace_job_notify(&tj->base, IBTRACE_CMD_TRACE_HOP, hop);
 	return 0;
 }
 
@@ -282,7 +203,7 @@ static void ibtrace_trace_job_run(struct ibtrace_job *job)
 
 static void ibtrace_trace_job_end(struct ibtrace_job *job)
 {
-	ibtrace_trace_notify(ibtrace_trace_job(job), IBTRACE_CMD_TRACE, NULL);
+	ibtrace_job_notify(job, IBTRACE_CMD_TRACE, NULL);
 }
 
 /* GET: the trace ID, the hops (a "do" reply only) and the result. */
@@ -322,10 +243,35 @@ static void ibtrace_trace_job_free(struct ibtrace_job *job)
 	kfree(tj);
 }
 
+/* Whether the trace can go from the port the request names. */
+static int ibtrace_trace_job_check(struct ibtrace_job *job,
+				   struct ibtrace_port *port,
+				   struct genl_info *info)
+{
+	return ibtrace_trace_check(port, &ibtrace_trace_job(job)->params,
+				   info->extack);
+}
+
+/* The reply to the request: the trace ID, and the job ID (the same). */
+static int ibtrace_trace_job_reply(struct sk_buff *skb,
+				   struct ibtrace_job *job)
+{
+	if (nla_put_u32(skb, IBTRACE_A_TRACE_ID, job->id) ||
+	    nla_put_u32(skb, IBTRACE_A_JOB, job->id))
+		return -EMSGSIZE;
+	return 0;
+}
+
 static const struct ibtrace_job_ops ibtrace_trace_ops = {
 	.kind = IBTRACE_JOB_TRACE,
 	.name = "trace",
 	.max_running = IBTRACE_TRACE_MAX_RUNNING,
+	.needs_agent = true,
+	.check = ibtrace_trace_job_check,
+	.reply = ibtrace_trace_job_reply,
+	.mcgrp = IBTRACE_NL_MCGRP_TRACE,
+	.msg_size = NLMSG_GOODSIZE,
+	.msg = ibtrace_trace_job_msg,
 	.run = ibtrace_trace_job_run,
 	.end = ibtrace_trace_job_end,
 	.fill = ibtrace_trace_job_fill,
@@ -336,10 +282,6 @@ static const struct ibtrace_job_ops ibtrace_trace_ops = {
 int ibtrace_nl_trace_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ibtrace_trace_job *tj;
-	struct ibtrace_port *port;
-	struct sk_buff *rskb;
-	void *hdr;
-	u32 id;
 	int err;
 
 	tj = kzalloc(sizeof(*tj), GFP_KERNEL);
@@ -355,46 +297,8 @@ int ibtrace_nl_trace_doit(struct sk_buff *skb, struct genl_info *info)
 	err = ibtrace_trace_parse(info->attrs, info->extack, &tj->params);
 	if (err)
 		goto out_job;
-	err = ibtrace_nl_get_port(info->attrs, info->extack, 1, &port);
-	if (err)
-		goto out_job;
-	if (!port->agent) {
-		NL_SET_ERR_MSG(info->extack,
-			       "the port has no class 0x30 agent (no GSI)");
-		err = -EOPNOTSUPP;
-		goto out_put;
-	}
-	err = ibtrace_trace_check(port, &tj->params, info->extack);
-	if (err)
-		goto out_put;
-
-	rskb = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
-	if (!rskb) {
-		err = -ENOMEM;
-		goto out_put;
-	}
-	err = ibtrace_job_start(&tj->base, port, info, info->extack, &id);
-	if (err) {
-		nlmsg_free(rskb);
-		goto out_put;
-	}
-	tj = NULL;	/* the framework's now */
-	hdr = genlmsg_put_reply(rskb, info, &ibtrace_genl_family, 0,
-				IBTRACE_CMD_TRACE);
-	if (!hdr || ibtrace_nl_put_port_id(rskb, port) ||
-	    nla_put_u32(rskb, IBTRACE_A_TRACE_ID, id) ||
-	    nla_put_u32(rskb, IBTRACE_A_JOB, id)) {
-		/* The trace runs anyway; its messages and GET still tell. */
-		nlmsg_free(rskb);
-		err = -EMSGSIZE;
-		goto out_put;
-	}
-	genlmsg_end(rskb, hdr);
-	err = genlmsg_reply(rskb, info);
-out_put:
-	ibtrace_dev_put(port->dev);
+	return ibtrace_nl_job_start(&tj->base, info, IBTRACE_CMD_TRACE);
 out_job:
-	if (tj)
-		ibtrace_job_put(&tj->base);
+	ibtrace_job_put(&tj->base);
 	return err;
 }
