@@ -169,6 +169,17 @@ struct ibt_family {
 	int attr_max;
 };
 
+#define IBT_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/*
+ * A number attribute and its JSON key: tables of them are printed by
+ * ibt_out_nums() and ibt_out_nla_nums().
+ */
+struct ibt_num_key {
+	int attr;
+	const char *key;
+};
+
 /* A "{ name, fn }" dispatch table entry; tables end with { NULL, NULL }. */
 struct ibt_cmd {
 	const char *name;
@@ -332,6 +343,10 @@ void ibt_out_u64(struct ibt *ctx, const char *key, uint64_t val);
 void ibt_out_hex(struct ibt *ctx, const char *key, uint64_t val);
 void ibt_out_bool(struct ibt *ctx, const char *key, bool val);
 void ibt_out_gid(struct ibt *ctx, const char *key, const uint8_t gid[16]);
+void ibt_out_nums(struct ibt *ctx, const struct ibt_num_key *keys, size_t n,
+		  const bool *have, const uint64_t *val);
+void ibt_out_nla_nums(struct ibt *ctx, const struct ibt_num_key *keys,
+		      size_t n, struct nlattr **tb);
 void ibt_out_eol(struct ibt *ctx);
 void ibt_out_finish(struct ibt *ctx);
 void ibt_out_free(struct ibt *ctx);

@@ -128,6 +128,33 @@ void ibt_out_json(struct ibt *ctx, const char *key, struct json_object *jv)
 		json_object_put(jv);
 }
 
+/*
+ * JSON-only: the @n numbers @keys name, each one @have, from @val (both
+ * indexed by attribute), in the order of @keys.
+ */
+void ibt_out_nums(struct ibt *ctx, const struct ibt_num_key *keys, size_t n,
+		  const bool *have, const uint64_t *val)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (have[keys[i].attr])
+			ibt_out_json(ctx, keys[i].key,
+				     json_object_new_uint64(val[keys[i].attr]));
+}
+
+/* The same for the attributes of a parsed message, those it has. */
+void ibt_out_nla_nums(struct ibt *ctx, const struct ibt_num_key *keys,
+		      size_t n, struct nlattr **tb)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (tb[keys[i].attr])
+			ibt_out_json(ctx, keys[i].key,
+				     json_object_new_uint64(ibt_nla_uint(tb[keys[i].attr])));
+}
+
 /* Text-only words (separators, units, the statistics header). */
 void ibt_out_text(struct ibt *ctx, const char *fmt, ...)
 {

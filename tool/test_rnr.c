@@ -462,10 +462,7 @@ static void json_str(struct ibt *ctx, const char *key, const char *s)
 
 static void rnr_code_json(struct ibt *ctx, const struct rnr_code *c)
 {
-	static const struct {
-		int attr;
-		const char *key;
-	} nums[] = {
+	static const struct ibt_num_key nums[] = {
 		{ IBTRACE_RNR_A_CODE,		"code" },
 		{ IBTRACE_RNR_A_TABLE_NS,	"table_ns" },
 		{ IBTRACE_RNR_A_ITERATIONS,	"iterations" },
@@ -481,12 +478,9 @@ static void rnr_code_json(struct ibt *ctx, const struct rnr_code *c)
 		{ IBTRACE_RNR_A_WIRE_MAX_NS,	"wire_max_ns" },
 		{ IBTRACE_RNR_A_NAKS,		"naks" },
 	};
-	size_t i;
 
 	ibt_out_obj_begin(ctx, NULL);
-	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
-		if (c->have[nums[i].attr])
-			json_u64(ctx, nums[i].key, c->val[nums[i].attr]);
+	ibt_out_nums(ctx, nums, IBT_ARRAY_SIZE(nums), c->have, c->val);
 	if (c->have[IBTRACE_RNR_A_OVERSHOOT_NS])
 		ibt_out_json(ctx, "overshoot_ns",
 			     json_object_new_int64((int64_t)c->val[IBTRACE_RNR_A_OVERSHOOT_NS]));

@@ -437,10 +437,7 @@ static int trace_verdict(const struct trace *t, bool interrupted, char *msg,
 static void trace_json(struct ibt *ctx, const struct trace *t, bool interrupted,
 		       const char *msg)
 {
-	static const struct {
-		int attr;
-		const char *key;
-	} nums[] = {
+	static const struct ibt_num_key nums[] = {
 		{ IBTRACE_A_TRACE_FAIL_HOP,	"fail_hop" },
 		{ IBTRACE_A_TRACE_FAIL_PORT,	"fail_port" },
 		{ IBTRACE_A_TRACE_MAD_STATUS,	"mad_status" },
@@ -500,10 +497,7 @@ static void trace_json(struct ibt *ctx, const struct trace *t, bool interrupted,
 		if (reason)
 			ibt_out_json(ctx, "reason", json_object_new_string(reason));
 	}
-	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
-		if (t->have[nums[i].attr])
-			ibt_out_json(ctx, nums[i].key,
-				     json_object_new_uint64(t->val[nums[i].attr]));
+	ibt_out_nums(ctx, nums, IBT_ARRAY_SIZE(nums), t->have, t->val);
 	if (msg[0])
 		ibt_out_json(ctx, "message", json_object_new_string(msg));
 	if (interrupted)

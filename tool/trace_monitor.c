@@ -165,10 +165,7 @@ static void monitor_end_text(struct nlattr **tb, const char *result)
 static void monitor_end_json(struct ibt *ctx, struct nlattr **tb,
 			     const char *result)
 {
-	static const struct {
-		int attr;
-		const char *key;
-	} nums[] = {
+	static const struct ibt_num_key nums[] = {
 		{ IBTRACE_A_TRACE_DLID,		"dlid" },
 		{ IBTRACE_A_TRACE_MLID,		"mlid" },
 		{ IBTRACE_A_TRACE_HOPS,		"hops" },
@@ -181,15 +178,11 @@ static void monitor_end_json(struct ibt *ctx, struct nlattr **tb,
 		{ IBTRACE_A_TRACE_ELAPSED_NS,	"elapsed_ns" },
 		{ IBTRACE_A_TRACE_ERRNO,	"errno" },
 	};
-	size_t i;
 
 	ibt_out_json(ctx, "result", json_object_new_string(result));
 	if (tb[IBTRACE_A_TRACE_ONE_HOP])
 		ibt_out_json(ctx, "one_hop", json_object_new_boolean(true));
-	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
-		if (tb[nums[i].attr])
-			ibt_out_json(ctx, nums[i].key,
-				     json_object_new_uint64(attr_uint(tb, nums[i].attr)));
+	ibt_out_nla_nums(ctx, nums, IBT_ARRAY_SIZE(nums), tb);
 	if (tb[IBTRACE_A_TRACE_ERRNO])
 		ibt_out_json(ctx, "error", json_object_new_string(
 			     strerror(attr_uint(tb, IBTRACE_A_TRACE_ERRNO))));
