@@ -79,24 +79,15 @@ static int agent_show(struct ibt *ctx)
 	return ibt_port_query(ctx, IBTRACE_CMD_AGENT_GET, agent_show_port);
 }
 
-static int agent_help(struct ibt *ctx)
-{
-	(void)ctx;
-	printf("Usage: ibtracectl [-j] [--pretty] [-d DEV [-p PORT]] agent [show]\n"
-	       "       ibtracectl [-j] [--pretty] -p PORT agent [show]\n"
-	       "One line (JSON: one object) per port: dev, port, registered, rx,\n"
-	       "answered, mismatch, malformed, unsupported, success,\n"
-	       "unsupported_method, unsupported_attr, tx_error, stray.\n");
-	return IBT_EXIT_OK;
-}
+const char ibt_agent_help[] =
+	"Usage: ibtracectl [-j] [--pretty] [-d DEV [-p PORT]] agent [show]\n"
+	"       ibtracectl [-j] [--pretty] -p PORT agent [show]\n"
+	"One line (JSON: one object) per port: dev, port, registered, rx,\n"
+	"answered, mismatch, malformed, unsupported, success,\n"
+	"unsupported_method, unsupported_attr, tx_error, stray.\n";
 
-static const struct ibt_cmd agent_cmds[] = {
+const struct ibt_cmd ibt_agent_cmds[] = {
 	{ "show",	agent_show },
-	{ "help",	agent_help },
+	{ "help",	NULL },	/* ibt_agent_help */
 	{ NULL,		NULL },
 };
-
-int ibt_agent(struct ibt *ctx)
-{
-	return ibt_dispatch(ctx, "agent command", agent_cmds, "show");
-}

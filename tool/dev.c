@@ -220,23 +220,14 @@ int ibt_port_pick(struct ibt *ctx, const struct ibt_port_want *want,
 	return ibt_nl_run(ctx, msg, pick_cb, &p);
 }
 
-static int dev_help(struct ibt *ctx)
-{
-	(void)ctx;
-	printf("Usage: ibtracectl [-j] [--pretty] [-d DEV [-p PORT]] dev [show]\n"
-	       "       ibtracectl [-j] [--pretty] -p PORT dev [show]\n"
-	       "One line (JSON: one object) per port: dev, index, port, link_layer,\n"
-	       "state, lid, lmc, sm_lid (InfiniBand only), gid, port_guid, agent.\n");
-	return IBT_EXIT_OK;
-}
+const char ibt_dev_help[] =
+	"Usage: ibtracectl [-j] [--pretty] [-d DEV [-p PORT]] dev [show]\n"
+	"       ibtracectl [-j] [--pretty] -p PORT dev [show]\n"
+	"One line (JSON: one object) per port: dev, index, port, link_layer,\n"
+	"state, lid, lmc, sm_lid (InfiniBand only), gid, port_guid, agent.\n";
 
-static const struct ibt_cmd dev_cmds[] = {
+const struct ibt_cmd ibt_dev_cmds[] = {
 	{ "show",	dev_show },
-	{ "help",	dev_help },
+	{ "help",	NULL },	/* ibt_dev_help */
 	{ NULL,		NULL },
 };
-
-int ibt_dev(struct ibt *ctx)
-{
-	return ibt_dispatch(ctx, "dev command", dev_cmds, "show");
-}

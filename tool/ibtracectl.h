@@ -180,10 +180,25 @@ struct ibt_num_key {
 	const char *key;
 };
 
-/* A "{ name, fn }" dispatch table entry; tables end with { NULL, NULL }. */
+/*
+ * A "{ name, fn }" dispatch table entry; tables end with { NULL, NULL }.
+ * In an object's table a NULL @fn prints the object's help text.
+ */
 struct ibt_cmd {
 	const char *name;
 	int (*fn)(struct ibt *ctx);
+};
+
+/*
+ * An object of the command line: @fn takes the words after its name, or
+ * (@fn NULL) the next word names one of @cmds ("show" when there is none)
+ * and @help is what its "help" prints, if that is not a function.
+ */
+struct ibt_object {
+	const char *name;
+	int (*fn)(struct ibt *ctx);
+	const struct ibt_cmd *cmds;
+	const char *help;
 };
 
 /*
@@ -210,8 +225,7 @@ struct ibt_args {
 /* utils.c */
 int ibt_err(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-int ibt_dispatch(struct ibt *ctx, const char *what,
-		 const struct ibt_cmd *table, const char *dflt);
+int ibt_dispatch(struct ibt *ctx, const struct ibt_object *objects);
 int ibt_global_opt(struct ibt *ctx, int c, const char *arg);
 int ibt_bad_opt(int c, char **argv, const char *where);
 int ibt_args_parse(struct ibt *ctx, const struct ibt_args *a);
@@ -245,6 +259,7 @@ const char *ibt_dr_path_str(const uint8_t *ports, size_t n, char *buf,
 #define IBT_LOOKUP_NONE		(-1)
 #define IBT_LOOKUP_AMBIGUOUS	(-2)
 int ibt_cmd_lookup(const struct ibt_cmd *table, const char *word);
+int ibt_name_lookup(const void *table, size_t size, const char *word);
 int ibt_sim_name_ok(const char *name);
 size_t ibt_chunk_len(size_t left, size_t max);
 int ibt_parse_pct_ppm(const char *s, uint32_t *ppm);
@@ -287,6 +302,8 @@ int ibt_nl_open(struct ibt *ctx);
 int ibt_nl_open_family(struct ibt *ctx, const struct ibt_family *fam);
 void ibt_nl_close(struct ibt *ctx);
 struct nl_msg *ibt_nl_req(struct ibt *ctx, uint8_t cmd, bool dump);
+struct nl_msg *ibt_nl_req_u32(struct ibt *ctx, uint8_t cmd, bool dump, int attr,
+			      uint32_t val);
 int ibt_nl_put_dev(struct ibt *ctx, struct nl_msg *msg, uint32_t port);
 int ibt_nl_run(struct ibt *ctx, struct nl_msg *msg, ibt_nl_cb cb, void *arg);
 int ibt_nl_exchange(struct ibt *ctx, struct nl_msg *msg, ibt_nl_cb cb,
@@ -363,16 +380,20 @@ struct ibt_port_want {
 int ibt_port_pick(struct ibt *ctx, const struct ibt_port_want *want,
 		  char *dev, size_t len, uint32_t *port);
 
-/* objects */
-int ibt_dev(struct ibt *ctx);
-int ibt_agent(struct ibt *ctx);
-int ibt_job(struct ibt *ctx);
+/* objects: a function, or a table of commands and a help text */
+extern const struct ibt_cmd ibt_dev_cmds[];
+extern const char ibt_dev_help[];
+extern const struct ibt_cmd ibt_agent_cmds[];
+extern const char ibt_agent_help[];
+extern const struct ibt_cmd ibt_job_cmds[];
+extern const char ibt_job_help[];
 int ibt_ping(struct ibt *ctx);
 int ibt_trace(struct ibt *ctx);
 int ibt_trace_monitor(struct ibt *ctx);	/* trace_monitor.c */
-int ibt_test(struct ibt *ctx);
+extern const struct ibt_cmd ibt_test_cmds[];
 void ibt_test_synopsis(FILE *f);	/* its lines of "ibtracectl --help" */
-int ibt_sim(struct ibt *ctx);
-int ibt_server(struct ibt *ctx);
+extern const struct ibt_cmd ibt_sim_cmds[];
+extern const char ibt_sim_help[];
+extern const struct ibt_cmd ibt_server_cmds[];
 
 #endif /* IBTRACECTL_H */

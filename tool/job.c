@@ -41,15 +41,11 @@ int ibt_job_cancel(struct ibt *ctx, uint32_t id)
 	int ret, tries = 0;
 
 	do {
-		struct nl_msg *msg = ibt_nl_req(ctx, IBTRACE_CMD_JOB_CANCEL,
-						false);
+		struct nl_msg *msg = ibt_nl_req_u32(ctx, IBTRACE_CMD_JOB_CANCEL,
+						    false, IBTRACE_A_JOB, id);
 
 		if (!msg)
 			return IBT_EXIT_ERR;
-		if (nla_put_u32(msg, IBTRACE_A_JOB, id) < 0) {
-			nlmsg_free(msg);
-			return ibt_err(IBT_EXIT_ERR, "netlink request too large");
-		}
 		ibt_interrupted = 0;
 		ret = ibt_nl_exchange(ctx, msg, NULL, NULL);
 	} while (ret == IBT_EXIT_INTR && ++tries < IBT_JOB_CANCEL_TRIES);
@@ -64,14 +60,11 @@ int ibt_job_cancel(struct ibt *ctx, uint32_t id)
 /* Read job @id with IBTRACE_CMD_JOB_GET through @cb; as ibt_nl_exchange(). */
 static int job_get(struct ibt *ctx, uint32_t id, ibt_nl_cb cb, void *arg)
 {
-	struct nl_msg *msg = ibt_nl_req(ctx, IBTRACE_CMD_JOB_GET, false);
+	struct nl_msg *msg = ibt_nl_req_u32(ctx, IBTRACE_CMD_JOB_GET, false,
+					    IBTRACE_A_JOB, id);
 
 	if (!msg)
 		return IBT_EXIT_ERR;
-	if (nla_put_u32(msg, IBTRACE_A_JOB, id) < 0) {
-		nlmsg_free(msg);
-		return ibt_err(IBT_EXIT_ERR, "netlink request too large");
-	}
 	return ibt_nl_exchange(ctx, msg, cb, arg);
 }
 
@@ -291,13 +284,9 @@ static int job_show(struct ibt *ctx)
 	ret = job_id_arg(ctx, false, &id) ?: ibt_nl_open(ctx);
 	if (ret)
 		return ret;
-	msg = ibt_nl_req(ctx, IBTRACE_CMD_JOB_GET, !id);
+	msg = ibt_nl_req_u32(ctx, IBTRACE_CMD_JOB_GET, !id, id ? IBTRACE_A_JOB : 0, id);
 	if (!msg)
 		return IBT_EXIT_ERR;
-	if (id && nla_put_u32(msg, IBTRACE_A_JOB, id) < 0) {
-		nlmsg_free(msg);
-		return ibt_err(IBT_EXIT_ERR, "netlink request too large");
-	}
 	if (!id)
 		ibt_out_arr_begin(ctx, NULL);
 	ret = ibt_nl_run(ctx, msg, job_show_cb, NULL);
@@ -318,37 +307,24 @@ static int job_cancel(struct ibt *ctx)
 	ret = job_id_arg(ctx, true, &id) ?: ibt_nl_open(ctx);
 	if (ret)
 		return ret;
-	msg = ibt_nl_req(ctx, IBTRACE_CMD_JOB_CANCEL, false);
+	msg = ibt_nl_req_u32(ctx, IBTRACE_CMD_JOB_CANCEL, false, IBTRACE_A_JOB, id);
 	if (!msg)
 		return IBT_EXIT_ERR;
-	if (nla_put_u32(msg, IBTRACE_A_JOB, id) < 0) {
-		nlmsg_free(msg);
-		return ibt_err(IBT_EXIT_ERR, "netlink request too large");
-	}
 	return ibt_nl_run(ctx, msg, NULL, NULL);
 }
 
-static int job_help(struct ibt *ctx)
-{
-	(void)ctx;
-	printf("Usage: ibtracectl [-j] [--pretty] job [show [ID]]\n"
-	       "       ibtracectl job cancel ID\n"
-	       "Every kernel job (ping, trace, test), running or finished: one line\n"
-	       "(JSON: one object) per job: id, kind, dev, port, state, elapsed_ns, a\n"
-	       "ping's sent/received/errors, a trace's hops and result, a test's name\n"
-	       "and verdict, and how a job ended early. cancel stops a running job\n"
-	       "within a second. Both need CAP_NET_ADMIN.\n");
-	return IBT_EXIT_OK;
-}
+const char ibt_job_help[] =
+	"Usage: ibtracectl [-j] [--pretty] job [show [ID]]\n"
+	"       ibtracectl job cancel ID\n"
+	"Every kernel job (ping, trace, test), running or finished: one line\n"
+	"(JSON: one object) per job: id, kind, dev, port, state, elapsed_ns, a\n"
+	"ping's sent/received/errors, a trace's hops and result, a test's name\n"
+	"and verdict, and how a job ended early. cancel stops a running job\n"
+	"within a second. Both need CAP_NET_ADMIN.\n";
 
-static const struct ibt_cmd job_cmds[] = {
+const struct ibt_cmd ibt_job_cmds[] = {
 	{ "show",	job_show },
 	{ "cancel",	job_cancel },
-	{ "help",	job_help },
+	{ "help",	NULL },	/* ibt_job_help */
 	{ NULL,		NULL },
 };
-
-int ibt_job(struct ibt *ctx)
-{
-	return ibt_dispatch(ctx, "job command", job_cmds, "show");
-}

@@ -827,6 +827,23 @@ struct nl_msg *ibt_nl_req(struct ibt *ctx, uint8_t cmd, bool dump)
 	return msg;
 }
 
+/*
+ * A request for the opened family that carries @val as u32 attribute
+ * @attr (nothing if @attr is 0); NULL (and printed) on failure.
+ */
+struct nl_msg *ibt_nl_req_u32(struct ibt *ctx, uint8_t cmd, bool dump, int attr,
+			      uint32_t val)
+{
+	struct nl_msg *msg = ibt_nl_req(ctx, cmd, dump);
+
+	if (msg && attr && nla_put_u32(msg, attr, val) < 0) {
+		nlmsg_free(msg);
+		ibt_err(IBT_EXIT_ERR, "netlink request too large");
+		return NULL;
+	}
+	return msg;
+}
+
 /* Add the -d device (if any) and @port (if not 0) to a request. */
 int ibt_nl_put_dev(struct ibt *ctx, struct nl_msg *msg, uint32_t port)
 {

@@ -365,15 +365,10 @@ static int server_start(struct ibt *ctx)
 	return server_request(ctx, msg);
 }
 
-static const struct ibt_cmd server_cmds[] = {
+const struct ibt_cmd ibt_server_cmds[] = {
 	{ "show",	server_show },
 	{ "start",	server_start },
 	{ "stop",	server_stop },
 	{ "help",	server_help },
 	{ NULL,		NULL },
 };
-
-int ibt_server(struct ibt *ctx)
-{
-	return ibt_dispatch(ctx, "server command", server_cmds, "show");
-}

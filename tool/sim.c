@@ -1224,50 +1224,41 @@ static int sim_show(struct ibt *ctx)
 	return ret;
 }
 
-static int sim_help(struct ibt *ctx)
-{
-	(void)ctx;
-	printf("Usage: ibtracectl [-j] [--pretty] sim add TOPOLOGY_FILE [--name NAME]\n"
-	       "                                 [--no-sm] [--guid-cap N] [--seed N]\n"
-	       "       ibtracectl sim del NAME\n"
-	       "       ibtracectl sim set FABRIC NODE [port N] [drop PERCENT] [delay USEC]\n"
-	       "                      [link down|up] [guid-cap N] [guid-quirks QUIRKS]\n"
-	       "                      [misroute DLID PORT | misroute DLID none]\n"
-	       "       ibtracectl [-j] [--pretty] sim show [NAME]\n"
-	       "add: create a fabric of the ibtrace_sim module from an ibnetdiscover /\n"
-	       "ibsim topology file; prints the fabric's name and the RDMA device of\n"
-	       "each HCA. A rejected topology prints \"Error: line N: REASON\", exit 1;\n"
-	       "one over the module's memory budget (mem_budget_mb) names both, exit 1.\n"
-	       "The built-in SM-lite assigns LIDs and routes and brings ports Active;\n"
-	       "--no-sm leaves that to an SM such as OpenSM. --guid-cap N (1..255,\n"
-	       "default 8) sizes every port's GUID table. --seed N (0..4294967295;\n"
-	       "default: random, shown by show) seeds the fabric's random losses.\n"
-	       "del: destroy a fabric and its RDMA devices.\n"
-	       "set: fault knobs of node NODE (name, or index if all digits). Port\n"
-	       "knobs need \"port N\": drop (0..100 %%, packets leaving the port),\n"
-	       "delay (0..1000000 us), link down|up (both ends), guid-cap (1..the\n"
-	       "fabric's --guid-cap), guid-quirks (none or entry0-writable,\n"
-	       "past-table-status,above-cap-nonzero). misroute DLID PORT makes a\n"
-	       "switch send LID-routed packets for DLID out of PORT whatever its LFT\n"
-	       "says; misroute DLID none removes the rule.\n"
-	       "show: every fabric (or NAME): its nodes (type, name, guid, dev) and per\n"
-	       "port: lid, state, peer NODE/PORT, rx, tx, drops packet counters,\n"
-	       "the knobs not at their power-on value, and misroute rules.\n"
-	       "add, del, set and show need CAP_NET_ADMIN (else exit 5); exit 3:\n"
-	       "ibtrace_sim is not loaded.\n");
-	return IBT_EXIT_OK;
-}
+const char ibt_sim_help[] =
+	"Usage: ibtracectl [-j] [--pretty] sim add TOPOLOGY_FILE [--name NAME]\n"
+	"                                 [--no-sm] [--guid-cap N] [--seed N]\n"
+	"       ibtracectl sim del NAME\n"
+	"       ibtracectl sim set FABRIC NODE [port N] [drop PERCENT] [delay USEC]\n"
+	"                      [link down|up] [guid-cap N] [guid-quirks QUIRKS]\n"
+	"                      [misroute DLID PORT | misroute DLID none]\n"
+	"       ibtracectl [-j] [--pretty] sim show [NAME]\n"
+	"add: create a fabric of the ibtrace_sim module from an ibnetdiscover /\n"
+	"ibsim topology file; prints the fabric's name and the RDMA device of\n"
+	"each HCA. A rejected topology prints \"Error: line N: REASON\", exit 1;\n"
+	"one over the module's memory budget (mem_budget_mb) names both, exit 1.\n"
+	"The built-in SM-lite assigns LIDs and routes and brings ports Active;\n"
+	"--no-sm leaves that to an SM such as OpenSM. --guid-cap N (1..255,\n"
+	"default 8) sizes every port's GUID table. --seed N (0..4294967295;\n"
+	"default: random, shown by show) seeds the fabric's random losses.\n"
+	"del: destroy a fabric and its RDMA devices.\n"
+	"set: fault knobs of node NODE (name, or index if all digits). Port\n"
+	"knobs need \"port N\": drop (0..100 %, packets leaving the port),\n"
+	"delay (0..1000000 us), link down|up (both ends), guid-cap (1..the\n"
+	"fabric's --guid-cap), guid-quirks (none or entry0-writable,\n"
+	"past-table-status,above-cap-nonzero). misroute DLID PORT makes a\n"
+	"switch send LID-routed packets for DLID out of PORT whatever its LFT\n"
+	"says; misroute DLID none removes the rule.\n"
+	"show: every fabric (or NAME): its nodes (type, name, guid, dev) and per\n"
+	"port: lid, state, peer NODE/PORT, rx, tx, drops packet counters,\n"
+	"the knobs not at their power-on value, and misroute rules.\n"
+	"add, del, set and show need CAP_NET_ADMIN (else exit 5); exit 3:\n"
+	"ibtrace_sim is not loaded.\n";
 
-static const struct ibt_cmd sim_cmds[] = {
+const struct ibt_cmd ibt_sim_cmds[] = {
 	{ "add",	sim_add },
 	{ "del",	sim_del },
 	{ "set",	sim_set },
 	{ "show",	sim_show },
-	{ "help",	sim_help },
+	{ "help",	NULL },	/* ibt_sim_help */
 	{ NULL,		NULL },
 };
-
-int ibt_sim(struct ibt *ctx)
-{
-	return ibt_dispatch(ctx, "sim command", sim_cmds, "show");
-}

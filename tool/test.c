@@ -127,12 +127,18 @@
 #define TESTS_MAX	16	/* bits of struct run_opt.tests */
 
 /* The tests' lines of "ibtracectl --help". */
-void ibt_test_synopsis(FILE *f)
+/* The text member at offset @off of each test's struct ibt_test_def. */
+static void tests_text(FILE *f, size_t off)
 {
 	size_t k;
 
 	for (k = 0; ibt_tests[k]; k++)
-		fputs(ibt_tests[k]->synopsis, f);
+		fputs(*(const char *const *)((const char *)ibt_tests[k] + off), f);
+}
+
+void ibt_test_synopsis(FILE *f)
+{
+	tests_text(f, offsetof(struct ibt_test_def, synopsis));
 }
 
 /* silence after which a running job's state is read (lost events) */
@@ -244,16 +250,13 @@ static bool run_uses(const struct run *t, size_t k)
 /* Read into @r, on top of what it holds; a negative errno is not printed. */
 static int job_get(struct ibt *ctx, uint32_t job, struct result *r)
 {
-	struct nl_msg *msg = ibt_nl_req(ctx, IBTRACE_CMD_TEST_GET, false);
+	struct nl_msg *msg = ibt_nl_req_u32(ctx, IBTRACE_CMD_TEST_GET, false,
+					    IBTRACE_A_TEST_JOB, job);
 	struct list l = { 0 };
 	int ret;
 
 	if (!msg)
 		return IBT_EXIT_ERR;
-	if (nla_put_u32(msg, IBTRACE_A_TEST_JOB, job) < 0) {
-		nlmsg_free(msg);
-		return ibt_err(IBT_EXIT_ERR, "netlink request too large");
-	}
 	ret = ibt_nl_exchange(ctx, msg, test_keep_cb, &l);
 	/* the request's values stay where the kernel sent none */
 	if (!ret && l.n)
@@ -648,14 +651,11 @@ static int run_replay(struct ibt *ctx, struct run *t)
 /* Send TEST_CANCEL of our job once; its exchange's result. */
 static int run_cancel_once(struct ibt *ctx, struct run *t)
 {
-	struct nl_msg *msg = ibt_nl_req(ctx, IBTRACE_CMD_TEST_CANCEL, false);
+	struct nl_msg *msg = ibt_nl_req_u32(ctx, IBTRACE_CMD_TEST_CANCEL, false,
+					    IBTRACE_A_TEST_JOB, t->job);
 
 	if (!msg)
 		return IBT_EXIT_ERR;
-	if (nla_put_u32(msg, IBTRACE_A_TEST_JOB, t->job) < 0) {
-		nlmsg_free(msg);
-		return ibt_err(IBT_EXIT_ERR, "netlink request too large");
-	}
 	return ibt_nl_exchange(ctx, msg, NULL, NULL);
 }
 
@@ -977,24 +977,18 @@ static int test_cancel(struct ibt *ctx)
 		ret = ibt_nl_open(ctx);
 	if (ret)
 		return ret;
-	msg = ibt_nl_req(ctx, IBTRACE_CMD_TEST_CANCEL, false);
+	msg = ibt_nl_req_u32(ctx, IBTRACE_CMD_TEST_CANCEL, false, IBTRACE_A_TEST_JOB,
+			     job);
 	if (!msg)
 		return IBT_EXIT_ERR;
-	if (nla_put_u32(msg, IBTRACE_A_TEST_JOB, job) < 0) {
-		nlmsg_free(msg);
-		return ibt_err(IBT_EXIT_ERR, "netlink request too large");
-	}
 	return ibt_nl_run(ctx, msg, NULL, NULL);
 }
 
 static int test_help(struct ibt *ctx)
 {
-	size_t k;
-
 	(void)ctx;
 	printf("Usage: ibtracectl [-j] [--pretty] test list\n");
-	for (k = 0; ibt_tests[k]; k++)
-		fputs(ibt_tests[k]->usage, stdout);
+	tests_text(stdout, offsetof(struct ibt_test_def, usage));
 	printf("       ibtracectl [-j] [--pretty] test show [JOB] [-v|--verbose]\n"
 	       "       ibtracectl test cancel JOB\n"
 	       "list: the conformance tests the module knows and their assertions.\n"
@@ -1003,8 +997,7 @@ static int test_help(struct ibt *ctx)
 	       "timer code as it is measured; -v: the start and the exchanges too), then\n"
 	       "the result, one line per assertion; --detach prints the job number and\n"
 	       "returns. Ctrl-C cancels the job: the kernel restores the DUT, exit 13.\n");
-	for (k = 0; ibt_tests[k]; k++)
-		fputs(ibt_tests[k]->help, stdout);
+	tests_text(stdout, offsetof(struct ibt_test_def, help));
 	printf("show: the result of job JOB (-v: every MAD exchange), or one line per\n"
 	       "kept job. cancel: stop a running job (it restores the DUT first).\n"
 	       "Exit (run, show JOB): 0 pass, 15 fail, 16 not applicable, 17 error,\n"
@@ -1013,7 +1006,7 @@ static int test_help(struct ibt *ctx)
 	return IBT_EXIT_OK;
 }
 
-static const struct ibt_cmd test_cmds[] = {
+const struct ibt_cmd ibt_test_cmds[] = {
 	{ "list",	test_list },
 	{ "run",	test_run },
 	{ "show",	test_show },
@@ -1021,8 +1014,3 @@ static const struct ibt_cmd test_cmds[] = {
 	{ "help",	test_help },
 	{ NULL,		NULL },
 };
-
-int ibt_test(struct ibt *ctx)
-{
-	return ibt_dispatch(ctx, "test command", test_cmds, "show");
-}

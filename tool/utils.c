@@ -254,14 +254,15 @@ int ibt_end_args(struct ibt *ctx)
 }
 
 /*
- * Run the entry of @table named by the next word (or @dflt when there is
- * none), with that word consumed. @what names the word in errors.
+ * The index in @table (entries of @size bytes, each starting with its
+ * name) of the entry the next word names, or @dflt when there is none;
+ * that word consumed. @what names the word in errors. IBT_EXIT_OK, or a
+ * printed usage error.
  */
-int ibt_dispatch(struct ibt *ctx, const char *what,
-		 const struct ibt_cmd *table, const char *dflt)
+static int next_word(struct ibt *ctx, const char *what, const void *table,
+		     size_t size, const char *dflt, int *idx)
 {
 	const char *word = dflt;
-	int i;
 
 	/* an option where the command may be: the default command */
 	if (ctx->argc > 0 && (ctx->argv[0][0] != '-' || !dflt)) {
@@ -272,13 +273,40 @@ int ibt_dispatch(struct ibt *ctx, const char *what,
 	if (!word)
 		return ibt_err(IBT_EXIT_USAGE, "missing %s; see ibtracectl --help",
 			       what);
-	i = ibt_cmd_lookup(table, word);
-	if (i == IBT_LOOKUP_AMBIGUOUS)
+	*idx = ibt_name_lookup(table, size, word);
+	if (*idx == IBT_LOOKUP_AMBIGUOUS)
 		return ibt_err(IBT_EXIT_USAGE, "ambiguous %s \"%s\"; see ibtracectl --help",
 			       what, word);
-	if (i < 0)
+	if (*idx < 0)
 		return ibt_err(IBT_EXIT_USAGE, "unknown %s \"%s\"; see ibtracectl --help",
 			       what, word);
-	return table[i].fn(ctx);
+	return IBT_EXIT_OK;
+}
+
+/*
+ * Run the object of @objects the first word names, with that word
+ * consumed: its function, or its command the next word names ("show"
+ * when there is none).
+ */
+int ibt_dispatch(struct ibt *ctx, const struct ibt_object *objects)
+{
+	const struct ibt_object *o;
+	char what[32];
+	int i, ret;
+
+	ret = next_word(ctx, "object", objects, sizeof(*objects), NULL, &i);
+	if (ret)
+		return ret;
+	o = &objects[i];
+	if (o->fn)
+		return o->fn(ctx);
+	snprintf(what, sizeof(what), "%s command", o->name);
+	ret = next_word(ctx, what, o->cmds, sizeof(*o->cmds), "show", &i);
+	if (ret)
+		return ret;
+	if (o->cmds[i].fn)
+		return o->cmds[i].fn(ctx);
+	fputs(o->help, stdout);
+	return IBT_EXIT_OK;
 }
 
