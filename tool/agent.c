@@ -55,7 +55,7 @@ static const char *const agent_stat_names[IBTRACE_STAT_MAX + 1] = {
 static int agent_show_port(struct ibt *ctx, struct nlattr **tb)
 {
 	struct nlattr *st[IBTRACE_STAT_MAX + 1];
-	int i, ret;
+	int ret;
 
 	if (tb[IBTRACE_A_AGENT])
 		ibt_out_bool(ctx, "registered", nla_get_u8(tb[IBTRACE_A_AGENT]));
@@ -64,18 +64,12 @@ static int agent_show_port(struct ibt *ctx, struct nlattr **tb)
 	ret = ibt_nl_parse_nest(ctx, tb[IBTRACE_A_AGENT_STATS], st);
 	if (ret)
 		return ret;
-	for (i = 0; i <= IBTRACE_STAT_MAX; i++)
-		if (agent_stat_names[i] && st[i])
-			ibt_out_u64(ctx, agent_stat_names[i], nla_get_u64(st[i]));
+	ibt_out_nla_u64s(ctx, agent_stat_names, IBTRACE_STAT_MAX, st);
 	return 0;
 }
 
 static int agent_show(struct ibt *ctx)
 {
-	int ret = ibt_end_args(ctx);
-
-	if (ret)
-		return ret;
 	return ibt_port_query(ctx, IBTRACE_CMD_AGENT_GET, agent_show_port);
 }
 

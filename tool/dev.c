@@ -83,8 +83,9 @@ static int port_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 }
 
 /*
- * Send @cmd for the ports -d/-p select and print each reply: its name,
- * then @show. Returns an exit code.
+ * The end of a show command (only global options may follow): send @cmd
+ * for the ports -d/-p select and print each reply: its name, then @show.
+ * Returns an exit code.
  */
 int ibt_port_query(struct ibt *ctx, uint8_t cmd, ibt_port_show show)
 {
@@ -92,7 +93,7 @@ int ibt_port_query(struct ibt *ctx, uint8_t cmd, ibt_port_show show)
 	struct nl_msg *msg;
 	int ret;
 
-	ret = ibt_nl_open(ctx);
+	ret = ibt_end_args(ctx) ?: ibt_nl_open(ctx);
 	if (ret)
 		return ret;
 	/* the kernel's do needs a port; its dump takes a device (and port) */
@@ -161,10 +162,6 @@ static int dev_show_port(struct ibt *ctx, struct nlattr **tb)
 
 static int dev_show(struct ibt *ctx)
 {
-	int ret = ibt_end_args(ctx);
-
-	if (ret)
-		return ret;
 	return ibt_port_query(ctx, IBTRACE_CMD_DEV_GET, dev_show_port);
 }
 

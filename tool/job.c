@@ -275,21 +275,33 @@ static int job_id_arg(struct ibt *ctx, bool need, uint32_t *id)
 	return ibt_end_args(ctx);
 }
 
-static int job_show(struct ibt *ctx)
+/*
+ * The job ID word (@need: it must be there), then @cmd for that job (no
+ * ID: a dump of every job) with @cb; an exit code, *@id the ID or 0.
+ */
+static int job_request(struct ibt *ctx, bool need, uint8_t cmd, ibt_nl_cb cb,
+		       uint32_t *id)
 {
 	struct nl_msg *msg;
+	int ret;
+
+	ret = job_id_arg(ctx, need, id) ?: ibt_nl_open(ctx);
+	if (ret)
+		return ret;
+	msg = ibt_nl_req_u32(ctx, cmd, !*id, *id ? IBTRACE_A_JOB : 0, *id);
+	if (!msg)
+		return IBT_EXIT_ERR;
+	if (!*id)
+		ibt_out_arr_begin(ctx, NULL);
+	return ibt_nl_run(ctx, msg, cb, NULL);
+}
+
+static int job_show(struct ibt *ctx)
+{
 	uint32_t id;
 	int ret;
 
-	ret = job_id_arg(ctx, false, &id) ?: ibt_nl_open(ctx);
-	if (ret)
-		return ret;
-	msg = ibt_nl_req_u32(ctx, IBTRACE_CMD_JOB_GET, !id, id ? IBTRACE_A_JOB : 0, id);
-	if (!msg)
-		return IBT_EXIT_ERR;
-	if (!id)
-		ibt_out_arr_begin(ctx, NULL);
-	ret = ibt_nl_run(ctx, msg, job_show_cb, NULL);
+	ret = job_request(ctx, false, IBTRACE_CMD_JOB_GET, job_show_cb, &id);
 	if (ret)
 		return ret;
 	if (!id)
@@ -300,17 +312,9 @@ static int job_show(struct ibt *ctx)
 
 static int job_cancel(struct ibt *ctx)
 {
-	struct nl_msg *msg;
 	uint32_t id;
-	int ret;
 
-	ret = job_id_arg(ctx, true, &id) ?: ibt_nl_open(ctx);
-	if (ret)
-		return ret;
-	msg = ibt_nl_req_u32(ctx, IBTRACE_CMD_JOB_CANCEL, false, IBTRACE_A_JOB, id);
-	if (!msg)
-		return IBT_EXIT_ERR;
-	return ibt_nl_run(ctx, msg, NULL, NULL);
+	return job_request(ctx, true, IBTRACE_CMD_JOB_CANCEL, NULL, &id);
 }
 
 const char ibt_job_help[] =

@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include <json-c/json.h>
+#include <netlink/attr.h>
 
 #include "ibtracectl.h"
 
@@ -96,8 +97,7 @@ void ibt_out_arr_begin(struct ibt *ctx, const char *key)
 
 void ibt_out_arr_end(struct ibt *ctx)
 {
-	if (ctx->json)
-		pop(ctx);
+	ibt_out_obj_end(ctx);
 }
 
 /*
@@ -153,6 +153,20 @@ void ibt_out_nla_nums(struct ibt *ctx, const struct ibt_num_key *keys,
 		if (tb[keys[i].attr])
 			ibt_out_json(ctx, keys[i].key,
 				     json_object_new_uint64(ibt_nla_uint(tb[keys[i].attr])));
+}
+
+/*
+ * Text and JSON: the u64 attributes of @tb[0..@max] that have a name in
+ * @names (indexed by attribute), each one @tb has, in attribute order.
+ */
+void ibt_out_nla_u64s(struct ibt *ctx, const char *const *names, int max,
+		      struct nlattr **tb)
+{
+	int i;
+
+	for (i = 0; i <= max; i++)
+		if (names[i] && tb[i])
+			ibt_out_u64(ctx, names[i], nla_get_u64(tb[i]));
 }
 
 /* Text-only words (separators, units, the statistics header). */

@@ -247,6 +247,13 @@ static int rtt_add(struct ping *p, uint64_t rtt)
 /* One IBTRACE_CMD_PING_PROBE: count it, print it. */
 static int ping_probe(struct ibt *ctx, struct ping *p, struct nlattr *nest)
 {
+	/* what a ClassPortInfo answer said (JSON only) */
+	static const struct ibt_num_key cpi_keys[] = {
+		{ IBTRACE_PROBE_A_CPI_BASE_VERSION,	"base_version" },
+		{ IBTRACE_PROBE_A_CPI_CLASS_VERSION,	"class_version" },
+		{ IBTRACE_PROBE_A_CPI_CAP_MASK,		"cap_mask" },
+		{ IBTRACE_PROBE_A_CPI_RESP_TIME,	"resp_time_value" },
+	};
 	struct nlattr *tb[IBTRACE_PROBE_A_MAX + 1];
 	unsigned int status = ~0u;
 	uint16_t mad = 0;
@@ -335,18 +342,7 @@ static int ping_probe(struct ibt *ctx, struct ping *p, struct nlattr *nest)
 	if (tb[IBTRACE_PROBE_A_ACTUAL_PORT])
 		ibt_out_u64(ctx, "actual_port",
 			    nla_get_u8(tb[IBTRACE_PROBE_A_ACTUAL_PORT]));
-	if (tb[IBTRACE_PROBE_A_CPI_BASE_VERSION])
-		ibt_out_json(ctx, "base_version", json_object_new_uint64(
-			     nla_get_u8(tb[IBTRACE_PROBE_A_CPI_BASE_VERSION])));
-	if (tb[IBTRACE_PROBE_A_CPI_CLASS_VERSION])
-		ibt_out_json(ctx, "class_version", json_object_new_uint64(
-			     nla_get_u8(tb[IBTRACE_PROBE_A_CPI_CLASS_VERSION])));
-	if (tb[IBTRACE_PROBE_A_CPI_CAP_MASK])
-		ibt_out_json(ctx, "cap_mask", json_object_new_uint64(
-			     nla_get_u16(tb[IBTRACE_PROBE_A_CPI_CAP_MASK])));
-	if (tb[IBTRACE_PROBE_A_CPI_RESP_TIME])
-		ibt_out_json(ctx, "resp_time_value", json_object_new_uint64(
-			     nla_get_u8(tb[IBTRACE_PROBE_A_CPI_RESP_TIME])));
+	ibt_out_nla_nums(ctx, cpi_keys, IBT_ARRAY_SIZE(cpi_keys), tb);
 	ibt_out_obj_end(ctx);
 	ibt_out_eol(ctx);
 	return ret;

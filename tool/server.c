@@ -123,16 +123,14 @@ static int server_help(struct ibt *ctx)
 static int show_stats(struct ibt *ctx, struct nlattr *nest)
 {
 	struct nlattr *st[IBTRACE_SERVER_STAT_MAX + 1];
-	int i, ret;
+	int ret;
 
 	ret = ibt_nl_parse_nest_policy(ctx, nest, st, IBTRACE_SERVER_STAT_MAX,
 				       stat_policy, "server stats");
 	if (ret)
 		return ret;
 	ibt_out_obj_begin(ctx, "stats");
-	for (i = 0; i <= IBTRACE_SERVER_STAT_MAX; i++)
-		if (stat_names[i] && st[i])
-			ibt_out_u64(ctx, stat_names[i], nla_get_u64(st[i]));
+	ibt_out_nla_u64s(ctx, stat_names, IBTRACE_SERVER_STAT_MAX, st);
 	ibt_out_obj_end(ctx);
 	return 0;
 }
