@@ -231,6 +231,8 @@ int ibt_bad_opt(int c, char **argv, const char *where);
 int ibt_args_parse(struct ibt *ctx, const struct ibt_args *a);
 int ibt_opt_u32(const char *opt, const char *arg, uint32_t min, uint32_t max,
 		uint32_t *val, bool *has);
+int ibt_opt_ok(int bad, bool *has, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 int ibt_end_args(struct ibt *ctx);
 /*
  * Set by a caught signal (ibt_signals_hold()); a wait for the kernel

@@ -124,19 +124,11 @@ static int ping_opt(struct ibt *ctx, int c, const char *arg, void *priv)
 	(void)ctx;
 	switch (c) {
 	case OPT_DGID:
-		if (ibt_parse_gid(arg, p->dgid))
-			return ibt_err(IBT_EXIT_USAGE,
-				       "bad --dgid \"%s\": expected a GID such as fe80::1",
-				       arg);
-		p->has_dgid = true;
-		return 0;
+		return ibt_opt_ok(ibt_parse_gid(arg, p->dgid), &p->has_dgid,
+				  "bad --dgid \"%s\": expected a GID such as fe80::1", arg);
 	case OPT_DLID:
-		if (ibt_parse_lid(arg, &p->dlid))
-			return ibt_err(IBT_EXIT_USAGE,
-				       "bad --dlid \"%s\": expected a LID 1..0xbfff",
-				       arg);
-		p->has_dlid = true;
-		return 0;
+		return ibt_opt_ok(ibt_parse_lid(arg, &p->dlid), &p->has_dlid,
+				  "bad --dlid \"%s\": expected a LID 1..0xbfff", arg);
 	case 'c':
 		return ibt_opt_u32("-c", arg, 1, 100000, &p->count, &p->has_count);
 	case 'i':

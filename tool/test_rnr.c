@@ -82,49 +82,26 @@ static int rnr_opt(void *args, int id, const char *arg)
 		t->has_timer = !t->timer_all;
 		return 0;
 	case OPT_RETRY:
-		if (ibt_parse_u32(arg, 0, 7, &t->rnr_retry))
-			return ibt_err(IBT_EXIT_USAGE,
-				       "bad --retry \"%s\": expected an rnr_retry count 0..7", arg);
-		t->has_rnr_retry = true;
-		return 0;
+		return ibt_opt_ok(ibt_parse_u32(arg, 0, 7, &t->rnr_retry), &t->has_rnr_retry,
+				  "bad --retry \"%s\": expected an rnr_retry count 0..7", arg);
 	case OPT_SIZE:
-		if (ibt_parse_u32(arg, 1, 65536, &t->size))
-			return ibt_err(IBT_EXIT_USAGE,
-				       "bad --size \"%s\": expected 1..65536 bytes", arg);
-		t->has_size = true;
-		return 0;
+		return ibt_opt_ok(ibt_parse_u32(arg, 1, 65536, &t->size), &t->has_size,
+				  "bad --size \"%s\": expected 1..65536 bytes", arg);
 	case OPT_ITERATIONS:
-		if (ibt_parse_u32(arg, 1, IBTRACE_TEST_RNR_MAX_ITERATIONS, &t->iterations))
-			return ibt_err(IBT_EXIT_USAGE,
-				       "bad --iterations \"%s\": expected 1..%d", arg,
-				       IBTRACE_TEST_RNR_MAX_ITERATIONS);
-		t->has_iterations = true;
-		return 0;
+		return ibt_opt_ok(ibt_parse_u32(arg, 1, IBTRACE_TEST_RNR_MAX_ITERATIONS, &t->iterations), &t->has_iterations,
+				  "bad --iterations \"%s\": expected 1..%d", arg, IBTRACE_TEST_RNR_MAX_ITERATIONS);
 	case OPT_POLL:
-		if (ibt_parse_test_poll(arg, &t->poll))
-			return ibt_err(IBT_EXIT_USAGE,
-				       "bad --poll \"%s\": expected busy or event", arg);
-		t->has_poll = true;
-		return 0;
+		return ibt_opt_ok(ibt_parse_test_poll(arg, &t->poll), &t->has_poll,
+				  "bad --poll \"%s\": expected busy or event", arg);
 	case OPT_PEER:
-		if (ibt_parse_gid(arg, t->peer_gid))
-			return ibt_err(IBT_EXIT_USAGE,
-				       "bad --peer \"%s\": expected a GID such as fe80::1", arg);
-		t->has_peer = true;
-		return 0;
+		return ibt_opt_ok(ibt_parse_gid(arg, t->peer_gid), &t->has_peer,
+				  "bad --peer \"%s\": expected a GID such as fe80::1", arg);
 	case OPT_PEER_PORT:
-		if (ibt_parse_u32(arg, 1, 65535, &t->peer_port))
-			return ibt_err(IBT_EXIT_USAGE,
-				       "bad --peer-port \"%s\": expected an RDMA CM port 1..65535",
-				       arg);
-		t->has_peer_port = true;
-		return 0;
+		return ibt_opt_ok(ibt_parse_u32(arg, 1, 65535, &t->peer_port), &t->has_peer_port,
+				  "bad --peer-port \"%s\": expected an RDMA CM port 1..65535", arg);
 	case OPT_DEADLINE:
-		if (ibt_parse_u32(arg, 1, 600000, &t->deadline_ms))
-			return ibt_err(IBT_EXIT_USAGE,
-				       "bad --deadline \"%s\": expected 1..600000 ms", arg);
-		t->has_deadline = true;
-		return 0;
+		return ibt_opt_ok(ibt_parse_u32(arg, 1, 600000, &t->deadline_ms), &t->has_deadline,
+				  "bad --deadline \"%s\": expected 1..600000 ms", arg);
 	default: /* OPT_RECV_POSTED */
 		t->recv_posted = true;
 		return 0;

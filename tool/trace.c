@@ -143,26 +143,14 @@ static int trace_opt(struct ibt *ctx, int c, const char *arg, void *priv)
 	(void)ctx;
 	switch (c) {
 	case OPT_DGID:
-		if (ibt_parse_gid(arg, t->dgid))
-			return ibt_err(IBT_EXIT_USAGE,
-				       "bad --dgid \"%s\": expected a GID such as fe80::1",
-				       arg);
-		t->has_dgid = true;
-		return 0;
+		return ibt_opt_ok(ibt_parse_gid(arg, t->dgid), &t->has_dgid,
+				  "bad --dgid \"%s\": expected a GID such as fe80::1", arg);
 	case OPT_DLID:
-		if (ibt_parse_lid(arg, &t->dlid))
-			return ibt_err(IBT_EXIT_USAGE,
-				       "bad --dlid \"%s\": expected a LID 1..0xbfff",
-				       arg);
-		t->has_dlid = true;
-		return 0;
+		return ibt_opt_ok(ibt_parse_lid(arg, &t->dlid), &t->has_dlid,
+				  "bad --dlid \"%s\": expected a LID 1..0xbfff", arg);
 	case OPT_MLID:
-		if (ibt_parse_u32(arg, 0xc000, 0xfffe, &t->mlid))
-			return ibt_err(IBT_EXIT_USAGE,
-				       "bad --mlid \"%s\": expected a multicast LID 0xc000..0xfffe",
-				       arg);
-		t->has_mlid = true;
-		return 0;
+		return ibt_opt_ok(ibt_parse_u32(arg, 0xc000, 0xfffe, &t->mlid), &t->has_mlid,
+				  "bad --mlid \"%s\": expected a multicast LID 0xc000..0xfffe", arg);
 	case 't':
 		return ibt_opt_u32("-t", arg, 1, 60000, &t->timeout_ms,
 				   &t->has_timeout);

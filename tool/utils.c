@@ -17,17 +17,23 @@
 
 #include "ibtracectl.h"
 
+static int verr(int code, const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fputs("Error: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	return code;
+}
+
 /* Print the one line a failure is allowed, and return @code. */
 int ibt_err(int code, const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fputs("Error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	verr(code, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return code;
 }
 
@@ -186,9 +192,25 @@ int ibt_bad_opt(int c, char **argv, const char *where)
 int ibt_opt_u32(const char *opt, const char *arg, uint32_t min, uint32_t max,
 		uint32_t *val, bool *has)
 {
-	if (ibt_parse_u32(arg, min, max, val))
-		return ibt_err(IBT_EXIT_USAGE, "bad %s \"%s\": expected %u..%u",
-			       opt, arg, min, max);
+	return ibt_opt_ok(ibt_parse_u32(arg, min, max, val), has,
+			  "bad %s \"%s\": expected %u..%u", opt, arg, min, max);
+}
+
+/*
+ * How the parsing of an option's argument went: @bad, the usage error
+ * @fmt says is printed and returned; else *@has is set (if @has) and 0
+ * returned.
+ */
+int ibt_opt_ok(int bad, bool *has, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (bad) {
+		va_start(ap, fmt);
+		verr(IBT_EXIT_USAGE, fmt, ap);
+		va_end(ap);
+		return IBT_EXIT_USAGE;
+	}
 	if (has)
 		*has = true;
 	return 0;
