@@ -202,16 +202,18 @@ struct ibt_object {
 };
 
 /*
- * The options and words of a command, for ibt_args_parse(): getopt's
- * tables (which include IBT_GLOBAL_OPTS), the callback that takes the
- * command's own options, and the positional words it wants.
+ * The options and words of a command, for ibt_args_parse(): its own
+ * options (getopt's long ones; a letter as value is also the short
+ * option), the callback that takes them, and the positional words it
+ * wants. getopt's tables add "help" (if @help) and IBT_GLOBAL_OPTS.
  */
 #define IBT_OPT_UNKNOWN		(-1)	/* @opt: not an option of the command */
+#define IBT_OPTS_MAX		80	/* own options of a command, at most */
 struct ibt_args {
 	const char *obj;		/* "ping", "sim", in errors; NULL: none */
 	const char *cmd;		/* "add", "monitor", or NULL */
-	const char *shortopts;		/* getopt_long()'s, with ":jd:p:" */
-	const struct option *longopts;
+	const struct option *opts;	/* ends with a NULL name; NULL: none */
+	bool permute;			/* options may follow the words */
 	/* IBT_EXIT_OK, a printed exit code or IBT_OPT_UNKNOWN */
 	int (*opt)(struct ibt *ctx, int c, const char *arg, void *priv);
 	void *priv;
@@ -229,8 +231,14 @@ int ibt_dispatch(struct ibt *ctx, const struct ibt_object *objects);
 int ibt_global_opt(struct ibt *ctx, int c, const char *arg);
 int ibt_bad_opt(int c, char **argv, const char *where);
 int ibt_args_parse(struct ibt *ctx, const struct ibt_args *a);
+int ibt_cmd_args(struct ibt *ctx, const char *obj, const char *cmd,
+		 const struct option *opts,
+		 int (*opt)(struct ibt *ctx, int c, const char *arg, void *priv),
+		 void *priv, bool *help);
 int ibt_opt_u32(const char *opt, const char *arg, uint32_t min, uint32_t max,
 		uint32_t *val, bool *has);
+int ibt_opt_range(const char *opt, const char *arg, uint32_t min, uint32_t max,
+		  const char *what, const char *unit, uint32_t *val, bool *has);
 int ibt_opt_ok(int bad, bool *has, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int ibt_end_args(struct ibt *ctx);

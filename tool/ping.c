@@ -163,23 +163,11 @@ static int ping_parse(struct ibt *ctx, struct ping *p)
 		{ "timeout",		required_argument,	NULL, 't' },
 		{ "retries",		required_argument,	NULL, 'r' },
 		{ "source-route",	required_argument,	NULL, OPT_SROUTE },
-		{ "help",		no_argument,		NULL, 'h' },
-		/* the global options may come here too */
-		IBT_GLOBAL_OPTS,
 		{ NULL,			0,			NULL, 0 },
-	};
-	const struct ibt_args args = {
-		.obj = "ping",
-		.shortopts = "+:c:i:t:r:hjd:p:",
-		.longopts = opts,
-		.opt = ping_opt,
-		.priv = p,
-		.help = &p->help,
-		.help_word = true,
 	};
 	int ret;
 
-	ret = ibt_args_parse(ctx, &args);
+	ret = ibt_cmd_args(ctx, "ping", NULL, opts, ping_opt, p, &p->help);
 	if (ret || p->help)
 		return ret;
 	if (!p->has_dgid && !p->has_dlid)

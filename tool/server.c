@@ -317,16 +317,13 @@ static int server_start(struct ibt *ctx)
 		{ "port",	required_argument,	NULL, OPT_PORT },
 		{ "max-conns",	required_argument,	NULL, OPT_MAX_CONNS },
 		{ "max-hold",	required_argument,	NULL, OPT_MAX_HOLD },
-		{ "help",	no_argument,		NULL, 'h' },
-		IBT_GLOBAL_OPTS,
 		{ NULL,		0,			NULL, 0 },
 	};
 	struct start_opts o = { 0 };
 	const struct ibt_args args = {
 		.obj = "server",
 		.cmd = "start",
-		.shortopts = "+:hjd:p:",
-		.longopts = opts,
+		.opts = opts,
 		.opt = start_opt,
 		.priv = &o,
 		.help = &o.help,

@@ -637,15 +637,14 @@ static int sim_args(struct ibt *ctx, const char *cmd, struct add_opts *add,
 		{ "no-sm",	no_argument,		NULL, OPT_NO_SM },
 		{ "guid-cap",	required_argument,	NULL, OPT_GUID_CAP },
 		{ "seed",	required_argument,	NULL, OPT_SEED },
-		IBT_GLOBAL_OPTS,
 		{ NULL,		0,			NULL, 0 },
 	};
 	struct sim_cmd_opts o = { .cmd = cmd, .add = add };
 	const struct ibt_args args = {
 		.obj = "sim",
 		.cmd = cmd,
-		.shortopts = ":jd:p:",	/* no "+": options may follow the words */
-		.longopts = opts,
+		.opts = opts,
+		.permute = true,	/* options may follow the words */
 		.opt = sim_opt,
 		.priv = &o,
 		.min = min,

@@ -122,7 +122,6 @@
 #include "ibtracectl.h"
 #include "test.h"
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 #define TESTS_MAX	16	/* bits of struct run_opt.tests */
 
@@ -156,21 +155,17 @@ enum {
 	OPT_TEST,		/* + index in run_opts[]: a test's option */
 };
 
-static const struct option global_opts[] = { IBT_GLOBAL_OPTS };
-
 static struct run_opt {
 	char name[32];		/* in messages: "--timer", "-t/--timeout" */
 	unsigned int tests;	/* the tests taking it, by bit; 0: every one */
 	int id[TESTS_MAX];	/* its number in each */
 } run_opts[RUN_OPTS_MAX];
 static size_t nrun_opts;
-static struct option run_longopts[RUN_OPTS_MAX + ARRAY_SIZE(global_opts) + 1];
-static char run_shortopts[3 * RUN_OPTS_MAX + 8];
+static struct option run_longopts[RUN_OPTS_MAX + 1];
 
 static void run_opt_add(const char *name, char letter, bool arg, int c)
 {
 	struct option *o = &run_longopts[nrun_opts];
-	char *s = run_shortopts + strlen(run_shortopts);
 
 	o->name = name;
 	o->has_arg = arg ? required_argument : no_argument;
@@ -178,9 +173,6 @@ static void run_opt_add(const char *name, char letter, bool arg, int c)
 	if (letter) {
 		snprintf(run_opts[nrun_opts].name, sizeof(run_opts[0].name),
 			 "-%c/--%s", letter, name);
-		*s++ = letter;
-		if (arg)
-			*s++ = ':';
 	} else {
 		snprintf(run_opts[nrun_opts].name, sizeof(run_opts[0].name),
 			 "--%s", name);
@@ -195,7 +187,6 @@ static void run_opts_init(void)
 
 	if (nrun_opts)
 		return;
-	strcpy(run_shortopts, ":");
 	for (k = 0; ibt_tests[k] && k < TESTS_MAX; k++) {
 		for (o = ibt_tests[k]->opts; o->name; o++) {
 			for (i = 0; i < nrun_opts; i++)
@@ -212,8 +203,6 @@ static void run_opts_init(void)
 	}
 	run_opt_add("verbose", 'v', false, 'v');
 	run_opt_add("detach", 0, false, OPT_DETACH);
-	strcat(run_shortopts, "jd:p:");
-	memcpy(&run_longopts[nrun_opts], global_opts, sizeof(global_opts));
 }
 
 struct run {
@@ -431,8 +420,8 @@ static int test_args(struct ibt *ctx, const char *cmd, struct run *t,
 	};
 
 	run_opts_init();
-	args.shortopts = run_shortopts;	/* no "+": options may follow the words */
-	args.longopts = run_longopts;
+	args.opts = run_longopts;
+	args.permute = true;	/* options may follow the words */
 	return ibt_args_parse(ctx, &args);
 }
 

@@ -69,10 +69,40 @@ struct rnr_data {
 
 /* Options; the ranges are the kernel's policy. */
 
+#define RNR_ARG(f)	offsetof(struct rnr_args, f)
+
+/* The options that take a number: its range and what it is, in errors. */
+static const struct {
+	int id;
+	const char *opt;
+	uint32_t min, max;
+	const char *what, *unit;
+	size_t val, has;
+} rnr_nums[] = {
+	{ OPT_RETRY, "--retry", 0, 7, "an rnr_retry count ", "",
+	  RNR_ARG(rnr_retry), RNR_ARG(has_rnr_retry) },
+	{ OPT_SIZE, "--size", 1, 65536, "", " bytes",
+	  RNR_ARG(size), RNR_ARG(has_size) },
+	{ OPT_ITERATIONS, "--iterations", 1, IBTRACE_TEST_RNR_MAX_ITERATIONS, "", "",
+	  RNR_ARG(iterations), RNR_ARG(has_iterations) },
+	{ OPT_PEER_PORT, "--peer-port", 1, 65535, "an RDMA CM port ", "",
+	  RNR_ARG(peer_port), RNR_ARG(has_peer_port) },
+	{ OPT_DEADLINE, "--deadline", 1, 600000, "", " ms",
+	  RNR_ARG(deadline_ms), RNR_ARG(has_deadline) },
+};
+
 static int rnr_opt(void *args, int id, const char *arg)
 {
 	struct rnr_args *t = args;
+	size_t i;
 
+	for (i = 0; i < IBT_ARRAY_SIZE(rnr_nums); i++)
+		if (rnr_nums[i].id == id)
+			return ibt_opt_range(rnr_nums[i].opt, arg, rnr_nums[i].min,
+					     rnr_nums[i].max, rnr_nums[i].what,
+					     rnr_nums[i].unit,
+					     (uint32_t *)((char *)t + rnr_nums[i].val),
+					     (bool *)((char *)t + rnr_nums[i].has));
 	switch (id) {
 	case OPT_TIMER:
 		if (ibt_parse_rnr_timer(arg, &t->timer, &t->timer_all))
@@ -81,27 +111,12 @@ static int rnr_opt(void *args, int id, const char *arg)
 				       arg, IBTRACE_TEST_RNR_CODES - 1);
 		t->has_timer = !t->timer_all;
 		return 0;
-	case OPT_RETRY:
-		return ibt_opt_ok(ibt_parse_u32(arg, 0, 7, &t->rnr_retry), &t->has_rnr_retry,
-				  "bad --retry \"%s\": expected an rnr_retry count 0..7", arg);
-	case OPT_SIZE:
-		return ibt_opt_ok(ibt_parse_u32(arg, 1, 65536, &t->size), &t->has_size,
-				  "bad --size \"%s\": expected 1..65536 bytes", arg);
-	case OPT_ITERATIONS:
-		return ibt_opt_ok(ibt_parse_u32(arg, 1, IBTRACE_TEST_RNR_MAX_ITERATIONS, &t->iterations), &t->has_iterations,
-				  "bad --iterations \"%s\": expected 1..%d", arg, IBTRACE_TEST_RNR_MAX_ITERATIONS);
 	case OPT_POLL:
 		return ibt_opt_ok(ibt_parse_test_poll(arg, &t->poll), &t->has_poll,
 				  "bad --poll \"%s\": expected busy or event", arg);
 	case OPT_PEER:
 		return ibt_opt_ok(ibt_parse_gid(arg, t->peer_gid), &t->has_peer,
 				  "bad --peer \"%s\": expected a GID such as fe80::1", arg);
-	case OPT_PEER_PORT:
-		return ibt_opt_ok(ibt_parse_u32(arg, 1, 65535, &t->peer_port), &t->has_peer_port,
-				  "bad --peer-port \"%s\": expected an RDMA CM port 1..65535", arg);
-	case OPT_DEADLINE:
-		return ibt_opt_ok(ibt_parse_u32(arg, 1, 600000, &t->deadline_ms), &t->has_deadline,
-				  "bad --deadline \"%s\": expected 1..600000 ms", arg);
 	default: /* OPT_RECV_POSTED */
 		t->recv_posted = true;
 		return 0;

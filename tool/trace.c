@@ -149,8 +149,10 @@ static int trace_opt(struct ibt *ctx, int c, const char *arg, void *priv)
 		return ibt_opt_ok(ibt_parse_lid(arg, &t->dlid), &t->has_dlid,
 				  "bad --dlid \"%s\": expected a LID 1..0xbfff", arg);
 	case OPT_MLID:
-		return ibt_opt_ok(ibt_parse_u32(arg, 0xc000, 0xfffe, &t->mlid), &t->has_mlid,
-				  "bad --mlid \"%s\": expected a multicast LID 0xc000..0xfffe", arg);
+		return ibt_opt_ok(ibt_parse_u32(arg, 0xc000, 0xfffe, &t->mlid),
+				  &t->has_mlid,
+				  "bad --mlid \"%s\": expected a multicast LID 0xc000..0xfffe",
+				  arg);
 	case 't':
 		return ibt_opt_u32("-t", arg, 1, 60000, &t->timeout_ms,
 				   &t->has_timeout);
@@ -174,22 +176,11 @@ static int trace_parse(struct ibt *ctx, struct trace *t)
 		{ "timeout",	required_argument,	NULL, 't' },
 		{ "retries",	required_argument,	NULL, 'r' },
 		{ "verbose",	no_argument,		NULL, 'v' },
-		{ "help",	no_argument,		NULL, 'h' },
-		IBT_GLOBAL_OPTS,
 		{ NULL,		0,			NULL, 0 },
-	};
-	const struct ibt_args args = {
-		.obj = "trace",
-		.shortopts = "+:t:r:vhjd:p:",
-		.longopts = opts,
-		.opt = trace_opt,
-		.priv = t,
-		.help = &t->help,
-		.help_word = true,
 	};
 	int ret;
 
-	ret = ibt_args_parse(ctx, &args);
+	ret = ibt_cmd_args(ctx, "trace", NULL, opts, trace_opt, t, &t->help);
 	if (ret || t->help)
 		return ret;
 	if (t->has_dgid == t->has_dlid)

@@ -66,22 +66,11 @@ static int monitor_parse(struct ibt *ctx, struct monitor *m)
 {
 	static const struct option opts[] = {
 		{ "count",	required_argument,	NULL, 'c' },
-		{ "help",	no_argument,		NULL, 'h' },
-		IBT_GLOBAL_OPTS,
 		{ NULL,		0,			NULL, 0 },
 	};
-	const struct ibt_args args = {
-		.obj = "trace",
-		.cmd = "monitor",
-		.shortopts = "+:c:hjd:p:",
-		.longopts = opts,
-		.opt = monitor_opt,
-		.priv = m,
-		.help = &m->help,
-		.help_word = true,
-	};
 
-	return ibt_args_parse(ctx, &args);
+	return ibt_cmd_args(ctx, "trace", "monitor", opts, monitor_opt, m,
+			    &m->help);
 }
 
 /* "trace 7 ibtsim0/1 " in text, the id, dev, port and event keys in JSON */

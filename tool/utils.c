@@ -6,6 +6,7 @@
  * runs.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <pthread.h>
@@ -192,8 +193,16 @@ int ibt_bad_opt(int c, char **argv, const char *where)
 int ibt_opt_u32(const char *opt, const char *arg, uint32_t min, uint32_t max,
 		uint32_t *val, bool *has)
 {
+	return ibt_opt_range(opt, arg, min, max, "", "", val, has);
+}
+
+/* The same, the error naming @what the number is and its @unit. */
+int ibt_opt_range(const char *opt, const char *arg, uint32_t min, uint32_t max,
+		  const char *what, const char *unit, uint32_t *val, bool *has)
+{
 	return ibt_opt_ok(ibt_parse_u32(arg, min, max, val), has,
-			  "bad %s \"%s\": expected %u..%u", opt, arg, min, max);
+			  "bad %s \"%s\": expected %s%u..%u%s", opt, arg, what,
+			  min, max, unit);
 }
 
 /*
@@ -217,6 +226,39 @@ int ibt_opt_ok(int bad, bool *has, const char *fmt, ...)
 }
 
 /*
+ * getopt_long()'s tables for @a into @lo and @so: its options, "help" if
+ * it takes -h, then the global ones; the short options are the letters
+ * among them, after "+" (unless @a->permute: options may follow words)
+ * and ":".
+ */
+static void opt_tables(const struct ibt_args *a,
+		       struct option lo[IBT_OPTS_MAX + 6],
+		       char so[3 * IBT_OPTS_MAX + 12])
+{
+	static const struct option help = { "help", no_argument, NULL, 'h' };
+	const struct option *o;
+	size_t n = 0;
+
+	if (!a->permute)
+		*so++ = '+';
+	*so++ = ':';
+	for (o = a->opts; o && o->name && n < IBT_OPTS_MAX; o++) {
+		lo[n++] = *o;
+		if (o->val > 0 && o->val < 0x80 && isalnum(o->val)) {
+			*so++ = o->val;
+			if (o->has_arg == required_argument)
+				*so++ = ':';
+		}
+	}
+	if (a->help) {
+		lo[n++] = help;
+		*so++ = 'h';
+	}
+	memcpy(&lo[n], global_opts, sizeof(global_opts));
+	strcpy(so, "jd:p:");
+}
+
+/*
  * The words after the one just consumed (getopt's program name): the
  * options of @a's command, then its positional words. -h, --help (and
  * the word "help" first, if @a->help_word) set *@a->help and end the
@@ -229,6 +271,8 @@ int ibt_args_parse(struct ibt *ctx, const struct ibt_args *a)
 {
 	int argc = ctx->argc + 1;
 	char **argv = ctx->argv - 1;
+	struct option lo[IBT_OPTS_MAX + 6];
+	char so[3 * IBT_OPTS_MAX + 12];
 	char where[48] = "";
 	int c, ret;
 
@@ -240,9 +284,10 @@ int ibt_args_parse(struct ibt *ctx, const struct ibt_args *a)
 		*a->help = true;
 		return IBT_EXIT_OK;
 	}
+	opt_tables(a, lo, so);
 	opterr = 0;
 	optind = 0;	/* glibc: restart scanning from argv[1] */
-	while ((c = getopt_long(argc, argv, a->shortopts, a->longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
 		if (c == 'h' && a->help) {
 			*a->help = true;
 			return IBT_EXIT_OK;
@@ -265,13 +310,33 @@ int ibt_args_parse(struct ibt *ctx, const struct ibt_args *a)
  */
 int ibt_end_args(struct ibt *ctx)
 {
-	static const struct ibt_args args = {
-		.shortopts = "+:jd:p:",
-		.longopts = global_opts,
-	};
+	static const struct ibt_args args = { 0 };
 
 	if (!ctx->argc)
 		return IBT_EXIT_OK;
+	return ibt_args_parse(ctx, &args);
+}
+
+/*
+ * The options of command @obj @cmd (@cmd may be NULL), which takes -h,
+ * --help and the word "help" (*@help set), and no words: @opt takes
+ * @opts, with @priv.
+ */
+int ibt_cmd_args(struct ibt *ctx, const char *obj, const char *cmd,
+		 const struct option *opts,
+		 int (*opt)(struct ibt *ctx, int c, const char *arg, void *priv),
+		 void *priv, bool *help)
+{
+	const struct ibt_args args = {
+		.obj = obj,
+		.cmd = cmd,
+		.opts = opts,
+		.opt = opt,
+		.priv = priv,
+		.help = help,
+		.help_word = true,
+	};
+
 	return ibt_args_parse(ctx, &args);
 }
 
