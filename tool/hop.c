@@ -15,6 +15,16 @@
 #include "ibtracectl.h"
 #include "hop.h"
 
+const struct ibt_num_key ibt_trace_end_keys[IBT_TRACE_END_KEYS] = {
+	{ IBTRACE_A_TRACE_FAIL_HOP,	"fail_hop" },
+	{ IBTRACE_A_TRACE_FAIL_PORT,	"fail_port" },
+	{ IBTRACE_A_TRACE_MAD_STATUS,	"mad_status" },
+	{ IBTRACE_A_TRACE_FDB_TOP,	"fdb_top" },
+	{ IBTRACE_A_TRACE_SMPS,		"smps" },
+	{ IBTRACE_A_TRACE_VENDOR_MADS,	"vendor_mads" },
+	{ IBTRACE_A_TRACE_ELAPSED_NS,	"elapsed_ns" },
+};
+
 /* "ca \"Hca1\" (0x0002c90000000001)" for the messages. */
 const char *ibt_hop_name(const struct ibt_hop *h, char *buf, size_t len)
 {

@@ -215,7 +215,7 @@ struct ibt_args {
 	const struct option *opts;	/* ends with a NULL name; NULL: none */
 	bool permute;			/* options may follow the words */
 	/* IBT_EXIT_OK, a printed exit code or IBT_OPT_UNKNOWN */
-	int (*opt)(struct ibt *ctx, int c, const char *arg, void *priv);
+	int (*opt)(int c, const char *arg, void *priv);
 	void *priv;
 	bool *help;			/* set by 'h' (-h, --help); NULL: none */
 	bool help_word;			/* and by the word "help" first */
@@ -233,7 +233,7 @@ int ibt_bad_opt(int c, char **argv, const char *where);
 int ibt_args_parse(struct ibt *ctx, const struct ibt_args *a);
 int ibt_cmd_args(struct ibt *ctx, const char *obj, const char *cmd,
 		 const struct option *opts,
-		 int (*opt)(struct ibt *ctx, int c, const char *arg, void *priv),
+		 int (*opt)(int c, const char *arg, void *priv),
 		 void *priv, bool *help);
 int ibt_opt_u32(const char *opt, const char *arg, uint32_t min, uint32_t max,
 		uint32_t *val, bool *has);

@@ -117,11 +117,10 @@ static void ping_usage(FILE *f)
 }
 
 /* An option of ping (for ibt_args_parse()). */
-static int ping_opt(struct ibt *ctx, int c, const char *arg, void *priv)
+static int ping_opt(int c, const char *arg, void *priv)
 {
 	struct ping *p = priv;
 
-	(void)ctx;
 	switch (c) {
 	case OPT_DGID:
 		return ibt_opt_ok(ibt_parse_gid(arg, p->dgid), &p->has_dgid,

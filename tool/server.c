@@ -288,11 +288,10 @@ struct start_opts {
 	bool has_port, has_conns, has_hold, help;
 };
 
-static int start_opt(struct ibt *ctx, int c, const char *arg, void *priv)
+static int start_opt(int c, const char *arg, void *priv)
 {
 	struct start_opts *o = priv;
 
-	(void)ctx;
 	switch (c) {
 	case OPT_PORT:
 		return ibt_opt_u32("--port", arg, 1, 65535, &o->port,

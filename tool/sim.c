@@ -610,11 +610,10 @@ struct sim_cmd_opts {
 	struct add_opts *add;	/* NULL: the command has no options */
 };
 
-static int sim_opt(struct ibt *ctx, int c, const char *arg, void *priv)
+static int sim_opt(int c, const char *arg, void *priv)
 {
 	struct sim_cmd_opts *o = priv;
 
-	(void)ctx;
 	if (c < OPT_NAME || c > OPT_SEED)
 		return IBT_OPT_UNKNOWN;
 	if (o->add)

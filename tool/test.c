@@ -383,13 +383,12 @@ struct test_cmd_opts {
 	struct run *t;		/* NULL: the command has no options */
 };
 
-static int test_opt(struct ibt *ctx, int c, const char *arg, void *priv)
+static int test_opt(int c, const char *arg, void *priv)
 {
 	struct test_cmd_opts *o = priv;
 	/* run takes them all, show only -v, list and cancel none */
 	int own = run_opt_index(c);
 
-	(void)ctx;
 	if (own < 0)
 		return IBT_OPT_UNKNOWN;
 	if (!o->t || (strcmp(o->cmd, "run") && c != 'v'))

@@ -136,11 +136,10 @@ static void trace_usage(FILE *f)
 }
 
 /* An option of trace (for ibt_args_parse()). */
-static int trace_opt(struct ibt *ctx, int c, const char *arg, void *priv)
+static int trace_opt(int c, const char *arg, void *priv)
 {
 	struct trace *t = priv;
 
-	(void)ctx;
 	switch (c) {
 	case OPT_DGID:
 		return ibt_opt_ok(ibt_parse_gid(arg, t->dgid), &t->has_dgid,
@@ -416,16 +415,6 @@ static int trace_verdict(const struct trace *t, bool interrupted, char *msg,
 static void trace_json(struct ibt *ctx, const struct trace *t, bool interrupted,
 		       const char *msg)
 {
-	static const struct ibt_num_key nums[] = {
-		{ IBTRACE_A_TRACE_FAIL_HOP,	"fail_hop" },
-		{ IBTRACE_A_TRACE_FAIL_PORT,	"fail_port" },
-		{ IBTRACE_A_TRACE_MAD_STATUS,	"mad_status" },
-		{ IBTRACE_A_TRACE_FDB_TOP,	"fdb_top" },
-		{ IBTRACE_A_TRACE_SMPS,		"smps" },
-		{ IBTRACE_A_TRACE_VENDOR_MADS,	"vendor_mads" },
-		{ IBTRACE_A_TRACE_ELAPSED_NS,	"elapsed_ns" },
-		{ IBTRACE_A_TRACE_ID,		"id" },
-	};
 	const char *reason = NULL;
 	unsigned int i;
 
@@ -476,7 +465,10 @@ static void trace_json(struct ibt *ctx, const struct trace *t, bool interrupted,
 		if (reason)
 			ibt_out_json(ctx, "reason", json_object_new_string(reason));
 	}
-	ibt_out_nums(ctx, nums, IBT_ARRAY_SIZE(nums), t->have, t->val);
+	ibt_out_nums(ctx, ibt_trace_end_keys, IBT_TRACE_END_KEYS, t->have, t->val);
+	if (t->have[IBTRACE_A_TRACE_ID])
+		ibt_out_json(ctx, "id",
+			     json_object_new_uint64(t->val[IBTRACE_A_TRACE_ID]));
 	if (msg[0])
 		ibt_out_json(ctx, "message", json_object_new_string(msg));
 	if (interrupted)

@@ -52,11 +52,10 @@ static void monitor_usage(FILE *f)
 	      "Needs CAP_NET_ADMIN (exit 5).\n", f);
 }
 
-static int monitor_opt(struct ibt *ctx, int c, const char *arg, void *priv)
+static int monitor_opt(int c, const char *arg, void *priv)
 {
 	struct monitor *m = priv;
 
-	(void)ctx;
 	if (c != 'c')
 		return IBT_OPT_UNKNOWN;
 	return ibt_opt_u32("-c", arg, 1, 1000000, &m->count, NULL);
@@ -158,23 +157,19 @@ static void monitor_end_json(struct ibt *ctx, struct nlattr **tb,
 		{ IBTRACE_A_TRACE_DLID,		"dlid" },
 		{ IBTRACE_A_TRACE_MLID,		"mlid" },
 		{ IBTRACE_A_TRACE_HOPS,		"hops" },
-		{ IBTRACE_A_TRACE_FAIL_HOP,	"fail_hop" },
-		{ IBTRACE_A_TRACE_FAIL_PORT,	"fail_port" },
-		{ IBTRACE_A_TRACE_MAD_STATUS,	"mad_status" },
-		{ IBTRACE_A_TRACE_FDB_TOP,	"fdb_top" },
-		{ IBTRACE_A_TRACE_SMPS,		"smps" },
-		{ IBTRACE_A_TRACE_VENDOR_MADS,	"vendor_mads" },
-		{ IBTRACE_A_TRACE_ELAPSED_NS,	"elapsed_ns" },
-		{ IBTRACE_A_TRACE_ERRNO,	"errno" },
 	};
 
 	ibt_out_json(ctx, "result", json_object_new_string(result));
 	if (tb[IBTRACE_A_TRACE_ONE_HOP])
 		ibt_out_json(ctx, "one_hop", json_object_new_boolean(true));
 	ibt_out_nla_nums(ctx, nums, IBT_ARRAY_SIZE(nums), tb);
-	if (tb[IBTRACE_A_TRACE_ERRNO])
+	ibt_out_nla_nums(ctx, ibt_trace_end_keys, IBT_TRACE_END_KEYS, tb);
+	if (tb[IBTRACE_A_TRACE_ERRNO]) {
+		ibt_out_json(ctx, "errno", json_object_new_uint64(
+			     attr_uint(tb, IBTRACE_A_TRACE_ERRNO)));
 		ibt_out_json(ctx, "error", json_object_new_string(
 			     strerror(attr_uint(tb, IBTRACE_A_TRACE_ERRNO))));
+	}
 	ibt_out_obj_end(ctx);
 	ibt_out_finish(ctx);
 }

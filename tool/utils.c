@@ -294,7 +294,7 @@ int ibt_args_parse(struct ibt *ctx, const struct ibt_args *a)
 		}
 		ret = ibt_global_opt(ctx, c, optarg);
 		if (ret < 0 && a->opt)
-			ret = a->opt(ctx, c, optarg, a->priv);
+			ret = a->opt(c, optarg, a->priv);
 		if (ret < 0)
 			ret = ibt_bad_opt(c, argv, where);
 		if (ret)
@@ -324,7 +324,7 @@ int ibt_end_args(struct ibt *ctx)
  */
 int ibt_cmd_args(struct ibt *ctx, const char *obj, const char *cmd,
 		 const struct option *opts,
-		 int (*opt)(struct ibt *ctx, int c, const char *arg, void *priv),
+		 int (*opt)(int c, const char *arg, void *priv),
 		 void *priv, bool *help)
 {
 	const struct ibt_args args = {
