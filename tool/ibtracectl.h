@@ -208,14 +208,16 @@ struct ibt_object {
  * wants. getopt's tables add "help" (if @help) and IBT_GLOBAL_OPTS.
  */
 #define IBT_OPT_UNKNOWN		(-1)	/* @opt: not an option of the command */
+struct ibt_args;
+/* IBT_EXIT_OK, a printed exit code or IBT_OPT_UNKNOWN; @a->priv is its */
+typedef int (*ibt_opt_fn)(int c, const char *arg, const struct ibt_args *a);
 #define IBT_OPTS_MAX		80	/* own options of a command, at most */
 struct ibt_args {
 	const char *obj;		/* "ping", "sim", in errors; NULL: none */
 	const char *cmd;		/* "add", "monitor", or NULL */
 	const struct option *opts;	/* ends with a NULL name; NULL: none */
 	bool permute;			/* options may follow the words */
-	/* IBT_EXIT_OK, a printed exit code or IBT_OPT_UNKNOWN */
-	int (*opt)(int c, const char *arg, void *priv);
+	ibt_opt_fn opt;
 	void *priv;
 	bool *help;			/* set by 'h' (-h, --help); NULL: none */
 	bool help_word;			/* and by the word "help" first */
@@ -231,9 +233,13 @@ int ibt_dispatch(struct ibt *ctx, const struct ibt_object *objects);
 int ibt_global_opt(struct ibt *ctx, int c, const char *arg);
 int ibt_bad_opt(int c, char **argv, const char *where);
 int ibt_args_parse(struct ibt *ctx, const struct ibt_args *a);
+int ibt_words_parse(struct ibt *ctx, const char *obj, const char *cmd,
+		    const struct option *opts,
+		    ibt_opt_fn opt, void *priv,
+		    const char **pos, int min, int max, const char *what);
 int ibt_cmd_args(struct ibt *ctx, const char *obj, const char *cmd,
 		 const struct option *opts,
-		 int (*opt)(int c, const char *arg, void *priv),
+		 ibt_opt_fn opt,
 		 void *priv, bool *help);
 int ibt_opt_u32(const char *opt, const char *arg, uint32_t min, uint32_t max,
 		uint32_t *val, bool *has);

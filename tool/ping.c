@@ -117,9 +117,9 @@ static void ping_usage(FILE *f)
 }
 
 /* An option of ping (for ibt_args_parse()). */
-static int ping_opt(int c, const char *arg, void *priv)
+static int ping_opt(int c, const char *arg, const struct ibt_args *a)
 {
-	struct ping *p = priv;
+	struct ping *p = a->priv;
 
 	switch (c) {
 	case OPT_DGID:

@@ -288,9 +288,9 @@ struct start_opts {
 	bool has_port, has_conns, has_hold, help;
 };
 
-static int start_opt(int c, const char *arg, void *priv)
+static int start_opt(int c, const char *arg, const struct ibt_args *a)
 {
-	struct start_opts *o = priv;
+	struct start_opts *o = a->priv;
 
 	switch (c) {
 	case OPT_PORT:

@@ -604,23 +604,16 @@ static int add_opt(struct add_opts *add, int c, const char *arg)
 	}
 }
 
-/* What sim_opt() needs: the command, and where "sim add" options go. */
-struct sim_cmd_opts {
-	const char *cmd;
-	struct add_opts *add;	/* NULL: the command has no options */
-};
-
-static int sim_opt(int c, const char *arg, void *priv)
+/* An option of command @a->cmd; "sim add" options go to @a->priv. */
+static int sim_opt(int c, const char *arg, const struct ibt_args *a)
 {
-	struct sim_cmd_opts *o = priv;
-
 	if (c < OPT_NAME || c > OPT_SEED)
 		return IBT_OPT_UNKNOWN;
-	if (o->add)
-		return add_opt(o->add, c, arg);
+	if (a->priv)
+		return add_opt(a->priv, c, arg);
 	return ibt_err(IBT_EXIT_USAGE,
 		       "unknown sim %s option %s; see ibtracectl sim help",
-		       o->cmd, add_opt_names[c - OPT_NAME]);
+		       a->cmd, add_opt_names[c - OPT_NAME]);
 }
 
 /*
@@ -638,21 +631,8 @@ static int sim_args(struct ibt *ctx, const char *cmd, struct add_opts *add,
 		{ "seed",	required_argument,	NULL, OPT_SEED },
 		{ NULL,		0,			NULL, 0 },
 	};
-	struct sim_cmd_opts o = { .cmd = cmd, .add = add };
-	const struct ibt_args args = {
-		.obj = "sim",
-		.cmd = cmd,
-		.opts = opts,
-		.permute = true,	/* options may follow the words */
-		.opt = sim_opt,
-		.priv = &o,
-		.min = min,
-		.max = max,
-		.pos = pos,
-		.what = what,
-	};
-
-	return ibt_args_parse(ctx, &args);
+	return ibt_words_parse(ctx, "sim", cmd, opts, sim_opt, add, pos, min, max,
+			       what);
 }
 
 static int sim_add(struct ibt *ctx)

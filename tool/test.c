@@ -377,26 +377,21 @@ static int run_opts_check(struct ibt *ctx, const struct run *t)
 	return 0;
 }
 
-/* What test_opt() needs: the command, and the run its options go to. */
-struct test_cmd_opts {
-	const char *cmd;
-	struct run *t;		/* NULL: the command has no options */
-};
-
-static int test_opt(int c, const char *arg, void *priv)
+/* An option of command @a->cmd, for the run @a->priv (NULL: none). */
+static int test_opt(int c, const char *arg, const struct ibt_args *a)
 {
-	struct test_cmd_opts *o = priv;
+	struct run *t = a->priv;
 	/* run takes them all, show only -v, list and cancel none */
 	int own = run_opt_index(c);
 
 	if (own < 0)
 		return IBT_OPT_UNKNOWN;
-	if (!o->t || (strcmp(o->cmd, "run") && c != 'v'))
+	if (!t || (strcmp(a->cmd, "run") && c != 'v'))
 		return ibt_err(IBT_EXIT_USAGE,
 			       "test %s takes no option %s; see ibtracectl test help",
-			       o->cmd, run_opts[own].name);
-	o->t->opt_seen[own] = true;
-	return run_opt(o->t, own, arg);
+			       a->cmd, run_opts[own].name);
+	t->opt_seen[own] = true;
+	return run_opt(t, own, arg);
 }
 
 /*
@@ -406,22 +401,9 @@ static int test_opt(int c, const char *arg, void *priv)
 static int test_args(struct ibt *ctx, const char *cmd, struct run *t,
 		     const char **pos, int min, int max, const char *what)
 {
-	struct test_cmd_opts o = { .cmd = cmd, .t = t };
-	struct ibt_args args = {
-		.obj = "test",
-		.cmd = cmd,
-		.opt = test_opt,
-		.priv = &o,
-		.min = min,
-		.max = max,
-		.pos = pos,
-		.what = what,
-	};
-
 	run_opts_init();
-	args.opts = run_longopts;
-	args.permute = true;	/* options may follow the words */
-	return ibt_args_parse(ctx, &args);
+	return ibt_words_parse(ctx, "test", cmd, run_longopts, test_opt, t, pos,
+			       min, max, what);
 }
 
 /* list */

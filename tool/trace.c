@@ -136,9 +136,9 @@ static void trace_usage(FILE *f)
 }
 
 /* An option of trace (for ibt_args_parse()). */
-static int trace_opt(int c, const char *arg, void *priv)
+static int trace_opt(int c, const char *arg, const struct ibt_args *a)
 {
-	struct trace *t = priv;
+	struct trace *t = a->priv;
 
 	switch (c) {
 	case OPT_DGID:

@@ -52,9 +52,9 @@ static void monitor_usage(FILE *f)
 	      "Needs CAP_NET_ADMIN (exit 5).\n", f);
 }
 
-static int monitor_opt(int c, const char *arg, void *priv)
+static int monitor_opt(int c, const char *arg, const struct ibt_args *a)
 {
-	struct monitor *m = priv;
+	struct monitor *m = a->priv;
 
 	if (c != 'c')
 		return IBT_OPT_UNKNOWN;

@@ -294,7 +294,7 @@ int ibt_args_parse(struct ibt *ctx, const struct ibt_args *a)
 		}
 		ret = ibt_global_opt(ctx, c, optarg);
 		if (ret < 0 && a->opt)
-			ret = a->opt(c, optarg, a->priv);
+			ret = a->opt(c, optarg, a);
 		if (ret < 0)
 			ret = ibt_bad_opt(c, argv, where);
 		if (ret)
@@ -318,13 +318,39 @@ int ibt_end_args(struct ibt *ctx)
 }
 
 /*
+ * The options and words of command @obj @cmd: @opt takes @opts (with
+ * @priv), which may also follow the words; @min..@max words into @pos,
+ * @what they are in errors.
+ */
+int ibt_words_parse(struct ibt *ctx, const char *obj, const char *cmd,
+		    const struct option *opts,
+		    ibt_opt_fn opt, void *priv,
+		    const char **pos, int min, int max, const char *what)
+{
+	const struct ibt_args args = {
+		.obj = obj,
+		.cmd = cmd,
+		.opts = opts,
+		.permute = true,
+		.opt = opt,
+		.priv = priv,
+		.min = min,
+		.max = max,
+		.pos = pos,
+		.what = what,
+	};
+
+	return ibt_args_parse(ctx, &args);
+}
+
+/*
  * The options of command @obj @cmd (@cmd may be NULL), which takes -h,
  * --help and the word "help" (*@help set), and no words: @opt takes
  * @opts, with @priv.
  */
 int ibt_cmd_args(struct ibt *ctx, const char *obj, const char *cmd,
 		 const struct option *opts,
-		 int (*opt)(int c, const char *arg, void *priv),
+		 ibt_opt_fn opt,
 		 void *priv, bool *help)
 {
 	const struct ibt_args args = {
