@@ -221,9 +221,11 @@ struct ibt_args {
 	void *priv;
 	bool *help;			/* set by 'h' (-h, --help); NULL: none */
 	bool help_word;			/* and by the word "help" first */
-	int min, max;			/* positional words wanted */
-	const char **pos;		/* [max]: they go here */
-	const char *what;		/* what @min words are, in errors */
+	struct ibt_words {		/* the positional words wanted */
+		const char **pos;	/* [max]: they go here */
+		int min, max;
+		const char *what;	/* what @min words are, in errors */
+	} words;
 };
 
 /* utils.c */
@@ -234,13 +236,11 @@ int ibt_global_opt(struct ibt *ctx, int c, const char *arg);
 int ibt_bad_opt(int c, char **argv, const char *where);
 int ibt_args_parse(struct ibt *ctx, const struct ibt_args *a);
 int ibt_words_parse(struct ibt *ctx, const char *obj, const char *cmd,
-		    const struct option *opts,
-		    ibt_opt_fn opt, void *priv,
+		    const struct option *opts, ibt_opt_fn opt, void *priv,
 		    const char **pos, int min, int max, const char *what);
 int ibt_cmd_args(struct ibt *ctx, const char *obj, const char *cmd,
-		 const struct option *opts,
-		 ibt_opt_fn opt,
-		 void *priv, bool *help);
+		 const struct option *opts, ibt_opt_fn opt, void *priv,
+		 bool *help);
 int ibt_opt_u32(const char *opt, const char *arg, uint32_t min, uint32_t max,
 		uint32_t *val, bool *has);
 int ibt_opt_range(const char *opt, const char *arg, uint32_t min, uint32_t max,

@@ -264,8 +264,8 @@ static void opt_tables(const struct ibt_args *a,
  * the word "help" first, if @a->help_word) set *@a->help and end the
  * parsing; global options are applied here; every other option goes to
  * @a->opt (if any), whose IBT_OPT_UNKNOWN (getopt's '?' and ':'
- * included) is a usage error naming the option. Then @a->min..@a->max
- * words into @a->pos. IBT_EXIT_OK or a printed exit code.
+ * included) is a usage error naming the option. Then @a->words: min..max
+ * words into pos. IBT_EXIT_OK or a printed exit code.
  */
 int ibt_args_parse(struct ibt *ctx, const struct ibt_args *a)
 {
@@ -300,8 +300,8 @@ int ibt_args_parse(struct ibt *ctx, const struct ibt_args *a)
 		if (ret)
 			return ret;
 	}
-	return ibt_positional(argc, argv, optind, a->min, a->max, a->obj,
-			      a->cmd, a->what, a->pos);
+	return ibt_positional(argc, argv, optind, a->words.min, a->words.max,
+			      a->obj, a->cmd, a->words.what, a->words.pos);
 }
 
 /*
@@ -317,30 +317,34 @@ int ibt_end_args(struct ibt *ctx)
 	return ibt_args_parse(ctx, &args);
 }
 
+/* Parse by @a, completed with what ibt_words_parse() and ibt_cmd_args() share. */
+static int parse_as(struct ibt *ctx, struct ibt_args a, const char *obj,
+		    const char *cmd, const struct option *opts, ibt_opt_fn opt,
+		    void *priv)
+{
+	a.obj = obj;
+	a.cmd = cmd;
+	a.opts = opts;
+	a.opt = opt;
+	a.priv = priv;
+	return ibt_args_parse(ctx, &a);
+}
+
 /*
  * The options and words of command @obj @cmd: @opt takes @opts (with
  * @priv), which may also follow the words; @min..@max words into @pos,
  * @what they are in errors.
  */
 int ibt_words_parse(struct ibt *ctx, const char *obj, const char *cmd,
-		    const struct option *opts,
-		    ibt_opt_fn opt, void *priv,
+		    const struct option *opts, ibt_opt_fn opt, void *priv,
 		    const char **pos, int min, int max, const char *what)
 {
-	const struct ibt_args args = {
-		.obj = obj,
-		.cmd = cmd,
-		.opts = opts,
+	const struct ibt_args a = {
 		.permute = true,
-		.opt = opt,
-		.priv = priv,
-		.min = min,
-		.max = max,
-		.pos = pos,
-		.what = what,
+		.words = { pos, min, max, what },
 	};
 
-	return ibt_args_parse(ctx, &args);
+	return parse_as(ctx, a, obj, cmd, opts, opt, priv);
 }
 
 /*
@@ -349,21 +353,12 @@ int ibt_words_parse(struct ibt *ctx, const char *obj, const char *cmd,
  * @opts, with @priv.
  */
 int ibt_cmd_args(struct ibt *ctx, const char *obj, const char *cmd,
-		 const struct option *opts,
-		 ibt_opt_fn opt,
-		 void *priv, bool *help)
+		 const struct option *opts, ibt_opt_fn opt, void *priv,
+		 bool *help)
 {
-	const struct ibt_args args = {
-		.obj = obj,
-		.cmd = cmd,
-		.opts = opts,
-		.opt = opt,
-		.priv = priv,
-		.help = help,
-		.help_word = true,
-	};
+	const struct ibt_args a = { .help = help, .help_word = true };
 
-	return ibt_args_parse(ctx, &args);
+	return parse_as(ctx, a, obj, cmd, opts, opt, priv);
 }
 
 /*
