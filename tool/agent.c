@@ -39,17 +39,17 @@
 
 #include "ibtracectl.h"
 
-static const char *const agent_stat_names[IBTRACE_STAT_MAX + 1] = {
-	[IBTRACE_STAT_RX]		= "rx",
-	[IBTRACE_STAT_ANSWERED]		= "answered",
-	[IBTRACE_STAT_MISMATCH]		= "mismatch",
-	[IBTRACE_STAT_MALFORMED]	= "malformed",
-	[IBTRACE_STAT_UNSUPPORTED]	= "unsupported",
-	[IBTRACE_STAT_SUCCESS]		= "success",
-	[IBTRACE_STAT_UNSUPPORTED_METHOD] = "unsupported_method",
-	[IBTRACE_STAT_UNSUPPORTED_ATTR]	= "unsupported_attr",
-	[IBTRACE_STAT_TX_ERROR]		= "tx_error",
-	[IBTRACE_STAT_STRAY]		= "stray",
+static const struct ibt_num_key agent_stats[] = {
+	{ IBTRACE_STAT_RX,			"rx" },
+	{ IBTRACE_STAT_ANSWERED,		"answered" },
+	{ IBTRACE_STAT_MISMATCH,		"mismatch" },
+	{ IBTRACE_STAT_MALFORMED,		"malformed" },
+	{ IBTRACE_STAT_UNSUPPORTED,		"unsupported" },
+	{ IBTRACE_STAT_SUCCESS,			"success" },
+	{ IBTRACE_STAT_UNSUPPORTED_METHOD,	"unsupported_method" },
+	{ IBTRACE_STAT_UNSUPPORTED_ATTR,	"unsupported_attr" },
+	{ IBTRACE_STAT_TX_ERROR,		"tx_error" },
+	{ IBTRACE_STAT_STRAY,			"stray" },
 };
 
 static int agent_show_port(struct ibt *ctx, struct nlattr **tb)
@@ -64,7 +64,7 @@ static int agent_show_port(struct ibt *ctx, struct nlattr **tb)
 	ret = ibt_nl_parse_nest(ctx, tb[IBTRACE_A_AGENT_STATS], st);
 	if (ret)
 		return ret;
-	ibt_out_nla_u64s(ctx, agent_stat_names, IBTRACE_STAT_MAX, st);
+	ibt_out_nla_u64s(ctx, agent_stats, IBT_ARRAY_SIZE(agent_stats), st);
 	return 0;
 }
 

@@ -380,8 +380,8 @@ void ibt_out_nums(struct ibt *ctx, const struct ibt_num_key *keys, size_t n,
 		  const bool *have, const uint64_t *val);
 void ibt_out_nla_nums(struct ibt *ctx, const struct ibt_num_key *keys,
 		      size_t n, struct nlattr **tb);
-void ibt_out_nla_u64s(struct ibt *ctx, const char *const *names, int max,
-		      struct nlattr **tb);
+void ibt_out_nla_u64s(struct ibt *ctx, const struct ibt_num_key *keys,
+		      size_t n, struct nlattr **tb);
 void ibt_out_eol(struct ibt *ctx);
 void ibt_out_finish(struct ibt *ctx);
 void ibt_out_free(struct ibt *ctx);

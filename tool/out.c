@@ -156,17 +156,17 @@ void ibt_out_nla_nums(struct ibt *ctx, const struct ibt_num_key *keys,
 }
 
 /*
- * Text and JSON: the u64 attributes of @tb[0..@max] that have a name in
- * @names (indexed by attribute), each one @tb has, in attribute order.
+ * Text and JSON: the u64 attributes @keys name (@n of them), each one
+ * @tb has, in the order of @keys.
  */
-void ibt_out_nla_u64s(struct ibt *ctx, const char *const *names, int max,
-		      struct nlattr **tb)
+void ibt_out_nla_u64s(struct ibt *ctx, const struct ibt_num_key *keys,
+		      size_t n, struct nlattr **tb)
 {
-	int i;
+	size_t i;
 
-	for (i = 0; i <= max; i++)
-		if (names[i] && tb[i])
-			ibt_out_u64(ctx, names[i], nla_get_u64(tb[i]));
+	for (i = 0; i < n; i++)
+		if (tb[keys[i].attr])
+			ibt_out_u64(ctx, keys[i].key, nla_get_u64(tb[keys[i].attr]));
 }
 
 /* Text-only words (separators, units, the statistics header). */

@@ -411,37 +411,34 @@ static void ping_local_sum(struct ping *p)
 
 static void ping_print_sum(struct ibt *ctx, struct ping *p)
 {
-	static const char *const keys[IBTRACE_SUMMARY_A_MAX + 1] = {
-		[IBTRACE_SUMMARY_A_SENT]		= "sent",
-		[IBTRACE_SUMMARY_A_RECEIVED]		= "received",
-		[IBTRACE_SUMMARY_A_ERRORS]		= "errors",
-		[IBTRACE_SUMMARY_A_RTT_MIN_NS]		= "rtt_min_ns",
-		[IBTRACE_SUMMARY_A_RTT_AVG_NS]		= "rtt_avg_ns",
-		[IBTRACE_SUMMARY_A_RTT_MAX_NS]		= "rtt_max_ns",
-		[IBTRACE_SUMMARY_A_RTT_P99_NS]		= "rtt_p99_ns",
-		[IBTRACE_SUMMARY_A_RTT_MEDIAN_NS]	= "rtt_median_ns",
+	/* JSON: the counts, then (after loss_pct) the round trip times */
+	static const struct ibt_num_key counts[] = {
+		{ IBTRACE_SUMMARY_A_SENT,		"sent" },
+		{ IBTRACE_SUMMARY_A_RECEIVED,		"received" },
+		{ IBTRACE_SUMMARY_A_ERRORS,		"errors" },
+	}, rtts[] = {
+		{ IBTRACE_SUMMARY_A_RTT_MIN_NS,		"rtt_min_ns" },
+		{ IBTRACE_SUMMARY_A_RTT_AVG_NS,		"rtt_avg_ns" },
+		{ IBTRACE_SUMMARY_A_RTT_MAX_NS,		"rtt_max_ns" },
+		{ IBTRACE_SUMMARY_A_RTT_P99_NS,		"rtt_p99_ns" },
+		{ IBTRACE_SUMMARY_A_RTT_MEDIAN_NS,	"rtt_median_ns" },
 	};
 	const struct ping_sum *s = &p->sum;
 	uint64_t sent = s->val[IBTRACE_SUMMARY_A_SENT];
 	uint64_t rcvd = s->val[IBTRACE_SUMMARY_A_RECEIVED];
 	uint64_t errs = s->val[IBTRACE_SUMMARY_A_ERRORS];
 	char pct[16];
-	int i;
 
 	ibt_pct_str(ibt_pct_x100(rcvd < sent ? sent - rcvd : 0, sent),
 		    pct, sizeof(pct));
 
 	/* JSON */
 	ibt_out_obj_begin(ctx, "summary");
-	for (i = IBTRACE_SUMMARY_A_SENT; i <= IBTRACE_SUMMARY_A_MAX; i++) {
-		if (!keys[i] || !s->have[i])
-			continue;
-		ibt_out_json(ctx, keys[i], json_object_new_uint64(s->val[i]));
-		if (i == IBTRACE_SUMMARY_A_ERRORS && s->have[IBTRACE_SUMMARY_A_SENT] &&
-		    s->have[IBTRACE_SUMMARY_A_RECEIVED])
-			ibt_out_json(ctx, "loss_pct",
-				     json_object_new_double_s(atof(pct), pct));
-	}
+	ibt_out_nums(ctx, counts, IBT_ARRAY_SIZE(counts), s->have, s->val);
+	if (s->have[IBTRACE_SUMMARY_A_ERRORS] && s->have[IBTRACE_SUMMARY_A_SENT] &&
+	    s->have[IBTRACE_SUMMARY_A_RECEIVED])
+		ibt_out_json(ctx, "loss_pct", json_object_new_double_s(atof(pct), pct));
+	ibt_out_nums(ctx, rtts, IBT_ARRAY_SIZE(rtts), s->have, s->val);
 	ibt_out_obj_end(ctx);
 
 	/* text */

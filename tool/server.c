@@ -80,13 +80,13 @@ static struct nla_policy stat_policy[IBTRACE_SERVER_STAT_MAX + 1] = {
 	[IBTRACE_SERVER_STAT_REJ_ERROR]		= U64,
 };
 
-static const char *const stat_names[IBTRACE_SERVER_STAT_MAX + 1] = {
-	[IBTRACE_SERVER_STAT_ACCEPTED]		= "accepted",
-	[IBTRACE_SERVER_STAT_REJ_FOREIGN]	= "rej_foreign",
-	[IBTRACE_SERVER_STAT_REJ_CONNS]		= "rej_conns",
-	[IBTRACE_SERVER_STAT_REJ_HOLD]		= "rej_hold",
-	[IBTRACE_SERVER_STAT_REJ_DEV]		= "rej_dev",
-	[IBTRACE_SERVER_STAT_REJ_ERROR]		= "rej_error",
+static const struct ibt_num_key server_stats[] = {
+	{ IBTRACE_SERVER_STAT_ACCEPTED,		"accepted" },
+	{ IBTRACE_SERVER_STAT_REJ_FOREIGN,	"rej_foreign" },
+	{ IBTRACE_SERVER_STAT_REJ_CONNS,	"rej_conns" },
+	{ IBTRACE_SERVER_STAT_REJ_HOLD,		"rej_hold" },
+	{ IBTRACE_SERVER_STAT_REJ_DEV,		"rej_dev" },
+	{ IBTRACE_SERVER_STAT_REJ_ERROR,	"rej_error" },
 };
 
 static void server_usage(FILE *f)
@@ -130,7 +130,7 @@ static int show_stats(struct ibt *ctx, struct nlattr *nest)
 	if (ret)
 		return ret;
 	ibt_out_obj_begin(ctx, "stats");
-	ibt_out_nla_u64s(ctx, stat_names, IBTRACE_SERVER_STAT_MAX, st);
+	ibt_out_nla_u64s(ctx, server_stats, IBT_ARRAY_SIZE(server_stats), st);
 	ibt_out_obj_end(ctx);
 	return 0;
 }
