@@ -363,6 +363,9 @@ int ibt_nl_parse_nest_policy(struct ibt *ctx, struct nlattr *nest,
 /* out.c */
 void ibt_out_obj_begin(struct ibt *ctx, const char *key);
 void ibt_out_obj_end(struct ibt *ctx);
+int ibt_out_nest_begin(struct ibt *ctx, const char *key, struct nlattr *nest,
+		       struct nlattr **tb, int max,
+		       const struct nla_policy *policy, const char *where);
 void ibt_out_arr_begin(struct ibt *ctx, const char *key);
 void ibt_out_arr_end(struct ibt *ctx);
 void ibt_out_field(struct ibt *ctx, const char *key, struct json_object *jv,

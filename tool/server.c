@@ -125,11 +125,10 @@ static int show_stats(struct ibt *ctx, struct nlattr *nest)
 	struct nlattr *st[IBTRACE_SERVER_STAT_MAX + 1];
 	int ret;
 
-	ret = ibt_nl_parse_nest_policy(ctx, nest, st, IBTRACE_SERVER_STAT_MAX,
-				       stat_policy, "server stats");
+	ret = ibt_out_nest_begin(ctx, "stats", nest, st, IBTRACE_SERVER_STAT_MAX,
+				 stat_policy, "server stats");
 	if (ret)
 		return ret;
-	ibt_out_obj_begin(ctx, "stats");
 	ibt_out_nla_u64s(ctx, server_stats, IBT_ARRAY_SIZE(server_stats), st);
 	ibt_out_obj_end(ctx);
 	return 0;
@@ -140,11 +139,10 @@ static int show_conn(struct ibt *ctx, struct nlattr *nest)
 	struct nlattr *tb[IBTRACE_SERVER_CONN_A_MAX + 1];
 	int ret;
 
-	ret = ibt_nl_parse_nest_policy(ctx, nest, tb, IBTRACE_SERVER_CONN_A_MAX,
-				       conn_policy, "server connection");
+	ret = ibt_out_nest_begin(ctx, NULL, nest, tb, IBTRACE_SERVER_CONN_A_MAX,
+				 conn_policy, "server connection");
 	if (ret)
 		return ret;
-	ibt_out_obj_begin(ctx, NULL);
 	ibt_out_text(ctx, "client");
 	if (tb[IBTRACE_SERVER_CONN_A_SERVICE])
 		ibt_out_field(ctx, "service",

@@ -1009,11 +1009,10 @@ static int show_port(struct ibt *ctx, struct sim_list *nodes,
 	struct nlattr *pt[IBTRACE_SIM_PORT_A_MAX + 1];
 	int ret;
 
-	ret = ibt_nl_parse_nest_policy(ctx, nest, pt, IBTRACE_SIM_PORT_A_MAX,
-				       sim_port_policy, "port");
+	ret = ibt_out_nest_begin(ctx, NULL, nest, pt, IBTRACE_SIM_PORT_A_MAX,
+				 sim_port_policy, "port");
 	if (ret)
 		return ret;
-	ibt_out_obj_begin(ctx, NULL);
 	ibt_out_text(ctx, "   ");
 	if (pt[IBTRACE_SIM_PORT_A_NUM])
 		ibt_out_u64(ctx, "port", nla_get_u32(pt[IBTRACE_SIM_PORT_A_NUM]));
