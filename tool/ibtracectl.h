@@ -111,6 +111,20 @@ enum ibt_exit {
 	{ "pretty",	no_argument,		NULL, IBT_OPT_PRETTY }, \
 	{ "dev",	required_argument,	NULL, 'd' }, \
 	{ "port",	required_argument,	NULL, 'p' }
+/*
+ * A destination given as --dgid GID and/or --dlid LID (ping, trace):
+ * their entries of a getopt table, and where ibt_opt_dest() puts them.
+ */
+#define IBT_OPT_DGID		0x200
+#define IBT_OPT_DLID		0x201
+#define IBT_DEST_OPTS \
+	{ "dgid",	required_argument,	NULL, IBT_OPT_DGID }, \
+	{ "dlid",	required_argument,	NULL, IBT_OPT_DLID }
+struct ibt_dest {
+	uint8_t dgid[16];
+	uint32_t dlid;
+	bool has_dgid, has_dlid;
+};
 #define IBT_OUT_DEPTH		8	/* JSON nesting the output supports */
 #define IBT_ERRMSG_MAX		256
 #define IBT_MCGRP_MAX		8	/* multicast groups of a family kept */
@@ -245,6 +259,7 @@ int ibt_opt_u32(const char *opt, const char *arg, uint32_t min, uint32_t max,
 		uint32_t *val, bool *has);
 int ibt_opt_range(const char *opt, const char *arg, uint32_t min, uint32_t max,
 		  const char *what, const char *unit, uint32_t *val, bool *has);
+int ibt_opt_dest(int c, const char *arg, struct ibt_dest *d);
 int ibt_opt_ok(int bad, bool *has, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int ibt_end_args(struct ibt *ctx);

@@ -59,9 +59,7 @@
 #include "ibtracectl.h"
 
 enum {
-	OPT_DGID = 0x200,
-	OPT_DLID,
-	OPT_SROUTE,
+	OPT_SROUTE = IBT_OPT_DLID + 1,
 };
 
 /* Summary attributes, in IBTRACE_SUMMARY_A_* order from SENT. */
@@ -72,10 +70,7 @@ struct ping_sum {
 
 struct ping {
 	/* request */
-	bool has_dgid;
-	uint8_t dgid[16];
-	bool has_dlid;
-	uint32_t dlid;
+	struct ibt_dest dest;
 	uint32_t count, interval_ms, timeout_ms, retries;
 	bool has_count, has_interval, has_timeout, has_retries;
 	uint8_t sroute[IBTRACE_SROUTE_MAX_HOPS];
@@ -122,12 +117,9 @@ static int ping_opt(int c, const char *arg, const struct ibt_args *a)
 	struct ping *p = a->priv;
 
 	switch (c) {
-	case OPT_DGID:
-		return ibt_opt_ok(ibt_parse_gid(arg, p->dgid), &p->has_dgid,
-				  "bad --dgid \"%s\": expected a GID such as fe80::1", arg);
-	case OPT_DLID:
-		return ibt_opt_ok(ibt_parse_lid(arg, &p->dlid), &p->has_dlid,
-				  "bad --dlid \"%s\": expected a LID 1..0xbfff", arg);
+	case IBT_OPT_DGID:
+	case IBT_OPT_DLID:
+		return ibt_opt_dest(c, arg, &p->dest);
 	case 'c':
 		return ibt_opt_u32("-c", arg, 1, 100000, &p->count, &p->has_count);
 	case 'i':
@@ -155,8 +147,7 @@ static int ping_opt(int c, const char *arg, const struct ibt_args *a)
 static int ping_parse(struct ibt *ctx, struct ping *p)
 {
 	static const struct option opts[] = {
-		{ "dgid",		required_argument,	NULL, OPT_DGID },
-		{ "dlid",		required_argument,	NULL, OPT_DLID },
+		IBT_DEST_OPTS,
 		{ "count",		required_argument,	NULL, 'c' },
 		{ "interval",		required_argument,	NULL, 'i' },
 		{ "timeout",		required_argument,	NULL, 't' },
@@ -169,17 +160,17 @@ static int ping_parse(struct ibt *ctx, struct ping *p)
 	ret = ibt_cmd_args(ctx, "ping", NULL, opts, ping_opt, p, &p->help);
 	if (ret || p->help)
 		return ret;
-	if (!p->has_dgid && !p->has_dlid)
+	if (!p->dest.has_dgid && !p->dest.has_dlid)
 		return ibt_err(IBT_EXIT_USAGE, "ping needs --dgid GID or --dlid LID");
 	if (!ctx->dev)
 		return ibt_err(IBT_EXIT_USAGE,
 			       "ping needs the device to send from: ibtracectl -d DEV ping ...");
 
 	p->port = ctx->port ? ctx->port : 1;
-	if (p->has_dgid)
-		inet_ntop(AF_INET6, p->dgid, p->target, sizeof(p->target));
+	if (p->dest.has_dgid)
+		inet_ntop(AF_INET6, p->dest.dgid, p->target, sizeof(p->target));
 	else
-		snprintf(p->target, sizeof(p->target), "lid 0x%x", p->dlid);
+		snprintf(p->target, sizeof(p->target), "lid 0x%x", p->dest.dlid);
 	return 0;
 }
 
@@ -190,8 +181,8 @@ static struct nl_msg *ping_request(struct ibt *ctx, struct ping *p)
 	if (!msg)
 		return NULL;
 	if (ibt_nl_put_dev(ctx, msg, p->port) ||
-	    (p->has_dgid && nla_put(msg, IBTRACE_A_PING_DGID, 16, p->dgid) < 0) ||
-	    (p->has_dlid && nla_put_u32(msg, IBTRACE_A_PING_DLID, p->dlid) < 0) ||
+	    (p->dest.has_dgid && nla_put(msg, IBTRACE_A_PING_DGID, 16, p->dest.dgid) < 0) ||
+	    (p->dest.has_dlid && nla_put_u32(msg, IBTRACE_A_PING_DLID, p->dest.dlid) < 0) ||
 	    (p->has_count && nla_put_u32(msg, IBTRACE_A_PING_COUNT, p->count) < 0) ||
 	    (p->has_interval &&
 	     nla_put_u32(msg, IBTRACE_A_PING_INTERVAL_MS, p->interval_ms) < 0) ||
@@ -514,10 +505,10 @@ static int ping_run(struct ibt *ctx, struct ping *p)
 
 	ibt_out_obj_begin(ctx, NULL);
 	ibt_out_json(ctx, "target", json_object_new_string(p->target));
-	if (p->has_dgid)
+	if (p->dest.has_dgid)
 		ibt_out_json(ctx, "dgid", json_object_new_string(p->target));
-	if (p->has_dlid)
-		ibt_out_json(ctx, "dlid", json_object_new_uint64(p->dlid));
+	if (p->dest.has_dlid)
+		ibt_out_json(ctx, "dlid", json_object_new_uint64(p->dest.dlid));
 	if (p->sroute_len) {
 		size_t i;
 

@@ -81,19 +81,17 @@
 #include "hop.h"
 
 enum {
-	OPT_DGID = 0x200,
-	OPT_DLID,
-	OPT_MLID,
+	OPT_MLID = IBT_OPT_DLID + 1,
 };
 
 #define TRACE_MAX_HOPS	(IBTRACE_TRACE_MAX_HOPS + 1)
 
 struct trace {
 	/* request */
-	bool has_dgid, has_dlid, has_mlid, has_timeout, has_retries, verbose;
+	struct ibt_dest dest;
+	bool has_mlid, has_timeout, has_retries, verbose;
 	bool help;			/* -h: print the usage instead */
-	uint8_t dgid[16];
-	uint32_t dlid, mlid, timeout_ms, retries;
+	uint32_t mlid, timeout_ms, retries;
 	char dev[IBT_DEV_NAME_MAX];
 	uint32_t port;
 	char target[INET6_ADDRSTRLEN + 8];
@@ -141,12 +139,9 @@ static int trace_opt(int c, const char *arg, const struct ibt_args *a)
 	struct trace *t = a->priv;
 
 	switch (c) {
-	case OPT_DGID:
-		return ibt_opt_ok(ibt_parse_gid(arg, t->dgid), &t->has_dgid,
-				  "bad --dgid \"%s\": expected a GID such as fe80::1", arg);
-	case OPT_DLID:
-		return ibt_opt_ok(ibt_parse_lid(arg, &t->dlid), &t->has_dlid,
-				  "bad --dlid \"%s\": expected a LID 1..0xbfff", arg);
+	case IBT_OPT_DGID:
+	case IBT_OPT_DLID:
+		return ibt_opt_dest(c, arg, &t->dest);
 	case OPT_MLID:
 		return ibt_opt_ok(ibt_parse_u32(arg, 0xc000, 0xfffe, &t->mlid),
 				  &t->has_mlid,
@@ -169,8 +164,7 @@ static int trace_opt(int c, const char *arg, const struct ibt_args *a)
 static int trace_parse(struct ibt *ctx, struct trace *t)
 {
 	static const struct option opts[] = {
-		{ "dgid",	required_argument,	NULL, OPT_DGID },
-		{ "dlid",	required_argument,	NULL, OPT_DLID },
+		IBT_DEST_OPTS,
 		{ "mlid",	required_argument,	NULL, OPT_MLID },
 		{ "timeout",	required_argument,	NULL, 't' },
 		{ "retries",	required_argument,	NULL, 'r' },
@@ -182,13 +176,13 @@ static int trace_parse(struct ibt *ctx, struct trace *t)
 	ret = ibt_cmd_args(ctx, "trace", NULL, opts, trace_opt, t, &t->help);
 	if (ret || t->help)
 		return ret;
-	if (t->has_dgid == t->has_dlid)
+	if (t->dest.has_dgid == t->dest.has_dlid)
 		return ibt_err(IBT_EXIT_USAGE,
 			       "trace needs either --dlid LID or --dgid GID");
-	if (t->has_dgid)
-		inet_ntop(AF_INET6, t->dgid, t->target, sizeof(t->target));
+	if (t->dest.has_dgid)
+		inet_ntop(AF_INET6, t->dest.dgid, t->target, sizeof(t->target));
 	else
-		snprintf(t->target, sizeof(t->target), "lid %u", t->dlid);
+		snprintf(t->target, sizeof(t->target), "lid %u", t->dest.dlid);
 	return 0;
 }
 
@@ -197,7 +191,7 @@ static int trace_pick_port(struct ibt *ctx, struct trace *t)
 {
 	const struct ibt_port_want want = {
 		.port = ctx->port,
-		.ib = t->has_dlid || t->has_mlid,
+		.ib = t->dest.has_dlid || t->has_mlid,
 		.agent = true,
 	};
 	int ret;
@@ -213,7 +207,7 @@ static int trace_pick_port(struct ibt *ctx, struct trace *t)
 	if (!t->dev[0])
 		return ibt_err(IBT_EXIT_NODEV,
 			       "no Active %sport to trace from; name one with -d DEV",
-			       t->has_dlid || t->has_mlid ? "InfiniBand " : "");
+			       t->dest.has_dlid || t->has_mlid ? "InfiniBand " : "");
 	return 0;
 }
 
@@ -225,8 +219,8 @@ static struct nl_msg *trace_request(struct ibt *ctx, struct trace *t)
 		return NULL;
 	if (nla_put_string(msg, IBTRACE_A_DEV_NAME, t->dev) < 0 ||
 	    nla_put_u32(msg, IBTRACE_A_PORT, t->port) < 0 ||
-	    (t->has_dgid && nla_put(msg, IBTRACE_A_TRACE_DGID, 16, t->dgid) < 0) ||
-	    (t->has_dlid && nla_put_u32(msg, IBTRACE_A_TRACE_DLID, t->dlid) < 0) ||
+	    (t->dest.has_dgid && nla_put(msg, IBTRACE_A_TRACE_DGID, 16, t->dest.dgid) < 0) ||
+	    (t->dest.has_dlid && nla_put_u32(msg, IBTRACE_A_TRACE_DLID, t->dest.dlid) < 0) ||
 	    (t->has_mlid && nla_put_u32(msg, IBTRACE_A_TRACE_MLID, t->mlid) < 0) ||
 	    (t->has_timeout &&
 	     nla_put_u32(msg, IBTRACE_A_TRACE_TIMEOUT_MS, t->timeout_ms) < 0) ||
@@ -424,9 +418,9 @@ static void trace_json(struct ibt *ctx, const struct trace *t, bool interrupted,
 	if (t->have[IBTRACE_A_TRACE_DLID])
 		ibt_out_json(ctx, "dlid",
 			     json_object_new_uint64(t->val[IBTRACE_A_TRACE_DLID]));
-	else if (t->has_dlid)
-		ibt_out_json(ctx, "dlid", json_object_new_uint64(t->dlid));
-	if (t->has_dgid)
+	else if (t->dest.has_dlid)
+		ibt_out_json(ctx, "dlid", json_object_new_uint64(t->dest.dlid));
+	if (t->dest.has_dgid)
 		ibt_out_json(ctx, "dgid", json_object_new_string(t->target));
 	if (t->has_mlid)
 		ibt_out_json(ctx, "mlid", json_object_new_uint64(t->mlid));

@@ -205,6 +205,17 @@ int ibt_opt_range(const char *opt, const char *arg, uint32_t min, uint32_t max,
 			  min, max, unit);
 }
 
+/* --dgid or --dlid (@c) into @d: 0 or a printed usage error. */
+int ibt_opt_dest(int c, const char *arg, struct ibt_dest *d)
+{
+	if (c == IBT_OPT_DGID)
+		return ibt_opt_ok(ibt_parse_gid(arg, d->dgid), &d->has_dgid,
+				  "bad --dgid \"%s\": expected a GID such as fe80::1",
+				  arg);
+	return ibt_opt_ok(ibt_parse_lid(arg, &d->dlid), &d->has_dlid,
+			  "bad --dlid \"%s\": expected a LID 1..0xbfff", arg);
+}
+
 /*
  * How the parsing of an option's argument went: @bad, the usage error
  * @fmt says is printed and returned; else *@has is set (if @has) and 0
