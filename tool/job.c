@@ -57,6 +57,26 @@ int ibt_job_cancel(struct ibt *ctx, uint32_t id)
 	return ret;
 }
 
+/*
+ * A message while job @f is followed, parsed into @tb (the ibtrace
+ * family's top level): *@ours is false for a message of another job
+ * (to ignore), else it is counted in @f->nevents. An exit code.
+ */
+int ibt_job_parse(struct ibt *ctx, struct nlmsghdr *nlh,
+		  struct ibt_job_follow *f, struct nlattr **tb, bool *ours)
+{
+	int ret = ibt_nl_parse(ctx, nlh, tb);
+
+	*ours = false;
+	if (ret)
+		return ret;
+	if (f->id && tb[IBTRACE_A_JOB] && nla_get_u32(tb[IBTRACE_A_JOB]) != f->id)
+		return 0;
+	*ours = true;
+	f->nevents++;
+	return 0;
+}
+
 /* Read job @id with IBTRACE_CMD_JOB_GET through @cb; as ibt_nl_exchange(). */
 static int job_get(struct ibt *ctx, uint32_t id, ibt_nl_cb cb, void *arg)
 {

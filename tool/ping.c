@@ -323,15 +323,12 @@ static int ping_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 	struct nlattr *tb[IBTRACE_A_MAX + 1];
 	struct nlattr *st[IBTRACE_SUMMARY_A_MAX + 1];
 	struct ping *p = arg;
+	bool ours;
 	int i, ret;
 
-	ret = ibt_nl_parse(ctx, nlh, tb);
-	if (ret)
+	ret = ibt_job_parse(ctx, nlh, &p->job, tb, &ours);
+	if (ret || !ours)
 		return ret;
-	if (p->job.id && tb[IBTRACE_A_JOB] &&
-	    nla_get_u32(tb[IBTRACE_A_JOB]) != p->job.id)
-		return 0;	/* not ours */
-	p->job.nevents++;
 	if (genlmsg_hdr(nlh)->cmd == IBTRACE_CMD_PING_PROBE) {
 		if (tb[IBTRACE_A_PING_PROBE])
 			return ping_probe(ctx, p, tb[IBTRACE_A_PING_PROBE]);

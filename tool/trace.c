@@ -259,15 +259,12 @@ static int trace_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 {
 	struct nlattr *tb[IBTRACE_A_MAX + 1];
 	struct trace *t = arg;
+	bool ours;
 	int i, ret;
 
-	ret = ibt_nl_parse(ctx, nlh, tb);
-	if (ret)
+	ret = ibt_job_parse(ctx, nlh, &t->job, tb, &ours);
+	if (ret || !ours)
 		return ret;
-	if (t->job.id && tb[IBTRACE_A_JOB] &&
-	    nla_get_u32(tb[IBTRACE_A_JOB]) != t->job.id)
-		return 0;	/* not ours */
-	t->job.nevents++;
 	if (genlmsg_hdr(nlh)->cmd == IBTRACE_CMD_TRACE_HOP) {
 		if (tb[IBTRACE_A_TRACE_HOP])
 			return trace_hop(ctx, t, tb[IBTRACE_A_TRACE_HOP]);
