@@ -363,6 +363,8 @@ struct ibt_job_follow {
 /* job.c */
 int ibt_job_cancel(struct ibt *ctx, uint32_t id);
 int ibt_job_follow(struct ibt *ctx, struct ibt_job_follow *f);
+int ibt_job_run(struct ibt *ctx, struct nl_msg *msg, struct ibt_job_follow *f,
+		ibt_nl_cb cb, void *arg);
 int ibt_job_parse(struct ibt *ctx, struct nlmsghdr *nlh,
 		  struct ibt_job_follow *f, struct nlattr **tb, bool *ours);
 

@@ -58,6 +58,30 @@ int ibt_job_cancel(struct ibt *ctx, uint32_t id)
 }
 
 /*
+ * Start a job with request @msg and follow it to its end as @f: SIGINT
+ * and SIGTERM caught (see ibt_signals_hold()), the request's replies, the
+ * job's notifications and its JOB_GET reply go to @cb with @arg. An exit
+ * code.
+ */
+int ibt_job_run(struct ibt *ctx, struct nl_msg *msg, struct ibt_job_follow *f,
+		ibt_nl_cb cb, void *arg)
+{
+	int ret;
+
+	ibt_signals_hold(true);
+	ctx->notify = cb;
+	ctx->notify_arg = arg;
+	f->get = cb;
+	f->arg = arg;
+	ret = ibt_nl_run(ctx, msg, cb, arg);
+	if (!ret && !f->id)
+		ret = ibt_err(IBT_EXIT_ERR, "malformed kernel reply: no job number");
+	if (!ret)
+		ret = ibt_job_follow(ctx, f);
+	return ret;
+}
+
+/*
  * A message while job @f is followed, parsed into @tb (the ibtrace
  * family's top level): *@ours is false for a message of another job
  * (to ignore), else it is counted in @f->nevents. An exit code.

@@ -525,16 +525,7 @@ static int ping_run(struct ibt *ctx, struct ping *p)
 	 * same signal again within a second (timeout(1) signals the process
 	 * group too) changes nothing; a later one kills.
 	 */
-	ibt_signals_hold(true);
-	ctx->notify = ping_cb;
-	ctx->notify_arg = p;
-	p->job.get = ping_cb;
-	p->job.arg = p;
-	ret = ibt_nl_run(ctx, msg, ping_cb, p);
-	if (!ret && !p->job.id)
-		ret = ibt_err(IBT_EXIT_ERR, "malformed kernel reply: no job number");
-	if (!ret)
-		ret = ibt_job_follow(ctx, &p->job);
+	ret = ibt_job_run(ctx, msg, &p->job, ping_cb, p);
 	if (ret)
 		return ret;
 	if (p->end_errno && p->end_errno != ECANCELED)

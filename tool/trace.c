@@ -557,16 +557,7 @@ static int trace_run(struct ibt *ctx, struct trace *t)
 		return IBT_EXIT_ERR;
 
 	/* As for ping (see there): SIGINT or SIGTERM cancels the job. */
-	ibt_signals_hold(true);
-	ctx->notify = trace_cb;
-	ctx->notify_arg = t;
-	t->job.get = trace_cb;
-	t->job.arg = t;
-	ret = ibt_nl_run(ctx, msg_req, trace_cb, t);
-	if (!ret && !t->job.id)
-		ret = ibt_err(IBT_EXIT_ERR, "malformed kernel reply: no job number");
-	if (!ret)
-		ret = ibt_job_follow(ctx, &t->job);
+	ret = ibt_job_run(ctx, msg_req, &t->job, trace_cb, t);
 	if (ret)
 		return ret;
 	if (t->end_errno && t->end_errno != ECANCELED)
