@@ -394,13 +394,20 @@ static const struct {
 	const struct nla_policy *policy;
 	const char *where;
 } ibt_nests[] = {
-	{ IBTRACE_A_AGENT_STATS,	IBTRACE_STAT_MAX,	ibt_stat_policy,	"agent stats" },
-	{ IBTRACE_A_PING_PROBE,		IBTRACE_PROBE_A_MAX,	ibt_probe_policy,	"probe" },
-	{ IBTRACE_A_PING_SUMMARY,	IBTRACE_SUMMARY_A_MAX,	ibt_summary_policy,	"summary" },
-	{ IBTRACE_A_TRACE_HOP,		IBTRACE_HOP_A_MAX,	ibt_hop_policy,		"trace hop" },
-	{ IBTRACE_A_TEST_ASSERTION,	IBTRACE_ASSERT_A_MAX,	ibt_assert_policy,	"test assertion" },
-	{ IBTRACE_A_TEST_EXCHANGE,	IBTRACE_XCHG_A_MAX,	ibt_xchg_policy,	"test exchange" },
-	{ IBTRACE_A_TEST_RNR_CODE,	IBTRACE_RNR_A_MAX,	ibt_rnr_policy,		"RNR timer code" },
+	{ IBTRACE_A_AGENT_STATS, IBTRACE_STAT_MAX, ibt_stat_policy,
+	  "agent stats" },
+	{ IBTRACE_A_PING_PROBE, IBTRACE_PROBE_A_MAX, ibt_probe_policy,
+	  "probe" },
+	{ IBTRACE_A_PING_SUMMARY, IBTRACE_SUMMARY_A_MAX, ibt_summary_policy,
+	  "summary" },
+	{ IBTRACE_A_TRACE_HOP, IBTRACE_HOP_A_MAX, ibt_hop_policy,
+	  "trace hop" },
+	{ IBTRACE_A_TEST_ASSERTION, IBTRACE_ASSERT_A_MAX, ibt_assert_policy,
+	  "test assertion" },
+	{ IBTRACE_A_TEST_EXCHANGE, IBTRACE_XCHG_A_MAX, ibt_xchg_policy,
+	  "test exchange" },
+	{ IBTRACE_A_TEST_RNR_CODE, IBTRACE_RNR_A_MAX, ibt_rnr_policy,
+	  "RNR timer code" },
 };
 
 /*
