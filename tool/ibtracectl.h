@@ -301,6 +301,7 @@ int ibt_parse_rnr_timer(const char *s, uint32_t *code, bool *all);
 int ibt_parse_test_poll(const char *s, uint32_t *poll);
 
 /* fmt.c - pure, unit-tested by tests/unit.c */
+bool ibt_flags_str_done(uint32_t v, const char *zero, char *buf, size_t len);
 const char *ibt_mad_status_str(uint16_t status, char *buf, size_t len);
 const char *ibt_link_layer_str(unsigned int ll);
 const char *ibt_port_state_str(unsigned int state);

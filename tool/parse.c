@@ -250,13 +250,8 @@ const char *ibt_guid_quirks_str(uint32_t quirks, char *buf, size_t len)
 {
 	size_t i, n = 0;
 
-	if (!len)
+	if (ibt_flags_str_done(quirks, "none", buf, len))
 		return buf;
-	buf[0] = '\0';
-	if (!quirks) {
-		snprintf(buf, len, "none");
-		return buf;
-	}
 	for (i = 0; i < GUID_QUIRK_COUNT && n < len; i++)
 		if (quirks & (1u << i))
 			n += snprintf(buf + n, len - n, "%s%s", n ? "," : "",
