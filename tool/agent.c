@@ -39,23 +39,23 @@
 
 #include "ibtracectl.h"
 
-static const char *const agent_stat_names[IBTRACE_STAT_MAX + 1] = {
-	[IBTRACE_STAT_RX]		= "rx",
-	[IBTRACE_STAT_ANSWERED]		= "answered",
-	[IBTRACE_STAT_MISMATCH]		= "mismatch",
-	[IBTRACE_STAT_MALFORMED]	= "malformed",
-	[IBTRACE_STAT_UNSUPPORTED]	= "unsupported",
-	[IBTRACE_STAT_SUCCESS]		= "success",
-	[IBTRACE_STAT_UNSUPPORTED_METHOD] = "unsupported_method",
-	[IBTRACE_STAT_UNSUPPORTED_ATTR]	= "unsupported_attr",
-	[IBTRACE_STAT_TX_ERROR]		= "tx_error",
-	[IBTRACE_STAT_STRAY]		= "stray",
+static const struct ibt_num_key agent_stats[] = {
+	{ IBTRACE_STAT_RX,			"rx" },
+	{ IBTRACE_STAT_ANSWERED,		"answered" },
+	{ IBTRACE_STAT_MISMATCH,		"mismatch" },
+	{ IBTRACE_STAT_MALFORMED,		"malformed" },
+	{ IBTRACE_STAT_UNSUPPORTED,		"unsupported" },
+	{ IBTRACE_STAT_SUCCESS,			"success" },
+	{ IBTRACE_STAT_UNSUPPORTED_METHOD,	"unsupported_method" },
+	{ IBTRACE_STAT_UNSUPPORTED_ATTR,	"unsupported_attr" },
+	{ IBTRACE_STAT_TX_ERROR,		"tx_error" },
+	{ IBTRACE_STAT_STRAY,			"stray" },
 };
 
 static int agent_show_port(struct ibt *ctx, struct nlattr **tb)
 {
 	struct nlattr *st[IBTRACE_STAT_MAX + 1];
-	int i, ret;
+	int ret;
 
 	if (tb[IBTRACE_A_AGENT])
 		ibt_out_bool(ctx, "registered", nla_get_u8(tb[IBTRACE_A_AGENT]));
@@ -64,39 +64,24 @@ static int agent_show_port(struct ibt *ctx, struct nlattr **tb)
 	ret = ibt_nl_parse_nest(ctx, tb[IBTRACE_A_AGENT_STATS], st);
 	if (ret)
 		return ret;
-	for (i = 0; i <= IBTRACE_STAT_MAX; i++)
-		if (agent_stat_names[i] && st[i])
-			ibt_out_u64(ctx, agent_stat_names[i], nla_get_u64(st[i]));
+	ibt_out_nla_u64s(ctx, agent_stats, IBT_ARRAY_SIZE(agent_stats), st);
 	return 0;
 }
 
 static int agent_show(struct ibt *ctx)
 {
-	int ret = ibt_end_args(ctx);
-
-	if (ret)
-		return ret;
 	return ibt_port_query(ctx, IBTRACE_CMD_AGENT_GET, agent_show_port);
 }
 
-static int agent_help(struct ibt *ctx)
-{
-	(void)ctx;
-	printf("Usage: ibtracectl [-j] [--pretty] [-d DEV [-p PORT]] agent [show]\n"
-	       "       ibtracectl [-j] [--pretty] -p PORT agent [show]\n"
-	       "One line (JSON: one object) per port: dev, port, registered, rx,\n"
-	       "answered, mismatch, malformed, unsupported, success,\n"
-	       "unsupported_method, unsupported_attr, tx_error, stray.\n");
-	return IBT_EXIT_OK;
-}
+const char ibt_agent_help[] =
+	"Usage: ibtracectl [-j] [--pretty] [-d DEV [-p PORT]] agent [show]\n"
+	"       ibtracectl [-j] [--pretty] -p PORT agent [show]\n"
+	"One line (JSON: one object) per port: dev, port, registered, rx,\n"
+	"answered, mismatch, malformed, unsupported, success,\n"
+	"unsupported_method, unsupported_attr, tx_error, stray.\n";
 
-static const struct ibt_cmd agent_cmds[] = {
+const struct ibt_cmd ibt_agent_cmds[] = {
 	{ "show",	agent_show },
-	{ "help",	agent_help },
+	{ "help",	NULL },	/* ibt_agent_help */
 	{ NULL,		NULL },
 };
-
-int ibt_agent(struct ibt *ctx)
-{
-	return ibt_dispatch(ctx, "agent command", agent_cmds, "show");
-}

@@ -83,8 +83,9 @@ static int port_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 }
 
 /*
- * Send @cmd for the ports -d/-p select and print each reply: its name,
- * then @show. Returns an exit code.
+ * The end of a show command (only global options may follow): send @cmd
+ * for the ports -d/-p select and print each reply: its name, then @show.
+ * Returns an exit code.
  */
 int ibt_port_query(struct ibt *ctx, uint8_t cmd, ibt_port_show show)
 {
@@ -92,7 +93,7 @@ int ibt_port_query(struct ibt *ctx, uint8_t cmd, ibt_port_show show)
 	struct nl_msg *msg;
 	int ret;
 
-	ret = ibt_nl_open(ctx);
+	ret = ibt_end_args(ctx) ?: ibt_nl_open(ctx);
 	if (ret)
 		return ret;
 	/* the kernel's do needs a port; its dump takes a device (and port) */
@@ -161,10 +162,6 @@ static int dev_show_port(struct ibt *ctx, struct nlattr **tb)
 
 static int dev_show(struct ibt *ctx)
 {
-	int ret = ibt_end_args(ctx);
-
-	if (ret)
-		return ret;
 	return ibt_port_query(ctx, IBTRACE_CMD_DEV_GET, dev_show_port);
 }
 
@@ -220,23 +217,14 @@ int ibt_port_pick(struct ibt *ctx, const struct ibt_port_want *want,
 	return ibt_nl_run(ctx, msg, pick_cb, &p);
 }
 
-static int dev_help(struct ibt *ctx)
-{
-	(void)ctx;
-	printf("Usage: ibtracectl [-j] [--pretty] [-d DEV [-p PORT]] dev [show]\n"
-	       "       ibtracectl [-j] [--pretty] -p PORT dev [show]\n"
-	       "One line (JSON: one object) per port: dev, index, port, link_layer,\n"
-	       "state, lid, lmc, sm_lid (InfiniBand only), gid, port_guid, agent.\n");
-	return IBT_EXIT_OK;
-}
+const char ibt_dev_help[] =
+	"Usage: ibtracectl [-j] [--pretty] [-d DEV [-p PORT]] dev [show]\n"
+	"       ibtracectl [-j] [--pretty] -p PORT dev [show]\n"
+	"One line (JSON: one object) per port: dev, index, port, link_layer,\n"
+	"state, lid, lmc, sm_lid (InfiniBand only), gid, port_guid, agent.\n";
 
-static const struct ibt_cmd dev_cmds[] = {
+const struct ibt_cmd ibt_dev_cmds[] = {
 	{ "show",	dev_show },
-	{ "help",	dev_help },
+	{ "help",	NULL },	/* ibt_dev_help */
 	{ NULL,		NULL },
 };
-
-int ibt_dev(struct ibt *ctx)
-{
-	return ibt_dispatch(ctx, "dev command", dev_cmds, "show");
-}

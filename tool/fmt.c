@@ -36,6 +36,22 @@ static void cat(char *buf, size_t len, size_t *off, const char *fmt, ...)
 }
 
 /*
+ * The start of a string of flags @v into @buf: true when that is all of
+ * it, @buf empty if @len is 0 or else @zero when @v is 0; false with
+ * @buf "" otherwise (@len > 0).
+ */
+bool ibt_flags_str_done(uint32_t v, const char *zero, char *buf, size_t len)
+{
+	if (!len)
+		return true;
+	buf[0] = '\0';
+	if (v)
+		return false;
+	snprintf(buf, len, "%s", zero);
+	return true;
+}
+
+/*
  * The IBA MAD status field (13.4.7): bit 0 busy, bit 1 redirect required,
  * bits 2-4 invalid field code, bits 5-7 reserved, bits 8-15 class specific.
  * 0x001c decodes as "invalid value", 0x011d as
@@ -52,13 +68,8 @@ const char *ibt_mad_status_str(uint16_t status, char *buf, size_t len)
 	unsigned int code = (status >> 2) & 0x7;
 	size_t off = 0;
 
-	if (!len)
+	if (ibt_flags_str_done(status, "success", buf, len))
 		return buf;
-	buf[0] = '\0';
-	if (!status) {
-		snprintf(buf, len, "success");
-		return buf;
-	}
 	if (status & 0x0001)
 		cat(buf, len, &off, "busy");
 	if (status & 0x0002)

@@ -15,6 +15,16 @@
 #include "ibtracectl.h"
 #include "hop.h"
 
+const struct ibt_num_key ibt_trace_end_keys[IBT_TRACE_END_KEYS] = {
+	{ IBTRACE_A_TRACE_FAIL_HOP,	"fail_hop" },
+	{ IBTRACE_A_TRACE_FAIL_PORT,	"fail_port" },
+	{ IBTRACE_A_TRACE_MAD_STATUS,	"mad_status" },
+	{ IBTRACE_A_TRACE_FDB_TOP,	"fdb_top" },
+	{ IBTRACE_A_TRACE_SMPS,		"smps" },
+	{ IBTRACE_A_TRACE_VENDOR_MADS,	"vendor_mads" },
+	{ IBTRACE_A_TRACE_ELAPSED_NS,	"elapsed_ns" },
+};
+
 /* "ca \"Hca1\" (0x0002c90000000001)" for the messages. */
 const char *ibt_hop_name(const struct ibt_hop *h, char *buf, size_t len)
 {
@@ -73,10 +83,7 @@ void ibt_hop_text(const struct ibt_hop *h)
 /* The hop's keys, into the JSON object being built. */
 void ibt_hop_json_fields(struct ibt *ctx, const struct ibt_hop *h)
 {
-	static const struct {
-		int attr;
-		const char *key;
-	} nums[] = {
+	static const struct ibt_num_key nums[] = {
 		{ IBTRACE_HOP_A_INDEX,		"hop" },
 		{ IBTRACE_HOP_A_IN_PORT,	"in_port" },
 		{ IBTRACE_HOP_A_OUT_PORT,	"out_port" },
@@ -91,12 +98,8 @@ void ibt_hop_json_fields(struct ibt *ctx, const struct ibt_hop *h)
 		{ IBTRACE_HOP_A_VENDOR_RTT_NS,	"vendor_rtt_ns" },
 	};
 	char s[24];
-	size_t i;
 
-	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
-		if (h->have[nums[i].attr])
-			ibt_out_json(ctx, nums[i].key,
-				     json_object_new_uint64(ibt_hop_get(h, nums[i].attr)));
+	ibt_out_nums(ctx, nums, IBT_ARRAY_SIZE(nums), h->have, h->val);
 	if (h->have[IBTRACE_HOP_A_LID])
 		ibt_out_json(ctx, "lid_last", json_object_new_uint64(
 			     ibt_hop_get(h, IBTRACE_HOP_A_LID) +

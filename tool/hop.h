@@ -20,6 +20,10 @@ static inline uint64_t ibt_hop_get(const struct ibt_hop *h, int a)
 	return h->val[a];
 }
 
+/* The numbers of a trace's end both trace and trace monitor print, in order. */
+#define IBT_TRACE_END_KEYS	7
+extern const struct ibt_num_key ibt_trace_end_keys[IBT_TRACE_END_KEYS];
+
 int ibt_hop_parse(struct ibt *ctx, struct nlattr *nest, struct ibt_hop *h);
 void ibt_hop_text(const struct ibt_hop *h);
 void ibt_hop_json_fields(struct ibt *ctx, const struct ibt_hop *h);

@@ -98,17 +98,17 @@ static const struct option main_opts[] = {
 	{ NULL,		0,			NULL, 0 },
 };
 
-static const struct ibt_cmd objects[] = {
-	{ "dev",	ibt_dev },
-	{ "agent",	ibt_agent },
-	{ "ping",	ibt_ping },
-	{ "trace",	ibt_trace },
-	{ "test",	ibt_test },
-	{ "job",	ibt_job },
-	{ "sim",	ibt_sim },
-	{ "server",	ibt_server },
-	{ "help",	help },
-	{ NULL,		NULL },
+static const struct ibt_object objects[] = {
+	{ "dev",	NULL,		ibt_dev_cmds,		ibt_dev_help },
+	{ "agent",	NULL,		ibt_agent_cmds,		ibt_agent_help },
+	{ "ping",	ibt_ping,	NULL,			NULL },
+	{ "trace",	ibt_trace,	NULL,			NULL },
+	{ "test",	NULL,		ibt_test_cmds,		NULL },
+	{ "job",	NULL,		ibt_job_cmds,		ibt_job_help },
+	{ "sim",	NULL,		ibt_sim_cmds,		ibt_sim_help },
+	{ "server",	NULL,		ibt_server_cmds,	NULL },
+	{ "help",	help,		NULL,			NULL },
+	{ NULL,		NULL,		NULL,			NULL },
 };
 
 int main(int argc, char **argv)
@@ -137,7 +137,7 @@ int main(int argc, char **argv)
 	ctx.argc = argc - optind;
 	ctx.argv = argv + optind;
 
-	ret = ibt_dispatch(&ctx, "object", objects, NULL);
+	ret = ibt_dispatch(&ctx, objects);
 
 	ibt_out_free(&ctx);
 	ibt_nl_close(&ctx);

@@ -111,6 +111,20 @@ enum ibt_exit {
 	{ "pretty",	no_argument,		NULL, IBT_OPT_PRETTY }, \
 	{ "dev",	required_argument,	NULL, 'd' }, \
 	{ "port",	required_argument,	NULL, 'p' }
+/*
+ * A destination given as --dgid GID and/or --dlid LID (ping, trace):
+ * their entries of a getopt table, and where ibt_opt_dest() puts them.
+ */
+#define IBT_OPT_DGID		0x200
+#define IBT_OPT_DLID		0x201
+#define IBT_DEST_OPTS \
+	{ "dgid",	required_argument,	NULL, IBT_OPT_DGID }, \
+	{ "dlid",	required_argument,	NULL, IBT_OPT_DLID }
+struct ibt_dest {
+	uint8_t dgid[16];
+	uint32_t dlid;
+	bool has_dgid, has_dlid;
+};
 #define IBT_OUT_DEPTH		8	/* JSON nesting the output supports */
 #define IBT_ERRMSG_MAX		256
 #define IBT_MCGRP_MAX		8	/* multicast groups of a family kept */
@@ -169,43 +183,85 @@ struct ibt_family {
 	int attr_max;
 };
 
-/* A "{ name, fn }" dispatch table entry; tables end with { NULL, NULL }. */
+#define IBT_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/*
+ * A number attribute and its JSON key: tables of them are printed by
+ * ibt_out_nums() and ibt_out_nla_nums().
+ */
+struct ibt_num_key {
+	int attr;
+	const char *key;
+};
+
+/*
+ * A "{ name, fn }" dispatch table entry; tables end with { NULL, NULL }.
+ * In an object's table a NULL @fn prints the object's help text.
+ */
 struct ibt_cmd {
 	const char *name;
 	int (*fn)(struct ibt *ctx);
 };
 
 /*
- * The options and words of a command, for ibt_args_parse(): getopt's
- * tables (which include IBT_GLOBAL_OPTS), the callback that takes the
- * command's own options, and the positional words it wants.
+ * An object of the command line: @fn takes the words after its name, or
+ * (@fn NULL) the next word names one of @cmds ("show" when there is none)
+ * and @help is what its "help" prints, if that is not a function.
+ */
+struct ibt_object {
+	const char *name;
+	int (*fn)(struct ibt *ctx);
+	const struct ibt_cmd *cmds;
+	const char *help;
+};
+
+/*
+ * The options and words of a command, for ibt_args_parse(): its own
+ * options (getopt's long ones; a letter as value is also the short
+ * option), the callback that takes them, and the positional words it
+ * wants. getopt's tables add "help" (if @help) and IBT_GLOBAL_OPTS.
  */
 #define IBT_OPT_UNKNOWN		(-1)	/* @opt: not an option of the command */
+struct ibt_args;
+/* IBT_EXIT_OK, a printed exit code or IBT_OPT_UNKNOWN; @a->priv is its */
+typedef int (*ibt_opt_fn)(int c, const char *arg, const struct ibt_args *a);
+#define IBT_OPTS_MAX		80	/* own options of a command, at most */
 struct ibt_args {
 	const char *obj;		/* "ping", "sim", in errors; NULL: none */
 	const char *cmd;		/* "add", "monitor", or NULL */
-	const char *shortopts;		/* getopt_long()'s, with ":jd:p:" */
-	const struct option *longopts;
-	/* IBT_EXIT_OK, a printed exit code or IBT_OPT_UNKNOWN */
-	int (*opt)(struct ibt *ctx, int c, const char *arg, void *priv);
+	const struct option *opts;	/* ends with a NULL name; NULL: none */
+	bool permute;			/* options may follow the words */
+	ibt_opt_fn opt;
 	void *priv;
 	bool *help;			/* set by 'h' (-h, --help); NULL: none */
 	bool help_word;			/* and by the word "help" first */
-	int min, max;			/* positional words wanted */
-	const char **pos;		/* [max]: they go here */
-	const char *what;		/* what @min words are, in errors */
+	struct ibt_words {		/* the positional words wanted */
+		const char **pos;	/* [max]: they go here */
+		int min, max;
+		const char *what;	/* what @min words are, in errors */
+	} words;
 };
 
 /* utils.c */
 int ibt_err(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-int ibt_dispatch(struct ibt *ctx, const char *what,
-		 const struct ibt_cmd *table, const char *dflt);
+int ibt_dispatch(struct ibt *ctx, const struct ibt_object *objects);
 int ibt_global_opt(struct ibt *ctx, int c, const char *arg);
 int ibt_bad_opt(int c, char **argv, const char *where);
 int ibt_args_parse(struct ibt *ctx, const struct ibt_args *a);
+int ibt_words_parse(struct ibt *ctx, const char *obj, const char *cmd,
+		    const struct option *opts, ibt_opt_fn opt, void *priv,
+		    const char **pos, int min, int max, const char *what);
+int ibt_cmd_args(struct ibt *ctx, const char *obj, const char *cmd,
+		 const struct option *opts, ibt_opt_fn opt, void *priv,
+		 bool *help);
 int ibt_opt_u32(const char *opt, const char *arg, uint32_t min, uint32_t max,
 		uint32_t *val, bool *has);
+int ibt_opt_range(const char *opt, const char *arg, uint32_t min, uint32_t max,
+		  const char *what, const char *unit, uint32_t *val, bool *has);
+int ibt_opt_dest(int c, const char *arg, struct ibt_dest *d);
+int ibt_opt_ok(int bad, bool *has, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 int ibt_end_args(struct ibt *ctx);
 /*
  * Set by a caught signal (ibt_signals_hold()); a wait for the kernel
@@ -234,6 +290,7 @@ const char *ibt_dr_path_str(const uint8_t *ports, size_t n, char *buf,
 #define IBT_LOOKUP_NONE		(-1)
 #define IBT_LOOKUP_AMBIGUOUS	(-2)
 int ibt_cmd_lookup(const struct ibt_cmd *table, const char *word);
+int ibt_name_lookup(const void *table, size_t size, const char *word);
 int ibt_sim_name_ok(const char *name);
 size_t ibt_chunk_len(size_t left, size_t max);
 int ibt_parse_pct_ppm(const char *s, uint32_t *ppm);
@@ -244,6 +301,7 @@ int ibt_parse_rnr_timer(const char *s, uint32_t *code, bool *all);
 int ibt_parse_test_poll(const char *s, uint32_t *poll);
 
 /* fmt.c - pure, unit-tested by tests/unit.c */
+bool ibt_flags_str_done(uint32_t v, const char *zero, char *buf, size_t len);
 const char *ibt_mad_status_str(uint16_t status, char *buf, size_t len);
 const char *ibt_link_layer_str(unsigned int ll);
 const char *ibt_port_state_str(unsigned int state);
@@ -276,6 +334,8 @@ int ibt_nl_open(struct ibt *ctx);
 int ibt_nl_open_family(struct ibt *ctx, const struct ibt_family *fam);
 void ibt_nl_close(struct ibt *ctx);
 struct nl_msg *ibt_nl_req(struct ibt *ctx, uint8_t cmd, bool dump);
+struct nl_msg *ibt_nl_req_u32(struct ibt *ctx, uint8_t cmd, bool dump, int attr,
+			      uint32_t val);
 int ibt_nl_put_dev(struct ibt *ctx, struct nl_msg *msg, uint32_t port);
 int ibt_nl_run(struct ibt *ctx, struct nl_msg *msg, ibt_nl_cb cb, void *arg);
 int ibt_nl_exchange(struct ibt *ctx, struct nl_msg *msg, ibt_nl_cb cb,
@@ -304,6 +364,10 @@ struct ibt_job_follow {
 /* job.c */
 int ibt_job_cancel(struct ibt *ctx, uint32_t id);
 int ibt_job_follow(struct ibt *ctx, struct ibt_job_follow *f);
+int ibt_job_run(struct ibt *ctx, struct nl_msg *msg, struct ibt_job_follow *f,
+		ibt_nl_cb cb, void *arg);
+int ibt_job_parse(struct ibt *ctx, struct nlmsghdr *nlh,
+		  struct ibt_job_follow *f, struct nlattr **tb, bool *ours);
 
 int ibt_nl_parse(struct ibt *ctx, struct nlmsghdr *nlh, struct nlattr **tb);
 int ibt_nl_parse_nest(struct ibt *ctx, struct nlattr *nest,
@@ -319,6 +383,9 @@ int ibt_nl_parse_nest_policy(struct ibt *ctx, struct nlattr *nest,
 /* out.c */
 void ibt_out_obj_begin(struct ibt *ctx, const char *key);
 void ibt_out_obj_end(struct ibt *ctx);
+int ibt_out_nest_begin(struct ibt *ctx, const char *key, struct nlattr *nest,
+		       struct nlattr **tb, int max,
+		       const struct nla_policy *policy, const char *where);
 void ibt_out_arr_begin(struct ibt *ctx, const char *key);
 void ibt_out_arr_end(struct ibt *ctx);
 void ibt_out_field(struct ibt *ctx, const char *key, struct json_object *jv,
@@ -332,6 +399,12 @@ void ibt_out_u64(struct ibt *ctx, const char *key, uint64_t val);
 void ibt_out_hex(struct ibt *ctx, const char *key, uint64_t val);
 void ibt_out_bool(struct ibt *ctx, const char *key, bool val);
 void ibt_out_gid(struct ibt *ctx, const char *key, const uint8_t gid[16]);
+void ibt_out_nums(struct ibt *ctx, const struct ibt_num_key *keys, size_t n,
+		  const bool *have, const uint64_t *val);
+void ibt_out_nla_nums(struct ibt *ctx, const struct ibt_num_key *keys,
+		      size_t n, struct nlattr **tb);
+void ibt_out_nla_u64s(struct ibt *ctx, const struct ibt_num_key *keys,
+		      size_t n, struct nlattr **tb);
 void ibt_out_eol(struct ibt *ctx);
 void ibt_out_finish(struct ibt *ctx);
 void ibt_out_free(struct ibt *ctx);
@@ -348,16 +421,20 @@ struct ibt_port_want {
 int ibt_port_pick(struct ibt *ctx, const struct ibt_port_want *want,
 		  char *dev, size_t len, uint32_t *port);
 
-/* objects */
-int ibt_dev(struct ibt *ctx);
-int ibt_agent(struct ibt *ctx);
-int ibt_job(struct ibt *ctx);
+/* objects: a function, or a table of commands and a help text */
+extern const struct ibt_cmd ibt_dev_cmds[];
+extern const char ibt_dev_help[];
+extern const struct ibt_cmd ibt_agent_cmds[];
+extern const char ibt_agent_help[];
+extern const struct ibt_cmd ibt_job_cmds[];
+extern const char ibt_job_help[];
 int ibt_ping(struct ibt *ctx);
 int ibt_trace(struct ibt *ctx);
 int ibt_trace_monitor(struct ibt *ctx);	/* trace_monitor.c */
-int ibt_test(struct ibt *ctx);
+extern const struct ibt_cmd ibt_test_cmds[];
 void ibt_test_synopsis(FILE *f);	/* its lines of "ibtracectl --help" */
-int ibt_sim(struct ibt *ctx);
-int ibt_server(struct ibt *ctx);
+extern const struct ibt_cmd ibt_sim_cmds[];
+extern const char ibt_sim_help[];
+extern const struct ibt_cmd ibt_server_cmds[];
 
 #endif /* IBTRACECTL_H */

@@ -41,15 +41,11 @@ int ibt_job_cancel(struct ibt *ctx, uint32_t id)
 	int ret, tries = 0;
 
 	do {
-		struct nl_msg *msg = ibt_nl_req(ctx, IBTRACE_CMD_JOB_CANCEL,
-						false);
+		struct nl_msg *msg = ibt_nl_req_u32(ctx, IBTRACE_CMD_JOB_CANCEL,
+						    false, IBTRACE_A_JOB, id);
 
 		if (!msg)
 			return IBT_EXIT_ERR;
-		if (nla_put_u32(msg, IBTRACE_A_JOB, id) < 0) {
-			nlmsg_free(msg);
-			return ibt_err(IBT_EXIT_ERR, "netlink request too large");
-		}
 		ibt_interrupted = 0;
 		ret = ibt_nl_exchange(ctx, msg, NULL, NULL);
 	} while (ret == IBT_EXIT_INTR && ++tries < IBT_JOB_CANCEL_TRIES);
@@ -61,17 +57,58 @@ int ibt_job_cancel(struct ibt *ctx, uint32_t id)
 	return ret;
 }
 
+/*
+ * Start a job with request @msg and follow it to its end as @f: SIGINT
+ * and SIGTERM caught (see ibt_signals_hold()), the request's replies, the
+ * job's notifications and its JOB_GET reply go to @cb with @arg. An exit
+ * code.
+ */
+int ibt_job_run(struct ibt *ctx, struct nl_msg *msg, struct ibt_job_follow *f,
+		ibt_nl_cb cb, void *arg)
+{
+	int ret;
+
+	ibt_signals_hold(true);
+	ctx->notify = cb;
+	ctx->notify_arg = arg;
+	f->get = cb;
+	f->arg = arg;
+	ret = ibt_nl_run(ctx, msg, cb, arg);
+	if (!ret && !f->id)
+		ret = ibt_err(IBT_EXIT_ERR, "malformed kernel reply: no job number");
+	if (!ret)
+		ret = ibt_job_follow(ctx, f);
+	return ret;
+}
+
+/*
+ * A message while job @f is followed, parsed into @tb (the ibtrace
+ * family's top level): *@ours is false for a message of another job
+ * (to ignore), else it is counted in @f->nevents. An exit code.
+ */
+int ibt_job_parse(struct ibt *ctx, struct nlmsghdr *nlh,
+		  struct ibt_job_follow *f, struct nlattr **tb, bool *ours)
+{
+	int ret = ibt_nl_parse(ctx, nlh, tb);
+
+	*ours = false;
+	if (ret)
+		return ret;
+	if (f->id && tb[IBTRACE_A_JOB] && nla_get_u32(tb[IBTRACE_A_JOB]) != f->id)
+		return 0;
+	*ours = true;
+	f->nevents++;
+	return 0;
+}
+
 /* Read job @id with IBTRACE_CMD_JOB_GET through @cb; as ibt_nl_exchange(). */
 static int job_get(struct ibt *ctx, uint32_t id, ibt_nl_cb cb, void *arg)
 {
-	struct nl_msg *msg = ibt_nl_req(ctx, IBTRACE_CMD_JOB_GET, false);
+	struct nl_msg *msg = ibt_nl_req_u32(ctx, IBTRACE_CMD_JOB_GET, false,
+					    IBTRACE_A_JOB, id);
 
 	if (!msg)
 		return IBT_EXIT_ERR;
-	if (nla_put_u32(msg, IBTRACE_A_JOB, id) < 0) {
-		nlmsg_free(msg);
-		return ibt_err(IBT_EXIT_ERR, "netlink request too large");
-	}
 	return ibt_nl_exchange(ctx, msg, cb, arg);
 }
 
@@ -282,25 +319,33 @@ static int job_id_arg(struct ibt *ctx, bool need, uint32_t *id)
 	return ibt_end_args(ctx);
 }
 
-static int job_show(struct ibt *ctx)
+/*
+ * The job ID word (@need: it must be there), then @cmd for that job (no
+ * ID: a dump of every job) with @cb; an exit code, *@id the ID or 0.
+ */
+static int job_request(struct ibt *ctx, bool need, uint8_t cmd, ibt_nl_cb cb,
+		       uint32_t *id)
 {
 	struct nl_msg *msg;
+	int ret;
+
+	ret = job_id_arg(ctx, need, id) ?: ibt_nl_open(ctx);
+	if (ret)
+		return ret;
+	msg = ibt_nl_req_u32(ctx, cmd, !*id, *id ? IBTRACE_A_JOB : 0, *id);
+	if (!msg)
+		return IBT_EXIT_ERR;
+	if (!*id)
+		ibt_out_arr_begin(ctx, NULL);
+	return ibt_nl_run(ctx, msg, cb, NULL);
+}
+
+static int job_show(struct ibt *ctx)
+{
 	uint32_t id;
 	int ret;
 
-	ret = job_id_arg(ctx, false, &id) ?: ibt_nl_open(ctx);
-	if (ret)
-		return ret;
-	msg = ibt_nl_req(ctx, IBTRACE_CMD_JOB_GET, !id);
-	if (!msg)
-		return IBT_EXIT_ERR;
-	if (id && nla_put_u32(msg, IBTRACE_A_JOB, id) < 0) {
-		nlmsg_free(msg);
-		return ibt_err(IBT_EXIT_ERR, "netlink request too large");
-	}
-	if (!id)
-		ibt_out_arr_begin(ctx, NULL);
-	ret = ibt_nl_run(ctx, msg, job_show_cb, NULL);
+	ret = job_request(ctx, false, IBTRACE_CMD_JOB_GET, job_show_cb, &id);
 	if (ret)
 		return ret;
 	if (!id)
@@ -311,44 +356,23 @@ static int job_show(struct ibt *ctx)
 
 static int job_cancel(struct ibt *ctx)
 {
-	struct nl_msg *msg;
 	uint32_t id;
-	int ret;
 
-	ret = job_id_arg(ctx, true, &id) ?: ibt_nl_open(ctx);
-	if (ret)
-		return ret;
-	msg = ibt_nl_req(ctx, IBTRACE_CMD_JOB_CANCEL, false);
-	if (!msg)
-		return IBT_EXIT_ERR;
-	if (nla_put_u32(msg, IBTRACE_A_JOB, id) < 0) {
-		nlmsg_free(msg);
-		return ibt_err(IBT_EXIT_ERR, "netlink request too large");
-	}
-	return ibt_nl_run(ctx, msg, NULL, NULL);
+	return job_request(ctx, true, IBTRACE_CMD_JOB_CANCEL, NULL, &id);
 }
 
-static int job_help(struct ibt *ctx)
-{
-	(void)ctx;
-	printf("Usage: ibtracectl [-j] [--pretty] job [show [ID]]\n"
-	       "       ibtracectl job cancel ID\n"
-	       "Every kernel job (ping, trace, test), running or finished: one line\n"
-	       "(JSON: one object) per job: id, kind, dev, port, state, elapsed_ns, a\n"
-	       "ping's sent/received/errors, a trace's hops and result, a test's name\n"
-	       "and verdict, and how a job ended early. cancel stops a running job\n"
-	       "within a second. Both need CAP_NET_ADMIN.\n");
-	return IBT_EXIT_OK;
-}
+const char ibt_job_help[] =
+	"Usage: ibtracectl [-j] [--pretty] job [show [ID]]\n"
+	"       ibtracectl job cancel ID\n"
+	"Every kernel job (ping, trace, test), running or finished: one line\n"
+	"(JSON: one object) per job: id, kind, dev, port, state, elapsed_ns, a\n"
+	"ping's sent/received/errors, a trace's hops and result, a test's name\n"
+	"and verdict, and how a job ended early. cancel stops a running job\n"
+	"within a second. Both need CAP_NET_ADMIN.\n";
 
-static const struct ibt_cmd job_cmds[] = {
+const struct ibt_cmd ibt_job_cmds[] = {
 	{ "show",	job_show },
 	{ "cancel",	job_cancel },
-	{ "help",	job_help },
+	{ "help",	NULL },	/* ibt_job_help */
 	{ NULL,		NULL },
 };
-
-int ibt_job(struct ibt *ctx)
-{
-	return ibt_dispatch(ctx, "job command", job_cmds, "show");
-}

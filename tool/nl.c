@@ -368,16 +368,47 @@ static int parse_attrs(struct nlattr **tb, int max, struct nlattr *head,
 		       where);
 }
 
+/*
+ * Top-level attributes of a generic netlink message, checked against
+ * @policy; @where names them in errors.
+ */
+static int parse_msg(struct nlmsghdr *nlh, struct nlattr **tb, int max,
+		     const struct nla_policy *policy, const char *where)
+{
+	if (!genlmsg_valid_hdr(nlh, 0))
+		return ibt_err(IBT_EXIT_ERR, "malformed kernel reply: short message");
+	return parse_attrs(tb, max, genlmsg_attrdata(nlmsg_data(nlh), 0),
+			   genlmsg_attrlen(nlmsg_data(nlh), 0), policy, where);
+}
+
 /* Top-level attributes of an ibtrace message, checked against the uAPI. */
 int ibt_nl_parse(struct ibt *ctx, struct nlmsghdr *nlh, struct nlattr **tb)
 {
-	(void)ctx;
-	if (!genlmsg_valid_hdr(nlh, 0))
-		return ibt_err(IBT_EXIT_ERR, "malformed kernel reply: short message");
-	return parse_attrs(tb, IBTRACE_A_MAX, genlmsg_attrdata(nlmsg_data(nlh), 0),
-			   genlmsg_attrlen(nlmsg_data(nlh), 0), ibt_policy,
-			   "top-level");
+	return ibt_nl_parse_policy(ctx, nlh, tb, IBTRACE_A_MAX, ibt_policy);
 }
+
+/* The nests of an ibtrace message: their policies and names in errors. */
+static const struct {
+	int type;
+	int max;
+	const struct nla_policy *policy;
+	const char *where;
+} ibt_nests[] = {
+	{ IBTRACE_A_AGENT_STATS, IBTRACE_STAT_MAX, ibt_stat_policy,
+	  "agent stats" },
+	{ IBTRACE_A_PING_PROBE, IBTRACE_PROBE_A_MAX, ibt_probe_policy,
+	  "probe" },
+	{ IBTRACE_A_PING_SUMMARY, IBTRACE_SUMMARY_A_MAX, ibt_summary_policy,
+	  "summary" },
+	{ IBTRACE_A_TRACE_HOP, IBTRACE_HOP_A_MAX, ibt_hop_policy,
+	  "trace hop" },
+	{ IBTRACE_A_TEST_ASSERTION, IBTRACE_ASSERT_A_MAX, ibt_assert_policy,
+	  "test assertion" },
+	{ IBTRACE_A_TEST_EXCHANGE, IBTRACE_XCHG_A_MAX, ibt_xchg_policy,
+	  "test exchange" },
+	{ IBTRACE_A_TEST_RNR_CODE, IBTRACE_RNR_A_MAX, ibt_rnr_policy,
+	  "RNR timer code" },
+};
 
 /*
  * Attributes of nest @nest (IBTRACE_A_AGENT_STATS, IBTRACE_A_PING_PROBE,
@@ -386,33 +417,15 @@ int ibt_nl_parse(struct ibt *ctx, struct nlmsghdr *nlh, struct nlattr **tb)
  */
 int ibt_nl_parse_nest(struct ibt *ctx, struct nlattr *nest, struct nlattr **tb)
 {
-	(void)ctx;
-	switch (nla_type(nest)) {
-	case IBTRACE_A_AGENT_STATS:
-		return parse_attrs(tb, IBTRACE_STAT_MAX, nla_data(nest),
-				   nla_len(nest), ibt_stat_policy, "agent stats");
-	case IBTRACE_A_PING_PROBE:
-		return parse_attrs(tb, IBTRACE_PROBE_A_MAX, nla_data(nest),
-				   nla_len(nest), ibt_probe_policy, "probe");
-	case IBTRACE_A_PING_SUMMARY:
-		return parse_attrs(tb, IBTRACE_SUMMARY_A_MAX, nla_data(nest),
-				   nla_len(nest), ibt_summary_policy, "summary");
-	case IBTRACE_A_TRACE_HOP:
-		return parse_attrs(tb, IBTRACE_HOP_A_MAX, nla_data(nest),
-				   nla_len(nest), ibt_hop_policy, "trace hop");
-	case IBTRACE_A_TEST_ASSERTION:
-		return parse_attrs(tb, IBTRACE_ASSERT_A_MAX, nla_data(nest),
-				   nla_len(nest), ibt_assert_policy, "test assertion");
-	case IBTRACE_A_TEST_EXCHANGE:
-		return parse_attrs(tb, IBTRACE_XCHG_A_MAX, nla_data(nest),
-				   nla_len(nest), ibt_xchg_policy, "test exchange");
-	case IBTRACE_A_TEST_RNR_CODE:
-		return parse_attrs(tb, IBTRACE_RNR_A_MAX, nla_data(nest),
-				   nla_len(nest), ibt_rnr_policy, "RNR timer code");
-	default:
-		return ibt_err(IBT_EXIT_ERR, "internal error: unknown nest %d",
-			       nla_type(nest));
-	}
+	size_t i;
+
+	for (i = 0; i < sizeof(ibt_nests) / sizeof(ibt_nests[0]); i++)
+		if (ibt_nests[i].type == nla_type(nest))
+			return ibt_nl_parse_nest_policy(ctx, nest, tb, ibt_nests[i].max,
+							ibt_nests[i].policy,
+							ibt_nests[i].where);
+	return ibt_err(IBT_EXIT_ERR, "internal error: unknown nest %d",
+		       nla_type(nest));
 }
 
 /*
@@ -424,11 +437,7 @@ int ibt_nl_parse_policy(struct ibt *ctx, struct nlmsghdr *nlh,
 			const struct nla_policy *policy)
 {
 	(void)ctx;
-	if (!genlmsg_valid_hdr(nlh, 0))
-		return ibt_err(IBT_EXIT_ERR, "malformed kernel reply: short message");
-	return parse_attrs(tb, max, genlmsg_attrdata(nlmsg_data(nlh), 0),
-			   genlmsg_attrlen(nlmsg_data(nlh), 0), policy,
-			   "top-level");
+	return parse_msg(nlh, tb, max, policy, "top-level");
 }
 
 /* Attributes of nest @nest, checked against @policy; @where names it. */
@@ -825,6 +834,23 @@ struct nl_msg *ibt_nl_req(struct ibt *ctx, uint8_t cmd, bool dump)
 	return msg;
 }
 
+/*
+ * A request for the opened family that carries @val as u32 attribute
+ * @attr (nothing if @attr is 0); NULL (and printed) on failure.
+ */
+struct nl_msg *ibt_nl_req_u32(struct ibt *ctx, uint8_t cmd, bool dump, int attr,
+			      uint32_t val)
+{
+	struct nl_msg *msg = ibt_nl_req(ctx, cmd, dump);
+
+	if (msg && attr && nla_put_u32(msg, attr, val) < 0) {
+		nlmsg_free(msg);
+		ibt_err(IBT_EXIT_ERR, "netlink request too large");
+		return NULL;
+	}
+	return msg;
+}
+
 /* Add the -d device (if any) and @port (if not 0) to a request. */
 int ibt_nl_put_dev(struct ibt *ctx, struct nl_msg *msg, uint32_t port)
 {
@@ -844,8 +870,8 @@ static int family_groups(struct ibt *ctx, struct nlattr *groups)
 	nla_for_each_nested(grp, groups, rem) {
 		struct nlattr *tb[CTRL_ATTR_MCAST_GRP_MAX + 1];
 
-		ret = parse_attrs(tb, CTRL_ATTR_MCAST_GRP_MAX, nla_data(grp),
-				  nla_len(grp), ibt_grp_policy, "nlctrl group");
+		ret = ibt_nl_parse_nest_policy(ctx, grp, tb, CTRL_ATTR_MCAST_GRP_MAX,
+					       ibt_grp_policy, "nlctrl group");
 		if (ret)
 			return ret;
 		if (!tb[CTRL_ATTR_MCAST_GRP_NAME] || !tb[CTRL_ATTR_MCAST_GRP_ID] ||
@@ -866,11 +892,7 @@ static int family_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 	int ret;
 
 	(void)arg;
-	if (!genlmsg_valid_hdr(nlh, 0))
-		return ibt_err(IBT_EXIT_ERR, "malformed kernel reply: short message");
-	ret = parse_attrs(tb, CTRL_ATTR_MAX, genlmsg_attrdata(nlmsg_data(nlh), 0),
-			  genlmsg_attrlen(nlmsg_data(nlh), 0), ibt_ctrl_policy,
-			  "nlctrl");
+	ret = parse_msg(nlh, tb, CTRL_ATTR_MAX, ibt_ctrl_policy, "nlctrl");
 	if (ret)
 		return ret;
 	if (!tb[CTRL_ATTR_FAMILY_ID])

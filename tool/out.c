@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include <json-c/json.h>
+#include <netlink/attr.h>
 
 #include "ibtracectl.h"
 
@@ -88,6 +89,22 @@ void ibt_out_obj_end(struct ibt *ctx)
 		pop(ctx);
 }
 
+/*
+ * An object for nest @nest: its attributes parsed into @tb (as
+ * ibt_nl_parse_nest_policy()), then the object opened as @key. An exit
+ * code; nothing is opened on failure.
+ */
+int ibt_out_nest_begin(struct ibt *ctx, const char *key, struct nlattr *nest,
+		       struct nlattr **tb, int max,
+		       const struct nla_policy *policy, const char *where)
+{
+	int ret = ibt_nl_parse_nest_policy(ctx, nest, tb, max, policy, where);
+
+	if (!ret)
+		ibt_out_obj_begin(ctx, key);
+	return ret;
+}
+
 void ibt_out_arr_begin(struct ibt *ctx, const char *key)
 {
 	if (ctx->json)
@@ -96,8 +113,7 @@ void ibt_out_arr_begin(struct ibt *ctx, const char *key)
 
 void ibt_out_arr_end(struct ibt *ctx)
 {
-	if (ctx->json)
-		pop(ctx);
+	ibt_out_obj_end(ctx);
 }
 
 /*
@@ -126,6 +142,47 @@ void ibt_out_json(struct ibt *ctx, const char *key, struct json_object *jv)
 		attach(ctx, key, jv);
 	else
 		json_object_put(jv);
+}
+
+/*
+ * JSON-only: the @n numbers @keys name, each one @have, from @val (both
+ * indexed by attribute), in the order of @keys.
+ */
+void ibt_out_nums(struct ibt *ctx, const struct ibt_num_key *keys, size_t n,
+		  const bool *have, const uint64_t *val)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (have[keys[i].attr])
+			ibt_out_json(ctx, keys[i].key,
+				     json_object_new_uint64(val[keys[i].attr]));
+}
+
+/* The same for the attributes of a parsed message, those it has. */
+void ibt_out_nla_nums(struct ibt *ctx, const struct ibt_num_key *keys,
+		      size_t n, struct nlattr **tb)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (tb[keys[i].attr])
+			ibt_out_json(ctx, keys[i].key,
+				     json_object_new_uint64(ibt_nla_uint(tb[keys[i].attr])));
+}
+
+/*
+ * Text and JSON: the u64 attributes @keys name (@n of them), each one
+ * @tb has, in the order of @keys.
+ */
+void ibt_out_nla_u64s(struct ibt *ctx, const struct ibt_num_key *keys,
+		      size_t n, struct nlattr **tb)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (tb[keys[i].attr])
+			ibt_out_u64(ctx, keys[i].key, nla_get_u64(tb[keys[i].attr]));
 }
 
 /* Text-only words (separators, units, the statistics header). */

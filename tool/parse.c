@@ -110,6 +110,15 @@ int ibt_parse_sroute(const char *s, uint8_t *ports, size_t max, size_t *n)
  */
 int ibt_cmd_lookup(const struct ibt_cmd *table, const char *word)
 {
+	return ibt_name_lookup(table, sizeof(*table), word);
+}
+
+/*
+ * The same in any table whose entries (@size bytes each) start with
+ * their name, a NULL name ending the table.
+ */
+int ibt_name_lookup(const void *table, size_t size, const char *word)
+{
 	size_t len;
 	int found = IBT_LOOKUP_NONE;
 	int i;
@@ -117,10 +126,14 @@ int ibt_cmd_lookup(const struct ibt_cmd *table, const char *word)
 	if (!word || !*word)
 		return IBT_LOOKUP_NONE;
 	len = strlen(word);
-	for (i = 0; table[i].name; i++) {
-		if (!strcmp(table[i].name, word))
+	for (i = 0; ; i++) {
+		const char *name = *(const char *const *)((const char *)table + i * size);
+
+		if (!name)
+			break;
+		if (!strcmp(name, word))
 			return i;
-		if (strncmp(table[i].name, word, len))
+		if (strncmp(name, word, len))
 			continue;
 		found = found == IBT_LOOKUP_NONE ? i : IBT_LOOKUP_AMBIGUOUS;
 	}
@@ -237,13 +250,8 @@ const char *ibt_guid_quirks_str(uint32_t quirks, char *buf, size_t len)
 {
 	size_t i, n = 0;
 
-	if (!len)
+	if (ibt_flags_str_done(quirks, "none", buf, len))
 		return buf;
-	buf[0] = '\0';
-	if (!quirks) {
-		snprintf(buf, len, "none");
-		return buf;
-	}
 	for (i = 0; i < GUID_QUIRK_COUNT && n < len; i++)
 		if (quirks & (1u << i))
 			n += snprintf(buf + n, len - n, "%s%s", n ? "," : "",

@@ -59,9 +59,7 @@
 #include "ibtracectl.h"
 
 enum {
-	OPT_DGID = 0x200,
-	OPT_DLID,
-	OPT_SROUTE,
+	OPT_SROUTE = IBT_OPT_DLID + 1,
 };
 
 /* Summary attributes, in IBTRACE_SUMMARY_A_* order from SENT. */
@@ -72,10 +70,7 @@ struct ping_sum {
 
 struct ping {
 	/* request */
-	bool has_dgid;
-	uint8_t dgid[16];
-	bool has_dlid;
-	uint32_t dlid;
+	struct ibt_dest dest;
 	uint32_t count, interval_ms, timeout_ms, retries;
 	bool has_count, has_interval, has_timeout, has_retries;
 	uint8_t sroute[IBTRACE_SROUTE_MAX_HOPS];
@@ -117,26 +112,14 @@ static void ping_usage(FILE *f)
 }
 
 /* An option of ping (for ibt_args_parse()). */
-static int ping_opt(struct ibt *ctx, int c, const char *arg, void *priv)
+static int ping_opt(int c, const char *arg, const struct ibt_args *a)
 {
-	struct ping *p = priv;
+	struct ping *p = a->priv;
 
-	(void)ctx;
 	switch (c) {
-	case OPT_DGID:
-		if (ibt_parse_gid(arg, p->dgid))
-			return ibt_err(IBT_EXIT_USAGE,
-				       "bad --dgid \"%s\": expected a GID such as fe80::1",
-				       arg);
-		p->has_dgid = true;
-		return 0;
-	case OPT_DLID:
-		if (ibt_parse_lid(arg, &p->dlid))
-			return ibt_err(IBT_EXIT_USAGE,
-				       "bad --dlid \"%s\": expected a LID 1..0xbfff",
-				       arg);
-		p->has_dlid = true;
-		return 0;
+	case IBT_OPT_DGID:
+	case IBT_OPT_DLID:
+		return ibt_opt_dest(c, arg, &p->dest);
 	case 'c':
 		return ibt_opt_u32("-c", arg, 1, 100000, &p->count, &p->has_count);
 	case 'i':
@@ -164,43 +147,30 @@ static int ping_opt(struct ibt *ctx, int c, const char *arg, void *priv)
 static int ping_parse(struct ibt *ctx, struct ping *p)
 {
 	static const struct option opts[] = {
-		{ "dgid",		required_argument,	NULL, OPT_DGID },
-		{ "dlid",		required_argument,	NULL, OPT_DLID },
+		IBT_DEST_OPTS,
 		{ "count",		required_argument,	NULL, 'c' },
 		{ "interval",		required_argument,	NULL, 'i' },
 		{ "timeout",		required_argument,	NULL, 't' },
 		{ "retries",		required_argument,	NULL, 'r' },
 		{ "source-route",	required_argument,	NULL, OPT_SROUTE },
-		{ "help",		no_argument,		NULL, 'h' },
-		/* the global options may come here too */
-		IBT_GLOBAL_OPTS,
 		{ NULL,			0,			NULL, 0 },
-	};
-	const struct ibt_args args = {
-		.obj = "ping",
-		.shortopts = "+:c:i:t:r:hjd:p:",
-		.longopts = opts,
-		.opt = ping_opt,
-		.priv = p,
-		.help = &p->help,
-		.help_word = true,
 	};
 	int ret;
 
-	ret = ibt_args_parse(ctx, &args);
+	ret = ibt_cmd_args(ctx, "ping", NULL, opts, ping_opt, p, &p->help);
 	if (ret || p->help)
 		return ret;
-	if (!p->has_dgid && !p->has_dlid)
+	if (!p->dest.has_dgid && !p->dest.has_dlid)
 		return ibt_err(IBT_EXIT_USAGE, "ping needs --dgid GID or --dlid LID");
 	if (!ctx->dev)
 		return ibt_err(IBT_EXIT_USAGE,
 			       "ping needs the device to send from: ibtracectl -d DEV ping ...");
 
 	p->port = ctx->port ? ctx->port : 1;
-	if (p->has_dgid)
-		inet_ntop(AF_INET6, p->dgid, p->target, sizeof(p->target));
+	if (p->dest.has_dgid)
+		inet_ntop(AF_INET6, p->dest.dgid, p->target, sizeof(p->target));
 	else
-		snprintf(p->target, sizeof(p->target), "lid 0x%x", p->dlid);
+		snprintf(p->target, sizeof(p->target), "lid 0x%x", p->dest.dlid);
 	return 0;
 }
 
@@ -211,8 +181,8 @@ static struct nl_msg *ping_request(struct ibt *ctx, struct ping *p)
 	if (!msg)
 		return NULL;
 	if (ibt_nl_put_dev(ctx, msg, p->port) ||
-	    (p->has_dgid && nla_put(msg, IBTRACE_A_PING_DGID, 16, p->dgid) < 0) ||
-	    (p->has_dlid && nla_put_u32(msg, IBTRACE_A_PING_DLID, p->dlid) < 0) ||
+	    (p->dest.has_dgid && nla_put(msg, IBTRACE_A_PING_DGID, 16, p->dest.dgid) < 0) ||
+	    (p->dest.has_dlid && nla_put_u32(msg, IBTRACE_A_PING_DLID, p->dest.dlid) < 0) ||
 	    (p->has_count && nla_put_u32(msg, IBTRACE_A_PING_COUNT, p->count) < 0) ||
 	    (p->has_interval &&
 	     nla_put_u32(msg, IBTRACE_A_PING_INTERVAL_MS, p->interval_ms) < 0) ||
@@ -247,6 +217,13 @@ static int rtt_add(struct ping *p, uint64_t rtt)
 /* One IBTRACE_CMD_PING_PROBE: count it, print it. */
 static int ping_probe(struct ibt *ctx, struct ping *p, struct nlattr *nest)
 {
+	/* what a ClassPortInfo answer said (JSON only) */
+	static const struct ibt_num_key cpi_keys[] = {
+		{ IBTRACE_PROBE_A_CPI_BASE_VERSION,	"base_version" },
+		{ IBTRACE_PROBE_A_CPI_CLASS_VERSION,	"class_version" },
+		{ IBTRACE_PROBE_A_CPI_CAP_MASK,		"cap_mask" },
+		{ IBTRACE_PROBE_A_CPI_RESP_TIME,	"resp_time_value" },
+	};
 	struct nlattr *tb[IBTRACE_PROBE_A_MAX + 1];
 	unsigned int status = ~0u;
 	uint16_t mad = 0;
@@ -335,18 +312,7 @@ static int ping_probe(struct ibt *ctx, struct ping *p, struct nlattr *nest)
 	if (tb[IBTRACE_PROBE_A_ACTUAL_PORT])
 		ibt_out_u64(ctx, "actual_port",
 			    nla_get_u8(tb[IBTRACE_PROBE_A_ACTUAL_PORT]));
-	if (tb[IBTRACE_PROBE_A_CPI_BASE_VERSION])
-		ibt_out_json(ctx, "base_version", json_object_new_uint64(
-			     nla_get_u8(tb[IBTRACE_PROBE_A_CPI_BASE_VERSION])));
-	if (tb[IBTRACE_PROBE_A_CPI_CLASS_VERSION])
-		ibt_out_json(ctx, "class_version", json_object_new_uint64(
-			     nla_get_u8(tb[IBTRACE_PROBE_A_CPI_CLASS_VERSION])));
-	if (tb[IBTRACE_PROBE_A_CPI_CAP_MASK])
-		ibt_out_json(ctx, "cap_mask", json_object_new_uint64(
-			     nla_get_u16(tb[IBTRACE_PROBE_A_CPI_CAP_MASK])));
-	if (tb[IBTRACE_PROBE_A_CPI_RESP_TIME])
-		ibt_out_json(ctx, "resp_time_value", json_object_new_uint64(
-			     nla_get_u8(tb[IBTRACE_PROBE_A_CPI_RESP_TIME])));
+	ibt_out_nla_nums(ctx, cpi_keys, IBT_ARRAY_SIZE(cpi_keys), tb);
 	ibt_out_obj_end(ctx);
 	ibt_out_eol(ctx);
 	return ret;
@@ -357,15 +323,12 @@ static int ping_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 	struct nlattr *tb[IBTRACE_A_MAX + 1];
 	struct nlattr *st[IBTRACE_SUMMARY_A_MAX + 1];
 	struct ping *p = arg;
+	bool ours;
 	int i, ret;
 
-	ret = ibt_nl_parse(ctx, nlh, tb);
-	if (ret)
+	ret = ibt_job_parse(ctx, nlh, &p->job, tb, &ours);
+	if (ret || !ours)
 		return ret;
-	if (p->job.id && tb[IBTRACE_A_JOB] &&
-	    nla_get_u32(tb[IBTRACE_A_JOB]) != p->job.id)
-		return 0;	/* not ours */
-	p->job.nevents++;
 	if (genlmsg_hdr(nlh)->cmd == IBTRACE_CMD_PING_PROBE) {
 		if (tb[IBTRACE_A_PING_PROBE])
 			return ping_probe(ctx, p, tb[IBTRACE_A_PING_PROBE]);
@@ -436,37 +399,34 @@ static void ping_local_sum(struct ping *p)
 
 static void ping_print_sum(struct ibt *ctx, struct ping *p)
 {
-	static const char *const keys[IBTRACE_SUMMARY_A_MAX + 1] = {
-		[IBTRACE_SUMMARY_A_SENT]		= "sent",
-		[IBTRACE_SUMMARY_A_RECEIVED]		= "received",
-		[IBTRACE_SUMMARY_A_ERRORS]		= "errors",
-		[IBTRACE_SUMMARY_A_RTT_MIN_NS]		= "rtt_min_ns",
-		[IBTRACE_SUMMARY_A_RTT_AVG_NS]		= "rtt_avg_ns",
-		[IBTRACE_SUMMARY_A_RTT_MAX_NS]		= "rtt_max_ns",
-		[IBTRACE_SUMMARY_A_RTT_P99_NS]		= "rtt_p99_ns",
-		[IBTRACE_SUMMARY_A_RTT_MEDIAN_NS]	= "rtt_median_ns",
+	/* JSON: the counts, then (after loss_pct) the round trip times */
+	static const struct ibt_num_key counts[] = {
+		{ IBTRACE_SUMMARY_A_SENT,		"sent" },
+		{ IBTRACE_SUMMARY_A_RECEIVED,		"received" },
+		{ IBTRACE_SUMMARY_A_ERRORS,		"errors" },
+	}, rtts[] = {
+		{ IBTRACE_SUMMARY_A_RTT_MIN_NS,		"rtt_min_ns" },
+		{ IBTRACE_SUMMARY_A_RTT_AVG_NS,		"rtt_avg_ns" },
+		{ IBTRACE_SUMMARY_A_RTT_MAX_NS,		"rtt_max_ns" },
+		{ IBTRACE_SUMMARY_A_RTT_P99_NS,		"rtt_p99_ns" },
+		{ IBTRACE_SUMMARY_A_RTT_MEDIAN_NS,	"rtt_median_ns" },
 	};
 	const struct ping_sum *s = &p->sum;
 	uint64_t sent = s->val[IBTRACE_SUMMARY_A_SENT];
 	uint64_t rcvd = s->val[IBTRACE_SUMMARY_A_RECEIVED];
 	uint64_t errs = s->val[IBTRACE_SUMMARY_A_ERRORS];
 	char pct[16];
-	int i;
 
 	ibt_pct_str(ibt_pct_x100(rcvd < sent ? sent - rcvd : 0, sent),
 		    pct, sizeof(pct));
 
 	/* JSON */
 	ibt_out_obj_begin(ctx, "summary");
-	for (i = IBTRACE_SUMMARY_A_SENT; i <= IBTRACE_SUMMARY_A_MAX; i++) {
-		if (!keys[i] || !s->have[i])
-			continue;
-		ibt_out_json(ctx, keys[i], json_object_new_uint64(s->val[i]));
-		if (i == IBTRACE_SUMMARY_A_ERRORS && s->have[IBTRACE_SUMMARY_A_SENT] &&
-		    s->have[IBTRACE_SUMMARY_A_RECEIVED])
-			ibt_out_json(ctx, "loss_pct",
-				     json_object_new_double_s(atof(pct), pct));
-	}
+	ibt_out_nums(ctx, counts, IBT_ARRAY_SIZE(counts), s->have, s->val);
+	if (s->have[IBTRACE_SUMMARY_A_ERRORS] && s->have[IBTRACE_SUMMARY_A_SENT] &&
+	    s->have[IBTRACE_SUMMARY_A_RECEIVED])
+		ibt_out_json(ctx, "loss_pct", json_object_new_double_s(atof(pct), pct));
+	ibt_out_nums(ctx, rtts, IBT_ARRAY_SIZE(rtts), s->have, s->val);
 	ibt_out_obj_end(ctx);
 
 	/* text */
@@ -542,10 +502,10 @@ static int ping_run(struct ibt *ctx, struct ping *p)
 
 	ibt_out_obj_begin(ctx, NULL);
 	ibt_out_json(ctx, "target", json_object_new_string(p->target));
-	if (p->has_dgid)
+	if (p->dest.has_dgid)
 		ibt_out_json(ctx, "dgid", json_object_new_string(p->target));
-	if (p->has_dlid)
-		ibt_out_json(ctx, "dlid", json_object_new_uint64(p->dlid));
+	if (p->dest.has_dlid)
+		ibt_out_json(ctx, "dlid", json_object_new_uint64(p->dest.dlid));
 	if (p->sroute_len) {
 		size_t i;
 
@@ -565,16 +525,7 @@ static int ping_run(struct ibt *ctx, struct ping *p)
 	 * same signal again within a second (timeout(1) signals the process
 	 * group too) changes nothing; a later one kills.
 	 */
-	ibt_signals_hold(true);
-	ctx->notify = ping_cb;
-	ctx->notify_arg = p;
-	p->job.get = ping_cb;
-	p->job.arg = p;
-	ret = ibt_nl_run(ctx, msg, ping_cb, p);
-	if (!ret && !p->job.id)
-		ret = ibt_err(IBT_EXIT_ERR, "malformed kernel reply: no job number");
-	if (!ret)
-		ret = ibt_job_follow(ctx, &p->job);
+	ret = ibt_job_run(ctx, msg, &p->job, ping_cb, p);
 	if (ret)
 		return ret;
 	if (p->end_errno && p->end_errno != ECANCELED)

@@ -80,13 +80,13 @@ static struct nla_policy stat_policy[IBTRACE_SERVER_STAT_MAX + 1] = {
 	[IBTRACE_SERVER_STAT_REJ_ERROR]		= U64,
 };
 
-static const char *const stat_names[IBTRACE_SERVER_STAT_MAX + 1] = {
-	[IBTRACE_SERVER_STAT_ACCEPTED]		= "accepted",
-	[IBTRACE_SERVER_STAT_REJ_FOREIGN]	= "rej_foreign",
-	[IBTRACE_SERVER_STAT_REJ_CONNS]		= "rej_conns",
-	[IBTRACE_SERVER_STAT_REJ_HOLD]		= "rej_hold",
-	[IBTRACE_SERVER_STAT_REJ_DEV]		= "rej_dev",
-	[IBTRACE_SERVER_STAT_REJ_ERROR]		= "rej_error",
+static const struct ibt_num_key server_stats[] = {
+	{ IBTRACE_SERVER_STAT_ACCEPTED,		"accepted" },
+	{ IBTRACE_SERVER_STAT_REJ_FOREIGN,	"rej_foreign" },
+	{ IBTRACE_SERVER_STAT_REJ_CONNS,	"rej_conns" },
+	{ IBTRACE_SERVER_STAT_REJ_HOLD,		"rej_hold" },
+	{ IBTRACE_SERVER_STAT_REJ_DEV,		"rej_dev" },
+	{ IBTRACE_SERVER_STAT_REJ_ERROR,	"rej_error" },
 };
 
 static void server_usage(FILE *f)
@@ -123,16 +123,13 @@ static int server_help(struct ibt *ctx)
 static int show_stats(struct ibt *ctx, struct nlattr *nest)
 {
 	struct nlattr *st[IBTRACE_SERVER_STAT_MAX + 1];
-	int i, ret;
+	int ret;
 
-	ret = ibt_nl_parse_nest_policy(ctx, nest, st, IBTRACE_SERVER_STAT_MAX,
-				       stat_policy, "server stats");
+	ret = ibt_out_nest_begin(ctx, "stats", nest, st, IBTRACE_SERVER_STAT_MAX,
+				 stat_policy, "server stats");
 	if (ret)
 		return ret;
-	ibt_out_obj_begin(ctx, "stats");
-	for (i = 0; i <= IBTRACE_SERVER_STAT_MAX; i++)
-		if (stat_names[i] && st[i])
-			ibt_out_u64(ctx, stat_names[i], nla_get_u64(st[i]));
+	ibt_out_nla_u64s(ctx, server_stats, IBT_ARRAY_SIZE(server_stats), st);
 	ibt_out_obj_end(ctx);
 	return 0;
 }
@@ -142,11 +139,10 @@ static int show_conn(struct ibt *ctx, struct nlattr *nest)
 	struct nlattr *tb[IBTRACE_SERVER_CONN_A_MAX + 1];
 	int ret;
 
-	ret = ibt_nl_parse_nest_policy(ctx, nest, tb, IBTRACE_SERVER_CONN_A_MAX,
-				       conn_policy, "server connection");
+	ret = ibt_out_nest_begin(ctx, NULL, nest, tb, IBTRACE_SERVER_CONN_A_MAX,
+				 conn_policy, "server connection");
 	if (ret)
 		return ret;
-	ibt_out_obj_begin(ctx, NULL);
 	ibt_out_text(ctx, "client");
 	if (tb[IBTRACE_SERVER_CONN_A_SERVICE])
 		ibt_out_field(ctx, "service",
@@ -290,11 +286,10 @@ struct start_opts {
 	bool has_port, has_conns, has_hold, help;
 };
 
-static int start_opt(struct ibt *ctx, int c, const char *arg, void *priv)
+static int start_opt(int c, const char *arg, const struct ibt_args *a)
 {
-	struct start_opts *o = priv;
+	struct start_opts *o = a->priv;
 
-	(void)ctx;
 	switch (c) {
 	case OPT_PORT:
 		return ibt_opt_u32("--port", arg, 1, 65535, &o->port,
@@ -319,16 +314,13 @@ static int server_start(struct ibt *ctx)
 		{ "port",	required_argument,	NULL, OPT_PORT },
 		{ "max-conns",	required_argument,	NULL, OPT_MAX_CONNS },
 		{ "max-hold",	required_argument,	NULL, OPT_MAX_HOLD },
-		{ "help",	no_argument,		NULL, 'h' },
-		IBT_GLOBAL_OPTS,
 		{ NULL,		0,			NULL, 0 },
 	};
 	struct start_opts o = { 0 };
 	const struct ibt_args args = {
 		.obj = "server",
 		.cmd = "start",
-		.shortopts = "+:hjd:p:",
-		.longopts = opts,
+		.opts = opts,
 		.opt = start_opt,
 		.priv = &o,
 		.help = &o.help,
@@ -365,15 +357,10 @@ static int server_start(struct ibt *ctx)
 	return server_request(ctx, msg);
 }
 
-static const struct ibt_cmd server_cmds[] = {
+const struct ibt_cmd ibt_server_cmds[] = {
 	{ "show",	server_show },
 	{ "start",	server_start },
 	{ "stop",	server_stop },
 	{ "help",	server_help },
 	{ NULL,		NULL },
 };
-
-int ibt_server(struct ibt *ctx)
-{
-	return ibt_dispatch(ctx, "server command", server_cmds, "show");
-}

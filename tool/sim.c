@@ -604,24 +604,16 @@ static int add_opt(struct add_opts *add, int c, const char *arg)
 	}
 }
 
-/* What sim_opt() needs: the command, and where "sim add" options go. */
-struct sim_cmd_opts {
-	const char *cmd;
-	struct add_opts *add;	/* NULL: the command has no options */
-};
-
-static int sim_opt(struct ibt *ctx, int c, const char *arg, void *priv)
+/* An option of command @a->cmd; "sim add" options go to @a->priv. */
+static int sim_opt(int c, const char *arg, const struct ibt_args *a)
 {
-	struct sim_cmd_opts *o = priv;
-
-	(void)ctx;
 	if (c < OPT_NAME || c > OPT_SEED)
 		return IBT_OPT_UNKNOWN;
-	if (o->add)
-		return add_opt(o->add, c, arg);
+	if (a->priv)
+		return add_opt(a->priv, c, arg);
 	return ibt_err(IBT_EXIT_USAGE,
 		       "unknown sim %s option %s; see ibtracectl sim help",
-		       o->cmd, add_opt_names[c - OPT_NAME]);
+		       a->cmd, add_opt_names[c - OPT_NAME]);
 }
 
 /*
@@ -637,24 +629,10 @@ static int sim_args(struct ibt *ctx, const char *cmd, struct add_opts *add,
 		{ "no-sm",	no_argument,		NULL, OPT_NO_SM },
 		{ "guid-cap",	required_argument,	NULL, OPT_GUID_CAP },
 		{ "seed",	required_argument,	NULL, OPT_SEED },
-		IBT_GLOBAL_OPTS,
 		{ NULL,		0,			NULL, 0 },
 	};
-	struct sim_cmd_opts o = { .cmd = cmd, .add = add };
-	const struct ibt_args args = {
-		.obj = "sim",
-		.cmd = cmd,
-		.shortopts = ":jd:p:",	/* no "+": options may follow the words */
-		.longopts = opts,
-		.opt = sim_opt,
-		.priv = &o,
-		.min = min,
-		.max = max,
-		.pos = pos,
-		.what = what,
-	};
-
-	return ibt_args_parse(ctx, &args);
+	return ibt_words_parse(ctx, "sim", cmd, opts, sim_opt, add, pos, min, max,
+			       what);
 }
 
 static int sim_add(struct ibt *ctx)
@@ -1031,11 +1009,10 @@ static int show_port(struct ibt *ctx, struct sim_list *nodes,
 	struct nlattr *pt[IBTRACE_SIM_PORT_A_MAX + 1];
 	int ret;
 
-	ret = ibt_nl_parse_nest_policy(ctx, nest, pt, IBTRACE_SIM_PORT_A_MAX,
-				       sim_port_policy, "port");
+	ret = ibt_out_nest_begin(ctx, NULL, nest, pt, IBTRACE_SIM_PORT_A_MAX,
+				 sim_port_policy, "port");
 	if (ret)
 		return ret;
-	ibt_out_obj_begin(ctx, NULL);
 	ibt_out_text(ctx, "   ");
 	if (pt[IBTRACE_SIM_PORT_A_NUM])
 		ibt_out_u64(ctx, "port", nla_get_u32(pt[IBTRACE_SIM_PORT_A_NUM]));
@@ -1224,50 +1201,41 @@ static int sim_show(struct ibt *ctx)
 	return ret;
 }
 
-static int sim_help(struct ibt *ctx)
-{
-	(void)ctx;
-	printf("Usage: ibtracectl [-j] [--pretty] sim add TOPOLOGY_FILE [--name NAME]\n"
-	       "                                 [--no-sm] [--guid-cap N] [--seed N]\n"
-	       "       ibtracectl sim del NAME\n"
-	       "       ibtracectl sim set FABRIC NODE [port N] [drop PERCENT] [delay USEC]\n"
-	       "                      [link down|up] [guid-cap N] [guid-quirks QUIRKS]\n"
-	       "                      [misroute DLID PORT | misroute DLID none]\n"
-	       "       ibtracectl [-j] [--pretty] sim show [NAME]\n"
-	       "add: create a fabric of the ibtrace_sim module from an ibnetdiscover /\n"
-	       "ibsim topology file; prints the fabric's name and the RDMA device of\n"
-	       "each HCA. A rejected topology prints \"Error: line N: REASON\", exit 1;\n"
-	       "one over the module's memory budget (mem_budget_mb) names both, exit 1.\n"
-	       "The built-in SM-lite assigns LIDs and routes and brings ports Active;\n"
-	       "--no-sm leaves that to an SM such as OpenSM. --guid-cap N (1..255,\n"
-	       "default 8) sizes every port's GUID table. --seed N (0..4294967295;\n"
-	       "default: random, shown by show) seeds the fabric's random losses.\n"
-	       "del: destroy a fabric and its RDMA devices.\n"
-	       "set: fault knobs of node NODE (name, or index if all digits). Port\n"
-	       "knobs need \"port N\": drop (0..100 %%, packets leaving the port),\n"
-	       "delay (0..1000000 us), link down|up (both ends), guid-cap (1..the\n"
-	       "fabric's --guid-cap), guid-quirks (none or entry0-writable,\n"
-	       "past-table-status,above-cap-nonzero). misroute DLID PORT makes a\n"
-	       "switch send LID-routed packets for DLID out of PORT whatever its LFT\n"
-	       "says; misroute DLID none removes the rule.\n"
-	       "show: every fabric (or NAME): its nodes (type, name, guid, dev) and per\n"
-	       "port: lid, state, peer NODE/PORT, rx, tx, drops packet counters,\n"
-	       "the knobs not at their power-on value, and misroute rules.\n"
-	       "add, del, set and show need CAP_NET_ADMIN (else exit 5); exit 3:\n"
-	       "ibtrace_sim is not loaded.\n");
-	return IBT_EXIT_OK;
-}
+const char ibt_sim_help[] =
+	"Usage: ibtracectl [-j] [--pretty] sim add TOPOLOGY_FILE [--name NAME]\n"
+	"                                 [--no-sm] [--guid-cap N] [--seed N]\n"
+	"       ibtracectl sim del NAME\n"
+	"       ibtracectl sim set FABRIC NODE [port N] [drop PERCENT] [delay USEC]\n"
+	"                      [link down|up] [guid-cap N] [guid-quirks QUIRKS]\n"
+	"                      [misroute DLID PORT | misroute DLID none]\n"
+	"       ibtracectl [-j] [--pretty] sim show [NAME]\n"
+	"add: create a fabric of the ibtrace_sim module from an ibnetdiscover /\n"
+	"ibsim topology file; prints the fabric's name and the RDMA device of\n"
+	"each HCA. A rejected topology prints \"Error: line N: REASON\", exit 1;\n"
+	"one over the module's memory budget (mem_budget_mb) names both, exit 1.\n"
+	"The built-in SM-lite assigns LIDs and routes and brings ports Active;\n"
+	"--no-sm leaves that to an SM such as OpenSM. --guid-cap N (1..255,\n"
+	"default 8) sizes every port's GUID table. --seed N (0..4294967295;\n"
+	"default: random, shown by show) seeds the fabric's random losses.\n"
+	"del: destroy a fabric and its RDMA devices.\n"
+	"set: fault knobs of node NODE (name, or index if all digits). Port\n"
+	"knobs need \"port N\": drop (0..100 %, packets leaving the port),\n"
+	"delay (0..1000000 us), link down|up (both ends), guid-cap (1..the\n"
+	"fabric's --guid-cap), guid-quirks (none or entry0-writable,\n"
+	"past-table-status,above-cap-nonzero). misroute DLID PORT makes a\n"
+	"switch send LID-routed packets for DLID out of PORT whatever its LFT\n"
+	"says; misroute DLID none removes the rule.\n"
+	"show: every fabric (or NAME): its nodes (type, name, guid, dev) and per\n"
+	"port: lid, state, peer NODE/PORT, rx, tx, drops packet counters,\n"
+	"the knobs not at their power-on value, and misroute rules.\n"
+	"add, del, set and show need CAP_NET_ADMIN (else exit 5); exit 3:\n"
+	"ibtrace_sim is not loaded.\n";
 
-static const struct ibt_cmd sim_cmds[] = {
+const struct ibt_cmd ibt_sim_cmds[] = {
 	{ "add",	sim_add },
 	{ "del",	sim_del },
 	{ "set",	sim_set },
 	{ "show",	sim_show },
-	{ "help",	sim_help },
+	{ "help",	NULL },	/* ibt_sim_help */
 	{ NULL,		NULL },
 };
-
-int ibt_sim(struct ibt *ctx)
-{
-	return ibt_dispatch(ctx, "sim command", sim_cmds, "show");
-}

@@ -122,17 +122,22 @@
 #include "ibtracectl.h"
 #include "test.h"
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 #define TESTS_MAX	16	/* bits of struct run_opt.tests */
 
 /* The tests' lines of "ibtracectl --help". */
-void ibt_test_synopsis(FILE *f)
+/* The text member at offset @off of each test's struct ibt_test_def. */
+static void tests_text(FILE *f, size_t off)
 {
 	size_t k;
 
 	for (k = 0; ibt_tests[k]; k++)
-		fputs(ibt_tests[k]->synopsis, f);
+		fputs(*(const char *const *)((const char *)ibt_tests[k] + off), f);
+}
+
+void ibt_test_synopsis(FILE *f)
+{
+	tests_text(f, offsetof(struct ibt_test_def, synopsis));
 }
 
 /* silence after which a running job's state is read (lost events) */
@@ -150,21 +155,17 @@ enum {
 	OPT_TEST,		/* + index in run_opts[]: a test's option */
 };
 
-static const struct option global_opts[] = { IBT_GLOBAL_OPTS };
-
 static struct run_opt {
 	char name[32];		/* in messages: "--timer", "-t/--timeout" */
 	unsigned int tests;	/* the tests taking it, by bit; 0: every one */
 	int id[TESTS_MAX];	/* its number in each */
 } run_opts[RUN_OPTS_MAX];
 static size_t nrun_opts;
-static struct option run_longopts[RUN_OPTS_MAX + ARRAY_SIZE(global_opts) + 1];
-static char run_shortopts[3 * RUN_OPTS_MAX + 8];
+static struct option run_longopts[RUN_OPTS_MAX + 1];
 
 static void run_opt_add(const char *name, char letter, bool arg, int c)
 {
 	struct option *o = &run_longopts[nrun_opts];
-	char *s = run_shortopts + strlen(run_shortopts);
 
 	o->name = name;
 	o->has_arg = arg ? required_argument : no_argument;
@@ -172,9 +173,6 @@ static void run_opt_add(const char *name, char letter, bool arg, int c)
 	if (letter) {
 		snprintf(run_opts[nrun_opts].name, sizeof(run_opts[0].name),
 			 "-%c/--%s", letter, name);
-		*s++ = letter;
-		if (arg)
-			*s++ = ':';
 	} else {
 		snprintf(run_opts[nrun_opts].name, sizeof(run_opts[0].name),
 			 "--%s", name);
@@ -189,7 +187,6 @@ static void run_opts_init(void)
 
 	if (nrun_opts)
 		return;
-	strcpy(run_shortopts, ":");
 	for (k = 0; ibt_tests[k] && k < TESTS_MAX; k++) {
 		for (o = ibt_tests[k]->opts; o->name; o++) {
 			for (i = 0; i < nrun_opts; i++)
@@ -206,8 +203,6 @@ static void run_opts_init(void)
 	}
 	run_opt_add("verbose", 'v', false, 'v');
 	run_opt_add("detach", 0, false, OPT_DETACH);
-	strcat(run_shortopts, "jd:p:");
-	memcpy(&run_longopts[nrun_opts], global_opts, sizeof(global_opts));
 }
 
 struct run {
@@ -244,16 +239,13 @@ static bool run_uses(const struct run *t, size_t k)
 /* Read into @r, on top of what it holds; a negative errno is not printed. */
 static int job_get(struct ibt *ctx, uint32_t job, struct result *r)
 {
-	struct nl_msg *msg = ibt_nl_req(ctx, IBTRACE_CMD_TEST_GET, false);
+	struct nl_msg *msg = ibt_nl_req_u32(ctx, IBTRACE_CMD_TEST_GET, false,
+					    IBTRACE_A_TEST_JOB, job);
 	struct list l = { 0 };
 	int ret;
 
 	if (!msg)
 		return IBT_EXIT_ERR;
-	if (nla_put_u32(msg, IBTRACE_A_TEST_JOB, job) < 0) {
-		nlmsg_free(msg);
-		return ibt_err(IBT_EXIT_ERR, "netlink request too large");
-	}
 	ret = ibt_nl_exchange(ctx, msg, test_keep_cb, &l);
 	/* the request's values stay where the kernel sent none */
 	if (!ret && l.n)
@@ -385,27 +377,21 @@ static int run_opts_check(struct ibt *ctx, const struct run *t)
 	return 0;
 }
 
-/* What test_opt() needs: the command, and the run its options go to. */
-struct test_cmd_opts {
-	const char *cmd;
-	struct run *t;		/* NULL: the command has no options */
-};
-
-static int test_opt(struct ibt *ctx, int c, const char *arg, void *priv)
+/* An option of command @a->cmd, for the run @a->priv (NULL: none). */
+static int test_opt(int c, const char *arg, const struct ibt_args *a)
 {
-	struct test_cmd_opts *o = priv;
+	struct run *t = a->priv;
 	/* run takes them all, show only -v, list and cancel none */
 	int own = run_opt_index(c);
 
-	(void)ctx;
 	if (own < 0)
 		return IBT_OPT_UNKNOWN;
-	if (!o->t || (strcmp(o->cmd, "run") && c != 'v'))
+	if (!t || (strcmp(a->cmd, "run") && c != 'v'))
 		return ibt_err(IBT_EXIT_USAGE,
 			       "test %s takes no option %s; see ibtracectl test help",
-			       o->cmd, run_opts[own].name);
-	o->t->opt_seen[own] = true;
-	return run_opt(o->t, own, arg);
+			       a->cmd, run_opts[own].name);
+	t->opt_seen[own] = true;
+	return run_opt(t, own, arg);
 }
 
 /*
@@ -415,22 +401,9 @@ static int test_opt(struct ibt *ctx, int c, const char *arg, void *priv)
 static int test_args(struct ibt *ctx, const char *cmd, struct run *t,
 		     const char **pos, int min, int max, const char *what)
 {
-	struct test_cmd_opts o = { .cmd = cmd, .t = t };
-	struct ibt_args args = {
-		.obj = "test",
-		.cmd = cmd,
-		.opt = test_opt,
-		.priv = &o,
-		.min = min,
-		.max = max,
-		.pos = pos,
-		.what = what,
-	};
-
 	run_opts_init();
-	args.shortopts = run_shortopts;	/* no "+": options may follow the words */
-	args.longopts = run_longopts;
-	return ibt_args_parse(ctx, &args);
+	return ibt_words_parse(ctx, "test", cmd, run_longopts, test_opt, t, pos,
+			       min, max, what);
 }
 
 /* list */
@@ -648,14 +621,11 @@ static int run_replay(struct ibt *ctx, struct run *t)
 /* Send TEST_CANCEL of our job once; its exchange's result. */
 static int run_cancel_once(struct ibt *ctx, struct run *t)
 {
-	struct nl_msg *msg = ibt_nl_req(ctx, IBTRACE_CMD_TEST_CANCEL, false);
+	struct nl_msg *msg = ibt_nl_req_u32(ctx, IBTRACE_CMD_TEST_CANCEL, false,
+					    IBTRACE_A_TEST_JOB, t->job);
 
 	if (!msg)
 		return IBT_EXIT_ERR;
-	if (nla_put_u32(msg, IBTRACE_A_TEST_JOB, t->job) < 0) {
-		nlmsg_free(msg);
-		return ibt_err(IBT_EXIT_ERR, "netlink request too large");
-	}
 	return ibt_nl_exchange(ctx, msg, NULL, NULL);
 }
 
@@ -977,24 +947,18 @@ static int test_cancel(struct ibt *ctx)
 		ret = ibt_nl_open(ctx);
 	if (ret)
 		return ret;
-	msg = ibt_nl_req(ctx, IBTRACE_CMD_TEST_CANCEL, false);
+	msg = ibt_nl_req_u32(ctx, IBTRACE_CMD_TEST_CANCEL, false, IBTRACE_A_TEST_JOB,
+			     job);
 	if (!msg)
 		return IBT_EXIT_ERR;
-	if (nla_put_u32(msg, IBTRACE_A_TEST_JOB, job) < 0) {
-		nlmsg_free(msg);
-		return ibt_err(IBT_EXIT_ERR, "netlink request too large");
-	}
 	return ibt_nl_run(ctx, msg, NULL, NULL);
 }
 
 static int test_help(struct ibt *ctx)
 {
-	size_t k;
-
 	(void)ctx;
 	printf("Usage: ibtracectl [-j] [--pretty] test list\n");
-	for (k = 0; ibt_tests[k]; k++)
-		fputs(ibt_tests[k]->usage, stdout);
+	tests_text(stdout, offsetof(struct ibt_test_def, usage));
 	printf("       ibtracectl [-j] [--pretty] test show [JOB] [-v|--verbose]\n"
 	       "       ibtracectl test cancel JOB\n"
 	       "list: the conformance tests the module knows and their assertions.\n"
@@ -1003,8 +967,7 @@ static int test_help(struct ibt *ctx)
 	       "timer code as it is measured; -v: the start and the exchanges too), then\n"
 	       "the result, one line per assertion; --detach prints the job number and\n"
 	       "returns. Ctrl-C cancels the job: the kernel restores the DUT, exit 13.\n");
-	for (k = 0; ibt_tests[k]; k++)
-		fputs(ibt_tests[k]->help, stdout);
+	tests_text(stdout, offsetof(struct ibt_test_def, help));
 	printf("show: the result of job JOB (-v: every MAD exchange), or one line per\n"
 	       "kept job. cancel: stop a running job (it restores the DUT first).\n"
 	       "Exit (run, show JOB): 0 pass, 15 fail, 16 not applicable, 17 error,\n"
@@ -1013,7 +976,7 @@ static int test_help(struct ibt *ctx)
 	return IBT_EXIT_OK;
 }
 
-static const struct ibt_cmd test_cmds[] = {
+const struct ibt_cmd ibt_test_cmds[] = {
 	{ "list",	test_list },
 	{ "run",	test_run },
 	{ "show",	test_show },
@@ -1021,8 +984,3 @@ static const struct ibt_cmd test_cmds[] = {
 	{ "help",	test_help },
 	{ NULL,		NULL },
 };
-
-int ibt_test(struct ibt *ctx)
-{
-	return ibt_dispatch(ctx, "test command", test_cmds, "show");
-}

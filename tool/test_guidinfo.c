@@ -47,24 +47,15 @@ static int guidinfo_opt(void *args, int id, const char *arg)
 
 	switch (id) {
 	case OPT_DR:
-		if (ibt_parse_dr_path(arg, t->dr, &t->ndr))
-			return ibt_err(IBT_EXIT_USAGE,
-				       "bad --dr \"%s\": expected exit ports 1..255 separated by commas, at most %d",
-				       arg, IBTRACE_TRACE_MAX_HOPS);
-		t->has_dr = true;
-		return 0;
+		return ibt_opt_ok(ibt_parse_dr_path(arg, t->dr, &t->ndr), &t->has_dr,
+				  "bad --dr \"%s\": expected exit ports 1..255 separated by commas, at most %d",
+				  arg, IBTRACE_TRACE_MAX_HOPS);
 	case OPT_LID:
-		if (ibt_parse_lid(arg, &t->lid))
-			return ibt_err(IBT_EXIT_USAGE,
-				       "bad --lid \"%s\": expected a LID 1..0xbfff", arg);
-		t->has_lid = true;
-		return 0;
+		return ibt_opt_ok(ibt_parse_lid(arg, &t->lid), &t->has_lid,
+				  "bad --lid \"%s\": expected a LID 1..0xbfff", arg);
 	case OPT_DUT_PORT:
-		if (ibt_parse_u32(arg, 0, 255, &t->dut_port))
-			return ibt_err(IBT_EXIT_USAGE,
-				       "bad --dut-port \"%s\": expected 0..255", arg);
-		t->has_dut_port = true;
-		return 0;
+		return ibt_opt_u32("--dut-port", arg, 0, 255, &t->dut_port,
+				   &t->has_dut_port);
 	case OPT_BLOCKS:
 		return ibt_opt_u32("--blocks", arg, 1, IBTRACE_TEST_GUIDINFO_BLOCKS,
 				   &t->blocks, &t->has_blocks);

@@ -277,10 +277,7 @@ static void assert_json(struct ibt *ctx, const struct assertion *a)
 
 static void xchg_json(struct ibt *ctx, const struct xchg *x)
 {
-	static const struct {
-		int attr;
-		const char *key;
-	} nums[] = {
+	static const struct ibt_num_key nums[] = {
 		{ IBTRACE_XCHG_A_SEQ,		"seq" },
 		{ IBTRACE_XCHG_A_METHOD,	"method" },
 		{ IBTRACE_XCHG_A_ATTR_ID,	"attr_id" },
@@ -289,12 +286,9 @@ static void xchg_json(struct ibt *ctx, const struct xchg *x)
 		{ IBTRACE_XCHG_A_RTT_NS,	"rtt_ns" },
 		{ IBTRACE_XCHG_A_ATTEMPTS,	"attempts" },
 	};
-	size_t i;
 
 	ibt_out_obj_begin(ctx, NULL);
-	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
-		if (x->have[nums[i].attr])
-			json_u64(ctx, nums[i].key, x->val[nums[i].attr]);
+	ibt_out_nums(ctx, nums, IBT_ARRAY_SIZE(nums), x->have, x->val);
 	if (x->have[IBTRACE_XCHG_A_PHASE])
 		json_str(ctx, "phase", ibt_xchg_phase_str(x->val[IBTRACE_XCHG_A_PHASE]));
 	if (x->have[IBTRACE_XCHG_A_OUTCOME])

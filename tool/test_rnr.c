@@ -69,10 +69,40 @@ struct rnr_data {
 
 /* Options; the ranges are the kernel's policy. */
 
+#define RNR_ARG(f)	offsetof(struct rnr_args, f)
+
+/* The options that take a number: its range and what it is, in errors. */
+static const struct {
+	int id;
+	const char *opt;
+	uint32_t min, max;
+	const char *what, *unit;
+	size_t val, has;
+} rnr_nums[] = {
+	{ OPT_RETRY, "--retry", 0, 7, "an rnr_retry count ", "",
+	  RNR_ARG(rnr_retry), RNR_ARG(has_rnr_retry) },
+	{ OPT_SIZE, "--size", 1, 65536, "", " bytes",
+	  RNR_ARG(size), RNR_ARG(has_size) },
+	{ OPT_ITERATIONS, "--iterations", 1, IBTRACE_TEST_RNR_MAX_ITERATIONS, "", "",
+	  RNR_ARG(iterations), RNR_ARG(has_iterations) },
+	{ OPT_PEER_PORT, "--peer-port", 1, 65535, "an RDMA CM port ", "",
+	  RNR_ARG(peer_port), RNR_ARG(has_peer_port) },
+	{ OPT_DEADLINE, "--deadline", 1, 600000, "", " ms",
+	  RNR_ARG(deadline_ms), RNR_ARG(has_deadline) },
+};
+
 static int rnr_opt(void *args, int id, const char *arg)
 {
 	struct rnr_args *t = args;
+	size_t i;
 
+	for (i = 0; i < IBT_ARRAY_SIZE(rnr_nums); i++)
+		if (rnr_nums[i].id == id)
+			return ibt_opt_range(rnr_nums[i].opt, arg, rnr_nums[i].min,
+					     rnr_nums[i].max, rnr_nums[i].what,
+					     rnr_nums[i].unit,
+					     (uint32_t *)((char *)t + rnr_nums[i].val),
+					     (bool *)((char *)t + rnr_nums[i].has));
 	switch (id) {
 	case OPT_TIMER:
 		if (ibt_parse_rnr_timer(arg, &t->timer, &t->timer_all))
@@ -81,50 +111,12 @@ static int rnr_opt(void *args, int id, const char *arg)
 				       arg, IBTRACE_TEST_RNR_CODES - 1);
 		t->has_timer = !t->timer_all;
 		return 0;
-	case OPT_RETRY:
-		if (ibt_parse_u32(arg, 0, 7, &t->rnr_retry))
-			return ibt_err(IBT_EXIT_USAGE,
-				       "bad --retry \"%s\": expected an rnr_retry count 0..7", arg);
-		t->has_rnr_retry = true;
-		return 0;
-	case OPT_SIZE:
-		if (ibt_parse_u32(arg, 1, 65536, &t->size))
-			return ibt_err(IBT_EXIT_USAGE,
-				       "bad --size \"%s\": expected 1..65536 bytes", arg);
-		t->has_size = true;
-		return 0;
-	case OPT_ITERATIONS:
-		if (ibt_parse_u32(arg, 1, IBTRACE_TEST_RNR_MAX_ITERATIONS, &t->iterations))
-			return ibt_err(IBT_EXIT_USAGE,
-				       "bad --iterations \"%s\": expected 1..%d", arg,
-				       IBTRACE_TEST_RNR_MAX_ITERATIONS);
-		t->has_iterations = true;
-		return 0;
 	case OPT_POLL:
-		if (ibt_parse_test_poll(arg, &t->poll))
-			return ibt_err(IBT_EXIT_USAGE,
-				       "bad --poll \"%s\": expected busy or event", arg);
-		t->has_poll = true;
-		return 0;
+		return ibt_opt_ok(ibt_parse_test_poll(arg, &t->poll), &t->has_poll,
+				  "bad --poll \"%s\": expected busy or event", arg);
 	case OPT_PEER:
-		if (ibt_parse_gid(arg, t->peer_gid))
-			return ibt_err(IBT_EXIT_USAGE,
-				       "bad --peer \"%s\": expected a GID such as fe80::1", arg);
-		t->has_peer = true;
-		return 0;
-	case OPT_PEER_PORT:
-		if (ibt_parse_u32(arg, 1, 65535, &t->peer_port))
-			return ibt_err(IBT_EXIT_USAGE,
-				       "bad --peer-port \"%s\": expected an RDMA CM port 1..65535",
-				       arg);
-		t->has_peer_port = true;
-		return 0;
-	case OPT_DEADLINE:
-		if (ibt_parse_u32(arg, 1, 600000, &t->deadline_ms))
-			return ibt_err(IBT_EXIT_USAGE,
-				       "bad --deadline \"%s\": expected 1..600000 ms", arg);
-		t->has_deadline = true;
-		return 0;
+		return ibt_opt_ok(ibt_parse_gid(arg, t->peer_gid), &t->has_peer,
+				  "bad --peer \"%s\": expected a GID such as fe80::1", arg);
 	default: /* OPT_RECV_POSTED */
 		t->recv_posted = true;
 		return 0;
@@ -462,10 +454,7 @@ static void json_str(struct ibt *ctx, const char *key, const char *s)
 
 static void rnr_code_json(struct ibt *ctx, const struct rnr_code *c)
 {
-	static const struct {
-		int attr;
-		const char *key;
-	} nums[] = {
+	static const struct ibt_num_key nums[] = {
 		{ IBTRACE_RNR_A_CODE,		"code" },
 		{ IBTRACE_RNR_A_TABLE_NS,	"table_ns" },
 		{ IBTRACE_RNR_A_ITERATIONS,	"iterations" },
@@ -481,12 +470,9 @@ static void rnr_code_json(struct ibt *ctx, const struct rnr_code *c)
 		{ IBTRACE_RNR_A_WIRE_MAX_NS,	"wire_max_ns" },
 		{ IBTRACE_RNR_A_NAKS,		"naks" },
 	};
-	size_t i;
 
 	ibt_out_obj_begin(ctx, NULL);
-	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
-		if (c->have[nums[i].attr])
-			json_u64(ctx, nums[i].key, c->val[nums[i].attr]);
+	ibt_out_nums(ctx, nums, IBT_ARRAY_SIZE(nums), c->have, c->val);
 	if (c->have[IBTRACE_RNR_A_OVERSHOOT_NS])
 		ibt_out_json(ctx, "overshoot_ns",
 			     json_object_new_int64((int64_t)c->val[IBTRACE_RNR_A_OVERSHOOT_NS]));

@@ -81,19 +81,17 @@
 #include "hop.h"
 
 enum {
-	OPT_DGID = 0x200,
-	OPT_DLID,
-	OPT_MLID,
+	OPT_MLID = IBT_OPT_DLID + 1,
 };
 
 #define TRACE_MAX_HOPS	(IBTRACE_TRACE_MAX_HOPS + 1)
 
 struct trace {
 	/* request */
-	bool has_dgid, has_dlid, has_mlid, has_timeout, has_retries, verbose;
+	struct ibt_dest dest;
+	bool has_mlid, has_timeout, has_retries, verbose;
 	bool help;			/* -h: print the usage instead */
-	uint8_t dgid[16];
-	uint32_t dlid, mlid, timeout_ms, retries;
+	uint32_t mlid, timeout_ms, retries;
 	char dev[IBT_DEV_NAME_MAX];
 	uint32_t port;
 	char target[INET6_ADDRSTRLEN + 8];
@@ -136,33 +134,19 @@ static void trace_usage(FILE *f)
 }
 
 /* An option of trace (for ibt_args_parse()). */
-static int trace_opt(struct ibt *ctx, int c, const char *arg, void *priv)
+static int trace_opt(int c, const char *arg, const struct ibt_args *a)
 {
-	struct trace *t = priv;
+	struct trace *t = a->priv;
 
-	(void)ctx;
 	switch (c) {
-	case OPT_DGID:
-		if (ibt_parse_gid(arg, t->dgid))
-			return ibt_err(IBT_EXIT_USAGE,
-				       "bad --dgid \"%s\": expected a GID such as fe80::1",
-				       arg);
-		t->has_dgid = true;
-		return 0;
-	case OPT_DLID:
-		if (ibt_parse_lid(arg, &t->dlid))
-			return ibt_err(IBT_EXIT_USAGE,
-				       "bad --dlid \"%s\": expected a LID 1..0xbfff",
-				       arg);
-		t->has_dlid = true;
-		return 0;
+	case IBT_OPT_DGID:
+	case IBT_OPT_DLID:
+		return ibt_opt_dest(c, arg, &t->dest);
 	case OPT_MLID:
-		if (ibt_parse_u32(arg, 0xc000, 0xfffe, &t->mlid))
-			return ibt_err(IBT_EXIT_USAGE,
-				       "bad --mlid \"%s\": expected a multicast LID 0xc000..0xfffe",
-				       arg);
-		t->has_mlid = true;
-		return 0;
+		return ibt_opt_ok(ibt_parse_u32(arg, 0xc000, 0xfffe, &t->mlid),
+				  &t->has_mlid,
+				  "bad --mlid \"%s\": expected a multicast LID 0xc000..0xfffe",
+				  arg);
 	case 't':
 		return ibt_opt_u32("-t", arg, 1, 60000, &t->timeout_ms,
 				   &t->has_timeout);
@@ -180,37 +164,25 @@ static int trace_opt(struct ibt *ctx, int c, const char *arg, void *priv)
 static int trace_parse(struct ibt *ctx, struct trace *t)
 {
 	static const struct option opts[] = {
-		{ "dgid",	required_argument,	NULL, OPT_DGID },
-		{ "dlid",	required_argument,	NULL, OPT_DLID },
+		IBT_DEST_OPTS,
 		{ "mlid",	required_argument,	NULL, OPT_MLID },
 		{ "timeout",	required_argument,	NULL, 't' },
 		{ "retries",	required_argument,	NULL, 'r' },
 		{ "verbose",	no_argument,		NULL, 'v' },
-		{ "help",	no_argument,		NULL, 'h' },
-		IBT_GLOBAL_OPTS,
 		{ NULL,		0,			NULL, 0 },
-	};
-	const struct ibt_args args = {
-		.obj = "trace",
-		.shortopts = "+:t:r:vhjd:p:",
-		.longopts = opts,
-		.opt = trace_opt,
-		.priv = t,
-		.help = &t->help,
-		.help_word = true,
 	};
 	int ret;
 
-	ret = ibt_args_parse(ctx, &args);
+	ret = ibt_cmd_args(ctx, "trace", NULL, opts, trace_opt, t, &t->help);
 	if (ret || t->help)
 		return ret;
-	if (t->has_dgid == t->has_dlid)
+	if (t->dest.has_dgid == t->dest.has_dlid)
 		return ibt_err(IBT_EXIT_USAGE,
 			       "trace needs either --dlid LID or --dgid GID");
-	if (t->has_dgid)
-		inet_ntop(AF_INET6, t->dgid, t->target, sizeof(t->target));
+	if (t->dest.has_dgid)
+		inet_ntop(AF_INET6, t->dest.dgid, t->target, sizeof(t->target));
 	else
-		snprintf(t->target, sizeof(t->target), "lid %u", t->dlid);
+		snprintf(t->target, sizeof(t->target), "lid %u", t->dest.dlid);
 	return 0;
 }
 
@@ -219,7 +191,7 @@ static int trace_pick_port(struct ibt *ctx, struct trace *t)
 {
 	const struct ibt_port_want want = {
 		.port = ctx->port,
-		.ib = t->has_dlid || t->has_mlid,
+		.ib = t->dest.has_dlid || t->has_mlid,
 		.agent = true,
 	};
 	int ret;
@@ -235,7 +207,7 @@ static int trace_pick_port(struct ibt *ctx, struct trace *t)
 	if (!t->dev[0])
 		return ibt_err(IBT_EXIT_NODEV,
 			       "no Active %sport to trace from; name one with -d DEV",
-			       t->has_dlid || t->has_mlid ? "InfiniBand " : "");
+			       t->dest.has_dlid || t->has_mlid ? "InfiniBand " : "");
 	return 0;
 }
 
@@ -247,8 +219,8 @@ static struct nl_msg *trace_request(struct ibt *ctx, struct trace *t)
 		return NULL;
 	if (nla_put_string(msg, IBTRACE_A_DEV_NAME, t->dev) < 0 ||
 	    nla_put_u32(msg, IBTRACE_A_PORT, t->port) < 0 ||
-	    (t->has_dgid && nla_put(msg, IBTRACE_A_TRACE_DGID, 16, t->dgid) < 0) ||
-	    (t->has_dlid && nla_put_u32(msg, IBTRACE_A_TRACE_DLID, t->dlid) < 0) ||
+	    (t->dest.has_dgid && nla_put(msg, IBTRACE_A_TRACE_DGID, 16, t->dest.dgid) < 0) ||
+	    (t->dest.has_dlid && nla_put_u32(msg, IBTRACE_A_TRACE_DLID, t->dest.dlid) < 0) ||
 	    (t->has_mlid && nla_put_u32(msg, IBTRACE_A_TRACE_MLID, t->mlid) < 0) ||
 	    (t->has_timeout &&
 	     nla_put_u32(msg, IBTRACE_A_TRACE_TIMEOUT_MS, t->timeout_ms) < 0) ||
@@ -287,15 +259,12 @@ static int trace_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 {
 	struct nlattr *tb[IBTRACE_A_MAX + 1];
 	struct trace *t = arg;
+	bool ours;
 	int i, ret;
 
-	ret = ibt_nl_parse(ctx, nlh, tb);
-	if (ret)
+	ret = ibt_job_parse(ctx, nlh, &t->job, tb, &ours);
+	if (ret || !ours)
 		return ret;
-	if (t->job.id && tb[IBTRACE_A_JOB] &&
-	    nla_get_u32(tb[IBTRACE_A_JOB]) != t->job.id)
-		return 0;	/* not ours */
-	t->job.nevents++;
 	if (genlmsg_hdr(nlh)->cmd == IBTRACE_CMD_TRACE_HOP) {
 		if (tb[IBTRACE_A_TRACE_HOP])
 			return trace_hop(ctx, t, tb[IBTRACE_A_TRACE_HOP]);
@@ -437,19 +406,6 @@ static int trace_verdict(const struct trace *t, bool interrupted, char *msg,
 static void trace_json(struct ibt *ctx, const struct trace *t, bool interrupted,
 		       const char *msg)
 {
-	static const struct {
-		int attr;
-		const char *key;
-	} nums[] = {
-		{ IBTRACE_A_TRACE_FAIL_HOP,	"fail_hop" },
-		{ IBTRACE_A_TRACE_FAIL_PORT,	"fail_port" },
-		{ IBTRACE_A_TRACE_MAD_STATUS,	"mad_status" },
-		{ IBTRACE_A_TRACE_FDB_TOP,	"fdb_top" },
-		{ IBTRACE_A_TRACE_SMPS,		"smps" },
-		{ IBTRACE_A_TRACE_VENDOR_MADS,	"vendor_mads" },
-		{ IBTRACE_A_TRACE_ELAPSED_NS,	"elapsed_ns" },
-		{ IBTRACE_A_TRACE_ID,		"id" },
-	};
 	const char *reason = NULL;
 	unsigned int i;
 
@@ -459,9 +415,9 @@ static void trace_json(struct ibt *ctx, const struct trace *t, bool interrupted,
 	if (t->have[IBTRACE_A_TRACE_DLID])
 		ibt_out_json(ctx, "dlid",
 			     json_object_new_uint64(t->val[IBTRACE_A_TRACE_DLID]));
-	else if (t->has_dlid)
-		ibt_out_json(ctx, "dlid", json_object_new_uint64(t->dlid));
-	if (t->has_dgid)
+	else if (t->dest.has_dlid)
+		ibt_out_json(ctx, "dlid", json_object_new_uint64(t->dest.dlid));
+	if (t->dest.has_dgid)
 		ibt_out_json(ctx, "dgid", json_object_new_string(t->target));
 	if (t->has_mlid)
 		ibt_out_json(ctx, "mlid", json_object_new_uint64(t->mlid));
@@ -500,10 +456,10 @@ static void trace_json(struct ibt *ctx, const struct trace *t, bool interrupted,
 		if (reason)
 			ibt_out_json(ctx, "reason", json_object_new_string(reason));
 	}
-	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
-		if (t->have[nums[i].attr])
-			ibt_out_json(ctx, nums[i].key,
-				     json_object_new_uint64(t->val[nums[i].attr]));
+	ibt_out_nums(ctx, ibt_trace_end_keys, IBT_TRACE_END_KEYS, t->have, t->val);
+	if (t->have[IBTRACE_A_TRACE_ID])
+		ibt_out_json(ctx, "id",
+			     json_object_new_uint64(t->val[IBTRACE_A_TRACE_ID]));
 	if (msg[0])
 		ibt_out_json(ctx, "message", json_object_new_string(msg));
 	if (interrupted)
@@ -601,16 +557,7 @@ static int trace_run(struct ibt *ctx, struct trace *t)
 		return IBT_EXIT_ERR;
 
 	/* As for ping (see there): SIGINT or SIGTERM cancels the job. */
-	ibt_signals_hold(true);
-	ctx->notify = trace_cb;
-	ctx->notify_arg = t;
-	t->job.get = trace_cb;
-	t->job.arg = t;
-	ret = ibt_nl_run(ctx, msg_req, trace_cb, t);
-	if (!ret && !t->job.id)
-		ret = ibt_err(IBT_EXIT_ERR, "malformed kernel reply: no job number");
-	if (!ret)
-		ret = ibt_job_follow(ctx, &t->job);
+	ret = ibt_job_run(ctx, msg_req, &t->job, trace_cb, t);
 	if (ret)
 		return ret;
 	if (t->end_errno && t->end_errno != ECANCELED)

@@ -52,11 +52,10 @@ static void monitor_usage(FILE *f)
 	      "Needs CAP_NET_ADMIN (exit 5).\n", f);
 }
 
-static int monitor_opt(struct ibt *ctx, int c, const char *arg, void *priv)
+static int monitor_opt(int c, const char *arg, const struct ibt_args *a)
 {
-	struct monitor *m = priv;
+	struct monitor *m = a->priv;
 
-	(void)ctx;
 	if (c != 'c')
 		return IBT_OPT_UNKNOWN;
 	return ibt_opt_u32("-c", arg, 1, 1000000, &m->count, NULL);
@@ -66,22 +65,11 @@ static int monitor_parse(struct ibt *ctx, struct monitor *m)
 {
 	static const struct option opts[] = {
 		{ "count",	required_argument,	NULL, 'c' },
-		{ "help",	no_argument,		NULL, 'h' },
-		IBT_GLOBAL_OPTS,
 		{ NULL,		0,			NULL, 0 },
 	};
-	const struct ibt_args args = {
-		.obj = "trace",
-		.cmd = "monitor",
-		.shortopts = "+:c:hjd:p:",
-		.longopts = opts,
-		.opt = monitor_opt,
-		.priv = m,
-		.help = &m->help,
-		.help_word = true,
-	};
 
-	return ibt_args_parse(ctx, &args);
+	return ibt_cmd_args(ctx, "trace", "monitor", opts, monitor_opt, m,
+			    &m->help);
 }
 
 /* "trace 7 ibtsim0/1 " in text, the id, dev, port and event keys in JSON */
@@ -165,34 +153,23 @@ static void monitor_end_text(struct nlattr **tb, const char *result)
 static void monitor_end_json(struct ibt *ctx, struct nlattr **tb,
 			     const char *result)
 {
-	static const struct {
-		int attr;
-		const char *key;
-	} nums[] = {
+	static const struct ibt_num_key nums[] = {
 		{ IBTRACE_A_TRACE_DLID,		"dlid" },
 		{ IBTRACE_A_TRACE_MLID,		"mlid" },
 		{ IBTRACE_A_TRACE_HOPS,		"hops" },
-		{ IBTRACE_A_TRACE_FAIL_HOP,	"fail_hop" },
-		{ IBTRACE_A_TRACE_FAIL_PORT,	"fail_port" },
-		{ IBTRACE_A_TRACE_MAD_STATUS,	"mad_status" },
-		{ IBTRACE_A_TRACE_FDB_TOP,	"fdb_top" },
-		{ IBTRACE_A_TRACE_SMPS,		"smps" },
-		{ IBTRACE_A_TRACE_VENDOR_MADS,	"vendor_mads" },
-		{ IBTRACE_A_TRACE_ELAPSED_NS,	"elapsed_ns" },
-		{ IBTRACE_A_TRACE_ERRNO,	"errno" },
 	};
-	size_t i;
 
 	ibt_out_json(ctx, "result", json_object_new_string(result));
 	if (tb[IBTRACE_A_TRACE_ONE_HOP])
 		ibt_out_json(ctx, "one_hop", json_object_new_boolean(true));
-	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
-		if (tb[nums[i].attr])
-			ibt_out_json(ctx, nums[i].key,
-				     json_object_new_uint64(attr_uint(tb, nums[i].attr)));
-	if (tb[IBTRACE_A_TRACE_ERRNO])
+	ibt_out_nla_nums(ctx, nums, IBT_ARRAY_SIZE(nums), tb);
+	ibt_out_nla_nums(ctx, ibt_trace_end_keys, IBT_TRACE_END_KEYS, tb);
+	if (tb[IBTRACE_A_TRACE_ERRNO]) {
+		ibt_out_json(ctx, "errno", json_object_new_uint64(
+			     attr_uint(tb, IBTRACE_A_TRACE_ERRNO)));
 		ibt_out_json(ctx, "error", json_object_new_string(
 			     strerror(attr_uint(tb, IBTRACE_A_TRACE_ERRNO))));
+	}
 	ibt_out_obj_end(ctx);
 	ibt_out_finish(ctx);
 }

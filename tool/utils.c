@@ -6,6 +6,7 @@
  * runs.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <pthread.h>
@@ -17,17 +18,23 @@
 
 #include "ibtracectl.h"
 
+static int verr(int code, const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fputs("Error: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	return code;
+}
+
 /* Print the one line a failure is allowed, and return @code. */
 int ibt_err(int code, const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fputs("Error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	verr(code, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return code;
 }
 
@@ -186,12 +193,80 @@ int ibt_bad_opt(int c, char **argv, const char *where)
 int ibt_opt_u32(const char *opt, const char *arg, uint32_t min, uint32_t max,
 		uint32_t *val, bool *has)
 {
-	if (ibt_parse_u32(arg, min, max, val))
-		return ibt_err(IBT_EXIT_USAGE, "bad %s \"%s\": expected %u..%u",
-			       opt, arg, min, max);
+	return ibt_opt_range(opt, arg, min, max, "", "", val, has);
+}
+
+/* The same, the error naming @what the number is and its @unit. */
+int ibt_opt_range(const char *opt, const char *arg, uint32_t min, uint32_t max,
+		  const char *what, const char *unit, uint32_t *val, bool *has)
+{
+	return ibt_opt_ok(ibt_parse_u32(arg, min, max, val), has,
+			  "bad %s \"%s\": expected %s%u..%u%s", opt, arg, what,
+			  min, max, unit);
+}
+
+/* --dgid or --dlid (@c) into @d: 0 or a printed usage error. */
+int ibt_opt_dest(int c, const char *arg, struct ibt_dest *d)
+{
+	if (c == IBT_OPT_DGID)
+		return ibt_opt_ok(ibt_parse_gid(arg, d->dgid), &d->has_dgid,
+				  "bad --dgid \"%s\": expected a GID such as fe80::1",
+				  arg);
+	return ibt_opt_ok(ibt_parse_lid(arg, &d->dlid), &d->has_dlid,
+			  "bad --dlid \"%s\": expected a LID 1..0xbfff", arg);
+}
+
+/*
+ * How the parsing of an option's argument went: @bad, the usage error
+ * @fmt says is printed and returned; else *@has is set (if @has) and 0
+ * returned.
+ */
+int ibt_opt_ok(int bad, bool *has, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (bad) {
+		va_start(ap, fmt);
+		verr(IBT_EXIT_USAGE, fmt, ap);
+		va_end(ap);
+		return IBT_EXIT_USAGE;
+	}
 	if (has)
 		*has = true;
 	return 0;
+}
+
+/*
+ * getopt_long()'s tables for @a into @lo and @so: its options, "help" if
+ * it takes -h, then the global ones; the short options are the letters
+ * among them, after "+" (unless @a->permute: options may follow words)
+ * and ":".
+ */
+static void opt_tables(const struct ibt_args *a,
+		       struct option lo[IBT_OPTS_MAX + 6],
+		       char so[3 * IBT_OPTS_MAX + 12])
+{
+	static const struct option help = { "help", no_argument, NULL, 'h' };
+	const struct option *o;
+	size_t n = 0;
+
+	if (!a->permute)
+		*so++ = '+';
+	*so++ = ':';
+	for (o = a->opts; o && o->name && n < IBT_OPTS_MAX; o++) {
+		lo[n++] = *o;
+		if (o->val > 0 && o->val < 0x80 && isalnum(o->val)) {
+			*so++ = o->val;
+			if (o->has_arg == required_argument)
+				*so++ = ':';
+		}
+	}
+	if (a->help) {
+		lo[n++] = help;
+		*so++ = 'h';
+	}
+	memcpy(&lo[n], global_opts, sizeof(global_opts));
+	strcpy(so, "jd:p:");
 }
 
 /*
@@ -200,13 +275,15 @@ int ibt_opt_u32(const char *opt, const char *arg, uint32_t min, uint32_t max,
  * the word "help" first, if @a->help_word) set *@a->help and end the
  * parsing; global options are applied here; every other option goes to
  * @a->opt (if any), whose IBT_OPT_UNKNOWN (getopt's '?' and ':'
- * included) is a usage error naming the option. Then @a->min..@a->max
- * words into @a->pos. IBT_EXIT_OK or a printed exit code.
+ * included) is a usage error naming the option. Then @a->words: min..max
+ * words into pos. IBT_EXIT_OK or a printed exit code.
  */
 int ibt_args_parse(struct ibt *ctx, const struct ibt_args *a)
 {
 	int argc = ctx->argc + 1;
 	char **argv = ctx->argv - 1;
+	struct option lo[IBT_OPTS_MAX + 6];
+	char so[3 * IBT_OPTS_MAX + 12];
 	char where[48] = "";
 	int c, ret;
 
@@ -218,23 +295,24 @@ int ibt_args_parse(struct ibt *ctx, const struct ibt_args *a)
 		*a->help = true;
 		return IBT_EXIT_OK;
 	}
+	opt_tables(a, lo, so);
 	opterr = 0;
 	optind = 0;	/* glibc: restart scanning from argv[1] */
-	while ((c = getopt_long(argc, argv, a->shortopts, a->longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
 		if (c == 'h' && a->help) {
 			*a->help = true;
 			return IBT_EXIT_OK;
 		}
 		ret = ibt_global_opt(ctx, c, optarg);
 		if (ret < 0 && a->opt)
-			ret = a->opt(ctx, c, optarg, a->priv);
+			ret = a->opt(c, optarg, a);
 		if (ret < 0)
 			ret = ibt_bad_opt(c, argv, where);
 		if (ret)
 			return ret;
 	}
-	return ibt_positional(argc, argv, optind, a->min, a->max, a->obj,
-			      a->cmd, a->what, a->pos);
+	return ibt_positional(argc, argv, optind, a->words.min, a->words.max,
+			      a->obj, a->cmd, a->words.what, a->words.pos);
 }
 
 /*
@@ -243,25 +321,67 @@ int ibt_args_parse(struct ibt *ctx, const struct ibt_args *a)
  */
 int ibt_end_args(struct ibt *ctx)
 {
-	static const struct ibt_args args = {
-		.shortopts = "+:jd:p:",
-		.longopts = global_opts,
-	};
+	static const struct ibt_args args = { 0 };
 
 	if (!ctx->argc)
 		return IBT_EXIT_OK;
 	return ibt_args_parse(ctx, &args);
 }
 
+/* Parse by @a, completed with what ibt_words_parse() and ibt_cmd_args() share. */
+static int parse_as(struct ibt *ctx, struct ibt_args a, const char *obj,
+		    const char *cmd, const struct option *opts, ibt_opt_fn opt,
+		    void *priv)
+{
+	a.obj = obj;
+	a.cmd = cmd;
+	a.opts = opts;
+	a.opt = opt;
+	a.priv = priv;
+	return ibt_args_parse(ctx, &a);
+}
+
 /*
- * Run the entry of @table named by the next word (or @dflt when there is
- * none), with that word consumed. @what names the word in errors.
+ * The options and words of command @obj @cmd: @opt takes @opts (with
+ * @priv), which may also follow the words; @min..@max words into @pos,
+ * @what they are in errors.
  */
-int ibt_dispatch(struct ibt *ctx, const char *what,
-		 const struct ibt_cmd *table, const char *dflt)
+int ibt_words_parse(struct ibt *ctx, const char *obj, const char *cmd,
+		    const struct option *opts, ibt_opt_fn opt, void *priv,
+		    const char **pos, int min, int max, const char *what)
+{
+	const struct ibt_args a = {
+		.permute = true,
+		.words = { pos, min, max, what },
+	};
+
+	return parse_as(ctx, a, obj, cmd, opts, opt, priv);
+}
+
+/*
+ * The options of command @obj @cmd (@cmd may be NULL), which takes -h,
+ * --help and the word "help" (*@help set), and no words: @opt takes
+ * @opts, with @priv.
+ */
+int ibt_cmd_args(struct ibt *ctx, const char *obj, const char *cmd,
+		 const struct option *opts, ibt_opt_fn opt, void *priv,
+		 bool *help)
+{
+	const struct ibt_args a = { .help = help, .help_word = true };
+
+	return parse_as(ctx, a, obj, cmd, opts, opt, priv);
+}
+
+/*
+ * The index in @table (entries of @size bytes, each starting with its
+ * name) of the entry the next word names, or @dflt when there is none;
+ * that word consumed. @what names the word in errors. IBT_EXIT_OK, or a
+ * printed usage error.
+ */
+static int next_word(struct ibt *ctx, const char *what, const void *table,
+		     size_t size, const char *dflt, int *idx)
 {
 	const char *word = dflt;
-	int i;
 
 	/* an option where the command may be: the default command */
 	if (ctx->argc > 0 && (ctx->argv[0][0] != '-' || !dflt)) {
@@ -272,13 +392,40 @@ int ibt_dispatch(struct ibt *ctx, const char *what,
 	if (!word)
 		return ibt_err(IBT_EXIT_USAGE, "missing %s; see ibtracectl --help",
 			       what);
-	i = ibt_cmd_lookup(table, word);
-	if (i == IBT_LOOKUP_AMBIGUOUS)
+	*idx = ibt_name_lookup(table, size, word);
+	if (*idx == IBT_LOOKUP_AMBIGUOUS)
 		return ibt_err(IBT_EXIT_USAGE, "ambiguous %s \"%s\"; see ibtracectl --help",
 			       what, word);
-	if (i < 0)
+	if (*idx < 0)
 		return ibt_err(IBT_EXIT_USAGE, "unknown %s \"%s\"; see ibtracectl --help",
 			       what, word);
-	return table[i].fn(ctx);
+	return IBT_EXIT_OK;
+}
+
+/*
+ * Run the object of @objects the first word names, with that word
+ * consumed: its function, or its command the next word names ("show"
+ * when there is none).
+ */
+int ibt_dispatch(struct ibt *ctx, const struct ibt_object *objects)
+{
+	const struct ibt_object *o;
+	char what[32];
+	int i, ret;
+
+	ret = next_word(ctx, "object", objects, sizeof(*objects), NULL, &i);
+	if (ret)
+		return ret;
+	o = &objects[i];
+	if (o->fn)
+		return o->fn(ctx);
+	snprintf(what, sizeof(what), "%s command", o->name);
+	ret = next_word(ctx, what, o->cmds, sizeof(*o->cmds), "show", &i);
+	if (ret)
+		return ret;
+	if (o->cmds[i].fn)
+		return o->cmds[i].fn(ctx);
+	fputs(o->help, stdout);
+	return IBT_EXIT_OK;
 }
 
