@@ -138,15 +138,18 @@ ibt_expect "a GUIDInfo job (-t 60000 -r 10) has changed B's table" 0 "$?"
 sleep 0.5
 # The job's age (the kernel's clock) just before the cancel and at its
 # end: the difference bounds cancel-to-end from above, the start of the
-# "test cancel" process included.
+# "test cancel" process included. The kernel's share is the restore cut
+# short 750 ms after the cancel. Two CI runs measured 1033 and 1058 ms;
+# with a second VM and a build on the host it was 2319 ms. 4 s tells
+# that from a cancel that waits for the job's -t 60000 -r 10 (minutes).
 age() { "$IBTRACECTL" -j job show "$job" | jq -r .elapsed_ns; }
 e0=$(age)
 ibt_check "test cancel while B drops everything" "$IBTRACECTL" test cancel "$job"
 finished() { [ "$("$IBTRACECTL" -j test show "$job" | jq -r .state)" = finished ]; }
 ibt_wait_for 30 finished
 took=$((($(age) - e0) / 1000000))
-ibt_check "  the job ends within a second or two (took $took ms, the cancel's process start included)" \
-	test "$took" -le 2000
+ibt_check "  the job ends within a few seconds (took $took ms, the cancel's process start included)" \
+	test "$took" -le 4000
 echo "# cancel to job end, B silent, -t 60000 -r 10: $took ms (job age before the cancel to its end)"
 js=$("$IBTRACECTL" -j test show "$job")
 ibt_expect "  verdict error, restore failed" "error failed" \
