@@ -184,6 +184,9 @@ struct ibt_family {
 };
 
 #define IBT_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+/* a uAPI bound, a plain decimal literal, as text in a help string */
+#define IBT_STR(x)		IBT_STR_(x)
+#define IBT_STR_(x)		#x
 
 /*
  * A number attribute and its JSON key: tables of them are printed by

@@ -101,10 +101,10 @@ static void ping_usage(FILE *f)
 	      "  --dgid GID           destination GID (e.g. fe80::5054:ff:fe1b:1)\n"
 	      "  --dlid LID           destination LID, 1..0xbfff (decimal or 0x hex);\n"
 	      "                       on InfiniBand, with --dgid: LID-routed with a GRH\n"
-	      "  -c, --count N        probes to send, 1..100000 (default 1)\n"
-	      "  -i, --interval MS    gap between probes, 0..60000 (default 1000)\n"
-	      "  -t, --timeout MS     wait per attempt, 1..60000 (default 1000)\n"
-	      "  -r, --retries N      extra attempts after a timeout, 0..100 (default 3)\n"
+	      "  -c, --count N        probes to send, 1.." IBT_STR(IBTRACE_PING_MAX_COUNT) " (default 1)\n"
+	      "  -i, --interval MS    gap between probes, 0.." IBT_STR(IBTRACE_PING_MAX_INTERVAL_MS) " (default 1000)\n"
+	      "  -t, --timeout MS     wait per attempt, 1.." IBT_STR(IBTRACE_MAX_TIMEOUT_MS) " (default 1000)\n"
+	      "  -r, --retries N      extra attempts after a timeout, 0.." IBT_STR(IBTRACE_MAX_RETRIES) " (default 3)\n"
 	      "  --source-route P,..  expected incoming port of each hop (1..64 ports,\n"
 	      "                       0..255); sends SourceRoute instead of ClassPortInfo\n"
 	      "-p defaults to port 1. Exit 6: no probe answered; 7: every answer had a\n"
@@ -121,15 +121,15 @@ static int ping_opt(int c, const char *arg, const struct ibt_args *a)
 	case IBT_OPT_DLID:
 		return ibt_opt_dest(c, arg, &p->dest);
 	case 'c':
-		return ibt_opt_u32("-c", arg, 1, 100000, &p->count, &p->has_count);
+		return ibt_opt_u32("-c", arg, 1, IBTRACE_PING_MAX_COUNT, &p->count, &p->has_count);
 	case 'i':
-		return ibt_opt_u32("-i", arg, 0, 60000, &p->interval_ms,
+		return ibt_opt_u32("-i", arg, 0, IBTRACE_PING_MAX_INTERVAL_MS, &p->interval_ms,
 				   &p->has_interval);
 	case 't':
-		return ibt_opt_u32("-t", arg, 1, 60000, &p->timeout_ms,
+		return ibt_opt_u32("-t", arg, 1, IBTRACE_MAX_TIMEOUT_MS, &p->timeout_ms,
 				   &p->has_timeout);
 	case 'r':
-		return ibt_opt_u32("-r", arg, 0, 100, &p->retries,
+		return ibt_opt_u32("-r", arg, 0, IBTRACE_MAX_RETRIES, &p->retries,
 				   &p->has_retries);
 	case OPT_SROUTE:
 		if (ibt_parse_sroute(arg, p->sroute, sizeof(p->sroute),

@@ -60,10 +60,10 @@ static int guidinfo_opt(void *args, int id, const char *arg)
 		return ibt_opt_u32("--blocks", arg, 1, IBTRACE_TEST_GUIDINFO_BLOCKS,
 				   &t->blocks, &t->has_blocks);
 	case OPT_TIMEOUT:
-		return ibt_opt_u32("-t", arg, 1, 60000, &t->timeout_ms,
+		return ibt_opt_u32("-t", arg, 1, IBTRACE_MAX_TIMEOUT_MS, &t->timeout_ms,
 				   &t->has_timeout);
 	default: /* OPT_RETRIES */
-		return ibt_opt_u32("-r", arg, 0, 100, &t->retries,
+		return ibt_opt_u32("-r", arg, 0, IBTRACE_MAX_RETRIES, &t->retries,
 				   &t->has_retries);
 	}
 }
@@ -136,7 +136,7 @@ const struct ibt_test_def test_guidinfo = {
 "local port), or the node of LID --lid. --dut-port N: the DUT port to test\n"
 "(default: the port the SMPs arrive on; port 0 of a switch). --blocks N:\n"
 "GUIDInfo blocks to exercise, 1..32 (default all). -t: wait per MAD\n"
-"attempt, 1..60000 ms (default 1000); -r: extra attempts, 0..100\n"
+"attempt, 1.." IBT_STR(IBTRACE_MAX_TIMEOUT_MS) " ms (default 1000); -r: extra attempts, 0.." IBT_STR(IBTRACE_MAX_RETRIES) "\n"
 "(default 3).\n",
 	.opts		= guidinfo_opts,
 	.args_size	= sizeof(struct guidinfo_args),

@@ -81,13 +81,13 @@ static const struct {
 } rnr_nums[] = {
 	{ OPT_RETRY, "--retry", 0, 7, "an rnr_retry count ", "",
 	  RNR_ARG(rnr_retry), RNR_ARG(has_rnr_retry) },
-	{ OPT_SIZE, "--size", 1, 65536, "", " bytes",
+	{ OPT_SIZE, "--size", 1, IBTRACE_TEST_MAX_SIZE, "", " bytes",
 	  RNR_ARG(size), RNR_ARG(has_size) },
 	{ OPT_ITERATIONS, "--iterations", 1, IBTRACE_TEST_RNR_MAX_ITERATIONS, "", "",
 	  RNR_ARG(iterations), RNR_ARG(has_iterations) },
 	{ OPT_PEER_PORT, "--peer-port", 1, 65535, "an RDMA CM port ", "",
 	  RNR_ARG(peer_port), RNR_ARG(has_peer_port) },
-	{ OPT_DEADLINE, "--deadline", 1, 600000, "", " ms",
+	{ OPT_DEADLINE, "--deadline", 1, IBTRACE_TEST_MAX_DEADLINE_MS, "", " ms",
 	  RNR_ARG(deadline_ms), RNR_ARG(has_deadline) },
 };
 
@@ -539,11 +539,11 @@ const struct ibt_test_def test_rnr = {
 "rnr: the RNR NAK timer of the local port's RC requester (-d, -p; without\n"
 "-d the first Active port, InfiniBand or RoCE). --timer: the timer code\n"
 "0..31 (default 1) or all; --retry: rnr_retry 0..7 (default 1; 7 retries\n"
-"forever and needs --deadline); --size: bytes of the SEND, 1..65536\n"
+"forever and needs --deadline); --size: bytes of the SEND, 1.." IBT_STR(IBTRACE_TEST_MAX_SIZE) "\n"
 "(default the path MTU); --iterations: runs per code, 1..100 (default 5);\n"
 "--poll: busy (default) or event; --peer GID: the responder is the ibtrace\n"
 "of that host (default: loopback on the local port), --peer-port: its RDMA\n"
-"CM port, 1..65535; --deadline: longest wait for one SEND, 1..600000 ms;\n"
+"CM port, 1..65535; --deadline: longest wait for one SEND, 1.." IBT_STR(IBTRACE_TEST_MAX_DEADLINE_MS) " ms;\n"
 "--recv-posted: negative control, the responder posts a receive buffer, so\n"
 "the test must fail. Prints each code as it is measured, then a table.\n",
 	.any_link_layer	= true,

@@ -120,8 +120,8 @@ static void trace_usage(FILE *f)
 	      "                       on RoCE a one-hop trace (agent proof only)\n"
 	      "  --mlid MLID          trace the path of multicast LID 0xc000..0xfffe to\n"
 	      "                       the destination through the switches' MFTs\n"
-	      "  -r, --retries N      extra attempts after a timeout, 0..100 (default 3)\n"
-	      "  -t, --timeout MS     wait per SMP or MAD attempt, 1..60000 (default 1000)\n"
+	      "  -r, --retries N      extra attempts after a timeout, 0.." IBT_STR(IBTRACE_MAX_RETRIES) " (default 3)\n"
+	      "  -t, --timeout MS     wait per SMP or MAD attempt, 1.." IBT_STR(IBTRACE_MAX_TIMEOUT_MS) " (default 1000)\n"
 	      "  -v, --verbose        print every hop as it is found\n"
 	      "  monitor              print the hops and the end of every trace (any\n"
 	      "                       process's) as they come; -c, --count N: stop\n"
@@ -148,10 +148,10 @@ static int trace_opt(int c, const char *arg, const struct ibt_args *a)
 				  "bad --mlid \"%s\": expected a multicast LID 0xc000..0xfffe",
 				  arg);
 	case 't':
-		return ibt_opt_u32("-t", arg, 1, 60000, &t->timeout_ms,
+		return ibt_opt_u32("-t", arg, 1, IBTRACE_MAX_TIMEOUT_MS, &t->timeout_ms,
 				   &t->has_timeout);
 	case 'r':
-		return ibt_opt_u32("-r", arg, 0, 100, &t->retries,
+		return ibt_opt_u32("-r", arg, 0, IBTRACE_MAX_RETRIES, &t->retries,
 				   &t->has_retries);
 	case 'v':
 		t->verbose = true;
