@@ -1214,7 +1214,12 @@ static int fuzz_topo(unsigned short fam, unsigned long long seed,
 				else if (ex.why && !strstr(r.why, ex.why))
 					FZ_FAIL(it, "reason \"%s\", expected \"%s\"",
 						r.why, ex.why);
-			} else {
+			} else if (!(r.err == -ERANGE && !t.len && !nul_term)) {
+				/*
+				 * -ERANGE only for an empty text sent without
+				 * its NUL: a TOPOLOGY attribute of length 0,
+				 * which the NLA_STRING policy refuses
+				 */
 				FZ_FAIL(it, "refused with %d (%s)", r.err,
 					r.why);
 			}
