@@ -85,6 +85,15 @@ ibt_match "NUL byte inside the text: refused at line 3" \
 	'^line 3: NUL byte' "$out"
 ibt_expect "NUL byte inside the text: no fabric left" "" \
 	"$("$SIM_CTL" show 2>&1)"
+# The kernel's isspace() takes Latin-1's no-break space (0xa0): a line of
+# spaces and one 0xa0 was built as a blank line (found by fuzz-topo, seed
+# 3462760730). The text is ASCII: refused, line 2.
+printf 'Switch 4 "S"\n   \240\n[1] "H"[1]\nHca 1 "H"\n[1] "S"[1]\n' > "$TMP/nbsp"
+out=$("$SIM_CTL" add nbsp "$TMP/nbsp" no-sm 2>&1)
+ibt_match "a no-break space (0xa0) on a line: refused at line 2" \
+	'^line 2: unknown line' "$out"
+ibt_expect "a no-break space (0xa0) on a line: no fabric left" "" \
+	"$("$SIM_CTL" show 2>&1)"
 
 # Fuzzing ------------------------------------------------------------------------
 

@@ -44,6 +44,16 @@ static int ibtsim_topo_err(struct ibtsim_topo *topo, u32 line, const char *msg)
 	return -EINVAL;
 }
 
+/*
+ * The text is ASCII: the kernel's isspace() and isalpha() also take
+ * Latin-1's bytes (0xa0, a no-break space, is a space to them), which
+ * no user-space reader of the format does in the C locale.
+ */
+static bool ibtsim_topo_space(char c)
+{
+	return isascii(c) && isspace(c);
+}
+
 static char *ibtsim_skip_ws(char *p)
 {
 	while (*p == ' ' || *p == '\t')
@@ -69,7 +79,7 @@ static void ibtsim_rstrip(char *s)
 {
 	size_t n = strlen(s);
 
-	while (n && isspace(s[n - 1]))
+	while (n && ibtsim_topo_space(s[n - 1]))
 		s[--n] = '\0';
 }
 
@@ -249,9 +259,9 @@ static int ibtsim_topo_node_line(struct ibtsim_topo_ctx *ctx, char *p)
 	char *word = p, *name;
 	u8 type;
 
-	while (isalpha(*p))
+	while (isascii(*p) && isalpha(*p))
 		p++;
-	if (!isspace(*p))
+	if (!ibtsim_topo_space(*p))
 		return ibtsim_topo_err(topo, ctx->line, "unknown line");
 	*p++ = '\0';
 	if (!strcasecmp(word, "Hca") || !strcasecmp(word, "Ca"))
