@@ -49,8 +49,16 @@ ibt_match "switch port above its port count rejected at line 2" \
 ibt_expect "nothing left by rejected fabrics" "" "$("$SIM_CTL" show)"
 ibt_expect "no RDMA device left by rejected fabrics" "" "$(ibt_sim_devs)"
 
-"$SIM_CTL" add 'bad name' "$TMP/bad1" >/dev/null 2>&1
-ibt_expect "bad fabric name rejected" 1 "$?"
+# Fabric names are A-Z a-z 0-9 _ . - (they name debugfs directories): a
+# space, and a Latin-1 letter that the kernel's isalnum() takes for a
+# letter, are refused before the (valid) topology is read.
+printf 'Hca 1 "A"\n[1] "B"[1]\nHca 1 "B"\n[1] "A"[1]\n' > "$TMP/good"
+for name in 'bad name' $'caf\xe9'; do
+	out=$("$SIM_CTL" add "$name" "$TMP/good" 2>&1)
+	ibt_expect "fabric name ${name@Q} rejected" 1 "$?"
+	ibt_match "  extack: fabric name: use A-Z a-z 0-9 _ . -" \
+		'Error: fabric name: use A-Z a-z 0-9 _ \. -' "$out"
+done
 
 # Two HCAs back to back -------------------------------------------------------
 

@@ -21,6 +21,7 @@
 
 source "$(dirname "$0")/lib.sh"
 
+ibt_tmpdir
 TOPO=$IBT_TOPO/s1s2.topo
 DBG=/sys/kernel/debug/ibtrace_sim
 
@@ -53,6 +54,15 @@ ibt_check "debugfs: S1 has a misroute file, port 2 link knobs and counters" \
 	-a -f "$DBG/k/0-S1/port2/drops"
 ibt_check "debugfs: no GUID knobs on a switch's external port" \
 	test ! -e "$DBG/k/0-S1/port2/guid_cap" -a -f "$DBG/k/0-S1/port0/guid_cap"
+
+# Node directories are "index-name" with every character of the name but
+# A-Z a-z 0-9 _ . - replaced: a Latin-1 letter too.
+printf 'Hca 1 "A\xe9 x"\n[1] "B"[1]\nHca 1 "B"\n[1] "A\xe9 x"[1]\n' > "$TMP/latin1"
+ibt_check "fabric kl with a node named A<0xe9> x" \
+	"$IBTRACECTL" sim add "$TMP/latin1" --name kl --no-sm
+ibt_expect "  debugfs: its directory is 0-A__x" "0-A__x 1-B" \
+	"$(cd "$DBG/kl" && echo [0-9]*)"
+ibt_check "  fabric kl deleted" "$IBTRACECTL" sim del kl
 
 # A fabric with more ports than debugfs_port_limit (the same topology: 13
 # ports, switch ports 0 included) gets node directories but no port

@@ -39,7 +39,6 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kernel.h>
-#include <linux/ctype.h>
 #include <linux/moduleparam.h>
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
@@ -275,7 +274,7 @@ static void ibtsim_debugfs_node(struct dentry *fdir, struct ibtsim_node *node,
 
 	snprintf(name, sizeof(name), "%u-%s", node->index, node->desc);
 	for (p = strchr(name, '-') + 1; *p; p++)
-		if (!isalnum(*p) && *p != '_' && *p != '.' && *p != '-')
+		if (!ibtsim_name_char(*p))
 			*p = '_';
 	dir = debugfs_create_dir(name, fdir);
 	if (node->sw)

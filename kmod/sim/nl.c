@@ -11,7 +11,6 @@
  */
 #include <linux/kernel.h>
 #include <linux/mm.h>
-#include <linux/ctype.h>
 #include <net/genetlink.h>
 
 #include "sim.h"
@@ -66,8 +65,7 @@ static bool ibtsim_nl_name_ok(const char *name)
 	if (!*name)
 		return false;
 	for (; *name; name++)
-		if (!isalnum(*name) && *name != '_' && *name != '.' &&
-		    *name != '-')
+		if (!ibtsim_name_char(*name))
 			return false;
 	return true;
 }

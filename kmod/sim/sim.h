@@ -25,6 +25,7 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <linux/ktime.h>
+#include <linux/ctype.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <linux/prandom.h>
@@ -433,6 +434,20 @@ static inline void *ibtsim_zalloc_array(size_t n, size_t size)
 	if (bytes > PAGE_SIZE)
 		return vzalloc(bytes);
 	return kzalloc(bytes, GFP_KERNEL);
+}
+
+/**
+ * ibtsim_name_char() - may @c be part of a fabric name or a debugfs name?
+ * @c: the character
+ *
+ * A-Z a-z 0-9 _ . - only: the kernel's isalnum() also takes the Latin-1
+ * letters (0xc0-0xff but 0xd7 and 0xf7) for letters.
+ *
+ * Return: true if it may.
+ */
+static inline bool ibtsim_name_char(char c)
+{
+	return (isascii(c) && isalnum(c)) || c == '_' || c == '.' || c == '-';
 }
 
 /* Per-object log helpers. */
