@@ -87,20 +87,35 @@ static int ibtrace_job_start_body(struct sk_buff *skb, struct ibtrace_job *job,
 }
 
 /*
- * Start the job, then reply. The reply's room is taken before: once the
- * job runs, it is not taken back; it runs on even when the reply cannot
- * be built (its messages and GET still tell).
+ * Start the job and answer with its ID. The reply's room is taken before
+ * the start; a job whose start cannot be answered (its reply does not fit
+ * or cannot be sent) is cancelled: a request that fails leaves no job.
  */
-static int ibtrace_job_start_fill(struct sk_buff *skb, struct genl_info *info,
-				  void *arg)
+static int ibtrace_job_start_reply(struct genl_info *info,
+				   struct ibtrace_job_reply *r)
 {
-	const struct ibtrace_job_reply *r = arg;
+	struct sk_buff *skb;
 	int err;
 
+	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!skb)
+		return -ENOMEM;
 	err = ibtrace_job_start(r->job, r->port, info);
-	if (err)
+	if (err) {
+		nlmsg_free(skb);
 		return err;
-	return ibtrace_job_reply_fill(skb, info, arg);
+	}
+	err = ibtrace_job_reply_fill(skb, info, r);
+	if (err)
+		nlmsg_free(skb);
+	else
+		err = genlmsg_reply(skb, info);
+	if (err) {
+		ibtrace_job_cancel(r->job->id, -1, NULL);
+		NL_SET_ERR_MSG(info->extack,
+			       "the job's start could not be answered: cancelled");
+	}
+	return err;
 }
 
 /**
@@ -137,8 +152,7 @@ int ibtrace_nl_job_start(struct ibtrace_job *job, struct genl_info *info,
 		err = ops->check(job, r.port, info);
 	}
 	if (!err)
-		err = ibtrace_nl_reply(info, NLMSG_GOODSIZE,
-				       ibtrace_job_start_fill, &r);
+		err = ibtrace_job_start_reply(info, &r);
 	ibtrace_dev_put(r.port->dev);
 out_job:
 	ibtrace_job_put(job);
