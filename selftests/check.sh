@@ -44,6 +44,20 @@ host_check "make install (module into updates/, depmod, tool)" make -s install
 host_check "make deb (ibtrace-dkms, ibtracectl) and DKMS builds it" \
 	make -s dkms-tarball
 
+# vm-run's boot watchdog: a VM that does not reach its command in time is
+# booted again, then vm-run gives up with 125 (here no boot can be that fast).
+vmrun_boot_watchdog()
+{
+	local out rc
+
+	out=$(selftests/vm-run --boot-timeout 1 -- true 2>&1)
+	rc=$?
+	printf '%s\n' "$out"
+	[ "$rc" = 125 ] && grep -q 'within 1 s of boot (try 3 of 3)' <<< "$out" &&
+		grep -q 'no boot within 1 s in 3 tries' <<< "$out"
+}
+host_check "vm-run boots a hung VM again, 3 tries, then exits 125" vmrun_boot_watchdog
+
 ksft=$root/.ksrc/tools/testing/selftests
 echo "# booting two VMs for the kselftests (console logs kept on failure)"
 selftests/vm-run --vms 2 --peer-cmd selftests/peer.sh --mem 4096 --timeout 4500 \
