@@ -47,7 +47,7 @@ static void ibtrace_resolve_done(int status, struct sockaddr *src_addr,
  *
  * Return: the GID's attributes with a reference held, or NULL.
  */
-const struct ib_gid_attr *
+static const struct ib_gid_attr *
 ibtrace_best_gid(struct ib_device *ibdev, u32 port_num,
 		 bool (*match)(const struct ib_gid_attr *attr, const void *arg),
 		 const void *arg)
@@ -70,6 +70,61 @@ ibtrace_best_gid(struct ib_device *ibdev, u32 port_num,
 		rdma_put_gid_attr(attr);
 	}
 	return best;
+}
+
+static bool ibtrace_gid_link_local(const struct ib_gid_attr *attr,
+				   const void *arg)
+{
+	return rdma_link_local_addr((struct in6_addr *)attr->gid.raw);
+}
+
+/**
+ * ibtrace_loopback_ah_attr() - the address of a port as seen from itself
+ * @ibdev: the device
+ * @port_num: the port
+ * @lid: its LID (ib_query_port()), for InfiniBand
+ * @ah: filled in: on InfiniBand @lid; on RoCE a GRH to the port's RoCE v2
+ *	(else any) IPv6 link-local GID, and its own MAC as the DMAC (kernel
+ *	users give the DMAC resolved)
+ *
+ * For loopback RC pairs (the RNR test) and address handles to the port
+ * itself (the limit test).
+ *
+ * Return: 0, -EADDRNOTAVAIL (no LID, no link-local GID) or the error of
+ * the GID's netdev.
+ */
+int ibtrace_loopback_ah_attr(struct ib_device *ibdev, u32 port_num, u32 lid,
+			     struct rdma_ah_attr *ah)
+{
+	const struct ib_gid_attr *best;
+	struct net_device *ndev;
+	union ib_gid gid;
+	int err = 0;
+
+	memset(ah, 0, sizeof(*ah));
+	ah->type = rdma_ah_find_type(ibdev, port_num);
+	rdma_ah_set_port_num(ah, port_num);
+	if (ah->type != RDMA_AH_ATTR_TYPE_ROCE) {
+		if (!lid)
+			return -EADDRNOTAVAIL;
+		rdma_ah_set_dlid(ah, lid);
+		return 0;
+	}
+
+	best = ibtrace_best_gid(ibdev, port_num, ibtrace_gid_link_local, NULL);
+	if (!best)
+		return -EADDRNOTAVAIL;
+	gid = best->gid;
+	rdma_ah_set_grh(ah, &gid, 0, best->index, IBTRACE_GRH_HOP_LIMIT, 0);
+	rcu_read_lock();
+	ndev = rdma_read_gid_attr_ndev_rcu(best);
+	if (IS_ERR(ndev))
+		err = PTR_ERR(ndev);
+	else
+		memcpy(ah->roce.dmac, ndev->dev_addr, ETH_ALEN);
+	rcu_read_unlock();
+	rdma_put_gid_attr(best);
+	return err;
 }
 
 /* Whether @attr is of the family (IPv4-mapped or not) of the GID @arg. */

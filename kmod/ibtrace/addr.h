@@ -1,17 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * ibtrace - what addr.c offers beside the address handles declared in
- * ibtrace.h: the choice of a port's source GID, which the RNR test's
- * loopback (rnr.c) makes too.
+ * ibtrace.h: a port's address as seen from itself (the RNR test's
+ * loopback pair, the limit test's AHs).
  */
 #ifndef _IBTRACE_ADDR_H
 #define _IBTRACE_ADDR_H
 
-#include <rdma/ib_cache.h>
+#include <rdma/ib_verbs.h>
 
-const struct ib_gid_attr *
-ibtrace_best_gid(struct ib_device *ibdev, u32 port_num,
-		 bool (*match)(const struct ib_gid_attr *attr, const void *arg),
-		 const void *arg);
+int ibtrace_loopback_ah_attr(struct ib_device *ibdev, u32 port_num, u32 lid,
+			     struct rdma_ah_attr *ah);
 
 #endif /* _IBTRACE_ADDR_H */

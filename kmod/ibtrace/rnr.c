@@ -33,14 +33,12 @@
 
 #include <linux/completion.h>
 #include <linux/jiffies.h>
-#include <linux/etherdevice.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <rdma/ib_addr.h>
-#include <rdma/ib_cache.h>
 #include <rdma/ib_verbs.h>
 
 #include "addr.h"
@@ -231,54 +229,17 @@ static int rnr_port_query(struct rnr_ctx *c, struct ib_port_attr *pattr)
 	return 0;
 }
 
-static bool rnr_gid_link_local(const struct ib_gid_attr *attr,
-			       const void *arg)
-{
-	return rdma_link_local_addr((struct in6_addr *)attr->gid.raw);
-}
-
-/* The port's own address: a RoCE v2 (else any) IPv6 link-local GID, or
- * the port's LID on InfiniBand.
- */
+/* The port's own address, for the loopback pair. */
 static int rnr_loopback_addr(struct rnr_ctx *c)
 {
-	struct rdma_ah_attr *ah = &c->ah_attr;
-	const struct ib_gid_attr *best;
 	struct ib_port_attr pattr;
-	struct net_device *ndev;
-	union ib_gid gid;
 	int err;
 
 	err = rnr_port_query(c, &pattr);
 	if (err)
 		return err;
-
-	memset(ah, 0, sizeof(*ah));
-	ah->type = rdma_ah_find_type(c->ibdev, c->port_num);
-	rdma_ah_set_port_num(ah, c->port_num);
-	if (ah->type != RDMA_AH_ATTR_TYPE_ROCE) {
-		if (!pattr.lid)
-			return -EADDRNOTAVAIL;
-		rdma_ah_set_dlid(ah, pattr.lid);
-		return 0;
-	}
-
-	best = ibtrace_best_gid(c->ibdev, c->port_num, rnr_gid_link_local,
-				NULL);
-	if (!best)
-		return -EADDRNOTAVAIL;
-	gid = best->gid;
-	rdma_ah_set_grh(ah, &gid, 0, best->index, IBTRACE_GRH_HOP_LIMIT, 0);
-	/* Kernel users give the DMAC resolved: ours, it is loopback. */
-	rcu_read_lock();
-	ndev = rdma_read_gid_attr_ndev_rcu(best);
-	if (IS_ERR(ndev))
-		err = PTR_ERR(ndev);
-	else
-		memcpy(ah->roce.dmac, ndev->dev_addr, ETH_ALEN);
-	rcu_read_unlock();
-	rdma_put_gid_attr(best);
-	return err;
+	return ibtrace_loopback_ah_attr(c->ibdev, c->port_num, pattr.lid,
+					&c->ah_attr);
 }
 
 static void rnr_pair_destroy(struct rnr_ctx *c)
@@ -1063,6 +1024,15 @@ static int rnr_put_code(struct sk_buff *skb, const struct rnr_code_res *r,
 	return 0;
 }
 
+static int rnr_put_nth(struct sk_buff *skb, const struct ibtrace_test_job *job,
+		       u32 i)
+{
+	const struct rnr_data *d = job->data;
+
+	return rnr_put_code(skb, &d->res[i], d->calib_ns,
+			    d->wire == IBTRACE_RNR_WIRE_TAPPED);
+}
+
 /* The request's RNR arguments and the figures; job->base.lock held. */
 static int ibtrace_rnr_fill(struct sk_buff *skb,
 			    const struct ibtrace_test_job *job,
@@ -1070,7 +1040,6 @@ static int ibtrace_rnr_fill(struct sk_buff *skb,
 {
 	const struct ibtrace_test_args *a = &job->args;
 	const struct rnr_data *d = job->data;
-	u32 i = 0;
 
 	if ((a->rnr_all ? nla_put_flag(skb, IBTRACE_A_TEST_RNR_ALL) :
 			  nla_put_u8(skb, IBTRACE_A_TEST_RNR_TIMER,
@@ -1097,15 +1066,8 @@ static int ibtrace_rnr_fill(struct sk_buff *skb,
 	     (d->wire_why && nla_put_string(skb, IBTRACE_A_TEST_RNR_WIRE_WHY,
 					    d->wire_why))))
 		return -EMSGSIZE;
-	if (what == IBTRACE_TEST_FILL_SUMMARY)
-		return 0;
-	if (what == IBTRACE_TEST_FILL_NEWEST && d->n_done)
-		i = d->n_done - 1;
-	for (; i < d->n_done; i++)
-		if (rnr_put_code(skb, &d->res[i], d->calib_ns,
-				 d->wire == IBTRACE_RNR_WIRE_TAPPED))
-			return -EMSGSIZE;
-	return 0;
+	return ibtrace_test_put_results(skb, job, what, d->n_done,
+					rnr_put_nth);
 }
 
 const struct ibtrace_test_def ibtrace_test_rnr = {

@@ -105,6 +105,10 @@ struct ibtrace_test_def {
  *	timer and rnr_retry
  * @rnr_recv_posted: negative control: the responder posts a receive
  *	buffer, so no RNR NAK happens
+ * @limit_objects: the limit test's kinds, bits of &enum ibtrace_limit_object
+ * @limit_max: most objects of a kind, 0 = no bound
+ * @limit_width: object sets made first
+ * @limit_budget_mb: memory the objects of one kind may take (estimated)
  */
 struct ibtrace_test_args {
 	struct ibtrace_smp_route route;
@@ -123,6 +127,10 @@ struct ibtrace_test_args {
 	u16 peer_port;
 	u32 deadline_ms;
 	bool rnr_recv_posted;
+	u32 limit_objects;
+	u32 limit_max;
+	u32 limit_width;
+	u32 limit_budget_mb;
 };
 
 /**
@@ -275,11 +283,20 @@ void ibtrace_test_restored(struct ibtrace_test_job *job, u8 restore);
 /* guidinfo.c */
 extern const struct ibtrace_test_def ibtrace_test_guidinfo;
 
+/* limit.c */
+extern const struct ibtrace_test_def ibtrace_test_limit;
+
 /* rnr.c */
 extern const struct ibtrace_test_def ibtrace_test_rnr;
 extern ushort ibtrace_rnr_responder_port;
 
 /* test_nl.c */
+typedef int (*ibtrace_test_put_t)(struct sk_buff *skb,
+				  const struct ibtrace_test_job *job, u32 i);
+int ibtrace_test_put_results(struct sk_buff *skb,
+			     const struct ibtrace_test_job *job,
+			     enum ibtrace_test_fill what, u32 n,
+			     ibtrace_test_put_t put);
 void ibtrace_nl_test_event(struct ibtrace_test_job *job, u8 event,
 			   int assert_idx);
 int ibtrace_nl_test_check(struct ibtrace_job *job, struct ibtrace_port *port,

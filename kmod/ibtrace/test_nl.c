@@ -22,8 +22,12 @@ static struct netlink_range_validation ibtrace_test_deadline_range = {
 	.min = 1, .max = IBTRACE_TEST_MAX_DEADLINE_MS,
 };
 
+static struct netlink_range_validation ibtrace_test_budget_range = {
+	.min = 1, .max = IBTRACE_TEST_LIMIT_MAX_BUDGET_MB,
+};
+
 const struct nla_policy
-ibtrace_test_run_policy[IBTRACE_A_JOB_DETACH + 1] = {
+ibtrace_test_run_policy[IBTRACE_A_TEST_LIMIT_BUDGET_MB + 1] = {
 	IBTRACE_NL_PORT_POLICY,
 	[IBTRACE_A_TEST_NAME] = { .type = NLA_NUL_STRING,
 				  .len = IBTRACE_TEST_NAME_MAX - 1 },
@@ -55,6 +59,13 @@ ibtrace_test_run_policy[IBTRACE_A_JOB_DETACH + 1] = {
 	[IBTRACE_A_TEST_DEADLINE_MS] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_test_deadline_range),
 	[IBTRACE_A_JOB_DETACH] = { .type = NLA_FLAG },
+	[IBTRACE_A_TEST_LIMIT_OBJECTS] =
+		NLA_POLICY_MASK(NLA_U32, BIT(__IBTRACE_LIMIT_MAX) - 1),
+	[IBTRACE_A_TEST_LIMIT_MAX] = NLA_POLICY_MIN(NLA_U32, 1),
+	[IBTRACE_A_TEST_LIMIT_WIDTH] =
+		NLA_POLICY_RANGE(NLA_U32, 1, IBTRACE_TEST_LIMIT_MAX_WIDTH),
+	[IBTRACE_A_TEST_LIMIT_BUDGET_MB] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_test_budget_range),
 };
 
 const struct nla_policy ibtrace_test_job_policy[IBTRACE_A_TEST_JOB + 1] = {
@@ -114,6 +125,21 @@ static int ibtrace_test_parse_rnr(struct nlattr **attrs,
 	return 0;
 }
 
+static void ibtrace_test_parse_limit(struct nlattr **attrs,
+				     struct ibtrace_test_args *args)
+{
+	struct nlattr *objects = attrs[IBTRACE_A_TEST_LIMIT_OBJECTS];
+
+	args->limit_objects = objects ? nla_get_u32(objects) :
+					BIT(__IBTRACE_LIMIT_MAX) - 1;
+	args->limit_max = ibtrace_nl_get_u32(attrs, IBTRACE_A_TEST_LIMIT_MAX, 0);
+	args->limit_width = ibtrace_nl_get_u32(attrs, IBTRACE_A_TEST_LIMIT_WIDTH,
+					       1);
+	args->limit_budget_mb =
+		ibtrace_nl_get_u32(attrs, IBTRACE_A_TEST_LIMIT_BUDGET_MB,
+				   IBTRACE_TEST_LIMIT_DEF_BUDGET_MB);
+}
+
 static int ibtrace_test_parse(struct nlattr **attrs, struct ibtrace_port *port,
 			      struct netlink_ext_ack *extack,
 			      struct ibtrace_test_args *args)
@@ -153,6 +179,7 @@ static int ibtrace_test_parse(struct nlattr **attrs, struct ibtrace_port *port,
 	ibtrace_nl_get_timing(attrs, IBTRACE_A_TEST_TIMEOUT_MS,
 			      IBTRACE_A_TEST_RETRIES, &args->timeout_ms,
 			      &args->retries);
+	ibtrace_test_parse_limit(attrs, args);
 	return ibtrace_test_parse_rnr(attrs, extack, args);
 }
 
@@ -356,6 +383,34 @@ int ibtrace_nl_test_fill(struct sk_buff *skb, struct ibtrace_job *job,
 			 bool full)
 {
 	return ibtrace_put_job_body(skb, ibtrace_test_job(job), full);
+}
+
+/**
+ * ibtrace_test_put_results() - a test's list of results, as much of it as
+ *	@what says: none in a summary, the newest in an event, all in a reply
+ * @skb: message being built
+ * @job: the job (its lock held)
+ * @what: &enum ibtrace_test_fill
+ * @n: results so far
+ * @put: puts result @i of @job (one nest)
+ *
+ * Return: 0 or -EMSGSIZE.
+ */
+int ibtrace_test_put_results(struct sk_buff *skb,
+			     const struct ibtrace_test_job *job,
+			     enum ibtrace_test_fill what, u32 n,
+			     ibtrace_test_put_t put)
+{
+	u32 i = 0;
+
+	if (what == IBTRACE_TEST_FILL_SUMMARY)
+		return 0;
+	if (what == IBTRACE_TEST_FILL_NEWEST && n)
+		i = n - 1;
+	for (; i < n; i++)
+		if (put(skb, job, i))
+			return -EMSGSIZE;
+	return 0;
 }
 
 /**

@@ -151,6 +151,25 @@
  */
 #define IBTRACE_TEST_MAX_DEADLINE_MS	600000
 
+/**
+ * define IBTRACE_TEST_LIMIT_DEF_BUDGET_MB - memory the limit test lets its
+ *	objects take (by its estimate per object) when
+ *	%IBTRACE_A_TEST_LIMIT_BUDGET_MB is absent
+ */
+#define IBTRACE_TEST_LIMIT_DEF_BUDGET_MB	64
+
+/**
+ * define IBTRACE_TEST_LIMIT_MAX_BUDGET_MB - largest budget
+ *	%IBTRACE_A_TEST_LIMIT_BUDGET_MB accepts, from 1
+ */
+#define IBTRACE_TEST_LIMIT_MAX_BUDGET_MB	4096
+
+/**
+ * define IBTRACE_TEST_LIMIT_MAX_WIDTH - most object sets
+ *	%IBTRACE_A_TEST_LIMIT_WIDTH asks for, from 1 (1 when absent)
+ */
+#define IBTRACE_TEST_LIMIT_MAX_WIDTH		64
+
 /* Traces that may run at once; one more is refused with EBUSY. */
 #define IBTRACE_TRACE_MAX_RUNNING	64
 /* Longest directed route a trace follows (IBA C14-6: hop count 0..63). */
@@ -488,6 +507,21 @@ enum ibtrace_cmd {
  *	connection (repeated)
  * @IBTRACE_A_SERVER_STATS: nest, &enum ibtrace_server_stat_attr, counters
  *	since the server started
+ * @IBTRACE_A_TEST_LIMIT_OBJECTS: u32, the limit test: the objects to
+ *	exhaust, a mask of bits (1 << &enum ibtrace_limit_object); absent:
+ *	all of them
+ * @IBTRACE_A_TEST_LIMIT_MAX: u32, the limit test: most objects of a kind
+ *	it creates (dapltest's -m; for size_mr, pages of the largest
+ *	region); absent: until the device or the memory budget stops it
+ * @IBTRACE_A_TEST_LIMIT_WIDTH: u32, the limit test: sets of {PD, CQ, QP}
+ *	made first, over which the objects under test are spread
+ *	(dapltest's -w; 1..%IBTRACE_TEST_LIMIT_MAX_WIDTH, default 1)
+ * @IBTRACE_A_TEST_LIMIT_BUDGET_MB: u32, the limit test: memory its objects
+ *	may take, by its estimate per object (1..
+ *	%IBTRACE_TEST_LIMIT_MAX_BUDGET_MB, default
+ *	%IBTRACE_TEST_LIMIT_DEF_BUDGET_MB)
+ * @IBTRACE_A_TEST_LIMIT: nest, &enum ibtrace_limit_attr, what the limit
+ *	test found for one kind of object (repeated, in the order run)
  * @__IBTRACE_A_MAX: number of attributes + 1
  * @IBTRACE_A_MAX: highest attribute number
  */
@@ -587,6 +621,11 @@ enum ibtrace_attr {
 	IBTRACE_A_SERVER_CONNS,
 	IBTRACE_A_SERVER_CONN,
 	IBTRACE_A_SERVER_STATS,
+	IBTRACE_A_TEST_LIMIT_OBJECTS,
+	IBTRACE_A_TEST_LIMIT_MAX,
+	IBTRACE_A_TEST_LIMIT_WIDTH,
+	IBTRACE_A_TEST_LIMIT_BUDGET_MB,
+	IBTRACE_A_TEST_LIMIT,
 
 	__IBTRACE_A_MAX,
 	IBTRACE_A_MAX = __IBTRACE_A_MAX - 1
@@ -1208,6 +1247,97 @@ enum ibtrace_server_stat_attr {
 
 	__IBTRACE_SERVER_STAT_MAX,
 	IBTRACE_SERVER_STAT_MAX = __IBTRACE_SERVER_STAT_MAX - 1
+};
+
+/**
+ * enum ibtrace_limit_object - what the limit test exhausts (dapltest -T L)
+ * @IBTRACE_LIMIT_PD: protection domains (ib_alloc_pd), against max_pd
+ * @IBTRACE_LIMIT_CQ: completion queues of 16 entries, against max_cq
+ * @IBTRACE_LIMIT_QP: RC queue pairs of 16 send and 16 receive WRs on the
+ *	sets' PDs and CQs, against max_qp
+ * @IBTRACE_LIMIT_MR: fast-registration memory regions of one page
+ *	(ib_alloc_mr), against max_mr
+ * @IBTRACE_LIMIT_RPOST: receive WRs of one page posted to one QP until
+ *	it is full, against max_qp_wr
+ * @IBTRACE_LIMIT_SIZE_MR: the largest fast-registration region
+ *	(ib_alloc_mr of N pages, N doubled then bisected), in bytes, against
+ *	max_fast_reg_page_list_len pages
+ * @IBTRACE_LIMIT_AH: address handles to the port itself, against max_ah
+ * @IBTRACE_LIMIT_SRQ: shared receive queues of 16 WRs, against max_srq
+ * @__IBTRACE_LIMIT_MAX: number of kinds
+ * @IBTRACE_LIMIT_MAX: the last kind
+ */
+enum ibtrace_limit_object {
+	IBTRACE_LIMIT_PD,
+	IBTRACE_LIMIT_CQ,
+	IBTRACE_LIMIT_QP,
+	IBTRACE_LIMIT_MR,
+	IBTRACE_LIMIT_RPOST,
+	IBTRACE_LIMIT_SIZE_MR,
+	IBTRACE_LIMIT_AH,
+	IBTRACE_LIMIT_SRQ,
+
+	__IBTRACE_LIMIT_MAX,
+	IBTRACE_LIMIT_MAX = __IBTRACE_LIMIT_MAX - 1
+};
+
+/**
+ * enum ibtrace_limit_end - what ended the count of one kind of object
+ * @IBTRACE_LIMIT_END_DEVICE: the device refused one more
+ *	(%IBTRACE_LIMIT_A_ERRNO says how)
+ * @IBTRACE_LIMIT_END_MAX: %IBTRACE_A_TEST_LIMIT_MAX was reached
+ * @IBTRACE_LIMIT_END_BUDGET: the memory budget was reached, not the
+ *	device's limit (%IBTRACE_A_TEST_LIMIT_BUDGET_MB)
+ * @IBTRACE_LIMIT_END_HOST_MEMORY: the host ran low on memory first (less
+ *	available than an eighth of its RAM)
+ * @IBTRACE_LIMIT_END_STOPPED: the job was cancelled or its device went
+ *	away
+ * @IBTRACE_LIMIT_END_SETUP: the objects it needs first (the sets) could
+ *	not be made (%IBTRACE_LIMIT_A_ERRNO)
+ */
+enum ibtrace_limit_end {
+	IBTRACE_LIMIT_END_DEVICE,
+	IBTRACE_LIMIT_END_MAX,
+	IBTRACE_LIMIT_END_BUDGET,
+	IBTRACE_LIMIT_END_HOST_MEMORY,
+	IBTRACE_LIMIT_END_STOPPED,
+	IBTRACE_LIMIT_END_SETUP,
+};
+
+/**
+ * enum ibtrace_limit_attr - the limit test's figures for one kind of object
+ * @IBTRACE_LIMIT_A_UNSPEC: unused
+ * @IBTRACE_LIMIT_A_PAD: padding
+ * @IBTRACE_LIMIT_A_OBJECT: u8, &enum ibtrace_limit_object
+ * @IBTRACE_LIMIT_A_COUNT: u64, objects made before the end (receive WRs
+ *	posted; for size_mr the bytes of the largest region)
+ * @IBTRACE_LIMIT_A_IN_USE: u64, objects of the kind the device held
+ *	before (its resource tracking; the kernel's own users included)
+ * @IBTRACE_LIMIT_A_ADVERTISED: u64, what the device's attributes promise
+ *	(for rpost the WRs of the QP as created, for size_mr in bytes)
+ * @IBTRACE_LIMIT_A_END: u8, &enum ibtrace_limit_end
+ * @IBTRACE_LIMIT_A_ERRNO: u32, with %IBTRACE_LIMIT_END_DEVICE or
+ *	%IBTRACE_LIMIT_END_SETUP: the error of the refusal
+ * @IBTRACE_LIMIT_A_ELAPSED_NS: u64, time to make and free them
+ * @IBTRACE_LIMIT_A_ESTIMATE: u32, bytes the test reckons one object takes
+ *	(per page for size_mr, per WR for rpost)
+ * @__IBTRACE_LIMIT_A_MAX: number of attributes + 1
+ * @IBTRACE_LIMIT_A_MAX: highest attribute number
+ */
+enum ibtrace_limit_attr {
+	IBTRACE_LIMIT_A_UNSPEC,
+	IBTRACE_LIMIT_A_PAD,
+	IBTRACE_LIMIT_A_OBJECT,
+	IBTRACE_LIMIT_A_COUNT,
+	IBTRACE_LIMIT_A_IN_USE,
+	IBTRACE_LIMIT_A_ADVERTISED,
+	IBTRACE_LIMIT_A_END,
+	IBTRACE_LIMIT_A_ERRNO,
+	IBTRACE_LIMIT_A_ELAPSED_NS,
+	IBTRACE_LIMIT_A_ESTIMATE,
+
+	__IBTRACE_LIMIT_A_MAX,
+	IBTRACE_LIMIT_A_MAX = __IBTRACE_LIMIT_A_MAX - 1
 };
 
 #endif /* _UAPI_LINUX_IBTRACE_H */
