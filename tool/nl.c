@@ -164,6 +164,22 @@ static struct nla_policy ibt_policy[IBTRACE_A_MAX + 1] = {
 	[IBTRACE_A_JOB_MESSAGE]		= { .type = NLA_STRING },
 	[IBTRACE_A_JOB_ELAPSED_NS]	= U64,
 	[IBTRACE_A_JOB_DETACH]		= { .type = NLA_FLAG },
+	[IBTRACE_A_TEST_LIMIT_OBJECTS]	= U32,
+	[IBTRACE_A_TEST_LIMIT_MAX]	= U32,
+	[IBTRACE_A_TEST_LIMIT_WIDTH]	= U32,
+	[IBTRACE_A_TEST_LIMIT_BUDGET_MB] = U32,
+	[IBTRACE_A_TEST_LIMIT]		= { .type = NLA_NESTED },
+};
+
+static struct nla_policy ibt_limit_policy[IBTRACE_LIMIT_A_MAX + 1] = {
+	[IBTRACE_LIMIT_A_OBJECT]	= U8,
+	[IBTRACE_LIMIT_A_COUNT]		= U64,
+	[IBTRACE_LIMIT_A_IN_USE]	= U64,
+	[IBTRACE_LIMIT_A_ADVERTISED]	= U64,
+	[IBTRACE_LIMIT_A_END]		= U8,
+	[IBTRACE_LIMIT_A_ERRNO]		= U32,
+	[IBTRACE_LIMIT_A_ELAPSED_NS]	= U64,
+	[IBTRACE_LIMIT_A_ESTIMATE]	= U32,
 };
 
 static struct nla_policy ibt_assert_policy[IBTRACE_ASSERT_A_MAX + 1] = {
@@ -325,6 +341,10 @@ static const char *const ibt_attr_names[IBTRACE_A_MAX + 1] = {
 	[IBTRACE_A_SERVER_PORT]		= "server_port",
 	[IBTRACE_A_SERVER_MAX_CONNS]	= "server_max_conns",
 	[IBTRACE_A_SERVER_MAX_HOLD_MS]	= "server_max_hold_ms",
+	[IBTRACE_A_TEST_LIMIT_OBJECTS]	= "test_limit_objects",
+	[IBTRACE_A_TEST_LIMIT_MAX]	= "test_limit_max",
+	[IBTRACE_A_TEST_LIMIT_WIDTH]	= "test_limit_width",
+	[IBTRACE_A_TEST_LIMIT_BUDGET_MB] = "test_limit_budget_mb",
 };
 
 /* The family ibt_nl_open() resolves. */
@@ -408,12 +428,15 @@ static const struct {
 	  "test exchange" },
 	{ IBTRACE_A_TEST_RNR_CODE, IBTRACE_RNR_A_MAX, ibt_rnr_policy,
 	  "RNR timer code" },
+	{ IBTRACE_A_TEST_LIMIT, IBTRACE_LIMIT_A_MAX, ibt_limit_policy,
+	  "limit figures" },
 };
 
 /*
  * Attributes of nest @nest (IBTRACE_A_AGENT_STATS, IBTRACE_A_PING_PROBE,
  * IBTRACE_A_PING_SUMMARY, IBTRACE_A_TRACE_HOP, IBTRACE_A_TEST_ASSERTION,
- * IBTRACE_A_TEST_EXCHANGE or IBTRACE_A_TEST_RNR_CODE); @tb has room for that nest's *_MAX + 1.
+ * IBTRACE_A_TEST_EXCHANGE, IBTRACE_A_TEST_RNR_CODE or IBTRACE_A_TEST_LIMIT);
+ * @tb has room for that nest's *_MAX + 1.
  */
 int ibt_nl_parse_nest(struct ibt *ctx, struct nlattr *nest, struct nlattr **tb)
 {

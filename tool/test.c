@@ -13,11 +13,13 @@
  *              [--retry N] [--size BYTES] [--iterations K]
  *              [--poll busy|event] [--peer GID] [--peer-port PORT]
  *              [--deadline MS] [--recv-posted] [-v] [--detach]
+ *   ibtracectl [-j] [-d DEV] [-p PORT] test run limit [-m MAX] [-w WIDTH]
+ *              [--budget MB] [OBJECT...] [-v] [--detach]
  *   ibtracectl [-j] test show [JOB] [-v]
  *   ibtracectl test cancel JOB
  *
- * run: each test the tool knows (ibt_tests[]: guidinfo, rnr, one file
- * each) takes only its own options, checked before anything is sent; a
+ * run: each test the tool knows (ibt_tests[]: guidinfo, rnr, limit, one
+ * file each) takes only its own options (limit also words: the objects), checked before anything is sent; a
  * test it does not know gets them all, for the kernel to judge. guidinfo: the DUT is the local
  * port (-d, -p; without -d the first Active InfiniBand port), the node at
  * the end of the directed route --dr (exit ports from the local node
@@ -124,6 +126,7 @@
 
 
 #define TESTS_MAX	16	/* bits of struct run_opt.tests */
+#define RUN_WORDS_MAX	16	/* words after a test's name (limit's objects) */
 
 /* The tests' lines of "ibtracectl --help". */
 /* The text member at offset @off of each test's struct ibt_test_def. */
@@ -853,10 +856,35 @@ out:
 	return ret;
 }
 
+/*
+ * The words after the test's name: each to the test's word(), which only
+ * some tests have (limit: the objects); none for a test the tool does not
+ * know.
+ */
+static int run_words(struct run *t, const char *const *words)
+{
+	size_t k;
+	int ret;
+
+	for (k = 0; ibt_tests[k] && ibt_tests[k] != t->def; k++)
+		;
+	for (; *words; words++) {
+		if (!t->def || !t->def->word)
+			return ibt_err(IBT_EXIT_USAGE,
+				       "unexpected argument \"%s\" after test %s",
+				       *words, t->name);
+		ret = t->def->word(t->args[k], *words);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static int test_run(struct ibt *ctx)
 {
 	struct run *t = calloc(1, sizeof(*t));
-	const char *name = NULL;
+	const char *words[1 + RUN_WORDS_MAX + 1] = { NULL };
+	const char *name;
 	size_t k;
 	int ret = 0;
 
@@ -868,8 +896,9 @@ static int test_run(struct ibt *ctx)
 			ret = ibt_err(IBT_EXIT_ERR, "out of memory");
 	}
 	if (!ret)
-		ret = test_args(ctx, "run", t, &name, 1, 1,
+		ret = test_args(ctx, "run", t, words, 1, 1 + RUN_WORDS_MAX,
 				"a test name (see ibtracectl test list)");
+	name = words[0];
 	if (!ret && test_name_ok(name))
 		ret = ibt_err(IBT_EXIT_USAGE,
 			      "bad test name \"%s\"; \"ibtracectl test list\" shows the tests",
@@ -877,8 +906,10 @@ static int test_run(struct ibt *ctx)
 	if (!ret) {
 		snprintf(t->name, sizeof(t->name), "%s", name);
 		t->def = test_def_find(t->name);
-		ret = run_opts_check(ctx, t);
+		ret = run_words(t, words + 1);
 	}
+	if (!ret)
+		ret = run_opts_check(ctx, t);
 	if (!ret)
 		ret = run_go(ctx, t);
 	for (k = 0; k < TESTS_MAX; k++)

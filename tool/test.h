@@ -97,6 +97,8 @@ struct ibt_test_opt {
  *	ending with { NULL }; the same name in two tests is one option
  * @args_size: bytes of its parsed options, allocated zeroed for a run
  * @opt: option @id's argument @arg into @args; 0 or a printed usage error
+ * @word: optional: a word after the test's name (limit: an object); 0 or
+ *	a printed usage error; without it the test takes no such words
  * @check: optional: the options agree with each other; 0 or a printed
  *	usage error
  * @local_port: optional: the local port its options name (0: none), the
@@ -139,6 +141,7 @@ struct ibt_test_def {
 	const struct ibt_test_opt *opts;
 	size_t args_size;
 	int (*opt)(void *args, int id, const char *arg);
+	int (*word)(void *args, const char *word);
 	int (*check)(const void *args);
 	uint32_t (*local_port)(const void *args);
 	const char *local_port_opt;
@@ -172,6 +175,7 @@ const struct ibt_test_def *test_def_of(const struct result *r);
 /* the tests, one file each */
 extern const struct ibt_test_def test_guidinfo;
 extern const struct ibt_test_def test_rnr;
+extern const struct ibt_test_def test_limit;
 
 /* test_result.c: decoding */
 void test_result_free(struct result *r);

@@ -1,0 +1,461 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The limit test (the kernel's limit.c, after dapltest -T L), as the tool
+ * knows it: "test run limit [-m MAX] [-w WIDTH] [--budget MB] [OBJECT...]"
+ * with OBJECT among pd cq qp mr rpost size_mr ah srq (default all), the
+ * figures of each kind of object (IBTRACE_A_TEST_LIMIT) and how they
+ * print: a line per kind as it is counted, then a table:
+ *
+ *   job 4 test limit seed dapltest -T L dut rxe0/1 local: width 1 budget 64 MiB max 2000
+ *   object          made  in use    advertised  ended by            time
+ *   pd              2000       2       1048576  max                 0.41 s
+ *   ah             32767       0         32767  device: Cannot allocate memory  9.90 s
+ *   size_mr      2.0 GiB       -       2.0 MiB  budget              0.20 s
+ *
+ * JSON keys (with the framework's): objects (names asked for), max, width,
+ * budget_mb and limits [{object, made, in_use, advertised, end ("device",
+ * "max", "budget", "host_memory", "stopped", "setup"), errno, elapsed_ns,
+ * estimate}] (made and advertised in bytes for size_mr).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+#include <netlink/attr.h>
+#include <netlink/msg.h>
+
+#include "ibtracectl.h"
+#include "test.h"
+
+enum {
+	OPT_MAX,
+	OPT_WIDTH,
+	OPT_BUDGET,
+};
+
+static const struct ibt_test_opt limit_opts[] = {
+	{ "max",	'm', true, OPT_MAX },
+	{ "width",	'w', true, OPT_WIDTH },
+	{ "budget",	0,   true, OPT_BUDGET },
+	{ NULL },
+};
+
+/* The kinds of object, by enum ibtrace_limit_object. */
+static const char *const limit_names[] = {
+	[IBTRACE_LIMIT_PD]	= "pd",
+	[IBTRACE_LIMIT_CQ]	= "cq",
+	[IBTRACE_LIMIT_QP]	= "qp",
+	[IBTRACE_LIMIT_MR]	= "mr",
+	[IBTRACE_LIMIT_RPOST]	= "rpost",
+	[IBTRACE_LIMIT_SIZE_MR]	= "size_mr",
+	[IBTRACE_LIMIT_AH]	= "ah",
+	[IBTRACE_LIMIT_SRQ]	= "srq",
+};
+
+/* What ended a count, by enum ibtrace_limit_end, as in JSON. */
+static const char *const limit_ends[] = {
+	[IBTRACE_LIMIT_END_DEVICE]	= "device",
+	[IBTRACE_LIMIT_END_MAX]		= "max",
+	[IBTRACE_LIMIT_END_BUDGET]	= "budget",
+	[IBTRACE_LIMIT_END_HOST_MEMORY]	= "host_memory",
+	[IBTRACE_LIMIT_END_STOPPED]	= "stopped",
+	[IBTRACE_LIMIT_END_SETUP]	= "setup",
+};
+
+struct limit_args {
+	uint32_t max, width, budget_mb, objects;
+	bool has_max, has_width, has_budget;
+};
+
+/* The figures of one kind (IBTRACE_A_TEST_LIMIT). */
+struct limit_res {
+	bool have[IBTRACE_LIMIT_A_MAX + 1];
+	uint64_t val[IBTRACE_LIMIT_A_MAX + 1];
+};
+
+/* What only this test's results have (struct result.data). */
+struct limit_data {
+	struct limit_res *res;		/* in the order counted */
+	size_t nres;
+};
+
+static const char *name_of(const char *const *names, size_t n, uint64_t v)
+{
+	return v < n && names[v] ? names[v] : "?";
+}
+
+#define LIMIT_NAME(v)	name_of(limit_names, IBT_ARRAY_SIZE(limit_names), v)
+#define LIMIT_END(v)	name_of(limit_ends, IBT_ARRAY_SIZE(limit_ends), v)
+
+/* Options and words */
+
+static int limit_opt(void *args, int id, const char *arg)
+{
+	struct limit_args *t = args;
+
+	switch (id) {
+	case OPT_MAX:
+		return ibt_opt_u32("-m", arg, 1, UINT32_MAX, &t->max, &t->has_max);
+	case OPT_WIDTH:
+		return ibt_opt_u32("-w", arg, 1, IBTRACE_TEST_LIMIT_MAX_WIDTH,
+				   &t->width, &t->has_width);
+	default: /* OPT_BUDGET */
+		return ibt_opt_range("--budget", arg, 1,
+				     IBTRACE_TEST_LIMIT_MAX_BUDGET_MB, "", " MiB",
+				     &t->budget_mb, &t->has_budget);
+	}
+}
+
+/* An object named after the test's name: one more kind to count. */
+static int limit_word(void *args, const char *word)
+{
+	struct limit_args *t = args;
+	size_t k;
+
+	for (k = 0; k < IBT_ARRAY_SIZE(limit_names); k++)
+		if (!strcmp(word, limit_names[k])) {
+			t->objects |= 1u << k;
+			return 0;
+		}
+	return ibt_err(IBT_EXIT_USAGE,
+		       "unknown object \"%s\" for test limit: expected pd, cq, qp, mr, rpost, size_mr, ah or srq",
+		       word);
+}
+
+static int limit_request(struct nl_msg *msg, const void *args)
+{
+	const struct limit_args *t = args;
+
+	if ((t->objects &&
+	     nla_put_u32(msg, IBTRACE_A_TEST_LIMIT_OBJECTS, t->objects) < 0) ||
+	    (t->has_max && nla_put_u32(msg, IBTRACE_A_TEST_LIMIT_MAX, t->max) < 0) ||
+	    (t->has_width &&
+	     nla_put_u32(msg, IBTRACE_A_TEST_LIMIT_WIDTH, t->width) < 0) ||
+	    (t->has_budget &&
+	     nla_put_u32(msg, IBTRACE_A_TEST_LIMIT_BUDGET_MB, t->budget_mb) < 0))
+		return -1;
+	return 0;
+}
+
+/* Decoding */
+
+static const struct limit_data limit_none;
+
+static const struct limit_data *limit_of(const struct result *r)
+{
+	return r->data_def == &test_limit ? r->data : &limit_none;
+}
+
+/* A result of the limit test by its attributes (its name aside). */
+static bool limit_owns(const struct result *r)
+{
+	return limit_of(r)->nres || r->have[IBTRACE_A_TEST_LIMIT_OBJECTS];
+}
+
+/* The figures of one kind: they replace those of the same kind. */
+static int absorb_res(struct ibt *ctx, struct limit_data *d, struct nlattr *nest)
+{
+	struct nlattr *tb[IBTRACE_LIMIT_A_MAX + 1];
+	struct limit_res c = { 0 }, *v;
+	size_t k;
+	int i, ret;
+
+	ret = ibt_nl_parse_nest(ctx, nest, tb);
+	if (ret)
+		return ret;
+	if (!tb[IBTRACE_LIMIT_A_OBJECT])
+		return ibt_err(IBT_EXIT_ERR, "malformed kernel reply: limit figures without an object");
+	for (i = IBTRACE_LIMIT_A_OBJECT; i <= IBTRACE_LIMIT_A_MAX; i++) {
+		if (!tb[i])
+			continue;
+		c.have[i] = true;
+		c.val[i] = ibt_nla_uint(tb[i]);
+	}
+	for (k = 0; k < d->nres; k++)
+		if (d->res[k].val[IBTRACE_LIMIT_A_OBJECT] == c.val[IBTRACE_LIMIT_A_OBJECT]) {
+			d->res[k] = c;
+			return 0;
+		}
+	v = realloc(d->res, (d->nres + 1) * sizeof(*v));
+	if (!v)
+		return ibt_err(IBT_EXIT_ERR, "out of memory");
+	d->res = v;
+	d->res[d->nres++] = c;
+	return 0;
+}
+
+static const int limit_attrs[] = {
+	IBTRACE_A_TEST_LIMIT,
+	0,
+};
+
+static int limit_absorb(struct ibt *ctx, struct result *r, void *data,
+			struct nlattr *a)
+{
+	(void)r;
+	return absorb_res(ctx, data, a);
+}
+
+/* @k's figures replace @d's. */
+static void limit_take(void *data, void *k_data)
+{
+	struct limit_data *d = data, *k = k_data;
+
+	free(d->res);
+	d->res = NULL;
+	d->nres = 0;
+	if (!k)
+		return;
+	d->res = k->res;
+	d->nres = k->nres;
+	k->res = NULL;
+	k->nres = 0;
+}
+
+static void limit_free(void *data)
+{
+	struct limit_data *d = data;
+
+	free(d->res);
+}
+
+/* Text */
+
+static uint64_t rval(const struct limit_res *c, int a)
+{
+	return c->val[a];
+}
+
+/* "1.5 GiB", "512 B": a size_mr figure. */
+static const char *bytes_str(uint64_t b, char *buf, size_t len)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	double v = (double)b;
+	size_t u = 0;
+
+	while (v >= 1024 && u + 1 < IBT_ARRAY_SIZE(units)) {
+		v /= 1024;
+		u++;
+	}
+	if (u)
+		snprintf(buf, len, "%.1f %s", v, units[u]);
+	else
+		snprintf(buf, len, "%" PRIu64 " B", b);
+	return buf;
+}
+
+/* A count of @c: bytes for size_mr, "-" when the kernel did not send it. */
+static const char *count_str(const struct limit_res *c, int a, char *buf,
+			     size_t len)
+{
+	if (!c->have[a])
+		return "-";
+	if (rval(c, IBTRACE_LIMIT_A_OBJECT) == IBTRACE_LIMIT_SIZE_MR)
+		return bytes_str(rval(c, a), buf, len);
+	snprintf(buf, len, "%" PRIu64, rval(c, a));
+	return buf;
+}
+
+/* "device: Cannot allocate memory", "budget", ... */
+static const char *end_str(const struct limit_res *c, char *buf, size_t len)
+{
+	uint64_t end = rval(c, IBTRACE_LIMIT_A_END);
+
+	if (c->have[IBTRACE_LIMIT_A_ERRNO])
+		snprintf(buf, len, "%s: %s", LIMIT_END(end),
+			 strerror((int)rval(c, IBTRACE_LIMIT_A_ERRNO)));
+	else
+		snprintf(buf, len, "%s", LIMIT_END(end));
+	return buf;
+}
+
+/*
+ * The live line of each kind counted that has none yet (@shown: the
+ * kinds printed, by bit):
+ *   job 4: pd: 2000 made (ended by max), advertised 1048576, 2 in use before, 410.00 ms
+ */
+static void limit_progress_text(uint64_t job, const struct result *ev,
+				uint32_t *shown)
+{
+	const struct limit_data *d = limit_of(ev);
+	char m[32], a[32], e[96], t[32];
+	size_t i;
+
+	for (i = 0; i < d->nres; i++) {
+		const struct limit_res *c = &d->res[i];
+		uint32_t bit = 1u << (rval(c, IBTRACE_LIMIT_A_OBJECT) & 31);
+
+		if (*shown & bit)
+			continue;
+		*shown |= bit;
+		printf("job %" PRIu64 ": %s: %s made (ended by %s), advertised %s, %" PRIu64 " in use before, %s\n",
+		       job, LIMIT_NAME(rval(c, IBTRACE_LIMIT_A_OBJECT)),
+		       count_str(c, IBTRACE_LIMIT_A_COUNT, m, sizeof(m)),
+		       end_str(c, e, sizeof(e)),
+		       count_str(c, IBTRACE_LIMIT_A_ADVERTISED, a, sizeof(a)),
+		       rval(c, IBTRACE_LIMIT_A_IN_USE),
+		       ibt_dur_str((int64_t)rval(c, IBTRACE_LIMIT_A_ELAPSED_NS), false,
+				   t, sizeof(t)));
+		fflush(stdout);
+	}
+}
+
+/* The object names of a mask, "pd cq" (all of them: "all"). */
+static const char *objects_str(uint64_t mask, char *buf, size_t len)
+{
+	size_t k, off = 0;
+
+	buf[0] = 0;
+	if (mask == (1u << IBT_ARRAY_SIZE(limit_names)) - 1)
+		return "all";
+	for (k = 0; k < IBT_ARRAY_SIZE(limit_names) && off < len; k++)
+		if (mask & (1u << k))
+			off += snprintf(buf + off, len - off, "%s%s", off ? " " : "",
+					limit_names[k]);
+	return buf;
+}
+
+/* What the header line says after "dut DEV/PORT local:" */
+static void limit_head_text(const struct result *r)
+{
+	char b[96];
+
+	putchar(':');
+	if (r->have[IBTRACE_A_TEST_LIMIT_OBJECTS])
+		printf(" objects %s",
+		       objects_str(test_rval(r, IBTRACE_A_TEST_LIMIT_OBJECTS), b, sizeof(b)));
+	if (r->have[IBTRACE_A_TEST_LIMIT_WIDTH])
+		printf(" width %" PRIu64, test_rval(r, IBTRACE_A_TEST_LIMIT_WIDTH));
+	if (r->have[IBTRACE_A_TEST_LIMIT_BUDGET_MB])
+		printf(" budget %" PRIu64 " MiB", test_rval(r, IBTRACE_A_TEST_LIMIT_BUDGET_MB));
+	if (r->have[IBTRACE_A_TEST_LIMIT_MAX])
+		printf(" max %" PRIu64, test_rval(r, IBTRACE_A_TEST_LIMIT_MAX));
+}
+
+/* One row per kind counted. */
+static void limit_body_text(const struct result *r)
+{
+	const struct limit_data *d = limit_of(r);
+	char m[32], u[32], a[32], e[96], t[32];
+	size_t i;
+
+	if (!d->nres) {
+		printf("no object counted\n");
+		return;
+	}
+	printf("%-8s %12s %8s %13s  %-30s %10s\n", "object", "made", "in use",
+	       "advertised", "ended by", "time");
+	for (i = 0; i < d->nres; i++) {
+		const struct limit_res *c = &d->res[i];
+		bool untracked = rval(c, IBTRACE_LIMIT_A_OBJECT) == IBTRACE_LIMIT_RPOST ||
+				 rval(c, IBTRACE_LIMIT_A_OBJECT) == IBTRACE_LIMIT_SIZE_MR ||
+				 rval(c, IBTRACE_LIMIT_A_OBJECT) == IBTRACE_LIMIT_AH;
+
+		printf("%-8s %12s %8s %13s  %-30s %10s\n",
+		       LIMIT_NAME(rval(c, IBTRACE_LIMIT_A_OBJECT)),
+		       count_str(c, IBTRACE_LIMIT_A_COUNT, m, sizeof(m)),
+		       untracked ? "-" : count_str(c, IBTRACE_LIMIT_A_IN_USE, u, sizeof(u)),
+		       count_str(c, IBTRACE_LIMIT_A_ADVERTISED, a, sizeof(a)),
+		       end_str(c, e, sizeof(e)),
+		       ibt_dur_str((int64_t)rval(c, IBTRACE_LIMIT_A_ELAPSED_NS), false,
+				   t, sizeof(t)));
+	}
+}
+
+static void limit_running_text(const struct result *r)
+{
+	printf("verdict: none yet (running, %zu kinds of object counted so far)\n",
+	       limit_of(r)->nres);
+}
+
+/* JSON */
+
+static void limit_res_json(struct ibt *ctx, const struct limit_res *c)
+{
+	static const struct ibt_num_key nums[] = {
+		{ IBTRACE_LIMIT_A_COUNT,	"made" },
+		{ IBTRACE_LIMIT_A_IN_USE,	"in_use" },
+		{ IBTRACE_LIMIT_A_ADVERTISED,	"advertised" },
+		{ IBTRACE_LIMIT_A_ERRNO,	"errno" },
+		{ IBTRACE_LIMIT_A_ELAPSED_NS,	"elapsed_ns" },
+		{ IBTRACE_LIMIT_A_ESTIMATE,	"estimate" },
+	};
+
+	ibt_out_obj_begin(ctx, NULL);
+	ibt_out_json(ctx, "object",
+		     json_object_new_string(LIMIT_NAME(rval(c, IBTRACE_LIMIT_A_OBJECT))));
+	if (c->have[IBTRACE_LIMIT_A_END])
+		ibt_out_json(ctx, "end",
+			     json_object_new_string(LIMIT_END(rval(c, IBTRACE_LIMIT_A_END))));
+	ibt_out_nums(ctx, nums, IBT_ARRAY_SIZE(nums), c->have, c->val);
+	ibt_out_obj_end(ctx);
+}
+
+/* The limit test's keys of a result object. */
+static void limit_json(struct ibt *ctx, const struct result *r)
+{
+	static const struct ibt_num_key nums[] = {
+		{ IBTRACE_A_TEST_LIMIT_MAX,		"max" },
+		{ IBTRACE_A_TEST_LIMIT_WIDTH,		"width" },
+		{ IBTRACE_A_TEST_LIMIT_BUDGET_MB,	"budget_mb" },
+	};
+	const struct limit_data *d = limit_of(r);
+	uint64_t mask = test_rval(r, IBTRACE_A_TEST_LIMIT_OBJECTS);
+	size_t i;
+
+	if (r->have[IBTRACE_A_TEST_LIMIT_OBJECTS]) {
+		ibt_out_arr_begin(ctx, "objects");
+		for (i = 0; i < IBT_ARRAY_SIZE(limit_names); i++)
+			if (mask & (1u << i))
+				ibt_out_json(ctx, NULL,
+					     json_object_new_string(limit_names[i]));
+		ibt_out_arr_end(ctx);
+	}
+	ibt_out_nums(ctx, nums, IBT_ARRAY_SIZE(nums), r->have, r->val);
+	ibt_out_arr_begin(ctx, "limits");
+	for (i = 0; i < d->nres; i++)
+		limit_res_json(ctx, &d->res[i]);
+	ibt_out_arr_end(ctx);
+}
+
+const struct ibt_test_def test_limit = {
+	.name		= "limit",
+	.synopsis	=
+"  test run limit [-m MAX] [-w WIDTH] [--budget MB] [OBJECT...] [-v] [--detach]\n",
+	.usage		=
+"       ibtracectl [-j] [--pretty] [-d DEV] [-p PORT] test run limit\n"
+"                  [-m|--max MAX] [-w|--width WIDTH] [--budget MB]\n"
+"                  [pd] [cq] [qp] [mr] [rpost] [size_mr] [ah] [srq]\n"
+"                  [-v|--verbose] [--detach]\n",
+	.help		=
+"limit: how many objects of each kind the local device (-d, -p; without -d\n"
+"the first Active port, InfiniBand or RoCE) makes before it refuses one,\n"
+"against what it advertises, as dapltest -T L: pd cq qp mr rpost (receive\n"
+"WRs on one QP) size_mr (the largest MR) ah srq, default all. -w: sets of\n"
+"{PD, CQ, QP} made first, the objects spread over them, 1.." IBT_STR(IBTRACE_TEST_LIMIT_MAX_WIDTH) " (default 1);\n"
+"-m: most objects of a kind (size_mr: pages), default until refused;\n"
+"--budget: memory the objects of a kind may take by the module's\n"
+"estimate, 1.." IBT_STR(IBTRACE_TEST_LIMIT_MAX_BUDGET_MB) " MiB (default " IBT_STR(IBTRACE_TEST_LIMIT_DEF_BUDGET_MB) "). A kind fails when the\n"
+"device refuses one below what it advertises (less what it held before).\n",
+	.any_link_layer	= true,
+	.opts		= limit_opts,
+	.args_size	= sizeof(struct limit_args),
+	.opt		= limit_opt,
+	.word		= limit_word,
+	.request	= limit_request,
+	.owns		= limit_owns,
+	.data_size	= sizeof(struct limit_data),
+	.attrs		= limit_attrs,
+	.absorb		= limit_absorb,
+	.take		= limit_take,
+	.free_data	= limit_free,
+	.progress_attr	= IBTRACE_A_TEST_LIMIT,
+	.progress_text	= limit_progress_text,
+	.head_text	= limit_head_text,
+	.body_text	= limit_body_text,
+	.running_text	= limit_running_text,
+	.sends_mads	= false,
+	.json		= limit_json,
+};
