@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The golden test of the printing: every case of the g_*.c files, text
+ * and JSON, on stdout (stderr joins it, so error lines show in order).
+ * Run by "make test", which compares it with tests/golden.txt; after a
+ * deliberate change of the output, regenerate that file with
+ * "tests/golden > tests/golden.txt" and review the diff.
+ */
+#include <stdio.h>
+#include <unistd.h>
+
+#include "golden.h"
+
+void golden_run(const char *name, golden_fn fn, void *arg)
+{
+	struct ibt ctx = { 0 };
+	int ret;
+
+	printf("== %s text\n", name);
+	fflush(stdout);
+	ret = fn(&ctx, arg);
+	fflush(stdout);
+	printf("-- exit %d\n", ret);
+	ibt_out_free(&ctx);
+
+	printf("== %s json\n", name);
+	ctx.json = true;
+	ret = fn(&ctx, arg);
+	fflush(stdout);
+	ibt_out_finish(&ctx);
+	printf("-- exit %d\n", ret);
+	ibt_out_free(&ctx);
+}
+
+struct nl_msg *golden_msg(uint8_t cmd)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+
+	if (!msg || !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, 0x20, 0, 0,
+				 cmd, 1)) {
+		fprintf(stderr, "golden: out of memory\n");
+		_exit(1);
+	}
+	return msg;
+}
+
+int main(void)
+{
+	dup2(STDOUT_FILENO, STDERR_FILENO);
+	golden_server();
+	golden_sim();
+	golden_dev();
+	return 0;
+}
