@@ -124,6 +124,17 @@ int ibt_port_query(struct ibt *ctx, uint8_t cmd, ibt_port_show show)
 	return IBT_EXIT_OK;
 }
 
+/*
+ * A port's fields: (index, link layer, state,) those of InfiniBand only
+ * (not on an Ethernet port), its GID (then its GUID and agent).
+ */
+static const struct ibt_num_key port_keys[] = {
+	{ IBTRACE_A_LID,	"lid" },
+	{ IBTRACE_A_LMC,	"lmc" },
+	{ IBTRACE_A_SM_LID,	"sm_lid" },
+	{ IBTRACE_A_GID,	"gid" },
+};
+
 static int dev_show_port(struct ibt *ctx, struct nlattr **tb)
 {
 	unsigned int ll = IBTRACE_LINK_LAYER_UNSPEC;
@@ -137,16 +148,9 @@ static int dev_show_port(struct ibt *ctx, struct nlattr **tb)
 	if (tb[IBTRACE_A_PORT_STATE])
 		ibt_out_str(ctx, "state",
 			    ibt_port_state_str(nla_get_u8(tb[IBTRACE_A_PORT_STATE])));
-	if (ll != IBTRACE_LINK_LAYER_ETH) {
-		if (tb[IBTRACE_A_LID])
-			ibt_out_hex(ctx, "lid", nla_get_u32(tb[IBTRACE_A_LID]));
-		if (tb[IBTRACE_A_LMC])
-			ibt_out_u64(ctx, "lmc", nla_get_u8(tb[IBTRACE_A_LMC]));
-		if (tb[IBTRACE_A_SM_LID])
-			ibt_out_hex(ctx, "sm_lid", nla_get_u32(tb[IBTRACE_A_SM_LID]));
-	}
-	if (tb[IBTRACE_A_GID])
-		ibt_out_gid(ctx, "gid", nla_data(tb[IBTRACE_A_GID]));
+	if (ll != IBTRACE_LINK_LAYER_ETH)
+		ibt_out_nla_keys(ctx, port_keys, "xux", tb);
+	ibt_out_nla_keys(ctx, port_keys + 3, "g", tb);
 	if (tb[IBTRACE_A_PORT_GUID]) {
 		uint64_t guid = nla_get_u64(tb[IBTRACE_A_PORT_GUID]);
 		char s[24];

@@ -190,7 +190,8 @@ struct ibt_family {
 
 /*
  * A number attribute and its JSON key: tables of them are printed by
- * ibt_out_nums() and ibt_out_nla_nums().
+ * ibt_out_nums() and ibt_out_nla_nums(); also any attribute and its
+ * text label and JSON key, for ibt_out_nla_keys().
  */
 struct ibt_num_key {
 	int attr;
@@ -408,6 +409,8 @@ void ibt_out_nla_nums(struct ibt *ctx, const struct ibt_num_key *keys,
 		      size_t n, struct nlattr **tb);
 void ibt_out_nla_u64s(struct ibt *ctx, const struct ibt_num_key *keys,
 		      size_t n, struct nlattr **tb);
+void ibt_out_nla_keys(struct ibt *ctx, const struct ibt_num_key *keys,
+		      const char *kinds, struct nlattr **tb);
 void ibt_out_eol(struct ibt *ctx);
 void ibt_out_finish(struct ibt *ctx);
 void ibt_out_free(struct ibt *ctx);

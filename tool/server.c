@@ -89,6 +89,25 @@ static const struct ibt_num_key server_stats[] = {
 	{ IBTRACE_SERVER_STAT_REJ_ERROR,	"rej_error" },
 };
 
+/* The server's address and port, then (after dev) its bounds. */
+static const struct ibt_num_key server_keys[] = {
+	{ IBTRACE_A_SERVER_ADDR,	"address" },
+	{ IBTRACE_A_SERVER_PORT,	"port" },
+	{ IBTRACE_A_SERVER_MAX_CONNS,	"max_conns" },
+	{ IBTRACE_A_SERVER_MAX_HOLD_MS,	"max_hold_ms" },
+};
+
+/* A client connection's fields, after its service. */
+static const struct ibt_num_key conn_keys[] = {
+	{ IBTRACE_SERVER_CONN_A_PEER_GID,	"peer_gid" },
+	{ IBTRACE_SERVER_CONN_A_DEV_NAME,	"dev" },
+	{ IBTRACE_SERVER_CONN_A_PORT,		"port" },
+	{ IBTRACE_SERVER_CONN_A_AGE_MS,		"age_ms" },
+	{ IBTRACE_SERVER_CONN_A_HOLD_MS,	"hold_ms" },
+	{ IBTRACE_SERVER_CONN_A_RNR_TIMER,	"rnr_timer" },
+	{ IBTRACE_SERVER_CONN_A_RNR_RECV_POSTED, "rnr_recv_posted" },
+};
+
 static void server_usage(FILE *f)
 {
 	fputs("Usage: ibtracectl [-j] [--pretty] [-d DEV] server start [--port N]\n"
@@ -148,26 +167,7 @@ static int show_conn(struct ibt *ctx, struct nlattr *nest)
 		ibt_out_field(ctx, "service",
 			      json_object_new_string(nla_get_string(tb[IBTRACE_SERVER_CONN_A_SERVICE])),
 			      " %s", nla_get_string(tb[IBTRACE_SERVER_CONN_A_SERVICE]));
-	if (tb[IBTRACE_SERVER_CONN_A_PEER_GID])
-		ibt_out_gid(ctx, "peer_gid",
-			    nla_data(tb[IBTRACE_SERVER_CONN_A_PEER_GID]));
-	if (tb[IBTRACE_SERVER_CONN_A_DEV_NAME])
-		ibt_out_str(ctx, "dev",
-			    nla_get_string(tb[IBTRACE_SERVER_CONN_A_DEV_NAME]));
-	if (tb[IBTRACE_SERVER_CONN_A_PORT])
-		ibt_out_u64(ctx, "port",
-			    nla_get_u32(tb[IBTRACE_SERVER_CONN_A_PORT]));
-	if (tb[IBTRACE_SERVER_CONN_A_AGE_MS])
-		ibt_out_u64(ctx, "age_ms",
-			    nla_get_u32(tb[IBTRACE_SERVER_CONN_A_AGE_MS]));
-	if (tb[IBTRACE_SERVER_CONN_A_HOLD_MS])
-		ibt_out_u64(ctx, "hold_ms",
-			    nla_get_u32(tb[IBTRACE_SERVER_CONN_A_HOLD_MS]));
-	if (tb[IBTRACE_SERVER_CONN_A_RNR_TIMER])
-		ibt_out_u64(ctx, "rnr_timer",
-			    nla_get_u8(tb[IBTRACE_SERVER_CONN_A_RNR_TIMER]));
-	if (tb[IBTRACE_SERVER_CONN_A_RNR_RECV_POSTED])
-		ibt_out_bool(ctx, "rnr_recv_posted", true);
+	ibt_out_nla_keys(ctx, conn_keys, "gsuuuub", tb);
 	ibt_out_eol(ctx);
 	ibt_out_obj_end(ctx);
 	return 0;
@@ -191,19 +191,11 @@ static int server_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 	ibt_out_text(ctx, "server");
 	ibt_out_field(ctx, "running", json_object_new_boolean(running), " %s",
 		      running ? "running" : "stopped");
-	if (tb[IBTRACE_A_SERVER_ADDR])
-		ibt_out_gid(ctx, "address", nla_data(tb[IBTRACE_A_SERVER_ADDR]));
-	if (tb[IBTRACE_A_SERVER_PORT])
-		ibt_out_u64(ctx, "port", nla_get_u16(tb[IBTRACE_A_SERVER_PORT]));
+	ibt_out_nla_keys(ctx, server_keys, "gu", tb);
 	if (running)
 		ibt_out_str(ctx, "dev", tb[IBTRACE_A_DEV_NAME] ?
 			    nla_get_string(tb[IBTRACE_A_DEV_NAME]) : "any");
-	if (tb[IBTRACE_A_SERVER_MAX_CONNS])
-		ibt_out_u64(ctx, "max_conns",
-			    nla_get_u32(tb[IBTRACE_A_SERVER_MAX_CONNS]));
-	if (tb[IBTRACE_A_SERVER_MAX_HOLD_MS])
-		ibt_out_u64(ctx, "max_hold_ms",
-			    nla_get_u32(tb[IBTRACE_A_SERVER_MAX_HOLD_MS]));
+	ibt_out_nla_keys(ctx, server_keys + 2, "uu", tb);
 	if (!running && tb[IBTRACE_A_SERVER_CONNS])
 		ibt_out_u64(ctx, "closed",
 			    nla_get_u32(tb[IBTRACE_A_SERVER_CONNS]));

@@ -1003,6 +1003,19 @@ static void show_knobs(struct ibt *ctx, struct nlattr **pt)
 			      " guid-quirks %s", b);
 }
 
+/*
+ * A port's fields: its number, (its GUID in JSON,) lid, lmc, (state,
+ * peer,) packet counters.
+ */
+static const struct ibt_num_key port_keys[] = {
+	{ IBTRACE_SIM_PORT_A_NUM,	"port" },
+	{ IBTRACE_SIM_PORT_A_LID,	"lid" },
+	{ IBTRACE_SIM_PORT_A_LMC,	"lmc" },
+	{ IBTRACE_SIM_PORT_A_RX_PKTS,	"rx" },
+	{ IBTRACE_SIM_PORT_A_TX_PKTS,	"tx" },
+	{ IBTRACE_SIM_PORT_A_DROPS,	"drops" },
+};
+
 static int show_port(struct ibt *ctx, struct sim_list *nodes,
 		     struct nlattr *nest)
 {
@@ -1014,15 +1027,10 @@ static int show_port(struct ibt *ctx, struct sim_list *nodes,
 	if (ret)
 		return ret;
 	ibt_out_text(ctx, "   ");
-	if (pt[IBTRACE_SIM_PORT_A_NUM])
-		ibt_out_u64(ctx, "port", nla_get_u32(pt[IBTRACE_SIM_PORT_A_NUM]));
+	ibt_out_nla_keys(ctx, port_keys, "u", pt);
 	if (ctx->json)
 		out_guid(ctx, "guid", pt[IBTRACE_SIM_PORT_A_GUID]);
-	if (pt[IBTRACE_SIM_PORT_A_LID])
-		ibt_out_hex(ctx, "lid", nla_get_u32(pt[IBTRACE_SIM_PORT_A_LID]));
-	if (pt[IBTRACE_SIM_PORT_A_LMC])
-		ibt_out_json(ctx, "lmc", json_object_new_uint64(
-				nla_get_u8(pt[IBTRACE_SIM_PORT_A_LMC])));
+	ibt_out_nla_keys(ctx, port_keys + 1, "xj", pt);
 	if (pt[IBTRACE_SIM_PORT_A_STATE])
 		ibt_out_str(ctx, "state", ibt_port_state_str(
 				nla_get_u8(pt[IBTRACE_SIM_PORT_A_STATE])));
@@ -1040,12 +1048,7 @@ static int show_port(struct ibt *ctx, struct sim_list *nodes,
 		}
 		ibt_out_field(ctx, "peer", jp, " peer %s/%u", pname, pp);
 	}
-	if (pt[IBTRACE_SIM_PORT_A_RX_PKTS])
-		ibt_out_u64(ctx, "rx", nla_get_u64(pt[IBTRACE_SIM_PORT_A_RX_PKTS]));
-	if (pt[IBTRACE_SIM_PORT_A_TX_PKTS])
-		ibt_out_u64(ctx, "tx", nla_get_u64(pt[IBTRACE_SIM_PORT_A_TX_PKTS]));
-	if (pt[IBTRACE_SIM_PORT_A_DROPS])
-		ibt_out_u64(ctx, "drops", nla_get_u64(pt[IBTRACE_SIM_PORT_A_DROPS]));
+	ibt_out_nla_keys(ctx, port_keys + 3, "uuu", pt);
 	show_knobs(ctx, pt);
 	ibt_out_obj_end(ctx);
 	ibt_out_eol(ctx);
