@@ -267,6 +267,7 @@ int ibt_opt_dest(int c, const char *arg, struct ibt_dest *d);
 int ibt_opt_ok(int bad, bool *has, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int ibt_end_args(struct ibt *ctx);
+bool ibt_usage_if(bool help, void (*usage)(FILE *f));
 /*
  * Set by a caught signal (ibt_signals_hold()); a wait for the kernel
  * (ibt_nl_wait_notify()) then returns IBT_EXIT_INTR, and the tool cancels

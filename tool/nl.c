@@ -164,6 +164,14 @@ static struct nla_policy ibt_policy[IBTRACE_A_MAX + 1] = {
 	[IBTRACE_A_JOB_MESSAGE]		= { .type = NLA_STRING },
 	[IBTRACE_A_JOB_ELAPSED_NS]	= U64,
 	[IBTRACE_A_JOB_DETACH]		= { .type = NLA_FLAG },
+	[IBTRACE_A_SERVER_PORT]		= U16,
+	[IBTRACE_A_SERVER_MAX_CONNS]	= U32,
+	[IBTRACE_A_SERVER_MAX_HOLD_MS]	= U32,
+	[IBTRACE_A_SERVER_RUNNING]	= U8,
+	[IBTRACE_A_SERVER_ADDR]		= GID,
+	[IBTRACE_A_SERVER_CONNS]	= U32,
+	[IBTRACE_A_SERVER_CONN]		= { .type = NLA_NESTED },
+	[IBTRACE_A_SERVER_STATS]	= { .type = NLA_NESTED },
 };
 
 static struct nla_policy ibt_assert_policy[IBTRACE_ASSERT_A_MAX + 1] = {
@@ -265,6 +273,26 @@ static struct nla_policy ibt_summary_policy[IBTRACE_SUMMARY_A_MAX + 1] = {
 	[IBTRACE_SUMMARY_A_RTT_MAX_NS]		= U64,
 	[IBTRACE_SUMMARY_A_RTT_P99_NS]		= U64,
 	[IBTRACE_SUMMARY_A_RTT_MEDIAN_NS]	= U64,
+};
+
+static struct nla_policy ibt_server_conn_policy[IBTRACE_SERVER_CONN_A_MAX + 1] = {
+	[IBTRACE_SERVER_CONN_A_SERVICE]		= { .type = NLA_STRING },
+	[IBTRACE_SERVER_CONN_A_PEER_GID]	= GID,
+	[IBTRACE_SERVER_CONN_A_DEV_NAME]	= { .type = NLA_STRING },
+	[IBTRACE_SERVER_CONN_A_PORT]		= U32,
+	[IBTRACE_SERVER_CONN_A_AGE_MS]		= U32,
+	[IBTRACE_SERVER_CONN_A_HOLD_MS]		= U32,
+	[IBTRACE_SERVER_CONN_A_RNR_TIMER]	= U8,
+	[IBTRACE_SERVER_CONN_A_RNR_RECV_POSTED]	= { .type = NLA_FLAG },
+};
+
+static struct nla_policy ibt_server_stat_policy[IBTRACE_SERVER_STAT_MAX + 1] = {
+	[IBTRACE_SERVER_STAT_ACCEPTED]		= U64,
+	[IBTRACE_SERVER_STAT_REJ_FOREIGN]	= U64,
+	[IBTRACE_SERVER_STAT_REJ_CONNS]		= U64,
+	[IBTRACE_SERVER_STAT_REJ_HOLD]		= U64,
+	[IBTRACE_SERVER_STAT_REJ_DEV]		= U64,
+	[IBTRACE_SERVER_STAT_REJ_ERROR]		= U64,
 };
 
 static struct nla_policy ibt_ctrl_policy[CTRL_ATTR_MAX + 1] = {
@@ -408,12 +436,17 @@ static const struct {
 	  "test exchange" },
 	{ IBTRACE_A_TEST_RNR_CODE, IBTRACE_RNR_A_MAX, ibt_rnr_policy,
 	  "RNR timer code" },
+	{ IBTRACE_A_SERVER_CONN, IBTRACE_SERVER_CONN_A_MAX,
+	  ibt_server_conn_policy, "server connection" },
+	{ IBTRACE_A_SERVER_STATS, IBTRACE_SERVER_STAT_MAX,
+	  ibt_server_stat_policy, "server stats" },
 };
 
 /*
  * Attributes of nest @nest (IBTRACE_A_AGENT_STATS, IBTRACE_A_PING_PROBE,
  * IBTRACE_A_PING_SUMMARY, IBTRACE_A_TRACE_HOP, IBTRACE_A_TEST_ASSERTION,
- * IBTRACE_A_TEST_EXCHANGE or IBTRACE_A_TEST_RNR_CODE); @tb has room for that nest's *_MAX + 1.
+ * IBTRACE_A_TEST_EXCHANGE, IBTRACE_A_TEST_RNR_CODE, IBTRACE_A_SERVER_CONN
+ * or IBTRACE_A_SERVER_STATS); @tb has room for that nest's *_MAX + 1.
  */
 int ibt_nl_parse_nest(struct ibt *ctx, struct nlattr *nest, struct nlattr **tb)
 {

@@ -553,11 +553,7 @@ int ibt_ping(struct ibt *ctx)
 	int ret;
 
 	ret = ping_parse(ctx, &p);
-	if (!ret && p.help) {
-		ping_usage(stdout);
-		return IBT_EXIT_OK;
-	}
-	if (!ret)
+	if (!ret && !ibt_usage_if(p.help, ping_usage))
 		ret = ping_run(ctx, &p);
 	free(p.rtt);
 	return ret;

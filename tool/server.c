@@ -40,46 +40,6 @@
 
 #include "ibtracectl.h"
 
-#define U8	{ .type = NLA_U8 }
-#define U16	{ .type = NLA_U16 }
-#define U32	{ .type = NLA_U32 }
-#define U64	{ .type = NLA_U64 }
-#define GID	{ .minlen = 16, .maxlen = 16 }
-#define STR	{ .type = NLA_STRING }
-
-static struct nla_policy server_policy[IBTRACE_A_MAX + 1] = {
-	[IBTRACE_A_DEV_INDEX]		= U32,
-	[IBTRACE_A_DEV_NAME]		= STR,
-	[IBTRACE_A_SERVER_PORT]		= U16,
-	[IBTRACE_A_SERVER_MAX_CONNS]	= U32,
-	[IBTRACE_A_SERVER_MAX_HOLD_MS]	= U32,
-	[IBTRACE_A_SERVER_RUNNING]	= U8,
-	[IBTRACE_A_SERVER_ADDR]		= GID,
-	[IBTRACE_A_SERVER_CONNS]	= U32,
-	[IBTRACE_A_SERVER_CONN]		= { .type = NLA_NESTED },
-	[IBTRACE_A_SERVER_STATS]	= { .type = NLA_NESTED },
-};
-
-static struct nla_policy conn_policy[IBTRACE_SERVER_CONN_A_MAX + 1] = {
-	[IBTRACE_SERVER_CONN_A_SERVICE]		= STR,
-	[IBTRACE_SERVER_CONN_A_PEER_GID]	= GID,
-	[IBTRACE_SERVER_CONN_A_DEV_NAME]	= STR,
-	[IBTRACE_SERVER_CONN_A_PORT]		= U32,
-	[IBTRACE_SERVER_CONN_A_AGE_MS]		= U32,
-	[IBTRACE_SERVER_CONN_A_HOLD_MS]		= U32,
-	[IBTRACE_SERVER_CONN_A_RNR_TIMER]	= U8,
-	[IBTRACE_SERVER_CONN_A_RNR_RECV_POSTED]	= { .type = NLA_FLAG },
-};
-
-static struct nla_policy stat_policy[IBTRACE_SERVER_STAT_MAX + 1] = {
-	[IBTRACE_SERVER_STAT_ACCEPTED]		= U64,
-	[IBTRACE_SERVER_STAT_REJ_FOREIGN]	= U64,
-	[IBTRACE_SERVER_STAT_REJ_CONNS]		= U64,
-	[IBTRACE_SERVER_STAT_REJ_HOLD]		= U64,
-	[IBTRACE_SERVER_STAT_REJ_DEV]		= U64,
-	[IBTRACE_SERVER_STAT_REJ_ERROR]		= U64,
-};
-
 static const struct ibt_num_key server_stats[] = {
 	{ IBTRACE_SERVER_STAT_ACCEPTED,		"accepted" },
 	{ IBTRACE_SERVER_STAT_REJ_FOREIGN,	"rej_foreign" },
@@ -142,12 +102,11 @@ static int server_help(struct ibt *ctx)
 static int show_stats(struct ibt *ctx, struct nlattr *nest)
 {
 	struct nlattr *st[IBTRACE_SERVER_STAT_MAX + 1];
-	int ret;
+	int ret = ibt_nl_parse_nest(ctx, nest, st);
 
-	ret = ibt_out_nest_begin(ctx, "stats", nest, st, IBTRACE_SERVER_STAT_MAX,
-				 stat_policy, "server stats");
 	if (ret)
 		return ret;
+	ibt_out_obj_begin(ctx, "stats");
 	ibt_out_nla_u64s(ctx, server_stats, IBT_ARRAY_SIZE(server_stats), st);
 	ibt_out_obj_end(ctx);
 	return 0;
@@ -156,12 +115,11 @@ static int show_stats(struct ibt *ctx, struct nlattr *nest)
 static int show_conn(struct ibt *ctx, struct nlattr *nest)
 {
 	struct nlattr *tb[IBTRACE_SERVER_CONN_A_MAX + 1];
-	int ret;
+	int ret = ibt_nl_parse_nest(ctx, nest, tb);
 
-	ret = ibt_out_nest_begin(ctx, NULL, nest, tb, IBTRACE_SERVER_CONN_A_MAX,
-				 conn_policy, "server connection");
 	if (ret)
 		return ret;
+	ibt_out_obj_begin(ctx, NULL);
 	ibt_out_text(ctx, "client");
 	if (tb[IBTRACE_SERVER_CONN_A_SERVICE])
 		ibt_out_field(ctx, "service",
@@ -182,7 +140,7 @@ static int server_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 	int rem, ret;
 
 	(void)arg;
-	ret = ibt_nl_parse_policy(ctx, nlh, tb, IBTRACE_A_MAX, server_policy);
+	ret = ibt_nl_parse(ctx, nlh, tb);
 	if (ret)
 		return ret;
 	running = tb[IBTRACE_A_SERVER_RUNNING] &&
@@ -239,21 +197,46 @@ static int server_request(struct ibt *ctx, struct nl_msg *msg)
 	return IBT_EXIT_OK;
 }
 
-static int server_simple(struct ibt *ctx, uint8_t cmd)
+/* The options of server start. */
+struct start_opts {
+	uint32_t port, conns, hold;
+	bool has_port, has_conns, has_hold, help;
+};
+
+/*
+ * Send request @cmd, with server start's options @o unless NULL (and
+ * then -d), and print the state it answers with.
+ */
+static int server_send(struct ibt *ctx, uint8_t cmd, const struct start_opts *o)
 {
 	struct nl_msg *msg;
 	int ret;
 
-	ret = ibt_end_args(ctx);
-	if (ret)
-		return ret;
 	ret = ibt_nl_open(ctx);
 	if (ret)
 		return ret;
 	msg = ibt_nl_req(ctx, cmd, false);
 	if (!msg)
 		return IBT_EXIT_ERR;
+	if (o &&
+	    ((ctx->dev && nla_put_string(msg, IBTRACE_A_DEV_NAME, ctx->dev) < 0) ||
+	     (o->has_port && nla_put_u16(msg, IBTRACE_A_SERVER_PORT, o->port) < 0) ||
+	     (o->has_conns &&
+	      nla_put_u32(msg, IBTRACE_A_SERVER_MAX_CONNS, o->conns) < 0) ||
+	     (o->has_hold &&
+	      nla_put_u32(msg, IBTRACE_A_SERVER_MAX_HOLD_MS, o->hold) < 0))) {
+		nlmsg_free(msg);
+		return ibt_err(IBT_EXIT_ERR, "netlink request too large");
+	}
 	return server_request(ctx, msg);
+}
+
+/* show and stop: no options nor words. */
+static int server_simple(struct ibt *ctx, uint8_t cmd)
+{
+	int ret = ibt_end_args(ctx);
+
+	return ret ? ret : server_send(ctx, cmd, NULL);
 }
 
 static int server_show(struct ibt *ctx)
@@ -270,12 +253,6 @@ enum {
 	OPT_PORT = 0x200,
 	OPT_MAX_CONNS,
 	OPT_MAX_HOLD,
-};
-
-/* The options of server start. */
-struct start_opts {
-	uint32_t port, conns, hold;
-	bool has_port, has_conns, has_hold, help;
 };
 
 static int start_opt(int c, const char *arg, const struct ibt_args *a)
@@ -317,36 +294,15 @@ static int server_start(struct ibt *ctx)
 		.priv = &o,
 		.help = &o.help,
 	};
-	struct nl_msg *msg;
 	int ret;
 
 	ret = ibt_args_parse(ctx, &args);
-	if (ret)
+	if (ret || ibt_usage_if(o.help, server_usage))
 		return ret;
-	if (o.help) {
-		server_usage(stdout);
-		return IBT_EXIT_OK;
-	}
 	if (ctx->port)
 		return ibt_err(IBT_EXIT_USAGE,
 			       "server start serves whole devices: -p is not for it (--port is the RDMA CM port)");
-
-	ret = ibt_nl_open(ctx);
-	if (ret)
-		return ret;
-	msg = ibt_nl_req(ctx, IBTRACE_CMD_SERVER_START, false);
-	if (!msg)
-		return IBT_EXIT_ERR;
-	if ((ctx->dev && nla_put_string(msg, IBTRACE_A_DEV_NAME, ctx->dev) < 0) ||
-	    (o.has_port && nla_put_u16(msg, IBTRACE_A_SERVER_PORT, o.port) < 0) ||
-	    (o.has_conns &&
-	     nla_put_u32(msg, IBTRACE_A_SERVER_MAX_CONNS, o.conns) < 0) ||
-	    (o.has_hold &&
-	     nla_put_u32(msg, IBTRACE_A_SERVER_MAX_HOLD_MS, o.hold) < 0)) {
-		nlmsg_free(msg);
-		return ibt_err(IBT_EXIT_ERR, "netlink request too large");
-	}
-	return server_request(ctx, msg);
+	return server_send(ctx, IBTRACE_CMD_SERVER_START, &o);
 }
 
 const struct ibt_cmd ibt_server_cmds[] = {

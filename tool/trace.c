@@ -605,12 +605,7 @@ int ibt_trace(struct ibt *ctx)
 	if (!t)
 		return ibt_err(IBT_EXIT_ERR, "out of memory");
 	ret = trace_parse(ctx, t);
-	if (!ret && t->help) {
-		trace_usage(stdout);
-		free(t);
-		return IBT_EXIT_OK;
-	}
-	if (!ret)
+	if (!ret && !ibt_usage_if(t->help, trace_usage))
 		ret = trace_run(ctx, t);
 	free(t);
 	return ret;

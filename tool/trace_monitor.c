@@ -253,11 +253,7 @@ int ibt_trace_monitor(struct ibt *ctx)
 	int ret;
 
 	ret = monitor_parse(ctx, &m);
-	if (ret)
+	if (ret || ibt_usage_if(m.help, monitor_usage))
 		return ret;
-	if (m.help) {
-		monitor_usage(stdout);
-		return IBT_EXIT_OK;
-	}
 	return monitor_run(ctx, &m);
 }

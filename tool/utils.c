@@ -38,6 +38,17 @@ int ibt_err(int code, const char *fmt, ...)
 	return code;
 }
 
+/*
+ * After a command's parse: with --help (@help), its @usage on stdout and
+ * true (the command is done, exit 0); else false.
+ */
+bool ibt_usage_if(bool help, void (*usage)(FILE *f))
+{
+	if (help)
+		usage(stdout);
+	return help;
+}
+
 /* Signals */
 
 volatile sig_atomic_t ibt_interrupted;
