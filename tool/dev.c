@@ -227,8 +227,4 @@ const char ibt_dev_help[] =
 	"One line (JSON: one object) per port: dev, index, port, link_layer,\n"
 	"state, lid, lmc, sm_lid (InfiniBand only), gid, port_guid, agent.\n";
 
-const struct ibt_cmd ibt_dev_cmds[] = {
-	{ "show",	dev_show },
-	{ "help",	NULL },	/* ibt_dev_help */
-	{ NULL,		NULL },
-};
+const struct ibt_cmd ibt_dev_cmds[] = IBT_SHOW_CMDS(dev_show);

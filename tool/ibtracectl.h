@@ -206,6 +206,9 @@ struct ibt_cmd {
 	const char *name;
 	int (*fn)(struct ibt *ctx);
 };
+/* The table of an object whose one command is "show" (and "help"). */
+#define IBT_SHOW_CMDS(show) \
+	{ { "show", (show) }, { "help", NULL }, { NULL, NULL } }
 
 /*
  * An object of the command line: @fn takes the words after its name, or

@@ -44,11 +44,51 @@ struct nl_msg *golden_msg(uint8_t cmd)
 	return msg;
 }
 
+static void put_num(struct nl_msg *msg, const struct golden_attr *a)
+{
+	uint8_t u8 = a->v;
+	uint16_t u16 = a->v;
+	uint32_t u32 = a->v;
+	const void *p = a->size == 1 ? (const void *)&u8 :
+			a->size == 2 ? (const void *)&u16 :
+			a->size == 4 ? (const void *)&u32 : (const void *)&a->v;
+
+	nla_put(msg, a->attr, a->size, p);
+}
+
+void golden_put(struct nl_msg *msg, const struct golden_attr *a, size_t n)
+{
+	struct nlattr *nest[4];
+	int depth = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		switch (a[i].size) {
+		case GOLDEN_NEST:
+			nest[depth++] = nla_nest_start(msg, a[i].attr);
+			break;
+		case GOLDEN_END:
+			nla_nest_end(msg, nest[--depth]);
+			break;
+		case GOLDEN_STR:
+			nla_put_string(msg, a[i].attr, a[i].s);
+			break;
+		case GOLDEN_BYTES:
+			nla_put(msg, a[i].attr, a[i].v, a[i].s);
+			break;
+		default:	/* GOLDEN_FLAG and numbers */
+			put_num(msg, &a[i]);
+			break;
+		}
+	}
+}
+
 int main(void)
 {
 	dup2(STDOUT_FILENO, STDERR_FILENO);
 	golden_server();
 	golden_sim();
 	golden_dev();
+	golden_test();
 	return 0;
 }

@@ -23,7 +23,24 @@ void golden_run(const char *name, golden_fn fn, void *arg);
 /* A new reply message of command @cmd, to fill with nla_put_*(). */
 struct nl_msg *golden_msg(uint8_t cmd);
 
+/*
+ * An attribute to put: @size 1, 2, 4 or 8 bytes of number @v, or
+ * GOLDEN_FLAG, GOLDEN_STR (@s), GOLDEN_BYTES (@v bytes of @s), or the
+ * start (GOLDEN_NEST) or end (GOLDEN_END) of a nest.
+ */
+enum { GOLDEN_FLAG = 0, GOLDEN_STR = -1, GOLDEN_BYTES = -2, GOLDEN_NEST = -3,
+       GOLDEN_END = -4 };
+struct golden_attr {
+	int attr;
+	int size;
+	uint64_t v;
+	const char *s;
+};
+/* Put @n attributes @a (nests closed by their GOLDEN_END) into @msg. */
+void golden_put(struct nl_msg *msg, const struct golden_attr *a, size_t n);
+
 void golden_server(void);
+void golden_test(void);
 void golden_sim(void);
 void golden_dev(void);
 
