@@ -327,27 +327,27 @@ static void rnr_progress_text(uint64_t job, const struct result *ev,
 	}
 }
 
-/* " loopback", or " peer fe80::5054:ff:fe1b:2 port 7471" */
-static void rnr_dut_text(const struct result *r, char *buf, size_t len)
+/*
+ * " loopback" (the framework adds the DUT's port), or " peer
+ * fe80::5054:ff:fe1b:2 port 7471" (the peer's RDMA CM port).
+ */
+static bool rnr_dut_text(const struct result *r, char *buf, size_t len)
 {
 	const struct rnr_data *d = rnr_of(r);
 	char gid[INET6_ADDRSTRLEN];
 	size_t off = strlen(buf);
 
-	if (r->have[IBTRACE_A_TEST_PEER_GID]) {
-		snprintf(buf + off, len - off, " peer %s",
-			 gid_str(d->peer_gid, gid, sizeof(gid)));
-		off = strlen(buf);
-		if (r->have[IBTRACE_A_TEST_PEER_PORT] && off < len)
-			snprintf(buf + off, len - off, " port %" PRIu64,
-				 test_rval(r, IBTRACE_A_TEST_PEER_PORT));
-		return;
+	if (!r->have[IBTRACE_A_TEST_PEER_GID]) {
+		snprintf(buf + off, len - off, " loopback");
+		return true;
 	}
-	snprintf(buf + off, len - off, " loopback");
+	snprintf(buf + off, len - off, " peer %s",
+		 gid_str(d->peer_gid, gid, sizeof(gid)));
 	off = strlen(buf);
-	if (r->have[IBTRACE_A_TEST_DUT_PORT] && off < len)
+	if (r->have[IBTRACE_A_TEST_PEER_PORT] && off < len)
 		snprintf(buf + off, len - off, " port %" PRIu64,
-			 test_rval(r, IBTRACE_A_TEST_DUT_PORT));
+			 test_rval(r, IBTRACE_A_TEST_PEER_PORT));
+	return false;
 }
 
 /* What the header line says after "dut DEV/PORT MODE:" */
