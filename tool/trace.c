@@ -319,6 +319,25 @@ static const struct ibt_hop *fail_hop(const struct trace *t)
 	return NULL;
 }
 
+/* Why a trace found no route (IBTRACE_TRACE_NO_ROUTE_*, _DEAD_END). */
+static const char *no_route_why(const struct trace *t, char *buf, size_t len)
+{
+	switch (t->val[IBTRACE_A_TRACE_STATUS]) {
+	case IBTRACE_TRACE_NO_ROUTE_UNSET:
+		return "its LFT entry for the DLID is 255";
+	case IBTRACE_TRACE_NO_ROUTE_TOP:
+		snprintf(buf, len, "the DLID is past its LinearFDBTop %" PRIu64,
+			 t->val[IBTRACE_A_TRACE_FDB_TOP]);
+		return buf;
+	case IBTRACE_TRACE_NO_ROUTE_PORT:
+		snprintf(buf, len, "its LFT names port %" PRIu64 ", which it does not have",
+			 t->val[IBTRACE_A_TRACE_FAIL_PORT]);
+		return buf;
+	default:
+		return "the path ends at a node that does not hold the DLID";
+	}
+}
+
 /* The failure sentence and its exit code (0 and "" on success). */
 static int trace_verdict(const struct trace *t, bool interrupted, char *msg,
 			 size_t len)
@@ -345,21 +364,11 @@ static int trace_verdict(const struct trace *t, bool interrupted, char *msg,
 	case IBTRACE_TRACE_OK:
 		return IBT_EXIT_OK;
 	case IBTRACE_TRACE_NO_ROUTE_UNSET:
-		snprintf(msg, len, "no route to %s %s: its LFT entry for the DLID is 255",
-			 t->target, at);
-		return IBT_EXIT_NOROUTE;
 	case IBTRACE_TRACE_NO_ROUTE_TOP:
-		snprintf(msg, len, "no route to %s %s: the DLID is past its LinearFDBTop %" PRIu64,
-			 t->target, at, t->val[IBTRACE_A_TRACE_FDB_TOP]);
-		return IBT_EXIT_NOROUTE;
 	case IBTRACE_TRACE_NO_ROUTE_PORT:
-		snprintf(msg, len, "no route to %s %s: its LFT names port %" PRIu64
-			 ", which it does not have",
-			 t->target, at, port);
-		return IBT_EXIT_NOROUTE;
 	case IBTRACE_TRACE_DEAD_END:
-		snprintf(msg, len, "no route to %s %s: the path ends at a node that does not hold the DLID",
-			 t->target, at);
+		snprintf(msg, len, "no route to %s %s: %s", t->target, at,
+			 no_route_why(t, b, sizeof(b)));
 		return IBT_EXIT_NOROUTE;
 	case IBTRACE_TRACE_PORT_DOWN:
 		snprintf(msg, len, "port %" PRIu64 " is not Active %s, on the path to %s",

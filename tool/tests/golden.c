@@ -90,5 +90,6 @@ int main(void)
 	golden_sim();
 	golden_dev();
 	golden_test();
+	golden_trace();
 	return 0;
 }

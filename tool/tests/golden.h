@@ -41,6 +41,7 @@ void golden_put(struct nl_msg *msg, const struct golden_attr *a, size_t n);
 
 void golden_server(void);
 void golden_test(void);
+void golden_trace(void);
 void golden_sim(void);
 void golden_dev(void);
 
