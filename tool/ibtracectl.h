@@ -350,6 +350,8 @@ int ibt_nl_exchange(struct ibt *ctx, struct nl_msg *msg, ibt_nl_cb cb,
 		    void *arg);
 int ibt_nl_report(struct ibt *ctx, int err);
 int ibt_nl_report_msg(struct ibt *ctx, int err, const char *msg);
+int ibt_nl_fail(struct ibt *ctx, int ret, bool gone, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 int ibt_nl_join(struct ibt *ctx, const char *name);
 int ibt_nl_wait_notify(struct ibt *ctx, int timeout_ms);
 

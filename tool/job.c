@@ -152,14 +152,10 @@ int ibt_job_follow(struct ibt *ctx, struct ibt_job_follow *f)
 			ibt_interrupted = 1;	/* cancel on the next round */
 			continue;
 		}
-		if (ret == -ENOENT || ret == -EOPNOTSUPP)
-			return ibt_err(IBT_EXIT_ERR,
-				       "job %u is gone (ibtrace module unloaded?) before its end was read",
-				       f->id);
-		if (ret < 0)
-			return ibt_nl_report(ctx, -ret);
 		if (ret)
-			return ret;
+			return ibt_nl_fail(ctx, ret, ret == -ENOENT || ret == -EOPNOTSUPP,
+					   "job %u is gone (ibtrace module unloaded?) before its end was read",
+					   f->id);
 	}
 	return 0;
 }

@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -835,6 +836,26 @@ int ibt_nl_exchange(struct ibt *ctx, struct nl_msg *msg, ibt_nl_cb cb,
 int ibt_nl_report(struct ibt *ctx, int err)
 {
 	return report(ctx, err);
+}
+
+/*
+ * The exit code of a failed ibt_nl_exchange() (@ret not 0), printed: the
+ * sentence @fmt says when @gone (the kernel's error means that what was
+ * asked about went away), else the kernel's error (@ret is -errno), else
+ * @ret (an exit code already printed).
+ */
+int ibt_nl_fail(struct ibt *ctx, int ret, bool gone, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	if (gone) {
+		va_start(ap, fmt);
+		vsnprintf(msg, sizeof(msg), fmt, ap);
+		va_end(ap);
+		return ibt_err(IBT_EXIT_ERR, "%s", msg);
+	}
+	return ret < 0 ? ibt_nl_report(ctx, -ret) : ret;
 }
 
 /*

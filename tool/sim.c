@@ -438,14 +438,10 @@ static int add_wait(struct ibt *ctx, struct add_reply *r)
 		sim_list_free(&l);
 		if (r->done)
 			break;
-		if (ret == -ENOENT)
-			return ibt_err(IBT_EXIT_ERR,
-				       "building fabric %s failed (the kernel's reason was lost)",
-				       r->fabric);
-		if (ret < 0)
-			return ibt_nl_report(ctx, -ret);
 		if (ret)
-			return ret;
+			return ibt_nl_fail(ctx, ret, ret == -ENOENT,
+					   "building fabric %s failed (the kernel's reason was lost)",
+					   r->fabric);
 	}
 	if (r->topo_err)
 		return ibt_err(IBT_EXIT_ERR, "building fabric %s failed: %s",
