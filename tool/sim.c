@@ -758,21 +758,100 @@ struct set_req {
 	bool has_port;
 	uint32_t port;
 	uint32_t knobs;			/* bits: 1 << IBTRACE_SIM_PORT_A_* */
-	uint32_t drop_ppm;
-	uint32_t delay_us;
-	uint8_t link_down;
-	uint32_t guid_cap;
-	uint32_t guid_quirks;
+	uint32_t knob[IBTRACE_SIM_PORT_A_MAX + 1];	/* their values */
 	bool has_misroute;
 	uint32_t mr_dlid;
 	bool mr_del;
 	uint32_t mr_port;
 };
 
+static int parse_delay(const char *s, uint32_t *v)
+{
+	return ibt_parse_u32(s, 0, 1000000, v);
+}
+
+static int parse_link(const char *s, uint32_t *down)
+{
+	if (strcmp(s, "down") && strcmp(s, "up"))
+		return -1;
+	*down = !strcmp(s, "down");
+	return 0;
+}
+
+static int parse_guid_cap(const char *s, uint32_t *v)
+{
+	return ibt_parse_u32(s, 1, 255, v);
+}
+
+static const char *drop_text(uint32_t ppm, char *buf, size_t len)
+{
+	char pct[32];
+
+	snprintf(buf, len, "%s%%", ibt_ppm_pct_str(ppm, pct, sizeof(pct)));
+	return buf;
+}
+
+static const char *delay_text(uint32_t us, char *buf, size_t len)
+{
+	snprintf(buf, len, "%uus", us);
+	return buf;
+}
+
+static const char *link_text(uint32_t down, char *buf, size_t len)
+{
+	(void)buf;
+	(void)len;
+	return down ? "down" : "up";
+}
+
+static const char *number_text(uint32_t v, char *buf, size_t len)
+{
+	snprintf(buf, len, "%u", v);
+	return buf;
+}
+
+/*
+ * The port knobs, in the order they are sent and shown: keyword of sim
+ * set (and of the text of show), attribute and its size (1: u8, 4: u32),
+ * the parser of the value and what a bad one should have been; the JSON
+ * key of show, its value as a number, 'b' boolean or 's' the text, and
+ * the text of a value.
+ */
+static const struct port_knob {
+	const char *word;
+	int attr, size;
+	int (*parse)(const char *s, uint32_t *v);
+	const char *what;
+	const char *key;
+	char json;
+	const char *(*text)(uint32_t v, char *buf, size_t len);
+} port_knobs[] = {
+	{ "drop", IBTRACE_SIM_PORT_A_DROP_PPM, 4, ibt_parse_pct_ppm,
+	  "a percentage, 0..100 with up to 4 decimals",
+	  "drop_ppm", 'u', drop_text },
+	{ "delay", IBTRACE_SIM_PORT_A_DELAY_US, 4, parse_delay,
+	  "microseconds, 0..1000000", "delay_us", 'u', delay_text },
+	{ "link", IBTRACE_SIM_PORT_A_LINK_DOWN, 1, parse_link, "down or up",
+	  "link_down", 'b', link_text },
+	{ "guid-cap", IBTRACE_SIM_PORT_A_GUID_CAP, 1, parse_guid_cap,
+	  "GUID table entries, 1..255", "guid_cap", 'u', number_text },
+	{ "guid-quirks", IBTRACE_SIM_PORT_A_GUID_QUIRKS, 4, ibt_parse_guid_quirks,
+	  "none, or a comma-separated list of entry0-writable, past-table-status, above-cap-nonzero",
+	  "guid_quirks", 's', ibt_guid_quirks_str },
+};
+
+static int put_knob(struct nl_msg *msg, const struct port_knob *kn, uint32_t v)
+{
+	if (kn->size == 1)
+		return nla_put_u8(msg, kn->attr, v);
+	return nla_put_u32(msg, kn->attr, v);
+}
+
 /* One "KEYWORD VALUE..." of sim set at @w; words used, or -exit code. */
 static int set_word(struct set_req *r, const char **w, int n)
 {
 	const char *k = w[0], *v = n > 1 ? w[1] : NULL;
+	size_t i;
 
 	if (!v)
 		return -ibt_err(IBT_EXIT_USAGE, "sim set: \"%s\" needs a value", k);
@@ -784,42 +863,15 @@ static int set_word(struct set_req *r, const char **w, int n)
 		r->has_port = true;
 		return 2;
 	}
-	if (!strcmp(k, "drop")) {
-		if (ibt_parse_pct_ppm(v, &r->drop_ppm))
-			return -ibt_err(IBT_EXIT_USAGE,
-					"bad drop \"%s\": a percentage, 0..100 with up to 4 decimals",
-					v);
-		r->knobs |= 1u << IBTRACE_SIM_PORT_A_DROP_PPM;
-		return 2;
-	}
-	if (!strcmp(k, "delay")) {
-		if (ibt_parse_u32(v, 0, 1000000, &r->delay_us))
-			return -ibt_err(IBT_EXIT_USAGE,
-					"bad delay \"%s\": microseconds, 0..1000000", v);
-		r->knobs |= 1u << IBTRACE_SIM_PORT_A_DELAY_US;
-		return 2;
-	}
-	if (!strcmp(k, "link")) {
-		if (strcmp(v, "down") && strcmp(v, "up"))
-			return -ibt_err(IBT_EXIT_USAGE,
-					"bad link \"%s\": down or up", v);
-		r->link_down = !strcmp(v, "down");
-		r->knobs |= 1u << IBTRACE_SIM_PORT_A_LINK_DOWN;
-		return 2;
-	}
-	if (!strcmp(k, "guid-cap")) {
-		if (ibt_parse_u32(v, 1, 255, &r->guid_cap))
-			return -ibt_err(IBT_EXIT_USAGE,
-					"bad guid-cap \"%s\": GUID table entries, 1..255", v);
-		r->knobs |= 1u << IBTRACE_SIM_PORT_A_GUID_CAP;
-		return 2;
-	}
-	if (!strcmp(k, "guid-quirks")) {
-		if (ibt_parse_guid_quirks(v, &r->guid_quirks))
-			return -ibt_err(IBT_EXIT_USAGE,
-					"bad guid-quirks \"%s\": none, or a comma-separated list of entry0-writable, past-table-status, above-cap-nonzero",
-					v);
-		r->knobs |= 1u << IBTRACE_SIM_PORT_A_GUID_QUIRKS;
+	for (i = 0; i < IBT_ARRAY_SIZE(port_knobs); i++) {
+		const struct port_knob *kn = &port_knobs[i];
+
+		if (strcmp(k, kn->word))
+			continue;
+		if (kn->parse(v, &r->knob[kn->attr]))
+			return -ibt_err(IBT_EXIT_USAGE, "bad %s \"%s\": %s", k, v,
+					kn->what);
+		r->knobs |= 1u << kn->attr;
 		return 2;
 	}
 	if (!strcmp(k, "misroute")) {
@@ -875,6 +927,7 @@ static struct nl_msg *set_msg(struct ibt *ctx, const struct set_req *r)
 	struct nlattr *nest;
 	uint32_t index;
 	int err = 0;
+	size_t i;
 
 	if (!msg)
 		return NULL;
@@ -888,21 +941,10 @@ static struct nl_msg *set_msg(struct ibt *ctx, const struct set_req *r)
 		nest = nla_nest_start(msg, IBTRACE_SIM_A_PORT);
 		err |= !nest;
 		err |= nla_put_u32(msg, IBTRACE_SIM_PORT_A_NUM, r->port);
-		if (r->knobs & (1u << IBTRACE_SIM_PORT_A_DROP_PPM))
-			err |= nla_put_u32(msg, IBTRACE_SIM_PORT_A_DROP_PPM,
-					   r->drop_ppm);
-		if (r->knobs & (1u << IBTRACE_SIM_PORT_A_DELAY_US))
-			err |= nla_put_u32(msg, IBTRACE_SIM_PORT_A_DELAY_US,
-					   r->delay_us);
-		if (r->knobs & (1u << IBTRACE_SIM_PORT_A_LINK_DOWN))
-			err |= nla_put_u8(msg, IBTRACE_SIM_PORT_A_LINK_DOWN,
-					  r->link_down);
-		if (r->knobs & (1u << IBTRACE_SIM_PORT_A_GUID_CAP))
-			err |= nla_put_u8(msg, IBTRACE_SIM_PORT_A_GUID_CAP,
-					  r->guid_cap);
-		if (r->knobs & (1u << IBTRACE_SIM_PORT_A_GUID_QUIRKS))
-			err |= nla_put_u32(msg, IBTRACE_SIM_PORT_A_GUID_QUIRKS,
-					   r->guid_quirks);
+		for (i = 0; i < IBT_ARRAY_SIZE(port_knobs); i++)
+			if (r->knobs & (1u << port_knobs[i].attr))
+				err |= put_knob(msg, &port_knobs[i],
+						r->knob[port_knobs[i].attr]);
 		if (nest)
 			nla_nest_end(msg, nest);
 	}
@@ -967,36 +1009,27 @@ static const char *node_name(struct sim_list *nodes, uint32_t index)
 /* The knobs the kernel reports (those not at their power-on value). */
 static void show_knobs(struct ibt *ctx, struct nlattr **pt)
 {
+	struct json_object *jv;
+	const char *text;
 	char b[96];
+	uint32_t v;
+	size_t i;
 
-	if (pt[IBTRACE_SIM_PORT_A_DROP_PPM]) {
-		uint32_t ppm = nla_get_u32(pt[IBTRACE_SIM_PORT_A_DROP_PPM]);
+	for (i = 0; i < IBT_ARRAY_SIZE(port_knobs); i++) {
+		const struct port_knob *kn = &port_knobs[i];
 
-		ibt_out_field(ctx, "drop_ppm", json_object_new_uint64(ppm),
-			      " drop %s%%", ibt_ppm_pct_str(ppm, b, sizeof(b)));
+		if (!pt[kn->attr])
+			continue;
+		v = ibt_nla_uint(pt[kn->attr]);
+		text = kn->text(v, b, sizeof(b));
+		if (kn->json == 'b')
+			jv = json_object_new_boolean(v);
+		else if (kn->json == 's')
+			jv = json_object_new_string(text);
+		else
+			jv = json_object_new_uint64(v);
+		ibt_out_field(ctx, kn->key, jv, " %s %s", kn->word, text);
 	}
-	if (pt[IBTRACE_SIM_PORT_A_DELAY_US])
-		ibt_out_field(ctx, "delay_us", json_object_new_uint64(
-				nla_get_u32(pt[IBTRACE_SIM_PORT_A_DELAY_US])),
-			      " delay %uus",
-			      nla_get_u32(pt[IBTRACE_SIM_PORT_A_DELAY_US]));
-	if (pt[IBTRACE_SIM_PORT_A_LINK_DOWN])
-		ibt_out_field(ctx, "link_down", json_object_new_boolean(
-				nla_get_u8(pt[IBTRACE_SIM_PORT_A_LINK_DOWN])),
-			      " link %s",
-			      nla_get_u8(pt[IBTRACE_SIM_PORT_A_LINK_DOWN]) ?
-			      "down" : "up");
-	if (pt[IBTRACE_SIM_PORT_A_GUID_CAP])
-		ibt_out_field(ctx, "guid_cap", json_object_new_uint64(
-				nla_get_u8(pt[IBTRACE_SIM_PORT_A_GUID_CAP])),
-			      " guid-cap %u",
-			      nla_get_u8(pt[IBTRACE_SIM_PORT_A_GUID_CAP]));
-	if (pt[IBTRACE_SIM_PORT_A_GUID_QUIRKS])
-		ibt_out_field(ctx, "guid_quirks", json_object_new_string(
-				ibt_guid_quirks_str(nla_get_u32(
-					pt[IBTRACE_SIM_PORT_A_GUID_QUIRKS]),
-					b, sizeof(b))),
-			      " guid-quirks %s", b);
 }
 
 /*

@@ -73,6 +73,64 @@ static void keep(struct sim_list *l, struct nl_msg *m)
 	nlmsg_free(m);
 }
 
+/* sim set WORDS...: its parse, then its request's attributes in hex. */
+static int run_set(struct ibt *ctx, void *arg)
+{
+	const char **w = arg;
+	struct set_req r = { 0 };
+	struct nl_msg *msg;
+	unsigned char *p;
+	int n, i, len, ret;
+
+	for (n = 0; w[n]; n++)
+		;
+	ret = set_parse(&r, w, n);
+	if (ret)
+		return ret;
+	ctx->fam = &sim_family;
+	msg = set_msg(ctx, &r);
+	if (!msg)
+		return IBT_EXIT_ERR;
+	p = (unsigned char *)genlmsg_attrdata(nlmsg_data(nlmsg_hdr(msg)), 0);
+	len = genlmsg_attrlen(nlmsg_data(nlmsg_hdr(msg)), 0);
+	for (i = 0; i < len; i++)
+		printf("%02x%s", p[i], i % 16 == 15 || i == len - 1 ? "\n" : " ");
+	nlmsg_free(msg);
+	return 0;
+}
+
+static void golden_sim_set(void)
+{
+	static const char *const sets[][12] = {
+		{ "f0", "HcaA", "port", "1", "drop", "30%", "delay", "20", "link", "down" },
+		{ "f0", "3", "port", "2", "guid-cap", "4", "guid-quirks", "entry0-writable" },
+		{ "f0", "S", "port", "0", "link", "up", "misroute", "0x2", "3" },
+		{ "f0", "S", "misroute", "2", "none" },
+		{ "f0", "S", "drop", "5" },
+		{ "f0", "S", "port", "1", "drop", "101" },
+		{ "f0", "S", "port", "1", "delay", "1000001" },
+		{ "f0", "S", "port", "1", "link", "sideways" },
+		{ "f0", "S", "port", "1", "guid-cap", "0" },
+		{ "f0", "S", "port", "1", "guid-quirks", "bogus" },
+		{ "f0", "S", "port", "300" },
+		{ "f0", "S", "misroute", "0xc000", "1" },
+		{ "f0", "S", "misroute", "2" },
+		{ "f0", "S", "misroute", "2", "x" },
+		{ "f0", "S", "color", "red" },
+		{ "f0", "S", "port" },
+		{ "f0", "S" },
+		{ "f0", "" },
+		{ "bad name", "S" },
+	};
+	char name[32];
+	size_t i;
+
+	for (i = 0; i < IBT_ARRAY_SIZE(sets); i++) {
+		snprintf(name, sizeof(name), "sim set %zu", i);
+		golden_run(name, run_set, (void *)sets[i]);
+	}
+}
+
 void golden_sim(void)
 {
 	struct sim_list nodes = { 0 };
@@ -111,4 +169,5 @@ void golden_sim(void)
 	for (c.i = 0; c.i < nodes.n; c.i++)
 		golden_run("sim node", run_node, &c);
 	sim_list_free(&nodes);
+	golden_sim_set();
 }
