@@ -73,30 +73,17 @@ static void keep(struct sim_list *l, struct nl_msg *m)
 	nlmsg_free(m);
 }
 
-/* sim set WORDS...: its parse, then its request's attributes in hex. */
-static int run_set(struct ibt *ctx, void *arg)
+/* sim set WORDS...: its parse, then its request. */
+static int set_req(struct ibt *ctx, struct nl_msg **msg)
 {
-	const char **w = arg;
 	struct set_req r = { 0 };
-	struct nl_msg *msg;
-	unsigned char *p;
-	int n, i, len, ret;
+	int ret = set_parse(&r, (const char **)ctx->argv, ctx->argc);
 
-	for (n = 0; w[n]; n++)
-		;
-	ret = set_parse(&r, w, n);
 	if (ret)
 		return ret;
 	ctx->fam = &sim_family;
-	msg = set_msg(ctx, &r);
-	if (!msg)
-		return IBT_EXIT_ERR;
-	p = (unsigned char *)genlmsg_attrdata(nlmsg_data(nlmsg_hdr(msg)), 0);
-	len = genlmsg_attrlen(nlmsg_data(nlmsg_hdr(msg)), 0);
-	for (i = 0; i < len; i++)
-		printf("%02x%s", p[i], i % 16 == 15 || i == len - 1 ? "\n" : " ");
-	nlmsg_free(msg);
-	return 0;
+	*msg = set_msg(ctx, &r);
+	return *msg ? 0 : IBT_EXIT_ERR;
 }
 
 static void golden_sim_set(void)
@@ -122,13 +109,9 @@ static void golden_sim_set(void)
 		{ "f0", "" },
 		{ "bad name", "S" },
 	};
-	char name[32];
-	size_t i;
 
-	for (i = 0; i < IBT_ARRAY_SIZE(sets); i++) {
-		snprintf(name, sizeof(name), "sim set %zu", i);
-		golden_run(name, run_set, (void *)sets[i]);
-	}
+	golden_words_run("sim set", set_req, NULL, sets[0], IBT_ARRAY_SIZE(sets[0]),
+			 IBT_ARRAY_SIZE(sets));
 }
 
 void golden_sim(void)

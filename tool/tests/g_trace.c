@@ -19,6 +19,38 @@ static int run_verdict(struct ibt *ctx, void *arg)
 	return ret;
 }
 
+static int trace_req(struct ibt *ctx, struct nl_msg **msg)
+{
+	struct trace t = { 0 };
+	int ret = trace_parse(ctx, &t);
+
+	if (!ret && !t.help)
+		ret = trace_pick_port(ctx, &t);
+	if (ret || t.help)
+		return ret;
+	printf("target %s dev %s port %u\n", t.target, t.dev, t.port);
+	*msg = trace_request(ctx, &t);
+	return *msg ? 0 : IBT_EXIT_ERR;
+}
+
+static void golden_trace_words(void)
+{
+	static const char *const words[][12] = {
+		{ "--dlid", "0x12", "--mlid", "0xc001", "-t", "200", "-r", "2", "-v" },
+		{ "--dgid", "fe80::1", "--timeout", "5", "--retries", "0" },
+		{ "--dlid", "7", "-t", "0" },
+		{ "--dlid", "7", "-r", "9" },
+		{ "--dlid", "7", "--mlid", "0xbfff" },
+		{ "--dlid", "7", "--dgid", "fe80::1" },
+		{ "-v" },
+		{ "--dlid", "7", "-x" },
+		{ "help" },
+	};
+
+	golden_words_run("trace words", trace_req, "ibtsim0", words[0],
+			 IBT_ARRAY_SIZE(words[0]), IBT_ARRAY_SIZE(words));
+}
+
 void golden_trace(void)
 {
 	static struct trace t = {
@@ -53,4 +85,5 @@ void golden_trace(void)
 	}
 	c.interrupted = true;
 	golden_run("trace verdict interrupted", run_verdict, &c);
+	golden_trace_words();
 }

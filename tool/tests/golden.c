@@ -32,6 +32,64 @@ void golden_run(const char *name, golden_fn fn, void *arg)
 	ibt_out_free(&ctx);
 }
 
+const struct ibt_family golden_family = {
+	.name = IBTRACE_GENL_NAME, .version = IBTRACE_GENL_VERSION,
+};
+
+void golden_hex(struct nl_msg *msg)
+{
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	unsigned char *p = (unsigned char *)genlmsg_attrdata(nlmsg_data(nlh), 0);
+	int i, len = genlmsg_attrlen(nlmsg_data(nlh), 0);
+
+	for (i = 0; i < len; i++)
+		printf("%02x%s", p[i], i % 16 == 15 || i == len - 1 ? "\n" : " ");
+}
+
+struct words_case {
+	golden_req_fn fn;
+	const char *dev;
+	const char *const *words;
+};
+
+static int run_words(struct ibt *ctx, void *arg)
+{
+	const struct words_case *c = arg;
+	static char *argv[32];
+	struct nl_msg *msg = NULL;
+	int n, ret;
+
+	/* argv[-1] is the object's name, as getopt's program name */
+	argv[0] = "object";
+	for (n = 0; c->words[n] && n < 30; n++)
+		argv[n + 1] = (char *)c->words[n];
+	argv[n + 1] = NULL;
+	ctx->argc = n;
+	ctx->argv = argv + 1;
+	ctx->dev = c->dev;
+	ctx->fam = &golden_family;
+	ret = c->fn(ctx, &msg);
+	if (msg) {
+		golden_hex(msg);
+		nlmsg_free(msg);
+	}
+	return ret;
+}
+
+void golden_words_run(const char *prefix, golden_req_fn fn, const char *dev,
+		      const char *const *words, size_t cols, size_t n)
+{
+	struct words_case c = { fn, dev, NULL };
+	char name[64];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		c.words = words + i * cols;
+		snprintf(name, sizeof(name), "%s %zu", prefix, i);
+		golden_run(name, run_words, &c);
+	}
+}
+
 struct nl_msg *golden_msg(uint8_t cmd)
 {
 	struct nl_msg *msg = nlmsg_alloc();
@@ -91,5 +149,6 @@ int main(void)
 	golden_dev();
 	golden_test();
 	golden_trace();
+	golden_ping();
 	return 0;
 }

@@ -20,6 +20,22 @@ typedef int (*golden_fn)(struct ibt *ctx, void *arg);
 
 /* "== @name text", its text, "== @name json", its JSON document. */
 void golden_run(const char *name, golden_fn fn, void *arg);
+/* The attributes of @msg in hex, 16 bytes a line. */
+void golden_hex(struct nl_msg *msg);
+/* "ibtrace", for requests built without a socket (ctx->fam) */
+extern const struct ibt_family golden_family;
+/*
+ * A command of the words in ctx->argv: its parse, then the request it
+ * would send in *@msg (NULL: none). Returns an exit code.
+ */
+typedef int (*golden_req_fn)(struct ibt *ctx, struct nl_msg **msg);
+/*
+ * "@prefix N" for each row N of @words (@n rows of @cols words, the
+ * unused ones NULL), with -d @dev: what @fn says, then its request.
+ */
+void golden_words_run(const char *prefix, golden_req_fn fn, const char *dev,
+		      const char *const *words, size_t cols, size_t n);
+
 /* A new reply message of command @cmd, to fill with nla_put_*(). */
 struct nl_msg *golden_msg(uint8_t cmd);
 
@@ -42,6 +58,7 @@ void golden_put(struct nl_msg *msg, const struct golden_attr *a, size_t n);
 void golden_server(void);
 void golden_test(void);
 void golden_trace(void);
+void golden_ping(void);
 void golden_sim(void);
 void golden_dev(void);
 
