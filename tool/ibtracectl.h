@@ -125,6 +125,18 @@ struct ibt_dest {
 	uint32_t dlid;
 	bool has_dgid, has_dlid;
 };
+/*
+ * How long to wait for an answer, -t/--timeout MS and -r/--retries N
+ * (ping, trace): their entries of a getopt table, and where
+ * ibt_opt_wait() puts them.
+ */
+#define IBT_WAIT_OPTS \
+	{ "timeout",	required_argument,	NULL, 't' }, \
+	{ "retries",	required_argument,	NULL, 'r' }
+struct ibt_wait {
+	uint32_t timeout_ms, retries;
+	bool has_timeout, has_retries;
+};
 #define IBT_OUT_DEPTH		8	/* JSON nesting the output supports */
 #define IBT_ERRMSG_MAX		256
 #define IBT_MCGRP_MAX		8	/* multicast groups of a family kept */
@@ -267,6 +279,7 @@ int ibt_opt_u32(const char *opt, const char *arg, uint32_t min, uint32_t max,
 int ibt_opt_range(const char *opt, const char *arg, uint32_t min, uint32_t max,
 		  const char *what, const char *unit, uint32_t *val, bool *has);
 int ibt_opt_dest(int c, const char *arg, struct ibt_dest *d);
+int ibt_opt_wait(int c, const char *arg, struct ibt_wait *w);
 int ibt_opt_ok(int bad, bool *has, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int ibt_end_args(struct ibt *ctx);
@@ -337,6 +350,8 @@ const char *ibt_rnr_wire_str(unsigned int wire);
 /* nl.c */
 /* an unsigned attribute's value, whatever its (policy-checked) size */
 uint64_t ibt_nla_uint(const struct nlattr *a);
+void ibt_nla_keep(struct nlattr *num, uint32_t *n, struct nlattr *str,
+		  char *buf, size_t len);
 typedef int (*ibt_nl_cb)(struct ibt *ctx, struct nlmsghdr *nlh, void *arg);
 int ibt_nl_open(struct ibt *ctx);
 int ibt_nl_open_family(struct ibt *ctx, const struct ibt_family *fam);
@@ -345,6 +360,10 @@ struct nl_msg *ibt_nl_req(struct ibt *ctx, uint8_t cmd, bool dump);
 struct nl_msg *ibt_nl_req_u32(struct ibt *ctx, uint8_t cmd, bool dump, int attr,
 			      uint32_t val);
 int ibt_nl_put_dev(struct ibt *ctx, struct nl_msg *msg, uint32_t port);
+int ibt_nl_put_dest(struct nl_msg *msg, const struct ibt_dest *d, int dgid,
+		    int dlid);
+int ibt_nl_put_wait(struct nl_msg *msg, const struct ibt_wait *w, int timeout,
+		    int retries);
 int ibt_nl_run(struct ibt *ctx, struct nl_msg *msg, ibt_nl_cb cb, void *arg);
 int ibt_nl_exchange(struct ibt *ctx, struct nl_msg *msg, ibt_nl_cb cb,
 		    void *arg);
@@ -369,6 +388,8 @@ struct ibt_job_follow {
 	unsigned long nevents;
 	ibt_nl_cb get;
 	void *arg;
+	uint32_t end_errno;	/* how the job ended early, 0 if not */
+	char end_msg[256];	/* and the kernel's sentence, "" if none */
 };
 
 /* job.c */
@@ -378,6 +399,9 @@ int ibt_job_run(struct ibt *ctx, struct nl_msg *msg, struct ibt_job_follow *f,
 		ibt_nl_cb cb, void *arg);
 int ibt_job_parse(struct ibt *ctx, struct nlmsghdr *nlh,
 		  struct ibt_job_follow *f, struct nlattr **tb, bool *ours);
+bool ibt_job_ended(struct ibt_job_follow *f, struct nlattr **tb);
+int ibt_job_result(struct ibt *ctx, const struct ibt_job_follow *f,
+		   bool *interrupted);
 
 int ibt_nl_parse(struct ibt *ctx, struct nlmsghdr *nlh, struct nlattr **tb);
 int ibt_nl_parse_nest(struct ibt *ctx, struct nlattr *nest,

@@ -101,6 +101,37 @@ int ibt_job_parse(struct ibt *ctx, struct nlmsghdr *nlh,
 	return 0;
 }
 
+/*
+ * Whether message @tb of job @f says that the job finished: then
+ * @f->ended is set, and how it ended early kept in @f->end_errno and
+ * @f->end_msg.
+ */
+bool ibt_job_ended(struct ibt_job_follow *f, struct nlattr **tb)
+{
+	if (!tb[IBTRACE_A_JOB_STATE] ||
+	    nla_get_u8(tb[IBTRACE_A_JOB_STATE]) != IBTRACE_TEST_STATE_FINISHED)
+		return false;
+	f->ended = true;
+	ibt_nla_keep(tb[IBTRACE_A_JOB_ERRNO], &f->end_errno,
+		     tb[IBTRACE_A_JOB_MESSAGE], f->end_msg, sizeof(f->end_msg));
+	return true;
+}
+
+/*
+ * After ibt_job_run(): the printed exit code of job @f's early end with
+ * an error; else 0, and *@interrupted whether it was cancelled (by a
+ * signal here, by another process or by the module's unload).
+ */
+int ibt_job_result(struct ibt *ctx, const struct ibt_job_follow *f,
+		   bool *interrupted)
+{
+	if (f->end_errno && f->end_errno != ECANCELED)
+		return ibt_nl_report_msg(ctx, f->end_errno,
+					 f->end_msg[0] ? f->end_msg : NULL);
+	*interrupted = f->interrupted || f->end_errno == ECANCELED;
+	return 0;
+}
+
 /* Read job @id with IBTRACE_CMD_JOB_GET through @cb; as ibt_nl_exchange(). */
 static int job_get(struct ibt *ctx, uint32_t id, ibt_nl_cb cb, void *arg)
 {

@@ -483,6 +483,19 @@ int ibt_nl_parse_nest_policy(struct ibt *ctx, struct nlattr *nest,
 	return parse_attrs(tb, max, nla_data(nest), nla_len(nest), policy, where);
 }
 
+/*
+ * A number and a sentence of a message (as an error's errno or line, and
+ * its text) into *@n and @buf (@len bytes), each one the message has.
+ */
+void ibt_nla_keep(struct nlattr *num, uint32_t *n, struct nlattr *str,
+		  char *buf, size_t len)
+{
+	if (num)
+		*n = nla_get_u32(num);
+	if (str)
+		nla_strlcpy(buf, str, len);
+}
+
 /* Exit code for a positive errno the kernel answered. */
 static int errno_code(int err)
 {
@@ -911,6 +924,29 @@ int ibt_nl_put_dev(struct ibt *ctx, struct nl_msg *msg, uint32_t port)
 	if ((ctx->dev && nla_put_string(msg, IBTRACE_A_DEV_NAME, ctx->dev) < 0) ||
 	    (port && nla_put_u32(msg, IBTRACE_A_PORT, port) < 0))
 		return ibt_err(IBT_EXIT_ERR, "netlink request too large");
+	return 0;
+}
+
+/*
+ * The destination @d of a ping or trace, as attributes @dgid and @dlid
+ * (those given); negative when @msg is full.
+ */
+int ibt_nl_put_dest(struct nl_msg *msg, const struct ibt_dest *d, int dgid,
+		    int dlid)
+{
+	if ((d->has_dgid && nla_put(msg, dgid, 16, d->dgid) < 0) ||
+	    (d->has_dlid && nla_put_u32(msg, dlid, d->dlid) < 0))
+		return -1;
+	return 0;
+}
+
+/* The same for its wait @w, as attributes @timeout and @retries. */
+int ibt_nl_put_wait(struct nl_msg *msg, const struct ibt_wait *w, int timeout,
+		    int retries)
+{
+	if ((w->has_timeout && nla_put_u32(msg, timeout, w->timeout_ms) < 0) ||
+	    (w->has_retries && nla_put_u32(msg, retries, w->retries) < 0))
+		return -1;
 	return 0;
 }
 

@@ -71,8 +71,9 @@ struct ping_sum {
 struct ping {
 	/* request */
 	struct ibt_dest dest;
-	uint32_t count, interval_ms, timeout_ms, retries;
-	bool has_count, has_interval, has_timeout, has_retries;
+	struct ibt_wait wait;
+	uint32_t count, interval_ms;
+	bool has_count, has_interval;
 	uint8_t sroute[IBTRACE_SROUTE_MAX_HOPS];
 	size_t sroute_len;
 	uint32_t port;
@@ -81,8 +82,6 @@ struct ping {
 
 	/* the job */
 	struct ibt_job_follow job;
-	int end_errno;			/* how the job ended early, 0 if not */
-	char end_msg[256];
 
 	/* results as they arrive */
 	uint32_t nprobes, ok, timeouts, remote, send_errors;
@@ -126,11 +125,8 @@ static int ping_opt(int c, const char *arg, const struct ibt_args *a)
 		return ibt_opt_u32("-i", arg, 0, IBTRACE_PING_MAX_INTERVAL_MS, &p->interval_ms,
 				   &p->has_interval);
 	case 't':
-		return ibt_opt_u32("-t", arg, 1, IBTRACE_MAX_TIMEOUT_MS, &p->timeout_ms,
-				   &p->has_timeout);
 	case 'r':
-		return ibt_opt_u32("-r", arg, 0, IBTRACE_MAX_RETRIES, &p->retries,
-				   &p->has_retries);
+		return ibt_opt_wait(c, arg, &p->wait);
 	case OPT_SROUTE:
 		if (ibt_parse_sroute(arg, p->sroute, sizeof(p->sroute),
 				     &p->sroute_len))
@@ -150,8 +146,7 @@ static int ping_parse(struct ibt *ctx, struct ping *p)
 		IBT_DEST_OPTS,
 		{ "count",		required_argument,	NULL, 'c' },
 		{ "interval",		required_argument,	NULL, 'i' },
-		{ "timeout",		required_argument,	NULL, 't' },
-		{ "retries",		required_argument,	NULL, 'r' },
+		IBT_WAIT_OPTS,
 		{ "source-route",	required_argument,	NULL, OPT_SROUTE },
 		{ NULL,			0,			NULL, 0 },
 	};
@@ -181,15 +176,12 @@ static struct nl_msg *ping_request(struct ibt *ctx, struct ping *p)
 	if (!msg)
 		return NULL;
 	if (ibt_nl_put_dev(ctx, msg, p->port) ||
-	    (p->dest.has_dgid && nla_put(msg, IBTRACE_A_PING_DGID, 16, p->dest.dgid) < 0) ||
-	    (p->dest.has_dlid && nla_put_u32(msg, IBTRACE_A_PING_DLID, p->dest.dlid) < 0) ||
+	    ibt_nl_put_dest(msg, &p->dest, IBTRACE_A_PING_DGID, IBTRACE_A_PING_DLID) ||
 	    (p->has_count && nla_put_u32(msg, IBTRACE_A_PING_COUNT, p->count) < 0) ||
 	    (p->has_interval &&
 	     nla_put_u32(msg, IBTRACE_A_PING_INTERVAL_MS, p->interval_ms) < 0) ||
-	    (p->has_timeout &&
-	     nla_put_u32(msg, IBTRACE_A_PING_TIMEOUT_MS, p->timeout_ms) < 0) ||
-	    (p->has_retries &&
-	     nla_put_u32(msg, IBTRACE_A_PING_RETRIES, p->retries) < 0) ||
+	    ibt_nl_put_wait(msg, &p->wait, IBTRACE_A_PING_TIMEOUT_MS,
+			    IBTRACE_A_PING_RETRIES) ||
 	    (p->sroute_len &&
 	     nla_put(msg, IBTRACE_A_PING_SROUTE, p->sroute_len, p->sroute) < 0)) {
 		nlmsg_free(msg);
@@ -337,15 +329,8 @@ static int ping_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 	if (!p->job.id && tb[IBTRACE_A_JOB])
 		p->job.id = nla_get_u32(tb[IBTRACE_A_JOB]);
 	/* the reply to the request says only which job it started */
-	if (!tb[IBTRACE_A_JOB_STATE] ||
-	    nla_get_u8(tb[IBTRACE_A_JOB_STATE]) != IBTRACE_TEST_STATE_FINISHED)
+	if (!ibt_job_ended(&p->job, tb))
 		return 0;
-	p->job.ended = true;
-	if (tb[IBTRACE_A_JOB_ERRNO])
-		p->end_errno = nla_get_u32(tb[IBTRACE_A_JOB_ERRNO]);
-	if (tb[IBTRACE_A_JOB_MESSAGE])
-		nla_strlcpy(p->end_msg, tb[IBTRACE_A_JOB_MESSAGE],
-			    sizeof(p->end_msg));
 	if (!tb[IBTRACE_A_PING_SUMMARY])
 		return 0;
 	ret = ibt_nl_parse_nest(ctx, tb[IBTRACE_A_PING_SUMMARY], st);
@@ -526,13 +511,10 @@ static int ping_run(struct ibt *ctx, struct ping *p)
 	 * group too) changes nothing; a later one kills.
 	 */
 	ret = ibt_job_run(ctx, msg, &p->job, ping_cb, p);
+	if (!ret)
+		ret = ibt_job_result(ctx, &p->job, &interrupted);
 	if (ret)
 		return ret;
-	if (p->end_errno && p->end_errno != ECANCELED)
-		return ibt_nl_report_msg(ctx, p->end_errno,
-					 p->end_msg[0] ? p->end_msg : NULL);
-	/* cancelled by us, or by another process: the statistics so far */
-	interrupted = p->job.interrupted || p->end_errno == ECANCELED;
 
 	ibt_out_arr_end(ctx);
 	if (ctx->nl_lost)

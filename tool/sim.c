@@ -341,11 +341,9 @@ static int add_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 	switch (gnlh->cmd) {
 	case IBTRACE_SIM_CMD_TOPO_ERROR:
 		r->topo_err = true;
-		if (tb[IBTRACE_SIM_A_ERR_LINE])
-			r->err_line = nla_get_u32(tb[IBTRACE_SIM_A_ERR_LINE]);
-		if (tb[IBTRACE_SIM_A_ERR_MSG])
-			nla_strlcpy(r->err_msg, tb[IBTRACE_SIM_A_ERR_MSG],
-				    sizeof(r->err_msg));
+		ibt_nla_keep(tb[IBTRACE_SIM_A_ERR_LINE], &r->err_line,
+			     tb[IBTRACE_SIM_A_ERR_MSG], r->err_msg,
+			     sizeof(r->err_msg));
 		return 0;
 	case IBTRACE_SIM_CMD_FABRIC_ADD:
 		if (!tb[IBTRACE_SIM_A_FABRIC_NAME])

@@ -89,17 +89,16 @@ enum {
 struct trace {
 	/* request */
 	struct ibt_dest dest;
-	bool has_mlid, has_timeout, has_retries, verbose;
+	struct ibt_wait wait;
+	bool has_mlid, verbose;
 	bool help;			/* -h: print the usage instead */
-	uint32_t mlid, timeout_ms, retries;
+	uint32_t mlid;
 	char dev[IBT_DEV_NAME_MAX];
 	uint32_t port;
 	char target[INET6_ADDRSTRLEN + 8];
 
 	/* the job */
 	struct ibt_job_follow job;
-	int end_errno;			/* how the job ended early, 0 if not */
-	char end_msg[256];
 
 	/* results */
 	struct ibt_hop hops[TRACE_MAX_HOPS];
@@ -148,11 +147,8 @@ static int trace_opt(int c, const char *arg, const struct ibt_args *a)
 				  "bad --mlid \"%s\": expected a multicast LID 0xc000..0xfffe",
 				  arg);
 	case 't':
-		return ibt_opt_u32("-t", arg, 1, IBTRACE_MAX_TIMEOUT_MS, &t->timeout_ms,
-				   &t->has_timeout);
 	case 'r':
-		return ibt_opt_u32("-r", arg, 0, IBTRACE_MAX_RETRIES, &t->retries,
-				   &t->has_retries);
+		return ibt_opt_wait(c, arg, &t->wait);
 	case 'v':
 		t->verbose = true;
 		return 0;
@@ -166,8 +162,7 @@ static int trace_parse(struct ibt *ctx, struct trace *t)
 	static const struct option opts[] = {
 		IBT_DEST_OPTS,
 		{ "mlid",	required_argument,	NULL, OPT_MLID },
-		{ "timeout",	required_argument,	NULL, 't' },
-		{ "retries",	required_argument,	NULL, 'r' },
+		IBT_WAIT_OPTS,
 		{ "verbose",	no_argument,		NULL, 'v' },
 		{ NULL,		0,			NULL, 0 },
 	};
@@ -219,13 +214,10 @@ static struct nl_msg *trace_request(struct ibt *ctx, struct trace *t)
 		return NULL;
 	if (nla_put_string(msg, IBTRACE_A_DEV_NAME, t->dev) < 0 ||
 	    nla_put_u32(msg, IBTRACE_A_PORT, t->port) < 0 ||
-	    (t->dest.has_dgid && nla_put(msg, IBTRACE_A_TRACE_DGID, 16, t->dest.dgid) < 0) ||
-	    (t->dest.has_dlid && nla_put_u32(msg, IBTRACE_A_TRACE_DLID, t->dest.dlid) < 0) ||
+	    ibt_nl_put_dest(msg, &t->dest, IBTRACE_A_TRACE_DGID, IBTRACE_A_TRACE_DLID) ||
 	    (t->has_mlid && nla_put_u32(msg, IBTRACE_A_TRACE_MLID, t->mlid) < 0) ||
-	    (t->has_timeout &&
-	     nla_put_u32(msg, IBTRACE_A_TRACE_TIMEOUT_MS, t->timeout_ms) < 0) ||
-	    (t->has_retries &&
-	     nla_put_u32(msg, IBTRACE_A_TRACE_RETRIES, t->retries) < 0)) {
+	    ibt_nl_put_wait(msg, &t->wait, IBTRACE_A_TRACE_TIMEOUT_MS,
+			    IBTRACE_A_TRACE_RETRIES)) {
 		nlmsg_free(msg);
 		ibt_err(IBT_EXIT_ERR, "netlink request too large");
 		return NULL;
@@ -286,15 +278,8 @@ static int trace_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 		}
 	}
 	/* the reply to the request says only which job it started */
-	if (!tb[IBTRACE_A_JOB_STATE] ||
-	    nla_get_u8(tb[IBTRACE_A_JOB_STATE]) != IBTRACE_TEST_STATE_FINISHED)
+	if (!ibt_job_ended(&t->job, tb))
 		return 0;
-	t->job.ended = true;
-	if (tb[IBTRACE_A_JOB_ERRNO])
-		t->end_errno = nla_get_u32(tb[IBTRACE_A_JOB_ERRNO]);
-	if (tb[IBTRACE_A_JOB_MESSAGE])
-		nla_strlcpy(t->end_msg, tb[IBTRACE_A_JOB_MESSAGE],
-			    sizeof(t->end_msg));
 	if (!tb[IBTRACE_A_TRACE_STATUS])
 		return 0;
 	for (i = IBTRACE_A_TRACE_DLID; i <= IBTRACE_A_MAX; i++) {
@@ -567,13 +552,10 @@ static int trace_run(struct ibt *ctx, struct trace *t)
 
 	/* As for ping (see there): SIGINT or SIGTERM cancels the job. */
 	ret = ibt_job_run(ctx, msg_req, &t->job, trace_cb, t);
+	if (!ret)
+		ret = ibt_job_result(ctx, &t->job, &interrupted);
 	if (ret)
 		return ret;
-	if (t->end_errno && t->end_errno != ECANCELED)
-		return ibt_nl_report_msg(ctx, t->end_errno,
-					 t->end_msg[0] ? t->end_msg : NULL);
-	/* cancelled by us, by another process or by the module's unload */
-	interrupted = t->job.interrupted || t->end_errno == ECANCELED;
 	if (ctx->nl_lost)
 		fprintf(stderr, "Warning: the kernel dropped hop messages (receive buffer full)\n");
 

@@ -228,6 +228,21 @@ int ibt_opt_dest(int c, const char *arg, struct ibt_dest *d)
 }
 
 /*
+ * -t or -r (@c) into @w: 0 or a printed usage error; IBT_OPT_UNKNOWN for
+ * another option.
+ */
+int ibt_opt_wait(int c, const char *arg, struct ibt_wait *w)
+{
+	if (c == 't')
+		return ibt_opt_u32("-t", arg, 1, IBTRACE_MAX_TIMEOUT_MS,
+				   &w->timeout_ms, &w->has_timeout);
+	if (c == 'r')
+		return ibt_opt_u32("-r", arg, 0, IBTRACE_MAX_RETRIES, &w->retries,
+				   &w->has_retries);
+	return IBT_OPT_UNKNOWN;
+}
+
+/*
  * How the parsing of an option's argument went: @bad, the usage error
  * @fmt says is printed and returned; else *@has is set (if @has) and 0
  * returned.
