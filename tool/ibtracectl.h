@@ -365,6 +365,12 @@ int ibt_nl_put_dest(struct nl_msg *msg, const struct ibt_dest *d, int dgid,
 int ibt_nl_put_wait(struct nl_msg *msg, const struct ibt_wait *w, int timeout,
 		    int retries);
 int ibt_nl_run(struct ibt *ctx, struct nl_msg *msg, ibt_nl_cb cb, void *arg);
+/* what ibt_nl_u32_cb() reads: u32 attribute @attr into *@val */
+struct ibt_reply_u32 {
+	int attr;
+	uint32_t *val;
+};
+int ibt_nl_u32_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg);
 int ibt_nl_exchange(struct ibt *ctx, struct nl_msg *msg, ibt_nl_cb cb,
 		    void *arg);
 int ibt_nl_report(struct ibt *ctx, int err);

@@ -496,6 +496,21 @@ void ibt_nla_keep(struct nlattr *num, uint32_t *n, struct nlattr *str,
 		nla_strlcpy(buf, str, len);
 }
 
+/*
+ * The callback of ibt_nl_run() for a reply that says one u32 (@arg, a
+ * struct ibt_reply_u32): the value of its attribute, when it has it.
+ */
+int ibt_nl_u32_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
+{
+	const struct ibt_reply_u32 *r = arg;
+	struct nlattr *tb[IBTRACE_A_MAX + 1];
+	int ret = ibt_nl_parse(ctx, nlh, tb);
+
+	if (!ret && tb[r->attr])
+		*r->val = nla_get_u32(tb[r->attr]);
+	return ret;
+}
+
 /* Exit code for a positive errno the kernel answered. */
 static int errno_code(int err)
 {
