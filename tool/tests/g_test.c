@@ -6,6 +6,7 @@
  * and a test of test list.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "golden.h"
 #include "../test.h"
@@ -189,6 +190,68 @@ static int run_case(struct ibt *ctx, void *arg)
 	return ret;
 }
 
+/*
+ * test run's options of a test (@arg: its def, then pairs of option
+ * name and argument), then its request attributes.
+ */
+struct opts_case {
+	const struct ibt_test_def *def;
+	const char *words[14];
+};
+
+static int run_opts(struct ibt *ctx, void *arg)
+{
+	const struct opts_case *c = arg;
+	const struct ibt_test_opt *o;
+	char args[1024] = { 0 };
+	struct nl_msg *m;
+	size_t i;
+	int ret = 0;
+
+	(void)ctx;
+	for (i = 0; !ret && c->words[i]; i += 2) {
+		for (o = c->def->opts; strcmp(o->name, c->words[i]); o++)
+			;
+		ret = c->def->opt(args, o->id, c->words[i + 1]);
+	}
+	if (!ret && c->def->check)
+		ret = c->def->check(args);
+	if (ret)
+		return ret;
+	m = golden_msg(IBTRACE_CMD_TEST_RUN);
+	if (c->def->request(m, args))
+		ret = IBT_EXIT_ERR;
+	else
+		golden_hex(m);
+	nlmsg_free(m);
+	return ret;
+}
+
+static void golden_test_opts(void)
+{
+	static const struct opts_case cases[] = {
+		{ &test_guidinfo, { "dr", "1,2", "dut-port", "3", "blocks", "4",
+				    "timeout", "200", "retries", "2" } },
+		{ &test_guidinfo, { "lid", "0x12", "retries", "0" } },
+		{ &test_guidinfo, { "timeout", "0" } },
+		{ &test_guidinfo, { "retries", "99" } },
+		{ &test_guidinfo, { "dr", "1", "lid", "2" } },
+		{ &test_rnr, { "timer", "all", "retry", "7", "deadline", "100",
+			       "size", "64", "iterations", "2", "poll", "event" } },
+		{ &test_rnr, { "timer", "3", "peer", "fe80::2", "peer-port", "7471",
+			       "recv-posted", "" } },
+		{ &test_rnr, { "retry", "7" } },
+		{ &test_rnr, { "peer-port", "1" } },
+	};
+	char name[32];
+	size_t i;
+
+	for (i = 0; i < IBT_ARRAY_SIZE(cases); i++) {
+		snprintf(name, sizeof(name), "test run options %zu", i);
+		golden_run(name, run_opts, (void *)&cases[i]);
+	}
+}
+
 void golden_test(void)
 {
 	static const char *const hows[128] = {
@@ -208,4 +271,5 @@ void golden_test(void)
 				 hows[(int)*h]);
 			golden_run(name, run_case, &c);
 		}
+	golden_test_opts();
 }
