@@ -235,6 +235,26 @@ struct ibt_object {
 };
 
 /*
+ * An option that takes a number (for ibt_opt_nums()): its long name
+ * (ibt_args_parse() adds it to getopt's table; NULL: the caller parses
+ * it), its getopt value (a letter is also the short option; or the id a
+ * test gives it), its name in errors, its range, what the number is and
+ * its unit (errors say "bad OPT \"ARG\": expected WHAT MIN..MAXUNIT"),
+ * and where it goes in the command's options: the offsets of the value
+ * (a uint32_t) and of the bool set when it is given (IBT_NUM_NO_FLAG:
+ * none).
+ */
+#define IBT_NUM_NO_FLAG		((size_t)-1)
+struct ibt_num_opt {
+	const char *name;
+	int c;
+	const char *opt;
+	uint32_t min, max;
+	const char *what, *unit;
+	size_t val, has;
+};
+
+/*
  * The options and words of a command, for ibt_args_parse(): its own
  * options (getopt's long ones; a letter as value is also the short
  * option), the callback that takes them, and the positional words it
@@ -251,6 +271,8 @@ struct ibt_args {
 	const struct option *opts;	/* ends with a NULL name; NULL: none */
 	bool permute;			/* options may follow the words */
 	ibt_opt_fn opt;
+	const struct ibt_num_opt *nums;	/* taken before @opt: @nnums of them */
+	size_t nnums;
 	void *priv;
 	bool *help;			/* set by 'h' (-h, --help); NULL: none */
 	bool help_word;			/* and by the word "help" first */
@@ -274,10 +296,15 @@ int ibt_words_parse(struct ibt *ctx, const char *obj, const char *cmd,
 int ibt_cmd_args(struct ibt *ctx, const char *obj, const char *cmd,
 		 const struct option *opts, ibt_opt_fn opt, void *priv,
 		 bool *help);
+int ibt_nums_args(struct ibt *ctx, const char *obj, const char *cmd,
+		  const struct ibt_num_opt *nums, size_t n, void *priv,
+		  bool *help, bool help_word);
 int ibt_opt_u32(const char *opt, const char *arg, uint32_t min, uint32_t max,
 		uint32_t *val, bool *has);
 int ibt_opt_range(const char *opt, const char *arg, uint32_t min, uint32_t max,
 		  const char *what, const char *unit, uint32_t *val, bool *has);
+int ibt_opt_nums(const struct ibt_num_opt *opts, size_t n, int c,
+		 const char *arg, void *priv);
 int ibt_opt_dest(int c, const char *arg, struct ibt_dest *d);
 int ibt_opt_wait(int c, const char *arg, struct ibt_wait *w);
 int ibt_opt_ok(int bad, bool *has, const char *fmt, ...)

@@ -47,6 +47,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,6 +111,16 @@ static void ping_usage(FILE *f)
 	      "non-zero MAD status.\n", f);
 }
 
+#define PING_OPT(f)	offsetof(struct ping, f)
+
+/* Its options that take a number. */
+static const struct ibt_num_opt ping_nums[] = {
+	{ NULL, 'c', "-c", 1, IBTRACE_PING_MAX_COUNT, "", "", PING_OPT(count),
+	  PING_OPT(has_count) },
+	{ NULL, 'i', "-i", 0, IBTRACE_PING_MAX_INTERVAL_MS, "", "",
+	  PING_OPT(interval_ms), PING_OPT(has_interval) },
+};
+
 /* An option of ping (for ibt_args_parse()). */
 static int ping_opt(int c, const char *arg, const struct ibt_args *a)
 {
@@ -119,11 +130,6 @@ static int ping_opt(int c, const char *arg, const struct ibt_args *a)
 	case IBT_OPT_DGID:
 	case IBT_OPT_DLID:
 		return ibt_opt_dest(c, arg, &p->dest);
-	case 'c':
-		return ibt_opt_u32("-c", arg, 1, IBTRACE_PING_MAX_COUNT, &p->count, &p->has_count);
-	case 'i':
-		return ibt_opt_u32("-i", arg, 0, IBTRACE_PING_MAX_INTERVAL_MS, &p->interval_ms,
-				   &p->has_interval);
 	case 't':
 	case 'r':
 		return ibt_opt_wait(c, arg, &p->wait);
@@ -135,7 +141,7 @@ static int ping_opt(int c, const char *arg, const struct ibt_args *a)
 				       arg, IBTRACE_SROUTE_MAX_HOPS);
 		return 0;
 	default:
-		return IBT_OPT_UNKNOWN;
+		return ibt_opt_nums(ping_nums, IBT_ARRAY_SIZE(ping_nums), c, arg, p);
 	}
 }
 

@@ -30,6 +30,7 @@
  *                        age_ms, hold_ms, rnr_timer, rnr_recv_posted
  */
 #include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -255,48 +256,25 @@ enum {
 	OPT_MAX_HOLD,
 };
 
-static int start_opt(int c, const char *arg, const struct ibt_args *a)
-{
-	struct start_opts *o = a->priv;
+#define START_OPT(f)	offsetof(struct start_opts, f)
 
-	switch (c) {
-	case OPT_PORT:
-		return ibt_opt_u32("--port", arg, 1, 65535, &o->port,
-				   &o->has_port);
-	case OPT_MAX_CONNS:
-		return ibt_opt_u32("--max-conns", arg, 1,
-				   IBTRACE_SERVER_MAX_CONNS, &o->conns,
-				   &o->has_conns);
-	case OPT_MAX_HOLD:
-		return ibt_opt_u32("--max-hold", arg,
-				   IBTRACE_SERVER_MIN_HOLD_MS,
-				   IBTRACE_SERVER_MAX_HOLD_MS, &o->hold,
-				   &o->has_hold);
-	default:
-		return IBT_OPT_UNKNOWN;
-	}
-}
+/* The options of server start. */
+static const struct ibt_num_opt start_nums[] = {
+	{ "port", OPT_PORT, "--port", 1, 65535, "", "", START_OPT(port),
+	  START_OPT(has_port) },
+	{ "max-conns", OPT_MAX_CONNS, "--max-conns", 1, IBTRACE_SERVER_MAX_CONNS,
+	  "", "", START_OPT(conns), START_OPT(has_conns) },
+	{ "max-hold", OPT_MAX_HOLD, "--max-hold", IBTRACE_SERVER_MIN_HOLD_MS,
+	  IBTRACE_SERVER_MAX_HOLD_MS, "", "", START_OPT(hold), START_OPT(has_hold) },
+};
 
 static int server_start(struct ibt *ctx)
 {
-	static const struct option opts[] = {
-		{ "port",	required_argument,	NULL, OPT_PORT },
-		{ "max-conns",	required_argument,	NULL, OPT_MAX_CONNS },
-		{ "max-hold",	required_argument,	NULL, OPT_MAX_HOLD },
-		{ NULL,		0,			NULL, 0 },
-	};
 	struct start_opts o = { 0 };
-	const struct ibt_args args = {
-		.obj = "server",
-		.cmd = "start",
-		.opts = opts,
-		.opt = start_opt,
-		.priv = &o,
-		.help = &o.help,
-	};
 	int ret;
 
-	ret = ibt_args_parse(ctx, &args);
+	ret = ibt_nums_args(ctx, "server", "start", start_nums,
+			    IBT_ARRAY_SIZE(start_nums), &o, &o.help, false);
 	if (ret || ibt_usage_if(o.help, server_usage))
 		return ret;
 	if (ctx->port)

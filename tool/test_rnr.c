@@ -72,37 +72,26 @@ struct rnr_data {
 #define RNR_ARG(f)	offsetof(struct rnr_args, f)
 
 /* The options that take a number: its range and what it is, in errors. */
-static const struct {
-	int id;
-	const char *opt;
-	uint32_t min, max;
-	const char *what, *unit;
-	size_t val, has;
-} rnr_nums[] = {
-	{ OPT_RETRY, "--retry", 0, 7, "an rnr_retry count ", "",
+static const struct ibt_num_opt rnr_nums[] = {
+	{ NULL, OPT_RETRY, "--retry", 0, 7, "an rnr_retry count ", "",
 	  RNR_ARG(rnr_retry), RNR_ARG(has_rnr_retry) },
-	{ OPT_SIZE, "--size", 1, IBTRACE_TEST_MAX_SIZE, "", " bytes",
+	{ NULL, OPT_SIZE, "--size", 1, IBTRACE_TEST_MAX_SIZE, "", " bytes",
 	  RNR_ARG(size), RNR_ARG(has_size) },
-	{ OPT_ITERATIONS, "--iterations", 1, IBTRACE_TEST_RNR_MAX_ITERATIONS, "", "",
+	{ NULL, OPT_ITERATIONS, "--iterations", 1, IBTRACE_TEST_RNR_MAX_ITERATIONS, "", "",
 	  RNR_ARG(iterations), RNR_ARG(has_iterations) },
-	{ OPT_PEER_PORT, "--peer-port", 1, 65535, "an RDMA CM port ", "",
+	{ NULL, OPT_PEER_PORT, "--peer-port", 1, 65535, "an RDMA CM port ", "",
 	  RNR_ARG(peer_port), RNR_ARG(has_peer_port) },
-	{ OPT_DEADLINE, "--deadline", 1, IBTRACE_TEST_MAX_DEADLINE_MS, "", " ms",
+	{ NULL, OPT_DEADLINE, "--deadline", 1, IBTRACE_TEST_MAX_DEADLINE_MS, "", " ms",
 	  RNR_ARG(deadline_ms), RNR_ARG(has_deadline) },
 };
 
 static int rnr_opt(void *args, int id, const char *arg)
 {
 	struct rnr_args *t = args;
-	size_t i;
+	int ret = ibt_opt_nums(rnr_nums, IBT_ARRAY_SIZE(rnr_nums), id, arg, t);
 
-	for (i = 0; i < IBT_ARRAY_SIZE(rnr_nums); i++)
-		if (rnr_nums[i].id == id)
-			return ibt_opt_range(rnr_nums[i].opt, arg, rnr_nums[i].min,
-					     rnr_nums[i].max, rnr_nums[i].what,
-					     rnr_nums[i].unit,
-					     (uint32_t *)((char *)t + rnr_nums[i].val),
-					     (bool *)((char *)t + rnr_nums[i].has));
+	if (ret != IBT_OPT_UNKNOWN)
+		return ret;
 	switch (id) {
 	case OPT_TIMER:
 		if (ibt_parse_rnr_timer(arg, &t->timer, &t->timer_all))

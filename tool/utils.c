@@ -216,6 +216,25 @@ int ibt_opt_range(const char *opt, const char *arg, uint32_t min, uint32_t max,
 			  min, max, unit);
 }
 
+/*
+ * Option @c, one of the @n @opts, into the command's options @priv: 0 or
+ * a printed usage error; IBT_OPT_UNKNOWN when it is none of them.
+ */
+int ibt_opt_nums(const struct ibt_num_opt *opts, size_t n, int c,
+		 const char *arg, void *priv)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (opts[i].c == c)
+			return ibt_opt_range(opts[i].opt, arg, opts[i].min,
+					     opts[i].max, opts[i].what, opts[i].unit,
+					     (uint32_t *)((char *)priv + opts[i].val),
+					     opts[i].has == IBT_NUM_NO_FLAG ? NULL :
+					     (bool *)((char *)priv + opts[i].has));
+	return IBT_OPT_UNKNOWN;
+}
+
 /* --dgid or --dlid (@c) into @d: 0 or a printed usage error. */
 int ibt_opt_dest(int c, const char *arg, struct ibt_dest *d)
 {
@@ -263,7 +282,8 @@ int ibt_opt_ok(int bad, bool *has, const char *fmt, ...)
 }
 
 /*
- * getopt_long()'s tables for @a into @lo and @so: its options, "help" if
+ * getopt_long()'s tables for @a into @lo and @so: its options (and those
+ * of @a->nums that have a name), "help" if
  * it takes -h, then the global ones; the short options are the letters
  * among them, after "+" (unless @a->permute: options may follow words)
  * and ":".
@@ -274,13 +294,22 @@ static void opt_tables(const struct ibt_args *a,
 {
 	static const struct option help = { "help", no_argument, NULL, 'h' };
 	const struct option *o;
-	size_t n = 0;
+	size_t n = 0, i;
 
 	if (!a->permute)
 		*so++ = '+';
 	*so++ = ':';
-	for (o = a->opts; o && o->name && n < IBT_OPTS_MAX; o++) {
+	for (o = a->opts; o && o->name && n < IBT_OPTS_MAX; o++)
 		lo[n++] = *o;
+	for (i = 0; i < a->nnums && n < IBT_OPTS_MAX; i++) {
+		if (!a->nums[i].name)
+			continue;
+		lo[n].name = a->nums[i].name;
+		lo[n].has_arg = required_argument;
+		lo[n].flag = NULL;
+		lo[n++].val = a->nums[i].c;
+	}
+	for (o = lo; o < lo + n; o++) {
 		if (o->val > 0 && o->val < 0x80 && isalnum(o->val)) {
 			*so++ = o->val;
 			if (o->has_arg == required_argument)
@@ -299,8 +328,8 @@ static void opt_tables(const struct ibt_args *a,
  * The words after the one just consumed (getopt's program name): the
  * options of @a's command, then its positional words. -h, --help (and
  * the word "help" first, if @a->help_word) set *@a->help and end the
- * parsing; global options are applied here; every other option goes to
- * @a->opt (if any), whose IBT_OPT_UNKNOWN (getopt's '?' and ':'
+ * parsing; global options are applied here, then @a->nums; every other
+ * option goes to @a->opt (if any), whose IBT_OPT_UNKNOWN (getopt's '?' and ':'
  * included) is a usage error naming the option. Then @a->words: min..max
  * words into pos. IBT_EXIT_OK or a printed exit code.
  */
@@ -330,6 +359,8 @@ int ibt_args_parse(struct ibt *ctx, const struct ibt_args *a)
 			return IBT_EXIT_OK;
 		}
 		ret = ibt_global_opt(ctx, c, optarg);
+		if (ret < 0)
+			ret = ibt_opt_nums(a->nums, a->nnums, c, optarg, a->priv);
 		if (ret < 0 && a->opt)
 			ret = a->opt(c, optarg, a);
 		if (ret < 0)
@@ -396,6 +427,22 @@ int ibt_cmd_args(struct ibt *ctx, const char *obj, const char *cmd,
 	const struct ibt_args a = { .help = help, .help_word = true };
 
 	return parse_as(ctx, a, obj, cmd, opts, opt, priv);
+}
+
+/*
+ * The options of command @obj @cmd when they are all numbers (@n @nums,
+ * into @priv) but -h and --help (and the word "help" first, if
+ * @help_word), which set *@help; no words.
+ */
+int ibt_nums_args(struct ibt *ctx, const char *obj, const char *cmd,
+		  const struct ibt_num_opt *nums, size_t n, void *priv,
+		  bool *help, bool help_word)
+{
+	struct ibt_args a = { .help = help, .help_word = help_word };
+
+	a.nums = nums;
+	a.nnums = n;
+	return parse_as(ctx, a, obj, cmd, NULL, NULL, priv);
 }
 
 /*
