@@ -59,15 +59,13 @@ static void port_name(struct ibt *ctx, struct nlattr **tb)
 	}
 }
 
-static int port_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
+static int port_cb(struct ibt *ctx, struct nlmsghdr *nlh, struct nlattr **tb,
+		   void *arg)
 {
-	struct nlattr *tb[IBTRACE_A_MAX + 1];
 	struct port_query *q = arg;
 	int ret;
 
-	ret = ibt_nl_parse(ctx, nlh, tb);
-	if (ret)
-		return ret;
+	(void)nlh;
 	/* -p without -d: the dump has every port, keep the one asked for */
 	if (ctx->port && tb[IBTRACE_A_PORT] &&
 	    nla_get_u32(tb[IBTRACE_A_PORT]) != ctx->port)
@@ -109,7 +107,7 @@ int ibt_port_query(struct ibt *ctx, uint8_t cmd, ibt_port_show show)
 	}
 
 	ibt_out_arr_begin(ctx, NULL);
-	ret = ibt_nl_run(ctx, msg, port_cb, &q);
+	ret = ibt_nl_run_parsed(ctx, msg, port_cb, &q);
 	if (ret)
 		return ret;
 	ibt_out_arr_end(ctx);
@@ -177,16 +175,14 @@ struct port_pick {
 	uint32_t *port;
 };
 
-static int pick_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
+static int pick_cb(struct ibt *ctx, struct nlmsghdr *nlh, struct nlattr **tb,
+		   void *arg)
 {
-	struct nlattr *tb[IBTRACE_A_MAX + 1];
 	struct port_pick *p = arg;
 	const struct ibt_port_want *w = p->want;
-	int ret;
 
-	ret = ibt_nl_parse(ctx, nlh, tb);
-	if (ret)
-		return ret;
+	(void)ctx;
+	(void)nlh;
 	if (p->dev[0] || !tb[IBTRACE_A_DEV_NAME] || !tb[IBTRACE_A_PORT] ||
 	    !tb[IBTRACE_A_PORT_STATE] ||
 	    nla_get_u8(tb[IBTRACE_A_PORT_STATE]) != IBTRACE_PORT_STATE_ACTIVE)
@@ -218,7 +214,7 @@ int ibt_port_pick(struct ibt *ctx, const struct ibt_port_want *want,
 	msg = ibt_nl_req(ctx, IBTRACE_CMD_DEV_GET, true);
 	if (!msg)
 		return IBT_EXIT_ERR;
-	return ibt_nl_run(ctx, msg, pick_cb, &p);
+	return ibt_nl_run_parsed(ctx, msg, pick_cb, &p);
 }
 
 const char ibt_dev_help[] =

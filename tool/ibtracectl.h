@@ -73,6 +73,7 @@ struct nlmsghdr;
 struct nlattr;
 struct json_object;
 struct option;
+struct nla_policy;
 
 enum ibt_exit {
 	IBT_EXIT_OK		= 0,
@@ -188,12 +189,20 @@ struct ibt {
  * the kernel module providing it), the version its requests carry, and
  * its request attributes as named in error messages.
  */
+struct ibt_nest;
 struct ibt_family {
 	const char *name;
 	uint8_t version;
 	const char *const *attr_names;	/* [attr_max + 1], NULL: no name */
 	int attr_max;
+	/* what the kernel sends: top-level [attr_max + 1], and the nests */
+	const struct nla_policy *policy;
+	const struct ibt_nest *nests;
+	size_t nnests;
 };
+/* A family: its name, version and uAPI (attribute names, policies). */
+#define IBT_FAMILY(name, version, names, max, policy, nests) \
+	{ name, version, names, max, policy, nests, IBT_ARRAY_SIZE(nests) }
 
 #define IBT_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 /* a uAPI bound, a plain decimal literal, as text in a help string */
@@ -392,6 +401,11 @@ int ibt_nl_put_dest(struct nl_msg *msg, const struct ibt_dest *d, int dgid,
 int ibt_nl_put_wait(struct nl_msg *msg, const struct ibt_wait *w, int timeout,
 		    int retries);
 int ibt_nl_run(struct ibt *ctx, struct nl_msg *msg, ibt_nl_cb cb, void *arg);
+/* a callback of ibt_nl_run_parsed(): @tb, the top level of @nlh */
+typedef int (*ibt_nl_tb_cb)(struct ibt *ctx, struct nlmsghdr *nlh,
+			    struct nlattr **tb, void *arg);
+int ibt_nl_run_parsed(struct ibt *ctx, struct nl_msg *msg, ibt_nl_tb_cb cb,
+		      void *arg);
 /* what ibt_nl_u32_cb() reads: u32 attribute @attr into *@val */
 struct ibt_reply_u32 {
 	int attr;
@@ -439,20 +453,15 @@ int ibt_job_result(struct ibt *ctx, const struct ibt_job_follow *f,
 int ibt_nl_parse(struct ibt *ctx, struct nlmsghdr *nlh, struct nlattr **tb);
 int ibt_nl_parse_nest(struct ibt *ctx, struct nlattr *nest,
 		      struct nlattr **tb);
-struct nla_policy;
-int ibt_nl_parse_policy(struct ibt *ctx, struct nlmsghdr *nlh,
-			struct nlattr **tb, int max,
-			const struct nla_policy *policy);
-int ibt_nl_parse_nest_policy(struct ibt *ctx, struct nlattr *nest,
-			     struct nlattr **tb, int max,
-			     const struct nla_policy *policy, const char *where);
+typedef int (*ibt_nla_fn)(struct ibt *ctx, void *arg, struct nlattr *a);
+int ibt_nl_each(struct ibt *ctx, struct nlmsghdr *nlh, int type, ibt_nla_fn fn,
+		void *arg);
+/* nl.c: the ibtrace_sim family (the ibtrace one is ibt_nl_open()'s) */
+extern const struct ibt_family ibt_sim_family;
 
 /* out.c */
 void ibt_out_obj_begin(struct ibt *ctx, const char *key);
 void ibt_out_obj_end(struct ibt *ctx);
-int ibt_out_nest_begin(struct ibt *ctx, const char *key, struct nlattr *nest,
-		       struct nlattr **tb, int max,
-		       const struct nla_policy *policy, const char *where);
 void ibt_out_arr_begin(struct ibt *ctx, const char *key);
 void ibt_out_arr_end(struct ibt *ctx);
 void ibt_out_field(struct ibt *ctx, const char *key, struct json_object *jv,

@@ -246,18 +246,16 @@ static int job_show_ping(struct ibt *ctx, struct nlattr **tb)
 	return 0;
 }
 
-static int job_show_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
+static int job_show_cb(struct ibt *ctx, struct nlmsghdr *nlh,
+		       struct nlattr **tb, void *arg)
 {
-	struct nlattr *tb[IBTRACE_A_MAX + 1];
 	char dev[IBT_DEV_NAME_MAX] = "?", b[32];
 	unsigned int kind;
 	uint64_t ns;
-	int ret;
+	int ret = 0;
 
+	(void)nlh;
 	(void)arg;
-	ret = ibt_nl_parse(ctx, nlh, tb);
-	if (ret)
-		return ret;
 	if (!tb[IBTRACE_A_JOB] || !tb[IBTRACE_A_JOB_KIND])
 		return 0;
 	kind = nla_get_u8(tb[IBTRACE_A_JOB_KIND]);
@@ -350,7 +348,7 @@ static int job_id_arg(struct ibt *ctx, bool need, uint32_t *id)
  * The job ID word (@need: it must be there), then @cmd for that job (no
  * ID: a dump of every job) with @cb; an exit code, *@id the ID or 0.
  */
-static int job_request(struct ibt *ctx, bool need, uint8_t cmd, ibt_nl_cb cb,
+static int job_request(struct ibt *ctx, bool need, uint8_t cmd, ibt_nl_tb_cb cb,
 		       uint32_t *id)
 {
 	struct nl_msg *msg;
@@ -364,7 +362,7 @@ static int job_request(struct ibt *ctx, bool need, uint8_t cmd, ibt_nl_cb cb,
 		return IBT_EXIT_ERR;
 	if (!*id)
 		ibt_out_arr_begin(ctx, NULL);
-	return ibt_nl_run(ctx, msg, cb, NULL);
+	return ibt_nl_run_parsed(ctx, msg, cb, NULL);
 }
 
 static int job_show(struct ibt *ctx)

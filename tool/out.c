@@ -89,22 +89,6 @@ void ibt_out_obj_end(struct ibt *ctx)
 		pop(ctx);
 }
 
-/*
- * An object for nest @nest: its attributes parsed into @tb (as
- * ibt_nl_parse_nest_policy()), then the object opened as @key. An exit
- * code; nothing is opened on failure.
- */
-int ibt_out_nest_begin(struct ibt *ctx, const char *key, struct nlattr *nest,
-		       struct nlattr **tb, int max,
-		       const struct nla_policy *policy, const char *where)
-{
-	int ret = ibt_nl_parse_nest_policy(ctx, nest, tb, max, policy, where);
-
-	if (!ret)
-		ibt_out_obj_begin(ctx, key);
-	return ret;
-}
-
 void ibt_out_arr_begin(struct ibt *ctx, const char *key)
 {
 	if (ctx->json)

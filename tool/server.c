@@ -113,11 +113,13 @@ static int show_stats(struct ibt *ctx, struct nlattr *nest)
 	return 0;
 }
 
-static int show_conn(struct ibt *ctx, struct nlattr *nest)
+/* A client connection (ibt_nl_each()'s callback). */
+static int show_conn(struct ibt *ctx, void *arg, struct nlattr *nest)
 {
 	struct nlattr *tb[IBTRACE_SERVER_CONN_A_MAX + 1];
 	int ret = ibt_nl_parse_nest(ctx, nest, tb);
 
+	(void)arg;
 	if (ret)
 		return ret;
 	ibt_out_obj_begin(ctx, NULL);
@@ -133,17 +135,13 @@ static int show_conn(struct ibt *ctx, struct nlattr *nest)
 }
 
 /* The reply of START, STOP or GET: the server's state. */
-static int server_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
+static int server_cb(struct ibt *ctx, struct nlmsghdr *nlh, struct nlattr **tb,
+		     void *arg)
 {
-	struct nlattr *tb[IBTRACE_A_MAX + 1];
-	struct nlattr *a;
 	bool running;
-	int rem, ret;
+	int ret;
 
 	(void)arg;
-	ret = ibt_nl_parse(ctx, nlh, tb);
-	if (ret)
-		return ret;
 	running = tb[IBTRACE_A_SERVER_RUNNING] &&
 		  nla_get_u8(tb[IBTRACE_A_SERVER_RUNNING]);
 	ibt_out_obj_begin(ctx, NULL);
@@ -174,14 +172,9 @@ static int server_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 	}
 	ibt_out_eol(ctx);
 	ibt_out_arr_begin(ctx, "clients");
-	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
-			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
-		if (nla_type(a) != IBTRACE_A_SERVER_CONN)
-			continue;
-		ret = show_conn(ctx, a);
-		if (ret)
-			return ret;
-	}
+	ret = ibt_nl_each(ctx, nlh, IBTRACE_A_SERVER_CONN, show_conn, NULL);
+	if (ret)
+		return ret;
 	ibt_out_arr_end(ctx);
 	ibt_out_obj_end(ctx);
 	return 0;
@@ -190,7 +183,7 @@ static int server_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 /* Send @msg (consumed), print the state it answers with. */
 static int server_request(struct ibt *ctx, struct nl_msg *msg)
 {
-	int ret = ibt_nl_run(ctx, msg, server_cb, NULL);
+	int ret = ibt_nl_run_parsed(ctx, msg, server_cb, NULL);
 
 	if (ret)
 		return ret;

@@ -113,77 +113,6 @@ struct add_opts {
 	uint32_t seed;		/* if seed_set, else the kernel picks one */
 };
 
-#define FIXED(t, n)	{ .type = (t), .minlen = (n), .maxlen = (n) }
-#define U8		FIXED(NLA_U8, 1)
-#define U32		FIXED(NLA_U32, 4)
-#define U64		FIXED(NLA_U64, 8)
-
-static const struct nla_policy sim_policy[IBTRACE_SIM_A_MAX + 1] = {
-	[IBTRACE_SIM_A_FABRIC_NAME]	= { .type = NLA_STRING,
-					    .maxlen = IBTRACE_SIM_NAME_MAX + 1 },
-	[IBTRACE_SIM_A_TOPOLOGY]	= { .type = NLA_STRING },
-	[IBTRACE_SIM_A_NUM_NODES]	= U32,
-	[IBTRACE_SIM_A_NUM_CAS]		= U32,
-	[IBTRACE_SIM_A_NUM_SWITCHES]	= U32,
-	[IBTRACE_SIM_A_NUM_LINKS]	= U32,
-	[IBTRACE_SIM_A_ERR_LINE]	= U32,
-	[IBTRACE_SIM_A_ERR_MSG]		= { .type = NLA_STRING },
-	[IBTRACE_SIM_A_NODE_INDEX]	= U32,
-	[IBTRACE_SIM_A_NODE_TYPE]	= U8,
-	[IBTRACE_SIM_A_NODE_NAME]	= { .type = NLA_STRING,
-					    .maxlen = IBTRACE_SIM_NODE_NAME_MAX + 1 },
-	[IBTRACE_SIM_A_NODE_GUID]	= U64,
-	[IBTRACE_SIM_A_DEV_NAME]	= { .type = NLA_STRING,
-					    .maxlen = IBT_DEV_NAME_MAX },
-	[IBTRACE_SIM_A_PORT]		= { .type = NLA_NESTED },
-	[IBTRACE_SIM_A_SM]		= U8,
-	[IBTRACE_SIM_A_SM_LID]		= U32,
-	[IBTRACE_SIM_A_MISROUTE]	= { .type = NLA_NESTED },
-	[IBTRACE_SIM_A_SEED]		= U32,
-	[IBTRACE_SIM_A_BUILDING]	= U8,
-};
-
-static const struct nla_policy sim_port_policy[IBTRACE_SIM_PORT_A_MAX + 1] = {
-	[IBTRACE_SIM_PORT_A_NUM]	= U32,
-	[IBTRACE_SIM_PORT_A_GUID]	= U64,
-	[IBTRACE_SIM_PORT_A_LID]	= U32,
-	[IBTRACE_SIM_PORT_A_LMC]	= U8,
-	[IBTRACE_SIM_PORT_A_STATE]	= U8,
-	[IBTRACE_SIM_PORT_A_PEER_NODE]	= U32,
-	[IBTRACE_SIM_PORT_A_PEER_PORT]	= U32,
-	[IBTRACE_SIM_PORT_A_RX_PKTS]	= U64,
-	[IBTRACE_SIM_PORT_A_TX_PKTS]	= U64,
-	[IBTRACE_SIM_PORT_A_DROPS]	= U64,
-	[IBTRACE_SIM_PORT_A_DROP_PPM]	= U32,
-	[IBTRACE_SIM_PORT_A_DELAY_US]	= U32,
-	[IBTRACE_SIM_PORT_A_LINK_DOWN]	= U8,
-	[IBTRACE_SIM_PORT_A_GUID_CAP]	= U8,
-	[IBTRACE_SIM_PORT_A_GUID_QUIRKS] = U32,
-};
-
-static const struct nla_policy sim_misroute_policy[IBTRACE_SIM_MISROUTE_A_MAX + 1] = {
-	[IBTRACE_SIM_MISROUTE_A_DLID]	= U32,
-	[IBTRACE_SIM_MISROUTE_A_PORT]	= U32,
-};
-
-/* Request attributes, as named in error messages. */
-static const char *const sim_attr_names[IBTRACE_SIM_A_MAX + 1] = {
-	[IBTRACE_SIM_A_FABRIC_NAME]	= "fabric_name",
-	[IBTRACE_SIM_A_TOPOLOGY]	= "topology",
-	[IBTRACE_SIM_A_NODE_INDEX]	= "node_index",
-	[IBTRACE_SIM_A_NODE_NAME]	= "node_name",
-	[IBTRACE_SIM_A_PORT]		= "port",
-	[IBTRACE_SIM_A_MISROUTE]	= "misroute",
-	[IBTRACE_SIM_A_SEED]		= "seed",
-};
-
-static const struct ibt_family sim_family = {
-	.name		= IBTRACE_SIM_GENL_NAME,
-	.version	= IBTRACE_SIM_GENL_VERSION,
-	.attr_names	= sim_attr_names,
-	.attr_max	= IBTRACE_SIM_A_MAX,
-};
-
 /* A kernel message kept with its parsed top-level attributes. */
 struct sim_msg {
 	struct nlmsghdr *nlh;
@@ -226,8 +155,7 @@ static int keep_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 	if (!m->nlh)
 		return ibt_err(IBT_EXIT_ERR, "out of memory");
 	memcpy(m->nlh, nlh, nlh->nlmsg_len);
-	ret = ibt_nl_parse_policy(ctx, m->nlh, m->tb, IBTRACE_SIM_A_MAX,
-				  sim_policy);
+	ret = ibt_nl_parse(ctx, m->nlh, m->tb);
 	if (ret) {
 		free(m->nlh);
 		return ret;
@@ -334,7 +262,7 @@ static int add_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 	struct genlmsghdr *gnlh;
 	int ret;
 
-	ret = ibt_nl_parse_policy(ctx, nlh, tb, IBTRACE_SIM_A_MAX, sim_policy);
+	ret = ibt_nl_parse(ctx, nlh, tb);
 	if (ret)
 		return ret;
 	gnlh = nlmsg_data(nlh);
@@ -379,7 +307,7 @@ static int add_notify(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 	if (gnlh->cmd != IBTRACE_SIM_CMD_FABRIC_ADD &&
 	    gnlh->cmd != IBTRACE_SIM_CMD_TOPO_ERROR)
 		return 0;
-	ret = ibt_nl_parse_policy(ctx, nlh, tb, IBTRACE_SIM_A_MAX, sim_policy);
+	ret = ibt_nl_parse(ctx, nlh, tb);
 	if (ret)
 		return ret;
 	if (!tb[IBTRACE_SIM_A_FABRIC_NAME])
@@ -647,7 +575,7 @@ static int sim_add(struct ibt *ctx)
 	ret = read_file(path, &text, &len);
 	if (ret)
 		return ret;
-	ret = ibt_nl_open_family(ctx, &sim_family);
+	ret = ibt_nl_open_family(ctx, &ibt_sim_family);
 	if (ret) {
 		free(text);
 		return ret;
@@ -736,7 +664,7 @@ static int sim_del(struct ibt *ctx)
 	if (!ret)
 		ret = check_name(name);
 	if (!ret)
-		ret = ibt_nl_open_family(ctx, &sim_family);
+		ret = ibt_nl_open_family(ctx, &ibt_sim_family);
 	if (ret)
 		return ret;
 	msg = sim_req(ctx, IBTRACE_SIM_CMD_FABRIC_DEL, false, name);
@@ -979,7 +907,7 @@ static int sim_set(struct ibt *ctx)
 		;
 	ret = set_parse(&r, words, n);
 	if (!ret)
-		ret = ibt_nl_open_family(ctx, &sim_family);
+		ret = ibt_nl_open_family(ctx, &ibt_sim_family);
 	if (ret)
 		return ret;
 	msg = set_msg(ctx, &r);
@@ -1043,16 +971,17 @@ static const struct ibt_num_key port_keys[] = {
 	{ IBTRACE_SIM_PORT_A_DROPS,	"drops" },
 };
 
-static int show_port(struct ibt *ctx, struct sim_list *nodes,
-		     struct nlattr *nest)
+/* A port of a node (ibt_nl_each()'s callback; @arg: the fabric's nodes). */
+static int show_port(struct ibt *ctx, void *arg, struct nlattr *nest)
 {
 	struct nlattr *pt[IBTRACE_SIM_PORT_A_MAX + 1];
+	struct sim_list *nodes = arg;
 	int ret;
 
-	ret = ibt_out_nest_begin(ctx, NULL, nest, pt, IBTRACE_SIM_PORT_A_MAX,
-				 sim_port_policy, "port");
+	ret = ibt_nl_parse_nest(ctx, nest, pt);
 	if (ret)
 		return ret;
+	ibt_out_obj_begin(ctx, NULL);
 	ibt_out_text(ctx, "   ");
 	ibt_out_nla_keys(ctx, port_keys, "u", pt);
 	if (ctx->json)
@@ -1082,47 +1011,40 @@ static int show_port(struct ibt *ctx, struct sim_list *nodes,
 	return 0;
 }
 
-/* A switch's misroute rules: "misroute" array, a text line each. */
-static int show_misroutes(struct ibt *ctx, struct sim_msg *m)
+/*
+ * A misroute rule of a switch (ibt_nl_each()'s callback; @arg: whether
+ * one was shown, and the "misroute" array opened).
+ */
+static int show_misroute(struct ibt *ctx, void *arg, struct nlattr *nest)
 {
 	struct nlattr *mt[IBTRACE_SIM_MISROUTE_A_MAX + 1];
-	bool any = false;
-	struct nlattr *nla;
-	int rem, ret;
+	bool *any = arg;
+	int ret;
 
-	nla_for_each_attr(nla, genlmsg_attrdata(nlmsg_data(m->nlh), 0),
-			  genlmsg_attrlen(nlmsg_data(m->nlh), 0), rem) {
-		if (nla_type(nla) != IBTRACE_SIM_A_MISROUTE)
-			continue;
-		ret = ibt_nl_parse_nest_policy(ctx, nla, mt,
-					       IBTRACE_SIM_MISROUTE_A_MAX,
-					       sim_misroute_policy, "misroute");
-		if (ret)
-			return ret;
-		if (!mt[IBTRACE_SIM_MISROUTE_A_DLID] ||
-		    !mt[IBTRACE_SIM_MISROUTE_A_PORT])
-			return ibt_err(IBT_EXIT_ERR,
-				       "malformed kernel reply: incomplete misroute rule");
-		if (!any)
-			ibt_out_arr_begin(ctx, "misroute");
-		any = true;
-		ibt_out_obj_begin(ctx, NULL);
-		ibt_out_text(ctx, "    misroute");
-		ibt_out_hex(ctx, "dlid", nla_get_u32(mt[IBTRACE_SIM_MISROUTE_A_DLID]));
-		ibt_out_u64(ctx, "port", nla_get_u32(mt[IBTRACE_SIM_MISROUTE_A_PORT]));
-		ibt_out_obj_end(ctx);
-		ibt_out_eol(ctx);
-	}
-	if (any)
-		ibt_out_arr_end(ctx);
+	ret = ibt_nl_parse_nest(ctx, nest, mt);
+	if (ret)
+		return ret;
+	if (!mt[IBTRACE_SIM_MISROUTE_A_DLID] ||
+	    !mt[IBTRACE_SIM_MISROUTE_A_PORT])
+		return ibt_err(IBT_EXIT_ERR,
+			       "malformed kernel reply: incomplete misroute rule");
+	if (!*any)
+		ibt_out_arr_begin(ctx, "misroute");
+	*any = true;
+	ibt_out_obj_begin(ctx, NULL);
+	ibt_out_text(ctx, "    misroute");
+	ibt_out_hex(ctx, "dlid", nla_get_u32(mt[IBTRACE_SIM_MISROUTE_A_DLID]));
+	ibt_out_u64(ctx, "port", nla_get_u32(mt[IBTRACE_SIM_MISROUTE_A_PORT]));
+	ibt_out_obj_end(ctx);
+	ibt_out_eol(ctx);
 	return 0;
 }
 
 static int show_node(struct ibt *ctx, struct sim_list *nodes, struct sim_msg *m)
 {
 	struct nlattr **tb = m->tb;
-	struct nlattr *nla;
-	int rem, ret;
+	bool any = false;
+	int ret;
 
 	ibt_out_obj_begin(ctx, NULL);
 	node_json(ctx, tb);
@@ -1135,16 +1057,14 @@ static int show_node(struct ibt *ctx, struct sim_list *nodes, struct sim_msg *m)
 		ibt_out_str(ctx, "dev", nla_get_string(tb[IBTRACE_SIM_A_DEV_NAME]));
 	ibt_out_eol(ctx);
 	ibt_out_arr_begin(ctx, "ports");
-	nla_for_each_attr(nla, genlmsg_attrdata(nlmsg_data(m->nlh), 0),
-			  genlmsg_attrlen(nlmsg_data(m->nlh), 0), rem) {
-		if (nla_type(nla) != IBTRACE_SIM_A_PORT)
-			continue;
-		ret = show_port(ctx, nodes, nla);
-		if (ret)
-			return ret;
-	}
+	ret = ibt_nl_each(ctx, m->nlh, IBTRACE_SIM_A_PORT, show_port, nodes);
+	if (ret)
+		return ret;
 	ibt_out_arr_end(ctx);
-	ret = show_misroutes(ctx, m);
+	/* a switch's misroute rules: "misroute" array, a text line each */
+	ret = ibt_nl_each(ctx, m->nlh, IBTRACE_SIM_A_MISROUTE, show_misroute, &any);
+	if (!ret && any)
+		ibt_out_arr_end(ctx);
 	ibt_out_obj_end(ctx);
 	return ret;
 }
@@ -1213,7 +1133,7 @@ static int sim_show(struct ibt *ctx)
 	if (!ret && name)
 		ret = check_name(name);
 	if (!ret)
-		ret = ibt_nl_open_family(ctx, &sim_family);
+		ret = ibt_nl_open_family(ctx, &ibt_sim_family);
 	if (ret)
 		return ret;
 	msg = sim_req(ctx, IBTRACE_SIM_CMD_FABRIC_GET, !name, name);

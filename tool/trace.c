@@ -226,8 +226,9 @@ static struct nl_msg *trace_request(struct ibt *ctx, struct trace *t)
 }
 
 /* A hop, unless seen already (a JOB_GET reply repeats the hops). */
-static int trace_hop(struct ibt *ctx, struct trace *t, struct nlattr *nest)
+static int trace_hop(struct ibt *ctx, void *arg, struct nlattr *nest)
 {
+	struct trace *t = arg;
 	struct ibt_hop *h;
 	int ret;
 
@@ -264,18 +265,11 @@ static int trace_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 	}
 	if (!t->job.id && tb[IBTRACE_A_JOB])
 		t->job.id = nla_get_u32(tb[IBTRACE_A_JOB]);
+	/* a JOB_GET reply carries every hop kept */
 	if (genlmsg_hdr(nlh)->cmd == IBTRACE_CMD_JOB_GET) {
-		/* a JOB_GET reply carries every hop kept */
-		struct nlattr *a;
-		int rem;
-
-		nlmsg_for_each_attr(a, nlh, GENL_HDRLEN, rem) {
-			if (nla_type(a) != IBTRACE_A_TRACE_HOP)
-				continue;
-			ret = trace_hop(ctx, t, a);
-			if (ret)
-				return ret;
-		}
+		ret = ibt_nl_each(ctx, nlh, IBTRACE_A_TRACE_HOP, trace_hop, t);
+		if (ret)
+			return ret;
 	}
 	/* the reply to the request says only which job it started */
 	if (!ibt_job_ended(&t->job, tb))

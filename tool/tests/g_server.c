@@ -10,7 +10,10 @@ static const uint8_t gid_peer[16] = {
 
 static int run_cb(struct ibt *ctx, void *arg)
 {
-	return server_cb(ctx, nlmsg_hdr(arg), NULL);
+	struct nlattr *tb[IBTRACE_A_MAX + 1];
+	int ret = ibt_nl_parse(ctx, nlmsg_hdr(arg), tb);
+
+	return ret ? ret : server_cb(ctx, nlmsg_hdr(arg), tb, NULL);
 }
 
 static void put_conn(struct nl_msg *m, bool full)

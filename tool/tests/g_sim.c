@@ -12,6 +12,7 @@ static int run_node(struct ibt *ctx, void *arg)
 {
 	struct node_case *c = arg;
 
+	ctx->fam = &ibt_sim_family;
 	return show_node(ctx, c->nodes, &c->nodes->v[c->i]);
 }
 
@@ -66,7 +67,7 @@ static void put_port(struct nl_msg *m, uint32_t num, bool knobs, bool peer)
 
 static void keep(struct sim_list *l, struct nl_msg *m)
 {
-	struct ibt ctx = { 0 };
+	struct ibt ctx = { .fam = &ibt_sim_family };
 
 	if (keep_cb(&ctx, nlmsg_hdr(m), l))
 		printf("golden: keep_cb failed\n");
@@ -81,7 +82,7 @@ static int set_req(struct ibt *ctx, struct nl_msg **msg)
 
 	if (ret)
 		return ret;
-	ctx->fam = &sim_family;
+	ctx->fam = &ibt_sim_family;
 	*msg = set_msg(ctx, &r);
 	return *msg ? 0 : IBT_EXIT_ERR;
 }
