@@ -138,6 +138,11 @@ struct ibt_wait {
 	uint32_t timeout_ms, retries;
 	bool has_timeout, has_retries;
 };
+/* What ping and trace aim at: a destination, and how long to wait. */
+struct ibt_target {
+	struct ibt_dest dest;
+	struct ibt_wait wait;
+};
 #define IBT_OUT_DEPTH		8	/* JSON nesting the output supports */
 #define IBT_ERRMSG_MAX		256
 #define IBT_MCGRP_MAX		8	/* multicast groups of a family kept */
@@ -186,8 +191,9 @@ struct ibt {
 
 /*
  * A generic netlink family the tool talks to: its name (also the name of
- * the kernel module providing it), the version its requests carry, and
- * its request attributes as named in error messages.
+ * the kernel module providing it), the version its requests carry, its
+ * request attributes as named in error messages, and the policies of
+ * what it sends (nl.c keeps them, from the uAPI headers).
  */
 struct ibt_nest;
 struct ibt_family {
@@ -282,6 +288,7 @@ struct ibt_args {
 	ibt_opt_fn opt;
 	const struct ibt_num_opt *nums;	/* taken before @opt: @nnums of them */
 	size_t nnums;
+	struct ibt_target *target;	/* and its options, if not NULL */
 	void *priv;
 	bool *help;			/* set by 'h' (-h, --help); NULL: none */
 	bool help_word;			/* and by the word "help" first */
@@ -302,9 +309,9 @@ int ibt_args_parse(struct ibt *ctx, const struct ibt_args *a);
 int ibt_words_parse(struct ibt *ctx, const char *obj, const char *cmd,
 		    const struct option *opts, ibt_opt_fn opt, void *priv,
 		    const char **pos, int min, int max, const char *what);
-int ibt_cmd_args(struct ibt *ctx, const char *obj, const char *cmd,
-		 const struct option *opts, ibt_opt_fn opt, void *priv,
-		 bool *help);
+int ibt_target_args(struct ibt *ctx, const char *obj,
+		    const struct option *opts, ibt_opt_fn opt, void *priv,
+		    bool *help, struct ibt_target *target);
 int ibt_nums_args(struct ibt *ctx, const char *obj, const char *cmd,
 		  const struct ibt_num_opt *nums, size_t n, void *priv,
 		  bool *help, bool help_word);
@@ -316,6 +323,7 @@ int ibt_opt_nums(const struct ibt_num_opt *opts, size_t n, int c,
 		 const char *arg, void *priv);
 int ibt_opt_dest(int c, const char *arg, struct ibt_dest *d);
 int ibt_opt_wait(int c, const char *arg, struct ibt_wait *w);
+int ibt_opt_target(int c, const char *arg, struct ibt_target *t);
 int ibt_opt_ok(int bad, bool *has, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int ibt_end_args(struct ibt *ctx);
@@ -422,10 +430,24 @@ int ibt_nl_join(struct ibt *ctx, const char *name);
 int ibt_nl_wait_notify(struct ibt *ctx, int timeout_ms);
 
 /*
+ * What a kind of job (ping, trace) does with the messages of a job
+ * (ibt_job_run()): those of command @progress_cmd hand their attribute
+ * @progress_attr (when they have it) to @progress; every other one, its
+ * job number taken, goes to @msg, which sets the follower's @ended (see
+ * ibt_job_ended()) on the job's end. Both get ibt_job_run()'s @arg.
+ */
+struct ibt_job_kind {
+	uint8_t progress_cmd;
+	int progress_attr;
+	int (*progress)(struct ibt *ctx, void *arg, struct nlattr *a);
+	int (*msg)(struct ibt *ctx, struct nlmsghdr *nlh, struct nlattr **tb,
+		   void *arg);
+};
+
+/*
  * A kernel job being followed (job.c): @id from the reply that started
- * it; the kind's notify callback and @get (the JOB_GET reply's handler,
- * with @arg) bump @nevents on every message of the job and set @ended on
- * its end.
+ * it; its messages (notifications, the request's and JOB_GET's replies)
+ * bump @nevents and go to @kind, with @arg.
  */
 struct ibt_job_follow {
 	uint32_t id;
@@ -433,7 +455,7 @@ struct ibt_job_follow {
 	bool cancel_sent;
 	bool interrupted;	/* a SIGINT/SIGTERM came */
 	unsigned long nevents;
-	ibt_nl_cb get;
+	const struct ibt_job_kind *kind;
 	void *arg;
 	uint32_t end_errno;	/* how the job ended early, 0 if not */
 	char end_msg[256];	/* and the kernel's sentence, "" if none */
@@ -441,11 +463,8 @@ struct ibt_job_follow {
 
 /* job.c */
 int ibt_job_cancel(struct ibt *ctx, uint32_t id);
-int ibt_job_follow(struct ibt *ctx, struct ibt_job_follow *f);
 int ibt_job_run(struct ibt *ctx, struct nl_msg *msg, struct ibt_job_follow *f,
-		ibt_nl_cb cb, void *arg);
-int ibt_job_parse(struct ibt *ctx, struct nlmsghdr *nlh,
-		  struct ibt_job_follow *f, struct nlattr **tb, bool *ours);
+		const struct ibt_job_kind *kind, void *arg);
 bool ibt_job_ended(struct ibt_job_follow *f, struct nlattr **tb);
 int ibt_job_result(struct ibt *ctx, const struct ibt_job_follow *f,
 		   bool *interrupted);

@@ -58,36 +58,12 @@ int ibt_job_cancel(struct ibt *ctx, uint32_t id)
 }
 
 /*
- * Start a job with request @msg and follow it to its end as @f: SIGINT
- * and SIGTERM caught (see ibt_signals_hold()), the request's replies, the
- * job's notifications and its JOB_GET reply go to @cb with @arg. An exit
- * code.
- */
-int ibt_job_run(struct ibt *ctx, struct nl_msg *msg, struct ibt_job_follow *f,
-		ibt_nl_cb cb, void *arg)
-{
-	int ret;
-
-	ibt_signals_hold(true);
-	ctx->notify = cb;
-	ctx->notify_arg = arg;
-	f->get = cb;
-	f->arg = arg;
-	ret = ibt_nl_run(ctx, msg, cb, arg);
-	if (!ret && !f->id)
-		ret = ibt_err(IBT_EXIT_ERR, "malformed kernel reply: no job number");
-	if (!ret)
-		ret = ibt_job_follow(ctx, f);
-	return ret;
-}
-
-/*
  * A message while job @f is followed, parsed into @tb (the ibtrace
  * family's top level): *@ours is false for a message of another job
  * (to ignore), else it is counted in @f->nevents. An exit code.
  */
-int ibt_job_parse(struct ibt *ctx, struct nlmsghdr *nlh,
-		  struct ibt_job_follow *f, struct nlattr **tb, bool *ours)
+static int job_parse(struct ibt *ctx, struct nlmsghdr *nlh,
+		     struct ibt_job_follow *f, struct nlattr **tb, bool *ours)
 {
 	int ret = ibt_nl_parse(ctx, nlh, tb);
 
@@ -99,6 +75,52 @@ int ibt_job_parse(struct ibt *ctx, struct nlmsghdr *nlh,
 	*ours = true;
 	f->nevents++;
 	return 0;
+}
+
+/* Every message of the job followed as @arg: to its kind (see there). */
+static int job_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
+{
+	struct ibt_job_follow *f = arg;
+	const struct ibt_job_kind *k = f->kind;
+	struct nlattr *tb[IBTRACE_A_MAX + 1];
+	bool ours;
+	int ret;
+
+	ret = job_parse(ctx, nlh, f, tb, &ours);
+	if (ret || !ours)
+		return ret;
+	if (genlmsg_hdr(nlh)->cmd == k->progress_cmd)
+		return tb[k->progress_attr] ?
+		       k->progress(ctx, f->arg, tb[k->progress_attr]) : 0;
+	if (!f->id && tb[IBTRACE_A_JOB])
+		f->id = nla_get_u32(tb[IBTRACE_A_JOB]);
+	return k->msg(ctx, nlh, tb, f->arg);
+}
+
+static int job_follow(struct ibt *ctx, struct ibt_job_follow *f);
+
+/*
+ * Start a job with request @msg and follow it to its end as @f: SIGINT
+ * and SIGTERM caught (see ibt_signals_hold()), the request's replies, the
+ * job's notifications and its JOB_GET reply go to @kind with @arg. An
+ * exit code.
+ */
+int ibt_job_run(struct ibt *ctx, struct nl_msg *msg, struct ibt_job_follow *f,
+		const struct ibt_job_kind *kind, void *arg)
+{
+	int ret;
+
+	ibt_signals_hold(true);
+	f->kind = kind;
+	f->arg = arg;
+	ctx->notify = job_cb;
+	ctx->notify_arg = f;
+	ret = ibt_nl_run(ctx, msg, job_cb, f);
+	if (!ret && !f->id)
+		ret = ibt_err(IBT_EXIT_ERR, "malformed kernel reply: no job number");
+	if (!ret)
+		ret = job_follow(ctx, f);
+	return ret;
 }
 
 /*
@@ -144,10 +166,10 @@ static int job_get(struct ibt *ctx, uint32_t id, ibt_nl_cb cb, void *arg)
 }
 
 /*
- * Wait for the end of job @f->id (the kind's notify callback and @f->get
- * set @f->ended). Returns 0 or a printed exit code.
+ * Wait for the end of job @f->id (its kind's @msg sets @f->ended).
+ * Returns 0 or a printed exit code.
  */
-int ibt_job_follow(struct ibt *ctx, struct ibt_job_follow *f)
+static int job_follow(struct ibt *ctx, struct ibt_job_follow *f)
 {
 	unsigned long nevents = f->nevents;
 	unsigned int lost = ctx->nl_lost;
@@ -178,7 +200,7 @@ int ibt_job_follow(struct ibt *ctx, struct ibt_job_follow *f)
 			continue;
 		lost = ctx->nl_lost;
 		last = now_ms();
-		ret = job_get(ctx, f->id, f->get, f->arg);
+		ret = job_get(ctx, f->id, job_cb, f);
 		if (ret == IBT_EXIT_INTR) {
 			ibt_interrupted = 1;	/* cancel on the next round */
 			continue;

@@ -88,8 +88,7 @@ enum {
 
 struct trace {
 	/* request */
-	struct ibt_dest dest;
-	struct ibt_wait wait;
+	struct ibt_target tgt;
 	bool has_mlid, verbose;
 	bool help;			/* -h: print the usage instead */
 	uint32_t mlid;
@@ -138,17 +137,11 @@ static int trace_opt(int c, const char *arg, const struct ibt_args *a)
 	struct trace *t = a->priv;
 
 	switch (c) {
-	case IBT_OPT_DGID:
-	case IBT_OPT_DLID:
-		return ibt_opt_dest(c, arg, &t->dest);
 	case OPT_MLID:
 		return ibt_opt_ok(ibt_parse_u32(arg, 0xc000, 0xfffe, &t->mlid),
 				  &t->has_mlid,
 				  "bad --mlid \"%s\": expected a multicast LID 0xc000..0xfffe",
 				  arg);
-	case 't':
-	case 'r':
-		return ibt_opt_wait(c, arg, &t->wait);
 	case 'v':
 		t->verbose = true;
 		return 0;
@@ -160,24 +153,22 @@ static int trace_opt(int c, const char *arg, const struct ibt_args *a)
 static int trace_parse(struct ibt *ctx, struct trace *t)
 {
 	static const struct option opts[] = {
-		IBT_DEST_OPTS,
 		{ "mlid",	required_argument,	NULL, OPT_MLID },
-		IBT_WAIT_OPTS,
 		{ "verbose",	no_argument,		NULL, 'v' },
 		{ NULL,		0,			NULL, 0 },
 	};
 	int ret;
 
-	ret = ibt_cmd_args(ctx, "trace", NULL, opts, trace_opt, t, &t->help);
+	ret = ibt_target_args(ctx, "trace", opts, trace_opt, t, &t->help, &t->tgt);
 	if (ret || t->help)
 		return ret;
-	if (t->dest.has_dgid == t->dest.has_dlid)
+	if (t->tgt.dest.has_dgid == t->tgt.dest.has_dlid)
 		return ibt_err(IBT_EXIT_USAGE,
 			       "trace needs either --dlid LID or --dgid GID");
-	if (t->dest.has_dgid)
-		inet_ntop(AF_INET6, t->dest.dgid, t->target, sizeof(t->target));
+	if (t->tgt.dest.has_dgid)
+		inet_ntop(AF_INET6, t->tgt.dest.dgid, t->target, sizeof(t->target));
 	else
-		snprintf(t->target, sizeof(t->target), "lid %u", t->dest.dlid);
+		snprintf(t->target, sizeof(t->target), "lid %u", t->tgt.dest.dlid);
 	return 0;
 }
 
@@ -186,7 +177,7 @@ static int trace_pick_port(struct ibt *ctx, struct trace *t)
 {
 	const struct ibt_port_want want = {
 		.port = ctx->port,
-		.ib = t->dest.has_dlid || t->has_mlid,
+		.ib = t->tgt.dest.has_dlid || t->has_mlid,
 		.agent = true,
 	};
 	int ret;
@@ -202,7 +193,7 @@ static int trace_pick_port(struct ibt *ctx, struct trace *t)
 	if (!t->dev[0])
 		return ibt_err(IBT_EXIT_NODEV,
 			       "no Active %sport to trace from; name one with -d DEV",
-			       t->dest.has_dlid || t->has_mlid ? "InfiniBand " : "");
+			       t->tgt.dest.has_dlid || t->has_mlid ? "InfiniBand " : "");
 	return 0;
 }
 
@@ -214,9 +205,9 @@ static struct nl_msg *trace_request(struct ibt *ctx, struct trace *t)
 		return NULL;
 	if (nla_put_string(msg, IBTRACE_A_DEV_NAME, t->dev) < 0 ||
 	    nla_put_u32(msg, IBTRACE_A_PORT, t->port) < 0 ||
-	    ibt_nl_put_dest(msg, &t->dest, IBTRACE_A_TRACE_DGID, IBTRACE_A_TRACE_DLID) ||
+	    ibt_nl_put_dest(msg, &t->tgt.dest, IBTRACE_A_TRACE_DGID, IBTRACE_A_TRACE_DLID) ||
 	    (t->has_mlid && nla_put_u32(msg, IBTRACE_A_TRACE_MLID, t->mlid) < 0) ||
-	    ibt_nl_put_wait(msg, &t->wait, IBTRACE_A_TRACE_TIMEOUT_MS,
+	    ibt_nl_put_wait(msg, &t->tgt.wait, IBTRACE_A_TRACE_TIMEOUT_MS,
 			    IBTRACE_A_TRACE_RETRIES)) {
 		nlmsg_free(msg);
 		ibt_err(IBT_EXIT_ERR, "netlink request too large");
@@ -248,23 +239,13 @@ static int trace_hop(struct ibt *ctx, void *arg, struct nlattr *nest)
 	return 0;
 }
 
-static int trace_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
+/* A message of the trace job but its hops: its end brings the result. */
+static int trace_msg(struct ibt *ctx, struct nlmsghdr *nlh, struct nlattr **tb,
+		     void *arg)
 {
-	struct nlattr *tb[IBTRACE_A_MAX + 1];
 	struct trace *t = arg;
-	bool ours;
 	int i, ret;
 
-	ret = ibt_job_parse(ctx, nlh, &t->job, tb, &ours);
-	if (ret || !ours)
-		return ret;
-	if (genlmsg_hdr(nlh)->cmd == IBTRACE_CMD_TRACE_HOP) {
-		if (tb[IBTRACE_A_TRACE_HOP])
-			return trace_hop(ctx, t, tb[IBTRACE_A_TRACE_HOP]);
-		return 0;
-	}
-	if (!t->job.id && tb[IBTRACE_A_JOB])
-		t->job.id = nla_get_u32(tb[IBTRACE_A_JOB]);
 	/* a JOB_GET reply carries every hop kept */
 	if (genlmsg_hdr(nlh)->cmd == IBTRACE_CMD_JOB_GET) {
 		ret = ibt_nl_each(ctx, nlh, IBTRACE_A_TRACE_HOP, trace_hop, t);
@@ -285,6 +266,11 @@ static int trace_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 	t->got_result = true;
 	return 0;
 }
+
+/* Its hops come one a message as it goes; its end brings the result. */
+static const struct ibt_job_kind trace_kind = {
+	IBTRACE_CMD_TRACE_HOP, IBTRACE_A_TRACE_HOP, trace_hop, trace_msg,
+};
 
 /* The hop a failure names, or NULL if the kernel did not report it. */
 static const struct ibt_hop *fail_hop(const struct trace *t)
@@ -403,9 +389,9 @@ static void trace_json(struct ibt *ctx, const struct trace *t, bool interrupted,
 	if (t->have[IBTRACE_A_TRACE_DLID])
 		ibt_out_json(ctx, "dlid",
 			     json_object_new_uint64(t->val[IBTRACE_A_TRACE_DLID]));
-	else if (t->dest.has_dlid)
-		ibt_out_json(ctx, "dlid", json_object_new_uint64(t->dest.dlid));
-	if (t->dest.has_dgid)
+	else if (t->tgt.dest.has_dlid)
+		ibt_out_json(ctx, "dlid", json_object_new_uint64(t->tgt.dest.dlid));
+	if (t->tgt.dest.has_dgid)
 		ibt_out_json(ctx, "dgid", json_object_new_string(t->target));
 	if (t->has_mlid)
 		ibt_out_json(ctx, "mlid", json_object_new_uint64(t->mlid));
@@ -545,7 +531,7 @@ static int trace_run(struct ibt *ctx, struct trace *t)
 		return IBT_EXIT_ERR;
 
 	/* As for ping (see there): SIGINT or SIGTERM cancels the job. */
-	ret = ibt_job_run(ctx, msg_req, &t->job, trace_cb, t);
+	ret = ibt_job_run(ctx, msg_req, &t->job, &trace_kind, t);
 	if (!ret)
 		ret = ibt_job_result(ctx, &t->job, &interrupted);
 	if (ret)

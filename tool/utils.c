@@ -262,6 +262,17 @@ int ibt_opt_wait(int c, const char *arg, struct ibt_wait *w)
 }
 
 /*
+ * --dgid, --dlid, -t or -r (@c) into @t: 0 or a printed usage error;
+ * IBT_OPT_UNKNOWN for another option.
+ */
+int ibt_opt_target(int c, const char *arg, struct ibt_target *t)
+{
+	if (c == IBT_OPT_DGID || c == IBT_OPT_DLID)
+		return ibt_opt_dest(c, arg, &t->dest);
+	return ibt_opt_wait(c, arg, &t->wait);
+}
+
+/*
  * How the parsing of an option's argument went: @bad, the usage error
  * @fmt says is printed and returned; else *@has is set (if @has) and 0
  * returned.
@@ -282,8 +293,8 @@ int ibt_opt_ok(int bad, bool *has, const char *fmt, ...)
 }
 
 /*
- * getopt_long()'s tables for @a into @lo and @so: its options (and those
- * of @a->nums that have a name), "help" if
+ * getopt_long()'s tables for @a into @lo and @so: its options (those of
+ * its target, and those of @a->nums that have a name), "help" if
  * it takes -h, then the global ones; the short options are the letters
  * among them, after "+" (unless @a->permute: options may follow words)
  * and ":".
@@ -293,6 +304,7 @@ static void opt_tables(const struct ibt_args *a,
 		       char so[3 * IBT_OPTS_MAX + 12])
 {
 	static const struct option help = { "help", no_argument, NULL, 'h' };
+	static const struct option target_opts[] = { IBT_DEST_OPTS, IBT_WAIT_OPTS };
 	const struct option *o;
 	size_t n = 0, i;
 
@@ -301,6 +313,9 @@ static void opt_tables(const struct ibt_args *a,
 	*so++ = ':';
 	for (o = a->opts; o && o->name && n < IBT_OPTS_MAX; o++)
 		lo[n++] = *o;
+	for (i = 0; a->target && i < IBT_ARRAY_SIZE(target_opts) &&
+	     n < IBT_OPTS_MAX; i++)
+		lo[n++] = target_opts[i];
 	for (i = 0; i < a->nnums && n < IBT_OPTS_MAX; i++) {
 		if (!a->nums[i].name)
 			continue;
@@ -328,7 +343,8 @@ static void opt_tables(const struct ibt_args *a,
  * The words after the one just consumed (getopt's program name): the
  * options of @a's command, then its positional words. -h, --help (and
  * the word "help" first, if @a->help_word) set *@a->help and end the
- * parsing; global options are applied here, then @a->nums; every other
+ * parsing; global options are applied here, then @a->nums and
+ * @a->target's; every other
  * option goes to @a->opt (if any), whose IBT_OPT_UNKNOWN (getopt's '?' and ':'
  * included) is a usage error naming the option. Then @a->words: min..max
  * words into pos. IBT_EXIT_OK or a printed exit code.
@@ -361,6 +377,8 @@ int ibt_args_parse(struct ibt *ctx, const struct ibt_args *a)
 		ret = ibt_global_opt(ctx, c, optarg);
 		if (ret < 0)
 			ret = ibt_opt_nums(a->nums, a->nnums, c, optarg, a->priv);
+		if (ret < 0 && a->target)
+			ret = ibt_opt_target(c, optarg, a->target);
 		if (ret < 0 && a->opt)
 			ret = a->opt(c, optarg, a);
 		if (ret < 0)
@@ -416,17 +434,18 @@ int ibt_words_parse(struct ibt *ctx, const char *obj, const char *cmd,
 }
 
 /*
- * The options of command @obj @cmd (@cmd may be NULL), which takes -h,
- * --help and the word "help" (*@help set), and no words: @opt takes
- * @opts, with @priv.
+ * The options of ping or trace (@obj): those of its @target (--dgid,
+ * --dlid, -t, -r), its own (@opts, which @opt takes with @priv), and -h,
+ * --help and the word "help" (*@help set); no words.
  */
-int ibt_cmd_args(struct ibt *ctx, const char *obj, const char *cmd,
-		 const struct option *opts, ibt_opt_fn opt, void *priv,
-		 bool *help)
+int ibt_target_args(struct ibt *ctx, const char *obj,
+		    const struct option *opts, ibt_opt_fn opt, void *priv,
+		    bool *help, struct ibt_target *target)
 {
-	const struct ibt_args a = { .help = help, .help_word = true };
+	struct ibt_args a = { .help = help, .help_word = true };
 
-	return parse_as(ctx, a, obj, cmd, opts, opt, priv);
+	a.target = target;
+	return parse_as(ctx, a, obj, NULL, opts, opt, priv);
 }
 
 /*
