@@ -106,6 +106,11 @@ static const struct golden_attr rnr_peer[] = {
 	STR(IBTRACE_A_TEST_RNR_WIRE_WHY, "no tap on rxe"),
 };
 
+/* nothing but what every result has */
+static const struct golden_attr none[] = {
+	STR(IBTRACE_A_TEST_SEED, "s2"),
+};
+
 /* a test of test list */
 static const struct golden_attr listed[] = {
 	STR(IBTRACE_A_TEST_SEED, "s1"),
@@ -144,6 +149,9 @@ static const struct reply replies[] = {
 	REPLY("rnr loopback", "rs", "rxe0", "rnr", 1, 10, FINISHED, NOT_APPLICABLE, rnr_loop),
 	REPLY("rnr peer", "rs", "rxe0", "rnr", 1, 11, RUNNING, NONE_SENT, rnr_peer),
 	REPLY("list", "l", NULL, "guidinfo", 0, 0, NONE, NONE_SENT, listed),
+	REPLY("guidinfo pass", "r", "ibtsim0", "guidinfo", 1, 12, FINISHED, PASS, none),
+	REPLY("guidinfo error", "r", "ibtsim0", "guidinfo", 1, 13, FINISHED, ERROR, none),
+	REPLY("guidinfo none", "r", "ibtsim0", "guidinfo", 1, 14, FINISHED, NONE, none),
 };
 
 static struct nl_msg *build(const struct reply *r)
