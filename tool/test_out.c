@@ -121,6 +121,24 @@ static void xchg_text(const struct xchg *x)
 	printf(" attempts %" PRIu64 "\n", x->val[IBTRACE_XCHG_A_ATTEMPTS]);
 }
 
+/* A finished job's verdict: its word in text and its exit code. */
+static const struct verdict {
+	const char *word;
+	int exit;
+} verdicts[] = {
+	[IBTRACE_TEST_VERDICT_NONE]		= { "none", IBT_EXIT_TESTERR },
+	[IBTRACE_TEST_VERDICT_PASS]		= { "pass", IBT_EXIT_OK },
+	[IBTRACE_TEST_VERDICT_FAIL]		= { "fail", IBT_EXIT_FAIL },
+	[IBTRACE_TEST_VERDICT_NOT_APPLICABLE]	= { "not applicable", IBT_EXIT_NA },
+	[IBTRACE_TEST_VERDICT_ERROR]		= { "error", IBT_EXIT_TESTERR },
+};
+
+/* Verdict @v, as none if unknown. */
+static const struct verdict *verdict_of(uint64_t v)
+{
+	return &verdicts[v < IBT_ARRAY_SIZE(verdicts) ? v : IBTRACE_TEST_VERDICT_NONE];
+}
+
 /* "verdict: not applicable (a switch external port)" */
 static void verdict_text(const struct result *r)
 {
@@ -137,23 +155,7 @@ static void verdict_text(const struct result *r)
 			       test_rval(r, IBTRACE_A_TEST_PROGRESS));
 		return;
 	}
-	switch (v) {
-	case IBTRACE_TEST_VERDICT_PASS:
-		word = "pass";
-		break;
-	case IBTRACE_TEST_VERDICT_FAIL:
-		word = "fail";
-		break;
-	case IBTRACE_TEST_VERDICT_NOT_APPLICABLE:
-		word = "not applicable";
-		break;
-	case IBTRACE_TEST_VERDICT_ERROR:
-		word = "error";
-		break;
-	default:
-		word = "none";
-		break;
-	}
+	word = verdict_of(v)->word;
 	if (r->reason[0])
 		printf("verdict: %s (%s)\n", word, r->reason);
 	else
@@ -392,16 +394,7 @@ static int result_exit(const struct result *r)
 		return IBT_EXIT_RESTORE;
 	if (test_rval(r, IBTRACE_A_TEST_STATE) != IBTRACE_TEST_STATE_FINISHED)
 		return IBT_EXIT_OK;
-	switch (test_rval(r, IBTRACE_A_TEST_VERDICT)) {
-	case IBTRACE_TEST_VERDICT_PASS:
-		return IBT_EXIT_OK;
-	case IBTRACE_TEST_VERDICT_FAIL:
-		return IBT_EXIT_FAIL;
-	case IBTRACE_TEST_VERDICT_NOT_APPLICABLE:
-		return IBT_EXIT_NA;
-	default:
-		return IBT_EXIT_TESTERR;
-	}
+	return verdict_of(test_rval(r, IBTRACE_A_TEST_VERDICT))->exit;
 }
 
 /*
