@@ -2,7 +2,8 @@
 /*
  * Following a kernel job (a ping, a trace) from the tool: the request
  * that starts it returns the job's ID at once; its messages (probes,
- * hops, the end) reach ctx->notify as they happen. ibt_job_follow() waits
+ * hops, the end) reach ctx->notify as they happen, and through job_cb()
+ * the kind of job (struct ibt_job_kind). job_follow() waits
  * for the end: a SIGINT or SIGTERM sends IBTRACE_CMD_JOB_CANCEL once (the
  * end message follows within a second), and when the kernel dropped
  * messages or nothing came for IBT_JOB_POLL_MS, the job is read with

@@ -403,7 +403,7 @@ int ibt_end_args(struct ibt *ctx)
 	return ibt_args_parse(ctx, &args);
 }
 
-/* Parse by @a, completed with what ibt_words_parse() and ibt_cmd_args() share. */
+/* Parse by @a, completed with what ibt_words_parse() and the others share. */
 static int parse_as(struct ibt *ctx, struct ibt_args a, const char *obj,
 		    const char *cmd, const struct option *opts, ibt_opt_fn opt,
 		    void *priv)
