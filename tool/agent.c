@@ -80,8 +80,4 @@ const char ibt_agent_help[] =
 	"answered, mismatch, malformed, unsupported, success,\n"
 	"unsupported_method, unsupported_attr, tx_error, stray.\n";
 
-const struct ibt_cmd ibt_agent_cmds[] = {
-	{ "show",	agent_show },
-	{ "help",	NULL },	/* ibt_agent_help */
-	{ NULL,		NULL },
-};
+const struct ibt_cmd ibt_agent_cmds[] = IBT_SHOW_CMDS(agent_show);

@@ -59,15 +59,13 @@ static void port_name(struct ibt *ctx, struct nlattr **tb)
 	}
 }
 
-static int port_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
+static int port_cb(struct ibt *ctx, struct nlmsghdr *nlh, struct nlattr **tb,
+		   void *arg)
 {
-	struct nlattr *tb[IBTRACE_A_MAX + 1];
 	struct port_query *q = arg;
 	int ret;
 
-	ret = ibt_nl_parse(ctx, nlh, tb);
-	if (ret)
-		return ret;
+	(void)nlh;
 	/* -p without -d: the dump has every port, keep the one asked for */
 	if (ctx->port && tb[IBTRACE_A_PORT] &&
 	    nla_get_u32(tb[IBTRACE_A_PORT]) != ctx->port)
@@ -109,7 +107,7 @@ int ibt_port_query(struct ibt *ctx, uint8_t cmd, ibt_port_show show)
 	}
 
 	ibt_out_arr_begin(ctx, NULL);
-	ret = ibt_nl_run(ctx, msg, port_cb, &q);
+	ret = ibt_nl_run_parsed(ctx, msg, port_cb, &q);
 	if (ret)
 		return ret;
 	ibt_out_arr_end(ctx);
@@ -124,6 +122,17 @@ int ibt_port_query(struct ibt *ctx, uint8_t cmd, ibt_port_show show)
 	return IBT_EXIT_OK;
 }
 
+/*
+ * A port's fields: (index, link layer, state,) those of InfiniBand only
+ * (not on an Ethernet port), its GID (then its GUID and agent).
+ */
+static const struct ibt_num_key port_keys[] = {
+	{ IBTRACE_A_LID,	"lid" },
+	{ IBTRACE_A_LMC,	"lmc" },
+	{ IBTRACE_A_SM_LID,	"sm_lid" },
+	{ IBTRACE_A_GID,	"gid" },
+};
+
 static int dev_show_port(struct ibt *ctx, struct nlattr **tb)
 {
 	unsigned int ll = IBTRACE_LINK_LAYER_UNSPEC;
@@ -137,16 +146,9 @@ static int dev_show_port(struct ibt *ctx, struct nlattr **tb)
 	if (tb[IBTRACE_A_PORT_STATE])
 		ibt_out_str(ctx, "state",
 			    ibt_port_state_str(nla_get_u8(tb[IBTRACE_A_PORT_STATE])));
-	if (ll != IBTRACE_LINK_LAYER_ETH) {
-		if (tb[IBTRACE_A_LID])
-			ibt_out_hex(ctx, "lid", nla_get_u32(tb[IBTRACE_A_LID]));
-		if (tb[IBTRACE_A_LMC])
-			ibt_out_u64(ctx, "lmc", nla_get_u8(tb[IBTRACE_A_LMC]));
-		if (tb[IBTRACE_A_SM_LID])
-			ibt_out_hex(ctx, "sm_lid", nla_get_u32(tb[IBTRACE_A_SM_LID]));
-	}
-	if (tb[IBTRACE_A_GID])
-		ibt_out_gid(ctx, "gid", nla_data(tb[IBTRACE_A_GID]));
+	if (ll != IBTRACE_LINK_LAYER_ETH)
+		ibt_out_nla_keys(ctx, port_keys, "xux", tb);
+	ibt_out_nla_keys(ctx, port_keys + 3, "g", tb);
 	if (tb[IBTRACE_A_PORT_GUID]) {
 		uint64_t guid = nla_get_u64(tb[IBTRACE_A_PORT_GUID]);
 		char s[24];
@@ -173,16 +175,14 @@ struct port_pick {
 	uint32_t *port;
 };
 
-static int pick_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
+static int pick_cb(struct ibt *ctx, struct nlmsghdr *nlh, struct nlattr **tb,
+		   void *arg)
 {
-	struct nlattr *tb[IBTRACE_A_MAX + 1];
 	struct port_pick *p = arg;
 	const struct ibt_port_want *w = p->want;
-	int ret;
 
-	ret = ibt_nl_parse(ctx, nlh, tb);
-	if (ret)
-		return ret;
+	(void)ctx;
+	(void)nlh;
 	if (p->dev[0] || !tb[IBTRACE_A_DEV_NAME] || !tb[IBTRACE_A_PORT] ||
 	    !tb[IBTRACE_A_PORT_STATE] ||
 	    nla_get_u8(tb[IBTRACE_A_PORT_STATE]) != IBTRACE_PORT_STATE_ACTIVE)
@@ -214,7 +214,7 @@ int ibt_port_pick(struct ibt *ctx, const struct ibt_port_want *want,
 	msg = ibt_nl_req(ctx, IBTRACE_CMD_DEV_GET, true);
 	if (!msg)
 		return IBT_EXIT_ERR;
-	return ibt_nl_run(ctx, msg, pick_cb, &p);
+	return ibt_nl_run_parsed(ctx, msg, pick_cb, &p);
 }
 
 const char ibt_dev_help[] =
@@ -223,8 +223,4 @@ const char ibt_dev_help[] =
 	"One line (JSON: one object) per port: dev, index, port, link_layer,\n"
 	"state, lid, lmc, sm_lid (InfiniBand only), gid, port_guid, agent.\n";
 
-const struct ibt_cmd ibt_dev_cmds[] = {
-	{ "show",	dev_show },
-	{ "help",	NULL },	/* ibt_dev_help */
-	{ NULL,		NULL },
-};
+const struct ibt_cmd ibt_dev_cmds[] = IBT_SHOW_CMDS(dev_show);

@@ -85,48 +85,6 @@ const char *ibt_mad_status_str(uint16_t status, char *buf, size_t len)
 	return buf;
 }
 
-const char *ibt_link_layer_str(unsigned int ll)
-{
-	switch (ll) {
-	case IBTRACE_LINK_LAYER_IB:
-		return "infiniband";
-	case IBTRACE_LINK_LAYER_ETH:
-		return "ethernet";
-	default:
-		return "unknown";
-	}
-}
-
-const char *ibt_port_state_str(unsigned int state)
-{
-	static const char *const names[] = {
-		[IBTRACE_PORT_STATE_NOP]		= "NOP",
-		[IBTRACE_PORT_STATE_DOWN]		= "DOWN",
-		[IBTRACE_PORT_STATE_INIT]		= "INIT",
-		[IBTRACE_PORT_STATE_ARMED]		= "ARMED",
-		[IBTRACE_PORT_STATE_ACTIVE]		= "ACTIVE",
-		[IBTRACE_PORT_STATE_ACTIVE_DEFER]	= "ACTIVE_DEFER",
-	};
-
-	if (state < sizeof(names) / sizeof(names[0]))
-		return names[state];
-	return "UNKNOWN";
-}
-
-const char *ibt_probe_status_str(unsigned int status)
-{
-	static const char *const names[] = {
-		[IBTRACE_PROBE_OK]		= "ok",
-		[IBTRACE_PROBE_TIMEOUT]		= "timeout",
-		[IBTRACE_PROBE_REMOTE_ERROR]	= "remote_error",
-		[IBTRACE_PROBE_SEND_ERROR]	= "send_error",
-	};
-
-	if (status < sizeof(names) / sizeof(names[0]))
-		return names[status];
-	return "unknown";
-}
-
 /*
  * @part of @whole in hundredths of a percent, rounded to nearest, except
  * that a non-zero part never shows as 0% and a partial one never as 100%.
@@ -220,217 +178,141 @@ const char *ibt_dur_str(int64_t ns, bool plus, char *buf, size_t len)
 	return buf;
 }
 
-/* An ibtrace_sim node type: "ca", "switch" or "unknown". */
-const char *ibt_sim_node_type_str(unsigned int type)
-{
-	switch (type) {
-	case IBTRACE_SIM_NODE_CA:
-		return "ca";
-	case IBTRACE_SIM_NODE_SWITCH:
-		return "switch";
-	default:
-		return "unknown";
-	}
+/*
+ * Name function @fn: the name of value v in the table of designated
+ * initializers that follows, @dflt for a value without one. Every name is
+ * also a JSON value: they are part of the interface.
+ */
+#define IBT_NAMES(fn, dflt, ...)					\
+const char *fn(unsigned int v)						\
+{									\
+	static const char *const names[] = { __VA_ARGS__ };		\
+									\
+	return v < sizeof(names) / sizeof(names[0]) && names[v] ?	\
+	       names[v] : (dflt);					\
 }
+
+IBT_NAMES(ibt_link_layer_str, "unknown",
+	[IBTRACE_LINK_LAYER_IB]			= "infiniband",
+	[IBTRACE_LINK_LAYER_ETH]		= "ethernet")
+
+IBT_NAMES(ibt_port_state_str, "UNKNOWN",
+	[IBTRACE_PORT_STATE_NOP]		= "NOP",
+	[IBTRACE_PORT_STATE_DOWN]		= "DOWN",
+	[IBTRACE_PORT_STATE_INIT]		= "INIT",
+	[IBTRACE_PORT_STATE_ARMED]		= "ARMED",
+	[IBTRACE_PORT_STATE_ACTIVE]		= "ACTIVE",
+	[IBTRACE_PORT_STATE_ACTIVE_DEFER]	= "ACTIVE_DEFER")
+
+IBT_NAMES(ibt_probe_status_str, "unknown",
+	[IBTRACE_PROBE_OK]			= "ok",
+	[IBTRACE_PROBE_TIMEOUT]			= "timeout",
+	[IBTRACE_PROBE_REMOTE_ERROR]		= "remote_error",
+	[IBTRACE_PROBE_SEND_ERROR]		= "send_error")
+
+/* An ibtrace_sim node type: "ca", "switch" or "unknown". */
+IBT_NAMES(ibt_sim_node_type_str, "unknown",
+	[IBTRACE_SIM_NODE_CA]			= "ca",
+	[IBTRACE_SIM_NODE_SWITCH]		= "switch")
 
 /* An IBA node type (enum ibtrace_node_type): "ca", "switch", "router". */
-const char *ibt_node_type_str(unsigned int type)
-{
-	switch (type) {
-	case IBTRACE_NODE_CA:
-		return "ca";
-	case IBTRACE_NODE_SWITCH:
-		return "switch";
-	case IBTRACE_NODE_ROUTER:
-		return "router";
-	default:
-		return "unknown";
-	}
-}
+IBT_NAMES(ibt_node_type_str, "unknown",
+	[IBTRACE_NODE_CA]			= "ca",
+	[IBTRACE_NODE_SWITCH]			= "switch",
+	[IBTRACE_NODE_ROUTER]			= "router")
 
 /* A trace hop's agent verdict (enum ibtrace_hop_agent). */
-const char *ibt_hop_agent_str(unsigned int agent)
-{
-	static const char *const names[] = {
-		[IBTRACE_HOP_AGENT_LOCAL]	= "local",
-		[IBTRACE_HOP_AGENT_VERIFIED]	= "verified",
-		[IBTRACE_HOP_AGENT_MISMATCH]	= "mismatch",
-		[IBTRACE_HOP_AGENT_NONE]	= "no_agent",
-		[IBTRACE_HOP_AGENT_FAILED]	= "failed",
-		[IBTRACE_HOP_AGENT_UNASKED]	= "unasked",
-	};
-
-	if (agent < sizeof(names) / sizeof(names[0]))
-		return names[agent];
-	return "unknown";
-}
+IBT_NAMES(ibt_hop_agent_str, "unknown",
+	[IBTRACE_HOP_AGENT_LOCAL]		= "local",
+	[IBTRACE_HOP_AGENT_VERIFIED]		= "verified",
+	[IBTRACE_HOP_AGENT_MISMATCH]		= "mismatch",
+	[IBTRACE_HOP_AGENT_NONE]		= "no_agent",
+	[IBTRACE_HOP_AGENT_FAILED]		= "failed",
+	[IBTRACE_HOP_AGENT_UNASKED]		= "unasked")
 
 /*
  * How a trace ended (enum ibtrace_trace_status), as the JSON "result":
  * the no-route statuses (also "not in the MLID's tree") are all "no_route".
  */
-const char *ibt_trace_status_str(unsigned int status)
-{
-	static const char *const names[] = {
-		[IBTRACE_TRACE_OK]		= "ok",
-		[IBTRACE_TRACE_NO_ROUTE_UNSET]	= "no_route",
-		[IBTRACE_TRACE_NO_ROUTE_TOP]	= "no_route",
-		[IBTRACE_TRACE_NO_ROUTE_PORT]	= "no_route",
-		[IBTRACE_TRACE_DEAD_END]	= "no_route",
-		[IBTRACE_TRACE_PORT_DOWN]	= "port_down",
-		[IBTRACE_TRACE_TOO_MANY_HOPS]	= "too_many_hops",
-		[IBTRACE_TRACE_LOOP]		= "loop",
-		[IBTRACE_TRACE_UNRESPONSIVE]	= "unresponsive",
-		[IBTRACE_TRACE_SMP_ERROR]	= "smp_error",
-		[IBTRACE_TRACE_SA_FAILED]	= "sa_failed",
-		[IBTRACE_TRACE_DEV_GONE]	= "dev_gone",
-		[IBTRACE_TRACE_NOT_IN_TREE]	= "no_route",
-	};
-
-	if (status < sizeof(names) / sizeof(names[0]))
-		return names[status];
-	return "unknown";
-}
-
-#define NAME_OF(names, v) \
-	((v) < sizeof(names) / sizeof((names)[0]) && (names)[v] ? (names)[v] : "unknown")
+IBT_NAMES(ibt_trace_status_str, "unknown",
+	[IBTRACE_TRACE_OK]			= "ok",
+	[IBTRACE_TRACE_NO_ROUTE_UNSET]		= "no_route",
+	[IBTRACE_TRACE_NO_ROUTE_TOP]		= "no_route",
+	[IBTRACE_TRACE_NO_ROUTE_PORT]		= "no_route",
+	[IBTRACE_TRACE_DEAD_END]		= "no_route",
+	[IBTRACE_TRACE_PORT_DOWN]		= "port_down",
+	[IBTRACE_TRACE_TOO_MANY_HOPS]		= "too_many_hops",
+	[IBTRACE_TRACE_LOOP]			= "loop",
+	[IBTRACE_TRACE_UNRESPONSIVE]		= "unresponsive",
+	[IBTRACE_TRACE_SMP_ERROR]		= "smp_error",
+	[IBTRACE_TRACE_SA_FAILED]		= "sa_failed",
+	[IBTRACE_TRACE_DEV_GONE]		= "dev_gone",
+	[IBTRACE_TRACE_NOT_IN_TREE]		= "no_route")
 
 /* A test job's state (enum ibtrace_test_state). */
-const char *ibt_test_state_str(unsigned int state)
-{
-	static const char *const names[] = {
-		[IBTRACE_TEST_STATE_RUNNING]	= "running",
-		[IBTRACE_TEST_STATE_FINISHED]	= "finished",
-	};
-
-	return NAME_OF(names, state);
-}
+IBT_NAMES(ibt_test_state_str, "unknown",
+	[IBTRACE_TEST_STATE_RUNNING]		= "running",
+	[IBTRACE_TEST_STATE_FINISHED]		= "finished")
 
 /* A test verdict (enum ibtrace_test_verdict), as the JSON "verdict". */
-const char *ibt_test_verdict_str(unsigned int verdict)
-{
-	static const char *const names[] = {
-		[IBTRACE_TEST_VERDICT_NONE]		= "none",
-		[IBTRACE_TEST_VERDICT_PASS]		= "pass",
-		[IBTRACE_TEST_VERDICT_FAIL]		= "fail",
-		[IBTRACE_TEST_VERDICT_NOT_APPLICABLE]	= "not_applicable",
-		[IBTRACE_TEST_VERDICT_ERROR]		= "error",
-	};
-
-	return NAME_OF(names, verdict);
-}
+IBT_NAMES(ibt_test_verdict_str, "unknown",
+	[IBTRACE_TEST_VERDICT_NONE]		= "none",
+	[IBTRACE_TEST_VERDICT_PASS]		= "pass",
+	[IBTRACE_TEST_VERDICT_FAIL]		= "fail",
+	[IBTRACE_TEST_VERDICT_NOT_APPLICABLE]	= "not_applicable",
+	[IBTRACE_TEST_VERDICT_ERROR]		= "error")
 
 /* What became of the DUT state (enum ibtrace_test_restore). */
-const char *ibt_test_restore_str(unsigned int restore)
-{
-	static const char *const names[] = {
-		[IBTRACE_TEST_RESTORE_NONE]		= "none",
-		[IBTRACE_TEST_RESTORE_VERIFIED]		= "verified",
-		[IBTRACE_TEST_RESTORE_FAILED]		= "failed",
-		[IBTRACE_TEST_RESTORE_IMPOSSIBLE]	= "impossible",
-	};
-
-	return NAME_OF(names, restore);
-}
+IBT_NAMES(ibt_test_restore_str, "unknown",
+	[IBTRACE_TEST_RESTORE_NONE]		= "none",
+	[IBTRACE_TEST_RESTORE_VERIFIED]		= "verified",
+	[IBTRACE_TEST_RESTORE_FAILED]		= "failed",
+	[IBTRACE_TEST_RESTORE_IMPOSSIBLE]	= "impossible")
 
 /* An assertion's outcome (enum ibtrace_assert_result), as in JSON. */
-const char *ibt_assert_result_str(unsigned int result)
-{
-	static const char *const names[] = {
-		[IBTRACE_ASSERT_NOT_RUN]	= "not_run",
-		[IBTRACE_ASSERT_PASS]		= "pass",
-		[IBTRACE_ASSERT_FAIL]		= "fail",
-		[IBTRACE_ASSERT_NOT_APPLICABLE]	= "not_applicable",
-	};
-
-	return NAME_OF(names, result);
-}
+IBT_NAMES(ibt_assert_result_str, "unknown",
+	[IBTRACE_ASSERT_NOT_RUN]		= "not_run",
+	[IBTRACE_ASSERT_PASS]			= "pass",
+	[IBTRACE_ASSERT_FAIL]			= "fail",
+	[IBTRACE_ASSERT_NOT_APPLICABLE]		= "not_applicable")
 
 /* How a test's MAD exchange ended (enum ibtrace_xchg_outcome). */
-const char *ibt_xchg_outcome_str(unsigned int outcome)
-{
-	static const char *const names[] = {
-		[IBTRACE_XCHG_ANSWERED]		= "answered",
-		[IBTRACE_XCHG_TIMEOUT]		= "timeout",
-		[IBTRACE_XCHG_SEND_ERROR]	= "send_error",
-	};
-
-	return NAME_OF(names, outcome);
-}
+IBT_NAMES(ibt_xchg_outcome_str, "unknown",
+	[IBTRACE_XCHG_ANSWERED]			= "answered",
+	[IBTRACE_XCHG_TIMEOUT]			= "timeout",
+	[IBTRACE_XCHG_SEND_ERROR]		= "send_error")
 
 /* Why a test made an exchange (enum ibtrace_xchg_phase). */
-const char *ibt_xchg_phase_str(unsigned int phase)
-{
-	static const char *const names[] = {
-		[IBTRACE_XCHG_PHASE_PROBE]	= "probe",
-		[IBTRACE_XCHG_PHASE_SAVE]	= "save",
-		[IBTRACE_XCHG_PHASE_TEST]	= "test",
-		[IBTRACE_XCHG_PHASE_RESTORE]	= "restore",
-	};
-
-	return NAME_OF(names, phase);
-}
+IBT_NAMES(ibt_xchg_phase_str, "unknown",
+	[IBTRACE_XCHG_PHASE_PROBE]		= "probe",
+	[IBTRACE_XCHG_PHASE_SAVE]		= "save",
+	[IBTRACE_XCHG_PHASE_TEST]		= "test",
+	[IBTRACE_XCHG_PHASE_RESTORE]		= "restore")
 
 /* An SMP method (IBA 13.4.5): "Get", "Set", "GetResp", ... */
-const char *ibt_mad_method_str(unsigned int method)
-{
-	switch (method) {
-	case 0x01:
-		return "Get";
-	case 0x02:
-		return "Set";
-	case 0x81:
-		return "GetResp";
-	case 0x05:
-		return "Trap";
-	case 0x07:
-		return "TrapRepress";
-	default:
-		return "unknown";
-	}
-}
+IBT_NAMES(ibt_mad_method_str, "unknown",
+	[0x01]					= "Get",
+	[0x02]					= "Set",
+	[0x05]					= "Trap",
+	[0x07]					= "TrapRepress",
+	[0x81]					= "GetResp")
 
 /* An SMP attribute ID (IBA 14.2.5): "NodeInfo", "GUIDInfo", ... */
-const char *ibt_smp_attr_str(unsigned int attr_id)
-{
-	switch (attr_id) {
-	case 0x0010:
-		return "NodeDescription";
-	case 0x0011:
-		return "NodeInfo";
-	case 0x0012:
-		return "SwitchInfo";
-	case 0x0014:
-		return "GUIDInfo";
-	case 0x0015:
-		return "PortInfo";
-	case 0x0016:
-		return "P_KeyTable";
-	case 0x0019:
-		return "LinearForwardingTable";
-	default:
-		return "unknown";
-	}
-}
+IBT_NAMES(ibt_smp_attr_str, "unknown",
+	[0x0010]				= "NodeDescription",
+	[0x0011]				= "NodeInfo",
+	[0x0012]				= "SwitchInfo",
+	[0x0014]				= "GUIDInfo",
+	[0x0015]				= "PortInfo",
+	[0x0016]				= "P_KeyTable",
+	[0x0019]				= "LinearForwardingTable")
 
 /* How the RNR test waits for completions (enum ibtrace_test_poll). */
-const char *ibt_test_poll_str(unsigned int poll)
-{
-	static const char *const names[] = {
-		[IBTRACE_TEST_POLL_BUSY]	= "busy",
-		[IBTRACE_TEST_POLL_EVENT]	= "event",
-	};
-
-	return NAME_OF(names, poll);
-}
+IBT_NAMES(ibt_test_poll_str, "unknown",
+	[IBTRACE_TEST_POLL_BUSY]		= "busy",
+	[IBTRACE_TEST_POLL_EVENT]		= "event")
 
 /* Whether the RNR test saw the wire (enum ibtrace_rnr_wire), as in JSON. */
-const char *ibt_rnr_wire_str(unsigned int wire)
-{
-	static const char *const names[] = {
-		[IBTRACE_RNR_WIRE_NOT_VISIBLE]	= "not_visible",
-		[IBTRACE_RNR_WIRE_TAPPED]	= "tapped",
-	};
-
-	return NAME_OF(names, wire);
-}
+IBT_NAMES(ibt_rnr_wire_str, "unknown",
+	[IBTRACE_RNR_WIRE_NOT_VISIBLE]		= "not_visible",
+	[IBTRACE_RNR_WIRE_TAPPED]		= "tapped")

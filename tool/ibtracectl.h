@@ -73,6 +73,7 @@ struct nlmsghdr;
 struct nlattr;
 struct json_object;
 struct option;
+struct nla_policy;
 
 enum ibt_exit {
 	IBT_EXIT_OK		= 0,
@@ -125,6 +126,23 @@ struct ibt_dest {
 	uint32_t dlid;
 	bool has_dgid, has_dlid;
 };
+/*
+ * How long to wait for an answer, -t/--timeout MS and -r/--retries N
+ * (ping, trace): their entries of a getopt table, and where
+ * ibt_opt_wait() puts them.
+ */
+#define IBT_WAIT_OPTS \
+	{ "timeout",	required_argument,	NULL, 't' }, \
+	{ "retries",	required_argument,	NULL, 'r' }
+struct ibt_wait {
+	uint32_t timeout_ms, retries;
+	bool has_timeout, has_retries;
+};
+/* What ping and trace aim at: a destination, and how long to wait. */
+struct ibt_target {
+	struct ibt_dest dest;
+	struct ibt_wait wait;
+};
 #define IBT_OUT_DEPTH		8	/* JSON nesting the output supports */
 #define IBT_ERRMSG_MAX		256
 #define IBT_MCGRP_MAX		8	/* multicast groups of a family kept */
@@ -173,15 +191,24 @@ struct ibt {
 
 /*
  * A generic netlink family the tool talks to: its name (also the name of
- * the kernel module providing it), the version its requests carry, and
- * its request attributes as named in error messages.
+ * the kernel module providing it), the version its requests carry, its
+ * request attributes as named in error messages, and the policies of
+ * what it sends (nl.c keeps them, from the uAPI headers).
  */
+struct ibt_nest;
 struct ibt_family {
 	const char *name;
 	uint8_t version;
 	const char *const *attr_names;	/* [attr_max + 1], NULL: no name */
 	int attr_max;
+	/* what the kernel sends: top-level [attr_max + 1], and the nests */
+	const struct nla_policy *policy;
+	const struct ibt_nest *nests;
+	size_t nnests;
 };
+/* A family: its name, version and uAPI (attribute names, policies). */
+#define IBT_FAMILY(name, version, names, max, policy, nests) \
+	{ name, version, names, max, policy, nests, IBT_ARRAY_SIZE(nests) }
 
 #define IBT_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 /* a uAPI bound, a plain decimal literal, as text in a help string */
@@ -190,7 +217,8 @@ struct ibt_family {
 
 /*
  * A number attribute and its JSON key: tables of them are printed by
- * ibt_out_nums() and ibt_out_nla_nums().
+ * ibt_out_nums() and ibt_out_nla_nums(); also any attribute and its
+ * text label and JSON key, for ibt_out_nla_keys().
  */
 struct ibt_num_key {
 	int attr;
@@ -205,6 +233,9 @@ struct ibt_cmd {
 	const char *name;
 	int (*fn)(struct ibt *ctx);
 };
+/* The table of an object whose one command is "show" (and "help"). */
+#define IBT_SHOW_CMDS(show) \
+	{ { "show", (show) }, { "help", NULL }, { NULL, NULL } }
 
 /*
  * An object of the command line: @fn takes the words after its name, or
@@ -216,6 +247,26 @@ struct ibt_object {
 	int (*fn)(struct ibt *ctx);
 	const struct ibt_cmd *cmds;
 	const char *help;
+};
+
+/*
+ * An option that takes a number (for ibt_opt_nums()): its long name
+ * (ibt_args_parse() adds it to getopt's table; NULL: the caller parses
+ * it), its getopt value (a letter is also the short option; or the id a
+ * test gives it), its name in errors, its range, what the number is and
+ * its unit (errors say "bad OPT \"ARG\": expected WHAT MIN..MAXUNIT"),
+ * and where it goes in the command's options: the offsets of the value
+ * (a uint32_t) and of the bool set when it is given (IBT_NUM_NO_FLAG:
+ * none).
+ */
+#define IBT_NUM_NO_FLAG		((size_t)-1)
+struct ibt_num_opt {
+	const char *name;
+	int c;
+	const char *opt;
+	uint32_t min, max;
+	const char *what, *unit;
+	size_t val, has;
 };
 
 /*
@@ -235,6 +286,9 @@ struct ibt_args {
 	const struct option *opts;	/* ends with a NULL name; NULL: none */
 	bool permute;			/* options may follow the words */
 	ibt_opt_fn opt;
+	const struct ibt_num_opt *nums;	/* taken before @opt: @nnums of them */
+	size_t nnums;
+	struct ibt_target *target;	/* and its options, if not NULL */
 	void *priv;
 	bool *help;			/* set by 'h' (-h, --help); NULL: none */
 	bool help_word;			/* and by the word "help" first */
@@ -255,17 +309,25 @@ int ibt_args_parse(struct ibt *ctx, const struct ibt_args *a);
 int ibt_words_parse(struct ibt *ctx, const char *obj, const char *cmd,
 		    const struct option *opts, ibt_opt_fn opt, void *priv,
 		    const char **pos, int min, int max, const char *what);
-int ibt_cmd_args(struct ibt *ctx, const char *obj, const char *cmd,
-		 const struct option *opts, ibt_opt_fn opt, void *priv,
-		 bool *help);
+int ibt_target_args(struct ibt *ctx, const char *obj,
+		    const struct option *opts, ibt_opt_fn opt, void *priv,
+		    bool *help, struct ibt_target *target);
+int ibt_nums_args(struct ibt *ctx, const char *obj, const char *cmd,
+		  const struct ibt_num_opt *nums, size_t n, void *priv,
+		  bool *help, bool help_word);
 int ibt_opt_u32(const char *opt, const char *arg, uint32_t min, uint32_t max,
 		uint32_t *val, bool *has);
 int ibt_opt_range(const char *opt, const char *arg, uint32_t min, uint32_t max,
 		  const char *what, const char *unit, uint32_t *val, bool *has);
+int ibt_opt_nums(const struct ibt_num_opt *opts, size_t n, int c,
+		 const char *arg, void *priv);
 int ibt_opt_dest(int c, const char *arg, struct ibt_dest *d);
+int ibt_opt_wait(int c, const char *arg, struct ibt_wait *w);
+int ibt_opt_target(int c, const char *arg, struct ibt_target *t);
 int ibt_opt_ok(int bad, bool *has, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int ibt_end_args(struct ibt *ctx);
+bool ibt_usage_if(bool help, void (*usage)(FILE *f));
 /*
  * Set by a caught signal (ibt_signals_hold()); a wait for the kernel
  * (ibt_nl_wait_notify()) then returns IBT_EXIT_INTR, and the tool cancels
@@ -332,6 +394,8 @@ const char *ibt_rnr_wire_str(unsigned int wire);
 /* nl.c */
 /* an unsigned attribute's value, whatever its (policy-checked) size */
 uint64_t ibt_nla_uint(const struct nlattr *a);
+void ibt_nla_keep(struct nlattr *num, uint32_t *n, struct nlattr *str,
+		  char *buf, size_t len);
 typedef int (*ibt_nl_cb)(struct ibt *ctx, struct nlmsghdr *nlh, void *arg);
 int ibt_nl_open(struct ibt *ctx);
 int ibt_nl_open_family(struct ibt *ctx, const struct ibt_family *fam);
@@ -340,19 +404,50 @@ struct nl_msg *ibt_nl_req(struct ibt *ctx, uint8_t cmd, bool dump);
 struct nl_msg *ibt_nl_req_u32(struct ibt *ctx, uint8_t cmd, bool dump, int attr,
 			      uint32_t val);
 int ibt_nl_put_dev(struct ibt *ctx, struct nl_msg *msg, uint32_t port);
+int ibt_nl_put_dest(struct nl_msg *msg, const struct ibt_dest *d, int dgid,
+		    int dlid);
+int ibt_nl_put_wait(struct nl_msg *msg, const struct ibt_wait *w, int timeout,
+		    int retries);
 int ibt_nl_run(struct ibt *ctx, struct nl_msg *msg, ibt_nl_cb cb, void *arg);
+/* a callback of ibt_nl_run_parsed(): @tb, the top level of @nlh */
+typedef int (*ibt_nl_tb_cb)(struct ibt *ctx, struct nlmsghdr *nlh,
+			    struct nlattr **tb, void *arg);
+int ibt_nl_run_parsed(struct ibt *ctx, struct nl_msg *msg, ibt_nl_tb_cb cb,
+		      void *arg);
+/* what ibt_nl_u32_cb() reads: u32 attribute @attr into *@val */
+struct ibt_reply_u32 {
+	int attr;
+	uint32_t *val;
+};
+int ibt_nl_u32_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg);
 int ibt_nl_exchange(struct ibt *ctx, struct nl_msg *msg, ibt_nl_cb cb,
 		    void *arg);
 int ibt_nl_report(struct ibt *ctx, int err);
 int ibt_nl_report_msg(struct ibt *ctx, int err, const char *msg);
+int ibt_nl_fail(struct ibt *ctx, int ret, bool gone, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 int ibt_nl_join(struct ibt *ctx, const char *name);
 int ibt_nl_wait_notify(struct ibt *ctx, int timeout_ms);
 
 /*
+ * What a kind of job (ping, trace) does with the messages of a job
+ * (ibt_job_run()): those of command @progress_cmd hand their attribute
+ * @progress_attr (when they have it) to @progress; every other one, its
+ * job number taken, goes to @msg, which sets the follower's @ended (see
+ * ibt_job_ended()) on the job's end. Both get ibt_job_run()'s @arg.
+ */
+struct ibt_job_kind {
+	uint8_t progress_cmd;
+	int progress_attr;
+	int (*progress)(struct ibt *ctx, void *arg, struct nlattr *a);
+	int (*msg)(struct ibt *ctx, struct nlmsghdr *nlh, struct nlattr **tb,
+		   void *arg);
+};
+
+/*
  * A kernel job being followed (job.c): @id from the reply that started
- * it; the kind's notify callback and @get (the JOB_GET reply's handler,
- * with @arg) bump @nevents on every message of the job and set @ended on
- * its end.
+ * it; its messages (notifications, the request's and JOB_GET's replies)
+ * bump @nevents and go to @kind, with @arg.
  */
 struct ibt_job_follow {
 	uint32_t id;
@@ -360,35 +455,32 @@ struct ibt_job_follow {
 	bool cancel_sent;
 	bool interrupted;	/* a SIGINT/SIGTERM came */
 	unsigned long nevents;
-	ibt_nl_cb get;
+	const struct ibt_job_kind *kind;
 	void *arg;
+	uint32_t end_errno;	/* how the job ended early, 0 if not */
+	char end_msg[256];	/* and the kernel's sentence, "" if none */
 };
 
 /* job.c */
 int ibt_job_cancel(struct ibt *ctx, uint32_t id);
-int ibt_job_follow(struct ibt *ctx, struct ibt_job_follow *f);
 int ibt_job_run(struct ibt *ctx, struct nl_msg *msg, struct ibt_job_follow *f,
-		ibt_nl_cb cb, void *arg);
-int ibt_job_parse(struct ibt *ctx, struct nlmsghdr *nlh,
-		  struct ibt_job_follow *f, struct nlattr **tb, bool *ours);
+		const struct ibt_job_kind *kind, void *arg);
+bool ibt_job_ended(struct ibt_job_follow *f, struct nlattr **tb);
+int ibt_job_result(struct ibt *ctx, const struct ibt_job_follow *f,
+		   bool *interrupted);
 
 int ibt_nl_parse(struct ibt *ctx, struct nlmsghdr *nlh, struct nlattr **tb);
 int ibt_nl_parse_nest(struct ibt *ctx, struct nlattr *nest,
 		      struct nlattr **tb);
-struct nla_policy;
-int ibt_nl_parse_policy(struct ibt *ctx, struct nlmsghdr *nlh,
-			struct nlattr **tb, int max,
-			const struct nla_policy *policy);
-int ibt_nl_parse_nest_policy(struct ibt *ctx, struct nlattr *nest,
-			     struct nlattr **tb, int max,
-			     const struct nla_policy *policy, const char *where);
+typedef int (*ibt_nla_fn)(struct ibt *ctx, void *arg, struct nlattr *a);
+int ibt_nl_each(struct ibt *ctx, struct nlmsghdr *nlh, int type, ibt_nla_fn fn,
+		void *arg);
+/* nl.c: the ibtrace_sim family (the ibtrace one is ibt_nl_open()'s) */
+extern const struct ibt_family ibt_sim_family;
 
 /* out.c */
 void ibt_out_obj_begin(struct ibt *ctx, const char *key);
 void ibt_out_obj_end(struct ibt *ctx);
-int ibt_out_nest_begin(struct ibt *ctx, const char *key, struct nlattr *nest,
-		       struct nlattr **tb, int max,
-		       const struct nla_policy *policy, const char *where);
 void ibt_out_arr_begin(struct ibt *ctx, const char *key);
 void ibt_out_arr_end(struct ibt *ctx);
 void ibt_out_field(struct ibt *ctx, const char *key, struct json_object *jv,
@@ -408,6 +500,8 @@ void ibt_out_nla_nums(struct ibt *ctx, const struct ibt_num_key *keys,
 		      size_t n, struct nlattr **tb);
 void ibt_out_nla_u64s(struct ibt *ctx, const struct ibt_num_key *keys,
 		      size_t n, struct nlattr **tb);
+void ibt_out_nla_keys(struct ibt *ctx, const struct ibt_num_key *keys,
+		      const char *kinds, struct nlattr **tb);
 void ibt_out_eol(struct ibt *ctx);
 void ibt_out_finish(struct ibt *ctx);
 void ibt_out_free(struct ibt *ctx);

@@ -2,7 +2,8 @@
 /*
  * Following a kernel job (a ping, a trace) from the tool: the request
  * that starts it returns the job's ID at once; its messages (probes,
- * hops, the end) reach ctx->notify as they happen. ibt_job_follow() waits
+ * hops, the end) reach ctx->notify as they happen, and through job_cb()
+ * the kind of job (struct ibt_job_kind). job_follow() waits
  * for the end: a SIGINT or SIGTERM sends IBTRACE_CMD_JOB_CANCEL once (the
  * end message follows within a second), and when the kernel dropped
  * messages or nothing came for IBT_JOB_POLL_MS, the job is read with
@@ -58,36 +59,12 @@ int ibt_job_cancel(struct ibt *ctx, uint32_t id)
 }
 
 /*
- * Start a job with request @msg and follow it to its end as @f: SIGINT
- * and SIGTERM caught (see ibt_signals_hold()), the request's replies, the
- * job's notifications and its JOB_GET reply go to @cb with @arg. An exit
- * code.
- */
-int ibt_job_run(struct ibt *ctx, struct nl_msg *msg, struct ibt_job_follow *f,
-		ibt_nl_cb cb, void *arg)
-{
-	int ret;
-
-	ibt_signals_hold(true);
-	ctx->notify = cb;
-	ctx->notify_arg = arg;
-	f->get = cb;
-	f->arg = arg;
-	ret = ibt_nl_run(ctx, msg, cb, arg);
-	if (!ret && !f->id)
-		ret = ibt_err(IBT_EXIT_ERR, "malformed kernel reply: no job number");
-	if (!ret)
-		ret = ibt_job_follow(ctx, f);
-	return ret;
-}
-
-/*
  * A message while job @f is followed, parsed into @tb (the ibtrace
  * family's top level): *@ours is false for a message of another job
  * (to ignore), else it is counted in @f->nevents. An exit code.
  */
-int ibt_job_parse(struct ibt *ctx, struct nlmsghdr *nlh,
-		  struct ibt_job_follow *f, struct nlattr **tb, bool *ours)
+static int job_parse(struct ibt *ctx, struct nlmsghdr *nlh,
+		     struct ibt_job_follow *f, struct nlattr **tb, bool *ours)
 {
 	int ret = ibt_nl_parse(ctx, nlh, tb);
 
@@ -98,6 +75,83 @@ int ibt_job_parse(struct ibt *ctx, struct nlmsghdr *nlh,
 		return 0;
 	*ours = true;
 	f->nevents++;
+	return 0;
+}
+
+/* Every message of the job followed as @arg: to its kind (see there). */
+static int job_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
+{
+	struct ibt_job_follow *f = arg;
+	const struct ibt_job_kind *k = f->kind;
+	struct nlattr *tb[IBTRACE_A_MAX + 1];
+	bool ours;
+	int ret;
+
+	ret = job_parse(ctx, nlh, f, tb, &ours);
+	if (ret || !ours)
+		return ret;
+	if (genlmsg_hdr(nlh)->cmd == k->progress_cmd)
+		return tb[k->progress_attr] ?
+		       k->progress(ctx, f->arg, tb[k->progress_attr]) : 0;
+	if (!f->id && tb[IBTRACE_A_JOB])
+		f->id = nla_get_u32(tb[IBTRACE_A_JOB]);
+	return k->msg(ctx, nlh, tb, f->arg);
+}
+
+static int job_follow(struct ibt *ctx, struct ibt_job_follow *f);
+
+/*
+ * Start a job with request @msg and follow it to its end as @f: SIGINT
+ * and SIGTERM caught (see ibt_signals_hold()), the request's replies, the
+ * job's notifications and its JOB_GET reply go to @kind with @arg. An
+ * exit code.
+ */
+int ibt_job_run(struct ibt *ctx, struct nl_msg *msg, struct ibt_job_follow *f,
+		const struct ibt_job_kind *kind, void *arg)
+{
+	int ret;
+
+	ibt_signals_hold(true);
+	f->kind = kind;
+	f->arg = arg;
+	ctx->notify = job_cb;
+	ctx->notify_arg = f;
+	ret = ibt_nl_run(ctx, msg, job_cb, f);
+	if (!ret && !f->id)
+		ret = ibt_err(IBT_EXIT_ERR, "malformed kernel reply: no job number");
+	if (!ret)
+		ret = job_follow(ctx, f);
+	return ret;
+}
+
+/*
+ * Whether message @tb of job @f says that the job finished: then
+ * @f->ended is set, and how it ended early kept in @f->end_errno and
+ * @f->end_msg.
+ */
+bool ibt_job_ended(struct ibt_job_follow *f, struct nlattr **tb)
+{
+	if (!tb[IBTRACE_A_JOB_STATE] ||
+	    nla_get_u8(tb[IBTRACE_A_JOB_STATE]) != IBTRACE_TEST_STATE_FINISHED)
+		return false;
+	f->ended = true;
+	ibt_nla_keep(tb[IBTRACE_A_JOB_ERRNO], &f->end_errno,
+		     tb[IBTRACE_A_JOB_MESSAGE], f->end_msg, sizeof(f->end_msg));
+	return true;
+}
+
+/*
+ * After ibt_job_run(): the printed exit code of job @f's early end with
+ * an error; else 0, and *@interrupted whether it was cancelled (by a
+ * signal here, by another process or by the module's unload).
+ */
+int ibt_job_result(struct ibt *ctx, const struct ibt_job_follow *f,
+		   bool *interrupted)
+{
+	if (f->end_errno && f->end_errno != ECANCELED)
+		return ibt_nl_report_msg(ctx, f->end_errno,
+					 f->end_msg[0] ? f->end_msg : NULL);
+	*interrupted = f->interrupted || f->end_errno == ECANCELED;
 	return 0;
 }
 
@@ -113,10 +167,10 @@ static int job_get(struct ibt *ctx, uint32_t id, ibt_nl_cb cb, void *arg)
 }
 
 /*
- * Wait for the end of job @f->id (the kind's notify callback and @f->get
- * set @f->ended). Returns 0 or a printed exit code.
+ * Wait for the end of job @f->id (its kind's @msg sets @f->ended).
+ * Returns 0 or a printed exit code.
  */
-int ibt_job_follow(struct ibt *ctx, struct ibt_job_follow *f)
+static int job_follow(struct ibt *ctx, struct ibt_job_follow *f)
 {
 	unsigned long nevents = f->nevents;
 	unsigned int lost = ctx->nl_lost;
@@ -147,19 +201,15 @@ int ibt_job_follow(struct ibt *ctx, struct ibt_job_follow *f)
 			continue;
 		lost = ctx->nl_lost;
 		last = now_ms();
-		ret = job_get(ctx, f->id, f->get, f->arg);
+		ret = job_get(ctx, f->id, job_cb, f);
 		if (ret == IBT_EXIT_INTR) {
 			ibt_interrupted = 1;	/* cancel on the next round */
 			continue;
 		}
-		if (ret == -ENOENT || ret == -EOPNOTSUPP)
-			return ibt_err(IBT_EXIT_ERR,
-				       "job %u is gone (ibtrace module unloaded?) before its end was read",
-				       f->id);
-		if (ret < 0)
-			return ibt_nl_report(ctx, -ret);
 		if (ret)
-			return ret;
+			return ibt_nl_fail(ctx, ret, ret == -ENOENT || ret == -EOPNOTSUPP,
+					   "job %u is gone (ibtrace module unloaded?) before its end was read",
+					   f->id);
 	}
 	return 0;
 }
@@ -219,18 +269,16 @@ static int job_show_ping(struct ibt *ctx, struct nlattr **tb)
 	return 0;
 }
 
-static int job_show_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
+static int job_show_cb(struct ibt *ctx, struct nlmsghdr *nlh,
+		       struct nlattr **tb, void *arg)
 {
-	struct nlattr *tb[IBTRACE_A_MAX + 1];
 	char dev[IBT_DEV_NAME_MAX] = "?", b[32];
 	unsigned int kind;
 	uint64_t ns;
-	int ret;
+	int ret = 0;
 
+	(void)nlh;
 	(void)arg;
-	ret = ibt_nl_parse(ctx, nlh, tb);
-	if (ret)
-		return ret;
 	if (!tb[IBTRACE_A_JOB] || !tb[IBTRACE_A_JOB_KIND])
 		return 0;
 	kind = nla_get_u8(tb[IBTRACE_A_JOB_KIND]);
@@ -323,7 +371,7 @@ static int job_id_arg(struct ibt *ctx, bool need, uint32_t *id)
  * The job ID word (@need: it must be there), then @cmd for that job (no
  * ID: a dump of every job) with @cb; an exit code, *@id the ID or 0.
  */
-static int job_request(struct ibt *ctx, bool need, uint8_t cmd, ibt_nl_cb cb,
+static int job_request(struct ibt *ctx, bool need, uint8_t cmd, ibt_nl_tb_cb cb,
 		       uint32_t *id)
 {
 	struct nl_msg *msg;
@@ -337,7 +385,7 @@ static int job_request(struct ibt *ctx, bool need, uint8_t cmd, ibt_nl_cb cb,
 		return IBT_EXIT_ERR;
 	if (!*id)
 		ibt_out_arr_begin(ctx, NULL);
-	return ibt_nl_run(ctx, msg, cb, NULL);
+	return ibt_nl_run_parsed(ctx, msg, cb, NULL);
 }
 
 static int job_show(struct ibt *ctx)

@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,7 @@
 #include <unistd.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
+#include <linux/ibtrace_sim.h>
 
 #include <netlink/attr.h>
 #include <netlink/genl/genl.h>
@@ -66,6 +68,10 @@ uint64_t ibt_nla_uint(const struct nlattr *a)
 		return 0;	/* not an unsigned value */
 	}
 }
+
+/* Room for the top level of a message of either family. */
+#define IBT_TB_MAX	(1 + ((int)IBTRACE_A_MAX > (int)IBTRACE_SIM_A_MAX ? \
+			      (int)IBTRACE_A_MAX : (int)IBTRACE_SIM_A_MAX))
 
 /* Fixed-size attributes are checked for their exact size. */
 #define FIXED(t, n)	{ .type = (t), .minlen = (n), .maxlen = (n) }
@@ -164,6 +170,14 @@ static struct nla_policy ibt_policy[IBTRACE_A_MAX + 1] = {
 	[IBTRACE_A_JOB_MESSAGE]		= { .type = NLA_STRING },
 	[IBTRACE_A_JOB_ELAPSED_NS]	= U64,
 	[IBTRACE_A_JOB_DETACH]		= { .type = NLA_FLAG },
+	[IBTRACE_A_SERVER_PORT]		= U16,
+	[IBTRACE_A_SERVER_MAX_CONNS]	= U32,
+	[IBTRACE_A_SERVER_MAX_HOLD_MS]	= U32,
+	[IBTRACE_A_SERVER_RUNNING]	= U8,
+	[IBTRACE_A_SERVER_ADDR]		= GID,
+	[IBTRACE_A_SERVER_CONNS]	= U32,
+	[IBTRACE_A_SERVER_CONN]		= { .type = NLA_NESTED },
+	[IBTRACE_A_SERVER_STATS]	= { .type = NLA_NESTED },
 	[IBTRACE_A_TEST_LIMIT_OBJECTS]	= U32,
 	[IBTRACE_A_TEST_LIMIT_MAX]	= U32,
 	[IBTRACE_A_TEST_LIMIT_WIDTH]	= U32,
@@ -283,6 +297,26 @@ static struct nla_policy ibt_summary_policy[IBTRACE_SUMMARY_A_MAX + 1] = {
 	[IBTRACE_SUMMARY_A_RTT_MEDIAN_NS]	= U64,
 };
 
+static struct nla_policy ibt_server_conn_policy[IBTRACE_SERVER_CONN_A_MAX + 1] = {
+	[IBTRACE_SERVER_CONN_A_SERVICE]		= { .type = NLA_STRING },
+	[IBTRACE_SERVER_CONN_A_PEER_GID]	= GID,
+	[IBTRACE_SERVER_CONN_A_DEV_NAME]	= { .type = NLA_STRING },
+	[IBTRACE_SERVER_CONN_A_PORT]		= U32,
+	[IBTRACE_SERVER_CONN_A_AGE_MS]		= U32,
+	[IBTRACE_SERVER_CONN_A_HOLD_MS]		= U32,
+	[IBTRACE_SERVER_CONN_A_RNR_TIMER]	= U8,
+	[IBTRACE_SERVER_CONN_A_RNR_RECV_POSTED]	= { .type = NLA_FLAG },
+};
+
+static struct nla_policy ibt_server_stat_policy[IBTRACE_SERVER_STAT_MAX + 1] = {
+	[IBTRACE_SERVER_STAT_ACCEPTED]		= U64,
+	[IBTRACE_SERVER_STAT_REJ_FOREIGN]	= U64,
+	[IBTRACE_SERVER_STAT_REJ_CONNS]		= U64,
+	[IBTRACE_SERVER_STAT_REJ_HOLD]		= U64,
+	[IBTRACE_SERVER_STAT_REJ_DEV]		= U64,
+	[IBTRACE_SERVER_STAT_REJ_ERROR]		= U64,
+};
+
 static struct nla_policy ibt_ctrl_policy[CTRL_ATTR_MAX + 1] = {
 	[CTRL_ATTR_FAMILY_ID]		= U16,
 	[CTRL_ATTR_FAMILY_NAME]		= { .type = NLA_STRING },
@@ -347,17 +381,121 @@ static const char *const ibt_attr_names[IBTRACE_A_MAX + 1] = {
 	[IBTRACE_A_TEST_LIMIT_BUDGET_MB] = "test_limit_budget_mb",
 };
 
-/* The family ibt_nl_open() resolves. */
-static const struct ibt_family ibt_family = {
-	.name		= IBTRACE_GENL_NAME,
-	.version	= IBTRACE_GENL_VERSION,
-	.attr_names	= ibt_attr_names,
-	.attr_max	= IBTRACE_A_MAX,
+/* The nests of an ibtrace message: their policies and names in errors. */
+struct ibt_nest {
+	int type;
+	int max;
+	const struct nla_policy *policy;
+	const char *where;
 };
+
+static const struct ibt_nest ibt_nests[] = {
+	{ IBTRACE_A_AGENT_STATS, IBTRACE_STAT_MAX, ibt_stat_policy,
+	  "agent stats" },
+	{ IBTRACE_A_PING_PROBE, IBTRACE_PROBE_A_MAX, ibt_probe_policy,
+	  "probe" },
+	{ IBTRACE_A_PING_SUMMARY, IBTRACE_SUMMARY_A_MAX, ibt_summary_policy,
+	  "summary" },
+	{ IBTRACE_A_TRACE_HOP, IBTRACE_HOP_A_MAX, ibt_hop_policy,
+	  "trace hop" },
+	{ IBTRACE_A_TEST_ASSERTION, IBTRACE_ASSERT_A_MAX, ibt_assert_policy,
+	  "test assertion" },
+	{ IBTRACE_A_TEST_EXCHANGE, IBTRACE_XCHG_A_MAX, ibt_xchg_policy,
+	  "test exchange" },
+	{ IBTRACE_A_TEST_RNR_CODE, IBTRACE_RNR_A_MAX, ibt_rnr_policy,
+	  "RNR timer code" },
+	{ IBTRACE_A_TEST_LIMIT, IBTRACE_LIMIT_A_MAX, ibt_limit_policy,
+	  "limit figures" },
+	{ IBTRACE_A_SERVER_CONN, IBTRACE_SERVER_CONN_A_MAX,
+	  ibt_server_conn_policy, "server connection" },
+	{ IBTRACE_A_SERVER_STATS, IBTRACE_SERVER_STAT_MAX,
+	  ibt_server_stat_policy, "server stats" },
+};
+
+/* The family ibt_nl_open() resolves. */
+static const struct ibt_family ibt_family =
+	IBT_FAMILY(IBTRACE_GENL_NAME, IBTRACE_GENL_VERSION, ibt_attr_names,
+		   IBTRACE_A_MAX, ibt_policy, ibt_nests);
+
+/* The ibtrace_sim family, of the sim object: its uAPI as the ibtrace one. */
+static struct nla_policy sim_policy[IBTRACE_SIM_A_MAX + 1] = {
+	[IBTRACE_SIM_A_FABRIC_NAME]	= { .type = NLA_STRING,
+					    .maxlen = IBTRACE_SIM_NAME_MAX + 1 },
+	[IBTRACE_SIM_A_TOPOLOGY]	= { .type = NLA_STRING },
+	[IBTRACE_SIM_A_NUM_NODES]	= U32,
+	[IBTRACE_SIM_A_NUM_CAS]		= U32,
+	[IBTRACE_SIM_A_NUM_SWITCHES]	= U32,
+	[IBTRACE_SIM_A_NUM_LINKS]	= U32,
+	[IBTRACE_SIM_A_ERR_LINE]	= U32,
+	[IBTRACE_SIM_A_ERR_MSG]		= { .type = NLA_STRING },
+	[IBTRACE_SIM_A_NODE_INDEX]	= U32,
+	[IBTRACE_SIM_A_NODE_TYPE]	= U8,
+	[IBTRACE_SIM_A_NODE_NAME]	= { .type = NLA_STRING,
+					    .maxlen = IBTRACE_SIM_NODE_NAME_MAX + 1 },
+	[IBTRACE_SIM_A_NODE_GUID]	= U64,
+	[IBTRACE_SIM_A_DEV_NAME]	= { .type = NLA_STRING,
+					    .maxlen = IBT_DEV_NAME_MAX },
+	[IBTRACE_SIM_A_PORT]		= { .type = NLA_NESTED },
+	[IBTRACE_SIM_A_SM]		= U8,
+	[IBTRACE_SIM_A_SM_LID]		= U32,
+	[IBTRACE_SIM_A_MISROUTE]	= { .type = NLA_NESTED },
+	[IBTRACE_SIM_A_SEED]		= U32,
+	[IBTRACE_SIM_A_BUILDING]	= U8,
+};
+
+static struct nla_policy sim_port_policy[IBTRACE_SIM_PORT_A_MAX + 1] = {
+	[IBTRACE_SIM_PORT_A_NUM]	= U32,
+	[IBTRACE_SIM_PORT_A_GUID]	= U64,
+	[IBTRACE_SIM_PORT_A_LID]	= U32,
+	[IBTRACE_SIM_PORT_A_LMC]	= U8,
+	[IBTRACE_SIM_PORT_A_STATE]	= U8,
+	[IBTRACE_SIM_PORT_A_PEER_NODE]	= U32,
+	[IBTRACE_SIM_PORT_A_PEER_PORT]	= U32,
+	[IBTRACE_SIM_PORT_A_RX_PKTS]	= U64,
+	[IBTRACE_SIM_PORT_A_TX_PKTS]	= U64,
+	[IBTRACE_SIM_PORT_A_DROPS]	= U64,
+	[IBTRACE_SIM_PORT_A_DROP_PPM]	= U32,
+	[IBTRACE_SIM_PORT_A_DELAY_US]	= U32,
+	[IBTRACE_SIM_PORT_A_LINK_DOWN]	= U8,
+	[IBTRACE_SIM_PORT_A_GUID_CAP]	= U8,
+	[IBTRACE_SIM_PORT_A_GUID_QUIRKS] = U32,
+};
+
+static struct nla_policy sim_misroute_policy[IBTRACE_SIM_MISROUTE_A_MAX + 1] = {
+	[IBTRACE_SIM_MISROUTE_A_DLID]	= U32,
+	[IBTRACE_SIM_MISROUTE_A_PORT]	= U32,
+};
+
+/* Request attributes, as named in error messages. */
+static const char *const sim_attr_names[IBTRACE_SIM_A_MAX + 1] = {
+	[IBTRACE_SIM_A_FABRIC_NAME]	= "fabric_name",
+	[IBTRACE_SIM_A_TOPOLOGY]	= "topology",
+	[IBTRACE_SIM_A_NODE_INDEX]	= "node_index",
+	[IBTRACE_SIM_A_NODE_NAME]	= "node_name",
+	[IBTRACE_SIM_A_PORT]		= "port",
+	[IBTRACE_SIM_A_MISROUTE]	= "misroute",
+	[IBTRACE_SIM_A_SEED]		= "seed",
+};
+
+static const struct ibt_nest sim_nests[] = {
+	{ IBTRACE_SIM_A_PORT, IBTRACE_SIM_PORT_A_MAX, sim_port_policy, "port" },
+	{ IBTRACE_SIM_A_MISROUTE, IBTRACE_SIM_MISROUTE_A_MAX, sim_misroute_policy,
+	  "misroute" },
+};
+
+const struct ibt_family ibt_sim_family =
+	IBT_FAMILY(IBTRACE_SIM_GENL_NAME, IBTRACE_SIM_GENL_VERSION, sim_attr_names,
+		   IBTRACE_SIM_A_MAX, sim_policy, sim_nests);
+
+/* The family of ctx's socket, ibtrace until one is opened. */
+static const struct ibt_family *family_of(const struct ibt *ctx)
+{
+	return ctx->fam ? ctx->fam : &ibt_family;
+}
 
 static const char *attr_name(struct ibt *ctx, int type, char *buf, size_t len)
 {
-	const struct ibt_family *fam = ctx->fam ? ctx->fam : &ibt_family;
+	const struct ibt_family *fam = family_of(ctx);
 
 	if (type > 0 && type <= fam->attr_max && fam->attr_names[type])
 		return fam->attr_names[type];
@@ -401,75 +539,86 @@ static int parse_msg(struct nlmsghdr *nlh, struct nlattr **tb, int max,
 			   genlmsg_attrlen(nlmsg_data(nlh), 0), policy, where);
 }
 
-/* Top-level attributes of an ibtrace message, checked against the uAPI. */
+/*
+ * Top-level attributes of a message of ctx's family, checked against its
+ * uAPI; @tb has room for its attributes (*_A_MAX + 1).
+ */
 int ibt_nl_parse(struct ibt *ctx, struct nlmsghdr *nlh, struct nlattr **tb)
 {
-	return ibt_nl_parse_policy(ctx, nlh, tb, IBTRACE_A_MAX, ibt_policy);
+	const struct ibt_family *fam = family_of(ctx);
+
+	return parse_msg(nlh, tb, fam->attr_max, fam->policy, "top-level");
 }
 
-/* The nests of an ibtrace message: their policies and names in errors. */
-static const struct {
-	int type;
-	int max;
-	const struct nla_policy *policy;
-	const char *where;
-} ibt_nests[] = {
-	{ IBTRACE_A_AGENT_STATS, IBTRACE_STAT_MAX, ibt_stat_policy,
-	  "agent stats" },
-	{ IBTRACE_A_PING_PROBE, IBTRACE_PROBE_A_MAX, ibt_probe_policy,
-	  "probe" },
-	{ IBTRACE_A_PING_SUMMARY, IBTRACE_SUMMARY_A_MAX, ibt_summary_policy,
-	  "summary" },
-	{ IBTRACE_A_TRACE_HOP, IBTRACE_HOP_A_MAX, ibt_hop_policy,
-	  "trace hop" },
-	{ IBTRACE_A_TEST_ASSERTION, IBTRACE_ASSERT_A_MAX, ibt_assert_policy,
-	  "test assertion" },
-	{ IBTRACE_A_TEST_EXCHANGE, IBTRACE_XCHG_A_MAX, ibt_xchg_policy,
-	  "test exchange" },
-	{ IBTRACE_A_TEST_RNR_CODE, IBTRACE_RNR_A_MAX, ibt_rnr_policy,
-	  "RNR timer code" },
-	{ IBTRACE_A_TEST_LIMIT, IBTRACE_LIMIT_A_MAX, ibt_limit_policy,
-	  "limit figures" },
-};
+/*
+ * @fn on each top-level attribute of type @type of message @nlh (with
+ * @arg), in order, until one returns non-zero: that exit code, else 0.
+ */
+int ibt_nl_each(struct ibt *ctx, struct nlmsghdr *nlh, int type, ibt_nla_fn fn,
+		void *arg)
+{
+	struct nlattr *a;
+	int rem, ret;
+
+	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
+			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
+		if (nla_type(a) != type)
+			continue;
+		ret = fn(ctx, arg, a);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
 
 /*
- * Attributes of nest @nest (IBTRACE_A_AGENT_STATS, IBTRACE_A_PING_PROBE,
- * IBTRACE_A_PING_SUMMARY, IBTRACE_A_TRACE_HOP, IBTRACE_A_TEST_ASSERTION,
- * IBTRACE_A_TEST_EXCHANGE, IBTRACE_A_TEST_RNR_CODE or IBTRACE_A_TEST_LIMIT);
- * @tb has room for that nest's *_MAX + 1.
+ * Attributes of nest @nest of a message of ctx's family (one of its
+ * nests: ibtrace's IBTRACE_A_AGENT_STATS, _PING_PROBE, _PING_SUMMARY,
+ * _TRACE_HOP, _TEST_ASSERTION, _TEST_EXCHANGE, _TEST_RNR_CODE,
+ * _TEST_LIMIT, _SERVER_CONN, _SERVER_STATS; ibtrace_sim's IBTRACE_SIM_A_PORT,
+ * _MISROUTE); @tb has room for that nest's *_MAX + 1.
  */
 int ibt_nl_parse_nest(struct ibt *ctx, struct nlattr *nest, struct nlattr **tb)
 {
+	const struct ibt_family *fam = family_of(ctx);
 	size_t i;
 
-	for (i = 0; i < sizeof(ibt_nests) / sizeof(ibt_nests[0]); i++)
-		if (ibt_nests[i].type == nla_type(nest))
-			return ibt_nl_parse_nest_policy(ctx, nest, tb, ibt_nests[i].max,
-							ibt_nests[i].policy,
-							ibt_nests[i].where);
+	for (i = 0; i < fam->nnests; i++)
+		if (fam->nests[i].type == nla_type(nest))
+			return parse_attrs(tb, fam->nests[i].max, nla_data(nest),
+					   nla_len(nest), fam->nests[i].policy,
+					   fam->nests[i].where);
 	return ibt_err(IBT_EXIT_ERR, "internal error: unknown nest %d",
 		       nla_type(nest));
 }
 
+
 /*
- * Top-level attributes of a message of another family, checked against
- * @policy (that family's uAPI, kept by its object file).
+ * A number and a sentence of a message (as an error's errno or line, and
+ * its text) into *@n and @buf (@len bytes), each one the message has.
  */
-int ibt_nl_parse_policy(struct ibt *ctx, struct nlmsghdr *nlh,
-			struct nlattr **tb, int max,
-			const struct nla_policy *policy)
+void ibt_nla_keep(struct nlattr *num, uint32_t *n, struct nlattr *str,
+		  char *buf, size_t len)
 {
-	(void)ctx;
-	return parse_msg(nlh, tb, max, policy, "top-level");
+	if (num)
+		*n = nla_get_u32(num);
+	if (str)
+		nla_strlcpy(buf, str, len);
 }
 
-/* Attributes of nest @nest, checked against @policy; @where names it. */
-int ibt_nl_parse_nest_policy(struct ibt *ctx, struct nlattr *nest,
-			     struct nlattr **tb, int max,
-			     const struct nla_policy *policy, const char *where)
+/*
+ * The callback of ibt_nl_run() for a reply that says one u32 (@arg, a
+ * struct ibt_reply_u32): the value of its attribute, when it has it.
+ */
+int ibt_nl_u32_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 {
-	(void)ctx;
-	return parse_attrs(tb, max, nla_data(nest), nla_len(nest), policy, where);
+	const struct ibt_reply_u32 *r = arg;
+	struct nlattr *tb[IBTRACE_A_MAX + 1];
+	int ret = ibt_nl_parse(ctx, nlh, tb);
+
+	if (!ret && tb[r->attr])
+		*r->val = nla_get_u32(tb[r->attr]);
+	return ret;
 }
 
 /* Exit code for a positive errno the kernel answered. */
@@ -807,6 +956,33 @@ int ibt_nl_run(struct ibt *ctx, struct nl_msg *msg, ibt_nl_cb cb, void *arg)
 	return ret;
 }
 
+/* What ibt_nl_run_parsed() hands to parsed_cb(). */
+struct parsed_call {
+	ibt_nl_tb_cb cb;
+	void *arg;
+};
+
+static int parsed_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
+{
+	const struct parsed_call *c = arg;
+	struct nlattr *tb[IBT_TB_MAX];
+	int ret = ibt_nl_parse(ctx, nlh, tb);
+
+	return ret ? ret : c->cb(ctx, nlh, tb, c->arg);
+}
+
+/*
+ * ibt_nl_run() for a callback that wants every reply's top level parsed
+ * (ibt_nl_parse()); @cb NULL: none.
+ */
+int ibt_nl_run_parsed(struct ibt *ctx, struct nl_msg *msg, ibt_nl_tb_cb cb,
+		      void *arg)
+{
+	struct parsed_call c = { cb, arg };
+
+	return ibt_nl_run(ctx, msg, cb ? parsed_cb : NULL, cb ? &c : NULL);
+}
+
 /*
  * ibt_nl_run() without the report: a kernel error is returned as a
  * negative errno, not printed, its details in ctx->nlerr, for a caller
@@ -825,6 +1001,26 @@ int ibt_nl_exchange(struct ibt *ctx, struct nl_msg *msg, ibt_nl_cb cb,
 int ibt_nl_report(struct ibt *ctx, int err)
 {
 	return report(ctx, err);
+}
+
+/*
+ * The exit code of a failed ibt_nl_exchange() (@ret not 0), printed: the
+ * sentence @fmt says when @gone (the kernel's error means that what was
+ * asked about went away), else the kernel's error (@ret is -errno), else
+ * @ret (an exit code already printed).
+ */
+int ibt_nl_fail(struct ibt *ctx, int ret, bool gone, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	if (gone) {
+		va_start(ap, fmt);
+		vsnprintf(msg, sizeof(msg), fmt, ap);
+		va_end(ap);
+		return ibt_err(IBT_EXIT_ERR, "%s", msg);
+	}
+	return ret < 0 ? ibt_nl_report(ctx, -ret) : ret;
 }
 
 /*
@@ -883,6 +1079,29 @@ int ibt_nl_put_dev(struct ibt *ctx, struct nl_msg *msg, uint32_t port)
 	return 0;
 }
 
+/*
+ * The destination @d of a ping or trace, as attributes @dgid and @dlid
+ * (those given); negative when @msg is full.
+ */
+int ibt_nl_put_dest(struct nl_msg *msg, const struct ibt_dest *d, int dgid,
+		    int dlid)
+{
+	if ((d->has_dgid && nla_put(msg, dgid, 16, d->dgid) < 0) ||
+	    (d->has_dlid && nla_put_u32(msg, dlid, d->dlid) < 0))
+		return -1;
+	return 0;
+}
+
+/* The same for its wait @w, as attributes @timeout and @retries. */
+int ibt_nl_put_wait(struct nl_msg *msg, const struct ibt_wait *w, int timeout,
+		    int retries)
+{
+	if ((w->has_timeout && nla_put_u32(msg, timeout, w->timeout_ms) < 0) ||
+	    (w->has_retries && nla_put_u32(msg, retries, w->retries) < 0))
+		return -1;
+	return 0;
+}
+
 /* The multicast groups of the family: name and id of each, kept in ctx. */
 static int family_groups(struct ibt *ctx, struct nlattr *groups)
 {
@@ -893,8 +1112,8 @@ static int family_groups(struct ibt *ctx, struct nlattr *groups)
 	nla_for_each_nested(grp, groups, rem) {
 		struct nlattr *tb[CTRL_ATTR_MCAST_GRP_MAX + 1];
 
-		ret = ibt_nl_parse_nest_policy(ctx, grp, tb, CTRL_ATTR_MCAST_GRP_MAX,
-					       ibt_grp_policy, "nlctrl group");
+		ret = parse_attrs(tb, CTRL_ATTR_MCAST_GRP_MAX, nla_data(grp),
+				  nla_len(grp), ibt_grp_policy, "nlctrl group");
 		if (ret)
 			return ret;
 		if (!tb[CTRL_ATTR_MCAST_GRP_NAME] || !tb[CTRL_ATTR_MCAST_GRP_ID] ||

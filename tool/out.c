@@ -89,22 +89,6 @@ void ibt_out_obj_end(struct ibt *ctx)
 		pop(ctx);
 }
 
-/*
- * An object for nest @nest: its attributes parsed into @tb (as
- * ibt_nl_parse_nest_policy()), then the object opened as @key. An exit
- * code; nothing is opened on failure.
- */
-int ibt_out_nest_begin(struct ibt *ctx, const char *key, struct nlattr *nest,
-		       struct nlattr **tb, int max,
-		       const struct nla_policy *policy, const char *where)
-{
-	int ret = ibt_nl_parse_nest_policy(ctx, nest, tb, max, policy, where);
-
-	if (!ret)
-		ibt_out_obj_begin(ctx, key);
-	return ret;
-}
-
 void ibt_out_arr_begin(struct ibt *ctx, const char *key)
 {
 	if (ctx->json)
@@ -183,6 +167,45 @@ void ibt_out_nla_u64s(struct ibt *ctx, const struct ibt_num_key *keys,
 	for (i = 0; i < n; i++)
 		if (tb[keys[i].attr])
 			ibt_out_u64(ctx, keys[i].key, nla_get_u64(tb[keys[i].attr]));
+}
+
+/*
+ * Text and JSON: the attributes @keys name, each one @tb has, in the
+ * order of @keys; @kinds has a letter for each key (its length is their
+ * number): 'u' a number, 'x' a number, in hexadecimal in text, 'j' a
+ * number in JSON only, 'b' a flag or number as yes/no (true/false),
+ * 's' a string, 'g' a GID. Numbers are read whatever their size (the
+ * policies check it).
+ */
+void ibt_out_nla_keys(struct ibt *ctx, const struct ibt_num_key *keys,
+		      const char *kinds, struct nlattr **tb)
+{
+	size_t i;
+
+	for (i = 0; kinds[i]; i++) {
+		struct nlattr *a = tb[keys[i].attr];
+		const char *key = keys[i].key;
+		uint64_t v;
+
+		if (!a)
+			continue;
+		if (kinds[i] == 's' || kinds[i] == 'g') {
+			if (kinds[i] == 's')
+				ibt_out_str(ctx, key, nla_get_string(a));
+			else
+				ibt_out_gid(ctx, key, nla_data(a));
+			continue;
+		}
+		v = ibt_nla_uint(a);
+		if (kinds[i] == 'b')
+			ibt_out_bool(ctx, key, v);
+		else if (kinds[i] == 'j')
+			ibt_out_json(ctx, key, json_object_new_uint64(v));
+		else
+			ibt_out_field(ctx, key, json_object_new_uint64(v),
+				      kinds[i] == 'x' ? " %s 0x%" PRIx64 : " %s %" PRIu64,
+				      key, v);
+	}
 }
 
 /* Text-only words (separators, units, the statistics header). */

@@ -47,6 +47,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,9 +71,9 @@ struct ping_sum {
 
 struct ping {
 	/* request */
-	struct ibt_dest dest;
-	uint32_t count, interval_ms, timeout_ms, retries;
-	bool has_count, has_interval, has_timeout, has_retries;
+	struct ibt_target tgt;
+	uint32_t count, interval_ms;
+	bool has_count, has_interval;
 	uint8_t sroute[IBTRACE_SROUTE_MAX_HOPS];
 	size_t sroute_len;
 	uint32_t port;
@@ -81,8 +82,6 @@ struct ping {
 
 	/* the job */
 	struct ibt_job_follow job;
-	int end_errno;			/* how the job ended early, 0 if not */
-	char end_msg[256];
 
 	/* results as they arrive */
 	uint32_t nprobes, ok, timeouts, remote, send_errors;
@@ -111,26 +110,22 @@ static void ping_usage(FILE *f)
 	      "non-zero MAD status.\n", f);
 }
 
+#define PING_OPT(f)	offsetof(struct ping, f)
+
+/* Its options that take a number. */
+static const struct ibt_num_opt ping_nums[] = {
+	{ NULL, 'c', "-c", 1, IBTRACE_PING_MAX_COUNT, "", "", PING_OPT(count),
+	  PING_OPT(has_count) },
+	{ NULL, 'i', "-i", 0, IBTRACE_PING_MAX_INTERVAL_MS, "", "",
+	  PING_OPT(interval_ms), PING_OPT(has_interval) },
+};
+
 /* An option of ping (for ibt_args_parse()). */
 static int ping_opt(int c, const char *arg, const struct ibt_args *a)
 {
 	struct ping *p = a->priv;
 
 	switch (c) {
-	case IBT_OPT_DGID:
-	case IBT_OPT_DLID:
-		return ibt_opt_dest(c, arg, &p->dest);
-	case 'c':
-		return ibt_opt_u32("-c", arg, 1, IBTRACE_PING_MAX_COUNT, &p->count, &p->has_count);
-	case 'i':
-		return ibt_opt_u32("-i", arg, 0, IBTRACE_PING_MAX_INTERVAL_MS, &p->interval_ms,
-				   &p->has_interval);
-	case 't':
-		return ibt_opt_u32("-t", arg, 1, IBTRACE_MAX_TIMEOUT_MS, &p->timeout_ms,
-				   &p->has_timeout);
-	case 'r':
-		return ibt_opt_u32("-r", arg, 0, IBTRACE_MAX_RETRIES, &p->retries,
-				   &p->has_retries);
 	case OPT_SROUTE:
 		if (ibt_parse_sroute(arg, p->sroute, sizeof(p->sroute),
 				     &p->sroute_len))
@@ -139,7 +134,7 @@ static int ping_opt(int c, const char *arg, const struct ibt_args *a)
 				       arg, IBTRACE_SROUTE_MAX_HOPS);
 		return 0;
 	default:
-		return IBT_OPT_UNKNOWN;
+		return ibt_opt_nums(ping_nums, IBT_ARRAY_SIZE(ping_nums), c, arg, p);
 	}
 }
 
@@ -147,30 +142,27 @@ static int ping_opt(int c, const char *arg, const struct ibt_args *a)
 static int ping_parse(struct ibt *ctx, struct ping *p)
 {
 	static const struct option opts[] = {
-		IBT_DEST_OPTS,
 		{ "count",		required_argument,	NULL, 'c' },
 		{ "interval",		required_argument,	NULL, 'i' },
-		{ "timeout",		required_argument,	NULL, 't' },
-		{ "retries",		required_argument,	NULL, 'r' },
 		{ "source-route",	required_argument,	NULL, OPT_SROUTE },
 		{ NULL,			0,			NULL, 0 },
 	};
 	int ret;
 
-	ret = ibt_cmd_args(ctx, "ping", NULL, opts, ping_opt, p, &p->help);
+	ret = ibt_target_args(ctx, "ping", opts, ping_opt, p, &p->help, &p->tgt);
 	if (ret || p->help)
 		return ret;
-	if (!p->dest.has_dgid && !p->dest.has_dlid)
+	if (!p->tgt.dest.has_dgid && !p->tgt.dest.has_dlid)
 		return ibt_err(IBT_EXIT_USAGE, "ping needs --dgid GID or --dlid LID");
 	if (!ctx->dev)
 		return ibt_err(IBT_EXIT_USAGE,
 			       "ping needs the device to send from: ibtracectl -d DEV ping ...");
 
 	p->port = ctx->port ? ctx->port : 1;
-	if (p->dest.has_dgid)
-		inet_ntop(AF_INET6, p->dest.dgid, p->target, sizeof(p->target));
+	if (p->tgt.dest.has_dgid)
+		inet_ntop(AF_INET6, p->tgt.dest.dgid, p->target, sizeof(p->target));
 	else
-		snprintf(p->target, sizeof(p->target), "lid 0x%x", p->dest.dlid);
+		snprintf(p->target, sizeof(p->target), "lid 0x%x", p->tgt.dest.dlid);
 	return 0;
 }
 
@@ -181,15 +173,12 @@ static struct nl_msg *ping_request(struct ibt *ctx, struct ping *p)
 	if (!msg)
 		return NULL;
 	if (ibt_nl_put_dev(ctx, msg, p->port) ||
-	    (p->dest.has_dgid && nla_put(msg, IBTRACE_A_PING_DGID, 16, p->dest.dgid) < 0) ||
-	    (p->dest.has_dlid && nla_put_u32(msg, IBTRACE_A_PING_DLID, p->dest.dlid) < 0) ||
+	    ibt_nl_put_dest(msg, &p->tgt.dest, IBTRACE_A_PING_DGID, IBTRACE_A_PING_DLID) ||
 	    (p->has_count && nla_put_u32(msg, IBTRACE_A_PING_COUNT, p->count) < 0) ||
 	    (p->has_interval &&
 	     nla_put_u32(msg, IBTRACE_A_PING_INTERVAL_MS, p->interval_ms) < 0) ||
-	    (p->has_timeout &&
-	     nla_put_u32(msg, IBTRACE_A_PING_TIMEOUT_MS, p->timeout_ms) < 0) ||
-	    (p->has_retries &&
-	     nla_put_u32(msg, IBTRACE_A_PING_RETRIES, p->retries) < 0) ||
+	    ibt_nl_put_wait(msg, &p->tgt.wait, IBTRACE_A_PING_TIMEOUT_MS,
+			    IBTRACE_A_PING_RETRIES) ||
 	    (p->sroute_len &&
 	     nla_put(msg, IBTRACE_A_PING_SROUTE, p->sroute_len, p->sroute) < 0)) {
 		nlmsg_free(msg);
@@ -215,8 +204,9 @@ static int rtt_add(struct ping *p, uint64_t rtt)
 }
 
 /* One IBTRACE_CMD_PING_PROBE: count it, print it. */
-static int ping_probe(struct ibt *ctx, struct ping *p, struct nlattr *nest)
+static int ping_probe(struct ibt *ctx, void *arg, struct nlattr *nest)
 {
+	struct ping *p = arg;
 	/* what a ClassPortInfo answer said (JSON only) */
 	static const struct ibt_num_key cpi_keys[] = {
 		{ IBTRACE_PROBE_A_CPI_BASE_VERSION,	"base_version" },
@@ -318,34 +308,18 @@ static int ping_probe(struct ibt *ctx, struct ping *p, struct nlattr *nest)
 	return ret;
 }
 
-static int ping_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
+/* A message of the ping job but its probes: its end brings the summary. */
+static int ping_msg(struct ibt *ctx, struct nlmsghdr *nlh, struct nlattr **tb,
+		    void *arg)
 {
-	struct nlattr *tb[IBTRACE_A_MAX + 1];
 	struct nlattr *st[IBTRACE_SUMMARY_A_MAX + 1];
 	struct ping *p = arg;
-	bool ours;
 	int i, ret;
 
-	ret = ibt_job_parse(ctx, nlh, &p->job, tb, &ours);
-	if (ret || !ours)
-		return ret;
-	if (genlmsg_hdr(nlh)->cmd == IBTRACE_CMD_PING_PROBE) {
-		if (tb[IBTRACE_A_PING_PROBE])
-			return ping_probe(ctx, p, tb[IBTRACE_A_PING_PROBE]);
-		return 0;
-	}
-	if (!p->job.id && tb[IBTRACE_A_JOB])
-		p->job.id = nla_get_u32(tb[IBTRACE_A_JOB]);
+	(void)nlh;
 	/* the reply to the request says only which job it started */
-	if (!tb[IBTRACE_A_JOB_STATE] ||
-	    nla_get_u8(tb[IBTRACE_A_JOB_STATE]) != IBTRACE_TEST_STATE_FINISHED)
+	if (!ibt_job_ended(&p->job, tb))
 		return 0;
-	p->job.ended = true;
-	if (tb[IBTRACE_A_JOB_ERRNO])
-		p->end_errno = nla_get_u32(tb[IBTRACE_A_JOB_ERRNO]);
-	if (tb[IBTRACE_A_JOB_MESSAGE])
-		nla_strlcpy(p->end_msg, tb[IBTRACE_A_JOB_MESSAGE],
-			    sizeof(p->end_msg));
 	if (!tb[IBTRACE_A_PING_SUMMARY])
 		return 0;
 	ret = ibt_nl_parse_nest(ctx, tb[IBTRACE_A_PING_SUMMARY], st);
@@ -361,6 +335,11 @@ static int ping_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 	p->got_sum = true;
 	return 0;
 }
+
+/* Its probes come one a message as they are answered. */
+static const struct ibt_job_kind ping_kind = {
+	IBTRACE_CMD_PING_PROBE, IBTRACE_A_PING_PROBE, ping_probe, ping_msg,
+};
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -502,10 +481,10 @@ static int ping_run(struct ibt *ctx, struct ping *p)
 
 	ibt_out_obj_begin(ctx, NULL);
 	ibt_out_json(ctx, "target", json_object_new_string(p->target));
-	if (p->dest.has_dgid)
+	if (p->tgt.dest.has_dgid)
 		ibt_out_json(ctx, "dgid", json_object_new_string(p->target));
-	if (p->dest.has_dlid)
-		ibt_out_json(ctx, "dlid", json_object_new_uint64(p->dest.dlid));
+	if (p->tgt.dest.has_dlid)
+		ibt_out_json(ctx, "dlid", json_object_new_uint64(p->tgt.dest.dlid));
 	if (p->sroute_len) {
 		size_t i;
 
@@ -525,14 +504,11 @@ static int ping_run(struct ibt *ctx, struct ping *p)
 	 * same signal again within a second (timeout(1) signals the process
 	 * group too) changes nothing; a later one kills.
 	 */
-	ret = ibt_job_run(ctx, msg, &p->job, ping_cb, p);
+	ret = ibt_job_run(ctx, msg, &p->job, &ping_kind, p);
+	if (!ret)
+		ret = ibt_job_result(ctx, &p->job, &interrupted);
 	if (ret)
 		return ret;
-	if (p->end_errno && p->end_errno != ECANCELED)
-		return ibt_nl_report_msg(ctx, p->end_errno,
-					 p->end_msg[0] ? p->end_msg : NULL);
-	/* cancelled by us, or by another process: the statistics so far */
-	interrupted = p->job.interrupted || p->end_errno == ECANCELED;
 
 	ibt_out_arr_end(ctx);
 	if (ctx->nl_lost)
@@ -553,11 +529,7 @@ int ibt_ping(struct ibt *ctx)
 	int ret;
 
 	ret = ping_parse(ctx, &p);
-	if (!ret && p.help) {
-		ping_usage(stdout);
-		return IBT_EXIT_OK;
-	}
-	if (!ret)
+	if (!ret && !ibt_usage_if(p.help, ping_usage))
 		ret = ping_run(ctx, &p);
 	free(p.rtt);
 	return ret;

@@ -30,6 +30,7 @@
  *                        age_ms, hold_ms, rnr_timer, rnr_recv_posted
  */
 #include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -40,46 +41,6 @@
 
 #include "ibtracectl.h"
 
-#define U8	{ .type = NLA_U8 }
-#define U16	{ .type = NLA_U16 }
-#define U32	{ .type = NLA_U32 }
-#define U64	{ .type = NLA_U64 }
-#define GID	{ .minlen = 16, .maxlen = 16 }
-#define STR	{ .type = NLA_STRING }
-
-static struct nla_policy server_policy[IBTRACE_A_MAX + 1] = {
-	[IBTRACE_A_DEV_INDEX]		= U32,
-	[IBTRACE_A_DEV_NAME]		= STR,
-	[IBTRACE_A_SERVER_PORT]		= U16,
-	[IBTRACE_A_SERVER_MAX_CONNS]	= U32,
-	[IBTRACE_A_SERVER_MAX_HOLD_MS]	= U32,
-	[IBTRACE_A_SERVER_RUNNING]	= U8,
-	[IBTRACE_A_SERVER_ADDR]		= GID,
-	[IBTRACE_A_SERVER_CONNS]	= U32,
-	[IBTRACE_A_SERVER_CONN]		= { .type = NLA_NESTED },
-	[IBTRACE_A_SERVER_STATS]	= { .type = NLA_NESTED },
-};
-
-static struct nla_policy conn_policy[IBTRACE_SERVER_CONN_A_MAX + 1] = {
-	[IBTRACE_SERVER_CONN_A_SERVICE]		= STR,
-	[IBTRACE_SERVER_CONN_A_PEER_GID]	= GID,
-	[IBTRACE_SERVER_CONN_A_DEV_NAME]	= STR,
-	[IBTRACE_SERVER_CONN_A_PORT]		= U32,
-	[IBTRACE_SERVER_CONN_A_AGE_MS]		= U32,
-	[IBTRACE_SERVER_CONN_A_HOLD_MS]		= U32,
-	[IBTRACE_SERVER_CONN_A_RNR_TIMER]	= U8,
-	[IBTRACE_SERVER_CONN_A_RNR_RECV_POSTED]	= { .type = NLA_FLAG },
-};
-
-static struct nla_policy stat_policy[IBTRACE_SERVER_STAT_MAX + 1] = {
-	[IBTRACE_SERVER_STAT_ACCEPTED]		= U64,
-	[IBTRACE_SERVER_STAT_REJ_FOREIGN]	= U64,
-	[IBTRACE_SERVER_STAT_REJ_CONNS]		= U64,
-	[IBTRACE_SERVER_STAT_REJ_HOLD]		= U64,
-	[IBTRACE_SERVER_STAT_REJ_DEV]		= U64,
-	[IBTRACE_SERVER_STAT_REJ_ERROR]		= U64,
-};
-
 static const struct ibt_num_key server_stats[] = {
 	{ IBTRACE_SERVER_STAT_ACCEPTED,		"accepted" },
 	{ IBTRACE_SERVER_STAT_REJ_FOREIGN,	"rej_foreign" },
@@ -87,6 +48,25 @@ static const struct ibt_num_key server_stats[] = {
 	{ IBTRACE_SERVER_STAT_REJ_HOLD,		"rej_hold" },
 	{ IBTRACE_SERVER_STAT_REJ_DEV,		"rej_dev" },
 	{ IBTRACE_SERVER_STAT_REJ_ERROR,	"rej_error" },
+};
+
+/* The server's address and port, then (after dev) its bounds. */
+static const struct ibt_num_key server_keys[] = {
+	{ IBTRACE_A_SERVER_ADDR,	"address" },
+	{ IBTRACE_A_SERVER_PORT,	"port" },
+	{ IBTRACE_A_SERVER_MAX_CONNS,	"max_conns" },
+	{ IBTRACE_A_SERVER_MAX_HOLD_MS,	"max_hold_ms" },
+};
+
+/* A client connection's fields, after its service. */
+static const struct ibt_num_key conn_keys[] = {
+	{ IBTRACE_SERVER_CONN_A_PEER_GID,	"peer_gid" },
+	{ IBTRACE_SERVER_CONN_A_DEV_NAME,	"dev" },
+	{ IBTRACE_SERVER_CONN_A_PORT,		"port" },
+	{ IBTRACE_SERVER_CONN_A_AGE_MS,		"age_ms" },
+	{ IBTRACE_SERVER_CONN_A_HOLD_MS,	"hold_ms" },
+	{ IBTRACE_SERVER_CONN_A_RNR_TIMER,	"rnr_timer" },
+	{ IBTRACE_SERVER_CONN_A_RNR_RECV_POSTED, "rnr_recv_posted" },
 };
 
 static void server_usage(FILE *f)
@@ -123,87 +103,56 @@ static int server_help(struct ibt *ctx)
 static int show_stats(struct ibt *ctx, struct nlattr *nest)
 {
 	struct nlattr *st[IBTRACE_SERVER_STAT_MAX + 1];
-	int ret;
+	int ret = ibt_nl_parse_nest(ctx, nest, st);
 
-	ret = ibt_out_nest_begin(ctx, "stats", nest, st, IBTRACE_SERVER_STAT_MAX,
-				 stat_policy, "server stats");
 	if (ret)
 		return ret;
+	ibt_out_obj_begin(ctx, "stats");
 	ibt_out_nla_u64s(ctx, server_stats, IBT_ARRAY_SIZE(server_stats), st);
 	ibt_out_obj_end(ctx);
 	return 0;
 }
 
-static int show_conn(struct ibt *ctx, struct nlattr *nest)
+/* A client connection (ibt_nl_each()'s callback). */
+static int show_conn(struct ibt *ctx, void *arg, struct nlattr *nest)
 {
 	struct nlattr *tb[IBTRACE_SERVER_CONN_A_MAX + 1];
-	int ret;
+	int ret = ibt_nl_parse_nest(ctx, nest, tb);
 
-	ret = ibt_out_nest_begin(ctx, NULL, nest, tb, IBTRACE_SERVER_CONN_A_MAX,
-				 conn_policy, "server connection");
+	(void)arg;
 	if (ret)
 		return ret;
+	ibt_out_obj_begin(ctx, NULL);
 	ibt_out_text(ctx, "client");
 	if (tb[IBTRACE_SERVER_CONN_A_SERVICE])
 		ibt_out_field(ctx, "service",
 			      json_object_new_string(nla_get_string(tb[IBTRACE_SERVER_CONN_A_SERVICE])),
 			      " %s", nla_get_string(tb[IBTRACE_SERVER_CONN_A_SERVICE]));
-	if (tb[IBTRACE_SERVER_CONN_A_PEER_GID])
-		ibt_out_gid(ctx, "peer_gid",
-			    nla_data(tb[IBTRACE_SERVER_CONN_A_PEER_GID]));
-	if (tb[IBTRACE_SERVER_CONN_A_DEV_NAME])
-		ibt_out_str(ctx, "dev",
-			    nla_get_string(tb[IBTRACE_SERVER_CONN_A_DEV_NAME]));
-	if (tb[IBTRACE_SERVER_CONN_A_PORT])
-		ibt_out_u64(ctx, "port",
-			    nla_get_u32(tb[IBTRACE_SERVER_CONN_A_PORT]));
-	if (tb[IBTRACE_SERVER_CONN_A_AGE_MS])
-		ibt_out_u64(ctx, "age_ms",
-			    nla_get_u32(tb[IBTRACE_SERVER_CONN_A_AGE_MS]));
-	if (tb[IBTRACE_SERVER_CONN_A_HOLD_MS])
-		ibt_out_u64(ctx, "hold_ms",
-			    nla_get_u32(tb[IBTRACE_SERVER_CONN_A_HOLD_MS]));
-	if (tb[IBTRACE_SERVER_CONN_A_RNR_TIMER])
-		ibt_out_u64(ctx, "rnr_timer",
-			    nla_get_u8(tb[IBTRACE_SERVER_CONN_A_RNR_TIMER]));
-	if (tb[IBTRACE_SERVER_CONN_A_RNR_RECV_POSTED])
-		ibt_out_bool(ctx, "rnr_recv_posted", true);
+	ibt_out_nla_keys(ctx, conn_keys, "gsuuuub", tb);
 	ibt_out_eol(ctx);
 	ibt_out_obj_end(ctx);
 	return 0;
 }
 
 /* The reply of START, STOP or GET: the server's state. */
-static int server_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
+static int server_cb(struct ibt *ctx, struct nlmsghdr *nlh, struct nlattr **tb,
+		     void *arg)
 {
-	struct nlattr *tb[IBTRACE_A_MAX + 1];
-	struct nlattr *a;
 	bool running;
-	int rem, ret;
+	int ret;
 
 	(void)arg;
-	ret = ibt_nl_parse_policy(ctx, nlh, tb, IBTRACE_A_MAX, server_policy);
-	if (ret)
-		return ret;
 	running = tb[IBTRACE_A_SERVER_RUNNING] &&
 		  nla_get_u8(tb[IBTRACE_A_SERVER_RUNNING]);
 	ibt_out_obj_begin(ctx, NULL);
 	ibt_out_text(ctx, "server");
 	ibt_out_field(ctx, "running", json_object_new_boolean(running), " %s",
 		      running ? "running" : "stopped");
-	if (tb[IBTRACE_A_SERVER_ADDR])
-		ibt_out_gid(ctx, "address", nla_data(tb[IBTRACE_A_SERVER_ADDR]));
-	if (tb[IBTRACE_A_SERVER_PORT])
-		ibt_out_u64(ctx, "port", nla_get_u16(tb[IBTRACE_A_SERVER_PORT]));
+	ibt_out_nla_keys(ctx, server_keys, "gu", tb);
 	if (running)
 		ibt_out_str(ctx, "dev", tb[IBTRACE_A_DEV_NAME] ?
 			    nla_get_string(tb[IBTRACE_A_DEV_NAME]) : "any");
-	if (tb[IBTRACE_A_SERVER_MAX_CONNS])
-		ibt_out_u64(ctx, "max_conns",
-			    nla_get_u32(tb[IBTRACE_A_SERVER_MAX_CONNS]));
-	if (tb[IBTRACE_A_SERVER_MAX_HOLD_MS])
-		ibt_out_u64(ctx, "max_hold_ms",
-			    nla_get_u32(tb[IBTRACE_A_SERVER_MAX_HOLD_MS]));
+	ibt_out_nla_keys(ctx, server_keys + 2, "uu", tb);
 	if (!running && tb[IBTRACE_A_SERVER_CONNS])
 		ibt_out_u64(ctx, "closed",
 			    nla_get_u32(tb[IBTRACE_A_SERVER_CONNS]));
@@ -223,14 +172,9 @@ static int server_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 	}
 	ibt_out_eol(ctx);
 	ibt_out_arr_begin(ctx, "clients");
-	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
-			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
-		if (nla_type(a) != IBTRACE_A_SERVER_CONN)
-			continue;
-		ret = show_conn(ctx, a);
-		if (ret)
-			return ret;
-	}
+	ret = ibt_nl_each(ctx, nlh, IBTRACE_A_SERVER_CONN, show_conn, NULL);
+	if (ret)
+		return ret;
 	ibt_out_arr_end(ctx);
 	ibt_out_obj_end(ctx);
 	return 0;
@@ -239,7 +183,7 @@ static int server_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 /* Send @msg (consumed), print the state it answers with. */
 static int server_request(struct ibt *ctx, struct nl_msg *msg)
 {
-	int ret = ibt_nl_run(ctx, msg, server_cb, NULL);
+	int ret = ibt_nl_run_parsed(ctx, msg, server_cb, NULL);
 
 	if (ret)
 		return ret;
@@ -247,21 +191,46 @@ static int server_request(struct ibt *ctx, struct nl_msg *msg)
 	return IBT_EXIT_OK;
 }
 
-static int server_simple(struct ibt *ctx, uint8_t cmd)
+/* The options of server start. */
+struct start_opts {
+	uint32_t port, conns, hold;
+	bool has_port, has_conns, has_hold, help;
+};
+
+/*
+ * Send request @cmd, with server start's options @o unless NULL (and
+ * then -d), and print the state it answers with.
+ */
+static int server_send(struct ibt *ctx, uint8_t cmd, const struct start_opts *o)
 {
 	struct nl_msg *msg;
 	int ret;
 
-	ret = ibt_end_args(ctx);
-	if (ret)
-		return ret;
 	ret = ibt_nl_open(ctx);
 	if (ret)
 		return ret;
 	msg = ibt_nl_req(ctx, cmd, false);
 	if (!msg)
 		return IBT_EXIT_ERR;
+	if (o &&
+	    ((ctx->dev && nla_put_string(msg, IBTRACE_A_DEV_NAME, ctx->dev) < 0) ||
+	     (o->has_port && nla_put_u16(msg, IBTRACE_A_SERVER_PORT, o->port) < 0) ||
+	     (o->has_conns &&
+	      nla_put_u32(msg, IBTRACE_A_SERVER_MAX_CONNS, o->conns) < 0) ||
+	     (o->has_hold &&
+	      nla_put_u32(msg, IBTRACE_A_SERVER_MAX_HOLD_MS, o->hold) < 0))) {
+		nlmsg_free(msg);
+		return ibt_err(IBT_EXIT_ERR, "netlink request too large");
+	}
 	return server_request(ctx, msg);
+}
+
+/* show and stop: no options nor words. */
+static int server_simple(struct ibt *ctx, uint8_t cmd)
+{
+	int ret = ibt_end_args(ctx);
+
+	return ret ? ret : server_send(ctx, cmd, NULL);
 }
 
 static int server_show(struct ibt *ctx)
@@ -280,81 +249,31 @@ enum {
 	OPT_MAX_HOLD,
 };
 
+#define START_OPT(f)	offsetof(struct start_opts, f)
+
 /* The options of server start. */
-struct start_opts {
-	uint32_t port, conns, hold;
-	bool has_port, has_conns, has_hold, help;
+static const struct ibt_num_opt start_nums[] = {
+	{ "port", OPT_PORT, "--port", 1, 65535, "", "", START_OPT(port),
+	  START_OPT(has_port) },
+	{ "max-conns", OPT_MAX_CONNS, "--max-conns", 1, IBTRACE_SERVER_MAX_CONNS,
+	  "", "", START_OPT(conns), START_OPT(has_conns) },
+	{ "max-hold", OPT_MAX_HOLD, "--max-hold", IBTRACE_SERVER_MIN_HOLD_MS,
+	  IBTRACE_SERVER_MAX_HOLD_MS, "", "", START_OPT(hold), START_OPT(has_hold) },
 };
-
-static int start_opt(int c, const char *arg, const struct ibt_args *a)
-{
-	struct start_opts *o = a->priv;
-
-	switch (c) {
-	case OPT_PORT:
-		return ibt_opt_u32("--port", arg, 1, 65535, &o->port,
-				   &o->has_port);
-	case OPT_MAX_CONNS:
-		return ibt_opt_u32("--max-conns", arg, 1,
-				   IBTRACE_SERVER_MAX_CONNS, &o->conns,
-				   &o->has_conns);
-	case OPT_MAX_HOLD:
-		return ibt_opt_u32("--max-hold", arg,
-				   IBTRACE_SERVER_MIN_HOLD_MS,
-				   IBTRACE_SERVER_MAX_HOLD_MS, &o->hold,
-				   &o->has_hold);
-	default:
-		return IBT_OPT_UNKNOWN;
-	}
-}
 
 static int server_start(struct ibt *ctx)
 {
-	static const struct option opts[] = {
-		{ "port",	required_argument,	NULL, OPT_PORT },
-		{ "max-conns",	required_argument,	NULL, OPT_MAX_CONNS },
-		{ "max-hold",	required_argument,	NULL, OPT_MAX_HOLD },
-		{ NULL,		0,			NULL, 0 },
-	};
 	struct start_opts o = { 0 };
-	const struct ibt_args args = {
-		.obj = "server",
-		.cmd = "start",
-		.opts = opts,
-		.opt = start_opt,
-		.priv = &o,
-		.help = &o.help,
-	};
-	struct nl_msg *msg;
 	int ret;
 
-	ret = ibt_args_parse(ctx, &args);
-	if (ret)
+	ret = ibt_nums_args(ctx, "server", "start", start_nums,
+			    IBT_ARRAY_SIZE(start_nums), &o, &o.help, false);
+	if (ret || ibt_usage_if(o.help, server_usage))
 		return ret;
-	if (o.help) {
-		server_usage(stdout);
-		return IBT_EXIT_OK;
-	}
 	if (ctx->port)
 		return ibt_err(IBT_EXIT_USAGE,
 			       "server start serves whole devices: -p is not for it (--port is the RDMA CM port)");
-
-	ret = ibt_nl_open(ctx);
-	if (ret)
-		return ret;
-	msg = ibt_nl_req(ctx, IBTRACE_CMD_SERVER_START, false);
-	if (!msg)
-		return IBT_EXIT_ERR;
-	if ((ctx->dev && nla_put_string(msg, IBTRACE_A_DEV_NAME, ctx->dev) < 0) ||
-	    (o.has_port && nla_put_u16(msg, IBTRACE_A_SERVER_PORT, o.port) < 0) ||
-	    (o.has_conns &&
-	     nla_put_u32(msg, IBTRACE_A_SERVER_MAX_CONNS, o.conns) < 0) ||
-	    (o.has_hold &&
-	     nla_put_u32(msg, IBTRACE_A_SERVER_MAX_HOLD_MS, o.hold) < 0)) {
-		nlmsg_free(msg);
-		return ibt_err(IBT_EXIT_ERR, "netlink request too large");
-	}
-	return server_request(ctx, msg);
+	return server_send(ctx, IBTRACE_CMD_SERVER_START, &o);
 }
 
 const struct ibt_cmd ibt_server_cmds[] = {

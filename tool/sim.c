@@ -113,77 +113,6 @@ struct add_opts {
 	uint32_t seed;		/* if seed_set, else the kernel picks one */
 };
 
-#define FIXED(t, n)	{ .type = (t), .minlen = (n), .maxlen = (n) }
-#define U8		FIXED(NLA_U8, 1)
-#define U32		FIXED(NLA_U32, 4)
-#define U64		FIXED(NLA_U64, 8)
-
-static const struct nla_policy sim_policy[IBTRACE_SIM_A_MAX + 1] = {
-	[IBTRACE_SIM_A_FABRIC_NAME]	= { .type = NLA_STRING,
-					    .maxlen = IBTRACE_SIM_NAME_MAX + 1 },
-	[IBTRACE_SIM_A_TOPOLOGY]	= { .type = NLA_STRING },
-	[IBTRACE_SIM_A_NUM_NODES]	= U32,
-	[IBTRACE_SIM_A_NUM_CAS]		= U32,
-	[IBTRACE_SIM_A_NUM_SWITCHES]	= U32,
-	[IBTRACE_SIM_A_NUM_LINKS]	= U32,
-	[IBTRACE_SIM_A_ERR_LINE]	= U32,
-	[IBTRACE_SIM_A_ERR_MSG]		= { .type = NLA_STRING },
-	[IBTRACE_SIM_A_NODE_INDEX]	= U32,
-	[IBTRACE_SIM_A_NODE_TYPE]	= U8,
-	[IBTRACE_SIM_A_NODE_NAME]	= { .type = NLA_STRING,
-					    .maxlen = IBTRACE_SIM_NODE_NAME_MAX + 1 },
-	[IBTRACE_SIM_A_NODE_GUID]	= U64,
-	[IBTRACE_SIM_A_DEV_NAME]	= { .type = NLA_STRING,
-					    .maxlen = IBT_DEV_NAME_MAX },
-	[IBTRACE_SIM_A_PORT]		= { .type = NLA_NESTED },
-	[IBTRACE_SIM_A_SM]		= U8,
-	[IBTRACE_SIM_A_SM_LID]		= U32,
-	[IBTRACE_SIM_A_MISROUTE]	= { .type = NLA_NESTED },
-	[IBTRACE_SIM_A_SEED]		= U32,
-	[IBTRACE_SIM_A_BUILDING]	= U8,
-};
-
-static const struct nla_policy sim_port_policy[IBTRACE_SIM_PORT_A_MAX + 1] = {
-	[IBTRACE_SIM_PORT_A_NUM]	= U32,
-	[IBTRACE_SIM_PORT_A_GUID]	= U64,
-	[IBTRACE_SIM_PORT_A_LID]	= U32,
-	[IBTRACE_SIM_PORT_A_LMC]	= U8,
-	[IBTRACE_SIM_PORT_A_STATE]	= U8,
-	[IBTRACE_SIM_PORT_A_PEER_NODE]	= U32,
-	[IBTRACE_SIM_PORT_A_PEER_PORT]	= U32,
-	[IBTRACE_SIM_PORT_A_RX_PKTS]	= U64,
-	[IBTRACE_SIM_PORT_A_TX_PKTS]	= U64,
-	[IBTRACE_SIM_PORT_A_DROPS]	= U64,
-	[IBTRACE_SIM_PORT_A_DROP_PPM]	= U32,
-	[IBTRACE_SIM_PORT_A_DELAY_US]	= U32,
-	[IBTRACE_SIM_PORT_A_LINK_DOWN]	= U8,
-	[IBTRACE_SIM_PORT_A_GUID_CAP]	= U8,
-	[IBTRACE_SIM_PORT_A_GUID_QUIRKS] = U32,
-};
-
-static const struct nla_policy sim_misroute_policy[IBTRACE_SIM_MISROUTE_A_MAX + 1] = {
-	[IBTRACE_SIM_MISROUTE_A_DLID]	= U32,
-	[IBTRACE_SIM_MISROUTE_A_PORT]	= U32,
-};
-
-/* Request attributes, as named in error messages. */
-static const char *const sim_attr_names[IBTRACE_SIM_A_MAX + 1] = {
-	[IBTRACE_SIM_A_FABRIC_NAME]	= "fabric_name",
-	[IBTRACE_SIM_A_TOPOLOGY]	= "topology",
-	[IBTRACE_SIM_A_NODE_INDEX]	= "node_index",
-	[IBTRACE_SIM_A_NODE_NAME]	= "node_name",
-	[IBTRACE_SIM_A_PORT]		= "port",
-	[IBTRACE_SIM_A_MISROUTE]	= "misroute",
-	[IBTRACE_SIM_A_SEED]		= "seed",
-};
-
-static const struct ibt_family sim_family = {
-	.name		= IBTRACE_SIM_GENL_NAME,
-	.version	= IBTRACE_SIM_GENL_VERSION,
-	.attr_names	= sim_attr_names,
-	.attr_max	= IBTRACE_SIM_A_MAX,
-};
-
 /* A kernel message kept with its parsed top-level attributes. */
 struct sim_msg {
 	struct nlmsghdr *nlh;
@@ -226,8 +155,7 @@ static int keep_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 	if (!m->nlh)
 		return ibt_err(IBT_EXIT_ERR, "out of memory");
 	memcpy(m->nlh, nlh, nlh->nlmsg_len);
-	ret = ibt_nl_parse_policy(ctx, m->nlh, m->tb, IBTRACE_SIM_A_MAX,
-				  sim_policy);
+	ret = ibt_nl_parse(ctx, m->nlh, m->tb);
 	if (ret) {
 		free(m->nlh);
 		return ret;
@@ -334,18 +262,16 @@ static int add_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 	struct genlmsghdr *gnlh;
 	int ret;
 
-	ret = ibt_nl_parse_policy(ctx, nlh, tb, IBTRACE_SIM_A_MAX, sim_policy);
+	ret = ibt_nl_parse(ctx, nlh, tb);
 	if (ret)
 		return ret;
 	gnlh = nlmsg_data(nlh);
 	switch (gnlh->cmd) {
 	case IBTRACE_SIM_CMD_TOPO_ERROR:
 		r->topo_err = true;
-		if (tb[IBTRACE_SIM_A_ERR_LINE])
-			r->err_line = nla_get_u32(tb[IBTRACE_SIM_A_ERR_LINE]);
-		if (tb[IBTRACE_SIM_A_ERR_MSG])
-			nla_strlcpy(r->err_msg, tb[IBTRACE_SIM_A_ERR_MSG],
-				    sizeof(r->err_msg));
+		ibt_nla_keep(tb[IBTRACE_SIM_A_ERR_LINE], &r->err_line,
+			     tb[IBTRACE_SIM_A_ERR_MSG], r->err_msg,
+			     sizeof(r->err_msg));
 		return 0;
 	case IBTRACE_SIM_CMD_FABRIC_ADD:
 		if (!tb[IBTRACE_SIM_A_FABRIC_NAME])
@@ -381,7 +307,7 @@ static int add_notify(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 	if (gnlh->cmd != IBTRACE_SIM_CMD_FABRIC_ADD &&
 	    gnlh->cmd != IBTRACE_SIM_CMD_TOPO_ERROR)
 		return 0;
-	ret = ibt_nl_parse_policy(ctx, nlh, tb, IBTRACE_SIM_A_MAX, sim_policy);
+	ret = ibt_nl_parse(ctx, nlh, tb);
 	if (ret)
 		return ret;
 	if (!tb[IBTRACE_SIM_A_FABRIC_NAME])
@@ -438,14 +364,10 @@ static int add_wait(struct ibt *ctx, struct add_reply *r)
 		sim_list_free(&l);
 		if (r->done)
 			break;
-		if (ret == -ENOENT)
-			return ibt_err(IBT_EXIT_ERR,
-				       "building fabric %s failed (the kernel's reason was lost)",
-				       r->fabric);
-		if (ret < 0)
-			return ibt_nl_report(ctx, -ret);
 		if (ret)
-			return ret;
+			return ibt_nl_fail(ctx, ret, ret == -ENOENT,
+					   "building fabric %s failed (the kernel's reason was lost)",
+					   r->fabric);
 	}
 	if (r->topo_err)
 		return ibt_err(IBT_EXIT_ERR, "building fabric %s failed: %s",
@@ -653,7 +575,7 @@ static int sim_add(struct ibt *ctx)
 	ret = read_file(path, &text, &len);
 	if (ret)
 		return ret;
-	ret = ibt_nl_open_family(ctx, &sim_family);
+	ret = ibt_nl_open_family(ctx, &ibt_sim_family);
 	if (ret) {
 		free(text);
 		return ret;
@@ -742,7 +664,7 @@ static int sim_del(struct ibt *ctx)
 	if (!ret)
 		ret = check_name(name);
 	if (!ret)
-		ret = ibt_nl_open_family(ctx, &sim_family);
+		ret = ibt_nl_open_family(ctx, &ibt_sim_family);
 	if (ret)
 		return ret;
 	msg = sim_req(ctx, IBTRACE_SIM_CMD_FABRIC_DEL, false, name);
@@ -762,21 +684,100 @@ struct set_req {
 	bool has_port;
 	uint32_t port;
 	uint32_t knobs;			/* bits: 1 << IBTRACE_SIM_PORT_A_* */
-	uint32_t drop_ppm;
-	uint32_t delay_us;
-	uint8_t link_down;
-	uint32_t guid_cap;
-	uint32_t guid_quirks;
+	uint32_t knob[IBTRACE_SIM_PORT_A_MAX + 1];	/* their values */
 	bool has_misroute;
 	uint32_t mr_dlid;
 	bool mr_del;
 	uint32_t mr_port;
 };
 
+static int parse_delay(const char *s, uint32_t *v)
+{
+	return ibt_parse_u32(s, 0, 1000000, v);
+}
+
+static int parse_link(const char *s, uint32_t *down)
+{
+	if (strcmp(s, "down") && strcmp(s, "up"))
+		return -1;
+	*down = !strcmp(s, "down");
+	return 0;
+}
+
+static int parse_guid_cap(const char *s, uint32_t *v)
+{
+	return ibt_parse_u32(s, 1, 255, v);
+}
+
+static const char *drop_text(uint32_t ppm, char *buf, size_t len)
+{
+	char pct[32];
+
+	snprintf(buf, len, "%s%%", ibt_ppm_pct_str(ppm, pct, sizeof(pct)));
+	return buf;
+}
+
+static const char *delay_text(uint32_t us, char *buf, size_t len)
+{
+	snprintf(buf, len, "%uus", us);
+	return buf;
+}
+
+static const char *link_text(uint32_t down, char *buf, size_t len)
+{
+	(void)buf;
+	(void)len;
+	return down ? "down" : "up";
+}
+
+static const char *number_text(uint32_t v, char *buf, size_t len)
+{
+	snprintf(buf, len, "%u", v);
+	return buf;
+}
+
+/*
+ * The port knobs, in the order they are sent and shown: keyword of sim
+ * set (and of the text of show), attribute and its size (1: u8, 4: u32),
+ * the parser of the value and what a bad one should have been; the JSON
+ * key of show, its value as a number, 'b' boolean or 's' the text, and
+ * the text of a value.
+ */
+static const struct port_knob {
+	const char *word;
+	int attr, size;
+	int (*parse)(const char *s, uint32_t *v);
+	const char *what;
+	const char *key;
+	char json;
+	const char *(*text)(uint32_t v, char *buf, size_t len);
+} port_knobs[] = {
+	{ "drop", IBTRACE_SIM_PORT_A_DROP_PPM, 4, ibt_parse_pct_ppm,
+	  "a percentage, 0..100 with up to 4 decimals",
+	  "drop_ppm", 'u', drop_text },
+	{ "delay", IBTRACE_SIM_PORT_A_DELAY_US, 4, parse_delay,
+	  "microseconds, 0..1000000", "delay_us", 'u', delay_text },
+	{ "link", IBTRACE_SIM_PORT_A_LINK_DOWN, 1, parse_link, "down or up",
+	  "link_down", 'b', link_text },
+	{ "guid-cap", IBTRACE_SIM_PORT_A_GUID_CAP, 1, parse_guid_cap,
+	  "GUID table entries, 1..255", "guid_cap", 'u', number_text },
+	{ "guid-quirks", IBTRACE_SIM_PORT_A_GUID_QUIRKS, 4, ibt_parse_guid_quirks,
+	  "none, or a comma-separated list of entry0-writable, past-table-status, above-cap-nonzero",
+	  "guid_quirks", 's', ibt_guid_quirks_str },
+};
+
+static int put_knob(struct nl_msg *msg, const struct port_knob *kn, uint32_t v)
+{
+	if (kn->size == 1)
+		return nla_put_u8(msg, kn->attr, v);
+	return nla_put_u32(msg, kn->attr, v);
+}
+
 /* One "KEYWORD VALUE..." of sim set at @w; words used, or -exit code. */
 static int set_word(struct set_req *r, const char **w, int n)
 {
 	const char *k = w[0], *v = n > 1 ? w[1] : NULL;
+	size_t i;
 
 	if (!v)
 		return -ibt_err(IBT_EXIT_USAGE, "sim set: \"%s\" needs a value", k);
@@ -788,42 +789,15 @@ static int set_word(struct set_req *r, const char **w, int n)
 		r->has_port = true;
 		return 2;
 	}
-	if (!strcmp(k, "drop")) {
-		if (ibt_parse_pct_ppm(v, &r->drop_ppm))
-			return -ibt_err(IBT_EXIT_USAGE,
-					"bad drop \"%s\": a percentage, 0..100 with up to 4 decimals",
-					v);
-		r->knobs |= 1u << IBTRACE_SIM_PORT_A_DROP_PPM;
-		return 2;
-	}
-	if (!strcmp(k, "delay")) {
-		if (ibt_parse_u32(v, 0, 1000000, &r->delay_us))
-			return -ibt_err(IBT_EXIT_USAGE,
-					"bad delay \"%s\": microseconds, 0..1000000", v);
-		r->knobs |= 1u << IBTRACE_SIM_PORT_A_DELAY_US;
-		return 2;
-	}
-	if (!strcmp(k, "link")) {
-		if (strcmp(v, "down") && strcmp(v, "up"))
-			return -ibt_err(IBT_EXIT_USAGE,
-					"bad link \"%s\": down or up", v);
-		r->link_down = !strcmp(v, "down");
-		r->knobs |= 1u << IBTRACE_SIM_PORT_A_LINK_DOWN;
-		return 2;
-	}
-	if (!strcmp(k, "guid-cap")) {
-		if (ibt_parse_u32(v, 1, 255, &r->guid_cap))
-			return -ibt_err(IBT_EXIT_USAGE,
-					"bad guid-cap \"%s\": GUID table entries, 1..255", v);
-		r->knobs |= 1u << IBTRACE_SIM_PORT_A_GUID_CAP;
-		return 2;
-	}
-	if (!strcmp(k, "guid-quirks")) {
-		if (ibt_parse_guid_quirks(v, &r->guid_quirks))
-			return -ibt_err(IBT_EXIT_USAGE,
-					"bad guid-quirks \"%s\": none, or a comma-separated list of entry0-writable, past-table-status, above-cap-nonzero",
-					v);
-		r->knobs |= 1u << IBTRACE_SIM_PORT_A_GUID_QUIRKS;
+	for (i = 0; i < IBT_ARRAY_SIZE(port_knobs); i++) {
+		const struct port_knob *kn = &port_knobs[i];
+
+		if (strcmp(k, kn->word))
+			continue;
+		if (kn->parse(v, &r->knob[kn->attr]))
+			return -ibt_err(IBT_EXIT_USAGE, "bad %s \"%s\": %s", k, v,
+					kn->what);
+		r->knobs |= 1u << kn->attr;
 		return 2;
 	}
 	if (!strcmp(k, "misroute")) {
@@ -879,6 +853,7 @@ static struct nl_msg *set_msg(struct ibt *ctx, const struct set_req *r)
 	struct nlattr *nest;
 	uint32_t index;
 	int err = 0;
+	size_t i;
 
 	if (!msg)
 		return NULL;
@@ -892,21 +867,10 @@ static struct nl_msg *set_msg(struct ibt *ctx, const struct set_req *r)
 		nest = nla_nest_start(msg, IBTRACE_SIM_A_PORT);
 		err |= !nest;
 		err |= nla_put_u32(msg, IBTRACE_SIM_PORT_A_NUM, r->port);
-		if (r->knobs & (1u << IBTRACE_SIM_PORT_A_DROP_PPM))
-			err |= nla_put_u32(msg, IBTRACE_SIM_PORT_A_DROP_PPM,
-					   r->drop_ppm);
-		if (r->knobs & (1u << IBTRACE_SIM_PORT_A_DELAY_US))
-			err |= nla_put_u32(msg, IBTRACE_SIM_PORT_A_DELAY_US,
-					   r->delay_us);
-		if (r->knobs & (1u << IBTRACE_SIM_PORT_A_LINK_DOWN))
-			err |= nla_put_u8(msg, IBTRACE_SIM_PORT_A_LINK_DOWN,
-					  r->link_down);
-		if (r->knobs & (1u << IBTRACE_SIM_PORT_A_GUID_CAP))
-			err |= nla_put_u8(msg, IBTRACE_SIM_PORT_A_GUID_CAP,
-					  r->guid_cap);
-		if (r->knobs & (1u << IBTRACE_SIM_PORT_A_GUID_QUIRKS))
-			err |= nla_put_u32(msg, IBTRACE_SIM_PORT_A_GUID_QUIRKS,
-					   r->guid_quirks);
+		for (i = 0; i < IBT_ARRAY_SIZE(port_knobs); i++)
+			if (r->knobs & (1u << port_knobs[i].attr))
+				err |= put_knob(msg, &port_knobs[i],
+						r->knob[port_knobs[i].attr]);
 		if (nest)
 			nla_nest_end(msg, nest);
 	}
@@ -943,7 +907,7 @@ static int sim_set(struct ibt *ctx)
 		;
 	ret = set_parse(&r, words, n);
 	if (!ret)
-		ret = ibt_nl_open_family(ctx, &sim_family);
+		ret = ibt_nl_open_family(ctx, &ibt_sim_family);
 	if (ret)
 		return ret;
 	msg = set_msg(ctx, &r);
@@ -971,58 +935,58 @@ static const char *node_name(struct sim_list *nodes, uint32_t index)
 /* The knobs the kernel reports (those not at their power-on value). */
 static void show_knobs(struct ibt *ctx, struct nlattr **pt)
 {
+	struct json_object *jv;
+	const char *text;
 	char b[96];
+	uint32_t v;
+	size_t i;
 
-	if (pt[IBTRACE_SIM_PORT_A_DROP_PPM]) {
-		uint32_t ppm = nla_get_u32(pt[IBTRACE_SIM_PORT_A_DROP_PPM]);
+	for (i = 0; i < IBT_ARRAY_SIZE(port_knobs); i++) {
+		const struct port_knob *kn = &port_knobs[i];
 
-		ibt_out_field(ctx, "drop_ppm", json_object_new_uint64(ppm),
-			      " drop %s%%", ibt_ppm_pct_str(ppm, b, sizeof(b)));
+		if (!pt[kn->attr])
+			continue;
+		v = ibt_nla_uint(pt[kn->attr]);
+		text = kn->text(v, b, sizeof(b));
+		if (kn->json == 'b')
+			jv = json_object_new_boolean(v);
+		else if (kn->json == 's')
+			jv = json_object_new_string(text);
+		else
+			jv = json_object_new_uint64(v);
+		ibt_out_field(ctx, kn->key, jv, " %s %s", kn->word, text);
 	}
-	if (pt[IBTRACE_SIM_PORT_A_DELAY_US])
-		ibt_out_field(ctx, "delay_us", json_object_new_uint64(
-				nla_get_u32(pt[IBTRACE_SIM_PORT_A_DELAY_US])),
-			      " delay %uus",
-			      nla_get_u32(pt[IBTRACE_SIM_PORT_A_DELAY_US]));
-	if (pt[IBTRACE_SIM_PORT_A_LINK_DOWN])
-		ibt_out_field(ctx, "link_down", json_object_new_boolean(
-				nla_get_u8(pt[IBTRACE_SIM_PORT_A_LINK_DOWN])),
-			      " link %s",
-			      nla_get_u8(pt[IBTRACE_SIM_PORT_A_LINK_DOWN]) ?
-			      "down" : "up");
-	if (pt[IBTRACE_SIM_PORT_A_GUID_CAP])
-		ibt_out_field(ctx, "guid_cap", json_object_new_uint64(
-				nla_get_u8(pt[IBTRACE_SIM_PORT_A_GUID_CAP])),
-			      " guid-cap %u",
-			      nla_get_u8(pt[IBTRACE_SIM_PORT_A_GUID_CAP]));
-	if (pt[IBTRACE_SIM_PORT_A_GUID_QUIRKS])
-		ibt_out_field(ctx, "guid_quirks", json_object_new_string(
-				ibt_guid_quirks_str(nla_get_u32(
-					pt[IBTRACE_SIM_PORT_A_GUID_QUIRKS]),
-					b, sizeof(b))),
-			      " guid-quirks %s", b);
 }
 
-static int show_port(struct ibt *ctx, struct sim_list *nodes,
-		     struct nlattr *nest)
+/*
+ * A port's fields: its number, (its GUID in JSON,) lid, lmc, (state,
+ * peer,) packet counters.
+ */
+static const struct ibt_num_key port_keys[] = {
+	{ IBTRACE_SIM_PORT_A_NUM,	"port" },
+	{ IBTRACE_SIM_PORT_A_LID,	"lid" },
+	{ IBTRACE_SIM_PORT_A_LMC,	"lmc" },
+	{ IBTRACE_SIM_PORT_A_RX_PKTS,	"rx" },
+	{ IBTRACE_SIM_PORT_A_TX_PKTS,	"tx" },
+	{ IBTRACE_SIM_PORT_A_DROPS,	"drops" },
+};
+
+/* A port of a node (ibt_nl_each()'s callback; @arg: the fabric's nodes). */
+static int show_port(struct ibt *ctx, void *arg, struct nlattr *nest)
 {
 	struct nlattr *pt[IBTRACE_SIM_PORT_A_MAX + 1];
+	struct sim_list *nodes = arg;
 	int ret;
 
-	ret = ibt_out_nest_begin(ctx, NULL, nest, pt, IBTRACE_SIM_PORT_A_MAX,
-				 sim_port_policy, "port");
+	ret = ibt_nl_parse_nest(ctx, nest, pt);
 	if (ret)
 		return ret;
+	ibt_out_obj_begin(ctx, NULL);
 	ibt_out_text(ctx, "   ");
-	if (pt[IBTRACE_SIM_PORT_A_NUM])
-		ibt_out_u64(ctx, "port", nla_get_u32(pt[IBTRACE_SIM_PORT_A_NUM]));
+	ibt_out_nla_keys(ctx, port_keys, "u", pt);
 	if (ctx->json)
 		out_guid(ctx, "guid", pt[IBTRACE_SIM_PORT_A_GUID]);
-	if (pt[IBTRACE_SIM_PORT_A_LID])
-		ibt_out_hex(ctx, "lid", nla_get_u32(pt[IBTRACE_SIM_PORT_A_LID]));
-	if (pt[IBTRACE_SIM_PORT_A_LMC])
-		ibt_out_json(ctx, "lmc", json_object_new_uint64(
-				nla_get_u8(pt[IBTRACE_SIM_PORT_A_LMC])));
+	ibt_out_nla_keys(ctx, port_keys + 1, "xj", pt);
 	if (pt[IBTRACE_SIM_PORT_A_STATE])
 		ibt_out_str(ctx, "state", ibt_port_state_str(
 				nla_get_u8(pt[IBTRACE_SIM_PORT_A_STATE])));
@@ -1040,59 +1004,47 @@ static int show_port(struct ibt *ctx, struct sim_list *nodes,
 		}
 		ibt_out_field(ctx, "peer", jp, " peer %s/%u", pname, pp);
 	}
-	if (pt[IBTRACE_SIM_PORT_A_RX_PKTS])
-		ibt_out_u64(ctx, "rx", nla_get_u64(pt[IBTRACE_SIM_PORT_A_RX_PKTS]));
-	if (pt[IBTRACE_SIM_PORT_A_TX_PKTS])
-		ibt_out_u64(ctx, "tx", nla_get_u64(pt[IBTRACE_SIM_PORT_A_TX_PKTS]));
-	if (pt[IBTRACE_SIM_PORT_A_DROPS])
-		ibt_out_u64(ctx, "drops", nla_get_u64(pt[IBTRACE_SIM_PORT_A_DROPS]));
+	ibt_out_nla_keys(ctx, port_keys + 3, "uuu", pt);
 	show_knobs(ctx, pt);
 	ibt_out_obj_end(ctx);
 	ibt_out_eol(ctx);
 	return 0;
 }
 
-/* A switch's misroute rules: "misroute" array, a text line each. */
-static int show_misroutes(struct ibt *ctx, struct sim_msg *m)
+/*
+ * A misroute rule of a switch (ibt_nl_each()'s callback; @arg: whether
+ * one was shown, and the "misroute" array opened).
+ */
+static int show_misroute(struct ibt *ctx, void *arg, struct nlattr *nest)
 {
 	struct nlattr *mt[IBTRACE_SIM_MISROUTE_A_MAX + 1];
-	bool any = false;
-	struct nlattr *nla;
-	int rem, ret;
+	bool *any = arg;
+	int ret;
 
-	nla_for_each_attr(nla, genlmsg_attrdata(nlmsg_data(m->nlh), 0),
-			  genlmsg_attrlen(nlmsg_data(m->nlh), 0), rem) {
-		if (nla_type(nla) != IBTRACE_SIM_A_MISROUTE)
-			continue;
-		ret = ibt_nl_parse_nest_policy(ctx, nla, mt,
-					       IBTRACE_SIM_MISROUTE_A_MAX,
-					       sim_misroute_policy, "misroute");
-		if (ret)
-			return ret;
-		if (!mt[IBTRACE_SIM_MISROUTE_A_DLID] ||
-		    !mt[IBTRACE_SIM_MISROUTE_A_PORT])
-			return ibt_err(IBT_EXIT_ERR,
-				       "malformed kernel reply: incomplete misroute rule");
-		if (!any)
-			ibt_out_arr_begin(ctx, "misroute");
-		any = true;
-		ibt_out_obj_begin(ctx, NULL);
-		ibt_out_text(ctx, "    misroute");
-		ibt_out_hex(ctx, "dlid", nla_get_u32(mt[IBTRACE_SIM_MISROUTE_A_DLID]));
-		ibt_out_u64(ctx, "port", nla_get_u32(mt[IBTRACE_SIM_MISROUTE_A_PORT]));
-		ibt_out_obj_end(ctx);
-		ibt_out_eol(ctx);
-	}
-	if (any)
-		ibt_out_arr_end(ctx);
+	ret = ibt_nl_parse_nest(ctx, nest, mt);
+	if (ret)
+		return ret;
+	if (!mt[IBTRACE_SIM_MISROUTE_A_DLID] ||
+	    !mt[IBTRACE_SIM_MISROUTE_A_PORT])
+		return ibt_err(IBT_EXIT_ERR,
+			       "malformed kernel reply: incomplete misroute rule");
+	if (!*any)
+		ibt_out_arr_begin(ctx, "misroute");
+	*any = true;
+	ibt_out_obj_begin(ctx, NULL);
+	ibt_out_text(ctx, "    misroute");
+	ibt_out_hex(ctx, "dlid", nla_get_u32(mt[IBTRACE_SIM_MISROUTE_A_DLID]));
+	ibt_out_u64(ctx, "port", nla_get_u32(mt[IBTRACE_SIM_MISROUTE_A_PORT]));
+	ibt_out_obj_end(ctx);
+	ibt_out_eol(ctx);
 	return 0;
 }
 
 static int show_node(struct ibt *ctx, struct sim_list *nodes, struct sim_msg *m)
 {
 	struct nlattr **tb = m->tb;
-	struct nlattr *nla;
-	int rem, ret;
+	bool any = false;
+	int ret;
 
 	ibt_out_obj_begin(ctx, NULL);
 	node_json(ctx, tb);
@@ -1105,16 +1057,14 @@ static int show_node(struct ibt *ctx, struct sim_list *nodes, struct sim_msg *m)
 		ibt_out_str(ctx, "dev", nla_get_string(tb[IBTRACE_SIM_A_DEV_NAME]));
 	ibt_out_eol(ctx);
 	ibt_out_arr_begin(ctx, "ports");
-	nla_for_each_attr(nla, genlmsg_attrdata(nlmsg_data(m->nlh), 0),
-			  genlmsg_attrlen(nlmsg_data(m->nlh), 0), rem) {
-		if (nla_type(nla) != IBTRACE_SIM_A_PORT)
-			continue;
-		ret = show_port(ctx, nodes, nla);
-		if (ret)
-			return ret;
-	}
+	ret = ibt_nl_each(ctx, m->nlh, IBTRACE_SIM_A_PORT, show_port, nodes);
+	if (ret)
+		return ret;
 	ibt_out_arr_end(ctx);
-	ret = show_misroutes(ctx, m);
+	/* a switch's misroute rules: "misroute" array, a text line each */
+	ret = ibt_nl_each(ctx, m->nlh, IBTRACE_SIM_A_MISROUTE, show_misroute, &any);
+	if (!ret && any)
+		ibt_out_arr_end(ctx);
 	ibt_out_obj_end(ctx);
 	return ret;
 }
@@ -1183,7 +1133,7 @@ static int sim_show(struct ibt *ctx)
 	if (!ret && name)
 		ret = check_name(name);
 	if (!ret)
-		ret = ibt_nl_open_family(ctx, &sim_family);
+		ret = ibt_nl_open_family(ctx, &ibt_sim_family);
 	if (ret)
 		return ret;
 	msg = sim_req(ctx, IBTRACE_SIM_CMD_FABRIC_GET, !name, name);

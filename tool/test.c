@@ -510,21 +510,6 @@ static struct nl_msg *run_request(struct ibt *ctx, struct run *t)
 	return msg;
 }
 
-/* The reply to TEST_RUN: the job number. */
-static int run_reply_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
-{
-	struct nlattr *tb[IBTRACE_A_MAX + 1];
-	struct run *t = arg;
-	int ret;
-
-	ret = ibt_nl_parse(ctx, nlh, tb);
-	if (ret)
-		return ret;
-	if (tb[IBTRACE_A_TEST_JOB])
-		t->job = nla_get_u32(tb[IBTRACE_A_TEST_JOB]);
-	return 0;
-}
-
 /* One TEST_EVENT of our job: print it (text) and remember what it says. */
 static int run_event(struct ibt *ctx, struct run *t, struct nlmsghdr *nlh)
 {
@@ -776,6 +761,7 @@ static int run_known_test(struct ibt *ctx, struct run *t)
 
 static int run_go(struct ibt *ctx, struct run *t)
 {
+	struct ibt_reply_u32 job = { IBTRACE_A_TEST_JOB, &t->job };
 	struct result r = { 0 };
 	bool have_r = false, cancelled;
 	struct nl_msg *msg;
@@ -806,7 +792,7 @@ static int run_go(struct ibt *ctx, struct run *t)
 	 */
 	ibt_signals_hold(!t->detach);
 
-	ret = ibt_nl_run(ctx, msg, run_reply_cb, t);
+	ret = ibt_nl_run(ctx, msg, ibt_nl_u32_cb, &job);
 	if (ret == IBT_EXIT_INTR && !t->job) {
 		run_replay(ctx, t);
 		return ibt_err(IBT_EXIT_CANCEL, "cancelled before the job started");

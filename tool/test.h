@@ -124,7 +124,8 @@ struct ibt_test_opt {
  * @progress_text: optional: print what @ev says that has not been
  *	printed yet (@shown: its own record), as the job runs
  * @dut_text: optional: how the DUT is addressed, after "DEV/PORT" (the
- *	framework's: "dr 1,2", "lid N", "local", then "port N")
+ *	framework's: "dr 1,2", "lid N", "local"); true: the framework adds
+ *	the DUT's port ("port N") after it
  * @head_text: optional: more of the header line of a result
  * @body_text: optional: lines between the header and the assertions
  * @running_text: optional: the verdict line of a running job
@@ -159,7 +160,7 @@ struct ibt_test_def {
 	int progress_attr;
 	void (*progress_text)(uint64_t job, const struct result *ev,
 			      uint32_t *shown);
-	void (*dut_text)(const struct result *r, char *buf, size_t len);
+	bool (*dut_text)(const struct result *r, char *buf, size_t len);
 	void (*head_text)(const struct result *r);
 	void (*body_text)(const struct result *r);
 	void (*running_text)(const struct result *r);

@@ -20,8 +20,7 @@ enum {
 	OPT_LID,
 	OPT_DUT_PORT,
 	OPT_BLOCKS,
-	OPT_TIMEOUT,
-	OPT_RETRIES,
+	/* -t and -r: their letters, for ibt_opt_wait() */
 };
 
 static const struct ibt_test_opt guidinfo_opts[] = {
@@ -29,16 +28,17 @@ static const struct ibt_test_opt guidinfo_opts[] = {
 	{ "lid",	0,   true, OPT_LID },
 	{ "dut-port",	0,   true, OPT_DUT_PORT },
 	{ "blocks",	0,   true, OPT_BLOCKS },
-	{ "timeout",	't', true, OPT_TIMEOUT },
-	{ "retries",	'r', true, OPT_RETRIES },
+	{ "timeout",	't', true, 't' },
+	{ "retries",	'r', true, 'r' },
 	{ NULL },
 };
 
 struct guidinfo_args {
 	uint8_t dr[IBTRACE_TRACE_MAX_HOPS];
 	size_t ndr;
-	uint32_t lid, dut_port, blocks, timeout_ms, retries;
-	bool has_dr, has_lid, has_dut_port, has_blocks, has_timeout, has_retries;
+	uint32_t lid, dut_port, blocks;
+	bool has_dr, has_lid, has_dut_port, has_blocks;
+	struct ibt_wait wait;
 };
 
 static int guidinfo_opt(void *args, int id, const char *arg)
@@ -59,12 +59,8 @@ static int guidinfo_opt(void *args, int id, const char *arg)
 	case OPT_BLOCKS:
 		return ibt_opt_u32("--blocks", arg, 1, IBTRACE_TEST_GUIDINFO_BLOCKS,
 				   &t->blocks, &t->has_blocks);
-	case OPT_TIMEOUT:
-		return ibt_opt_u32("-t", arg, 1, IBTRACE_MAX_TIMEOUT_MS, &t->timeout_ms,
-				   &t->has_timeout);
-	default: /* OPT_RETRIES */
-		return ibt_opt_u32("-r", arg, 0, IBTRACE_MAX_RETRIES, &t->retries,
-				   &t->has_retries);
+	default: /* -t, -r */
+		return ibt_opt_wait(id, arg, &t->wait);
 	}
 }
 
@@ -94,10 +90,8 @@ static int guidinfo_request(struct nl_msg *msg, const void *args)
 	    (t->has_dut_port &&
 	     nla_put_u8(msg, IBTRACE_A_TEST_DUT_PORT, t->dut_port) < 0) ||
 	    (t->has_blocks && nla_put_u32(msg, IBTRACE_A_TEST_BLOCKS, t->blocks) < 0) ||
-	    (t->has_timeout &&
-	     nla_put_u32(msg, IBTRACE_A_TEST_TIMEOUT_MS, t->timeout_ms) < 0) ||
-	    (t->has_retries &&
-	     nla_put_u32(msg, IBTRACE_A_TEST_RETRIES, t->retries) < 0))
+	    ibt_nl_put_wait(msg, &t->wait, IBTRACE_A_TEST_TIMEOUT_MS,
+			    IBTRACE_A_TEST_RETRIES))
 		return -1;
 	return 0;
 }

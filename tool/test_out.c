@@ -37,7 +37,7 @@ static const char *guid_str(uint64_t g, char *buf, size_t len)
  * "ibtsim0/1 dr 1,2,3 port 0": the local port, then how the test reached
  * the DUT (the framework's SMP addressing unless the test says, e.g. the
  * RNR test's "rxe0/1 loopback" or "rxe0/1 peer fe80::5054:ff:fe1b:2 port
- * 7471").
+ * 7471"), then the DUT's port, unless the test's text says it all.
  */
 static void dut_text(const struct result *r, char *buf, size_t len)
 {
@@ -47,12 +47,11 @@ static void dut_text(const struct result *r, char *buf, size_t len)
 
 	snprintf(buf, len, "%s/%" PRIu64, r->dev[0] ? r->dev : "?",
 		 test_rval(r, IBTRACE_A_PORT));
-	if (def && def->dut_text) {
-		def->dut_text(r, buf, len);
-		return;
-	}
 	off = strlen(buf);
-	if (r->ndr)
+	if (def && def->dut_text) {
+		if (!def->dut_text(r, buf, len))
+			return;
+	} else if (r->ndr)
 		snprintf(buf + off, len - off, " dr %s",
 			 ibt_dr_path_str(r->dr, r->ndr, path, sizeof(path)));
 	else if (r->have[IBTRACE_A_TEST_LID])
@@ -122,6 +121,24 @@ static void xchg_text(const struct xchg *x)
 	printf(" attempts %" PRIu64 "\n", x->val[IBTRACE_XCHG_A_ATTEMPTS]);
 }
 
+/* A finished job's verdict: its word in text and its exit code. */
+static const struct verdict {
+	const char *word;
+	int exit;
+} verdicts[] = {
+	[IBTRACE_TEST_VERDICT_NONE]		= { "none", IBT_EXIT_TESTERR },
+	[IBTRACE_TEST_VERDICT_PASS]		= { "pass", IBT_EXIT_OK },
+	[IBTRACE_TEST_VERDICT_FAIL]		= { "fail", IBT_EXIT_FAIL },
+	[IBTRACE_TEST_VERDICT_NOT_APPLICABLE]	= { "not applicable", IBT_EXIT_NA },
+	[IBTRACE_TEST_VERDICT_ERROR]		= { "error", IBT_EXIT_TESTERR },
+};
+
+/* Verdict @v, as none if unknown. */
+static const struct verdict *verdict_of(uint64_t v)
+{
+	return &verdicts[v < IBT_ARRAY_SIZE(verdicts) ? v : IBTRACE_TEST_VERDICT_NONE];
+}
+
 /* "verdict: not applicable (a switch external port)" */
 static void verdict_text(const struct result *r)
 {
@@ -138,23 +155,7 @@ static void verdict_text(const struct result *r)
 			       test_rval(r, IBTRACE_A_TEST_PROGRESS));
 		return;
 	}
-	switch (v) {
-	case IBTRACE_TEST_VERDICT_PASS:
-		word = "pass";
-		break;
-	case IBTRACE_TEST_VERDICT_FAIL:
-		word = "fail";
-		break;
-	case IBTRACE_TEST_VERDICT_NOT_APPLICABLE:
-		word = "not applicable";
-		break;
-	case IBTRACE_TEST_VERDICT_ERROR:
-		word = "error";
-		break;
-	default:
-		word = "none";
-		break;
-	}
+	word = verdict_of(v)->word;
 	if (r->reason[0])
 		printf("verdict: %s (%s)\n", word, r->reason);
 	else
@@ -256,44 +257,68 @@ static void json_str(struct ibt *ctx, const char *key, const char *s)
 	ibt_out_json(ctx, key, json_object_new_string(s));
 }
 
+/* Value @attr of @have/@val, if there, as its @name. */
+static void json_name(struct ibt *ctx, const bool *have, const uint64_t *val,
+		      int attr, const char *key, const char *(*name)(unsigned int v))
+{
+	if (have[attr])
+		json_str(ctx, key, name(val[attr]));
+}
+
+/* String @s, unless empty. */
+static void json_text(struct ibt *ctx, const char *key, const char *s)
+{
+	if (s[0])
+		json_str(ctx, key, s);
+}
+
+/* The numbers of an exchange (then its phase and outcome). */
+static const struct ibt_num_key xchg_keys[] = {
+	{ IBTRACE_XCHG_A_SEQ,		"seq" },
+	{ IBTRACE_XCHG_A_METHOD,	"method" },
+	{ IBTRACE_XCHG_A_ATTR_ID,	"attr_id" },
+	{ IBTRACE_XCHG_A_ATTR_MOD,	"attr_mod" },
+	{ IBTRACE_XCHG_A_STATUS,	"status" },
+	{ IBTRACE_XCHG_A_RTT_NS,	"rtt_ns" },
+	{ IBTRACE_XCHG_A_ATTEMPTS,	"attempts" },
+};
+
+/* The numbers of a result: how long it ran ... */
+static const struct ibt_num_key run_keys[] = {
+	{ IBTRACE_A_TEST_ELAPSED_NS,	"elapsed_ns" },
+	{ IBTRACE_A_TEST_PROGRESS,	"progress" },
+};
+
+/* ... and what it found of the DUT (after its type and GUIDs). */
+static const struct ibt_num_key dut_keys[] = {
+	{ IBTRACE_A_TEST_DUT_LID,	"dut_lid" },
+	{ IBTRACE_A_TEST_GUID_CAP,	"guid_cap" },
+	{ IBTRACE_A_TEST_EXCHANGES,	"exchanges_total" },
+};
+
 static void assert_json(struct ibt *ctx, const struct assertion *a)
 {
 	ibt_out_obj_begin(ctx, NULL);
 	json_str(ctx, "id", a->id);
-	if (a->desc[0])
-		json_str(ctx, "desc", a->desc);
+	json_text(ctx, "desc", a->desc);
 	if (a->have_result)
 		json_str(ctx, "result", ibt_assert_result_str(a->result));
 	if (a->have_checks)
 		json_u64(ctx, "checks", a->checks);
-	if (a->expected[0])
-		json_str(ctx, "expected", a->expected);
-	if (a->observed[0])
-		json_str(ctx, "observed", a->observed);
-	if (a->where[0])
-		json_str(ctx, "where", a->where);
+	json_text(ctx, "expected", a->expected);
+	json_text(ctx, "observed", a->observed);
+	json_text(ctx, "where", a->where);
 	ibt_out_obj_end(ctx);
 }
 
 static void xchg_json(struct ibt *ctx, const struct xchg *x)
 {
-	static const struct ibt_num_key nums[] = {
-		{ IBTRACE_XCHG_A_SEQ,		"seq" },
-		{ IBTRACE_XCHG_A_METHOD,	"method" },
-		{ IBTRACE_XCHG_A_ATTR_ID,	"attr_id" },
-		{ IBTRACE_XCHG_A_ATTR_MOD,	"attr_mod" },
-		{ IBTRACE_XCHG_A_STATUS,	"status" },
-		{ IBTRACE_XCHG_A_RTT_NS,	"rtt_ns" },
-		{ IBTRACE_XCHG_A_ATTEMPTS,	"attempts" },
-	};
-
 	ibt_out_obj_begin(ctx, NULL);
-	ibt_out_nums(ctx, nums, IBT_ARRAY_SIZE(nums), x->have, x->val);
-	if (x->have[IBTRACE_XCHG_A_PHASE])
-		json_str(ctx, "phase", ibt_xchg_phase_str(x->val[IBTRACE_XCHG_A_PHASE]));
-	if (x->have[IBTRACE_XCHG_A_OUTCOME])
-		json_str(ctx, "outcome",
-			 ibt_xchg_outcome_str(x->val[IBTRACE_XCHG_A_OUTCOME]));
+	ibt_out_nums(ctx, xchg_keys, IBT_ARRAY_SIZE(xchg_keys), x->have, x->val);
+	json_name(ctx, x->have, x->val, IBTRACE_XCHG_A_PHASE, "phase",
+		  ibt_xchg_phase_str);
+	json_name(ctx, x->have, x->val, IBTRACE_XCHG_A_OUTCOME, "outcome",
+		  ibt_xchg_outcome_str);
 	ibt_out_obj_end(ctx);
 }
 
@@ -306,12 +331,9 @@ static void result_json(struct ibt *ctx, const struct result *r, bool exchanges,
 
 	ibt_out_obj_begin(ctx, NULL);
 	json_u64(ctx, "job", test_rval(r, IBTRACE_A_TEST_JOB));
-	if (r->name[0])
-		json_str(ctx, "test", r->name);
-	if (r->seed[0])
-		json_str(ctx, "seed", r->seed);
-	if (r->dev[0])
-		json_str(ctx, "dev", r->dev);
+	json_text(ctx, "test", r->name);
+	json_text(ctx, "seed", r->seed);
+	json_text(ctx, "dev", r->dev);
 	if (r->have[IBTRACE_A_PORT])
 		json_u64(ctx, "port", test_rval(r, IBTRACE_A_PORT));
 	if (r->ndr) {
@@ -328,33 +350,18 @@ static void result_json(struct ibt *ctx, const struct result *r, bool exchanges,
 	}
 	if (r->have[IBTRACE_A_TEST_DUT_PORT])
 		json_u64(ctx, "dut_port", test_rval(r, IBTRACE_A_TEST_DUT_PORT));
-	if (r->have[IBTRACE_A_TEST_STATE])
-		json_str(ctx, "state", ibt_test_state_str(test_rval(r, IBTRACE_A_TEST_STATE)));
-	if (r->have[IBTRACE_A_TEST_VERDICT])
-		json_str(ctx, "verdict",
-			 ibt_test_verdict_str(test_rval(r, IBTRACE_A_TEST_VERDICT)));
-	if (r->reason[0])
-		json_str(ctx, "reason", r->reason);
-	if (r->have[IBTRACE_A_TEST_RESTORE])
-		json_str(ctx, "restore",
-			 ibt_test_restore_str(test_rval(r, IBTRACE_A_TEST_RESTORE)));
-	if (r->have[IBTRACE_A_TEST_ELAPSED_NS])
-		json_u64(ctx, "elapsed_ns", test_rval(r, IBTRACE_A_TEST_ELAPSED_NS));
-	if (r->have[IBTRACE_A_TEST_PROGRESS])
-		json_u64(ctx, "progress", test_rval(r, IBTRACE_A_TEST_PROGRESS));
-	if (r->have[IBTRACE_A_TEST_DUT_NODE_TYPE])
-		json_str(ctx, "dut_node_type",
-			 ibt_node_type_str(test_rval(r, IBTRACE_A_TEST_DUT_NODE_TYPE)));
+	json_name(ctx, r->have, r->val, IBTRACE_A_TEST_STATE, "state", ibt_test_state_str);
+	json_name(ctx, r->have, r->val, IBTRACE_A_TEST_VERDICT, "verdict", ibt_test_verdict_str);
+	json_text(ctx, "reason", r->reason);
+	json_name(ctx, r->have, r->val, IBTRACE_A_TEST_RESTORE, "restore", ibt_test_restore_str);
+	ibt_out_nums(ctx, run_keys, IBT_ARRAY_SIZE(run_keys), r->have, r->val);
+	json_name(ctx, r->have, r->val, IBTRACE_A_TEST_DUT_NODE_TYPE, "dut_node_type",
+		  ibt_node_type_str);
 	if (r->have[IBTRACE_A_TEST_DUT_NODE_GUID])
 		json_guid(ctx, "dut_node_guid", test_rval(r, IBTRACE_A_TEST_DUT_NODE_GUID));
 	if (r->have[IBTRACE_A_TEST_DUT_PORT_GUID])
 		json_guid(ctx, "dut_port_guid", test_rval(r, IBTRACE_A_TEST_DUT_PORT_GUID));
-	if (r->have[IBTRACE_A_TEST_DUT_LID])
-		json_u64(ctx, "dut_lid", test_rval(r, IBTRACE_A_TEST_DUT_LID));
-	if (r->have[IBTRACE_A_TEST_GUID_CAP])
-		json_u64(ctx, "guid_cap", test_rval(r, IBTRACE_A_TEST_GUID_CAP));
-	if (r->have[IBTRACE_A_TEST_EXCHANGES])
-		json_u64(ctx, "exchanges_total", test_rval(r, IBTRACE_A_TEST_EXCHANGES));
+	ibt_out_nums(ctx, dut_keys, IBT_ARRAY_SIZE(dut_keys), r->have, r->val);
 	if (def && def->json)
 		def->json(ctx, r);
 	if (s.n) {
@@ -387,16 +394,7 @@ static int result_exit(const struct result *r)
 		return IBT_EXIT_RESTORE;
 	if (test_rval(r, IBTRACE_A_TEST_STATE) != IBTRACE_TEST_STATE_FINISHED)
 		return IBT_EXIT_OK;
-	switch (test_rval(r, IBTRACE_A_TEST_VERDICT)) {
-	case IBTRACE_TEST_VERDICT_PASS:
-		return IBT_EXIT_OK;
-	case IBTRACE_TEST_VERDICT_FAIL:
-		return IBT_EXIT_FAIL;
-	case IBTRACE_TEST_VERDICT_NOT_APPLICABLE:
-		return IBT_EXIT_NA;
-	default:
-		return IBT_EXIT_TESTERR;
-	}
+	return verdict_of(test_rval(r, IBTRACE_A_TEST_VERDICT))->exit;
 }
 
 /*

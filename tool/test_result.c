@@ -52,6 +52,23 @@ void test_list_free(struct list *l)
 	l->n = 0;
 }
 
+/*
+ * A new element, zeroed, at the end of array *@v (*@n elements of @size
+ * bytes); NULL (printed) when out of memory.
+ */
+static void *append(void **v, size_t *n, size_t size)
+{
+	char *nv = realloc(*v, (*n + 1) * size);
+
+	if (!nv) {
+		ibt_err(IBT_EXIT_ERR, "out of memory");
+		return NULL;
+	}
+	*v = nv;
+	memset(nv + *n * size, 0, size);
+	return nv + (*n)++ * size;
+}
+
 /* Add or update (same id) assertion @a of @r. */
 static int assert_put(struct result *r, const struct assertion *a)
 {
@@ -79,11 +96,10 @@ static int assert_put(struct result *r, const struct assertion *a)
 		}
 		return 0;
 	}
-	v = realloc(r->asserts, (r->nasserts + 1) * sizeof(*v));
+	v = append((void **)&r->asserts, &r->nasserts, sizeof(*v));
 	if (!v)
-		return ibt_err(IBT_EXIT_ERR, "out of memory");
-	r->asserts = v;
-	r->asserts[r->nasserts++] = *a;
+		return IBT_EXIT_ERR;
+	*v = *a;
 	return 0;
 }
 
@@ -127,12 +143,9 @@ static int absorb_xchg(struct ibt *ctx, struct result *r, struct nlattr *nest)
 	ret = ibt_nl_parse_nest(ctx, nest, tb);
 	if (ret)
 		return ret;
-	v = realloc(r->xchgs, (r->nxchgs + 1) * sizeof(*v));
+	v = append((void **)&r->xchgs, &r->nxchgs, sizeof(*v));
 	if (!v)
-		return ibt_err(IBT_EXIT_ERR, "out of memory");
-	r->xchgs = v;
-	v = &r->xchgs[r->nxchgs++];
-	memset(v, 0, sizeof(*v));
+		return IBT_EXIT_ERR;
 	for (i = IBTRACE_XCHG_A_SEQ; i <= IBTRACE_XCHG_A_MAX; i++) {
 		if (!tb[i])
 			continue;
@@ -178,6 +191,35 @@ static const struct ibt_test_def *attr_test(int type)
 	return NULL;
 }
 
+/* The string attributes of a result, and where each goes. */
+#define STR_FIELD(type, f) \
+	{ type, offsetof(struct result, f), sizeof(((struct result *)0)->f) }
+static const struct {
+	int type;
+	size_t off, size;
+} result_strs[] = {
+	STR_FIELD(IBTRACE_A_DEV_NAME, dev),
+	STR_FIELD(IBTRACE_A_TEST_NAME, name),
+	STR_FIELD(IBTRACE_A_TEST_SEED, seed),
+	STR_FIELD(IBTRACE_A_TEST_DESC, desc),
+	STR_FIELD(IBTRACE_A_TEST_NEEDS, needs),
+	STR_FIELD(IBTRACE_A_TEST_REASON, reason),
+};
+#undef STR_FIELD
+
+/* Where string attribute @type goes in @r (its *@size), NULL if none. */
+static char *str_field(struct result *r, int type, size_t *size)
+{
+	size_t i;
+
+	for (i = 0; i < IBT_ARRAY_SIZE(result_strs); i++)
+		if (result_strs[i].type == type) {
+			*size = result_strs[i].size;
+			return (char *)r + result_strs[i].off;
+		}
+	return NULL;
+}
+
 /*
  * Merge the test attributes of message @nlh into @r: numbers and strings
  * replace what @r had, assertions are added or updated (by id),
@@ -189,7 +231,9 @@ int test_result_absorb(struct ibt *ctx, struct result *r, struct nlmsghdr *nlh)
 	struct nlattr *tb[IBTRACE_A_MAX + 1];
 	const struct ibt_test_def *def;
 	struct nlattr *a;
+	size_t size;
 	void *data;
+	char *str;
 	int rem, type, ret;
 
 	ret = ibt_nl_parse(ctx, nlh, tb);	/* validates every attribute */
@@ -199,28 +243,15 @@ int test_result_absorb(struct ibt *ctx, struct result *r, struct nlmsghdr *nlh)
 			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
 		type = nla_type(a);
 		ret = 0;
+		str = str_field(r, type, &size);
+		if (str) {
+			nla_strlcpy(str, a, size);
+			continue;
+		}
 		switch (type) {
-		case IBTRACE_A_DEV_NAME:
-			nla_strlcpy(r->dev, a, sizeof(r->dev));
-			break;
 		case IBTRACE_A_PORT:
 			r->have[type] = true;
 			r->val[type] = nla_get_u32(a);
-			break;
-		case IBTRACE_A_TEST_NAME:
-			nla_strlcpy(r->name, a, sizeof(r->name));
-			break;
-		case IBTRACE_A_TEST_SEED:
-			nla_strlcpy(r->seed, a, sizeof(r->seed));
-			break;
-		case IBTRACE_A_TEST_DESC:
-			nla_strlcpy(r->desc, a, sizeof(r->desc));
-			break;
-		case IBTRACE_A_TEST_NEEDS:
-			nla_strlcpy(r->needs, a, sizeof(r->needs));
-			break;
-		case IBTRACE_A_TEST_REASON:
-			nla_strlcpy(r->reason, a, sizeof(r->reason));
 			break;
 		case IBTRACE_A_TEST_DR_PATH:
 			r->ndr = nla_len(a);
@@ -257,13 +288,8 @@ int test_keep_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 	struct list *l = arg;
 	struct result *v;
 
-	v = realloc(l->v, (l->n + 1) * sizeof(*v));
-	if (!v)
-		return ibt_err(IBT_EXIT_ERR, "out of memory");
-	l->v = v;
-	v = &l->v[l->n++];
-	memset(v, 0, sizeof(*v));
-	return test_result_absorb(ctx, v, nlh);
+	v = append((void **)&l->v, &l->n, sizeof(*v));
+	return v ? test_result_absorb(ctx, v, nlh) : IBT_EXIT_ERR;
 }
 
 /*

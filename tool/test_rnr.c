@@ -72,37 +72,26 @@ struct rnr_data {
 #define RNR_ARG(f)	offsetof(struct rnr_args, f)
 
 /* The options that take a number: its range and what it is, in errors. */
-static const struct {
-	int id;
-	const char *opt;
-	uint32_t min, max;
-	const char *what, *unit;
-	size_t val, has;
-} rnr_nums[] = {
-	{ OPT_RETRY, "--retry", 0, 7, "an rnr_retry count ", "",
+static const struct ibt_num_opt rnr_nums[] = {
+	{ NULL, OPT_RETRY, "--retry", 0, 7, "an rnr_retry count ", "",
 	  RNR_ARG(rnr_retry), RNR_ARG(has_rnr_retry) },
-	{ OPT_SIZE, "--size", 1, IBTRACE_TEST_MAX_SIZE, "", " bytes",
+	{ NULL, OPT_SIZE, "--size", 1, IBTRACE_TEST_MAX_SIZE, "", " bytes",
 	  RNR_ARG(size), RNR_ARG(has_size) },
-	{ OPT_ITERATIONS, "--iterations", 1, IBTRACE_TEST_RNR_MAX_ITERATIONS, "", "",
+	{ NULL, OPT_ITERATIONS, "--iterations", 1, IBTRACE_TEST_RNR_MAX_ITERATIONS, "", "",
 	  RNR_ARG(iterations), RNR_ARG(has_iterations) },
-	{ OPT_PEER_PORT, "--peer-port", 1, 65535, "an RDMA CM port ", "",
+	{ NULL, OPT_PEER_PORT, "--peer-port", 1, 65535, "an RDMA CM port ", "",
 	  RNR_ARG(peer_port), RNR_ARG(has_peer_port) },
-	{ OPT_DEADLINE, "--deadline", 1, IBTRACE_TEST_MAX_DEADLINE_MS, "", " ms",
+	{ NULL, OPT_DEADLINE, "--deadline", 1, IBTRACE_TEST_MAX_DEADLINE_MS, "", " ms",
 	  RNR_ARG(deadline_ms), RNR_ARG(has_deadline) },
 };
 
 static int rnr_opt(void *args, int id, const char *arg)
 {
 	struct rnr_args *t = args;
-	size_t i;
+	int ret = ibt_opt_nums(rnr_nums, IBT_ARRAY_SIZE(rnr_nums), id, arg, t);
 
-	for (i = 0; i < IBT_ARRAY_SIZE(rnr_nums); i++)
-		if (rnr_nums[i].id == id)
-			return ibt_opt_range(rnr_nums[i].opt, arg, rnr_nums[i].min,
-					     rnr_nums[i].max, rnr_nums[i].what,
-					     rnr_nums[i].unit,
-					     (uint32_t *)((char *)t + rnr_nums[i].val),
-					     (bool *)((char *)t + rnr_nums[i].has));
+	if (ret != IBT_OPT_UNKNOWN)
+		return ret;
 	switch (id) {
 	case OPT_TIMER:
 		if (ibt_parse_rnr_timer(arg, &t->timer, &t->timer_all))
@@ -327,27 +316,27 @@ static void rnr_progress_text(uint64_t job, const struct result *ev,
 	}
 }
 
-/* " loopback", or " peer fe80::5054:ff:fe1b:2 port 7471" */
-static void rnr_dut_text(const struct result *r, char *buf, size_t len)
+/*
+ * " loopback" (the framework adds the DUT's port), or " peer
+ * fe80::5054:ff:fe1b:2 port 7471" (the peer's RDMA CM port).
+ */
+static bool rnr_dut_text(const struct result *r, char *buf, size_t len)
 {
 	const struct rnr_data *d = rnr_of(r);
 	char gid[INET6_ADDRSTRLEN];
 	size_t off = strlen(buf);
 
-	if (r->have[IBTRACE_A_TEST_PEER_GID]) {
-		snprintf(buf + off, len - off, " peer %s",
-			 gid_str(d->peer_gid, gid, sizeof(gid)));
-		off = strlen(buf);
-		if (r->have[IBTRACE_A_TEST_PEER_PORT] && off < len)
-			snprintf(buf + off, len - off, " port %" PRIu64,
-				 test_rval(r, IBTRACE_A_TEST_PEER_PORT));
-		return;
+	if (!r->have[IBTRACE_A_TEST_PEER_GID]) {
+		snprintf(buf + off, len - off, " loopback");
+		return true;
 	}
-	snprintf(buf + off, len - off, " loopback");
+	snprintf(buf + off, len - off, " peer %s",
+		 gid_str(d->peer_gid, gid, sizeof(gid)));
 	off = strlen(buf);
-	if (r->have[IBTRACE_A_TEST_DUT_PORT] && off < len)
+	if (r->have[IBTRACE_A_TEST_PEER_PORT] && off < len)
 		snprintf(buf + off, len - off, " port %" PRIu64,
-			 test_rval(r, IBTRACE_A_TEST_DUT_PORT));
+			 test_rval(r, IBTRACE_A_TEST_PEER_PORT));
+	return false;
 }
 
 /* What the header line says after "dut DEV/PORT MODE:" */

@@ -88,18 +88,16 @@ enum {
 
 struct trace {
 	/* request */
-	struct ibt_dest dest;
-	bool has_mlid, has_timeout, has_retries, verbose;
+	struct ibt_target tgt;
+	bool has_mlid, verbose;
 	bool help;			/* -h: print the usage instead */
-	uint32_t mlid, timeout_ms, retries;
+	uint32_t mlid;
 	char dev[IBT_DEV_NAME_MAX];
 	uint32_t port;
 	char target[INET6_ADDRSTRLEN + 8];
 
 	/* the job */
 	struct ibt_job_follow job;
-	int end_errno;			/* how the job ended early, 0 if not */
-	char end_msg[256];
 
 	/* results */
 	struct ibt_hop hops[TRACE_MAX_HOPS];
@@ -139,20 +137,11 @@ static int trace_opt(int c, const char *arg, const struct ibt_args *a)
 	struct trace *t = a->priv;
 
 	switch (c) {
-	case IBT_OPT_DGID:
-	case IBT_OPT_DLID:
-		return ibt_opt_dest(c, arg, &t->dest);
 	case OPT_MLID:
 		return ibt_opt_ok(ibt_parse_u32(arg, 0xc000, 0xfffe, &t->mlid),
 				  &t->has_mlid,
 				  "bad --mlid \"%s\": expected a multicast LID 0xc000..0xfffe",
 				  arg);
-	case 't':
-		return ibt_opt_u32("-t", arg, 1, IBTRACE_MAX_TIMEOUT_MS, &t->timeout_ms,
-				   &t->has_timeout);
-	case 'r':
-		return ibt_opt_u32("-r", arg, 0, IBTRACE_MAX_RETRIES, &t->retries,
-				   &t->has_retries);
 	case 'v':
 		t->verbose = true;
 		return 0;
@@ -164,25 +153,22 @@ static int trace_opt(int c, const char *arg, const struct ibt_args *a)
 static int trace_parse(struct ibt *ctx, struct trace *t)
 {
 	static const struct option opts[] = {
-		IBT_DEST_OPTS,
 		{ "mlid",	required_argument,	NULL, OPT_MLID },
-		{ "timeout",	required_argument,	NULL, 't' },
-		{ "retries",	required_argument,	NULL, 'r' },
 		{ "verbose",	no_argument,		NULL, 'v' },
 		{ NULL,		0,			NULL, 0 },
 	};
 	int ret;
 
-	ret = ibt_cmd_args(ctx, "trace", NULL, opts, trace_opt, t, &t->help);
+	ret = ibt_target_args(ctx, "trace", opts, trace_opt, t, &t->help, &t->tgt);
 	if (ret || t->help)
 		return ret;
-	if (t->dest.has_dgid == t->dest.has_dlid)
+	if (t->tgt.dest.has_dgid == t->tgt.dest.has_dlid)
 		return ibt_err(IBT_EXIT_USAGE,
 			       "trace needs either --dlid LID or --dgid GID");
-	if (t->dest.has_dgid)
-		inet_ntop(AF_INET6, t->dest.dgid, t->target, sizeof(t->target));
+	if (t->tgt.dest.has_dgid)
+		inet_ntop(AF_INET6, t->tgt.dest.dgid, t->target, sizeof(t->target));
 	else
-		snprintf(t->target, sizeof(t->target), "lid %u", t->dest.dlid);
+		snprintf(t->target, sizeof(t->target), "lid %u", t->tgt.dest.dlid);
 	return 0;
 }
 
@@ -191,7 +177,7 @@ static int trace_pick_port(struct ibt *ctx, struct trace *t)
 {
 	const struct ibt_port_want want = {
 		.port = ctx->port,
-		.ib = t->dest.has_dlid || t->has_mlid,
+		.ib = t->tgt.dest.has_dlid || t->has_mlid,
 		.agent = true,
 	};
 	int ret;
@@ -207,7 +193,7 @@ static int trace_pick_port(struct ibt *ctx, struct trace *t)
 	if (!t->dev[0])
 		return ibt_err(IBT_EXIT_NODEV,
 			       "no Active %sport to trace from; name one with -d DEV",
-			       t->dest.has_dlid || t->has_mlid ? "InfiniBand " : "");
+			       t->tgt.dest.has_dlid || t->has_mlid ? "InfiniBand " : "");
 	return 0;
 }
 
@@ -219,13 +205,10 @@ static struct nl_msg *trace_request(struct ibt *ctx, struct trace *t)
 		return NULL;
 	if (nla_put_string(msg, IBTRACE_A_DEV_NAME, t->dev) < 0 ||
 	    nla_put_u32(msg, IBTRACE_A_PORT, t->port) < 0 ||
-	    (t->dest.has_dgid && nla_put(msg, IBTRACE_A_TRACE_DGID, 16, t->dest.dgid) < 0) ||
-	    (t->dest.has_dlid && nla_put_u32(msg, IBTRACE_A_TRACE_DLID, t->dest.dlid) < 0) ||
+	    ibt_nl_put_dest(msg, &t->tgt.dest, IBTRACE_A_TRACE_DGID, IBTRACE_A_TRACE_DLID) ||
 	    (t->has_mlid && nla_put_u32(msg, IBTRACE_A_TRACE_MLID, t->mlid) < 0) ||
-	    (t->has_timeout &&
-	     nla_put_u32(msg, IBTRACE_A_TRACE_TIMEOUT_MS, t->timeout_ms) < 0) ||
-	    (t->has_retries &&
-	     nla_put_u32(msg, IBTRACE_A_TRACE_RETRIES, t->retries) < 0)) {
+	    ibt_nl_put_wait(msg, &t->tgt.wait, IBTRACE_A_TRACE_TIMEOUT_MS,
+			    IBTRACE_A_TRACE_RETRIES)) {
 		nlmsg_free(msg);
 		ibt_err(IBT_EXIT_ERR, "netlink request too large");
 		return NULL;
@@ -234,8 +217,9 @@ static struct nl_msg *trace_request(struct ibt *ctx, struct trace *t)
 }
 
 /* A hop, unless seen already (a JOB_GET reply repeats the hops). */
-static int trace_hop(struct ibt *ctx, struct trace *t, struct nlattr *nest)
+static int trace_hop(struct ibt *ctx, void *arg, struct nlattr *nest)
 {
+	struct trace *t = arg;
 	struct ibt_hop *h;
 	int ret;
 
@@ -255,46 +239,22 @@ static int trace_hop(struct ibt *ctx, struct trace *t, struct nlattr *nest)
 	return 0;
 }
 
-static int trace_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
+/* A message of the trace job but its hops: its end brings the result. */
+static int trace_msg(struct ibt *ctx, struct nlmsghdr *nlh, struct nlattr **tb,
+		     void *arg)
 {
-	struct nlattr *tb[IBTRACE_A_MAX + 1];
 	struct trace *t = arg;
-	bool ours;
 	int i, ret;
 
-	ret = ibt_job_parse(ctx, nlh, &t->job, tb, &ours);
-	if (ret || !ours)
-		return ret;
-	if (genlmsg_hdr(nlh)->cmd == IBTRACE_CMD_TRACE_HOP) {
-		if (tb[IBTRACE_A_TRACE_HOP])
-			return trace_hop(ctx, t, tb[IBTRACE_A_TRACE_HOP]);
-		return 0;
-	}
-	if (!t->job.id && tb[IBTRACE_A_JOB])
-		t->job.id = nla_get_u32(tb[IBTRACE_A_JOB]);
+	/* a JOB_GET reply carries every hop kept */
 	if (genlmsg_hdr(nlh)->cmd == IBTRACE_CMD_JOB_GET) {
-		/* a JOB_GET reply carries every hop kept */
-		struct nlattr *a;
-		int rem;
-
-		nlmsg_for_each_attr(a, nlh, GENL_HDRLEN, rem) {
-			if (nla_type(a) != IBTRACE_A_TRACE_HOP)
-				continue;
-			ret = trace_hop(ctx, t, a);
-			if (ret)
-				return ret;
-		}
+		ret = ibt_nl_each(ctx, nlh, IBTRACE_A_TRACE_HOP, trace_hop, t);
+		if (ret)
+			return ret;
 	}
 	/* the reply to the request says only which job it started */
-	if (!tb[IBTRACE_A_JOB_STATE] ||
-	    nla_get_u8(tb[IBTRACE_A_JOB_STATE]) != IBTRACE_TEST_STATE_FINISHED)
+	if (!ibt_job_ended(&t->job, tb))
 		return 0;
-	t->job.ended = true;
-	if (tb[IBTRACE_A_JOB_ERRNO])
-		t->end_errno = nla_get_u32(tb[IBTRACE_A_JOB_ERRNO]);
-	if (tb[IBTRACE_A_JOB_MESSAGE])
-		nla_strlcpy(t->end_msg, tb[IBTRACE_A_JOB_MESSAGE],
-			    sizeof(t->end_msg));
 	if (!tb[IBTRACE_A_TRACE_STATUS])
 		return 0;
 	for (i = IBTRACE_A_TRACE_DLID; i <= IBTRACE_A_MAX; i++) {
@@ -307,6 +267,11 @@ static int trace_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 	return 0;
 }
 
+/* Its hops come one a message as it goes; its end brings the result. */
+static const struct ibt_job_kind trace_kind = {
+	IBTRACE_CMD_TRACE_HOP, IBTRACE_A_TRACE_HOP, trace_hop, trace_msg,
+};
+
 /* The hop a failure names, or NULL if the kernel did not report it. */
 static const struct ibt_hop *fail_hop(const struct trace *t)
 {
@@ -317,6 +282,25 @@ static const struct ibt_hop *fail_hop(const struct trace *t)
 		if (t->hops[i].val[IBTRACE_HOP_A_INDEX] == idx)
 			return &t->hops[i];
 	return NULL;
+}
+
+/* Why a trace found no route (IBTRACE_TRACE_NO_ROUTE_*, _DEAD_END). */
+static const char *no_route_why(const struct trace *t, char *buf, size_t len)
+{
+	switch (t->val[IBTRACE_A_TRACE_STATUS]) {
+	case IBTRACE_TRACE_NO_ROUTE_UNSET:
+		return "its LFT entry for the DLID is 255";
+	case IBTRACE_TRACE_NO_ROUTE_TOP:
+		snprintf(buf, len, "the DLID is past its LinearFDBTop %" PRIu64,
+			 t->val[IBTRACE_A_TRACE_FDB_TOP]);
+		return buf;
+	case IBTRACE_TRACE_NO_ROUTE_PORT:
+		snprintf(buf, len, "its LFT names port %" PRIu64 ", which it does not have",
+			 t->val[IBTRACE_A_TRACE_FAIL_PORT]);
+		return buf;
+	default:
+		return "the path ends at a node that does not hold the DLID";
+	}
 }
 
 /* The failure sentence and its exit code (0 and "" on success). */
@@ -345,21 +329,11 @@ static int trace_verdict(const struct trace *t, bool interrupted, char *msg,
 	case IBTRACE_TRACE_OK:
 		return IBT_EXIT_OK;
 	case IBTRACE_TRACE_NO_ROUTE_UNSET:
-		snprintf(msg, len, "no route to %s %s: its LFT entry for the DLID is 255",
-			 t->target, at);
-		return IBT_EXIT_NOROUTE;
 	case IBTRACE_TRACE_NO_ROUTE_TOP:
-		snprintf(msg, len, "no route to %s %s: the DLID is past its LinearFDBTop %" PRIu64,
-			 t->target, at, t->val[IBTRACE_A_TRACE_FDB_TOP]);
-		return IBT_EXIT_NOROUTE;
 	case IBTRACE_TRACE_NO_ROUTE_PORT:
-		snprintf(msg, len, "no route to %s %s: its LFT names port %" PRIu64
-			 ", which it does not have",
-			 t->target, at, port);
-		return IBT_EXIT_NOROUTE;
 	case IBTRACE_TRACE_DEAD_END:
-		snprintf(msg, len, "no route to %s %s: the path ends at a node that does not hold the DLID",
-			 t->target, at);
+		snprintf(msg, len, "no route to %s %s: %s", t->target, at,
+			 no_route_why(t, b, sizeof(b)));
 		return IBT_EXIT_NOROUTE;
 	case IBTRACE_TRACE_PORT_DOWN:
 		snprintf(msg, len, "port %" PRIu64 " is not Active %s, on the path to %s",
@@ -415,9 +389,9 @@ static void trace_json(struct ibt *ctx, const struct trace *t, bool interrupted,
 	if (t->have[IBTRACE_A_TRACE_DLID])
 		ibt_out_json(ctx, "dlid",
 			     json_object_new_uint64(t->val[IBTRACE_A_TRACE_DLID]));
-	else if (t->dest.has_dlid)
-		ibt_out_json(ctx, "dlid", json_object_new_uint64(t->dest.dlid));
-	if (t->dest.has_dgid)
+	else if (t->tgt.dest.has_dlid)
+		ibt_out_json(ctx, "dlid", json_object_new_uint64(t->tgt.dest.dlid));
+	if (t->tgt.dest.has_dgid)
 		ibt_out_json(ctx, "dgid", json_object_new_string(t->target));
 	if (t->has_mlid)
 		ibt_out_json(ctx, "mlid", json_object_new_uint64(t->mlid));
@@ -557,14 +531,11 @@ static int trace_run(struct ibt *ctx, struct trace *t)
 		return IBT_EXIT_ERR;
 
 	/* As for ping (see there): SIGINT or SIGTERM cancels the job. */
-	ret = ibt_job_run(ctx, msg_req, &t->job, trace_cb, t);
+	ret = ibt_job_run(ctx, msg_req, &t->job, &trace_kind, t);
+	if (!ret)
+		ret = ibt_job_result(ctx, &t->job, &interrupted);
 	if (ret)
 		return ret;
-	if (t->end_errno && t->end_errno != ECANCELED)
-		return ibt_nl_report_msg(ctx, t->end_errno,
-					 t->end_msg[0] ? t->end_msg : NULL);
-	/* cancelled by us, by another process or by the module's unload */
-	interrupted = t->job.interrupted || t->end_errno == ECANCELED;
 	if (ctx->nl_lost)
 		fprintf(stderr, "Warning: the kernel dropped hop messages (receive buffer full)\n");
 
@@ -605,12 +576,7 @@ int ibt_trace(struct ibt *ctx)
 	if (!t)
 		return ibt_err(IBT_EXIT_ERR, "out of memory");
 	ret = trace_parse(ctx, t);
-	if (!ret && t->help) {
-		trace_usage(stdout);
-		free(t);
-		return IBT_EXIT_OK;
-	}
-	if (!ret)
+	if (!ret && !ibt_usage_if(t->help, trace_usage))
 		ret = trace_run(ctx, t);
 	free(t);
 	return ret;

@@ -26,6 +26,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -52,24 +53,15 @@ static void monitor_usage(FILE *f)
 	      "Needs CAP_NET_ADMIN (exit 5).\n", f);
 }
 
-static int monitor_opt(int c, const char *arg, const struct ibt_args *a)
-{
-	struct monitor *m = a->priv;
-
-	if (c != 'c')
-		return IBT_OPT_UNKNOWN;
-	return ibt_opt_u32("-c", arg, 1, 1000000, &m->count, NULL);
-}
-
 static int monitor_parse(struct ibt *ctx, struct monitor *m)
 {
-	static const struct option opts[] = {
-		{ "count",	required_argument,	NULL, 'c' },
-		{ NULL,		0,			NULL, 0 },
+	static const struct ibt_num_opt nums[] = {
+		{ "count", 'c', "-c", 1, 1000000, "", "",
+		  offsetof(struct monitor, count), IBT_NUM_NO_FLAG },
 	};
 
-	return ibt_cmd_args(ctx, "trace", "monitor", opts, monitor_opt, m,
-			    &m->help);
+	return ibt_nums_args(ctx, "trace", "monitor", nums, IBT_ARRAY_SIZE(nums),
+			     m, &m->help, true);
 }
 
 /* "trace 7 ibtsim0/1 " in text, the id, dev, port and event keys in JSON */
@@ -253,11 +245,7 @@ int ibt_trace_monitor(struct ibt *ctx)
 	int ret;
 
 	ret = monitor_parse(ctx, &m);
-	if (ret)
+	if (ret || ibt_usage_if(m.help, monitor_usage))
 		return ret;
-	if (m.help) {
-		monitor_usage(stdout);
-		return IBT_EXIT_OK;
-	}
 	return monitor_run(ctx, &m);
 }

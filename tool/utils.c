@@ -38,6 +38,17 @@ int ibt_err(int code, const char *fmt, ...)
 	return code;
 }
 
+/*
+ * After a command's parse: with --help (@help), its @usage on stdout and
+ * true (the command is done, exit 0); else false.
+ */
+bool ibt_usage_if(bool help, void (*usage)(FILE *f))
+{
+	if (help)
+		usage(stdout);
+	return help;
+}
+
 /* Signals */
 
 volatile sig_atomic_t ibt_interrupted;
@@ -205,6 +216,25 @@ int ibt_opt_range(const char *opt, const char *arg, uint32_t min, uint32_t max,
 			  min, max, unit);
 }
 
+/*
+ * Option @c, one of the @n @opts, into the command's options @priv: 0 or
+ * a printed usage error; IBT_OPT_UNKNOWN when it is none of them.
+ */
+int ibt_opt_nums(const struct ibt_num_opt *opts, size_t n, int c,
+		 const char *arg, void *priv)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (opts[i].c == c)
+			return ibt_opt_range(opts[i].opt, arg, opts[i].min,
+					     opts[i].max, opts[i].what, opts[i].unit,
+					     (uint32_t *)((char *)priv + opts[i].val),
+					     opts[i].has == IBT_NUM_NO_FLAG ? NULL :
+					     (bool *)((char *)priv + opts[i].has));
+	return IBT_OPT_UNKNOWN;
+}
+
 /* --dgid or --dlid (@c) into @d: 0 or a printed usage error. */
 int ibt_opt_dest(int c, const char *arg, struct ibt_dest *d)
 {
@@ -214,6 +244,32 @@ int ibt_opt_dest(int c, const char *arg, struct ibt_dest *d)
 				  arg);
 	return ibt_opt_ok(ibt_parse_lid(arg, &d->dlid), &d->has_dlid,
 			  "bad --dlid \"%s\": expected a LID 1..0xbfff", arg);
+}
+
+/*
+ * -t or -r (@c) into @w: 0 or a printed usage error; IBT_OPT_UNKNOWN for
+ * another option.
+ */
+int ibt_opt_wait(int c, const char *arg, struct ibt_wait *w)
+{
+	if (c == 't')
+		return ibt_opt_u32("-t", arg, 1, IBTRACE_MAX_TIMEOUT_MS,
+				   &w->timeout_ms, &w->has_timeout);
+	if (c == 'r')
+		return ibt_opt_u32("-r", arg, 0, IBTRACE_MAX_RETRIES, &w->retries,
+				   &w->has_retries);
+	return IBT_OPT_UNKNOWN;
+}
+
+/*
+ * --dgid, --dlid, -t or -r (@c) into @t: 0 or a printed usage error;
+ * IBT_OPT_UNKNOWN for another option.
+ */
+int ibt_opt_target(int c, const char *arg, struct ibt_target *t)
+{
+	if (c == IBT_OPT_DGID || c == IBT_OPT_DLID)
+		return ibt_opt_dest(c, arg, &t->dest);
+	return ibt_opt_wait(c, arg, &t->wait);
 }
 
 /*
@@ -237,7 +293,8 @@ int ibt_opt_ok(int bad, bool *has, const char *fmt, ...)
 }
 
 /*
- * getopt_long()'s tables for @a into @lo and @so: its options, "help" if
+ * getopt_long()'s tables for @a into @lo and @so: its options (those of
+ * its target, and those of @a->nums that have a name), "help" if
  * it takes -h, then the global ones; the short options are the letters
  * among them, after "+" (unless @a->permute: options may follow words)
  * and ":".
@@ -247,14 +304,27 @@ static void opt_tables(const struct ibt_args *a,
 		       char so[3 * IBT_OPTS_MAX + 12])
 {
 	static const struct option help = { "help", no_argument, NULL, 'h' };
+	static const struct option target_opts[] = { IBT_DEST_OPTS, IBT_WAIT_OPTS };
 	const struct option *o;
-	size_t n = 0;
+	size_t n = 0, i;
 
 	if (!a->permute)
 		*so++ = '+';
 	*so++ = ':';
-	for (o = a->opts; o && o->name && n < IBT_OPTS_MAX; o++) {
+	for (o = a->opts; o && o->name && n < IBT_OPTS_MAX; o++)
 		lo[n++] = *o;
+	for (i = 0; a->target && i < IBT_ARRAY_SIZE(target_opts) &&
+	     n < IBT_OPTS_MAX; i++)
+		lo[n++] = target_opts[i];
+	for (i = 0; i < a->nnums && n < IBT_OPTS_MAX; i++) {
+		if (!a->nums[i].name)
+			continue;
+		lo[n].name = a->nums[i].name;
+		lo[n].has_arg = required_argument;
+		lo[n].flag = NULL;
+		lo[n++].val = a->nums[i].c;
+	}
+	for (o = lo; o < lo + n; o++) {
 		if (o->val > 0 && o->val < 0x80 && isalnum(o->val)) {
 			*so++ = o->val;
 			if (o->has_arg == required_argument)
@@ -273,8 +343,9 @@ static void opt_tables(const struct ibt_args *a,
  * The words after the one just consumed (getopt's program name): the
  * options of @a's command, then its positional words. -h, --help (and
  * the word "help" first, if @a->help_word) set *@a->help and end the
- * parsing; global options are applied here; every other option goes to
- * @a->opt (if any), whose IBT_OPT_UNKNOWN (getopt's '?' and ':'
+ * parsing; global options are applied here, then @a->nums and
+ * @a->target's; every other
+ * option goes to @a->opt (if any), whose IBT_OPT_UNKNOWN (getopt's '?' and ':'
  * included) is a usage error naming the option. Then @a->words: min..max
  * words into pos. IBT_EXIT_OK or a printed exit code.
  */
@@ -304,6 +375,10 @@ int ibt_args_parse(struct ibt *ctx, const struct ibt_args *a)
 			return IBT_EXIT_OK;
 		}
 		ret = ibt_global_opt(ctx, c, optarg);
+		if (ret < 0)
+			ret = ibt_opt_nums(a->nums, a->nnums, c, optarg, a->priv);
+		if (ret < 0 && a->target)
+			ret = ibt_opt_target(c, optarg, a->target);
 		if (ret < 0 && a->opt)
 			ret = a->opt(c, optarg, a);
 		if (ret < 0)
@@ -328,7 +403,7 @@ int ibt_end_args(struct ibt *ctx)
 	return ibt_args_parse(ctx, &args);
 }
 
-/* Parse by @a, completed with what ibt_words_parse() and ibt_cmd_args() share. */
+/* Parse by @a, completed with what ibt_words_parse() and the others share. */
 static int parse_as(struct ibt *ctx, struct ibt_args a, const char *obj,
 		    const char *cmd, const struct option *opts, ibt_opt_fn opt,
 		    void *priv)
@@ -359,17 +434,34 @@ int ibt_words_parse(struct ibt *ctx, const char *obj, const char *cmd,
 }
 
 /*
- * The options of command @obj @cmd (@cmd may be NULL), which takes -h,
- * --help and the word "help" (*@help set), and no words: @opt takes
- * @opts, with @priv.
+ * The options of ping or trace (@obj): those of its @target (--dgid,
+ * --dlid, -t, -r), its own (@opts, which @opt takes with @priv), and -h,
+ * --help and the word "help" (*@help set); no words.
  */
-int ibt_cmd_args(struct ibt *ctx, const char *obj, const char *cmd,
-		 const struct option *opts, ibt_opt_fn opt, void *priv,
-		 bool *help)
+int ibt_target_args(struct ibt *ctx, const char *obj,
+		    const struct option *opts, ibt_opt_fn opt, void *priv,
+		    bool *help, struct ibt_target *target)
 {
-	const struct ibt_args a = { .help = help, .help_word = true };
+	struct ibt_args a = { .help = help, .help_word = true };
 
-	return parse_as(ctx, a, obj, cmd, opts, opt, priv);
+	a.target = target;
+	return parse_as(ctx, a, obj, NULL, opts, opt, priv);
+}
+
+/*
+ * The options of command @obj @cmd when they are all numbers (@n @nums,
+ * into @priv) but -h and --help (and the word "help" first, if
+ * @help_word), which set *@help; no words.
+ */
+int ibt_nums_args(struct ibt *ctx, const char *obj, const char *cmd,
+		  const struct ibt_num_opt *nums, size_t n, void *priv,
+		  bool *help, bool help_word)
+{
+	struct ibt_args a = { .help = help, .help_word = help_word };
+
+	a.nums = nums;
+	a.nnums = n;
+	return parse_as(ctx, a, obj, cmd, NULL, NULL, priv);
 }
 
 /*

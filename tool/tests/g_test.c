@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The golden cases of the test object: replies decoded by test_result.c
+ * (test_result_absorb()) and printed by test_out.c and the tests' own
+ * printers: a result (test run, test show JOB), its line (test show)
+ * and a test of test list.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "golden.h"
+#include "../test.h"
+
+#define NUM(a, size, v)	{ a, size, v, NULL }
+#define STR(a, s)	{ a, GOLDEN_STR, 0, s }
+#define FLAG(a)		{ a, GOLDEN_FLAG, 0, NULL }
+#define NEST(a)		{ a, GOLDEN_NEST, 0, NULL }
+#define END		{ 0, GOLDEN_END, 0, NULL }
+
+static const uint8_t dr[] = { 1, 2 };
+static const uint8_t peer[16] = { 0xfe, 0x80, [8] = 0x50, [15] = 2 };
+
+/* guidinfo over a DR path, failed; an assertion updated by a later nest */
+static const struct golden_attr guid_fail[] = {
+	STR(IBTRACE_A_TEST_SEED, "s1"),
+	{ IBTRACE_A_TEST_DR_PATH, GOLDEN_BYTES, sizeof(dr), (const char *)dr },
+	NUM(IBTRACE_A_TEST_DUT_PORT, 1, 3),
+	STR(IBTRACE_A_TEST_REASON, "entry 0 took a write"),
+	NUM(IBTRACE_A_TEST_RESTORE, 1, IBTRACE_TEST_RESTORE_VERIFIED),
+	NUM(IBTRACE_A_TEST_ELAPSED_NS, 8, 123456789),
+	NUM(IBTRACE_A_TEST_PROGRESS, 4, 5),
+	NUM(IBTRACE_A_TEST_DUT_NODE_TYPE, 1, 2),
+	NUM(IBTRACE_A_TEST_DUT_NODE_GUID, 8, 0x0014050000000300ull),
+	NUM(IBTRACE_A_TEST_DUT_PORT_GUID, 8, 0x0014050000000303ull),
+	NUM(IBTRACE_A_TEST_DUT_LID, 4, 3), NUM(IBTRACE_A_TEST_GUID_CAP, 1, 8),
+	NUM(IBTRACE_A_TEST_EXCHANGES, 4, 5),
+	NEST(IBTRACE_A_TEST_ASSERTION), STR(IBTRACE_ASSERT_A_ID, "G1"),
+	STR(IBTRACE_ASSERT_A_DESC, "a set of entry 0 is refused"),
+	NUM(IBTRACE_ASSERT_A_RESULT, 1, IBTRACE_ASSERT_PASS),
+	NUM(IBTRACE_ASSERT_A_CHECKS, 4, 1), END,
+	NEST(IBTRACE_A_TEST_ASSERTION), STR(IBTRACE_ASSERT_A_ID, "G2"),
+	NUM(IBTRACE_ASSERT_A_RESULT, 1, IBTRACE_ASSERT_NOT_RUN), END,
+	NEST(IBTRACE_A_TEST_ASSERTION), STR(IBTRACE_ASSERT_A_ID, "G2"),
+	STR(IBTRACE_ASSERT_A_DESC, "entries past the cap read 0"),
+	NUM(IBTRACE_ASSERT_A_RESULT, 1, IBTRACE_ASSERT_FAIL),
+	STR(IBTRACE_ASSERT_A_EXPECTED, "0x0"), STR(IBTRACE_ASSERT_A_OBSERVED, "0x5"),
+	STR(IBTRACE_ASSERT_A_WHERE, "block 1 entry 0"), END,
+	NEST(IBTRACE_A_TEST_EXCHANGE), NUM(IBTRACE_XCHG_A_SEQ, 4, 1),
+	NUM(IBTRACE_XCHG_A_METHOD, 1, 1), NUM(IBTRACE_XCHG_A_ATTR_ID, 2, 0x14),
+	NUM(IBTRACE_XCHG_A_ATTR_MOD, 4, 0), NUM(IBTRACE_XCHG_A_OUTCOME, 1, 0),
+	NUM(IBTRACE_XCHG_A_STATUS, 2, 0), NUM(IBTRACE_XCHG_A_RTT_NS, 8, 23456),
+	NUM(IBTRACE_XCHG_A_ATTEMPTS, 4, 1),
+	NUM(IBTRACE_XCHG_A_PHASE, 1, IBTRACE_XCHG_PHASE_SAVE), END,
+	NEST(IBTRACE_A_TEST_EXCHANGE), NUM(IBTRACE_XCHG_A_SEQ, 4, 2),
+	NUM(IBTRACE_XCHG_A_METHOD, 1, 2), NUM(IBTRACE_XCHG_A_ATTR_ID, 2, 0x14),
+	NUM(IBTRACE_XCHG_A_ATTR_MOD, 4, 1),
+	NUM(IBTRACE_XCHG_A_OUTCOME, 1, IBTRACE_XCHG_TIMEOUT),
+	NUM(IBTRACE_XCHG_A_ATTEMPTS, 4, 4),
+	NUM(IBTRACE_XCHG_A_PHASE, 1, IBTRACE_XCHG_PHASE_TEST), END,
+};
+
+/* guidinfo by LID, restore failed */
+static const struct golden_attr guid_lid[] = {
+	NUM(IBTRACE_A_TEST_LID, 4, 9),
+	NUM(IBTRACE_A_TEST_RESTORE, 1, IBTRACE_TEST_RESTORE_FAILED),
+};
+
+/* guidinfo on the local port, still running */
+static const struct golden_attr guid_running[] = {
+	NUM(IBTRACE_A_TEST_PROGRESS, 4, 3),
+};
+
+/* rnr in loopback, two codes, the wire tapped */
+static const struct golden_attr rnr_loop[] = {
+	NUM(IBTRACE_A_TEST_DUT_PORT, 1, 1), STR(IBTRACE_A_TEST_REASON, "no RC"),
+	FLAG(IBTRACE_A_TEST_RNR_ALL), NUM(IBTRACE_A_TEST_RNR_RETRY, 1, 1),
+	NUM(IBTRACE_A_TEST_SIZE, 4, 64), NUM(IBTRACE_A_TEST_ITERATIONS, 4, 3),
+	NUM(IBTRACE_A_TEST_POLL, 1, IBTRACE_TEST_POLL_EVENT),
+	NUM(IBTRACE_A_TEST_DEADLINE_MS, 4, 5000),
+	NUM(IBTRACE_A_TEST_RNR_WIRE, 1, IBTRACE_RNR_WIRE_TAPPED),
+	NEST(IBTRACE_A_TEST_RNR_CODE), NUM(IBTRACE_RNR_A_CODE, 1, 12),
+	NUM(IBTRACE_RNR_A_TABLE_NS, 8, 640000), NUM(IBTRACE_RNR_A_ITERATIONS, 4, 3),
+	NUM(IBTRACE_RNR_A_WAIT_MIN_NS, 8, 3900000),
+	NUM(IBTRACE_RNR_A_WAIT_MEDIAN_NS, 8, 4000000),
+	NUM(IBTRACE_RNR_A_WAIT_MAX_NS, 8, 4100000),
+	NUM(IBTRACE_RNR_A_WAIT_P99_NS, 8, 4090000),
+	NUM(IBTRACE_RNR_A_OVERSHOOT_NS, 8, 3360000),
+	NUM(IBTRACE_RNR_A_GRANULARITY_NS, 8, 4000000),
+	NUM(IBTRACE_RNR_A_CALIBRATION_NS, 8, 12000),
+	NUM(IBTRACE_RNR_A_WIRE_SAMPLES, 4, 3),
+	NUM(IBTRACE_RNR_A_WIRE_MIN_NS, 8, 3800000),
+	NUM(IBTRACE_RNR_A_WIRE_MEDIAN_NS, 8, 3950000),
+	NUM(IBTRACE_RNR_A_WIRE_MAX_NS, 8, 4050000),
+	NUM(IBTRACE_RNR_A_NAKS, 4, 3), END,
+	NEST(IBTRACE_A_TEST_RNR_CODE), NUM(IBTRACE_RNR_A_CODE, 1, 1),
+	NUM(IBTRACE_RNR_A_ITERATIONS, 4, 1),
+	NUM(IBTRACE_RNR_A_OVERSHOOT_NS, 8, (uint64_t)-5000), END,
+};
+
+/* rnr with a peer, the wire not visible, running */
+static const struct golden_attr rnr_peer[] = {
+	{ IBTRACE_A_TEST_PEER_GID, GOLDEN_BYTES, sizeof(peer), (const char *)peer },
+	NUM(IBTRACE_A_TEST_PEER_PORT, 2, 7471),
+	NUM(IBTRACE_A_TEST_RNR_TIMER, 1, 12), FLAG(IBTRACE_A_TEST_RNR_RECV_POSTED),
+	NUM(IBTRACE_A_TEST_RNR_WIRE, 1, IBTRACE_RNR_WIRE_NOT_VISIBLE),
+	STR(IBTRACE_A_TEST_RNR_WIRE_WHY, "no tap on rxe"),
+};
+
+/* nothing but what every result has */
+static const struct golden_attr none[] = {
+	STR(IBTRACE_A_TEST_SEED, "s2"),
+};
+
+/* a test of test list */
+static const struct golden_attr listed[] = {
+	STR(IBTRACE_A_TEST_SEED, "s1"),
+	STR(IBTRACE_A_TEST_DESC, "GUIDInfo conformance"),
+	STR(IBTRACE_A_TEST_NEEDS, "a switch"),
+	NEST(IBTRACE_A_TEST_ASSERTION), STR(IBTRACE_ASSERT_A_ID, "G1"),
+	STR(IBTRACE_ASSERT_A_DESC, "a set of entry 0 is refused"), END,
+};
+
+/*
+ * A reply: the attributes every result has (NULL, 0: not sent; a state
+ * or verdict of 0xff neither), then @attrs.
+ */
+struct reply {
+	const char *label;
+	const char *how;	/* a letter for each case: see run_case() */
+	const char *dev, *test;
+	uint32_t port, job;
+	uint8_t state, verdict;
+	const struct golden_attr *attrs;
+	size_t n;
+};
+
+#define NONE	0xff
+#define REPLY(label, how, dev, test, port, job, state, verdict, a) \
+	{ label, how, dev, test, port, job, IBTRACE_TEST_STATE_##state, \
+	  IBTRACE_TEST_VERDICT_##verdict, a, IBT_ARRAY_SIZE(a) }
+#define IBTRACE_TEST_STATE_NONE		NONE
+#define IBTRACE_TEST_VERDICT_NONE_SENT	NONE
+
+static const struct reply replies[] = {
+	REPLY("guidinfo fail", "vrs", "ibtsim0", "guidinfo", 1, 7, FINISHED, FAIL, guid_fail),
+	REPLY("guidinfo lid", "rs", "ibtsim0", "guidinfo", 2, 8, FINISHED, PASS, guid_lid),
+	REPLY("guidinfo running", "rc", NULL, "guidinfo", 1, 9, RUNNING, NONE_SENT,
+	      guid_running),
+	REPLY("rnr loopback", "rs", "rxe0", "rnr", 1, 10, FINISHED, NOT_APPLICABLE, rnr_loop),
+	REPLY("rnr peer", "rs", "rxe0", "rnr", 1, 11, RUNNING, NONE_SENT, rnr_peer),
+	REPLY("list", "l", NULL, "guidinfo", 0, 0, NONE, NONE_SENT, listed),
+	REPLY("guidinfo pass", "r", "ibtsim0", "guidinfo", 1, 12, FINISHED, PASS, none),
+	REPLY("guidinfo error", "r", "ibtsim0", "guidinfo", 1, 13, FINISHED, ERROR, none),
+	REPLY("guidinfo none", "r", "ibtsim0", "guidinfo", 1, 14, FINISHED, NONE, none),
+};
+
+static struct nl_msg *build(const struct reply *r)
+{
+	const struct golden_attr head[] = {
+		STR(IBTRACE_A_DEV_NAME, r->dev), NUM(IBTRACE_A_PORT, 4, r->port),
+		STR(IBTRACE_A_TEST_NAME, r->test), NUM(IBTRACE_A_TEST_JOB, 4, r->job),
+		NUM(IBTRACE_A_TEST_STATE, 1, r->state),
+		NUM(IBTRACE_A_TEST_VERDICT, 1, r->verdict),
+	};
+	struct nl_msg *m = golden_msg(IBTRACE_CMD_TEST_GET);
+	size_t i;
+
+	/* each one that is sent; the port and job are never 0 */
+	for (i = 0; i < IBT_ARRAY_SIZE(head); i++)
+		if (head[i].size == GOLDEN_STR ? head[i].s != NULL :
+		    head[i].size == 4 ? head[i].v != 0 : head[i].v != NONE)
+			golden_put(m, &head[i], 1);
+	golden_put(m, r->attrs, r->n);
+	return m;
+}
+
+struct test_case {
+	const struct reply *reply;
+	char how;	/* 'v' report verbose, 'r' report, 'c' cancelled, 's' show line, 'l' list */
+};
+
+static int run_case(struct ibt *ctx, void *arg)
+{
+	const struct test_case *c = arg;
+	struct nl_msg *m = build(c->reply);
+	struct list l = { 0 };
+	int ret;
+
+	ret = test_keep_cb(ctx, nlmsg_hdr(m), &l);
+	nlmsg_free(m);
+	if (!ret && (c->how == 'v' || c->how == 'r' || c->how == 'c'))
+		ret = test_result_report(ctx, &l.v[0], c->how == 'v', c->how == 'c');
+	else if (!ret && c->how == 's')
+		test_show_line(ctx, &l.v[0]);
+	else if (!ret)
+		test_list_print(ctx, &l.v[0]);
+	test_list_free(&l);
+	return ret;
+}
+
+/*
+ * test run's options of a test (@arg: its def, then pairs of option
+ * name and argument), then its request attributes.
+ */
+struct opts_case {
+	const struct ibt_test_def *def;
+	const char *words[14];
+};
+
+static int run_opts(struct ibt *ctx, void *arg)
+{
+	const struct opts_case *c = arg;
+	const struct ibt_test_opt *o;
+	char args[1024] = { 0 };
+	struct nl_msg *m;
+	size_t i;
+	int ret = 0;
+
+	(void)ctx;
+	for (i = 0; !ret && c->words[i]; i += 2) {
+		for (o = c->def->opts; strcmp(o->name, c->words[i]); o++)
+			;
+		ret = c->def->opt(args, o->id, c->words[i + 1]);
+	}
+	if (!ret && c->def->check)
+		ret = c->def->check(args);
+	if (ret)
+		return ret;
+	m = golden_msg(IBTRACE_CMD_TEST_RUN);
+	if (c->def->request(m, args))
+		ret = IBT_EXIT_ERR;
+	else
+		golden_hex(m);
+	nlmsg_free(m);
+	return ret;
+}
+
+static void golden_test_opts(void)
+{
+	static const struct opts_case cases[] = {
+		{ &test_guidinfo, { "dr", "1,2", "dut-port", "3", "blocks", "4",
+				    "timeout", "200", "retries", "2" } },
+		{ &test_guidinfo, { "lid", "0x12", "retries", "0" } },
+		{ &test_guidinfo, { "timeout", "0" } },
+		{ &test_guidinfo, { "retries", "99" } },
+		{ &test_guidinfo, { "dr", "1", "lid", "2" } },
+		{ &test_rnr, { "timer", "all", "retry", "7", "deadline", "100",
+			       "size", "64", "iterations", "2", "poll", "event" } },
+		{ &test_rnr, { "timer", "3", "peer", "fe80::2", "peer-port", "7471",
+			       "recv-posted", "" } },
+		{ &test_rnr, { "retry", "7" } },
+		{ &test_rnr, { "peer-port", "1" } },
+	};
+	char name[32];
+	size_t i;
+
+	for (i = 0; i < IBT_ARRAY_SIZE(cases); i++) {
+		snprintf(name, sizeof(name), "test run options %zu", i);
+		golden_run(name, run_opts, (void *)&cases[i]);
+	}
+}
+
+void golden_test(void)
+{
+	static const char *const hows[128] = {
+		['v'] = "report verbose", ['r'] = "report", ['c'] = "report cancelled",
+		['s'] = "show line", ['l'] = "list line",
+	};
+	struct test_case c;
+	char name[64];
+	size_t i;
+	const char *h;
+
+	for (i = 0; i < IBT_ARRAY_SIZE(replies); i++)
+		for (h = replies[i].how; *h; h++) {
+			c.reply = &replies[i];
+			c.how = *h;
+			snprintf(name, sizeof(name), "test %s %s", replies[i].label,
+				 hows[(int)*h]);
+			golden_run(name, run_case, &c);
+		}
+	golden_test_opts();
+}
