@@ -40,6 +40,22 @@ struct xchg {
 	uint64_t val[IBTRACE_XCHG_A_MAX + 1];
 };
 
+/*
+ * One nest of a test's own list of figures (the RNR test's timer codes,
+ * the limit test's kinds of object): its numbers by attribute.
+ */
+#define TEST_ITEM_ATTRS	32
+struct test_item {
+	bool have[TEST_ITEM_ATTRS];
+	uint64_t val[TEST_ITEM_ATTRS];
+};
+
+/* Such nests, in the order the kernel first sent each. */
+struct test_items {
+	struct test_item *v;
+	size_t n;
+};
+
 /* A test (TEST_LIST) or a job (TEST_GET, TEST_EVENT), as the kernel said. */
 struct result {
 	bool have[IBTRACE_A_MAX + 1];
@@ -184,6 +200,12 @@ void test_list_free(struct list *l);
 int test_result_absorb(struct ibt *ctx, struct result *r, struct nlmsghdr *nlh);
 int test_keep_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg);
 void test_result_take(struct result *r, struct result *k);
+
+/* test_items.c: a test's own list of figures */
+int test_items_absorb(struct ibt *ctx, struct test_items *l, struct nlattr *nest,
+		      int key, int max, const char *nokey);
+void test_items_take(struct test_items *l, struct test_items *k);
+void test_items_free(struct test_items *l);
 
 /* test_out.c: presentation */
 int test_result_report(struct ibt *ctx, const struct result *r, bool verbose,

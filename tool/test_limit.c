@@ -69,16 +69,9 @@ struct limit_args {
 	bool has_max, has_width, has_budget;
 };
 
-/* The figures of one kind (IBTRACE_A_TEST_LIMIT). */
-struct limit_res {
-	bool have[IBTRACE_LIMIT_A_MAX + 1];
-	uint64_t val[IBTRACE_LIMIT_A_MAX + 1];
-};
-
 /* What only this test's results have (struct result.data). */
 struct limit_data {
-	struct limit_res *res;		/* in the order counted */
-	size_t nres;
+	struct test_items res;		/* IBTRACE_A_TEST_LIMIT nests */
 };
 
 static const char *name_of(const char *const *names, size_t n, uint64_t v)
@@ -151,39 +144,7 @@ static const struct limit_data *limit_of(const struct result *r)
 /* A result of the limit test by its attributes (its name aside). */
 static bool limit_owns(const struct result *r)
 {
-	return limit_of(r)->nres || r->have[IBTRACE_A_TEST_LIMIT_OBJECTS];
-}
-
-/* The figures of one kind: they replace those of the same kind. */
-static int absorb_res(struct ibt *ctx, struct limit_data *d, struct nlattr *nest)
-{
-	struct nlattr *tb[IBTRACE_LIMIT_A_MAX + 1];
-	struct limit_res c = { 0 }, *v;
-	size_t k;
-	int i, ret;
-
-	ret = ibt_nl_parse_nest(ctx, nest, tb);
-	if (ret)
-		return ret;
-	if (!tb[IBTRACE_LIMIT_A_OBJECT])
-		return ibt_err(IBT_EXIT_ERR, "malformed kernel reply: limit figures without an object");
-	for (i = IBTRACE_LIMIT_A_OBJECT; i <= IBTRACE_LIMIT_A_MAX; i++) {
-		if (!tb[i])
-			continue;
-		c.have[i] = true;
-		c.val[i] = ibt_nla_uint(tb[i]);
-	}
-	for (k = 0; k < d->nres; k++)
-		if (d->res[k].val[IBTRACE_LIMIT_A_OBJECT] == c.val[IBTRACE_LIMIT_A_OBJECT]) {
-			d->res[k] = c;
-			return 0;
-		}
-	v = realloc(d->res, (d->nres + 1) * sizeof(*v));
-	if (!v)
-		return ibt_err(IBT_EXIT_ERR, "out of memory");
-	d->res = v;
-	d->res[d->nres++] = c;
-	return 0;
+	return limit_of(r)->res.n || r->have[IBTRACE_A_TEST_LIMIT_OBJECTS];
 }
 
 static const int limit_attrs[] = {
@@ -194,8 +155,12 @@ static const int limit_attrs[] = {
 static int limit_absorb(struct ibt *ctx, struct result *r, void *data,
 			struct nlattr *a)
 {
+	struct limit_data *d = data;
+
 	(void)r;
-	return absorb_res(ctx, data, a);
+	return test_items_absorb(ctx, &d->res, a, IBTRACE_LIMIT_A_OBJECT,
+				 IBTRACE_LIMIT_A_MAX,
+				 "limit figures without an object");
 }
 
 /* @k's figures replace @d's. */
@@ -203,27 +168,19 @@ static void limit_take(void *data, void *k_data)
 {
 	struct limit_data *d = data, *k = k_data;
 
-	free(d->res);
-	d->res = NULL;
-	d->nres = 0;
-	if (!k)
-		return;
-	d->res = k->res;
-	d->nres = k->nres;
-	k->res = NULL;
-	k->nres = 0;
+	test_items_take(&d->res, k ? &k->res : NULL);
 }
 
 static void limit_free(void *data)
 {
 	struct limit_data *d = data;
 
-	free(d->res);
+	test_items_free(&d->res);
 }
 
 /* Text */
 
-static uint64_t rval(const struct limit_res *c, int a)
+static uint64_t rval(const struct test_item *c, int a)
 {
 	return c->val[a];
 }
@@ -247,7 +204,7 @@ static const char *bytes_str(uint64_t b, char *buf, size_t len)
 }
 
 /* A count of @c: bytes for size_mr, "-" when the kernel did not send it. */
-static const char *count_str(const struct limit_res *c, int a, char *buf,
+static const char *count_str(const struct test_item *c, int a, char *buf,
 			     size_t len)
 {
 	if (!c->have[a])
@@ -259,7 +216,7 @@ static const char *count_str(const struct limit_res *c, int a, char *buf,
 }
 
 /* "device: Cannot allocate memory", "budget", ... */
-static const char *end_str(const struct limit_res *c, char *buf, size_t len)
+static const char *end_str(const struct test_item *c, char *buf, size_t len)
 {
 	uint64_t end = rval(c, IBTRACE_LIMIT_A_END);
 
@@ -283,8 +240,8 @@ static void limit_progress_text(uint64_t job, const struct result *ev,
 	char m[32], a[32], e[96], t[32];
 	size_t i;
 
-	for (i = 0; i < d->nres; i++) {
-		const struct limit_res *c = &d->res[i];
+	for (i = 0; i < d->res.n; i++) {
+		const struct test_item *c = &d->res.v[i];
 		uint32_t bit = 1u << (rval(c, IBTRACE_LIMIT_A_OBJECT) & 31);
 
 		if (*shown & bit)
@@ -341,14 +298,14 @@ static void limit_body_text(const struct result *r)
 	char m[32], u[32], a[32], e[96], t[32];
 	size_t i;
 
-	if (!d->nres) {
+	if (!d->res.n) {
 		printf("no object counted\n");
 		return;
 	}
 	printf("%-8s %12s %8s %13s  %-30s %10s\n", "object", "made", "in use",
 	       "advertised", "ended by", "time");
-	for (i = 0; i < d->nres; i++) {
-		const struct limit_res *c = &d->res[i];
+	for (i = 0; i < d->res.n; i++) {
+		const struct test_item *c = &d->res.v[i];
 		bool untracked = rval(c, IBTRACE_LIMIT_A_OBJECT) == IBTRACE_LIMIT_RPOST ||
 				 rval(c, IBTRACE_LIMIT_A_OBJECT) == IBTRACE_LIMIT_SIZE_MR ||
 				 rval(c, IBTRACE_LIMIT_A_OBJECT) == IBTRACE_LIMIT_AH;
@@ -367,12 +324,12 @@ static void limit_body_text(const struct result *r)
 static void limit_running_text(const struct result *r)
 {
 	printf("verdict: none yet (running, %zu kinds of object counted so far)\n",
-	       limit_of(r)->nres);
+	       limit_of(r)->res.n);
 }
 
 /* JSON */
 
-static void limit_res_json(struct ibt *ctx, const struct limit_res *c)
+static void limit_res_json(struct ibt *ctx, const struct test_item *c)
 {
 	static const struct ibt_num_key nums[] = {
 		{ IBTRACE_LIMIT_A_COUNT,	"made" },
@@ -415,8 +372,8 @@ static void limit_json(struct ibt *ctx, const struct result *r)
 	}
 	ibt_out_nums(ctx, nums, IBT_ARRAY_SIZE(nums), r->have, r->val);
 	ibt_out_arr_begin(ctx, "limits");
-	for (i = 0; i < d->nres; i++)
-		limit_res_json(ctx, &d->res[i]);
+	for (i = 0; i < d->res.n; i++)
+		limit_res_json(ctx, &d->res.v[i]);
 	ibt_out_arr_end(ctx);
 }
 

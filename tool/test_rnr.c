@@ -52,19 +52,12 @@ struct rnr_args {
 	     has_poll, has_peer, has_peer_port, has_deadline, recv_posted;
 };
 
-/* The figures of one timer code (IBTRACE_A_TEST_RNR_CODE). */
-struct rnr_code {
-	bool have[IBTRACE_RNR_A_MAX + 1];
-	uint64_t val[IBTRACE_RNR_A_MAX + 1];	/* OVERSHOOT_NS: an s64 */
-};
-
 /* What only this test's results have (struct result.data). */
 struct rnr_data {
 	bool have_peer_gid;
 	uint8_t peer_gid[16];
 	char wire_why[TEST_STR_MAX];
-	struct rnr_code *codes;		/* in the order measured */
-	size_t ncodes;
+	struct test_items codes;	/* IBTRACE_A_TEST_RNR_CODE nests */
 };
 
 /* Options; the ranges are the kernel's policy. */
@@ -160,39 +153,7 @@ static const struct rnr_data *rnr_of(const struct result *r)
 /* A result of the RNR test by its attributes (its name aside). */
 static bool rnr_owns(const struct result *r)
 {
-	return rnr_of(r)->ncodes || r->have[IBTRACE_A_TEST_RNR_RETRY];
-}
-
-/* The figures of one timer code: they replace those of the same code. */
-static int absorb_code(struct ibt *ctx, struct rnr_data *d, struct nlattr *nest)
-{
-	struct nlattr *tb[IBTRACE_RNR_A_MAX + 1];
-	struct rnr_code c = { 0 }, *v;
-	size_t k;
-	int i, ret;
-
-	ret = ibt_nl_parse_nest(ctx, nest, tb);
-	if (ret)
-		return ret;
-	if (!tb[IBTRACE_RNR_A_CODE])
-		return ibt_err(IBT_EXIT_ERR, "malformed kernel reply: RNR figures without a timer code");
-	for (i = IBTRACE_RNR_A_CODE; i <= IBTRACE_RNR_A_MAX; i++) {
-		if (!tb[i])
-			continue;
-		c.have[i] = true;
-		c.val[i] = ibt_nla_uint(tb[i]);
-	}
-	for (k = 0; k < d->ncodes; k++)
-		if (d->codes[k].val[IBTRACE_RNR_A_CODE] == c.val[IBTRACE_RNR_A_CODE]) {
-			d->codes[k] = c;
-			return 0;
-		}
-	v = realloc(d->codes, (d->ncodes + 1) * sizeof(*v));
-	if (!v)
-		return ibt_err(IBT_EXIT_ERR, "out of memory");
-	d->codes = v;
-	d->codes[d->ncodes++] = c;
-	return 0;
+	return rnr_of(r)->codes.n || r->have[IBTRACE_A_TEST_RNR_RETRY];
 }
 
 static const int rnr_attrs[] = {
@@ -209,7 +170,9 @@ static int rnr_absorb(struct ibt *ctx, struct result *r, void *data,
 
 	switch (nla_type(a)) {
 	case IBTRACE_A_TEST_RNR_CODE:
-		return absorb_code(ctx, d, a);
+		return test_items_absorb(ctx, &d->codes, a, IBTRACE_RNR_A_CODE,
+					 IBTRACE_RNR_A_MAX,
+					 "RNR figures without a timer code");
 	case IBTRACE_A_TEST_PEER_GID:
 		r->have[IBTRACE_A_TEST_PEER_GID] = true;
 		d->have_peer_gid = true;
@@ -226,9 +189,7 @@ static void rnr_take(void *data, void *k_data)
 {
 	struct rnr_data *d = data, *k = k_data;
 
-	free(d->codes);
-	d->codes = NULL;
-	d->ncodes = 0;
+	test_items_take(&d->codes, k ? &k->codes : NULL);
 	if (!k)
 		return;
 	if (k->wire_why[0])
@@ -237,17 +198,13 @@ static void rnr_take(void *data, void *k_data)
 		d->have_peer_gid = true;
 		memcpy(d->peer_gid, k->peer_gid, sizeof(d->peer_gid));
 	}
-	d->codes = k->codes;
-	d->ncodes = k->ncodes;
-	k->codes = NULL;
-	k->ncodes = 0;
 }
 
 static void rnr_free(void *data)
 {
 	struct rnr_data *d = data;
 
-	free(d->codes);
+	test_items_free(&d->codes);
 }
 
 /* Text */
@@ -259,13 +216,13 @@ static const char *gid_str(const uint8_t gid[16], char *buf, size_t len)
 	return buf;
 }
 
-static uint64_t cval(const struct rnr_code *c, int a)
+static uint64_t cval(const struct test_item *c, int a)
 {
 	return c->val[a];
 }
 
 /* A figure of @c as a duration, "-" when the kernel did not send it. */
-static const char *cdur(const struct rnr_code *c, int a, bool plus, char *buf,
+static const char *cdur(const struct test_item *c, int a, bool plus, char *buf,
 			size_t len)
 {
 	if (!c->have[a])
@@ -276,13 +233,13 @@ static const char *cdur(const struct rnr_code *c, int a, bool plus, char *buf,
 }
 
 /* The calibration: the same for every code; the first that has it. */
-static const struct rnr_code *rnr_calibrated(const struct rnr_data *d)
+static const struct test_item *rnr_calibrated(const struct rnr_data *d)
 {
 	size_t i;
 
-	for (i = 0; i < d->ncodes; i++)
-		if (d->codes[i].have[IBTRACE_RNR_A_CALIBRATION_NS])
-			return &d->codes[i];
+	for (i = 0; i < d->codes.n; i++)
+		if (d->codes.v[i].have[IBTRACE_RNR_A_CALIBRATION_NS])
+			return &d->codes.v[i];
 	return NULL;
 }
 
@@ -298,8 +255,8 @@ static void rnr_progress_text(uint64_t job, const struct result *ev,
 	char t[32], m[32], o[32];
 	size_t i;
 
-	for (i = 0; i < d->ncodes; i++) {
-		const struct rnr_code *c = &d->codes[i];
+	for (i = 0; i < d->codes.n; i++) {
+		const struct test_item *c = &d->codes.v[i];
 		uint32_t bit = 1u << (c->val[IBTRACE_RNR_A_CODE] & 31);
 
 		if (*shown & bit)
@@ -342,7 +299,7 @@ static bool rnr_dut_text(const struct result *r, char *buf, size_t len)
 /* What the header line says after "dut DEV/PORT MODE:" */
 static void rnr_head_text(const struct result *r)
 {
-	const struct rnr_code *cal = rnr_calibrated(rnr_of(r));
+	const struct test_item *cal = rnr_calibrated(rnr_of(r));
 	char b[32];
 
 	putchar(':');
@@ -382,7 +339,7 @@ static void rnr_body_text(const struct result *r)
 
 	if (r->have[IBTRACE_A_TEST_RNR_WIRE] && !tapped)
 		printf("wire: not visible (%s)\n", d->wire_why[0] ? d->wire_why : "no reason given");
-	if (!d->ncodes) {
+	if (!d->codes.n) {
 		printf("no timer code measured\n");
 		return;
 	}
@@ -393,8 +350,8 @@ static void rnr_body_text(const struct result *r)
 		printf(" %10s %11s %10s %5s", "wire min", "wire median", "wire max",
 		       "naks");
 	putchar('\n');
-	for (i = 0; i < d->ncodes; i++) {
-		const struct rnr_code *c = &d->codes[i];
+	for (i = 0; i < d->codes.n; i++) {
+		const struct test_item *c = &d->codes.v[i];
 
 		printf("%4" PRIu64 " %10s %5" PRIu64 " %10s %10s %10s %10s %10s",
 		       cval(c, IBTRACE_RNR_A_CODE),
@@ -426,7 +383,7 @@ static void rnr_body_text(const struct result *r)
 static void rnr_running_text(const struct result *r)
 {
 	printf("verdict: none yet (running, %zu timer codes measured so far)\n",
-	       rnr_of(r)->ncodes);
+	       rnr_of(r)->codes.n);
 }
 
 /* JSON */
@@ -441,7 +398,7 @@ static void json_str(struct ibt *ctx, const char *key, const char *s)
 	ibt_out_json(ctx, key, json_object_new_string(s));
 }
 
-static void rnr_code_json(struct ibt *ctx, const struct rnr_code *c)
+static void rnr_code_json(struct ibt *ctx, const struct test_item *c)
 {
 	static const struct ibt_num_key nums[] = {
 		{ IBTRACE_RNR_A_CODE,		"code" },
@@ -472,7 +429,7 @@ static void rnr_code_json(struct ibt *ctx, const struct rnr_code *c)
 static void rnr_json(struct ibt *ctx, const struct result *r)
 {
 	const struct rnr_data *d = rnr_of(r);
-	const struct rnr_code *cal = rnr_calibrated(d);
+	const struct test_item *cal = rnr_calibrated(d);
 	char gid[INET6_ADDRSTRLEN];
 	size_t i;
 
@@ -507,8 +464,8 @@ static void rnr_json(struct ibt *ctx, const struct result *r)
 	if (cal)
 		json_u64(ctx, "calibration_ns", cval(cal, IBTRACE_RNR_A_CALIBRATION_NS));
 	ibt_out_arr_begin(ctx, "codes");
-	for (i = 0; i < d->ncodes; i++)
-		rnr_code_json(ctx, &d->codes[i]);
+	for (i = 0; i < d->codes.n; i++)
+		rnr_code_json(ctx, &d->codes.v[i]);
 	ibt_out_arr_end(ctx);
 }
 
