@@ -52,6 +52,10 @@ run "$IBTRACECTL" server stop
 say "IBTA RNR NAK timer test (C09_130_01) against the peer's responder (its server started by peer.sh): code 31 (491.52 ms), rnr_retry 2, each wait also timed on the wire"
 run "$IBTRACECTL" -d rxe0 test run rnr --peer "$peer" --timer 31 --retry 2 --iterations 2
 
+say "dapltest's limit test, run by the kernel with kernel verbs: how many objects rxe0 really makes against what it advertises (AHs to its end: all 32767)"
+run "$IBTRACECTL" -d rxe0 test run limit -m 2000 pd cq qp mr srq
+run "$IBTRACECTL" -d rxe0 test run limit ah
+
 # Part 2: InfiniBand, on a software fabric -----------------------------------
 
 topo=/usr/share/doc/ibsim-utils/net-examples/net.2sw2path4hca
