@@ -377,6 +377,8 @@ static struct ib_qp *limit_rpost_qp(struct limit_ctx *c, u32 *depth, int *err)
 		ib_destroy_qp(qp);
 		return ERR_PTR(-*err);
 	}
+	if (!*err)
+		*err = EINVAL;	/* no depth to try */
 	return ERR_PTR(-*err);
 }
 
