@@ -251,7 +251,16 @@ ibt_expect "  the job finishes: verdict error, reason cancelled, restore verifie
 
 "$IBTRACECTL" -j -d "$A" test run guidinfo --dr 1,2,2 > "$TMP/int.json" 2>"$TMP/int.err" &
 pid=$!
-sleep 2
+# SIGINT once the job has saved the table (it has something to restore):
+# its first exchange of the test phase, however slow the machine.
+for _ in $(seq 300); do
+	j=$("$IBTRACECTL" -j test show 2>/dev/null |
+		jq -r '[.[] | select(.state == "running")][0].job // empty')
+	[ -n "$j" ] && "$IBTRACECTL" -j test show "$j" 2>/dev/null |
+		jq -e '[.exchanges[] | select(.phase == "test")] | length > 0' >/dev/null &&
+		break
+	sleep 0.1
+done
 kill -INT "$pid"
 wait "$pid"
 ibt_expect "SIGINT mid-run: exit 13 once the kernel restored the DUT" 13 "$?"
