@@ -42,6 +42,11 @@ static u32 ibtrace_job_next_id = 1;
 static unsigned int ibtrace_jobs_running;
 static unsigned int ibtrace_kind_running[IBTRACE_JOB_KINDS];
 static unsigned int ibtrace_kind_kept[IBTRACE_JOB_KINDS];
+/*
+ * Running jobs of kinds cancelled at unload; written under the lock, read
+ * without it by the unload's wait (whose condition must not sleep).
+ */
+static unsigned int ibtrace_jobs_unload_running;
 static bool ibtrace_jobs_stopping;
 /* woken whenever a job finishes */
 static DECLARE_WAIT_QUEUE_HEAD(ibtrace_job_end_wq);
@@ -334,6 +339,9 @@ static void ibtrace_job_work(struct work_struct *work)
 	mutex_lock(&ibtrace_job_lock);
 	ibtrace_jobs_running--;
 	ibtrace_kind_running[kind]--;
+	if (job->ops->cancel_at_unload)
+		WRITE_ONCE(ibtrace_jobs_unload_running,
+			   ibtrace_jobs_unload_running - 1);
 	ibtrace_kind_kept[kind]++;
 	mutex_unlock(&ibtrace_job_lock);
 	wake_up_all(&ibtrace_job_end_wq);
@@ -450,6 +458,9 @@ int ibtrace_job_start(struct ibtrace_job *job, struct ibtrace_port *port,
 	job->port = port;
 	ibtrace_jobs_running++;
 	ibtrace_kind_running[job->ops->kind]++;
+	if (job->ops->cancel_at_unload)
+		WRITE_ONCE(ibtrace_jobs_unload_running,
+			   ibtrace_jobs_unload_running + 1);
 	ibtrace_job_trim(job->ops->kind, &dead);
 	list_add_tail(&job->list, &ibtrace_jobs);
 	kref_get(&port->dev->ref);
@@ -512,28 +523,6 @@ int ibtrace_job_init_all(void)
 	return err;
 }
 
-/* Jobs of kinds cancelled at unload still running; ibtrace_job_lock held. */
-static unsigned int ibtrace_jobs_unload_running(void)
-{
-	struct ibtrace_job *job;
-	unsigned int n = 0;
-
-	list_for_each_entry(job, &ibtrace_jobs, list)
-		if (job->ops->cancel_at_unload && !ibtrace_job_finished(job))
-			n++;
-	return n;
-}
-
-static bool ibtrace_jobs_unload_done(void)
-{
-	unsigned int n;
-
-	mutex_lock(&ibtrace_job_lock);
-	n = ibtrace_jobs_unload_running();
-	mutex_unlock(&ibtrace_job_lock);
-	return !n;
-}
-
 /**
  * ibtrace_job_stop() - unload: refuse new jobs, end those that must end
  *	while the devices exist
@@ -555,7 +544,10 @@ void ibtrace_job_stop(void)
 			ibtrace_job_cancel_locked(job, "module unloading",
 						  -ESHUTDOWN);
 	mutex_unlock(&ibtrace_job_lock);
-	wait_event(ibtrace_job_end_wq, ibtrace_jobs_unload_done());
+	/* Not a condition that takes the lock: it is evaluated while not
+	 * TASK_RUNNING, where a sleeping lock must not be taken.
+	 */
+	wait_event(ibtrace_job_end_wq, !READ_ONCE(ibtrace_jobs_unload_running));
 }
 
 /**
