@@ -249,6 +249,26 @@ IBT_NAMES(ibt_trace_status_str, "unknown",
 	[IBTRACE_TRACE_DEV_GONE]		= "dev_gone",
 	[IBTRACE_TRACE_NOT_IN_TREE]		= "no_route")
 
+/* A kind of object of the limit test (enum ibtrace_limit_object). */
+IBT_NAMES(ibt_limit_object_str, "?",
+	[IBTRACE_LIMIT_PD]			= "pd",
+	[IBTRACE_LIMIT_CQ]			= "cq",
+	[IBTRACE_LIMIT_QP]			= "qp",
+	[IBTRACE_LIMIT_MR]			= "mr",
+	[IBTRACE_LIMIT_RPOST]			= "rpost",
+	[IBTRACE_LIMIT_SIZE_MR]			= "size_mr",
+	[IBTRACE_LIMIT_AH]			= "ah",
+	[IBTRACE_LIMIT_SRQ]			= "srq")
+
+/* What ended a count of the limit test (enum ibtrace_limit_end), as in JSON. */
+IBT_NAMES(ibt_limit_end_str, "?",
+	[IBTRACE_LIMIT_END_DEVICE]		= "device",
+	[IBTRACE_LIMIT_END_MAX]			= "max",
+	[IBTRACE_LIMIT_END_BUDGET]		= "budget",
+	[IBTRACE_LIMIT_END_HOST_MEMORY]		= "host_memory",
+	[IBTRACE_LIMIT_END_STOPPED]		= "stopped",
+	[IBTRACE_LIMIT_END_SETUP]		= "setup")
+
 /* A test job's state (enum ibtrace_test_state). */
 IBT_NAMES(ibt_test_state_str, "unknown",
 	[IBTRACE_TEST_STATE_RUNNING]		= "running",

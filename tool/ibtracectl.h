@@ -390,6 +390,8 @@ const char *ibt_mad_method_str(unsigned int method);
 const char *ibt_smp_attr_str(unsigned int attr_id);
 const char *ibt_test_poll_str(unsigned int poll);
 const char *ibt_rnr_wire_str(unsigned int wire);
+const char *ibt_limit_object_str(unsigned int object);
+const char *ibt_limit_end_str(unsigned int end);
 
 /* nl.c */
 /* an unsigned attribute's value, whatever its (policy-checked) size */

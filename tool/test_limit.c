@@ -42,28 +42,6 @@ static const struct ibt_test_opt limit_opts[] = {
 	{ NULL },
 };
 
-/* The kinds of object, by enum ibtrace_limit_object. */
-static const char *const limit_names[] = {
-	[IBTRACE_LIMIT_PD]	= "pd",
-	[IBTRACE_LIMIT_CQ]	= "cq",
-	[IBTRACE_LIMIT_QP]	= "qp",
-	[IBTRACE_LIMIT_MR]	= "mr",
-	[IBTRACE_LIMIT_RPOST]	= "rpost",
-	[IBTRACE_LIMIT_SIZE_MR]	= "size_mr",
-	[IBTRACE_LIMIT_AH]	= "ah",
-	[IBTRACE_LIMIT_SRQ]	= "srq",
-};
-
-/* What ended a count, by enum ibtrace_limit_end, as in JSON. */
-static const char *const limit_ends[] = {
-	[IBTRACE_LIMIT_END_DEVICE]	= "device",
-	[IBTRACE_LIMIT_END_MAX]		= "max",
-	[IBTRACE_LIMIT_END_BUDGET]	= "budget",
-	[IBTRACE_LIMIT_END_HOST_MEMORY]	= "host_memory",
-	[IBTRACE_LIMIT_END_STOPPED]	= "stopped",
-	[IBTRACE_LIMIT_END_SETUP]	= "setup",
-};
-
 struct limit_args {
 	uint32_t max, width, budget_mb, objects;
 	bool has_max, has_width, has_budget;
@@ -73,14 +51,6 @@ struct limit_args {
 struct limit_data {
 	struct test_items res;		/* IBTRACE_A_TEST_LIMIT nests */
 };
-
-static const char *name_of(const char *const *names, size_t n, uint64_t v)
-{
-	return v < n && names[v] ? names[v] : "?";
-}
-
-#define LIMIT_NAME(v)	name_of(limit_names, IBT_ARRAY_SIZE(limit_names), v)
-#define LIMIT_END(v)	name_of(limit_ends, IBT_ARRAY_SIZE(limit_ends), v)
 
 /* Options and words */
 
@@ -107,8 +77,8 @@ static int limit_word(void *args, const char *word)
 	struct limit_args *t = args;
 	size_t k;
 
-	for (k = 0; k < IBT_ARRAY_SIZE(limit_names); k++)
-		if (!strcmp(word, limit_names[k])) {
+	for (k = 0; k < __IBTRACE_LIMIT_MAX; k++)
+		if (!strcmp(word, ibt_limit_object_str(k))) {
 			t->objects |= 1u << k;
 			return 0;
 		}
@@ -221,10 +191,10 @@ static const char *end_str(const struct test_item *c, char *buf, size_t len)
 	uint64_t end = rval(c, IBTRACE_LIMIT_A_END);
 
 	if (c->have[IBTRACE_LIMIT_A_ERRNO])
-		snprintf(buf, len, "%s: %s", LIMIT_END(end),
+		snprintf(buf, len, "%s: %s", ibt_limit_end_str(end),
 			 strerror((int)rval(c, IBTRACE_LIMIT_A_ERRNO)));
 	else
-		snprintf(buf, len, "%s", LIMIT_END(end));
+		snprintf(buf, len, "%s", ibt_limit_end_str(end));
 	return buf;
 }
 
@@ -248,7 +218,7 @@ static void limit_progress_text(uint64_t job, const struct result *ev,
 			continue;
 		*shown |= bit;
 		printf("job %" PRIu64 ": %s: %s made (ended by %s), advertised %s, %" PRIu64 " in use before, %s\n",
-		       job, LIMIT_NAME(rval(c, IBTRACE_LIMIT_A_OBJECT)),
+		       job, ibt_limit_object_str(rval(c, IBTRACE_LIMIT_A_OBJECT)),
 		       count_str(c, IBTRACE_LIMIT_A_COUNT, m, sizeof(m)),
 		       end_str(c, e, sizeof(e)),
 		       count_str(c, IBTRACE_LIMIT_A_ADVERTISED, a, sizeof(a)),
@@ -265,12 +235,12 @@ static const char *objects_str(uint64_t mask, char *buf, size_t len)
 	size_t k, off = 0;
 
 	buf[0] = 0;
-	if (mask == (1u << IBT_ARRAY_SIZE(limit_names)) - 1)
+	if (mask == (1u << __IBTRACE_LIMIT_MAX) - 1)
 		return "all";
-	for (k = 0; k < IBT_ARRAY_SIZE(limit_names) && off < len; k++)
+	for (k = 0; k < __IBTRACE_LIMIT_MAX && off < len; k++)
 		if (mask & (1u << k))
 			off += snprintf(buf + off, len - off, "%s%s", off ? " " : "",
-					limit_names[k]);
+					ibt_limit_object_str(k));
 	return buf;
 }
 
@@ -311,7 +281,7 @@ static void limit_body_text(const struct result *r)
 				 rval(c, IBTRACE_LIMIT_A_OBJECT) == IBTRACE_LIMIT_AH;
 
 		printf("%-8s %12s %8s %13s  %-30s %10s\n",
-		       LIMIT_NAME(rval(c, IBTRACE_LIMIT_A_OBJECT)),
+		       ibt_limit_object_str(rval(c, IBTRACE_LIMIT_A_OBJECT)),
 		       count_str(c, IBTRACE_LIMIT_A_COUNT, m, sizeof(m)),
 		       untracked ? "-" : count_str(c, IBTRACE_LIMIT_A_IN_USE, u, sizeof(u)),
 		       count_str(c, IBTRACE_LIMIT_A_ADVERTISED, a, sizeof(a)),
@@ -342,10 +312,10 @@ static void limit_res_json(struct ibt *ctx, const struct test_item *c)
 
 	ibt_out_obj_begin(ctx, NULL);
 	ibt_out_json(ctx, "object",
-		     json_object_new_string(LIMIT_NAME(rval(c, IBTRACE_LIMIT_A_OBJECT))));
+		     json_object_new_string(ibt_limit_object_str(rval(c, IBTRACE_LIMIT_A_OBJECT))));
 	if (c->have[IBTRACE_LIMIT_A_END])
 		ibt_out_json(ctx, "end",
-			     json_object_new_string(LIMIT_END(rval(c, IBTRACE_LIMIT_A_END))));
+			     json_object_new_string(ibt_limit_end_str(rval(c, IBTRACE_LIMIT_A_END))));
 	ibt_out_nums(ctx, nums, IBT_ARRAY_SIZE(nums), c->have, c->val);
 	ibt_out_obj_end(ctx);
 }
@@ -364,10 +334,10 @@ static void limit_json(struct ibt *ctx, const struct result *r)
 
 	if (r->have[IBTRACE_A_TEST_LIMIT_OBJECTS]) {
 		ibt_out_arr_begin(ctx, "objects");
-		for (i = 0; i < IBT_ARRAY_SIZE(limit_names); i++)
+		for (i = 0; i < __IBTRACE_LIMIT_MAX; i++)
 			if (mask & (1u << i))
 				ibt_out_json(ctx, NULL,
-					     json_object_new_string(limit_names[i]));
+					     json_object_new_string(ibt_limit_object_str(i)));
 		ibt_out_arr_end(ctx);
 	}
 	ibt_out_nums(ctx, nums, IBT_ARRAY_SIZE(nums), r->have, r->val);
