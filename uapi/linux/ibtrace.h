@@ -170,6 +170,46 @@
  */
 #define IBTRACE_TEST_LIMIT_MAX_WIDTH		64
 
+/**
+ * define IBTRACE_TEST_PERF_DEF_ITERATIONS - operations the perf test times
+ *	when %IBTRACE_A_TEST_ITERATIONS is absent (dapltest -T P's default)
+ */
+#define IBTRACE_TEST_PERF_DEF_ITERATIONS	1000
+
+/**
+ * define IBTRACE_TEST_PERF_MAX_ITERATIONS - most operations of a perf test
+ */
+#define IBTRACE_TEST_PERF_MAX_ITERATIONS	1000000
+
+/**
+ * define IBTRACE_TEST_PERF_DEF_SEG_SIZE - bytes of a segment when
+ *	%IBTRACE_A_TEST_PERF_SEG_SIZE is absent (dapltest's default)
+ */
+#define IBTRACE_TEST_PERF_DEF_SEG_SIZE		4096
+
+/**
+ * define IBTRACE_TEST_PERF_MAX_BYTES - most bytes of one operation (segment
+ *	size times segments); the device may allow less
+ */
+#define IBTRACE_TEST_PERF_MAX_BYTES		(4 << 20)
+
+/**
+ * define IBTRACE_TEST_PERF_MAX_SEGS - most segments (local SGEs) of one
+ *	operation, from 1 (1 when absent); the device may allow fewer
+ */
+#define IBTRACE_TEST_PERF_MAX_SEGS		16
+
+/**
+ * define IBTRACE_TEST_PERF_DEF_PIPELINE - operations in flight when
+ *	%IBTRACE_A_TEST_PERF_PIPELINE is absent
+ */
+#define IBTRACE_TEST_PERF_DEF_PIPELINE		16
+
+/**
+ * define IBTRACE_TEST_PERF_MAX_PIPELINE - most operations in flight, from 1
+ */
+#define IBTRACE_TEST_PERF_MAX_PIPELINE		64
+
 /* Traces that may run at once; one more is refused with EBUSY. */
 #define IBTRACE_TRACE_MAX_RUNNING	64
 /* Longest directed route a trace follows (IBA C14-6: hop count 0..63). */
@@ -197,6 +237,10 @@
 #define IBTRACE_SERVER_DEF_HOLD_MS	60000
 #define IBTRACE_SERVER_MIN_HOLD_MS	1000
 #define IBTRACE_SERVER_MAX_HOLD_MS	600000
+/* Memory one connection of the server may take, KiB: default, least, bound. */
+#define IBTRACE_SERVER_DEF_MEM_KB	8192
+#define IBTRACE_SERVER_MIN_MEM_KB	4
+#define IBTRACE_SERVER_MAX_MEM_KB	262144
 /* Name of the multicast group of test job events (joining needs CAP_NET_ADMIN). */
 #define IBTRACE_MCGRP_TEST		"test"
 /* Name of the multicast group of trace events (joining needs CAP_NET_ADMIN). */
@@ -306,12 +350,14 @@
  *	is ECANCELED). ENOENT: no such job; EALREADY: it has finished.
  *	Needs CAP_NET_ADMIN.
  * @IBTRACE_CMD_SERVER_START: start the module's RDMA CM service (off until
- *	an admin starts it; the RNR test's peer mode needs it on the peer):
+ *	an admin starts it; the RNR test's peer mode and the perf test need
+ *	it on the peer):
  *	listen on %IBTRACE_A_SERVER_PORT (default: the module parameter
  *	rnr_responder_port) of every address, accepting connections on
  *	every device or only on the one named (%IBTRACE_A_DEV_NAME or
  *	%IBTRACE_A_DEV_INDEX), at most %IBTRACE_A_SERVER_MAX_CONNS at once,
- *	each held at most %IBTRACE_A_SERVER_MAX_HOLD_MS (plus 10 s). EBUSY
+ *	each held at most %IBTRACE_A_SERVER_MAX_HOLD_MS (plus 10 s) and
+ *	taking at most %IBTRACE_A_SERVER_MAX_MEM_KB of buffers. EBUSY
  *	when it runs already. The reply is that of %IBTRACE_CMD_SERVER_GET.
  * @IBTRACE_CMD_SERVER_STOP: stop listening and close every connection
  *	(clients see a disconnect). ENOENT when it does not run. The reply
@@ -446,17 +492,20 @@ enum ibtrace_cmd {
  *	1; 7, infinite, only with %IBTRACE_A_TEST_DEADLINE_MS)
  * @IBTRACE_A_TEST_SIZE: u32, bytes of the SEND (1..65536; default the
  *	path MTU)
- * @IBTRACE_A_TEST_ITERATIONS: u32, runs per timer code (1..
- *	%IBTRACE_TEST_RNR_MAX_ITERATIONS, default 5)
+ * @IBTRACE_A_TEST_ITERATIONS: u32, the RNR test: runs per timer code (1..
+ *	%IBTRACE_TEST_RNR_MAX_ITERATIONS, default 5); the perf test:
+ *	operations timed (1..%IBTRACE_TEST_PERF_MAX_ITERATIONS, default
+ *	%IBTRACE_TEST_PERF_DEF_ITERATIONS)
  * @IBTRACE_A_TEST_POLL: u8, &enum ibtrace_test_poll (default busy)
  * @IBTRACE_A_TEST_RNR_RECV_POSTED: flag, negative control: the responder
  *	posts a receive buffer, so no RNR NAK happens and the test must fail
  * @IBTRACE_A_TEST_RNR_CODE: nest, &enum ibtrace_rnr_attr, the figures of
  *	one timer code (repeated, one per code measured)
- * @IBTRACE_A_TEST_PEER_GID: binary (16 bytes), peer mode of the RNR test:
- *	the GID of a host whose ibtrace is the responder (reached through
- *	the kernel RDMA CM); absent: loopback on the local port
- * @IBTRACE_A_TEST_PEER_PORT: u16, RDMA CM port of the peer's responder
+ * @IBTRACE_A_TEST_PEER_GID: binary (16 bytes), the GID of a host whose
+ *	ibtrace server (%IBTRACE_CMD_SERVER_START) serves the test, reached
+ *	through the kernel RDMA CM: peer mode of the RNR test (absent:
+ *	loopback on the local port); required by the perf test
+ * @IBTRACE_A_TEST_PEER_PORT: u16, RDMA CM port of the peer's server
  *	(default the local module parameter rnr_responder_port)
  * @IBTRACE_A_TEST_DEADLINE_MS: u32, longest wait for one SEND's
  *	completion (1..600000); required with rnr_retry 7, where the SEND
@@ -522,6 +571,23 @@ enum ibtrace_cmd {
  *	%IBTRACE_TEST_LIMIT_DEF_BUDGET_MB)
  * @IBTRACE_A_TEST_LIMIT: nest, &enum ibtrace_limit_attr, what the limit
  *	test found for one kind of object (repeated, in the order run)
+ * @IBTRACE_A_TEST_PERF_OP: u8, the perf test: &enum ibtrace_perf_op
+ *	(required)
+ * @IBTRACE_A_TEST_PERF_SEG_SIZE: u32, the perf test: bytes of a segment
+ *	(1..%IBTRACE_TEST_PERF_MAX_BYTES, default
+ *	%IBTRACE_TEST_PERF_DEF_SEG_SIZE)
+ * @IBTRACE_A_TEST_PERF_SEGS: u32, the perf test: segments of one operation
+ *	(1..%IBTRACE_TEST_PERF_MAX_SEGS, default 1); segment size times
+ *	segments at most %IBTRACE_TEST_PERF_MAX_BYTES
+ * @IBTRACE_A_TEST_PERF_PIPELINE: u32, the perf test: operations in flight
+ *	(1..%IBTRACE_TEST_PERF_MAX_PIPELINE, default
+ *	%IBTRACE_TEST_PERF_DEF_PIPELINE)
+ * @IBTRACE_A_TEST_PERF: nest, &enum ibtrace_perf_attr, the perf test's
+ *	figures
+ * @IBTRACE_A_SERVER_MAX_MEM_KB: u32, memory one connection of the server
+ *	may take (its buffers), %IBTRACE_SERVER_MIN_MEM_KB..
+ *	%IBTRACE_SERVER_MAX_MEM_KB (default %IBTRACE_SERVER_DEF_MEM_KB); a
+ *	request for more is rejected
  * @__IBTRACE_A_MAX: number of attributes + 1
  * @IBTRACE_A_MAX: highest attribute number
  */
@@ -626,6 +692,12 @@ enum ibtrace_attr {
 	IBTRACE_A_TEST_LIMIT_WIDTH,
 	IBTRACE_A_TEST_LIMIT_BUDGET_MB,
 	IBTRACE_A_TEST_LIMIT,
+	IBTRACE_A_TEST_PERF_OP,
+	IBTRACE_A_TEST_PERF_SEG_SIZE,
+	IBTRACE_A_TEST_PERF_SEGS,
+	IBTRACE_A_TEST_PERF_PIPELINE,
+	IBTRACE_A_TEST_PERF,
+	IBTRACE_A_SERVER_MAX_MEM_KB,
 
 	__IBTRACE_A_MAX,
 	IBTRACE_A_MAX = __IBTRACE_A_MAX - 1
@@ -1110,7 +1182,7 @@ enum ibtrace_xchg_phase {
 };
 
 /**
- * enum ibtrace_test_poll - how the RNR test waits for its completions
+ * enum ibtrace_test_poll - how the RNR and perf tests wait for completions
  * @IBTRACE_TEST_POLL_BUSY: the job's thread polls the CQ
  * @IBTRACE_TEST_POLL_EVENT: completion events (the CQ's softirq handler)
  */
@@ -1201,6 +1273,9 @@ enum ibtrace_rnr_attr {
  *	timer code
  * @IBTRACE_SERVER_CONN_A_RNR_RECV_POSTED: flag, "rnr": a receive buffer is
  *	posted (the negative control)
+ * @IBTRACE_SERVER_CONN_A_PERF_OP: u8, "perf": &enum ibtrace_perf_op the
+ *	client's buffer is open to
+ * @IBTRACE_SERVER_CONN_A_PERF_BYTES: u32, "perf": bytes of that buffer
  * @__IBTRACE_SERVER_CONN_A_MAX: number of attributes + 1
  * @IBTRACE_SERVER_CONN_A_MAX: highest attribute number
  */
@@ -1214,6 +1289,8 @@ enum ibtrace_server_conn_attr {
 	IBTRACE_SERVER_CONN_A_HOLD_MS,
 	IBTRACE_SERVER_CONN_A_RNR_TIMER,
 	IBTRACE_SERVER_CONN_A_RNR_RECV_POSTED,
+	IBTRACE_SERVER_CONN_A_PERF_OP,
+	IBTRACE_SERVER_CONN_A_PERF_BYTES,
 
 	__IBTRACE_SERVER_CONN_A_MAX,
 	IBTRACE_SERVER_CONN_A_MAX = __IBTRACE_SERVER_CONN_A_MAX - 1
@@ -1232,6 +1309,10 @@ enum ibtrace_server_conn_attr {
  *	does not serve
  * @IBTRACE_SERVER_STAT_REJ_ERROR: requests rejected: no resources (verbs
  *	or memory error)
+ * @IBTRACE_SERVER_STAT_REJ_VERSION: requests rejected: a known service,
+ *	but a version of its request this server does not speak
+ * @IBTRACE_SERVER_STAT_REJ_MEM: requests rejected: buffers over
+ *	max-mem-kb
  * @__IBTRACE_SERVER_STAT_MAX: number of attributes + 1
  * @IBTRACE_SERVER_STAT_MAX: highest attribute number
  */
@@ -1244,6 +1325,8 @@ enum ibtrace_server_stat_attr {
 	IBTRACE_SERVER_STAT_REJ_HOLD,
 	IBTRACE_SERVER_STAT_REJ_DEV,
 	IBTRACE_SERVER_STAT_REJ_ERROR,
+	IBTRACE_SERVER_STAT_REJ_VERSION,
+	IBTRACE_SERVER_STAT_REJ_MEM,
 
 	__IBTRACE_SERVER_STAT_MAX,
 	IBTRACE_SERVER_STAT_MAX = __IBTRACE_SERVER_STAT_MAX - 1
@@ -1338,6 +1421,60 @@ enum ibtrace_limit_attr {
 
 	__IBTRACE_LIMIT_A_MAX,
 	IBTRACE_LIMIT_A_MAX = __IBTRACE_LIMIT_A_MAX - 1
+};
+
+/**
+ * enum ibtrace_perf_op - the operation the perf test times (dapltest -T P)
+ * @IBTRACE_PERF_OP_RDMA_READ: RDMA READ of the server's buffer ("RR")
+ * @IBTRACE_PERF_OP_RDMA_WRITE: RDMA WRITE to the server's buffer ("RW")
+ */
+enum ibtrace_perf_op {
+	IBTRACE_PERF_OP_RDMA_READ,
+	IBTRACE_PERF_OP_RDMA_WRITE,
+};
+
+/**
+ * enum ibtrace_perf_attr - the perf test's figures
+ * @IBTRACE_PERF_A_UNSPEC: unused
+ * @IBTRACE_PERF_A_PAD: padding
+ * @IBTRACE_PERF_A_OPS: u64, operations that completed successfully
+ * @IBTRACE_PERF_A_ERRORS: u64, operations that completed in error or were
+ *	flushed
+ * @IBTRACE_PERF_A_WC_STATUS: string, the first error completion's status
+ *	(ib_wc_status_msg()), with %IBTRACE_PERF_A_ERRORS
+ * @IBTRACE_PERF_A_BYTES: u64, bytes moved by the successful operations
+ * @IBTRACE_PERF_A_ELAPSED_NS: u64, from the first post to the last
+ *	completion
+ * @IBTRACE_PERF_A_LAT_MIN_NS: u64, shortest operation: ktime_get_ns()
+ *	from its post to its completion's reaping (with a pipeline, the
+ *	operations queued before it are part of it)
+ * @IBTRACE_PERF_A_LAT_MEDIAN_NS: u64, median operation
+ * @IBTRACE_PERF_A_LAT_P99_NS: u64, 99th percentile
+ * @IBTRACE_PERF_A_LAT_MAX_NS: u64, longest operation
+ * @IBTRACE_PERF_A_SERVER_VERSION: u32, the version the server's hello
+ *	carried
+ * @IBTRACE_PERF_A_SEGS: u32, the segments used (as asked for, once the
+ *	device's max_send_sge allowed them)
+ * @__IBTRACE_PERF_A_MAX: number of attributes + 1
+ * @IBTRACE_PERF_A_MAX: highest attribute number
+ */
+enum ibtrace_perf_attr {
+	IBTRACE_PERF_A_UNSPEC,
+	IBTRACE_PERF_A_PAD,
+	IBTRACE_PERF_A_OPS,
+	IBTRACE_PERF_A_ERRORS,
+	IBTRACE_PERF_A_WC_STATUS,
+	IBTRACE_PERF_A_BYTES,
+	IBTRACE_PERF_A_ELAPSED_NS,
+	IBTRACE_PERF_A_LAT_MIN_NS,
+	IBTRACE_PERF_A_LAT_MEDIAN_NS,
+	IBTRACE_PERF_A_LAT_P99_NS,
+	IBTRACE_PERF_A_LAT_MAX_NS,
+	IBTRACE_PERF_A_SERVER_VERSION,
+	IBTRACE_PERF_A_SEGS,
+
+	__IBTRACE_PERF_A_MAX,
+	IBTRACE_PERF_A_MAX = __IBTRACE_PERF_A_MAX - 1
 };
 
 #endif /* _UAPI_LINUX_IBTRACE_H */
