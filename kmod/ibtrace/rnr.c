@@ -24,7 +24,7 @@
  *
  * Peer mode (a peer GID in the request): the responder is the one of the
  * ibtrace module on the peer host (rnr_responder.c), reached by one RDMA
- * CM connection per iteration (rnr_peer.c); everything else is the same.
+ * CM connection per iteration (peer.c); everything else is the same.
  * On RoCE a packet tap on the port's netdev (rnr_wire.c) also times each
  * RNR NAK's arrival to the retried SEND's departure. rnr_retry 7 (retry
  * forever) needs a deadline: no completion may come before it.
@@ -190,7 +190,7 @@ struct rnr_ctx {
 	u64 t_done;
 	enum ib_wc_status status;
 	u64 samples[IBTRACE_TEST_RNR_MAX_ITERATIONS];
-	struct rnr_peer peer;
+	struct ibtrace_peer peer;
 	struct rnr_wire wire;
 	bool wire_tried;
 	u64 wsamples[RNR_WIRE_MAX_SAMPLES];
@@ -246,7 +246,7 @@ static void rnr_pair_destroy(struct rnr_ctx *c)
 {
 	if (c->job->args.peer) {
 		rnr_wire_arm(&c->wire, 0, 0);
-		rnr_peer_disconnect(&c->peer);
+		ibtrace_peer_disconnect(&c->peer);
 		c->req = NULL;
 		return;
 	}
@@ -419,12 +419,20 @@ static int rnr_peer_pair(struct rnr_ctx *c, u8 code, u8 rnr_retry,
 		.hold_ms = cpu_to_be32(min_t(u64, div_u64(wait_ns, NSEC_PER_MSEC),
 					     U32_MAX)),
 	};
+	struct rdma_conn_param param = {
+		.private_data = &priv,
+		.private_data_len = sizeof(priv),
+		.retry_count = RNR_QP_RETRY_CNT,
+		.rnr_retry_count = rnr_retry,
+	};
 	struct ib_qp_init_attr init;
 	struct ib_qp_attr attr;
 	int err;
 
 	c->peer.job = c->job;
-	err = rnr_peer_connect(&c->peer, c->pd, c->cq, &priv, &c->req);
+	c->peer.qp_ready = NULL;
+	rnr_qp_init_attr(&init, c->cq);
+	err = ibtrace_peer_connect(&c->peer, c->pd, &init, &param, &c->req);
 	if (err)
 		return err == -ECANCELED ? err : -ENOTCONN;
 	/* The CM gives the requester the rnr_retry of the responder's reply. */
@@ -469,7 +477,7 @@ static int rnr_wait_busy(struct rnr_ctx *c, u64 deadline, bool stoppable)
 			return n;
 		if (ktime_get_ns() > deadline)
 			return -ETIMEDOUT;
-		if (stoppable && rnr_stop_reason(c->job))
+		if (stoppable && ibtrace_test_stop_reason(c->job))
 			return -ECANCELED;
 		cond_resched();
 	}
@@ -484,7 +492,7 @@ static int rnr_wait_event(struct rnr_ctx *c, u64 deadline)
 			return 0;
 		if (ktime_get_ns() > deadline)
 			return -ETIMEDOUT;
-		if (rnr_stop_reason(c->job))
+		if (ibtrace_test_stop_reason(c->job))
 			return -ECANCELED;
 	}
 }
@@ -596,7 +604,7 @@ static int rnr_once(struct rnr_ctx *c, u8 code, u8 rnr_retry,
 		*elapsed = c->t_done - t_post;
 	else if (err == -ETIMEDOUT || err == -ECANCELED)
 		rnr_flush(c);
-	if (err == -ETIMEDOUT && c->job->args.peer && rnr_peer_lost(&c->peer))
+	if (err == -ETIMEDOUT && c->job->args.peer && ibtrace_peer_lost(&c->peer, "the SEND"))
 		err = -ENOTCONN;
 	/*
 	 * In busy mode, drop what is left in the CQ now: a later QP may
@@ -634,7 +642,7 @@ static void rnr_iteration_error(struct rnr_ctx *c, int err, int code,
 				u32 it)
 {
 	struct ibtrace_test_job *job = c->job;
-	const char *why = rnr_stop_reason(c->job);
+	const char *why = ibtrace_test_stop_reason(c->job);
 	char where[IBTRACE_TEST_REASON_LEN];
 
 	if (code < 0)
@@ -743,7 +751,7 @@ static int rnr_iteration(struct rnr_ctx *c, u8 code, u8 rnr_retry, u32 it,
 	struct ibtrace_test_job *job = c->job;
 	int err;
 
-	if (rnr_stop_reason(job)) {
+	if (ibtrace_test_stop_reason(job)) {
 		rnr_iteration_error(c, -ECANCELED, code, it);
 		return -ECANCELED;
 	}

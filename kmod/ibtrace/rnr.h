@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * ibtrace - the RNR NAK timer test's peer mode: the private data of the
- * connection request (rnr_peer.c sends it, rnr_responder.c reads it), the
- * requester's connection, the responder's hooks and the wire tap
- * (rnr_wire.c).
+ * connection request (rnr.c sends it through peer.c, rnr_responder.c
+ * reads it), the responder's hooks and the wire tap (rnr_wire.c).
  */
 #ifndef _IBTRACE_RNR_H
 #define _IBTRACE_RNR_H
@@ -13,6 +12,7 @@
 #include <linux/spinlock.h>
 #include <rdma/rdma_cm.h>
 
+#include "peer.h"
 #include "test.h"
 
 /**
@@ -38,21 +38,6 @@ static inline void rnr_qp_init_attr(struct ib_qp_init_attr *init,
 		.sq_sig_type = IB_SIGNAL_ALL_WR,
 		.qp_type = IB_QPT_RC,
 	};
-}
-
-/**
- * rnr_stop_reason() - why an RNR job must stop now
- * @job: the job
- *
- * Return: "the local device went away", the job's cancel reason, or NULL.
- */
-static inline const char *rnr_stop_reason(struct ibtrace_test_job *job)
-{
-	if (ibtrace_dev_dead(job->base.port->dev))
-		return "the local device went away";
-	if (ibtrace_test_cancelled(job))
-		return ibtrace_test_cancel_reason(job);
-	return NULL;
 }
 
 /* "IBTR" */
@@ -118,36 +103,5 @@ int rnr_wire_start(struct rnr_wire *w, struct net_device *ndev);
 void rnr_wire_stop(struct rnr_wire *w);
 void rnr_wire_arm(struct rnr_wire *w, u32 req_qpn, u32 rsp_qpn);
 u32 rnr_wire_take(struct rnr_wire *w, u64 *samples, u32 max, u32 *naks);
-
-/**
- * struct rnr_peer - the requester's connection to a peer's responder
- * @job: the job
- * @id: the RDMA CM ID while connected (or connecting)
- * @lock: protects @event, @status and @remote_qpn (CM handler vs. job)
- * @done: completed by the CM handler at each event
- * @event: the newest CM event
- * @status: its status
- * @remote_qpn: the responder's QPN (from ESTABLISHED)
- * @ifindex: netdev the route went out of, 0 = unknown
- * @why: why the connection failed (verdict reason), when it did
- * @rej: the reason an ibtrace server gave for its rejection, or ""
- */
-struct rnr_peer {
-	struct ibtrace_test_job *job;
-	struct rdma_cm_id *id;
-	spinlock_t lock;	/* protects event, status, remote_qpn */
-	struct completion done;
-	enum rdma_cm_event_type event;
-	int status;
-	u32 remote_qpn;
-	int ifindex;
-	char why[IBTRACE_TEST_REASON_LEN];
-	char rej[96];
-};
-
-int rnr_peer_connect(struct rnr_peer *p, struct ib_pd *pd, struct ib_cq *cq,
-		     const struct rnr_priv *priv, struct ib_qp **qp);
-void rnr_peer_disconnect(struct rnr_peer *p);
-bool rnr_peer_lost(struct rnr_peer *p);
 
 #endif /* _IBTRACE_RNR_H */

@@ -280,6 +280,21 @@ void ibtrace_test_not_applicable(struct ibtrace_test_job *job,
 				 const char *fmt, ...);
 void ibtrace_test_restored(struct ibtrace_test_job *job, u8 restore);
 
+/**
+ * ibtrace_test_stop_reason() - why a test job must stop now
+ * @job: the job
+ *
+ * Return: "the local device went away", the job's cancel reason, or NULL.
+ */
+static inline const char *ibtrace_test_stop_reason(struct ibtrace_test_job *job)
+{
+	if (ibtrace_dev_dead(job->base.port->dev))
+		return "the local device went away";
+	if (ibtrace_test_cancelled(job))
+		return ibtrace_test_cancel_reason(job);
+	return NULL;
+}
+
 /* guidinfo.c */
 extern const struct ibtrace_test_def ibtrace_test_guidinfo;
 

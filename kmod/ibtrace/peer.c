@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ibtrace - the RNR test's requester in peer mode: one RDMA CM
- * connection per iteration to the responder of an ibtrace module on the
- * peer host (rnr_responder.c), with the requester QP on the job's PD and
- * CQ.
+ * ibtrace - a test job's RDMA CM connection to the server of an ibtrace
+ * module on a peer host (server.c): the RNR test's requester in peer mode
+ * (one connection per iteration, to the "rnr" service) and the perf
+ * test's client (the "perf" service), with the job's PD, CQ and QP
+ * attributes.
  *
  * Each step (address, route, connection) is waited for in slices, so a
  * cancel, an unload or the local device's removal ends it; a step that
@@ -21,16 +22,15 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
 
-#include "rnr.h"
+#include "peer.h"
 #include "server.h"
 
-#define RNR_PEER_RESOLVE_MS	3000
-#define RNR_PEER_CONNECT_MS	10000
-#define RNR_PEER_SLICE_MS	20
-#define RNR_PEER_RETRY_CNT	7
+#define PEER_RESOLVE_MS	3000
+#define PEER_CONNECT_MS	10000
+#define PEER_SLICE_MS	20
 
 /* The reason an ibtrace server gave in its rejection, into p->rej. */
-static void rnr_peer_rej(struct rnr_peer *p, const struct rdma_cm_event *ev)
+static void peer_rej(struct ibtrace_peer *p, const struct rdma_cm_event *ev)
 {
 	const struct ibtrace_srv_rej *rej = ev->param.conn.private_data;
 
@@ -42,9 +42,9 @@ static void rnr_peer_rej(struct rnr_peer *p, const struct rdma_cm_event *ev)
 		min(sizeof(p->rej), sizeof(rej->text)));
 }
 
-static int rnr_peer_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
+static int peer_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 {
-	struct rnr_peer *p = id->context;
+	struct ibtrace_peer *p = id->context;
 
 	spin_lock(&p->lock);
 	p->event = ev->event;
@@ -52,14 +52,14 @@ static int rnr_peer_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 	if (ev->event == RDMA_CM_EVENT_ESTABLISHED)
 		p->remote_qpn = ev->param.conn.qp_num;
 	if (ev->event == RDMA_CM_EVENT_REJECTED)
-		rnr_peer_rej(p, ev);
+		peer_rej(p, ev);
 	spin_unlock(&p->lock);
 	complete(&p->done);
 	return 0;
 }
 
 /* The peer's address; an fe80:: GID gets the local port's scope. */
-static int rnr_peer_sockaddr(struct rnr_peer *p, struct sockaddr_storage *ss)
+static int peer_sockaddr(struct ibtrace_peer *p, struct sockaddr_storage *ss)
 {
 	const struct ibtrace_test_job *job = p->job;
 	const struct in6_addr *a6 = (const void *)job->args.peer_gid.raw;
@@ -96,16 +96,16 @@ static int rnr_peer_sockaddr(struct rnr_peer *p, struct sockaddr_storage *ss)
  * Wait for the CM's answer to a step. Return: 0 with *@event and *@status
  * set, -ETIMEDOUT after @ms, -ECANCELED.
  */
-static int rnr_peer_wait(struct rnr_peer *p, unsigned int ms,
+static int peer_wait(struct ibtrace_peer *p, unsigned int ms,
 			 enum rdma_cm_event_type *event, int *status)
 {
 	unsigned long end = jiffies + msecs_to_jiffies(ms);
 
 	for (;;) {
 		if (wait_for_completion_timeout(&p->done,
-						msecs_to_jiffies(RNR_PEER_SLICE_MS)))
+						msecs_to_jiffies(PEER_SLICE_MS)))
 			break;
-		if (rnr_stop_reason(p->job))
+		if (ibtrace_test_stop_reason(p->job))
 			return -ECANCELED;
 		if (time_after(jiffies, end))
 			return -ETIMEDOUT;
@@ -118,7 +118,7 @@ static int rnr_peer_wait(struct rnr_peer *p, unsigned int ms,
 }
 
 /* A plain reason for a failed step, in p->why; return the error. */
-static int rnr_peer_failed(struct rnr_peer *p, const char *step, int err,
+static int peer_failed(struct ibtrace_peer *p, const char *step, int err,
 			   enum rdma_cm_event_type event, int status)
 {
 	const struct ibtrace_test_job *job = p->job;
@@ -153,50 +153,45 @@ static int rnr_peer_failed(struct rnr_peer *p, const char *step, int err,
 		what = buf;
 	}
 	snprintf(p->why, sizeof(p->why),
-		 "no ibtrace responder at %pI6c port %u: %s (%s)",
+		 "no ibtrace server at %pI6c port %u: %s (%s)",
 		 job->args.peer_gid.raw, job->args.peer_port, what, step);
 	return err ?: -ENOTCONN;
 }
 
 /*
  * The wait for one step, started with the result @err: up to @ms for the
- * event @want. Return: 0, or the error of rnr_peer_failed().
+ * event @want. Return: 0, or the error of peer_failed().
  */
-static int rnr_peer_step(struct rnr_peer *p, const char *step, int err,
+static int peer_step(struct ibtrace_peer *p, const char *step, int err,
 			 unsigned int ms, enum rdma_cm_event_type want)
 {
 	enum rdma_cm_event_type ev = 0;
 	int status = 0;
 
 	if (!err)
-		err = rnr_peer_wait(p, ms, &ev, &status);
+		err = peer_wait(p, ms, &ev, &status);
 	if (err || ev != want)
-		return rnr_peer_failed(p, step, err, ev, status);
+		return peer_failed(p, step, err, ev, status);
 	return 0;
 }
 
 /**
- * rnr_peer_connect - connect a requester QP to the peer's responder
- * @p: the connection (@p->job set; the rest is set here)
+ * ibtrace_peer_connect - connect a QP to the peer's server
+ * @p: the connection (@p->job and @p->qp_ready set; the rest is set here)
  * @pd: the job's PD
- * @cq: the job's CQ (send and receive)
- * @priv: what the responder must do
- * @qp: the requester QP, when connected
+ * @init: the QP's creation attributes (the job's CQs)
+ * @param: the connection request (private data naming the service)
+ * @qp: the QP, when connected
  *
  * Return: 0, -ECANCELED (the job must stop), or another error with
  * @p->why saying why. On error nothing is left.
  */
-int rnr_peer_connect(struct rnr_peer *p, struct ib_pd *pd, struct ib_cq *cq,
-		     const struct rnr_priv *priv, struct ib_qp **qp)
+int ibtrace_peer_connect(struct ibtrace_peer *p, struct ib_pd *pd,
+			 struct ib_qp_init_attr *init,
+			 struct rdma_conn_param *param,
+			 struct ib_qp **qp)
 {
 	struct ibtrace_test_job *job = p->job;
-	struct ib_qp_init_attr init;
-	struct rdma_conn_param param = {
-		.private_data = priv,
-		.private_data_len = sizeof(*priv),
-		.retry_count = RNR_PEER_RETRY_CNT,
-		.rnr_retry_count = priv->rnr_retry,
-	};
 	struct sockaddr_storage dst;
 	int err;
 
@@ -204,22 +199,22 @@ int rnr_peer_connect(struct rnr_peer *p, struct ib_pd *pd, struct ib_cq *cq,
 	p->rej[0] = '\0';
 	spin_lock_init(&p->lock);
 	init_completion(&p->done);
-	err = rnr_peer_sockaddr(p, &dst);
+	err = peer_sockaddr(p, &dst);
 	if (err)
-		return rnr_peer_failed(p, "local netdev", err, 0, 0);
-	p->id = rdma_create_id(&init_net, rnr_peer_handler, p, RDMA_PS_TCP,
+		return peer_failed(p, "local netdev", err, 0, 0);
+	p->id = rdma_create_id(&init_net, peer_handler, p, RDMA_PS_TCP,
 			       IB_QPT_RC);
 	if (IS_ERR(p->id)) {
 		err = PTR_ERR(p->id);
 		p->id = NULL;
-		return rnr_peer_failed(p, "create ID", err, 0, 0);
+		return peer_failed(p, "create ID", err, 0, 0);
 	}
 
-	err = rnr_peer_step(p, "address resolution",
+	err = peer_step(p, "address resolution",
 			    rdma_resolve_addr(p->id, NULL,
 					      (struct sockaddr *)&dst,
-					      RNR_PEER_RESOLVE_MS),
-			    RNR_PEER_RESOLVE_MS + 1000,
+					      PEER_RESOLVE_MS),
+			    PEER_RESOLVE_MS + 1000,
 			    RDMA_CM_EVENT_ADDR_RESOLVED);
 	if (err)
 		goto err_destroy;
@@ -235,22 +230,28 @@ int rnr_peer_connect(struct rnr_peer *p, struct ib_pd *pd, struct ib_cq *cq,
 	p->ifindex = p->id->route.addr.dev_addr.bound_dev_if;
 
 	reinit_completion(&p->done);
-	err = rnr_peer_step(p, "route resolution",
-			    rdma_resolve_route(p->id, RNR_PEER_RESOLVE_MS),
-			    RNR_PEER_RESOLVE_MS + 1000,
+	err = peer_step(p, "route resolution",
+			    rdma_resolve_route(p->id, PEER_RESOLVE_MS),
+			    PEER_RESOLVE_MS + 1000,
 			    RDMA_CM_EVENT_ROUTE_RESOLVED);
 	if (err)
 		goto err_destroy;
 
-	rnr_qp_init_attr(&init, cq);
-	err = rdma_create_qp(p->id, pd, &init);
+	err = rdma_create_qp(p->id, pd, init);
 	if (err) {
-		err = rnr_peer_failed(p, "create QP", err, 0, 0);
+		err = peer_failed(p, "create QP", err, 0, 0);
 		goto err_destroy;
 	}
+	if (p->qp_ready) {
+		err = p->qp_ready(p, p->id->qp);
+		if (err) {
+			err = peer_failed(p, "prepare QP", err, 0, 0);
+			goto err_destroy_qp;
+		}
+	}
 	reinit_completion(&p->done);
-	err = rnr_peer_step(p, "connect", rdma_connect(p->id, &param),
-			    RNR_PEER_CONNECT_MS, RDMA_CM_EVENT_ESTABLISHED);
+	err = peer_step(p, "connect", rdma_connect(p->id, param),
+			    PEER_CONNECT_MS, RDMA_CM_EVENT_ESTABLISHED);
 	if (err)
 		goto err_destroy_qp;
 	*qp = p->id->qp;
@@ -265,14 +266,15 @@ err_destroy:
 }
 
 /**
- * rnr_peer_lost - whether the peer ended the connection (or its device went)
+ * ibtrace_peer_lost - whether the peer ended the connection (or its device went)
  * @p: the connection, connected
+ * @during: what was under way ("the SEND"), for @p->why
  *
  * If so, @p->why says so.
  *
  * Return: true if the connection is gone.
  */
-bool rnr_peer_lost(struct rnr_peer *p)
+bool ibtrace_peer_lost(struct ibtrace_peer *p, const char *during)
 {
 	enum rdma_cm_event_type ev;
 
@@ -284,17 +286,17 @@ bool rnr_peer_lost(struct rnr_peer *p)
 	    ev != RDMA_CM_EVENT_TIMEWAIT_EXIT)
 		return false;
 	snprintf(p->why, sizeof(p->why),
-		 "the responder at %pI6c port %u went away during the SEND (%s)",
-		 p->job->args.peer_gid.raw, p->job->args.peer_port,
+		 "the server at %pI6c port %u went away during %s (%s)",
+		 p->job->args.peer_gid.raw, p->job->args.peer_port, during,
 		 rdma_event_msg(ev));
 	return true;
 }
 
 /**
- * rnr_peer_disconnect - disconnect and destroy what rnr_peer_connect() made
+ * ibtrace_peer_disconnect - disconnect and destroy what ibtrace_peer_connect() made
  * @p: the connection; nothing happens if it is not connected
  */
-void rnr_peer_disconnect(struct rnr_peer *p)
+void ibtrace_peer_disconnect(struct ibtrace_peer *p)
 {
 	if (!p->id)
 		return;

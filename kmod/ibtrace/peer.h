@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ibtrace - a test job's RDMA CM connection to the ibtrace server of a
+ * peer host (peer.c): the RNR test's requester in peer mode, the perf
+ * test's client. The server side is server.c and its services.
+ */
+#ifndef _IBTRACE_PEER_H
+#define _IBTRACE_PEER_H
+
+#include <linux/completion.h>
+#include <linux/spinlock.h>
+#include <rdma/rdma_cm.h>
+
+#include "test.h"
+
+/**
+ * struct ibtrace_peer - a test job's connection to a peer's server
+ * @job: the job (set by the caller)
+ * @qp_ready: optional (set by the caller): called once the QP exists and
+ *	before the connection request leaves, e.g. to post a receive for
+ *	the server's first message. Return: 0 or a negative errno.
+ * @id: the RDMA CM ID while connected (or connecting)
+ * @lock: protects @event, @status and @remote_qpn (CM handler vs. job)
+ * @done: completed by the CM handler at each event
+ * @event: the newest CM event
+ * @status: its status
+ * @remote_qpn: the server's QPN (from ESTABLISHED)
+ * @ifindex: netdev the route went out of, 0 = unknown
+ * @why: why the connection failed (verdict reason), when it did
+ * @rej: the reason an ibtrace server gave for its rejection, or ""
+ */
+struct ibtrace_peer {
+	struct ibtrace_test_job *job;
+	int (*qp_ready)(struct ibtrace_peer *p, struct ib_qp *qp);
+	struct rdma_cm_id *id;
+	spinlock_t lock;	/* protects event, status, remote_qpn */
+	struct completion done;
+	enum rdma_cm_event_type event;
+	int status;
+	u32 remote_qpn;
+	int ifindex;
+	char why[IBTRACE_TEST_REASON_LEN];
+	char rej[96];
+};
+
+int ibtrace_peer_connect(struct ibtrace_peer *p, struct ib_pd *pd,
+			 struct ib_qp_init_attr *init,
+			 struct rdma_conn_param *param,
+			 struct ib_qp **qp);
+void ibtrace_peer_disconnect(struct ibtrace_peer *p);
+bool ibtrace_peer_lost(struct ibtrace_peer *p, const char *during);
+
+#endif /* _IBTRACE_PEER_H */
