@@ -183,7 +183,7 @@ int ibtrace_nl_trace_doit(struct sk_buff *skb, struct genl_info *info);
 
 /* test_nl.c */
 extern const struct nla_policy
-	ibtrace_test_run_policy[IBTRACE_A_TEST_LIMIT_BUDGET_MB + 1];
+	ibtrace_test_run_policy[IBTRACE_A_TEST_PERF_PIPELINE + 1];
 extern const struct nla_policy ibtrace_test_job_policy[IBTRACE_A_TEST_JOB + 1];
 int ibtrace_nl_test_run_doit(struct sk_buff *skb, struct genl_info *info);
 int ibtrace_nl_test_cancel_doit(struct sk_buff *skb, struct genl_info *info);
@@ -202,7 +202,7 @@ int ibtrace_nl_job_cancel_doit(struct sk_buff *skb, struct genl_info *info);
 
 /* server_nl.c */
 extern const struct nla_policy
-	ibtrace_server_start_policy[IBTRACE_A_SERVER_MAX_HOLD_MS + 1];
+	ibtrace_server_start_policy[IBTRACE_A_SERVER_MAX_MEM_KB + 1];
 int ibtrace_nl_server_start_doit(struct sk_buff *skb, struct genl_info *info);
 int ibtrace_nl_server_stop_doit(struct sk_buff *skb, struct genl_info *info);
 int ibtrace_nl_server_get_doit(struct sk_buff *skb, struct genl_info *info);

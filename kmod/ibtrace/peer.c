@@ -97,7 +97,7 @@ static int peer_sockaddr(struct ibtrace_peer *p, struct sockaddr_storage *ss)
  * set, -ETIMEDOUT after @ms, -ECANCELED.
  */
 static int peer_wait(struct ibtrace_peer *p, unsigned int ms,
-			 enum rdma_cm_event_type *event, int *status)
+		     enum rdma_cm_event_type *event, int *status)
 {
 	unsigned long end = jiffies + msecs_to_jiffies(ms);
 
@@ -119,7 +119,7 @@ static int peer_wait(struct ibtrace_peer *p, unsigned int ms,
 
 /* A plain reason for a failed step, in p->why; return the error. */
 static int peer_failed(struct ibtrace_peer *p, const char *step, int err,
-			   enum rdma_cm_event_type event, int status)
+		       enum rdma_cm_event_type event, int status)
 {
 	const struct ibtrace_test_job *job = p->job;
 	const char *what;
@@ -163,7 +163,7 @@ static int peer_failed(struct ibtrace_peer *p, const char *step, int err,
  * event @want. Return: 0, or the error of peer_failed().
  */
 static int peer_step(struct ibtrace_peer *p, const char *step, int err,
-			 unsigned int ms, enum rdma_cm_event_type want)
+		     unsigned int ms, enum rdma_cm_event_type want)
 {
 	enum rdma_cm_event_type ev = 0;
 	int status = 0;
@@ -211,11 +211,10 @@ int ibtrace_peer_connect(struct ibtrace_peer *p, struct ib_pd *pd,
 	}
 
 	err = peer_step(p, "address resolution",
-			    rdma_resolve_addr(p->id, NULL,
-					      (struct sockaddr *)&dst,
-					      PEER_RESOLVE_MS),
-			    PEER_RESOLVE_MS + 1000,
-			    RDMA_CM_EVENT_ADDR_RESOLVED);
+			rdma_resolve_addr(p->id, NULL,
+					  (struct sockaddr *)&dst,
+					  PEER_RESOLVE_MS),
+			PEER_RESOLVE_MS + 1000, RDMA_CM_EVENT_ADDR_RESOLVED);
 	if (err)
 		goto err_destroy;
 	if (p->id->device != job->base.port->dev->ibdev ||
@@ -231,9 +230,8 @@ int ibtrace_peer_connect(struct ibtrace_peer *p, struct ib_pd *pd,
 
 	reinit_completion(&p->done);
 	err = peer_step(p, "route resolution",
-			    rdma_resolve_route(p->id, PEER_RESOLVE_MS),
-			    PEER_RESOLVE_MS + 1000,
-			    RDMA_CM_EVENT_ROUTE_RESOLVED);
+			rdma_resolve_route(p->id, PEER_RESOLVE_MS),
+			PEER_RESOLVE_MS + 1000, RDMA_CM_EVENT_ROUTE_RESOLVED);
 	if (err)
 		goto err_destroy;
 
@@ -251,7 +249,7 @@ int ibtrace_peer_connect(struct ibtrace_peer *p, struct ib_pd *pd,
 	}
 	reinit_completion(&p->done);
 	err = peer_step(p, "connect", rdma_connect(p->id, param),
-			    PEER_CONNECT_MS, RDMA_CM_EVENT_ESTABLISHED);
+			PEER_CONNECT_MS, RDMA_CM_EVENT_ESTABLISHED);
 	if (err)
 		goto err_destroy_qp;
 	*qp = p->id->qp;

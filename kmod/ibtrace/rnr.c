@@ -1078,6 +1078,22 @@ static int ibtrace_rnr_fill(struct sk_buff *skb,
 					rnr_put_nth);
 }
 
+/* The RNR test's bound of iterations, and their default. */
+static int ibtrace_rnr_check(struct ibtrace_test_args *a, struct nlattr **attrs,
+			     struct netlink_ext_ack *extack)
+{
+	if (a->iterations > IBTRACE_TEST_RNR_MAX_ITERATIONS) {
+		NL_SET_ERR_MSG_ATTR(extack, attrs[IBTRACE_A_TEST_ITERATIONS],
+				    "the RNR test runs at most "
+				    __stringify(IBTRACE_TEST_RNR_MAX_ITERATIONS)
+				    " iterations per timer code");
+		return -EINVAL;
+	}
+	if (!a->iterations)
+		a->iterations = IBTRACE_TEST_DEF_ITERATIONS;
+	return 0;
+}
+
 const struct ibtrace_test_def ibtrace_test_rnr = {
 	.name = "rnr",
 	.seed = "C09_130_01",
@@ -1086,6 +1102,7 @@ const struct ibtrace_test_def ibtrace_test_rnr = {
 	.smp = false,
 	.asserts = ibtrace_rnr_asserts,
 	.n_asserts = RNR_N_ASSERTS,
+	.check = ibtrace_rnr_check,
 	.run = ibtrace_rnr_run,
 	.data_size = sizeof(struct rnr_data),
 	.fill = ibtrace_rnr_fill,

@@ -151,17 +151,16 @@ static const struct rnr_priv *rnr_rsp_priv(const struct ibtrace_srv_conn *conn)
 	return (const struct rnr_priv *)conn->req;
 }
 
-/* Ours, of this version, with values in range. */
-static int rnr_rsp_check(struct ibtrace_srv_conn *conn, u32 *hold_ms)
+/* Values in range (the server checked the magic and the version). */
+static int rnr_rsp_check(struct ibtrace_srv_conn *conn)
 {
 	const struct rnr_priv *p = rnr_rsp_priv(conn);
 
-	if (be32_to_cpu(p->magic) != RNR_PRIV_MAGIC ||
-	    p->version != RNR_PRIV_VERSION ||
-	    p->code >= IBTRACE_TEST_RNR_CODES || p->rnr_retry > 7 ||
+	if (p->code >= IBTRACE_TEST_RNR_CODES || p->rnr_retry > 7 ||
 	    (p->flags & ~RNR_PRIV_RECV_POSTED))
 		return -EINVAL;
-	*hold_ms = be32_to_cpu(p->hold_ms);
+	conn->hold_ms = be32_to_cpu(p->hold_ms);
+	conn->mem = p->flags & RNR_PRIV_RECV_POSTED ? RNR_RSP_BUF_SIZE : 0;
 	return 0;
 }
 
@@ -212,6 +211,7 @@ static int rnr_rsp_fill(struct sk_buff *skb,
 const struct ibtrace_srv_service ibtrace_srv_rnr = {
 	.name = "rnr",
 	.magic = RNR_PRIV_MAGIC,
+	.version = RNR_PRIV_VERSION,
 	.check = rnr_rsp_check,
 	.setup = rnr_rsp_setup,
 	.release = rnr_rsp_release,

@@ -6,8 +6,9 @@
  * module parameter "server" at load). Then one RDMA CM ID listens on the
  * chosen port of every address of init_net (TCP port space); a request
  * on a device the server does not serve, with private data of no known
- * service, asking for a hold over max-hold-ms, or beyond max-conns
- * connections is rejected, with the bound it hit named in the rejection's
+ * service or of a version of its request the server does not speak,
+ * asking for a hold over max-hold-ms or buffers over max-mem-kb, or beyond
+ * max-conns connections is rejected, with the bound it hit named in the rejection's
  * private data (struct ibtrace_srv_rej), in the log and in a counter.
  *
  * A connection lives until the client disconnects, or its hold plus
@@ -43,6 +44,7 @@ MODULE_PARM_DESC(server,
 
 static const struct ibtrace_srv_service *const srv_services[] = {
 	&ibtrace_srv_rnr,
+	&ibtrace_srv_perf,
 };
 
 /* Serialises start, stop, show and unload. */
@@ -175,6 +177,47 @@ static const struct ibtrace_srv_service *srv_service(const u8 *req)
 	return NULL;
 }
 
+/*
+ * Whether @conn's request (service found or not) is one the server
+ * takes. Return: 0, or the counter of the refusal with its reason in
+ * @text.
+ */
+static unsigned int srv_check(struct ibtrace_srv_conn *conn, char *text,
+			      size_t len)
+{
+	const struct ibtrace_srv_cfg *cfg = &srv.cfg;
+	const struct ibtrace_srv_service *svc = conn->svc;
+	u8 version = conn->req[4];
+
+	if (!svc) {
+		strscpy(text, "not an ibtrace request (private data)", len);
+		return IBTRACE_SERVER_STAT_REJ_FOREIGN;
+	}
+	if (version != svc->version) {
+		snprintf(text, len,
+			 "%s request version %u: this server speaks version %u",
+			 svc->name, version, svc->version);
+		return IBTRACE_SERVER_STAT_REJ_VERSION;
+	}
+	if (svc->check(conn)) {
+		snprintf(text, len, "not a valid %s request (private data)",
+			 svc->name);
+		return IBTRACE_SERVER_STAT_REJ_FOREIGN;
+	}
+	if (conn->hold_ms > cfg->max_hold_ms) {
+		snprintf(text, len, "hold %u ms over the server's max-hold-ms %u",
+			 conn->hold_ms, cfg->max_hold_ms);
+		return IBTRACE_SERVER_STAT_REJ_HOLD;
+	}
+	if (conn->mem > (u64)cfg->max_mem_kb * 1024) {
+		snprintf(text, len,
+			 "%llu KiB of buffers over the server's max-mem-kb %u",
+			 DIV_ROUND_UP_ULL(conn->mem, 1024), cfg->max_mem_kb);
+		return IBTRACE_SERVER_STAT_REJ_MEM;
+	}
+	return 0;
+}
+
 /* A new connection request on @id (a new ID). Non-zero: destroy @id. */
 static int srv_request(struct rdma_cm_id *id, const struct rdma_cm_event *ev)
 {
@@ -182,7 +225,7 @@ static int srv_request(struct rdma_cm_id *id, const struct rdma_cm_event *ev)
 	struct rdma_conn_param param = {};
 	struct ibtrace_srv_conn *conn;
 	char text[IBTRACE_SRV_REJ_TEXT];
-	u32 hold_ms;
+	unsigned int stat;
 	int err;
 
 	if (cfg->dev_only && id->device->index != cfg->dev_index) {
@@ -200,20 +243,12 @@ static int srv_request(struct rdma_cm_id *id, const struct rdma_cm_event *ev)
 		       min_t(u8, ev->param.conn.private_data_len,
 			     sizeof(conn->req)));
 	conn->svc = srv_service(conn->req);
-	if (!conn->svc || conn->svc->check(conn, &hold_ms)) {
+	stat = srv_check(conn, text, sizeof(text));
+	if (stat) {
 		kfree(conn);
-		return srv_reject(id, IBTRACE_SERVER_STAT_REJ_FOREIGN,
-				  "not an ibtrace request (private data)");
-	}
-	if (hold_ms > cfg->max_hold_ms) {
-		kfree(conn);
-		snprintf(text, sizeof(text),
-			 "hold %u ms over the server's max-hold-ms %u",
-			 hold_ms, cfg->max_hold_ms);
-		return srv_reject(id, IBTRACE_SERVER_STAT_REJ_HOLD, text);
+		return srv_reject(id, stat, text);
 	}
 	conn->id = id;
-	conn->hold_ms = hold_ms;
 	srv_peer_gid(id, &conn->peer);
 	INIT_LIST_HEAD(&conn->list);
 	INIT_DELAYED_WORK(&conn->reap, srv_reap);
@@ -257,7 +292,7 @@ static int srv_request(struct rdma_cm_id *id, const struct rdma_cm_event *ev)
 	srv.stats[IBTRACE_SERVER_STAT_ACCEPTED]++;
 	list_add_tail(&conn->list, &srv.conns);
 	queue_delayed_work(srv.wq, &conn->reap,
-			   msecs_to_jiffies(hold_ms + IBTRACE_SRV_SLACK_MS));
+			   msecs_to_jiffies(conn->hold_ms + IBTRACE_SRV_SLACK_MS));
 	spin_unlock(&srv.lock);
 	return 0;
 
@@ -276,6 +311,11 @@ static int srv_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 	switch (ev->event) {
 	case RDMA_CM_EVENT_CONNECT_REQUEST:
 		return srv_request(id, ev);
+	case RDMA_CM_EVENT_ESTABLISHED:
+		if (conn && conn->svc->established &&
+		    conn->svc->established(conn))
+			srv_reap_now(conn);
+		return 0;
 	case RDMA_CM_EVENT_DISCONNECTED:
 	case RDMA_CM_EVENT_TIMEWAIT_EXIT:
 	case RDMA_CM_EVENT_CONNECT_ERROR:
@@ -382,10 +422,10 @@ int ibtrace_server_start(const struct ibtrace_srv_cfg *cfg,
 		goto err_id;
 	}
 	srv.listen = id;
-	pr_info("server listening on RDMA CM port %u (%s%s), max-conns %u, max-hold-ms %u\n",
+	pr_info("server listening on RDMA CM port %u (%s%s), max-conns %u, max-hold-ms %u, max-mem-kb %u\n",
 		cfg->port, cfg->dev_only ? "device " : "every device",
 		cfg->dev_only ? cfg->dev_name : "", cfg->max_conns,
-		cfg->max_hold_ms);
+		cfg->max_hold_ms, cfg->max_mem_kb);
 	mutex_unlock(&srv_mutex);
 	return 0;
 
@@ -507,6 +547,7 @@ int ibtrace_server_fill(struct sk_buff *skb)
 	    nla_put_u16(skb, IBTRACE_A_SERVER_PORT, cfg->port) ||
 	    nla_put_u32(skb, IBTRACE_A_SERVER_MAX_CONNS, cfg->max_conns) ||
 	    nla_put_u32(skb, IBTRACE_A_SERVER_MAX_HOLD_MS, cfg->max_hold_ms) ||
+	    nla_put_u32(skb, IBTRACE_A_SERVER_MAX_MEM_KB, cfg->max_mem_kb) ||
 	    (cfg->dev_only &&
 	     (nla_put_u32(skb, IBTRACE_A_DEV_INDEX, cfg->dev_index) ||
 	      nla_put_string(skb, IBTRACE_A_DEV_NAME, cfg->dev_name)))) {
@@ -539,6 +580,7 @@ int ibtrace_server_init(void)
 		.port = ibtrace_rnr_responder_port,
 		.max_conns = IBTRACE_SERVER_DEF_CONNS,
 		.max_hold_ms = IBTRACE_SERVER_DEF_HOLD_MS,
+		.max_mem_kb = IBTRACE_SERVER_DEF_MEM_KB,
 	};
 
 	if (!ibtrace_server_param)

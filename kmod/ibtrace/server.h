@@ -3,8 +3,9 @@
  * ibtrace - the module's RDMA CM service (server.c): off until an admin
  * starts it (IBTRACE_CMD_SERVER_START, or the module parameter "server"),
  * bounded in connections and hold time. A connection request names its
- * service by the first four bytes of its private data; today one service,
- * the RNR test's responder (rnr_responder.c). A new kind of test adds a
+ * service by the first four bytes of its private data and the version of
+ * its request by the fifth: the RNR test's responder (rnr_responder.c)
+ * and the perf test's buffer (perf_server.c). A new kind of test adds a
  * struct ibtrace_srv_service, not a second listener.
  */
 #ifndef _IBTRACE_SERVER_H
@@ -48,11 +49,17 @@ struct ibtrace_srv_conn;
  * struct ibtrace_srv_service - what a kind of connection does
  * @name: shown by SERVER_GET ("rnr")
  * @magic: first four bytes (big endian) of its requests' private data
- * @check: whether @conn->req is a valid request; sets *@hold_ms, the
- *	time the client may need the connection. Return: 0 or -EINVAL.
+ * @version: the request's version this server speaks (the fifth byte of
+ *	its private data); another version is rejected, both named
+ * @check: whether @conn->req is a valid request; sets @conn->hold_ms, the
+ *	time the client may need the connection, and @conn->mem, the bytes
+ *	of buffers it asks for. Return: 0 or -EINVAL.
  * @setup: build the connection's verbs objects (GFP_KERNEL, may sleep)
  *	and fill in @param for the accept. Return: 0 or a negative errno,
  *	with nothing left to release.
+ * @established: optional: the connection is up (CM handler context, may
+ *	sleep): e.g. send the client its first message. Return: 0, or a
+ *	negative errno to close the connection.
  * @release: free what @setup built (before the CM ID goes)
  * @fill: the service's attributes of a connection (in an
  *	%IBTRACE_A_SERVER_CONN nest), under the server's spinlock
@@ -60,9 +67,11 @@ struct ibtrace_srv_conn;
 struct ibtrace_srv_service {
 	const char *name;
 	u32 magic;
-	int (*check)(struct ibtrace_srv_conn *conn, u32 *hold_ms);
+	u8 version;
+	int (*check)(struct ibtrace_srv_conn *conn);
 	int (*setup)(struct ibtrace_srv_conn *conn,
 		     struct rdma_conn_param *param);
+	int (*established)(struct ibtrace_srv_conn *conn);
 	void (*release)(struct ibtrace_srv_conn *conn);
 	int (*fill)(struct sk_buff *skb, const struct ibtrace_srv_conn *conn);
 };
@@ -76,6 +85,7 @@ struct ibtrace_srv_service {
  * @peer: the client's address as a GID
  * @t_start: ktime_get_ns() at the accept
  * @hold_ms: the hold the client asked for
+ * @mem: bytes of buffers the client asked for
  * @priv: the service's state
  * @reap: destroys the connection (disconnect, expiry, device removal)
  * @reaping: being destroyed; under the server's lock
@@ -88,6 +98,7 @@ struct ibtrace_srv_conn {
 	union ib_gid peer;
 	u64 t_start;
 	u32 hold_ms;
+	u64 mem;
 	void *priv;
 	struct delayed_work reap;
 	bool reaping;
@@ -98,6 +109,7 @@ struct ibtrace_srv_conn {
  * @port: RDMA CM port
  * @max_conns: connections at once
  * @max_hold_ms: longest hold a client may ask for
+ * @max_mem_kb: most buffer memory a connection may ask for, KiB
  * @dev_index: the only device served, when @dev_only
  * @dev_only: serve one device only
  * @dev_name: its name
@@ -106,6 +118,7 @@ struct ibtrace_srv_cfg {
 	u16 port;
 	u32 max_conns;
 	u32 max_hold_ms;
+	u32 max_mem_kb;
 	u32 dev_index;
 	bool dev_only;
 	char dev_name[IB_DEVICE_NAME_MAX];
@@ -113,6 +126,9 @@ struct ibtrace_srv_cfg {
 
 /* rnr_responder.c */
 extern const struct ibtrace_srv_service ibtrace_srv_rnr;
+
+/* perf_server.c */
+extern const struct ibtrace_srv_service ibtrace_srv_perf;
 
 /* server.c */
 extern bool ibtrace_server_param;

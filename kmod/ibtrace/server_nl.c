@@ -18,14 +18,20 @@ static struct netlink_range_validation ibtrace_server_hold_range = {
 	.min = IBTRACE_SERVER_MIN_HOLD_MS, .max = IBTRACE_SERVER_MAX_HOLD_MS,
 };
 
+static struct netlink_range_validation ibtrace_server_mem_range = {
+	.min = IBTRACE_SERVER_MIN_MEM_KB, .max = IBTRACE_SERVER_MAX_MEM_KB,
+};
+
 const struct nla_policy
-ibtrace_server_start_policy[IBTRACE_A_SERVER_MAX_HOLD_MS + 1] = {
+ibtrace_server_start_policy[IBTRACE_A_SERVER_MAX_MEM_KB + 1] = {
 	IBTRACE_NL_DEV_POLICY,
 	[IBTRACE_A_SERVER_PORT] = NLA_POLICY_MIN(NLA_U16, 1),
 	[IBTRACE_A_SERVER_MAX_CONNS] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_server_conns_range),
 	[IBTRACE_A_SERVER_MAX_HOLD_MS] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_server_hold_range),
+	[IBTRACE_A_SERVER_MAX_MEM_KB] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_server_mem_range),
 };
 
 /* The server's state, as the reply to @info. */
@@ -67,6 +73,7 @@ int ibtrace_nl_server_start_doit(struct sk_buff *skb, struct genl_info *info)
 		.port = ibtrace_rnr_responder_port,
 		.max_conns = IBTRACE_SERVER_DEF_CONNS,
 		.max_hold_ms = IBTRACE_SERVER_DEF_HOLD_MS,
+		.max_mem_kb = IBTRACE_SERVER_DEF_MEM_KB,
 	};
 	struct ibtrace_dev *dev;
 	int err;
@@ -83,6 +90,8 @@ int ibtrace_nl_server_start_doit(struct sk_buff *skb, struct genl_info *info)
 	if (attrs[IBTRACE_A_SERVER_MAX_HOLD_MS])
 		cfg.max_hold_ms =
 			nla_get_u32(attrs[IBTRACE_A_SERVER_MAX_HOLD_MS]);
+	if (attrs[IBTRACE_A_SERVER_MAX_MEM_KB])
+		cfg.max_mem_kb = nla_get_u32(attrs[IBTRACE_A_SERVER_MAX_MEM_KB]);
 	if (attrs[IBTRACE_A_DEV_NAME] || attrs[IBTRACE_A_DEV_INDEX]) {
 		err = ibtrace_nl_get_dev(attrs, info->extack, &dev);
 		if (err)

@@ -31,6 +31,7 @@ const struct ibtrace_test_def *const ibtrace_tests[] = {
 	&ibtrace_test_guidinfo,
 	&ibtrace_test_rnr,
 	&ibtrace_test_limit,
+	&ibtrace_test_perf,
 };
 
 const unsigned int ibtrace_n_tests = ARRAY_SIZE(ibtrace_tests);

@@ -36,6 +36,7 @@ struct ibtrace_assert_def {
 };
 
 struct ibtrace_test_job;
+struct ibtrace_test_args;
 
 /**
  * enum ibtrace_test_fill - how much of its results a test puts in a message
@@ -61,6 +62,9 @@ enum ibtrace_test_fill {
  *	without an SMI (not applicable) and provides the address handle
  * @asserts: its assertions
  * @n_asserts: number of @asserts
+ * @check: optional: the test's own checks of a request and defaults of
+ *	its arguments, after the framework parsed @args; says what is wrong
+ *	in @extack. Return: 0 or -EINVAL.
  * @run: the test; called once in the job's work item, may sleep. It ends
  *	the job early with ibtrace_test_abort(); it must leave the DUT as it
  *	found it and say so with ibtrace_test_restored().
@@ -78,6 +82,8 @@ struct ibtrace_test_def {
 	bool smp;
 	const struct ibtrace_assert_def *asserts;
 	unsigned int n_asserts;
+	int (*check)(struct ibtrace_test_args *args, struct nlattr **attrs,
+		     struct netlink_ext_ack *extack);
 	void (*run)(struct ibtrace_test_job *job);
 	size_t data_size;
 	int (*fill)(struct sk_buff *skb, const struct ibtrace_test_job *job,
@@ -96,7 +102,8 @@ struct ibtrace_test_def {
  * @rnr_all: test every timer code instead of @rnr_timer
  * @rnr_retry: rnr_retry of the requester (0..7; 7 only with @deadline_ms)
  * @size: bytes of a message, 0 = the path MTU
- * @iterations: runs per case
+ * @iterations: runs per case (the RNR test), operations (the perf test);
+ *	0 when the request has none: the test's check() sets its default
  * @poll: &enum ibtrace_test_poll
  * @peer: peer mode: @peer_gid is the responder's host
  * @peer_gid: GID of the peer (peer mode)
@@ -109,6 +116,10 @@ struct ibtrace_test_def {
  * @limit_max: most objects of a kind, 0 = no bound
  * @limit_width: object sets made first
  * @limit_budget_mb: memory the objects of one kind may take (estimated)
+ * @perf_op: the perf test's &enum ibtrace_perf_op
+ * @perf_seg_size: bytes of one of its segments
+ * @perf_segs: segments of one of its operations
+ * @perf_pipeline: its operations in flight
  */
 struct ibtrace_test_args {
 	struct ibtrace_smp_route route;
@@ -131,6 +142,10 @@ struct ibtrace_test_args {
 	u32 limit_max;
 	u32 limit_width;
 	u32 limit_budget_mb;
+	u8 perf_op;
+	u32 perf_seg_size;
+	u32 perf_segs;
+	u32 perf_pipeline;
 };
 
 /**
@@ -300,6 +315,9 @@ extern const struct ibtrace_test_def ibtrace_test_guidinfo;
 
 /* limit.c */
 extern const struct ibtrace_test_def ibtrace_test_limit;
+
+/* perf.c */
+extern const struct ibtrace_test_def ibtrace_test_perf;
 
 /* rnr.c */
 extern const struct ibtrace_test_def ibtrace_test_rnr;

@@ -26,8 +26,16 @@ static struct netlink_range_validation ibtrace_test_budget_range = {
 	.min = 1, .max = IBTRACE_TEST_LIMIT_MAX_BUDGET_MB,
 };
 
+static struct netlink_range_validation ibtrace_test_iterations_range = {
+	.min = 1, .max = IBTRACE_TEST_PERF_MAX_ITERATIONS,
+};
+
+static struct netlink_range_validation ibtrace_test_seg_size_range = {
+	.min = 1, .max = IBTRACE_TEST_PERF_MAX_BYTES,
+};
+
 const struct nla_policy
-ibtrace_test_run_policy[IBTRACE_A_TEST_LIMIT_BUDGET_MB + 1] = {
+ibtrace_test_run_policy[IBTRACE_A_TEST_PERF_PIPELINE + 1] = {
 	IBTRACE_NL_PORT_POLICY,
 	[IBTRACE_A_TEST_NAME] = { .type = NLA_NUL_STRING,
 				  .len = IBTRACE_TEST_NAME_MAX - 1 },
@@ -49,8 +57,9 @@ ibtrace_test_run_policy[IBTRACE_A_TEST_LIMIT_BUDGET_MB + 1] = {
 	[IBTRACE_A_TEST_RNR_RETRY] = NLA_POLICY_MAX(NLA_U8, 7),
 	[IBTRACE_A_TEST_SIZE] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_test_size_range),
+	/* Each test has its own bound (its check()); this is the largest. */
 	[IBTRACE_A_TEST_ITERATIONS] =
-		NLA_POLICY_RANGE(NLA_U32, 1, IBTRACE_TEST_RNR_MAX_ITERATIONS),
+		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_test_iterations_range),
 	[IBTRACE_A_TEST_POLL] =
 		NLA_POLICY_MAX(NLA_U8, IBTRACE_TEST_POLL_EVENT),
 	[IBTRACE_A_TEST_RNR_RECV_POSTED] = { .type = NLA_FLAG },
@@ -66,6 +75,14 @@ ibtrace_test_run_policy[IBTRACE_A_TEST_LIMIT_BUDGET_MB + 1] = {
 		NLA_POLICY_RANGE(NLA_U32, 1, IBTRACE_TEST_LIMIT_MAX_WIDTH),
 	[IBTRACE_A_TEST_LIMIT_BUDGET_MB] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_test_budget_range),
+	[IBTRACE_A_TEST_PERF_OP] =
+		NLA_POLICY_MAX(NLA_U8, IBTRACE_PERF_OP_RDMA_WRITE),
+	[IBTRACE_A_TEST_PERF_SEG_SIZE] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_test_seg_size_range),
+	[IBTRACE_A_TEST_PERF_SEGS] =
+		NLA_POLICY_RANGE(NLA_U32, 1, IBTRACE_TEST_PERF_MAX_SEGS),
+	[IBTRACE_A_TEST_PERF_PIPELINE] =
+		NLA_POLICY_RANGE(NLA_U32, 1, IBTRACE_TEST_PERF_MAX_PIPELINE),
 };
 
 const struct nla_policy ibtrace_test_job_policy[IBTRACE_A_TEST_JOB + 1] = {
@@ -116,7 +133,7 @@ static int ibtrace_test_parse_rnr(struct nlattr **attrs,
 	}
 	args->size = ibtrace_nl_get_u32(attrs, IBTRACE_A_TEST_SIZE, 0);
 	args->iterations = ibtrace_nl_get_u32(attrs, IBTRACE_A_TEST_ITERATIONS,
-					      IBTRACE_TEST_DEF_ITERATIONS);
+					      0);
 	args->poll = IBTRACE_TEST_POLL_BUSY;
 	if (attrs[IBTRACE_A_TEST_POLL])
 		args->poll = nla_get_u8(attrs[IBTRACE_A_TEST_POLL]);
@@ -194,8 +211,13 @@ static int ibtrace_test_parse(struct nlattr **attrs, struct ibtrace_port *port,
 int ibtrace_nl_test_check(struct ibtrace_job *job, struct ibtrace_port *port,
 			  struct genl_info *info)
 {
-	return ibtrace_test_parse(info->attrs, port, info->extack,
-				  &ibtrace_test_job(job)->args);
+	struct ibtrace_test_job *tj = ibtrace_test_job(job);
+	int err;
+
+	err = ibtrace_test_parse(info->attrs, port, info->extack, &tj->args);
+	if (err || !tj->def->check)
+		return err;
+	return tj->def->check(&tj->args, info->attrs, info->extack);
 }
 
 /**

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ibtrace - a registered memory region: zeroed pages, mapped for the
+ * device, behind a fast-registration MR (ib_alloc_mr()) that a REG_MR work
+ * request on the caller's QP opens to the access it needs. The pages need
+ * not be contiguous: the MR makes them one virtual range. No global rkey
+ * is used; the region is open only to the QP's peer, only for what the
+ * test asked (read or write), only while the region lives.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/gfp.h>
+#include <linux/mm.h>
+
+#include "region.h"
+
+static void region_free_pages(struct ibtrace_region *r)
+{
+	struct scatterlist *sg;
+	unsigned int i;
+
+	for_each_sgtable_sg(&r->sgt, sg, i)
+		if (sg_page(sg))
+			__free_page(sg_page(sg));
+	sg_free_table(&r->sgt);
+}
+
+/**
+ * ibtrace_region_create() - pages and an MR for @bytes
+ * @r: the region, zeroed by the caller
+ * @pd: the PD of the MR
+ * @bytes: bytes needed (1 and up; the device's max_fast_reg_page_list_len
+ *	pages at most)
+ *
+ * Return: 0, or a negative errno with nothing left (-EINVAL: the device
+ * cannot map that many pages in one MR).
+ */
+int ibtrace_region_create(struct ibtrace_region *r, struct ib_pd *pd,
+			  u32 bytes)
+{
+	u32 npages = DIV_ROUND_UP(bytes, PAGE_SIZE);
+	struct scatterlist *sg;
+	unsigned int i;
+	int err, n;
+
+	r->ibdev = pd->device;
+	r->bytes = bytes;
+	if (!npages || npages > pd->device->attrs.max_fast_reg_page_list_len)
+		return -EINVAL;
+	err = sg_alloc_table(&r->sgt, npages, GFP_KERNEL);
+	if (err)
+		return err;
+	for_each_sgtable_sg(&r->sgt, sg, i) {
+		struct page *page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+
+		if (!page) {
+			err = -ENOMEM;
+			goto err_pages;
+		}
+		sg_set_page(sg, page, PAGE_SIZE, 0);
+	}
+	r->nents = ib_dma_map_sg(r->ibdev, r->sgt.sgl, npages,
+				 DMA_BIDIRECTIONAL);
+	if (r->nents <= 0) {
+		err = -ENOMEM;
+		goto err_pages;
+	}
+	r->mr = ib_alloc_mr(pd, IB_MR_TYPE_MEM_REG, npages);
+	if (IS_ERR(r->mr)) {
+		err = PTR_ERR(r->mr);
+		goto err_unmap;
+	}
+	n = ib_map_mr_sg(r->mr, r->sgt.sgl, r->nents, NULL, PAGE_SIZE);
+	if (n != r->nents) {
+		err = n < 0 ? n : -EINVAL;
+		goto err_mr;
+	}
+	return 0;
+
+err_mr:
+	ib_dereg_mr(r->mr);
+err_unmap:
+	ib_dma_unmap_sg(r->ibdev, r->sgt.sgl, npages, DMA_BIDIRECTIONAL);
+err_pages:
+	r->mr = NULL;
+	r->nents = 0;
+	region_free_pages(r);
+	return err;
+}
+
+/**
+ * ibtrace_region_reg_wr() - the work request that registers the region
+ * @r: the region, created
+ * @access: IB_ACCESS_* the MR opens (remote read or write, local write)
+ * @cqe: the request's completion entry
+ *
+ * Post it (signalled) before any work request that uses the region's
+ * keys on the same QP; the send queue keeps the order.
+ *
+ * Return: the work request, in @r.
+ */
+struct ib_send_wr *ibtrace_region_reg_wr(struct ibtrace_region *r,
+					 int access, struct ib_cqe *cqe)
+{
+	r->reg = (struct ib_reg_wr) {
+		.wr = {
+			.opcode = IB_WR_REG_MR,
+			.wr_cqe = cqe,
+			.send_flags = IB_SEND_SIGNALED,
+		},
+		.mr = r->mr,
+		.key = r->mr->rkey,
+		.access = access,
+	};
+	return &r->reg.wr;
+}
+
+/**
+ * ibtrace_region_destroy() - free what ibtrace_region_create() made
+ * @r: the region; created or not (zeroed)
+ *
+ * The QPs that used it must be gone (or in error, flushed).
+ */
+void ibtrace_region_destroy(struct ibtrace_region *r)
+{
+	if (!r->mr)
+		return;
+	ib_dereg_mr(r->mr);
+	ib_dma_unmap_sg(r->ibdev, r->sgt.sgl, r->sgt.orig_nents,
+			DMA_BIDIRECTIONAL);
+	region_free_pages(r);
+	r->mr = NULL;
+	r->nents = 0;
+}
