@@ -11,10 +11,12 @@
  *
  * KIND: ok (code 12, default), none (no private data), short (the first
  * 8 bytes: the CM pads them with zeros), magic, version, code (32), flags
- * (an unknown flag), retry (rnr_retry 8).
+ * (an unknown flag), retry (rnr_retry 8); and of the perf test's service:
+ * perf (an RDMA WRITE buffer of 4096 bytes), perf-version (version 2 of
+ * its request), perf-op (an unknown operation).
  * Output: one line per connection, "conn I established" or "conn I
- * rejected status S" (S: the CM's reject reason), then "established E
- * rejected R". With -W, the established connections are not closed by us:
+ * rejected status S" (S: the CM's reject reason) and, when an ibtrace
+ * server said why, "reason: TEXT"; then "established E rejected R". With -W, the established connections are not closed by us:
  * it waits up to MS (-H) for the server to close them and prints
  * "disconnected D" (the server's stop). Exit 0 when every connection ended
  * one of those ways, 1 on any other error, 2 on usage errors.
@@ -44,7 +46,29 @@ struct priv {
 	uint32_t hold_ms;
 } __attribute__((packed));
 
+/* The perf service's request, the same size. */
+struct perf_priv {
+	uint32_t magic;
+	uint8_t version;
+	uint8_t op;
+	uint8_t resv[2];
+	uint32_t bytes;
+	uint32_t hold_ms;
+	uint32_t resv2;
+} __attribute__((packed));
+
+/* An ibtrace server's rejection (its private data). */
+struct srv_rej {
+	uint32_t magic;
+	uint8_t version;
+	uint8_t reason;
+	uint8_t resv[2];
+	char text[96];
+} __attribute__((packed));
+
 static struct rdma_event_channel *ch;
+/* Private data of the newest event (at most 255 bytes). */
+static uint8_t ev_priv[256];
 
 /* The next CM event of @id, which must be @want; else a message. */
 static int next_event(struct rdma_cm_id *id, enum rdma_cm_event_type want,
@@ -63,6 +87,12 @@ static int next_event(struct rdma_cm_id *id, enum rdma_cm_event_type want,
 		return -1;
 	}
 	*copy = *ev;
+	/* The event's private data goes with the ack: keep a copy. */
+	if (ev->param.conn.private_data && ev->param.conn.private_data_len) {
+		memcpy(ev_priv, ev->param.conn.private_data,
+		       ev->param.conn.private_data_len);
+		copy->param.conn.private_data = ev_priv;
+	}
 	rdma_ack_cm_event(ev);
 	if (copy->id != id) {
 		fprintf(stderr, "a CM event (%s) of another connection\n",
@@ -78,8 +108,40 @@ static int next_event(struct rdma_cm_id *id, enum rdma_cm_event_type want,
 	return 0;
 }
 
-static int make_priv(const char *kind, struct priv *p, uint8_t *len)
+/* Any request this client sends. */
+union req {
+	struct priv rnr;
+	struct perf_priv perf;
+};
+
+static int make_perf_priv(const char *kind, struct perf_priv *p)
 {
+	struct perf_priv q = {
+		.magic = htonl(0x49425450),
+		.version = 1,
+		.op = 1,
+		.bytes = htonl(4096),
+		.hold_ms = htonl(60000),
+	};
+
+	if (!strcmp(kind, "perf-version"))
+		q.version = 2;
+	else if (!strcmp(kind, "perf-op"))
+		q.op = 2;
+	else if (strcmp(kind, "perf"))
+		return -1;
+	*p = q;
+	return 0;
+}
+
+static int make_priv(const char *kind, union req *r, uint8_t *len)
+{
+	struct priv *p = &r->rnr;
+
+	if (!strncmp(kind, "perf", 4)) {
+		*len = sizeof(r->perf);
+		return make_perf_priv(kind, &r->perf);
+	}
 	*p = (struct priv) {
 		.magic = htonl(0x49425452),
 		.version = 1,
@@ -110,7 +172,7 @@ static int make_priv(const char *kind, struct priv *p, uint8_t *len)
 }
 
 /* One connection; 1 established (kept in *out), 0 rejected, -1 error. */
-static int connect_one(struct addrinfo *ai, const struct priv *p,
+static int connect_one(struct addrinfo *ai, const union req *p,
 		       uint8_t len, struct rdma_cm_id **out)
 {
 	struct ibv_qp_init_attr qa = {
@@ -124,6 +186,7 @@ static int connect_one(struct addrinfo *ai, const struct priv *p,
 		.retry_count = 7,
 		.rnr_retry_count = 1,
 	};
+	const struct srv_rej *rej;
 	struct rdma_cm_event ev;
 	struct rdma_cm_id *id;
 
@@ -156,6 +219,10 @@ static int connect_one(struct addrinfo *ai, const struct priv *p,
 		goto err_qp;
 	}
 	printf("rejected status %d\n", ev.status);
+	rej = ev.param.conn.private_data;
+	if (rej && ev.param.conn.private_data_len >= sizeof(*rej) &&
+	    ntohl(rej->magic) == 0x49425452)
+		printf("reason: %.*s\n", (int)sizeof(rej->text), rej->text);
 	rdma_destroy_qp(id);
 	rdma_destroy_id(id);
 	return 0;
@@ -193,7 +260,7 @@ static int wait_disconnects(struct rdma_cm_id **ids, int n, int ms)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: ibtrace_rnr_cm [-p PORT] [-n N] [-H MS] [-W] [-k ok|none|short|magic|version|code|flags|retry] ADDRESS\n");
+		"usage: ibtrace_rnr_cm [-p PORT] [-n N] [-H MS] [-W] [-k ok|none|short|magic|version|code|flags|retry|perf|perf-version|perf-op] ADDRESS\n");
 	exit(2);
 }
 
@@ -207,7 +274,7 @@ int main(int argc, char **argv)
 	int wait_disc = 0;
 	struct addrinfo *ai;
 	struct rdma_cm_event ev;
-	struct priv p;
+	union req p;
 	uint8_t len;
 
 	while ((opt = getopt(argc, argv, "p:n:H:Wk:")) != -1) {
