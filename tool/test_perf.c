@@ -398,10 +398,10 @@ const struct ibt_test_def test_perf = {
 "  test run perf --peer GID [--peer-port PORT] [--iterations N] [--pipeline N]\n"
 "       [--poll busy|event] RR|RW [SEG_SIZE [NUM_SEGS]] [-v] [--detach]\n",
 	.usage		=
-"       ibtracectl [-j] [--pretty] [-d DEV] [-p PORT] test run perf --peer GID\n"
-"                  [--peer-port PORT] [--iterations N] [--pipeline N]\n"
-"                  [--poll busy|event] RR|RW [SEG_SIZE [NUM_SEGS]]\n"
-"                  [-v|--verbose] [--detach]\n",
+"       ibtracectl [-j] [--pretty] [-d DEV] [-p PORT] test run perf\n"
+"                  --peer GID [--peer-port PORT] [--iterations N]\n"
+"                  [--pipeline N] [--poll busy|event] RR|RW\n"
+"                  [SEG_SIZE [NUM_SEGS]] [-v|--verbose] [--detach]\n",
 	.help		=
 "perf: RDMA READ (RR) or WRITE (RW) latency and bandwidth of the local port\n"
 "(-d, -p; without -d the first Active port, InfiniBand or RoCE) against the\n"
