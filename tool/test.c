@@ -313,7 +313,8 @@ static int run_opt_index(int c)
 
 /*
  * Option @i of run_opts[]: into the options of the test run, if it takes
- * it (of every test that does, for a test the tool does not know).
+ * it; for a test the tool does not know, into those of the first test
+ * that takes it (so that its attribute is sent once).
  */
 static int run_opt(struct run *t, size_t i, const char *arg)
 {
@@ -332,7 +333,7 @@ static int run_opt(struct run *t, size_t i, const char *arg)
 		if (!(run_opts[i].tests & (1u << k)) || !run_uses(t, k))
 			continue;
 		ret = ibt_tests[k]->opt(t->args[k], run_opts[i].id[k], arg);
-		if (ret)
+		if (ret || !t->def)
 			return ret;
 	}
 	return 0;
@@ -385,8 +386,9 @@ static int run_opts_check(struct ibt *ctx, const struct run *t)
 			       t->name, run_opts[i].name,
 			       ibt_tests[k] ? ibt_tests[k]->name : "?");
 	}
+	/* a test the tool does not know: the kernel judges its options */
 	for (k = 0; ibt_tests[k] && k < TESTS_MAX; k++) {
-		if (!run_uses(t, k) || !ibt_tests[k]->check)
+		if (ibt_tests[k] != t->def || !ibt_tests[k]->check)
 			continue;
 		ret = ibt_tests[k]->check(t->args[k]);
 		if (ret)
