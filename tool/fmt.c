@@ -336,3 +336,8 @@ IBT_NAMES(ibt_test_poll_str, "unknown",
 IBT_NAMES(ibt_rnr_wire_str, "unknown",
 	[IBTRACE_RNR_WIRE_NOT_VISIBLE]		= "not_visible",
 	[IBTRACE_RNR_WIRE_TAPPED]		= "tapped")
+
+/* The operation of the perf test (enum ibtrace_perf_op), dapltest's word. */
+IBT_NAMES(ibt_perf_op_str, "?",
+	[IBTRACE_PERF_OP_RDMA_READ]		= "RR",
+	[IBTRACE_PERF_OP_RDMA_WRITE]		= "RW")

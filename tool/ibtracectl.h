@@ -364,6 +364,7 @@ const char *ibt_guid_quirks_str(uint32_t quirks, char *buf, size_t len);
 const char *ibt_ppm_pct_str(uint32_t ppm, char *buf, size_t len);
 int ibt_parse_rnr_timer(const char *s, uint32_t *code, bool *all);
 int ibt_parse_test_poll(const char *s, uint32_t *poll);
+int ibt_parse_perf_op(const char *s, uint32_t *op);
 
 /* fmt.c - pure, unit-tested by tests/unit.c */
 bool ibt_flags_str_done(uint32_t v, const char *zero, char *buf, size_t len);
@@ -392,6 +393,7 @@ const char *ibt_test_poll_str(unsigned int poll);
 const char *ibt_rnr_wire_str(unsigned int wire);
 const char *ibt_limit_object_str(unsigned int object);
 const char *ibt_limit_end_str(unsigned int end);
+const char *ibt_perf_op_str(unsigned int op);
 
 /* nl.c */
 /* an unsigned attribute's value, whatever its (policy-checked) size */

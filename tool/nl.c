@@ -183,6 +183,26 @@ static struct nla_policy ibt_policy[IBTRACE_A_MAX + 1] = {
 	[IBTRACE_A_TEST_LIMIT_WIDTH]	= U32,
 	[IBTRACE_A_TEST_LIMIT_BUDGET_MB] = U32,
 	[IBTRACE_A_TEST_LIMIT]		= { .type = NLA_NESTED },
+	[IBTRACE_A_TEST_PERF_OP]	= U8,
+	[IBTRACE_A_TEST_PERF_SEG_SIZE]	= U32,
+	[IBTRACE_A_TEST_PERF_SEGS]	= U32,
+	[IBTRACE_A_TEST_PERF_PIPELINE]	= U32,
+	[IBTRACE_A_TEST_PERF]		= { .type = NLA_NESTED },
+	[IBTRACE_A_SERVER_MAX_MEM_KB]	= U32,
+};
+
+static struct nla_policy ibt_perf_policy[IBTRACE_PERF_A_MAX + 1] = {
+	[IBTRACE_PERF_A_OPS]		= U64,
+	[IBTRACE_PERF_A_ERRORS]		= U64,
+	[IBTRACE_PERF_A_WC_STATUS]	= { .type = NLA_STRING },
+	[IBTRACE_PERF_A_BYTES]		= U64,
+	[IBTRACE_PERF_A_ELAPSED_NS]	= U64,
+	[IBTRACE_PERF_A_LAT_MIN_NS]	= U64,
+	[IBTRACE_PERF_A_LAT_MEDIAN_NS]	= U64,
+	[IBTRACE_PERF_A_LAT_P99_NS]	= U64,
+	[IBTRACE_PERF_A_LAT_MAX_NS]	= U64,
+	[IBTRACE_PERF_A_SERVER_VERSION]	= U32,
+	[IBTRACE_PERF_A_SEGS]		= U32,
 };
 
 static struct nla_policy ibt_limit_policy[IBTRACE_LIMIT_A_MAX + 1] = {
@@ -306,6 +326,8 @@ static struct nla_policy ibt_server_conn_policy[IBTRACE_SERVER_CONN_A_MAX + 1] =
 	[IBTRACE_SERVER_CONN_A_HOLD_MS]		= U32,
 	[IBTRACE_SERVER_CONN_A_RNR_TIMER]	= U8,
 	[IBTRACE_SERVER_CONN_A_RNR_RECV_POSTED]	= { .type = NLA_FLAG },
+	[IBTRACE_SERVER_CONN_A_PERF_OP]		= U8,
+	[IBTRACE_SERVER_CONN_A_PERF_BYTES]	= U32,
 };
 
 static struct nla_policy ibt_server_stat_policy[IBTRACE_SERVER_STAT_MAX + 1] = {
@@ -315,6 +337,8 @@ static struct nla_policy ibt_server_stat_policy[IBTRACE_SERVER_STAT_MAX + 1] = {
 	[IBTRACE_SERVER_STAT_REJ_HOLD]		= U64,
 	[IBTRACE_SERVER_STAT_REJ_DEV]		= U64,
 	[IBTRACE_SERVER_STAT_REJ_ERROR]		= U64,
+	[IBTRACE_SERVER_STAT_REJ_VERSION]	= U64,
+	[IBTRACE_SERVER_STAT_REJ_MEM]		= U64,
 };
 
 static struct nla_policy ibt_ctrl_policy[CTRL_ATTR_MAX + 1] = {
@@ -379,6 +403,11 @@ static const char *const ibt_attr_names[IBTRACE_A_MAX + 1] = {
 	[IBTRACE_A_TEST_LIMIT_MAX]	= "test_limit_max",
 	[IBTRACE_A_TEST_LIMIT_WIDTH]	= "test_limit_width",
 	[IBTRACE_A_TEST_LIMIT_BUDGET_MB] = "test_limit_budget_mb",
+	[IBTRACE_A_TEST_PERF_OP]	= "test_perf_op",
+	[IBTRACE_A_TEST_PERF_SEG_SIZE]	= "test_perf_seg_size",
+	[IBTRACE_A_TEST_PERF_SEGS]	= "test_perf_segs",
+	[IBTRACE_A_TEST_PERF_PIPELINE]	= "test_perf_pipeline",
+	[IBTRACE_A_SERVER_MAX_MEM_KB]	= "server_max_mem_kb",
 };
 
 /* The nests of an ibtrace message: their policies and names in errors. */
@@ -406,6 +435,8 @@ static const struct ibt_nest ibt_nests[] = {
 	  "RNR timer code" },
 	{ IBTRACE_A_TEST_LIMIT, IBTRACE_LIMIT_A_MAX, ibt_limit_policy,
 	  "limit figures" },
+	{ IBTRACE_A_TEST_PERF, IBTRACE_PERF_A_MAX, ibt_perf_policy,
+	  "perf figures" },
 	{ IBTRACE_A_SERVER_CONN, IBTRACE_SERVER_CONN_A_MAX,
 	  ibt_server_conn_policy, "server connection" },
 	{ IBTRACE_A_SERVER_STATS, IBTRACE_SERVER_STAT_MAX,

@@ -10,6 +10,7 @@
 #include <arpa/inet.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include <linux/ibtrace_sim.h>
 
@@ -345,4 +346,17 @@ int ibt_parse_test_poll(const char *s, uint32_t *poll)
 	else
 		return -1;
 	return 0;
+}
+
+/* The perf test's operation: RR or RW, in either case (enum ibtrace_perf_op). */
+int ibt_parse_perf_op(const char *s, uint32_t *op)
+{
+	uint32_t k;
+
+	for (k = 0; s && k <= IBTRACE_PERF_OP_RDMA_WRITE; k++)
+		if (!strcasecmp(s, ibt_perf_op_str(k))) {
+			*op = k;
+			return 0;
+		}
+	return -1;
 }

@@ -1,18 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * server object: the module's RDMA CM server, which peer hosts' tests
- * (test run rnr --peer) connect to. Off until an admin starts it
+ * (test run rnr --peer, test run perf) connect to. Off until an admin starts it
  * (IBTRACE_CMD_SERVER_START, _STOP, _GET; all need CAP_NET_ADMIN).
  *
  *   ibtracectl [-j] [-d DEV] server start [--port N] [--max-conns N]
- *              [--max-hold MS]
+ *              [--max-hold MS] [--max-mem-kb N]
  *   ibtracectl [-j] server stop
  *   ibtracectl [-j] server [show]
  *
  * Text (show, and start after starting):
- *   server running address :: port 7471 dev any max_conns 16 max_hold_ms 60000
- *   conns 1 accepted 3 rej_foreign 1 rej_conns 0 rej_hold 1 rej_dev 0 rej_error 0
+ *   server running address :: port 7471 dev any max_conns 16 max_hold_ms 60000 max_mem_kb 8192
+ *   conns 2 accepted 3 rej_foreign 1 rej_conns 0 rej_hold 1 rej_dev 0 rej_error 0 rej_version 0 rej_mem 0
  *   client rnr peer_gid fe80::5054:ff:fe12:3401 dev rxe0 port 1 age_ms 812 hold_ms 4000 rnr_timer 12
+ *   client perf peer_gid fe80::5054:ff:fe12:3402 dev rxe0 port 1 age_ms 20 hold_ms 60000 perf_op RW perf_bytes 4096
  * or "server stopped" when it does not run; stop prints
  *   server stopped closed 2
  *
@@ -23,11 +24,15 @@
  *   dev          string  the only device served ("any": every device)
  *   max_conns    number  connections held at once, at most
  *   max_hold_ms  number  longest hold a client may ask for
+ *   max_mem_kb   number  memory (buffers) one connection may take, KiB
  *   conns        number  connections held (stop: closed)
  *   stats        object  accepted, rej_foreign, rej_conns, rej_hold,
- *                        rej_dev, rej_error: counters since the start
+ *                        rej_dev, rej_error, rej_version (a request's
+ *                        version not spoken), rej_mem (buffers over
+ *                        max_mem_kb): counters since the start
  *   clients      array   per connection: service, peer_gid, dev, port,
- *                        age_ms, hold_ms, rnr_timer, rnr_recv_posted
+ *                        age_ms, hold_ms, rnr_timer, rnr_recv_posted,
+ *                        perf_op ("RR", "RW"), perf_bytes
  */
 #include <getopt.h>
 #include <stddef.h>
@@ -48,6 +53,8 @@ static const struct ibt_num_key server_stats[] = {
 	{ IBTRACE_SERVER_STAT_REJ_HOLD,		"rej_hold" },
 	{ IBTRACE_SERVER_STAT_REJ_DEV,		"rej_dev" },
 	{ IBTRACE_SERVER_STAT_REJ_ERROR,	"rej_error" },
+	{ IBTRACE_SERVER_STAT_REJ_VERSION,	"rej_version" },
+	{ IBTRACE_SERVER_STAT_REJ_MEM,		"rej_mem" },
 };
 
 /* The server's address and port, then (after dev) its bounds. */
@@ -56,9 +63,13 @@ static const struct ibt_num_key server_keys[] = {
 	{ IBTRACE_A_SERVER_PORT,	"port" },
 	{ IBTRACE_A_SERVER_MAX_CONNS,	"max_conns" },
 	{ IBTRACE_A_SERVER_MAX_HOLD_MS,	"max_hold_ms" },
+	{ IBTRACE_A_SERVER_MAX_MEM_KB,	"max_mem_kb" },
 };
 
-/* A client connection's fields, after its service. */
+/*
+ * A client connection's fields, after its service; the perf operation
+ * (a name) goes between the last two.
+ */
 static const struct ibt_num_key conn_keys[] = {
 	{ IBTRACE_SERVER_CONN_A_PEER_GID,	"peer_gid" },
 	{ IBTRACE_SERVER_CONN_A_DEV_NAME,	"dev" },
@@ -67,15 +78,17 @@ static const struct ibt_num_key conn_keys[] = {
 	{ IBTRACE_SERVER_CONN_A_HOLD_MS,	"hold_ms" },
 	{ IBTRACE_SERVER_CONN_A_RNR_TIMER,	"rnr_timer" },
 	{ IBTRACE_SERVER_CONN_A_RNR_RECV_POSTED, "rnr_recv_posted" },
+	{ IBTRACE_SERVER_CONN_A_PERF_BYTES,	"perf_bytes" },
 };
 
 static void server_usage(FILE *f)
 {
 	fputs("Usage: ibtracectl [-j] [--pretty] [-d DEV] server start [--port N]\n"
-	      "                  [--max-conns N] [--max-hold MS]\n"
+	      "                  [--max-conns N] [--max-hold MS] [--max-mem-kb N]\n"
 	      "       ibtracectl [-j] [--pretty] server stop\n"
 	      "       ibtracectl [-j] [--pretty] server [show]\n"
-	      "The module's RDMA CM server, for peer hosts' tests (test run rnr --peer).\n"
+	      "The module's RDMA CM server, for peer hosts' tests (test run rnr --peer,\n"
+	      "test run perf).\n"
 	      "Nothing listens until an admin starts it; all three need CAP_NET_ADMIN.\n"
 	      "  -d DEV              accept connections on DEV only (default: every device)\n"
 	      "  --port N            RDMA CM port, 1..65535 (default: the module parameter\n"
@@ -85,12 +98,15 @@ static void server_usage(FILE *f)
 		"                      one more is rejected\n"
 		"  --max-hold MS       longest hold a client may ask for, %d..%d ms\n"
 		"                      (default %d); a request for more is rejected\n"
+		"  --max-mem-kb N      memory (buffers) one connection may take, %d..%d KiB\n"
+		"                      (default %d); a request for more is rejected\n"
 		"show prints the address and port listened on, the bounds, the counters\n"
 		"and one line per connected client (its GID). Exit 14: start while the\n"
 		"server runs; 1: stop while it does not.\n",
 		IBTRACE_SERVER_MAX_CONNS, IBTRACE_SERVER_DEF_CONNS,
 		IBTRACE_SERVER_MIN_HOLD_MS, IBTRACE_SERVER_MAX_HOLD_MS,
-		IBTRACE_SERVER_DEF_HOLD_MS);
+		IBTRACE_SERVER_DEF_HOLD_MS, IBTRACE_SERVER_MIN_MEM_KB,
+		IBTRACE_SERVER_MAX_MEM_KB, IBTRACE_SERVER_DEF_MEM_KB);
 }
 
 static int server_help(struct ibt *ctx)
@@ -129,6 +145,10 @@ static int show_conn(struct ibt *ctx, void *arg, struct nlattr *nest)
 			      json_object_new_string(nla_get_string(tb[IBTRACE_SERVER_CONN_A_SERVICE])),
 			      " %s", nla_get_string(tb[IBTRACE_SERVER_CONN_A_SERVICE]));
 	ibt_out_nla_keys(ctx, conn_keys, "gsuuuub", tb);
+	if (tb[IBTRACE_SERVER_CONN_A_PERF_OP])
+		ibt_out_str(ctx, "perf_op",
+			    ibt_perf_op_str(nla_get_u8(tb[IBTRACE_SERVER_CONN_A_PERF_OP])));
+	ibt_out_nla_keys(ctx, conn_keys + 7, "u", tb);
 	ibt_out_eol(ctx);
 	ibt_out_obj_end(ctx);
 	return 0;
@@ -152,7 +172,7 @@ static int server_cb(struct ibt *ctx, struct nlmsghdr *nlh, struct nlattr **tb,
 	if (running)
 		ibt_out_str(ctx, "dev", tb[IBTRACE_A_DEV_NAME] ?
 			    nla_get_string(tb[IBTRACE_A_DEV_NAME]) : "any");
-	ibt_out_nla_keys(ctx, server_keys + 2, "uu", tb);
+	ibt_out_nla_keys(ctx, server_keys + 2, "uuu", tb);
 	if (!running && tb[IBTRACE_A_SERVER_CONNS])
 		ibt_out_u64(ctx, "closed",
 			    nla_get_u32(tb[IBTRACE_A_SERVER_CONNS]));
@@ -193,8 +213,8 @@ static int server_request(struct ibt *ctx, struct nl_msg *msg)
 
 /* The options of server start. */
 struct start_opts {
-	uint32_t port, conns, hold;
-	bool has_port, has_conns, has_hold, help;
+	uint32_t port, conns, hold, mem_kb;
+	bool has_port, has_conns, has_hold, has_mem_kb, help;
 };
 
 /*
@@ -218,7 +238,9 @@ static int server_send(struct ibt *ctx, uint8_t cmd, const struct start_opts *o)
 	     (o->has_conns &&
 	      nla_put_u32(msg, IBTRACE_A_SERVER_MAX_CONNS, o->conns) < 0) ||
 	     (o->has_hold &&
-	      nla_put_u32(msg, IBTRACE_A_SERVER_MAX_HOLD_MS, o->hold) < 0))) {
+	      nla_put_u32(msg, IBTRACE_A_SERVER_MAX_HOLD_MS, o->hold) < 0) ||
+	     (o->has_mem_kb &&
+	      nla_put_u32(msg, IBTRACE_A_SERVER_MAX_MEM_KB, o->mem_kb) < 0))) {
 		nlmsg_free(msg);
 		return ibt_err(IBT_EXIT_ERR, "netlink request too large");
 	}
@@ -247,6 +269,7 @@ enum {
 	OPT_PORT = 0x200,
 	OPT_MAX_CONNS,
 	OPT_MAX_HOLD,
+	OPT_MAX_MEM_KB,
 };
 
 #define START_OPT(f)	offsetof(struct start_opts, f)
@@ -259,6 +282,9 @@ static const struct ibt_num_opt start_nums[] = {
 	  "", "", START_OPT(conns), START_OPT(has_conns) },
 	{ "max-hold", OPT_MAX_HOLD, "--max-hold", IBTRACE_SERVER_MIN_HOLD_MS,
 	  IBTRACE_SERVER_MAX_HOLD_MS, "", "", START_OPT(hold), START_OPT(has_hold) },
+	{ "max-mem-kb", OPT_MAX_MEM_KB, "--max-mem-kb", IBTRACE_SERVER_MIN_MEM_KB,
+	  IBTRACE_SERVER_MAX_MEM_KB, "", " KiB", START_OPT(mem_kb),
+	  START_OPT(has_mem_kb) },
 };
 
 static int server_start(struct ibt *ctx)

@@ -15,18 +15,28 @@
  *              [--deadline MS] [--recv-posted] [-v] [--detach]
  *   ibtracectl [-j] [-d DEV] [-p PORT] test run limit [-m MAX] [-w WIDTH]
  *              [--budget MB] [OBJECT...] [-v] [--detach]
+ *   ibtracectl [-j] [-d DEV] [-p PORT] test run perf --peer GID
+ *              [--peer-port PORT] [--iterations N] [--pipeline N]
+ *              [--poll busy|event] RR|RW [SEG_SIZE [NUM_SEGS]] [-v]
+ *              [--detach]
  *   ibtracectl [-j] test show [JOB] [-v]
  *   ibtracectl test cancel JOB
  *
- * run: each test the tool knows (ibt_tests[]: guidinfo, rnr, limit, one
- * file each) takes only its own options (limit also words: the objects), checked before anything is sent; a
- * test it does not know gets them all, for the kernel to judge. guidinfo: the DUT is the local
+ * run: each test the tool knows (ibt_tests[]: guidinfo, rnr, limit, perf,
+ * one file each) takes only its own options (limit also words: the
+ * objects; perf: RR|RW SEG_SIZE NUM_SEGS), checked before anything is
+ * sent; tests share an option's name where it means the same (rnr and
+ * perf: --iterations, --poll, --peer, --peer-port), each with its own
+ * range, so the options wait for the test's name. A test it does not
+ * know gets them all, for the kernel to judge. guidinfo: the DUT is the local
  * port (-d, -p; without -d the first Active InfiniBand port), the node at
  * the end of the directed route --dr (exit ports from the local node
  * outward, the first being the local port, so -p defaults to it), or the
  * node of LID --lid. rnr: the local port (without -d the first Active
  * port of any link layer) is the requester under test; the responder is
- * a second QP of it (loopback) or the ibtrace of host --peer.
+ * a second QP of it (loopback) or the ibtrace of host --peer. perf: the
+ * local port (any link layer) reads or writes the buffer of host --peer's
+ * ibtrace server (test_perf.c shows its output and JSON keys).
  *
  * The tool joins the "test" group before it sends TEST_RUN, prints one
  * line per RNR timer code as it is measured, with -v also progress; when
@@ -152,6 +162,7 @@ void ibt_test_synopsis(FILE *f)
  * takes; the getopt tables follow them.
  */
 #define RUN_OPTS_MAX	64
+#define RUN_GIVEN_MAX	128	/* tests' options on one command line */
 
 enum {
 	OPT_DETACH = 0x200,
@@ -218,6 +229,12 @@ struct run {
 	const struct ibt_test_def *def;	/* the test; NULL: the tool does not know it */
 	void *args[TESTS_MAX];		/* each test's options */
 	bool opt_seen[RUN_OPTS_MAX];
+	/* the tests' options given, in order, until the test is known */
+	struct {
+		size_t i;		/* in run_opts[] */
+		const char *arg;
+	} given[RUN_GIVEN_MAX];
+	size_t ngiven;
 
 	/* progress */
 	uint32_t job;
@@ -294,7 +311,11 @@ static int run_opt_index(int c)
 	return -1;
 }
 
-/* Option @i of run_opts[]: into every test's options that has it. */
+/*
+ * Option @i of run_opts[]: into the options of the test run, if it takes
+ * it; for a test the tool does not know, into those of the first test
+ * that takes it (so that its attribute is sent once).
+ */
 static int run_opt(struct run *t, size_t i, const char *arg)
 {
 	size_t k;
@@ -309,10 +330,10 @@ static int run_opt(struct run *t, size_t i, const char *arg)
 		return 0;
 	}
 	for (k = 0; ibt_tests[k] && k < TESTS_MAX; k++) {
-		if (!(run_opts[i].tests & (1u << k)))
+		if (!(run_opts[i].tests & (1u << k)) || !run_uses(t, k))
 			continue;
 		ret = ibt_tests[k]->opt(t->args[k], run_opts[i].id[k], arg);
-		if (ret)
+		if (ret || !t->def)
 			return ret;
 	}
 	return 0;
@@ -365,8 +386,9 @@ static int run_opts_check(struct ibt *ctx, const struct run *t)
 			       t->name, run_opts[i].name,
 			       ibt_tests[k] ? ibt_tests[k]->name : "?");
 	}
+	/* a test the tool does not know: the kernel judges its options */
 	for (k = 0; ibt_tests[k] && k < TESTS_MAX; k++) {
-		if (!run_uses(t, k) || !ibt_tests[k]->check)
+		if (ibt_tests[k] != t->def || !ibt_tests[k]->check)
 			continue;
 		ret = ibt_tests[k]->check(t->args[k]);
 		if (ret)
@@ -394,7 +416,14 @@ static int test_opt(int c, const char *arg, const struct ibt_args *a)
 			       "test %s takes no option %s; see ibtracectl test help",
 			       a->cmd, run_opts[own].name);
 	t->opt_seen[own] = true;
-	return run_opt(t, own, arg);
+	if (c == 'v' || c == OPT_DETACH)
+		return run_opt(t, own, arg);
+	/* the test's options wait for its name: tests share option names */
+	if (t->ngiven == RUN_GIVEN_MAX)
+		return ibt_err(IBT_EXIT_USAGE, "too many options for test run");
+	t->given[t->ngiven].i = own;
+	t->given[t->ngiven++].arg = arg;
+	return 0;
 }
 
 /*
@@ -892,6 +921,10 @@ static int test_run(struct ibt *ctx)
 	if (!ret) {
 		snprintf(t->name, sizeof(t->name), "%s", name);
 		t->def = test_def_find(t->name);
+		for (k = 0; !ret && k < t->ngiven; k++)
+			ret = run_opt(t, t->given[k].i, t->given[k].arg);
+	}
+	if (!ret) {
 		ret = run_words(t, words + 1);
 	}
 	if (!ret)

@@ -5,7 +5,7 @@
  * printed by test_out.c; test.c holds the commands and the run loop.
  *
  * Each conformance test is a struct ibt_test_def in a file of its own
- * (test_guidinfo.c, test_rnr.c), the tool's side of the kernel's struct
+ * (test_guidinfo.c, test_rnr.c, test_limit.c, test_perf.c), the tool's side of the kernel's struct
  * ibtrace_test_def (kmod/ibtrace/test.h): its options of "test run", its
  * request attributes, its help, and how its results decode and print
  * where they differ from the framework's. ibt_tests[] (test_defs.c)
@@ -68,6 +68,7 @@ struct result {
 	char needs[TEST_STR_MAX];
 	uint8_t dr[IBTRACE_TRACE_MAX_HOPS];
 	size_t ndr;
+	uint8_t peer_gid[16];		/* with have[IBTRACE_A_TEST_PEER_GID] */
 	struct assertion *asserts;
 	size_t nasserts;
 	struct xchg *xchgs;
@@ -193,6 +194,7 @@ const struct ibt_test_def *test_def_of(const struct result *r);
 extern const struct ibt_test_def test_guidinfo;
 extern const struct ibt_test_def test_rnr;
 extern const struct ibt_test_def test_limit;
+extern const struct ibt_test_def test_perf;
 
 /* test_result.c: decoding */
 void test_result_free(struct result *r);
@@ -206,6 +208,21 @@ int test_items_absorb(struct ibt *ctx, struct test_items *l, struct nlattr *nest
 		      int key, int max, const char *nokey);
 void test_items_take(struct test_items *l, struct test_items *k);
 void test_items_free(struct test_items *l);
+
+/*
+ * test_peer.c: the options of the tests served by a peer host's ibtrace
+ * server (rnr --peer, perf): --peer GID, --peer-port N, and how results
+ * name that peer
+ */
+struct test_peer_args {
+	uint8_t gid[16];
+	uint32_t port;
+	bool has_gid, has_port;
+};
+int test_peer_opt(struct test_peer_args *p, bool port, const char *arg);
+int test_peer_request(struct nl_msg *msg, const struct test_peer_args *p);
+bool test_peer_dut_text(const struct result *r, char *buf, size_t len);
+void test_peer_json(struct ibt *ctx, const struct result *r, const char *key);
 
 /* test_out.c: presentation */
 int test_result_report(struct ibt *ctx, const struct result *r, bool verbose,

@@ -13,6 +13,7 @@ const struct ibt_test_def *const ibt_tests[] = {
 	&test_guidinfo,
 	&test_rnr,
 	&test_limit,
+	&test_perf,
 	NULL,
 };
 

@@ -257,6 +257,10 @@ int test_result_absorb(struct ibt *ctx, struct result *r, struct nlmsghdr *nlh)
 			r->ndr = nla_len(a);
 			memcpy(r->dr, nla_data(a), r->ndr);
 			break;
+		case IBTRACE_A_TEST_PEER_GID:
+			r->have[type] = true;
+			memcpy(r->peer_gid, nla_data(a), sizeof(r->peer_gid));
+			break;
 		case IBTRACE_A_TEST_ASSERTION:
 			ret = absorb_assert(ctx, r, a);
 			break;
@@ -317,6 +321,8 @@ void test_result_take(struct result *r, struct result *k)
 		r->ndr = k->ndr;
 		memcpy(r->dr, k->dr, k->ndr);
 	}
+	if (k->have[IBTRACE_A_TEST_PEER_GID])
+		memcpy(r->peer_gid, k->peer_gid, sizeof(r->peer_gid));
 	free_lists(r);
 	r->asserts = k->asserts;
 	r->nasserts = k->nasserts;

@@ -7,7 +7,6 @@
  * GID"), the parameters, a table of the codes, a line per code as it is
  * measured, and its JSON keys (listed at the top of test.c).
  */
-#include <arpa/inet.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,16 +45,14 @@ static const struct ibt_test_opt rnr_opts[] = {
 };
 
 struct rnr_args {
-	uint32_t timer, rnr_retry, size, iterations, poll, peer_port, deadline_ms;
-	uint8_t peer_gid[16];
+	uint32_t timer, rnr_retry, size, iterations, poll, deadline_ms;
+	struct test_peer_args peer;
 	bool has_timer, timer_all, has_rnr_retry, has_size, has_iterations,
-	     has_poll, has_peer, has_peer_port, has_deadline, recv_posted;
+	     has_poll, has_deadline, recv_posted;
 };
 
 /* What only this test's results have (struct result.data). */
 struct rnr_data {
-	bool have_peer_gid;
-	uint8_t peer_gid[16];
 	char wire_why[TEST_STR_MAX];
 	struct test_items codes;	/* IBTRACE_A_TEST_RNR_CODE nests */
 };
@@ -72,8 +69,6 @@ static const struct ibt_num_opt rnr_nums[] = {
 	  RNR_ARG(size), RNR_ARG(has_size) },
 	{ NULL, OPT_ITERATIONS, "--iterations", 1, IBTRACE_TEST_RNR_MAX_ITERATIONS, "", "",
 	  RNR_ARG(iterations), RNR_ARG(has_iterations) },
-	{ NULL, OPT_PEER_PORT, "--peer-port", 1, 65535, "an RDMA CM port ", "",
-	  RNR_ARG(peer_port), RNR_ARG(has_peer_port) },
 	{ NULL, OPT_DEADLINE, "--deadline", 1, IBTRACE_TEST_MAX_DEADLINE_MS, "", " ms",
 	  RNR_ARG(deadline_ms), RNR_ARG(has_deadline) },
 };
@@ -97,8 +92,8 @@ static int rnr_opt(void *args, int id, const char *arg)
 		return ibt_opt_ok(ibt_parse_test_poll(arg, &t->poll), &t->has_poll,
 				  "bad --poll \"%s\": expected busy or event", arg);
 	case OPT_PEER:
-		return ibt_opt_ok(ibt_parse_gid(arg, t->peer_gid), &t->has_peer,
-				  "bad --peer \"%s\": expected a GID such as fe80::1", arg);
+	case OPT_PEER_PORT:
+		return test_peer_opt(&t->peer, id == OPT_PEER_PORT, arg);
 	default: /* OPT_RECV_POSTED */
 		t->recv_posted = true;
 		return 0;
@@ -112,7 +107,7 @@ static int rnr_check(const void *args)
 	if (t->has_rnr_retry && t->rnr_retry == 7 && !t->has_deadline)
 		return ibt_err(IBT_EXIT_USAGE,
 			       "--retry 7 means retry forever: give --deadline MS with it, or use 0..6");
-	if (t->has_peer_port && !t->has_peer)
+	if (t->peer.has_port && !t->peer.has_gid)
 		return ibt_err(IBT_EXIT_USAGE, "--peer-port needs --peer GID");
 	return 0;
 }
@@ -130,10 +125,7 @@ static int rnr_request(struct nl_msg *msg, const void *args)
 	     nla_put_u32(msg, IBTRACE_A_TEST_ITERATIONS, t->iterations) < 0) ||
 	    (t->has_poll && nla_put_u8(msg, IBTRACE_A_TEST_POLL, t->poll) < 0) ||
 	    (t->recv_posted && nla_put_flag(msg, IBTRACE_A_TEST_RNR_RECV_POSTED) < 0) ||
-	    (t->has_peer &&
-	     nla_put(msg, IBTRACE_A_TEST_PEER_GID, sizeof(t->peer_gid), t->peer_gid) < 0) ||
-	    (t->has_peer_port &&
-	     nla_put_u16(msg, IBTRACE_A_TEST_PEER_PORT, t->peer_port) < 0) ||
+	    test_peer_request(msg, &t->peer) < 0 ||
 	    (t->has_deadline &&
 	     nla_put_u32(msg, IBTRACE_A_TEST_DEADLINE_MS, t->deadline_ms) < 0))
 		return -1;
@@ -158,7 +150,6 @@ static bool rnr_owns(const struct result *r)
 
 static const int rnr_attrs[] = {
 	IBTRACE_A_TEST_RNR_CODE,
-	IBTRACE_A_TEST_PEER_GID,
 	IBTRACE_A_TEST_RNR_WIRE_WHY,
 	0,
 };
@@ -168,23 +159,19 @@ static int rnr_absorb(struct ibt *ctx, struct result *r, void *data,
 {
 	struct rnr_data *d = data;
 
+	(void)r;
 	switch (nla_type(a)) {
 	case IBTRACE_A_TEST_RNR_CODE:
 		return test_items_absorb(ctx, &d->codes, a, IBTRACE_RNR_A_CODE,
 					 IBTRACE_RNR_A_MAX,
 					 "RNR figures without a timer code");
-	case IBTRACE_A_TEST_PEER_GID:
-		r->have[IBTRACE_A_TEST_PEER_GID] = true;
-		d->have_peer_gid = true;
-		memcpy(d->peer_gid, nla_data(a), sizeof(d->peer_gid));
-		return 0;
 	default: /* IBTRACE_A_TEST_RNR_WIRE_WHY */
 		nla_strlcpy(d->wire_why, a, sizeof(d->wire_why));
 		return 0;
 	}
 }
 
-/* @k's figures replace @d's; its peer and its wire_why, if it has them. */
+/* @k's figures replace @d's; its wire_why, if it has one. */
 static void rnr_take(void *data, void *k_data)
 {
 	struct rnr_data *d = data, *k = k_data;
@@ -194,10 +181,6 @@ static void rnr_take(void *data, void *k_data)
 		return;
 	if (k->wire_why[0])
 		memcpy(d->wire_why, k->wire_why, sizeof(d->wire_why));
-	if (k->have_peer_gid) {
-		d->have_peer_gid = true;
-		memcpy(d->peer_gid, k->peer_gid, sizeof(d->peer_gid));
-	}
 }
 
 static void rnr_free(void *data)
@@ -208,13 +191,6 @@ static void rnr_free(void *data)
 }
 
 /* Text */
-
-static const char *gid_str(const uint8_t gid[16], char *buf, size_t len)
-{
-	if (!inet_ntop(AF_INET6, gid, buf, len))
-		snprintf(buf, len, "?");
-	return buf;
-}
 
 static uint64_t cval(const struct test_item *c, int a)
 {
@@ -279,21 +255,13 @@ static void rnr_progress_text(uint64_t job, const struct result *ev,
  */
 static bool rnr_dut_text(const struct result *r, char *buf, size_t len)
 {
-	const struct rnr_data *d = rnr_of(r);
-	char gid[INET6_ADDRSTRLEN];
 	size_t off = strlen(buf);
 
 	if (!r->have[IBTRACE_A_TEST_PEER_GID]) {
 		snprintf(buf + off, len - off, " loopback");
 		return true;
 	}
-	snprintf(buf + off, len - off, " peer %s",
-		 gid_str(d->peer_gid, gid, sizeof(gid)));
-	off = strlen(buf);
-	if (r->have[IBTRACE_A_TEST_PEER_PORT] && off < len)
-		snprintf(buf + off, len - off, " port %" PRIu64,
-			 test_rval(r, IBTRACE_A_TEST_PEER_PORT));
-	return false;
+	return test_peer_dut_text(r, buf, len);
 }
 
 /* What the header line says after "dut DEV/PORT MODE:" */
@@ -430,14 +398,11 @@ static void rnr_json(struct ibt *ctx, const struct result *r)
 {
 	const struct rnr_data *d = rnr_of(r);
 	const struct test_item *cal = rnr_calibrated(d);
-	char gid[INET6_ADDRSTRLEN];
 	size_t i;
 
 	if (r->have[IBTRACE_A_TEST_PEER_GID]) {
 		json_str(ctx, "mode", "peer");
-		json_str(ctx, "peer_gid", gid_str(d->peer_gid, gid, sizeof(gid)));
-		if (r->have[IBTRACE_A_TEST_PEER_PORT])
-			json_u64(ctx, "peer_port", test_rval(r, IBTRACE_A_TEST_PEER_PORT));
+		test_peer_json(ctx, r, "peer_gid");
 	} else {
 		json_str(ctx, "mode", "loopback");
 	}

@@ -16,12 +16,13 @@ static int run_cb(struct ibt *ctx, void *arg)
 	return ret ? ret : server_cb(ctx, nlmsg_hdr(arg), tb, NULL);
 }
 
-static void put_conn(struct nl_msg *m, bool full)
+/* @full: an rnr connection's fields; @perf: a perf one's */
+static void put_conn(struct nl_msg *m, bool full, bool perf)
 {
 	struct nlattr *n = nla_nest_start(m, IBTRACE_A_SERVER_CONN);
 
-	if (full)
-		nla_put_string(m, IBTRACE_SERVER_CONN_A_SERVICE, "rnr");
+	if (full || perf)
+		nla_put_string(m, IBTRACE_SERVER_CONN_A_SERVICE, full ? "rnr" : "perf");
 	nla_put(m, IBTRACE_SERVER_CONN_A_PEER_GID, 16, gid_peer);
 	nla_put_string(m, IBTRACE_SERVER_CONN_A_DEV_NAME, "rxe0");
 	nla_put_u32(m, IBTRACE_SERVER_CONN_A_PORT, 1);
@@ -30,6 +31,11 @@ static void put_conn(struct nl_msg *m, bool full)
 		nla_put_u32(m, IBTRACE_SERVER_CONN_A_HOLD_MS, 4000);
 		nla_put_u8(m, IBTRACE_SERVER_CONN_A_RNR_TIMER, 12);
 		nla_put_flag(m, IBTRACE_SERVER_CONN_A_RNR_RECV_POSTED);
+	}
+	if (perf) {
+		nla_put_u32(m, IBTRACE_SERVER_CONN_A_HOLD_MS, 60000);
+		nla_put_u8(m, IBTRACE_SERVER_CONN_A_PERF_OP, IBTRACE_PERF_OP_RDMA_WRITE);
+		nla_put_u32(m, IBTRACE_SERVER_CONN_A_PERF_BYTES, 65536);
 	}
 	nla_nest_end(m, n);
 }
@@ -47,15 +53,17 @@ static struct nl_msg *state(bool running, bool dev)
 		nla_put_string(m, IBTRACE_A_DEV_NAME, "rxe0");
 	nla_put_u32(m, IBTRACE_A_SERVER_MAX_CONNS, 16);
 	nla_put_u32(m, IBTRACE_A_SERVER_MAX_HOLD_MS, 60000);
+	nla_put_u32(m, IBTRACE_A_SERVER_MAX_MEM_KB, 8192);
 	nla_put_u32(m, IBTRACE_A_SERVER_CONNS, 2);
 	if (!running)
 		return m;
 	st = nla_nest_start(m, IBTRACE_A_SERVER_STATS);
-	for (i = IBTRACE_SERVER_STAT_ACCEPTED; i <= IBTRACE_SERVER_STAT_REJ_ERROR; i++)
+	for (i = IBTRACE_SERVER_STAT_ACCEPTED; i <= IBTRACE_SERVER_STAT_REJ_MEM; i++)
 		nla_put_u64(m, i, 3 * i + 1);
 	nla_nest_end(m, st);
-	put_conn(m, true);
-	put_conn(m, false);
+	put_conn(m, true, false);
+	put_conn(m, false, false);
+	put_conn(m, false, true);
 	return m;
 }
 

@@ -106,6 +106,48 @@ static const struct golden_attr rnr_peer[] = {
 	STR(IBTRACE_A_TEST_RNR_WIRE_WHY, "no tap on rxe"),
 };
 
+/* perf, RDMA WRITE measured without error */
+static const struct golden_attr perf_ok[] = {
+	NUM(IBTRACE_A_TEST_PERF_OP, 1, IBTRACE_PERF_OP_RDMA_WRITE),
+	NUM(IBTRACE_A_TEST_PERF_SEG_SIZE, 4, 4096), NUM(IBTRACE_A_TEST_PERF_SEGS, 4, 1),
+	NUM(IBTRACE_A_TEST_PERF_PIPELINE, 4, 16), NUM(IBTRACE_A_TEST_ITERATIONS, 4, 1000),
+	NUM(IBTRACE_A_TEST_POLL, 1, IBTRACE_TEST_POLL_BUSY),
+	{ IBTRACE_A_TEST_PEER_GID, GOLDEN_BYTES, sizeof(peer), (const char *)peer },
+	NUM(IBTRACE_A_TEST_PEER_PORT, 2, 7471),
+	NEST(IBTRACE_A_TEST_PERF), NUM(IBTRACE_PERF_A_OPS, 8, 1000),
+	NUM(IBTRACE_PERF_A_ERRORS, 8, 0), NUM(IBTRACE_PERF_A_BYTES, 8, 4096000),
+	NUM(IBTRACE_PERF_A_ELAPSED_NS, 8, 12300000),
+	NUM(IBTRACE_PERF_A_LAT_MIN_NS, 8, 9012),
+	NUM(IBTRACE_PERF_A_LAT_MEDIAN_NS, 8, 12004),
+	NUM(IBTRACE_PERF_A_LAT_P99_NS, 8, 30120),
+	NUM(IBTRACE_PERF_A_LAT_MAX_NS, 8, 45002),
+	NUM(IBTRACE_PERF_A_SERVER_VERSION, 4, 1), NUM(IBTRACE_PERF_A_SEGS, 4, 1), END,
+};
+
+/* perf, RDMA READ of 4 segments with errors, some figures missing */
+static const struct golden_attr perf_err[] = {
+	STR(IBTRACE_A_TEST_REASON, "3 operations completed in error"),
+	NUM(IBTRACE_A_TEST_PERF_OP, 1, IBTRACE_PERF_OP_RDMA_READ),
+	NUM(IBTRACE_A_TEST_PERF_SEG_SIZE, 4, 65536), NUM(IBTRACE_A_TEST_PERF_SEGS, 4, 4),
+	NUM(IBTRACE_A_TEST_PERF_PIPELINE, 4, 2), NUM(IBTRACE_A_TEST_ITERATIONS, 4, 10),
+	NUM(IBTRACE_A_TEST_POLL, 1, IBTRACE_TEST_POLL_EVENT),
+	{ IBTRACE_A_TEST_PEER_GID, GOLDEN_BYTES, sizeof(peer), (const char *)peer },
+	NEST(IBTRACE_A_TEST_PERF), NUM(IBTRACE_PERF_A_OPS, 8, 7),
+	NUM(IBTRACE_PERF_A_ERRORS, 8, 3),
+	STR(IBTRACE_PERF_A_WC_STATUS, "remote access error"),
+	NUM(IBTRACE_PERF_A_BYTES, 8, 1835008),
+	NUM(IBTRACE_PERF_A_ELAPSED_NS, 8, 2500000000ull),
+	NUM(IBTRACE_PERF_A_LAT_MIN_NS, 8, 20000),
+	NUM(IBTRACE_PERF_A_LAT_MAX_NS, 8, 900000), END,
+};
+
+/* perf, running, nothing measured yet */
+static const struct golden_attr perf_run[] = {
+	NUM(IBTRACE_A_TEST_PERF_OP, 1, IBTRACE_PERF_OP_RDMA_READ),
+	{ IBTRACE_A_TEST_PEER_GID, GOLDEN_BYTES, sizeof(peer), (const char *)peer },
+	NUM(IBTRACE_A_TEST_PEER_PORT, 2, 7471),
+};
+
 /* nothing but what every result has */
 static const struct golden_attr none[] = {
 	STR(IBTRACE_A_TEST_SEED, "s2"),
@@ -148,6 +190,9 @@ static const struct reply replies[] = {
 	      guid_running),
 	REPLY("rnr loopback", "rs", "rxe0", "rnr", 1, 10, FINISHED, NOT_APPLICABLE, rnr_loop),
 	REPLY("rnr peer", "rs", "rxe0", "rnr", 1, 11, RUNNING, NONE_SENT, rnr_peer),
+	REPLY("perf ok", "rs", "rxe0", "perf", 1, 15, FINISHED, PASS, perf_ok),
+	REPLY("perf errors", "rs", "rxe0", "perf", 1, 16, FINISHED, FAIL, perf_err),
+	REPLY("perf running", "rs", "rxe0", "perf", 1, 17, RUNNING, NONE_SENT, perf_run),
 	REPLY("list", "l", NULL, "guidinfo", 0, 0, NONE, NONE_SENT, listed),
 	REPLY("guidinfo pass", "r", "ibtsim0", "guidinfo", 1, 12, FINISHED, PASS, none),
 	REPLY("guidinfo error", "r", "ibtsim0", "guidinfo", 1, 13, FINISHED, ERROR, none),
@@ -200,11 +245,12 @@ static int run_case(struct ibt *ctx, void *arg)
 
 /*
  * test run's options of a test (@arg: its def, then pairs of option
- * name and argument), then its request attributes.
+ * name and argument; "" and a word after the test's name), then its
+ * request attributes.
  */
 struct opts_case {
 	const struct ibt_test_def *def;
-	const char *words[14];
+	const char *words[20];
 };
 
 static int run_opts(struct ibt *ctx, void *arg)
@@ -218,10 +264,15 @@ static int run_opts(struct ibt *ctx, void *arg)
 
 	(void)ctx;
 	for (i = 0; !ret && c->words[i]; i += 2) {
+		if (!c->words[i][0]) {	/* "": a word after the test's name */
+			ret = c->def->word(args, c->words[i + 1]);
+			continue;
+		}
 		for (o = c->def->opts; strcmp(o->name, c->words[i]); o++)
 			;
 		ret = c->def->opt(args, o->id, c->words[i + 1]);
 	}
+
 	if (!ret && c->def->check)
 		ret = c->def->check(args);
 	if (ret)
@@ -250,6 +301,13 @@ static void golden_test_opts(void)
 			       "recv-posted", "" } },
 		{ &test_rnr, { "retry", "7" } },
 		{ &test_rnr, { "peer-port", "1" } },
+		{ &test_perf, { "peer", "fe80::2", "peer-port", "7471", "iterations", "5000",
+				"pipeline", "8", "poll", "event", "", "rw", "", "65536",
+				"", "4" } },
+		{ &test_perf, { "peer", "fe80::2", "", "RR" } },
+		{ &test_perf, { "peer", "fe80::2", "", "RW", "", "4194304", "", "2" } },
+		{ &test_perf, { "peer", "fe80::2" } },
+		{ &test_perf, { "iterations", "1000001" } },
 	};
 	char name[32];
 	size_t i;

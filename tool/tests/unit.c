@@ -104,6 +104,9 @@ static const struct name_case names[] = {
 	NAME(ibt_limit_end_str, IBTRACE_LIMIT_END_HOST_MEMORY, "host_memory"),
 	NAME(ibt_limit_end_str, IBTRACE_LIMIT_END_STOPPED, "stopped"),
 	NAME(ibt_limit_end_str, IBTRACE_LIMIT_END_SETUP, "setup"),
+	NAME(ibt_perf_op_str, IBTRACE_PERF_OP_RDMA_READ, "RR"),
+	NAME(ibt_perf_op_str, IBTRACE_PERF_OP_RDMA_WRITE, "RW"),
+	NAME(ibt_perf_op_str, 2, "?"),
 	NAME(ibt_node_type_str, IBTRACE_NODE_UNKNOWN, "unknown"),
 	NAME(ibt_node_type_str, IBTRACE_NODE_CA, "ca"),
 	NAME(ibt_node_type_str, IBTRACE_NODE_SWITCH, "switch"),
@@ -394,6 +397,12 @@ static const struct {
 	PARSE(ibt_parse_test_poll, "ev", 0, 0),
 	PARSE(ibt_parse_test_poll, "", 0, 0),
 	PARSE(ibt_parse_test_poll, NULL, 0, 0),
+	PARSE(ibt_parse_perf_op, "RR", 1, IBTRACE_PERF_OP_RDMA_READ),
+	PARSE(ibt_parse_perf_op, "rw", 1, IBTRACE_PERF_OP_RDMA_WRITE),
+	PARSE(ibt_parse_perf_op, "Rw", 1, IBTRACE_PERF_OP_RDMA_WRITE),
+	PARSE(ibt_parse_perf_op, "RD", 0, 0),
+	PARSE(ibt_parse_perf_op, "", 0, 0),
+	PARSE(ibt_parse_perf_op, NULL, 0, 0),
 };
 #undef U32
 #undef PARSE
