@@ -54,8 +54,9 @@ figures()
 		"$(jr '.perf | .lat_min_ns > 0 and .lat_min_ns <= .lat_median_ns and
 			.lat_median_ns <= .lat_p99_ns and .lat_p99_ns <= .lat_max_ns and
 			.lat_max_ns <= .elapsed_ns')"
+	# (the tool prints MB/s with one decimal)
 	ibt_expect "  MB/s is bytes over time" true \
-		"$(jr '.perf | ((.mb_per_s - .bytes * 1000 / .elapsed_ns) | fabs) < 0.01 * .mb_per_s + 0.01')"
+		"$(jr '.perf | ((.mb_per_s - .bytes * 1000 / .elapsed_ns) | fabs) <= 0.05 + 0.001 * .mb_per_s')"
 	ibt_expect "  the server's hello: version 1" 1 "$(jr .perf.server_version)"
 	echo "# $what: $(jr '.perf | "\(.mb_per_s) MB/s, \(.ops_per_s) op/s, median \(.lat_median_ns) ns, p99 \(.lat_p99_ns) ns"')"
 }
@@ -188,11 +189,12 @@ ibt_expect "unprivileged: exit 5" 5 "$?"
 
 # Ended in mid-run ------------------------------------------------------------
 
-# start_long: a run of a million 64 B operations, one at a time (minutes).
+# start_long: a run of 100,000 64 B operations, one at a time (tens of
+# seconds under TCG; it asks the server for a hold of 26 s).
 start_long()
 {
 	job=$("$IBTRACECTL" -j -d rxe0 test run perf --peer "$self_gid" \
-		--iterations 1000000 --pipeline 1 --detach RW 64 | jq -r .job)
+		--iterations 100000 --pipeline 1 --detach RW 64 | jq -r .job)
 	ibt_wait_for 20 bash -c "[ \"\$(rdma resource show qp link rxe0/1 | grep -c 'type RC')\" -ge 2 ]"
 	sleep 0.5
 }

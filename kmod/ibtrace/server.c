@@ -84,11 +84,20 @@ static void srv_count(unsigned int stat)
 	spin_unlock(&srv.lock);
 }
 
-/* Everything of an accepted @conn; rdma_destroy_id() waits for a handler. */
+/*
+ * Everything of an accepted @conn. Its service's objects go first (they
+ * need the CM ID), while a handler may still run: @svc_lock keeps the
+ * service's established() off them; rdma_destroy_id() then waits for the
+ * handler.
+ */
 static void srv_teardown(struct ibtrace_srv_conn *conn)
 {
+	mutex_lock(&conn->svc_lock);
 	conn->svc->release(conn);
+	conn->released = true;
+	mutex_unlock(&conn->svc_lock);
 	rdma_destroy_id(conn->id);
+	mutex_destroy(&conn->svc_lock);
 	kfree(conn);
 }
 
@@ -118,6 +127,25 @@ static void srv_reap_now(struct ibtrace_srv_conn *conn)
 	if (!conn->reaping)
 		mod_delayed_work(srv.wq, &conn->reap, 0);
 	spin_unlock(&srv.lock);
+}
+
+/* The connection is up: the service's first step, unless it is going. */
+static void srv_established(struct ibtrace_srv_conn *conn)
+{
+	int err = 0;
+
+	if (!conn->svc->established)
+		return;
+	mutex_lock(&conn->svc_lock);
+	if (!conn->released)
+		err = conn->svc->established(conn);
+	mutex_unlock(&conn->svc_lock);
+	if (err) {
+		pr_info_ratelimited("server: %s connection from %pI6c: cannot start: %pe\n",
+				    conn->svc->name, conn->peer.raw,
+				    ERR_PTR(err));
+		srv_reap_now(conn);
+	}
 }
 
 /* The client's address as a GID (IPv4 mapped). */
@@ -252,6 +280,7 @@ static int srv_request(struct rdma_cm_id *id, const struct rdma_cm_event *ev)
 	srv_peer_gid(id, &conn->peer);
 	INIT_LIST_HEAD(&conn->list);
 	INIT_DELAYED_WORK(&conn->reap, srv_reap);
+	mutex_init(&conn->svc_lock);
 
 	spin_lock(&srv.lock);
 	if (srv.n >= cfg->max_conns) {
@@ -312,9 +341,8 @@ static int srv_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 	case RDMA_CM_EVENT_CONNECT_REQUEST:
 		return srv_request(id, ev);
 	case RDMA_CM_EVENT_ESTABLISHED:
-		if (conn && conn->svc->established &&
-		    conn->svc->established(conn))
-			srv_reap_now(conn);
+		if (conn)
+			srv_established(conn);
 		return 0;
 	case RDMA_CM_EVENT_DISCONNECTED:
 	case RDMA_CM_EVENT_TIMEWAIT_EXIT:

@@ -12,6 +12,7 @@
 #define _IBTRACE_SERVER_H
 
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/workqueue.h>
 #include <net/genetlink.h>
 #include <rdma/ib_cm.h>
@@ -89,6 +90,8 @@ struct ibtrace_srv_service {
  * @priv: the service's state
  * @reap: destroys the connection (disconnect, expiry, device removal)
  * @reaping: being destroyed; under the server's lock
+ * @svc_lock: serialises the service's @established with its @release
+ * @released: the service's objects are gone; under @svc_lock
  */
 struct ibtrace_srv_conn {
 	struct list_head list;
@@ -102,6 +105,8 @@ struct ibtrace_srv_conn {
 	void *priv;
 	struct delayed_work reap;
 	bool reaping;
+	struct mutex svc_lock;	/* established vs. release */
+	bool released;
 };
 
 /**
