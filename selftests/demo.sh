@@ -56,6 +56,10 @@ say "dapltest's limit test, run by the kernel with kernel verbs: how many object
 run "$IBTRACECTL" -d rxe0 test run limit -m 2000 pd cq qp mr srq
 run "$IBTRACECTL" -d rxe0 test run limit ah
 
+say "dapltest's performance test, run by the kernel: RDMA WRITEs and READs against a buffer the peer's server opens for them, each timed from post to completion"
+run "$IBTRACECTL" -d rxe0 test run perf --peer "$peer" --iterations 2000 RW 4096
+run "$IBTRACECTL" -d rxe0 test run perf --peer "$peer" --iterations 500 --pipeline 1 RR 64
+
 # Part 2: InfiniBand, on a software fabric -----------------------------------
 
 topo=/usr/share/doc/ibsim-utils/net-examples/net.2sw2path4hca
