@@ -105,7 +105,7 @@ ibt_match "  the figures line" "operations 50 +errors 0 " "$out"
 ibt_match "  the latency line" "latency \(ns\) +min [0-9]+ +median [0-9]+ +p99 [0-9]+ +max [0-9]+" "$out"
 
 srv show
-ibt_expect "server show: 7 perf connections accepted, none held now" "7 0" \
+ibt_expect "server show: 6 perf connections accepted, none held now" "6 0" \
 	"$(jr '"\(.stats.accepted) \(.conns)"')"
 back_to() { [ "$(res_counts)" = "$1" ]; }
 ibt_check "rdma resource: nothing of the runs left on either side" \
