@@ -165,6 +165,8 @@ bench: deps
 		selftests/bench/rnr_user.c -libverbs
 	selftests/vm-run --vms 2 --peer-cmd selftests/peer.sh -- \
 		selftests/bench/rnr.sh
+	selftests/vm-run --vms 2 --peer-cmd selftests/bench/perf-peer.sh -- \
+		selftests/bench/perf.sh
 
 man: $(MAN_OUT)
 

@@ -1,0 +1,73 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Benchmark (prints figures, asserts nothing): `ibtracectl test run perf`
+# (dapltest -T P in the kernel) against perftest's ib_write_lat/_bw and
+# ib_read_lat/_bw between the same two rxe ports, same sizes and
+# iterations: latency with one operation in flight (ours: median from post
+# to completion; perftest: t_typical, its median) and bandwidth with 16 in
+# flight (perftest -t 16; MiB/s both). Run by `make bench` as
+#   vm-run --vms 2 --peer-cmd selftests/bench/perf-peer.sh -- selftests/bench/perf.sh
+
+IBTRACE_ROOT=${IBTRACE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+source "$(dirname "$0")/../lib.sh" >/dev/null
+source "$(dirname "$0")/perf-runs.sh"
+
+ibt_modprobe_ibtrace && ibt_rxe_add rxe0 || exit 1
+ibt_wait_peer || { echo "the peer VM did not become ready" >&2; exit 1; }
+peer=$(ibt_ll_gid_of_mac "$VMRUN_PEER_MAC")
+peer4=${VMRUN_PEER_IP4:-198.18.0.2}
+
+# perftest TOOL SIZE ITERS [DEPTH]: the client, retried until the peer's
+# server of that run listens; prints its result line.
+perftest()
+{
+	local tool=$1 size=$2 iters=$3 depth=$4 i out
+
+	for ((i = 0; i < 60; i++)); do
+		out=$("$tool" -d rxe0 -x 0 -F -s "$size" -n "$iters" \
+			${depth:+-t "$depth"} "$peer4" 2>&1) && break
+		sleep 0.5
+	done
+	awk -v s="$size" '$1 == s { print; exit }' <<< "$out"
+}
+
+# ours OP SIZE ITERS PIPELINE: "median_ns MiB/s" of our perf test.
+ours()
+{
+	"$IBTRACECTL" -j -d rxe0 test run perf --peer "$peer" --iterations "$3" \
+		--pipeline "$4" "$1" "$2" |
+		jq -r '.perf | "\(.lat_median_ns // 0) \(if .elapsed_ns > 0 then .bytes * 1000000000 / .elapsed_ns / 1048576 else 0 end)"'
+}
+
+# Warm up the connection set-up paths.
+ours RW 64 10 1 >/dev/null
+
+printf '\n%s\n' "RDMA over rxe between two TCG VMs (iterations: $PERF_ITERS, 1 MiB: $(perf_iters 1048576))"
+printf '%-4s %8s | %12s %12s %6s | %10s %10s %6s\n' op size "ours lat us" "perftest us" ratio \
+	"ours MiB/s" "pt MiB/s" ratio
+perf_runs | while read -r tool size iters depth; do
+	case $tool in
+	ib_write_*) op=RW ;;
+	*) op=RR ;;
+	esac
+	line=$(perftest "$tool" "$size" "$iters" "$depth")
+	case $tool in
+	*_lat)
+		read -r med _ < <(ours "$op" "$size" "$iters" 1)
+		# #bytes #iterations t_min t_max t_typical ...
+		pt=$(awk '{ print $5 }' <<< "$line")
+		lat_ours=$(bc -l <<< "$med / 1000")
+		lat_pt=${pt:-0}
+		;;
+	*_bw)
+		read -r _ bw < <(ours "$op" "$size" "$iters" "$PERF_DEPTH")
+		# #bytes #iterations BW_peak BW_average MsgRate
+		bw_pt=$(awk '{ print $4 }' <<< "$line")
+		printf '%-4s %8s | %12.1f %12.1f %6.2f | %10.1f %10.1f %6.2f\n' "$op" "$size" \
+			"$lat_ours" "$lat_pt" "$(bc -l <<< "if ($lat_pt > 0) $lat_ours / $lat_pt else 0")" \
+			"$bw" "${bw_pt:-0}" "$(bc -l <<< "if (${bw_pt:-0} > 0) $bw / $bw_pt else 0")"
+		;;
+	esac
+done
+echo "(ratio: ours / perftest; latency lower is better, bandwidth higher)"
