@@ -25,8 +25,9 @@ perftest()
 	local tool=$1 size=$2 iters=$3 depth=$4 i out
 
 	for ((i = 0; i < 60; i++)); do
-		out=$("$tool" -d rxe0 -x 0 -F -s "$size" -n "$iters" \
+		out=$(timeout 300 "$tool" -d rxe0 -x 0 -F -s "$size" -n "$iters" \
 			${depth:+-t "$depth"} "$peer4" 2>&1) && break
+		[ $? = 124 ] && { echo "# $tool -s $size: no result in 300 s" >&2; break; }
 		sleep 0.5
 	done
 	awk -v s="$size" '$1 == s { print; exit }' <<< "$out"
