@@ -52,7 +52,8 @@
 # either way within 6 cycles (CI saw -22.5 MB, a run here +25 MB) while
 # the kernel's share moved under 1 MB. The margins catch a gross leak in
 # 6 cycles, one of about 1 kB per job over 100: the long run is the leak
-# test, with kmemleak on the debug kernel (make check-debug).
+# test, with kmemleak on the debug kernel (make check-debug), where the
+# margins are not judged (KASAN's quarantine holds freed objects).
 #
 # IBTRACE_FAULT_CYCLES (or IBTRACE_FUZZ_ITER) cycles, default 6 (every
 # fault once; make check's time); the issue's 100: IBTRACE_FAULT_CYCLES=100.
@@ -572,7 +573,12 @@ end_mem=$(meminfo)
 read -r a0 s0 <<< "$start_mem"
 read -r a1 s1 <<< "$end_mem"
 echo "# end: held by the kernel, Slab = $end_mem kB; drift $((a1 - a0)) kB, Slab $((s1 - s0)) kB"
-if [ "$CYCLES" -gt 1 ]; then
+if [ -e /sys/kernel/debug/kmemleak ]; then
+	# The debug kernel: KASAN's quarantine keeps freed objects in Slab
+	# (3.3 MB over 5 cycles in one run) and kmemleak's own records live
+	# there; its scan at the end of make check-debug judges leaks instead.
+	ibt_skip_one "memory drift" "a debug kernel (kmemleak on): freed objects stay in KASAN's quarantine; kmemleak judges leaks"
+elif [ "$CYCLES" -gt 1 ]; then
 	ibt_check "memory held by the kernel within $MEM_KB kB of the start after $((CYCLES - 1)) more cycles ($((a1 - a0)) kB)" \
 		test $((a1 - a0)) -le "$MEM_KB"
 	ibt_check "Slab within $SLAB_KB kB of the start after $((CYCLES - 1)) more cycles ($((s1 - s0)) kB)" \
