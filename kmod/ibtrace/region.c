@@ -65,7 +65,16 @@ int ibtrace_region_create(struct ibtrace_region *r, struct ib_pd *pd,
 		err = -ENOMEM;
 		goto err_pages;
 	}
-	r->mr = ib_alloc_mr(pd, IB_MR_TYPE_MEM_REG, npages);
+	/*
+	 * One page of room more than mapped when the device allows it: rxe
+	 * in Linux 6.1 (rxe_mr_copy()) reads the next map pointer past its
+	 * array when a copy ends on the last page of a region of 256 pages
+	 * (KASAN: slab-out-of-bounds, a 1 MiB RDMA WRITE); the spare page
+	 * gives that pointer a place.
+	 */
+	r->mr = ib_alloc_mr(pd, IB_MR_TYPE_MEM_REG,
+			    min(npages + 1,
+				pd->device->attrs.max_fast_reg_page_list_len));
 	if (IS_ERR(r->mr)) {
 		err = PTR_ERR(r->mr);
 		goto err_unmap;
