@@ -588,6 +588,14 @@ enum ibtrace_cmd {
  *	may take (its buffers), %IBTRACE_SERVER_MIN_MEM_KB..
  *	%IBTRACE_SERVER_MAX_MEM_KB (default %IBTRACE_SERVER_DEF_MEM_KB); a
  *	request for more is rejected
+ * @IBTRACE_A_TEST_QUIT: nest, &enum ibtrace_quit_attr, what the quit test
+ *	(dapltest -T Q) saw of the peer's server
+ * @IBTRACE_A_SERVER_QUITTING: u8, 1 while the server quits: a client
+ *	asked it to (the quit test); it refuses new connections, and stops
+ *	once the connections it holds have ended
+ * @IBTRACE_A_SERVER_QUIT_PEER: binary, 16 bytes: the address (as a GID)
+ *	of the client that asked the server to quit, with
+ *	%IBTRACE_A_SERVER_QUITTING
  * @__IBTRACE_A_MAX: number of attributes + 1
  * @IBTRACE_A_MAX: highest attribute number
  */
@@ -698,6 +706,9 @@ enum ibtrace_attr {
 	IBTRACE_A_TEST_PERF_PIPELINE,
 	IBTRACE_A_TEST_PERF,
 	IBTRACE_A_SERVER_MAX_MEM_KB,
+	IBTRACE_A_TEST_QUIT,
+	IBTRACE_A_SERVER_QUITTING,
+	IBTRACE_A_SERVER_QUIT_PEER,
 
 	__IBTRACE_A_MAX,
 	IBTRACE_A_MAX = __IBTRACE_A_MAX - 1
@@ -1313,6 +1324,9 @@ enum ibtrace_server_conn_attr {
  *	but a version of its request this server does not speak
  * @IBTRACE_SERVER_STAT_REJ_MEM: requests rejected: buffers over
  *	max-mem-kb
+ * @IBTRACE_SERVER_STAT_QUITS: quit requests accepted (at most one: the
+ *	server stops after it)
+ * @IBTRACE_SERVER_STAT_REJ_QUITTING: requests rejected: the server quits
  * @__IBTRACE_SERVER_STAT_MAX: number of attributes + 1
  * @IBTRACE_SERVER_STAT_MAX: highest attribute number
  */
@@ -1327,6 +1341,8 @@ enum ibtrace_server_stat_attr {
 	IBTRACE_SERVER_STAT_REJ_ERROR,
 	IBTRACE_SERVER_STAT_REJ_VERSION,
 	IBTRACE_SERVER_STAT_REJ_MEM,
+	IBTRACE_SERVER_STAT_QUITS,
+	IBTRACE_SERVER_STAT_REJ_QUITTING,
 
 	__IBTRACE_SERVER_STAT_MAX,
 	IBTRACE_SERVER_STAT_MAX = __IBTRACE_SERVER_STAT_MAX - 1
@@ -1475,6 +1491,33 @@ enum ibtrace_perf_attr {
 
 	__IBTRACE_PERF_A_MAX,
 	IBTRACE_PERF_A_MAX = __IBTRACE_PERF_A_MAX - 1
+};
+
+/**
+ * enum ibtrace_quit_attr - what the quit test saw of the peer's server
+ * @IBTRACE_QUIT_A_UNSPEC: unused
+ * @IBTRACE_QUIT_A_PAD: padding
+ * @IBTRACE_QUIT_A_SERVER_VERSION: u32, the version of the server's answer
+ * @IBTRACE_QUIT_A_RUNNING: u32, connections (tests) the server held
+ *	besides the quit when it accepted it: it waits for them to end
+ * @IBTRACE_QUIT_A_BOUND_MS: u32, the server's bound: those connections
+ *	end within this (their holds plus the server's slack), ms
+ * @IBTRACE_QUIT_A_STOPPED_NS: u64, from the quit's acceptance to the
+ *	server's end of the connection, which it does once it no longer
+ *	listens; absent if that did not happen
+ * @__IBTRACE_QUIT_A_MAX: number of attributes + 1
+ * @IBTRACE_QUIT_A_MAX: highest attribute number
+ */
+enum ibtrace_quit_attr {
+	IBTRACE_QUIT_A_UNSPEC,
+	IBTRACE_QUIT_A_PAD,
+	IBTRACE_QUIT_A_SERVER_VERSION,
+	IBTRACE_QUIT_A_RUNNING,
+	IBTRACE_QUIT_A_BOUND_MS,
+	IBTRACE_QUIT_A_STOPPED_NS,
+
+	__IBTRACE_QUIT_A_MAX,
+	IBTRACE_QUIT_A_MAX = __IBTRACE_QUIT_A_MAX - 1
 };
 
 #endif /* _UAPI_LINUX_IBTRACE_H */
