@@ -13,7 +13,9 @@
  * 8 bytes: the CM pads them with zeros), magic, version, code (32), flags
  * (an unknown flag), retry (rnr_retry 8); and of the perf test's service:
  * perf (an RDMA WRITE buffer of 4096 bytes), perf-version (version 2 of
- * its request), perf-op (an unknown operation).
+ * its request), perf-op (an unknown operation); and of the quit service:
+ * quit (ask the server to quit: with -W, it ends the connection when it
+ * stops), quit-version (version 2 of its request).
  * Output: one line per connection, "conn I established" or "conn I
  * rejected status S" (S: the CM's reject reason) and, when an ibtrace
  * server said why, "reason: TEXT"; then "established E rejected R". With -W, the established connections are not closed by us:
@@ -55,6 +57,13 @@ struct perf_priv {
 	uint32_t bytes;
 	uint32_t hold_ms;
 	uint32_t resv2;
+} __attribute__((packed));
+
+/* The quit service's request. */
+struct quit_priv {
+	uint32_t magic;
+	uint8_t version;
+	uint8_t resv[3];
 } __attribute__((packed));
 
 /* An ibtrace server's rejection (its private data). */
@@ -112,6 +121,7 @@ static int next_event(struct rdma_cm_id *id, enum rdma_cm_event_type want,
 union req {
 	struct priv rnr;
 	struct perf_priv perf;
+	struct quit_priv quit;
 };
 
 static int make_perf_priv(const char *kind, struct perf_priv *p)
@@ -141,6 +151,14 @@ static int make_priv(const char *kind, union req *r, uint8_t *len)
 	if (!strncmp(kind, "perf", 4)) {
 		*len = sizeof(r->perf);
 		return make_perf_priv(kind, &r->perf);
+	}
+	if (!strncmp(kind, "quit", 4)) {
+		r->quit = (struct quit_priv) {
+			.magic = htonl(0x49425451),
+			.version = strcmp(kind, "quit") ? 2 : 1,
+		};
+		*len = sizeof(r->quit);
+		return strcmp(kind, "quit") && strcmp(kind, "quit-version") ? -1 : 0;
 	}
 	*p = (struct priv) {
 		.magic = htonl(0x49425452),
@@ -260,7 +278,7 @@ static int wait_disconnects(struct rdma_cm_id **ids, int n, int ms)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: ibtrace_rnr_cm [-p PORT] [-n N] [-H MS] [-W] [-k ok|none|short|magic|version|code|flags|retry|perf|perf-version|perf-op] ADDRESS\n");
+		"usage: ibtrace_rnr_cm [-p PORT] [-n N] [-H MS] [-W] [-k ok|none|short|magic|version|code|flags|retry|perf|perf-version|perf-op|quit|quit-version] ADDRESS\n");
 	exit(2);
 }
 

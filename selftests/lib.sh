@@ -397,6 +397,29 @@ ibt_wait_peer()
 	return 1
 }
 
+# ibt_peer_run CMD: run the shell command CMD on the peer (as root, with
+# $IBTRACECTL set, at most 120 s) and print its output; its exit status,
+# or 124 when the peer did not answer within 150 s.
+ibt_peer_run()
+{
+	local f i
+
+	[ -n "$VMRUN_SHARED" ] || return 124
+	f=$VMRUN_SHARED/cmd.$$$RANDOM
+	printf '%s\n' "$1" > "$f.tmp" && mv "$f.tmp" "$f" || return 124
+	for i in $(seq 1500); do
+		if [ -e "$f.rc" ]; then
+			cat "$f.out"
+			i=$(cat "$f.rc")
+			rm -f "$f.out" "$f.rc"
+			return "$i"
+		fi
+		sleep 0.1
+	done
+	rm -f "$f"
+	return 124
+}
+
 # rxe -----------------------------------------------------------------------
 
 # ibt_rxe_add NAME: an rxe device on the test NIC, waiting for its GID 0.

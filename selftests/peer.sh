@@ -3,8 +3,9 @@
 #
 # The peer VM's part (vm-run --peer-cmd): an rxe device with the ibtrace
 # agent and its RDMA CM server started (the RNR test's peer mode connects
-# to it; nothing listens unless started), then wait until vm-run stops
-# the VM.
+# to it; nothing listens unless started), then serve the tests' commands
+# (lib.sh's ibt_peer_run: a file cmd.N in the shared directory, answered
+# by cmd.N.out and cmd.N.rc) until vm-run stops the VM.
 
 source "$(dirname "$0")/lib.sh"
 
@@ -13,4 +14,15 @@ ibt_rxe_add rxe0 || exit 1
 "$IBTRACECTL" server start || exit 1
 echo "peer: rxe0 $(ibt_gid0 rxe0) ready"
 touch "$VMRUN_SHARED/peer-ready"
-exec sleep infinity
+export IBTRACECTL
+while :; do
+	for f in "$VMRUN_SHARED"/cmd.*; do
+		case $f in *.out | *.rc | *.tmp) continue ;; esac
+		[ -e "$f" ] || continue
+		timeout 120 bash -c "$(cat "$f")" > "$f.out" 2>&1
+		echo $? > "$f.rc.tmp"
+		rm -f "$f"
+		mv "$f.rc.tmp" "$f.rc"
+	done
+	sleep 0.2
+done

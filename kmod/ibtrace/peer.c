@@ -49,8 +49,13 @@ static int peer_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 	spin_lock(&p->lock);
 	p->event = ev->event;
 	p->status = ev->status;
-	if (ev->event == RDMA_CM_EVENT_ESTABLISHED)
+	if (ev->event == RDMA_CM_EVENT_ESTABLISHED) {
 		p->remote_qpn = ev->param.conn.qp_num;
+		p->rep_len = ev->param.conn.private_data_len;
+		if (ev->param.conn.private_data)
+			memcpy(p->rep, ev->param.conn.private_data,
+			       min_t(u8, p->rep_len, sizeof(p->rep)));
+	}
 	if (ev->event == RDMA_CM_EVENT_REJECTED)
 		peer_rej(p, ev);
 	spin_unlock(&p->lock);
@@ -197,6 +202,8 @@ int ibtrace_peer_connect(struct ibtrace_peer *p, struct ib_pd *pd,
 
 	p->why[0] = '\0';
 	p->rej[0] = '\0';
+	memset(p->rep, 0, sizeof(p->rep));
+	p->rep_len = 0;
 	spin_lock_init(&p->lock);
 	init_completion(&p->done);
 	err = peer_sockaddr(p, &dst);
@@ -263,6 +270,58 @@ err_destroy:
 	return err;
 }
 
+static enum rdma_cm_event_type peer_event(struct ibtrace_peer *p)
+{
+	enum rdma_cm_event_type ev;
+
+	spin_lock(&p->lock);
+	ev = p->event;
+	spin_unlock(&p->lock);
+	return ev;
+}
+
+/* Whether the connection's newest event @ev ended it. */
+static bool peer_ended(enum rdma_cm_event_type ev)
+{
+	return ev == RDMA_CM_EVENT_DISCONNECTED ||
+	       ev == RDMA_CM_EVENT_DEVICE_REMOVAL ||
+	       ev == RDMA_CM_EVENT_TIMEWAIT_EXIT;
+}
+
+/**
+ * ibtrace_peer_wait_end - wait until the connection ends
+ * @p: the connection, connected
+ * @ms: for at most this long
+ * @event: the event that ended it (the peer's disconnect, or the local
+ *	device's removal)
+ *
+ * Return: 0 with @event set, -ETIMEDOUT (still connected after @ms), or
+ * -ECANCELED (the job must stop).
+ */
+int ibtrace_peer_wait_end(struct ibtrace_peer *p, unsigned int ms,
+			  enum rdma_cm_event_type *event)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(ms);
+	enum rdma_cm_event_type ev;
+	int status, err;
+	long left;
+
+	for (;;) {
+		ev = peer_event(p);
+		if (peer_ended(ev)) {
+			*event = ev;
+			return 0;
+		}
+		left = (long)(end - jiffies);
+		if (left <= 0)
+			return -ETIMEDOUT;
+		/* Each event completes @p->done once: none is missed. */
+		err = peer_wait(p, jiffies_to_msecs(left) + 1, &ev, &status);
+		if (err == -ECANCELED)
+			return err;
+	}
+}
+
 /**
  * ibtrace_peer_lost - whether the peer ended the connection (or its device went)
  * @p: the connection, connected
@@ -274,14 +333,9 @@ err_destroy:
  */
 bool ibtrace_peer_lost(struct ibtrace_peer *p, const char *during)
 {
-	enum rdma_cm_event_type ev;
+	enum rdma_cm_event_type ev = peer_event(p);
 
-	spin_lock(&p->lock);
-	ev = p->event;
-	spin_unlock(&p->lock);
-	if (ev != RDMA_CM_EVENT_DISCONNECTED &&
-	    ev != RDMA_CM_EVENT_DEVICE_REMOVAL &&
-	    ev != RDMA_CM_EVENT_TIMEWAIT_EXIT)
+	if (!peer_ended(ev))
 		return false;
 	snprintf(p->why, sizeof(p->why),
 		 "the server at %pI6c port %u went away during %s (%s)",

@@ -13,6 +13,9 @@
 
 #include "test.h"
 
+/* Bytes of the server's acceptance (REP private data) kept. */
+#define IBTRACE_PEER_REP_MAX	32
+
 /**
  * struct ibtrace_peer - a test job's connection to a peer's server
  * @job: the job (set by the caller)
@@ -28,6 +31,8 @@
  * @ifindex: netdev the route went out of, 0 = unknown
  * @why: why the connection failed (verdict reason), when it did
  * @rej: the reason an ibtrace server gave for its rejection, or ""
+ * @rep: the private data of the server's acceptance (zero padded)
+ * @rep_len: its length as received (before truncation to @rep)
  */
 struct ibtrace_peer {
 	struct ibtrace_test_job *job;
@@ -41,6 +46,8 @@ struct ibtrace_peer {
 	int ifindex;
 	char why[IBTRACE_TEST_REASON_LEN];
 	char rej[96];
+	u8 rep[IBTRACE_PEER_REP_MAX];
+	u8 rep_len;
 };
 
 int ibtrace_peer_connect(struct ibtrace_peer *p, struct ib_pd *pd,
@@ -49,5 +56,7 @@ int ibtrace_peer_connect(struct ibtrace_peer *p, struct ib_pd *pd,
 			 struct ib_qp **qp);
 void ibtrace_peer_disconnect(struct ibtrace_peer *p);
 bool ibtrace_peer_lost(struct ibtrace_peer *p, const char *during);
+int ibtrace_peer_wait_end(struct ibtrace_peer *p, unsigned int ms,
+			  enum rdma_cm_event_type *event);
 
 #endif /* _IBTRACE_PEER_H */

@@ -12,7 +12,13 @@
  * private data (struct ibtrace_srv_rej), in the log and in a counter.
  *
  * A connection lives until the client disconnects, or its hold plus
- * %IBTRACE_SRV_SLACK_MS. Connections are destroyed by a work item (never
+ * %IBTRACE_SRV_SLACK_MS.
+ *
+ * A client may ask the server to quit (the "quit" service, dapltest -T
+ * Q): from its acceptance on, the server refuses new connections, waits
+ * for the ones it holds to end (each within its hold), then stops as
+ * SERVER_STOP would and ends the quit's connection last, which tells the
+ * client it happened. Connections are destroyed by a work item (never
  * in the CM handler, which must not destroy its own ID), at stop, at
  * module unload and at the CM's device removal event.
  */
@@ -45,6 +51,7 @@ MODULE_PARM_DESC(server,
 static const struct ibtrace_srv_service *const srv_services[] = {
 	&ibtrace_srv_rnr,
 	&ibtrace_srv_perf,
+	&ibtrace_srv_quit,
 };
 
 /* Serialises start, stop, show and unload. */
@@ -60,6 +67,12 @@ static DEFINE_MUTEX(srv_mutex);
  * @conns: the connections held
  * @n: connections counted against max-conns (held or being set up)
  * @stats: counters since the start, by &enum ibtrace_server_stat_attr
+ * @quitting: a client asked the server to quit; under @lock
+ * @quit_peer: that client's address; under @lock
+ * @quit_conn: its connection while held; under @lock
+ * @quit_up: that connection is established; under @lock
+ * @quit_work: stops the server once only @quit_conn is left (not on @wq,
+ *	which the stop destroys)
  */
 struct ibtrace_srv {
 	struct rdma_cm_id *listen;
@@ -70,11 +83,19 @@ struct ibtrace_srv {
 	struct list_head conns;
 	u32 n;
 	u64 stats[IBTRACE_SERVER_STAT_MAX + 1];
+	bool quitting;
+	union ib_gid quit_peer;
+	struct ibtrace_srv_conn *quit_conn;
+	bool quit_up;
+	struct work_struct quit_work;
 };
+
+static void srv_quit_work(struct work_struct *work);
 
 static struct ibtrace_srv srv = {
 	.lock = __SPIN_LOCK_UNLOCKED(srv.lock),
 	.conns = LIST_HEAD_INIT(srv.conns),
+	.quit_work = __WORK_INITIALIZER(srv.quit_work, srv_quit_work),
 };
 
 static void srv_count(unsigned int stat)
@@ -101,6 +122,17 @@ static void srv_teardown(struct ibtrace_srv_conn *conn)
 	kfree(conn);
 }
 
+/* @conn no longer counts (it is going, or was never accepted). */
+static void srv_uncount(struct ibtrace_srv_conn *conn)
+{
+	lockdep_assert_held(&srv.lock);
+	srv.n--;
+	if (conn == srv.quit_conn)
+		srv.quit_conn = NULL;
+	if (srv.quitting)
+		queue_work(system_unbound_wq, &srv.quit_work);
+}
+
 static void srv_reap(struct work_struct *work)
 {
 	struct ibtrace_srv_conn *conn =
@@ -115,7 +147,7 @@ static void srv_reap(struct work_struct *work)
 	}
 	conn->reaping = true;
 	list_del(&conn->list);
-	srv.n--;
+	srv_uncount(conn);
 	spin_unlock(&srv.lock);
 	srv_teardown(conn);
 }
@@ -246,6 +278,50 @@ static unsigned int srv_check(struct ibtrace_srv_conn *conn, char *text,
 	return 0;
 }
 
+/*
+ * Whether the server takes @conn now (checked): not while it quits, and
+ * within max-conns, except the quit itself (one at most). If so, @conn
+ * counts. srv.lock held. Return: 0, or the counter of the refusal with
+ * its reason in @text.
+ */
+static unsigned int srv_admit(struct ibtrace_srv_conn *conn, char *text,
+			      size_t len)
+{
+	const struct ibtrace_srv_cfg *cfg = &srv.cfg;
+
+	lockdep_assert_held(&srv.lock);
+	if (srv.quitting) {
+		/* Short: the client's reason names the server before it. */
+		snprintf(text, len, "quitting, as %pI6c asked",
+			 srv.quit_peer.raw);
+		return IBTRACE_SERVER_STAT_REJ_QUITTING;
+	}
+	if (conn->svc == &ibtrace_srv_quit) {
+		srv.quitting = true;
+		srv.quit_peer = conn->peer;
+		srv.quit_conn = conn;
+		srv.quit_up = false;
+		/* Reaped only after every other hold (plus slack) ran out. */
+		conn->hold_ms = cfg->max_hold_ms + IBTRACE_SRV_SLACK_MS;
+	} else if (srv.n >= cfg->max_conns) {
+		snprintf(text, len,
+			 "the server holds max-conns %u connections already",
+			 cfg->max_conns);
+		return IBTRACE_SERVER_STAT_REJ_CONNS;
+	}
+	srv.n++;
+	return 0;
+}
+
+/* Undo srv_admit() for a @conn that was not accepted: a quit never was. */
+static void srv_unadmit(struct ibtrace_srv_conn *conn)
+{
+	lockdep_assert_held(&srv.lock);
+	if (conn == srv.quit_conn)
+		srv.quitting = false;
+	srv_uncount(conn);
+}
+
 /* A new connection request on @id (a new ID). Non-zero: destroy @id. */
 static int srv_request(struct rdma_cm_id *id, const struct rdma_cm_event *ev)
 {
@@ -271,28 +347,24 @@ static int srv_request(struct rdma_cm_id *id, const struct rdma_cm_event *ev)
 		       min_t(u8, ev->param.conn.private_data_len,
 			     sizeof(conn->req)));
 	conn->svc = srv_service(conn->req);
+	srv_peer_gid(id, &conn->peer);
 	stat = srv_check(conn, text, sizeof(text));
 	if (stat) {
 		kfree(conn);
 		return srv_reject(id, stat, text);
 	}
 	conn->id = id;
-	srv_peer_gid(id, &conn->peer);
 	INIT_LIST_HEAD(&conn->list);
 	INIT_DELAYED_WORK(&conn->reap, srv_reap);
 	mutex_init(&conn->svc_lock);
 
 	spin_lock(&srv.lock);
-	if (srv.n >= cfg->max_conns) {
-		spin_unlock(&srv.lock);
-		kfree(conn);
-		snprintf(text, sizeof(text),
-			 "the server holds max-conns %u connections already",
-			 cfg->max_conns);
-		return srv_reject(id, IBTRACE_SERVER_STAT_REJ_CONNS, text);
-	}
-	srv.n++;
+	stat = srv_admit(conn, text, sizeof(text));
 	spin_unlock(&srv.lock);
+	if (stat) {
+		kfree(conn);
+		return srv_reject(id, stat, text);
+	}
 
 	err = conn->svc->setup(conn, &param);
 	if (err) {
@@ -309,7 +381,7 @@ static int srv_request(struct rdma_cm_id *id, const struct rdma_cm_event *ev)
 		pr_info_ratelimited("server: cannot accept a %s request: %pe\n",
 				    conn->svc->name, ERR_PTR(err));
 		spin_lock(&srv.lock);
-		srv.n--;
+		srv_unadmit(conn);
 		srv.stats[IBTRACE_SERVER_STAT_REJ_ERROR]++;
 		spin_unlock(&srv.lock);
 		kfree(conn);
@@ -318,7 +390,8 @@ static int srv_request(struct rdma_cm_id *id, const struct rdma_cm_event *ev)
 
 	conn->t_start = ktime_get_ns();
 	spin_lock(&srv.lock);
-	srv.stats[IBTRACE_SERVER_STAT_ACCEPTED]++;
+	srv.stats[conn == srv.quit_conn ? IBTRACE_SERVER_STAT_QUITS :
+		  IBTRACE_SERVER_STAT_ACCEPTED]++;
 	list_add_tail(&conn->list, &srv.conns);
 	queue_delayed_work(srv.wq, &conn->reap,
 			   msecs_to_jiffies(conn->hold_ms + IBTRACE_SRV_SLACK_MS));
@@ -327,7 +400,7 @@ static int srv_request(struct rdma_cm_id *id, const struct rdma_cm_event *ev)
 
 err_uncount:
 	spin_lock(&srv.lock);
-	srv.n--;
+	srv_unadmit(conn);
 	spin_unlock(&srv.lock);
 	kfree(conn);
 	return srv_reject(id, IBTRACE_SERVER_STAT_REJ_ERROR, text);
@@ -363,6 +436,8 @@ static int srv_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 static u32 __srv_stop(void)
 {
 	struct ibtrace_srv_conn *conn;
+	union ib_gid quit_peer;
+	bool quit;
 	u32 closed = 0;
 
 	/* No new connection after this; its handlers have returned. */
@@ -375,21 +450,102 @@ static u32 __srv_stop(void)
 		if (conn) {
 			conn->reaping = true;
 			list_del(&conn->list);
-			srv.n--;
+			srv_uncount(conn);
 		}
 		spin_unlock(&srv.lock);
 		if (!conn)
 			break;
 		cancel_delayed_work_sync(&conn->reap);
+		/* The client hears of it (a DREQ), its QP goes to error. */
+		rdma_disconnect(conn->id);
 		srv_teardown(conn);
 		closed++;
 	}
 	/* Reaps that were running finish here. */
 	destroy_workqueue(srv.wq);
 	srv.wq = NULL;
-	pr_info("server stopped (port %u), %u connections closed\n",
-		srv.cfg.port, closed);
+	spin_lock(&srv.lock);
+	quit = srv.quitting;
+	quit_peer = srv.quit_peer;
+	srv.quitting = false;
+	spin_unlock(&srv.lock);
+	if (quit)
+		pr_info("server quit (port %u), as %pI6c asked, %u connections closed\n",
+			srv.cfg.port, quit_peer.raw, closed);
+	else
+		pr_info("server stopped (port %u), %u connections closed\n",
+			srv.cfg.port, closed);
 	return closed;
+}
+
+/* Only the quit's connection is left (or none); srv.lock held. */
+static bool srv_quit_due(void)
+{
+	lockdep_assert_held(&srv.lock);
+	if (!srv.quitting)
+		return false;
+	if (!srv.quit_conn)
+		return srv.n == 0;
+	return srv.n == 1 && srv.quit_up;
+}
+
+/* The stop a quit asked for, once its time has come. */
+static void srv_quit_work(struct work_struct *work)
+{
+	bool due;
+
+	mutex_lock(&srv_mutex);
+	if (srv.listen) {
+		spin_lock(&srv.lock);
+		due = srv_quit_due();
+		spin_unlock(&srv.lock);
+		if (due)
+			__srv_stop();
+	}
+	mutex_unlock(&srv_mutex);
+}
+
+/**
+ * ibtrace_server_quit_state() - what a quit's acceptance tells its client
+ * @running: the other connections the server holds or sets up
+ * @bound_ms: they end within this, at the latest
+ */
+void ibtrace_server_quit_state(u32 *running, u32 *bound_ms)
+{
+	const struct ibtrace_srv_conn *c;
+	u64 now = ktime_get_ns(), left, bound = 0;
+	u32 listed = 0;
+
+	spin_lock(&srv.lock);
+	*running = srv.n - 1;
+	list_for_each_entry(c, &srv.conns, list) {
+		left = (u64)(c->hold_ms + IBTRACE_SRV_SLACK_MS) * NSEC_PER_MSEC;
+		if (now - c->t_start < left)
+			bound = max(bound, left - (now - c->t_start));
+		listed++;
+	}
+	/* Those still being set up may hold the longest hold allowed. */
+	if (*running > listed)
+		bound = (u64)(srv.cfg.max_hold_ms + IBTRACE_SRV_SLACK_MS) *
+			NSEC_PER_MSEC;
+	spin_unlock(&srv.lock);
+	*bound_ms = div_u64(bound + NSEC_PER_MSEC - 1, NSEC_PER_MSEC);
+}
+
+/**
+ * ibtrace_server_quit_up() - the quit's connection is established
+ * @conn: it
+ *
+ * The server stops now if nothing else runs, else once the rest ended.
+ */
+void ibtrace_server_quit_up(const struct ibtrace_srv_conn *conn)
+{
+	spin_lock(&srv.lock);
+	if (conn == srv.quit_conn) {
+		srv.quit_up = true;
+		queue_work(system_unbound_wq, &srv.quit_work);
+	}
+	spin_unlock(&srv.lock);
 }
 
 /**
@@ -584,7 +740,11 @@ int ibtrace_server_fill(struct sk_buff *skb)
 	}
 	spin_lock(&srv.lock);
 	if (nla_put_u32(skb, IBTRACE_A_SERVER_CONNS, srv.n) ||
-	    srv_fill_stats(skb))
+	    srv_fill_stats(skb) ||
+	    (srv.quitting &&
+	     (nla_put_u8(skb, IBTRACE_A_SERVER_QUITTING, 1) ||
+	      nla_put(skb, IBTRACE_A_SERVER_QUIT_PEER,
+		      sizeof(srv.quit_peer.raw), srv.quit_peer.raw))))
 		err = -EMSGSIZE;
 	list_for_each_entry(conn, &srv.conns, list) {
 		if (err)
@@ -630,4 +790,6 @@ void ibtrace_server_exit(void)
 	if (srv.listen)
 		__srv_stop();
 	mutex_unlock(&srv_mutex);
+	/* Queued by a reap before the stop: it finds nothing to do. */
+	cancel_work_sync(&srv.quit_work);
 }

@@ -4,8 +4,9 @@
  * starts it (IBTRACE_CMD_SERVER_START, or the module parameter "server"),
  * bounded in connections and hold time. A connection request names its
  * service by the first four bytes of its private data and the version of
- * its request by the fifth: the RNR test's responder (rnr_responder.c)
- * and the perf test's buffer (perf_server.c). A new kind of test adds a
+ * its request by the fifth: the RNR test's responder (rnr_responder.c),
+ * the perf test's buffer (perf_server.c) and a client's request that
+ * the server quit (server_quit.c). A new kind of test adds a
  * struct ibtrace_srv_service, not a second listener.
  */
 #ifndef _IBTRACE_SERVER_H
@@ -135,6 +136,9 @@ extern const struct ibtrace_srv_service ibtrace_srv_rnr;
 /* perf_server.c */
 extern const struct ibtrace_srv_service ibtrace_srv_perf;
 
+/* server_quit.c */
+extern const struct ibtrace_srv_service ibtrace_srv_quit;
+
 /* server.c */
 extern bool ibtrace_server_param;
 int ibtrace_server_start(const struct ibtrace_srv_cfg *cfg,
@@ -142,6 +146,8 @@ int ibtrace_server_start(const struct ibtrace_srv_cfg *cfg,
 int ibtrace_server_stop(u32 *closed);
 int ibtrace_server_fill(struct sk_buff *skb);
 size_t ibtrace_server_msg_size(void);
+void ibtrace_server_quit_state(u32 *running, u32 *bound_ms);
+void ibtrace_server_quit_up(const struct ibtrace_srv_conn *conn);
 int ibtrace_server_init(void);
 void ibtrace_server_exit(void);
 

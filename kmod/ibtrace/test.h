@@ -319,6 +319,9 @@ extern const struct ibtrace_test_def ibtrace_test_limit;
 /* perf.c */
 extern const struct ibtrace_test_def ibtrace_test_perf;
 
+/* quit.c */
+extern const struct ibtrace_test_def ibtrace_test_quit;
+
 /* rnr.c */
 extern const struct ibtrace_test_def ibtrace_test_rnr;
 extern ushort ibtrace_rnr_responder_port;

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ibtrace - the "quit" service of the module's server (server.c), after
+ * dapltest -T Q: a client asks the server to quit. The server (server.c)
+ * takes no new connection from then on; this file gives the quit's
+ * connection its QP (an RC connection needs one on each side: the CM
+ * tells connections apart by their QP numbers) and the acceptance's
+ * private data, a &struct quit_ack saying how many connections run and
+ * within what time they end. Once established the connection is only
+ * held; the server ends it last, when it stops.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/slab.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/rdma_cm.h>
+
+#include "quit.h"
+#include "server.h"
+
+/**
+ * struct quit_srv_conn - the verbs objects of the quit's connection
+ * @pd: protection domain
+ * @cq: completion queue of the QP (nothing is posted)
+ * @ack: the acceptance's private data
+ */
+struct quit_srv_conn {
+	struct ib_pd *pd;
+	struct ib_cq *cq;
+	struct quit_ack ack;
+};
+
+/* Nothing to check past the magic and the version; no buffer, no hold. */
+static int quit_srv_check(struct ibtrace_srv_conn *conn)
+{
+	BUILD_BUG_ON(sizeof(struct quit_req) > sizeof(conn->req));
+	BUILD_BUG_ON(offsetof(struct quit_req, version) != 4);
+	conn->hold_ms = 0;
+	conn->mem = 0;
+	return 0;
+}
+
+static void quit_srv_free(struct ibtrace_srv_conn *conn,
+			  struct quit_srv_conn *q)
+{
+	if (conn->id->qp)
+		rdma_destroy_qp(conn->id);
+	if (q->cq)
+		ib_free_cq(q->cq);
+	if (q->pd)
+		ib_dealloc_pd(q->pd);
+	kfree(q);
+}
+
+static int quit_srv_build(struct ibtrace_srv_conn *conn,
+			  struct quit_srv_conn *q)
+{
+	struct ib_device *ibdev = conn->id->device;
+	struct ib_qp_init_attr init = {
+		.cap = {
+			.max_send_wr = 1,
+			.max_recv_wr = 1,
+			.max_send_sge = 1,
+			.max_recv_sge = 1,
+		},
+		.sq_sig_type = IB_SIGNAL_ALL_WR,
+		.qp_type = IB_QPT_RC,
+	};
+	int err;
+
+	q->pd = ib_alloc_pd(ibdev, 0);
+	if (IS_ERR(q->pd)) {
+		err = PTR_ERR(q->pd);
+		q->pd = NULL;
+		return err;
+	}
+	q->cq = ib_alloc_cq(ibdev, q, 2, 0, IB_POLL_WORKQUEUE);
+	if (IS_ERR(q->cq)) {
+		err = PTR_ERR(q->cq);
+		q->cq = NULL;
+		return err;
+	}
+	init.send_cq = q->cq;
+	init.recv_cq = q->cq;
+	return rdma_create_qp(conn->id, q->pd, &init);
+}
+
+static int quit_srv_setup(struct ibtrace_srv_conn *conn,
+			  struct rdma_conn_param *param)
+{
+	struct quit_srv_conn *q;
+	u32 running, bound_ms;
+	int err;
+
+	q = kzalloc(sizeof(*q), GFP_KERNEL);
+	if (!q)
+		return -ENOMEM;
+	err = quit_srv_build(conn, q);
+	if (err) {
+		quit_srv_free(conn, q);
+		return err;
+	}
+	ibtrace_server_quit_state(&running, &bound_ms);
+	q->ack = (struct quit_ack) {
+		.magic = cpu_to_be32(QUIT_ACK_MAGIC),
+		.version = QUIT_VERSION,
+		.running = cpu_to_be32(running),
+		.bound_ms = cpu_to_be32(bound_ms),
+	};
+	conn->priv = q;
+	param->private_data = &q->ack;
+	param->private_data_len = sizeof(q->ack);
+	pr_info("server: %pI6c asks the server to quit: %u connections run, ending within %u ms\n",
+		conn->peer.raw, running, bound_ms);
+	return 0;
+}
+
+static int quit_srv_established(struct ibtrace_srv_conn *conn)
+{
+	ibtrace_server_quit_up(conn);
+	return 0;
+}
+
+static void quit_srv_release(struct ibtrace_srv_conn *conn)
+{
+	quit_srv_free(conn, conn->priv);
+	conn->priv = NULL;
+}
+
+static int quit_srv_fill(struct sk_buff *skb,
+			 const struct ibtrace_srv_conn *conn)
+{
+	return 0;
+}
+
+const struct ibtrace_srv_service ibtrace_srv_quit = {
+	.name = "quit",
+	.magic = QUIT_REQ_MAGIC,
+	.version = QUIT_VERSION,
+	.check = quit_srv_check,
+	.setup = quit_srv_setup,
+	.established = quit_srv_established,
+	.release = quit_srv_release,
+	.fill = quit_srv_fill,
+};
