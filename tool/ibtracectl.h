@@ -535,6 +535,9 @@ int ibt_trace(struct ibt *ctx);
 int ibt_trace_monitor(struct ibt *ctx);	/* trace_monitor.c */
 extern const struct ibt_cmd ibt_test_cmds[];
 void ibt_test_synopsis(FILE *f);	/* its lines of "ibtracectl --help" */
+/* a command of another object that runs a test (server quit) */
+int ibt_test_run_as(struct ibt *ctx, const char *obj, const char *cmd,
+		    const char *fixed);
 extern const struct ibt_cmd ibt_sim_cmds[];
 extern const char ibt_sim_help[];
 extern const struct ibt_cmd ibt_server_cmds[];

@@ -5,10 +5,11 @@
  * printed by test_out.c; test.c holds the commands and the run loop.
  *
  * Each conformance test is a struct ibt_test_def in a file of its own
- * (test_guidinfo.c, test_rnr.c, test_limit.c, test_perf.c), the tool's side of the kernel's struct
- * ibtrace_test_def (kmod/ibtrace/test.h): its options of "test run", its
- * request attributes, its help, and how its results decode and print
- * where they differ from the framework's. ibt_tests[] (test_defs.c)
+ * (test_guidinfo.c, test_rnr.c, test_limit.c, test_perf.c, test_quit.c),
+ * the tool's side of the kernel's struct ibtrace_test_def
+ * (kmod/ibtrace/test.h): its options of "test run", its request
+ * attributes, its help, and how its results decode and print where they
+ * differ from the framework's. ibt_tests[] (test_defs.c)
  * lists them, as ibtrace_tests[] in the kernel's test.c.
  */
 #ifndef IBTRACECTL_TEST_H
@@ -195,6 +196,7 @@ extern const struct ibt_test_def test_guidinfo;
 extern const struct ibt_test_def test_rnr;
 extern const struct ibt_test_def test_limit;
 extern const struct ibt_test_def test_perf;
+extern const struct ibt_test_def test_quit;
 
 /* test_result.c: decoding */
 void test_result_free(struct result *r);
@@ -211,8 +213,8 @@ void test_items_free(struct test_items *l);
 
 /*
  * test_peer.c: the options of the tests served by a peer host's ibtrace
- * server (rnr --peer, perf): --peer GID, --peer-port N, and how results
- * name that peer
+ * server (rnr --peer, perf, quit): --peer GID, --peer-port N, and how
+ * results name that peer
  */
 struct test_peer_args {
 	uint8_t gid[16];
