@@ -35,12 +35,13 @@
  *  11  trace: a hop did not answer after all retries (or answered an
  *      SMP with an error status)
  *  12  trace: the SA PathRecord lookup of the DGID failed
- *  13  trace: cancelled (SIGINT); test run: cancelled (SIGINT, SIGTERM)
+ *  13  trace: cancelled (SIGINT); test run, server quit: cancelled
+ *      (SIGINT, SIGTERM)
  *  14  busy: the kernel refused the request for now (EBUSY, e.g. too
  *      many traces or test jobs running)
- *  15  test: verdict fail (an assertion failed)
- *  16  test: verdict not applicable to the DUT
- *  17  test: verdict error (the test could not be completed)
+ *  15  test, server quit: verdict fail (an assertion failed)
+ *  16  test, server quit: verdict not applicable to the DUT
+ *  17  test, server quit: verdict error (the test could not be completed)
  *  18  test: restore failed: the DUT may be left changed (overrides
  *      13, 15, 16 and 17)
  *
