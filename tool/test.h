@@ -205,7 +205,9 @@ int test_result_absorb(struct ibt *ctx, struct result *r, struct nlmsghdr *nlh);
 int test_keep_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg);
 void test_result_take(struct result *r, struct result *k);
 
-/* test_items.c: a test's own list of figures */
+/* test_items.c: a test's own list of figures, the numbers of a nest */
+void test_item_put(struct test_item *it, struct nlattr **tb, int first, int max,
+		   int skip);
 int test_items_absorb(struct ibt *ctx, struct test_items *l, struct nlattr *nest,
 		      int key, int max, const char *nokey);
 void test_items_take(struct test_items *l, struct test_items *k);

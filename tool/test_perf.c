@@ -183,7 +183,7 @@ static int perf_absorb(struct ibt *ctx, struct result *r, void *data,
 {
 	struct nlattr *tb[IBTRACE_PERF_A_MAX + 1];
 	struct perf_data *d = data;
-	int i, ret;
+	int ret;
 
 	(void)r;
 	ret = ibt_nl_parse_nest(ctx, a, tb);
@@ -191,16 +191,11 @@ static int perf_absorb(struct ibt *ctx, struct result *r, void *data,
 		return ret;
 	memset(d, 0, sizeof(*d));
 	d->measured = true;
-	for (i = IBTRACE_PERF_A_OPS; i <= IBTRACE_PERF_A_MAX; i++) {
-		if (!tb[i])
-			continue;
-		if (i == IBTRACE_PERF_A_WC_STATUS) {
-			nla_strlcpy(d->wc_status, tb[i], sizeof(d->wc_status));
-			continue;
-		}
-		d->fig.have[i] = true;
-		d->fig.val[i] = ibt_nla_uint(tb[i]);
-	}
+	if (tb[IBTRACE_PERF_A_WC_STATUS])
+		nla_strlcpy(d->wc_status, tb[IBTRACE_PERF_A_WC_STATUS],
+			    sizeof(d->wc_status));
+	test_item_put(&d->fig, tb, IBTRACE_PERF_A_OPS, IBTRACE_PERF_A_MAX,
+		      IBTRACE_PERF_A_WC_STATUS);
 	return 0;
 }
 

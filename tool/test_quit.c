@@ -108,19 +108,14 @@ static int quit_absorb(struct ibt *ctx, struct result *r, void *data,
 {
 	struct nlattr *tb[IBTRACE_QUIT_A_MAX + 1];
 	struct quit_data *d = data;
-	int i, ret;
+	int ret;
 
 	(void)r;
 	ret = ibt_nl_parse_nest(ctx, a, tb);
 	if (ret)
 		return ret;
 	d->seen = true;
-	for (i = IBTRACE_QUIT_A_SERVER_VERSION; i <= IBTRACE_QUIT_A_MAX; i++) {
-		if (!tb[i])
-			continue;
-		d->fig.have[i] = true;
-		d->fig.val[i] = ibt_nla_uint(tb[i]);
-	}
+	test_item_put(&d->fig, tb, IBTRACE_QUIT_A_SERVER_VERSION, IBTRACE_QUIT_A_MAX, -1);
 	return 0;
 }
 
