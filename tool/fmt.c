@@ -149,6 +149,19 @@ const char *ibt_ns_str(uint64_t ns, uint64_t unit, char *buf, size_t len)
 }
 
 /*
+ * @n / @div with one decimal, rounded half up: (4096000, 1000000) "4.1",
+ * (1234500000, 1000000) "1234.5"; @n times 10 must fit 64 bits.
+ */
+const char *ibt_dec1_str(uint64_t n, uint64_t div, char *buf, size_t len)
+{
+	uint64_t v = (n * 10 + div / 2) / div;
+
+	snprintf(buf, len, "%llu.%llu", (unsigned long long)(v / 10),
+		 (unsigned long long)(v % 10));
+	return buf;
+}
+
+/*
  * A duration for people: below 1 ms in microseconds, below 1 s in
  * milliseconds, both with 2 decimals ("537.04 us", "10.24 ms"), else
  * seconds with 3 ("1.311 s"); rounded half up, "-" before a negative

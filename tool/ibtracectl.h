@@ -35,12 +35,13 @@
  *  11  trace: a hop did not answer after all retries (or answered an
  *      SMP with an error status)
  *  12  trace: the SA PathRecord lookup of the DGID failed
- *  13  trace: cancelled (SIGINT); test run: cancelled (SIGINT, SIGTERM)
+ *  13  trace: cancelled (SIGINT); test run, server quit: cancelled
+ *      (SIGINT, SIGTERM)
  *  14  busy: the kernel refused the request for now (EBUSY, e.g. too
  *      many traces or test jobs running)
- *  15  test: verdict fail (an assertion failed)
- *  16  test: verdict not applicable to the DUT
- *  17  test: verdict error (the test could not be completed)
+ *  15  test, server quit: verdict fail (an assertion failed)
+ *  16  test, server quit: verdict not applicable to the DUT
+ *  17  test, server quit: verdict error (the test could not be completed)
  *  18  test: restore failed: the DUT may be left changed (overrides
  *      13, 15, 16 and 17)
  *
@@ -377,6 +378,7 @@ const char *ibt_pct_str(uint32_t x100, char *buf, size_t len);
 uint64_t ibt_percentile(const uint64_t *sorted, size_t n, unsigned int pct);
 const char *ibt_ns_str(uint64_t ns, uint64_t unit, char *buf, size_t len);
 const char *ibt_dur_str(int64_t ns, bool plus, char *buf, size_t len);
+const char *ibt_dec1_str(uint64_t n, uint64_t div, char *buf, size_t len);
 const char *ibt_sim_node_type_str(unsigned int type);
 const char *ibt_node_type_str(unsigned int type);
 const char *ibt_hop_agent_str(unsigned int agent);
@@ -534,6 +536,9 @@ int ibt_trace(struct ibt *ctx);
 int ibt_trace_monitor(struct ibt *ctx);	/* trace_monitor.c */
 extern const struct ibt_cmd ibt_test_cmds[];
 void ibt_test_synopsis(FILE *f);	/* its lines of "ibtracectl --help" */
+/* a command of another object that runs a test (server quit) */
+int ibt_test_run_as(struct ibt *ctx, const char *obj, const char *cmd,
+		    const char *fixed);
 extern const struct ibt_cmd ibt_sim_cmds[];
 extern const char ibt_sim_help[];
 extern const struct ibt_cmd ibt_server_cmds[];

@@ -189,6 +189,16 @@ static struct nla_policy ibt_policy[IBTRACE_A_MAX + 1] = {
 	[IBTRACE_A_TEST_PERF_PIPELINE]	= U32,
 	[IBTRACE_A_TEST_PERF]		= { .type = NLA_NESTED },
 	[IBTRACE_A_SERVER_MAX_MEM_KB]	= U32,
+	[IBTRACE_A_TEST_QUIT]		= { .type = NLA_NESTED },
+	[IBTRACE_A_SERVER_QUITTING]	= U8,
+	[IBTRACE_A_SERVER_QUIT_PEER]	= GID,
+};
+
+static struct nla_policy ibt_quit_policy[IBTRACE_QUIT_A_MAX + 1] = {
+	[IBTRACE_QUIT_A_SERVER_VERSION]	= U32,
+	[IBTRACE_QUIT_A_RUNNING]	= U32,
+	[IBTRACE_QUIT_A_BOUND_MS]	= U32,
+	[IBTRACE_QUIT_A_STOPPED_NS]	= U64,
 };
 
 static struct nla_policy ibt_perf_policy[IBTRACE_PERF_A_MAX + 1] = {
@@ -339,6 +349,8 @@ static struct nla_policy ibt_server_stat_policy[IBTRACE_SERVER_STAT_MAX + 1] = {
 	[IBTRACE_SERVER_STAT_REJ_ERROR]		= U64,
 	[IBTRACE_SERVER_STAT_REJ_VERSION]	= U64,
 	[IBTRACE_SERVER_STAT_REJ_MEM]		= U64,
+	[IBTRACE_SERVER_STAT_QUITS]		= U64,
+	[IBTRACE_SERVER_STAT_REJ_QUITTING]	= U64,
 };
 
 static struct nla_policy ibt_ctrl_policy[CTRL_ATTR_MAX + 1] = {
@@ -437,6 +449,8 @@ static const struct ibt_nest ibt_nests[] = {
 	  "limit figures" },
 	{ IBTRACE_A_TEST_PERF, IBTRACE_PERF_A_MAX, ibt_perf_policy,
 	  "perf figures" },
+	{ IBTRACE_A_TEST_QUIT, IBTRACE_QUIT_A_MAX, ibt_quit_policy,
+	  "quit figures" },
 	{ IBTRACE_A_SERVER_CONN, IBTRACE_SERVER_CONN_A_MAX,
 	  ibt_server_conn_policy, "server connection" },
 	{ IBTRACE_A_SERVER_STATS, IBTRACE_SERVER_STAT_MAX,

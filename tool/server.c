@@ -1,20 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * server object: the module's RDMA CM server, which peer hosts' tests
- * (test run rnr --peer, test run perf) connect to. Off until an admin starts it
- * (IBTRACE_CMD_SERVER_START, _STOP, _GET; all need CAP_NET_ADMIN).
+ * (test run rnr --peer, test run perf, test run quit) connect to. Off
+ * until an admin starts it (IBTRACE_CMD_SERVER_START, _STOP, _GET; all
+ * need CAP_NET_ADMIN).
  *
  *   ibtracectl [-j] [-d DEV] server start [--port N] [--max-conns N]
  *              [--max-hold MS] [--max-mem-kb N]
  *   ibtracectl [-j] server stop
  *   ibtracectl [-j] server [show]
+ *   ibtracectl [-j] [-d DEV] [-p PORT] server quit --peer GID
+ *              [--peer-port PORT] [-v] [--detach]
+ *
+ * quit asks the server of another host to quit, as dapltest -T Q: it is
+ * "test run quit" (test.c, test_quit.c: its output and exit codes).
  *
  * Text (show, and start after starting):
  *   server running address :: port 7471 dev any max_conns 16 max_hold_ms 60000 max_mem_kb 8192
- *   conns 2 accepted 3 rej_foreign 1 rej_conns 0 rej_hold 1 rej_dev 0 rej_error 0 rej_version 0 rej_mem 0
+ *   conns 2 accepted 3 rej_foreign 1 rej_conns 0 rej_hold 1 rej_dev 0 rej_error 0 rej_version 0 rej_mem 0 quits 0 rej_quitting 0
  *   client rnr peer_gid fe80::5054:ff:fe12:3401 dev rxe0 port 1 age_ms 812 hold_ms 4000 rnr_timer 12
  *   client perf peer_gid fe80::5054:ff:fe12:3402 dev rxe0 port 1 age_ms 20 hold_ms 60000 perf_op RW perf_bytes 4096
- * or "server stopped" when it does not run; stop prints
+ * the first line ending with " quitting (asked by fe80::5054:ff:fe12:3403)"
+ * once a client asked the server to quit; or "server stopped" when it
+ * does not run; stop prints
  *   server stopped closed 2
  *
  * JSON: one object. Keys (each one only if the kernel sent it):
@@ -25,15 +33,22 @@
  *   max_conns    number  connections held at once, at most
  *   max_hold_ms  number  longest hold a client may ask for
  *   max_mem_kb   number  memory (buffers) one connection may take, KiB
+ *   quitting     bool    a client asked the server to quit: it refuses
+ *                        new connections and stops once those it holds
+ *                        have ended
+ *   quit_peer    string  the GID of that client (with quitting true)
  *   conns        number  connections held (stop: closed)
  *   stats        object  accepted, rej_foreign, rej_conns, rej_hold,
  *                        rej_dev, rej_error, rej_version (a request's
  *                        version not spoken), rej_mem (buffers over
- *                        max_mem_kb): counters since the start
+ *                        max_mem_kb), quits (quit requests accepted),
+ *                        rej_quitting (refused: the server quits):
+ *                        counters since the start
  *   clients      array   per connection: service, peer_gid, dev, port,
  *                        age_ms, hold_ms, rnr_timer, rnr_recv_posted,
  *                        perf_op ("RR", "RW"), perf_bytes
  */
+#include <arpa/inet.h>
 #include <getopt.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -55,6 +70,8 @@ static const struct ibt_num_key server_stats[] = {
 	{ IBTRACE_SERVER_STAT_REJ_ERROR,	"rej_error" },
 	{ IBTRACE_SERVER_STAT_REJ_VERSION,	"rej_version" },
 	{ IBTRACE_SERVER_STAT_REJ_MEM,		"rej_mem" },
+	{ IBTRACE_SERVER_STAT_QUITS,		"quits" },
+	{ IBTRACE_SERVER_STAT_REJ_QUITTING,	"rej_quitting" },
 };
 
 /* The server's address and port, then (after dev) its bounds. */
@@ -87,9 +104,11 @@ static void server_usage(FILE *f)
 	      "                  [--max-conns N] [--max-hold MS] [--max-mem-kb N]\n"
 	      "       ibtracectl [-j] [--pretty] server stop\n"
 	      "       ibtracectl [-j] [--pretty] server [show]\n"
+	      "       ibtracectl [-j] [--pretty] [-d DEV] [-p PORT] server quit --peer GID\n"
+	      "                  [--peer-port PORT] [-v|--verbose] [--detach]\n"
 	      "The module's RDMA CM server, for peer hosts' tests (test run rnr --peer,\n"
-	      "test run perf).\n"
-	      "Nothing listens until an admin starts it; all three need CAP_NET_ADMIN.\n"
+	      "test run perf, test run quit).\n"
+	      "Nothing listens until an admin starts it; all four need CAP_NET_ADMIN.\n"
 	      "  -d DEV              accept connections on DEV only (default: every device)\n"
 	      "  --port N            RDMA CM port, 1..65535 (default: the module parameter\n"
 	      "                      rnr_responder_port, 7471)\n", f);
@@ -100,9 +119,15 @@ static void server_usage(FILE *f)
 		"                      (default %d); a request for more is rejected\n"
 		"  --max-mem-kb N      memory (buffers) one connection may take, %d..%d KiB\n"
 		"                      (default %d); a request for more is rejected\n"
-		"show prints the address and port listened on, the bounds, the counters\n"
-		"and one line per connected client (its GID). Exit 14: start while the\n"
-		"server runs; 1: stop while it does not.\n",
+		"show prints the address and port listened on, the bounds, whether it\n"
+		"quits (and who asked), the counters and one line per connected client\n"
+		"(its GID). Exit 14: start while the server runs; 1: stop while it does\n"
+		"not.\n"
+		"quit asks the server of host --peer GID (--peer-port: its RDMA CM port,\n"
+		"1..65535) to quit, as dapltest -T Q, from the local port (-d, -p): it\n"
+		"refuses new connections, lets those it holds end, stops listening and\n"
+		"ends the quit's connection last. It is \"test run quit\": the same\n"
+		"output and exit codes (0 pass, 15 fail, 17 error, 13 cancelled).\n",
 		IBTRACE_SERVER_MAX_CONNS, IBTRACE_SERVER_DEF_CONNS,
 		IBTRACE_SERVER_MIN_HOLD_MS, IBTRACE_SERVER_MAX_HOLD_MS,
 		IBTRACE_SERVER_DEF_HOLD_MS, IBTRACE_SERVER_MIN_MEM_KB,
@@ -154,6 +179,27 @@ static int show_conn(struct ibt *ctx, void *arg, struct nlattr *nest)
 	return 0;
 }
 
+/*
+ * " quitting (asked by fe80::...)" once a client asked the server to quit
+ * (JSON: quitting, as sent, and quit_peer).
+ */
+static void show_quitting(struct ibt *ctx, struct nlattr **tb)
+{
+	char gid[INET6_ADDRSTRLEN];
+	bool quitting;
+
+	if (!tb[IBTRACE_A_SERVER_QUITTING])
+		return;
+	quitting = nla_get_u8(tb[IBTRACE_A_SERVER_QUITTING]);
+	ibt_out_field(ctx, "quitting", json_object_new_boolean(quitting), "%s",
+		      quitting ? " quitting" : "");
+	if (quitting && tb[IBTRACE_A_SERVER_QUIT_PEER] &&
+	    inet_ntop(AF_INET6, nla_data(tb[IBTRACE_A_SERVER_QUIT_PEER]), gid,
+		      sizeof(gid)))
+		ibt_out_field(ctx, "quit_peer", json_object_new_string(gid),
+			      " (asked by %s)", gid);
+}
+
 /* The reply of START, STOP or GET: the server's state. */
 static int server_cb(struct ibt *ctx, struct nlmsghdr *nlh, struct nlattr **tb,
 		     void *arg)
@@ -173,6 +219,7 @@ static int server_cb(struct ibt *ctx, struct nlmsghdr *nlh, struct nlattr **tb,
 		ibt_out_str(ctx, "dev", tb[IBTRACE_A_DEV_NAME] ?
 			    nla_get_string(tb[IBTRACE_A_DEV_NAME]) : "any");
 	ibt_out_nla_keys(ctx, server_keys + 2, "uuu", tb);
+	show_quitting(ctx, tb);
 	if (!running && tb[IBTRACE_A_SERVER_CONNS])
 		ibt_out_u64(ctx, "closed",
 			    nla_get_u32(tb[IBTRACE_A_SERVER_CONNS]));
@@ -287,6 +334,12 @@ static const struct ibt_num_opt start_nums[] = {
 	  START_OPT(has_mem_kb) },
 };
 
+/* quit: the quit test's run (test_quit.c). */
+static int server_quit(struct ibt *ctx)
+{
+	return ibt_test_run_as(ctx, "server", "quit", "quit");
+}
+
 static int server_start(struct ibt *ctx)
 {
 	struct start_opts o = { 0 };
@@ -306,6 +359,7 @@ const struct ibt_cmd ibt_server_cmds[] = {
 	{ "show",	server_show },
 	{ "start",	server_start },
 	{ "stop",	server_stop },
+	{ "quit",	server_quit },
 	{ "help",	server_help },
 	{ NULL,		NULL },
 };

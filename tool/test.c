@@ -19,24 +19,29 @@
  *              [--peer-port PORT] [--iterations N] [--pipeline N]
  *              [--poll busy|event] RR|RW [SEG_SIZE [NUM_SEGS]] [-v]
  *              [--detach]
+ *   ibtracectl [-j] [-d DEV] [-p PORT] test run quit --peer GID
+ *              [--peer-port PORT] [-v] [--detach]
  *   ibtracectl [-j] test show [JOB] [-v]
  *   ibtracectl test cancel JOB
  *
  * run: each test the tool knows (ibt_tests[]: guidinfo, rnr, limit, perf,
- * one file each) takes only its own options (limit also words: the
+ * quit, one file each) takes only its own options (limit also words: the
  * objects; perf: RR|RW SEG_SIZE NUM_SEGS), checked before anything is
  * sent; tests share an option's name where it means the same (rnr and
- * perf: --iterations, --poll, --peer, --peer-port), each with its own
- * range, so the options wait for the test's name. A test it does not
- * know gets them all, for the kernel to judge. guidinfo: the DUT is the local
- * port (-d, -p; without -d the first Active InfiniBand port), the node at
- * the end of the directed route --dr (exit ports from the local node
- * outward, the first being the local port, so -p defaults to it), or the
- * node of LID --lid. rnr: the local port (without -d the first Active
+ * perf: --iterations, --poll; rnr, perf and quit: --peer, --peer-port),
+ * each with its own range, so the options wait for the test's name. A
+ * test it does not know gets them all, for the kernel to judge.
+ * guidinfo: the DUT is the local port (-d, -p; without -d the first
+ * Active InfiniBand port), the node at the end of the directed route --dr
+ * (exit ports from the local node outward, the first being the local
+ * port, so -p defaults to it), or the node of LID --lid. rnr: the local port (without -d the first Active
  * port of any link layer) is the requester under test; the responder is
  * a second QP of it (loopback) or the ibtrace of host --peer. perf: the
  * local port (any link layer) reads or writes the buffer of host --peer's
- * ibtrace server (test_perf.c shows its output and JSON keys).
+ * ibtrace server (test_perf.c shows its output and JSON keys). quit: the
+ * local port (any link layer) asks host --peer's ibtrace server to quit
+ * (test_quit.c shows its output and JSON keys); "server quit" runs it too
+ * (ibt_test_run_as()).
  *
  * The tool joins the "test" group before it sends TEST_RUN, prints one
  * line per RNR timer code as it is measured, with -v also progress; when
@@ -226,6 +231,7 @@ struct run {
 	char dev[IBT_DEV_NAME_MAX];
 	uint32_t port;
 	bool verbose, detach;
+	bool runs;			/* the command runs a test: its options */
 	const struct ibt_test_def *def;	/* the test; NULL: the tool does not know it */
 	void *args[TESTS_MAX];		/* each test's options */
 	bool opt_seen[RUN_OPTS_MAX];
@@ -254,6 +260,17 @@ struct run {
 static bool run_uses(const struct run *t, size_t k)
 {
 	return !t->def || ibt_tests[k] == t->def;
+}
+
+/* The bit of test @def in run_opts[].tests; 0 for NULL. */
+static unsigned int test_bit(const struct ibt_test_def *def)
+{
+	size_t k;
+
+	for (k = 0; def && ibt_tests[k] && k < TESTS_MAX; k++)
+		if (ibt_tests[k] == def)
+			return 1u << k;
+	return 0;
 }
 
 /* Read into @r, on top of what it holds; a negative errno is not printed. */
@@ -366,15 +383,12 @@ static uint32_t run_local_port(const struct run *t, const char **opt)
  */
 static int run_opts_check(struct ibt *ctx, const struct run *t)
 {
-	unsigned int bit = 0;
+	unsigned int bit = test_bit(t->def);
 	const char *opt;
 	uint32_t port;
 	size_t i, k;
 	int ret;
 
-	for (k = 0; ibt_tests[k] && k < TESTS_MAX; k++)
-		if (ibt_tests[k] == t->def)
-			bit = 1u << k;
 	for (i = 0; bit && i < nrun_opts; i++) {
 		if (!t->opt_seen[i] || !run_opts[i].tests || (run_opts[i].tests & bit))
 			continue;
@@ -411,7 +425,7 @@ static int test_opt(int c, const char *arg, const struct ibt_args *a)
 
 	if (own < 0)
 		return IBT_OPT_UNKNOWN;
-	if (!t || (strcmp(a->cmd, "run") && c != 'v'))
+	if (!t || (!t->runs && c != 'v'))
 		return ibt_err(IBT_EXIT_USAGE,
 			       "test %s takes no option %s; see ibtracectl test help",
 			       a->cmd, run_opts[own].name);
@@ -436,6 +450,25 @@ static int test_args(struct ibt *ctx, const char *cmd, struct run *t,
 	run_opts_init();
 	return ibt_words_parse(ctx, "test", cmd, run_longopts, test_opt, t, pos,
 			       min, max, what);
+}
+
+/*
+ * The words of command @obj @cmd that runs test @def (server quit): the
+ * global options, @def's own options, -v and --detach, and no word.
+ */
+static int fixed_args(struct ibt *ctx, const char *obj, const char *cmd,
+		      struct run *t, const struct ibt_test_def *def)
+{
+	struct option opts[RUN_OPTS_MAX + 1];
+	unsigned int bit = test_bit(def);
+	size_t i, n = 0;
+
+	run_opts_init();
+	memset(opts, 0, sizeof(opts));
+	for (i = 0; i < nrun_opts; i++)
+		if (!run_opts[i].tests || (run_opts[i].tests & bit))
+			opts[n++] = run_longopts[i];
+	return ibt_words_parse(ctx, obj, cmd, opts, test_opt, t, NULL, 0, 0, "");
 }
 
 /* list */
@@ -895,25 +928,37 @@ static int run_words(struct run *t, const char *const *words)
 	return 0;
 }
 
-static int test_run(struct ibt *ctx)
+/*
+ * Run a test: test @fixed by command @obj @cmd of another object, with
+ * the options, output and exit codes of "test run @fixed" ("server quit"
+ * runs test quit); or (@fixed NULL) the one "test run NAME" names.
+ */
+int ibt_test_run_as(struct ibt *ctx, const char *obj, const char *cmd,
+		    const char *fixed)
 {
 	struct run *t = calloc(1, sizeof(*t));
 	const char *words[1 + RUN_WORDS_MAX + 1] = { NULL };
-	const char *name;
+	const char *const *rest = words + 1;
+	const char *name = fixed;
 	size_t k;
 	int ret = 0;
 
 	if (!t)
 		return ibt_err(IBT_EXIT_ERR, "out of memory");
+	t->runs = true;
 	for (k = 0; !ret && ibt_tests[k] && k < TESTS_MAX; k++) {
 		t->args[k] = calloc(1, ibt_tests[k]->args_size);
 		if (!t->args[k])
 			ret = ibt_err(IBT_EXIT_ERR, "out of memory");
 	}
-	if (!ret)
-		ret = test_args(ctx, "run", t, words, 1, 1 + RUN_WORDS_MAX,
+	if (!ret && fixed) {
+		ret = fixed_args(ctx, obj, cmd, t, test_def_find(fixed));
+		rest = words;
+	} else if (!ret) {
+		ret = test_args(ctx, cmd, t, words, 1, 1 + RUN_WORDS_MAX,
 				"a test name (see ibtracectl test list)");
-	name = words[0];
+		name = words[0];
+	}
 	if (!ret && test_name_ok(name))
 		ret = ibt_err(IBT_EXIT_USAGE,
 			      "bad test name \"%s\"; \"ibtracectl test list\" shows the tests",
@@ -925,7 +970,7 @@ static int test_run(struct ibt *ctx)
 			ret = run_opt(t, t->given[k].i, t->given[k].arg);
 	}
 	if (!ret) {
-		ret = run_words(t, words + 1);
+		ret = run_words(t, rest);
 	}
 	if (!ret)
 		ret = run_opts_check(ctx, t);
@@ -935,6 +980,11 @@ static int test_run(struct ibt *ctx)
 		free(t->args[k]);
 	free(t);
 	return ret;
+}
+
+static int test_run(struct ibt *ctx)
+{
+	return ibt_test_run_as(ctx, "test", "run", NULL);
 }
 
 /* show, cancel */
@@ -1014,9 +1064,10 @@ static int test_help(struct ibt *ctx)
 	       "list: the conformance tests the module knows and their assertions.\n"
 	       "run: run a test as a kernel job against a port, the DUT. Each test takes\n"
 	       "only its own options (and -v, --detach). Prints the progress (rnr: each\n"
-	       "timer code as it is measured; -v: the start and the exchanges too), then\n"
-	       "the result, one line per assertion; --detach prints the job number and\n"
-	       "returns. Ctrl-C cancels the job: the kernel restores the DUT, exit 13.\n");
+	       "timer code as it is measured; limit: each kind; quit: the server's\n"
+	       "acceptance; -v: the start and the exchanges too), then the result, one\n"
+	       "line per assertion; --detach prints the job number and returns. Ctrl-C\n"
+	       "cancels the job: the kernel restores the DUT, exit 13.\n");
 	tests_text(stdout, offsetof(struct ibt_test_def, help));
 	printf("show: the result of job JOB (-v: every MAD exchange), or one line per\n"
 	       "kept job. cancel: stop a running job (it restores the DUT first).\n"

@@ -5,10 +5,11 @@
  * printed by test_out.c; test.c holds the commands and the run loop.
  *
  * Each conformance test is a struct ibt_test_def in a file of its own
- * (test_guidinfo.c, test_rnr.c, test_limit.c, test_perf.c), the tool's side of the kernel's struct
- * ibtrace_test_def (kmod/ibtrace/test.h): its options of "test run", its
- * request attributes, its help, and how its results decode and print
- * where they differ from the framework's. ibt_tests[] (test_defs.c)
+ * (test_guidinfo.c, test_rnr.c, test_limit.c, test_perf.c, test_quit.c),
+ * the tool's side of the kernel's struct ibtrace_test_def
+ * (kmod/ibtrace/test.h): its options of "test run", its request
+ * attributes, its help, and how its results decode and print where they
+ * differ from the framework's. ibt_tests[] (test_defs.c)
  * lists them, as ibtrace_tests[] in the kernel's test.c.
  */
 #ifndef IBTRACECTL_TEST_H
@@ -195,6 +196,7 @@ extern const struct ibt_test_def test_guidinfo;
 extern const struct ibt_test_def test_rnr;
 extern const struct ibt_test_def test_limit;
 extern const struct ibt_test_def test_perf;
+extern const struct ibt_test_def test_quit;
 
 /* test_result.c: decoding */
 void test_result_free(struct result *r);
@@ -203,7 +205,9 @@ int test_result_absorb(struct ibt *ctx, struct result *r, struct nlmsghdr *nlh);
 int test_keep_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg);
 void test_result_take(struct result *r, struct result *k);
 
-/* test_items.c: a test's own list of figures */
+/* test_items.c: a test's own list of figures, the numbers of a nest */
+void test_item_put(struct test_item *it, struct nlattr **tb, int first, int max,
+		   int skip);
 int test_items_absorb(struct ibt *ctx, struct test_items *l, struct nlattr *nest,
 		      int key, int max, const char *nokey);
 void test_items_take(struct test_items *l, struct test_items *k);
@@ -211,8 +215,8 @@ void test_items_free(struct test_items *l);
 
 /*
  * test_peer.c: the options of the tests served by a peer host's ibtrace
- * server (rnr --peer, perf): --peer GID, --peer-port N, and how results
- * name that peer
+ * server (rnr --peer, perf, quit): --peer GID, --peer-port N, and how
+ * results name that peer
  */
 struct test_peer_args {
 	uint8_t gid[16];

@@ -14,6 +14,7 @@ const struct ibt_test_def *const ibt_tests[] = {
 	&test_rnr,
 	&test_limit,
 	&test_perf,
+	&test_quit,
 	NULL,
 };
 

@@ -2,7 +2,8 @@
 /*
  * A test's own list of figures (struct test_items): the nests of numbers
  * the RNR test (a timer code each) and the limit test (a kind of object
- * each) send, decoded once for both. Apart from test_result.c, which the
+ * each) send, decoded once for both; and the numbers of one such nest
+ * (test_item_put(): also the perf and quit tests' figures). Apart from test_result.c, which the
  * tests' files must not use (test_result.c reaches them through
  * ibt_tests[]).
  */
@@ -12,6 +13,24 @@
 
 #include "ibtracectl.h"
 #include "test.h"
+
+/*
+ * The numbers of a parsed nest @tb, attributes @first..@max but @skip
+ * (one that is not a number; -1: none), into @it: each one @tb has
+ * replaces @it's.
+ */
+void test_item_put(struct test_item *it, struct nlattr **tb, int first, int max,
+		   int skip)
+{
+	int i;
+
+	for (i = first; i <= max; i++) {
+		if (!tb[i] || i == skip)
+			continue;
+		it->have[i] = true;
+		it->val[i] = ibt_nla_uint(tb[i]);
+	}
+}
 
 /*
  * A nest of numbers @nest (attributes @key..@max) into @l: it replaces the
@@ -25,7 +44,7 @@ int test_items_absorb(struct ibt *ctx, struct test_items *l, struct nlattr *nest
 	struct nlattr *tb[TEST_ITEM_ATTRS];
 	struct test_item c = { 0 }, *v;
 	size_t k;
-	int i, ret;
+	int ret;
 
 	if (max >= TEST_ITEM_ATTRS)
 		return ibt_err(IBT_EXIT_ERR, "internal error: a nest of %d attributes", max);
@@ -34,12 +53,7 @@ int test_items_absorb(struct ibt *ctx, struct test_items *l, struct nlattr *nest
 		return ret;
 	if (!tb[key])
 		return ibt_err(IBT_EXIT_ERR, "malformed kernel reply: %s", nokey);
-	for (i = key; i <= max; i++) {
-		if (!tb[i])
-			continue;
-		c.have[i] = true;
-		c.val[i] = ibt_nla_uint(tb[i]);
-	}
+	test_item_put(&c, tb, key, max, -1);
 	for (k = 0; k < l->n; k++)
 		if (l->v[k].val[key] == c.val[key]) {
 			l->v[k] = c;

@@ -183,7 +183,7 @@ static int perf_absorb(struct ibt *ctx, struct result *r, void *data,
 {
 	struct nlattr *tb[IBTRACE_PERF_A_MAX + 1];
 	struct perf_data *d = data;
-	int i, ret;
+	int ret;
 
 	(void)r;
 	ret = ibt_nl_parse_nest(ctx, a, tb);
@@ -191,16 +191,11 @@ static int perf_absorb(struct ibt *ctx, struct result *r, void *data,
 		return ret;
 	memset(d, 0, sizeof(*d));
 	d->measured = true;
-	for (i = IBTRACE_PERF_A_OPS; i <= IBTRACE_PERF_A_MAX; i++) {
-		if (!tb[i])
-			continue;
-		if (i == IBTRACE_PERF_A_WC_STATUS) {
-			nla_strlcpy(d->wc_status, tb[i], sizeof(d->wc_status));
-			continue;
-		}
-		d->fig.have[i] = true;
-		d->fig.val[i] = ibt_nla_uint(tb[i]);
-	}
+	if (tb[IBTRACE_PERF_A_WC_STATUS])
+		nla_strlcpy(d->wc_status, tb[IBTRACE_PERF_A_WC_STATUS],
+			    sizeof(d->wc_status));
+	test_item_put(&d->fig, tb, IBTRACE_PERF_A_OPS, IBTRACE_PERF_A_MAX,
+		      IBTRACE_PERF_A_WC_STATUS);
 	return 0;
 }
 
@@ -225,15 +220,6 @@ static const char *num_str(const bool *have, const uint64_t *val, int a,
 	return buf;
 }
 
-/* @n / @div with one decimal, rounded half up: (4096000, 1000000) "4.1". */
-static const char *dec1_str(uint64_t n, uint64_t div, char *buf, size_t len)
-{
-	uint64_t v = (n * 10 + div / 2) / div;
-
-	snprintf(buf, len, "%" PRIu64 ".%" PRIu64, v / 10, v % 10);
-	return buf;
-}
-
 /* MB/s (10^6 bytes) into @buf with one decimal; false without a time. */
 static bool mb_per_s(const struct test_item *f, char *buf, size_t len)
 {
@@ -242,7 +228,7 @@ static bool mb_per_s(const struct test_item *f, char *buf, size_t len)
 	if (!f->have[IBTRACE_PERF_A_BYTES] || !f->have[IBTRACE_PERF_A_ELAPSED_NS] || !ns)
 		return false;
 	/* bytes * 1000 / ns MB/s, in tenths; bytes fit 64 bits times 10^4 */
-	dec1_str(f->val[IBTRACE_PERF_A_BYTES] * 1000, ns, buf, len);
+	ibt_dec1_str(f->val[IBTRACE_PERF_A_BYTES] * 1000, ns, buf, len);
 	return true;
 }
 
@@ -309,7 +295,7 @@ static void perf_body_text(const struct result *r)
 	       num_str(f->have, f->val, IBTRACE_PERF_A_OPS, b[0], sizeof(b[0])),
 	       num_str(f->have, f->val, IBTRACE_PERF_A_ERRORS, b[1], sizeof(b[1])),
 	       f->have[IBTRACE_PERF_A_BYTES] ?
-	       dec1_str(f->val[IBTRACE_PERF_A_BYTES], 1000000, b[2], sizeof(b[2])) : "-",
+	       ibt_dec1_str(f->val[IBTRACE_PERF_A_BYTES], 1000000, b[2], sizeof(b[2])) : "-",
 	       f->have[IBTRACE_PERF_A_ELAPSED_NS] ?
 	       ibt_dur_str(f->val[IBTRACE_PERF_A_ELAPSED_NS] > INT64_MAX ? INT64_MAX :
 			   (int64_t)f->val[IBTRACE_PERF_A_ELAPSED_NS], false, b[3],

@@ -7,6 +7,9 @@ static const uint8_t gid_any[16];
 static const uint8_t gid_peer[16] = {
 	0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0x50, 0x54, 0, 0xff, 0xfe, 0x12, 0x34, 0x01,
 };
+static const uint8_t gid_quitter[16] = {
+	0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0x50, 0x54, 0, 0xff, 0xfe, 0x12, 0x34, 0x03,
+};
 
 static int run_cb(struct ibt *ctx, void *arg)
 {
@@ -40,11 +43,16 @@ static void put_conn(struct nl_msg *m, bool full, bool perf)
 	nla_nest_end(m, n);
 }
 
-static struct nl_msg *state(bool running, bool dev)
+/*
+ * @quit: 'q' quitting (asked by gid_quitter), 'n' not quitting (both with
+ * the quit counters), else neither sent
+ */
+static struct nl_msg *state(bool running, bool dev, char quit)
 {
 	struct nl_msg *m = golden_msg(IBTRACE_CMD_SERVER_GET);
+	int last = quit ? IBTRACE_SERVER_STAT_REJ_QUITTING : IBTRACE_SERVER_STAT_REJ_MEM;
 	struct nlattr *st;
-	uint64_t i;
+	int i;
 
 	nla_put_u8(m, IBTRACE_A_SERVER_RUNNING, running);
 	nla_put(m, IBTRACE_A_SERVER_ADDR, 16, gid_any);
@@ -55,10 +63,14 @@ static struct nl_msg *state(bool running, bool dev)
 	nla_put_u32(m, IBTRACE_A_SERVER_MAX_HOLD_MS, 60000);
 	nla_put_u32(m, IBTRACE_A_SERVER_MAX_MEM_KB, 8192);
 	nla_put_u32(m, IBTRACE_A_SERVER_CONNS, 2);
+	if (quit)
+		nla_put_u8(m, IBTRACE_A_SERVER_QUITTING, quit == 'q');
+	if (quit == 'q')
+		nla_put(m, IBTRACE_A_SERVER_QUIT_PEER, 16, gid_quitter);
 	if (!running)
 		return m;
 	st = nla_nest_start(m, IBTRACE_A_SERVER_STATS);
-	for (i = IBTRACE_SERVER_STAT_ACCEPTED; i <= IBTRACE_SERVER_STAT_REJ_MEM; i++)
+	for (i = IBTRACE_SERVER_STAT_ACCEPTED; i <= last; i++)
 		nla_put_u64(m, i, 3 * i + 1);
 	nla_nest_end(m, st);
 	put_conn(m, true, false);
@@ -67,7 +79,10 @@ static struct nl_msg *state(bool running, bool dev)
 	return m;
 }
 
-/* @how: 'r' running with -d, 'a' running on any device, 's' stopped */
+/*
+ * @how: 'r' running with -d, 'a' running on any device, 's' stopped,
+ * 'q' running and quitting, 'n' running and not quitting
+ */
 static struct nl_msg *build(char how)
 {
 	struct nl_msg *m = golden_msg(IBTRACE_CMD_SERVER_GET);
@@ -77,8 +92,11 @@ static struct nl_msg *build(char how)
 	case 'r':
 	case 'a':
 	case 's':
+	case 'q':
+	case 'n':
 		nlmsg_free(m);
-		return state(how != 's', how == 'r');
+		return state(how != 's', how == 'r',
+			     how == 'q' || how == 'n' ? how : 0);
 	case 'c':	/* a connection's port of 2 bytes */
 		nla_put_u8(m, IBTRACE_A_SERVER_RUNNING, 1);
 		n = nla_nest_start(m, IBTRACE_A_SERVER_CONN);
@@ -98,6 +116,8 @@ void golden_server(void)
 		{ "server running dev",		'r' },
 		{ "server running any",		'a' },
 		{ "server stopped closed",	's' },
+		{ "server quitting",		'q' },
+		{ "server not quitting",	'n' },
 		{ "server stopped bare",	'-' },
 		{ "server short conn port",	'c' },
 	};

@@ -148,6 +148,71 @@ static const struct golden_attr perf_run[] = {
 	NUM(IBTRACE_A_TEST_PEER_PORT, 2, 7471),
 };
 
+/* quit: the server accepted, then stopped within its bound */
+static const struct golden_attr quit_ok[] = {
+	STR(IBTRACE_A_TEST_SEED, "dapltest -T Q"),
+	NUM(IBTRACE_A_TEST_ELAPSED_NS, 8, 1240000000),
+	{ IBTRACE_A_TEST_PEER_GID, GOLDEN_BYTES, sizeof(peer), (const char *)peer },
+	NUM(IBTRACE_A_TEST_PEER_PORT, 2, 7471),
+	NEST(IBTRACE_A_TEST_QUIT), NUM(IBTRACE_QUIT_A_SERVER_VERSION, 4, 1),
+	NUM(IBTRACE_QUIT_A_RUNNING, 4, 2), NUM(IBTRACE_QUIT_A_BOUND_MS, 4, 70000), END,
+	NEST(IBTRACE_A_TEST_QUIT), NUM(IBTRACE_QUIT_A_STOPPED_NS, 8, 1234500000), END,
+	NEST(IBTRACE_A_TEST_ASSERTION), STR(IBTRACE_ASSERT_A_ID, "dapltest-Q#01"),
+	STR(IBTRACE_ASSERT_A_DESC, "the server accepts the quit request"),
+	NUM(IBTRACE_ASSERT_A_RESULT, 1, IBTRACE_ASSERT_PASS), END,
+	NEST(IBTRACE_A_TEST_ASSERTION), STR(IBTRACE_ASSERT_A_ID, "dapltest-Q#02"),
+	STR(IBTRACE_ASSERT_A_DESC, "the server stops within the bound it announced"),
+	NUM(IBTRACE_ASSERT_A_RESULT, 1, IBTRACE_ASSERT_PASS), END,
+};
+
+/* quit: accepted with one connection running, not stopped (cancelled) */
+static const struct golden_attr quit_cut[] = {
+	STR(IBTRACE_A_TEST_REASON, "cancelled"),
+	{ IBTRACE_A_TEST_PEER_GID, GOLDEN_BYTES, sizeof(peer), (const char *)peer },
+	NEST(IBTRACE_A_TEST_QUIT), NUM(IBTRACE_QUIT_A_SERVER_VERSION, 4, 1),
+	NUM(IBTRACE_QUIT_A_RUNNING, 4, 1), NUM(IBTRACE_QUIT_A_BOUND_MS, 4, 15000), END,
+	NEST(IBTRACE_A_TEST_ASSERTION), STR(IBTRACE_ASSERT_A_ID, "dapltest-Q#01"),
+	NUM(IBTRACE_ASSERT_A_RESULT, 1, IBTRACE_ASSERT_PASS), END,
+	NEST(IBTRACE_A_TEST_ASSERTION), STR(IBTRACE_ASSERT_A_ID, "dapltest-Q#02"),
+	NUM(IBTRACE_ASSERT_A_RESULT, 1, IBTRACE_ASSERT_NOT_RUN), END,
+};
+
+/* quit: the server stopped, but after its bound; the version not sent */
+static const struct golden_attr quit_late[] = {
+	STR(IBTRACE_A_TEST_REASON, "dapltest-Q#02"),
+	{ IBTRACE_A_TEST_PEER_GID, GOLDEN_BYTES, sizeof(peer), (const char *)peer },
+	NUM(IBTRACE_A_TEST_PEER_PORT, 2, 7000),
+	NEST(IBTRACE_A_TEST_QUIT), NUM(IBTRACE_QUIT_A_RUNNING, 4, 0),
+	NUM(IBTRACE_QUIT_A_BOUND_MS, 4, 10000),
+	NUM(IBTRACE_QUIT_A_STOPPED_NS, 8, 10000050000ull), END,
+	NEST(IBTRACE_A_TEST_ASSERTION), STR(IBTRACE_ASSERT_A_ID, "dapltest-Q#02"),
+	NUM(IBTRACE_ASSERT_A_RESULT, 1, IBTRACE_ASSERT_FAIL),
+	STR(IBTRACE_ASSERT_A_EXPECTED, "<= 10000 ms"),
+	STR(IBTRACE_ASSERT_A_OBSERVED, "10000.1 ms"),
+	STR(IBTRACE_ASSERT_A_WHERE, "the end of the quit's connection"), END,
+};
+
+/* quit: no server at the peer */
+static const struct golden_attr quit_none[] = {
+	STR(IBTRACE_A_TEST_REASON,
+	    "no ibtrace server at fe80::1 port 7471: connection refused (is its server started? ibtracectl server start)"),
+	{ IBTRACE_A_TEST_PEER_GID, GOLDEN_BYTES, sizeof(peer), (const char *)peer },
+	NUM(IBTRACE_A_TEST_PEER_PORT, 2, 7471),
+};
+
+/* quit: running, the server accepted */
+static const struct golden_attr quit_run[] = {
+	{ IBTRACE_A_TEST_PEER_GID, GOLDEN_BYTES, sizeof(peer), (const char *)peer },
+	NEST(IBTRACE_A_TEST_QUIT), NUM(IBTRACE_QUIT_A_SERVER_VERSION, 4, 1),
+	NUM(IBTRACE_QUIT_A_RUNNING, 4, 3), NUM(IBTRACE_QUIT_A_BOUND_MS, 4, 70000), END,
+};
+
+/* quit: running, not yet accepted */
+static const struct golden_attr quit_ask[] = {
+	{ IBTRACE_A_TEST_PEER_GID, GOLDEN_BYTES, sizeof(peer), (const char *)peer },
+	NUM(IBTRACE_A_TEST_PEER_PORT, 2, 7471),
+};
+
 /* nothing but what every result has */
 static const struct golden_attr none[] = {
 	STR(IBTRACE_A_TEST_SEED, "s2"),
@@ -193,6 +258,12 @@ static const struct reply replies[] = {
 	REPLY("perf ok", "rs", "rxe0", "perf", 1, 15, FINISHED, PASS, perf_ok),
 	REPLY("perf errors", "rs", "rxe0", "perf", 1, 16, FINISHED, FAIL, perf_err),
 	REPLY("perf running", "rs", "rxe0", "perf", 1, 17, RUNNING, NONE_SENT, perf_run),
+	REPLY("quit stopped", "rsp", "rxe0", "quit", 1, 18, FINISHED, PASS, quit_ok),
+	REPLY("quit not stopped", "rcp", "rxe0", "quit", 1, 19, FINISHED, ERROR, quit_cut),
+	REPLY("quit late", "r", "rxe0", "quit", 1, 20, FINISHED, FAIL, quit_late),
+	REPLY("quit no server", "rs", "rxe0", "quit", 1, 21, FINISHED, ERROR, quit_none),
+	REPLY("quit running", "rp", "rxe0", "quit", 1, 22, RUNNING, NONE_SENT, quit_run),
+	REPLY("quit asking", "rp", "rxe0", "quit", 1, 23, RUNNING, NONE_SENT, quit_ask),
 	REPLY("list", "l", NULL, "guidinfo", 0, 0, NONE, NONE_SENT, listed),
 	REPLY("guidinfo pass", "r", "ibtsim0", "guidinfo", 1, 12, FINISHED, PASS, none),
 	REPLY("guidinfo error", "r", "ibtsim0", "guidinfo", 1, 13, FINISHED, ERROR, none),
@@ -221,8 +292,24 @@ static struct nl_msg *build(const struct reply *r)
 
 struct test_case {
 	const struct reply *reply;
-	char how;	/* 'v' report verbose, 'r' report, 'c' cancelled, 's' show line, 'l' list */
+	/*
+	 * 'v' report verbose, 'r' report, 'c' cancelled, 's' show line, 'l'
+	 * list, 'p' the test's live progress line (twice: printed once)
+	 */
+	char how;
 };
+
+/* As test run prints an event's progress: in text only. */
+static void progress(struct ibt *ctx, const struct result *r)
+{
+	const struct ibt_test_def *def = test_def_of(r);
+	uint32_t shown = 0;
+
+	if (ctx->json || !def || !def->progress_text)
+		return;
+	def->progress_text(test_rval(r, IBTRACE_A_TEST_JOB), r, &shown);
+	def->progress_text(test_rval(r, IBTRACE_A_TEST_JOB), r, &shown);
+}
 
 static int run_case(struct ibt *ctx, void *arg)
 {
@@ -237,6 +324,8 @@ static int run_case(struct ibt *ctx, void *arg)
 		ret = test_result_report(ctx, &l.v[0], c->how == 'v', c->how == 'c');
 	else if (!ret && c->how == 's')
 		test_show_line(ctx, &l.v[0]);
+	else if (!ret && c->how == 'p')
+		progress(ctx, &l.v[0]);
 	else if (!ret)
 		test_list_print(ctx, &l.v[0]);
 	test_list_free(&l);
@@ -308,6 +397,11 @@ static void golden_test_opts(void)
 		{ &test_perf, { "peer", "fe80::2", "", "RW", "", "4194304", "", "2" } },
 		{ &test_perf, { "peer", "fe80::2" } },
 		{ &test_perf, { "iterations", "1000001" } },
+		{ &test_quit, { "peer", "fe80::2", "peer-port", "7471" } },
+		{ &test_quit, { "peer", "fe80::5054:ff:fe1b:2" } },
+		{ &test_quit, { "peer-port", "7471" } },
+		{ &test_quit, { } },
+		{ &test_quit, { "peer", "fe80::2", "peer-port", "0" } },
 	};
 	char name[32];
 	size_t i;
@@ -318,11 +412,55 @@ static void golden_test_opts(void)
 	}
 }
 
+/*
+ * Command lines of test run and server quit that are refused before
+ * anything is sent (one that is not would open a netlink socket).
+ */
+static int test_run_req(struct ibt *ctx, struct nl_msg **msg)
+{
+	(void)msg;
+	return ibt_test_run_as(ctx, "test", "run", NULL);
+}
+
+static int server_quit_req(struct ibt *ctx, struct nl_msg **msg)
+{
+	(void)msg;
+	return ibt_test_run_as(ctx, "server", "quit", "quit");
+}
+
+static void golden_test_words(void)
+{
+	static const char *const runs[][6] = {
+		{ "quit" },
+		{ "quit", "--peer-port", "7471" },
+		{ "quit", "--peer", "fe80::2", "extra" },
+		{ "quit", "extra", "--peer", "fe80::2" },
+		{ "quit", "--peer", "fe80::2", "--timer", "3" },
+		{ "quit", "--peer", "fe80::2", "--peer-port", "70000" },
+		{ "quit", "--peer", "fe80::2", "--peer" },
+	};
+	static const char *const quits[][6] = {
+		{ NULL },
+		{ "--peer-port", "7471" },
+		{ "--peer", "fe80::2", "extra" },
+		{ "extra" },
+		{ "--peer", "fe80::2", "--timer", "3" },
+		{ "--peer", "fe80::2", "RW" },
+		{ "--peer", "x" },
+		{ "--peer", "fe80::2", "--peer-port", "0" },
+	};
+
+	golden_words_run("test run words", test_run_req, NULL, runs[0],
+			 IBT_ARRAY_SIZE(runs[0]), IBT_ARRAY_SIZE(runs));
+	golden_words_run("server quit words", server_quit_req, NULL, quits[0],
+			 IBT_ARRAY_SIZE(quits[0]), IBT_ARRAY_SIZE(quits));
+}
+
 void golden_test(void)
 {
 	static const char *const hows[128] = {
 		['v'] = "report verbose", ['r'] = "report", ['c'] = "report cancelled",
-		['s'] = "show line", ['l'] = "list line",
+		['s'] = "show line", ['l'] = "list line", ['p'] = "progress",
 	};
 	struct test_case c;
 	char name[64];
@@ -338,4 +476,5 @@ void golden_test(void)
 			golden_run(name, run_case, &c);
 		}
 	golden_test_opts();
+	golden_test_words();
 }

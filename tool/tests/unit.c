@@ -203,7 +203,8 @@ static void test_names(void)
 }
 
 /* Formatters into a buffer: the text of (a, b) in a buffer of len bytes. */
-enum fmt { F_MAD_STATUS, F_PCT, F_NS, F_GUID_QUIRKS, F_PPM_PCT, F_DUR, F_DR_PATH };
+enum fmt { F_MAD_STATUS, F_PCT, F_NS, F_GUID_QUIRKS, F_PPM_PCT, F_DUR, F_DR_PATH,
+	   F_DEC1 };
 
 #define FMT(f, a, b, len, want) \
 	{ f, #f "(" #a ", " #b ", " #len ")", (uint64_t)(a), b, len, want }
@@ -278,6 +279,14 @@ static const struct fmt_case {
 	FMT(F_DUR, -120000, false, 32, "-120.00 us"),
 	FMT(F_DUR, INT64_MIN, false, 32, "-9223372036.855 s"),
 	FMT(F_DUR, INT64_MAX, true, 32, "+9223372036.855 s"),
+	FMT(F_DEC1, 4096000, 1000000, 32, "4.1"),
+	FMT(F_DEC1, 4050000, 1000000, 32, "4.1"),
+	FMT(F_DEC1, 4049999, 1000000, 32, "4.0"),
+	FMT(F_DEC1, 1234500000, 1000000, 32, "1234.5"),
+	FMT(F_DEC1, 0, 1000000, 32, "0.0"),
+	FMT(F_DEC1, 9999, 1000, 32, "10.0"),
+	FMT(F_DEC1, 70000000000ull, 1000000, 32, "70000.0"),
+	FMT(F_DEC1, 1234500000, 1000000, 4, "123"),
 };
 #undef FMT
 
@@ -300,6 +309,8 @@ static const char *fmt(const struct fmt_case *c, char *buf)
 		return ibt_dur_str((int64_t)c->a, c->b, buf, c->len);
 	case F_DR_PATH:
 		return ibt_dr_path_str(ports, c->a, buf, c->len);
+	case F_DEC1:
+		return ibt_dec1_str(c->a, c->b, buf, c->len);
 	}
 	return "(no such formatter)";
 }
