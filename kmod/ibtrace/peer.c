@@ -50,6 +50,7 @@ static int peer_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 	p->event = ev->event;
 	p->status = ev->status;
 	if (ev->event == RDMA_CM_EVENT_ESTABLISHED) {
+		p->established = true;
 		p->remote_qpn = ev->param.conn.qp_num;
 		p->rep_len = ev->param.conn.private_data_len;
 		if (ev->param.conn.private_data)
@@ -175,6 +176,13 @@ static int peer_step(struct ibtrace_peer *p, const char *step, int err,
 
 	if (!err)
 		err = peer_wait(p, ms, &ev, &status);
+	if (!err && ev != want && want == RDMA_CM_EVENT_ESTABLISHED) {
+		/* Up, then down before this thread looked (the server ended it). */
+		spin_lock(&p->lock);
+		if (p->established)
+			ev = want;
+		spin_unlock(&p->lock);
+	}
 	if (err || ev != want)
 		return peer_failed(p, step, err, ev, status);
 	return 0;
@@ -204,6 +212,7 @@ int ibtrace_peer_connect(struct ibtrace_peer *p, struct ib_pd *pd,
 	p->rej[0] = '\0';
 	memset(p->rep, 0, sizeof(p->rep));
 	p->rep_len = 0;
+	p->established = false;
 	spin_lock_init(&p->lock);
 	init_completion(&p->done);
 	err = peer_sockaddr(p, &dst);

@@ -23,10 +23,13 @@
  *	before the connection request leaves, e.g. to post a receive for
  *	the server's first message. Return: 0 or a negative errno.
  * @id: the RDMA CM ID while connected (or connecting)
- * @lock: protects @event, @status and @remote_qpn (CM handler vs. job)
+ * @lock: protects @event, @status, @established, @remote_qpn, @rep and
+ *	@rep_len (CM handler vs. job)
  * @done: completed by the CM handler at each event
  * @event: the newest CM event
  * @status: its status
+ * @established: the connection was established (it may have ended since:
+ *	@event is newer)
  * @remote_qpn: the server's QPN (from ESTABLISHED)
  * @ifindex: netdev the route went out of, 0 = unknown
  * @why: why the connection failed (verdict reason), when it did
@@ -38,10 +41,11 @@ struct ibtrace_peer {
 	struct ibtrace_test_job *job;
 	int (*qp_ready)(struct ibtrace_peer *p, struct ib_qp *qp);
 	struct rdma_cm_id *id;
-	spinlock_t lock;	/* protects event, status, remote_qpn */
+	spinlock_t lock;	/* protects event ... rep_len */
 	struct completion done;
 	enum rdma_cm_event_type event;
 	int status;
+	bool established;
 	u32 remote_qpn;
 	int ifindex;
 	char why[IBTRACE_TEST_REASON_LEN];
