@@ -31,6 +31,7 @@
 #include <linux/wait.h>
 #include <rdma/ib_verbs.h>
 
+#include "ep.h"
 #include "netlink.h"
 #include "peer.h"
 #include "perf.h"
@@ -110,8 +111,7 @@ struct perf_slot {
  * struct perf_ctx - one run
  * @job: the job
  * @ibdev: its device
- * @pd: protection domain
- * @cq: the QP's CQ (IB_POLL_DIRECT: busy; IB_POLL_SOFTIRQ: event)
+ * @ep: PD and the QP's CQ (IB_POLL_DIRECT: busy; IB_POLL_SOFTIRQ: event)
  * @qp: the QP, connected
  * @peer: the connection
  * @region: the local buffer
@@ -141,8 +141,7 @@ struct perf_slot {
 struct perf_ctx {
 	struct ibtrace_test_job *job;
 	struct ib_device *ibdev;
-	struct ib_pd *pd;
-	struct ib_cq *cq;
+	struct ibtrace_ep ep;
 	struct ib_qp *qp;
 	struct ibtrace_peer peer;
 	struct ibtrace_region region;
@@ -226,7 +225,7 @@ static int perf_wait(struct perf_ctx *c, u64 seen, unsigned long end)
 
 	for (;;) {
 		if (busy)
-			ib_process_cq_direct(c->cq, PERF_POLL_BATCH);
+			ib_process_cq_direct(c->ep.cq, PERF_POLL_BATCH);
 		else
 			wait_event_timeout(c->wq, perf_seen(c) != seen,
 					   msecs_to_jiffies(PERF_SLICE_MS));
@@ -268,7 +267,7 @@ static int perf_qp_ready(struct ibtrace_peer *p, struct ib_qp *qp)
 	struct ib_sge sge = {
 		.addr = c->hello_dma,
 		.length = sizeof(*c->hello),
-		.lkey = c->pd->local_dma_lkey,
+		.lkey = c->ep.pd->local_dma_lkey,
 	};
 	struct ib_recv_wr wr = {
 		.wr_cqe = &c->hello_cqe,
@@ -288,22 +287,13 @@ static int perf_setup(struct perf_ctx *c, const char **what)
 	u32 i;
 	int err;
 
-	*what = "PD";
-	c->pd = ib_alloc_pd(c->ibdev, 0);
-	if (IS_ERR(c->pd)) {
-		err = PTR_ERR(c->pd);
-		c->pd = NULL;
+	*what = "PD and CQ";
+	err = ibtrace_ep_create(&c->ep, c->ibdev, c, a->perf_pipeline + 2,
+				poll);
+	if (err)
 		return err;
-	}
-	*what = "CQ";
-	c->cq = ib_alloc_cq(c->ibdev, c, a->perf_pipeline + 2, 0, poll);
-	if (IS_ERR(c->cq)) {
-		err = PTR_ERR(c->cq);
-		c->cq = NULL;
-		return err;
-	}
 	*what = "buffer";
-	err = ibtrace_region_create(&c->region, c->pd, c->bytes);
+	err = ibtrace_region_create(&c->region, c->ep.pd, c->bytes);
 	if (err)
 		return err;
 	*what = "memory";
@@ -329,8 +319,7 @@ static int perf_setup(struct perf_ctx *c, const char **what)
 static void perf_teardown(struct perf_ctx *c)
 {
 	ibtrace_peer_disconnect(&c->peer);
-	if (c->cq)
-		ib_free_cq(c->cq);
+	ibtrace_ep_free_cq(&c->ep);
 	ibtrace_region_destroy(&c->region);
 	if (c->hello_dma)
 		ib_dma_unmap_single(c->ibdev, c->hello_dma, sizeof(*c->hello),
@@ -338,8 +327,7 @@ static void perf_teardown(struct perf_ctx *c)
 	kfree(c->hello);
 	kfree(c->slots);
 	kvfree(c->lat);
-	if (c->pd)
-		ib_dealloc_pd(c->pd);
+	ibtrace_ep_destroy(&c->ep);
 }
 
 static u32 perf_hold_ms(const struct ibtrace_test_args *a, u32 bytes)
@@ -366,27 +354,18 @@ static int perf_connect(struct perf_ctx *c)
 		.retry_count = PERF_RETRY_CNT,
 		.rnr_retry_count = PERF_RETRY_CNT,
 	};
-	struct ib_qp_init_attr init = {
-		.send_cq = c->cq,
-		.recv_cq = c->cq,
-		.cap = {
-			.max_send_wr = a->perf_pipeline + 1,
-			.max_recv_wr = 1,
-			.max_send_sge = a->perf_segs,
-			.max_recv_sge = 1,
-		},
-		.sq_sig_type = IB_SIGNAL_ALL_WR,
-		.qp_type = IB_QPT_RC,
-	};
+	struct ib_qp_init_attr init;
 
 	if (a->perf_op == IBTRACE_PERF_OP_RDMA_READ)
 		param.initiator_depth = min_t(u32, a->perf_pipeline,
 					      c->ibdev->attrs.max_qp_init_rd_atom);
+	ibtrace_ep_qp_attr(&init, c->ep.cq, a->perf_pipeline + 1, 1,
+			   a->perf_segs);
 	c->hello_cqe.done = perf_hello_done;
 	c->reg_cqe.done = perf_reg_done;
 	c->peer.job = c->job;
 	c->peer.qp_ready = perf_qp_ready;
-	return ibtrace_peer_connect(&c->peer, c->pd, &init, &param, &c->qp);
+	return ibtrace_peer_connect(&c->peer, c->ep.pd, &init, &param, &c->qp);
 }
 
 /* Connected: the server's hello, then the local registration. */
@@ -649,8 +628,7 @@ static void ibtrace_perf_run(struct ibtrace_test_job *job)
 	}
 	/* Operations cut short are flushed; then the handlers are done. */
 	ibtrace_peer_disconnect(&c->peer);
-	ib_free_cq(c->cq);
-	c->cq = NULL;
+	ibtrace_ep_free_cq(&c->ep);
 	perf_figures(c, t_first, !err);
 	ibtrace_test_progress(job);
 out:

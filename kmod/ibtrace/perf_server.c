@@ -16,6 +16,7 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
 
+#include "ep.h"
 #include "ibtrace.h"
 #include "perf.h"
 #include "region.h"
@@ -26,8 +27,7 @@
 
 /**
  * struct perf_srv_conn - the verbs objects of one accepted connection
- * @pd: protection domain
- * @cq: completion queue of the QP
+ * @ep: PD and CQ of the QP
  * @region: the buffer open to the client
  * @hello: the message (its own allocation: it is mapped for the device)
  * @hello_dma: its DMA address, 0 = not mapped
@@ -35,8 +35,7 @@
  * @send_cqe: completion of the hello
  */
 struct perf_srv_conn {
-	struct ib_pd *pd;
-	struct ib_cq *cq;
+	struct ibtrace_ep ep;
 	struct ibtrace_region region;
 	struct perf_hello *hello;
 	u64 hello_dma;
@@ -79,13 +78,10 @@ static void perf_srv_free(struct ibtrace_srv_conn *conn,
 		rdma_destroy_qp(conn->id);
 	ibtrace_region_destroy(&s->region);
 	if (s->hello_dma)
-		ib_dma_unmap_single(s->pd->device, s->hello_dma,
+		ib_dma_unmap_single(s->ep.pd->device, s->hello_dma,
 				    sizeof(*s->hello), DMA_TO_DEVICE);
 	kfree(s->hello);
-	if (s->cq)
-		ib_free_cq(s->cq);
-	if (s->pd)
-		ib_dealloc_pd(s->pd);
+	ibtrace_ep_destroy(&s->ep);
 	kfree(s);
 }
 
@@ -93,32 +89,14 @@ static int perf_srv_build(struct ibtrace_srv_conn *conn,
 			  struct perf_srv_conn *s, const struct perf_req *p)
 {
 	struct ib_device *ibdev = conn->id->device;
-	struct ib_qp_init_attr init = {
-		.cap = {
-			.max_send_wr = 2,
-			.max_recv_wr = 1,
-			.max_send_sge = 1,
-			.max_recv_sge = 1,
-		},
-		.sq_sig_type = IB_SIGNAL_ALL_WR,
-		.qp_type = IB_QPT_RC,
-	};
+	struct ib_qp_init_attr init;
 	u64 dma;
 	int err;
 
-	s->pd = ib_alloc_pd(ibdev, 0);
-	if (IS_ERR(s->pd)) {
-		err = PTR_ERR(s->pd);
-		s->pd = NULL;
+	err = ibtrace_ep_create(&s->ep, ibdev, s, 4, IB_POLL_WORKQUEUE);
+	if (err)
 		return err;
-	}
-	s->cq = ib_alloc_cq(ibdev, s, 4, 0, IB_POLL_WORKQUEUE);
-	if (IS_ERR(s->cq)) {
-		err = PTR_ERR(s->cq);
-		s->cq = NULL;
-		return err;
-	}
-	err = ibtrace_region_create(&s->region, s->pd, be32_to_cpu(p->bytes));
+	err = ibtrace_region_create(&s->region, s->ep.pd, be32_to_cpu(p->bytes));
 	if (err)
 		return err;
 	s->hello = kzalloc(sizeof(*s->hello), GFP_KERNEL);
@@ -129,9 +107,8 @@ static int perf_srv_build(struct ibtrace_srv_conn *conn,
 	if (ib_dma_mapping_error(ibdev, dma))
 		return -ENOMEM;
 	s->hello_dma = dma;
-	init.send_cq = s->cq;
-	init.recv_cq = s->cq;
-	return rdma_create_qp(conn->id, s->pd, &init);
+	ibtrace_ep_qp_attr(&init, s->ep.cq, 2, 1, 1);
+	return rdma_create_qp(conn->id, s->ep.pd, &init);
 }
 
 static int perf_srv_setup(struct ibtrace_srv_conn *conn,
@@ -171,7 +148,7 @@ static int perf_srv_established(struct ibtrace_srv_conn *conn)
 	struct ib_sge sge = {
 		.addr = s->hello_dma,
 		.length = sizeof(*s->hello),
-		.lkey = s->pd->local_dma_lkey,
+		.lkey = s->ep.pd->local_dma_lkey,
 	};
 	struct ib_send_wr send = {
 		.wr_cqe = &s->send_cqe,
@@ -182,7 +159,7 @@ static int perf_srv_established(struct ibtrace_srv_conn *conn)
 	};
 	struct ib_send_wr *reg;
 
-	ib_dma_sync_single_for_cpu(s->pd->device, s->hello_dma,
+	ib_dma_sync_single_for_cpu(s->ep.pd->device, s->hello_dma,
 				   sizeof(*s->hello), DMA_TO_DEVICE);
 	*s->hello = (struct perf_hello) {
 		.magic = cpu_to_be32(PERF_HELLO_MAGIC),
@@ -191,7 +168,7 @@ static int perf_srv_established(struct ibtrace_srv_conn *conn)
 		.addr = cpu_to_be64(s->region.mr->iova),
 		.bytes = cpu_to_be32(s->region.bytes),
 	};
-	ib_dma_sync_single_for_device(s->pd->device, s->hello_dma,
+	ib_dma_sync_single_for_device(s->ep.pd->device, s->hello_dma,
 				      sizeof(*s->hello), DMA_TO_DEVICE);
 	reg = ibtrace_region_reg_wr(&s->region, access, &s->reg_cqe);
 	reg->next = &send;

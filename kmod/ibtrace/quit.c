@@ -18,6 +18,7 @@
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
 
+#include "ep.h"
 #include "netlink.h"
 #include "peer.h"
 #include "quit.h"
@@ -62,15 +63,13 @@ struct ibtrace_quit_data {
 /**
  * struct quit_ctx - one run
  * @job: the job
- * @pd: protection domain of the QP
- * @cq: completion queue of the QP (nothing is posted)
+ * @ep: PD and CQ of the QP (nothing is posted)
  * @qp: the connection's QP
  * @peer: the connection
  */
 struct quit_ctx {
 	struct ibtrace_test_job *job;
-	struct ib_pd *pd;
-	struct ib_cq *cq;
+	struct ibtrace_ep ep;
 	struct ib_qp *qp;
 	struct ibtrace_peer peer;
 };
@@ -87,34 +86,15 @@ static int quit_connect(struct quit_ctx *c)
 		.private_data_len = sizeof(req),
 		.retry_count = 7,
 	};
-	struct ib_qp_init_attr init = {
-		.cap = {
-			.max_send_wr = 1,
-			.max_recv_wr = 1,
-			.max_send_sge = 1,
-			.max_recv_sge = 1,
-		},
-		.sq_sig_type = IB_SIGNAL_ALL_WR,
-		.qp_type = IB_QPT_RC,
-	};
+	struct ib_qp_init_attr init;
 	int err;
 
-	c->pd = ib_alloc_pd(ibdev, 0);
-	if (IS_ERR(c->pd)) {
-		err = PTR_ERR(c->pd);
-		c->pd = NULL;
+	err = ibtrace_ep_create(&c->ep, ibdev, c, 2, IB_POLL_WORKQUEUE);
+	if (err)
 		return err;
-	}
-	c->cq = ib_alloc_cq(ibdev, c, 2, 0, IB_POLL_WORKQUEUE);
-	if (IS_ERR(c->cq)) {
-		err = PTR_ERR(c->cq);
-		c->cq = NULL;
-		return err;
-	}
-	init.send_cq = c->cq;
-	init.recv_cq = c->cq;
+	ibtrace_ep_qp_attr(&init, c->ep.cq, 1, 1, 1);
 	c->peer.job = c->job;
-	return ibtrace_peer_connect(&c->peer, c->pd, &init, &param, &c->qp);
+	return ibtrace_peer_connect(&c->peer, c->ep.pd, &init, &param, &c->qp);
 }
 
 /* The acceptance's private data: is it a server's answer to a quit? */
@@ -218,10 +198,7 @@ static void ibtrace_quit_run(struct ibtrace_test_job *job)
 	ibtrace_test_progress(job);
 out:
 	ibtrace_peer_disconnect(&c->peer);
-	if (c->cq)
-		ib_free_cq(c->cq);
-	if (c->pd)
-		ib_dealloc_pd(c->pd);
+	ibtrace_ep_destroy(&c->ep);
 	kfree(c);
 }
 

@@ -42,6 +42,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "addr.h"
+#include "ep.h"
 #include "rnr.h"
 #include "test.h"
 
@@ -264,7 +265,7 @@ static struct ib_qp *rnr_qp_create(struct rnr_ctx *c)
 {
 	struct ib_qp_init_attr init;
 
-	rnr_qp_init_attr(&init, c->cq);
+	ibtrace_ep_qp_attr(&init, c->cq, 1, 1, 1);
 	return ib_create_qp(c->pd, &init);
 }
 
@@ -431,7 +432,7 @@ static int rnr_peer_pair(struct rnr_ctx *c, u8 code, u8 rnr_retry,
 
 	c->peer.job = c->job;
 	c->peer.qp_ready = NULL;
-	rnr_qp_init_attr(&init, c->cq);
+	ibtrace_ep_qp_attr(&init, c->cq, 1, 1, 1);
 	err = ibtrace_peer_connect(&c->peer, c->pd, &init, &param, &c->req);
 	if (err)
 		return err == -ECANCELED ? err : -ENOTCONN;

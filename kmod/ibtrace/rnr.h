@@ -15,31 +15,6 @@
 #include "peer.h"
 #include "test.h"
 
-/**
- * rnr_qp_init_attr() - the creation attributes of every QP of the RNR test
- * @init: filled in
- * @cq: send and receive CQ
- *
- * An RC QP for one signalled SEND or one receive: the requester and the
- * responder, in loopback and in peer mode.
- */
-static inline void rnr_qp_init_attr(struct ib_qp_init_attr *init,
-				    struct ib_cq *cq)
-{
-	*init = (struct ib_qp_init_attr) {
-		.send_cq = cq,
-		.recv_cq = cq,
-		.cap = {
-			.max_send_wr = 1,
-			.max_recv_wr = 1,
-			.max_send_sge = 1,
-			.max_recv_sge = 1,
-		},
-		.sq_sig_type = IB_SIGNAL_ALL_WR,
-		.qp_type = IB_QPT_RC,
-	};
-}
-
 /* "IBTR" */
 #define RNR_PRIV_MAGIC		0x49425452
 #define RNR_PRIV_VERSION	1

@@ -19,21 +19,20 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
 
+#include "ep.h"
 #include "rnr.h"
 #include "server.h"
 
 /**
  * struct rnr_rsp_conn - the verbs objects of one accepted connection
- * @pd: protection domain
- * @cq: completion queue of @qp
+ * @ep: PD and CQ of @qp
  * @qp: the responder QP
  * @buf: receive buffer of the negative control, or NULL
  * @dma: DMA address of @buf
  * @cqe: completion entry of that receive
  */
 struct rnr_rsp_conn {
-	struct ib_pd *pd;
-	struct ib_cq *cq;
+	struct ibtrace_ep ep;
 	struct ib_qp *qp;
 	void *buf;
 	u64 dma;
@@ -51,15 +50,13 @@ static void rnr_rsp_free_verbs(struct rnr_rsp_conn *r)
 {
 	if (r->qp)
 		ib_destroy_qp(r->qp);
-	if (r->cq)
-		ib_free_cq(r->cq);
+	ibtrace_ep_free_cq(&r->ep);
 	if (r->buf) {
-		ib_dma_unmap_single(r->pd->device, r->dma, RNR_RSP_BUF_SIZE,
+		ib_dma_unmap_single(r->ep.pd->device, r->dma, RNR_RSP_BUF_SIZE,
 				    DMA_FROM_DEVICE);
 		kfree(r->buf);
 	}
-	if (r->pd)
-		ib_dealloc_pd(r->pd);
+	ibtrace_ep_destroy(&r->ep);
 }
 
 /* INIT, RTR (with the requested min_rnr_timer), RTS, as the CM says. */
@@ -103,20 +100,11 @@ static int rnr_rsp_build(struct rdma_cm_id *id, struct rnr_rsp_conn *r,
 	};
 	int err;
 
-	r->pd = ib_alloc_pd(ibdev, 0);
-	if (IS_ERR(r->pd)) {
-		err = PTR_ERR(r->pd);
-		r->pd = NULL;
+	err = ibtrace_ep_create(&r->ep, ibdev, r, 2, IB_POLL_WORKQUEUE);
+	if (err)
 		return err;
-	}
-	r->cq = ib_alloc_cq(ibdev, r, 2, 0, IB_POLL_WORKQUEUE);
-	if (IS_ERR(r->cq)) {
-		err = PTR_ERR(r->cq);
-		r->cq = NULL;
-		return err;
-	}
-	rnr_qp_init_attr(&init, r->cq);
-	r->qp = ib_create_qp(r->pd, &init);
+	ibtrace_ep_qp_attr(&init, r->ep.cq, 1, 1, 1);
+	r->qp = ib_create_qp(r->ep.pd, &init);
 	if (IS_ERR(r->qp)) {
 		err = PTR_ERR(r->qp);
 		r->qp = NULL;
@@ -141,7 +129,7 @@ static int rnr_rsp_build(struct rdma_cm_id *id, struct rnr_rsp_conn *r,
 	r->cqe.done = rnr_rsp_recv_done;
 	sge.addr = r->dma;
 	sge.length = RNR_RSP_BUF_SIZE;
-	sge.lkey = r->pd->local_dma_lkey;
+	sge.lkey = r->ep.pd->local_dma_lkey;
 	return ib_post_recv(r->qp, &rwr, NULL);
 }
 

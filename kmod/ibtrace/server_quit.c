@@ -15,18 +15,17 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
 
+#include "ep.h"
 #include "quit.h"
 #include "server.h"
 
 /**
  * struct quit_srv_conn - the verbs objects of the quit's connection
- * @pd: protection domain
- * @cq: completion queue of the QP (nothing is posted)
+ * @ep: PD and CQ of the QP (nothing is posted)
  * @ack: the acceptance's private data
  */
 struct quit_srv_conn {
-	struct ib_pd *pd;
-	struct ib_cq *cq;
+	struct ibtrace_ep ep;
 	struct quit_ack ack;
 };
 
@@ -45,44 +44,22 @@ static void quit_srv_free(struct ibtrace_srv_conn *conn,
 {
 	if (conn->id->qp)
 		rdma_destroy_qp(conn->id);
-	if (q->cq)
-		ib_free_cq(q->cq);
-	if (q->pd)
-		ib_dealloc_pd(q->pd);
+	ibtrace_ep_destroy(&q->ep);
 	kfree(q);
 }
 
 static int quit_srv_build(struct ibtrace_srv_conn *conn,
 			  struct quit_srv_conn *q)
 {
-	struct ib_device *ibdev = conn->id->device;
-	struct ib_qp_init_attr init = {
-		.cap = {
-			.max_send_wr = 1,
-			.max_recv_wr = 1,
-			.max_send_sge = 1,
-			.max_recv_sge = 1,
-		},
-		.sq_sig_type = IB_SIGNAL_ALL_WR,
-		.qp_type = IB_QPT_RC,
-	};
+	struct ib_qp_init_attr init;
 	int err;
 
-	q->pd = ib_alloc_pd(ibdev, 0);
-	if (IS_ERR(q->pd)) {
-		err = PTR_ERR(q->pd);
-		q->pd = NULL;
+	err = ibtrace_ep_create(&q->ep, conn->id->device, q, 2,
+				IB_POLL_WORKQUEUE);
+	if (err)
 		return err;
-	}
-	q->cq = ib_alloc_cq(ibdev, q, 2, 0, IB_POLL_WORKQUEUE);
-	if (IS_ERR(q->cq)) {
-		err = PTR_ERR(q->cq);
-		q->cq = NULL;
-		return err;
-	}
-	init.send_cq = q->cq;
-	init.recv_cq = q->cq;
-	return rdma_create_qp(conn->id, q->pd, &init);
+	ibtrace_ep_qp_attr(&init, q->ep.cq, 1, 1, 1);
+	return rdma_create_qp(conn->id, q->ep.pd, &init);
 }
 
 static int quit_srv_setup(struct ibtrace_srv_conn *conn,

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ibtrace - an RC endpoint's verbs objects: a PD, one CQ for both queues
+ * of the QP, and the QP's creation attributes (every QP of ours signals
+ * every work request and takes one receive SGE).
+ */
+#include "ep.h"
+
+/**
+ * ibtrace_ep_create() - make an endpoint's PD and CQ
+ * @ep: the endpoint (zeroed)
+ * @ibdev: the device
+ * @cq_ctx: the CQ's context (cq->cq_context for its handlers)
+ * @cqe: entries of the CQ
+ * @poll: how the CQ is polled
+ *
+ * Return: 0, or the error with nothing left made.
+ */
+int ibtrace_ep_create(struct ibtrace_ep *ep, struct ib_device *ibdev,
+		      void *cq_ctx, int cqe, enum ib_poll_context poll)
+{
+	struct ib_pd *pd;
+	struct ib_cq *cq;
+
+	pd = ib_alloc_pd(ibdev, 0);
+	if (IS_ERR(pd))
+		return PTR_ERR(pd);
+	cq = ib_alloc_cq(ibdev, cq_ctx, cqe, 0, poll);
+	if (IS_ERR(cq)) {
+		ib_dealloc_pd(pd);
+		return PTR_ERR(cq);
+	}
+	ep->pd = pd;
+	ep->cq = cq;
+	return 0;
+}
+
+/**
+ * ibtrace_ep_free_cq() - free the CQ early: no handler of it runs after
+ * @ep: the endpoint; its QP must be gone
+ */
+void ibtrace_ep_free_cq(struct ibtrace_ep *ep)
+{
+	if (ep->cq)
+		ib_free_cq(ep->cq);
+	ep->cq = NULL;
+}
+
+/**
+ * ibtrace_ep_destroy() - free what ibtrace_ep_create() made
+ * @ep: the endpoint (or a zeroed one); its QP and MRs must be gone
+ */
+void ibtrace_ep_destroy(struct ibtrace_ep *ep)
+{
+	ibtrace_ep_free_cq(ep);
+	if (ep->pd)
+		ib_dealloc_pd(ep->pd);
+	ep->pd = NULL;
+}
+
+/**
+ * ibtrace_ep_qp_attr() - creation attributes of an RC QP on one CQ
+ * @init: filled in
+ * @cq: send and receive CQ
+ * @send_wr: send queue depth
+ * @recv_wr: receive queue depth
+ * @send_sge: SGEs of a send work request
+ */
+void ibtrace_ep_qp_attr(struct ib_qp_init_attr *init, struct ib_cq *cq,
+			u32 send_wr, u32 recv_wr, u32 send_sge)
+{
+	*init = (struct ib_qp_init_attr) {
+		.send_cq = cq,
+		.recv_cq = cq,
+		.cap = {
+			.max_send_wr = send_wr,
+			.max_recv_wr = recv_wr,
+			.max_send_sge = send_sge,
+			.max_recv_sge = 1,
+		},
+		.sq_sig_type = IB_SIGNAL_ALL_WR,
+		.qp_type = IB_QPT_RC,
+	};
+}

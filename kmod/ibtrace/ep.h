@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ibtrace - an RC endpoint's verbs objects (ep.c): the protection domain
+ * and the one completion queue both queues of its QP use, and the QP's
+ * creation attributes. The test jobs (rnr.c, perf.c, quit.c) and the
+ * server's services (rnr_responder.c, perf_server.c, server_quit.c) make
+ * their endpoints here; each creates its QP itself (ib_create_qp() or, on
+ * an RDMA CM ID, rdma_create_qp()).
+ */
+#ifndef _IBTRACE_EP_H
+#define _IBTRACE_EP_H
+
+#include <rdma/ib_verbs.h>
+
+/**
+ * struct ibtrace_ep - an endpoint's PD and CQ
+ * @pd: protection domain, NULL when not made
+ * @cq: completion queue of the QP's send and receive queues, NULL when not
+ *	made (or already freed, to stop its handlers early)
+ */
+struct ibtrace_ep {
+	struct ib_pd *pd;
+	struct ib_cq *cq;
+};
+
+int ibtrace_ep_create(struct ibtrace_ep *ep, struct ib_device *ibdev,
+		      void *cq_ctx, int cqe, enum ib_poll_context poll);
+void ibtrace_ep_free_cq(struct ibtrace_ep *ep);
+void ibtrace_ep_destroy(struct ibtrace_ep *ep);
+void ibtrace_ep_qp_attr(struct ib_qp_init_attr *init, struct ib_cq *cq,
+			u32 send_wr, u32 recv_wr, u32 send_sge);
+
+#endif /* _IBTRACE_EP_H */
