@@ -432,12 +432,14 @@ static int srv_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 	}
 }
 
-/* Stop listening, close every connection. srv_mutex held, started. */
-static u32 __srv_stop(void)
+/*
+ * Stop listening, close every connection; @quit: as a client asked (else
+ * an admin or the unload). srv_mutex held, started.
+ */
+static u32 __srv_stop(bool quit)
 {
 	struct ibtrace_srv_conn *conn;
 	union ib_gid quit_peer;
-	bool quit;
 	u32 closed = 0;
 
 	/* No new connection after this; its handlers have returned. */
@@ -465,7 +467,6 @@ static u32 __srv_stop(void)
 	destroy_workqueue(srv.wq);
 	srv.wq = NULL;
 	spin_lock(&srv.lock);
-	quit = srv.quitting;
 	quit_peer = srv.quit_peer;
 	srv.quitting = false;
 	spin_unlock(&srv.lock);
@@ -500,7 +501,7 @@ static void srv_quit_work(struct work_struct *work)
 		due = srv_quit_due();
 		spin_unlock(&srv.lock);
 		if (due)
-			__srv_stop();
+			__srv_stop(true);
 	}
 	mutex_unlock(&srv_mutex);
 }
@@ -637,7 +638,7 @@ int ibtrace_server_stop(u32 *closed)
 
 	mutex_lock(&srv_mutex);
 	if (srv.listen)
-		*closed = __srv_stop();
+		*closed = __srv_stop(false);
 	else
 		err = -ENOENT;
 	mutex_unlock(&srv_mutex);
@@ -788,7 +789,7 @@ void ibtrace_server_exit(void)
 	mutex_lock(&srv_mutex);
 	srv.closed = true;
 	if (srv.listen)
-		__srv_stop();
+		__srv_stop(false);
 	mutex_unlock(&srv_mutex);
 	/* Queued by a reap before the stop: it finds nothing to do. */
 	cancel_work_sync(&srv.quit_work);
