@@ -547,6 +547,7 @@ ibt_expect "peer port nobody listens on: exit 17 (error)" 17 "$rc"
 ibt_match "  the reason names the peer and the port" "7472" "$(jr .reason)"
 
 rnr --timer 12 --retry 7 --deadline 300 --iterations 1 --peer "$peer"
+[ "$(jr .verdict)" = pass ] || echo "# verdict $(jr .verdict): $(jr .reason)"
 ibt_expect "peer, rnr_retry 7 (forever), 300 ms deadline: no completion before it (#01.02)" \
 	pass "$(jr '.assertions[1].result')"
 ibt_match "  the requester kept retrying: RNR NAKs seen on the wire" '^[1-9]' \

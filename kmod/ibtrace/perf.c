@@ -702,7 +702,10 @@ static int perf_put_figures(struct sk_buff *skb, const void *data)
 				     d->lat_max_ns, IBTRACE_PERF_A_PAD)))));
 }
 
-/* The request's perf arguments and the figures; job->base.lock held. */
+/*
+ * The request's perf arguments (the peer's are the framework's) and the
+ * figures; job->base.lock held.
+ */
 static int ibtrace_perf_fill(struct sk_buff *skb,
 			     const struct ibtrace_test_job *job,
 			     enum ibtrace_test_fill what)
@@ -714,10 +717,7 @@ static int ibtrace_perf_fill(struct sk_buff *skb,
 	    nla_put_u32(skb, IBTRACE_A_TEST_PERF_SEGS, a->perf_segs) ||
 	    nla_put_u32(skb, IBTRACE_A_TEST_PERF_PIPELINE, a->perf_pipeline) ||
 	    nla_put_u32(skb, IBTRACE_A_TEST_ITERATIONS, a->iterations) ||
-	    nla_put_u8(skb, IBTRACE_A_TEST_POLL, a->poll) ||
-	    nla_put(skb, IBTRACE_A_TEST_PEER_GID, sizeof(a->peer_gid.raw),
-		    a->peer_gid.raw) ||
-	    nla_put_u16(skb, IBTRACE_A_TEST_PEER_PORT, a->peer_port))
+	    nla_put_u8(skb, IBTRACE_A_TEST_POLL, a->poll))
 		return -EMSGSIZE;
 	if (what == IBTRACE_TEST_FILL_SUMMARY)
 		return 0;

@@ -229,18 +229,13 @@ static int quit_put_figures(struct sk_buff *skb, const void *data)
 				  d->stopped_ns, IBTRACE_QUIT_A_PAD));
 }
 
-/* The peer and what the server said; job->base.lock held. */
+/* What the server said (the peer is the framework's); job->base.lock held. */
 static int ibtrace_quit_fill(struct sk_buff *skb,
 			     const struct ibtrace_test_job *job,
 			     enum ibtrace_test_fill what)
 {
-	const struct ibtrace_test_args *a = &job->args;
 	const struct ibtrace_quit_data *d = job->data;
 
-	if (nla_put(skb, IBTRACE_A_TEST_PEER_GID, sizeof(a->peer_gid.raw),
-		    a->peer_gid.raw) ||
-	    nla_put_u16(skb, IBTRACE_A_TEST_PEER_PORT, a->peer_port))
-		return -EMSGSIZE;
 	if (what == IBTRACE_TEST_FILL_SUMMARY || !d->acked)
 		return 0;
 	return ibtrace_nl_put_nest(skb, IBTRACE_A_TEST_QUIT, quit_put_figures,

@@ -1062,11 +1062,6 @@ static int ibtrace_rnr_fill(struct sk_buff *skb,
 	if (a->rnr_recv_posted &&
 	    nla_put_flag(skb, IBTRACE_A_TEST_RNR_RECV_POSTED))
 		return -EMSGSIZE;
-	if (a->peer &&
-	    (nla_put(skb, IBTRACE_A_TEST_PEER_GID, sizeof(a->peer_gid.raw),
-		     a->peer_gid.raw) ||
-	     nla_put_u16(skb, IBTRACE_A_TEST_PEER_PORT, a->peer_port)))
-		return -EMSGSIZE;
 	if (a->deadline_ms &&
 	    nla_put_u32(skb, IBTRACE_A_TEST_DEADLINE_MS, a->deadline_ms))
 		return -EMSGSIZE;

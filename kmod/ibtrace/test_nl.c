@@ -350,6 +350,11 @@ static int ibtrace_put_job_head(struct sk_buff *skb,
 	    nla_put(skb, IBTRACE_A_TEST_DR_PATH, job->args.route.hops,
 		    &job->args.route.path[1]))
 		return -EMSGSIZE;
+	if (job->args.peer &&
+	    (nla_put(skb, IBTRACE_A_TEST_PEER_GID,
+		     sizeof(job->args.peer_gid.raw), job->args.peer_gid.raw) ||
+	     nla_put_u16(skb, IBTRACE_A_TEST_PEER_PORT, job->args.peer_port)))
+		return -EMSGSIZE;
 	if (dut->known &&
 	    (nla_put_u8(skb, IBTRACE_A_TEST_DUT_NODE_TYPE, dut->node_type) ||
 	     nla_put_u8(skb, IBTRACE_A_TEST_DUT_PORT, dut->port) ||
