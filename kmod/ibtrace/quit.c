@@ -117,6 +117,8 @@ static bool quit_acked(struct quit_ctx *c)
 		d->running = be32_to_cpu(ack->running);
 		d->bound_ms = be32_to_cpu(ack->bound_ms);
 		mutex_unlock(&job->base.lock);
+		/* The user learns at once what the server waits for. */
+		ibtrace_test_progress(job);
 	}
 	ibtrace_test_check(job, QUIT_A_ACCEPTED, ok, "a quit acknowledgment",
 			   ok ? "one" : "none", "the server at port %u",
