@@ -13,6 +13,10 @@
 
 #include "test.h"
 
+/* What a test that talks to a peer's server needs (its def's .needs). */
+#define IBTRACE_PEER_NEEDS \
+	"an RC-capable port and a peer running the ibtrace server"
+
 /* Bytes of the server's acceptance (REP private data) kept. */
 #define IBTRACE_PEER_REP_MAX	32
 

@@ -680,7 +680,7 @@ static int srv_fill_conn(struct sk_buff *skb,
 			(u32)min_t(u64, div_u64(now - conn->t_start,
 						NSEC_PER_MSEC), U32_MAX)) ||
 	    nla_put_u32(skb, IBTRACE_SERVER_CONN_A_HOLD_MS, conn->hold_ms) ||
-	    conn->svc->fill(skb, conn)) {
+	    (conn->svc->fill && conn->svc->fill(skb, conn))) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}

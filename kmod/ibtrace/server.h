@@ -63,7 +63,7 @@ struct ibtrace_srv_conn;
  *	sleep): e.g. send the client its first message. Return: 0, or a
  *	negative errno to close the connection.
  * @release: free what @setup built (before the CM ID goes)
- * @fill: the service's attributes of a connection (in an
+ * @fill: optional: the service's attributes of a connection (in an
  *	%IBTRACE_A_SERVER_CONN nest), under the server's spinlock
  */
 struct ibtrace_srv_service {

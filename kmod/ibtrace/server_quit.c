@@ -104,12 +104,6 @@ static void quit_srv_release(struct ibtrace_srv_conn *conn)
 	conn->priv = NULL;
 }
 
-static int quit_srv_fill(struct sk_buff *skb,
-			 const struct ibtrace_srv_conn *conn)
-{
-	return 0;
-}
-
 const struct ibtrace_srv_service ibtrace_srv_quit = {
 	.name = "quit",
 	.magic = QUIT_REQ_MAGIC,
@@ -118,5 +112,4 @@ const struct ibtrace_srv_service ibtrace_srv_quit = {
 	.setup = quit_srv_setup,
 	.established = quit_srv_established,
 	.release = quit_srv_release,
-	.fill = quit_srv_fill,
 };
