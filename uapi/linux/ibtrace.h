@@ -210,6 +210,31 @@
  */
 #define IBTRACE_TEST_PERF_MAX_PIPELINE		64
 
+/**
+ * define IBTRACE_TEST_TXN_DEF_ITERATIONS - times the transaction test runs
+ *	its sequence of operations over each endpoint when
+ *	%IBTRACE_A_TEST_ITERATIONS is absent (dapltest -T T's default)
+ */
+#define IBTRACE_TEST_TXN_DEF_ITERATIONS	1000
+
+/**
+ * define IBTRACE_TEST_TXN_MAX_THREADS - most threads of a transaction test
+ *	(%IBTRACE_A_TEST_TXN_THREADS, from 1; 1 when absent)
+ */
+#define IBTRACE_TEST_TXN_MAX_THREADS	16
+
+/**
+ * define IBTRACE_TEST_TXN_MAX_ENDPOINTS - most endpoints (connections) of
+ *	one thread (%IBTRACE_A_TEST_TXN_ENDPOINTS, from 1; 1 when absent)
+ */
+#define IBTRACE_TEST_TXN_MAX_ENDPOINTS	16
+
+/**
+ * define IBTRACE_TEST_TXN_MAX_OPS - most operations in the sequence, those
+ *	-V appends included
+ */
+#define IBTRACE_TEST_TXN_MAX_OPS	16
+
 /* Traces that may run at once; one more is refused with EBUSY. */
 #define IBTRACE_TRACE_MAX_RUNNING	64
 /* Longest directed route a trace follows (IBA C14-6: hop count 0..63). */
@@ -596,6 +621,23 @@ enum ibtrace_cmd {
  * @IBTRACE_A_SERVER_QUIT_PEER: binary, 16 bytes: the address (as a GID)
  *	of the client that asked the server to quit, with
  *	%IBTRACE_A_SERVER_QUITTING
+ * @IBTRACE_A_TEST_TXN_THREADS: u32, the transaction test: threads
+ *	(dapltest's -t; 1..%IBTRACE_TEST_TXN_MAX_THREADS, default 1)
+ * @IBTRACE_A_TEST_TXN_ENDPOINTS: u32, the transaction test: endpoints
+ *	(connections) per thread (dapltest's -w;
+ *	1..%IBTRACE_TEST_TXN_MAX_ENDPOINTS, default 1)
+ * @IBTRACE_A_TEST_TXN_VALIDATE: flag, the transaction test: validate the
+ *	data (dapltest's -V): three SEND/RECV operations are appended as
+ *	synchronisation points, at which every buffer is checked
+ * @IBTRACE_A_TEST_TXN_OP: nest, &enum ibtrace_txn_op_attr, one operation of
+ *	the transaction test's sequence (repeated, in order; at least one
+ *	SEND/RECV each way unless validating)
+ * @IBTRACE_A_TEST_TXN_CORRUPT: u32, the transaction test's negative
+ *	control (with %IBTRACE_A_TEST_TXN_VALIDATE): the server flips the
+ *	byte at this offset of its first sent buffer once, so the check must
+ *	fail naming it
+ * @IBTRACE_A_TEST_TXN_EP: nest, &enum ibtrace_txn_ep_attr, the figures of
+ *	one endpoint of one thread (repeated)
  * @__IBTRACE_A_MAX: number of attributes + 1
  * @IBTRACE_A_MAX: highest attribute number
  */
@@ -709,6 +751,12 @@ enum ibtrace_attr {
 	IBTRACE_A_TEST_QUIT,
 	IBTRACE_A_SERVER_QUITTING,
 	IBTRACE_A_SERVER_QUIT_PEER,
+	IBTRACE_A_TEST_TXN_THREADS,
+	IBTRACE_A_TEST_TXN_ENDPOINTS,
+	IBTRACE_A_TEST_TXN_VALIDATE,
+	IBTRACE_A_TEST_TXN_OP,
+	IBTRACE_A_TEST_TXN_CORRUPT,
+	IBTRACE_A_TEST_TXN_EP,
 
 	__IBTRACE_A_MAX,
 	IBTRACE_A_MAX = __IBTRACE_A_MAX - 1
@@ -1518,6 +1566,105 @@ enum ibtrace_quit_attr {
 
 	__IBTRACE_QUIT_A_MAX,
 	IBTRACE_QUIT_A_MAX = __IBTRACE_QUIT_A_MAX - 1
+};
+
+/**
+ * enum ibtrace_txn_who - which side initiates a transaction operation
+ * @IBTRACE_TXN_CLIENT: the test job (dapltest's "client")
+ * @IBTRACE_TXN_SERVER: the peer's ibtrace server ("server")
+ */
+enum ibtrace_txn_who {
+	IBTRACE_TXN_CLIENT,
+	IBTRACE_TXN_SERVER,
+};
+
+/**
+ * enum ibtrace_txn_type - what a transaction operation does
+ * @IBTRACE_TXN_SR: a SEND, received by the other side ("SR")
+ * @IBTRACE_TXN_RR: an RDMA READ of the other side's buffer ("RR")
+ * @IBTRACE_TXN_RW: an RDMA WRITE to the other side's buffer ("RW")
+ */
+enum ibtrace_txn_type {
+	IBTRACE_TXN_SR,
+	IBTRACE_TXN_RR,
+	IBTRACE_TXN_RW,
+};
+
+/**
+ * enum ibtrace_txn_op_attr - one operation of the transaction test
+ * @IBTRACE_TXN_OP_A_UNSPEC: unused
+ * @IBTRACE_TXN_OP_A_WHO: u8, &enum ibtrace_txn_who (required)
+ * @IBTRACE_TXN_OP_A_TYPE: u8, &enum ibtrace_txn_type (required)
+ * @IBTRACE_TXN_OP_A_SEG_SIZE: u32, bytes of a segment (1..
+ *	%IBTRACE_TEST_PERF_MAX_BYTES, default %IBTRACE_TEST_PERF_DEF_SEG_SIZE)
+ * @IBTRACE_TXN_OP_A_SEGS: u32, segments (1..%IBTRACE_TEST_PERF_MAX_SEGS,
+ *	default 1); together at most %IBTRACE_TEST_PERF_MAX_BYTES
+ * @IBTRACE_TXN_OP_A_REAP: flag, dapltest's -f (SR only): the SEND's
+ *	completion is reaped with the next receive's
+ * @IBTRACE_TXN_OP_A_APPENDED: flag (results only): one of the three
+ *	operations validation appended
+ * @__IBTRACE_TXN_OP_A_MAX: number of attributes + 1
+ * @IBTRACE_TXN_OP_A_MAX: highest attribute number
+ */
+enum ibtrace_txn_op_attr {
+	IBTRACE_TXN_OP_A_UNSPEC,
+	IBTRACE_TXN_OP_A_WHO,
+	IBTRACE_TXN_OP_A_TYPE,
+	IBTRACE_TXN_OP_A_SEG_SIZE,
+	IBTRACE_TXN_OP_A_SEGS,
+	IBTRACE_TXN_OP_A_REAP,
+	IBTRACE_TXN_OP_A_APPENDED,
+
+	__IBTRACE_TXN_OP_A_MAX,
+	IBTRACE_TXN_OP_A_MAX = __IBTRACE_TXN_OP_A_MAX - 1
+};
+
+/**
+ * enum ibtrace_txn_ep_attr - the transaction test's figures of one endpoint
+ * @IBTRACE_TXN_EP_A_UNSPEC: unused
+ * @IBTRACE_TXN_EP_A_PAD: padding
+ * @IBTRACE_TXN_EP_A_THREAD: u32, the thread (from 0)
+ * @IBTRACE_TXN_EP_A_EP: u32, the endpoint of that thread (from 0)
+ * @IBTRACE_TXN_EP_A_ITERATIONS: u32, iterations of the sequence completed
+ * @IBTRACE_TXN_EP_A_OPS: u64, operations completed successfully, either
+ *	side's
+ * @IBTRACE_TXN_EP_A_BYTES: u64, bytes they moved
+ * @IBTRACE_TXN_EP_A_ERRORS: u64, completions in error (or flushed) on the
+ *	client's side
+ * @IBTRACE_TXN_EP_A_WC_STATUS: string, the first error's status
+ * @IBTRACE_TXN_EP_A_ELAPSED_NS: u64, from the first post to the last
+ *	completion
+ * @IBTRACE_TXN_EP_A_MISMATCH_ITERATION: u32, with validation: the
+ *	iteration of the first byte that did not match
+ * @IBTRACE_TXN_EP_A_MISMATCH_OP: u32, its operation (index in the sequence)
+ * @IBTRACE_TXN_EP_A_MISMATCH_OFFSET: u32, its offset in that operation's
+ *	buffer
+ * @IBTRACE_TXN_EP_A_MISMATCH_EXPECTED: u8, the byte expected
+ * @IBTRACE_TXN_EP_A_MISMATCH_OBSERVED: u8, the byte found
+ * @IBTRACE_TXN_EP_A_MISMATCHES: u64, bytes that did not match
+ * @__IBTRACE_TXN_EP_A_MAX: number of attributes + 1
+ * @IBTRACE_TXN_EP_A_MAX: highest attribute number
+ */
+enum ibtrace_txn_ep_attr {
+	IBTRACE_TXN_EP_A_UNSPEC,
+	IBTRACE_TXN_EP_A_PAD,
+	IBTRACE_TXN_EP_A_THREAD,
+	IBTRACE_TXN_EP_A_EP,
+	IBTRACE_TXN_EP_A_ITERATIONS,
+	IBTRACE_TXN_EP_A_OPS,
+	IBTRACE_TXN_EP_A_BYTES,
+	IBTRACE_TXN_EP_A_ERRORS,
+	IBTRACE_TXN_EP_A_WC_STATUS,
+	IBTRACE_TXN_EP_A_ELAPSED_NS,
+	IBTRACE_TXN_EP_A_MISMATCH_ITERATION,
+	IBTRACE_TXN_EP_A_MISMATCH_OP,
+	IBTRACE_TXN_EP_A_MISMATCH_OFFSET,
+	IBTRACE_TXN_EP_A_MISMATCH_EXPECTED,
+	IBTRACE_TXN_EP_A_MISMATCH_OBSERVED,
+	IBTRACE_TXN_EP_A_MISMATCHES,
+
+	__IBTRACE_TXN_EP_A_MAX,
+	IBTRACE_TXN_EP_A_MAX = __IBTRACE_TXN_EP_A_MAX - 1
 };
 
 #endif /* _UAPI_LINUX_IBTRACE_H */
