@@ -230,10 +230,17 @@
 #define IBTRACE_TEST_TXN_MAX_ENDPOINTS	16
 
 /**
- * define IBTRACE_TEST_TXN_MAX_OPS - most operations in the sequence, those
- *	-V appends included
+ * define IBTRACE_TEST_TXN_MAX_OPS - most operations in the sequence, the
+ *	three validation appends (%IBTRACE_A_TEST_TXN_VALIDATE) included
  */
 #define IBTRACE_TEST_TXN_MAX_OPS	16
+
+/**
+ * define IBTRACE_TEST_TXN_MAX_BYTES - most bytes of all the operations of
+ *	the sequence together (segment size times segments, summed): the
+ *	buffer each side registers for one endpoint
+ */
+#define IBTRACE_TEST_TXN_MAX_BYTES	(4 << 20)
 
 /* Traces that may run at once; one more is refused with EBUSY. */
 #define IBTRACE_TRACE_MAX_RUNNING	64
@@ -520,7 +527,9 @@ enum ibtrace_cmd {
  * @IBTRACE_A_TEST_ITERATIONS: u32, the RNR test: runs per timer code (1..
  *	%IBTRACE_TEST_RNR_MAX_ITERATIONS, default 5); the perf test:
  *	operations timed (1..%IBTRACE_TEST_PERF_MAX_ITERATIONS, default
- *	%IBTRACE_TEST_PERF_DEF_ITERATIONS)
+ *	%IBTRACE_TEST_PERF_DEF_ITERATIONS); the transaction test: times the
+ *	sequence runs over each endpoint (same range, default
+ *	%IBTRACE_TEST_TXN_DEF_ITERATIONS)
  * @IBTRACE_A_TEST_POLL: u8, &enum ibtrace_test_poll (default busy)
  * @IBTRACE_A_TEST_RNR_RECV_POSTED: flag, negative control: the responder
  *	posts a receive buffer, so no RNR NAK happens and the test must fail
@@ -630,12 +639,13 @@ enum ibtrace_cmd {
  *	data (dapltest's -V): three SEND/RECV operations are appended as
  *	synchronisation points, at which every buffer is checked
  * @IBTRACE_A_TEST_TXN_OP: nest, &enum ibtrace_txn_op_attr, one operation of
- *	the transaction test's sequence (repeated, in order; at least one
- *	SEND/RECV each way unless validating)
+ *	the transaction test's sequence (repeated, in order, at least one;
+ *	in results also the three validation appends)
  * @IBTRACE_A_TEST_TXN_CORRUPT: u32, the transaction test's negative
- *	control (with %IBTRACE_A_TEST_TXN_VALIDATE): the server flips the
- *	byte at this offset of its first sent buffer once, so the check must
- *	fail naming it
+ *	control (with %IBTRACE_A_TEST_TXN_VALIDATE): in the first iteration
+ *	the server flips the byte at this offset of the first operation whose
+ *	data it provides (a server SR or RW, or a client RR), so the check
+ *	must fail naming that operation and offset
  * @IBTRACE_A_TEST_TXN_EP: nest, &enum ibtrace_txn_ep_attr, the figures of
  *	one endpoint of one thread (repeated)
  * @__IBTRACE_A_MAX: number of attributes + 1
@@ -1596,11 +1606,13 @@ enum ibtrace_txn_type {
  * @IBTRACE_TXN_OP_A_WHO: u8, &enum ibtrace_txn_who (required)
  * @IBTRACE_TXN_OP_A_TYPE: u8, &enum ibtrace_txn_type (required)
  * @IBTRACE_TXN_OP_A_SEG_SIZE: u32, bytes of a segment (1..
- *	%IBTRACE_TEST_PERF_MAX_BYTES, default %IBTRACE_TEST_PERF_DEF_SEG_SIZE)
+ *	%IBTRACE_TEST_TXN_MAX_BYTES, default %IBTRACE_TEST_PERF_DEF_SEG_SIZE)
  * @IBTRACE_TXN_OP_A_SEGS: u32, segments (1..%IBTRACE_TEST_PERF_MAX_SEGS,
- *	default 1); together at most %IBTRACE_TEST_PERF_MAX_BYTES
+ *	default 1); the operations together at most
+ *	%IBTRACE_TEST_TXN_MAX_BYTES
  * @IBTRACE_TXN_OP_A_REAP: flag, dapltest's -f (SR only): the SEND's
- *	completion is reaped with the next receive's
+ *	completion is not waited for after the post but reaped with the
+ *	sender's next receive
  * @IBTRACE_TXN_OP_A_APPENDED: flag (results only): one of the three
  *	operations validation appended
  * @__IBTRACE_TXN_OP_A_MAX: number of attributes + 1
@@ -1626,16 +1638,22 @@ enum ibtrace_txn_op_attr {
  * @IBTRACE_TXN_EP_A_THREAD: u32, the thread (from 0)
  * @IBTRACE_TXN_EP_A_EP: u32, the endpoint of that thread (from 0)
  * @IBTRACE_TXN_EP_A_ITERATIONS: u32, iterations of the sequence completed
- * @IBTRACE_TXN_EP_A_OPS: u64, operations completed successfully, either
- *	side's
+ * @IBTRACE_TXN_EP_A_SERVER_VERSION: u32, the version of the server's
+ *	transaction service, 0 = it did not answer
+ * @IBTRACE_TXN_EP_A_OPS: u64, operations of the sequence completed
+ *	successfully, either side's (the validation appends not counted)
+ * @IBTRACE_TXN_EP_A_SERVER_OPS: u64, of those, the server's (from its
+ *	report at the end)
  * @IBTRACE_TXN_EP_A_BYTES: u64, bytes they moved
- * @IBTRACE_TXN_EP_A_ERRORS: u64, completions in error (or flushed) on the
- *	client's side
- * @IBTRACE_TXN_EP_A_WC_STATUS: string, the first error's status
+ * @IBTRACE_TXN_EP_A_ERRORS: u64, completions in error (or flushed), either
+ *	side's
+ * @IBTRACE_TXN_EP_A_WC_STATUS: string, the first error's status (the
+ *	client's, else the server's)
  * @IBTRACE_TXN_EP_A_ELAPSED_NS: u64, from the first post to the last
- *	completion
+ *	completion of the last iteration
  * @IBTRACE_TXN_EP_A_MISMATCH_ITERATION: u32, with validation: the
- *	iteration of the first byte that did not match
+ *	iteration of the first byte that did not match (found by either
+ *	side: the one that received the operation's data)
  * @IBTRACE_TXN_EP_A_MISMATCH_OP: u32, its operation (index in the sequence)
  * @IBTRACE_TXN_EP_A_MISMATCH_OFFSET: u32, its offset in that operation's
  *	buffer
@@ -1651,7 +1669,9 @@ enum ibtrace_txn_ep_attr {
 	IBTRACE_TXN_EP_A_THREAD,
 	IBTRACE_TXN_EP_A_EP,
 	IBTRACE_TXN_EP_A_ITERATIONS,
+	IBTRACE_TXN_EP_A_SERVER_VERSION,
 	IBTRACE_TXN_EP_A_OPS,
+	IBTRACE_TXN_EP_A_SERVER_OPS,
 	IBTRACE_TXN_EP_A_BYTES,
 	IBTRACE_TXN_EP_A_ERRORS,
 	IBTRACE_TXN_EP_A_WC_STATUS,
