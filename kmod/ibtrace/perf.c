@@ -638,9 +638,11 @@ out:
 
 /* The perf test's checks and defaults of a request. */
 static int ibtrace_perf_check(struct ibtrace_test_args *a,
-			      struct nlattr **attrs,
-			      struct netlink_ext_ack *extack)
+			      const struct genl_info *info)
 {
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr **attrs = info->attrs;
+
 	if (!attrs[IBTRACE_A_TEST_PERF_OP]) {
 		NL_SET_ERR_MSG_ATTR(extack, attrs[IBTRACE_A_TEST_NAME],
 				    "the perf test needs an operation: RDMA READ or RDMA WRITE");

@@ -205,9 +205,11 @@ out:
 }
 
 static int ibtrace_quit_check(struct ibtrace_test_args *a,
-			      struct nlattr **attrs,
-			      struct netlink_ext_ack *extack)
+			      const struct genl_info *info)
 {
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr **attrs = info->attrs;
+
 	if (!a->peer) {
 		NL_SET_ERR_MSG_ATTR(extack, attrs[IBTRACE_A_TEST_NAME],
 				    "the quit test needs the GID of a peer whose ibtrace server runs");

@@ -10,7 +10,9 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/gfp.h>
+#include <linux/dma-mapping.h>
 #include <linux/mm.h>
+#include <linux/slab.h>
 
 #include "region.h"
 
@@ -23,6 +25,8 @@ static void region_free_pages(struct ibtrace_region *r)
 		if (sg_page(sg))
 			__free_page(sg_page(sg));
 	sg_free_table(&r->sgt);
+	kvfree(r->pages);
+	r->pages = NULL;
 }
 
 /**
@@ -50,6 +54,11 @@ int ibtrace_region_create(struct ibtrace_region *r, struct ib_pd *pd,
 	err = sg_alloc_table(&r->sgt, npages, GFP_KERNEL);
 	if (err)
 		return err;
+	r->pages = kvcalloc(npages, sizeof(*r->pages), GFP_KERNEL);
+	if (!r->pages) {
+		err = -ENOMEM;
+		goto err_pages;
+	}
 	for_each_sgtable_sg(&r->sgt, sg, i) {
 		struct page *page = alloc_page(GFP_KERNEL | __GFP_ZERO);
 
@@ -58,6 +67,7 @@ int ibtrace_region_create(struct ibtrace_region *r, struct ib_pd *pd,
 			goto err_pages;
 		}
 		sg_set_page(sg, page, PAGE_SIZE, 0);
+		r->pages[i] = page;
 	}
 	r->nents = ib_dma_map_sg(r->ibdev, r->sgt.sgl, npages,
 				 DMA_BIDIRECTIONAL);
@@ -140,4 +150,22 @@ void ibtrace_region_destroy(struct ibtrace_region *r)
 	region_free_pages(r);
 	r->mr = NULL;
 	r->nents = 0;
+}
+
+/**
+ * ibtrace_region_sync() - hand a region's pages to the CPU or the device
+ * @r: the region (made)
+ * @for_cpu: before the CPU reads or writes them (else after, before the
+ *	device uses them again)
+ */
+void ibtrace_region_sync(struct ibtrace_region *r, bool for_cpu)
+{
+	if (ib_uses_virt_dma(r->ibdev))
+		return;
+	if (for_cpu)
+		dma_sync_sgtable_for_cpu(r->ibdev->dma_device, &r->sgt,
+					 DMA_BIDIRECTIONAL);
+	else
+		dma_sync_sgtable_for_device(r->ibdev->dma_device, &r->sgt,
+					    DMA_BIDIRECTIONAL);
 }

@@ -1075,9 +1075,12 @@ static int ibtrace_rnr_fill(struct sk_buff *skb,
 }
 
 /* The RNR test's bound of iterations, and their default. */
-static int ibtrace_rnr_check(struct ibtrace_test_args *a, struct nlattr **attrs,
-			     struct netlink_ext_ack *extack)
+static int ibtrace_rnr_check(struct ibtrace_test_args *a,
+			     const struct genl_info *info)
 {
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr **attrs = info->attrs;
+
 	if (a->iterations > IBTRACE_TEST_RNR_MAX_ITERATIONS) {
 		NL_SET_ERR_MSG_ATTR(extack, attrs[IBTRACE_A_TEST_ITERATIONS],
 				    "the RNR test runs at most "

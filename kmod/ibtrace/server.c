@@ -52,6 +52,7 @@ static const struct ibtrace_srv_service *const srv_services[] = {
 	&ibtrace_srv_rnr,
 	&ibtrace_srv_perf,
 	&ibtrace_srv_quit,
+	&ibtrace_srv_txn,
 };
 
 /* Serialises start, stop, show and unload. */

@@ -139,6 +139,9 @@ extern const struct ibtrace_srv_service ibtrace_srv_perf;
 /* server_quit.c */
 extern const struct ibtrace_srv_service ibtrace_srv_quit;
 
+/* txn_server.c */
+extern const struct ibtrace_srv_service ibtrace_srv_txn;
+
 /* server.c */
 extern bool ibtrace_server_param;
 int ibtrace_server_start(const struct ibtrace_srv_cfg *cfg,

@@ -33,6 +33,7 @@ const struct ibtrace_test_def *const ibtrace_tests[] = {
 	&ibtrace_test_limit,
 	&ibtrace_test_perf,
 	&ibtrace_test_quit,
+	&ibtrace_test_txn,
 };
 
 const unsigned int ibtrace_n_tests = ARRAY_SIZE(ibtrace_tests);

@@ -35,6 +35,7 @@ struct ibtrace_assert_def {
 	const char *desc;
 };
 
+struct genl_info;
 struct ibtrace_test_job;
 struct ibtrace_test_args;
 
@@ -62,9 +63,10 @@ enum ibtrace_test_fill {
  *	without an SMI (not applicable) and provides the address handle
  * @asserts: its assertions
  * @n_asserts: number of @asserts
- * @check: optional: the test's own checks of a request and defaults of
- *	its arguments, after the framework parsed @args; says what is wrong
- *	in @extack. Return: 0 or -EINVAL.
+ * @check: optional: the test's own checks of a request (@info: its
+ *	attributes, parsed, and the message, for attributes that repeat) and
+ *	defaults of its arguments, after the framework parsed @args; says
+ *	what is wrong in @info->extack. Return: 0 or -EINVAL.
  * @run: the test; called once in the job's work item, may sleep. It ends
  *	the job early with ibtrace_test_abort(); it must leave the DUT as it
  *	found it and say so with ibtrace_test_restored().
@@ -73,6 +75,8 @@ enum ibtrace_test_fill {
  * @fill: optional: put the test's own results (@job->data) into a
  *	message, as much as &enum ibtrace_test_fill says; called with
  *	@job->lock held, must not sleep. Return: 0 or -EMSGSIZE.
+ * @fill_size: bytes @fill may put in a full reply at most, 0 = room for
+ *	one nest per RNR timer code
  */
 struct ibtrace_test_def {
 	const char *name;
@@ -82,12 +86,29 @@ struct ibtrace_test_def {
 	bool smp;
 	const struct ibtrace_assert_def *asserts;
 	unsigned int n_asserts;
-	int (*check)(struct ibtrace_test_args *args, struct nlattr **attrs,
-		     struct netlink_ext_ack *extack);
+	int (*check)(struct ibtrace_test_args *args,
+		     const struct genl_info *info);
 	void (*run)(struct ibtrace_test_job *job);
 	size_t data_size;
 	int (*fill)(struct sk_buff *skb, const struct ibtrace_test_job *job,
 		    enum ibtrace_test_fill what);
+	size_t fill_size;
+};
+
+/**
+ * struct ibtrace_test_txn_op - one operation of a transaction test request
+ * @who: &enum ibtrace_txn_who
+ * @type: &enum ibtrace_txn_type
+ * @reap: SR: reaped with the sender's next receive
+ * @seg_size: bytes of a segment
+ * @segs: segments
+ */
+struct ibtrace_test_txn_op {
+	u8 who;
+	u8 type;
+	bool reap;
+	u32 seg_size;
+	u32 segs;
 };
 
 /**
@@ -120,6 +141,13 @@ struct ibtrace_test_def {
  * @perf_seg_size: bytes of one of its segments
  * @perf_segs: segments of one of its operations
  * @perf_pipeline: its operations in flight
+ * @txn_threads: the transaction test's threads
+ * @txn_endpoints: its endpoints per thread
+ * @txn_validate: it validates the data
+ * @txn_n_ops: entries of @txn_ops
+ * @txn_ops: its sequence (without validation's appends)
+ * @txn_corrupt: its negative control: 1 + the offset of the byte the server
+ *	flips, 0 = none
  */
 struct ibtrace_test_args {
 	struct ibtrace_smp_route route;
@@ -146,6 +174,12 @@ struct ibtrace_test_args {
 	u32 perf_seg_size;
 	u32 perf_segs;
 	u32 perf_pipeline;
+	u32 txn_threads;
+	u32 txn_endpoints;
+	bool txn_validate;
+	u8 txn_n_ops;
+	struct ibtrace_test_txn_op txn_ops[IBTRACE_TEST_TXN_MAX_OPS];
+	u32 txn_corrupt;
 };
 
 /**
@@ -321,6 +355,9 @@ extern const struct ibtrace_test_def ibtrace_test_perf;
 
 /* quit.c */
 extern const struct ibtrace_test_def ibtrace_test_quit;
+
+/* txn.c */
+extern const struct ibtrace_test_def ibtrace_test_txn;
 
 /* rnr.c */
 extern const struct ibtrace_test_def ibtrace_test_rnr;

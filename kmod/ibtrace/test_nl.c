@@ -34,8 +34,28 @@ static struct netlink_range_validation ibtrace_test_seg_size_range = {
 	.min = 1, .max = IBTRACE_TEST_PERF_MAX_BYTES,
 };
 
+static struct netlink_range_validation ibtrace_test_txn_bytes_range = {
+	.min = 1, .max = IBTRACE_TEST_TXN_MAX_BYTES,
+};
+
+static struct netlink_range_validation ibtrace_test_txn_offset_range = {
+	.min = 0, .max = IBTRACE_TEST_TXN_MAX_BYTES - 1,
+};
+
+/* One operation of the transaction test (APPENDED: results only). */
+static const struct nla_policy
+ibtrace_test_txn_op_policy[IBTRACE_TXN_OP_A_REAP + 1] = {
+	[IBTRACE_TXN_OP_A_WHO] = NLA_POLICY_MAX(NLA_U8, IBTRACE_TXN_SERVER),
+	[IBTRACE_TXN_OP_A_TYPE] = NLA_POLICY_MAX(NLA_U8, IBTRACE_TXN_RW),
+	[IBTRACE_TXN_OP_A_SEG_SIZE] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_test_txn_bytes_range),
+	[IBTRACE_TXN_OP_A_SEGS] =
+		NLA_POLICY_RANGE(NLA_U32, 1, IBTRACE_TEST_PERF_MAX_SEGS),
+	[IBTRACE_TXN_OP_A_REAP] = { .type = NLA_FLAG },
+};
+
 const struct nla_policy
-ibtrace_test_run_policy[IBTRACE_A_TEST_PERF_PIPELINE + 1] = {
+ibtrace_test_run_policy[IBTRACE_A_TEST_TXN_CORRUPT + 1] = {
 	IBTRACE_NL_PORT_POLICY,
 	[IBTRACE_A_TEST_NAME] = { .type = NLA_NUL_STRING,
 				  .len = IBTRACE_TEST_NAME_MAX - 1 },
@@ -83,6 +103,14 @@ ibtrace_test_run_policy[IBTRACE_A_TEST_PERF_PIPELINE + 1] = {
 		NLA_POLICY_RANGE(NLA_U32, 1, IBTRACE_TEST_PERF_MAX_SEGS),
 	[IBTRACE_A_TEST_PERF_PIPELINE] =
 		NLA_POLICY_RANGE(NLA_U32, 1, IBTRACE_TEST_PERF_MAX_PIPELINE),
+	[IBTRACE_A_TEST_TXN_THREADS] =
+		NLA_POLICY_RANGE(NLA_U32, 1, IBTRACE_TEST_TXN_MAX_THREADS),
+	[IBTRACE_A_TEST_TXN_ENDPOINTS] =
+		NLA_POLICY_RANGE(NLA_U32, 1, IBTRACE_TEST_TXN_MAX_ENDPOINTS),
+	[IBTRACE_A_TEST_TXN_VALIDATE] = { .type = NLA_FLAG },
+	[IBTRACE_A_TEST_TXN_OP] = NLA_POLICY_NESTED(ibtrace_test_txn_op_policy),
+	[IBTRACE_A_TEST_TXN_CORRUPT] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_test_txn_offset_range),
 };
 
 const struct nla_policy ibtrace_test_job_policy[IBTRACE_A_TEST_JOB + 1] = {
@@ -217,7 +245,7 @@ int ibtrace_nl_test_check(struct ibtrace_job *job, struct ibtrace_port *port,
 	err = ibtrace_test_parse(info->attrs, port, info->extack, &tj->args);
 	if (err || !tj->def->check)
 		return err;
-	return tj->def->check(&tj->args, info->attrs, info->extack);
+	return tj->def->check(&tj->args, info);
 }
 
 /**
@@ -445,7 +473,8 @@ int ibtrace_test_put_results(struct sk_buff *skb,
  * @job: the job
  *
  * Head, assertions, up to %IBTRACE_TEST_MAX_EXCHANGES exchanges and the
- * test's own results (at most one nest per RNR timer code).
+ * test's own results (its @fill_size, else at most one nest per RNR timer
+ * code).
  *
  * Return: bytes.
  */
@@ -454,7 +483,7 @@ size_t ibtrace_nl_test_size(struct ibtrace_job *job)
 	const struct ibtrace_test_def *def = ibtrace_test_job(job)->def;
 
 	return 1024 + def->n_asserts * 512 + IBTRACE_TEST_MAX_EXCHANGES * 96 +
-	       (def->fill ? IBTRACE_TEST_RNR_CODES * 256 : 0);
+	       (def->fill_size ?: def->fill ? IBTRACE_TEST_RNR_CODES * 256 : 0);
 }
 
 /* TEST_GET: the job's body, all of it (a "do" reply) or not (a dump). */

@@ -1,18 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * ibtrace - the transaction test's wire (dapltest -T T), a draft: the
- * private data of the client's connection request (txn.c sends it through
- * peer.c, the server's "txn" service reads it), the client's first SEND
- * (the operations, its buffer) and the server's answer (its buffer).
+ * ibtrace - the transaction test's wire (dapltest -T T): the private data
+ * of the client's connection request (txn.c sends it through peer.c, the
+ * server's "txn" service, txn_server.c, reads it), the client's first SEND
+ * (the operations, its buffer), the server's answer (its buffer), the
+ * message of each validation SEND and the server's report at the end.
  *
  * Each side has one registered region (region.c) that holds the buffer of
  * every operation, at offsets both sides compute from the operation list
- * alone (txn_layout()).
+ * alone (txn_seq.c).
  */
 #ifndef _IBTRACE_TXN_H
 #define _IBTRACE_TXN_H
 
 #include <linux/types.h>
+#include <uapi/linux/ibtrace.h>
 
 /* "IBTX" */
 #define TXN_REQ_MAGIC		0x49425458
@@ -30,7 +32,7 @@
  * @magic: %TXN_REQ_MAGIC
  * @version: %TXN_VERSION
  * @flags: %TXN_F_VALIDATE
- * @n_ops: operations in the sequence (those -V appends included)
+ * @n_ops: operations in the sequence (without the validation appends)
  * @resv: zero
  * @hold_ms: how long the client may need the connection
  * @bytes: bytes of the server's region (for its max-mem-kb)
@@ -81,7 +83,8 @@ struct txn_buf {
  * struct txn_setup - the client's first SEND
  * @magic: %TXN_SETUP_MAGIC
  * @version: %TXN_VERSION
- * @n_ops: entries of @ops (as in the request)
+ * @n_ops: entries of @ops (as in the request; the validation appends are
+ *	not sent: both sides add them)
  * @flags: %TXN_F_VALIDATE
  * @resv: zero
  * @iterations: times the sequence runs
@@ -99,7 +102,7 @@ struct txn_setup {
 	__be32 iterations;
 	__be32 corrupt;
 	struct txn_buf buf;
-	struct txn_op_wire ops[16];
+	struct txn_op_wire ops[IBTRACE_TEST_TXN_MAX_OPS];
 } __packed;
 
 /**
@@ -117,6 +120,64 @@ struct txn_setup_ack {
 	u8 resv[3];
 	__be32 status;
 	struct txn_buf buf;
+} __packed;
+
+/**
+ * struct txn_check_wire - what a side's checks of the data found
+ * @mismatches: bytes that did not match
+ * @iteration: the first one's iteration (with @mismatches)
+ * @op: its operation
+ * @offset: its offset in that operation's buffer
+ * @expected: the byte expected
+ * @observed: the byte found
+ * @resv: zero
+ */
+struct txn_check_wire {
+	__be64 mismatches;
+	__be32 iteration;
+	__be32 op;
+	__be32 offset;
+	u8 expected;
+	u8 observed;
+	u8 resv[2];
+} __packed;
+
+/* "IBTV" */
+#define TXN_SYNC_MAGIC		0x49425456
+
+/**
+ * struct txn_sync - the message of a validation SEND (its buffer's content)
+ * @magic: %TXN_SYNC_MAGIC
+ * @iteration: the sender's iteration
+ * @check: the sender's checks so far (the server's, in its SEND)
+ */
+struct txn_sync {
+	__be32 magic;
+	__be32 iteration;
+	struct txn_check_wire check;
+} __packed;
+
+/* "IBTE" */
+#define TXN_REPORT_MAGIC	0x49425445
+
+/**
+ * struct txn_report - the server's last SEND, after its last iteration
+ * @magic: %TXN_REPORT_MAGIC
+ * @iterations: iterations it completed
+ * @ops: its operations completed successfully (those of the sequence)
+ * @bytes: bytes they moved
+ * @errors: its completions in error
+ * @wc_status: the first one's &enum ib_wc_status
+ * @check: its checks of the data
+ */
+struct txn_report {
+	__be32 magic;
+	__be32 iterations;
+	__be64 ops;
+	__be64 bytes;
+	__be64 errors;
+	__be32 wc_status;
+	struct txn_check_wire check;
 } __packed;
 
 #endif /* _IBTRACE_TXN_H */
