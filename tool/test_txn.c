@@ -25,26 +25,30 @@
  * endpoint once it finished (IBTRACE_A_TEST_TXN_EP, one nest each); they
  * print after the header:
  *
- *   job 7 test txn seed dapltest -T T dut rxe0/1 peer fe80::5054:ff:fe1b:2 port 7471
- *   1 thread x 2 endpoints, 1000 iterations, validate, server version 1
- *     op 0  client SR 256 B x 1 segment, reap
+ *   job 25 test txn seed dapltest -T T dut rxe0/1 peer fe80::5054:ff:fe1b:2 port 7471
+ *   1 thread x 2 endpoints, 1000 iterations, validate, corrupt offset 17, server version 1
+ *     op 0  client SR 256 B x 1 segment
  *     op 1  server RW 4096 B x 2 segments
- *     op 2  client SR 40 B x 1 segment (validation)
- *   thread 0 endpoint 0: iterations 1000  operations 4000 (server 2000)  errors 0  bytes 8.6 MB  time 120.00 ms  71.7 MB/s  mismatches 0
- *   thread 0 endpoint 1: iterations 1000  ...  mismatches 1
+ *     op 2  client SR 64 B x 1 segment (validation)
+ *     op 3  server SR 64 B x 1 segment (validation)
+ *     op 4  client SR 64 B x 1 segment (validation)
+ *   thread 0 endpoint 0: iterations 1000  operations 2000 (server 1000)  errors 0  bytes 8.4 MB  time 120.00 ms  70.4 MB/s  mismatches 1
  *     first mismatch: iteration 0 op 1 (server RW) offset 17: expected 0x3a, found 0xc5 (1 byte differs)
- *   total: iterations 2000  operations 8000 (server 4000)  errors 0  bytes 17.2 MB  time 121.00 ms  142.1 MB/s  mismatches 1
+ *   thread 0 endpoint 1: iterations 1000  operations 2000 (server 1000)  errors 0  bytes 8.4 MB  time 121.00 ms  69.8 MB/s  mismatches 0
+ *   total: iterations 2000  operations 4000 (server 2000)  errors 0  bytes 16.9 MB  time 121.00 ms  139.6 MB/s  mismatches 1
  *
  * (MB: 10^6 bytes; "-" for a figure the kernel did not send; "validate"
  * or "no validation", ", corrupt offset N" with the negative control;
- * the server's version once when every endpoint's agrees, else at the end
- * of each endpoint's line; the endpoints by thread, then endpoint; "
- * first error: STATUS" under an endpoint with errors; the total only
- * for more than one endpoint: the sums, the longest endpoint's time and
- * the bytes of all over it; "no endpoint finished" before any did.)
+ * the server's version once when every endpoint's agrees, else "server
+ * versions differ" and each endpoint's at the end of its line; ", reap"
+ * and "(validation)" after an operation as they apply; the endpoints by
+ * thread, then endpoint; "  first error: STATUS" under an endpoint with
+ * errors; the total only for more than one endpoint: the sums, the
+ * longest endpoint's time and the bytes of all over it; "no endpoint
+ * finished" before any did.)
  * While the job runs, each endpoint prints once as it finishes:
  *
- *   job 7: thread 0 endpoint 1 finished: 1000 iterations, 4000 operations, 0 errors, 71.7 MB/s
+ *   job 25: thread 0 endpoint 1 finished: 1000 iterations, 2000 operations, 0 errors, 69.8 MB/s, 0 mismatches
  *
  * JSON keys (with the framework's): peer (GID string), peer_port,
  * threads, endpoints, iterations, validate (boolean), corrupt, ops
@@ -732,7 +736,7 @@ static void txn_body_text(const struct result *r)
 /*
  * Each endpoint once, as it finishes (@shown: how many are printed; they
  * are kept in the order they came):
- *   job 7: thread 0 endpoint 1 finished: 1000 iterations, 4000 operations, 0 errors, 71.7 MB/s
+ *   job 25: thread 0 endpoint 1 finished: 1000 iterations, 2000 operations, 0 errors, 69.8 MB/s, 0 mismatches
  */
 static void txn_progress_text(uint64_t job, const struct result *ev,
 			      uint32_t *shown)
