@@ -40,7 +40,8 @@
  * (MB: 10^6 bytes; "-" for a figure the kernel did not send; "validate"
  * or "no validation", ", corrupt offset N" with the negative control;
  * the server's version once when every endpoint's agrees, else "server
- * versions differ" and each endpoint's at the end of its line; ", reap"
+ * versions differ" and each endpoint's at the end of its line; a version 0
+ * (the server did not answer) counts as none; ", reap"
  * and "(validation)" after an operation as they apply; the endpoints by
  * thread, then endpoint; "  first error: STATUS" under an endpoint with
  * errors; the total only for more than one endpoint: the sums, the
@@ -251,7 +252,10 @@ static bool server_provides(uint32_t who, uint32_t type)
 	return who == IBTRACE_TXN_SERVER ? type != IBTRACE_TXN_RR : type == IBTRACE_TXN_RR;
 }
 
-/* --corrupt's target: within the first operation whose data the server provides. */
+/*
+ * --corrupt's target: within the first operation given whose data the
+ * server provides.
+ */
 static int txn_check_corrupt(const struct txn_args *t)
 {
 	const struct txn_op_arg *op;
@@ -270,8 +274,7 @@ static int txn_check_corrupt(const struct txn_args *t)
 				       t->corrupt, op_bytes(op), i, ibt_txn_type_str(op->type));
 		return 0;
 	}
-	return ibt_err(IBT_EXIT_USAGE,
-		       "--corrupt needs an operation whose data the server provides: server SR, server RW or client RR");
+	return 0;	/* none given: the kernel judges (the appends) */
 }
 
 static int txn_check(const void *args)
@@ -518,35 +521,35 @@ static void txn_totals(const struct txn_data *d, struct test_item *tot)
 	}
 }
 
-/* The server version every endpoint that sent one agrees on; false: none or they differ. */
-static bool txn_version(const struct txn_data *d, uint64_t *v)
+/* The server's version of endpoint @f; false if not sent or 0 (it did not answer). */
+static bool ep_version(const struct test_item *f, uint64_t *v)
 {
-	const int a = IBTRACE_TXN_EP_A_SERVER_VERSION;
-	bool have = false;
-	size_t k;
-
-	for (k = 0; k < d->neps; k++) {
-		if (!d->eps[k].fig.have[a])
-			continue;
-		if (have && d->eps[k].fig.val[a] != *v)
-			return false;
-		have = true;
-		*v = d->eps[k].fig.val[a];
-	}
-	return have;
+	*v = f->val[IBTRACE_TXN_EP_A_SERVER_VERSION];
+	return f->have[IBTRACE_TXN_EP_A_SERVER_VERSION] && *v;
 }
 
-/* Whether the endpoints' versions differ (each then prints its own). */
-static bool versions_differ(const struct txn_data *d)
+/*
+ * The server version every endpoint that has one agrees on (*@v); false
+ * when none has one or they differ (*@differ).
+ */
+static bool txn_version(const struct txn_data *d, uint64_t *v, bool *differ)
 {
-	const int a = IBTRACE_TXN_EP_A_SERVER_VERSION;
-	uint64_t v;
+	bool have = false;
+	uint64_t e;
 	size_t k;
 
-	for (k = 0; k < d->neps; k++)
-		if (d->eps[k].fig.have[a])
-			return !txn_version(d, &v);
-	return false;
+	*differ = false;
+	for (k = 0; k < d->neps; k++) {
+		if (!ep_version(&d->eps[k].fig, &e))
+			continue;
+		if (have && e != *v) {
+			*differ = true;
+			return false;
+		}
+		have = true;
+		*v = e;
+	}
+	return have;
 }
 
 static int ep_cmp(const void *x, const void *y)
@@ -601,6 +604,7 @@ static void txn_params_text(const struct result *r, const struct txn_data *d)
 {
 	const bool *h = r->have;
 	char b[3][24];
+	bool differ;
 	uint64_t v;
 
 	printf("%s thread%s x %s endpoint%s, %s iterations, %s",
@@ -614,9 +618,9 @@ static void txn_params_text(const struct result *r, const struct txn_data *d)
 	       h[IBTRACE_A_TEST_TXN_VALIDATE] ? "validate" : "no validation");
 	if (h[IBTRACE_A_TEST_TXN_CORRUPT])
 		printf(", corrupt offset %" PRIu64, test_rval(r, IBTRACE_A_TEST_TXN_CORRUPT));
-	if (txn_version(d, &v))
+	if (txn_version(d, &v, &differ))
 		printf(", server version %" PRIu64 "\n", v);
-	else if (versions_differ(d))
+	else if (differ)
 		printf(", server versions differ\n");
 	else
 		printf(", server version -\n");
@@ -690,14 +694,15 @@ static void txn_ep_text(const struct txn_data *d, const struct txn_ep *e,
 			bool own_version)
 {
 	const struct test_item *f = &e->fig;
-	char b[24];
+	uint64_t v;
 
 	printf("thread %" PRIu64 " endpoint %" PRIu64 ": ",
 	       f->val[IBTRACE_TXN_EP_A_THREAD], f->val[IBTRACE_TXN_EP_A_EP]);
 	figures_text(f);
-	if (own_version)
-		printf("  server version %s",
-		       fig_str(f, IBTRACE_TXN_EP_A_SERVER_VERSION, b, sizeof(b)));
+	if (own_version && ep_version(f, &v))
+		printf("  server version %" PRIu64, v);
+	else if (own_version)
+		printf("  server version -");
 	putchar('\n');
 	if (f->val[IBTRACE_TXN_EP_A_ERRORS] || e->wc_status[0])
 		printf("  first error: %s\n", e->wc_status[0] ? e->wc_status : "-");
@@ -711,10 +716,12 @@ static void txn_body_text(const struct result *r)
 	const struct txn_data *d = txn_of(r);
 	const struct txn_ep **eps;
 	struct test_item tot;
-	bool own_version = versions_differ(d);
+	bool own_version;
+	uint64_t v;
 	size_t k;
 
 	txn_params_text(r, d);
+	txn_version(d, &v, &own_version);
 	for (k = 0; k < d->nops; k++)
 		txn_op_text(d, k);
 	if (!d->neps) {

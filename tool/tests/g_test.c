@@ -320,13 +320,14 @@ static const struct golden_attr txn_none[] = {
 	TXN_OP(CLIENT, SR, 4096, 1), END,
 };
 
-/* txn: running, one endpoint of 4 finished */
+/* txn: running, one endpoint of 4 finished, its server's version 0 */
 static const struct golden_attr txn_run[] = {
 	{ IBTRACE_A_TEST_PEER_GID, GOLDEN_BYTES, sizeof(peer), (const char *)peer },
 	NUM(IBTRACE_A_TEST_TXN_THREADS, 4, 2), NUM(IBTRACE_A_TEST_TXN_ENDPOINTS, 4, 2),
 	NUM(IBTRACE_A_TEST_ITERATIONS, 4, 1000),
 	TXN_OP(CLIENT, SR, 4096, 1), END,
-	TXN_EP(1, 1, 1000, 1000, 4096000, 50000000), NUM(IBTRACE_TXN_EP_A_ERRORS, 8, 0), END,
+	TXN_EP(1, 1, 1000, 1000, 4096000, 50000000), NUM(IBTRACE_TXN_EP_A_ERRORS, 8, 0),
+	NUM(IBTRACE_TXN_EP_A_SERVER_VERSION, 4, 0), END,
 };
 
 /* nothing but what every result has */
