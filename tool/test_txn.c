@@ -270,8 +270,9 @@ static int txn_check_corrupt(const struct txn_args *t)
 			continue;
 		if (t->corrupt >= op_bytes(op))
 			return ibt_err(IBT_EXIT_USAGE,
-				       "--corrupt %u is past the %" PRIu64 " bytes of operation %u (server %s), the first whose data the server provides",
-				       t->corrupt, op_bytes(op), i, ibt_txn_type_str(op->type));
+				       "--corrupt %u is past the %" PRIu64 " bytes of operation %u (%s %s), the first whose data the server provides",
+				       t->corrupt, op_bytes(op), i, ibt_txn_who_str(op->who),
+				       ibt_txn_type_str(op->type));
 		return 0;
 	}
 	return 0;	/* none given: the kernel judges (the appends) */
