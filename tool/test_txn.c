@@ -49,7 +49,7 @@
  * finished" before any did.)
  * While the job runs, each endpoint prints once as it finishes:
  *
- *   job 25: thread 0 endpoint 1 finished: 1000 iterations, 2000 operations, 0 errors, 69.8 MB/s, 0 mismatches
+ *   job 25: thread 0 endpoint 0 finished: 1000 iterations, 2000 operations, 0 errors, 70.4 MB/s, 1 mismatch
  *
  * JSON keys (with the framework's): peer (GID string), peer_port,
  * threads, endpoints, iterations, validate (boolean), corrupt, ops
@@ -471,6 +471,12 @@ static const char *fig_str(const struct test_item *f, int a, char *buf, size_t l
 	return buf;
 }
 
+/* @suffix unless figure @a of @f is 1 ("1 error", "- errors"). */
+static const char *plural(const struct test_item *f, int a, const char *suffix)
+{
+	return f->have[a] && f->val[a] == 1 ? "" : suffix;
+}
+
 /* Number @a of result @r, "-" when the kernel did not send it. */
 static const char *fig_str_r(const struct result *r, int a, char *buf, size_t len)
 {
@@ -744,7 +750,7 @@ static void txn_body_text(const struct result *r)
 /*
  * Each endpoint once, as it finishes (@shown: how many are printed; they
  * are kept in the order they came):
- *   job 25: thread 0 endpoint 1 finished: 1000 iterations, 2000 operations, 0 errors, 69.8 MB/s, 0 mismatches
+ *   job 25: thread 0 endpoint 0 finished: 1000 iterations, 2000 operations, 0 errors, 70.4 MB/s, 1 mismatch
  */
 static void txn_progress_text(uint64_t job, const struct result *ev,
 			      uint32_t *shown)
@@ -755,14 +761,18 @@ static void txn_progress_text(uint64_t job, const struct result *ev,
 
 	for (; *shown < d->neps; (*shown)++) {
 		f = &d->eps[*shown].fig;
-		printf("job %" PRIu64 ": thread %" PRIu64 " endpoint %" PRIu64 " finished: %s iterations, %s operations, %s errors, %s MB/s",
+		printf("job %" PRIu64 ": thread %" PRIu64 " endpoint %" PRIu64 " finished: %s iteration%s, %s operation%s, %s error%s, %s MB/s",
 		       job, f->val[IBTRACE_TXN_EP_A_THREAD], f->val[IBTRACE_TXN_EP_A_EP],
 		       fig_str(f, IBTRACE_TXN_EP_A_ITERATIONS, b[0], sizeof(b[0])),
+		       plural(f, IBTRACE_TXN_EP_A_ITERATIONS, "s"),
 		       fig_str(f, IBTRACE_TXN_EP_A_OPS, b[1], sizeof(b[1])),
+		       plural(f, IBTRACE_TXN_EP_A_OPS, "s"),
 		       fig_str(f, IBTRACE_TXN_EP_A_ERRORS, b[2], sizeof(b[2])),
+		       plural(f, IBTRACE_TXN_EP_A_ERRORS, "s"),
 		       mb_per_s(f, b[3], sizeof(b[3])) ? b[3] : "-");
 		if (f->have[IBTRACE_TXN_EP_A_MISMATCHES])
-			printf(", %" PRIu64 " mismatches", f->val[IBTRACE_TXN_EP_A_MISMATCHES]);
+			printf(", %" PRIu64 " mismatch%s", f->val[IBTRACE_TXN_EP_A_MISMATCHES],
+			       plural(f, IBTRACE_TXN_EP_A_MISMATCHES, "es"));
 		putchar('\n');
 		fflush(stdout);
 	}

@@ -382,7 +382,7 @@ static const struct reply replies[] = {
 	REPLY("quit running", "rp", "rxe0", "quit", 1, 22, RUNNING, NONE_SENT, quit_run),
 	REPLY("quit asking", "rp", "rxe0", "quit", 1, 23, RUNNING, NONE_SENT, quit_ask),
 	REPLY("txn validated", "rsp", "rxe0", "txn", 1, 24, FINISHED, PASS, txn_ok),
-	REPLY("txn mismatch", "r", "rxe0", "txn", 1, 25, FINISHED, FAIL, txn_mismatch),
+	REPLY("txn mismatch", "rp", "rxe0", "txn", 1, 25, FINISHED, FAIL, txn_mismatch),
 	REPLY("txn errors", "r", "rxe0", "txn", 1, 26, FINISHED, FAIL, txn_err),
 	REPLY("txn no server", "r", "rxe0", "txn", 1, 27, FINISHED, ERROR, txn_none),
 	REPLY("txn running", "rp", "rxe0", "txn", 1, 28, RUNNING, NONE_SENT, txn_run),
