@@ -354,3 +354,14 @@ IBT_NAMES(ibt_rnr_wire_str, "unknown",
 IBT_NAMES(ibt_perf_op_str, "?",
 	[IBTRACE_PERF_OP_RDMA_READ]		= "RR",
 	[IBTRACE_PERF_OP_RDMA_WRITE]		= "RW")
+
+/* The side of a transaction test's operation (enum ibtrace_txn_who). */
+IBT_NAMES(ibt_txn_who_str, "?",
+	[IBTRACE_TXN_CLIENT]			= "client",
+	[IBTRACE_TXN_SERVER]			= "server")
+
+/* What a transaction test's operation does (enum ibtrace_txn_type). */
+IBT_NAMES(ibt_txn_type_str, "?",
+	[IBTRACE_TXN_SR]			= "SR",
+	[IBTRACE_TXN_RR]			= "RR",
+	[IBTRACE_TXN_RW]			= "RW")

@@ -47,7 +47,7 @@ static void usage(FILE *f)
 	fputs(
 "                     conformance tests run by the kernel against a port, from\n"
 "                     -d DEV, -p PORT (default: the first Active InfiniBand\n"
-"                     port; rnr, perf, quit: the first Active port)\n"
+"                     port; rnr, perf, quit, txn: the first Active port)\n"
 "  job [show [ID]] | job cancel ID\n"
 "                     every kernel job (ping, trace, test), running or finished\n"
 "  sim add FILE [--name NAME] [--no-sm] | sim del NAME | sim show [NAME]\n"

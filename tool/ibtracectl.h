@@ -366,6 +366,8 @@ const char *ibt_ppm_pct_str(uint32_t ppm, char *buf, size_t len);
 int ibt_parse_rnr_timer(const char *s, uint32_t *code, bool *all);
 int ibt_parse_test_poll(const char *s, uint32_t *poll);
 int ibt_parse_perf_op(const char *s, uint32_t *op);
+int ibt_parse_txn_who(const char *s, uint32_t *who);
+int ibt_parse_txn_type(const char *s, uint32_t *type);
 
 /* fmt.c - pure, unit-tested by tests/unit.c */
 bool ibt_flags_str_done(uint32_t v, const char *zero, char *buf, size_t len);
@@ -396,6 +398,8 @@ const char *ibt_rnr_wire_str(unsigned int wire);
 const char *ibt_limit_object_str(unsigned int object);
 const char *ibt_limit_end_str(unsigned int end);
 const char *ibt_perf_op_str(unsigned int op);
+const char *ibt_txn_who_str(unsigned int who);
+const char *ibt_txn_type_str(unsigned int type);
 
 /* nl.c */
 /* an unsigned attribute's value, whatever its (policy-checked) size */

@@ -192,6 +192,40 @@ static struct nla_policy ibt_policy[IBTRACE_A_MAX + 1] = {
 	[IBTRACE_A_TEST_QUIT]		= { .type = NLA_NESTED },
 	[IBTRACE_A_SERVER_QUITTING]	= U8,
 	[IBTRACE_A_SERVER_QUIT_PEER]	= GID,
+	[IBTRACE_A_TEST_TXN_THREADS]	= U32,
+	[IBTRACE_A_TEST_TXN_ENDPOINTS]	= U32,
+	[IBTRACE_A_TEST_TXN_VALIDATE]	= { .type = NLA_FLAG },
+	[IBTRACE_A_TEST_TXN_OP]		= { .type = NLA_NESTED },
+	[IBTRACE_A_TEST_TXN_CORRUPT]	= U32,
+	[IBTRACE_A_TEST_TXN_EP]		= { .type = NLA_NESTED },
+};
+
+static struct nla_policy ibt_txn_op_policy[IBTRACE_TXN_OP_A_MAX + 1] = {
+	[IBTRACE_TXN_OP_A_WHO]		= U8,
+	[IBTRACE_TXN_OP_A_TYPE]		= U8,
+	[IBTRACE_TXN_OP_A_SEG_SIZE]	= U32,
+	[IBTRACE_TXN_OP_A_SEGS]		= U32,
+	[IBTRACE_TXN_OP_A_REAP]		= { .type = NLA_FLAG },
+	[IBTRACE_TXN_OP_A_APPENDED]	= { .type = NLA_FLAG },
+};
+
+static struct nla_policy ibt_txn_ep_policy[IBTRACE_TXN_EP_A_MAX + 1] = {
+	[IBTRACE_TXN_EP_A_THREAD]		= U32,
+	[IBTRACE_TXN_EP_A_EP]			= U32,
+	[IBTRACE_TXN_EP_A_ITERATIONS]		= U32,
+	[IBTRACE_TXN_EP_A_SERVER_VERSION]	= U32,
+	[IBTRACE_TXN_EP_A_OPS]			= U64,
+	[IBTRACE_TXN_EP_A_SERVER_OPS]		= U64,
+	[IBTRACE_TXN_EP_A_BYTES]		= U64,
+	[IBTRACE_TXN_EP_A_ERRORS]		= U64,
+	[IBTRACE_TXN_EP_A_WC_STATUS]		= { .type = NLA_STRING },
+	[IBTRACE_TXN_EP_A_ELAPSED_NS]		= U64,
+	[IBTRACE_TXN_EP_A_MISMATCH_ITERATION]	= U32,
+	[IBTRACE_TXN_EP_A_MISMATCH_OP]		= U32,
+	[IBTRACE_TXN_EP_A_MISMATCH_OFFSET]	= U32,
+	[IBTRACE_TXN_EP_A_MISMATCH_EXPECTED]	= U8,
+	[IBTRACE_TXN_EP_A_MISMATCH_OBSERVED]	= U8,
+	[IBTRACE_TXN_EP_A_MISMATCHES]		= U64,
 };
 
 static struct nla_policy ibt_quit_policy[IBTRACE_QUIT_A_MAX + 1] = {
@@ -420,6 +454,11 @@ static const char *const ibt_attr_names[IBTRACE_A_MAX + 1] = {
 	[IBTRACE_A_TEST_PERF_SEGS]	= "test_perf_segs",
 	[IBTRACE_A_TEST_PERF_PIPELINE]	= "test_perf_pipeline",
 	[IBTRACE_A_SERVER_MAX_MEM_KB]	= "server_max_mem_kb",
+	[IBTRACE_A_TEST_TXN_THREADS]	= "test_txn_threads",
+	[IBTRACE_A_TEST_TXN_ENDPOINTS]	= "test_txn_endpoints",
+	[IBTRACE_A_TEST_TXN_VALIDATE]	= "test_txn_validate",
+	[IBTRACE_A_TEST_TXN_OP]		= "test_txn_op",
+	[IBTRACE_A_TEST_TXN_CORRUPT]	= "test_txn_corrupt",
 };
 
 /* The nests of an ibtrace message: their policies and names in errors. */
@@ -451,6 +490,10 @@ static const struct ibt_nest ibt_nests[] = {
 	  "perf figures" },
 	{ IBTRACE_A_TEST_QUIT, IBTRACE_QUIT_A_MAX, ibt_quit_policy,
 	  "quit figures" },
+	{ IBTRACE_A_TEST_TXN_OP, IBTRACE_TXN_OP_A_MAX, ibt_txn_op_policy,
+	  "transaction operation" },
+	{ IBTRACE_A_TEST_TXN_EP, IBTRACE_TXN_EP_A_MAX, ibt_txn_ep_policy,
+	  "transaction endpoint figures" },
 	{ IBTRACE_A_SERVER_CONN, IBTRACE_SERVER_CONN_A_MAX,
 	  ibt_server_conn_policy, "server connection" },
 	{ IBTRACE_A_SERVER_STATS, IBTRACE_SERVER_STAT_MAX,

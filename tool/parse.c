@@ -348,15 +348,34 @@ int ibt_parse_test_poll(const char *s, uint32_t *poll)
 	return 0;
 }
 
-/* The perf test's operation: RR or RW, in either case (enum ibtrace_perf_op). */
-int ibt_parse_perf_op(const char *s, uint32_t *op)
+/* @s in either case among the @n names of @names() into *@v; -1 if none. */
+static int parse_name_ci(const char *s, const char *(*names)(unsigned int),
+			 uint32_t n, uint32_t *v)
 {
 	uint32_t k;
 
-	for (k = 0; s && k <= IBTRACE_PERF_OP_RDMA_WRITE; k++)
-		if (!strcasecmp(s, ibt_perf_op_str(k))) {
-			*op = k;
+	for (k = 0; s && k < n; k++)
+		if (!strcasecmp(s, names(k))) {
+			*v = k;
 			return 0;
 		}
 	return -1;
+}
+
+/* The perf test's operation: RR or RW, in either case (enum ibtrace_perf_op). */
+int ibt_parse_perf_op(const char *s, uint32_t *op)
+{
+	return parse_name_ci(s, ibt_perf_op_str, IBTRACE_PERF_OP_RDMA_WRITE + 1, op);
+}
+
+/* The side of a transaction test's operation: client or server, either case. */
+int ibt_parse_txn_who(const char *s, uint32_t *who)
+{
+	return parse_name_ci(s, ibt_txn_who_str, IBTRACE_TXN_SERVER + 1, who);
+}
+
+/* A transaction test's operation type: SR, RR or RW, either case. */
+int ibt_parse_txn_type(const char *s, uint32_t *type)
+{
+	return parse_name_ci(s, ibt_txn_type_str, IBTRACE_TXN_RW + 1, type);
 }

@@ -21,14 +21,20 @@
  *              [--detach]
  *   ibtracectl [-j] [-d DEV] [-p PORT] test run quit --peer GID
  *              [--peer-port PORT] [-v] [--detach]
+ *   ibtracectl [-j] [-d DEV] [-p PORT] test run txn --peer GID
+ *              [--peer-port PORT] [--iterations N] [--threads N]
+ *              [--endpoints N] [--validate] [--corrupt OFFSET] OP...
+ *              [-v] [--detach]
+ *              (OP := client|server SR|RR|RW [SEG_SIZE [NUM_SEGS]] [reap])
  *   ibtracectl [-j] test show [JOB] [-v]
  *   ibtracectl test cancel JOB
  *
  * run: each test the tool knows (ibt_tests[]: guidinfo, rnr, limit, perf,
- * quit, one file each) takes only its own options (limit also words: the
- * objects; perf: RR|RW SEG_SIZE NUM_SEGS), checked before anything is
- * sent; tests share an option's name where it means the same (rnr and
- * perf: --iterations, --poll; rnr, perf and quit: --peer, --peer-port),
+ * quit, txn, one file each) takes only its own options (limit also words:
+ * the objects; perf: RR|RW SEG_SIZE NUM_SEGS; txn: its operations),
+ * checked before anything is sent; tests share an option's name where it
+ * means the same (rnr, perf and txn: --iterations; rnr and perf: --poll;
+ * rnr, perf, quit and txn: --peer, --peer-port),
  * each with its own range, so the options wait for the test's name. A
  * test it does not know gets them all, for the kernel to judge.
  * guidinfo: the DUT is the local port (-d, -p; without -d the first
@@ -41,7 +47,9 @@
  * ibtrace server (test_perf.c shows its output and JSON keys). quit: the
  * local port (any link layer) asks host --peer's ibtrace server to quit
  * (test_quit.c shows its output and JSON keys); "server quit" runs it too
- * (ibt_test_run_as()).
+ * (ibt_test_run_as()). txn: the local port (any link layer) and host
+ * --peer's ibtrace server walk a sequence of operations together over
+ * RC connections (test_txn.c shows its output and JSON keys).
  *
  * The tool joins the "test" group before it sends TEST_RUN, prints one
  * line per RNR timer code as it is measured, with -v also progress; when
@@ -141,7 +149,11 @@
 
 
 #define TESTS_MAX	16	/* bits of struct run_opt.tests */
-#define RUN_WORDS_MAX	16	/* words after a test's name (limit's objects) */
+/*
+ * words after a test's name (limit's objects; txn's operations, 5 words
+ * at most, and one more, which txn refuses itself)
+ */
+#define RUN_WORDS_MAX	((IBTRACE_TEST_TXN_MAX_OPS + 1) * 5)
 
 /* The tests' lines of "ibtracectl --help". */
 /* The text member at offset @off of each test's struct ibt_test_def. */
@@ -1065,9 +1077,10 @@ static int test_help(struct ibt *ctx)
 	       "run: run a test as a kernel job against a port, the DUT. Each test takes\n"
 	       "only its own options (and -v, --detach). Prints the progress (rnr: each\n"
 	       "timer code as it is measured; limit: each kind; quit: the server's\n"
-	       "acceptance; -v: the start and the exchanges too), then the result, one\n"
-	       "line per assertion; --detach prints the job number and returns. Ctrl-C\n"
-	       "cancels the job: the kernel restores the DUT, exit 13.\n");
+	       "acceptance; txn: each endpoint as it finishes; -v: the start and the\n"
+	       "exchanges too), then the result, one line per assertion; --detach prints\n"
+	       "the job number and returns. Ctrl-C cancels the job: the kernel restores\n"
+	       "the DUT, exit 13.\n");
 	tests_text(stdout, offsetof(struct ibt_test_def, help));
 	printf("show: the result of job JOB (-v: every MAD exchange), or one line per\n"
 	       "kept job. cancel: stop a running job (it restores the DUT first).\n"

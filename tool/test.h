@@ -5,7 +5,8 @@
  * printed by test_out.c; test.c holds the commands and the run loop.
  *
  * Each conformance test is a struct ibt_test_def in a file of its own
- * (test_guidinfo.c, test_rnr.c, test_limit.c, test_perf.c, test_quit.c),
+ * (test_guidinfo.c, test_rnr.c, test_limit.c, test_perf.c, test_quit.c,
+ * test_txn.c),
  * the tool's side of the kernel's struct ibtrace_test_def
  * (kmod/ibtrace/test.h): its options of "test run", its request
  * attributes, its help, and how its results decode and print where they
@@ -74,6 +75,11 @@ struct result {
 	size_t nasserts;
 	struct xchg *xchgs;
 	size_t nxchgs;
+	/*
+	 * messages absorbed: a test's list that each message carries whole
+	 * (the transaction test's operations) starts anew with a new one
+	 */
+	unsigned long nmsgs;
 	/* what only test @data_def decodes (its absorb()), NULL if none */
 	const struct ibt_test_def *data_def;
 	void *data;
@@ -197,6 +203,7 @@ extern const struct ibt_test_def test_rnr;
 extern const struct ibt_test_def test_limit;
 extern const struct ibt_test_def test_perf;
 extern const struct ibt_test_def test_quit;
+extern const struct ibt_test_def test_txn;
 
 /* test_result.c: decoding */
 void test_result_free(struct result *r);
@@ -215,7 +222,7 @@ void test_items_free(struct test_items *l);
 
 /*
  * test_peer.c: the options of the tests served by a peer host's ibtrace
- * server (rnr --peer, perf, quit): --peer GID, --peer-port N, and how
+ * server (rnr --peer, perf, quit, txn): --peer GID, --peer-port N, and how
  * results name that peer
  */
 struct test_peer_args {

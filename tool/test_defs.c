@@ -15,6 +15,7 @@ const struct ibt_test_def *const ibt_tests[] = {
 	&test_limit,
 	&test_perf,
 	&test_quit,
+	&test_txn,
 	NULL,
 };
 

@@ -3,7 +3,7 @@
  * A test's own list of figures (struct test_items): the nests of numbers
  * the RNR test (a timer code each) and the limit test (a kind of object
  * each) send, decoded once for both; and the numbers of one such nest
- * (test_item_put(): also the perf and quit tests' figures). Apart from test_result.c, which the
+ * (test_item_put(): also the perf, quit and transaction tests' figures). Apart from test_result.c, which the
  * tests' files must not use (test_result.c reaches them through
  * ibt_tests[]).
  */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The peer of the tests that a peer host's ibtrace server serves (the RNR
- * test's peer mode, the perf test, the quit test): their options --peer GID and
- * --peer-port N, the request attributes of these, and how a result names
+ * test's peer mode, the perf, quit and transaction tests): their options
+ * --peer GID and --peer-port N, the request attributes of these, and how a result names
  * its peer in the header (" peer fe80::2 port 7471") and in JSON. The
  * framework decodes the peer's GID (struct result.peer_gid).
  */

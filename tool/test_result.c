@@ -239,6 +239,7 @@ int test_result_absorb(struct ibt *ctx, struct result *r, struct nlmsghdr *nlh)
 	ret = ibt_nl_parse(ctx, nlh, tb);	/* validates every attribute */
 	if (ret)
 		return ret;
+	r->nmsgs++;
 	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
 			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
 		type = nla_type(a);

@@ -213,6 +213,126 @@ static const struct golden_attr quit_ask[] = {
 	NUM(IBTRACE_A_TEST_PEER_PORT, 2, 7471),
 };
 
+/* an operation of the transaction test: who, type, segment size, segments */
+#define TXN_OP(w, t, sz, n) \
+	NEST(IBTRACE_A_TEST_TXN_OP), NUM(IBTRACE_TXN_OP_A_WHO, 1, IBTRACE_TXN_##w), \
+	NUM(IBTRACE_TXN_OP_A_TYPE, 1, IBTRACE_TXN_##t), \
+	NUM(IBTRACE_TXN_OP_A_SEG_SIZE, 4, sz), NUM(IBTRACE_TXN_OP_A_SEGS, 4, n)
+/* the three validation appends */
+#define TXN_APPENDS \
+	TXN_OP(CLIENT, SR, 64, 1), FLAG(IBTRACE_TXN_OP_A_APPENDED), END, \
+	TXN_OP(SERVER, SR, 64, 1), FLAG(IBTRACE_TXN_OP_A_APPENDED), END, \
+	TXN_OP(CLIENT, SR, 64, 1), FLAG(IBTRACE_TXN_OP_A_APPENDED), END
+/*
+ * an endpoint's figures: thread, endpoint, iterations, operations (the
+ * server's: @sops), bytes, time
+ */
+#define TXN_EP(th, ep, it, ops, sops, by, ns) \
+	NEST(IBTRACE_A_TEST_TXN_EP), NUM(IBTRACE_TXN_EP_A_THREAD, 4, th), \
+	NUM(IBTRACE_TXN_EP_A_EP, 4, ep), NUM(IBTRACE_TXN_EP_A_ITERATIONS, 4, it), \
+	NUM(IBTRACE_TXN_EP_A_OPS, 8, ops), NUM(IBTRACE_TXN_EP_A_SERVER_OPS, 8, sops), \
+	NUM(IBTRACE_TXN_EP_A_BYTES, 8, by), NUM(IBTRACE_TXN_EP_A_ELAPSED_NS, 8, ns)
+#define TXN_T01(res) \
+	NEST(IBTRACE_A_TEST_ASSERTION), STR(IBTRACE_ASSERT_A_ID, "dapltest-T#01"), \
+	STR(IBTRACE_ASSERT_A_DESC, \
+	    "every operation of every iteration completes successfully on every endpoint, on both sides"), \
+	NUM(IBTRACE_ASSERT_A_RESULT, 1, IBTRACE_ASSERT_##res)
+#define TXN_T02(res) \
+	NEST(IBTRACE_A_TEST_ASSERTION), STR(IBTRACE_ASSERT_A_ID, "dapltest-T#02"), \
+	STR(IBTRACE_ASSERT_A_DESC, \
+	    "with validation, every byte each side received is the byte the other side sent"), \
+	NUM(IBTRACE_ASSERT_A_RESULT, 1, IBTRACE_ASSERT_##res)
+
+/* txn: validated, 1 thread x 2 endpoints, both sides' operations, passed */
+static const struct golden_attr txn_ok[] = {
+	STR(IBTRACE_A_TEST_SEED, "dapltest -T T"),
+	NUM(IBTRACE_A_TEST_ELAPSED_NS, 8, 250000000),
+	{ IBTRACE_A_TEST_PEER_GID, GOLDEN_BYTES, sizeof(peer), (const char *)peer },
+	NUM(IBTRACE_A_TEST_PEER_PORT, 2, 7471),
+	NUM(IBTRACE_A_TEST_TXN_THREADS, 4, 1), NUM(IBTRACE_A_TEST_TXN_ENDPOINTS, 4, 2),
+	FLAG(IBTRACE_A_TEST_TXN_VALIDATE), NUM(IBTRACE_A_TEST_ITERATIONS, 4, 1000),
+	TXN_OP(CLIENT, SR, 256, 1), FLAG(IBTRACE_TXN_OP_A_REAP), END,
+	TXN_OP(SERVER, RW, 4096, 2), END,
+	TXN_OP(CLIENT, RR, 1024, 4), END,
+	TXN_APPENDS,
+	TXN_EP(0, 1, 1000, 3000, 1000, 12544000, 121000000),
+	NUM(IBTRACE_TXN_EP_A_SERVER_VERSION, 4, 1), NUM(IBTRACE_TXN_EP_A_ERRORS, 8, 0),
+	NUM(IBTRACE_TXN_EP_A_MISMATCHES, 8, 0), END,
+	TXN_EP(0, 0, 1000, 3000, 1000, 12544000, 120000000),
+	NUM(IBTRACE_TXN_EP_A_SERVER_VERSION, 4, 1), NUM(IBTRACE_TXN_EP_A_ERRORS, 8, 0),
+	NUM(IBTRACE_TXN_EP_A_MISMATCHES, 8, 0), END,
+	TXN_T01(PASS), NUM(IBTRACE_ASSERT_A_CHECKS, 4, 2), END,
+	TXN_T02(PASS), NUM(IBTRACE_ASSERT_A_CHECKS, 4, 2), END,
+};
+
+/* txn: the negative control, the server's RW corrupted at offset 17 */
+static const struct golden_attr txn_mismatch[] = {
+	STR(IBTRACE_A_TEST_SEED, "dapltest -T T"),
+	STR(IBTRACE_A_TEST_REASON, "dapltest-T#02"),
+	{ IBTRACE_A_TEST_PEER_GID, GOLDEN_BYTES, sizeof(peer), (const char *)peer },
+	NUM(IBTRACE_A_TEST_PEER_PORT, 2, 7471),
+	NUM(IBTRACE_A_TEST_TXN_THREADS, 4, 1), NUM(IBTRACE_A_TEST_TXN_ENDPOINTS, 4, 2),
+	FLAG(IBTRACE_A_TEST_TXN_VALIDATE), NUM(IBTRACE_A_TEST_ITERATIONS, 4, 1000),
+	NUM(IBTRACE_A_TEST_TXN_CORRUPT, 4, 17),
+	TXN_OP(CLIENT, SR, 256, 1), END,
+	TXN_OP(SERVER, RW, 4096, 2), END,
+	TXN_APPENDS,
+	TXN_EP(0, 0, 1000, 2000, 1000, 8448000, 120000000),
+	NUM(IBTRACE_TXN_EP_A_SERVER_VERSION, 4, 1), NUM(IBTRACE_TXN_EP_A_ERRORS, 8, 0),
+	NUM(IBTRACE_TXN_EP_A_MISMATCH_ITERATION, 4, 0),
+	NUM(IBTRACE_TXN_EP_A_MISMATCH_OP, 4, 1),
+	NUM(IBTRACE_TXN_EP_A_MISMATCH_OFFSET, 4, 17),
+	NUM(IBTRACE_TXN_EP_A_MISMATCH_EXPECTED, 1, 0x3a),
+	NUM(IBTRACE_TXN_EP_A_MISMATCH_OBSERVED, 1, 0xc5),
+	NUM(IBTRACE_TXN_EP_A_MISMATCHES, 8, 1), END,
+	TXN_EP(0, 1, 1000, 2000, 1000, 8448000, 121000000),
+	NUM(IBTRACE_TXN_EP_A_SERVER_VERSION, 4, 1), NUM(IBTRACE_TXN_EP_A_ERRORS, 8, 0),
+	NUM(IBTRACE_TXN_EP_A_MISMATCHES, 8, 0), END,
+	TXN_T01(PASS), END,
+	TXN_T02(FAIL), STR(IBTRACE_ASSERT_A_EXPECTED, "0x3a"),
+	STR(IBTRACE_ASSERT_A_OBSERVED, "0xc5"),
+	STR(IBTRACE_ASSERT_A_WHERE, "thread 0 endpoint 0 iteration 0 op 1 (server RW) offset 17"),
+	END,
+};
+
+/* txn: errors on one endpoint, the servers' versions differ, no validation */
+static const struct golden_attr txn_err[] = {
+	STR(IBTRACE_A_TEST_REASON, "dapltest-T#01"),
+	{ IBTRACE_A_TEST_PEER_GID, GOLDEN_BYTES, sizeof(peer), (const char *)peer },
+	NUM(IBTRACE_A_TEST_TXN_THREADS, 4, 2), NUM(IBTRACE_A_TEST_ITERATIONS, 4, 10),
+	TXN_OP(SERVER, SR, 65536, 1), END,
+	TXN_OP(CLIENT, RW, 4096, 16), END,
+	TXN_EP(1, 0, 3, 6, 3, 393216, 2500000000ull),
+	NUM(IBTRACE_TXN_EP_A_SERVER_VERSION, 4, 2), NUM(IBTRACE_TXN_EP_A_ERRORS, 8, 2),
+	STR(IBTRACE_TXN_EP_A_WC_STATUS, "remote access error"), END,
+	NEST(IBTRACE_A_TEST_TXN_EP), NUM(IBTRACE_TXN_EP_A_THREAD, 4, 0),
+	NUM(IBTRACE_TXN_EP_A_EP, 4, 0), NUM(IBTRACE_TXN_EP_A_ITERATIONS, 4, 10),
+	NUM(IBTRACE_TXN_EP_A_SERVER_VERSION, 4, 1), NUM(IBTRACE_TXN_EP_A_ERRORS, 8, 0), END,
+	TXN_T01(FAIL), STR(IBTRACE_ASSERT_A_EXPECTED, "0 errors"),
+	STR(IBTRACE_ASSERT_A_OBSERVED, "2 errors (remote access error)"),
+	STR(IBTRACE_ASSERT_A_WHERE, "thread 1 endpoint 0 iteration 3 op 1 (client RW)"), END,
+	TXN_T02(NOT_APPLICABLE), END,
+};
+
+/* txn: no server at the peer, nothing ran */
+static const struct golden_attr txn_none[] = {
+	STR(IBTRACE_A_TEST_REASON,
+	    "no ibtrace server at fe80::1 port 7471: connection refused (is its server started? ibtracectl server start)"),
+	{ IBTRACE_A_TEST_PEER_GID, GOLDEN_BYTES, sizeof(peer), (const char *)peer },
+	NUM(IBTRACE_A_TEST_PEER_PORT, 2, 7471),
+	TXN_OP(CLIENT, SR, 4096, 1), END,
+};
+
+/* txn: running, one endpoint of 4 finished, its server's version 0 */
+static const struct golden_attr txn_run[] = {
+	{ IBTRACE_A_TEST_PEER_GID, GOLDEN_BYTES, sizeof(peer), (const char *)peer },
+	NUM(IBTRACE_A_TEST_TXN_THREADS, 4, 2), NUM(IBTRACE_A_TEST_TXN_ENDPOINTS, 4, 2),
+	NUM(IBTRACE_A_TEST_ITERATIONS, 4, 1000),
+	TXN_OP(CLIENT, SR, 4096, 1), END,
+	TXN_EP(1, 1, 1000, 1000, 0, 4096000, 50000000), NUM(IBTRACE_TXN_EP_A_ERRORS, 8, 0),
+	NUM(IBTRACE_TXN_EP_A_SERVER_VERSION, 4, 0), END,
+};
+
 /* nothing but what every result has */
 static const struct golden_attr none[] = {
 	STR(IBTRACE_A_TEST_SEED, "s2"),
@@ -264,6 +384,11 @@ static const struct reply replies[] = {
 	REPLY("quit no server", "rs", "rxe0", "quit", 1, 21, FINISHED, ERROR, quit_none),
 	REPLY("quit running", "rp", "rxe0", "quit", 1, 22, RUNNING, NONE_SENT, quit_run),
 	REPLY("quit asking", "rp", "rxe0", "quit", 1, 23, RUNNING, NONE_SENT, quit_ask),
+	REPLY("txn validated", "rsp", "rxe0", "txn", 1, 24, FINISHED, PASS, txn_ok),
+	REPLY("txn mismatch", "rp", "rxe0", "txn", 1, 25, FINISHED, FAIL, txn_mismatch),
+	REPLY("txn errors", "r", "rxe0", "txn", 1, 26, FINISHED, FAIL, txn_err),
+	REPLY("txn no server", "r", "rxe0", "txn", 1, 27, FINISHED, ERROR, txn_none),
+	REPLY("txn running", "rp", "rxe0", "txn", 1, 28, RUNNING, NONE_SENT, txn_run),
 	REPLY("list", "l", NULL, "guidinfo", 0, 0, NONE, NONE_SENT, listed),
 	REPLY("guidinfo pass", "r", "ibtsim0", "guidinfo", 1, 12, FINISHED, PASS, none),
 	REPLY("guidinfo error", "r", "ibtsim0", "guidinfo", 1, 13, FINISHED, ERROR, none),
@@ -339,7 +464,7 @@ static int run_case(struct ibt *ctx, void *arg)
  */
 struct opts_case {
 	const struct ibt_test_def *def;
-	const char *words[20];
+	const char *words[40];
 };
 
 static int run_opts(struct ibt *ctx, void *arg)
@@ -402,6 +527,26 @@ static void golden_test_opts(void)
 		{ &test_quit, { "peer-port", "7471" } },
 		{ &test_quit, { } },
 		{ &test_quit, { "peer", "fe80::2", "peer-port", "0" } },
+		{ &test_txn, { "peer", "fe80::2", "peer-port", "7471", "iterations", "500",
+			       "threads", "2", "endpoints", "3", "validate", "",
+			       "corrupt", "17", "", "client", "", "sr", "", "256",
+			       "", "reap", "", "Server", "", "RW", "", "4096", "", "2" } },
+		{ &test_txn, { "peer", "fe80::2", "", "server", "", "rr" } },
+		{ &test_txn, { "peer", "fe80::2", "", "client", "", "RW", "", "4194304" } },
+		{ &test_txn, { "peer", "fe80::2", "", "client", "", "RW", "", "4194304",
+			       "", "server", "", "SR", "", "1" } },
+		{ &test_txn, { "peer", "fe80::2", "corrupt", "3", "", "server", "", "sr" } },
+		{ &test_txn, { "peer", "fe80::2", "validate", "", "corrupt", "4096",
+			       "", "client", "", "sr", "", "server", "", "sr" } },
+		{ &test_txn, { "peer", "fe80::2", "validate", "", "corrupt", "0",
+			       "", "client", "", "sr", "", "client", "", "rw" } },
+		{ &test_txn, { "peer", "fe80::2", "validate", "", "corrupt", "1024",
+			       "", "client", "", "rw", "", "client", "", "RR", "", "512",
+			       "", "2" } },
+		{ &test_txn, { "peer", "fe80::2", "threads", "0", "", "client", "", "sr" } },
+		{ &test_txn, { "peer", "fe80::2", "endpoints", "17", "", "client", "", "sr" } },
+		{ &test_txn, { "peer", "fe80::2" } },
+		{ &test_txn, { "", "client", "", "sr" } },
 	};
 	char name[32];
 	size_t i;
@@ -439,6 +584,32 @@ static void golden_test_words(void)
 		{ "quit", "--peer", "fe80::2", "--peer-port", "70000" },
 		{ "quit", "--peer", "fe80::2", "--peer" },
 	};
+	static const char *const txns[][12] = {
+		{ "txn", "--peer", "fe80::2", "client" },
+		{ "txn", "--peer", "fe80::2", "CLIENT", "sr", "reap", "client", "SEND" },
+		{ "txn", "--peer", "fe80::2", "sr", "client" },
+		{ "txn", "--peer", "fe80::2", "server", "rw", "64", "reap" },
+		{ "txn", "--peer", "fe80::2", "server", "rr", "0" },
+		{ "txn", "--peer", "fe80::2", "server", "rr", "64", "17" },
+		{ "txn", "--peer", "fe80::2", "client", "sr", "64", "1", "reap", "reap" },
+		{ "txn", "--peer", "fe80::2", "client", "sr", "64", "1", "2" },
+		{ "txn", "--peer", "fe80::2", "client", "sr", "big" },
+		{ "txn", "--peer", "fe80::2", "--poll", "busy", "client", "sr" },
+		{ "txn", "--peer", "fe80::2", "--corrupt", "4194304", "client", "sr" },
+	};
+	static const char *const txn_many[][1 + 2 + 17 * 2 + 2] = {
+		{ "txn", "--peer", "fe80::2",
+		  "client", "sr", "client", "sr", "client", "sr", "client", "sr",
+		  "client", "sr", "client", "sr", "client", "sr", "client", "sr",
+		  "client", "sr", "client", "sr", "client", "sr", "client", "sr",
+		  "client", "sr", "client", "sr", "client", "sr", "client", "sr",
+		  "client", "sr" },
+		{ "txn", "--peer", "fe80::2", "--validate",
+		  "client", "sr", "client", "sr", "client", "sr", "client", "sr",
+		  "client", "sr", "client", "sr", "client", "sr", "client", "sr",
+		  "client", "sr", "client", "sr", "client", "sr", "client", "sr",
+		  "client", "sr", "client", "sr" },
+	};
 	static const char *const quits[][6] = {
 		{ NULL },
 		{ "--peer-port", "7471" },
@@ -454,6 +625,10 @@ static void golden_test_words(void)
 			 IBT_ARRAY_SIZE(runs[0]), IBT_ARRAY_SIZE(runs));
 	golden_words_run("server quit words", server_quit_req, NULL, quits[0],
 			 IBT_ARRAY_SIZE(quits[0]), IBT_ARRAY_SIZE(quits));
+	golden_words_run("test run txn words", test_run_req, NULL, txns[0],
+			 IBT_ARRAY_SIZE(txns[0]), IBT_ARRAY_SIZE(txns));
+	golden_words_run("test run txn many", test_run_req, NULL, txn_many[0],
+			 IBT_ARRAY_SIZE(txn_many[0]), IBT_ARRAY_SIZE(txn_many));
 }
 
 void golden_test(void)

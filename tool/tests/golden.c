@@ -55,13 +55,13 @@ struct words_case {
 static int run_words(struct ibt *ctx, void *arg)
 {
 	const struct words_case *c = arg;
-	static char *argv[32];
+	static char *argv[64];
 	struct nl_msg *msg = NULL;
 	int n, ret;
 
 	/* argv[-1] is the object's name, as getopt's program name */
 	argv[0] = "object";
-	for (n = 0; c->words[n] && n < 30; n++)
+	for (n = 0; c->words[n] && n < 62; n++)
 		argv[n + 1] = (char *)c->words[n];
 	argv[n + 1] = NULL;
 	ctx->argc = n;
