@@ -60,6 +60,15 @@ say "dapltest's performance test, run by the kernel: RDMA WRITEs and READs again
 run "$IBTRACECTL" -d rxe0 test run perf --peer "$peer" --iterations 2000 RW 4096
 run "$IBTRACECTL" -d rxe0 test run perf --peer "$peer" --iterations 500 --pipeline 1 RR 64
 
+say "dapltest's transaction test, run by the kernel: SENDs, RDMA READs and WRITEs posted by both sides over 2 threads x 2 connections, every byte checked; then its negative control, a byte the peer's server flips on purpose"
+run "$IBTRACECTL" -d rxe0 test run txn --peer "$peer" --iterations 200 --threads 2 \
+	--endpoints 2 --validate client SR 256 server RW 4096 2 client RR 1024 server SR 64
+run "$IBTRACECTL" -d rxe0 test run txn --peer "$peer" --iterations 20 --validate \
+	--corrupt 17 client SR 256 server RW 4096
+
+say "dapltest's quit: the peer's server waits for the tests it runs, then stops; this host reports when"
+run "$IBTRACECTL" -d rxe0 server quit --peer "$peer"
+
 # Part 2: InfiniBand, on a software fabric -----------------------------------
 
 topo=/usr/share/doc/ibsim-utils/net-examples/net.2sw2path4hca

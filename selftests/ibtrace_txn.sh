@@ -109,6 +109,10 @@ ibt_expect "  reap reported" "true true false" "$(jr '[.ops[0:3][] | .reap] | jo
 txn --peer "$self_gid" --iterations 20 --validate client RW 1048576 server RR 524288
 passed "validated, 1 MiB RDMA WRITE, 512 KiB READ" 1 20 40 20 $(( 20 * (1048576 + 524288) ))
 
+txn --peer "$self_gid" --iterations 100 --poll event --validate client SR 256 server RR 1024
+passed "validated, event polling" 1 100 200 100 $(( 100 * (256 + 1024) ))
+ibt_expect "  poll reported" event "$(jr .poll)"
+
 txn --peer "$self_gid" --iterations 30 --threads 2 --endpoints 3 --validate \
 	client SR 512 server RW 2048 server SR 128
 passed "2 threads x 3 endpoints, validated" 6 30 90 60 $(( 30 * (512 + 2048 + 128) ))
@@ -122,7 +126,7 @@ ibt_match "  an operation's line" "op 1 +server RW 512 B x 2 segments" "$out"
 ibt_match "  the endpoint's line" "thread 0 endpoint 0: iterations 10 +operations 20 \(server 10\) +errors 0" "$out"
 
 srv show
-ibt_expect "server show: 12 txn connections accepted, none held now" "12 0" \
+ibt_expect "server show: 13 txn connections accepted, none held now" "13 0" \
 	"$(jr '"\(.stats.accepted) \(.conns)"')"
 ibt_check "rdma resource: nothing of the runs left on either side" \
 	ibt_wait_for 15 back_to "$base_srv"
@@ -139,7 +143,7 @@ ibt_expect "  the first mismatch: iteration 0, op 1, offset 17, the byte flipped
 ibt_expect "  exactly one byte differs (iteration 1 is clean again)" 1 \
 	"$(jr '.endpoint_results[0].mismatches')"
 ibt_match "  the reason names it" \
-	"byte 17 of op 1 in iteration 0 was 0x[0-9a-f]{2}, expected 0x[0-9a-f]{2} \(1 bytes differ\)" \
+	"byte 17 of op 1 in iteration 0 was 0x[0-9a-f]{2}, expected 0x[0-9a-f]{2} \(1 byte differs\)" \
 	"$(jr .reason)"
 
 txn --peer "$self_gid" --iterations 5 --validate --corrupt 99 client SR 64 client RR 100 server SR 64
@@ -164,6 +168,10 @@ out=$("$IBTRACECTL" -d rxe0 test run txn --peer "$self_gid" --validate --corrupt
 ibt_expect "--corrupt with no operation carrying the server's data: refused by the kernel, exit 1" 1 "$?"
 ibt_match "  said" "no operation carries the server's data" "$out"
 
+out=$("$IBTRACECTL" -d rxe0 test run txn --peer "$self_gid" client SR 64 client RW 64 2>&1)
+ibt_expect "no SEND from the server, no validation: refused by the kernel, exit 1" 1 "$?"
+ibt_match "  said" "without validation the sequence needs a SEND \(SR\) each way" "$out"
+
 run=$(uapi IBTRACE_CMD_TEST_RUN)
 name=$(uapi IBTRACE_A_TEST_NAME)
 dev=$(uapi IBTRACE_A_DEV_NAME)
@@ -187,6 +195,20 @@ ibt_match "raw txn without a peer: refused" "^msg=the transaction test needs the
 
 out=$(unpriv -d rxe0 test run txn --peer "$self_gid" client SR server SR 2>&1)
 ibt_expect "unprivileged: exit 5" 5 "$?"
+
+# A quit while a transaction runs: the run completes, then the server stops.
+
+job=$("$IBTRACECTL" -j -d rxe0 test run txn --peer "$self_gid" --iterations 5000 \
+	--validate --detach client SR 64 server RW 256 | jq -r .job)
+ibt_wait_for 20 bash -c "[ \"\$(rdma resource show qp link rxe0/1 | grep -c 'type RC')\" -ge 2 ]"
+qjs=$("$IBTRACECTL" -j -d rxe0 server quit --peer "$self_gid" 2>&1)
+ibt_expect "server quit while a transaction runs: the quit passes" pass "$(jq -r .verdict <<< "$qjs")"
+echo "# the quit: $(jq -r '.quit | "\(.running) running, stopped after \(.stopped_ns / 1000000) ms"' <<< "$qjs")"
+js=$("$IBTRACECTL" -j test show "$job")
+ibt_expect "  the transaction completed first: pass, 5000 iterations" "finished pass 5000" \
+	"$(jr '"\(.state) \(.verdict) \(.endpoint_results[0].iterations)"')"
+srv show
+ibt_expect "  the server stopped" false "$(jr .running)"
 
 # Ended in mid-run ------------------------------------------------------------
 
@@ -219,7 +241,10 @@ ibt_check "  rdma resource: nothing left" ibt_wait_for 15 back_to "$base_srv"
 start_long
 ibt_check "server stopped in mid-run" "$IBTRACECTL" server stop
 ibt_check "  the run finishes" finished 90
-ibt_expect "  verdict fail: T#01" "fail dapltest-T#01 failed" "$(state '"\(.verdict) \(.reason)"' | cut -d';' -f1)"
+ibt_expect "  verdict fail: T#01" "fail fail" \
+	"$(state '"\(.verdict) \(.assertions[0].result)"')"
+ibt_match "  the reason says the server went away" \
+	"server at .* went away during the sequence|completed in error" "$(state .reason)"
 ibt_check "  rdma resource: nothing of the run left" ibt_wait_for 10 \
 	bash -c "[ \"\$(rdma resource show qp link rxe0/1 | grep -c 'type RC')\" = 0 ]"
 srv start --max-hold 600000

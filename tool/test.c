@@ -23,8 +23,8 @@
  *              [--peer-port PORT] [-v] [--detach]
  *   ibtracectl [-j] [-d DEV] [-p PORT] test run txn --peer GID
  *              [--peer-port PORT] [--iterations N] [--threads N]
- *              [--endpoints N] [--validate] [--corrupt OFFSET] OP...
- *              [-v] [--detach]
+ *              [--endpoints N] [--validate] [--corrupt OFFSET]
+ *              [--poll busy|event] OP... [-v] [--detach]
  *              (OP := client|server SR|RR|RW [SEG_SIZE [NUM_SEGS]] [reap])
  *   ibtracectl [-j] test show [JOB] [-v]
  *   ibtracectl test cancel JOB

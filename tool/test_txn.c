@@ -6,7 +6,8 @@
  * together, over THREADS x ENDPOINTS RC connections:
  *
  *   test run txn --peer GID [--peer-port N] [--iterations N]
- *        [--threads N] [--endpoints N] [--validate] [--corrupt OFFSET] OP...
+ *        [--threads N] [--endpoints N] [--validate] [--corrupt OFFSET]
+ *        [--poll busy|event] OP...
  *   OP := client|server SR|RR|RW [SEG_SIZE [NUM_SEGS]] [reap]
  *
  * dapltest's words: who initiates the operation, SR (SEND, received by
@@ -52,7 +53,8 @@
  *   job 25: thread 0 endpoint 0 finished: 1000 iterations, 2000 operations, 0 errors, 70.4 MB/s, 1 mismatch
  *
  * JSON keys (with the framework's): peer (GID string), peer_port,
- * threads, endpoints, iterations, validate (boolean), corrupt, ops
+ * threads, endpoints, iterations, validate (boolean), corrupt, poll
+ * ("busy", "event"), ops
  * [{index, who ("client", "server"), type ("SR", "RR", "RW"), seg_size,
  * segs, reap, appended (booleans)}], endpoint_results [{thread,
  * endpoint, server_version, iterations, ops, server_ops, bytes, errors,
@@ -82,6 +84,7 @@ enum {
 	OPT_ENDPOINTS,
 	OPT_VALIDATE,
 	OPT_CORRUPT,
+	OPT_POLL,
 	OPT_PEER,
 	OPT_PEER_PORT,
 };
@@ -93,6 +96,7 @@ static const struct ibt_test_opt txn_opts[] = {
 	{ "endpoints",	0, true,  OPT_ENDPOINTS },
 	{ "validate",	0, false, OPT_VALIDATE },
 	{ "corrupt",	0, true,  OPT_CORRUPT },
+	{ "poll",	0, true,  OPT_POLL },
 	{ "peer",	0, true,  OPT_PEER },
 	{ "peer-port",	0, true,  OPT_PEER_PORT },
 	{ NULL },
@@ -118,9 +122,10 @@ enum txn_word {
 };
 
 struct txn_args {
-	uint32_t iterations, threads, endpoints, corrupt;
+	uint32_t iterations, threads, endpoints, corrupt, poll;
 	struct test_peer_args peer;
-	bool has_iterations, has_threads, has_endpoints, has_corrupt, validate;
+	bool has_iterations, has_threads, has_endpoints, has_corrupt, validate,
+	     has_poll;
 	struct txn_op_arg ops[IBTRACE_TEST_TXN_MAX_OPS];
 	unsigned int nops;
 	enum txn_word at;
@@ -167,6 +172,9 @@ static int txn_opt(void *args, int id, const char *arg)
 		t->validate = true;
 		return 0;
 	}
+	if (id == OPT_POLL)
+		return ibt_opt_ok(ibt_parse_test_poll(arg, &t->poll), &t->has_poll,
+				  "bad --poll \"%s\": expected busy or event", arg);
 	return test_peer_opt(&t->peer, id == OPT_PEER_PORT, arg);
 }
 
@@ -339,6 +347,7 @@ static int txn_request(struct nl_msg *msg, const void *args)
 	     nla_put_u32(msg, IBTRACE_A_TEST_TXN_CORRUPT, t->corrupt) < 0) ||
 	    (t->has_iterations &&
 	     nla_put_u32(msg, IBTRACE_A_TEST_ITERATIONS, t->iterations) < 0) ||
+	    (t->has_poll && nla_put_u8(msg, IBTRACE_A_TEST_POLL, t->poll) < 0) ||
 	    test_peer_request(msg, &t->peer) < 0)
 		return -1;
 	for (i = 0; i < t->nops; i++)
@@ -625,6 +634,8 @@ static void txn_params_text(const struct result *r, const struct txn_data *d)
 	       h[IBTRACE_A_TEST_TXN_VALIDATE] ? "validate" : "no validation");
 	if (h[IBTRACE_A_TEST_TXN_CORRUPT])
 		printf(", corrupt offset %" PRIu64, test_rval(r, IBTRACE_A_TEST_TXN_CORRUPT));
+	if (h[IBTRACE_A_TEST_POLL])
+		printf(", %s poll", ibt_test_poll_str(test_rval(r, IBTRACE_A_TEST_POLL)));
 	if (txn_version(d, &v, &differ))
 		printf(", server version %" PRIu64 "\n", v);
 	else if (differ)
@@ -920,6 +931,9 @@ static void txn_json(struct ibt *ctx, const struct result *r)
 	if (r->have[IBTRACE_A_TEST_TXN_CORRUPT])
 		ibt_out_json(ctx, "corrupt",
 			     json_object_new_uint64(test_rval(r, IBTRACE_A_TEST_TXN_CORRUPT)));
+	if (r->have[IBTRACE_A_TEST_POLL])
+		ibt_out_json(ctx, "poll",
+			     json_object_new_string(ibt_test_poll_str(test_rval(r, IBTRACE_A_TEST_POLL))));
 	if (d->nops)
 		txn_ops_json(ctx, d);
 	if (d->neps)
@@ -937,13 +951,15 @@ const struct ibt_test_def test_txn = {
 	.name		= "txn",
 	.synopsis	=
 "  test run txn --peer GID [--peer-port PORT] [--iterations N] [--threads N]\n"
-"       [--endpoints N] [--validate] [--corrupt OFFSET] OP... [-v] [--detach]\n"
+"       [--endpoints N] [--validate] [--corrupt OFFSET] [--poll busy|event]\n"
+"       OP... [-v] [--detach]\n"
 "       OP := client|server SR|RR|RW [SEG_SIZE [NUM_SEGS]] [reap]\n",
 	.usage		=
 "       ibtracectl [-j] [--pretty] [-d DEV] [-p PORT] test run txn\n"
 "                  --peer GID [--peer-port PORT] [--iterations N]\n"
 "                  [--threads N] [--endpoints N] [--validate]\n"
-"                  [--corrupt OFFSET] OP... [-v|--verbose] [--detach]\n"
+"                  [--corrupt OFFSET] [--poll busy|event] OP... [-v|--verbose]\n"
+"                  [--detach]\n"
 "                  OP := client|server SR|RR|RW [SEG_SIZE [NUM_SEGS]] [reap]\n",
 	.help		=
 "txn: the transaction test, as dapltest -T T: the local port (-d, -p; without\n"
@@ -959,7 +975,9 @@ const struct ibt_test_def test_txn = {
 "--validate appends three SENDs at which each side checks every byte it\n"
 "received (then at most " IBT_STR(TXN_HELP_MAX_OPS_V) " operations); --corrupt OFFSET (with --validate):\n"
 "the server flips that byte of the first operation whose data it provides,\n"
-"once, so the check must fail. Prints the operations and, per endpoint, the\n"
+"once, so the check must fail. Without --validate the sequence needs an SR\n"
+"each way. --poll: busy (default) or event, how this host reaps its\n"
+"completions. Prints the operations and, per endpoint, the\n"
 "iterations, operations, errors, bytes, time, MB/s and mismatches.\n",
 	.any_link_layer	= true,
 	.opts		= txn_opts,

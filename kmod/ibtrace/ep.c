@@ -4,6 +4,9 @@
  * of the QP, and the QP's creation attributes (every QP of ours signals
  * every work request and takes one receive SGE).
  */
+#include <linux/jiffies.h>
+#include <linux/sched.h>
+
 #include "ep.h"
 
 /**
@@ -81,4 +84,45 @@ void ibtrace_ep_qp_attr(struct ib_qp_init_attr *init, struct ib_cq *cq,
 		.sq_sig_type = IB_SIGNAL_ALL_WR,
 		.qp_type = IB_QPT_RC,
 	};
+}
+
+/* Completions reaped per call when busy. */
+#define EP_POLL_BATCH		16
+
+/**
+ * ibtrace_ep_wait() - wait until a completion past @seen was handled
+ * @w: how
+ * @seen: ibtrace_ep_seen() before the caller looked
+ * @end: give up at this time (jiffies)
+ *
+ * Busy, the thread polls the CQ itself and yields now and then; else it
+ * sleeps on the wait queue in slices. Either way a stop is seen within a
+ * slice.
+ *
+ * Return: 0, -ETIMEDOUT when @end passed first, -ECANCELED when @w->stop
+ * said so.
+ */
+int ibtrace_ep_wait(const struct ibtrace_ep_waiter *w, u64 seen,
+		    unsigned long end)
+{
+	unsigned int spins = 0;
+
+	for (;;) {
+		if (w->busy)
+			ib_process_cq_direct(w->cq, EP_POLL_BATCH);
+		else
+			wait_event_timeout(*w->wq, ibtrace_ep_seen(w) != seen,
+					   msecs_to_jiffies(w->slice_ms));
+		if (ibtrace_ep_seen(w) != seen)
+			return 0;
+		if (w->busy && ++spins % 256) {
+			cond_resched();
+			continue;
+		}
+		if (w->stop && w->stop(w->ctx))
+			return -ECANCELED;
+		if (time_after(jiffies, end))
+			return -ETIMEDOUT;
+		cond_resched();
+	}
 }

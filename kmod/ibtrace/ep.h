@@ -10,6 +10,7 @@
 #ifndef _IBTRACE_EP_H
 #define _IBTRACE_EP_H
 
+#include <linux/wait.h>
 #include <rdma/ib_verbs.h>
 
 /**
@@ -29,5 +30,43 @@ void ibtrace_ep_free_cq(struct ibtrace_ep *ep);
 void ibtrace_ep_destroy(struct ibtrace_ep *ep);
 void ibtrace_ep_qp_attr(struct ib_qp_init_attr *init, struct ib_cq *cq,
 			u32 send_wr, u32 recv_wr, u32 send_sge);
+
+/**
+ * struct ibtrace_ep_waiter - how a thread waits for an endpoint's
+ *	completions (ibtrace_ep_wait())
+ * @cq: the CQ: IB_POLL_DIRECT (the waiter polls it: busy) or not (its
+ *	handlers run elsewhere and wake @wq)
+ * @busy: poll @cq instead of sleeping on @wq
+ * @wq: woken by the completion handlers
+ * @events: completions handled, counted by the handlers (each ends with
+ *	a release store of it, then a wake-up of @wq)
+ * @stop: says why the waiter must stop now, or NULL
+ * @ctx: @stop's argument
+ * @slice_ms: how soon a stop is seen while sleeping
+ */
+struct ibtrace_ep_waiter {
+	struct ib_cq *cq;
+	bool busy;
+	wait_queue_head_t *wq;
+	const u64 *events;
+	const char *(*stop)(void *ctx);
+	void *ctx;
+	unsigned int slice_ms;
+};
+
+int ibtrace_ep_wait(const struct ibtrace_ep_waiter *w, u64 seen,
+		    unsigned long end);
+
+/**
+ * ibtrace_ep_seen() - the completions a waiter's handlers counted
+ * @w: the waiter
+ *
+ * Return: the count; what the handlers wrote before it is visible.
+ */
+static inline u64 ibtrace_ep_seen(const struct ibtrace_ep_waiter *w)
+{
+	/* Pairs with the handlers' release store. */
+	return smp_load_acquire(w->events);
+}
 
 #endif /* _IBTRACE_EP_H */

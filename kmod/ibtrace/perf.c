@@ -44,8 +44,6 @@
 #define PERF_STALL_MS		30000
 /* A cancel is seen within this, in event mode. */
 #define PERF_SLICE_MS		20
-/* Completions reaped per call in busy mode. */
-#define PERF_POLL_BATCH		16
 /* Transport and RNR retries of the QP (7: RNR retries without end). */
 #define PERF_RETRY_CNT		7
 /* The hold asked of the server: this, plus per operation, plus per byte. */
@@ -112,6 +110,7 @@ struct perf_slot {
  * @job: the job
  * @ibdev: its device
  * @ep: PD and the QP's CQ (IB_POLL_DIRECT: busy; IB_POLL_SOFTIRQ: event)
+ * @waiter: how the job's thread waits for its completions
  * @qp: the QP, connected
  * @peer: the connection
  * @region: the local buffer
@@ -142,6 +141,7 @@ struct perf_ctx {
 	struct ibtrace_test_job *job;
 	struct ib_device *ibdev;
 	struct ibtrace_ep ep;
+	struct ibtrace_ep_waiter waiter;
 	struct ib_qp *qp;
 	struct ibtrace_peer peer;
 	struct ibtrace_region region;
@@ -214,33 +214,15 @@ static void perf_reg_done(struct ib_cq *cq, struct ib_wc *wc)
 	perf_event(c);
 }
 
-/*
- * Wait until a completion past @seen was handled. Return: 0, -ETIMEDOUT
- * when @end (jiffies) passed first, -ECANCELED when the job must stop.
- */
+/* Wait until a completion past @seen was handled: ibtrace_ep_wait(). */
 static int perf_wait(struct perf_ctx *c, u64 seen, unsigned long end)
 {
-	bool busy = c->job->args.poll != IBTRACE_TEST_POLL_EVENT;
-	unsigned int spins = 0;
+	return ibtrace_ep_wait(&c->waiter, seen, end);
+}
 
-	for (;;) {
-		if (busy)
-			ib_process_cq_direct(c->ep.cq, PERF_POLL_BATCH);
-		else
-			wait_event_timeout(c->wq, perf_seen(c) != seen,
-					   msecs_to_jiffies(PERF_SLICE_MS));
-		if (perf_seen(c) != seen)
-			return 0;
-		if (busy && ++spins % 256) {
-			cond_resched();
-			continue;
-		}
-		if (ibtrace_test_stop_reason(c->job))
-			return -ECANCELED;
-		if (time_after(jiffies, end))
-			return -ETIMEDOUT;
-		cond_resched();
-	}
+static const char *perf_stop(void *job)
+{
+	return ibtrace_test_stop_reason(job);
 }
 
 /* Wait until a handler set *@flag. Return: as perf_wait(). */
@@ -292,6 +274,15 @@ static int perf_setup(struct perf_ctx *c, const char **what)
 				poll);
 	if (err)
 		return err;
+	c->waiter = (struct ibtrace_ep_waiter) {
+		.cq = c->ep.cq,
+		.busy = poll == IB_POLL_DIRECT,
+		.wq = &c->wq,
+		.events = &c->events,
+		.stop = perf_stop,
+		.ctx = c->job,
+		.slice_ms = PERF_SLICE_MS,
+	};
 	*what = "buffer";
 	err = ibtrace_region_create(&c->region, c->ep.pd, c->bytes);
 	if (err)

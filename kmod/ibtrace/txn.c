@@ -40,6 +40,8 @@
 #define TXN_HOLD_BASE_MS	10000
 #define TXN_HOLD_OPS_PER_MS	10
 #define TXN_HOLD_BYTES_PER_MS	1000
+/* Endpoints' figures in an event at most (it must fit a page). */
+#define TXN_EVENT_FIGS		4
 /* Endpoints of a test at most. */
 #define TXN_MAX_CONNS	(IBTRACE_TEST_TXN_MAX_THREADS * \
 			 IBTRACE_TEST_TXN_MAX_ENDPOINTS)
@@ -359,6 +361,8 @@ static void txn_figures(struct txn_conn *c)
 	if (!WARN_ON_ONCE(d->n_figs >= TXN_MAX_CONNS))
 		d->figs[d->n_figs++] = f;
 	mutex_unlock(&job->base.lock);
+	/* The tool prints each endpoint once, as it finishes. */
+	ibtrace_test_progress(job);
 }
 
 static void txn_thread_work(struct work_struct *work)
@@ -372,6 +376,9 @@ static void txn_thread_work(struct work_struct *work)
 	for (e = 0; e < t->job->args.txn_endpoints; e++) {
 		struct txn_conn *c = &t->conns[e];
 
+		/* Says why first: the disconnect ends what peer.c saw. */
+		if (c->connected && (c->side.failed || c->err))
+			ibtrace_peer_lost(&c->peer, "the sequence");
 		ibtrace_peer_disconnect(&c->peer);
 		ibtrace_ep_free_cq(&c->side.vo);
 		if (c->connected)
@@ -382,10 +389,14 @@ static void txn_thread_work(struct work_struct *work)
 /* Why an endpoint's walk stopped, for the verdict. */
 static void txn_why(const struct txn_conn *c, char *buf, size_t len)
 {
-	if (c->side.errors)
+	int err = c->side.err ?: c->err;
+
+	if (c->peer.why[0])
+		snprintf(buf, len, "%s", c->peer.why);
+	else if (c->side.errors)
 		snprintf(buf, len, "a completion in error (%s)",
 			 ib_wc_status_msg(c->side.first_err));
-	else if (c->err == -ETIMEDOUT)
+	else if (err == -ETIMEDOUT)
 		snprintf(buf, len, "no completion for %u ms", TXN_STALL_MS);
 	else if (c->err == -EPROTO)
 		snprintf(buf, len, "the server's report was not one");
@@ -396,7 +407,7 @@ static void txn_why(const struct txn_conn *c, char *buf, size_t len)
 		snprintf(buf, len, "the server completed %u iterations",
 			 c->rep.iterations);
 	else
-		snprintf(buf, len, "%pe", ERR_PTR(c->err ?: -EIO));
+		snprintf(buf, len, "%pe", ERR_PTR(err ?: -EIO));
 }
 
 /* The checks of one endpoint. */
@@ -427,15 +438,15 @@ static void txn_judge(struct txn_conn *c)
 	if (!seq->validate)
 		return;
 	txn_check_merge(&chk, &s->peer_check);
-	snprintf(obs, sizeof(obs), "%llu bytes differ", chk.mismatches);
+	snprintf(obs, sizeof(obs), "%llu byte%s differ%s", chk.mismatches,
+		 chk.mismatches == 1 ? "" : "s", chk.mismatches == 1 ? "s" : "");
 	if (!ibtrace_test_check(job, TXN_A_VALID, !chk.mismatches,
 				"0 bytes differ", obs,
 				"thread %u endpoint %u", s->thread, s->ep))
 		ibtrace_test_fail(job,
-				  "thread %u endpoint %u: byte %u of op %u in iteration %u was 0x%02x, expected 0x%02x (%llu bytes differ)",
+				  "thread %u endpoint %u: byte %u of op %u in iteration %u was 0x%02x, expected 0x%02x (%s)",
 				  s->thread, s->ep, chk.offset, chk.op,
-				  chk.iteration, chk.observed, chk.expected,
-				  chk.mismatches);
+				  chk.iteration, chk.observed, chk.expected, obs);
 }
 
 /* What the device cannot do is not applicable; say which limit. */
@@ -566,6 +577,7 @@ static void ibtrace_txn_run(struct ibtrace_test_job *job)
 			s->who = IBTRACE_TXN_CLIENT;
 			s->thread = t;
 			s->ep = e;
+			s->busy = a->poll != IBTRACE_TEST_POLL_EVENT;
 			s->stop = txn_stop;
 			s->stop_ctx = job;
 		}
@@ -575,7 +587,9 @@ static void ibtrace_txn_run(struct ibtrace_test_job *job)
 	/* Each thread's waits are bounded (txn_seq.c, peer.c). */
 	for (t = 0; t < a->txn_threads; t++)
 		flush_work(&threads[t].work);
-	if (!txn_connect_error(job, threads))
+	if (ibtrace_test_stop_reason(job))
+		ibtrace_test_abort(job, "%s", ibtrace_test_stop_reason(job));
+	else if (!txn_connect_error(job, threads))
 		for (t = 0; t < a->txn_threads; t++)
 			for (e = 0; e < a->txn_endpoints; e++)
 				txn_judge(&threads[t].conns[e]);
@@ -633,6 +647,18 @@ static int txn_check_op(struct ibtrace_test_args *a, const struct nlattr *nla,
 	return 0;
 }
 
+/* Whether the request's sequence has a SEND by @who. */
+static bool txn_has_sr(const struct ibtrace_test_args *a, u8 who)
+{
+	unsigned int k;
+
+	for (k = 0; k < a->txn_n_ops; k++)
+		if (a->txn_ops[k].who == who &&
+		    a->txn_ops[k].type == IBTRACE_TXN_SR)
+			return true;
+	return false;
+}
+
 /* The transaction test's checks and defaults of a request. */
 static int ibtrace_txn_check(struct ibtrace_test_args *a,
 			     const struct genl_info *info)
@@ -668,6 +694,13 @@ static int ibtrace_txn_check(struct ibtrace_test_args *a,
 	a->txn_endpoints = ibtrace_nl_get_u32(attrs,
 					      IBTRACE_A_TEST_TXN_ENDPOINTS, 1);
 	a->txn_validate = nla_get_flag(attrs[IBTRACE_A_TEST_TXN_VALIDATE]);
+	/* dapltest's rule; validation's SENDs go both ways. */
+	if (!a->txn_validate && (!txn_has_sr(a, IBTRACE_TXN_CLIENT) ||
+				 !txn_has_sr(a, IBTRACE_TXN_SERVER))) {
+		NL_SET_ERR_MSG_ATTR(extack, last,
+				    "without validation the sequence needs a SEND (SR) each way: client and server");
+		return -EINVAL;
+	}
 	if (!a->iterations)
 		a->iterations = IBTRACE_TEST_TXN_DEF_ITERATIONS;
 	txn_seq_of(a, &seq);
@@ -782,6 +815,7 @@ static int ibtrace_txn_fill(struct sk_buff *skb,
 	if (nla_put_u32(skb, IBTRACE_A_TEST_TXN_THREADS, a->txn_threads) ||
 	    nla_put_u32(skb, IBTRACE_A_TEST_TXN_ENDPOINTS, a->txn_endpoints) ||
 	    nla_put_u32(skb, IBTRACE_A_TEST_ITERATIONS, a->iterations) ||
+	    nla_put_u8(skb, IBTRACE_A_TEST_POLL, a->poll) ||
 	    (a->txn_validate &&
 	     nla_put_flag(skb, IBTRACE_A_TEST_TXN_VALIDATE)) ||
 	    (a->txn_corrupt &&
@@ -791,9 +825,12 @@ static int ibtrace_txn_fill(struct sk_buff *skb,
 	for (k = 0; k < seq.n_ops; k++)
 		if (txn_put_op(skb, &seq.ops[k]))
 			return -EMSGSIZE;
-	if (what != IBTRACE_TEST_FILL_ALL)
+	if (what == IBTRACE_TEST_FILL_SUMMARY)
 		return 0;
-	for (i = 0; i < d->n_figs; i++)
+	/* An event: the newest, room for those of threads ending at once. */
+	i = what == IBTRACE_TEST_FILL_NEWEST && d->n_figs > TXN_EVENT_FIGS ?
+	    d->n_figs - TXN_EVENT_FIGS : 0;
+	for (; i < d->n_figs; i++)
 		if (txn_put_fig(skb, &d->figs[i]))
 			return -EMSGSIZE;
 	return 0;

@@ -175,6 +175,13 @@ static u8 txn_byte(const struct txn_side *s, u32 i, u32 k, u32 o)
 	return (i * 31 + k * 7 + o + s->thread * 13 + s->ep * 17) & 0xff;
 }
 
+/* Bytes of @op's buffer from offset @o to its end or its page's end. */
+static u32 txn_piece(const struct txn_op *op, u32 o)
+{
+	return min_t(u32, op->bytes - o,
+		     PAGE_SIZE - offset_in_page(op->off + o));
+}
+
 /* Whether a completion was handled since @seen; what it wrote is visible. */
 static u64 txn_seen(struct txn_side *s)
 {
@@ -234,9 +241,19 @@ int txn_side_create(struct txn_side *s, struct ib_device *ibdev)
 	s->send_cqe.done = txn_send_done;
 	s->recv_cqe.done = txn_recv_done;
 	s->msg_cqe.done = txn_msg_done;
-	err = ibtrace_ep_create(&s->vo, ibdev, s, cqe, IB_POLL_SOFTIRQ);
+	err = ibtrace_ep_create(&s->vo, ibdev, s, cqe,
+				s->busy ? IB_POLL_DIRECT : IB_POLL_SOFTIRQ);
 	if (err)
 		return err;
+	s->waiter = (struct ibtrace_ep_waiter) {
+		.cq = s->vo.cq,
+		.busy = s->busy,
+		.wq = &s->wq,
+		.events = &s->events,
+		.stop = s->stop,
+		.ctx = s->stop_ctx,
+		.slice_ms = TXN_SLICE_MS,
+	};
 	err = ibtrace_region_create(&s->region, s->vo.pd, s->seq->bytes);
 	if (err)
 		return err;
@@ -264,7 +281,7 @@ void txn_side_qp_attr(const struct txn_side *s, struct ib_qp_init_attr *init)
 }
 
 /**
- * txn_side_wait() - wait for a completion past @seen
+ * txn_side_wait() - wait for a completion past @seen: ibtrace_ep_wait()
  * @s: the side
  * @seen: txn_seen() before the caller looked
  * @end: give up at this time (jiffies)
@@ -273,16 +290,7 @@ void txn_side_qp_attr(const struct txn_side *s, struct ib_qp_init_attr *init)
  */
 int txn_side_wait(struct txn_side *s, u64 seen, unsigned long end)
 {
-	for (;;) {
-		wait_event_timeout(s->wq, txn_seen(s) != seen,
-				   msecs_to_jiffies(TXN_SLICE_MS));
-		if (txn_seen(s) != seen)
-			return 0;
-		if (s->stop && s->stop(s->stop_ctx))
-			return -ECANCELED;
-		if (time_after(jiffies, end))
-			return -ETIMEDOUT;
-	}
+	return ibtrace_ep_wait(&s->waiter, seen, end);
 }
 
 /* Wait until every send queue request posted completed. */
@@ -488,16 +496,20 @@ void txn_side_fill(struct txn_side *s, u32 iteration)
 {
 	const struct txn_seq *seq = s->seq;
 	unsigned int k;
-	u32 o;
+	u32 o, n, i;
+	u8 *p;
 
 	for (k = 0; k < seq->n_user; k++) {
 		const struct txn_op *op = &seq->ops[k];
 
 		if (txn_provider(op) != s->who)
 			continue;
-		for (o = 0; o < op->bytes; o++)
-			*ibtrace_region_ptr(&s->region, op->off + o) =
-				txn_byte(s, iteration, k, o);
+		for (o = 0; o < op->bytes; o += n) {
+			p = ibtrace_region_ptr(&s->region, op->off + o);
+			n = txn_piece(op, o);
+			for (i = 0; i < n; i++)
+				p[i] = txn_byte(s, iteration, k, o + i);
+		}
 	}
 }
 
@@ -522,25 +534,27 @@ static void txn_check(struct txn_side *s)
 	const struct txn_seq *seq = s->seq;
 	struct txn_check *c = &s->check;
 	unsigned int k;
-	u32 o;
-	u8 want, got;
+	u32 o, n, i;
+	u8 want;
+	const u8 *p;
 
 	for (k = 0; k < seq->n_user; k++) {
 		const struct txn_op *op = &seq->ops[k];
 
 		if (txn_provider(op) == s->who)
 			continue;
-		for (o = 0; o < op->bytes; o++) {
-			want = txn_byte(s, s->iteration, k, o);
-			got = *ibtrace_region_ptr(&s->region, op->off + o);
-			if (want == got)
-				continue;
-			if (!c->mismatches++) {
+		for (o = 0; o < op->bytes; o += n) {
+			p = ibtrace_region_ptr(&s->region, op->off + o);
+			n = txn_piece(op, o);
+			for (i = 0; i < n; i++) {
+				want = txn_byte(s, s->iteration, k, o + i);
+				if (p[i] == want || c->mismatches++)
+					continue;
 				c->iteration = s->iteration;
 				c->op = k;
-				c->offset = o;
+				c->offset = o + i;
 				c->expected = want;
-				c->observed = got;
+				c->observed = p[i];
 			}
 		}
 	}
@@ -623,6 +637,7 @@ int txn_side_post(struct txn_side *s, u8 k)
 	err = ib_post_send(s->qp, &wr.wr, NULL);
 	if (err) {
 		s->failed = true;
+		s->err = err;
 		return err;
 	}
 	s->sends_posted++;
@@ -691,10 +706,12 @@ int txn_side_reap(struct txn_side *s, u8 k)
 		if (!err && txn_sync_point(s, k))
 			txn_validate(s, k);
 	}
-	if (err)
+	if (err) {
 		s->failed = true;
-	else
+		s->err = err;
+	} else {
 		s->t_last = ktime_get_ns();
+	}
 	return err;
 }
 

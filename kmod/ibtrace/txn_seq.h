@@ -121,7 +121,10 @@ struct txn_msg {
  * @who: this side (&enum ibtrace_txn_who)
  * @thread: the client's thread of the endpoint (part of the pattern)
  * @ep: the client thread's endpoint number (part of the pattern)
- * @vo: PD and CQ (IB_POLL_SOFTIRQ)
+ * @busy: the walker polls the CQ (IB_POLL_DIRECT), else its handlers run
+ *	in softirq (IB_POLL_SOFTIRQ) and wake @wq
+ * @vo: PD and CQ
+ * @waiter: how the walker waits (ibtrace_ep_wait())
  * @qp: the QP, connected
  * @region: every operation's buffer
  * @msg: the first messages
@@ -160,13 +163,17 @@ struct txn_msg {
  * @t_last: at the last completion reaped
  * @failed: the walk stopped (an error, a stall or a stop): the endpoint
  *	does nothing more
+ * @err: why: -EIO (a completion in error), -ETIMEDOUT (a stall),
+ *	-ECANCELED (@stop), or a post's error
  */
 struct txn_side {
 	const struct txn_seq *seq;
 	u8 who;
 	u16 thread;
 	u16 ep;
+	bool busy;
 	struct ibtrace_ep vo;
+	struct ibtrace_ep_waiter waiter;
 	struct ib_qp *qp;
 	struct ibtrace_region region;
 	struct txn_msg *msg;
@@ -200,6 +207,7 @@ struct txn_side {
 	u64 t_first;
 	u64 t_last;
 	bool failed;
+	int err;
 };
 
 int txn_seq_layout(struct txn_seq *seq);

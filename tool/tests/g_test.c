@@ -594,7 +594,7 @@ static void golden_test_words(void)
 		{ "txn", "--peer", "fe80::2", "client", "sr", "64", "1", "reap", "reap" },
 		{ "txn", "--peer", "fe80::2", "client", "sr", "64", "1", "2" },
 		{ "txn", "--peer", "fe80::2", "client", "sr", "big" },
-		{ "txn", "--peer", "fe80::2", "--poll", "busy", "client", "sr" },
+		{ "txn", "--peer", "fe80::2", "--poll", "often", "client", "sr" },
 		{ "txn", "--peer", "fe80::2", "--corrupt", "4194304", "client", "sr" },
 	};
 	static const char *const txn_many[][1 + 2 + 17 * 2 + 2] = {
