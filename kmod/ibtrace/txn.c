@@ -430,10 +430,8 @@ static void txn_judge(struct txn_conn *c)
 	if (!ibtrace_test_check(job, TXN_A_COMPLETE, ok, exp, obs,
 				"thread %u endpoint %u", s->thread, s->ep)) {
 		txn_why(c, why, sizeof(why));
-		ibtrace_test_fail(job,
-				  "thread %u endpoint %u stopped after %u of %u iterations: %s",
-				  s->thread, s->ep, c->iterations,
-				  seq->iterations, why);
+		ibtrace_test_fail(job, "thread %u endpoint %u, iteration %u: %s",
+				  s->thread, s->ep, c->iterations, why);
 	}
 	if (!seq->validate)
 		return;
