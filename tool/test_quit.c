@@ -70,7 +70,7 @@ static int quit_check(const void *args)
 
 	if (!p->has_gid)
 		return ibt_err(IBT_EXIT_USAGE,
-			       "test quit needs --peer GID, the host whose ibtrace server is to quit");
+			       "quit needs --peer GID, the host whose ibtrace server is to quit");
 	return 0;
 }
 
