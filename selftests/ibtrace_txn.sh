@@ -228,6 +228,10 @@ finished() { ibt_wait_for "$1" bash -c "[ \"\$('$IBTRACECTL' -j test show $job |
 
 start_long
 ibt_expect "a long run is running" running "$(state .state)"
+srv show
+ibt_expect "  server show: the txn client, its endpoint, iterations asked and walked" \
+	"txn 0 0 1000000 true" \
+	"$(jr '.clients[0] | "\(.service) \(.txn_thread) \(.txn_endpoint) \(.txn_iterations) \(.txn_iteration > 0)"')"
 t0=$(date +%s%N)
 ibt_check "  cancelled" "$IBTRACECTL" test cancel "$job"
 ibt_check "  it finishes" finished 30

@@ -96,6 +96,10 @@ static const struct ibt_num_key conn_keys[] = {
 	{ IBTRACE_SERVER_CONN_A_RNR_TIMER,	"rnr_timer" },
 	{ IBTRACE_SERVER_CONN_A_RNR_RECV_POSTED, "rnr_recv_posted" },
 	{ IBTRACE_SERVER_CONN_A_PERF_BYTES,	"perf_bytes" },
+	{ IBTRACE_SERVER_CONN_A_TXN_THREAD,	"txn_thread" },
+	{ IBTRACE_SERVER_CONN_A_TXN_EP,		"txn_endpoint" },
+	{ IBTRACE_SERVER_CONN_A_TXN_ITERATION,	"txn_iteration" },
+	{ IBTRACE_SERVER_CONN_A_TXN_ITERATIONS,	"txn_iterations" },
 };
 
 static void server_usage(FILE *f)
@@ -173,7 +177,7 @@ static int show_conn(struct ibt *ctx, void *arg, struct nlattr *nest)
 	if (tb[IBTRACE_SERVER_CONN_A_PERF_OP])
 		ibt_out_str(ctx, "perf_op",
 			    ibt_perf_op_str(nla_get_u8(tb[IBTRACE_SERVER_CONN_A_PERF_OP])));
-	ibt_out_nla_keys(ctx, conn_keys + 7, "u", tb);
+	ibt_out_nla_keys(ctx, conn_keys + 7, "uuuuu", tb);
 	ibt_out_eol(ctx);
 	ibt_out_obj_end(ctx);
 	return 0;

@@ -41,7 +41,7 @@
 
 #define SRV_BACKLOG		16
 /* Bytes of a SERVER_GET reply per connection, at most. */
-#define SRV_CONN_MSG_SIZE	160
+#define SRV_CONN_MSG_SIZE	192
 
 bool ibtrace_server_param;
 module_param_named(server, ibtrace_server_param, bool, 0444);

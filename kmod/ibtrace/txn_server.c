@@ -32,6 +32,8 @@
  * @conn: the server's connection
  * @work: the walk
  * @stop: release() asks the walk to end
+ * @iterations: the sequence's, once the setup came (for server show)
+ * @done: iterations the walk completed (for server show)
  */
 struct txn_srv_conn {
 	struct txn_side side;
@@ -39,6 +41,8 @@ struct txn_srv_conn {
 	struct ibtrace_srv_conn *conn;
 	struct work_struct work;
 	bool stop;
+	u32 iterations;
+	u32 done;
 };
 
 static const struct txn_req *txn_srv_req(const struct ibtrace_srv_conn *conn)
@@ -87,6 +91,7 @@ static int txn_srv_read_setup(struct txn_srv_conn *t)
 	    (be32_to_cpu(setup->corrupt) && !seq.validate))
 		return -EINVAL;
 	t->seq = seq;
+	WRITE_ONCE(t->iterations, seq.iterations);
 	t->side.raddr = be64_to_cpu(setup->buf.addr);
 	t->side.rkey = be32_to_cpu(setup->buf.rkey);
 	return 0;
@@ -148,7 +153,7 @@ static void txn_srv_work(struct work_struct *work)
 			txn_side_reap(s, k);
 		}
 		if (!s->failed)
-			done++;
+			WRITE_ONCE(t->done, ++done);
 	}
 	/* A walk cut short leaves a QP in error: no report can go. */
 	if (!s->failed && !READ_ONCE(t->stop))
@@ -226,6 +231,25 @@ static void txn_srv_release(struct ibtrace_srv_conn *conn)
 	conn->priv = NULL;
 }
 
+/* The endpoint and the walk's progress (the server's lock held). */
+static int txn_srv_fill(struct sk_buff *skb,
+			const struct ibtrace_srv_conn *conn)
+{
+	const struct txn_req *r = txn_srv_req(conn);
+	const struct txn_srv_conn *t = conn->priv;
+	u32 iterations = READ_ONCE(t->iterations);
+
+	if (nla_put_u32(skb, IBTRACE_SERVER_CONN_A_TXN_THREAD,
+			be16_to_cpu(r->thread)) ||
+	    nla_put_u32(skb, IBTRACE_SERVER_CONN_A_TXN_EP, be16_to_cpu(r->ep)) ||
+	    nla_put_u32(skb, IBTRACE_SERVER_CONN_A_TXN_ITERATION,
+			READ_ONCE(t->done)) ||
+	    (iterations &&
+	     nla_put_u32(skb, IBTRACE_SERVER_CONN_A_TXN_ITERATIONS, iterations)))
+		return -EMSGSIZE;
+	return 0;
+}
+
 const struct ibtrace_srv_service ibtrace_srv_txn = {
 	.name = "txn",
 	.magic = TXN_REQ_MAGIC,
@@ -234,4 +258,5 @@ const struct ibtrace_srv_service ibtrace_srv_txn = {
 	.setup = txn_srv_setup,
 	.established = txn_srv_established,
 	.release = txn_srv_release,
+	.fill = txn_srv_fill,
 };

@@ -1345,6 +1345,14 @@ enum ibtrace_rnr_attr {
  * @IBTRACE_SERVER_CONN_A_PERF_OP: u8, "perf": &enum ibtrace_perf_op the
  *	client's buffer is open to
  * @IBTRACE_SERVER_CONN_A_PERF_BYTES: u32, "perf": bytes of that buffer
+ * @IBTRACE_SERVER_CONN_A_TXN_THREAD: u32, "txn": the client's thread of
+ *	this endpoint
+ * @IBTRACE_SERVER_CONN_A_TXN_EP: u32, "txn": the endpoint within that
+ *	thread
+ * @IBTRACE_SERVER_CONN_A_TXN_ITERATION: u32, "txn": iterations of the
+ *	sequence the server completed so far
+ * @IBTRACE_SERVER_CONN_A_TXN_ITERATIONS: u32, "txn": iterations the client
+ *	asked for (absent until its setup came)
  * @__IBTRACE_SERVER_CONN_A_MAX: number of attributes + 1
  * @IBTRACE_SERVER_CONN_A_MAX: highest attribute number
  */
@@ -1360,6 +1368,10 @@ enum ibtrace_server_conn_attr {
 	IBTRACE_SERVER_CONN_A_RNR_RECV_POSTED,
 	IBTRACE_SERVER_CONN_A_PERF_OP,
 	IBTRACE_SERVER_CONN_A_PERF_BYTES,
+	IBTRACE_SERVER_CONN_A_TXN_THREAD,
+	IBTRACE_SERVER_CONN_A_TXN_EP,
+	IBTRACE_SERVER_CONN_A_TXN_ITERATION,
+	IBTRACE_SERVER_CONN_A_TXN_ITERATIONS,
 
 	__IBTRACE_SERVER_CONN_A_MAX,
 	IBTRACE_SERVER_CONN_A_MAX = __IBTRACE_SERVER_CONN_A_MAX - 1
