@@ -293,44 +293,54 @@ int txn_side_wait(struct txn_side *s, u64 seen, unsigned long end)
 	return ibtrace_ep_wait(&s->waiter, seen, end);
 }
 
-/* Wait until every send queue request posted completed. */
-static int txn_wait_sends(struct txn_side *s, unsigned int ms)
+/*
+ * Wait, at most @ms, until @cond holds: @cond returns 0 while it does not
+ * hold yet, 1 once it holds, or a negative errno that ends the wait.
+ */
+static int txn_wait_until(struct txn_side *s, unsigned int ms,
+			  int (*cond)(struct txn_side *s))
 {
 	unsigned long end = jiffies + msecs_to_jiffies(ms);
 	u64 seen;
-	int err;
+	int ret;
 
-	for (;;) {
+	do {
 		seen = txn_seen(s);
-		if (s->errors)
-			return -EIO;
-		if (s->sends_done == s->sends_posted)
-			return 0;
-		err = txn_side_wait(s, seen, end);
-		if (err)
-			return err;
-	}
+		ret = cond(s);
+		if (ret)
+			return ret < 0 ? ret : 0;
+		ret = txn_side_wait(s, seen, end);
+	} while (!ret);
+	return ret;
 }
 
-/* Wait for the next receive's completion and consume it. */
-static int txn_wait_recv(struct txn_side *s, unsigned int ms)
+/* Every send queue request posted completed. */
+static int txn_all_sent(struct txn_side *s)
 {
-	unsigned long end = jiffies + msecs_to_jiffies(ms);
-	u64 seen;
-	int err;
+	if (s->errors)
+		return -EIO;
+	return s->sends_done == s->sends_posted;
+}
 
-	for (;;) {
-		seen = txn_seen(s);
-		if (s->errors)
-			return -EIO;
-		if (s->recvs_done > s->recvs_reaped) {
-			s->recvs_reaped++;
-			return 0;
-		}
-		err = txn_side_wait(s, seen, end);
-		if (err)
-			return err;
-	}
+/* The next receive completed: consume it. */
+static int txn_got_recv(struct txn_side *s)
+{
+	if (s->errors)
+		return -EIO;
+	if (s->recvs_done == s->recvs_reaped)
+		return 0;
+	s->recvs_reaped++;
+	return 1;
+}
+
+/* The other side's first message arrived: make it readable. */
+static int txn_got_msg(struct txn_side *s)
+{
+	if (!s->msg_done)
+		return 0;
+	ib_dma_sync_single_for_cpu(s->vo.pd->device, s->msg_dma,
+				   sizeof(*s->msg), DMA_BIDIRECTIONAL);
+	return s->msg_status == IB_WC_SUCCESS ? 1 : -EIO;
 }
 
 /**
@@ -342,22 +352,7 @@ static int txn_wait_recv(struct txn_side *s, unsigned int ms)
  */
 int txn_side_wait_msg(struct txn_side *s, unsigned int ms)
 {
-	unsigned long end = jiffies + msecs_to_jiffies(ms);
-	u64 seen;
-	int err;
-
-	for (;;) {
-		seen = txn_seen(s);
-		if (s->msg_done) {
-			ib_dma_sync_single_for_cpu(s->vo.pd->device, s->msg_dma,
-						   sizeof(*s->msg),
-						   DMA_BIDIRECTIONAL);
-			return s->msg_status == IB_WC_SUCCESS ? 0 : -EIO;
-		}
-		err = txn_side_wait(s, seen, end);
-		if (err)
-			return err;
-	}
+	return txn_wait_until(s, ms, txn_got_msg);
 }
 
 /**
@@ -439,7 +434,7 @@ int txn_side_register(struct txn_side *s)
 	if (err)
 		return err;
 	s->sends_posted++;
-	return txn_wait_sends(s, TXN_STALL_MS);
+	return txn_wait_until(s, TXN_STALL_MS, txn_all_sent);
 }
 
 /* Post the receive of operation @k's buffer (or the report's: @k = n_ops). */
@@ -664,7 +659,7 @@ static int txn_reap_pending(struct txn_side *s)
 
 	if (!s->n_pending)
 		return 0;
-	err = txn_wait_sends(s, TXN_STALL_MS);
+	err = txn_wait_until(s, TXN_STALL_MS, txn_all_sent);
 	if (err)
 		return err;
 	while (s->n_pending)
@@ -692,13 +687,13 @@ int txn_side_reap(struct txn_side *s, u8 k)
 	if (op->who == s->who) {
 		if (op->reap)
 			return 0;
-		err = txn_wait_sends(s, TXN_STALL_MS);
+		err = txn_wait_until(s, TXN_STALL_MS, txn_all_sent);
 		if (!err) {
 			txn_credit(s, k);
 			err = txn_reap_pending(s);
 		}
 	} else if (op->type == IBTRACE_TXN_SR) {
-		err = txn_wait_recv(s, TXN_STALL_MS);
+		err = txn_wait_until(s, TXN_STALL_MS, txn_got_recv);
 		if (!err)
 			err = txn_reap_pending(s);
 		if (!err && s->iteration + 1 < s->seq->iterations)
@@ -739,7 +734,7 @@ int txn_side_wait_report(struct txn_side *s, struct txn_server_report *rep)
 	const struct txn_report *w;
 	int err;
 
-	err = txn_wait_recv(s, TXN_STALL_MS);
+	err = txn_wait_until(s, TXN_STALL_MS, txn_got_recv);
 	if (!err)
 		err = txn_reap_pending(s);
 	if (err)
@@ -799,7 +794,7 @@ int txn_side_send_report(struct txn_side *s, u32 iterations, unsigned int ms)
 	if (err)
 		return err;
 	s->sends_posted++;
-	return txn_wait_sends(s, ms);
+	return txn_wait_until(s, ms, txn_all_sent);
 }
 
 /**
