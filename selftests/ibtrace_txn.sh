@@ -37,6 +37,11 @@ back_to() { [ "$(res_counts)" = "$1" ]; }
 uapi() { awk -v n="$1" '/^enum ibtrace_(cmd|attr) \{/ { f = 1; v = 0; next }
 	f && /^\}/ { f = 0 } f && $1 == n "," { print v } f && /^\t[A-Z_]+,$/ { v++ }' \
 	"$IBT_ROOT/uapi/linux/ibtrace.h"; }
+# state FILTER: of job $job; finished SECS: wait until it finished.
+state() { "$IBTRACECTL" -j test show "$job" 2>/dev/null | jq -r "$1"; }
+finished() { ibt_wait_for "$1" bash -c "[ \"\$('$IBTRACECTL' -j test show $job | jq -r .state)\" = finished ]"; }
+# srv_conns N: this host's server holds N connections.
+srv_conns() { [ "$("$IBTRACECTL" -j server show 2>/dev/null | jq -r .conns)" = "$1" ]; }
 rc_qps() { rdma resource show qp link rxe0/1 2>/dev/null | grep -c 'type RC'; }
 
 # passed WHAT EPS ITERS OPS SERVER_OPS BYTES: $js is a pass of EPS
@@ -47,6 +52,7 @@ passed()
 	local what=$1 eps=$2 iters=$3 ops=$4 sops=$5 bytes=$6
 
 	ibt_expect "$what: exit 0, verdict pass" "0 pass" "$rc $(jr .verdict)"
+	[ "$rc" = 0 ] || echo "# reason: $(jr .reason) $(head -c 300 "$TMP/err")"
 	ibt_expect "  $eps endpoints reported" "$eps" "$(jr '.endpoint_results | length')"
 	ibt_expect "  each: $iters iterations, $ops operations ($sops the server's), $bytes bytes, 0 errors, 0 mismatches" \
 		"$eps" "$(jr "[.endpoint_results[] | select(.iterations == $iters and
@@ -197,15 +203,19 @@ out=$(unpriv -d rxe0 test run txn --peer "$self_gid" client SR server SR 2>&1)
 ibt_expect "unprivileged: exit 5" 5 "$?"
 
 # A quit while a transaction runs: the run completes, then the server stops.
+# The quit is sent once the server holds the run's connection (server show),
+# so that it is one the quit must wait for.
 
-job=$("$IBTRACECTL" -j -d rxe0 test run txn --peer "$self_gid" --iterations 5000 \
+job=$("$IBTRACECTL" -j -d rxe0 test run txn --peer "$self_gid" --iterations 10000 \
 	--validate --detach client SR 64 server RW 256 | jq -r .job)
-ibt_wait_for 20 bash -c "[ \"\$(rdma resource show qp link rxe0/1 | grep -c 'type RC')\" -ge 2 ]"
+ibt_check "server quit while a transaction runs: the server holds its connection" \
+	ibt_wait_for 20 srv_conns 1
 qjs=$("$IBTRACECTL" -j -d rxe0 server quit --peer "$self_gid" 2>&1)
-ibt_expect "server quit while a transaction runs: the quit passes" pass "$(jq -r .verdict <<< "$qjs")"
+ibt_expect "  the quit passes" pass "$(jq -r .verdict <<< "$qjs")"
 echo "# the quit: $(jq -r '.quit | "\(.running) running, stopped after \(.stopped_ns / 1000000) ms"' <<< "$qjs")"
+ibt_check "  the transaction finishes" finished 120
 js=$("$IBTRACECTL" -j test show "$job")
-ibt_expect "  the transaction completed first: pass, 5000 iterations" "finished pass 5000" \
+ibt_expect "  it completed first: pass, 10000 iterations" "finished pass 10000" \
 	"$(jr '"\(.state) \(.verdict) \(.endpoint_results[0].iterations)"')"
 srv show
 ibt_expect "  the server stopped" false "$(jr .running)"
@@ -223,8 +233,6 @@ start_long()
 	ibt_wait_for 20 bash -c "[ \"\$(rdma resource show qp link rxe0/1 | grep -c 'type RC')\" -ge 2 ]"
 	sleep 1
 }
-state() { "$IBTRACECTL" -j test show "$job" 2>/dev/null | jq -r "$1"; }
-finished() { ibt_wait_for "$1" bash -c "[ \"\$('$IBTRACECTL' -j test show $job | jq -r .state)\" = finished ]"; }
 
 start_long
 ibt_expect "a long run is running" running "$(state .state)"
