@@ -59,6 +59,8 @@ DEPS := build-essential pkg-config kmod iproute2 xz-utils cpio \
 
 # What building a kernel needs besides DEPS (make check-debug only).
 DEBUG_DEPS := flex bison libelf-dev libssl-dev
+# What make bench needs besides DEPS: dapltest, the peer of bench/dapl.sh.
+BENCH_DEPS := dapl2-utils
 
 export KVER KDIR
 
@@ -153,6 +155,7 @@ demo: deps
 		selftests/demo.sh
 
 bench: deps
+	@$(MAKE) -s deps DEPS="$(BENCH_DEPS)"
 	$(MAKE) all
 	selftests/vm-run --vms 2 --peer-cmd selftests/bench/ping-peer.sh -- \
 		selftests/bench/ping.sh
@@ -167,6 +170,8 @@ bench: deps
 		selftests/bench/rnr.sh
 	selftests/vm-run --vms 2 --peer-cmd selftests/bench/perf-peer.sh -- \
 		selftests/bench/perf.sh
+	selftests/vm-run --vms 2 --peer-cmd selftests/bench/dapl-peer.sh -- \
+		selftests/bench/dapl.sh
 
 man: $(MAN_OUT)
 
