@@ -257,8 +257,6 @@ has_set()
 	done
 	[ "$n" -ge 2 ]
 }
-rc_qps() { rdma resource show qp link rxe0/1 2>/dev/null | grep -c 'type RC'; }
-rnr_up() { [ "$(rc_qps)" -gt 0 ]; }
 
 # ok_or_fail DESC COND DETAIL...: one check per cycle, failures detailed
 cyc_fail=0
@@ -349,7 +347,7 @@ cycle()
 			> "$TMP/p$i.out" 2>&1 &
 		ppid[$i]=$!
 	done
-	if ! wait_for 60 rnr_up; then
+	if ! wait_for 60 ibt_rc_qps_at_least 1; then
 		note_fail "the RNR job has no QP up after 60 s"
 		"$IBTRACECTL" -j job show 2>/dev/null |
 			jq -c '.[] | select(.kind == "test" and .state == "running")' |

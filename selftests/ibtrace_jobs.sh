@@ -59,7 +59,7 @@ ibt_check "a ping of 100000 probes is running (first probe answered)" \
 js=$("$IBTRACECTL" -j job show)
 ibt_expect "job show: one running ping job on rxe0" "ping running rxe0" \
 	"$(jq -r '[.[] | select(.state == "running")] | .[0] | "\(.kind) \(.state) \(.dev)"' <<< "$js")"
-out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$IBTRACECTL" job show 2>&1)
+out=$(ibt_unpriv job show 2>&1)
 ibt_expect "job show as an unprivileged user: exit 5" 5 "$?"
 
 if modinfo wireguard > /dev/null 2>&1 && ! lsmod | grep -q '^wireguard '; then
@@ -145,8 +145,7 @@ sleep 0.5
 age() { "$IBTRACECTL" -j job show "$job" | jq -r .elapsed_ns; }
 e0=$(age)
 ibt_check "test cancel while B drops everything" "$IBTRACECTL" test cancel "$job"
-finished() { [ "$("$IBTRACECTL" -j test show "$job" | jq -r .state)" = finished ]; }
-ibt_wait_for 30 finished
+ibt_wait_for 30 ibt_test_finished
 took=$((($(age) - e0) / 1000000))
 ibt_check "  the job ends within a few seconds (took $took ms, the cancel's process start included)" \
 	test "$took" -le 4000

@@ -22,26 +22,16 @@ ibt_require_file "$IBTRACECTL" "$IBT_NLRAW"
 ibt_require_cmd jq rdma setpriv ibv_devinfo
 ibt_tmpdir
 
-ibt_check "ibtrace loads" ibt_modprobe_ibtrace
-ibt_rxe_add rxe0 >/dev/null 2>&1 ||
-	ibt_check "rxe0 present" test -d /sys/class/infiniband/rxe0
+ibt_load_rxe0
 
 # limit ARGS...: run the test to its end; $js the JSON, $rc the status.
 limit() { js=$("$IBTRACECTL" -j -d rxe0 test run limit "$@" 2>"$TMP/err"); rc=$?; }
-jr() { jq -r "$1" <<< "$js" 2>/dev/null; }
 # kind NAME FIELD: FIELD of the figures of kind NAME in $js.
-kind() { jr ".limits[] | select(.object == \"$1\") | .$2"; }
+kind() { ibt_jr ".limits[] | select(.object == \"$1\") | .$2"; }
 # devinfo NAME: the device attribute NAME as ibv_devinfo -v prints it.
 devinfo() { ibv_devinfo -v -d rxe0 | awk -v n="$1:" '$1 == n { print $2; exit }'; }
-# What rxe0's resource tracking holds, by kind (rdma's summary line).
-res_counts() { rdma resource show rxe0 2>/dev/null | sed 's/^[0-9]*: rxe0: //'; }
-unpriv() { setpriv --reuid=65534 --regid=65534 --clear-groups "$IBTRACECTL" "$@"; }
-# uapi NAME: the value of enumerator NAME of enum ibtrace_attr/_cmd.
-uapi() { awk -v n="$1" '/^enum ibtrace_(cmd|attr) \{/ { f = 1; v = 0; next }
-	f && /^\}/ { f = 0 } f && $1 == n "," { print v } f && /^\t[A-Z_]+,$/ { v++ }' \
-	"$IBT_ROOT/uapi/linux/ibtrace.h"; }
 
-base=$(res_counts)
+base=$(ibt_res_counts)
 echo "# rxe0 holds: $base"
 
 js=$("$IBTRACECTL" -j test list)
@@ -55,7 +45,7 @@ ibt_expect "  one assertion per kind of object (8)" 8 \
 limit -m 300 pd cq qp mr ah srq
 ibt_expect "-m 300 pd cq qp mr ah srq: exit 0 (pass)" 0 "$rc"
 ibt_expect "  six kinds counted, in the order asked" "pd cq qp mr ah srq" \
-	"$(jr '[.limits[].object] | join(" ")')"
+	"$(ibt_jr '[.limits[].object] | join(" ")')"
 for k in pd cq qp mr ah srq; do
 	ibt_expect "  $k: 300 made, ended by max" "300 max" \
 		"$(kind "$k" made) $(kind "$k" end)"
@@ -70,10 +60,10 @@ ibt_match "  qp: QP1 and the set's QP held before" '^([2-9]|[1-9][0-9]+)$' \
 	"$(kind qp in_use)"
 pd_in_use=$(kind pd in_use)
 ibt_expect "  6 assertions pass (the kinds counted), 2 not applicable" "6 2" \
-	"$(jr '"\([.assertions[] | select(.result == "pass")] | length) \([.assertions[] | select(.result == "not_applicable")] | length)"')"
+	"$(ibt_jr '"\([.assertions[] | select(.result == "pass")] | length) \([.assertions[] | select(.result == "not_applicable")] | length)"')"
 ibt_expect "  width 1, budget 64 MiB reported" "1 64 300" \
-	"$(jr '"\(.width) \(.budget_mb) \(.max)"')"
-ibt_expect "rdma resource: nothing of the test left" "$base" "$(res_counts)"
+	"$(ibt_jr '"\(.width) \(.budget_mb) \(.max)"')"
+ibt_expect "rdma resource: nothing of the test left" "$base" "$(ibt_res_counts)"
 
 out=$("$IBTRACECTL" -d rxe0 test run limit -m 20 pd 2>&1)
 ibt_match "text: the header names the kinds, width, budget and max" \
@@ -102,21 +92,21 @@ limit qp --budget 1
 ibt_expect "qp --budget 1: 32 QPs of 32 KiB (the estimate), ended by the budget" \
 	"32 budget 32768" "$(kind qp made) $(kind qp end) $(kind qp estimate)"
 ibt_expect "  pass: the budget, not the device, ended it" pass \
-	"$(jr '.assertions[] | select(.id == "dapltest-L#qp") | .result')"
+	"$(ibt_jr '.assertions[] | select(.id == "dapltest-L#qp") | .result')"
 
 limit size_mr -m 4096
 ibt_expect "size_mr -m 4096 (pages): 16 MiB made, ended by max" "16777216 max" \
 	"$(kind size_mr made) $(kind size_mr end)"
 ibt_expect "  rxe advertises 512 pages (2 MiB) and makes more: a pass" \
 	"2097152 pass" \
-	"$(kind size_mr advertised) $(jr '.assertions[] | select(.id == "dapltest-L#size_mr") | .result')"
+	"$(kind size_mr advertised) $(ibt_jr '.assertions[] | select(.id == "dapltest-L#size_mr") | .result')"
 
 limit rpost --budget 1
 ibt_expect "rpost --budget 1: 8192 receive WRs wanted (128 B each), ended by the budget" \
-	"budget pass" "$(kind rpost end) $(jr '.assertions[] | select(.id == "dapltest-L#rpost") | .result')"
+	"budget pass" "$(kind rpost end) $(ibt_jr '.assertions[] | select(.id == "dapltest-L#rpost") | .result')"
 ibt_match "  at least 8192 posted (rxe rounds its queue up)" '^(819[2-9]|8[2-9][0-9][0-9]|9[0-9]{3}|[1-9][0-9]{4,})$' \
 	"$(kind rpost made)"
-ibt_expect "rdma resource: nothing of the test left" "$base" "$(res_counts)"
+ibt_expect "rdma resource: nothing of the test left" "$base" "$(ibt_res_counts)"
 
 # Refused -------------------------------------------------------------------
 
@@ -134,18 +124,10 @@ ibt_match "  named" 'unexpected argument "pd" after test rnr' "$out"
 out=$("$IBTRACECTL" -d rxe0 test run limit -m 5 --timer 3 2>&1)
 ibt_expect "an option of another test: exit 2" 2 "$?"
 
-run=$(uapi IBTRACE_CMD_TEST_RUN)
-name=$(uapi IBTRACE_A_TEST_NAME)
-dev=$(uapi IBTRACE_A_DEV_NAME)
-for bad in "IBTRACE_A_TEST_LIMIT_OBJECTS=u32:256" "IBTRACE_A_TEST_LIMIT_WIDTH=u32:65" \
-	"IBTRACE_A_TEST_LIMIT_BUDGET_MB=u32:0" "IBTRACE_A_TEST_LIMIT_MAX=u32:0"; do
-	a=$(uapi "${bad%%=*}")
-	out=$("$IBT_NLRAW" "$run" "$dev=str:rxe0" "$name=str:limit" "$a=${bad#*=}" 2>&1)
-	ibt_match "raw ${bad%%=*} ${bad#*=}: refused, naming the attribute" \
-		"^bad_attr_type=$a\$" "$out"
-done
+ibt_test_bad_attrs limit "IBTRACE_A_TEST_LIMIT_OBJECTS=u32:256" "IBTRACE_A_TEST_LIMIT_WIDTH=u32:65" \
+	"IBTRACE_A_TEST_LIMIT_BUDGET_MB=u32:0" "IBTRACE_A_TEST_LIMIT_MAX=u32:0"
 
-out=$(unpriv -d rxe0 test run limit -m 5 pd 2>&1)
+out=$(ibt_unpriv -d rxe0 test run limit -m 5 pd 2>&1)
 ibt_expect "unprivileged: exit 5" 5 "$?"
 ibt_match "  permission denied" '[Pp]ermission|CAP_NET_ADMIN' "$out"
 
@@ -159,8 +141,8 @@ ibt_expect "pd to a 4 GiB budget: exit 15 (fail)" 15 "$rc"
 ibt_expect "  rxe refused PD 524288 (what it held included): its MRs, not max_pd" \
 	"device 524287 $(devinfo max_mr)" \
 	"$(kind pd end) $(($(kind pd made) + $(kind pd in_use))) $(devinfo max_mr)"
-ibt_expect "  the reason names the kind" "dapltest-L#pd failed" "$(jr .reason)"
-ibt_expect "rdma resource: nothing of the test left" "$base" "$(res_counts)"
+ibt_expect "  the reason names the kind" "dapltest-L#pd failed" "$(ibt_jr .reason)"
+ibt_expect "rdma resource: nothing of the test left" "$base" "$(ibt_res_counts)"
 
 # The same count, caught once it has made 2000 PDs (seconds before its
 # end under TCG).
@@ -175,33 +157,32 @@ start_long()
 		sleep 0.05
 	done
 }
-state() { "$IBTRACECTL" -j test show "$job" 2>/dev/null | jq -r "$1"; }
 
 start_long
-ibt_expect "a long count is running" running "$(state .state)"
+ibt_expect "a long count is running" running "$(ibt_test_state .state)"
 t0=$(date +%s%N)
 ibt_check "  cancelled" "$IBTRACECTL" test cancel "$job"
-ibt_check "  it finishes" ibt_wait_for 60 bash -c "[ \"\$('$IBTRACECTL' -j test show $job | jq -r .state)\" = finished ]"
+ibt_check "  it finishes" ibt_wait_for 60 ibt_test_finished
 echo "# cancel to finished (objects freed included): $((($(date +%s%N) - t0) / 1000000)) ms"
 ibt_expect "  verdict error, reason cancelled, pd ended stopped" "error cancelled stopped" \
-	"$(state '"\(.verdict) \(.reason) \(.limits[0].end)"')"
-ibt_expect "  rdma resource: nothing left" "$base" "$(res_counts)"
+	"$(ibt_test_state '"\(.verdict) \(.reason) \(.limits[0].end)"')"
+ibt_expect "  rdma resource: nothing left" "$base" "$(ibt_res_counts)"
 
 start_long
 t0=$(date +%s%N)
 ibt_check "rxe0 deleted in mid-count" ibt_rxe_del rxe0
 echo "# rdma link delete took $((($(date +%s%N) - t0) / 1000000)) ms"
 ibt_expect "  the job ended: error, the device went away" "finished error" \
-	"$(state '"\(.state) \(.verdict)"')"
-ibt_match "  reason" 'device went away' "$(state .reason)"
+	"$(ibt_test_state '"\(.state) \(.verdict)"')"
+ibt_match "  reason" 'device went away' "$(ibt_test_state .reason)"
 ibt_check "rxe0 again" ibt_rxe_add rxe0
-base=$(res_counts)
+base=$(ibt_res_counts)
 
 start_long
 t0=$(date +%s%N)
 ibt_check "rmmod ibtrace in mid-count" rmmod ibtrace
 echo "# rmmod took $((($(date +%s%N) - t0) / 1000000)) ms"
-ibt_expect "  rdma resource: nothing of ours left" "$base" "$(res_counts)"
+ibt_expect "  rdma resource: nothing of ours left" "$base" "$(ibt_res_counts)"
 ibt_check "ibtrace loads again" ibt_modprobe_ibtrace
 limit -m 5 pd
 ibt_expect "  and a limit test passes" 0 "$rc"

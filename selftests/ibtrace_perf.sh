@@ -20,26 +20,14 @@
 source "$(dirname "$0")/lib.sh"
 
 ibt_require_root
-ibt_require_file "$IBTRACECTL" "$IBT_NLRAW" "$IBT_DIR/ibtrace_rnr_cm"
+ibt_require_file "$IBTRACECTL" "$IBT_NLRAW" "$IBT_RNR_CM"
 ibt_require_cmd jq rdma setpriv ip
 ibt_tmpdir
 
-ibt_check "ibtrace loads" ibt_modprobe_ibtrace
-ibt_rxe_add rxe0 >/dev/null 2>&1 ||
-	ibt_check "rxe0 present" test -d /sys/class/infiniband/rxe0
+ibt_load_rxe0
 
-RNR_CM=$IBT_DIR/ibtrace_rnr_cm
 # perf ARGS...: run the test to its end; $js the JSON, $rc the status.
 perf() { js=$("$IBTRACECTL" -j -d rxe0 test run perf "$@" 2>"$TMP/err"); rc=$?; }
-jr() { jq -r "$1" <<< "$js" 2>/dev/null; }
-srv() { js=$("$IBTRACECTL" -j server "$@" 2>"$TMP/srv.err"); rc=$?; }
-unpriv() { setpriv --reuid=65534 --regid=65534 --clear-groups "$IBTRACECTL" "$@"; }
-# What rxe0's resource tracking holds, by kind (rdma's summary line).
-res_counts() { rdma resource show rxe0 2>/dev/null | sed 's/^[0-9]*: rxe0: //'; }
-# uapi NAME: the value of enumerator NAME of enum ibtrace_attr/_cmd.
-uapi() { awk -v n="$1" '/^enum ibtrace_(cmd|attr) \{/ { f = 1; v = 0; next }
-	f && /^\}/ { f = 0 } f && $1 == n "," { print v } f && /^\t[A-Z_]+,$/ { v++ }' \
-	"$IBT_ROOT/uapi/linux/ibtrace.h"; }
 
 # figures WHAT OPS BYTES: the figures of $js are those of OPS successful
 # operations of BYTES each, and consistent.
@@ -47,27 +35,27 @@ figures()
 {
 	local what=$1 ops=$2 bytes=$3
 
-	ibt_expect "$what: exit 0, verdict pass" "0 pass" "$rc $(jr .verdict)"
+	ibt_expect "$what: exit 0, verdict pass" "0 pass" "$rc $(ibt_jr .verdict)"
 	ibt_expect "  $ops operations, 0 errors, $((ops * bytes)) bytes" \
-		"$ops 0 $((ops * bytes))" "$(jr '"\(.perf.ops) \(.perf.errors) \(.perf.bytes)"')"
+		"$ops 0 $((ops * bytes))" "$(ibt_jr '"\(.perf.ops) \(.perf.errors) \(.perf.bytes)"')"
 	ibt_expect "  latency: 0 < min <= median <= p99 <= max <= time" true \
-		"$(jr '.perf | .lat_min_ns > 0 and .lat_min_ns <= .lat_median_ns and
+		"$(ibt_jr '.perf | .lat_min_ns > 0 and .lat_min_ns <= .lat_median_ns and
 			.lat_median_ns <= .lat_p99_ns and .lat_p99_ns <= .lat_max_ns and
 			.lat_max_ns <= .elapsed_ns')"
 	# (the tool prints MB/s with one decimal)
 	ibt_expect "  MB/s is bytes over time" true \
-		"$(jr '.perf | ((.mb_per_s - .bytes * 1000 / .elapsed_ns) | fabs) <= 0.05 + 0.001 * .mb_per_s')"
-	ibt_expect "  the server's hello: version 1" 1 "$(jr .perf.server_version)"
-	echo "# $what: $(jr '.perf | "\(.mb_per_s) MB/s, \(.ops_per_s) op/s, median \(.lat_median_ns) ns, p99 \(.lat_p99_ns) ns"')"
+		"$(ibt_jr '.perf | ((.mb_per_s - .bytes * 1000 / .elapsed_ns) | fabs) <= 0.05 + 0.001 * .mb_per_s')"
+	ibt_expect "  the server's hello: version 1" 1 "$(ibt_jr .perf.server_version)"
+	echo "# $what: $(ibt_jr '.perf | "\(.mb_per_s) MB/s, \(.ops_per_s) op/s, median \(.lat_median_ns) ns, p99 \(.lat_p99_ns) ns"')"
 }
 
 js=$("$IBTRACECTL" -j test list)
 ibt_expect "test list: perf, after dapltest -T P" "dapltest -T P" \
 	"$(jq -r '.[] | select(.name == "perf") | .seed' <<< "$js")"
 
-self_gid=$(ip -6 -o addr show dev "$IBT_NETDEV" scope link | awk '{ print $4 }' | cut -d/ -f1 | head -n 1)
+self_gid=$(ibt_self_gid)
 self="$self_gid%$IBT_NETDEV"
-base=$(res_counts)
+base=$(ibt_res_counts)
 echo "# rxe0 holds: $base"
 
 # Against a server that is not started ------------------------------------
@@ -75,28 +63,28 @@ echo "# rxe0 holds: $base"
 perf --peer "$self_gid" --iterations 10 RW
 ibt_expect "no server started: exit 17 (error)" 17 "$rc"
 ibt_match "  the reason says the server is not started" \
-	"no ibtrace server at .*connection refused \(is its server started" "$(jr .reason)"
+	"no ibtrace server at .*connection refused \(is its server started" "$(ibt_jr .reason)"
 
 # Against this host's own server ------------------------------------------
 
-srv start
-ibt_expect "server start: default max-mem-kb 8192" "0 8192" "$rc $(jr .max_mem_kb)"
-base_srv=$(res_counts)
+ibt_srv start
+ibt_expect "server start: default max-mem-kb 8192" "0 8192" "$rc $(ibt_jr .max_mem_kb)"
+base_srv=$(ibt_res_counts)
 
 perf --peer "$self_gid" RW
 figures "RW, defaults (4096 B x 1, 1000 iterations, pipeline 16)" 1000 4096
 ibt_expect "  the arguments reported" "RW 4096 1 16 1000 busy" \
-	"$(jr '"\(.op) \(.seg_size) \(.segs) \(.pipeline) \(.iterations) \(.poll)"')"
+	"$(ibt_jr '"\(.op) \(.seg_size) \(.segs) \(.pipeline) \(.iterations) \(.poll)"')"
 perf --peer "$self_gid" --iterations 200 --pipeline 1 RR 64
 figures "RR 64 B, pipeline 1" 200 64
 perf --peer "$self_gid" --iterations 20 RW 1048576
 figures "RW 1 MiB" 20 1048576
 perf --peer "$self_gid" --iterations 100 RR 4096 4
 figures "RR 4096 B x 4 segments" 100 16384
-ibt_expect "  4 segments used" 4 "$(jr .perf.segs)"
+ibt_expect "  4 segments used" 4 "$(ibt_jr .perf.segs)"
 perf --peer "$self_gid" --iterations 300 --poll event RW 256
 figures "RW 256 B, event polling" 300 256
-ibt_expect "  poll reported" event "$(jr .poll)"
+ibt_expect "  poll reported" event "$(ibt_jr .poll)"
 
 out=$("$IBTRACECTL" -d rxe0 test run perf --peer "$self_gid" --iterations 50 RW 4096 2)
 ibt_expect "text: exit 0" 0 "$?"
@@ -104,47 +92,46 @@ ibt_match "  the operation line" "RW 4096 B x 2 segments, 50 iterations, pipelin
 ibt_match "  the figures line" "operations 50 +errors 0 " "$out"
 ibt_match "  the latency line" "latency \(ns\) +min [0-9]+ +median [0-9]+ +p99 [0-9]+ +max [0-9]+" "$out"
 
-srv show
+ibt_srv show
 ibt_expect "server show: 6 perf connections accepted, none held now" "6 0" \
-	"$(jr '"\(.stats.accepted) \(.conns)"')"
-back_to() { [ "$(res_counts)" = "$1" ]; }
+	"$(ibt_jr '"\(.stats.accepted) \(.conns)"')"
 ibt_check "rdma resource: nothing of the runs left on either side" \
-	ibt_wait_for 15 back_to "$base_srv"
+	ibt_wait_for 15 ibt_res_back_to "$base_srv"
 
 # The server's bounds and versions ------------------------------------------
 
-srv stop
-srv start --max-mem-kb 64
-ibt_expect "server start --max-mem-kb 64" "0 64" "$rc $(jr .max_mem_kb)"
+ibt_srv stop
+ibt_srv start --max-mem-kb 64
+ibt_expect "server start --max-mem-kb 64" "0 64" "$rc $(ibt_jr .max_mem_kb)"
 perf --peer "$self_gid" --iterations 10 RW 131072
 ibt_expect "RW 128 KiB against max-mem-kb 64: exit 17 (error)" 17 "$rc"
 ibt_match "  the reason names the bound the server refused" \
-	"refused: 128 KiB of buffers over the server's max-mem-kb 64" "$(jr .reason)"
+	"refused: 128 KiB of buffers over the server's max-mem-kb 64" "$(ibt_jr .reason)"
 perf --peer "$self_gid" --iterations 10 RW 65536
 ibt_expect "RW 64 KiB (the bound): exit 0" 0 "$rc"
-srv show
+ibt_srv show
 ibt_expect "  counted: 1 memory refusal, 1 accepted" "1 1" \
-	"$(jr '"\(.stats.rej_mem) \(.stats.accepted)"')"
+	"$(ibt_jr '"\(.stats.rej_mem) \(.stats.accepted)"')"
 
-out=$("$RNR_CM" -k perf-version "$self" 2>&1)
+out=$("$IBT_RNR_CM" -k perf-version "$self" 2>&1)
 ibt_expect "a perf request of version 2 (librdmacm client): rejected" \
 	"conn 1 rejected status 28" "$(head -n 1 <<< "$out")"
 ibt_match "  the client can print why" \
 	"reason: perf request version 2: this server speaks version 1" "$out"
-out=$("$RNR_CM" -k perf-op "$self" 2>&1)
+out=$("$IBT_RNR_CM" -k perf-op "$self" 2>&1)
 ibt_expect "a perf request of an unknown operation: rejected" \
 	"conn 1 rejected status 28" "$(head -n 1 <<< "$out")"
 ibt_match "  the client can print why" "reason: not a valid perf request" "$out"
 ibt_expect "a valid perf request from librdmacm: accepted (the server still serves)" \
-	"conn 1 established" "$("$RNR_CM" -k perf "$self" 2>&1 | head -n 1)"
-srv show
+	"conn 1 established" "$("$IBT_RNR_CM" -k perf "$self" 2>&1 | head -n 1)"
+ibt_srv show
 ibt_expect "  counted: 1 version refusal, 1 invalid" "1 1" \
-	"$(jr '"\(.stats.rej_version) \(.stats.rej_foreign)"')"
-srv stop
+	"$(ibt_jr '"\(.stats.rej_version) \(.stats.rej_foreign)"')"
+ibt_srv stop
 
 # Bad arguments ---------------------------------------------------------------
 
-srv start
+ibt_srv start
 out=$("$IBTRACECTL" -d rxe0 test run perf --peer "$self_gid" 2>&1)
 ibt_expect "no operation: exit 2" 2 "$?"
 out=$("$IBTRACECTL" -d rxe0 test run perf RW 2>&1)
@@ -159,32 +146,23 @@ ibt_expect "17 segments: exit 2" 2 "$?"
 out=$("$IBTRACECTL" -d rxe0 test run perf --peer "$self_gid" XX 2>&1)
 ibt_expect "operation XX: exit 2" 2 "$?"
 
-run=$(uapi IBTRACE_CMD_TEST_RUN)
-name=$(uapi IBTRACE_A_TEST_NAME)
-dev=$(uapi IBTRACE_A_DEV_NAME)
-gid=$(uapi IBTRACE_A_TEST_PEER_GID)
-op=$(uapi IBTRACE_A_TEST_PERF_OP)
+gid=$(ibt_uapi IBTRACE_A_TEST_PEER_GID)
+op=$(ibt_uapi IBTRACE_A_TEST_PERF_OP)
 gidhex=$(python3 -c "import ipaddress,sys; print(ipaddress.IPv6Address(sys.argv[1]).packed.hex())" "$self_gid" 2>/dev/null)
-for bad in "IBTRACE_A_TEST_PERF_OP=u8:2" "IBTRACE_A_TEST_PERF_SEGS=u32:17" \
+ibt_test_bad_attrs perf "IBTRACE_A_TEST_PERF_OP=u8:2" "IBTRACE_A_TEST_PERF_SEGS=u32:17" \
 	"IBTRACE_A_TEST_PERF_PIPELINE=u32:0" "IBTRACE_A_TEST_PERF_SEG_SIZE=u32:4194305" \
-	"IBTRACE_A_TEST_ITERATIONS=u32:1000001"; do
-	a=$(uapi "${bad%%=*}")
-	out=$("$IBT_NLRAW" "$run" "$dev=str:rxe0" "$name=str:perf" "$a=${bad#*=}" 2>&1)
-	ibt_match "raw ${bad%%=*} ${bad#*=}: refused, naming the attribute" \
-		"^bad_attr_type=$a\$" "$out"
-done
-out=$("$IBT_NLRAW" "$run" "$dev=str:rxe0" "$name=str:perf" "$op=u8:1" 2>&1)
+	"IBTRACE_A_TEST_ITERATIONS=u32:1000001"
+out=$(ibt_test_run_raw perf "$op=u8:1")
 ibt_match "raw perf without a peer: refused" "^msg=the perf test needs the GID of a peer" "$out"
 if [ -n "$gidhex" ]; then
-	out=$("$IBT_NLRAW" "$run" "$dev=str:rxe0" "$name=str:perf" "$gid=hex:$gidhex" 2>&1)
+	out=$(ibt_test_run_raw perf "$gid=hex:$gidhex")
 	ibt_match "raw perf without an operation: refused" "^msg=the perf test needs an operation" "$out"
 fi
-out=$("$IBT_NLRAW" "$run" "$dev=str:rxe0" "$name=str:rnr" \
-	"$(uapi IBTRACE_A_TEST_ITERATIONS)=u32:101" 2>&1)
+out=$(ibt_test_run_raw rnr "$(ibt_uapi IBTRACE_A_TEST_ITERATIONS)=u32:101")
 ibt_match "raw rnr with 101 iterations: refused by the RNR test's own bound" \
 	"^msg=the RNR test runs at most 100 iterations" "$out"
 
-out=$(unpriv -d rxe0 test run perf --peer "$self_gid" RW 2>&1)
+out=$(ibt_unpriv -d rxe0 test run perf --peer "$self_gid" RW 2>&1)
 ibt_expect "unprivileged: exit 5" 5 "$?"
 
 # Ended in mid-run ------------------------------------------------------------
@@ -195,61 +173,46 @@ start_long()
 {
 	job=$("$IBTRACECTL" -j -d rxe0 test run perf --peer "$self_gid" \
 		--iterations 100000 --pipeline 1 --detach RW 64 | jq -r .job)
-	ibt_wait_for 20 bash -c "[ \"\$(rdma resource show qp link rxe0/1 | grep -c 'type RC')\" -ge 2 ]"
+	ibt_wait_for 20 ibt_rc_qps_at_least 2
 	sleep 0.5
 }
-state() { "$IBTRACECTL" -j test show "$job" 2>/dev/null | jq -r "$1"; }
-finished() { ibt_wait_for "$1" bash -c "[ \"\$('$IBTRACECTL' -j test show $job | jq -r .state)\" = finished ]"; }
 
 start_long
-ibt_expect "a long run is running" running "$(state .state)"
-t0=$(date +%s%N)
-ibt_check "  cancelled" "$IBTRACECTL" test cancel "$job"
-ibt_check "  it finishes" finished 30
-echo "# cancel to finished: $((($(date +%s%N) - t0) / 1000000)) ms"
-ibt_expect "  verdict error, reason cancelled" "error cancelled" \
-	"$(state '"\(.verdict) \(.reason)"' | sed 's/ (.*//')"
-ibt_check "  the server let its connection go" ibt_wait_for 15 \
-	bash -c "[ \"\$('$IBTRACECTL' -j server show | jq .conns)\" = 0 ]"
-ibt_check "  rdma resource: nothing left" ibt_wait_for 15 back_to "$base_srv"
+ibt_expect "a long run is running" running "$(ibt_test_state .state)"
+ibt_test_cancel_served "$base_srv"
 
 start_long
 ibt_check "server stopped in mid-run" "$IBTRACECTL" server stop
-ibt_check "  the run finishes" finished 60
-ibt_expect "  verdict error" error "$(state .verdict)"
+ibt_check "  the run finishes" ibt_wait_for 60 ibt_test_finished
+ibt_expect "  verdict error" error "$(ibt_test_state .verdict)"
 ibt_match "  the reason says the server went away" \
-	"server at .* went away during the RDMA operations|completed in error" "$(state .reason)"
-ibt_check "  rdma resource: nothing of the run left" ibt_wait_for 10 \
-	bash -c "[ \"\$(rdma resource show qp link rxe0/1 | grep -c 'type RC')\" = 0 ]"
-srv start
+	"server at .* went away during the RDMA operations|completed in error" "$(ibt_test_state .reason)"
+ibt_check "  rdma resource: nothing of the run left" ibt_wait_for 10 ibt_rc_qps_none
+ibt_srv start
 
 start_long
 t0=$(date +%s%N)
 ibt_check "rxe0 deleted in mid-run" ibt_rxe_del rxe0
 echo "# rdma link delete took $((($(date +%s%N) - t0) / 1000000)) ms"
-ibt_expect "  the job ended: error" "finished error" "$(state '"\(.state) \(.verdict)"')"
+ibt_expect "  the job ended: error" "finished error" "$(ibt_test_state '"\(.state) \(.verdict)"')"
 ibt_check "rxe0 again" ibt_rxe_add rxe0
-srv stop
-srv start
+ibt_srv stop
+ibt_srv start
 
 start_long
 t0=$(date +%s%N)
 ibt_check "rmmod ibtrace in mid-run" rmmod ibtrace
 echo "# rmmod took $((($(date +%s%N) - t0) / 1000000)) ms"
-ibt_expect "  rdma resource: no QP, MR or CM ID of ours left" 0 \
-	"$(rdma resource show qp link rxe0/1 2>/dev/null | grep -c 'type RC')"
+ibt_expect "  rdma resource: no QP, MR or CM ID of ours left" 0 "$(ibt_rc_qps)"
 ibt_check "ibtrace loads again" ibt_modprobe_ibtrace
 
 # Against the peer VM's server ------------------------------------------------
 
-if [ -z "${VMRUN_PEER_MAC:-}" ] || ! ibt_wait_peer; then
-	ibt_skip_one "peer mode" "no peer host (run under vm-run --vms 2 with selftests/peer.sh)"
+if ! ibt_peer_mode "the peer VM's ibtrace server"; then
 	ibt_rxe_del rxe0
 	ibt_done
 fi
 
-echo "# peer mode: the peer VM's ibtrace server"
-peer=$(ibt_ll_gid_of_mac "$VMRUN_PEER_MAC")
 for op in RW RR; do
 	for size in 64 4096 65536 1048576; do
 		for pipe in 1 16; do
@@ -262,8 +225,7 @@ for op in RW RR; do
 done
 perf --peer "$peer" --iterations 200 --poll event RR 4096 2
 figures "peer: RR 4096 B x 2, event polling" 200 8192
-ibt_expect "peer: no QP left here" 0 \
-	"$(rdma resource show qp link rxe0/1 2>/dev/null | grep -c 'type RC')"
+ibt_expect "peer: no QP left here" 0 "$(ibt_rc_qps)"
 
 ibt_rxe_del rxe0
 ibt_done

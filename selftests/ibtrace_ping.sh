@@ -54,10 +54,9 @@ ibt_match "unknown device: kernel message shown" "^Error: .*device" "$out"
 out=$("$IBTRACECTL" -d rxe0 -p 2 ping --dgid "$gid" 2>&1)
 ibt_expect "unknown port: exit 4" 4 "$?"
 
-out=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
-	"$IBTRACECTL" -d rxe0 ping --dgid "$gid" 2>&1)
+out=$(ibt_unpriv -d rxe0 ping --dgid "$gid" 2>&1)
 ibt_expect "unprivileged ping: exit 5 (EPERM)" 5 "$?"
-setpriv --reuid=65534 --regid=65534 --clear-groups "$IBTRACECTL" dev show >/dev/null 2>&1
+ibt_unpriv dev show >/dev/null 2>&1
 ibt_expect "unprivileged dev show is allowed" 0 "$?"
 
 # A running ping blocks nothing else (parallel ops), and Ctrl-C ends it

@@ -20,36 +20,23 @@
 source "$(dirname "$0")/lib.sh"
 
 ibt_require_root
-ibt_require_file "$IBTRACECTL" "$IBT_NLRAW" "$IBT_DIR/ibtrace_rnr_cm"
+ibt_require_file "$IBTRACECTL" "$IBT_NLRAW" "$IBT_RNR_CM"
 ibt_require_cmd jq rdma setpriv ip
 ibt_tmpdir
 
-ibt_check "ibtrace loads" ibt_modprobe_ibtrace
-ibt_rxe_add rxe0 >/dev/null 2>&1 ||
-	ibt_check "rxe0 present" test -d /sys/class/infiniband/rxe0
+ibt_load_rxe0
 
-RNR_CM=$IBT_DIR/ibtrace_rnr_cm
 # quit ARGS...: `server quit` to its end; $js the JSON, $rc the status.
 quit() { js=$("$IBTRACECTL" -j -d rxe0 server quit "$@" 2>"$TMP/err"); rc=$?; }
 perf() { js=$("$IBTRACECTL" -j -d rxe0 test run perf "$@" 2>"$TMP/err"); rc=$?; }
-jr() { jq -r "$1" <<< "$js" 2>/dev/null; }
-srv() { js=$("$IBTRACECTL" -j server "$@" 2>"$TMP/srv.err"); rc=$?; }
 srv_q() { "$IBTRACECTL" -j server show 2>/dev/null | jq -r "$1"; }
-unpriv() { setpriv --reuid=65534 --regid=65534 --clear-groups "$IBTRACECTL" "$@"; }
-res_counts() { rdma resource show rxe0 2>/dev/null | sed 's/^[0-9]*: rxe0: //'; }
-back_to() { [ "$(res_counts)" = "$1" ]; }
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
-# uapi NAME: the value of enumerator NAME of enum ibtrace_attr/_cmd.
-uapi() { awk -v n="$1" '/^enum ibtrace_(cmd|attr) \{/ { f = 1; v = 0; next }
-	f && /^\}/ { f = 0 } f && $1 == n "," { print v } f && /^\t[A-Z_]+,$/ { v++ }' \
-	"$IBT_ROOT/uapi/linux/ibtrace.h"; }
 stopped() { [ "$(srv_q .running)" = false ]; }
 quitting() { [ "$(srv_q .quitting)" = true ]; }
-conns_are() { [ "$(srv_q .conns)" = "$1" ]; }
 # hold: a librdmacm client holds a perf connection (up to 120 s) in the
 # background ($held: its PID, output in $TMP/held) until release kills
 # it; its connection ends with it.
-hold() { "$RNR_CM" -k perf -H 120000 "$self" > "$TMP/held" 2>&1 & held=$!; IBT_BG_PIDS+=("$held"); }
+hold() { "$IBT_RNR_CM" -k perf -H 120000 "$self" > "$TMP/held" 2>&1 & held=$!; IBT_BG_PIDS+=("$held"); }
 release() { kill "$held" 2>/dev/null; wait "$held" 2>/dev/null; }
 # quit_bg: `server quit` in the background, JSON in $TMP/quit, $qpid.
 quit_bg() { "$IBTRACECTL" -j -d rxe0 server quit --peer "$self_gid" > "$TMP/quit" 2>&1 & qpid=$!; }
@@ -64,34 +51,34 @@ js=$("$IBTRACECTL" -j test list)
 ibt_expect "test list: quit, after dapltest -T Q" "dapltest -T Q" \
 	"$(jq -r '.[] | select(.name == "quit") | .seed' <<< "$js")"
 
-self_gid=$(ip -6 -o addr show dev "$IBT_NETDEV" scope link | awk '{ print $4 }' | cut -d/ -f1 | head -n 1)
+self_gid=$(ibt_self_gid)
 self="$self_gid%$IBT_NETDEV"
-base=$(res_counts)
+base=$(ibt_res_counts)
 
 # Not started, then nothing running -------------------------------------------
 
 quit --peer "$self_gid"
 ibt_expect "no server started: exit 17 (error)" 17 "$rc"
 ibt_match "  the reason says the server is not started" \
-	"no ibtrace server at .*connection refused \(is its server started" "$(jr .reason)"
+	"no ibtrace server at .*connection refused \(is its server started" "$(ibt_jr .reason)"
 
-srv start
+ibt_srv start
 quit --peer "$self_gid"
-ibt_expect "quit, nothing running: exit 0, verdict pass" "0 pass" "$rc $(jr .verdict)"
+ibt_expect "quit, nothing running: exit 0, verdict pass" "0 pass" "$rc $(ibt_jr .verdict)"
 ibt_expect "  the server's answer: version 1, 0 connections running" "1 0" \
-	"$(jr '"\(.quit.server_version) \(.quit.running)"')"
-ibt_expect "  it stopped (a time is reported)" true "$(jr '.quit.stopped_ns > 0')"
-echo "# quit with nothing running: stopped after $(jr '.quit.stopped_ns / 1000000') ms"
+	"$(ibt_jr '"\(.quit.server_version) \(.quit.running)"')"
+ibt_expect "  it stopped (a time is reported)" true "$(ibt_jr '.quit.stopped_ns > 0')"
+echo "# quit with nothing running: stopped after $(ibt_jr '.quit.stopped_ns / 1000000') ms"
 ibt_expect "  both assertions pass" "pass pass" \
-	"$(jr '[.assertions[] | .result] | join(" ")')"
+	"$(ibt_jr '[.assertions[] | .result] | join(" ")')"
 ibt_check "  server show: stopped" stopped
 ibt_match "  the kernel log names who asked" "server quit \(port [0-9]+\), as $self_gid asked" \
 	"$(dmesg | tail -n 20)"
 perf --peer "$self_gid" --iterations 10 RW
 ibt_expect "a perf test after the quit: exit 17 (error)" 17 "$rc"
 ibt_match "  the reason: no server (connection refused)" \
-	"no ibtrace server at .*connection refused" "$(jr .reason)"
-ibt_check "rdma resource: nothing of ours left" ibt_wait_for 15 back_to "$base"
+	"no ibtrace server at .*connection refused" "$(ibt_jr .reason)"
+ibt_check "rdma resource: nothing of ours left" ibt_wait_for 15 ibt_res_back_to "$base"
 
 out=$("$IBTRACECTL" -d rxe0 server start 2>&1 && "$IBTRACECTL" -d rxe0 server quit --peer "$self_gid" 2>&1)
 ibt_expect "text: exit 0" 0 "$?"
@@ -100,12 +87,12 @@ ibt_match "  the stop" "stopped after [0-9.]+ ms" "$out"
 
 # With connections running ------------------------------------------------------
 
-srv start
+ibt_srv start
 hold
-ibt_check "a librdmacm client holds a perf connection" ibt_wait_for 10 conns_are 1
+ibt_check "a librdmacm client holds a perf connection" ibt_wait_for 10 ibt_srv_conns 1
 job=$("$IBTRACECTL" -j -d rxe0 test run perf --peer "$self_gid" \
 	--iterations 100000 --pipeline 1 --detach RW 64 | jq -r .job)
-ibt_wait_for 20 bash -c "[ \"\$(rdma resource show qp link rxe0/1 | grep -c 'type RC')\" -ge 4 ]"
+ibt_wait_for 20 ibt_rc_qps_at_least 4
 quit_bg
 ibt_check "quit: the server quits" ibt_wait_for 20 quitting
 ibt_expect "  server show: who asked" "$(ibt_gid_exploded "$self_gid")" \
@@ -113,60 +100,58 @@ ibt_expect "  server show: who asked" "$(ibt_gid_exploded "$self_gid")" \
 perf --peer "$self_gid" --iterations 10 RW
 ibt_expect "  a new perf test: exit 17 (error)" 17 "$rc"
 ibt_match "  the reason names the quit" \
-	"refused: quitting, as $self_gid asked" "$(jr .reason)"
+	"refused: quitting, as $self_gid asked" "$(ibt_jr .reason)"
 ibt_expect "  counted: 1 quit, 1 refusal while quitting" "1 1" \
 	"$(srv_q '"\(.stats.quits) \(.stats.rej_quitting)"')"
-ibt_check "  the perf test is let finish" ibt_wait_for 120 bash -c \
-	"[ \"\$('$IBTRACECTL' -j test show $job | jq -r .state)\" = finished ]"
+ibt_check "  the perf test is let finish" ibt_wait_for 120 ibt_test_finished
 sleep 1
 ibt_check "  the quit still waits: the held connection runs" kill -0 "$qpid"
 release
 wait_bg "$qpid" 90
 rc=$?
 js=$(cat "$TMP/quit")
-ibt_expect "the quit ends: exit 0, verdict pass" "0 pass" "$rc $(jr .verdict)"
-ibt_expect "  at least the held connection was running" true "$(jr '.quit.running >= 1')"
+ibt_expect "the quit ends: exit 0, verdict pass" "0 pass" "$rc $(ibt_jr .verdict)"
+ibt_expect "  at least the held connection was running" true "$(ibt_jr '.quit.running >= 1')"
 ibt_expect "  the server's bound covers the perf hold (60 s asked)" true \
-	"$(jr '.quit.bound_ms > 50000')"
-echo "# quit with $(jr .quit.running) running: stopped after $(jr '.quit.stopped_ns / 1000000') ms, bound $(jr .quit.bound_ms) ms"
+	"$(ibt_jr '.quit.bound_ms > 50000')"
+echo "# quit with $(ibt_jr .quit.running) running: stopped after $(ibt_jr '.quit.stopped_ns / 1000000') ms, bound $(ibt_jr .quit.bound_ms) ms"
 ibt_expect "  the running perf test completed: verdict pass" "finished pass" \
-	"$("$IBTRACECTL" -j test show "$job" | jq -r '"\(.state) \(.verdict)"')"
+	"$(ibt_test_state '"\(.state) \(.verdict)"')"
 ibt_check "  server show: stopped" stopped
-ibt_check "  rdma resource: nothing of ours left" ibt_wait_for 15 back_to "$base"
+ibt_check "  rdma resource: nothing of ours left" ibt_wait_for 15 ibt_res_back_to "$base"
 
 # The quitting client cancelled: the server quits all the same.
-srv start
+ibt_srv start
 hold
-ibt_wait_for 10 conns_are 1
+ibt_wait_for 10 ibt_srv_conns 1
 job=$("$IBTRACECTL" -j -d rxe0 test run quit --peer "$self_gid" --detach | jq -r .job)
 ibt_check "quit (detached) while a connection is held: the server quits" ibt_wait_for 20 quitting
 ibt_check "  the quit cancelled" "$IBTRACECTL" test cancel "$job"
-ibt_check "  it finishes" ibt_wait_for 15 bash -c \
-	"[ \"\$('$IBTRACECTL' -j test show $job | jq -r .state)\" = finished ]"
+ibt_check "  it finishes" ibt_wait_for 15 ibt_test_finished
 ibt_expect "  verdict error, reason cancelled" "error cancelled" \
-	"$("$IBTRACECTL" -j test show "$job" | jq -r '"\(.verdict) \(.reason)"' | sed 's/ (.*//')"
+	"$(ibt_test_state '"\(.verdict) \(.reason)"' | sed 's/ (.*//')"
 ibt_check "  the server still quits" quitting
 release
 ibt_check "  and stops once the held connection ended" ibt_wait_for 30 stopped
 
 # An admin's stop while quitting ends the quit: the server stopped.
-srv start
+ibt_srv start
 hold
-ibt_wait_for 10 conns_are 1
+ibt_wait_for 10 ibt_srv_conns 1
 quit_bg
 ibt_wait_for 20 quitting
-srv stop
-ibt_expect "server stop while quitting: 2 connections closed" "0 2" "$rc $(jr .closed)"
+ibt_srv stop
+ibt_expect "server stop while quitting: 2 connections closed" "0 2" "$rc $(ibt_jr .closed)"
 wait_bg "$qpid" 30
 rc=$?
 js=$(cat "$TMP/quit")
-ibt_expect "  the quit ends: exit 0, verdict pass" "0 pass" "$rc $(jr .verdict)"
+ibt_expect "  the quit ends: exit 0, verdict pass" "0 pass" "$rc $(ibt_jr .verdict)"
 release
 
 # The module unloaded while it quits (this host is client and server).
-srv start
+ibt_srv start
 hold
-ibt_wait_for 10 conns_are 1
+ibt_wait_for 10 ibt_srv_conns 1
 quit_bg
 ibt_wait_for 20 quitting
 t0=$(now_ms)
@@ -175,20 +160,20 @@ echo "# rmmod took $(($(now_ms) - t0)) ms"
 wait_bg "$qpid" 30
 ibt_check "  the quit's tool ends (not still waiting after 30 s)" test "$?" != 124
 release
-ibt_check "  rdma resource: nothing of ours left" ibt_wait_for 15 back_to "$base"
+ibt_check "  rdma resource: nothing of ours left" ibt_wait_for 15 ibt_res_back_to "$base"
 ibt_check "ibtrace loads again" ibt_modprobe_ibtrace
 
 # Foreign clients -------------------------------------------------------------
 
-srv start
-out=$("$RNR_CM" -k quit-version "$self" 2>&1)
+ibt_srv start
+out=$("$IBT_RNR_CM" -k quit-version "$self" 2>&1)
 ibt_expect "a quit request of version 2 (librdmacm client): rejected" \
 	"conn 1 rejected status 28" "$(head -n 1 <<< "$out")"
 ibt_match "  the client can print why" \
 	"reason: quit request version 2: this server speaks version 1" "$out"
 ibt_expect "  the server still runs, not quitting" "true false" \
 	"$(srv_q '"\(.running) \(.quitting // false)"')"
-out=$("$RNR_CM" -k quit -W -H 20000 "$self" 2>&1)
+out=$("$IBT_RNR_CM" -k quit -W -H 20000 "$self" 2>&1)
 ibt_expect "a valid quit from librdmacm: accepted, then ended by the stop" \
 	"conn 1 established|disconnected 1" \
 	"$(grep -E '^(conn 1|disconnected)' <<< "$out" | paste -sd'|')"
@@ -201,32 +186,28 @@ ibt_expect "server quit without --peer: exit 2" 2 "$?"
 ibt_match "  named" "peer" "$out"
 out=$("$IBTRACECTL" -d rxe0 test run quit --peer "$self_gid" RW 2>&1)
 ibt_expect "test run quit with a word: exit 2" 2 "$?"
-out=$("$IBT_NLRAW" "$(uapi IBTRACE_CMD_TEST_RUN)" "$(uapi IBTRACE_A_DEV_NAME)=str:rxe0" \
-	"$(uapi IBTRACE_A_TEST_NAME)=str:quit" 2>&1)
+out=$(ibt_test_run_raw quit)
 ibt_match "raw quit without a peer: refused" "^msg=the quit test needs the GID of a peer" "$out"
-srv start
-out=$(unpriv -d rxe0 server quit --peer "$self_gid" 2>&1)
+ibt_srv start
+out=$(ibt_unpriv -d rxe0 server quit --peer "$self_gid" 2>&1)
 ibt_expect "unprivileged server quit: exit 5" 5 "$?"
-out=$(unpriv -d rxe0 test run quit --peer "$self_gid" 2>&1)
+out=$(ibt_unpriv -d rxe0 test run quit --peer "$self_gid" 2>&1)
 ibt_expect "unprivileged test run quit: exit 5" 5 "$?"
 ibt_expect "  the server still runs" true "$(srv_q .running)"
-srv stop
+ibt_srv stop
 
 # The peer VM's server ----------------------------------------------------------
 
-if [ -z "${VMRUN_PEER_MAC:-}" ] || ! ibt_wait_peer; then
-	ibt_skip_one "peer mode" "no peer host (run under vm-run --vms 2 with selftests/peer.sh)"
+if ! ibt_peer_mode "the peer VM's ibtrace server"; then
 	ibt_rxe_del rxe0
 	ibt_done
 fi
 
-echo "# peer mode: the peer VM's ibtrace server"
-peer=$(ibt_ll_gid_of_mac "$VMRUN_PEER_MAC")
 ibt_expect "the peer's server runs" true \
 	"$(ibt_peer_run '"$IBTRACECTL" -j server show' | jq -r .running)"
 quit --peer "$peer"
-ibt_expect "peer: quit: exit 0, verdict pass" "0 pass" "$rc $(jr .verdict)"
-echo "# peer: stopped after $(jr '.quit.stopped_ns / 1000000') ms"
+ibt_expect "peer: quit: exit 0, verdict pass" "0 pass" "$rc $(ibt_jr .verdict)"
+echo "# peer: stopped after $(ibt_jr '.quit.stopped_ns / 1000000') ms"
 ibt_expect "  the peer's server stopped" false \
 	"$(ibt_peer_run '"$IBTRACECTL" -j server show' | jq -r .running)"
 ibt_match "  the peer's log names who asked" "server quit \(port [0-9]+\), as .* asked" \
@@ -234,10 +215,10 @@ ibt_match "  the peer's log names who asked" "server quit \(port [0-9]+\), as .*
 perf --peer "$peer" --iterations 10 RW
 ibt_expect "peer: a perf test after the quit: exit 17 (error)" 17 "$rc"
 ibt_match "  the reason: no server (connection refused)" \
-	"no ibtrace server at .*connection refused" "$(jr .reason)"
+	"no ibtrace server at .*connection refused" "$(ibt_jr .reason)"
 ibt_check "peer: its server started again" ibt_peer_run '"$IBTRACECTL" server start'
 perf --peer "$peer" --iterations 10 RW
-ibt_expect "peer: a perf test then passes" "0 pass" "$rc $(jr .verdict)"
+ibt_expect "peer: a perf test then passes" "0 pass" "$rc $(ibt_jr .verdict)"
 
 ibt_rxe_del rxe0
 ibt_done

@@ -161,16 +161,13 @@ ibt_expect "  exit 1" 1 "$rc"
 
 # Permissions ----------------------------------------------------------------
 
-out=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
-	"$IBTRACECTL" sim add "$TMP/topo" --name nobody 2>&1)
+out=$(ibt_unpriv sim add "$TMP/topo" --name nobody 2>&1)
 rc=$?
 ibt_expect "unprivileged add: exit 5" 5 "$rc"
 ibt_match "  one Error: line" '^Error: ' "$out"
-out=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
-	"$IBTRACECTL" sim del t0 2>&1)
+out=$(ibt_unpriv sim del t0 2>&1)
 ibt_expect "unprivileged del: exit 5" 5 "$?"
-out=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
-	"$IBTRACECTL" sim show t0 2>&1)
+out=$(ibt_unpriv sim show t0 2>&1)
 ibt_expect "unprivileged show (nodes: the fabric's layout): exit 5" 5 "$?"
 
 # del ------------------------------------------------------------------------

@@ -49,8 +49,7 @@ ibt_expect "  its seven assertion ids" "$IDS" \
 	"$(jq -r '.[] | select(.name == "guidinfo") | [.assertions[].id] | sort | join(" ")' <<< "$js")"
 ibt_expect "  every assertion described" 0 \
 	"$(jq '[.[] | select(.name == "guidinfo") | .assertions[] | select((.desc // "") == "")] | length' <<< "$js")"
-out=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
-	"$IBTRACECTL" test list 2>&1)
+out=$(ibt_unpriv test list 2>&1)
 ibt_expect "test list as an unprivileged user: exit 0, lists guidinfo" "0 yes" \
 	"$? $(grep -q '^guidinfo ' <<< "$out" && echo yes)"
 
@@ -103,10 +102,8 @@ run()
 	err=$(cat "$TMP/err")
 }
 
-# jq on the last result
-jr() { jq -r "$1" <<< "$js" 2>/dev/null; }
-# the result of assertion $1 and its observed value
-assert_of() { jr ".assertions[] | select(.id == \"$1\") | .${2:-result}"; }
+# the result of assertion $1 and its observed value (of the last result)
+assert_of() { ibt_jr ".assertions[] | select(.id == \"$1\") | .${2:-result}"; }
 
 # pass NAME PATH CAP ARGS...: a compliant DUT passes, its table unchanged
 pass()
@@ -116,17 +113,17 @@ pass()
 	shift 3
 	before=$(table "$path" "$cap")
 	run "$@"
-	ibt_expect "$name: verdict pass, exit 0" "pass 0" "$(jr .verdict) $rc"
+	ibt_expect "$name: verdict pass, exit 0" "pass 0" "$(ibt_jr .verdict) $rc"
 	[ "$rc" = 0 ] || printf '# stderr: %s\n' "$err"
-	ibt_expect "  every assertion listed" "$IDS" "$(jr '[.assertions[].id] | sort | join(" ")')"
+	ibt_expect "  every assertion listed" "$IDS" "$(ibt_jr '[.assertions[].id] | sort | join(" ")')"
 	ibt_expect "  none failed or not run" "" \
-		"$(jr '[.assertions[] | select(.result == "fail" or .result == "not_run") | .id] | join(" ")')"
+		"$(ibt_jr '[.assertions[] | select(.result == "fail" or .result == "not_run") | .id] | join(" ")')"
 	ibt_expect "  GUIDCap $cap reported, job finished" "$cap finished" \
-		"$(jr '"\(.guid_cap) \(.state)"')"
+		"$(ibt_jr '"\(.guid_cap) \(.state)"')"
 	if [ "$cap" -gt 1 ]; then
-		ibt_expect "  restore verified" verified "$(jr .restore)"
+		ibt_expect "  restore verified" verified "$(ibt_jr .restore)"
 	else
-		ibt_match "  restore verified (or nothing changed)" '^(verified|none)$' "$(jr .restore)"
+		ibt_match "  restore verified (or nothing changed)" '^(verified|none)$' "$(ibt_jr .restore)"
 	fi
 	ibt_expect "  GUID table identical before and after (raw SMPs)" "$before" \
 		"$(table "$path" "$cap")"
@@ -138,26 +135,26 @@ for cap in 1 8 32 255; do
 	set_g A port 1 guid-cap "$cap"
 	pass "local A/1, GUIDCap $cap" 0 "$cap" -d "$A" -p 1
 	ibt_expect "  DUT addressed locally, a CA" "local ca $A 1" \
-		"$(jr '"\(.addressing) \(.dut_node_type) \(.dev) \(.port)"')"
+		"$(ibt_jr '"\(.addressing) \(.dut_node_type) \(.dev) \(.port)"')"
 done
-job_pass=$(jr .job)
+job_pass=$(ibt_jr .job)
 
 set_g B port 1 guid-cap 8
 pass "B by directed route A-S1-S2-B (--dr 1,2,2)" 0,1,2,2 8 -d "$A" --dr 1,2,2
 ibt_expect "  addressed by DR 1,2,2; B's PortGUID and LID" "dr [1,2,2] $(num "$GB") $LB" \
-	"$(jr '"\(.addressing) \(.dr_path | tojson)"') $(num "$(jr .dut_port_guid)") $(jr .dut_lid)"
+	"$(ibt_jr '"\(.addressing) \(.dr_path | tojson)"') $(num "$(ibt_jr .dut_port_guid)") $(ibt_jr .dut_lid)"
 pass "B by LID $LB (--lid)" 0,1,2,2 8 -d "$A" --lid "$LB"
-ibt_expect "  addressed by LID" "lid $LB" "$(jr '"\(.addressing) \(.lid)"')"
+ibt_expect "  addressed by LID" "lid $LB" "$(ibt_jr '"\(.addressing) \(.lid)"')"
 
 set_g S2 port 0 guid-cap 8
 pass "switch S2 port 0 (--dr 1,2)" 0,1,2 8 -d "$A" --dr 1,2
-ibt_expect "  a switch, port 0" "switch 0" "$(jr '"\(.dut_node_type) \(.dut_port)"')"
+ibt_expect "  a switch, port 0" "switch 0" "$(ibt_jr '"\(.dut_node_type) \(.dut_port)"')"
 
 before=$(table 0,1,2 8)
 run -d "$A" --dr 1,2 --dut-port 2
 ibt_expect "switch S2 external port 2: not applicable, exit 16" "not_applicable 16" \
-	"$(jr .verdict) $rc"
-ibt_match "  with a reason" '.' "$(jr '.reason // empty')"
+	"$(ibt_jr .verdict) $rc"
+ibt_match "  with a reason" '.' "$(ibt_jr '.reason // empty')"
 ibt_expect "  S2's table untouched" "$before" "$(table 0,1,2 8)"
 
 # Text output, and show of a kept job
@@ -190,7 +187,7 @@ quirk()
 
 	before=$(table 0,1,2,2 8)
 	run -d "$A" --dr 1,2,2
-	ibt_expect "$1: verdict fail, exit 15" "fail 15" "$(jr .verdict) $rc"
+	ibt_expect "$1: verdict fail, exit 15" "fail 15" "$(ibt_jr .verdict) $rc"
 	ibt_expect "  $3 failed" fail "$(assert_of "$3")"
 	ibt_match "  stderr says the DUT failed" '^Error: job [0-9]+: the DUT failed guidinfo' "$err"
 	ibt_expect "  GUID table identical before and after" "$before" "$(table 0,1,2,2 8)"
@@ -231,7 +228,7 @@ wait_finished()
 	for _ in $(seq 600); do
 		js=$("$IBTRACECTL" -j test show "$1" 2>/dev/null)
 		rc=$?
-		[ "$(jr .state)" = finished ] && return 0
+		[ "$(ibt_jr .state)" = finished ] && return 0
 		sleep 0.2
 	done
 	return 1
@@ -243,11 +240,11 @@ job=$("$IBTRACECTL" -j -d "$A" test run guidinfo --dr 1,2,2 --detach | jq -r .jo
 ibt_match "--detach: prints the job number at once" '^[1-9][0-9]*$' "$job"
 sleep 2
 js=$("$IBTRACECTL" -j test show "$job")
-ibt_expect "  the job is still running (slow link)" running "$(jr .state)"
+ibt_expect "  the job is still running (slow link)" running "$(ibt_jr .state)"
 ibt_check "test cancel $job" "$IBTRACECTL" test cancel "$job"
 wait_finished "$job"
 ibt_expect "  the job finishes: verdict error, reason cancelled, restore verified; show exits 17" \
-	"error cancelled verified 17" "$(jr '"\(.verdict) \(.reason) \(.restore)"') $rc"
+	"error cancelled verified 17" "$(ibt_jr '"\(.verdict) \(.reason) \(.restore)"') $rc"
 
 "$IBTRACECTL" -j -d "$A" test run guidinfo --dr 1,2,2 > "$TMP/int.json" 2>"$TMP/int.err" &
 pid=$!
@@ -267,7 +264,7 @@ ibt_expect "SIGINT mid-run: exit 13 once the kernel restored the DUT" 13 "$?"
 js=$(cat "$TMP/int.json")
 ibt_expect "  JSON: cancelled, verdict error (cancelled), restore verified" \
 	"true error cancelled verified" \
-	"$(jr '"\(.cancelled) \(.verdict) \(.reason) \(.restore)"')"
+	"$(ibt_jr '"\(.cancelled) \(.verdict) \(.reason) \(.restore)"')"
 ibt_match "  one sentence on stderr" "^Error: job [0-9]+ cancelled; restore verified$" \
 	"$(grep '^Error' "$TMP/int.err")"
 
@@ -291,7 +288,7 @@ for j in $jobs; do
 		bad=$((bad + 1))
 		continue
 	fi
-	case $(jr .restore) in
+	case $(ibt_jr .restore) in
 	verified) verified=$((verified + 1)) ;;
 	none) ;;
 	*) bad=$((bad + 1)) ;;
@@ -318,8 +315,8 @@ ibt_check "reload ibtrace" ibt_modprobe_ibtrace
 if modprobe rdma_rxe 2>/dev/null && ibt_rxe_add rxe0 >/dev/null 2>&1; then
 	run -d rxe0
 	ibt_expect "RoCE port rxe0: not applicable, exit 16" "not_applicable 16" \
-		"$(jr .verdict) $rc"
-	ibt_match "  with a reason" '.' "$(jr '.reason // empty')"
+		"$(ibt_jr .verdict) $rc"
+	ibt_match "  with a reason" '.' "$(ibt_jr '.reason // empty')"
 	ibt_rxe_del rxe0
 else
 	ibt_skip_one "RoCE port: not applicable" "no rdma_rxe"
@@ -327,8 +324,7 @@ fi
 
 # Bad requests --------------------------------------------------------------------
 
-out=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
-	"$IBTRACECTL" -d "$A" test run guidinfo 2>&1)
+out=$(ibt_unpriv -d "$A" test run guidinfo 2>&1)
 ibt_expect "unprivileged run: exit 5" 5 "$?"
 out=$("$IBTRACECTL" -d "$A" test run nosuch 2>&1)
 ibt_expect "unknown test: exit 2" 2 "$?"

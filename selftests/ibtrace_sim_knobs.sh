@@ -334,8 +334,7 @@ set_k S1 port 2 link sideways
 ibt_expect "link sideways: exit 2" 2 "$rc"
 set_k S1
 ibt_expect "nothing to set: exit 2" 2 "$rc"
-out=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
-	"$IBTRACECTL" sim set k S1 port 2 drop 50 2>&1)
+out=$(ibt_unpriv sim set k S1 port 2 drop 50 2>&1)
 ibt_expect "unprivileged sim set: exit 5" 5 "$?"
 ibt_expect "  nothing changed" null "$(port_js S1 2 | jq -r .drop_ppm)"
 

@@ -224,8 +224,7 @@ id=$(jq -r .id <<< "$js")
 ibt_match "  text monitor: one line per hop, then the end" \
 	"^trace $id $H1/1 hop 0 ca \"Hca1\".*trace $id $H1/1 hop 3 in 1 ca \"Hca4\".*agent verified.*trace $id $H1/1 end lid $L4: ok, 3 hops, [0-9]+ smps, [0-9]+ vendor mads, [0-9.]+ ms \$" \
 	"$(tr '\n' ' ' < "$TMP/mon.txt")"
-out=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
-	"$IBTRACECTL" trace monitor -c 1 2>&1)
+out=$(ibt_unpriv trace monitor -c 1 2>&1)
 rc=$?
 ibt_expect "trace monitor, unprivileged: exit 5" 5 "$rc"
 ibt_match "  one sentence naming CAP_NET_ADMIN" \
@@ -289,8 +288,7 @@ echo "# Hca1 -> Hca4 (3 hops): ibtracectl trace $(((t1 - t0) / 1000000)) ms," \
 
 # Failures ------------------------------------------------------------------
 
-out=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
-	"$IBTRACECTL" -d "$H1" trace --dlid "$L4" 2>&1)
+out=$(ibt_unpriv -d "$H1" trace --dlid "$L4" 2>&1)
 ibt_expect "unprivileged user: exit 5 (EPERM)" "5" "$?"
 
 out=$("$IBTRACECTL" -j -d "$H1" trace --dlid 200 2>"$TMP/err")

@@ -23,26 +23,10 @@ ibt_require_file "$IBTRACECTL" "$IBT_NLRAW"
 ibt_require_cmd jq rdma setpriv ip python3
 ibt_tmpdir
 
-ibt_check "ibtrace loads" ibt_modprobe_ibtrace
-ibt_rxe_add rxe0 >/dev/null 2>&1 ||
-	ibt_check "rxe0 present" test -d /sys/class/infiniband/rxe0
+ibt_load_rxe0
 
 # txn ARGS...: run the test to its end; $js the JSON, $rc the status.
 txn() { js=$("$IBTRACECTL" -j -d rxe0 test run txn "$@" 2>"$TMP/err"); rc=$?; }
-jr() { jq -r "$1" <<< "$js" 2>/dev/null; }
-srv() { js=$("$IBTRACECTL" -j server "$@" 2>"$TMP/srv.err"); rc=$?; }
-unpriv() { setpriv --reuid=65534 --regid=65534 --clear-groups "$IBTRACECTL" "$@"; }
-res_counts() { rdma resource show rxe0 2>/dev/null | sed 's/^[0-9]*: rxe0: //'; }
-back_to() { [ "$(res_counts)" = "$1" ]; }
-uapi() { awk -v n="$1" '/^enum ibtrace_(cmd|attr) \{/ { f = 1; v = 0; next }
-	f && /^\}/ { f = 0 } f && $1 == n "," { print v } f && /^\t[A-Z_]+,$/ { v++ }' \
-	"$IBT_ROOT/uapi/linux/ibtrace.h"; }
-# state FILTER: of job $job; finished SECS: wait until it finished.
-state() { "$IBTRACECTL" -j test show "$job" 2>/dev/null | jq -r "$1"; }
-finished() { ibt_wait_for "$1" bash -c "[ \"\$('$IBTRACECTL' -j test show $job | jq -r .state)\" = finished ]"; }
-# srv_conns N: this host's server holds N connections.
-srv_conns() { [ "$("$IBTRACECTL" -j server show 2>/dev/null | jq -r .conns)" = "$1" ]; }
-rc_qps() { rdma resource show qp link rxe0/1 2>/dev/null | grep -c 'type RC'; }
 
 # passed WHAT EPS ITERS OPS SERVER_OPS BYTES: $js is a pass of EPS
 # endpoints, each with ITERS iterations, OPS operations (SERVER_OPS the
@@ -51,26 +35,26 @@ passed()
 {
 	local what=$1 eps=$2 iters=$3 ops=$4 sops=$5 bytes=$6
 
-	ibt_expect "$what: exit 0, verdict pass" "0 pass" "$rc $(jr .verdict)"
-	[ "$rc" = 0 ] || echo "# reason: $(jr .reason) $(head -c 300 "$TMP/err")"
-	ibt_expect "  $eps endpoints reported" "$eps" "$(jr '.endpoint_results | length')"
+	ibt_expect "$what: exit 0, verdict pass" "0 pass" "$rc $(ibt_jr .verdict)"
+	[ "$rc" = 0 ] || echo "# reason: $(ibt_jr .reason) $(head -c 300 "$TMP/err")"
+	ibt_expect "  $eps endpoints reported" "$eps" "$(ibt_jr '.endpoint_results | length')"
 	ibt_expect "  each: $iters iterations, $ops operations ($sops the server's), $bytes bytes, 0 errors, 0 mismatches" \
-		"$eps" "$(jr "[.endpoint_results[] | select(.iterations == $iters and
+		"$eps" "$(ibt_jr "[.endpoint_results[] | select(.iterations == $iters and
 			.ops == $ops and .server_ops == $sops and .bytes == $bytes and
 			.errors == 0 and (.mismatches // 0) == 0)] | length")"
 	ibt_expect "  each: the server answered, version 1" "$eps" \
-		"$(jr '[.endpoint_results[] | select(.server_version == 1)] | length')"
+		"$(ibt_jr '[.endpoint_results[] | select(.server_version == 1)] | length')"
 	ibt_expect "  each: a time" "$eps" \
-		"$(jr '[.endpoint_results[] | select(.elapsed_ns > 0)] | length')"
-	echo "# $what: $(jr '.totals // .endpoint_results[0] | "\(.mb_per_s) MB/s"')"
+		"$(ibt_jr '[.endpoint_results[] | select(.elapsed_ns > 0)] | length')"
+	echo "# $what: $(ibt_jr '.totals // .endpoint_results[0] | "\(.mb_per_s) MB/s"')"
 }
 
 js=$("$IBTRACECTL" -j test list)
 ibt_expect "test list: txn, after dapltest -T T" "dapltest -T T" \
 	"$(jq -r '.[] | select(.name == "txn") | .seed' <<< "$js")"
 
-self_gid=$(ip -6 -o addr show dev "$IBT_NETDEV" scope link | awk '{ print $4 }' | cut -d/ -f1 | head -n 1)
-base=$(res_counts)
+self_gid=$(ibt_self_gid)
+base=$(ibt_res_counts)
 echo "# rxe0 holds: $base"
 
 # Against a server that is not started ------------------------------------
@@ -78,24 +62,24 @@ echo "# rxe0 holds: $base"
 txn --peer "$self_gid" --iterations 10 client SR 64 server SR 64
 ibt_expect "no server started: exit 17 (error)" 17 "$rc"
 ibt_match "  the reason says the server is not started" \
-	"no ibtrace server at .*connection refused \(is its server started" "$(jr .reason)"
+	"no ibtrace server at .*connection refused \(is its server started" "$(ibt_jr .reason)"
 
 # Against this host's own server ------------------------------------------
 
-srv start
-base_srv=$(res_counts)
+ibt_srv start
+base_srv=$(ibt_res_counts)
 
 txn --peer "$self_gid" --iterations 100 client SR 256 server SR 256
 passed "client SR 256, server SR 256, 100 iterations" 1 100 200 100 51200
 ibt_expect "  the arguments reported" "1 1 100 false" \
-	"$(jr '"\(.threads) \(.endpoints) \(.iterations) \(.validate)"')"
+	"$(ibt_jr '"\(.threads) \(.endpoints) \(.iterations) \(.validate)"')"
 ibt_expect "  the operations reported" "client SR 256 1,server SR 256 1" \
-	"$(jr '[.ops[] | "\(.who) \(.type) \(.seg_size) \(.segs)"] | join(",")')"
+	"$(ibt_jr '[.ops[] | "\(.who) \(.type) \(.seg_size) \(.segs)"] | join(",")')"
 ibt_expect "  assertions: T#01 pass, T#02 not applicable (no validation)" \
-	"pass not_applicable" "$(jr '[.assertions[] | .result] | join(" ")')"
+	"pass not_applicable" "$(ibt_jr '[.assertions[] | .result] | join(" ")')"
 
 txn --peer "$self_gid" client SR 64 server SR 64
-ibt_expect "default iterations: 1000" "0 1000" "$rc $(jr '.endpoint_results[0].iterations')"
+ibt_expect "default iterations: 1000" "0 1000" "$rc $(ibt_jr '.endpoint_results[0].iterations')"
 
 # Every kind of operation, each side, segments; validated.
 seq=(client SR 1024 server RW 4096 2 client RR 512 server RR 333 client RW 777 3 server SR 100 4)
@@ -103,13 +87,13 @@ txn --peer "$self_gid" --iterations 50 --validate "${seq[@]}"
 passed "validated: every kind, both sides, segments" 1 50 300 150 \
 	$(( 50 * (1024 + 8192 + 512 + 333 + 2331 + 400) ))
 ibt_expect "  validation's three SENDs appended: client, server, client" \
-	"client server client" "$(jr '[.ops[] | select(.appended) | .who] | join(" ")')"
+	"client server client" "$(ibt_jr '[.ops[] | select(.appended) | .who] | join(" ")')"
 ibt_expect "  assertions: both pass" "pass pass" \
-	"$(jr '[.assertions[] | .result] | join(" ")')"
+	"$(ibt_jr '[.assertions[] | .result] | join(" ")')"
 
 txn --peer "$self_gid" --iterations 200 --validate client SR 256 reap server SR 4096 reap client RW 64
 passed "validated, SENDs reaped with the next receive" 1 200 600 200 $(( 200 * (256 + 4096 + 64) ))
-ibt_expect "  reap reported" "true true false" "$(jr '[.ops[0:3][] | .reap] | join(" ")')"
+ibt_expect "  reap reported" "true true false" "$(ibt_jr '[.ops[0:3][] | .reap] | join(" ")')"
 
 # (rxe registers at most 512 pages, 2 MiB, in one region)
 txn --peer "$self_gid" --iterations 20 --validate client RW 1048576 server RR 524288
@@ -117,13 +101,13 @@ passed "validated, 1 MiB RDMA WRITE, 512 KiB READ" 1 20 40 20 $(( 20 * (1048576 
 
 txn --peer "$self_gid" --iterations 100 --poll event --validate client SR 256 server RR 1024
 passed "validated, event polling" 1 100 200 100 $(( 100 * (256 + 1024) ))
-ibt_expect "  poll reported" event "$(jr .poll)"
+ibt_expect "  poll reported" event "$(ibt_jr .poll)"
 
 txn --peer "$self_gid" --iterations 30 --threads 2 --endpoints 3 --validate \
 	client SR 512 server RW 2048 server SR 128
 passed "2 threads x 3 endpoints, validated" 6 30 90 60 $(( 30 * (512 + 2048 + 128) ))
 ibt_expect "  every thread and endpoint once" "0:0 0:1 0:2 1:0 1:1 1:2" \
-	"$(jr '[.endpoint_results[] | "\(.thread):\(.endpoint)"] | sort | join(" ")')"
+	"$(ibt_jr '[.endpoint_results[] | "\(.thread):\(.endpoint)"] | sort | join(" ")')"
 
 out=$("$IBTRACECTL" -d rxe0 test run txn --peer "$self_gid" --iterations 10 --validate client SR 256 server RW 512 2)
 ibt_expect "text: exit 0" 0 "$?"
@@ -131,30 +115,30 @@ ibt_match "  the arguments line" "1 thread x 1 endpoint, 10 iterations, validate
 ibt_match "  an operation's line" "op 1 +server RW 512 B x 2 segments" "$out"
 ibt_match "  the endpoint's line" "thread 0 endpoint 0: iterations 10 +operations 20 \(server 10\) +errors 0" "$out"
 
-srv show
+ibt_srv show
 ibt_expect "server show: 13 txn connections accepted, none held now" "13 0" \
-	"$(jr '"\(.stats.accepted) \(.conns)"')"
+	"$(ibt_jr '"\(.stats.accepted) \(.conns)"')"
 ibt_check "rdma resource: nothing of the runs left on either side" \
-	ibt_wait_for 15 back_to "$base_srv"
+	ibt_wait_for 15 ibt_res_back_to "$base_srv"
 
 # The negative control ------------------------------------------------------
 
 txn --peer "$self_gid" --iterations 20 --validate --corrupt 17 client SR 256 server RW 4096
 ibt_expect "--corrupt 17 (server RW): exit 15 (fail)" 15 "$rc"
 ibt_expect "  T#01 passes, T#02 fails" "pass fail" \
-	"$(jr '[.assertions[] | .result] | join(" ")')"
+	"$(ibt_jr '[.assertions[] | .result] | join(" ")')"
 ibt_expect "  the first mismatch: iteration 0, op 1, offset 17, the byte flipped" \
-	"0 1 17 true" "$(jr '.endpoint_results[0].mismatch |
+	"0 1 17 true" "$(ibt_jr '.endpoint_results[0].mismatch |
 		"\(.iteration) \(.op) \(.offset) \(((.expected | tonumber) + (.observed | tonumber)) == 255)"')"
 ibt_expect "  exactly one byte differs (iteration 1 is clean again)" 1 \
-	"$(jr '.endpoint_results[0].mismatches')"
+	"$(ibt_jr '.endpoint_results[0].mismatches')"
 ibt_match "  the reason names it" \
 	"byte 17 of op 1 in iteration 0 was 0x[0-9a-f]{2}, expected 0x[0-9a-f]{2} \(1 byte differs\)" \
-	"$(jr .reason)"
+	"$(ibt_jr .reason)"
 
 txn --peer "$self_gid" --iterations 5 --validate --corrupt 99 client SR 64 client RR 100 server SR 64
 ibt_expect "--corrupt 99 (a client RR of the server's buffer): exit 15, op 1 offset 99" \
-	"15 1 99" "$rc $(jr '.endpoint_results[0].mismatch | "\(.op) \(.offset)"')"
+	"15 1 99" "$rc $(ibt_jr '.endpoint_results[0].mismatch | "\(.op) \(.offset)"')"
 
 # Bad requests ----------------------------------------------------------------
 
@@ -178,28 +162,20 @@ out=$("$IBTRACECTL" -d rxe0 test run txn --peer "$self_gid" client SR 64 client 
 ibt_expect "no SEND from the server, no validation: refused by the kernel, exit 1" 1 "$?"
 ibt_match "  said" "without validation the sequence needs a SEND \(SR\) each way" "$out"
 
-run=$(uapi IBTRACE_CMD_TEST_RUN)
-name=$(uapi IBTRACE_A_TEST_NAME)
-dev=$(uapi IBTRACE_A_DEV_NAME)
-for bad in "IBTRACE_A_TEST_TXN_THREADS=u32:0" "IBTRACE_A_TEST_TXN_ENDPOINTS=u32:17" \
-	"IBTRACE_A_TEST_TXN_CORRUPT=u32:4194304"; do
-	a=$(uapi "${bad%%=*}")
-	out=$("$IBT_NLRAW" "$run" "$dev=str:rxe0" "$name=str:txn" "$a=${bad#*=}" 2>&1)
-	ibt_match "raw ${bad%%=*} ${bad#*=}: refused, naming the attribute" \
-		"^bad_attr_type=$a\$" "$out"
-done
+ibt_test_bad_attrs txn "IBTRACE_A_TEST_TXN_THREADS=u32:0" "IBTRACE_A_TEST_TXN_ENDPOINTS=u32:17" \
+	"IBTRACE_A_TEST_TXN_CORRUPT=u32:4194304"
 # An operation's nest (NLA_F_NESTED set): WHO 7 (u8, padded); the
 # results-only APPENDED flag.
-op=$(( $(uapi IBTRACE_A_TEST_TXN_OP) | 0x8000 ))
-out=$("$IBT_NLRAW" "$run" "$dev=str:rxe0" "$name=str:txn" "$op=hex:0500010007000000" 2>&1)
+op=$(( $(ibt_uapi IBTRACE_A_TEST_TXN_OP) | 0x8000 ))
+out=$(ibt_test_run_raw txn "$op=hex:0500010007000000")
 ibt_match "raw operation of side 7: refused, naming its WHO (1)" "^bad_attr_type=1\$" "$out"
-out=$("$IBT_NLRAW" "$run" "$dev=str:rxe0" "$name=str:txn" "$op=hex:04000600" 2>&1)
+out=$(ibt_test_run_raw txn "$op=hex:04000600")
 ibt_match "raw operation carrying APPENDED (results only): refused, naming it (6)" \
 	"^bad_attr_type=6\$" "$out"
-out=$("$IBT_NLRAW" "$run" "$dev=str:rxe0" "$name=str:txn" 2>&1)
+out=$(ibt_test_run_raw txn)
 ibt_match "raw txn without a peer: refused" "^msg=the transaction test needs the GID of a peer" "$out"
 
-out=$(unpriv -d rxe0 test run txn --peer "$self_gid" client SR server SR 2>&1)
+out=$(ibt_unpriv -d rxe0 test run txn --peer "$self_gid" client SR server SR 2>&1)
 ibt_expect "unprivileged: exit 5" 5 "$?"
 
 # A quit while a transaction runs: the run completes, then the server stops.
@@ -209,77 +185,65 @@ ibt_expect "unprivileged: exit 5" 5 "$?"
 job=$("$IBTRACECTL" -j -d rxe0 test run txn --peer "$self_gid" --iterations 10000 \
 	--validate --detach client SR 64 server RW 256 | jq -r .job)
 ibt_check "server quit while a transaction runs: the server holds its connection" \
-	ibt_wait_for 20 srv_conns 1
+	ibt_wait_for 20 ibt_srv_conns 1
 qjs=$("$IBTRACECTL" -j -d rxe0 server quit --peer "$self_gid" 2>&1)
 ibt_expect "  the quit passes" pass "$(jq -r .verdict <<< "$qjs")"
 echo "# the quit: $(jq -r '.quit | "\(.running) running, stopped after \(.stopped_ns / 1000000) ms"' <<< "$qjs")"
-ibt_check "  the transaction finishes" finished 120
+ibt_check "  the transaction finishes" ibt_wait_for 120 ibt_test_finished
 js=$("$IBTRACECTL" -j test show "$job")
 ibt_expect "  it completed first: pass, 10000 iterations" "finished pass 10000" \
-	"$(jr '"\(.state) \(.verdict) \(.endpoint_results[0].iterations)"')"
-srv show
-ibt_expect "  the server stopped" false "$(jr .running)"
+	"$(ibt_jr '"\(.state) \(.verdict) \(.endpoint_results[0].iterations)"')"
+ibt_srv show
+ibt_expect "  the server stopped" false "$(ibt_jr .running)"
 
 # Ended in mid-run ------------------------------------------------------------
 
 # start_long: a validated run of 1,000,000 iterations (minutes; it asks
 # for the longest hold, which the server takes with --max-hold 600000).
-srv stop
-srv start --max-hold 600000
+ibt_srv stop
+ibt_srv start --max-hold 600000
 start_long()
 {
 	job=$("$IBTRACECTL" -j -d rxe0 test run txn --peer "$self_gid" \
 		--iterations 1000000 --validate --detach client SR 64 server RW 256 | jq -r .job)
-	ibt_wait_for 20 bash -c "[ \"\$(rdma resource show qp link rxe0/1 | grep -c 'type RC')\" -ge 2 ]"
+	ibt_wait_for 20 ibt_rc_qps_at_least 2
 	sleep 1
 }
 
 start_long
-ibt_expect "a long run is running" running "$(state .state)"
-srv show
+ibt_expect "a long run is running" running "$(ibt_test_state .state)"
+ibt_srv show
 ibt_expect "  server show: the txn client, its endpoint, iterations asked and walked" \
 	"txn 0 0 1000000 true" \
-	"$(jr '.clients[0] | "\(.service) \(.txn_thread) \(.txn_endpoint) \(.txn_iterations) \(.txn_iteration > 0)"')"
-t0=$(date +%s%N)
-ibt_check "  cancelled" "$IBTRACECTL" test cancel "$job"
-ibt_check "  it finishes" finished 30
-echo "# cancel to finished: $((($(date +%s%N) - t0) / 1000000)) ms"
-ibt_expect "  verdict error, reason cancelled" "error cancelled" \
-	"$(state '"\(.verdict) \(.reason)"' | sed 's/ (.*//')"
-ibt_check "  the server let its connection go" ibt_wait_for 15 \
-	bash -c "[ \"\$('$IBTRACECTL' -j server show | jq .conns)\" = 0 ]"
-ibt_check "  rdma resource: nothing left" ibt_wait_for 15 back_to "$base_srv"
+	"$(ibt_jr '.clients[0] | "\(.service) \(.txn_thread) \(.txn_endpoint) \(.txn_iterations) \(.txn_iteration > 0)"')"
+ibt_test_cancel_served "$base_srv"
 
 start_long
 ibt_check "server stopped in mid-run" "$IBTRACECTL" server stop
-ibt_check "  the run finishes" finished 90
+ibt_check "  the run finishes" ibt_wait_for 90 ibt_test_finished
 ibt_expect "  verdict fail: T#01" "fail fail" \
-	"$(state '"\(.verdict) \(.assertions[0].result)"')"
+	"$(ibt_test_state '"\(.verdict) \(.assertions[0].result)"')"
 ibt_match "  the reason says the server went away" \
-	"server at .* went away during the sequence|completed in error" "$(state .reason)"
-ibt_check "  rdma resource: nothing of the run left" ibt_wait_for 10 \
-	bash -c "[ \"\$(rdma resource show qp link rxe0/1 | grep -c 'type RC')\" = 0 ]"
-srv start --max-hold 600000
+	"server at .* went away during the sequence|completed in error" "$(ibt_test_state .reason)"
+ibt_check "  rdma resource: nothing of the run left" ibt_wait_for 10 ibt_rc_qps_none
+ibt_srv start --max-hold 600000
 
 start_long
 t0=$(date +%s%N)
 ibt_check "rmmod ibtrace in mid-run" rmmod ibtrace
 echo "# rmmod took $((($(date +%s%N) - t0) / 1000000)) ms"
-ibt_expect "  rdma resource: no QP of ours left" 0 "$(rc_qps)"
+ibt_expect "  rdma resource: no QP of ours left" 0 "$(ibt_rc_qps)"
 ibt_check "ibtrace loads again" ibt_modprobe_ibtrace
-srv start
+ibt_srv start
 
 # Against the peer VM's server ------------------------------------------------
 
-if [ -z "${VMRUN_PEER_MAC:-}" ] || ! ibt_wait_peer; then
-	ibt_skip_one "peer mode" "no peer host (run under vm-run --vms 2 with selftests/peer.sh)"
-	srv stop
+if ! ibt_peer_mode "the peer VM's ibtrace server"; then
+	ibt_srv stop
 	ibt_rxe_del rxe0
 	ibt_done
 fi
 
-echo "# peer mode: the peer VM's ibtrace server"
-peer=$(ibt_ll_gid_of_mac "$VMRUN_PEER_MAC")
 txn --peer "$peer" --iterations 100 client SR 256 server SR 256
 passed "peer: client SR 256, server SR 256" 1 100 200 100 51200
 txn --peer "$peer" --iterations 50 --validate "${seq[@]}"
@@ -289,9 +253,9 @@ txn --peer "$peer" --iterations 20 --threads 2 --endpoints 2 --validate client S
 passed "peer: 2 threads x 2 endpoints, validated" 4 20 60 20 $(( 20 * (4096 + 65536 + 8192) ))
 txn --peer "$peer" --iterations 10 --validate --corrupt 4095 server SR 4096 client SR 64
 ibt_expect "peer: --corrupt 4095 of a server SR: exit 15, op 0 offset 4095" \
-	"15 0 4095" "$rc $(jr '.endpoint_results[0].mismatch | "\(.op) \(.offset)"')"
-ibt_expect "peer: no QP left here" 0 "$(rc_qps)"
+	"15 0 4095" "$rc $(ibt_jr '.endpoint_results[0].mismatch | "\(.op) \(.offset)"')"
+ibt_expect "peer: no QP left here" 0 "$(ibt_rc_qps)"
 
-srv stop
+ibt_srv stop
 ibt_rxe_del rxe0
 ibt_done

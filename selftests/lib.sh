@@ -4,7 +4,8 @@
 # Shared helpers of the ibtrace selftests: KTAP subtest output, the
 # kernel-log gate, prerequisites, a scratch directory with its cleanup,
 # loading the modules, ibtrace_sim fabrics (the topologies several tests
-# share are in topo/), OpenSM, rxe devices and trace paths.
+# share are in topo/), OpenSM, the peer VM, rxe devices, test runs and the
+# ibtrace server, and trace paths.
 #
 # A test script sources this file, calls its checks, and ends with
 # ibt_done, which prints the plan and exits 0 (all passed), 1 (a check
@@ -18,6 +19,7 @@ IBT_ROOT=${IBTRACE_ROOT:-$(cd "$IBT_DIR/.." && pwd)}
 IBTRACECTL=${IBTRACECTL:-$IBT_ROOT/tool/ibtracectl}
 IBT_MAD=${IBT_MAD:-$IBT_DIR/ibtrace_mad}
 IBT_NLRAW=${IBT_NLRAW:-$IBT_DIR/ibtrace_nlraw}
+IBT_RNR_CM=${IBT_RNR_CM:-$IBT_DIR/ibtrace_rnr_cm}
 IBT_NETDEV=${IBTRACE_NETDEV:-eth0}
 
 ibt_n=0
@@ -195,6 +197,12 @@ ibt_require_number()
 	case $2 in
 	'' | *[!0-9]*) ibt_skip_all "$1=\"$2\" is not a number" ;;
 	esac
+}
+
+# ibt_unpriv ARGS...: ibtracectl ARGS as user nobody (its exit status)
+ibt_unpriv()
+{
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$IBTRACECTL" "$@"
 }
 
 # Scratch directory and cleanup ----------------------------------------------
@@ -420,6 +428,20 @@ ibt_peer_run()
 	return 124
 }
 
+# ibt_peer_mode WHAT: with a peer VM ready, "# peer mode: WHAT" printed and
+# $peer its link-local GID; else the check "peer mode" skipped and false
+# (the test then cleans up and ends).
+ibt_peer_mode()
+{
+	if [ -z "${VMRUN_PEER_MAC:-}" ] || ! ibt_wait_peer; then
+		ibt_skip_one "peer mode" "no peer host (run under vm-run --vms 2 with selftests/peer.sh)"
+		return 1
+	fi
+	echo "# peer mode: $1"
+	# shellcheck disable=SC2034	# for the caller
+	peer=$(ibt_ll_gid_of_mac "$VMRUN_PEER_MAC")
+}
+
 # rxe -----------------------------------------------------------------------
 
 # ibt_rxe_add NAME: an rxe device on the test NIC, waiting for its GID 0.
@@ -470,6 +492,150 @@ ibt_ll_gid_of_mac()
 	printf 'fe80::%02x%s:%sff:fe%s:%s%s\n' $((0x${m[0]} ^ 2)) "${m[1]}" \
 		"${m[2]}" "${m[3]}" "${m[4]}" "${m[5]}" |
 		sed -E 's/:0+([0-9a-f])/:\1/g'
+}
+
+# ibt_load_rxe0: the check "ibtrace loads", then rxe0 on the test NIC; when
+# it cannot be added (a test before left one), the check "rxe0 present".
+ibt_load_rxe0()
+{
+	ibt_check "ibtrace loads" ibt_modprobe_ibtrace
+	ibt_rxe_add rxe0 >/dev/null 2>&1 ||
+		ibt_check "rxe0 present" test -d /sys/class/infiniband/rxe0
+}
+
+# ibt_self_gid: this host's link-local address on the test NIC, the GID by
+# which its own ibtrace server is reached over rxe0 (rxe loops back).
+ibt_self_gid()
+{
+	ip -6 -o addr show dev "$IBT_NETDEV" scope link | awk '{ print $4 }' |
+		cut -d/ -f1 | head -n 1
+}
+
+# ibt_res_counts: what rxe0's resource tracking holds, by kind (the summary
+# line of "rdma resource show" without its "N: rxe0: ").
+ibt_res_counts()
+{
+	rdma resource show rxe0 2>/dev/null | sed 's/^[0-9]*: rxe0: //'
+}
+
+# ibt_res_back_to COUNTS: rxe0 holds COUNTS (ibt_res_counts) again.
+ibt_res_back_to()
+{
+	[ "$(ibt_res_counts)" = "$1" ]
+}
+
+# ibt_rc_qps: the RC QPs on rxe0 (the module's are kernel QPs of type RC;
+# QP0 and QP1 are not).
+ibt_rc_qps()
+{
+	rdma resource show qp link rxe0/1 2>/dev/null | grep -c 'type RC'
+}
+
+# ibt_rc_qps_at_least N: rxe0 has N RC QPs or more.
+ibt_rc_qps_at_least()
+{
+	[ "$(ibt_rc_qps)" -ge "$1" ]
+}
+
+# ibt_rc_qps_none: rxe0 has no RC QP.
+ibt_rc_qps_none()
+{
+	[ "$(ibt_rc_qps)" = 0 ]
+}
+
+# Test runs and the ibtrace server -------------------------------------------
+
+# ibt_jr FILTER: jq -r FILTER of $js (the caller's: a run's JSON), nothing
+# when $js is not JSON.
+# shellcheck disable=SC2154	# $js is the caller's
+ibt_jr()
+{
+	jq -r "$1" <<< "$js" 2>/dev/null
+}
+
+# ibt_uapi NAME: the value of enumerator NAME of enum ibtrace_cmd or
+# ibtrace_attr in the uAPI header (commands and attributes are numbered by
+# their place, which a merge may change), for ibtrace_nlraw.
+ibt_uapi()
+{
+	awk -v n="$1" '/^enum ibtrace_(cmd|attr) \{/ { f = 1; v = 0; next }
+	f && /^\}/ { f = 0 } f && $1 == n "," { print v } f && /^\t[A-Z_]+,$/ { v++ }' \
+		"$IBT_ROOT/uapi/linux/ibtrace.h"
+}
+
+# ibt_test_run_raw TEST ARG...: ibtrace_nlraw sends a TEST_RUN of TEST on
+# rxe0 with the attributes ARG (NUMBER=TYPE:VALUE) unchecked; its output
+# (the kernel's errname=, bad_attr_type=, msg= lines)
+ibt_test_run_raw()
+{
+	local test=$1
+
+	shift
+	"$IBT_NLRAW" "$(ibt_uapi IBTRACE_CMD_TEST_RUN)" \
+		"$(ibt_uapi IBTRACE_A_DEV_NAME)=str:rxe0" \
+		"$(ibt_uapi IBTRACE_A_TEST_NAME)=str:$test" "$@" 2>&1
+}
+
+# ibt_test_bad_attrs TEST NAME=TYPE:VALUE...: for each, the check that the
+# kernel refuses a TEST_RUN of TEST whose attribute NAME (the uAPI's
+# enumerator) has that value, naming the attribute
+ibt_test_bad_attrs()
+{
+	local test=$1 bad a
+
+	shift
+	for bad; do
+		a=$(ibt_uapi "${bad%%=*}")
+		ibt_match "raw ${bad%%=*} ${bad#*=}: refused, naming the attribute" \
+			"^bad_attr_type=$a\$" "$(ibt_test_run_raw "$test" "$a=${bad#*=}")"
+	done
+}
+
+# A detached test job, $job (the caller's: "test run ... --detach"):
+# ibt_test_state FILTER: jq -r FILTER of its "test show", nothing once gone
+# shellcheck disable=SC2154	# $job is the caller's
+ibt_test_state()
+{
+	"$IBTRACECTL" -j test show "$job" 2>/dev/null | jq -r "$1"
+}
+
+# ibt_test_finished: it has finished (ibt_wait_for SECONDS ibt_test_finished)
+ibt_test_finished()
+{
+	[ "$(ibt_test_state .state)" = finished ]
+}
+
+# ibt_srv ARGS...: ibtracectl -j server ARGS; $js its JSON, $rc its exit
+# status, $TMP/srv.err its stderr.
+ibt_srv()
+{
+	js=$("$IBTRACECTL" -j server "$@" 2>"$TMP/srv.err")
+	# shellcheck disable=SC2034	# for the caller
+	rc=$?
+}
+
+# ibt_srv_conns N: this host's server holds N connections.
+ibt_srv_conns()
+{
+	[ "$("$IBTRACECTL" -j server show 2>/dev/null | jq -r .conns)" = "$1" ]
+}
+
+# ibt_test_cancel_served BASE: the checks of "test cancel" of $job, a run
+# against this host's server: it is cancelled, finishes within 30 s with
+# verdict error, reason cancelled (the time it took printed), the server
+# lets its connection go and rxe0 holds BASE again, each within 15 s.
+ibt_test_cancel_served()
+{
+	local t0
+
+	t0=$(date +%s%N)
+	ibt_check "  cancelled" "$IBTRACECTL" test cancel "$job"
+	ibt_check "  it finishes" ibt_wait_for 30 ibt_test_finished
+	echo "# cancel to finished: $((($(date +%s%N) - t0) / 1000000)) ms"
+	ibt_expect "  verdict error, reason cancelled" "error cancelled" \
+		"$(ibt_test_state '"\(.verdict) \(.reason)"' | sed 's/ (.*//')"
+	ibt_check "  the server let its connection go" ibt_wait_for 15 ibt_srv_conns 0
+	ibt_check "  rdma resource: nothing left" ibt_wait_for 15 ibt_res_back_to "$1"
 }
 
 # Paths of a trace, to compare ibtracectl with ibtracert ----------------------
