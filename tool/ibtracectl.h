@@ -271,6 +271,25 @@ struct ibt_num_opt {
 };
 
 /*
+ * An attribute of a request that an option gives (for ibt_nl_put_opts()):
+ * the attribute, its type, and where the option is in the command's
+ * options: the offset of the value (a uint32_t; none for a flag) and of
+ * the bool set when it is given (a flag's own; IBT_NUM_NO_FLAG: always
+ * put). A table of them, in the order the request carries them.
+ */
+enum ibt_req_type {
+	IBT_REQ_U8,
+	IBT_REQ_U16,
+	IBT_REQ_U32,
+	IBT_REQ_FLAG,
+};
+struct ibt_req_opt {
+	int attr;
+	enum ibt_req_type type;
+	size_t val, has;
+};
+
+/*
  * The options and words of a command, for ibt_args_parse(): its own
  * options (getopt's long ones; a letter as value is also the short
  * option), the callback that takes them, and the positional words it
@@ -418,6 +437,8 @@ int ibt_nl_put_dest(struct nl_msg *msg, const struct ibt_dest *d, int dgid,
 		    int dlid);
 int ibt_nl_put_wait(struct nl_msg *msg, const struct ibt_wait *w, int timeout,
 		    int retries);
+int ibt_nl_put_opts(struct nl_msg *msg, const struct ibt_req_opt *attrs,
+		    size_t n, const void *opts);
 int ibt_nl_run(struct ibt *ctx, struct nl_msg *msg, ibt_nl_cb cb, void *arg);
 /* a callback of ibt_nl_run_parsed(): @tb, the top level of @nlh */
 typedef int (*ibt_nl_tb_cb)(struct ibt *ctx, struct nlmsghdr *nlh,

@@ -139,22 +139,25 @@ static int perf_check(const void *args)
 	return 0;
 }
 
+/* The request's attributes of the options given, then the peer's. */
+static const struct ibt_req_opt perf_req[] = {
+	{ IBTRACE_A_TEST_PERF_OP, IBT_REQ_U8, PERF_ARG(op), PERF_ARG(has_op) },
+	{ IBTRACE_A_TEST_PERF_SEG_SIZE, IBT_REQ_U32, PERF_ARG(seg_size),
+	  PERF_ARG(has_seg_size) },
+	{ IBTRACE_A_TEST_PERF_SEGS, IBT_REQ_U32, PERF_ARG(segs), PERF_ARG(has_segs) },
+	{ IBTRACE_A_TEST_PERF_PIPELINE, IBT_REQ_U32, PERF_ARG(pipeline),
+	  PERF_ARG(has_pipeline) },
+	{ IBTRACE_A_TEST_ITERATIONS, IBT_REQ_U32, PERF_ARG(iterations),
+	  PERF_ARG(has_iterations) },
+	{ IBTRACE_A_TEST_POLL, IBT_REQ_U8, PERF_ARG(poll), PERF_ARG(has_poll) },
+};
+
 static int perf_request(struct nl_msg *msg, const void *args)
 {
 	const struct perf_args *t = args;
 
-	if ((t->has_op && nla_put_u8(msg, IBTRACE_A_TEST_PERF_OP, t->op) < 0) ||
-	    (t->has_seg_size &&
-	     nla_put_u32(msg, IBTRACE_A_TEST_PERF_SEG_SIZE, t->seg_size) < 0) ||
-	    (t->has_segs && nla_put_u32(msg, IBTRACE_A_TEST_PERF_SEGS, t->segs) < 0) ||
-	    (t->has_pipeline &&
-	     nla_put_u32(msg, IBTRACE_A_TEST_PERF_PIPELINE, t->pipeline) < 0) ||
-	    (t->has_iterations &&
-	     nla_put_u32(msg, IBTRACE_A_TEST_ITERATIONS, t->iterations) < 0) ||
-	    (t->has_poll && nla_put_u8(msg, IBTRACE_A_TEST_POLL, t->poll) < 0) ||
-	    test_peer_request(msg, &t->peer) < 0)
-		return -1;
-	return 0;
+	return ibt_nl_put_opts(msg, perf_req, IBT_ARRAY_SIZE(perf_req), t) ?:
+	       test_peer_request(msg, &t->peer);
 }
 
 /* Decoding */

@@ -112,24 +112,30 @@ static int rnr_check(const void *args)
 	return 0;
 }
 
+/* The request's attributes of the options given: these, the peer's, then --deadline. */
+static const struct ibt_req_opt rnr_req[] = {
+	{ IBTRACE_A_TEST_RNR_ALL, IBT_REQ_FLAG, 0, RNR_ARG(timer_all) },
+	{ IBTRACE_A_TEST_RNR_TIMER, IBT_REQ_U8, RNR_ARG(timer), RNR_ARG(has_timer) },
+	{ IBTRACE_A_TEST_RNR_RETRY, IBT_REQ_U8, RNR_ARG(rnr_retry),
+	  RNR_ARG(has_rnr_retry) },
+	{ IBTRACE_A_TEST_SIZE, IBT_REQ_U32, RNR_ARG(size), RNR_ARG(has_size) },
+	{ IBTRACE_A_TEST_ITERATIONS, IBT_REQ_U32, RNR_ARG(iterations),
+	  RNR_ARG(has_iterations) },
+	{ IBTRACE_A_TEST_POLL, IBT_REQ_U8, RNR_ARG(poll), RNR_ARG(has_poll) },
+	{ IBTRACE_A_TEST_RNR_RECV_POSTED, IBT_REQ_FLAG, 0, RNR_ARG(recv_posted) },
+};
+static const struct ibt_req_opt rnr_req_deadline = {
+	IBTRACE_A_TEST_DEADLINE_MS, IBT_REQ_U32, RNR_ARG(deadline_ms),
+	RNR_ARG(has_deadline)
+};
+
 static int rnr_request(struct nl_msg *msg, const void *args)
 {
 	const struct rnr_args *t = args;
 
-	if ((t->timer_all && nla_put_flag(msg, IBTRACE_A_TEST_RNR_ALL) < 0) ||
-	    (t->has_timer && nla_put_u8(msg, IBTRACE_A_TEST_RNR_TIMER, t->timer) < 0) ||
-	    (t->has_rnr_retry &&
-	     nla_put_u8(msg, IBTRACE_A_TEST_RNR_RETRY, t->rnr_retry) < 0) ||
-	    (t->has_size && nla_put_u32(msg, IBTRACE_A_TEST_SIZE, t->size) < 0) ||
-	    (t->has_iterations &&
-	     nla_put_u32(msg, IBTRACE_A_TEST_ITERATIONS, t->iterations) < 0) ||
-	    (t->has_poll && nla_put_u8(msg, IBTRACE_A_TEST_POLL, t->poll) < 0) ||
-	    (t->recv_posted && nla_put_flag(msg, IBTRACE_A_TEST_RNR_RECV_POSTED) < 0) ||
-	    test_peer_request(msg, &t->peer) < 0 ||
-	    (t->has_deadline &&
-	     nla_put_u32(msg, IBTRACE_A_TEST_DEADLINE_MS, t->deadline_ms) < 0))
-		return -1;
-	return 0;
+	return ibt_nl_put_opts(msg, rnr_req, IBT_ARRAY_SIZE(rnr_req), t) ?:
+	       test_peer_request(msg, &t->peer) ?:
+	       ibt_nl_put_opts(msg, &rnr_req_deadline, 1, t);
 }
 
 /* Decoding */

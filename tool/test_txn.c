@@ -318,41 +318,45 @@ static int txn_check(const void *args)
 	return 0;
 }
 
-static int txn_op_request(struct nl_msg *msg, const struct txn_op_arg *op)
-{
-	struct nlattr *nest = nla_nest_start(msg, IBTRACE_A_TEST_TXN_OP);
+/* The request's attributes of the options given, then the peer's, then the OPs. */
+static const struct ibt_req_opt txn_req[] = {
+	{ IBTRACE_A_TEST_TXN_THREADS, IBT_REQ_U32, TXN_ARG(threads), TXN_ARG(has_threads) },
+	{ IBTRACE_A_TEST_TXN_ENDPOINTS, IBT_REQ_U32, TXN_ARG(endpoints),
+	  TXN_ARG(has_endpoints) },
+	{ IBTRACE_A_TEST_TXN_VALIDATE, IBT_REQ_FLAG, 0, TXN_ARG(validate) },
+	{ IBTRACE_A_TEST_TXN_CORRUPT, IBT_REQ_U32, TXN_ARG(corrupt), TXN_ARG(has_corrupt) },
+	{ IBTRACE_A_TEST_ITERATIONS, IBT_REQ_U32, TXN_ARG(iterations),
+	  TXN_ARG(has_iterations) },
+	{ IBTRACE_A_TEST_POLL, IBT_REQ_U8, TXN_ARG(poll), TXN_ARG(has_poll) },
+};
 
-	if (!nest || nla_put_u8(msg, IBTRACE_TXN_OP_A_WHO, op->who) < 0 ||
-	    nla_put_u8(msg, IBTRACE_TXN_OP_A_TYPE, op->type) < 0 ||
-	    (op->has_seg_size &&
-	     nla_put_u32(msg, IBTRACE_TXN_OP_A_SEG_SIZE, op->seg_size) < 0) ||
-	    (op->has_segs && nla_put_u32(msg, IBTRACE_TXN_OP_A_SEGS, op->segs) < 0) ||
-	    (op->reap && nla_put_flag(msg, IBTRACE_TXN_OP_A_REAP) < 0))
-		return -1;
-	nla_nest_end(msg, nest);
-	return 0;
-}
+#define TXN_OP(f)	offsetof(struct txn_op_arg, f)
+
+/* An OP nest's attributes. */
+static const struct ibt_req_opt txn_op_req[] = {
+	{ IBTRACE_TXN_OP_A_WHO, IBT_REQ_U8, TXN_OP(who), IBT_NUM_NO_FLAG },
+	{ IBTRACE_TXN_OP_A_TYPE, IBT_REQ_U8, TXN_OP(type), IBT_NUM_NO_FLAG },
+	{ IBTRACE_TXN_OP_A_SEG_SIZE, IBT_REQ_U32, TXN_OP(seg_size), TXN_OP(has_seg_size) },
+	{ IBTRACE_TXN_OP_A_SEGS, IBT_REQ_U32, TXN_OP(segs), TXN_OP(has_segs) },
+	{ IBTRACE_TXN_OP_A_REAP, IBT_REQ_FLAG, 0, TXN_OP(reap) },
+};
 
 static int txn_request(struct nl_msg *msg, const void *args)
 {
 	const struct txn_args *t = args;
+	struct nlattr *nest;
 	unsigned int i;
 
-	if ((t->has_threads &&
-	     nla_put_u32(msg, IBTRACE_A_TEST_TXN_THREADS, t->threads) < 0) ||
-	    (t->has_endpoints &&
-	     nla_put_u32(msg, IBTRACE_A_TEST_TXN_ENDPOINTS, t->endpoints) < 0) ||
-	    (t->validate && nla_put_flag(msg, IBTRACE_A_TEST_TXN_VALIDATE) < 0) ||
-	    (t->has_corrupt &&
-	     nla_put_u32(msg, IBTRACE_A_TEST_TXN_CORRUPT, t->corrupt) < 0) ||
-	    (t->has_iterations &&
-	     nla_put_u32(msg, IBTRACE_A_TEST_ITERATIONS, t->iterations) < 0) ||
-	    (t->has_poll && nla_put_u8(msg, IBTRACE_A_TEST_POLL, t->poll) < 0) ||
-	    test_peer_request(msg, &t->peer) < 0)
+	if (ibt_nl_put_opts(msg, txn_req, IBT_ARRAY_SIZE(txn_req), t) ||
+	    test_peer_request(msg, &t->peer))
 		return -1;
-	for (i = 0; i < t->nops; i++)
-		if (txn_op_request(msg, &t->ops[i]) < 0)
+	for (i = 0; i < t->nops; i++) {
+		nest = nla_nest_start(msg, IBTRACE_A_TEST_TXN_OP);
+		if (!nest || ibt_nl_put_opts(msg, txn_op_req, IBT_ARRAY_SIZE(txn_op_req),
+					     &t->ops[i]))
 			return -1;
+		nla_nest_end(msg, nest);
+	}
 	return 0;
 }
 
