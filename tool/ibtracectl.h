@@ -400,6 +400,8 @@ uint64_t ibt_percentile(const uint64_t *sorted, size_t n, unsigned int pct);
 const char *ibt_ns_str(uint64_t ns, uint64_t unit, char *buf, size_t len);
 const char *ibt_dur_str(int64_t ns, bool plus, char *buf, size_t len);
 const char *ibt_dec1_str(uint64_t n, uint64_t div, char *buf, size_t len);
+const char *ibt_num_str(const bool *have, const uint64_t *val, int a, char *buf,
+			size_t len);
 const char *ibt_sim_node_type_str(unsigned int type);
 const char *ibt_node_type_str(unsigned int type);
 const char *ibt_hop_agent_str(unsigned int agent);

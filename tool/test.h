@@ -212,13 +212,22 @@ int test_result_absorb(struct ibt *ctx, struct result *r, struct nlmsghdr *nlh);
 int test_keep_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg);
 void test_result_take(struct result *r, struct result *k);
 
-/* test_items.c: a test's own list of figures, the numbers of a nest */
+/*
+ * test_items.c: a test's own list of figures, the numbers of a nest, and
+ * how one figure prints ("-" when the kernel did not send it)
+ */
 void test_item_put(struct test_item *it, struct nlattr **tb, int first, int max,
 		   int skip);
 int test_items_absorb(struct ibt *ctx, struct test_items *l, struct nlattr *nest,
 		      int key, int max, const char *nokey);
 void test_items_take(struct test_items *l, struct test_items *k);
 void test_items_free(struct test_items *l);
+const char *test_item_str(const struct test_item *f, int a, char *buf, size_t len);
+const char *test_item_plural(const struct test_item *f, int a, const char *suffix);
+const char *test_item_mb_str(const struct test_item *f, int a, char *buf, size_t len);
+const char *test_item_dur_str(const struct test_item *f, int a, char *buf, size_t len);
+bool test_item_mb_per_s(const struct test_item *f, int bytes, int ns, char *buf,
+			size_t len);
 
 /*
  * test_peer.c: the options of the tests served by a peer host's ibtrace

@@ -3,10 +3,12 @@
  * A test's own list of figures (struct test_items): the nests of numbers
  * the RNR test (a timer code each) and the limit test (a kind of object
  * each) send, decoded once for both; and the numbers of one such nest
- * (test_item_put(): also the perf, quit and transaction tests' figures). Apart from test_result.c, which the
- * tests' files must not use (test_result.c reaches them through
- * ibt_tests[]).
+ * (test_item_put(): also the perf, quit and transaction tests' figures),
+ * and how one figure prints: a number, MB, a duration, MB/s, "-" when
+ * the kernel did not send it. Apart from test_result.c, which the tests'
+ * files must not use (test_result.c reaches them through ibt_tests[]).
  */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include <netlink/attr.h>
@@ -83,4 +85,45 @@ void test_items_free(struct test_items *l)
 	free(l->v);
 	l->v = NULL;
 	l->n = 0;
+}
+
+/* Figure @a of @f in decimal, "-" when the kernel did not send it. */
+const char *test_item_str(const struct test_item *f, int a, char *buf, size_t len)
+{
+	return ibt_num_str(f->have, f->val, a, buf, len);
+}
+
+/* @suffix unless figure @a of @f is 1 ("1 error", "- errors"). */
+const char *test_item_plural(const struct test_item *f, int a, const char *suffix)
+{
+	return f->have[a] && f->val[a] == 1 ? "" : suffix;
+}
+
+/* Figure @a of @f, bytes, in MB (10^6 bytes) with one decimal, or "-". */
+const char *test_item_mb_str(const struct test_item *f, int a, char *buf, size_t len)
+{
+	return f->have[a] ? ibt_dec1_str(f->val[a], 1000000, buf, len) : "-";
+}
+
+/* Figure @a of @f, nanoseconds, as a duration (ibt_dur_str()), or "-". */
+const char *test_item_dur_str(const struct test_item *f, int a, char *buf, size_t len)
+{
+	if (!f->have[a])
+		return "-";
+	return ibt_dur_str(f->val[a] > INT64_MAX ? INT64_MAX : (int64_t)f->val[a], false,
+			   buf, len);
+}
+
+/*
+ * MB/s (10^6 bytes) of figures @bytes over @ns of @f into @buf, with one
+ * decimal; false without both or with a time of 0.
+ */
+bool test_item_mb_per_s(const struct test_item *f, int bytes, int ns, char *buf,
+			size_t len)
+{
+	if (!f->have[bytes] || !f->have[ns] || !f->val[ns])
+		return false;
+	/* bytes * 1000 / ns MB/s, in tenths; bytes fit 64 bits times 10^4 */
+	ibt_dec1_str(f->val[bytes] * 1000, f->val[ns], buf, len);
+	return true;
 }

@@ -180,12 +180,9 @@ static const char *bytes_str(uint64_t b, char *buf, size_t len)
 static const char *count_str(const struct test_item *c, int a, char *buf,
 			     size_t len)
 {
-	if (!c->have[a])
-		return "-";
-	if (rval(c, IBTRACE_LIMIT_A_OBJECT) == IBTRACE_LIMIT_SIZE_MR)
+	if (c->have[a] && rval(c, IBTRACE_LIMIT_A_OBJECT) == IBTRACE_LIMIT_SIZE_MR)
 		return bytes_str(rval(c, a), buf, len);
-	snprintf(buf, len, "%" PRIu64, rval(c, a));
-	return buf;
+	return test_item_str(c, a, buf, len);
 }
 
 /* "device: Cannot allocate memory", "budget", ... */

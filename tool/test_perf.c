@@ -213,28 +213,6 @@ static void perf_take(void *data, void *k_data)
 
 /* Text */
 
-/* A number of @r (@fig: of its figures), "-" when the kernel sent none. */
-static const char *num_str(const bool *have, const uint64_t *val, int a,
-			   char *buf, size_t len)
-{
-	if (!have[a])
-		return "-";
-	snprintf(buf, len, "%" PRIu64, val[a]);
-	return buf;
-}
-
-/* MB/s (10^6 bytes) into @buf with one decimal; false without a time. */
-static bool mb_per_s(const struct test_item *f, char *buf, size_t len)
-{
-	uint64_t ns = f->val[IBTRACE_PERF_A_ELAPSED_NS];
-
-	if (!f->have[IBTRACE_PERF_A_BYTES] || !f->have[IBTRACE_PERF_A_ELAPSED_NS] || !ns)
-		return false;
-	/* bytes * 1000 / ns MB/s, in tenths; bytes fit 64 bits times 10^4 */
-	ibt_dec1_str(f->val[IBTRACE_PERF_A_BYTES] * 1000, ns, buf, len);
-	return true;
-}
-
 /* Operations a second, truncated; false without a time. */
 static bool ops_per_s(const struct test_item *f, uint64_t *v)
 {
@@ -272,13 +250,13 @@ static void perf_params_text(const struct result *r)
 	printf("%s %s B x %s segment%s, %s iterations, pipeline %s, %s poll, server version %s\n",
 	       r->have[IBTRACE_A_TEST_PERF_OP] ?
 	       ibt_perf_op_str(test_rval(r, IBTRACE_A_TEST_PERF_OP)) : "-",
-	       num_str(r->have, r->val, IBTRACE_A_TEST_PERF_SEG_SIZE, b[1], sizeof(b[1])),
+	       ibt_num_str(r->have, r->val, IBTRACE_A_TEST_PERF_SEG_SIZE, b[1], sizeof(b[1])),
 	       have_segs ? b[0] : "-", have_segs && segs == 1 ? "" : "s",
-	       num_str(r->have, r->val, IBTRACE_A_TEST_ITERATIONS, b[2], sizeof(b[2])),
-	       num_str(r->have, r->val, IBTRACE_A_TEST_PERF_PIPELINE, b[3], sizeof(b[3])),
+	       ibt_num_str(r->have, r->val, IBTRACE_A_TEST_ITERATIONS, b[2], sizeof(b[2])),
+	       ibt_num_str(r->have, r->val, IBTRACE_A_TEST_PERF_PIPELINE, b[3], sizeof(b[3])),
 	       r->have[IBTRACE_A_TEST_POLL] ?
 	       ibt_test_poll_str(test_rval(r, IBTRACE_A_TEST_POLL)) : "-",
-	       num_str(f->have, f->val, IBTRACE_PERF_A_SERVER_VERSION, b[4], sizeof(b[4])));
+	       test_item_str(f, IBTRACE_PERF_A_SERVER_VERSION, b[4], sizeof(b[4])));
 }
 
 /* The parameters, then the figures (see the top of the file). */
@@ -295,15 +273,12 @@ static void perf_body_text(const struct result *r)
 		return;
 	}
 	printf("operations %s  errors %s  bytes %s MB  time %s  %s MB/s  ",
-	       num_str(f->have, f->val, IBTRACE_PERF_A_OPS, b[0], sizeof(b[0])),
-	       num_str(f->have, f->val, IBTRACE_PERF_A_ERRORS, b[1], sizeof(b[1])),
-	       f->have[IBTRACE_PERF_A_BYTES] ?
-	       ibt_dec1_str(f->val[IBTRACE_PERF_A_BYTES], 1000000, b[2], sizeof(b[2])) : "-",
-	       f->have[IBTRACE_PERF_A_ELAPSED_NS] ?
-	       ibt_dur_str(f->val[IBTRACE_PERF_A_ELAPSED_NS] > INT64_MAX ? INT64_MAX :
-			   (int64_t)f->val[IBTRACE_PERF_A_ELAPSED_NS], false, b[3],
-			   sizeof(b[3])) : "-",
-	       mb_per_s(f, b[4], sizeof(b[4])) ? b[4] : "-");
+	       test_item_str(f, IBTRACE_PERF_A_OPS, b[0], sizeof(b[0])),
+	       test_item_str(f, IBTRACE_PERF_A_ERRORS, b[1], sizeof(b[1])),
+	       test_item_mb_str(f, IBTRACE_PERF_A_BYTES, b[2], sizeof(b[2])),
+	       test_item_dur_str(f, IBTRACE_PERF_A_ELAPSED_NS, b[3], sizeof(b[3])),
+	       test_item_mb_per_s(f, IBTRACE_PERF_A_BYTES, IBTRACE_PERF_A_ELAPSED_NS, b[4],
+				  sizeof(b[4])) ? b[4] : "-");
 	if (ops_per_s(f, &ops))
 		printf("%" PRIu64 " op/s\n", ops);
 	else
@@ -311,10 +286,10 @@ static void perf_body_text(const struct result *r)
 	if (f->val[IBTRACE_PERF_A_ERRORS] || d->wc_status[0])
 		printf("first error: %s\n", d->wc_status[0] ? d->wc_status : "-");
 	printf("latency (ns)  min %s  median %s  p99 %s  max %s\n",
-	       num_str(f->have, f->val, IBTRACE_PERF_A_LAT_MIN_NS, b[0], sizeof(b[0])),
-	       num_str(f->have, f->val, IBTRACE_PERF_A_LAT_MEDIAN_NS, b[1], sizeof(b[1])),
-	       num_str(f->have, f->val, IBTRACE_PERF_A_LAT_P99_NS, b[2], sizeof(b[2])),
-	       num_str(f->have, f->val, IBTRACE_PERF_A_LAT_MAX_NS, b[3], sizeof(b[3])));
+	       test_item_str(f, IBTRACE_PERF_A_LAT_MIN_NS, b[0], sizeof(b[0])),
+	       test_item_str(f, IBTRACE_PERF_A_LAT_MEDIAN_NS, b[1], sizeof(b[1])),
+	       test_item_str(f, IBTRACE_PERF_A_LAT_P99_NS, b[2], sizeof(b[2])),
+	       test_item_str(f, IBTRACE_PERF_A_LAT_MAX_NS, b[3], sizeof(b[3])));
 }
 
 static void perf_running_text(const struct result *r)
@@ -348,7 +323,8 @@ static void perf_fig_json(struct ibt *ctx, const struct perf_data *d)
 	if (d->wc_status[0])
 		ibt_out_json(ctx, "wc_status", json_object_new_string(d->wc_status));
 	ibt_out_nums(ctx, nums + 2, IBT_ARRAY_SIZE(nums) - 2, f->have, f->val);
-	if (mb_per_s(f, mb, sizeof(mb)))
+	if (test_item_mb_per_s(f, IBTRACE_PERF_A_BYTES, IBTRACE_PERF_A_ELAPSED_NS, mb,
+			       sizeof(mb)))
 		ibt_out_json(ctx, "mb_per_s", json_object_new_double_s(atof(mb), mb));
 	if (ops_per_s(f, &ops))
 		ibt_out_json(ctx, "ops_per_s", json_object_new_uint64(ops));

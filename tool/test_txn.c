@@ -475,40 +475,11 @@ static void txn_free(void *data)
 
 /* Figures */
 
-/* Figure @a of @f, "-" when the kernel did not send it. */
-static const char *fig_str(const struct test_item *f, int a, char *buf, size_t len)
-{
-	if (!f->have[a])
-		return "-";
-	snprintf(buf, len, "%" PRIu64, f->val[a]);
-	return buf;
-}
-
-/* @suffix unless figure @a of @f is 1 ("1 error", "- errors"). */
-static const char *plural(const struct test_item *f, int a, const char *suffix)
-{
-	return f->have[a] && f->val[a] == 1 ? "" : suffix;
-}
-
-/* Number @a of result @r, "-" when the kernel did not send it. */
-static const char *fig_str_r(const struct result *r, int a, char *buf, size_t len)
-{
-	if (!r->have[a])
-		return "-";
-	snprintf(buf, len, "%" PRIu64, test_rval(r, a));
-	return buf;
-}
-
-/* MB/s (10^6 bytes) into @buf with one decimal; false without a time. */
+/* An endpoint's (or the totals') MB/s into @buf; false without a time. */
 static bool mb_per_s(const struct test_item *f, char *buf, size_t len)
 {
-	uint64_t ns = f->val[IBTRACE_TXN_EP_A_ELAPSED_NS];
-
-	if (!f->have[IBTRACE_TXN_EP_A_BYTES] || !f->have[IBTRACE_TXN_EP_A_ELAPSED_NS] || !ns)
-		return false;
-	/* bytes * 1000 / ns MB/s, in tenths */
-	ibt_dec1_str(f->val[IBTRACE_TXN_EP_A_BYTES] * 1000, ns, buf, len);
-	return true;
+	return test_item_mb_per_s(f, IBTRACE_TXN_EP_A_BYTES, IBTRACE_TXN_EP_A_ELAPSED_NS,
+				  buf, len);
 }
 
 /* The figures summed over the endpoints: the time is the longest one's. */
@@ -628,13 +599,13 @@ static void txn_params_text(const struct result *r, const struct txn_data *d)
 	uint64_t v;
 
 	printf("%s thread%s x %s endpoint%s, %s iterations, %s",
-	       fig_str_r(r, IBTRACE_A_TEST_TXN_THREADS, b[0], sizeof(b[0])),
+	       ibt_num_str(r->have, r->val, IBTRACE_A_TEST_TXN_THREADS, b[0], sizeof(b[0])),
 	       h[IBTRACE_A_TEST_TXN_THREADS] && test_rval(r, IBTRACE_A_TEST_TXN_THREADS) == 1 ?
 	       "" : "s",
-	       fig_str_r(r, IBTRACE_A_TEST_TXN_ENDPOINTS, b[1], sizeof(b[1])),
+	       ibt_num_str(r->have, r->val, IBTRACE_A_TEST_TXN_ENDPOINTS, b[1], sizeof(b[1])),
 	       h[IBTRACE_A_TEST_TXN_ENDPOINTS] && test_rval(r, IBTRACE_A_TEST_TXN_ENDPOINTS) == 1 ?
 	       "" : "s",
-	       fig_str_r(r, IBTRACE_A_TEST_ITERATIONS, b[2], sizeof(b[2])),
+	       ibt_num_str(r->have, r->val, IBTRACE_A_TEST_ITERATIONS, b[2], sizeof(b[2])),
 	       h[IBTRACE_A_TEST_TXN_VALIDATE] ? "validate" : "no validation");
 	if (h[IBTRACE_A_TEST_TXN_CORRUPT])
 		printf(", corrupt offset %" PRIu64, test_rval(r, IBTRACE_A_TEST_TXN_CORRUPT));
@@ -656,9 +627,9 @@ static void txn_op_text(const struct txn_data *d, size_t i)
 
 	op_name(d, i, name, sizeof(name));
 	printf("  op %zu  %s %s B x %s segment%s%s%s\n", i, name,
-	       fig_str(o, IBTRACE_TXN_OP_A_SEG_SIZE, b[0], sizeof(b[0])),
-	       fig_str(o, IBTRACE_TXN_OP_A_SEGS, b[1], sizeof(b[1])),
-	       o->have[IBTRACE_TXN_OP_A_SEGS] && o->val[IBTRACE_TXN_OP_A_SEGS] == 1 ? "" : "s",
+	       test_item_str(o, IBTRACE_TXN_OP_A_SEG_SIZE, b[0], sizeof(b[0])),
+	       test_item_str(o, IBTRACE_TXN_OP_A_SEGS, b[1], sizeof(b[1])),
+	       test_item_plural(o, IBTRACE_TXN_OP_A_SEGS, "s"),
 	       o->have[IBTRACE_TXN_OP_A_REAP] ? ", reap" : "",
 	       o->have[IBTRACE_TXN_OP_A_APPENDED] ? " (validation)" : "");
 }
@@ -672,16 +643,12 @@ static void figures_text(const struct test_item *f)
 	char b[7][32];
 
 	printf("iterations %s  operations %s (server %s)  errors %s  bytes %s MB  time %s  %s MB/s",
-	       fig_str(f, IBTRACE_TXN_EP_A_ITERATIONS, b[0], sizeof(b[0])),
-	       fig_str(f, IBTRACE_TXN_EP_A_OPS, b[1], sizeof(b[1])),
-	       fig_str(f, IBTRACE_TXN_EP_A_SERVER_OPS, b[2], sizeof(b[2])),
-	       fig_str(f, IBTRACE_TXN_EP_A_ERRORS, b[3], sizeof(b[3])),
-	       f->have[IBTRACE_TXN_EP_A_BYTES] ?
-	       ibt_dec1_str(f->val[IBTRACE_TXN_EP_A_BYTES], 1000000, b[4], sizeof(b[4])) : "-",
-	       f->have[IBTRACE_TXN_EP_A_ELAPSED_NS] ?
-	       ibt_dur_str(f->val[IBTRACE_TXN_EP_A_ELAPSED_NS] > INT64_MAX ? INT64_MAX :
-			   (int64_t)f->val[IBTRACE_TXN_EP_A_ELAPSED_NS], false, b[5],
-			   sizeof(b[5])) : "-",
+	       test_item_str(f, IBTRACE_TXN_EP_A_ITERATIONS, b[0], sizeof(b[0])),
+	       test_item_str(f, IBTRACE_TXN_EP_A_OPS, b[1], sizeof(b[1])),
+	       test_item_str(f, IBTRACE_TXN_EP_A_SERVER_OPS, b[2], sizeof(b[2])),
+	       test_item_str(f, IBTRACE_TXN_EP_A_ERRORS, b[3], sizeof(b[3])),
+	       test_item_mb_str(f, IBTRACE_TXN_EP_A_BYTES, b[4], sizeof(b[4])),
+	       test_item_dur_str(f, IBTRACE_TXN_EP_A_ELAPSED_NS, b[5], sizeof(b[5])),
 	       mb_per_s(f, b[6], sizeof(b[6])) ? b[6] : "-");
 	if (f->have[IBTRACE_TXN_EP_A_MISMATCHES])
 		printf("  mismatches %" PRIu64, f->val[IBTRACE_TXN_EP_A_MISMATCHES]);
@@ -703,9 +670,9 @@ static void mismatch_text(const struct txn_data *d, const struct test_item *f)
 	if (f->have[IBTRACE_TXN_EP_A_MISMATCH_OBSERVED])
 		snprintf(ob, sizeof(ob), "0x%02" PRIx64, f->val[IBTRACE_TXN_EP_A_MISMATCH_OBSERVED]);
 	printf("  first mismatch: iteration %s op %s (%s) offset %s: expected %s, found %s",
-	       fig_str(f, IBTRACE_TXN_EP_A_MISMATCH_ITERATION, b[0], sizeof(b[0])),
-	       fig_str(f, IBTRACE_TXN_EP_A_MISMATCH_OP, b[1], sizeof(b[1])), name,
-	       fig_str(f, IBTRACE_TXN_EP_A_MISMATCH_OFFSET, b[2], sizeof(b[2])), ex, ob);
+	       test_item_str(f, IBTRACE_TXN_EP_A_MISMATCH_ITERATION, b[0], sizeof(b[0])),
+	       test_item_str(f, IBTRACE_TXN_EP_A_MISMATCH_OP, b[1], sizeof(b[1])), name,
+	       test_item_str(f, IBTRACE_TXN_EP_A_MISMATCH_OFFSET, b[2], sizeof(b[2])), ex, ob);
 	if (f->have[IBTRACE_TXN_EP_A_MISMATCHES])
 		printf(" (%" PRIu64 " byte%s differ%s)", n, n == 1 ? "" : "s", n == 1 ? "s" : "");
 	putchar('\n');
@@ -778,16 +745,16 @@ static void txn_progress_text(uint64_t job, const struct result *ev,
 		f = &d->eps[*shown].fig;
 		printf("job %" PRIu64 ": thread %" PRIu64 " endpoint %" PRIu64 " finished: %s iteration%s, %s operation%s, %s error%s, %s MB/s",
 		       job, f->val[IBTRACE_TXN_EP_A_THREAD], f->val[IBTRACE_TXN_EP_A_EP],
-		       fig_str(f, IBTRACE_TXN_EP_A_ITERATIONS, b[0], sizeof(b[0])),
-		       plural(f, IBTRACE_TXN_EP_A_ITERATIONS, "s"),
-		       fig_str(f, IBTRACE_TXN_EP_A_OPS, b[1], sizeof(b[1])),
-		       plural(f, IBTRACE_TXN_EP_A_OPS, "s"),
-		       fig_str(f, IBTRACE_TXN_EP_A_ERRORS, b[2], sizeof(b[2])),
-		       plural(f, IBTRACE_TXN_EP_A_ERRORS, "s"),
+		       test_item_str(f, IBTRACE_TXN_EP_A_ITERATIONS, b[0], sizeof(b[0])),
+		       test_item_plural(f, IBTRACE_TXN_EP_A_ITERATIONS, "s"),
+		       test_item_str(f, IBTRACE_TXN_EP_A_OPS, b[1], sizeof(b[1])),
+		       test_item_plural(f, IBTRACE_TXN_EP_A_OPS, "s"),
+		       test_item_str(f, IBTRACE_TXN_EP_A_ERRORS, b[2], sizeof(b[2])),
+		       test_item_plural(f, IBTRACE_TXN_EP_A_ERRORS, "s"),
 		       mb_per_s(f, b[3], sizeof(b[3])) ? b[3] : "-");
 		if (f->have[IBTRACE_TXN_EP_A_MISMATCHES])
 			printf(", %" PRIu64 " mismatch%s", f->val[IBTRACE_TXN_EP_A_MISMATCHES],
-			       plural(f, IBTRACE_TXN_EP_A_MISMATCHES, "es"));
+			       test_item_plural(f, IBTRACE_TXN_EP_A_MISMATCHES, "es"));
 		putchar('\n');
 		fflush(stdout);
 	}
