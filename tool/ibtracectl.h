@@ -343,6 +343,7 @@ int ibt_opt_nums(const struct ibt_num_opt *opts, size_t n, int c,
 		 const char *arg, void *priv);
 int ibt_opt_dest(int c, const char *arg, struct ibt_dest *d);
 int ibt_opt_wait(int c, const char *arg, struct ibt_wait *w);
+int ibt_opt_poll(const char *arg, uint32_t *poll, bool *has);
 int ibt_opt_target(int c, const char *arg, struct ibt_target *t);
 int ibt_opt_ok(int bad, bool *has, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -92,8 +92,7 @@ static int perf_opt(void *args, int id, const char *arg)
 	if (ret != IBT_OPT_UNKNOWN)
 		return ret;
 	if (id == OPT_POLL)
-		return ibt_opt_ok(ibt_parse_test_poll(arg, &t->poll), &t->has_poll,
-				  "bad --poll \"%s\": expected busy or event", arg);
+		return ibt_opt_poll(arg, &t->poll, &t->has_poll);
 	return test_peer_opt(&t->peer, id == OPT_PEER_PORT, arg);
 }
 

@@ -89,8 +89,7 @@ static int rnr_opt(void *args, int id, const char *arg)
 		t->has_timer = !t->timer_all;
 		return 0;
 	case OPT_POLL:
-		return ibt_opt_ok(ibt_parse_test_poll(arg, &t->poll), &t->has_poll,
-				  "bad --poll \"%s\": expected busy or event", arg);
+		return ibt_opt_poll(arg, &t->poll, &t->has_poll);
 	case OPT_PEER:
 	case OPT_PEER_PORT:
 		return test_peer_opt(&t->peer, id == OPT_PEER_PORT, arg);
