@@ -44,18 +44,34 @@ struct xchg {
 
 /*
  * One nest of a test's own list of figures (the RNR test's timer codes,
- * the limit test's kinds of object): its numbers by attribute.
+ * the limit test's kinds of object, the transaction test's endpoints):
+ * its numbers by attribute, and its one string if it has one (a
+ * completion's status).
  */
 #define TEST_ITEM_ATTRS	32
 struct test_item {
 	bool have[TEST_ITEM_ATTRS];
 	uint64_t val[TEST_ITEM_ATTRS];
+	char text[TEST_STR_MAX];
 };
 
 /* Such nests, in the order the kernel first sent each. */
 struct test_items {
 	struct test_item *v;
 	size_t n;
+};
+
+/*
+ * What a list's nests hold: the attribute that names an item and a second
+ * one if it takes two (-1: none), the highest attribute, the one that is
+ * a string (-1: none), and the error when a name is missing ("RNR
+ * figures without a timer code").
+ */
+struct test_items_nest {
+	int key, key2;
+	int max;
+	int text;
+	const char *nokey;
 };
 
 /* A test (TEST_LIST) or a job (TEST_GET, TEST_EVENT), as the kernel said. */
@@ -217,9 +233,9 @@ void test_result_take(struct result *r, struct result *k);
  * how one figure prints ("-" when the kernel did not send it)
  */
 void test_item_put(struct test_item *it, struct nlattr **tb, int first, int max,
-		   int skip);
+		   int text);
 int test_items_absorb(struct ibt *ctx, struct test_items *l, struct nlattr *nest,
-		      int key, int max, const char *nokey);
+		      const struct test_items_nest *how);
 void test_items_take(struct test_items *l, struct test_items *k);
 void test_items_free(struct test_items *l);
 const char *test_item_str(const struct test_item *f, int a, char *buf, size_t len);

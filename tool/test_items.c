@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * A test's own list of figures (struct test_items): the nests of numbers
- * the RNR test (a timer code each) and the limit test (a kind of object
- * each) send, decoded once for both; and the numbers of one such nest
- * (test_item_put(): also the perf, quit and transaction tests' figures),
+ * A test's own list of figures (struct test_items): the nests the RNR
+ * test (a timer code each), the limit test (a kind of object each) and
+ * the transaction test (an endpoint each) send, decoded once for all; the
+ * figures of one such nest (test_item_put(): also the perf and quit
+ * tests' figures, the transaction test's operations),
  * and how one figure prints: a number, MB, a duration, MB/s, "-" when
  * the kernel did not send it. Apart from test_result.c, which the tests'
  * files must not use (test_result.c reaches them through ibt_tests[]).
@@ -17,47 +18,58 @@
 #include "test.h"
 
 /*
- * The numbers of a parsed nest @tb, attributes @first..@max but @skip
- * (one that is not a number; -1: none), into @it: each one @tb has
- * replaces @it's.
+ * The figures of a parsed nest @tb, attributes @first..@max, into @it:
+ * each one @tb has replaces @it's; @text (-1: none) is the one that is a
+ * string, the others numbers.
  */
 void test_item_put(struct test_item *it, struct nlattr **tb, int first, int max,
-		   int skip)
+		   int text)
 {
 	int i;
 
 	for (i = first; i <= max; i++) {
-		if (!tb[i] || i == skip)
+		if (!tb[i])
 			continue;
+		if (i == text) {
+			nla_strlcpy(it->text, tb[i], sizeof(it->text));
+			continue;
+		}
 		it->have[i] = true;
 		it->val[i] = ibt_nla_uint(tb[i]);
 	}
 }
 
+/* Whether @a and @b are the same item of a list (@how's keys). */
+static bool same_item(const struct test_item *a, const struct test_item *b,
+		      const struct test_items_nest *how)
+{
+	return a->val[how->key] == b->val[how->key] &&
+	       (how->key2 < 0 || a->val[how->key2] == b->val[how->key2]);
+}
+
 /*
- * A nest of numbers @nest (attributes @key..@max) into @l: it replaces the
- * item with the same @key value, else it is added. @nokey: the error when
- * @key is missing ("RNR figures without a timer code"). 0 or a printed
- * exit code.
+ * A nest @nest (attributes @how->key..@how->max) into @l: it replaces the
+ * item with the same keys, else it is added. 0 or a printed exit code.
  */
 int test_items_absorb(struct ibt *ctx, struct test_items *l, struct nlattr *nest,
-		      int key, int max, const char *nokey)
+		      const struct test_items_nest *how)
 {
 	struct nlattr *tb[TEST_ITEM_ATTRS];
 	struct test_item c = { 0 }, *v;
 	size_t k;
 	int ret;
 
-	if (max >= TEST_ITEM_ATTRS)
-		return ibt_err(IBT_EXIT_ERR, "internal error: a nest of %d attributes", max);
+	if (how->max >= TEST_ITEM_ATTRS)
+		return ibt_err(IBT_EXIT_ERR, "internal error: a nest of %d attributes",
+			       how->max);
 	ret = ibt_nl_parse_nest(ctx, nest, tb);
 	if (ret)
 		return ret;
-	if (!tb[key])
-		return ibt_err(IBT_EXIT_ERR, "malformed kernel reply: %s", nokey);
-	test_item_put(&c, tb, key, max, -1);
+	if (!tb[how->key] || (how->key2 >= 0 && !tb[how->key2]))
+		return ibt_err(IBT_EXIT_ERR, "malformed kernel reply: %s", how->nokey);
+	test_item_put(&c, tb, how->key, how->max, how->text);
 	for (k = 0; k < l->n; k++)
-		if (l->v[k].val[key] == c.val[key]) {
+		if (same_item(&l->v[k], &c, how)) {
 			l->v[k] = c;
 			return 0;
 		}

@@ -125,15 +125,18 @@ static const int limit_attrs[] = {
 	0,
 };
 
+/* The figures of a kind of object. */
+static const struct test_items_nest limit_res = {
+	IBTRACE_LIMIT_A_OBJECT, -1, IBTRACE_LIMIT_A_MAX, -1, "limit figures without an object"
+};
+
 static int limit_absorb(struct ibt *ctx, struct result *r, void *data,
 			struct nlattr *a)
 {
 	struct limit_data *d = data;
 
 	(void)r;
-	return test_items_absorb(ctx, &d->res, a, IBTRACE_LIMIT_A_OBJECT,
-				 IBTRACE_LIMIT_A_MAX,
-				 "limit figures without an object");
+	return test_items_absorb(ctx, &d->res, a, &limit_res);
 }
 
 /* @k's figures replace @d's. */

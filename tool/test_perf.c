@@ -69,8 +69,7 @@ struct perf_args {
 /* What only this test's results have (struct result.data). */
 struct perf_data {
 	bool measured;			/* an IBTRACE_A_TEST_PERF came */
-	struct test_item fig;		/* its numbers */
-	char wc_status[TEST_STR_MAX];
+	struct test_item fig;		/* its figures; text: the first error's status */
 };
 
 /* Options and words; the ranges are the kernel's policy. */
@@ -193,9 +192,6 @@ static int perf_absorb(struct ibt *ctx, struct result *r, void *data,
 		return ret;
 	memset(d, 0, sizeof(*d));
 	d->measured = true;
-	if (tb[IBTRACE_PERF_A_WC_STATUS])
-		nla_strlcpy(d->wc_status, tb[IBTRACE_PERF_A_WC_STATUS],
-			    sizeof(d->wc_status));
 	test_item_put(&d->fig, tb, IBTRACE_PERF_A_OPS, IBTRACE_PERF_A_MAX,
 		      IBTRACE_PERF_A_WC_STATUS);
 	return 0;
@@ -282,8 +278,8 @@ static void perf_body_text(const struct result *r)
 		printf("%" PRIu64 " op/s\n", ops);
 	else
 		printf("- op/s\n");
-	if (f->val[IBTRACE_PERF_A_ERRORS] || d->wc_status[0])
-		printf("first error: %s\n", d->wc_status[0] ? d->wc_status : "-");
+	if (f->val[IBTRACE_PERF_A_ERRORS] || f->text[0])
+		printf("first error: %s\n", f->text[0] ? f->text : "-");
 	printf("latency (ns)  min %s  median %s  p99 %s  max %s\n",
 	       test_item_str(f, IBTRACE_PERF_A_LAT_MIN_NS, b[0], sizeof(b[0])),
 	       test_item_str(f, IBTRACE_PERF_A_LAT_MEDIAN_NS, b[1], sizeof(b[1])),
@@ -319,8 +315,8 @@ static void perf_fig_json(struct ibt *ctx, const struct perf_data *d)
 
 	ibt_out_obj_begin(ctx, "perf");
 	ibt_out_nums(ctx, nums, 2, f->have, f->val);
-	if (d->wc_status[0])
-		ibt_out_json(ctx, "wc_status", json_object_new_string(d->wc_status));
+	if (f->text[0])
+		ibt_out_json(ctx, "wc_status", json_object_new_string(f->text));
 	ibt_out_nums(ctx, nums + 2, IBT_ARRAY_SIZE(nums) - 2, f->have, f->val);
 	if (test_item_mb_per_s(f, IBTRACE_PERF_A_BYTES, IBTRACE_PERF_A_ELAPSED_NS, mb,
 			       sizeof(mb)))

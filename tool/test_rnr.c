@@ -159,6 +159,11 @@ static const int rnr_attrs[] = {
 	0,
 };
 
+/* The figures of a timer code. */
+static const struct test_items_nest rnr_codes = {
+	IBTRACE_RNR_A_CODE, -1, IBTRACE_RNR_A_MAX, -1, "RNR figures without a timer code"
+};
+
 static int rnr_absorb(struct ibt *ctx, struct result *r, void *data,
 		      struct nlattr *a)
 {
@@ -167,9 +172,7 @@ static int rnr_absorb(struct ibt *ctx, struct result *r, void *data,
 	(void)r;
 	switch (nla_type(a)) {
 	case IBTRACE_A_TEST_RNR_CODE:
-		return test_items_absorb(ctx, &d->codes, a, IBTRACE_RNR_A_CODE,
-					 IBTRACE_RNR_A_MAX,
-					 "RNR figures without a timer code");
+		return test_items_absorb(ctx, &d->codes, a, &rnr_codes);
 	default: /* IBTRACE_A_TEST_RNR_WIRE_WHY */
 		nla_strlcpy(d->wire_why, a, sizeof(d->wire_why));
 		return 0;

@@ -131,19 +131,13 @@ struct txn_args {
 	enum txn_word at;
 };
 
-/* One endpoint's figures (an IBTRACE_A_TEST_TXN_EP nest). */
-struct txn_ep {
-	struct test_item fig;
-	char wc_status[TEST_STR_MAX];
-};
-
 /* What only this test's results have (struct result.data). */
 struct txn_data {
 	struct test_item ops[IBTRACE_TEST_TXN_MAX_OPS];	/* the OP nests */
 	size_t nops;
 	unsigned long ops_msg;		/* the message they came in */
-	struct txn_ep *eps;		/* in the order they first came */
-	size_t neps;
+	/* the EP nests, an endpoint's figures each; text: its first error's status */
+	struct test_items eps;
 };
 
 /* Options and words; the ranges are the kernel's policy. */
@@ -373,7 +367,7 @@ static bool txn_owns(const struct result *r)
 {
 	const struct txn_data *d = txn_of(r);
 
-	return d->nops || d->neps || r->have[IBTRACE_A_TEST_TXN_THREADS] ||
+	return d->nops || d->eps.n || r->have[IBTRACE_A_TEST_TXN_THREADS] ||
 	       r->have[IBTRACE_A_TEST_TXN_ENDPOINTS];
 }
 
@@ -401,46 +395,24 @@ static int txn_absorb_op(struct txn_data *d, const struct result *r,
 }
 
 /* An EP nest: it replaces the one of the same thread and endpoint. */
-static int txn_absorb_ep(struct txn_data *d, struct nlattr **tb)
-{
-	struct txn_ep c = { 0 }, *v;
-	size_t k;
-
-	if (!tb[IBTRACE_TXN_EP_A_THREAD] || !tb[IBTRACE_TXN_EP_A_EP])
-		return ibt_err(IBT_EXIT_ERR,
-			       "malformed kernel reply: transaction figures without a thread or endpoint");
-	test_item_put(&c.fig, tb, IBTRACE_TXN_EP_A_THREAD, IBTRACE_TXN_EP_A_MAX,
-		      IBTRACE_TXN_EP_A_WC_STATUS);
-	if (tb[IBTRACE_TXN_EP_A_WC_STATUS])
-		nla_strlcpy(c.wc_status, tb[IBTRACE_TXN_EP_A_WC_STATUS],
-			    sizeof(c.wc_status));
-	for (k = 0; k < d->neps; k++)
-		if (d->eps[k].fig.val[IBTRACE_TXN_EP_A_THREAD] ==
-		    c.fig.val[IBTRACE_TXN_EP_A_THREAD] &&
-		    d->eps[k].fig.val[IBTRACE_TXN_EP_A_EP] == c.fig.val[IBTRACE_TXN_EP_A_EP]) {
-			d->eps[k] = c;
-			return 0;
-		}
-	v = realloc(d->eps, (d->neps + 1) * sizeof(*v));
-	if (!v)
-		return ibt_err(IBT_EXIT_ERR, "out of memory");
-	d->eps = v;
-	d->eps[d->neps++] = c;
-	return 0;
-}
+static const struct test_items_nest txn_eps = {
+	IBTRACE_TXN_EP_A_THREAD, IBTRACE_TXN_EP_A_EP, IBTRACE_TXN_EP_A_MAX,
+	IBTRACE_TXN_EP_A_WC_STATUS, "transaction figures without a thread or endpoint"
+};
 
 static int txn_absorb(struct ibt *ctx, struct result *r, void *data,
 		      struct nlattr *a)
 {
 	struct nlattr *tb[TEST_ITEM_ATTRS];
+	struct txn_data *d = data;
 	int ret;
 
+	if (nla_type(a) == IBTRACE_A_TEST_TXN_EP)
+		return test_items_absorb(ctx, &d->eps, a, &txn_eps);
 	ret = ibt_nl_parse_nest(ctx, a, tb);
 	if (ret)
 		return ret;
-	if (nla_type(a) == IBTRACE_A_TEST_TXN_OP)
-		return txn_absorb_op(data, r, tb);
-	return txn_absorb_ep(data, tb);
+	return txn_absorb_op(d, r, tb);
 }
 
 /* @k's operations and endpoints, those it has, replace @d's. */
@@ -454,22 +426,15 @@ static void txn_take(void *data, void *k_data)
 		memcpy(d->ops, k->ops, sizeof(d->ops));
 		d->nops = k->nops;
 	}
-	if (k->neps) {
-		free(d->eps);
-		d->eps = k->eps;
-		d->neps = k->neps;
-		k->eps = NULL;
-		k->neps = 0;
-	}
+	if (k->eps.n)
+		test_items_take(&d->eps, &k->eps);
 }
 
 static void txn_free(void *data)
 {
 	struct txn_data *d = data;
 
-	free(d->eps);
-	d->eps = NULL;
-	d->neps = 0;
+	test_items_free(&d->eps);
 }
 
 /* Figures */
@@ -494,8 +459,8 @@ static void txn_totals(const struct txn_data *d, struct test_item *tot)
 	int a;
 
 	memset(tot, 0, sizeof(*tot));
-	for (k = 0; k < d->neps; k++) {
-		f = &d->eps[k].fig;
+	for (k = 0; k < d->eps.n; k++) {
+		f = &d->eps.v[k];
 		for (i = 0; i < IBT_ARRAY_SIZE(sums); i++) {
 			a = sums[i];
 			if (!f->have[a])
@@ -529,8 +494,8 @@ static bool txn_version(const struct txn_data *d, uint64_t *v, bool *differ)
 	size_t k;
 
 	*differ = false;
-	for (k = 0; k < d->neps; k++) {
-		if (!ep_version(&d->eps[k].fig, &e))
+	for (k = 0; k < d->eps.n; k++) {
+		if (!ep_version(&d->eps.v[k], &e))
 			continue;
 		if (have && e != *v) {
 			*differ = true;
@@ -544,8 +509,8 @@ static bool txn_version(const struct txn_data *d, uint64_t *v, bool *differ)
 
 static int ep_cmp(const void *x, const void *y)
 {
-	const struct test_item *a = &(*(const struct txn_ep *const *)x)->fig;
-	const struct test_item *b = &(*(const struct txn_ep *const *)y)->fig;
+	const struct test_item *a = *(const struct test_item *const *)x;
+	const struct test_item *b = *(const struct test_item *const *)y;
 	const int th = IBTRACE_TXN_EP_A_THREAD, ep = IBTRACE_TXN_EP_A_EP;
 
 	if (a->val[th] != b->val[th])
@@ -556,19 +521,19 @@ static int ep_cmp(const void *x, const void *y)
 }
 
 /* The endpoints by thread, then endpoint (freed by the caller); NULL if none. */
-static const struct txn_ep **eps_sorted(const struct txn_data *d)
+static const struct test_item **eps_sorted(const struct txn_data *d)
 {
-	const struct txn_ep **v;
+	const struct test_item **v;
 	size_t k;
 
-	if (!d->neps)
+	if (!d->eps.n)
 		return NULL;
-	v = calloc(d->neps, sizeof(*v));
+	v = calloc(d->eps.n, sizeof(*v));
 	if (!v)
 		return NULL;
-	for (k = 0; k < d->neps; k++)
-		v[k] = &d->eps[k];
-	qsort(v, d->neps, sizeof(*v), ep_cmp);
+	for (k = 0; k < d->eps.n; k++)
+		v[k] = &d->eps.v[k];
+	qsort(v, d->eps.n, sizeof(*v), ep_cmp);
 	return v;
 }
 
@@ -678,10 +643,9 @@ static void mismatch_text(const struct txn_data *d, const struct test_item *f)
 }
 
 /* An endpoint's line, then its first error and first mismatch. */
-static void txn_ep_text(const struct txn_data *d, const struct txn_ep *e,
+static void txn_ep_text(const struct txn_data *d, const struct test_item *f,
 			bool own_version)
 {
-	const struct test_item *f = &e->fig;
 	uint64_t v;
 
 	printf("thread %" PRIu64 " endpoint %" PRIu64 ": ",
@@ -692,8 +656,8 @@ static void txn_ep_text(const struct txn_data *d, const struct txn_ep *e,
 	else if (own_version)
 		printf("  server version -");
 	putchar('\n');
-	if (f->val[IBTRACE_TXN_EP_A_ERRORS] || e->wc_status[0])
-		printf("  first error: %s\n", e->wc_status[0] ? e->wc_status : "-");
+	if (f->val[IBTRACE_TXN_EP_A_ERRORS] || f->text[0])
+		printf("  first error: %s\n", f->text[0] ? f->text : "-");
 	if (f->have[IBTRACE_TXN_EP_A_MISMATCH_OP] || f->val[IBTRACE_TXN_EP_A_MISMATCHES])
 		mismatch_text(d, f);
 }
@@ -702,7 +666,7 @@ static void txn_ep_text(const struct txn_data *d, const struct txn_ep *e,
 static void txn_body_text(const struct result *r)
 {
 	const struct txn_data *d = txn_of(r);
-	const struct txn_ep **eps;
+	const struct test_item **eps;
 	struct test_item tot;
 	bool own_version;
 	uint64_t v;
@@ -712,15 +676,15 @@ static void txn_body_text(const struct result *r)
 	txn_version(d, &v, &own_version);
 	for (k = 0; k < d->nops; k++)
 		txn_op_text(d, k);
-	if (!d->neps) {
+	if (!d->eps.n) {
 		printf("no endpoint finished\n");
 		return;
 	}
 	eps = eps_sorted(d);
-	for (k = 0; k < d->neps; k++)
-		txn_ep_text(d, eps ? eps[k] : &d->eps[k], own_version);
+	for (k = 0; k < d->eps.n; k++)
+		txn_ep_text(d, eps ? eps[k] : &d->eps.v[k], own_version);
 	free(eps);
-	if (d->neps < 2)
+	if (d->eps.n < 2)
 		return;
 	txn_totals(d, &tot);
 	printf("total: ");
@@ -740,8 +704,8 @@ static void txn_progress_text(uint64_t job, const struct result *ev,
 	const struct test_item *f;
 	char b[4][32];
 
-	for (; *shown < d->neps; (*shown)++) {
-		f = &d->eps[*shown].fig;
+	for (; *shown < d->eps.n; (*shown)++) {
+		f = &d->eps.v[*shown];
 		printf("job %" PRIu64 ": thread %" PRIu64 " endpoint %" PRIu64 " finished: %s iteration%s, %s operation%s, %s error%s, %s MB/s",
 		       job, f->val[IBTRACE_TXN_EP_A_THREAD], f->val[IBTRACE_TXN_EP_A_EP],
 		       test_item_str(f, IBTRACE_TXN_EP_A_ITERATIONS, b[0], sizeof(b[0])),
@@ -768,7 +732,7 @@ static void txn_running_text(const struct result *r)
 	if (r->have[th] && r->have[ep])
 		snprintf(b, sizeof(b), "%" PRIu64, test_rval(r, th) * test_rval(r, ep));
 	printf("verdict: none yet (running, %zu of %s endpoints finished)\n",
-	       txn_of(r)->neps, b);
+	       txn_of(r)->eps.n, b);
 }
 
 /* JSON */
@@ -814,7 +778,7 @@ static void figures_json(struct ibt *ctx, const struct ibt_num_key *nums, size_t
 		ibt_out_json(ctx, "mb_per_s", json_object_new_double_s(atof(mb), mb));
 }
 
-static void txn_ep_json(struct ibt *ctx, const struct txn_ep *e)
+static void txn_ep_json(struct ibt *ctx, const struct test_item *f)
 {
 	static const struct ibt_num_key head[] = {
 		{ IBTRACE_TXN_EP_A_THREAD,		"thread" },
@@ -837,13 +801,12 @@ static void txn_ep_json(struct ibt *ctx, const struct txn_ep *e)
 		{ IBTRACE_TXN_EP_A_MISMATCH_EXPECTED,	"expected" },
 		{ IBTRACE_TXN_EP_A_MISMATCH_OBSERVED,	"observed" },
 	};
-	const struct test_item *f = &e->fig;
 	size_t i;
 
 	ibt_out_obj_begin(ctx, NULL);
 	ibt_out_nums(ctx, head, IBT_ARRAY_SIZE(head), f->have, f->val);
-	if (e->wc_status[0])
-		ibt_out_json(ctx, "wc_status", json_object_new_string(e->wc_status));
+	if (f->text[0])
+		ibt_out_json(ctx, "wc_status", json_object_new_string(f->text));
 	ibt_out_nums(ctx, tail, IBT_ARRAY_SIZE(tail), f->have, f->val);
 	for (i = 0; i < IBT_ARRAY_SIZE(mismatch); i++)
 		if (f->have[mismatch[i].attr])
@@ -868,18 +831,18 @@ static void txn_eps_json(struct ibt *ctx, const struct txn_data *d)
 		{ IBTRACE_TXN_EP_A_MISMATCHES,	"mismatches" },
 		{ IBTRACE_TXN_EP_A_ELAPSED_NS,	"elapsed_ns" },
 	};
-	const struct txn_ep **eps = eps_sorted(d);
+	const struct test_item **eps = eps_sorted(d);
 	struct test_item tot;
 	size_t k;
 
 	ibt_out_arr_begin(ctx, "endpoint_results");
-	for (k = 0; k < d->neps; k++)
-		txn_ep_json(ctx, eps ? eps[k] : &d->eps[k]);
+	for (k = 0; k < d->eps.n; k++)
+		txn_ep_json(ctx, eps ? eps[k] : &d->eps.v[k]);
 	ibt_out_arr_end(ctx);
 	free(eps);
 	txn_totals(d, &tot);
 	ibt_out_obj_begin(ctx, "totals");
-	ibt_out_json(ctx, "endpoints", json_object_new_uint64(d->neps));
+	ibt_out_json(ctx, "endpoints", json_object_new_uint64(d->eps.n));
 	figures_json(ctx, nums, IBT_ARRAY_SIZE(nums), &tot);
 	ibt_out_obj_end(ctx);
 }
@@ -906,7 +869,7 @@ static void txn_json(struct ibt *ctx, const struct result *r)
 			     json_object_new_string(ibt_test_poll_str(test_rval(r, IBTRACE_A_TEST_POLL))));
 	if (d->nops)
 		txn_ops_json(ctx, d);
-	if (d->neps)
+	if (d->eps.n)
 		txn_eps_json(ctx, d);
 }
 
