@@ -232,8 +232,8 @@ void test_result_take(struct result *r, struct result *k);
  * test_items.c: a test's own list of figures, the numbers of a nest, and
  * how one figure prints ("-" when the kernel did not send it)
  */
-void test_item_put(struct test_item *it, struct nlattr **tb, int first, int max,
-		   int text);
+int test_item_absorb(struct ibt *ctx, struct test_item *it, struct nlattr *nest,
+		     int first, int max, int text);
 int test_items_absorb(struct ibt *ctx, struct test_items *l, struct nlattr *nest,
 		      const struct test_items_nest *how);
 void test_items_take(struct test_items *l, struct test_items *k);

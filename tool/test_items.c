@@ -3,7 +3,7 @@
  * A test's own list of figures (struct test_items): the nests the RNR
  * test (a timer code each), the limit test (a kind of object each) and
  * the transaction test (an endpoint each) send, decoded once for all; the
- * figures of one such nest (test_item_put(): also the perf and quit
+ * figures of one such nest (test_item_absorb(): also the perf and quit
  * tests' figures, the transaction test's operations),
  * and how one figure prints: a number, MB, a duration, MB/s, "-" when
  * the kernel did not send it. Apart from test_result.c, which the tests'
@@ -18,15 +18,21 @@
 #include "test.h"
 
 /*
- * The figures of a parsed nest @tb, attributes @first..@max, into @it:
- * each one @tb has replaces @it's; @text (-1: none) is the one that is a
- * string, the others numbers.
+ * The figures of nest @nest, attributes @first..@max, into @it: each one
+ * the nest has replaces @it's; @text (-1: none) is the one that is a
+ * string, the others numbers. 0 or a printed exit code (@it unchanged).
  */
-void test_item_put(struct test_item *it, struct nlattr **tb, int first, int max,
-		   int text)
+int test_item_absorb(struct ibt *ctx, struct test_item *it, struct nlattr *nest,
+		     int first, int max, int text)
 {
-	int i;
+	struct nlattr *tb[TEST_ITEM_ATTRS];
+	int i, ret;
 
+	if (max >= TEST_ITEM_ATTRS)
+		return ibt_err(IBT_EXIT_ERR, "internal error: a nest of %d attributes", max);
+	ret = ibt_nl_parse_nest(ctx, nest, tb);
+	if (ret)
+		return ret;
 	for (i = first; i <= max; i++) {
 		if (!tb[i])
 			continue;
@@ -37,6 +43,7 @@ void test_item_put(struct test_item *it, struct nlattr **tb, int first, int max,
 		it->have[i] = true;
 		it->val[i] = ibt_nla_uint(tb[i]);
 	}
+	return 0;
 }
 
 /* Whether @a and @b are the same item of a list (@how's keys). */
@@ -54,20 +61,15 @@ static bool same_item(const struct test_item *a, const struct test_item *b,
 int test_items_absorb(struct ibt *ctx, struct test_items *l, struct nlattr *nest,
 		      const struct test_items_nest *how)
 {
-	struct nlattr *tb[TEST_ITEM_ATTRS];
 	struct test_item c = { 0 }, *v;
 	size_t k;
 	int ret;
 
-	if (how->max >= TEST_ITEM_ATTRS)
-		return ibt_err(IBT_EXIT_ERR, "internal error: a nest of %d attributes",
-			       how->max);
-	ret = ibt_nl_parse_nest(ctx, nest, tb);
+	ret = test_item_absorb(ctx, &c, nest, how->key, how->max, how->text);
 	if (ret)
 		return ret;
-	if (!tb[how->key] || (how->key2 >= 0 && !tb[how->key2]))
+	if (!c.have[how->key] || (how->key2 >= 0 && !c.have[how->key2]))
 		return ibt_err(IBT_EXIT_ERR, "malformed kernel reply: %s", how->nokey);
-	test_item_put(&c, tb, how->key, how->max, how->text);
 	for (k = 0; k < l->n; k++)
 		if (same_item(&l->v[k], &c, how)) {
 			l->v[k] = c;

@@ -182,18 +182,17 @@ static const int perf_attrs[] = {
 static int perf_absorb(struct ibt *ctx, struct result *r, void *data,
 		       struct nlattr *a)
 {
-	struct nlattr *tb[IBTRACE_PERF_A_MAX + 1];
 	struct perf_data *d = data;
+	struct test_item fig = { 0 };
 	int ret;
 
 	(void)r;
-	ret = ibt_nl_parse_nest(ctx, a, tb);
+	ret = test_item_absorb(ctx, &fig, a, IBTRACE_PERF_A_OPS, IBTRACE_PERF_A_MAX,
+			       IBTRACE_PERF_A_WC_STATUS);
 	if (ret)
 		return ret;
-	memset(d, 0, sizeof(*d));
 	d->measured = true;
-	test_item_put(&d->fig, tb, IBTRACE_PERF_A_OPS, IBTRACE_PERF_A_MAX,
-		      IBTRACE_PERF_A_WC_STATUS);
+	d->fig = fig;
 	return 0;
 }
 

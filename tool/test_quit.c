@@ -106,17 +106,15 @@ static const int quit_attrs[] = {
 static int quit_absorb(struct ibt *ctx, struct result *r, void *data,
 		       struct nlattr *a)
 {
-	struct nlattr *tb[IBTRACE_QUIT_A_MAX + 1];
 	struct quit_data *d = data;
 	int ret;
 
 	(void)r;
-	ret = ibt_nl_parse_nest(ctx, a, tb);
-	if (ret)
-		return ret;
-	d->seen = true;
-	test_item_put(&d->fig, tb, IBTRACE_QUIT_A_SERVER_VERSION, IBTRACE_QUIT_A_MAX, -1);
-	return 0;
+	ret = test_item_absorb(ctx, &d->fig, a, IBTRACE_QUIT_A_SERVER_VERSION,
+			       IBTRACE_QUIT_A_MAX, -1);
+	if (!ret)
+		d->seen = true;
+	return ret;
 }
 
 /* @k's figures, those it has, over @d's. */

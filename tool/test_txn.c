@@ -378,9 +378,15 @@ static const int txn_attrs[] = {
 };
 
 /* An OP nest: the operations a message carries replace the earlier ones. */
-static int txn_absorb_op(struct txn_data *d, const struct result *r,
-			 struct nlattr **tb)
+static int txn_absorb_op(struct ibt *ctx, struct txn_data *d, const struct result *r,
+			 struct nlattr *a)
 {
+	struct test_item op = { 0 };
+	int ret;
+
+	ret = test_item_absorb(ctx, &op, a, IBTRACE_TXN_OP_A_WHO, IBTRACE_TXN_OP_A_MAX, -1);
+	if (ret)
+		return ret;
 	if (d->ops_msg != r->nmsgs) {
 		d->ops_msg = r->nmsgs;
 		d->nops = 0;
@@ -389,8 +395,7 @@ static int txn_absorb_op(struct txn_data *d, const struct result *r,
 		return ibt_err(IBT_EXIT_ERR,
 			       "malformed kernel reply: more than %d transaction operations",
 			       IBTRACE_TEST_TXN_MAX_OPS);
-	memset(&d->ops[d->nops], 0, sizeof(d->ops[0]));
-	test_item_put(&d->ops[d->nops++], tb, IBTRACE_TXN_OP_A_WHO, IBTRACE_TXN_OP_A_MAX, -1);
+	d->ops[d->nops++] = op;
 	return 0;
 }
 
@@ -403,16 +408,11 @@ static const struct test_items_nest txn_eps = {
 static int txn_absorb(struct ibt *ctx, struct result *r, void *data,
 		      struct nlattr *a)
 {
-	struct nlattr *tb[TEST_ITEM_ATTRS];
 	struct txn_data *d = data;
-	int ret;
 
 	if (nla_type(a) == IBTRACE_A_TEST_TXN_EP)
 		return test_items_absorb(ctx, &d->eps, a, &txn_eps);
-	ret = ibt_nl_parse_nest(ctx, a, tb);
-	if (ret)
-		return ret;
-	return txn_absorb_op(d, r, tb);
+	return txn_absorb_op(ctx, d, r, a);
 }
 
 /* @k's operations and endpoints, those it has, replace @d's. */
