@@ -530,6 +530,8 @@ void ibt_out_bool(struct ibt *ctx, const char *key, bool val);
 void ibt_out_gid(struct ibt *ctx, const char *key, const uint8_t gid[16]);
 void ibt_out_nums(struct ibt *ctx, const struct ibt_num_key *keys, size_t n,
 		  const bool *have, const uint64_t *val);
+void ibt_out_num_text(const bool *have, const uint64_t *val, int a,
+		      const char *label, const char *unit);
 void ibt_out_nla_nums(struct ibt *ctx, const struct ibt_num_key *keys,
 		      size_t n, struct nlattr **tb);
 void ibt_out_nla_u64s(struct ibt *ctx, const struct ibt_num_key *keys,

@@ -256,12 +256,9 @@ static void limit_head_text(const struct result *r)
 	if (r->have[IBTRACE_A_TEST_LIMIT_OBJECTS])
 		printf(" objects %s",
 		       objects_str(test_rval(r, IBTRACE_A_TEST_LIMIT_OBJECTS), b, sizeof(b)));
-	if (r->have[IBTRACE_A_TEST_LIMIT_WIDTH])
-		printf(" width %" PRIu64, test_rval(r, IBTRACE_A_TEST_LIMIT_WIDTH));
-	if (r->have[IBTRACE_A_TEST_LIMIT_BUDGET_MB])
-		printf(" budget %" PRIu64 " MiB", test_rval(r, IBTRACE_A_TEST_LIMIT_BUDGET_MB));
-	if (r->have[IBTRACE_A_TEST_LIMIT_MAX])
-		printf(" max %" PRIu64, test_rval(r, IBTRACE_A_TEST_LIMIT_MAX));
+	ibt_out_num_text(r->have, r->val, IBTRACE_A_TEST_LIMIT_WIDTH, "width", "");
+	ibt_out_num_text(r->have, r->val, IBTRACE_A_TEST_LIMIT_BUDGET_MB, "budget", " MiB");
+	ibt_out_num_text(r->have, r->val, IBTRACE_A_TEST_LIMIT_MAX, "max", "");
 }
 
 /* One row per kind counted. */

@@ -283,16 +283,12 @@ static void rnr_head_text(const struct result *r)
 		printf(" timer all");
 	else if (r->have[IBTRACE_A_TEST_RNR_TIMER])
 		printf(" timer %" PRIu64, test_rval(r, IBTRACE_A_TEST_RNR_TIMER));
-	if (r->have[IBTRACE_A_TEST_RNR_RETRY])
-		printf(" rnr_retry %" PRIu64, test_rval(r, IBTRACE_A_TEST_RNR_RETRY));
-	if (r->have[IBTRACE_A_TEST_SIZE])
-		printf(" size %" PRIu64, test_rval(r, IBTRACE_A_TEST_SIZE));
+	ibt_out_num_text(r->have, r->val, IBTRACE_A_TEST_RNR_RETRY, "rnr_retry", "");
+	ibt_out_num_text(r->have, r->val, IBTRACE_A_TEST_SIZE, "size", "");
 	if (r->have[IBTRACE_A_TEST_POLL])
 		printf(" poll %s", ibt_test_poll_str(test_rval(r, IBTRACE_A_TEST_POLL)));
-	if (r->have[IBTRACE_A_TEST_ITERATIONS])
-		printf(" iterations %" PRIu64, test_rval(r, IBTRACE_A_TEST_ITERATIONS));
-	if (r->have[IBTRACE_A_TEST_DEADLINE_MS])
-		printf(" deadline %" PRIu64 " ms", test_rval(r, IBTRACE_A_TEST_DEADLINE_MS));
+	ibt_out_num_text(r->have, r->val, IBTRACE_A_TEST_ITERATIONS, "iterations", "");
+	ibt_out_num_text(r->have, r->val, IBTRACE_A_TEST_DEADLINE_MS, "deadline", " ms");
 	if (r->have[IBTRACE_A_TEST_RNR_RECV_POSTED])
 		printf(" recv_posted (negative control)");
 	if (cal)
