@@ -496,6 +496,9 @@ struct ibt_job_follow {
 };
 
 /* job.c */
+/* attempts at sending a cancel that a repeated signal interrupts */
+#define IBT_CANCEL_TRIES	5
+int ibt_job_cancel_send(struct ibt *ctx, uint8_t cmd, int attr, uint32_t id);
 int ibt_job_cancel(struct ibt *ctx, uint32_t id);
 int ibt_job_run(struct ibt *ctx, struct nl_msg *msg, struct ibt_job_follow *f,
 		const struct ibt_job_kind *kind, void *arg);
