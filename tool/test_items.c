@@ -4,10 +4,10 @@
  * test (a timer code each), the limit test (a kind of object each) and
  * the transaction test (an endpoint each) send, decoded once for all; the
  * figures of one such nest (test_item_absorb(): also the perf and quit
- * tests' figures, the transaction test's operations),
- * and how one figure prints: a number, MB, a duration, MB/s, "-" when
- * the kernel did not send it. Apart from test_result.c, which the tests'
- * files must not use (test_result.c reaches them through ibt_tests[]).
+ * tests' figures, the transaction test's operations); and how one figure
+ * prints: a number, MB, a duration, MB/s, "-" when the kernel did not
+ * send it. Apart from test_result.c, which the tests' files must not use
+ * (test_result.c reaches them through ibt_tests[]).
  */
 #include <stdint.h>
 #include <stdlib.h>
