@@ -149,6 +149,19 @@ const char *ibt_ns_str(uint64_t ns, uint64_t unit, char *buf, size_t len)
 }
 
 /*
+ * Number @a of a table of numbers (@have, @val: by attribute, as the
+ * kernel sent them) in decimal, "-" when it was not sent.
+ */
+const char *ibt_num_str(const bool *have, const uint64_t *val, int a, char *buf,
+			size_t len)
+{
+	if (!have[a])
+		return "-";
+	snprintf(buf, len, "%llu", (unsigned long long)val[a]);
+	return buf;
+}
+
+/*
  * @n / @div with one decimal, rounded half up: (4096000, 1000000) "4.1",
  * (1234500000, 1000000) "1234.5"; @n times 10 must fit 64 bits.
  */

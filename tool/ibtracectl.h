@@ -271,6 +271,25 @@ struct ibt_num_opt {
 };
 
 /*
+ * An attribute of a request that an option gives (for ibt_nl_put_opts()):
+ * the attribute, its type, and where the option is in the command's
+ * options: the offset of the value (a uint32_t; none for a flag) and of
+ * the bool set when it is given (a flag's own; IBT_NUM_NO_FLAG: always
+ * put). A table of them, in the order the request carries them.
+ */
+enum ibt_req_type {
+	IBT_REQ_U8,
+	IBT_REQ_U16,
+	IBT_REQ_U32,
+	IBT_REQ_FLAG,
+};
+struct ibt_req_opt {
+	int attr;
+	enum ibt_req_type type;
+	size_t val, has;
+};
+
+/*
  * The options and words of a command, for ibt_args_parse(): its own
  * options (getopt's long ones; a letter as value is also the short
  * option), the callback that takes them, and the positional words it
@@ -324,6 +343,7 @@ int ibt_opt_nums(const struct ibt_num_opt *opts, size_t n, int c,
 		 const char *arg, void *priv);
 int ibt_opt_dest(int c, const char *arg, struct ibt_dest *d);
 int ibt_opt_wait(int c, const char *arg, struct ibt_wait *w);
+int ibt_opt_poll(const char *arg, uint32_t *poll, bool *has);
 int ibt_opt_target(int c, const char *arg, struct ibt_target *t);
 int ibt_opt_ok(int bad, bool *has, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -381,6 +401,8 @@ uint64_t ibt_percentile(const uint64_t *sorted, size_t n, unsigned int pct);
 const char *ibt_ns_str(uint64_t ns, uint64_t unit, char *buf, size_t len);
 const char *ibt_dur_str(int64_t ns, bool plus, char *buf, size_t len);
 const char *ibt_dec1_str(uint64_t n, uint64_t div, char *buf, size_t len);
+const char *ibt_num_str(const bool *have, const uint64_t *val, int a, char *buf,
+			size_t len);
 const char *ibt_sim_node_type_str(unsigned int type);
 const char *ibt_node_type_str(unsigned int type);
 const char *ibt_hop_agent_str(unsigned int agent);
@@ -418,6 +440,8 @@ int ibt_nl_put_dest(struct nl_msg *msg, const struct ibt_dest *d, int dgid,
 		    int dlid);
 int ibt_nl_put_wait(struct nl_msg *msg, const struct ibt_wait *w, int timeout,
 		    int retries);
+int ibt_nl_put_opts(struct nl_msg *msg, const struct ibt_req_opt *attrs,
+		    size_t n, const void *opts);
 int ibt_nl_run(struct ibt *ctx, struct nl_msg *msg, ibt_nl_cb cb, void *arg);
 /* a callback of ibt_nl_run_parsed(): @tb, the top level of @nlh */
 typedef int (*ibt_nl_tb_cb)(struct ibt *ctx, struct nlmsghdr *nlh,
@@ -472,6 +496,9 @@ struct ibt_job_follow {
 };
 
 /* job.c */
+/* attempts at sending a cancel that a repeated signal interrupts */
+#define IBT_CANCEL_TRIES	5
+int ibt_job_cancel_send(struct ibt *ctx, uint8_t cmd, int attr, uint32_t id);
 int ibt_job_cancel(struct ibt *ctx, uint32_t id);
 int ibt_job_run(struct ibt *ctx, struct nl_msg *msg, struct ibt_job_follow *f,
 		const struct ibt_job_kind *kind, void *arg);
@@ -506,6 +533,8 @@ void ibt_out_bool(struct ibt *ctx, const char *key, bool val);
 void ibt_out_gid(struct ibt *ctx, const char *key, const uint8_t gid[16]);
 void ibt_out_nums(struct ibt *ctx, const struct ibt_num_key *keys, size_t n,
 		  const bool *have, const uint64_t *val);
+void ibt_out_num_text(const bool *have, const uint64_t *val, int a,
+		      const char *label, const char *unit);
 void ibt_out_nla_nums(struct ibt *ctx, const struct ibt_num_key *keys,
 		      size_t n, struct nlattr **tb);
 void ibt_out_nla_u64s(struct ibt *ctx, const struct ibt_num_key *keys,

@@ -25,8 +25,6 @@
 
 /* silence after which the job is read, in case its end was lost */
 #define IBT_JOB_POLL_MS		1000
-/* attempts at sending the cancel that a repeated signal interrupts */
-#define IBT_JOB_CANCEL_TRIES	5
 
 static long long now_ms(void)
 {
@@ -36,20 +34,31 @@ static long long now_ms(void)
 	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
 }
 
-/* Send IBTRACE_CMD_JOB_CANCEL for @id; 0 or a printed exit code. */
-int ibt_job_cancel(struct ibt *ctx, uint32_t id)
+/*
+ * Send cancel request @cmd for job @id (attribute @attr), again while a
+ * repeated signal interrupts it, IBT_CANCEL_TRIES times at most: the
+ * exchange's result (IBT_EXIT_INTR when every attempt was interrupted).
+ */
+int ibt_job_cancel_send(struct ibt *ctx, uint8_t cmd, int attr, uint32_t id)
 {
 	int ret, tries = 0;
 
 	do {
-		struct nl_msg *msg = ibt_nl_req_u32(ctx, IBTRACE_CMD_JOB_CANCEL,
-						    false, IBTRACE_A_JOB, id);
+		struct nl_msg *msg = ibt_nl_req_u32(ctx, cmd, false, attr, id);
 
 		if (!msg)
 			return IBT_EXIT_ERR;
 		ibt_interrupted = 0;
 		ret = ibt_nl_exchange(ctx, msg, NULL, NULL);
-	} while (ret == IBT_EXIT_INTR && ++tries < IBT_JOB_CANCEL_TRIES);
+	} while (ret == IBT_EXIT_INTR && ++tries < IBT_CANCEL_TRIES);
+	return ret;
+}
+
+/* Send IBTRACE_CMD_JOB_CANCEL for @id; 0 or a printed exit code. */
+int ibt_job_cancel(struct ibt *ctx, uint32_t id)
+{
+	int ret = ibt_job_cancel_send(ctx, IBTRACE_CMD_JOB_CANCEL, IBTRACE_A_JOB, id);
+
 	/* a job that has just finished, or is gone, needs no cancel */
 	if (ret == -EALREADY || ret == -ENOENT)
 		return 0;

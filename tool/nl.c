@@ -1190,6 +1190,44 @@ int ibt_nl_put_wait(struct nl_msg *msg, const struct ibt_wait *w, int timeout,
 	return 0;
 }
 
+/*
+ * The attributes @attrs (@n of them) of the options given in @opts, the
+ * options of a command; negative when @msg is full.
+ */
+int ibt_nl_put_opts(struct nl_msg *msg, const struct ibt_req_opt *attrs,
+		    size_t n, const void *opts)
+{
+	const char *base = opts;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct ibt_req_opt *a = &attrs[i];
+		uint32_t v;
+		int ret;
+
+		if (a->has != IBT_NUM_NO_FLAG && !*(const bool *)(base + a->has))
+			continue;
+		v = a->type == IBT_REQ_FLAG ? 0 : *(const uint32_t *)(base + a->val);
+		switch (a->type) {
+		case IBT_REQ_U8:
+			ret = nla_put_u8(msg, a->attr, v);
+			break;
+		case IBT_REQ_U16:
+			ret = nla_put_u16(msg, a->attr, v);
+			break;
+		case IBT_REQ_U32:
+			ret = nla_put_u32(msg, a->attr, v);
+			break;
+		default: /* IBT_REQ_FLAG */
+			ret = nla_put_flag(msg, a->attr);
+			break;
+		}
+		if (ret < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* The multicast groups of the family: name and id of each, kept in ctx. */
 static int family_groups(struct ibt *ctx, struct nlattr *groups)
 {

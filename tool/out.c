@@ -143,6 +143,17 @@ void ibt_out_nums(struct ibt *ctx, const struct ibt_num_key *keys, size_t n,
 				     json_object_new_uint64(val[keys[i].attr]));
 }
 
+/*
+ * Text-only: " @label N@unit" (" deadline 5000 ms") for number @a of a
+ * table (@have, @val: by attribute), when it was sent.
+ */
+void ibt_out_num_text(const bool *have, const uint64_t *val, int a,
+		      const char *label, const char *unit)
+{
+	if (have[a])
+		printf(" %s %" PRIu64 "%s", label, val[a], unit);
+}
+
 /* The same for the attributes of a parsed message, those it has. */
 void ibt_out_nla_nums(struct ibt *ctx, const struct ibt_num_key *keys,
 		      size_t n, struct nlattr **tb)

@@ -166,6 +166,13 @@ static int ping_parse(struct ibt *ctx, struct ping *p)
 	return 0;
 }
 
+/* The request's attributes of -c and -i, those given. */
+static const struct ibt_req_opt ping_attrs[] = {
+	{ IBTRACE_A_PING_COUNT, IBT_REQ_U32, PING_OPT(count), PING_OPT(has_count) },
+	{ IBTRACE_A_PING_INTERVAL_MS, IBT_REQ_U32, PING_OPT(interval_ms),
+	  PING_OPT(has_interval) },
+};
+
 static struct nl_msg *ping_request(struct ibt *ctx, struct ping *p)
 {
 	struct nl_msg *msg = ibt_nl_req(ctx, IBTRACE_CMD_PING, false);
@@ -174,9 +181,7 @@ static struct nl_msg *ping_request(struct ibt *ctx, struct ping *p)
 		return NULL;
 	if (ibt_nl_put_dev(ctx, msg, p->port) ||
 	    ibt_nl_put_dest(msg, &p->tgt.dest, IBTRACE_A_PING_DGID, IBTRACE_A_PING_DLID) ||
-	    (p->has_count && nla_put_u32(msg, IBTRACE_A_PING_COUNT, p->count) < 0) ||
-	    (p->has_interval &&
-	     nla_put_u32(msg, IBTRACE_A_PING_INTERVAL_MS, p->interval_ms) < 0) ||
+	    ibt_nl_put_opts(msg, ping_attrs, IBT_ARRAY_SIZE(ping_attrs), p) ||
 	    ibt_nl_put_wait(msg, &p->tgt.wait, IBTRACE_A_PING_TIMEOUT_MS,
 			    IBTRACE_A_PING_RETRIES) ||
 	    (p->sroute_len &&

@@ -268,6 +268,17 @@ struct start_opts {
 	bool has_port, has_conns, has_hold, has_mem_kb, help;
 };
 
+#define START_OPT(f)	offsetof(struct start_opts, f)
+
+/* The request's attributes of server start's options given. */
+static const struct ibt_req_opt start_req[] = {
+	{ IBTRACE_A_SERVER_PORT, IBT_REQ_U16, START_OPT(port), START_OPT(has_port) },
+	{ IBTRACE_A_SERVER_MAX_CONNS, IBT_REQ_U32, START_OPT(conns), START_OPT(has_conns) },
+	{ IBTRACE_A_SERVER_MAX_HOLD_MS, IBT_REQ_U32, START_OPT(hold), START_OPT(has_hold) },
+	{ IBTRACE_A_SERVER_MAX_MEM_KB, IBT_REQ_U32, START_OPT(mem_kb),
+	  START_OPT(has_mem_kb) },
+};
+
 /*
  * Send request @cmd, with server start's options @o unless NULL (and
  * then -d), and print the state it answers with.
@@ -285,13 +296,7 @@ static int server_send(struct ibt *ctx, uint8_t cmd, const struct start_opts *o)
 		return IBT_EXIT_ERR;
 	if (o &&
 	    ((ctx->dev && nla_put_string(msg, IBTRACE_A_DEV_NAME, ctx->dev) < 0) ||
-	     (o->has_port && nla_put_u16(msg, IBTRACE_A_SERVER_PORT, o->port) < 0) ||
-	     (o->has_conns &&
-	      nla_put_u32(msg, IBTRACE_A_SERVER_MAX_CONNS, o->conns) < 0) ||
-	     (o->has_hold &&
-	      nla_put_u32(msg, IBTRACE_A_SERVER_MAX_HOLD_MS, o->hold) < 0) ||
-	     (o->has_mem_kb &&
-	      nla_put_u32(msg, IBTRACE_A_SERVER_MAX_MEM_KB, o->mem_kb) < 0))) {
+	     ibt_nl_put_opts(msg, start_req, IBT_ARRAY_SIZE(start_req), o))) {
 		nlmsg_free(msg);
 		return ibt_err(IBT_EXIT_ERR, "netlink request too large");
 	}
@@ -322,8 +327,6 @@ enum {
 	OPT_MAX_HOLD,
 	OPT_MAX_MEM_KB,
 };
-
-#define START_OPT(f)	offsetof(struct start_opts, f)
 
 /* The options of server start. */
 static const struct ibt_num_opt start_nums[] = {

@@ -680,23 +680,9 @@ static int run_replay(struct ibt *ctx, struct run *t)
 	return ret;
 }
 
-/* Send TEST_CANCEL of our job once; its exchange's result. */
-static int run_cancel_once(struct ibt *ctx, struct run *t)
-{
-	struct nl_msg *msg = ibt_nl_req_u32(ctx, IBTRACE_CMD_TEST_CANCEL, false,
-					    IBTRACE_A_TEST_JOB, t->job);
-
-	if (!msg)
-		return IBT_EXIT_ERR;
-	return ibt_nl_exchange(ctx, msg, NULL, NULL);
-}
-
-/* Attempts at sending the cancel that a repeated signal interrupts. */
-#define TEST_CANCEL_TRIES	5
-
 static int run_cancel(struct ibt *ctx, struct run *t)
 {
-	int ret, tries = 0;
+	int ret;
 
 	/* for the one at the terminal: the restore may take a while */
 	if (isatty(STDERR_FILENO))
@@ -708,15 +694,12 @@ static int run_cancel(struct ibt *ctx, struct run *t)
 	 * again; a cancel that did reach the kernel is refused the second
 	 * time, which is fine, as is a job that has just finished.
 	 */
-	do {
-		ibt_interrupted = 0;
-		ret = run_cancel_once(ctx, t);
-	} while (ret == IBT_EXIT_INTR && ++tries < TEST_CANCEL_TRIES);
+	ret = ibt_job_cancel_send(ctx, IBTRACE_CMD_TEST_CANCEL, IBTRACE_A_TEST_JOB, t->job);
 	if (ret == IBT_EXIT_INTR) {
 		ibt_interrupted = 0;
 		return ibt_err(IBT_EXIT_ERR,
 			       "cannot send the cancel of job %u: interrupted %d times; \"ibtracectl test cancel %u\" stops it",
-			       t->job, TEST_CANCEL_TRIES, t->job);
+			       t->job, IBT_CANCEL_TRIES, t->job);
 	}
 	return ret > 0 ? ret : 0;
 }

@@ -44,18 +44,34 @@ struct xchg {
 
 /*
  * One nest of a test's own list of figures (the RNR test's timer codes,
- * the limit test's kinds of object): its numbers by attribute.
+ * the limit test's kinds of object, the transaction test's endpoints):
+ * its numbers by attribute, and its one string if it has one (a
+ * completion's status).
  */
 #define TEST_ITEM_ATTRS	32
 struct test_item {
 	bool have[TEST_ITEM_ATTRS];
 	uint64_t val[TEST_ITEM_ATTRS];
+	char text[TEST_STR_MAX];
 };
 
 /* Such nests, in the order the kernel first sent each. */
 struct test_items {
 	struct test_item *v;
 	size_t n;
+};
+
+/*
+ * What a list's nests hold: the attribute that names an item and a second
+ * one if it takes two (-1: none), the highest attribute, the one that is
+ * a string (-1: none), and the error when a name is missing ("RNR
+ * figures without a timer code").
+ */
+struct test_items_nest {
+	int key, key2;
+	int max;
+	int text;
+	const char *nokey;
 };
 
 /* A test (TEST_LIST) or a job (TEST_GET, TEST_EVENT), as the kernel said. */
@@ -212,13 +228,22 @@ int test_result_absorb(struct ibt *ctx, struct result *r, struct nlmsghdr *nlh);
 int test_keep_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg);
 void test_result_take(struct result *r, struct result *k);
 
-/* test_items.c: a test's own list of figures, the numbers of a nest */
-void test_item_put(struct test_item *it, struct nlattr **tb, int first, int max,
-		   int skip);
+/*
+ * test_items.c: a test's own list of figures, the numbers of a nest, and
+ * how one figure prints ("-" when the kernel did not send it)
+ */
+int test_item_absorb(struct ibt *ctx, struct test_item *it, struct nlattr *nest,
+		     int first, int max, int text);
 int test_items_absorb(struct ibt *ctx, struct test_items *l, struct nlattr *nest,
-		      int key, int max, const char *nokey);
+		      const struct test_items_nest *how);
 void test_items_take(struct test_items *l, struct test_items *k);
 void test_items_free(struct test_items *l);
+const char *test_item_str(const struct test_item *f, int a, char *buf, size_t len);
+const char *test_item_plural(const struct test_item *f, int a, const char *suffix);
+const char *test_item_mb_str(const struct test_item *f, int a, char *buf, size_t len);
+const char *test_item_dur_str(const struct test_item *f, int a, char *buf, size_t len);
+bool test_item_mb_per_s(const struct test_item *f, int bytes, int ns, char *buf,
+			size_t len);
 
 /*
  * test_peer.c: the options of the tests served by a peer host's ibtrace

@@ -81,15 +81,23 @@ static uint32_t guidinfo_local_port(const void *args)
 	return t->has_dr ? t->dr[0] : 0;
 }
 
+#define GUIDINFO_ARG(f)	offsetof(struct guidinfo_args, f)
+
+/* The request's attributes of the options given, after --dr's path. */
+static const struct ibt_req_opt guidinfo_req[] = {
+	{ IBTRACE_A_TEST_LID, IBT_REQ_U32, GUIDINFO_ARG(lid), GUIDINFO_ARG(has_lid) },
+	{ IBTRACE_A_TEST_DUT_PORT, IBT_REQ_U8, GUIDINFO_ARG(dut_port),
+	  GUIDINFO_ARG(has_dut_port) },
+	{ IBTRACE_A_TEST_BLOCKS, IBT_REQ_U32, GUIDINFO_ARG(blocks),
+	  GUIDINFO_ARG(has_blocks) },
+};
+
 static int guidinfo_request(struct nl_msg *msg, const void *args)
 {
 	const struct guidinfo_args *t = args;
 
 	if ((t->has_dr && nla_put(msg, IBTRACE_A_TEST_DR_PATH, t->ndr, t->dr) < 0) ||
-	    (t->has_lid && nla_put_u32(msg, IBTRACE_A_TEST_LID, t->lid) < 0) ||
-	    (t->has_dut_port &&
-	     nla_put_u8(msg, IBTRACE_A_TEST_DUT_PORT, t->dut_port) < 0) ||
-	    (t->has_blocks && nla_put_u32(msg, IBTRACE_A_TEST_BLOCKS, t->blocks) < 0) ||
+	    ibt_nl_put_opts(msg, guidinfo_req, IBT_ARRAY_SIZE(guidinfo_req), t) ||
 	    ibt_nl_put_wait(msg, &t->wait, IBTRACE_A_TEST_TIMEOUT_MS,
 			    IBTRACE_A_TEST_RETRIES))
 		return -1;

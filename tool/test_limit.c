@@ -44,7 +44,7 @@ static const struct ibt_test_opt limit_opts[] = {
 
 struct limit_args {
 	uint32_t max, width, budget_mb, objects;
-	bool has_max, has_width, has_budget;
+	bool has_max, has_width, has_budget, has_objects;
 };
 
 /* What only this test's results have (struct result.data). */
@@ -80,6 +80,7 @@ static int limit_word(void *args, const char *word)
 	for (k = 0; k < __IBTRACE_LIMIT_MAX; k++)
 		if (!strcmp(word, ibt_limit_object_str(k))) {
 			t->objects |= 1u << k;
+			t->has_objects = true;
 			return 0;
 		}
 	return ibt_err(IBT_EXIT_USAGE,
@@ -87,19 +88,21 @@ static int limit_word(void *args, const char *word)
 		       word);
 }
 
+#define LIMIT_ARG(f)	offsetof(struct limit_args, f)
+
+/* The request's attributes of the options and objects given. */
+static const struct ibt_req_opt limit_req[] = {
+	{ IBTRACE_A_TEST_LIMIT_OBJECTS, IBT_REQ_U32, LIMIT_ARG(objects),
+	  LIMIT_ARG(has_objects) },
+	{ IBTRACE_A_TEST_LIMIT_MAX, IBT_REQ_U32, LIMIT_ARG(max), LIMIT_ARG(has_max) },
+	{ IBTRACE_A_TEST_LIMIT_WIDTH, IBT_REQ_U32, LIMIT_ARG(width), LIMIT_ARG(has_width) },
+	{ IBTRACE_A_TEST_LIMIT_BUDGET_MB, IBT_REQ_U32, LIMIT_ARG(budget_mb),
+	  LIMIT_ARG(has_budget) },
+};
+
 static int limit_request(struct nl_msg *msg, const void *args)
 {
-	const struct limit_args *t = args;
-
-	if ((t->objects &&
-	     nla_put_u32(msg, IBTRACE_A_TEST_LIMIT_OBJECTS, t->objects) < 0) ||
-	    (t->has_max && nla_put_u32(msg, IBTRACE_A_TEST_LIMIT_MAX, t->max) < 0) ||
-	    (t->has_width &&
-	     nla_put_u32(msg, IBTRACE_A_TEST_LIMIT_WIDTH, t->width) < 0) ||
-	    (t->has_budget &&
-	     nla_put_u32(msg, IBTRACE_A_TEST_LIMIT_BUDGET_MB, t->budget_mb) < 0))
-		return -1;
-	return 0;
+	return ibt_nl_put_opts(msg, limit_req, IBT_ARRAY_SIZE(limit_req), args);
 }
 
 /* Decoding */
@@ -122,15 +125,18 @@ static const int limit_attrs[] = {
 	0,
 };
 
+/* The figures of a kind of object. */
+static const struct test_items_nest limit_res = {
+	IBTRACE_LIMIT_A_OBJECT, -1, IBTRACE_LIMIT_A_MAX, -1, "limit figures without an object"
+};
+
 static int limit_absorb(struct ibt *ctx, struct result *r, void *data,
 			struct nlattr *a)
 {
 	struct limit_data *d = data;
 
 	(void)r;
-	return test_items_absorb(ctx, &d->res, a, IBTRACE_LIMIT_A_OBJECT,
-				 IBTRACE_LIMIT_A_MAX,
-				 "limit figures without an object");
+	return test_items_absorb(ctx, &d->res, a, &limit_res);
 }
 
 /* @k's figures replace @d's. */
@@ -177,12 +183,9 @@ static const char *bytes_str(uint64_t b, char *buf, size_t len)
 static const char *count_str(const struct test_item *c, int a, char *buf,
 			     size_t len)
 {
-	if (!c->have[a])
-		return "-";
-	if (rval(c, IBTRACE_LIMIT_A_OBJECT) == IBTRACE_LIMIT_SIZE_MR)
+	if (c->have[a] && rval(c, IBTRACE_LIMIT_A_OBJECT) == IBTRACE_LIMIT_SIZE_MR)
 		return bytes_str(rval(c, a), buf, len);
-	snprintf(buf, len, "%" PRIu64, rval(c, a));
-	return buf;
+	return test_item_str(c, a, buf, len);
 }
 
 /* "device: Cannot allocate memory", "budget", ... */
@@ -253,12 +256,9 @@ static void limit_head_text(const struct result *r)
 	if (r->have[IBTRACE_A_TEST_LIMIT_OBJECTS])
 		printf(" objects %s",
 		       objects_str(test_rval(r, IBTRACE_A_TEST_LIMIT_OBJECTS), b, sizeof(b)));
-	if (r->have[IBTRACE_A_TEST_LIMIT_WIDTH])
-		printf(" width %" PRIu64, test_rval(r, IBTRACE_A_TEST_LIMIT_WIDTH));
-	if (r->have[IBTRACE_A_TEST_LIMIT_BUDGET_MB])
-		printf(" budget %" PRIu64 " MiB", test_rval(r, IBTRACE_A_TEST_LIMIT_BUDGET_MB));
-	if (r->have[IBTRACE_A_TEST_LIMIT_MAX])
-		printf(" max %" PRIu64, test_rval(r, IBTRACE_A_TEST_LIMIT_MAX));
+	ibt_out_num_text(r->have, r->val, IBTRACE_A_TEST_LIMIT_WIDTH, "width", "");
+	ibt_out_num_text(r->have, r->val, IBTRACE_A_TEST_LIMIT_BUDGET_MB, "budget", " MiB");
+	ibt_out_num_text(r->have, r->val, IBTRACE_A_TEST_LIMIT_MAX, "max", "");
 }
 
 /* One row per kind counted. */

@@ -198,10 +198,8 @@ static void result_text(const struct result *r, bool verbose)
 	if (r->have[IBTRACE_A_TEST_DUT_PORT_GUID])
 		printf(" port_guid %s",
 		       guid_str(test_rval(r, IBTRACE_A_TEST_DUT_PORT_GUID), b, sizeof(b)));
-	if (r->have[IBTRACE_A_TEST_DUT_LID])
-		printf(" lid %" PRIu64, test_rval(r, IBTRACE_A_TEST_DUT_LID));
-	if (r->have[IBTRACE_A_TEST_GUID_CAP])
-		printf(" guid_cap %" PRIu64, test_rval(r, IBTRACE_A_TEST_GUID_CAP));
+	ibt_out_num_text(r->have, r->val, IBTRACE_A_TEST_DUT_LID, "lid", "");
+	ibt_out_num_text(r->have, r->val, IBTRACE_A_TEST_GUID_CAP, "guid_cap", "");
 	if (def && def->head_text)
 		def->head_text(r);
 	putchar('\n');

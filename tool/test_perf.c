@@ -69,8 +69,7 @@ struct perf_args {
 /* What only this test's results have (struct result.data). */
 struct perf_data {
 	bool measured;			/* an IBTRACE_A_TEST_PERF came */
-	struct test_item fig;		/* its numbers */
-	char wc_status[TEST_STR_MAX];
+	struct test_item fig;		/* its figures; text: the first error's status */
 };
 
 /* Options and words; the ranges are the kernel's policy. */
@@ -92,8 +91,7 @@ static int perf_opt(void *args, int id, const char *arg)
 	if (ret != IBT_OPT_UNKNOWN)
 		return ret;
 	if (id == OPT_POLL)
-		return ibt_opt_ok(ibt_parse_test_poll(arg, &t->poll), &t->has_poll,
-				  "bad --poll \"%s\": expected busy or event", arg);
+		return ibt_opt_poll(arg, &t->poll, &t->has_poll);
 	return test_peer_opt(&t->peer, id == OPT_PEER_PORT, arg);
 }
 
@@ -139,22 +137,25 @@ static int perf_check(const void *args)
 	return 0;
 }
 
+/* The request's attributes of the options given, then the peer's. */
+static const struct ibt_req_opt perf_req[] = {
+	{ IBTRACE_A_TEST_PERF_OP, IBT_REQ_U8, PERF_ARG(op), PERF_ARG(has_op) },
+	{ IBTRACE_A_TEST_PERF_SEG_SIZE, IBT_REQ_U32, PERF_ARG(seg_size),
+	  PERF_ARG(has_seg_size) },
+	{ IBTRACE_A_TEST_PERF_SEGS, IBT_REQ_U32, PERF_ARG(segs), PERF_ARG(has_segs) },
+	{ IBTRACE_A_TEST_PERF_PIPELINE, IBT_REQ_U32, PERF_ARG(pipeline),
+	  PERF_ARG(has_pipeline) },
+	{ IBTRACE_A_TEST_ITERATIONS, IBT_REQ_U32, PERF_ARG(iterations),
+	  PERF_ARG(has_iterations) },
+	{ IBTRACE_A_TEST_POLL, IBT_REQ_U8, PERF_ARG(poll), PERF_ARG(has_poll) },
+};
+
 static int perf_request(struct nl_msg *msg, const void *args)
 {
 	const struct perf_args *t = args;
 
-	if ((t->has_op && nla_put_u8(msg, IBTRACE_A_TEST_PERF_OP, t->op) < 0) ||
-	    (t->has_seg_size &&
-	     nla_put_u32(msg, IBTRACE_A_TEST_PERF_SEG_SIZE, t->seg_size) < 0) ||
-	    (t->has_segs && nla_put_u32(msg, IBTRACE_A_TEST_PERF_SEGS, t->segs) < 0) ||
-	    (t->has_pipeline &&
-	     nla_put_u32(msg, IBTRACE_A_TEST_PERF_PIPELINE, t->pipeline) < 0) ||
-	    (t->has_iterations &&
-	     nla_put_u32(msg, IBTRACE_A_TEST_ITERATIONS, t->iterations) < 0) ||
-	    (t->has_poll && nla_put_u8(msg, IBTRACE_A_TEST_POLL, t->poll) < 0) ||
-	    test_peer_request(msg, &t->peer) < 0)
-		return -1;
-	return 0;
+	return ibt_nl_put_opts(msg, perf_req, IBT_ARRAY_SIZE(perf_req), t) ?:
+	       test_peer_request(msg, &t->peer);
 }
 
 /* Decoding */
@@ -181,21 +182,17 @@ static const int perf_attrs[] = {
 static int perf_absorb(struct ibt *ctx, struct result *r, void *data,
 		       struct nlattr *a)
 {
-	struct nlattr *tb[IBTRACE_PERF_A_MAX + 1];
 	struct perf_data *d = data;
+	struct test_item fig = { 0 };
 	int ret;
 
 	(void)r;
-	ret = ibt_nl_parse_nest(ctx, a, tb);
+	ret = test_item_absorb(ctx, &fig, a, IBTRACE_PERF_A_OPS, IBTRACE_PERF_A_MAX,
+			       IBTRACE_PERF_A_WC_STATUS);
 	if (ret)
 		return ret;
-	memset(d, 0, sizeof(*d));
 	d->measured = true;
-	if (tb[IBTRACE_PERF_A_WC_STATUS])
-		nla_strlcpy(d->wc_status, tb[IBTRACE_PERF_A_WC_STATUS],
-			    sizeof(d->wc_status));
-	test_item_put(&d->fig, tb, IBTRACE_PERF_A_OPS, IBTRACE_PERF_A_MAX,
-		      IBTRACE_PERF_A_WC_STATUS);
+	d->fig = fig;
 	return 0;
 }
 
@@ -209,28 +206,6 @@ static void perf_take(void *data, void *k_data)
 }
 
 /* Text */
-
-/* A number of @r (@fig: of its figures), "-" when the kernel sent none. */
-static const char *num_str(const bool *have, const uint64_t *val, int a,
-			   char *buf, size_t len)
-{
-	if (!have[a])
-		return "-";
-	snprintf(buf, len, "%" PRIu64, val[a]);
-	return buf;
-}
-
-/* MB/s (10^6 bytes) into @buf with one decimal; false without a time. */
-static bool mb_per_s(const struct test_item *f, char *buf, size_t len)
-{
-	uint64_t ns = f->val[IBTRACE_PERF_A_ELAPSED_NS];
-
-	if (!f->have[IBTRACE_PERF_A_BYTES] || !f->have[IBTRACE_PERF_A_ELAPSED_NS] || !ns)
-		return false;
-	/* bytes * 1000 / ns MB/s, in tenths; bytes fit 64 bits times 10^4 */
-	ibt_dec1_str(f->val[IBTRACE_PERF_A_BYTES] * 1000, ns, buf, len);
-	return true;
-}
 
 /* Operations a second, truncated; false without a time. */
 static bool ops_per_s(const struct test_item *f, uint64_t *v)
@@ -269,13 +244,13 @@ static void perf_params_text(const struct result *r)
 	printf("%s %s B x %s segment%s, %s iterations, pipeline %s, %s poll, server version %s\n",
 	       r->have[IBTRACE_A_TEST_PERF_OP] ?
 	       ibt_perf_op_str(test_rval(r, IBTRACE_A_TEST_PERF_OP)) : "-",
-	       num_str(r->have, r->val, IBTRACE_A_TEST_PERF_SEG_SIZE, b[1], sizeof(b[1])),
+	       ibt_num_str(r->have, r->val, IBTRACE_A_TEST_PERF_SEG_SIZE, b[1], sizeof(b[1])),
 	       have_segs ? b[0] : "-", have_segs && segs == 1 ? "" : "s",
-	       num_str(r->have, r->val, IBTRACE_A_TEST_ITERATIONS, b[2], sizeof(b[2])),
-	       num_str(r->have, r->val, IBTRACE_A_TEST_PERF_PIPELINE, b[3], sizeof(b[3])),
+	       ibt_num_str(r->have, r->val, IBTRACE_A_TEST_ITERATIONS, b[2], sizeof(b[2])),
+	       ibt_num_str(r->have, r->val, IBTRACE_A_TEST_PERF_PIPELINE, b[3], sizeof(b[3])),
 	       r->have[IBTRACE_A_TEST_POLL] ?
 	       ibt_test_poll_str(test_rval(r, IBTRACE_A_TEST_POLL)) : "-",
-	       num_str(f->have, f->val, IBTRACE_PERF_A_SERVER_VERSION, b[4], sizeof(b[4])));
+	       test_item_str(f, IBTRACE_PERF_A_SERVER_VERSION, b[4], sizeof(b[4])));
 }
 
 /* The parameters, then the figures (see the top of the file). */
@@ -292,26 +267,23 @@ static void perf_body_text(const struct result *r)
 		return;
 	}
 	printf("operations %s  errors %s  bytes %s MB  time %s  %s MB/s  ",
-	       num_str(f->have, f->val, IBTRACE_PERF_A_OPS, b[0], sizeof(b[0])),
-	       num_str(f->have, f->val, IBTRACE_PERF_A_ERRORS, b[1], sizeof(b[1])),
-	       f->have[IBTRACE_PERF_A_BYTES] ?
-	       ibt_dec1_str(f->val[IBTRACE_PERF_A_BYTES], 1000000, b[2], sizeof(b[2])) : "-",
-	       f->have[IBTRACE_PERF_A_ELAPSED_NS] ?
-	       ibt_dur_str(f->val[IBTRACE_PERF_A_ELAPSED_NS] > INT64_MAX ? INT64_MAX :
-			   (int64_t)f->val[IBTRACE_PERF_A_ELAPSED_NS], false, b[3],
-			   sizeof(b[3])) : "-",
-	       mb_per_s(f, b[4], sizeof(b[4])) ? b[4] : "-");
+	       test_item_str(f, IBTRACE_PERF_A_OPS, b[0], sizeof(b[0])),
+	       test_item_str(f, IBTRACE_PERF_A_ERRORS, b[1], sizeof(b[1])),
+	       test_item_mb_str(f, IBTRACE_PERF_A_BYTES, b[2], sizeof(b[2])),
+	       test_item_dur_str(f, IBTRACE_PERF_A_ELAPSED_NS, b[3], sizeof(b[3])),
+	       test_item_mb_per_s(f, IBTRACE_PERF_A_BYTES, IBTRACE_PERF_A_ELAPSED_NS, b[4],
+				  sizeof(b[4])) ? b[4] : "-");
 	if (ops_per_s(f, &ops))
 		printf("%" PRIu64 " op/s\n", ops);
 	else
 		printf("- op/s\n");
-	if (f->val[IBTRACE_PERF_A_ERRORS] || d->wc_status[0])
-		printf("first error: %s\n", d->wc_status[0] ? d->wc_status : "-");
+	if (f->val[IBTRACE_PERF_A_ERRORS] || f->text[0])
+		printf("first error: %s\n", f->text[0] ? f->text : "-");
 	printf("latency (ns)  min %s  median %s  p99 %s  max %s\n",
-	       num_str(f->have, f->val, IBTRACE_PERF_A_LAT_MIN_NS, b[0], sizeof(b[0])),
-	       num_str(f->have, f->val, IBTRACE_PERF_A_LAT_MEDIAN_NS, b[1], sizeof(b[1])),
-	       num_str(f->have, f->val, IBTRACE_PERF_A_LAT_P99_NS, b[2], sizeof(b[2])),
-	       num_str(f->have, f->val, IBTRACE_PERF_A_LAT_MAX_NS, b[3], sizeof(b[3])));
+	       test_item_str(f, IBTRACE_PERF_A_LAT_MIN_NS, b[0], sizeof(b[0])),
+	       test_item_str(f, IBTRACE_PERF_A_LAT_MEDIAN_NS, b[1], sizeof(b[1])),
+	       test_item_str(f, IBTRACE_PERF_A_LAT_P99_NS, b[2], sizeof(b[2])),
+	       test_item_str(f, IBTRACE_PERF_A_LAT_MAX_NS, b[3], sizeof(b[3])));
 }
 
 static void perf_running_text(const struct result *r)
@@ -342,10 +314,11 @@ static void perf_fig_json(struct ibt *ctx, const struct perf_data *d)
 
 	ibt_out_obj_begin(ctx, "perf");
 	ibt_out_nums(ctx, nums, 2, f->have, f->val);
-	if (d->wc_status[0])
-		ibt_out_json(ctx, "wc_status", json_object_new_string(d->wc_status));
+	if (f->text[0])
+		ibt_out_json(ctx, "wc_status", json_object_new_string(f->text));
 	ibt_out_nums(ctx, nums + 2, IBT_ARRAY_SIZE(nums) - 2, f->have, f->val);
-	if (mb_per_s(f, mb, sizeof(mb)))
+	if (test_item_mb_per_s(f, IBTRACE_PERF_A_BYTES, IBTRACE_PERF_A_ELAPSED_NS, mb,
+			       sizeof(mb)))
 		ibt_out_json(ctx, "mb_per_s", json_object_new_double_s(atof(mb), mb));
 	if (ops_per_s(f, &ops))
 		ibt_out_json(ctx, "ops_per_s", json_object_new_uint64(ops));

@@ -106,17 +106,15 @@ static const int quit_attrs[] = {
 static int quit_absorb(struct ibt *ctx, struct result *r, void *data,
 		       struct nlattr *a)
 {
-	struct nlattr *tb[IBTRACE_QUIT_A_MAX + 1];
 	struct quit_data *d = data;
 	int ret;
 
 	(void)r;
-	ret = ibt_nl_parse_nest(ctx, a, tb);
-	if (ret)
-		return ret;
-	d->seen = true;
-	test_item_put(&d->fig, tb, IBTRACE_QUIT_A_SERVER_VERSION, IBTRACE_QUIT_A_MAX, -1);
-	return 0;
+	ret = test_item_absorb(ctx, &d->fig, a, IBTRACE_QUIT_A_SERVER_VERSION,
+			       IBTRACE_QUIT_A_MAX, -1);
+	if (!ret)
+		d->seen = true;
+	return ret;
 }
 
 /* @k's figures, those it has, over @d's. */
@@ -137,15 +135,6 @@ static void quit_take(void *data, void *k_data)
 
 /* Text */
 
-/* Figure @a, "-" when the kernel did not send it. */
-static const char *fig_str(const struct test_item *f, int a, char *buf, size_t len)
-{
-	if (!f->have[a])
-		return "-";
-	snprintf(buf, len, "%" PRIu64, f->val[a]);
-	return buf;
-}
-
 static bool accepted(const struct test_item *f)
 {
 	return f->have[IBTRACE_QUIT_A_SERVER_VERSION] || f->have[IBTRACE_QUIT_A_RUNNING] ||
@@ -158,9 +147,9 @@ static void running_bound_text(const struct test_item *f, const char *when)
 	char b[2][24];
 
 	printf("%s connection%s running%s, bound %s ms",
-	       fig_str(f, IBTRACE_QUIT_A_RUNNING, b[0], sizeof(b[0])),
-	       f->have[IBTRACE_QUIT_A_RUNNING] && f->val[IBTRACE_QUIT_A_RUNNING] == 1 ? "" : "s",
-	       when, fig_str(f, IBTRACE_QUIT_A_BOUND_MS, b[1], sizeof(b[1])));
+	       test_item_str(f, IBTRACE_QUIT_A_RUNNING, b[0], sizeof(b[0])),
+	       test_item_plural(f, IBTRACE_QUIT_A_RUNNING, "s"),
+	       when, test_item_str(f, IBTRACE_QUIT_A_BOUND_MS, b[1], sizeof(b[1])));
 }
 
 /*
@@ -192,7 +181,7 @@ static void quit_body_text(const struct result *r)
 		return;
 	if (accepted(f)) {
 		printf("server version %s, ",
-		       fig_str(f, IBTRACE_QUIT_A_SERVER_VERSION, b, sizeof(b)));
+		       test_item_str(f, IBTRACE_QUIT_A_SERVER_VERSION, b, sizeof(b)));
 		running_bound_text(f, " at the quit");
 		putchar('\n');
 	}

@@ -89,8 +89,7 @@ static int rnr_opt(void *args, int id, const char *arg)
 		t->has_timer = !t->timer_all;
 		return 0;
 	case OPT_POLL:
-		return ibt_opt_ok(ibt_parse_test_poll(arg, &t->poll), &t->has_poll,
-				  "bad --poll \"%s\": expected busy or event", arg);
+		return ibt_opt_poll(arg, &t->poll, &t->has_poll);
 	case OPT_PEER:
 	case OPT_PEER_PORT:
 		return test_peer_opt(&t->peer, id == OPT_PEER_PORT, arg);
@@ -112,24 +111,30 @@ static int rnr_check(const void *args)
 	return 0;
 }
 
+/* The request's attributes of the options given: these, the peer's, then --deadline. */
+static const struct ibt_req_opt rnr_req[] = {
+	{ IBTRACE_A_TEST_RNR_ALL, IBT_REQ_FLAG, 0, RNR_ARG(timer_all) },
+	{ IBTRACE_A_TEST_RNR_TIMER, IBT_REQ_U8, RNR_ARG(timer), RNR_ARG(has_timer) },
+	{ IBTRACE_A_TEST_RNR_RETRY, IBT_REQ_U8, RNR_ARG(rnr_retry),
+	  RNR_ARG(has_rnr_retry) },
+	{ IBTRACE_A_TEST_SIZE, IBT_REQ_U32, RNR_ARG(size), RNR_ARG(has_size) },
+	{ IBTRACE_A_TEST_ITERATIONS, IBT_REQ_U32, RNR_ARG(iterations),
+	  RNR_ARG(has_iterations) },
+	{ IBTRACE_A_TEST_POLL, IBT_REQ_U8, RNR_ARG(poll), RNR_ARG(has_poll) },
+	{ IBTRACE_A_TEST_RNR_RECV_POSTED, IBT_REQ_FLAG, 0, RNR_ARG(recv_posted) },
+};
+static const struct ibt_req_opt rnr_req_deadline = {
+	IBTRACE_A_TEST_DEADLINE_MS, IBT_REQ_U32, RNR_ARG(deadline_ms),
+	RNR_ARG(has_deadline)
+};
+
 static int rnr_request(struct nl_msg *msg, const void *args)
 {
 	const struct rnr_args *t = args;
 
-	if ((t->timer_all && nla_put_flag(msg, IBTRACE_A_TEST_RNR_ALL) < 0) ||
-	    (t->has_timer && nla_put_u8(msg, IBTRACE_A_TEST_RNR_TIMER, t->timer) < 0) ||
-	    (t->has_rnr_retry &&
-	     nla_put_u8(msg, IBTRACE_A_TEST_RNR_RETRY, t->rnr_retry) < 0) ||
-	    (t->has_size && nla_put_u32(msg, IBTRACE_A_TEST_SIZE, t->size) < 0) ||
-	    (t->has_iterations &&
-	     nla_put_u32(msg, IBTRACE_A_TEST_ITERATIONS, t->iterations) < 0) ||
-	    (t->has_poll && nla_put_u8(msg, IBTRACE_A_TEST_POLL, t->poll) < 0) ||
-	    (t->recv_posted && nla_put_flag(msg, IBTRACE_A_TEST_RNR_RECV_POSTED) < 0) ||
-	    test_peer_request(msg, &t->peer) < 0 ||
-	    (t->has_deadline &&
-	     nla_put_u32(msg, IBTRACE_A_TEST_DEADLINE_MS, t->deadline_ms) < 0))
-		return -1;
-	return 0;
+	return ibt_nl_put_opts(msg, rnr_req, IBT_ARRAY_SIZE(rnr_req), t) ?:
+	       test_peer_request(msg, &t->peer) ?:
+	       ibt_nl_put_opts(msg, &rnr_req_deadline, 1, t);
 }
 
 /* Decoding */
@@ -154,6 +159,11 @@ static const int rnr_attrs[] = {
 	0,
 };
 
+/* The figures of a timer code. */
+static const struct test_items_nest rnr_codes = {
+	IBTRACE_RNR_A_CODE, -1, IBTRACE_RNR_A_MAX, -1, "RNR figures without a timer code"
+};
+
 static int rnr_absorb(struct ibt *ctx, struct result *r, void *data,
 		      struct nlattr *a)
 {
@@ -162,9 +172,7 @@ static int rnr_absorb(struct ibt *ctx, struct result *r, void *data,
 	(void)r;
 	switch (nla_type(a)) {
 	case IBTRACE_A_TEST_RNR_CODE:
-		return test_items_absorb(ctx, &d->codes, a, IBTRACE_RNR_A_CODE,
-					 IBTRACE_RNR_A_MAX,
-					 "RNR figures without a timer code");
+		return test_items_absorb(ctx, &d->codes, a, &rnr_codes);
 	default: /* IBTRACE_A_TEST_RNR_WIRE_WHY */
 		nla_strlcpy(d->wire_why, a, sizeof(d->wire_why));
 		return 0;
@@ -275,16 +283,12 @@ static void rnr_head_text(const struct result *r)
 		printf(" timer all");
 	else if (r->have[IBTRACE_A_TEST_RNR_TIMER])
 		printf(" timer %" PRIu64, test_rval(r, IBTRACE_A_TEST_RNR_TIMER));
-	if (r->have[IBTRACE_A_TEST_RNR_RETRY])
-		printf(" rnr_retry %" PRIu64, test_rval(r, IBTRACE_A_TEST_RNR_RETRY));
-	if (r->have[IBTRACE_A_TEST_SIZE])
-		printf(" size %" PRIu64, test_rval(r, IBTRACE_A_TEST_SIZE));
+	ibt_out_num_text(r->have, r->val, IBTRACE_A_TEST_RNR_RETRY, "rnr_retry", "");
+	ibt_out_num_text(r->have, r->val, IBTRACE_A_TEST_SIZE, "size", "");
 	if (r->have[IBTRACE_A_TEST_POLL])
 		printf(" poll %s", ibt_test_poll_str(test_rval(r, IBTRACE_A_TEST_POLL)));
-	if (r->have[IBTRACE_A_TEST_ITERATIONS])
-		printf(" iterations %" PRIu64, test_rval(r, IBTRACE_A_TEST_ITERATIONS));
-	if (r->have[IBTRACE_A_TEST_DEADLINE_MS])
-		printf(" deadline %" PRIu64 " ms", test_rval(r, IBTRACE_A_TEST_DEADLINE_MS));
+	ibt_out_num_text(r->have, r->val, IBTRACE_A_TEST_ITERATIONS, "iterations", "");
+	ibt_out_num_text(r->have, r->val, IBTRACE_A_TEST_DEADLINE_MS, "deadline", " ms");
 	if (r->have[IBTRACE_A_TEST_RNR_RECV_POSTED])
 		printf(" recv_posted (negative control)");
 	if (cal)

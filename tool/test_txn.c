@@ -131,19 +131,13 @@ struct txn_args {
 	enum txn_word at;
 };
 
-/* One endpoint's figures (an IBTRACE_A_TEST_TXN_EP nest). */
-struct txn_ep {
-	struct test_item fig;
-	char wc_status[TEST_STR_MAX];
-};
-
 /* What only this test's results have (struct result.data). */
 struct txn_data {
 	struct test_item ops[IBTRACE_TEST_TXN_MAX_OPS];	/* the OP nests */
 	size_t nops;
 	unsigned long ops_msg;		/* the message they came in */
-	struct txn_ep *eps;		/* in the order they first came */
-	size_t neps;
+	/* the EP nests, an endpoint's figures each; text: its first error's status */
+	struct test_items eps;
 };
 
 /* Options and words; the ranges are the kernel's policy. */
@@ -173,8 +167,7 @@ static int txn_opt(void *args, int id, const char *arg)
 		return 0;
 	}
 	if (id == OPT_POLL)
-		return ibt_opt_ok(ibt_parse_test_poll(arg, &t->poll), &t->has_poll,
-				  "bad --poll \"%s\": expected busy or event", arg);
+		return ibt_opt_poll(arg, &t->poll, &t->has_poll);
 	return test_peer_opt(&t->peer, id == OPT_PEER_PORT, arg);
 }
 
@@ -318,41 +311,45 @@ static int txn_check(const void *args)
 	return 0;
 }
 
-static int txn_op_request(struct nl_msg *msg, const struct txn_op_arg *op)
-{
-	struct nlattr *nest = nla_nest_start(msg, IBTRACE_A_TEST_TXN_OP);
+/* The request's attributes of the options given, then the peer's, then the OPs. */
+static const struct ibt_req_opt txn_req[] = {
+	{ IBTRACE_A_TEST_TXN_THREADS, IBT_REQ_U32, TXN_ARG(threads), TXN_ARG(has_threads) },
+	{ IBTRACE_A_TEST_TXN_ENDPOINTS, IBT_REQ_U32, TXN_ARG(endpoints),
+	  TXN_ARG(has_endpoints) },
+	{ IBTRACE_A_TEST_TXN_VALIDATE, IBT_REQ_FLAG, 0, TXN_ARG(validate) },
+	{ IBTRACE_A_TEST_TXN_CORRUPT, IBT_REQ_U32, TXN_ARG(corrupt), TXN_ARG(has_corrupt) },
+	{ IBTRACE_A_TEST_ITERATIONS, IBT_REQ_U32, TXN_ARG(iterations),
+	  TXN_ARG(has_iterations) },
+	{ IBTRACE_A_TEST_POLL, IBT_REQ_U8, TXN_ARG(poll), TXN_ARG(has_poll) },
+};
 
-	if (!nest || nla_put_u8(msg, IBTRACE_TXN_OP_A_WHO, op->who) < 0 ||
-	    nla_put_u8(msg, IBTRACE_TXN_OP_A_TYPE, op->type) < 0 ||
-	    (op->has_seg_size &&
-	     nla_put_u32(msg, IBTRACE_TXN_OP_A_SEG_SIZE, op->seg_size) < 0) ||
-	    (op->has_segs && nla_put_u32(msg, IBTRACE_TXN_OP_A_SEGS, op->segs) < 0) ||
-	    (op->reap && nla_put_flag(msg, IBTRACE_TXN_OP_A_REAP) < 0))
-		return -1;
-	nla_nest_end(msg, nest);
-	return 0;
-}
+#define TXN_OP(f)	offsetof(struct txn_op_arg, f)
+
+/* An OP nest's attributes. */
+static const struct ibt_req_opt txn_op_req[] = {
+	{ IBTRACE_TXN_OP_A_WHO, IBT_REQ_U8, TXN_OP(who), IBT_NUM_NO_FLAG },
+	{ IBTRACE_TXN_OP_A_TYPE, IBT_REQ_U8, TXN_OP(type), IBT_NUM_NO_FLAG },
+	{ IBTRACE_TXN_OP_A_SEG_SIZE, IBT_REQ_U32, TXN_OP(seg_size), TXN_OP(has_seg_size) },
+	{ IBTRACE_TXN_OP_A_SEGS, IBT_REQ_U32, TXN_OP(segs), TXN_OP(has_segs) },
+	{ IBTRACE_TXN_OP_A_REAP, IBT_REQ_FLAG, 0, TXN_OP(reap) },
+};
 
 static int txn_request(struct nl_msg *msg, const void *args)
 {
 	const struct txn_args *t = args;
+	struct nlattr *nest;
 	unsigned int i;
 
-	if ((t->has_threads &&
-	     nla_put_u32(msg, IBTRACE_A_TEST_TXN_THREADS, t->threads) < 0) ||
-	    (t->has_endpoints &&
-	     nla_put_u32(msg, IBTRACE_A_TEST_TXN_ENDPOINTS, t->endpoints) < 0) ||
-	    (t->validate && nla_put_flag(msg, IBTRACE_A_TEST_TXN_VALIDATE) < 0) ||
-	    (t->has_corrupt &&
-	     nla_put_u32(msg, IBTRACE_A_TEST_TXN_CORRUPT, t->corrupt) < 0) ||
-	    (t->has_iterations &&
-	     nla_put_u32(msg, IBTRACE_A_TEST_ITERATIONS, t->iterations) < 0) ||
-	    (t->has_poll && nla_put_u8(msg, IBTRACE_A_TEST_POLL, t->poll) < 0) ||
-	    test_peer_request(msg, &t->peer) < 0)
+	if (ibt_nl_put_opts(msg, txn_req, IBT_ARRAY_SIZE(txn_req), t) ||
+	    test_peer_request(msg, &t->peer))
 		return -1;
-	for (i = 0; i < t->nops; i++)
-		if (txn_op_request(msg, &t->ops[i]) < 0)
+	for (i = 0; i < t->nops; i++) {
+		nest = nla_nest_start(msg, IBTRACE_A_TEST_TXN_OP);
+		if (!nest || ibt_nl_put_opts(msg, txn_op_req, IBT_ARRAY_SIZE(txn_op_req),
+					     &t->ops[i]))
 			return -1;
+		nla_nest_end(msg, nest);
+	}
 	return 0;
 }
 
@@ -370,7 +367,7 @@ static bool txn_owns(const struct result *r)
 {
 	const struct txn_data *d = txn_of(r);
 
-	return d->nops || d->neps || r->have[IBTRACE_A_TEST_TXN_THREADS] ||
+	return d->nops || d->eps.n || r->have[IBTRACE_A_TEST_TXN_THREADS] ||
 	       r->have[IBTRACE_A_TEST_TXN_ENDPOINTS];
 }
 
@@ -381,9 +378,15 @@ static const int txn_attrs[] = {
 };
 
 /* An OP nest: the operations a message carries replace the earlier ones. */
-static int txn_absorb_op(struct txn_data *d, const struct result *r,
-			 struct nlattr **tb)
+static int txn_absorb_op(struct ibt *ctx, struct txn_data *d, const struct result *r,
+			 struct nlattr *a)
 {
+	struct test_item op = { 0 };
+	int ret;
+
+	ret = test_item_absorb(ctx, &op, a, IBTRACE_TXN_OP_A_WHO, IBTRACE_TXN_OP_A_MAX, -1);
+	if (ret)
+		return ret;
 	if (d->ops_msg != r->nmsgs) {
 		d->ops_msg = r->nmsgs;
 		d->nops = 0;
@@ -392,52 +395,24 @@ static int txn_absorb_op(struct txn_data *d, const struct result *r,
 		return ibt_err(IBT_EXIT_ERR,
 			       "malformed kernel reply: more than %d transaction operations",
 			       IBTRACE_TEST_TXN_MAX_OPS);
-	memset(&d->ops[d->nops], 0, sizeof(d->ops[0]));
-	test_item_put(&d->ops[d->nops++], tb, IBTRACE_TXN_OP_A_WHO, IBTRACE_TXN_OP_A_MAX, -1);
+	d->ops[d->nops++] = op;
 	return 0;
 }
 
 /* An EP nest: it replaces the one of the same thread and endpoint. */
-static int txn_absorb_ep(struct txn_data *d, struct nlattr **tb)
-{
-	struct txn_ep c = { 0 }, *v;
-	size_t k;
-
-	if (!tb[IBTRACE_TXN_EP_A_THREAD] || !tb[IBTRACE_TXN_EP_A_EP])
-		return ibt_err(IBT_EXIT_ERR,
-			       "malformed kernel reply: transaction figures without a thread or endpoint");
-	test_item_put(&c.fig, tb, IBTRACE_TXN_EP_A_THREAD, IBTRACE_TXN_EP_A_MAX,
-		      IBTRACE_TXN_EP_A_WC_STATUS);
-	if (tb[IBTRACE_TXN_EP_A_WC_STATUS])
-		nla_strlcpy(c.wc_status, tb[IBTRACE_TXN_EP_A_WC_STATUS],
-			    sizeof(c.wc_status));
-	for (k = 0; k < d->neps; k++)
-		if (d->eps[k].fig.val[IBTRACE_TXN_EP_A_THREAD] ==
-		    c.fig.val[IBTRACE_TXN_EP_A_THREAD] &&
-		    d->eps[k].fig.val[IBTRACE_TXN_EP_A_EP] == c.fig.val[IBTRACE_TXN_EP_A_EP]) {
-			d->eps[k] = c;
-			return 0;
-		}
-	v = realloc(d->eps, (d->neps + 1) * sizeof(*v));
-	if (!v)
-		return ibt_err(IBT_EXIT_ERR, "out of memory");
-	d->eps = v;
-	d->eps[d->neps++] = c;
-	return 0;
-}
+static const struct test_items_nest txn_eps = {
+	IBTRACE_TXN_EP_A_THREAD, IBTRACE_TXN_EP_A_EP, IBTRACE_TXN_EP_A_MAX,
+	IBTRACE_TXN_EP_A_WC_STATUS, "transaction figures without a thread or endpoint"
+};
 
 static int txn_absorb(struct ibt *ctx, struct result *r, void *data,
 		      struct nlattr *a)
 {
-	struct nlattr *tb[TEST_ITEM_ATTRS];
-	int ret;
+	struct txn_data *d = data;
 
-	ret = ibt_nl_parse_nest(ctx, a, tb);
-	if (ret)
-		return ret;
-	if (nla_type(a) == IBTRACE_A_TEST_TXN_OP)
-		return txn_absorb_op(data, r, tb);
-	return txn_absorb_ep(data, tb);
+	if (nla_type(a) == IBTRACE_A_TEST_TXN_EP)
+		return test_items_absorb(ctx, &d->eps, a, &txn_eps);
+	return txn_absorb_op(ctx, d, r, a);
 }
 
 /* @k's operations and endpoints, those it has, replace @d's. */
@@ -451,60 +426,24 @@ static void txn_take(void *data, void *k_data)
 		memcpy(d->ops, k->ops, sizeof(d->ops));
 		d->nops = k->nops;
 	}
-	if (k->neps) {
-		free(d->eps);
-		d->eps = k->eps;
-		d->neps = k->neps;
-		k->eps = NULL;
-		k->neps = 0;
-	}
+	if (k->eps.n)
+		test_items_take(&d->eps, &k->eps);
 }
 
 static void txn_free(void *data)
 {
 	struct txn_data *d = data;
 
-	free(d->eps);
-	d->eps = NULL;
-	d->neps = 0;
+	test_items_free(&d->eps);
 }
 
 /* Figures */
 
-/* Figure @a of @f, "-" when the kernel did not send it. */
-static const char *fig_str(const struct test_item *f, int a, char *buf, size_t len)
-{
-	if (!f->have[a])
-		return "-";
-	snprintf(buf, len, "%" PRIu64, f->val[a]);
-	return buf;
-}
-
-/* @suffix unless figure @a of @f is 1 ("1 error", "- errors"). */
-static const char *plural(const struct test_item *f, int a, const char *suffix)
-{
-	return f->have[a] && f->val[a] == 1 ? "" : suffix;
-}
-
-/* Number @a of result @r, "-" when the kernel did not send it. */
-static const char *fig_str_r(const struct result *r, int a, char *buf, size_t len)
-{
-	if (!r->have[a])
-		return "-";
-	snprintf(buf, len, "%" PRIu64, test_rval(r, a));
-	return buf;
-}
-
-/* MB/s (10^6 bytes) into @buf with one decimal; false without a time. */
+/* An endpoint's (or the totals') MB/s into @buf; false without a time. */
 static bool mb_per_s(const struct test_item *f, char *buf, size_t len)
 {
-	uint64_t ns = f->val[IBTRACE_TXN_EP_A_ELAPSED_NS];
-
-	if (!f->have[IBTRACE_TXN_EP_A_BYTES] || !f->have[IBTRACE_TXN_EP_A_ELAPSED_NS] || !ns)
-		return false;
-	/* bytes * 1000 / ns MB/s, in tenths */
-	ibt_dec1_str(f->val[IBTRACE_TXN_EP_A_BYTES] * 1000, ns, buf, len);
-	return true;
+	return test_item_mb_per_s(f, IBTRACE_TXN_EP_A_BYTES, IBTRACE_TXN_EP_A_ELAPSED_NS,
+				  buf, len);
 }
 
 /* The figures summed over the endpoints: the time is the longest one's. */
@@ -520,8 +459,8 @@ static void txn_totals(const struct txn_data *d, struct test_item *tot)
 	int a;
 
 	memset(tot, 0, sizeof(*tot));
-	for (k = 0; k < d->neps; k++) {
-		f = &d->eps[k].fig;
+	for (k = 0; k < d->eps.n; k++) {
+		f = &d->eps.v[k];
 		for (i = 0; i < IBT_ARRAY_SIZE(sums); i++) {
 			a = sums[i];
 			if (!f->have[a])
@@ -555,8 +494,8 @@ static bool txn_version(const struct txn_data *d, uint64_t *v, bool *differ)
 	size_t k;
 
 	*differ = false;
-	for (k = 0; k < d->neps; k++) {
-		if (!ep_version(&d->eps[k].fig, &e))
+	for (k = 0; k < d->eps.n; k++) {
+		if (!ep_version(&d->eps.v[k], &e))
 			continue;
 		if (have && e != *v) {
 			*differ = true;
@@ -570,8 +509,8 @@ static bool txn_version(const struct txn_data *d, uint64_t *v, bool *differ)
 
 static int ep_cmp(const void *x, const void *y)
 {
-	const struct test_item *a = &(*(const struct txn_ep *const *)x)->fig;
-	const struct test_item *b = &(*(const struct txn_ep *const *)y)->fig;
+	const struct test_item *a = *(const struct test_item *const *)x;
+	const struct test_item *b = *(const struct test_item *const *)y;
 	const int th = IBTRACE_TXN_EP_A_THREAD, ep = IBTRACE_TXN_EP_A_EP;
 
 	if (a->val[th] != b->val[th])
@@ -582,19 +521,19 @@ static int ep_cmp(const void *x, const void *y)
 }
 
 /* The endpoints by thread, then endpoint (freed by the caller); NULL if none. */
-static const struct txn_ep **eps_sorted(const struct txn_data *d)
+static const struct test_item **eps_sorted(const struct txn_data *d)
 {
-	const struct txn_ep **v;
+	const struct test_item **v;
 	size_t k;
 
-	if (!d->neps)
+	if (!d->eps.n)
 		return NULL;
-	v = calloc(d->neps, sizeof(*v));
+	v = calloc(d->eps.n, sizeof(*v));
 	if (!v)
 		return NULL;
-	for (k = 0; k < d->neps; k++)
-		v[k] = &d->eps[k];
-	qsort(v, d->neps, sizeof(*v), ep_cmp);
+	for (k = 0; k < d->eps.n; k++)
+		v[k] = &d->eps.v[k];
+	qsort(v, d->eps.n, sizeof(*v), ep_cmp);
 	return v;
 }
 
@@ -624,13 +563,13 @@ static void txn_params_text(const struct result *r, const struct txn_data *d)
 	uint64_t v;
 
 	printf("%s thread%s x %s endpoint%s, %s iterations, %s",
-	       fig_str_r(r, IBTRACE_A_TEST_TXN_THREADS, b[0], sizeof(b[0])),
+	       ibt_num_str(r->have, r->val, IBTRACE_A_TEST_TXN_THREADS, b[0], sizeof(b[0])),
 	       h[IBTRACE_A_TEST_TXN_THREADS] && test_rval(r, IBTRACE_A_TEST_TXN_THREADS) == 1 ?
 	       "" : "s",
-	       fig_str_r(r, IBTRACE_A_TEST_TXN_ENDPOINTS, b[1], sizeof(b[1])),
+	       ibt_num_str(r->have, r->val, IBTRACE_A_TEST_TXN_ENDPOINTS, b[1], sizeof(b[1])),
 	       h[IBTRACE_A_TEST_TXN_ENDPOINTS] && test_rval(r, IBTRACE_A_TEST_TXN_ENDPOINTS) == 1 ?
 	       "" : "s",
-	       fig_str_r(r, IBTRACE_A_TEST_ITERATIONS, b[2], sizeof(b[2])),
+	       ibt_num_str(r->have, r->val, IBTRACE_A_TEST_ITERATIONS, b[2], sizeof(b[2])),
 	       h[IBTRACE_A_TEST_TXN_VALIDATE] ? "validate" : "no validation");
 	if (h[IBTRACE_A_TEST_TXN_CORRUPT])
 		printf(", corrupt offset %" PRIu64, test_rval(r, IBTRACE_A_TEST_TXN_CORRUPT));
@@ -652,9 +591,9 @@ static void txn_op_text(const struct txn_data *d, size_t i)
 
 	op_name(d, i, name, sizeof(name));
 	printf("  op %zu  %s %s B x %s segment%s%s%s\n", i, name,
-	       fig_str(o, IBTRACE_TXN_OP_A_SEG_SIZE, b[0], sizeof(b[0])),
-	       fig_str(o, IBTRACE_TXN_OP_A_SEGS, b[1], sizeof(b[1])),
-	       o->have[IBTRACE_TXN_OP_A_SEGS] && o->val[IBTRACE_TXN_OP_A_SEGS] == 1 ? "" : "s",
+	       test_item_str(o, IBTRACE_TXN_OP_A_SEG_SIZE, b[0], sizeof(b[0])),
+	       test_item_str(o, IBTRACE_TXN_OP_A_SEGS, b[1], sizeof(b[1])),
+	       test_item_plural(o, IBTRACE_TXN_OP_A_SEGS, "s"),
 	       o->have[IBTRACE_TXN_OP_A_REAP] ? ", reap" : "",
 	       o->have[IBTRACE_TXN_OP_A_APPENDED] ? " (validation)" : "");
 }
@@ -668,16 +607,12 @@ static void figures_text(const struct test_item *f)
 	char b[7][32];
 
 	printf("iterations %s  operations %s (server %s)  errors %s  bytes %s MB  time %s  %s MB/s",
-	       fig_str(f, IBTRACE_TXN_EP_A_ITERATIONS, b[0], sizeof(b[0])),
-	       fig_str(f, IBTRACE_TXN_EP_A_OPS, b[1], sizeof(b[1])),
-	       fig_str(f, IBTRACE_TXN_EP_A_SERVER_OPS, b[2], sizeof(b[2])),
-	       fig_str(f, IBTRACE_TXN_EP_A_ERRORS, b[3], sizeof(b[3])),
-	       f->have[IBTRACE_TXN_EP_A_BYTES] ?
-	       ibt_dec1_str(f->val[IBTRACE_TXN_EP_A_BYTES], 1000000, b[4], sizeof(b[4])) : "-",
-	       f->have[IBTRACE_TXN_EP_A_ELAPSED_NS] ?
-	       ibt_dur_str(f->val[IBTRACE_TXN_EP_A_ELAPSED_NS] > INT64_MAX ? INT64_MAX :
-			   (int64_t)f->val[IBTRACE_TXN_EP_A_ELAPSED_NS], false, b[5],
-			   sizeof(b[5])) : "-",
+	       test_item_str(f, IBTRACE_TXN_EP_A_ITERATIONS, b[0], sizeof(b[0])),
+	       test_item_str(f, IBTRACE_TXN_EP_A_OPS, b[1], sizeof(b[1])),
+	       test_item_str(f, IBTRACE_TXN_EP_A_SERVER_OPS, b[2], sizeof(b[2])),
+	       test_item_str(f, IBTRACE_TXN_EP_A_ERRORS, b[3], sizeof(b[3])),
+	       test_item_mb_str(f, IBTRACE_TXN_EP_A_BYTES, b[4], sizeof(b[4])),
+	       test_item_dur_str(f, IBTRACE_TXN_EP_A_ELAPSED_NS, b[5], sizeof(b[5])),
 	       mb_per_s(f, b[6], sizeof(b[6])) ? b[6] : "-");
 	if (f->have[IBTRACE_TXN_EP_A_MISMATCHES])
 		printf("  mismatches %" PRIu64, f->val[IBTRACE_TXN_EP_A_MISMATCHES]);
@@ -699,19 +634,18 @@ static void mismatch_text(const struct txn_data *d, const struct test_item *f)
 	if (f->have[IBTRACE_TXN_EP_A_MISMATCH_OBSERVED])
 		snprintf(ob, sizeof(ob), "0x%02" PRIx64, f->val[IBTRACE_TXN_EP_A_MISMATCH_OBSERVED]);
 	printf("  first mismatch: iteration %s op %s (%s) offset %s: expected %s, found %s",
-	       fig_str(f, IBTRACE_TXN_EP_A_MISMATCH_ITERATION, b[0], sizeof(b[0])),
-	       fig_str(f, IBTRACE_TXN_EP_A_MISMATCH_OP, b[1], sizeof(b[1])), name,
-	       fig_str(f, IBTRACE_TXN_EP_A_MISMATCH_OFFSET, b[2], sizeof(b[2])), ex, ob);
+	       test_item_str(f, IBTRACE_TXN_EP_A_MISMATCH_ITERATION, b[0], sizeof(b[0])),
+	       test_item_str(f, IBTRACE_TXN_EP_A_MISMATCH_OP, b[1], sizeof(b[1])), name,
+	       test_item_str(f, IBTRACE_TXN_EP_A_MISMATCH_OFFSET, b[2], sizeof(b[2])), ex, ob);
 	if (f->have[IBTRACE_TXN_EP_A_MISMATCHES])
 		printf(" (%" PRIu64 " byte%s differ%s)", n, n == 1 ? "" : "s", n == 1 ? "s" : "");
 	putchar('\n');
 }
 
 /* An endpoint's line, then its first error and first mismatch. */
-static void txn_ep_text(const struct txn_data *d, const struct txn_ep *e,
+static void txn_ep_text(const struct txn_data *d, const struct test_item *f,
 			bool own_version)
 {
-	const struct test_item *f = &e->fig;
 	uint64_t v;
 
 	printf("thread %" PRIu64 " endpoint %" PRIu64 ": ",
@@ -722,8 +656,8 @@ static void txn_ep_text(const struct txn_data *d, const struct txn_ep *e,
 	else if (own_version)
 		printf("  server version -");
 	putchar('\n');
-	if (f->val[IBTRACE_TXN_EP_A_ERRORS] || e->wc_status[0])
-		printf("  first error: %s\n", e->wc_status[0] ? e->wc_status : "-");
+	if (f->val[IBTRACE_TXN_EP_A_ERRORS] || f->text[0])
+		printf("  first error: %s\n", f->text[0] ? f->text : "-");
 	if (f->have[IBTRACE_TXN_EP_A_MISMATCH_OP] || f->val[IBTRACE_TXN_EP_A_MISMATCHES])
 		mismatch_text(d, f);
 }
@@ -732,7 +666,7 @@ static void txn_ep_text(const struct txn_data *d, const struct txn_ep *e,
 static void txn_body_text(const struct result *r)
 {
 	const struct txn_data *d = txn_of(r);
-	const struct txn_ep **eps;
+	const struct test_item **eps;
 	struct test_item tot;
 	bool own_version;
 	uint64_t v;
@@ -742,15 +676,15 @@ static void txn_body_text(const struct result *r)
 	txn_version(d, &v, &own_version);
 	for (k = 0; k < d->nops; k++)
 		txn_op_text(d, k);
-	if (!d->neps) {
+	if (!d->eps.n) {
 		printf("no endpoint finished\n");
 		return;
 	}
 	eps = eps_sorted(d);
-	for (k = 0; k < d->neps; k++)
-		txn_ep_text(d, eps ? eps[k] : &d->eps[k], own_version);
+	for (k = 0; k < d->eps.n; k++)
+		txn_ep_text(d, eps ? eps[k] : &d->eps.v[k], own_version);
 	free(eps);
-	if (d->neps < 2)
+	if (d->eps.n < 2)
 		return;
 	txn_totals(d, &tot);
 	printf("total: ");
@@ -770,20 +704,20 @@ static void txn_progress_text(uint64_t job, const struct result *ev,
 	const struct test_item *f;
 	char b[4][32];
 
-	for (; *shown < d->neps; (*shown)++) {
-		f = &d->eps[*shown].fig;
+	for (; *shown < d->eps.n; (*shown)++) {
+		f = &d->eps.v[*shown];
 		printf("job %" PRIu64 ": thread %" PRIu64 " endpoint %" PRIu64 " finished: %s iteration%s, %s operation%s, %s error%s, %s MB/s",
 		       job, f->val[IBTRACE_TXN_EP_A_THREAD], f->val[IBTRACE_TXN_EP_A_EP],
-		       fig_str(f, IBTRACE_TXN_EP_A_ITERATIONS, b[0], sizeof(b[0])),
-		       plural(f, IBTRACE_TXN_EP_A_ITERATIONS, "s"),
-		       fig_str(f, IBTRACE_TXN_EP_A_OPS, b[1], sizeof(b[1])),
-		       plural(f, IBTRACE_TXN_EP_A_OPS, "s"),
-		       fig_str(f, IBTRACE_TXN_EP_A_ERRORS, b[2], sizeof(b[2])),
-		       plural(f, IBTRACE_TXN_EP_A_ERRORS, "s"),
+		       test_item_str(f, IBTRACE_TXN_EP_A_ITERATIONS, b[0], sizeof(b[0])),
+		       test_item_plural(f, IBTRACE_TXN_EP_A_ITERATIONS, "s"),
+		       test_item_str(f, IBTRACE_TXN_EP_A_OPS, b[1], sizeof(b[1])),
+		       test_item_plural(f, IBTRACE_TXN_EP_A_OPS, "s"),
+		       test_item_str(f, IBTRACE_TXN_EP_A_ERRORS, b[2], sizeof(b[2])),
+		       test_item_plural(f, IBTRACE_TXN_EP_A_ERRORS, "s"),
 		       mb_per_s(f, b[3], sizeof(b[3])) ? b[3] : "-");
 		if (f->have[IBTRACE_TXN_EP_A_MISMATCHES])
 			printf(", %" PRIu64 " mismatch%s", f->val[IBTRACE_TXN_EP_A_MISMATCHES],
-			       plural(f, IBTRACE_TXN_EP_A_MISMATCHES, "es"));
+			       test_item_plural(f, IBTRACE_TXN_EP_A_MISMATCHES, "es"));
 		putchar('\n');
 		fflush(stdout);
 	}
@@ -798,7 +732,7 @@ static void txn_running_text(const struct result *r)
 	if (r->have[th] && r->have[ep])
 		snprintf(b, sizeof(b), "%" PRIu64, test_rval(r, th) * test_rval(r, ep));
 	printf("verdict: none yet (running, %zu of %s endpoints finished)\n",
-	       txn_of(r)->neps, b);
+	       txn_of(r)->eps.n, b);
 }
 
 /* JSON */
@@ -844,7 +778,7 @@ static void figures_json(struct ibt *ctx, const struct ibt_num_key *nums, size_t
 		ibt_out_json(ctx, "mb_per_s", json_object_new_double_s(atof(mb), mb));
 }
 
-static void txn_ep_json(struct ibt *ctx, const struct txn_ep *e)
+static void txn_ep_json(struct ibt *ctx, const struct test_item *f)
 {
 	static const struct ibt_num_key head[] = {
 		{ IBTRACE_TXN_EP_A_THREAD,		"thread" },
@@ -867,13 +801,12 @@ static void txn_ep_json(struct ibt *ctx, const struct txn_ep *e)
 		{ IBTRACE_TXN_EP_A_MISMATCH_EXPECTED,	"expected" },
 		{ IBTRACE_TXN_EP_A_MISMATCH_OBSERVED,	"observed" },
 	};
-	const struct test_item *f = &e->fig;
 	size_t i;
 
 	ibt_out_obj_begin(ctx, NULL);
 	ibt_out_nums(ctx, head, IBT_ARRAY_SIZE(head), f->have, f->val);
-	if (e->wc_status[0])
-		ibt_out_json(ctx, "wc_status", json_object_new_string(e->wc_status));
+	if (f->text[0])
+		ibt_out_json(ctx, "wc_status", json_object_new_string(f->text));
 	ibt_out_nums(ctx, tail, IBT_ARRAY_SIZE(tail), f->have, f->val);
 	for (i = 0; i < IBT_ARRAY_SIZE(mismatch); i++)
 		if (f->have[mismatch[i].attr])
@@ -898,18 +831,18 @@ static void txn_eps_json(struct ibt *ctx, const struct txn_data *d)
 		{ IBTRACE_TXN_EP_A_MISMATCHES,	"mismatches" },
 		{ IBTRACE_TXN_EP_A_ELAPSED_NS,	"elapsed_ns" },
 	};
-	const struct txn_ep **eps = eps_sorted(d);
+	const struct test_item **eps = eps_sorted(d);
 	struct test_item tot;
 	size_t k;
 
 	ibt_out_arr_begin(ctx, "endpoint_results");
-	for (k = 0; k < d->neps; k++)
-		txn_ep_json(ctx, eps ? eps[k] : &d->eps[k]);
+	for (k = 0; k < d->eps.n; k++)
+		txn_ep_json(ctx, eps ? eps[k] : &d->eps.v[k]);
 	ibt_out_arr_end(ctx);
 	free(eps);
 	txn_totals(d, &tot);
 	ibt_out_obj_begin(ctx, "totals");
-	ibt_out_json(ctx, "endpoints", json_object_new_uint64(d->neps));
+	ibt_out_json(ctx, "endpoints", json_object_new_uint64(d->eps.n));
 	figures_json(ctx, nums, IBT_ARRAY_SIZE(nums), &tot);
 	ibt_out_obj_end(ctx);
 }
@@ -936,7 +869,7 @@ static void txn_json(struct ibt *ctx, const struct result *r)
 			     json_object_new_string(ibt_test_poll_str(test_rval(r, IBTRACE_A_TEST_POLL))));
 	if (d->nops)
 		txn_ops_json(ctx, d);
-	if (d->neps)
+	if (d->eps.n)
 		txn_eps_json(ctx, d);
 }
 

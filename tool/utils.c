@@ -246,6 +246,13 @@ int ibt_opt_dest(int c, const char *arg, struct ibt_dest *d)
 			  "bad --dlid \"%s\": expected a LID 1..0xbfff", arg);
 }
 
+/* --poll busy|event (a test's) into @poll, *@has set: 0 or a printed usage error. */
+int ibt_opt_poll(const char *arg, uint32_t *poll, bool *has)
+{
+	return ibt_opt_ok(ibt_parse_test_poll(arg, poll), has,
+			  "bad --poll \"%s\": expected busy or event", arg);
+}
+
 /*
  * -t or -r (@c) into @w: 0 or a printed usage error; IBT_OPT_UNKNOWN for
  * another option.

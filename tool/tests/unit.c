@@ -332,6 +332,19 @@ static void test_fmts(void)
 	CHECK(ibt_mad_status_str(0x000c, tiny, 0) == tiny);
 }
 
+/* A number of a have/val table: "-" when not sent. */
+static void test_num_str(void)
+{
+	static const bool have[3] = { false, true, true };
+	static const uint64_t val[3] = { 5, 0, UINT64_MAX };
+	char buf[32];
+
+	check_str("ibt_num_str not sent", ibt_num_str(have, val, 0, buf, sizeof(buf)), "-");
+	check_str("ibt_num_str 0", ibt_num_str(have, val, 1, buf, sizeof(buf)), "0");
+	check_str("ibt_num_str max", ibt_num_str(have, val, 2, buf, sizeof(buf)),
+		  "18446744073709551615");
+}
+
 /*
  * Parsers into a u32: s parses (ok) to want, or is refused and the
  * output left as it was. fn NULL: ibt_parse_u32() in [min, max].
@@ -653,6 +666,7 @@ int main(void)
 {
 	test_names();
 	test_fmts();
+	test_num_str();
 	test_parses();
 	test_gid();
 	test_sroute();
