@@ -12,7 +12,7 @@ source "$(dirname "$0")/dapl-runs.sh"
 ibt_modprobe_ibtrace && ibt_rxe_add rxe0 || exit 1
 "$IBTRACECTL" server start --max-mem-kb 65536 || exit 1
 dapl_conf /tmp
-dapltest -T S -D "$DAPL_IA" -n "$DAPL_PORT" > "$VMRUN_SHARED/dapltest-server.log" 2>&1 &
+dapltest -T S -D "$DAPL_IA" > "$VMRUN_SHARED/dapltest-server.log" 2>&1 &
 sleep 2
 touch "$VMRUN_SHARED/peer-ready"
 wait

@@ -7,7 +7,6 @@
 # dapltest at a dat.conf holding that one line instead of /etc/dat.conf.
 
 DAPL_IA=ofa-v2-cma-roe-${IBT_NETDEV:-eth0}
-DAPL_PORT=45278
 
 # dapl_conf DIR: write DIR/dat.conf and export DAT_OVERRIDE.
 dapl_conf()

@@ -29,20 +29,22 @@ ITERS=${IBTRACE_BENCH_COUNT:-1000}
 SIZES=${IBTRACE_BENCH_SIZES:-64 4096 65536}
 LIMIT_MAX=${IBTRACE_BENCH_LIMIT_MAX:-2000}
 
-# dapl ARGS...: dapltest's output; when it fails, its last lines on stderr.
+# dapl TEST ARGS...: dapltest -T TEST's output (its parser wants -T and
+# the common options first); when it fails, its last lines on stderr.
 dapl()
 {
-	local out rc
+	local t=$1 out rc
 
-	out=$(timeout 300 dapltest -D "$DAPL_IA" -n "$DAPL_PORT" "$@" 2>&1)
+	shift
+	out=$(timeout 300 dapltest -T "$t" -D "$DAPL_IA" "$@" 2>&1)
 	rc=$?
-	[ "$rc" = 0 ] || { echo "# dapltest $* exited $rc:"; tail -n 5 <<< "$out" | sed 's/^/#   /'; } >&2
+	[ "$rc" = 0 ] || { echo "# dapltest -T $t $* exited $rc:"; tail -n 5 <<< "$out" | sed 's/^/#   /'; } >&2
 	printf '%s\n' "$out"
 }
 ratio() { bc -l <<< "if ($2 > 0) $1 / $2 else 0"; }
 
 # Warm up both sides' connection paths.
-dapl -T P -s "$peer4" -i 10 -p 1 RW 64 1 >/dev/null
+dapl P -s "$peer4" -i 10 -p 1 RW 64 1 >/dev/null
 "$IBTRACECTL" -d rxe0 test run perf --peer "$peer" --iterations 10 RW 64 >/dev/null
 
 # perf -----------------------------------------------------------------------
@@ -62,7 +64,7 @@ ours_perf()
 # its MB is 1048576 bytes).
 dapl_perf()
 {
-	dapl -T P -s "$peer4" -m "$4" -i "$ITERS" -p "$3" "$1" "$2" 1 |
+	dapl P -s "$peer4" -m "$4" -i "$ITERS" -p "$3" "$1" "$2" 1 |
 		awk -F', *' '/^raw:/ { print $7, $8; found = 1 } END { if (!found) print "0 0" }'
 }
 
@@ -98,7 +100,7 @@ ours_txn()
 # dapl_txn ARGS...: dapltest's "Total WQE : N WQE/Sec".
 dapl_txn()
 {
-	dapl -T T -s "$peer4" "$@" |
+	dapl T -s "$peer4" "$@" |
 		awk '/Total WQE/ { print $4; found = 1 } END { if (!found) print 0 }'
 }
 
@@ -123,7 +125,7 @@ echo "(ratio: ours / dapltest, higher is better)"
 # The kinds of object both tests make, in dapltest's words and ours.
 printf '\n%s\n' "limit: objects made on rxe0, at most $LIMIT_MAX of each (width 1)"
 ours=$("$IBTRACECTL" -j -d rxe0 test run limit -m "$LIMIT_MAX" -w 1 pd cq qp mr rpost size_mr)
-dl=$(dapl -T L -m "$LIMIT_MAX" -w 1 limit_pz limit_evd limit_ep limit_lmr limit_rpost limit_size_lmr)
+dl=$(dapl L -m "$LIMIT_MAX" -w 1 limit_pz limit_evd limit_ep limit_lmr limit_rpost limit_size_lmr)
 dapl_count()
 {
 	case $1 in
@@ -145,6 +147,6 @@ for pair in pd:pz cq:evd qp:ep mr:lmr rpost:rpost size_mr:size_lmr; do
 done
 echo "(dapltest's limit test, without -m, runs to the device's refusal; with it both stop at $LIMIT_MAX)"
 
-dapl -T Q -s "$peer4" >/dev/null
+dapl Q -s "$peer4" >/dev/null
 echo "# the peer's dapltest server:"
 sed 's/^/#   /' "$VMRUN_SHARED/dapltest-server.log" | tail -n 20
