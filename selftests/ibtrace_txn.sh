@@ -13,8 +13,9 @@
 # segments, "reap" SENDs, and several threads and endpoints. The negative
 # control (--corrupt) makes validation fail naming the byte the server
 # flipped. Bad requests are refused by the tool or, naming the attribute,
-# by the kernel; unprivileged users get EPERM; a cancel and a server that
-# stops in mid-run end the job and leave nothing behind.
+# by the kernel; unprivileged users get EPERM; a cancel, a server that
+# stops, the module's unload and the device's removal, on either side, end
+# the job in mid-run and leave nothing behind.
 
 source "$(dirname "$0")/lib.sh"
 
@@ -234,6 +235,15 @@ ibt_check "rmmod ibtrace in mid-run" rmmod ibtrace
 echo "# rmmod took $((($(date +%s%N) - t0) / 1000000)) ms"
 ibt_expect "  rdma resource: no QP of ours left" 0 "$(ibt_rc_qps)"
 ibt_check "ibtrace loads again" ibt_modprobe_ibtrace
+ibt_srv start --max-hold 600000
+
+start_long
+t0=$(date +%s%N)
+ibt_check "rxe0 deleted in mid-run" ibt_rxe_del rxe0
+echo "# rdma link delete took $((($(date +%s%N) - t0) / 1000000)) ms"
+ibt_expect "  the job ended: error" "finished error" "$(ibt_test_state '"\(.state) \(.verdict)"')"
+ibt_check "rxe0 again" ibt_rxe_add rxe0
+ibt_srv stop
 ibt_srv start
 
 # Against the peer VM's server ------------------------------------------------
@@ -255,6 +265,40 @@ txn --peer "$peer" --iterations 10 --validate --corrupt 4095 server SR 4096 clie
 ibt_expect "peer: --corrupt 4095 of a server SR: exit 15, op 0 offset 4095" \
 	"15 0 4095" "$rc $(ibt_jr '.endpoint_results[0].mismatch | "\(.op) \(.offset)"')"
 ibt_expect "peer: no QP left here" 0 "$(ibt_rc_qps)"
+
+# The peer's device, then its module, go away in mid-run: the run ends,
+# T#01 fails saying so, and nothing of it is left here.
+# peer_long: start_long against the peer's server.
+peer_long()
+{
+	job=$("$IBTRACECTL" -j -d rxe0 test run txn --peer "$peer" \
+		--iterations 1000000 --validate --detach client SR 64 server RW 256 | jq -r .job)
+	ibt_wait_for 60 ibt_rc_qps_at_least 1
+	sleep 2
+}
+# peer_gone WHAT: the checks of a run whose server went away by WHAT.
+peer_gone()
+{
+	ibt_check "peer: $1 in mid-run" ibt_peer_run "$2"
+	ibt_check "  the run finishes" ibt_wait_for 120 ibt_test_finished
+	ibt_expect "  verdict fail: T#01" "fail fail" \
+		"$(ibt_test_state '"\(.verdict) \(.assertions[0].result)"')"
+	ibt_match "  the reason says the server went away" \
+		"server at .* went away during the sequence|completed in error" "$(ibt_test_state .reason)"
+	ibt_check "  rdma resource: nothing of the run left here" ibt_wait_for 10 ibt_rc_qps_none
+}
+peer_lib="source '$IBT_ROOT/selftests/lib.sh' >/dev/null"
+ibt_check "peer: its server takes long holds" \
+	ibt_peer_run '"$IBTRACECTL" server stop; "$IBTRACECTL" server start --max-hold 600000'
+peer_long
+ibt_expect "peer: a long run is running" running "$(ibt_test_state .state)"
+peer_gone "its rxe0 deleted" "$peer_lib; ibt_rxe_del rxe0"
+ibt_check "peer: rxe0 and its server again" ibt_peer_run \
+	"$peer_lib; ibt_rxe_add rxe0 && \"\$IBTRACECTL\" server stop; \"\$IBTRACECTL\" server start --max-hold 600000"
+peer_long
+peer_gone "rmmod ibtrace" "rmmod ibtrace"
+ibt_check "peer: ibtrace and its server again" ibt_peer_run \
+	"$peer_lib; ibt_modprobe_ibtrace && \"\$IBTRACECTL\" server start"
 
 ibt_srv stop
 ibt_rxe_del rxe0
