@@ -157,6 +157,30 @@ ibt_match "  the reason says the restore was cut short" \
 	"cancelled; DUT LEFT CHANGED: the restore was cut short after the cancel" \
 	"$(jq -r .reason <<< "$js")"
 
+# A cancel that comes while the restore itself waits on a silent DUT: the
+# restore's exchange in flight is taken back and sent again with the short
+# wait, so the job ends as soon (seen under load: a restore exchange begun
+# before the cancel kept the unload waiting for its -t 60000 -r 10).
+"$IBTRACECTL" sim set j S2 port 2 drop 0
+"$IBTRACECTL" sim set j S1 port 2 delay 500000
+job=$("$IBTRACECTL" -j -d "$A" test run guidinfo --dr 1,2,2 -t 60000 -r 10 \
+	--detach | jq -r .job)
+in_restore() { "$IBTRACECTL" -j test show "$job" -v |
+	jq -e '[.exchanges[]? | select(.phase == "restore")] | length > 0' > /dev/null; }
+ibt_check "a GUIDInfo job (-t 60000 -r 10) has begun restoring B's table" \
+	ibt_wait_for 180 in_restore
+"$IBTRACECTL" sim set j S2 port 2 drop 100
+sleep 0.5
+e0=$(age)
+ibt_check "test cancel while the restore waits on B, silent" "$IBTRACECTL" test cancel "$job"
+ibt_wait_for 30 ibt_test_finished
+took=$((($(age) - e0) / 1000000))
+ibt_check "  the job ends within a few seconds (took $took ms, the cancel's process start included)" \
+	test "$took" -le 4000
+ibt_match "  the reason says the restore was cut short" \
+	"cancelled; DUT LEFT CHANGED: the restore was cut short after the cancel" \
+	"$(ibt_test_state .reason)"
+
 "$IBTRACECTL" sim set j S2 port 2 drop 0
 start_slow_test
 ibt_expect "a second such job has changed B's table" 0 "$?"

@@ -113,7 +113,9 @@ const char *ibtrace_test_cancel_reason(struct ibtrace_test_job *job)
  * where each exchange then waits at most IBTRACE_TEST_CANCEL_RESTORE_MS,
  * once, and the first one unanswered ends the restore (the DUT is not
  * answering: the rest are not sent). A cancel takes back the exchange in
- * flight (but not a restore exchange).
+ * flight; a restore exchange it takes back is sent again at once, cut
+ * short as above, so that a cancel (or the unload) that comes while the
+ * restore waits on a silent DUT ends it as soon as one that comes before.
  *
  * Return: 0 when answered (whatever the MAD status), -ECANCELED, or the
  * errors of ibtrace_mad_exchange() (-ETIMEDOUT, -ENODEV, ...).
@@ -136,11 +138,11 @@ int ibtrace_test_smp(struct ibtrace_test_job *job, u8 phase, u8 method,
 
 	if (!restore && ibtrace_test_cancelled(job))
 		return -ECANCELED;
-
+again:
 	req->ah = job->ah;
 	req->timeout_ms = job->args.timeout_ms;
 	req->retries = job->args.retries;
-	req->stop = restore ? NULL : &job->base.cancel;
+	req->stop = &job->base.cancel;
 	cut = restore && ibtrace_test_cancelled(job);
 	if (cut) {
 		if (job->restore_cut)
@@ -148,9 +150,12 @@ int ibtrace_test_smp(struct ibtrace_test_job *job, u8 phase, u8 method,
 		req->timeout_ms = min_t(u32, req->timeout_ms,
 					IBTRACE_TEST_CANCEL_RESTORE_MS);
 		req->retries = 0;
+		req->stop = NULL;
 	}
 	err = ibtrace_smp_exchange(job->base.port, req, &job->args.route,
 				   method, attr_id, attr_mod, data);
+	if (err == -ECANCELED && restore && !cut)
+		goto again;	/* taken back by a cancel: now cut short */
 	if (err == -ECANCELED)
 		return err;
 	if (cut && err == -ETIMEDOUT)
