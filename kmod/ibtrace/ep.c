@@ -2,7 +2,8 @@
 /*
  * ibtrace - an RC endpoint's verbs objects: a PD, one CQ for both queues
  * of the QP, and the QP's creation attributes (every QP of ours signals
- * every work request and takes one receive SGE).
+ * every work request and takes one receive SGE), and the posts of one
+ * buffer.
  */
 #include <linux/jiffies.h>
 #include <linux/sched.h>
@@ -84,6 +85,48 @@ void ibtrace_ep_qp_attr(struct ib_qp_init_attr *init, struct ib_cq *cq,
 		.sq_sig_type = IB_SIGNAL_ALL_WR,
 		.qp_type = IB_QPT_RC,
 	};
+}
+
+/**
+ * ibtrace_ep_post_recv() - post the receive of one buffer
+ * @qp: the QP
+ * @cqe: the handler of its completion
+ * @sge: the buffer
+ *
+ * Return: 0 or ib_post_recv()'s error.
+ */
+int ibtrace_ep_post_recv(struct ib_qp *qp, struct ib_cqe *cqe,
+			 struct ib_sge *sge)
+{
+	struct ib_recv_wr wr = {
+		.wr_cqe = cqe,
+		.sg_list = sge,
+		.num_sge = 1,
+	};
+
+	return ib_post_recv(qp, &wr, NULL);
+}
+
+/**
+ * ibtrace_ep_post_send() - post a signalled SEND of one buffer
+ * @qp: the QP
+ * @cqe: the handler of its completion
+ * @sge: the buffer
+ *
+ * Return: 0 or ib_post_send()'s error.
+ */
+int ibtrace_ep_post_send(struct ib_qp *qp, struct ib_cqe *cqe,
+			 struct ib_sge *sge)
+{
+	struct ib_send_wr wr = {
+		.wr_cqe = cqe,
+		.sg_list = sge,
+		.num_sge = 1,
+		.opcode = IB_WR_SEND,
+		.send_flags = IB_SEND_SIGNALED,
+	};
+
+	return ib_post_send(qp, &wr, NULL);
 }
 
 /* Completions reaped per call when busy. */

@@ -251,13 +251,8 @@ static int perf_qp_ready(struct ibtrace_peer *p, struct ib_qp *qp)
 		.length = sizeof(*c->hello),
 		.lkey = c->ep.pd->local_dma_lkey,
 	};
-	struct ib_recv_wr wr = {
-		.wr_cqe = &c->hello_cqe,
-		.sg_list = &sge,
-		.num_sge = 1,
-	};
 
-	return ib_post_recv(qp, &wr, NULL);
+	return ibtrace_ep_post_recv(qp, &c->hello_cqe, &sge);
 }
 
 /* PD, CQ, buffers, samples. Return: 0 or the error, with @what naming it. */

@@ -93,11 +93,6 @@ static int rnr_rsp_build(struct rdma_cm_id *id, struct rnr_rsp_conn *r,
 	struct ib_device *ibdev = id->device;
 	struct ib_qp_init_attr init;
 	struct ib_sge sge;
-	struct ib_recv_wr rwr = {
-		.wr_cqe = &r->cqe,
-		.sg_list = &sge,
-		.num_sge = 1,
-	};
 	int err;
 
 	err = ibtrace_ep_create(&r->ep, ibdev, r, 2, IB_POLL_WORKQUEUE);
@@ -130,7 +125,7 @@ static int rnr_rsp_build(struct rdma_cm_id *id, struct rnr_rsp_conn *r,
 	sge.addr = r->dma;
 	sge.length = RNR_RSP_BUF_SIZE;
 	sge.lkey = r->ep.pd->local_dma_lkey;
-	return ib_post_recv(r->qp, &rwr, NULL);
+	return ibtrace_ep_post_recv(r->qp, &r->cqe, &sge);
 }
 
 static const struct rnr_priv *rnr_rsp_priv(const struct ibtrace_srv_conn *conn)

@@ -373,13 +373,8 @@ int txn_side_post_msg_recv(struct txn_side *s, struct ib_qp *qp)
 		.length = client ? sizeof(s->msg->ack) : sizeof(s->msg->setup),
 		.lkey = s->vo.pd->local_dma_lkey,
 	};
-	struct ib_recv_wr wr = {
-		.wr_cqe = &s->msg_cqe,
-		.sg_list = &sge,
-		.num_sge = 1,
-	};
 
-	return ib_post_recv(qp, &wr, NULL);
+	return ibtrace_ep_post_recv(qp, &s->msg_cqe, &sge);
 }
 
 /**
@@ -398,18 +393,11 @@ int txn_side_send_msg(struct txn_side *s)
 		.length = client ? sizeof(s->msg->setup) : sizeof(s->msg->ack),
 		.lkey = s->vo.pd->local_dma_lkey,
 	};
-	struct ib_send_wr wr = {
-		.wr_cqe = &s->send_cqe,
-		.sg_list = &sge,
-		.num_sge = 1,
-		.opcode = IB_WR_SEND,
-		.send_flags = IB_SEND_SIGNALED,
-	};
 	int err;
 
 	ib_dma_sync_single_for_device(s->vo.pd->device, s->msg_dma,
 				      sizeof(*s->msg), DMA_BIDIRECTIONAL);
-	err = ib_post_send(s->qp, &wr, NULL);
+	err = ibtrace_ep_post_send(s->qp, &s->send_cqe, &sge);
 	if (!err)
 		s->sends_posted++;
 	return err;
@@ -448,13 +436,8 @@ static int txn_post_recv(struct txn_side *s, u8 k)
 			  sizeof(struct txn_report),
 		.lkey = s->region.mr->lkey,
 	};
-	struct ib_recv_wr wr = {
-		.wr_cqe = &s->recv_cqe,
-		.sg_list = &sge,
-		.num_sge = 1,
-	};
 
-	return ib_post_recv(s->qp, &wr, NULL);
+	return ibtrace_ep_post_recv(s->qp, &s->recv_cqe, &sge);
 }
 
 /**
@@ -770,13 +753,6 @@ int txn_side_send_report(struct txn_side *s, u32 iterations, unsigned int ms)
 		.length = sizeof(*w),
 		.lkey = s->region.mr->lkey,
 	};
-	struct ib_send_wr wr = {
-		.wr_cqe = &s->send_cqe,
-		.sg_list = &sge,
-		.num_sge = 1,
-		.opcode = IB_WR_SEND,
-		.send_flags = IB_SEND_SIGNALED,
-	};
 	int err;
 
 	ibtrace_region_sync(&s->region, true);
@@ -790,7 +766,7 @@ int txn_side_send_report(struct txn_side *s, u32 iterations, unsigned int ms)
 	};
 	txn_check_to_wire(&s->check, &w->check);
 	ibtrace_region_sync(&s->region, false);
-	err = ib_post_send(s->qp, &wr, NULL);
+	err = ibtrace_ep_post_send(s->qp, &s->send_cqe, &sge);
 	if (err)
 		return err;
 	s->sends_posted++;
