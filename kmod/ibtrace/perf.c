@@ -114,8 +114,8 @@ struct perf_slot {
  * @qp: the QP, connected
  * @peer: the connection
  * @region: the local buffer
- * @hello: the server's hello (its own allocation, mapped)
- * @hello_dma: its DMA address, 0 = not mapped
+ * @hello: the server's hello (ibtrace_ep_msg_alloc())
+ * @hello_dma: its DMA address
  * @hello_cqe: completion entry of its receive
  * @reg_cqe: completion entry of the region's registration
  * @slots: @pipeline operations in flight
@@ -283,7 +283,8 @@ static int perf_setup(struct perf_ctx *c, const char **what)
 	if (err)
 		return err;
 	*what = "memory";
-	c->hello = kzalloc(sizeof(*c->hello), GFP_KERNEL);
+	c->hello = ibtrace_ep_msg_alloc(&c->ep, sizeof(*c->hello),
+					DMA_FROM_DEVICE, &c->hello_dma);
 	c->slots = kcalloc(a->perf_pipeline, sizeof(*c->slots), GFP_KERNEL);
 	c->lat = kvmalloc_array(a->iterations, sizeof(*c->lat), GFP_KERNEL);
 	if (!c->hello || !c->slots || !c->lat)
@@ -291,12 +292,6 @@ static int perf_setup(struct perf_ctx *c, const char **what)
 	for (i = 0; i < a->perf_pipeline; i++) {
 		c->slots[i].cqe.done = perf_op_done;
 		c->slots[i].c = c;
-	}
-	c->hello_dma = ib_dma_map_single(c->ibdev, c->hello, sizeof(*c->hello),
-					 DMA_FROM_DEVICE);
-	if (ib_dma_mapping_error(c->ibdev, c->hello_dma)) {
-		c->hello_dma = 0;
-		return -ENOMEM;
 	}
 	return 0;
 }
@@ -307,10 +302,8 @@ static void perf_teardown(struct perf_ctx *c)
 	ibtrace_peer_disconnect(&c->peer);
 	ibtrace_ep_free_cq(&c->ep);
 	ibtrace_region_destroy(&c->region);
-	if (c->hello_dma)
-		ib_dma_unmap_single(c->ibdev, c->hello_dma, sizeof(*c->hello),
-				    DMA_FROM_DEVICE);
-	kfree(c->hello);
+	ibtrace_ep_msg_free(&c->ep, c->hello, sizeof(*c->hello),
+			    DMA_FROM_DEVICE, c->hello_dma);
 	kfree(c->slots);
 	kvfree(c->lat);
 	ibtrace_ep_destroy(&c->ep);

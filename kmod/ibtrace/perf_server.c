@@ -29,8 +29,8 @@
  * struct perf_srv_conn - the verbs objects of one accepted connection
  * @ep: PD and CQ of the QP
  * @region: the buffer open to the client
- * @hello: the message (its own allocation: it is mapped for the device)
- * @hello_dma: its DMA address, 0 = not mapped
+ * @hello: the message (ibtrace_ep_msg_alloc())
+ * @hello_dma: its DMA address
  * @reg_cqe: completion of the registration
  * @send_cqe: completion of the hello
  */
@@ -77,10 +77,8 @@ static void perf_srv_free(struct ibtrace_srv_conn *conn,
 	if (conn->id->qp)
 		rdma_destroy_qp(conn->id);
 	ibtrace_region_destroy(&s->region);
-	if (s->hello_dma)
-		ib_dma_unmap_single(s->ep.pd->device, s->hello_dma,
-				    sizeof(*s->hello), DMA_TO_DEVICE);
-	kfree(s->hello);
+	ibtrace_ep_msg_free(&s->ep, s->hello, sizeof(*s->hello),
+			    DMA_TO_DEVICE, s->hello_dma);
 	ibtrace_ep_destroy(&s->ep);
 	kfree(s);
 }
@@ -90,7 +88,6 @@ static int perf_srv_build(struct ibtrace_srv_conn *conn,
 {
 	struct ib_device *ibdev = conn->id->device;
 	struct ib_qp_init_attr init;
-	u64 dma;
 	int err;
 
 	err = ibtrace_ep_create(&s->ep, ibdev, s, 4, IB_POLL_WORKQUEUE);
@@ -99,14 +96,10 @@ static int perf_srv_build(struct ibtrace_srv_conn *conn,
 	err = ibtrace_region_create(&s->region, s->ep.pd, be32_to_cpu(p->bytes));
 	if (err)
 		return err;
-	s->hello = kzalloc(sizeof(*s->hello), GFP_KERNEL);
+	s->hello = ibtrace_ep_msg_alloc(&s->ep, sizeof(*s->hello),
+					DMA_TO_DEVICE, &s->hello_dma);
 	if (!s->hello)
 		return -ENOMEM;
-	dma = ib_dma_map_single(ibdev, s->hello, sizeof(*s->hello),
-				DMA_TO_DEVICE);
-	if (ib_dma_mapping_error(ibdev, dma))
-		return -ENOMEM;
-	s->hello_dma = dma;
 	ibtrace_ep_qp_attr(&init, s->ep.cq, 2, 1, 1);
 	return rdma_create_qp(conn->id, s->ep.pd, &init);
 }

@@ -51,11 +51,8 @@ static void rnr_rsp_free_verbs(struct rnr_rsp_conn *r)
 	if (r->qp)
 		ib_destroy_qp(r->qp);
 	ibtrace_ep_free_cq(&r->ep);
-	if (r->buf) {
-		ib_dma_unmap_single(r->ep.pd->device, r->dma, RNR_RSP_BUF_SIZE,
-				    DMA_FROM_DEVICE);
-		kfree(r->buf);
-	}
+	ibtrace_ep_msg_free(&r->ep, r->buf, RNR_RSP_BUF_SIZE, DMA_FROM_DEVICE,
+			    r->dma);
 	ibtrace_ep_destroy(&r->ep);
 }
 
@@ -111,16 +108,10 @@ static int rnr_rsp_build(struct rdma_cm_id *id, struct rnr_rsp_conn *r,
 	if (!(p->flags & RNR_PRIV_RECV_POSTED))
 		return 0;
 
-	r->buf = kzalloc(RNR_RSP_BUF_SIZE, GFP_KERNEL);
+	r->buf = ibtrace_ep_msg_alloc(&r->ep, RNR_RSP_BUF_SIZE,
+				      DMA_FROM_DEVICE, &r->dma);
 	if (!r->buf)
 		return -ENOMEM;
-	r->dma = ib_dma_map_single(ibdev, r->buf, RNR_RSP_BUF_SIZE,
-				   DMA_FROM_DEVICE);
-	if (ib_dma_mapping_error(ibdev, r->dma)) {
-		kfree(r->buf);
-		r->buf = NULL;
-		return -ENOMEM;
-	}
 	r->cqe.done = rnr_rsp_recv_done;
 	sge.addr = r->dma;
 	sge.length = RNR_RSP_BUF_SIZE;

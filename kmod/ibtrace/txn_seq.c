@@ -234,7 +234,6 @@ static void txn_msg_done(struct ib_cq *cq, struct ib_wc *wc)
 int txn_side_create(struct txn_side *s, struct ib_device *ibdev)
 {
 	int cqe = 2 * IBTRACE_TEST_TXN_MAX_OPS + 8;
-	u64 dma;
 	int err;
 
 	init_waitqueue_head(&s->wq);
@@ -257,15 +256,9 @@ int txn_side_create(struct txn_side *s, struct ib_device *ibdev)
 	err = ibtrace_region_create(&s->region, s->vo.pd, s->seq->bytes);
 	if (err)
 		return err;
-	s->msg = kzalloc(sizeof(*s->msg), GFP_KERNEL);
-	if (!s->msg)
-		return -ENOMEM;
-	dma = ib_dma_map_single(ibdev, s->msg, sizeof(*s->msg),
-				DMA_BIDIRECTIONAL);
-	if (ib_dma_mapping_error(ibdev, dma))
-		return -ENOMEM;
-	s->msg_dma = dma;
-	return 0;
+	s->msg = ibtrace_ep_msg_alloc(&s->vo, sizeof(*s->msg),
+				      DMA_BIDIRECTIONAL, &s->msg_dma);
+	return s->msg ? 0 : -ENOMEM;
 }
 
 /**
@@ -782,11 +775,9 @@ void txn_side_destroy(struct txn_side *s)
 {
 	ibtrace_ep_free_cq(&s->vo);
 	ibtrace_region_destroy(&s->region);
-	if (s->msg_dma)
-		ib_dma_unmap_single(s->vo.pd->device, s->msg_dma,
-				    sizeof(*s->msg), DMA_BIDIRECTIONAL);
+	ibtrace_ep_msg_free(&s->vo, s->msg, sizeof(*s->msg),
+			    DMA_BIDIRECTIONAL, s->msg_dma);
 	s->msg_dma = 0;
-	kfree(s->msg);
 	s->msg = NULL;
 	ibtrace_ep_destroy(&s->vo);
 }
