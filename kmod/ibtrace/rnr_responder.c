@@ -15,7 +15,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/slab.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
 
@@ -142,19 +141,14 @@ static int rnr_rsp_setup(struct ibtrace_srv_conn *conn,
 			 struct rdma_conn_param *param)
 {
 	const struct rnr_priv *p = rnr_rsp_priv(conn);
-	struct rnr_rsp_conn *r;
+	struct rnr_rsp_conn *r = conn->priv;
 	int err;
 
-	r = kzalloc(sizeof(*r), GFP_KERNEL);
-	if (!r)
-		return -ENOMEM;
 	err = rnr_rsp_build(conn->id, r, p);
 	if (err) {
 		rnr_rsp_free_verbs(r);
-		kfree(r);
 		return err;
 	}
-	conn->priv = r;
 	param->rnr_retry_count = p->rnr_retry;
 	param->retry_count = 7;
 	param->qp_num = r->qp->qp_num;
@@ -163,11 +157,7 @@ static int rnr_rsp_setup(struct ibtrace_srv_conn *conn,
 
 static void rnr_rsp_release(struct ibtrace_srv_conn *conn)
 {
-	struct rnr_rsp_conn *r = conn->priv;
-
-	rnr_rsp_free_verbs(r);
-	kfree(r);
-	conn->priv = NULL;
+	rnr_rsp_free_verbs(conn->priv);
 }
 
 static int rnr_rsp_fill(struct sk_buff *skb,
@@ -190,4 +180,5 @@ const struct ibtrace_srv_service ibtrace_srv_rnr = {
 	.setup = rnr_rsp_setup,
 	.release = rnr_rsp_release,
 	.fill = rnr_rsp_fill,
+	.priv_size = sizeof(struct rnr_rsp_conn),
 };
