@@ -522,7 +522,6 @@ static bool perf_applicable(struct perf_ctx *c)
 	const struct ib_device_attr *attr = &c->ibdev->attrs;
 	u32 max_sge = a->perf_op == IBTRACE_PERF_OP_RDMA_READ ?
 		      attr->max_sge_rd : attr->max_send_sge;
-	u32 pages = DIV_ROUND_UP(c->bytes, PAGE_SIZE);
 
 	if (a->perf_segs > max_sge) {
 		ibtrace_test_not_applicable(job,
@@ -531,14 +530,7 @@ static bool perf_applicable(struct perf_ctx *c)
 					    max_sge);
 		return false;
 	}
-	if (pages > attr->max_fast_reg_page_list_len) {
-		ibtrace_test_not_applicable(job,
-					    "%u bytes: %s registers at most %u pages in one region",
-					    c->bytes, job->base.dev_name,
-					    attr->max_fast_reg_page_list_len);
-		return false;
-	}
-	return true;
+	return ibtrace_test_region_applicable(job, c->bytes);
 }
 
 /* Why the run stopped early, into the verdict. */
