@@ -420,13 +420,8 @@ static int perf_post(struct perf_ctx *c, u64 op)
 		.remote_addr = c->raddr,
 		.rkey = c->rkey,
 	};
-	u32 i;
 
-	for (i = 0; i < a->perf_segs; i++) {
-		sge[i].addr = c->region.mr->iova + (u64)i * a->perf_seg_size;
-		sge[i].length = a->perf_seg_size;
-		sge[i].lkey = c->region.mr->lkey;
-	}
+	ibtrace_region_sges(&c->region, sge, 0, a->perf_seg_size, a->perf_segs);
 	s->t_post = ktime_get_ns();
 	return ib_post_send(c->qp, &wr.wr, NULL);
 }

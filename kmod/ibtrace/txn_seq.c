@@ -581,7 +581,6 @@ int txn_side_post(struct txn_side *s, u8 k)
 		[IBTRACE_TXN_RR] = IB_WR_RDMA_READ,
 		[IBTRACE_TXN_RW] = IB_WR_RDMA_WRITE,
 	};
-	u32 i;
 	int err;
 
 	if (s->failed || op->who != s->who)
@@ -597,12 +596,7 @@ int txn_side_post(struct txn_side *s, u8 k)
 		ibtrace_region_sync(&s->region, false);
 	}
 	wr.wr.opcode = opcode[op->type];
-	for (i = 0; i < op->segs; i++) {
-		sge[i].addr = s->region.mr->iova + op->off +
-			      (u64)i * op->seg_size;
-		sge[i].length = op->seg_size;
-		sge[i].lkey = s->region.mr->lkey;
-	}
+	ibtrace_region_sges(&s->region, sge, op->off, op->seg_size, op->segs);
 	if (!s->t_first)
 		s->t_first = ktime_get_ns();
 	err = ib_post_send(s->qp, &wr.wr, NULL);
