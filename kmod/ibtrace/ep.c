@@ -2,10 +2,12 @@
 /*
  * ibtrace - an RC endpoint's verbs objects: a PD, one CQ for both queues
  * of the QP, and the QP's creation attributes (every QP of ours signals
- * every work request and takes one receive SGE).
+ * every work request and takes one receive SGE); its messages and the
+ * posts of one buffer.
  */
 #include <linux/jiffies.h>
 #include <linux/sched.h>
+#include <linux/slab.h>
 
 #include "ep.h"
 
@@ -84,6 +86,95 @@ void ibtrace_ep_qp_attr(struct ib_qp_init_attr *init, struct ib_cq *cq,
 		.sq_sig_type = IB_SIGNAL_ALL_WR,
 		.qp_type = IB_QPT_RC,
 	};
+}
+
+/**
+ * ibtrace_ep_msg_alloc() - a message buffer of an endpoint: zeroed memory
+ *	of its own, mapped for the endpoint's device
+ * @ep: the endpoint (made)
+ * @len: the buffer's size
+ * @dir: the direction of its transfers
+ * @dma: set to its DMA address (0 on failure)
+ *
+ * Return: the buffer, or NULL (no memory, or it could not be mapped) with
+ * nothing left made.
+ */
+void *ibtrace_ep_msg_alloc(struct ibtrace_ep *ep, size_t len,
+			   enum dma_data_direction dir, u64 *dma)
+{
+	struct ib_device *ibdev = ep->pd->device;
+	void *buf;
+
+	*dma = 0;
+	buf = kzalloc(len, GFP_KERNEL);
+	if (!buf)
+		return NULL;
+	*dma = ib_dma_map_single(ibdev, buf, len, dir);
+	if (ib_dma_mapping_error(ibdev, *dma)) {
+		*dma = 0;
+		kfree(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/**
+ * ibtrace_ep_msg_free() - unmap and free what ibtrace_ep_msg_alloc() gave
+ * @ep: the endpoint, its PD not yet freed
+ * @buf: the buffer, or NULL (nothing is done)
+ * @len: its size
+ * @dir: the direction of its transfers
+ * @dma: its DMA address
+ */
+void ibtrace_ep_msg_free(struct ibtrace_ep *ep, void *buf, size_t len,
+			 enum dma_data_direction dir, u64 dma)
+{
+	if (!buf)
+		return;
+	ib_dma_unmap_single(ep->pd->device, dma, len, dir);
+	kfree(buf);
+}
+
+/**
+ * ibtrace_ep_post_recv() - post the receive of one buffer
+ * @qp: the QP
+ * @cqe: the handler of its completion
+ * @sge: the buffer
+ *
+ * Return: 0 or ib_post_recv()'s error.
+ */
+int ibtrace_ep_post_recv(struct ib_qp *qp, struct ib_cqe *cqe,
+			 struct ib_sge *sge)
+{
+	struct ib_recv_wr wr = {
+		.wr_cqe = cqe,
+		.sg_list = sge,
+		.num_sge = 1,
+	};
+
+	return ib_post_recv(qp, &wr, NULL);
+}
+
+/**
+ * ibtrace_ep_post_send() - post a signalled SEND of one buffer
+ * @qp: the QP
+ * @cqe: the handler of its completion
+ * @sge: the buffer
+ *
+ * Return: 0 or ib_post_send()'s error.
+ */
+int ibtrace_ep_post_send(struct ib_qp *qp, struct ib_cqe *cqe,
+			 struct ib_sge *sge)
+{
+	struct ib_send_wr wr = {
+		.wr_cqe = cqe,
+		.sg_list = sge,
+		.num_sge = 1,
+		.opcode = IB_WR_SEND,
+		.send_flags = IB_SEND_SIGNALED,
+	};
+
+	return ib_post_send(qp, &wr, NULL);
 }
 
 /* Completions reaped per call when busy. */

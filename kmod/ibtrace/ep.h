@@ -2,14 +2,17 @@
 /*
  * ibtrace - an RC endpoint's verbs objects (ep.c): the protection domain
  * and the one completion queue both queues of its QP use, and the QP's
- * creation attributes. The test jobs (rnr.c, perf.c, quit.c) and the
- * server's services (rnr_responder.c, perf_server.c, server_quit.c) make
- * their endpoints here; each creates its QP itself (ib_create_qp() or, on
- * an RDMA CM ID, rdma_create_qp()).
+ * creation attributes; its messages (small buffers mapped for the device)
+ * and the posts of one buffer (a receive, a signalled SEND). The test
+ * jobs (rnr.c, perf.c, quit.c) and the server's services
+ * (rnr_responder.c, perf_server.c, server_quit.c) make their endpoints
+ * here; each creates its QP itself (ib_create_qp() or, on an RDMA CM ID,
+ * rdma_create_qp()).
  */
 #ifndef _IBTRACE_EP_H
 #define _IBTRACE_EP_H
 
+#include <linux/dma-direction.h>
 #include <linux/wait.h>
 #include <rdma/ib_verbs.h>
 
@@ -30,6 +33,14 @@ void ibtrace_ep_free_cq(struct ibtrace_ep *ep);
 void ibtrace_ep_destroy(struct ibtrace_ep *ep);
 void ibtrace_ep_qp_attr(struct ib_qp_init_attr *init, struct ib_cq *cq,
 			u32 send_wr, u32 recv_wr, u32 send_sge);
+void *ibtrace_ep_msg_alloc(struct ibtrace_ep *ep, size_t len,
+			   enum dma_data_direction dir, u64 *dma);
+void ibtrace_ep_msg_free(struct ibtrace_ep *ep, void *buf, size_t len,
+			 enum dma_data_direction dir, u64 dma);
+int ibtrace_ep_post_recv(struct ib_qp *qp, struct ib_cqe *cqe,
+			 struct ib_sge *sge);
+int ibtrace_ep_post_send(struct ib_qp *qp, struct ib_cqe *cqe,
+			 struct ib_sge *sge);
 
 /**
  * struct ibtrace_ep_waiter - how a thread waits for an endpoint's

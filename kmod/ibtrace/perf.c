@@ -114,8 +114,8 @@ struct perf_slot {
  * @qp: the QP, connected
  * @peer: the connection
  * @region: the local buffer
- * @hello: the server's hello (its own allocation, mapped)
- * @hello_dma: its DMA address, 0 = not mapped
+ * @hello: the server's hello (ibtrace_ep_msg_alloc())
+ * @hello_dma: its DMA address
  * @hello_cqe: completion entry of its receive
  * @reg_cqe: completion entry of the region's registration
  * @slots: @pipeline operations in flight
@@ -251,13 +251,8 @@ static int perf_qp_ready(struct ibtrace_peer *p, struct ib_qp *qp)
 		.length = sizeof(*c->hello),
 		.lkey = c->ep.pd->local_dma_lkey,
 	};
-	struct ib_recv_wr wr = {
-		.wr_cqe = &c->hello_cqe,
-		.sg_list = &sge,
-		.num_sge = 1,
-	};
 
-	return ib_post_recv(qp, &wr, NULL);
+	return ibtrace_ep_post_recv(qp, &c->hello_cqe, &sge);
 }
 
 /* PD, CQ, buffers, samples. Return: 0 or the error, with @what naming it. */
@@ -288,7 +283,8 @@ static int perf_setup(struct perf_ctx *c, const char **what)
 	if (err)
 		return err;
 	*what = "memory";
-	c->hello = kzalloc(sizeof(*c->hello), GFP_KERNEL);
+	c->hello = ibtrace_ep_msg_alloc(&c->ep, sizeof(*c->hello),
+					DMA_FROM_DEVICE, &c->hello_dma);
 	c->slots = kcalloc(a->perf_pipeline, sizeof(*c->slots), GFP_KERNEL);
 	c->lat = kvmalloc_array(a->iterations, sizeof(*c->lat), GFP_KERNEL);
 	if (!c->hello || !c->slots || !c->lat)
@@ -296,12 +292,6 @@ static int perf_setup(struct perf_ctx *c, const char **what)
 	for (i = 0; i < a->perf_pipeline; i++) {
 		c->slots[i].cqe.done = perf_op_done;
 		c->slots[i].c = c;
-	}
-	c->hello_dma = ib_dma_map_single(c->ibdev, c->hello, sizeof(*c->hello),
-					 DMA_FROM_DEVICE);
-	if (ib_dma_mapping_error(c->ibdev, c->hello_dma)) {
-		c->hello_dma = 0;
-		return -ENOMEM;
 	}
 	return 0;
 }
@@ -312,10 +302,8 @@ static void perf_teardown(struct perf_ctx *c)
 	ibtrace_peer_disconnect(&c->peer);
 	ibtrace_ep_free_cq(&c->ep);
 	ibtrace_region_destroy(&c->region);
-	if (c->hello_dma)
-		ib_dma_unmap_single(c->ibdev, c->hello_dma, sizeof(*c->hello),
-				    DMA_FROM_DEVICE);
-	kfree(c->hello);
+	ibtrace_ep_msg_free(&c->ep, c->hello, sizeof(*c->hello),
+			    DMA_FROM_DEVICE, c->hello_dma);
 	kfree(c->slots);
 	kvfree(c->lat);
 	ibtrace_ep_destroy(&c->ep);
@@ -432,13 +420,8 @@ static int perf_post(struct perf_ctx *c, u64 op)
 		.remote_addr = c->raddr,
 		.rkey = c->rkey,
 	};
-	u32 i;
 
-	for (i = 0; i < a->perf_segs; i++) {
-		sge[i].addr = c->region.mr->iova + (u64)i * a->perf_seg_size;
-		sge[i].length = a->perf_seg_size;
-		sge[i].lkey = c->region.mr->lkey;
-	}
+	ibtrace_region_sges(&c->region, sge, 0, a->perf_seg_size, a->perf_segs);
 	s->t_post = ktime_get_ns();
 	return ib_post_send(c->qp, &wr.wr, NULL);
 }
@@ -534,7 +517,6 @@ static bool perf_applicable(struct perf_ctx *c)
 	const struct ib_device_attr *attr = &c->ibdev->attrs;
 	u32 max_sge = a->perf_op == IBTRACE_PERF_OP_RDMA_READ ?
 		      attr->max_sge_rd : attr->max_send_sge;
-	u32 pages = DIV_ROUND_UP(c->bytes, PAGE_SIZE);
 
 	if (a->perf_segs > max_sge) {
 		ibtrace_test_not_applicable(job,
@@ -543,14 +525,7 @@ static bool perf_applicable(struct perf_ctx *c)
 					    max_sge);
 		return false;
 	}
-	if (pages > attr->max_fast_reg_page_list_len) {
-		ibtrace_test_not_applicable(job,
-					    "%u bytes: %s registers at most %u pages in one region",
-					    c->bytes, job->base.dev_name,
-					    attr->max_fast_reg_page_list_len);
-		return false;
-	}
-	return true;
+	return ibtrace_test_region_applicable(job, c->bytes);
 }
 
 /* Why the run stopped early, into the verdict. */

@@ -12,7 +12,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/slab.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
 
@@ -29,8 +28,8 @@
  * struct perf_srv_conn - the verbs objects of one accepted connection
  * @ep: PD and CQ of the QP
  * @region: the buffer open to the client
- * @hello: the message (its own allocation: it is mapped for the device)
- * @hello_dma: its DMA address, 0 = not mapped
+ * @hello: the message (ibtrace_ep_msg_alloc())
+ * @hello_dma: its DMA address
  * @reg_cqe: completion of the registration
  * @send_cqe: completion of the hello
  */
@@ -71,18 +70,17 @@ static int perf_srv_check(struct ibtrace_srv_conn *conn)
 	return 0;
 }
 
-static void perf_srv_free(struct ibtrace_srv_conn *conn,
-			  struct perf_srv_conn *s)
+/* What perf_srv_setup() made, the QP first; after a failed one too. */
+static void perf_srv_release(struct ibtrace_srv_conn *conn)
 {
+	struct perf_srv_conn *s = conn->priv;
+
 	if (conn->id->qp)
 		rdma_destroy_qp(conn->id);
 	ibtrace_region_destroy(&s->region);
-	if (s->hello_dma)
-		ib_dma_unmap_single(s->ep.pd->device, s->hello_dma,
-				    sizeof(*s->hello), DMA_TO_DEVICE);
-	kfree(s->hello);
+	ibtrace_ep_msg_free(&s->ep, s->hello, sizeof(*s->hello),
+			    DMA_TO_DEVICE, s->hello_dma);
 	ibtrace_ep_destroy(&s->ep);
-	kfree(s);
 }
 
 static int perf_srv_build(struct ibtrace_srv_conn *conn,
@@ -90,7 +88,6 @@ static int perf_srv_build(struct ibtrace_srv_conn *conn,
 {
 	struct ib_device *ibdev = conn->id->device;
 	struct ib_qp_init_attr init;
-	u64 dma;
 	int err;
 
 	err = ibtrace_ep_create(&s->ep, ibdev, s, 4, IB_POLL_WORKQUEUE);
@@ -99,14 +96,10 @@ static int perf_srv_build(struct ibtrace_srv_conn *conn,
 	err = ibtrace_region_create(&s->region, s->ep.pd, be32_to_cpu(p->bytes));
 	if (err)
 		return err;
-	s->hello = kzalloc(sizeof(*s->hello), GFP_KERNEL);
+	s->hello = ibtrace_ep_msg_alloc(&s->ep, sizeof(*s->hello),
+					DMA_TO_DEVICE, &s->hello_dma);
 	if (!s->hello)
 		return -ENOMEM;
-	dma = ib_dma_map_single(ibdev, s->hello, sizeof(*s->hello),
-				DMA_TO_DEVICE);
-	if (ib_dma_mapping_error(ibdev, dma))
-		return -ENOMEM;
-	s->hello_dma = dma;
 	ibtrace_ep_qp_attr(&init, s->ep.cq, 2, 1, 1);
 	return rdma_create_qp(conn->id, s->ep.pd, &init);
 }
@@ -115,20 +108,16 @@ static int perf_srv_setup(struct ibtrace_srv_conn *conn,
 			  struct rdma_conn_param *param)
 {
 	const struct perf_req *p = perf_srv_req(conn);
-	struct perf_srv_conn *s;
+	struct perf_srv_conn *s = conn->priv;
 	int err;
 
-	s = kzalloc(sizeof(*s), GFP_KERNEL);
-	if (!s)
-		return -ENOMEM;
 	s->reg_cqe.done = perf_srv_done;
 	s->send_cqe.done = perf_srv_done;
 	err = perf_srv_build(conn, s, p);
 	if (err) {
-		perf_srv_free(conn, s);
+		perf_srv_release(conn);
 		return err;
 	}
-	conn->priv = s;
 	param->responder_resources =
 		min_t(int, conn->id->device->attrs.max_qp_rd_atom,
 		      PERF_SRV_RD_ATOM);
@@ -175,12 +164,6 @@ static int perf_srv_established(struct ibtrace_srv_conn *conn)
 	return ib_post_send(conn->id->qp, reg, NULL);
 }
 
-static void perf_srv_release(struct ibtrace_srv_conn *conn)
-{
-	perf_srv_free(conn, conn->priv);
-	conn->priv = NULL;
-}
-
 static int perf_srv_fill(struct sk_buff *skb,
 			 const struct ibtrace_srv_conn *conn)
 {
@@ -202,4 +185,5 @@ const struct ibtrace_srv_service ibtrace_srv_perf = {
 	.established = perf_srv_established,
 	.release = perf_srv_release,
 	.fill = perf_srv_fill,
+	.priv_size = sizeof(struct perf_srv_conn),
 };

@@ -169,3 +169,24 @@ void ibtrace_region_sync(struct ibtrace_region *r, bool for_cpu)
 		dma_sync_sgtable_for_device(r->ibdev->dma_device, &r->sgt,
 					    DMA_BIDIRECTIONAL);
 }
+
+/**
+ * ibtrace_region_sges() - the gather/scatter list of consecutive segments
+ *	of a registered region
+ * @r: the region (registered)
+ * @sge: filled, @segs entries
+ * @off: where the first segment starts in the region
+ * @seg_size: bytes of each segment
+ * @segs: how many
+ */
+void ibtrace_region_sges(const struct ibtrace_region *r, struct ib_sge *sge,
+			 u32 off, u32 seg_size, u32 segs)
+{
+	u32 i;
+
+	for (i = 0; i < segs; i++) {
+		sge[i].addr = r->mr->iova + off + (u64)i * seg_size;
+		sge[i].length = seg_size;
+		sge[i].lkey = r->mr->lkey;
+	}
+}

@@ -38,6 +38,8 @@ struct ib_send_wr *ibtrace_region_reg_wr(struct ibtrace_region *r,
 					 int access, struct ib_cqe *cqe);
 void ibtrace_region_destroy(struct ibtrace_region *r);
 void ibtrace_region_sync(struct ibtrace_region *r, bool for_cpu);
+void ibtrace_region_sges(const struct ibtrace_region *r, struct ib_sge *sge,
+			 u32 off, u32 seg_size, u32 segs);
 
 /**
  * ibtrace_region_ptr() - the CPU's address of a byte of a region

@@ -331,11 +331,6 @@ static int rnr_pair_create(struct rnr_ctx *c, u8 code, u8 rnr_retry,
 			   bool recv_posted)
 {
 	struct ib_sge sge = rnr_sge(c, RNR_BUF_RECV);
-	struct ib_recv_wr rwr = {
-		.wr_cqe = &c->recv_cqe,
-		.sg_list = &sge,
-		.num_sge = 1,
-	};
 	int err;
 
 	c->req = rnr_qp_create(c);
@@ -357,7 +352,7 @@ static int rnr_pair_create(struct rnr_ctx *c, u8 code, u8 rnr_retry,
 	if (err)
 		goto err_destroy;
 	if (recv_posted) {
-		err = ib_post_recv(c->rsp, &rwr, NULL);
+		err = ibtrace_ep_post_recv(c->rsp, &c->recv_cqe, &sge);
 		if (err)
 			goto err_destroy;
 	}
@@ -567,13 +562,6 @@ static int rnr_once(struct rnr_ctx *c, u8 code, u8 rnr_retry,
 		    bool recv_posted, u64 *elapsed)
 {
 	struct ib_sge sge = rnr_sge(c, RNR_BUF_SEND);
-	struct ib_send_wr wr = {
-		.wr_cqe = &c->send_cqe,
-		.sg_list = &sge,
-		.num_sge = 1,
-		.opcode = IB_WR_SEND,
-		.send_flags = IB_SEND_SIGNALED,
-	};
 	u64 t_post, deadline;
 	struct ib_wc wc[RNR_POLL_BATCH];
 	int err, cq_err, i;
@@ -594,7 +582,7 @@ static int rnr_once(struct rnr_ctx *c, u8 code, u8 rnr_retry,
 	reinit_completion(&c->done);
 	t_post = ktime_get_ns();
 	deadline += t_post;
-	err = ib_post_send(c->req, &wr, NULL);
+	err = ibtrace_ep_post_send(c->req, &c->send_cqe, &sge);
 	if (!err) {
 		if (c->job->args.poll == IBTRACE_TEST_POLL_EVENT)
 			err = rnr_wait_event(c, deadline);

@@ -15,7 +15,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/slab.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
 
@@ -51,11 +50,8 @@ static void rnr_rsp_free_verbs(struct rnr_rsp_conn *r)
 	if (r->qp)
 		ib_destroy_qp(r->qp);
 	ibtrace_ep_free_cq(&r->ep);
-	if (r->buf) {
-		ib_dma_unmap_single(r->ep.pd->device, r->dma, RNR_RSP_BUF_SIZE,
-				    DMA_FROM_DEVICE);
-		kfree(r->buf);
-	}
+	ibtrace_ep_msg_free(&r->ep, r->buf, RNR_RSP_BUF_SIZE, DMA_FROM_DEVICE,
+			    r->dma);
 	ibtrace_ep_destroy(&r->ep);
 }
 
@@ -93,11 +89,6 @@ static int rnr_rsp_build(struct rdma_cm_id *id, struct rnr_rsp_conn *r,
 	struct ib_device *ibdev = id->device;
 	struct ib_qp_init_attr init;
 	struct ib_sge sge;
-	struct ib_recv_wr rwr = {
-		.wr_cqe = &r->cqe,
-		.sg_list = &sge,
-		.num_sge = 1,
-	};
 	int err;
 
 	err = ibtrace_ep_create(&r->ep, ibdev, r, 2, IB_POLL_WORKQUEUE);
@@ -116,21 +107,15 @@ static int rnr_rsp_build(struct rdma_cm_id *id, struct rnr_rsp_conn *r,
 	if (!(p->flags & RNR_PRIV_RECV_POSTED))
 		return 0;
 
-	r->buf = kzalloc(RNR_RSP_BUF_SIZE, GFP_KERNEL);
+	r->buf = ibtrace_ep_msg_alloc(&r->ep, RNR_RSP_BUF_SIZE,
+				      DMA_FROM_DEVICE, &r->dma);
 	if (!r->buf)
 		return -ENOMEM;
-	r->dma = ib_dma_map_single(ibdev, r->buf, RNR_RSP_BUF_SIZE,
-				   DMA_FROM_DEVICE);
-	if (ib_dma_mapping_error(ibdev, r->dma)) {
-		kfree(r->buf);
-		r->buf = NULL;
-		return -ENOMEM;
-	}
 	r->cqe.done = rnr_rsp_recv_done;
 	sge.addr = r->dma;
 	sge.length = RNR_RSP_BUF_SIZE;
 	sge.lkey = r->ep.pd->local_dma_lkey;
-	return ib_post_recv(r->qp, &rwr, NULL);
+	return ibtrace_ep_post_recv(r->qp, &r->cqe, &sge);
 }
 
 static const struct rnr_priv *rnr_rsp_priv(const struct ibtrace_srv_conn *conn)
@@ -156,19 +141,14 @@ static int rnr_rsp_setup(struct ibtrace_srv_conn *conn,
 			 struct rdma_conn_param *param)
 {
 	const struct rnr_priv *p = rnr_rsp_priv(conn);
-	struct rnr_rsp_conn *r;
+	struct rnr_rsp_conn *r = conn->priv;
 	int err;
 
-	r = kzalloc(sizeof(*r), GFP_KERNEL);
-	if (!r)
-		return -ENOMEM;
 	err = rnr_rsp_build(conn->id, r, p);
 	if (err) {
 		rnr_rsp_free_verbs(r);
-		kfree(r);
 		return err;
 	}
-	conn->priv = r;
 	param->rnr_retry_count = p->rnr_retry;
 	param->retry_count = 7;
 	param->qp_num = r->qp->qp_num;
@@ -177,11 +157,7 @@ static int rnr_rsp_setup(struct ibtrace_srv_conn *conn,
 
 static void rnr_rsp_release(struct ibtrace_srv_conn *conn)
 {
-	struct rnr_rsp_conn *r = conn->priv;
-
-	rnr_rsp_free_verbs(r);
-	kfree(r);
-	conn->priv = NULL;
+	rnr_rsp_free_verbs(conn->priv);
 }
 
 static int rnr_rsp_fill(struct sk_buff *skb,
@@ -204,4 +180,5 @@ const struct ibtrace_srv_service ibtrace_srv_rnr = {
 	.setup = rnr_rsp_setup,
 	.release = rnr_rsp_release,
 	.fill = rnr_rsp_fill,
+	.priv_size = sizeof(struct rnr_rsp_conn),
 };

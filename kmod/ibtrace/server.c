@@ -116,6 +116,8 @@ static void srv_teardown(struct ibtrace_srv_conn *conn)
 {
 	mutex_lock(&conn->svc_lock);
 	conn->svc->release(conn);
+	kfree(conn->priv);
+	conn->priv = NULL;
 	conn->released = true;
 	mutex_unlock(&conn->svc_lock);
 	rdma_destroy_id(conn->id);
@@ -367,7 +369,8 @@ static int srv_request(struct rdma_cm_id *id, const struct rdma_cm_event *ev)
 		return srv_reject(id, stat, text);
 	}
 
-	err = conn->svc->setup(conn, &param);
+	conn->priv = kzalloc(conn->svc->priv_size, GFP_KERNEL);
+	err = conn->priv ? conn->svc->setup(conn, &param) : -ENOMEM;
 	if (err) {
 		snprintf(text, sizeof(text), "%s: cannot set up: %pe",
 			 conn->svc->name, ERR_PTR(err));
@@ -379,6 +382,7 @@ static int srv_request(struct rdma_cm_id *id, const struct rdma_cm_event *ev)
 		/* rdma_accept() rejects itself when it fails. */
 		id->context = NULL;
 		conn->svc->release(conn);
+		kfree(conn->priv);
 		pr_info_ratelimited("server: cannot accept a %s request: %pe\n",
 				    conn->svc->name, ERR_PTR(err));
 		spin_lock(&srv.lock);
@@ -400,6 +404,7 @@ static int srv_request(struct rdma_cm_id *id, const struct rdma_cm_event *ev)
 	return 0;
 
 err_uncount:
+	kfree(conn->priv);
 	spin_lock(&srv.lock);
 	srv_unadmit(conn);
 	spin_unlock(&srv.lock);

@@ -56,15 +56,18 @@ struct ibtrace_srv_conn;
  * @check: whether @conn->req is a valid request; sets @conn->hold_ms, the
  *	time the client may need the connection, and @conn->mem, the bytes
  *	of buffers it asks for. Return: 0 or -EINVAL.
- * @setup: build the connection's verbs objects (GFP_KERNEL, may sleep)
- *	and fill in @param for the accept. Return: 0 or a negative errno,
- *	with nothing left to release.
+ * @setup: build the connection's verbs objects in @conn->priv (GFP_KERNEL,
+ *	may sleep) and fill in @param for the accept. Return: 0 or a
+ *	negative errno, with nothing left to release.
  * @established: optional: the connection is up (CM handler context, may
  *	sleep): e.g. send the client its first message. Return: 0, or a
  *	negative errno to close the connection.
  * @release: free what @setup built (before the CM ID goes)
  * @fill: optional: the service's attributes of a connection (in an
  *	%IBTRACE_A_SERVER_CONN nest), under the server's spinlock
+ * @priv_size: bytes of a connection's state (@conn->priv): the server
+ *	allocates it zeroed before @setup and frees it after @release or a
+ *	failed @setup
  */
 struct ibtrace_srv_service {
 	const char *name;
@@ -76,6 +79,7 @@ struct ibtrace_srv_service {
 	int (*established)(struct ibtrace_srv_conn *conn);
 	void (*release)(struct ibtrace_srv_conn *conn);
 	int (*fill)(struct sk_buff *skb, const struct ibtrace_srv_conn *conn);
+	size_t priv_size;
 };
 
 /**
@@ -88,7 +92,7 @@ struct ibtrace_srv_service {
  * @t_start: ktime_get_ns() at the accept
  * @hold_ms: the hold the client asked for
  * @mem: bytes of buffers the client asked for
- * @priv: the service's state
+ * @priv: the service's state (&ibtrace_srv_service.priv_size bytes)
  * @reap: destroys the connection (disconnect, expiry, device removal)
  * @reaping: being destroyed; under the server's lock
  * @svc_lock: serialises the service's @established with its @release

@@ -11,7 +11,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/slab.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
 
@@ -39,13 +38,14 @@ static int quit_srv_check(struct ibtrace_srv_conn *conn)
 	return 0;
 }
 
-static void quit_srv_free(struct ibtrace_srv_conn *conn,
-			  struct quit_srv_conn *q)
+/* What quit_srv_setup() made, the QP first; after a failed one too. */
+static void quit_srv_release(struct ibtrace_srv_conn *conn)
 {
+	struct quit_srv_conn *q = conn->priv;
+
 	if (conn->id->qp)
 		rdma_destroy_qp(conn->id);
 	ibtrace_ep_destroy(&q->ep);
-	kfree(q);
 }
 
 static int quit_srv_build(struct ibtrace_srv_conn *conn,
@@ -65,16 +65,13 @@ static int quit_srv_build(struct ibtrace_srv_conn *conn,
 static int quit_srv_setup(struct ibtrace_srv_conn *conn,
 			  struct rdma_conn_param *param)
 {
-	struct quit_srv_conn *q;
+	struct quit_srv_conn *q = conn->priv;
 	u32 running, bound_ms;
 	int err;
 
-	q = kzalloc(sizeof(*q), GFP_KERNEL);
-	if (!q)
-		return -ENOMEM;
 	err = quit_srv_build(conn, q);
 	if (err) {
-		quit_srv_free(conn, q);
+		quit_srv_release(conn);
 		return err;
 	}
 	ibtrace_server_quit_state(&running, &bound_ms);
@@ -84,7 +81,6 @@ static int quit_srv_setup(struct ibtrace_srv_conn *conn,
 		.running = cpu_to_be32(running),
 		.bound_ms = cpu_to_be32(bound_ms),
 	};
-	conn->priv = q;
 	param->private_data = &q->ack;
 	param->private_data_len = sizeof(q->ack);
 	pr_info("server: %pI6c asks the server to quit: %u connections run, ending within %u ms\n",
@@ -98,12 +94,6 @@ static int quit_srv_established(struct ibtrace_srv_conn *conn)
 	return 0;
 }
 
-static void quit_srv_release(struct ibtrace_srv_conn *conn)
-{
-	quit_srv_free(conn, conn->priv);
-	conn->priv = NULL;
-}
-
 const struct ibtrace_srv_service ibtrace_srv_quit = {
 	.name = "quit",
 	.magic = QUIT_REQ_MAGIC,
@@ -112,4 +102,5 @@ const struct ibtrace_srv_service ibtrace_srv_quit = {
 	.setup = quit_srv_setup,
 	.established = quit_srv_established,
 	.release = quit_srv_release,
+	.priv_size = sizeof(struct quit_srv_conn),
 };

@@ -383,6 +383,27 @@ void ibtrace_test_not_applicable(struct ibtrace_test_job *job,
 }
 
 /**
+ * ibtrace_test_region_applicable() - whether the DUT registers a region
+ *	(region.c) of @bytes in one MR; if not, the test does not apply and
+ *	the verdict names the limit
+ * @job: the job
+ * @bytes: the region's size
+ *
+ * Return: true when it does.
+ */
+bool ibtrace_test_region_applicable(struct ibtrace_test_job *job, u32 bytes)
+{
+	u32 max = job->base.port->dev->ibdev->attrs.max_fast_reg_page_list_len;
+
+	if (DIV_ROUND_UP(bytes, PAGE_SIZE) <= max)
+		return true;
+	ibtrace_test_not_applicable(job,
+				    "%u bytes: %s registers at most %u pages in one region",
+				    bytes, job->base.dev_name, max);
+	return false;
+}
+
+/**
  * ibtrace_test_restored() - what became of the DUT state the test changed
  * @job: the job
  * @restore: &enum ibtrace_test_restore

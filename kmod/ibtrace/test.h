@@ -327,6 +327,7 @@ void ibtrace_test_progress(struct ibtrace_test_job *job);
 __printf(2, 3)
 void ibtrace_test_not_applicable(struct ibtrace_test_job *job,
 				 const char *fmt, ...);
+bool ibtrace_test_region_applicable(struct ibtrace_test_job *job, u32 bytes);
 void ibtrace_test_restored(struct ibtrace_test_job *job, u8 restore);
 
 /**

@@ -452,7 +452,6 @@ static bool txn_applicable(struct ibtrace_test_job *job,
 			   const struct txn_seq *seq)
 {
 	const struct ib_device_attr *attr = &job->base.port->dev->ibdev->attrs;
-	u32 pages = DIV_ROUND_UP(seq->bytes, PAGE_SIZE);
 	unsigned int k;
 
 	for (k = 0; k < seq->n_ops; k++) {
@@ -468,14 +467,7 @@ static bool txn_applicable(struct ibtrace_test_job *job,
 			return false;
 		}
 	}
-	if (pages > attr->max_fast_reg_page_list_len) {
-		ibtrace_test_not_applicable(job,
-					    "%u bytes: %s registers at most %u pages in one region",
-					    seq->bytes, job->base.dev_name,
-					    attr->max_fast_reg_page_list_len);
-		return false;
-	}
-	return true;
+	return ibtrace_test_region_applicable(job, seq->bytes);
 }
 
 /* The sequence of the request (checked by ibtrace_txn_check()). */

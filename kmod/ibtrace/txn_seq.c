@@ -234,7 +234,6 @@ static void txn_msg_done(struct ib_cq *cq, struct ib_wc *wc)
 int txn_side_create(struct txn_side *s, struct ib_device *ibdev)
 {
 	int cqe = 2 * IBTRACE_TEST_TXN_MAX_OPS + 8;
-	u64 dma;
 	int err;
 
 	init_waitqueue_head(&s->wq);
@@ -257,15 +256,9 @@ int txn_side_create(struct txn_side *s, struct ib_device *ibdev)
 	err = ibtrace_region_create(&s->region, s->vo.pd, s->seq->bytes);
 	if (err)
 		return err;
-	s->msg = kzalloc(sizeof(*s->msg), GFP_KERNEL);
-	if (!s->msg)
-		return -ENOMEM;
-	dma = ib_dma_map_single(ibdev, s->msg, sizeof(*s->msg),
-				DMA_BIDIRECTIONAL);
-	if (ib_dma_mapping_error(ibdev, dma))
-		return -ENOMEM;
-	s->msg_dma = dma;
-	return 0;
+	s->msg = ibtrace_ep_msg_alloc(&s->vo, sizeof(*s->msg),
+				      DMA_BIDIRECTIONAL, &s->msg_dma);
+	return s->msg ? 0 : -ENOMEM;
 }
 
 /**
@@ -373,13 +366,8 @@ int txn_side_post_msg_recv(struct txn_side *s, struct ib_qp *qp)
 		.length = client ? sizeof(s->msg->ack) : sizeof(s->msg->setup),
 		.lkey = s->vo.pd->local_dma_lkey,
 	};
-	struct ib_recv_wr wr = {
-		.wr_cqe = &s->msg_cqe,
-		.sg_list = &sge,
-		.num_sge = 1,
-	};
 
-	return ib_post_recv(qp, &wr, NULL);
+	return ibtrace_ep_post_recv(qp, &s->msg_cqe, &sge);
 }
 
 /**
@@ -398,18 +386,11 @@ int txn_side_send_msg(struct txn_side *s)
 		.length = client ? sizeof(s->msg->setup) : sizeof(s->msg->ack),
 		.lkey = s->vo.pd->local_dma_lkey,
 	};
-	struct ib_send_wr wr = {
-		.wr_cqe = &s->send_cqe,
-		.sg_list = &sge,
-		.num_sge = 1,
-		.opcode = IB_WR_SEND,
-		.send_flags = IB_SEND_SIGNALED,
-	};
 	int err;
 
 	ib_dma_sync_single_for_device(s->vo.pd->device, s->msg_dma,
 				      sizeof(*s->msg), DMA_BIDIRECTIONAL);
-	err = ib_post_send(s->qp, &wr, NULL);
+	err = ibtrace_ep_post_send(s->qp, &s->send_cqe, &sge);
 	if (!err)
 		s->sends_posted++;
 	return err;
@@ -448,13 +429,8 @@ static int txn_post_recv(struct txn_side *s, u8 k)
 			  sizeof(struct txn_report),
 		.lkey = s->region.mr->lkey,
 	};
-	struct ib_recv_wr wr = {
-		.wr_cqe = &s->recv_cqe,
-		.sg_list = &sge,
-		.num_sge = 1,
-	};
 
-	return ib_post_recv(s->qp, &wr, NULL);
+	return ibtrace_ep_post_recv(s->qp, &s->recv_cqe, &sge);
 }
 
 /**
@@ -605,7 +581,6 @@ int txn_side_post(struct txn_side *s, u8 k)
 		[IBTRACE_TXN_RR] = IB_WR_RDMA_READ,
 		[IBTRACE_TXN_RW] = IB_WR_RDMA_WRITE,
 	};
-	u32 i;
 	int err;
 
 	if (s->failed || op->who != s->who)
@@ -621,12 +596,7 @@ int txn_side_post(struct txn_side *s, u8 k)
 		ibtrace_region_sync(&s->region, false);
 	}
 	wr.wr.opcode = opcode[op->type];
-	for (i = 0; i < op->segs; i++) {
-		sge[i].addr = s->region.mr->iova + op->off +
-			      (u64)i * op->seg_size;
-		sge[i].length = op->seg_size;
-		sge[i].lkey = s->region.mr->lkey;
-	}
+	ibtrace_region_sges(&s->region, sge, op->off, op->seg_size, op->segs);
 	if (!s->t_first)
 		s->t_first = ktime_get_ns();
 	err = ib_post_send(s->qp, &wr.wr, NULL);
@@ -770,13 +740,6 @@ int txn_side_send_report(struct txn_side *s, u32 iterations, unsigned int ms)
 		.length = sizeof(*w),
 		.lkey = s->region.mr->lkey,
 	};
-	struct ib_send_wr wr = {
-		.wr_cqe = &s->send_cqe,
-		.sg_list = &sge,
-		.num_sge = 1,
-		.opcode = IB_WR_SEND,
-		.send_flags = IB_SEND_SIGNALED,
-	};
 	int err;
 
 	ibtrace_region_sync(&s->region, true);
@@ -790,7 +753,7 @@ int txn_side_send_report(struct txn_side *s, u32 iterations, unsigned int ms)
 	};
 	txn_check_to_wire(&s->check, &w->check);
 	ibtrace_region_sync(&s->region, false);
-	err = ib_post_send(s->qp, &wr, NULL);
+	err = ibtrace_ep_post_send(s->qp, &s->send_cqe, &sge);
 	if (err)
 		return err;
 	s->sends_posted++;
@@ -806,11 +769,9 @@ void txn_side_destroy(struct txn_side *s)
 {
 	ibtrace_ep_free_cq(&s->vo);
 	ibtrace_region_destroy(&s->region);
-	if (s->msg_dma)
-		ib_dma_unmap_single(s->vo.pd->device, s->msg_dma,
-				    sizeof(*s->msg), DMA_BIDIRECTIONAL);
+	ibtrace_ep_msg_free(&s->vo, s->msg, sizeof(*s->msg),
+			    DMA_BIDIRECTIONAL, s->msg_dma);
 	s->msg_dma = 0;
-	kfree(s->msg);
 	s->msg = NULL;
 	ibtrace_ep_destroy(&s->vo);
 }

@@ -14,7 +14,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/slab.h>
 #include <linux/workqueue.h>
 #include <rdma/rdma_cm.h>
 
@@ -166,7 +165,6 @@ static void txn_srv_free(struct ibtrace_srv_conn *conn,
 	if (conn->id->qp)
 		rdma_destroy_qp(conn->id);
 	txn_side_destroy(&t->side);
-	kfree(t);
 }
 
 static int txn_srv_setup(struct ibtrace_srv_conn *conn,
@@ -175,12 +173,9 @@ static int txn_srv_setup(struct ibtrace_srv_conn *conn,
 	const struct txn_req *r = txn_srv_req(conn);
 	struct ib_device *ibdev = conn->id->device;
 	struct ib_qp_init_attr init;
-	struct txn_srv_conn *t;
+	struct txn_srv_conn *t = conn->priv;
 	int err;
 
-	t = kzalloc(sizeof(*t), GFP_KERNEL);
-	if (!t)
-		return -ENOMEM;
 	t->conn = conn;
 	INIT_WORK(&t->work, txn_srv_work);
 	t->seq.bytes = be32_to_cpu(r->bytes);
@@ -203,7 +198,6 @@ static int txn_srv_setup(struct ibtrace_srv_conn *conn,
 		txn_srv_free(conn, t);
 		return err;
 	}
-	conn->priv = t;
 	param->responder_resources = min_t(int, ibdev->attrs.max_qp_rd_atom,
 					   TXN_RD_ATOM);
 	param->initiator_depth = min_t(int, ibdev->attrs.max_qp_init_rd_atom,
@@ -228,7 +222,6 @@ static void txn_srv_release(struct ibtrace_srv_conn *conn)
 	WRITE_ONCE(t->stop, true);
 	cancel_work_sync(&t->work);
 	txn_srv_free(conn, t);
-	conn->priv = NULL;
 }
 
 /* The endpoint and the walk's progress (the server's lock held). */
@@ -259,4 +252,5 @@ const struct ibtrace_srv_service ibtrace_srv_txn = {
 	.established = txn_srv_established,
 	.release = txn_srv_release,
 	.fill = txn_srv_fill,
+	.priv_size = sizeof(struct txn_srv_conn),
 };
