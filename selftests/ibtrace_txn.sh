@@ -291,7 +291,9 @@ peer_gone()
 		"server at .* went away during the sequence|completed in error" "$(ibt_test_state .reason)"
 	ibt_check "  rdma resource: nothing of the run left here" ibt_wait_for 10 ibt_rc_qps_none
 }
-peer_lib="source '$IBT_ROOT/selftests/lib.sh' >/dev/null"
+# The peer runs its commands under bash -c: lib.sh learns the tree from
+# IBTRACE_ROOT there, not from its caller's path.
+peer_lib="IBTRACE_ROOT='$IBT_ROOT'; source '$IBT_ROOT/selftests/lib.sh' >/dev/null"
 ibt_check "peer: its server takes long holds" \
 	ibt_peer_run '"$IBTRACECTL" server stop; "$IBTRACECTL" server start --max-hold 600000'
 peer_long
