@@ -215,6 +215,12 @@ static int job_follow(struct ibt *ctx, struct ibt_job_follow *f)
 			ibt_interrupted = 1;	/* cancel on the next round */
 			continue;
 		}
+		/*
+		 * The job's end can come in while the read waits for its
+		 * answer: an unload sends it, then takes the family away.
+		 */
+		if (ret && f->ended)
+			break;
 		if (ret)
 			return ibt_nl_fail(ctx, ret, ret == -ENOENT || ret == -EOPNOTSUPP,
 					   "job %u is gone (ibtrace module unloaded?) before its end was read",

@@ -747,6 +747,9 @@ static int run_wait(struct ibt *ctx, struct run *t, struct result *r,
 		ret = job_get(ctx, t->job, r);
 		if (ret == IBT_EXIT_INTR)
 			continue;	/* a signal interrupted the read: cancel next */
+		/* the end came in while the read waited (as job_follow()) */
+		if (ret && t->finished)
+			break;
 		if (ret < 0) {
 			/* the module went away (its family with it), or the job */
 			if (ret == -ENOENT || ret == -EOPNOTSUPP)
