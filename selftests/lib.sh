@@ -465,6 +465,30 @@ ibt_rxe_del()
 	rdma link delete "$1"
 }
 
+# ibt_timed_check DESCRIPTION WHAT COMMAND...: ibt_check, then a comment
+# line saying how long COMMAND (WHAT) took.
+ibt_timed_check()
+{
+	local desc=$1 what=$2 t0
+
+	shift 2
+	t0=$(date +%s%N)
+	ibt_check "$desc" "$@"
+	echo "# $what took $((($(date +%s%N) - t0) / 1000000)) ms"
+}
+
+# ibt_rxe_del_mid WHEN [REASON]: rxe0 deleted while the caller's test job
+# runs (WHEN: "mid-run"...): the job has ended in error once the delete
+# returned, its reason matching the regex REASON when given; rxe0 back.
+ibt_rxe_del_mid()
+{
+	ibt_timed_check "rxe0 deleted in $1" "rdma link delete" ibt_rxe_del rxe0
+	ibt_expect "  the job ended: error" "finished error" \
+		"$(ibt_test_state '"\(.state) \(.verdict)"')"
+	[ -z "${2:-}" ] || ibt_match "  reason" "$2" "$(ibt_test_state .reason)"
+	ibt_check "rxe0 again" ibt_rxe_add rxe0
+}
+
 # ibt_gid0 DEV: GID 0 of port 1, failing while it is still all zeros.
 ibt_gid0()
 {

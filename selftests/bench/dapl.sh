@@ -134,7 +134,9 @@ dapl_count()
 	ep) awk '/EPs created:/ { n = $NF } END { print n + 0 }' <<< "$dl" ;;
 	lmr) awk '/LMRs created:/ { n = $NF } END { print n + 0 }' <<< "$dl" ;;
 	rpost) awk '/recv buffers posted per EP:/ { n = $NF } END { print n + 0 }' <<< "$dl" ;;
-	size_lmr) awk '/LMR of 0x[0-9a-f]+ bytes OK/ { n = strtonum($4) } END { print n + 0 }' <<< "$dl" ;;
+	size_lmr) # the size in hex; mawk has no strtonum(), bash reads 0x
+		n=$(grep -oE 'LMR of 0x[0-9a-f]+ bytes OK' <<< "$dl" | tail -n 1 | cut -d' ' -f3)
+		echo $((${n:-0})) ;;
 	esac
 }
 printf '%-8s %-9s | %12s %12s %12s\n' ours dapltest "ours made" "dapl made" advertised
