@@ -9,7 +9,8 @@
 # base version, status, OUI, RMPP header, TID, SourceRoute hop count and
 # vector, payload, and short, truncated and oversized writes. From each
 # request it derives its fate (refused by ib_umad, dropped or answered
-# 0x000C by ib_mad, answered by the agent with the status of DESIGN §3)
+# 0x000C by ib_mad, answered by the agent with the status that ibtrace(4),
+# "Methods and status", gives)
 # and checks every answer (status, method, header, data) and every
 # silence. Then the agent's counters must account for every MAD that
 # reached it, by reason (rx = answered + tx_error, answered = success +

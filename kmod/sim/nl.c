@@ -613,7 +613,7 @@ out:
 
 /*
  * Every op's policy and maxattr through IBTSIM_NL_POLICY(), nothing else.
- * Who may do what (DESIGN §6, the table in Documentation/ibtrace.rst):
+ * Who may do what (the table in Documentation/ibtrace.rst):
  * fabric summaries (name, counts, SM-lite and its LID, as "rdma dev" and
  * sysfs show the HCAs anyway) are open to anyone; changing a fabric, and
  * reading its nodes (GUIDs, LIDs, links, knobs: the fabric's layout),

@@ -6,7 +6,7 @@
 # class 0x30) against `ibping` (user space over ib_umad, class 0x32) to
 # an `ibping -S` server on the same HCA pair. Both are timed by the wall
 # clock per round trip, back to back (ibping's own printout is in 10 us
-# units and reads low, see DESIGN §5). Run in the VM:
+# units and reads low). Run in the VM:
 #   vm-run -- selftests/bench/sim_ping.sh
 
 IBTRACE_ROOT=${IBTRACE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
