@@ -10,7 +10,7 @@ source "$(dirname "$0")/../lib.sh" >/dev/null
 source "$(dirname "$0")/dapl-runs.sh"
 
 ibt_modprobe_ibtrace && ibt_rxe_add rxe0 || exit 1
-"$IBTRACECTL" server start --max-mem-kb 65536 || exit 1
+"$IBTRACECTL" server start --max-mem-kb 65536 --max-hold 600000 || exit 1
 dapl_conf /tmp
 dapltest -T S -D "$DAPL_IA" > "$VMRUN_SHARED/dapltest-server.log" 2>&1 &
 sleep 2

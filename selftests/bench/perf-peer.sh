@@ -10,7 +10,8 @@ source "$(dirname "$0")/../lib.sh" >/dev/null
 source "$(dirname "$0")/perf-runs.sh"
 
 ibt_modprobe_ibtrace && ibt_rxe_add rxe0 || exit 1
-"$IBTRACECTL" server start || exit 1
+# A 64 KiB or 1 MiB run asks a hold past the default max-hold-ms (60 s).
+"$IBTRACECTL" server start --max-hold 600000 || exit 1
 touch "$VMRUN_SHARED/peer-ready"
 perf_runs | while read -r tool size iters depth; do
 	# One client each; a client that never comes is given up on.

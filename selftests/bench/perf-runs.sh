@@ -4,8 +4,8 @@
 # The runs of bench/perf.sh, sourced by both sides: "TOOL SIZE ITERATIONS
 # [TX_DEPTH]" per perftest run, in order (the peer serves them one by one).
 
-PERF_SIZES=${IBTRACE_BENCH_SIZES:-64 4096 65536 1048576}
-PERF_ITERS=${IBTRACE_BENCH_COUNT:-1000}
+PERF_SIZES=${IBTRACE_BENCH_SIZES:-64 1024 4096 65536 1048576}
+PERF_ITERS=${IBTRACE_BENCH_COUNT:-200}
 PERF_DEPTH=16
 
 # iterations SIZE: fewer of the large ones (TCG moves a few MB/s).

@@ -45,6 +45,10 @@ ours()
 ours RW 64 10 1 >/dev/null
 
 printf '\n%s\n' "RDMA over rxe between two TCG VMs (iterations: $PERF_ITERS, 1 MiB: $(perf_iters 1048576))"
+# Where an operation becomes several packets (between two VMs a WRITE of
+# more than one MTU has been seen waiting for a retransmission: rdma
+# statistic's completer_retry_err, printed at the end).
+echo "rxe0 active MTU: $(ibv_devinfo -d rxe0 | awk '/active_mtu/ { print $2; exit }')"
 printf '%-4s %8s | %12s %12s %6s | %10s %10s %6s\n' op size "ours lat us" "perftest us" ratio \
 	"ours MiB/s" "pt MiB/s" ratio
 perf_runs | while read -r tool size iters depth; do
@@ -58,7 +62,7 @@ perf_runs | while read -r tool size iters depth; do
 		read -r med _ < <(ours "$op" "$size" "$iters" 1)
 		# #bytes #iterations t_min t_max t_typical ...
 		pt=$(awk '{ print $5 }' <<< "$line")
-		lat_ours=$(bc -l <<< "$med / 1000")
+		lat_ours=$(bc -l <<< "${med:-0} / 1000")
 		lat_pt=${pt:-0}
 		;;
 	*_bw)
@@ -67,8 +71,11 @@ perf_runs | while read -r tool size iters depth; do
 		bw_pt=$(awk '{ print $4 }' <<< "$line")
 		printf '%-4s %8s | %12.1f %12.1f %6.2f | %10.1f %10.1f %6.2f\n' "$op" "$size" \
 			"$lat_ours" "$lat_pt" "$(bc -l <<< "if ($lat_pt > 0) $lat_ours / $lat_pt else 0")" \
-			"$bw" "${bw_pt:-0}" "$(bc -l <<< "if (${bw_pt:-0} > 0) $bw / $bw_pt else 0")"
+			"${bw:-0}" "${bw_pt:-0}" "$(bc -l <<< "if (${bw_pt:-0} > 0) ${bw:-0} / $bw_pt else 0")"
 		;;
 	esac
 done
 echo "(ratio: ours / perftest; latency lower is better, bandwidth higher)"
+echo "rxe0 retransmissions and sequence errors of the whole run (rdma statistic):"
+rdma statistic show link rxe0/1 | tr ' ' '\n' | paste - - |
+	grep -E 'retry|seq|duplicate' | sed 's/^/  /'
