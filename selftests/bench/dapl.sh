@@ -97,7 +97,8 @@ ours_txn()
 			(.totals.ops + $app) * 1000000000 / .totals.elapsed_ns else 0 end'
 }
 
-# dapl_txn ARGS...: dapltest's "Total WQE : N WQE/Sec".
+# dapl_txn ARGS...: dapltest's "Total WQE : N WQE/Sec". Its -f comes in
+# pairs (a client SR and a server SR); ours reaps per operation.
 dapl_txn()
 {
 	dapl T -s "$peer4" "$@" |
@@ -115,7 +116,7 @@ done <<'RUNS'
 ||client SR 256 server SR 256
 ||client SR 4096 server SR 4096 client RW 65536
 -V|--validate|client SR 256 server RW 4096 client RR 1024
--V|--validate|client SR 256 -f server SR 256 client RW 16384 4
+-V|--validate|client SR 256 -f server SR 256 -f client RW 16384 4
 -t 2 -w 2|--threads 2 --endpoints 2|client SR 4096 server SR 4096
 RUNS
 echo "(ratio: ours / dapltest, higher is better)"
