@@ -33,16 +33,15 @@ ibt_require_file "$IBTRACECTL" "$SIM_KO"
 ibt_require_cmd rdma jq setpriv
 modprobe rdma_rxe 2>/dev/null || ibt_skip_all "rdma_rxe not available"
 
-ms_now() { echo $(($(date +%s%N) / 1000000)); }
 # took_ms COMMAND...: run it, set $took to its wall time in ms, return its status
 took_ms()
 {
 	local t0 rc
 
-	t0=$(ms_now)
+	t0=$(ibt_now_ms)
 	"$@" > "$TMP/took.out" 2>&1
 	rc=$?
-	took=$(($(ms_now) - t0))
+	took=$(($(ibt_now_ms) - t0))
 	return $rc
 }
 

@@ -160,10 +160,10 @@ start_long()
 
 start_long
 ibt_expect "a long count is running" running "$(ibt_test_state .state)"
-t0=$(date +%s%N)
+t0=$(ibt_now_ms)
 ibt_check "  cancelled" "$IBTRACECTL" test cancel "$job"
 ibt_check "  it finishes" ibt_wait_for 60 ibt_test_finished
-echo "# cancel to finished (objects freed included): $((($(date +%s%N) - t0) / 1000000)) ms"
+echo "# cancel to finished (objects freed included): $(($(ibt_now_ms) - t0)) ms"
 ibt_expect "  verdict error, reason cancelled, pd ended stopped" "error cancelled stopped" \
 	"$(ibt_test_state '"\(.verdict) \(.reason) \(.limits[0].end)"')"
 ibt_expect "  rdma resource: nothing left" "$base" "$(ibt_res_counts)"

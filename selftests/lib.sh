@@ -465,6 +465,9 @@ ibt_rxe_del()
 	rdma link delete "$1"
 }
 
+# ibt_now_ms: the wall clock in ms.
+ibt_now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
 # ibt_timed_check DESCRIPTION WHAT COMMAND...: ibt_check, then a comment
 # line saying how long COMMAND (WHAT) took.
 ibt_timed_check()
@@ -472,9 +475,9 @@ ibt_timed_check()
 	local desc=$1 what=$2 t0
 
 	shift 2
-	t0=$(date +%s%N)
+	t0=$(ibt_now_ms)
 	ibt_check "$desc" "$@"
-	echo "# $what took $((($(date +%s%N) - t0) / 1000000)) ms"
+	echo "# $what took $(($(ibt_now_ms) - t0)) ms"
 }
 
 # ibt_rxe_del_mid WHEN [REASON]: rxe0 deleted while the caller's test job
@@ -652,10 +655,10 @@ ibt_test_cancel_served()
 {
 	local t0
 
-	t0=$(date +%s%N)
+	t0=$(ibt_now_ms)
 	ibt_check "  cancelled" "$IBTRACECTL" test cancel "$job"
 	ibt_check "  it finishes" ibt_wait_for 30 ibt_test_finished
-	echo "# cancel to finished: $((($(date +%s%N) - t0) / 1000000)) ms"
+	echo "# cancel to finished: $(($(ibt_now_ms) - t0)) ms"
 	ibt_expect "  verdict error, reason cancelled" "error cancelled" \
 		"$(ibt_test_state '"\(.verdict) \(.reason)"' | sed 's/ (.*//')"
 	ibt_check "  the server let its connection go" ibt_wait_for 15 ibt_srv_conns 0
