@@ -226,6 +226,12 @@ int ibtrace_peer_connect(struct ibtrace_peer *p, struct ib_pd *pd,
 		return peer_failed(p, "create ID", err, 0, 0);
 	}
 
+	/* Before the route: on RoCE it makes the path's packet lifetime. */
+	err = rdma_set_ack_timeout(p->id, IBTRACE_SRV_ACK_TIMEOUT);
+	if (err) {
+		err = peer_failed(p, "set the ACK timeout", err, 0, 0);
+		goto err_destroy;
+	}
 	err = peer_step(p, "address resolution",
 			rdma_resolve_addr(p->id, NULL,
 					  (struct sockaddr *)&dst,

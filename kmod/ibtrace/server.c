@@ -369,6 +369,12 @@ static int srv_request(struct rdma_cm_id *id, const struct rdma_cm_event *ev)
 		return srv_reject(id, stat, text);
 	}
 
+	err = rdma_set_ack_timeout(id, IBTRACE_SRV_ACK_TIMEOUT);
+	if (err) {
+		snprintf(text, sizeof(text), "cannot set the ACK timeout: %pe",
+			 ERR_PTR(err));
+		goto err_uncount;
+	}
 	conn->priv = kzalloc(conn->svc->priv_size, GFP_KERNEL);
 	err = conn->priv ? conn->svc->setup(conn, &param) : -ENOMEM;
 	if (err) {
