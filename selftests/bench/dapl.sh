@@ -40,6 +40,7 @@ dapl()
 	rc=$?
 	[ "$rc" = 0 ] || { echo "# dapltest -T $t $* exited $rc:"; tail -n 5 <<< "$out" | sed 's/^/#   /'; } >&2
 	printf '%s\n' "$out"
+	return "$rc"
 }
 ratio() { bc -l <<< "if ($2 > 0) $1 / $2 else 0"; }
 
@@ -126,8 +127,7 @@ echo "(ratio: ours / dapltest, higher is better)"
 # The kinds of object both tests make, in dapltest's words and ours.
 printf '\n%s\n' "limit: objects made on rxe0, at most $LIMIT_MAX of each (width 1)"
 ours=$("$IBTRACECTL" -j -d rxe0 test run limit -m "$LIMIT_MAX" -w 1 pd cq qp mr rpost size_mr)
-dl=$(dapl L -m "$LIMIT_MAX" -w 1 limit_pz limit_evd limit_ep limit_lmr limit_rpost limit_size_lmr)
-dapl_count()
+# dapl_count KIND: what dapltest's run of limit_KIND (output in $dl) made.
 {
 	case $1 in
 	pz) awk '/PZs created:/ { n = $NF } END { print n + 0 }' <<< "$dl" ;;
@@ -140,15 +140,21 @@ dapl_count()
 		echo $((${n:-0})) ;;
 	esac
 }
-printf '%-8s %-9s | %12s %12s %12s\n' ours dapltest "ours made" "dapl made" advertised
+printf '%-8s %-14s | %12s %12s %12s\n' ours dapltest "ours made" "dapl made" advertised
+# One dapltest run per kind, so that one kind's crash leaves the others'.
 for pair in pd:pz cq:evd qp:ep mr:lmr rpost:rpost size_mr:size_lmr; do
 	o=${pair%:*} d=${pair#*:}
-	printf '%-8s %-9s | %12s %12s %12s\n' "$o" "limit_$d" \
+	dl=$(dapl L -m "$LIMIT_MAX" -w 1 "limit_$d")
+	rc=$?
+	dmade=$(dapl_count "$d")
+	[ "$rc" = 0 ] || dmade="exit $rc"
+	printf '%-8s %-14s | %12s %12s %12s\n' "$o" "limit_$d" \
 		"$(jq -r --arg o "$o" '.limits[]? | select(.object == $o) | .made' <<< "$ours")" \
-		"$(dapl_count "$d")" \
+		"$dmade" \
 		"$(jq -r --arg o "$o" '.limits[]? | select(.object == $o) | .advertised // "-"' <<< "$ours")"
 done
-echo "(dapltest's limit test, without -m, runs to the device's refusal; with it both stop at $LIMIT_MAX)"
+echo "(dapltest's limit test, without -m, runs to the device's refusal; with it both stop at $LIMIT_MAX;"
+echo " size_mr in bytes: ours doubles pages up to $LIMIT_MAX, advertised is max_fast_reg_page_list_len pages)"
 
 dapl Q -s "$peer4" >/dev/null
 echo "# the peer's dapltest server:"
