@@ -42,7 +42,8 @@ dapl()
 	printf '%s\n' "$out"
 	return "$rc"
 }
-ratio() { bc -l <<< "if ($2 > 0) $1 / $2 else 0"; }
+# ratio A B: A / B, 0 when B is not positive (awk reads jq's 1.5e-05).
+ratio() { awk -v a="${1:-0}" -v b="${2:-0}" 'BEGIN { print (b + 0 > 0 ? a / b : 0) }'; }
 
 # Warm up both sides' connection paths.
 dapl P -s "$peer4" -i 10 -p 1 RW 64 1 >/dev/null

@@ -41,6 +41,10 @@ ours()
 		jq -r '.perf | "\(.lat_median_ns // 0) \(if .elapsed_ns > 0 then .bytes * 1000000000 / .elapsed_ns / 1048576 else 0 end)"'
 }
 
+# div A B: A / B, or 0 when B is not positive or either is missing (awk:
+# jq may print 1.5e-05, which bc cannot read).
+div() { awk -v a="${1:-0}" -v b="${2:-0}" 'BEGIN { print (b + 0 > 0 ? a / b : 0) }'; }
+
 # Warm up the connection set-up paths.
 ours RW 64 10 1 >/dev/null
 
@@ -62,7 +66,7 @@ perf_runs | while read -r tool size iters depth; do
 		read -r med _ < <(ours "$op" "$size" "$iters" 1)
 		# #bytes #iterations t_min t_max t_typical ...
 		pt=$(awk '{ print $5 }' <<< "$line")
-		lat_ours=$(bc -l <<< "${med:-0} / 1000")
+		lat_ours=$(div "$med" 1000)
 		lat_pt=${pt:-0}
 		;;
 	*_bw)
@@ -70,8 +74,8 @@ perf_runs | while read -r tool size iters depth; do
 		# #bytes #iterations BW_peak BW_average MsgRate
 		bw_pt=$(awk '{ print $4 }' <<< "$line")
 		printf '%-4s %8s | %12.1f %12.1f %6.2f | %10.1f %10.1f %6.2f\n' "$op" "$size" \
-			"$lat_ours" "$lat_pt" "$(bc -l <<< "if ($lat_pt > 0) $lat_ours / $lat_pt else 0")" \
-			"${bw:-0}" "${bw_pt:-0}" "$(bc -l <<< "if (${bw_pt:-0} > 0) ${bw:-0} / $bw_pt else 0")"
+			"$lat_ours" "$lat_pt" "$(div "$lat_ours" "$lat_pt")" \
+			"${bw:-0}" "${bw_pt:-0}" "$(div "$bw" "$bw_pt")"
 		;;
 	esac
 done
