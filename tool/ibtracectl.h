@@ -495,9 +495,33 @@ struct ibt_job_follow {
 	char end_msg[256];	/* and the kernel's sentence, "" if none */
 };
 
+/*
+ * The wait for a job's end (ibt_job_wait()), the same for every kind of
+ * job: @ended and @nevents are kept by the handler of the job's messages
+ * (ctx->notify); without a message of the job for @poll_ms, or when the
+ * kernel dropped messages, @read reads the job in case its end was lost
+ * (0 or a result as ibt_nl_exchange()'s; *finished when the read found
+ * the job finished); the first SIGINT/SIGTERM calls @cancel (0 or an
+ * exit code) and sets *@cancel_sent. A job gone before its end was seen
+ * is exit code @gone_exit, "before its @gone_what was read".
+ */
+struct ibt_job_waiter {
+	uint32_t id;
+	const bool *ended;
+	const unsigned long *nevents;
+	bool *cancel_sent;
+	unsigned int poll_ms;
+	int (*cancel)(struct ibt *ctx, void *arg);
+	int (*read)(struct ibt *ctx, void *arg, bool *finished);
+	void *arg;
+	int gone_exit;
+	const char *gone_what;
+};
+
 /* job.c */
 /* attempts at sending a cancel that a repeated signal interrupts */
 #define IBT_CANCEL_TRIES	5
+int ibt_job_wait(struct ibt *ctx, const struct ibt_job_waiter *w);
 int ibt_job_cancel_send(struct ibt *ctx, uint8_t cmd, int attr, uint32_t id);
 int ibt_job_cancel(struct ibt *ctx, uint32_t id);
 int ibt_job_run(struct ibt *ctx, struct nl_msg *msg, struct ibt_job_follow *f,

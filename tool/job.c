@@ -3,7 +3,7 @@
  * Following a kernel job (a ping, a trace) from the tool: the request
  * that starts it returns the job's ID at once; its messages (probes,
  * hops, the end) reach ctx->notify as they happen, and through job_cb()
- * the kind of job (struct ibt_job_kind). job_follow() waits
+ * the kind of job (struct ibt_job_kind). ibt_job_wait() waits
  * for the end: a SIGINT or SIGTERM sends IBTRACE_CMD_JOB_CANCEL once (the
  * end message follows within a second), and when the kernel dropped
  * messages or nothing came for IBT_JOB_POLL_MS, the job is read with
@@ -176,24 +176,24 @@ static int job_get(struct ibt *ctx, uint32_t id, ibt_nl_cb cb, void *arg)
 }
 
 /*
- * Wait for the end of job @f->id (its kind's @msg sets @f->ended).
- * Returns 0 or a printed exit code.
+ * Wait for the end of a job as @w says (see struct ibt_job_waiter).
+ * Returns 0 (the end came, or a read found it) or a printed exit code.
  */
-static int job_follow(struct ibt *ctx, struct ibt_job_follow *f)
+int ibt_job_wait(struct ibt *ctx, const struct ibt_job_waiter *w)
 {
-	unsigned long nevents = f->nevents;
+	unsigned long nevents = *w->nevents;
 	unsigned int lost = ctx->nl_lost;
 	long long last = now_ms();
+	bool finished = false;
 	int ret;
 
-	while (!f->ended) {
-		ret = ibt_nl_wait_notify(ctx, IBT_JOB_POLL_MS / 4);
+	while (!*w->ended) {
+		ret = ibt_nl_wait_notify(ctx, w->poll_ms / 4);
 		if (ret == IBT_EXIT_INTR) {
 			ibt_interrupted = 0;
-			f->interrupted = true;
-			if (!f->cancel_sent) {
-				f->cancel_sent = true;
-				ret = ibt_job_cancel(ctx, f->id);
+			if (!*w->cancel_sent) {
+				*w->cancel_sent = true;
+				ret = w->cancel(ctx, w->arg);
 				if (ret)
 					return ret;
 			}
@@ -201,16 +201,16 @@ static int job_follow(struct ibt *ctx, struct ibt_job_follow *f)
 		}
 		if (ret)
 			return ret;
-		if (f->nevents != nevents) {
-			nevents = f->nevents;
+		if (*w->nevents != nevents) {
+			nevents = *w->nevents;
 			last = now_ms();
 		}
-		if (f->ended || (ctx->nl_lost == lost &&
-				 now_ms() - last < IBT_JOB_POLL_MS))
+		if (*w->ended || (ctx->nl_lost == lost &&
+				  now_ms() - last < w->poll_ms))
 			continue;
 		lost = ctx->nl_lost;
 		last = now_ms();
-		ret = job_get(ctx, f->id, job_cb, f);
+		ret = w->read(ctx, w->arg, &finished);
 		if (ret == IBT_EXIT_INTR) {
 			ibt_interrupted = 1;	/* cancel on the next round */
 			continue;
@@ -219,14 +219,56 @@ static int job_follow(struct ibt *ctx, struct ibt_job_follow *f)
 		 * The job's end can come in while the read waits for its
 		 * answer: an unload sends it, then takes the family away.
 		 */
-		if (ret && f->ended)
+		if (finished || (ret && *w->ended))
 			break;
+		if (ret == -ENOENT || ret == -EOPNOTSUPP)
+			return ibt_err(w->gone_exit,
+				       "job %u is gone (ibtrace module unloaded?) before its %s was read",
+				       w->id, w->gone_what);
 		if (ret)
-			return ibt_nl_fail(ctx, ret, ret == -ENOENT || ret == -EOPNOTSUPP,
-					   "job %u is gone (ibtrace module unloaded?) before its end was read",
-					   f->id);
+			return ret < 0 ? ibt_nl_report(ctx, -ret) : ret;
 	}
 	return 0;
+}
+
+/* A signal while job @arg is followed: it is interrupted, cancel it. */
+static int job_follow_cancel(struct ibt *ctx, void *arg)
+{
+	struct ibt_job_follow *f = arg;
+
+	f->interrupted = true;
+	return ibt_job_cancel(ctx, f->id);
+}
+
+/* Read job @arg: its reply goes to job_cb(), which sets f->ended. */
+static int job_follow_read(struct ibt *ctx, void *arg, bool *finished)
+{
+	struct ibt_job_follow *f = arg;
+
+	(void)finished;
+	return job_get(ctx, f->id, job_cb, f);
+}
+
+/*
+ * Wait for the end of job @f->id (its kind's @msg sets @f->ended).
+ * Returns 0 or a printed exit code.
+ */
+static int job_follow(struct ibt *ctx, struct ibt_job_follow *f)
+{
+	const struct ibt_job_waiter w = {
+		.id = f->id,
+		.ended = &f->ended,
+		.nevents = &f->nevents,
+		.cancel_sent = &f->cancel_sent,
+		.poll_ms = IBT_JOB_POLL_MS,
+		.cancel = job_follow_cancel,
+		.read = job_follow_read,
+		.arg = f,
+		.gone_exit = IBT_EXIT_ERR,
+		.gone_what = "end",
+	};
+
+	return ibt_job_wait(ctx, &w);
 }
 
 /*

@@ -704,68 +704,56 @@ static int run_cancel(struct ibt *ctx, struct run *t)
 	return ret > 0 ? ret : 0;
 }
 
+/* run_wait()'s read of the job: into @r, and whether it had finished. */
+struct run_read {
+	struct run *t;
+	struct result *r;
+	bool *have_r;
+};
+
+static int run_wait_cancel(struct ibt *ctx, void *arg)
+{
+	const struct run_read *rr = arg;
+
+	return run_cancel(ctx, rr->t);
+}
+
+static int run_wait_read(struct ibt *ctx, void *arg, bool *finished)
+{
+	const struct run_read *rr = arg;
+	int ret = job_get(ctx, rr->t->job, rr->r);
+
+	if (!ret && test_rval(rr->r, IBTRACE_A_TEST_STATE) ==
+		    IBTRACE_TEST_STATE_FINISHED)
+		*finished = *rr->have_r = true;
+	return ret;
+}
+
 /*
- * Wait for the FINISHED event of our job. A signal cancels the job (once);
- * after TEST_POLL_MS without an event of the job, or when the kernel
- * dropped messages, the job's state is read, in case events were lost. @r receives the result of such a read, if it found the job
- * finished. Returns 0 or a printed exit code.
+ * Wait for the FINISHED event of our job (ibt_job_wait()): a signal
+ * cancels the job (once); after TEST_POLL_MS without an event of the
+ * job, or when the kernel dropped messages, the job's state is read, in
+ * case events were lost. @r receives the result of such a read, if it
+ * found the job finished (*@have_r). Returns 0 or a printed exit code.
  */
 static int run_wait(struct ibt *ctx, struct run *t, struct result *r,
 		    bool *have_r)
 {
-	unsigned long nevents = t->nevents;
-	unsigned int lost = ctx->nl_lost;
-	struct timespec last, now;
-	int ret;
+	struct run_read rr = { .t = t, .r = r, .have_r = have_r };
+	const struct ibt_job_waiter w = {
+		.id = t->job,
+		.ended = &t->finished,
+		.nevents = &t->nevents,
+		.cancel_sent = &t->cancel_sent,
+		.poll_ms = TEST_POLL_MS,
+		.cancel = run_wait_cancel,
+		.read = run_wait_read,
+		.arg = &rr,
+		.gone_exit = IBT_EXIT_TESTERR,
+		.gone_what = "result",
+	};
 
-	clock_gettime(CLOCK_MONOTONIC, &last);
-	while (!t->finished) {
-		ret = ibt_nl_wait_notify(ctx, 500);
-		if (ret == IBT_EXIT_INTR) {
-			ibt_interrupted = 0;
-			if (!t->cancel_sent) {
-				t->cancel_sent = true;
-				ret = run_cancel(ctx, t);
-				if (ret)
-					return ret;
-			}
-			continue;
-		}
-		if (ret)
-			return ret;
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (t->nevents != nevents) {
-			nevents = t->nevents;
-			last = now;
-		}
-		if (ctx->nl_lost == lost &&
-		    (now.tv_sec - last.tv_sec) * 1000 +
-		    (now.tv_nsec - last.tv_nsec) / 1000000 < TEST_POLL_MS)
-			continue;
-		lost = ctx->nl_lost;
-		last = now;
-		ret = job_get(ctx, t->job, r);
-		if (ret == IBT_EXIT_INTR)
-			continue;	/* a signal interrupted the read: cancel next */
-		/* the end came in while the read waited (as job_follow()) */
-		if (ret && t->finished)
-			break;
-		if (ret < 0) {
-			/* the module went away (its family with it), or the job */
-			if (ret == -ENOENT || ret == -EOPNOTSUPP)
-				return ibt_err(IBT_EXIT_TESTERR,
-					       "job %u is gone (ibtrace module unloaded?) before its result was read",
-					       t->job);
-			return ibt_nl_report(ctx, -ret);
-		}
-		if (ret)
-			return ret;
-		if (test_rval(r, IBTRACE_A_TEST_STATE) == IBTRACE_TEST_STATE_FINISHED) {
-			*have_r = true;
-			return 0;
-		}
-	}
-	return 0;
+	return ibt_job_wait(ctx, &w);
 }
 
 static void run_prefill(const struct run *t, struct result *r)
