@@ -227,7 +227,7 @@ int ibtrace_peer_connect(struct ibtrace_peer *p, struct ib_pd *pd,
 	}
 
 	/* Before the route: on RoCE it makes the path's packet lifetime. */
-	err = rdma_set_ack_timeout(p->id, IBTRACE_SRV_ACK_TIMEOUT);
+	err = p->ack_timeout ? rdma_set_ack_timeout(p->id, p->ack_timeout) : 0;
 	if (err) {
 		err = peer_failed(p, "set the ACK timeout", err, 0, 0);
 		goto err_destroy;

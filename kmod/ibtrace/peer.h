@@ -17,6 +17,14 @@
 #define IBTRACE_PEER_NEEDS \
 	"an RC-capable port and a peer running the ibtrace server"
 
+/*
+ * Local ACK timeout of the QPs of the data tests (perf, txn: struct
+ * ibtrace_peer's @ack_timeout) and of the server's: 4.096 us << 14 =
+ * 67 ms, perftest's default. The CM's own for RoCE is 19 (2.1 s): one
+ * packet lost between two hosts stalled an RDMA test for two seconds.
+ */
+#define IBTRACE_PEER_ACK_TIMEOUT	14
+
 /* Bytes of the server's acceptance (REP private data) kept. */
 #define IBTRACE_PEER_REP_MAX	32
 
@@ -26,6 +34,8 @@
  * @qp_ready: optional (set by the caller): called once the QP exists and
  *	before the connection request leaves, e.g. to post a receive for
  *	the server's first message. Return: 0 or a negative errno.
+ * @ack_timeout: optional (set by the caller): the QP's local ACK timeout
+ *	(4.096 us << N), 0 for the CM's (from the path; 19 on RoCE)
  * @id: the RDMA CM ID while connected (or connecting)
  * @lock: protects @event, @status, @established, @remote_qpn, @rep and
  *	@rep_len (CM handler vs. job)
@@ -44,6 +54,7 @@
 struct ibtrace_peer {
 	struct ibtrace_test_job *job;
 	int (*qp_ready)(struct ibtrace_peer *p, struct ib_qp *qp);
+	u8 ack_timeout;
 	struct rdma_cm_id *id;
 	spinlock_t lock;	/* protects event ... rep_len */
 	struct completion done;

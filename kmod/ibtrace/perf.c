@@ -344,6 +344,7 @@ static int perf_connect(struct perf_ctx *c)
 	c->reg_cqe.done = perf_reg_done;
 	c->peer.job = c->job;
 	c->peer.qp_ready = perf_qp_ready;
+	c->peer.ack_timeout = IBTRACE_PEER_ACK_TIMEOUT;
 	return ibtrace_peer_connect(&c->peer, c->ep.pd, &init, &param, &c->qp);
 }
 

@@ -427,6 +427,8 @@ static int rnr_peer_pair(struct rnr_ctx *c, u8 code, u8 rnr_retry,
 
 	c->peer.job = c->job;
 	c->peer.qp_ready = NULL;
+	/* As in loopback: no transport timeout during the longest RNR wait. */
+	c->peer.ack_timeout = RNR_QP_TIMEOUT;
 	ibtrace_ep_qp_attr(&init, c->cq, 1, 1, 1);
 	err = ibtrace_peer_connect(&c->peer, c->pd, &init, &param, &c->req);
 	if (err)

@@ -36,6 +36,7 @@
 #include <rdma/ib.h>
 
 #include "ibtrace.h"
+#include "peer.h"
 #include "server.h"
 #include "test.h"
 
@@ -369,7 +370,7 @@ static int srv_request(struct rdma_cm_id *id, const struct rdma_cm_event *ev)
 		return srv_reject(id, stat, text);
 	}
 
-	err = rdma_set_ack_timeout(id, IBTRACE_SRV_ACK_TIMEOUT);
+	err = rdma_set_ack_timeout(id, IBTRACE_PEER_ACK_TIMEOUT);
 	if (err) {
 		snprintf(text, sizeof(text), "cannot set the ACK timeout: %pe",
 			 ERR_PTR(err));

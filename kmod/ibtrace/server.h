@@ -28,12 +28,6 @@
 /* "IBTR": the rejection's magic, that of the RNR service's request too. */
 #define IBTRACE_SRV_REJ_MAGIC	0x49425452
 #define IBTRACE_SRV_REJ_VERSION	1
-/*
- * Local ACK timeout of both ends' QPs: 4.096 us << 14 = 67 ms, perftest's
- * default. The CM's own for RoCE is 19 (2.1 s), so that one packet lost
- * between two hosts stalls an RDMA test for two seconds.
- */
-#define IBTRACE_SRV_ACK_TIMEOUT	14
 
 /**
  * struct ibtrace_srv_rej - private data of a rejection by the server

@@ -201,6 +201,7 @@ static int txn_connect(struct txn_conn *c)
 	txn_side_qp_attr(&c->side, &init);
 	c->peer.job = job;
 	c->peer.qp_ready = txn_qp_ready;
+	c->peer.ack_timeout = IBTRACE_PEER_ACK_TIMEOUT;
 	return ibtrace_peer_connect(&c->peer, c->side.vo.pd, &init, &param,
 				    &c->side.qp);
 }
