@@ -129,6 +129,7 @@ echo "(ratio: ours / dapltest, higher is better)"
 printf '\n%s\n' "limit: objects made on rxe0, at most $LIMIT_MAX of each (width 1)"
 ours=$("$IBTRACECTL" -j -d rxe0 test run limit -m "$LIMIT_MAX" -w 1 pd cq qp mr rpost size_mr)
 # dapl_count KIND: what dapltest's run of limit_KIND (output in $dl) made.
+dapl_count()
 {
 	case $1 in
 	pz) awk '/PZs created:/ { n = $NF } END { print n + 0 }' <<< "$dl" ;;
