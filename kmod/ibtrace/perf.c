@@ -119,7 +119,7 @@ struct perf_slot {
  * @hello_cqe: completion entry of its receive
  * @reg_cqe: completion entry of the region's registration
  * @slots: @pipeline operations in flight
- * @lat: latency of each successful operation, ns (at most U32_MAX)
+ * @lat: latency of each successful operation, ns
  * @wq: woken by each completion (event mode)
  * @bytes: bytes of one operation
  * @raddr: the server buffer's address
@@ -150,7 +150,7 @@ struct perf_ctx {
 	struct ib_cqe hello_cqe;
 	struct ib_cqe reg_cqe;
 	struct perf_slot *slots;
-	u32 *lat;
+	u64 *lat;
 	wait_queue_head_t wq;
 	u32 bytes;
 	u64 raddr;
@@ -189,7 +189,7 @@ static void perf_op_done(struct ib_cq *cq, struct ib_wc *wc)
 	u64 now = ktime_get_ns();
 
 	if (wc->status == IB_WC_SUCCESS)
-		c->lat[c->ops++] = min_t(u64, now - s->t_post, U32_MAX);
+		c->lat[c->ops++] = now - s->t_post;
 	else if (!c->errors++)
 		c->first_err = wc->status;
 	c->t_last = now;
@@ -458,9 +458,9 @@ static int perf_measure(struct perf_ctx *c, u64 *t_first)
 	}
 }
 
-static int perf_cmp_u32(const void *a, const void *b)
+static int perf_cmp_u64(const void *a, const void *b)
 {
-	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
 
 	return x < y ? -1 : x > y;
 }
@@ -478,7 +478,7 @@ static void perf_figures(struct perf_ctx *c, u64 t_first, bool judge)
 	u64 n = c->ops;
 
 	if (n)
-		sort(c->lat, n, sizeof(*c->lat), perf_cmp_u32, NULL);
+		sort(c->lat, n, sizeof(*c->lat), perf_cmp_u64, NULL);
 	mutex_lock(&job->base.lock);
 	d->measured = true;
 	d->ops = c->ops;
