@@ -6,7 +6,12 @@
 # ib_read_lat/_bw between the same two rxe ports, same sizes and
 # iterations: latency with one operation in flight (ours: median from post
 # to completion; perftest: t_typical, its median) and bandwidth with 16 in
-# flight (perftest -t 16; MiB/s both). Run by `make bench` as
+# flight (perftest -t 16; MiB/s both). The two latencies are not the
+# same measure for RW: ib_write_lat's is half the round trip of a
+# ping-pong (one WRITE each way, no ACK awaited), ours a WRITE's post to
+# its completion (the WRITE and its ACK), so the same work gives ours
+# about twice perftest's; ib_read_lat's, like ours, is one READ's post
+# to completion. Run by `make bench` as
 #   vm-run --vms 2 --peer-cmd selftests/bench/perf-peer.sh -- selftests/bench/perf.sh
 
 IBTRACE_ROOT=${IBTRACE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
