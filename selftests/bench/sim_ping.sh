@@ -5,8 +5,11 @@
 # back to back, `ibtracectl ping --dlid` (in-kernel requester and agent,
 # class 0x30) against `ibping` (user space over ib_umad, class 0x32) to
 # an `ibping -S` server on the same HCA pair. Both are timed by the wall
-# clock per round trip, back to back (ibping's own printout is in 10 us
-# units and reads low). Run in the VM:
+# clock, back to back, at two counts (IBTRACE_BENCH_COUNT, default 1000,
+# and a fifth of it): per probe at each, and the marginal cost of a probe
+# (the difference of the two, with the process's start and end taken
+# out), the figure to compare (ibping's own printout is in 10 us units
+# and reads low). Run in the VM:
 #   vm-run -- selftests/bench/sim_ping.sh
 
 IBTRACE_ROOT=${IBTRACE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -30,33 +33,65 @@ ns()
 	date +%s%N
 }
 
+# Two counts: the wall time of each run includes the process's start and
+# end, the difference between them only what each further probe costs.
+count_lo=$((count / 5))
+((count_lo > 0)) || count_lo=1
+
+# ours N: the wall ns of `ibtracectl ping -c N`; its JSON in $js.
+ours()
+{
+	local t0 t1
+
+	t0=$(ns)
+	js=$("$IBTRACECTL" -j -d "$A" ping --dlid 2 -c "$1" -i 0)
+	t1=$(ns)
+	echo $((t1 - t0))
+}
+
+# peer N: the wall ns of `ibping -c N -f`; its output in $out.
+peer()
+{
+	local t0 t1
+
+	t0=$(ns)
+	out=$(ibping -C "$A" -P 1 -c "$1" -f 2 2>&1)
+	t1=$(ns)
+	echo $((t1 - t0))
+}
+
 "$IBTRACECTL" -d "$A" ping --dlid 2 -c 10 -i 0 >/dev/null	# warm up
-t0=$(ns)
-js=$("$IBTRACECTL" -j -d "$A" ping --dlid 2 -c "$count" -i 0)
-t1=$(ns)
-ours_wall=$(( (t1 - t0) / count ))
+ours_lo=$(ours "$count_lo")
+ours_hi=$(ours "$count")
 read -r med p99 recv < <(jq -r '.summary | "\(.rtt_median_ns) \(.rtt_p99_ns) \(.received)"' <<< "$js")
 
 ibping -S -C "$B" -P 1 >/dev/null 2>&1 &
 srv=$!
 sleep 1
 ibping -C "$A" -P 1 -c 10 -f 2 >/dev/null 2>&1	# warm up
-t0=$(ns)
-out=$(ibping -C "$A" -P 1 -c "$count" -f 2 2>&1)
-t1=$(ns)
+peer_lo=$(peer "$count_lo")
+peer_hi=$(peer "$count")
 kill "$srv" 2>/dev/null
-peer_wall=$(( (t1 - t0) / count ))
 peer_recv=$(sed -n 's/.* \([0-9]*\) packets received.*/\1/p;s/.*, \([0-9]*\) received.*/\1/p' <<< "$out" | head -1)
 
+# us A B: A / B / 1000 (awk: an empty figure is 0).
+us() { awk -v a="${1:-0}" -v b="${2:-1}" 'BEGIN { printf "%.1f", b > 0 ? a / b / 1000 : 0 }'; }
+ours_marg=$(us $((ours_hi - ours_lo)) $((count - count_lo)))
+peer_marg=$(us $((peer_hi - peer_lo)) $((count - count_lo)))
+
 echo
-echo "ibtrace_sim, two HCAs back to back, $count round trips each, TCG VM"
-printf '%-46s %14s %10s %10s\n' "" "wall us/probe" "median us" "p99 us"
-printf '%-46s %14.1f %10.1f %10.1f\n' "ibtracectl ping --dlid (kernel, class 0x30)" \
-	"$(bc -l <<< "$ours_wall/1000")" "$(bc -l <<< "$med/1000")" "$(bc -l <<< "$p99/1000")"
-printf '%-46s %14.1f %10s %10s\n' "ibping -f (user space, class 0x32)" \
-	"$(bc -l <<< "$peer_wall/1000")" "-" "-"
-printf 'ratio ibtracectl/ibping (wall per probe): %.2f\n' "$(bc -l <<< "$ours_wall/$peer_wall")"
-echo "answered: ibtracectl $recv/$count, ibping ${peer_recv:-?}/$count"
+echo "ibtrace_sim, two HCAs back to back, $count_lo and $count round trips, TCG VM"
+printf '%-44s %11s %11s %11s %9s %9s\n' "" "us/probe@$count_lo" "us/probe@$count" \
+	"marginal us" "median" "p99"
+printf '%-44s %11s %11s %11s %9s %9s\n' "ibtracectl ping --dlid (kernel, class 0x30)" \
+	"$(us "$ours_lo" "$count_lo")" "$(us "$ours_hi" "$count")" "$ours_marg" \
+	"$(us "$med" 1)" "$(us "$p99" 1)"
+printf '%-44s %11s %11s %11s %9s %9s\n' "ibping -f (user space, class 0x32)" \
+	"$(us "$peer_lo" "$count_lo")" "$(us "$peer_hi" "$count")" "$peer_marg" - -
+echo "(marginal: the cost of one more probe, the difference of the two runs' wall"
+echo " times over the difference of their counts; median and p99: ours in-kernel RTT)"
+awk -v a="$ours_marg" -v b="$peer_marg" 'BEGIN { printf "ratio ibtracectl/ibping (marginal cost per probe): %.2f\n", b > 0 ? a / b : 0 }'
+echo "answered (at $count): ibtracectl $recv/$count, ibping ${peer_recv:-?}/$count"
 
 "$SIM_CTL" del b0 >/dev/null
 rmmod ibtrace ibtrace_sim
