@@ -571,11 +571,9 @@ end_mem=$(meminfo)
 read -r a0 s0 <<< "$start_mem"
 read -r a1 s1 <<< "$end_mem"
 echo "# end: held by the kernel, Slab = $end_mem kB; drift $((a1 - a0)) kB, Slab $((s1 - s0)) kB"
-if [ -e /sys/kernel/debug/kmemleak ]; then
-	# The debug kernel: KASAN's quarantine keeps freed objects in Slab
-	# (3.3 MB over 5 cycles in one run) and kmemleak's own records live
-	# there; its scan at the end of make check-debug judges leaks instead.
-	ibt_skip_one "memory drift" "a debug kernel (kmemleak on): freed objects stay in KASAN's quarantine; kmemleak judges leaks"
+if ibt_debug_kernel; then
+	# KASAN's quarantine: 3.3 MB of Slab over 5 cycles in one run.
+	ibt_skip_one "memory drift" "$IBT_DEBUG_KERNEL_MEM"
 elif [ "$CYCLES" -gt 1 ]; then
 	ibt_check "memory held by the kernel within $MEM_KB kB of the start after $((CYCLES - 1)) more cycles ($((a1 - a0)) kB)" \
 		test $((a1 - a0)) -le "$MEM_KB"

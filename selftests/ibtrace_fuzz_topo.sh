@@ -16,7 +16,8 @@
 # MemAvailable is printed, not checked: in make check's VM, after the
 # other tests, it fell 17.7 MB over this test while Slab fell 1.3 MB (the
 # guest's page cache and tmpfs, not the sim); kmemleak on the debug
-# kernel is the leak check. Hand-written regression cases first.
+# kernel is the leak check, where Slab is not judged either (KASAN's
+# quarantine). Hand-written regression cases first.
 
 source "$(dirname "$0")/lib.sh"
 
@@ -135,7 +136,12 @@ fi
 slab1=$(meminfo Slab)
 avail1=$(meminfo MemAvailable)
 echo "# Slab $slab0 -> $slab1 kB, MemAvailable $avail0 -> $avail1 kB"
-ibt_expect "Slab back within 4 MiB" 1 $(( slab1 - slab0 < 4096 ))
+# The debug kernel: 7.1 MB more Slab over 1004 inputs in one run.
+if ibt_debug_kernel; then
+	ibt_skip_one "Slab back within 4 MiB" "$IBT_DEBUG_KERNEL_MEM"
+else
+	ibt_expect "Slab back within 4 MiB" 1 $(( slab1 - slab0 < 4096 ))
+fi
 ibt_check "rmmod ibtrace_sim" rmmod ibtrace_sim
 
 ibt_done

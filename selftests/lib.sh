@@ -70,6 +70,12 @@ ibt_skip_one()
 	echo "ok $ibt_n - $1 # SKIP $2"
 }
 
+# Is this the debug kernel of make check-debug (kmemleak on)? There KASAN's
+# quarantine keeps freed objects in Slab and kmemleak's records live there:
+# memory margins are not judged; kmemleak's scan at the end judges leaks.
+IBT_DEBUG_KERNEL_MEM="a debug kernel (kmemleak on): freed objects stay in KASAN's quarantine; kmemleak judges leaks"
+ibt_debug_kernel() { [ -e /sys/kernel/debug/kmemleak ]; }
+
 # Skip the whole test with a reason (kselftest exit code 4).
 ibt_skip_all()
 {
