@@ -54,8 +54,19 @@
 #define RNR_EVENT_SLICE_MS	20
 /* Slack over N x (table value) x 4 before an iteration gives up. */
 #define RNR_DEADLINE_SLACK_NS	(5ULL * NSEC_PER_SEC)
-/* Transport timer of the requester: 4.096 us x 2^20 = 4.3 s, > code 0. */
+/*
+ * Packets lost per iteration the deadline allows for: each costs the
+ * requester one transport timeout before it resends.
+ */
+#define RNR_DEADLINE_LOST	2
+/*
+ * Transport timer of the requester, 4.096 us x 2^N: longer than the
+ * longest RNR wait (code 0, 655 ms), which rxe counts from the NAK on the
+ * same timer. Loopback: 2^20 = 4.3 s. Peer mode: 2^19 = 2.1 s, the CM's
+ * RoCE default, as a packet lost between two hosts costs one.
+ */
 #define RNR_QP_TIMEOUT		20
+#define RNR_PEER_QP_TIMEOUT	19
 #define RNR_QP_RETRY_CNT	7
 /* Entries of the job's CQ (one SEND, one receive). */
 #define RNR_CQ_ENTRIES		4
@@ -427,8 +438,8 @@ static int rnr_peer_pair(struct rnr_ctx *c, u8 code, u8 rnr_retry,
 
 	c->peer.job = c->job;
 	c->peer.qp_ready = NULL;
-	/* As in loopback: no transport timeout during the longest RNR wait. */
-	c->peer.ack_timeout = RNR_QP_TIMEOUT;
+	/* No transport timeout during the longest RNR wait. */
+	c->peer.ack_timeout = RNR_PEER_QP_TIMEOUT;
 	ibtrace_ep_qp_attr(&init, c->cq, 1, 1, 1);
 	err = ibtrace_peer_connect(&c->peer, c->pd, &init, &param, &c->req);
 	if (err)
@@ -560,6 +571,13 @@ static int rnr_cq_renew(struct rnr_ctx *c)
  * c->status and *elapsed set, -ETIMEDOUT (no completion), -ECANCELED, or
  * a verbs error.
  */
+/* The requester's transport timer in ns. */
+static u64 rnr_qp_timeout_ns(const struct rnr_ctx *c)
+{
+	return 4096ULL << (c->job->args.peer ? RNR_PEER_QP_TIMEOUT :
+					       RNR_QP_TIMEOUT);
+}
+
 static int rnr_once(struct rnr_ctx *c, u8 code, u8 rnr_retry,
 		    bool recv_posted, u64 *elapsed)
 {
@@ -572,6 +590,7 @@ static int rnr_once(struct rnr_ctx *c, u8 code, u8 rnr_retry,
 		deadline = (u64)c->job->args.deadline_ms * NSEC_PER_MSEC;
 	else
 		deadline = (rnr_retry + 1) * rnr_table_ns[code] * 4 +
+			   RNR_DEADLINE_LOST * rnr_qp_timeout_ns(c) +
 			   RNR_DEADLINE_SLACK_NS;
 	c->flush[0] = '\0';
 	c->flush_lost = false;
