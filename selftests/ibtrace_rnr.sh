@@ -352,6 +352,7 @@ loop_verdict "every code 0..31, one iteration each" 1
 ibt_expect "  32 codes reported" 32 "$(ibt_jr '.codes | length')"
 ibt_expect "  codes 0..31 in order" "$(seq -s ' ' 0 31)" "$(ibt_jr '[.codes[].code] | join(" ")')"
 
+# 3 iterations take 6.9 s at least: the signal at 4 s comes mid-sweep.
 timeout --preserve-status -s INT 4 "$IBTRACECTL" -d rxe0 test run rnr --timer all --iterations 3 \
 	> "$TMP/rnr.out" 2>&1
 ibt_expect "SIGINT mid-sweep: exit 13 (cancelled)" 13 "$?"
@@ -505,8 +506,11 @@ ibt_expect "peer code 18, rnr_retry 3: 4 RNR NAKs and 3 retries per iteration on
 	"$(ibt_jr '.codes[0] | "\(.naks) \(.wire_samples)"')"
 ibt_expect "peer mode: no QP left" 0 "$(ibt_rc_qps)"
 
+# 10 iterations take 23 s at least (the table's 32 waits, 2.3 s, each
+# iteration): the signal at 8 s comes mid-sweep however fast the link
+# is (with 2, a sweep was seen to end in under 8 s).
 timeout --preserve-status -s INT 8 "$IBTRACECTL" -d rxe0 test run rnr --timer all \
-	--iterations 2 --peer "$peer" > "$TMP/rnr.out" 2>&1
+	--iterations 10 --peer "$peer" > "$TMP/rnr.out" 2>&1
 ibt_expect "peer: SIGINT mid-sweep: exit 13 (cancelled)" 13 "$?"
 sleep 1
 ibt_expect "  no QP left after the cancel" 0 "$(ibt_rc_qps)"
