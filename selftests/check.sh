@@ -65,6 +65,27 @@ selftests/vm-run --vms 2 --peer-cmd selftests/peer.sh --mem 4096 --timeout 4500 
 	make -s -C selftests run_tests KSFT_DIR="$ksft" | tee "$work/ktap.out"
 vm_rc=${PIPESTATUS[0]}
 
+# Where the VM run's time went: each suite's seconds, from its begin
+# marker in the first VM's kernel log to the next one (the last to the
+# log's end). Comment lines, not results.
+awk '/ibtrace-selftest: begin / {
+		t = $0; sub(/^\[ */, "", t); sub(/\].*/, "", t)
+		n = $0; sub(/.*begin /, "", n); sub(/ .*/, "", n); sub(/^ibtrace_/, "", n)
+		if (name != "") out = out sprintf(" %s %.0f,", name, t - start)
+		name = n; start = t
+	}
+	/^\[ *[0-9]+\.[0-9]+\]/ { last = $0; sub(/^\[ */, "", last); sub(/\].*/, "", last) }
+	END {
+		if (name == "") exit
+		out = out sprintf(" %s %.0f", name, last - start)
+		print "# seconds per suite (first VM, kernel log):"
+		while (length(out) > 76) {
+			i = 76; while (i > 1 && substr(out, i, 1) != ",") i--
+			print "#" substr(out, 1, i); out = substr(out, i + 1)
+		}
+		print "#" out
+	}' "$work/console.log" 2>/dev/null
+
 # Subtests are the nested "# ok N" lines; a script that failed or was
 # skipped without reporting subtests counts once.
 eval "$(awk '
