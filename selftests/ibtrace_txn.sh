@@ -72,8 +72,9 @@ base_srv=$(ibt_res_counts)
 
 txn --peer "$self_gid" --iterations 100 client SR 256 server SR 256
 passed "client SR 256, server SR 256, 100 iterations" 1 100 200 100 51200
-ibt_expect "  the arguments reported" "1 1 100 false" \
-	"$(ibt_jr '"\(.threads) \(.endpoints) \(.iterations) \(.validate)"')"
+ibt_expect "  the arguments reported; completions by event, dapltest's default" \
+	"1 1 100 false event" \
+	"$(ibt_jr '"\(.threads) \(.endpoints) \(.iterations) \(.validate) \(.poll)"')"
 ibt_expect "  the operations reported" "client SR 256 1,server SR 256 1" \
 	"$(ibt_jr '[.ops[] | "\(.who) \(.type) \(.seg_size) \(.segs)"] | join(",")')"
 ibt_expect "  assertions: T#01 pass, T#02 not applicable (no validation)" \
@@ -100,9 +101,9 @@ ibt_expect "  reap reported" "true true false" "$(ibt_jr '[.ops[0:3][] | .reap] 
 txn --peer "$self_gid" --iterations 20 --validate client RW 1048576 server RR 524288
 passed "validated, 1 MiB RDMA WRITE, 512 KiB READ" 1 20 40 20 $(( 20 * (1048576 + 524288) ))
 
-txn --peer "$self_gid" --iterations 100 --poll event --validate client SR 256 server RR 1024
-passed "validated, event polling" 1 100 200 100 $(( 100 * (256 + 1024) ))
-ibt_expect "  poll reported" event "$(ibt_jr .poll)"
+txn --peer "$self_gid" --iterations 100 --poll busy --validate client SR 256 server RR 1024
+passed "validated, busy polling (dapltest's -P)" 1 100 200 100 $(( 100 * (256 + 1024) ))
+ibt_expect "  poll reported" busy "$(ibt_jr .poll)"
 
 txn --peer "$self_gid" --iterations 30 --threads 2 --endpoints 3 --validate \
 	client SR 512 server RW 2048 server SR 128

@@ -909,9 +909,10 @@ const struct ibt_test_def test_txn = {
 "received (then at most " IBT_STR(TXN_HELP_MAX_OPS_V) " operations); --corrupt OFFSET (with --validate):\n"
 "the server flips that byte of the first operation whose data it provides,\n"
 "once, so the check must fail. Without --validate the sequence needs an SR\n"
-"each way. --poll: busy (default) or event, how this host reaps its\n"
-"completions. Prints the operations and, per endpoint, the\n"
-"iterations, operations, errors, bytes, time, MB/s and mismatches.\n",
+"each way. --poll: event (default, as dapltest without -P) or busy, how\n"
+"this host reaps its completions. Prints the operations and, per\n"
+"endpoint, the iterations, operations, errors, bytes, time, MB/s and\n"
+"mismatches.\n",
 	.any_link_layer	= true,
 	.opts		= txn_opts,
 	.args_size	= sizeof(struct txn_args),

@@ -694,6 +694,9 @@ static int ibtrace_txn_check(struct ibtrace_test_args *a,
 	}
 	if (!a->iterations)
 		a->iterations = IBTRACE_TEST_TXN_DEF_ITERATIONS;
+	/* dapltest -T T waits for its completions unless -P: so by default. */
+	if (!attrs[IBTRACE_A_TEST_POLL])
+		a->poll = IBTRACE_TEST_POLL_EVENT;
 	txn_seq_of(a, &seq);
 	if (a->txn_validate &&
 	    a->txn_n_ops + 3 > IBTRACE_TEST_TXN_MAX_OPS) {
