@@ -9,7 +9,8 @@
 #     event-driven beside dapltest -m b (its default);
 #   - txn (dapltest -T T): operations/s of the same operation lists (both
 #     sides' operations, validation's three appended SENDs included, as
-#     dapltest counts its WQEs);
+#     dapltest counts its WQEs), each waiting for its completions by
+#     default, and once both polling (ours --poll busy, dapltest -P);
 #   - limit (dapltest -T L): the count of each kind of object each one
 #     made, capped at the same maximum, on this host's rxe0.
 # Run by `make bench` as
@@ -116,6 +117,7 @@ while IFS='|' read -r opts ours_opts seq; do
 	printf '%-62s | %9.0f %9.0f %6.2f\n' "$opts $seq" "$o" "$d" "$(ratio "$o" "$d")"
 done <<'RUNS'
 ||client SR 256 server SR 256
+-P|--poll busy|client SR 256 server SR 256
 ||client SR 4096 server SR 4096 client RW 65536
 -V|--validate|client SR 256 server RW 4096 client RR 1024
 -V|--validate|client SR 256 -f server SR 256 -f client RW 16384 4
