@@ -19,7 +19,7 @@ count=${IBTRACE_BENCH_COUNT:-1000}
 SIM_CTL=$IBT_ROOT/selftests/ibtrace_sim_ctl
 
 ibt_insmod_sim_ibtrace || exit 1
-"$SIM_CTL" add b0 "$IBT_TOPO/two_hcas.topo" no-sm >/dev/null || exit 1
+"$SIM_CTL" add b0 "$IBT_ROOT/selftests/topo/two_hcas.topo" no-sm >/dev/null || exit 1
 A=ibtsim0
 B=ibtsim1
 for args in "-D 0 1 lid 1" "-D 0,1 1 lid 2" "-D 0 1 arm" "-D 0,1 1 arm" \
@@ -38,24 +38,28 @@ ns()
 count_lo=$((count / 5))
 ((count_lo > 0)) || count_lo=1
 
-# ours N: the wall ns of `ibtracectl ping -c N`; its JSON in $js.
+# (each run's output is kept in a file: the runs are timed in a subshell)
+out_ours=$(mktemp) out_peer=$(mktemp)
+trap 'rm -f "$out_ours" "$out_peer"' EXIT
+
+# ours N: the wall ns of `ibtracectl ping -c N`; its JSON in $out_ours.
 ours()
 {
 	local t0 t1
 
 	t0=$(ns)
-	js=$("$IBTRACECTL" -j -d "$A" ping --dlid 2 -c "$1" -i 0)
+	"$IBTRACECTL" -j -d "$A" ping --dlid 2 -c "$1" -i 0 >"$out_ours"
 	t1=$(ns)
 	echo $((t1 - t0))
 }
 
-# peer N: the wall ns of `ibping -c N -f`; its output in $out.
+# peer N: the wall ns of `ibping -c N -f`; its output in $out_peer.
 peer()
 {
 	local t0 t1
 
 	t0=$(ns)
-	out=$(ibping -C "$A" -P 1 -c "$1" -f 2 2>&1)
+	ibping -C "$A" -P 1 -c "$1" -f 2 >"$out_peer" 2>&1
 	t1=$(ns)
 	echo $((t1 - t0))
 }
@@ -63,7 +67,7 @@ peer()
 "$IBTRACECTL" -d "$A" ping --dlid 2 -c 10 -i 0 >/dev/null	# warm up
 ours_lo=$(ours "$count_lo")
 ours_hi=$(ours "$count")
-read -r med p99 recv < <(jq -r '.summary | "\(.rtt_median_ns) \(.rtt_p99_ns) \(.received)"' <<< "$js")
+read -r med p99 recv < <(jq -r '.summary | "\(.rtt_median_ns) \(.rtt_p99_ns) \(.received)"' "$out_ours")
 
 ibping -S -C "$B" -P 1 >/dev/null 2>&1 &
 srv=$!
@@ -72,10 +76,10 @@ ibping -C "$A" -P 1 -c 10 -f 2 >/dev/null 2>&1	# warm up
 peer_lo=$(peer "$count_lo")
 peer_hi=$(peer "$count")
 kill "$srv" 2>/dev/null
-peer_recv=$(sed -n 's/.* \([0-9]*\) packets received.*/\1/p;s/.*, \([0-9]*\) received.*/\1/p' <<< "$out" | head -1)
+peer_recv=$(sed -n 's/.* \([0-9]*\) packets received.*/\1/p;s/.*, \([0-9]*\) received.*/\1/p' "$out_peer" | head -1)
 
 # us A B: A / B / 1000 (awk: an empty figure is 0).
-us() { awk -v a="${1:-0}" -v b="${2:-1}" 'BEGIN { printf "%.1f", b > 0 ? a / b / 1000 : 0 }'; }
+us() { awk -v a="${1:-0}" -v b="${2:-1}" 'BEGIN { printf "%.1f", (b > 0 ? a / b / 1000 : 0) }'; }
 ours_marg=$(us $((ours_hi - ours_lo)) $((count - count_lo)))
 peer_marg=$(us $((peer_hi - peer_lo)) $((count - count_lo)))
 
@@ -90,7 +94,7 @@ printf '%-44s %11s %11s %11s %9s %9s\n' "ibping -f (user space, class 0x32)" \
 	"$(us "$peer_lo" "$count_lo")" "$(us "$peer_hi" "$count")" "$peer_marg" - -
 echo "(marginal: the cost of one more probe, the difference of the two runs' wall"
 echo " times over the difference of their counts; median and p99: ours in-kernel RTT)"
-awk -v a="$ours_marg" -v b="$peer_marg" 'BEGIN { printf "ratio ibtracectl/ibping (marginal cost per probe): %.2f\n", b > 0 ? a / b : 0 }'
+awk -v a="$ours_marg" -v b="$peer_marg" 'BEGIN { printf "ratio ibtracectl/ibping (marginal cost per probe): %.2f\n", (b > 0 ? a / b : 0) }'
 echo "answered (at $count): ibtracectl $recv/$count, ibping ${peer_recv:-?}/$count"
 
 "$SIM_CTL" del b0 >/dev/null
