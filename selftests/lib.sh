@@ -321,6 +321,23 @@ ibt_insmod_sim_ibtrace()
 		ibt_modprobe_ibtrace
 }
 
+# ibt_sim_pair_up NAME: fabric NAME of two_hcas.topo (the checkout's, for
+# the benches too) without an SM, brought up by hand from ibtsim0 as an SM
+# would: LIDs 1 and 2, both ports Armed, then Active. Returns non-zero if
+# a step fails.
+ibt_sim_pair_up()
+{
+	local args
+
+	"$IBT_ROOT/selftests/ibtrace_sim_ctl" add "$1" \
+		"$IBT_ROOT/selftests/topo/two_hcas.topo" no-sm >/dev/null || return
+	for args in "-D 0 1 lid 1" "-D 0,1 1 lid 2" "-D 0 1 arm" "-D 0,1 1 arm" \
+		    "1 1 active" "2 1 active"; do
+		# shellcheck disable=SC2086
+		ibportstate -C ibtsim0 -P 1 -t 500 $args >/dev/null || return
+	done
+}
+
 # ibt_sim_json FABRIC: FABRIC's object of "ibtracectl -j sim show", one line
 ibt_sim_json()
 {

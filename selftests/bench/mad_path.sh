@@ -32,13 +32,8 @@ ibt_insmod_sim_ibtrace || exit 1
 # (ib_core, loaded by now, brings them)
 [ -d "$T/events/ib_mad" ] ||
 	{ echo "no ib_mad trace events in this kernel" >&2; exit 4; }
-"$SIM_CTL" add b0 "$IBT_ROOT/selftests/topo/two_hcas.topo" no-sm >/dev/null || exit 1
+ibt_sim_pair_up b0 || exit 1
 A=ibtsim0
-for args in "-D 0 1 lid 1" "-D 0,1 1 lid 2" "-D 0 1 arm" "-D 0,1 1 arm" \
-	    "1 1 active" "2 1 active"; do
-	# shellcheck disable=SC2086
-	ibportstate -C "$A" -P 1 -t 500 $args >/dev/null || exit 1
-done
 
 trace_off()
 {
