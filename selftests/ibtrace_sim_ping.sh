@@ -63,6 +63,27 @@ ibt_expect "raw SourceRoute hop count 0 over IB: 0x001c" 0x001c "$(sed -n 's/^st
 js=$("$IBTRACECTL" -j -d "$B" agent show)
 ibt_expect "$B's agent answered 8 requests" 8 "$(jq -r '.[0].answered' <<< "$js")"
 
+# A reader that falls behind a fast ping: stopped for 3 s, it finds its
+# socket overflowed (the kernel dropped probe messages), and so will be
+# the answer to the job read it sends next. It must still end, with the
+# statistics of every probe (the read's answer, once the job is quiet).
+ibt_tmpdir
+timeout -k 5 120 "$IBTRACECTL" -j -d "$A" ping --dlid 2 -c 20000 -i 0 \
+	>"$TMP/flood.json" 2>"$TMP/flood.err" &
+tpid=$!
+IBT_BG_PIDS+=("$tpid")
+sleep 0.3
+pid=$(pgrep -P "$tpid")
+kill -STOP "$pid"
+sleep 3
+kill -CONT "$pid"
+wait "$tpid"
+ibt_expect "a ping whose reader was stopped 3 s ends (within 120 s), exit 0" 0 "$?"
+ibt_expect "  its statistics count all 20000 probes" 20000 \
+	"$(jq -r .summary.sent "$TMP/flood.json")"
+ibt_match "  and it says that probe results were dropped" "dropped probe results" \
+	"$(cat "$TMP/flood.err")"
+
 "$IBTRACECTL" -d "$A" ping --dlid 3 -c 1 -t 200 -r 0 >/dev/null 2>&1
 ibt_expect "no node at LID 3: exit 6 (timeout)" 6 "$?"
 

@@ -175,6 +175,7 @@ struct ibt {
 	uint32_t family_version;
 	struct ibt_nlerr nlerr;
 	unsigned int nl_lost;		/* receive buffer overruns seen */
+	bool nl_overrun;		/* one was seen: replies may vanish */
 	struct {			/* the family's multicast groups */
 		char name[IBT_MCGRP_NAME_MAX];
 		uint32_t id;

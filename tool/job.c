@@ -59,8 +59,12 @@ int ibt_job_cancel(struct ibt *ctx, uint32_t id)
 {
 	int ret = ibt_job_cancel_send(ctx, IBTRACE_CMD_JOB_CANCEL, IBTRACE_A_JOB, id);
 
-	/* a job that has just finished, or is gone, needs no cancel */
-	if (ret == -EALREADY || ret == -ENOENT)
+	/*
+	 * A job that has just finished, or is gone, needs no cancel; an
+	 * answer lost among the job's messages came after the kernel had
+	 * run the cancel (the end message, or a read, tells the rest).
+	 */
+	if (ret == -EALREADY || ret == -ENOENT || ret == -ENOBUFS)
 		return 0;
 	if (ret < 0)
 		return ibt_nl_report(ctx, -ret);
@@ -221,6 +225,9 @@ int ibt_job_wait(struct ibt *ctx, const struct ibt_job_waiter *w)
 		 */
 		if (finished || (ret && *w->ended))
 			break;
+		/* the read's answer was lost among the job's messages */
+		if (ret == -ENOBUFS)
+			continue;
 		if (ret == -ENOENT || ret == -EOPNOTSUPP)
 			return ibt_err(w->gone_exit,
 				       "job %u is gone (ibtrace module unloaded?) before its %s was read",

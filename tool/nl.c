@@ -44,6 +44,7 @@
 
 #define IBT_NL_RCVBUF	(1 << 20)	/* room for a burst of ping probes */
 #define IBT_NL_MSGBUF	32768		/* read buffer: the largest dump datagram */
+#define IBT_NL_LOST_MS	200		/* quiet socket after ENOBUFS: reply lost */
 #define IBT_NL_SNDSLACK	4096		/* send buffer beyond the request */
 
 /*
@@ -820,13 +821,17 @@ static int parse_done(struct ibt *ctx, const struct nlmsghdr *req,
 	return err;
 }
 
-/* Wait until the socket is readable: 0, or a printed exit code. */
-static int wait_readable(struct ibt *ctx)
+/*
+ * Wait until the socket is readable, at most @timeout_ms (-1: no bound;
+ * *@timed_out says when it ran out): 0, or a printed exit code.
+ */
+static int wait_readable(struct ibt *ctx, int timeout_ms, bool *timed_out)
 {
 	struct pollfd pfd = { .fd = nl_socket_get_fd(ctx->sk), .events = POLLIN };
 
+	*timed_out = false;
 	for (;;) {
-		int n = poll(&pfd, 1, -1);
+		int n = poll(&pfd, 1, timeout_ms);
 
 		if (n < 0 && errno == EINTR) {
 			if (ibt_interrupted)
@@ -838,6 +843,10 @@ static int wait_readable(struct ibt *ctx)
 				       strerror(errno));
 		if (pfd.revents)
 			return 0;
+		if (n == 0 && timeout_ms >= 0) {
+			*timed_out = true;
+			return 0;
+		}
 	}
 }
 
@@ -928,10 +937,21 @@ static int fit_sndbuf(struct ibt *ctx, uint32_t len)
  * Send @msg and feed each reply with its sequence number to
  * @cb until the ACK or DONE. Returns 0, a positive exit code already
  * printed (local failure, callback result, IBT_EXIT_INTR), or a negative
- * errno from the kernel with its details in ctx->nlerr, not printed.
+ * errno from the kernel with its details in ctx->nlerr, not printed;
+ * -ENOBUFS when the reply was lost (below).
+ *
+ * The kernel runs a request inside our sendmsg(): by the time it
+ * returns, the reply is queued, or dropped because a job's messages
+ * filled the socket. Only the first drop shows, as ENOBUFS on a later
+ * read: netlink then keeps the socket marked congested, and drops
+ * without a word, until a read finds its queue empty. So once this
+ * socket has overrun, a socket that stays empty for IBT_NL_LOST_MS
+ * without the reply means the reply was dropped: waiting on would wait
+ * forever.
  */
 static int xfer(struct ibt *ctx, struct nl_msg *msg, ibt_nl_cb cb, void *arg)
 {
+	bool timed_out;
 	struct nlmsghdr *req;
 	int ret;
 
@@ -961,14 +981,21 @@ static int xfer(struct ibt *ctx, struct nl_msg *msg, ibt_nl_cb cb, void *arg)
 		ssize_t n;
 		int len;
 
-		ret = wait_readable(ctx);
+		ret = wait_readable(ctx, ctx->nl_overrun ? IBT_NL_LOST_MS : -1,
+				    &timed_out);
 		if (ret)
 			return ret;
+		if (timed_out) {
+			snprintf(ctx->nlerr.msg, sizeof(ctx->nlerr.msg),
+				 "the kernel's reply was lost: its messages overflowed this program's receive buffer");
+			return -ENOBUFS;
+		}
 		n = recv_datagram(ctx, &buf);
 		if (n == -EAGAIN || n == -EINTR)
 			continue;
 		if (n == -ENOBUFS) {
 			ctx->nl_lost++;
+			ctx->nl_overrun = true;
 			continue;
 		}
 		if (n < 0)
@@ -997,6 +1024,7 @@ static int xfer(struct ibt *ctx, struct nl_msg *msg, ibt_nl_cb cb, void *arg)
 				ret = cb(ctx, nlh, arg);
 			} else if (nlh->nlmsg_type == NLMSG_OVERRUN) {
 				ctx->nl_lost++;
+				ctx->nl_overrun = true;
 			}
 			if (ret || final)
 				break;
@@ -1365,6 +1393,7 @@ int ibt_nl_wait_notify(struct ibt *ctx, int timeout_ms)
 		return 0;
 	if (n == -ENOBUFS) {
 		ctx->nl_lost++;
+		ctx->nl_overrun = true;
 		return 0;
 	}
 	if (n < 0)
@@ -1389,7 +1418,7 @@ int ibt_nl_open(struct ibt *ctx)
  */
 int ibt_nl_open_family(struct ibt *ctx, const struct ibt_family *fam)
 {
-	int one = 1;
+	int one = 1, rcvbuf;
 	int fd, ret;
 
 	ctx->fam = fam;
@@ -1405,6 +1434,9 @@ int ibt_nl_open_family(struct ibt *ctx, const struct ibt_family *fam)
 	setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
 	setsockopt(fd, SOL_NETLINK, NETLINK_GET_STRICT_CHK, &one, sizeof(one));
 	nl_socket_set_buffer_size(ctx->sk, IBT_NL_RCVBUF, 0);
+	/* past net.core.rmem_max only with CAP_NET_ADMIN: best effort */
+	rcvbuf = IBT_NL_RCVBUF;
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf));
 	return resolve_family(ctx);
 }
 
