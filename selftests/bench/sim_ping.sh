@@ -5,8 +5,9 @@
 # back to back, `ibtracectl ping --dlid` (in-kernel requester and agent,
 # class 0x30) against `ibping` (user space over ib_umad, class 0x32) to
 # an `ibping -S` server on the same HCA pair. Both are timed by the wall
-# clock, back to back, at two counts (IBTRACE_BENCH_COUNT, default 1000,
-# and a fifth of it): per probe at each, and the marginal cost of a probe
+# clock, back to back, at two counts (IBTRACE_BENCH_COUNT, default 2000,
+# and a fifth of it), each IBTRACE_BENCH_REPS times (default 5, the
+# median kept): per probe at each, and the marginal cost of a probe
 # (the difference of the two, with the process's start and end taken
 # out), the figure to compare (ibping's own printout is in 10 us units
 # and reads low). Run in the VM:
@@ -15,7 +16,8 @@
 IBTRACE_ROOT=${IBTRACE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 source "$(dirname "$0")/../lib.sh" >/dev/null
 
-count=${IBTRACE_BENCH_COUNT:-1000}
+count=${IBTRACE_BENCH_COUNT:-2000}
+nreps=${IBTRACE_BENCH_REPS:-5}
 SIM_CTL=$IBT_ROOT/selftests/ibtrace_sim_ctl
 
 ibt_insmod_sim_ibtrace || exit 1
@@ -59,17 +61,34 @@ peer()
 	echo $((t1 - t0))
 }
 
+# median N...: the median of the numbers
+median()
+{
+	printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+
+# reps FN: the medians of IBTRACE_BENCH_REPS wall times of FN at each
+# count, the counts in turn (the machine's load drifts): "lo hi".
+reps()
+{
+	local lo=() hi=() i
+
+	for ((i = 0; i < nreps; i++)); do
+		lo+=("$("$1" "$count_lo")")
+		hi+=("$("$1" "$count")")
+	done
+	echo "$(median "${lo[@]}") $(median "${hi[@]}")"
+}
+
 "$IBTRACECTL" -d "$A" ping --dlid 2 -c 10 -i 0 >/dev/null	# warm up
-ours_lo=$(ours "$count_lo")
-ours_hi=$(ours "$count")
+read -r ours_lo ours_hi < <(reps ours)
 read -r med p99 recv < <(jq -r '.summary | "\(.rtt_median_ns) \(.rtt_p99_ns) \(.received)"' "$out_ours")
 
 ibping -S -C "$B" -P 1 >/dev/null 2>&1 &
 srv=$!
 sleep 1
 ibping -C "$A" -P 1 -c 10 -f 2 >/dev/null 2>&1	# warm up
-peer_lo=$(peer "$count_lo")
-peer_hi=$(peer "$count")
+read -r peer_lo peer_hi < <(reps peer)
 kill "$srv" 2>/dev/null
 peer_recv=$(sed -n 's/.* \([0-9]*\) packets received.*/\1/p;s/.*, \([0-9]*\) received.*/\1/p' "$out_peer" | head -1)
 
@@ -80,6 +99,7 @@ peer_marg=$(us $((peer_hi - peer_lo)) $((count - count_lo)))
 
 echo
 echo "ibtrace_sim, two HCAs back to back, $count_lo and $count round trips, TCG VM"
+echo "(wall per probe: the median of $nreps runs at each count)"
 printf '%-44s %11s %11s %11s %9s %9s\n' "" "us/probe@$count_lo" "us/probe@$count" \
 	"marginal us" "median" "p99"
 printf '%-44s %11s %11s %11s %9s %9s\n' "ibtracectl ping --dlid (kernel, class 0x30)" \
