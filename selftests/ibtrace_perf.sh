@@ -73,6 +73,7 @@ base_srv=$(ibt_res_counts)
 
 perf --peer "$self_gid" RW
 figures "RW, defaults (4096 B x 1, 1000 iterations, pipeline 16)" 1000 4096
+ack_def=$(ibt_jr .ack_timeout)
 ibt_expect "  the arguments reported" "RW 4096 1 16 1000 busy" \
 	"$(ibt_jr '"\(.op) \(.seg_size) \(.segs) \(.pipeline) \(.iterations) \(.poll)"')"
 perf --peer "$self_gid" --iterations 200 --pipeline 1 RR 64
@@ -85,15 +86,20 @@ ibt_expect "  4 segments used" 4 "$(ibt_jr .perf.segs)"
 perf --peer "$self_gid" --iterations 300 --poll event RW 256
 figures "RW 256 B, event polling" 300 256
 ibt_expect "  poll reported" event "$(ibt_jr .poll)"
+perf --peer "$self_gid" --iterations 100 --ack-timeout 19 RR 4096
+figures "RR 4096 B, ACK timeout 19 (2.1 s, the CM's own on RoCE)" 100 4096
+ibt_expect "  ACK timeout reported: 19; the defaults' run: 14 (perftest's)" "19 14" \
+	"$(ibt_jr .ack_timeout) $ack_def"
 
 out=$("$IBTRACECTL" -d rxe0 test run perf --peer "$self_gid" --iterations 50 RW 4096 2)
 ibt_expect "text: exit 0" 0 "$?"
 ibt_match "  the operation line" "RW 4096 B x 2 segments, 50 iterations, pipeline 16, busy poll" "$out"
+ibt_match "  with the ACK timeout" "busy poll, ACK timeout 14, server version 1" "$out"
 ibt_match "  the figures line" "operations 50 +errors 0 " "$out"
 ibt_match "  the latency line" "latency \(ns\) +min [0-9]+ +median [0-9]+ +p99 [0-9]+ +max [0-9]+" "$out"
 
 ibt_srv show
-ibt_expect "server show: 6 perf connections accepted, none held now" "6 0" \
+ibt_expect "server show: 7 perf connections accepted, none held now" "7 0" \
 	"$(ibt_jr '"\(.stats.accepted) \(.conns)"')"
 ibt_check "rdma resource: nothing of the runs left on either side" \
 	ibt_wait_for 15 ibt_res_back_to "$base_srv"
@@ -141,6 +147,9 @@ out=$("$IBTRACECTL" -d rxe0 test run perf --peer "$self_gid" RW 1048576 5 2>&1)
 ibt_expect "5 MiB per operation: exit 2" 2 "$?"
 out=$("$IBTRACECTL" -d rxe0 test run perf --peer "$self_gid" --pipeline 65 RW 2>&1)
 ibt_expect "--pipeline 65: exit 2" 2 "$?"
+out=$("$IBTRACECTL" -d rxe0 test run perf --peer "$self_gid" --ack-timeout 0 RW 2>&1)
+ibt_expect "--ack-timeout 0 (no timeout): exit 2" 2 "$?"
+ibt_match "  said" "bad --ack-timeout \"0\": expected 1..31" "$out"
 out=$("$IBTRACECTL" -d rxe0 test run perf --peer "$self_gid" RW 4096 17 2>&1)
 ibt_expect "17 segments: exit 2" 2 "$?"
 out=$("$IBTRACECTL" -d rxe0 test run perf --peer "$self_gid" XX 2>&1)
@@ -151,7 +160,8 @@ op=$(ibt_uapi IBTRACE_A_TEST_PERF_OP)
 gidhex=$(python3 -c "import ipaddress,sys; print(ipaddress.IPv6Address(sys.argv[1]).packed.hex())" "$self_gid" 2>/dev/null)
 ibt_test_bad_attrs perf "IBTRACE_A_TEST_PERF_OP=u8:2" "IBTRACE_A_TEST_PERF_SEGS=u32:17" \
 	"IBTRACE_A_TEST_PERF_PIPELINE=u32:0" "IBTRACE_A_TEST_PERF_SEG_SIZE=u32:4194305" \
-	"IBTRACE_A_TEST_ITERATIONS=u32:1000001"
+	"IBTRACE_A_TEST_ITERATIONS=u32:1000001" "IBTRACE_A_TEST_ACK_TIMEOUT=u8:0" \
+	"IBTRACE_A_TEST_ACK_TIMEOUT=u8:32"
 out=$(ibt_test_run_raw perf "$op=u8:1")
 ibt_match "raw perf without a peer: refused" "^msg=the perf test needs the GID of a peer" "$out"
 if [ -n "$gidhex" ]; then

@@ -75,6 +75,7 @@ passed "client SR 256, server SR 256, 100 iterations" 1 100 200 100 51200
 ibt_expect "  the arguments reported; completions by event, dapltest's default" \
 	"1 1 100 false event" \
 	"$(ibt_jr '"\(.threads) \(.endpoints) \(.iterations) \(.validate) \(.poll)"')"
+ibt_expect "  ACK timeout by default 14 (67 ms, perftest's)" 14 "$(ibt_jr .ack_timeout)"
 ibt_expect "  the operations reported" "client SR 256 1,server SR 256 1" \
 	"$(ibt_jr '[.ops[] | "\(.who) \(.type) \(.seg_size) \(.segs)"] | join(",")')"
 ibt_expect "  assertions: T#01 pass, T#02 not applicable (no validation)" \
@@ -105,6 +106,10 @@ txn --peer "$self_gid" --iterations 100 --poll busy --validate client SR 256 ser
 passed "validated, busy polling (dapltest's -P)" 1 100 200 100 $(( 100 * (256 + 1024) ))
 ibt_expect "  poll reported" busy "$(ibt_jr .poll)"
 
+txn --peer "$self_gid" --iterations 100 --ack-timeout 19 --validate client SR 256 server RR 1024
+passed "validated, ACK timeout 19 (2.1 s, the CM's own on RoCE)" 1 100 200 100 $(( 100 * (256 + 1024) ))
+ibt_expect "  ACK timeout reported" 19 "$(ibt_jr .ack_timeout)"
+
 txn --peer "$self_gid" --iterations 30 --threads 2 --endpoints 3 --validate \
 	client SR 512 server RW 2048 server SR 128
 passed "2 threads x 3 endpoints, validated" 6 30 90 60 $(( 30 * (512 + 2048 + 128) ))
@@ -114,11 +119,12 @@ ibt_expect "  every thread and endpoint once" "0:0 0:1 0:2 1:0 1:1 1:2" \
 out=$("$IBTRACECTL" -d rxe0 test run txn --peer "$self_gid" --iterations 10 --validate client SR 256 server RW 512 2)
 ibt_expect "text: exit 0" 0 "$?"
 ibt_match "  the arguments line" "1 thread x 1 endpoint, 10 iterations, validate" "$out"
+ibt_match "  with the poll and the ACK timeout" "validate, event poll, ACK timeout 14, server version 1" "$out"
 ibt_match "  an operation's line" "op 1 +server RW 512 B x 2 segments" "$out"
 ibt_match "  the endpoint's line" "thread 0 endpoint 0: iterations 10 +operations 20 \(server 10\) +errors 0" "$out"
 
 ibt_srv show
-ibt_expect "server show: 13 txn connections accepted, none held now" "13 0" \
+ibt_expect "server show: 14 txn connections accepted, none held now" "14 0" \
 	"$(ibt_jr '"\(.stats.accepted) \(.conns)"')"
 ibt_check "rdma resource: nothing of the runs left on either side" \
 	ibt_wait_for 15 ibt_res_back_to "$base_srv"
@@ -165,7 +171,7 @@ ibt_expect "no SEND from the server, no validation: refused by the kernel, exit 
 ibt_match "  said" "without validation the sequence needs a SEND \(SR\) each way" "$out"
 
 ibt_test_bad_attrs txn "IBTRACE_A_TEST_TXN_THREADS=u32:0" "IBTRACE_A_TEST_TXN_ENDPOINTS=u32:17" \
-	"IBTRACE_A_TEST_TXN_CORRUPT=u32:4194304"
+	"IBTRACE_A_TEST_TXN_CORRUPT=u32:4194304" "IBTRACE_A_TEST_ACK_TIMEOUT=u8:32"
 # An operation's nest (NLA_F_NESTED set): WHO 7 (u8, padded); the
 # results-only APPENDED flag.
 op=$(( $(ibt_uapi IBTRACE_A_TEST_TXN_OP) | 0x8000 ))

@@ -199,6 +199,7 @@ static struct nla_policy ibt_policy[IBTRACE_A_MAX + 1] = {
 	[IBTRACE_A_TEST_TXN_OP]		= { .type = NLA_NESTED },
 	[IBTRACE_A_TEST_TXN_CORRUPT]	= U32,
 	[IBTRACE_A_TEST_TXN_EP]		= { .type = NLA_NESTED },
+	[IBTRACE_A_TEST_ACK_TIMEOUT]	= U8,
 };
 
 static struct nla_policy ibt_txn_op_policy[IBTRACE_TXN_OP_A_MAX + 1] = {
@@ -460,6 +461,7 @@ static const char *const ibt_attr_names[IBTRACE_A_MAX + 1] = {
 	[IBTRACE_A_TEST_TXN_VALIDATE]	= "test_txn_validate",
 	[IBTRACE_A_TEST_TXN_OP]		= "test_txn_op",
 	[IBTRACE_A_TEST_TXN_CORRUPT]	= "test_txn_corrupt",
+	[IBTRACE_A_TEST_ACK_TIMEOUT]	= "test_ack_timeout",
 };
 
 /* The nests of an ibtrace message: their policies and names in errors. */

@@ -5,7 +5,8 @@
  * of a peer host's ibtrace server:
  *
  *   test run perf --peer GID [--peer-port N] [--iterations N]
- *        [--pipeline N] [--poll busy|event] RR|RW [SEG_SIZE [NUM_SEGS]]
+ *        [--pipeline N] [--poll busy|event] [--ack-timeout N]
+ *        RR|RW [SEG_SIZE [NUM_SEGS]]
  *
  * RR: RDMA READ, RW: RDMA WRITE (either case); SEG_SIZE bytes of a
  * segment (default 4096), NUM_SEGS segments (local SGEs) of one
@@ -13,7 +14,7 @@
  * The figures (IBTRACE_A_TEST_PERF, one nest) print after the header:
  *
  *   job 5 test perf dut rxe0/1 peer fe80::5054:ff:fe1b:2 port 7471
- *   RW 4096 B x 1 segment, 1000 iterations, pipeline 16, busy poll, server version 1
+ *   RW 4096 B x 1 segment, 1000 iterations, pipeline 16, busy poll, ACK timeout 14, server version 1
  *   operations 1000  errors 0  bytes 4.1 MB  time 12.30 ms  333.0 MB/s  81300 op/s
  *   latency (ns)  min 9012  median 12004  p99 30120  max 45002
  *
@@ -22,7 +23,7 @@
  * measured" when the test ended before it measured.)
  *
  * JSON keys (with the framework's): op ("RR", "RW"), seg_size, segs,
- * pipeline, iterations, poll ("busy", "event"), peer (GID string),
+ * pipeline, iterations, poll ("busy", "event"), ack_timeout, peer (GID string),
  * peer_port and perf {ops, errors, wc_status, bytes, elapsed_ns,
  * lat_min_ns, lat_median_ns, lat_p99_ns, lat_max_ns, server_version,
  * segs, mb_per_s (a number with one decimal), ops_per_s} (perf only once
@@ -44,6 +45,7 @@ enum {
 	OPT_ITERATIONS,
 	OPT_PIPELINE,
 	OPT_POLL,
+	OPT_ACK_TIMEOUT,
 	OPT_PEER,
 	OPT_PEER_PORT,
 };
@@ -53,17 +55,18 @@ static const struct ibt_test_opt perf_opts[] = {
 	{ "iterations",	0, true, OPT_ITERATIONS },
 	{ "pipeline",	0, true, OPT_PIPELINE },
 	{ "poll",	0, true, OPT_POLL },
+	{ "ack-timeout", 0, true, OPT_ACK_TIMEOUT },
 	{ "peer",	0, true, OPT_PEER },
 	{ "peer-port",	0, true, OPT_PEER_PORT },
 	{ NULL },
 };
 
 struct perf_args {
-	uint32_t op, seg_size, segs, iterations, pipeline, poll;
+	uint32_t op, seg_size, segs, iterations, pipeline, poll, ack_timeout;
 	struct test_peer_args peer;
 	unsigned int words;		/* taken so far: RR|RW, SEG_SIZE, NUM_SEGS */
 	bool has_op, has_seg_size, has_segs, has_iterations, has_pipeline,
-	     has_poll;
+	     has_poll, has_ack_timeout;
 };
 
 /* What only this test's results have (struct result.data). */
@@ -81,6 +84,8 @@ static const struct ibt_num_opt perf_nums[] = {
 	  "", "", PERF_ARG(iterations), PERF_ARG(has_iterations) },
 	{ NULL, OPT_PIPELINE, "--pipeline", 1, IBTRACE_TEST_PERF_MAX_PIPELINE,
 	  "", "", PERF_ARG(pipeline), PERF_ARG(has_pipeline) },
+	{ NULL, OPT_ACK_TIMEOUT, "--ack-timeout", 1, IBTRACE_TEST_MAX_ACK_TIMEOUT,
+	  "", "", PERF_ARG(ack_timeout), PERF_ARG(has_ack_timeout) },
 };
 
 static int perf_opt(void *args, int id, const char *arg)
@@ -148,6 +153,8 @@ static const struct ibt_req_opt perf_req[] = {
 	{ IBTRACE_A_TEST_ITERATIONS, IBT_REQ_U32, PERF_ARG(iterations),
 	  PERF_ARG(has_iterations) },
 	{ IBTRACE_A_TEST_POLL, IBT_REQ_U8, PERF_ARG(poll), PERF_ARG(has_poll) },
+	{ IBTRACE_A_TEST_ACK_TIMEOUT, IBT_REQ_U8, PERF_ARG(ack_timeout),
+	  PERF_ARG(has_ack_timeout) },
 };
 
 static int perf_request(struct nl_msg *msg, const void *args)
@@ -232,7 +239,7 @@ static bool perf_segs(const struct result *r, uint64_t *segs)
 	return true;
 }
 
-/* "RW 4096 B x 1 segment, 1000 iterations, pipeline 16, busy poll, server version 1" */
+/* "RW 4096 B x 1 segment, 1000 iterations, pipeline 16, busy poll, ACK timeout 14, server version 1" */
 static void perf_params_text(const struct result *r)
 {
 	const struct test_item *f = &perf_of(r)->fig;
@@ -241,7 +248,7 @@ static void perf_params_text(const struct result *r)
 	bool have_segs = perf_segs(r, &segs);
 
 	snprintf(b[0], sizeof(b[0]), "%" PRIu64, segs);
-	printf("%s %s B x %s segment%s, %s iterations, pipeline %s, %s poll, server version %s\n",
+	printf("%s %s B x %s segment%s, %s iterations, pipeline %s, %s poll",
 	       r->have[IBTRACE_A_TEST_PERF_OP] ?
 	       ibt_perf_op_str(test_rval(r, IBTRACE_A_TEST_PERF_OP)) : "-",
 	       ibt_num_str(r->have, r->val, IBTRACE_A_TEST_PERF_SEG_SIZE, b[1], sizeof(b[1])),
@@ -249,7 +256,10 @@ static void perf_params_text(const struct result *r)
 	       ibt_num_str(r->have, r->val, IBTRACE_A_TEST_ITERATIONS, b[2], sizeof(b[2])),
 	       ibt_num_str(r->have, r->val, IBTRACE_A_TEST_PERF_PIPELINE, b[3], sizeof(b[3])),
 	       r->have[IBTRACE_A_TEST_POLL] ?
-	       ibt_test_poll_str(test_rval(r, IBTRACE_A_TEST_POLL)) : "-",
+	       ibt_test_poll_str(test_rval(r, IBTRACE_A_TEST_POLL)) : "-");
+	if (r->have[IBTRACE_A_TEST_ACK_TIMEOUT])
+		printf(", ACK timeout %" PRIu64, test_rval(r, IBTRACE_A_TEST_ACK_TIMEOUT));
+	printf(", server version %s\n",
 	       test_item_str(f, IBTRACE_PERF_A_SERVER_VERSION, b[4], sizeof(b[4])));
 }
 
@@ -334,6 +344,9 @@ static void perf_json(struct ibt *ctx, const struct result *r)
 		{ IBTRACE_A_TEST_PERF_PIPELINE,	"pipeline" },
 		{ IBTRACE_A_TEST_ITERATIONS,	"iterations" },
 	};
+	static const struct ibt_num_key ack[] = {
+		{ IBTRACE_A_TEST_ACK_TIMEOUT,	"ack_timeout" },
+	};
 	const struct perf_data *d = perf_of(r);
 
 	if (r->have[IBTRACE_A_TEST_PERF_OP])
@@ -343,6 +356,7 @@ static void perf_json(struct ibt *ctx, const struct result *r)
 	if (r->have[IBTRACE_A_TEST_POLL])
 		ibt_out_json(ctx, "poll",
 			     json_object_new_string(ibt_test_poll_str(test_rval(r, IBTRACE_A_TEST_POLL))));
+	ibt_out_nums(ctx, ack, IBT_ARRAY_SIZE(ack), r->have, r->val);
 	test_peer_json(ctx, r, "peer");
 	if (d->measured)
 		perf_fig_json(ctx, d);
@@ -355,12 +369,13 @@ const struct ibt_test_def test_perf = {
 	.name		= "perf",
 	.synopsis	=
 "  test run perf --peer GID [--peer-port PORT] [--iterations N] [--pipeline N]\n"
-"       [--poll busy|event] RR|RW [SEG_SIZE [NUM_SEGS]] [-v] [--detach]\n",
+"       [--poll busy|event] [--ack-timeout N] RR|RW [SEG_SIZE [NUM_SEGS]] [-v]\n"
+"       [--detach]\n",
 	.usage		=
 "       ibtracectl [-j] [--pretty] [-d DEV] [-p PORT] test run perf\n"
 "                  --peer GID [--peer-port PORT] [--iterations N]\n"
-"                  [--pipeline N] [--poll busy|event] RR|RW\n"
-"                  [SEG_SIZE [NUM_SEGS]] [-v|--verbose] [--detach]\n",
+"                  [--pipeline N] [--poll busy|event] [--ack-timeout N]\n"
+"                  RR|RW [SEG_SIZE [NUM_SEGS]] [-v|--verbose] [--detach]\n",
 	.help		=
 "perf: RDMA READ (RR) or WRITE (RW) latency and bandwidth of the local port\n"
 "(-d, -p; without -d the first Active port, InfiniBand or RoCE) against the\n"
@@ -370,7 +385,9 @@ const struct ibt_test_def test_perf = {
 "operation, 1.." IBT_STR(IBTRACE_TEST_PERF_MAX_SEGS) " (default 1); together at most 4194304 bytes.\n"
 "--iterations: operations timed, 1.." IBT_STR(IBTRACE_TEST_PERF_MAX_ITERATIONS) " (default " IBT_STR(IBTRACE_TEST_PERF_DEF_ITERATIONS) "); --pipeline:\n"
 "operations in flight, 1.." IBT_STR(IBTRACE_TEST_PERF_MAX_PIPELINE) " (default " IBT_STR(IBTRACE_TEST_PERF_DEF_PIPELINE) "); --poll: busy (default) or\n"
-"event. Prints the operations, bytes, time, MB/s, op/s and the latency.\n",
+"event; --ack-timeout: the local ACK timeout of the QP, 4.096 us << N,\n"
+"1.." IBT_STR(IBTRACE_TEST_MAX_ACK_TIMEOUT) " (default " IBT_STR(IBTRACE_TEST_DEF_ACK_TIMEOUT) ", 67 ms; perftest's -u). Prints the operations,\n"
+"bytes, time, MB/s, op/s and the latency.\n",
 	.any_link_layer	= true,
 	.opts		= perf_opts,
 	.args_size	= sizeof(struct perf_args),

@@ -7,7 +7,7 @@
  *
  *   test run txn --peer GID [--peer-port N] [--iterations N]
  *        [--threads N] [--endpoints N] [--validate] [--corrupt OFFSET]
- *        [--poll busy|event] OP...
+ *        [--poll busy|event] [--ack-timeout N] OP...
  *   OP := client|server SR|RR|RW [SEG_SIZE [NUM_SEGS]] [reap]
  *
  * dapltest's words: who initiates the operation, SR (SEND, received by
@@ -27,7 +27,7 @@
  * print after the header:
  *
  *   job 25 test txn seed dapltest -T T dut rxe0/1 peer fe80::5054:ff:fe1b:2 port 7471
- *   1 thread x 2 endpoints, 1000 iterations, validate, corrupt offset 17, server version 1
+ *   1 thread x 2 endpoints, 1000 iterations, validate, corrupt offset 17, event poll, ACK timeout 14, server version 1
  *     op 0  client SR 256 B x 1 segment
  *     op 1  server RW 4096 B x 2 segments
  *     op 2  client SR 64 B x 1 segment (validation)
@@ -54,7 +54,7 @@
  *
  * JSON keys (with the framework's): peer (GID string), peer_port,
  * threads, endpoints, iterations, validate (boolean), corrupt, poll
- * ("busy", "event"), ops
+ * ("busy", "event"), ack_timeout, ops
  * [{index, who ("client", "server"), type ("SR", "RR", "RW"), seg_size,
  * segs, reap, appended (booleans)}], endpoint_results [{thread,
  * endpoint, server_version, iterations, ops, server_ops, bytes, errors,
@@ -85,6 +85,7 @@ enum {
 	OPT_VALIDATE,
 	OPT_CORRUPT,
 	OPT_POLL,
+	OPT_ACK_TIMEOUT,
 	OPT_PEER,
 	OPT_PEER_PORT,
 };
@@ -97,6 +98,7 @@ static const struct ibt_test_opt txn_opts[] = {
 	{ "validate",	0, false, OPT_VALIDATE },
 	{ "corrupt",	0, true,  OPT_CORRUPT },
 	{ "poll",	0, true,  OPT_POLL },
+	{ "ack-timeout", 0, true, OPT_ACK_TIMEOUT },
 	{ "peer",	0, true,  OPT_PEER },
 	{ "peer-port",	0, true,  OPT_PEER_PORT },
 	{ NULL },
@@ -122,10 +124,10 @@ enum txn_word {
 };
 
 struct txn_args {
-	uint32_t iterations, threads, endpoints, corrupt, poll;
+	uint32_t iterations, threads, endpoints, corrupt, poll, ack_timeout;
 	struct test_peer_args peer;
 	bool has_iterations, has_threads, has_endpoints, has_corrupt, validate,
-	     has_poll;
+	     has_poll, has_ack_timeout;
 	struct txn_op_arg ops[IBTRACE_TEST_TXN_MAX_OPS];
 	unsigned int nops;
 	enum txn_word at;
@@ -153,6 +155,8 @@ static const struct ibt_num_opt txn_nums[] = {
 	  "", "", TXN_ARG(endpoints), TXN_ARG(has_endpoints) },
 	{ NULL, OPT_CORRUPT, "--corrupt", 0, IBTRACE_TEST_TXN_MAX_BYTES - 1,
 	  "an offset ", "", TXN_ARG(corrupt), TXN_ARG(has_corrupt) },
+	{ NULL, OPT_ACK_TIMEOUT, "--ack-timeout", 1, IBTRACE_TEST_MAX_ACK_TIMEOUT,
+	  "", "", TXN_ARG(ack_timeout), TXN_ARG(has_ack_timeout) },
 };
 
 static int txn_opt(void *args, int id, const char *arg)
@@ -321,6 +325,8 @@ static const struct ibt_req_opt txn_req[] = {
 	{ IBTRACE_A_TEST_ITERATIONS, IBT_REQ_U32, TXN_ARG(iterations),
 	  TXN_ARG(has_iterations) },
 	{ IBTRACE_A_TEST_POLL, IBT_REQ_U8, TXN_ARG(poll), TXN_ARG(has_poll) },
+	{ IBTRACE_A_TEST_ACK_TIMEOUT, IBT_REQ_U8, TXN_ARG(ack_timeout),
+	  TXN_ARG(has_ack_timeout) },
 };
 
 #define TXN_OP(f)	offsetof(struct txn_op_arg, f)
@@ -575,6 +581,8 @@ static void txn_params_text(const struct result *r, const struct txn_data *d)
 		printf(", corrupt offset %" PRIu64, test_rval(r, IBTRACE_A_TEST_TXN_CORRUPT));
 	if (h[IBTRACE_A_TEST_POLL])
 		printf(", %s poll", ibt_test_poll_str(test_rval(r, IBTRACE_A_TEST_POLL)));
+	if (h[IBTRACE_A_TEST_ACK_TIMEOUT])
+		printf(", ACK timeout %" PRIu64, test_rval(r, IBTRACE_A_TEST_ACK_TIMEOUT));
 	if (txn_version(d, &v, &differ))
 		printf(", server version %" PRIu64 "\n", v);
 	else if (differ)
@@ -855,6 +863,9 @@ static void txn_json(struct ibt *ctx, const struct result *r)
 		{ IBTRACE_A_TEST_TXN_ENDPOINTS,	"endpoints" },
 		{ IBTRACE_A_TEST_ITERATIONS,	"iterations" },
 	};
+	static const struct ibt_num_key ack[] = {
+		{ IBTRACE_A_TEST_ACK_TIMEOUT,	"ack_timeout" },
+	};
 	const struct txn_data *d = txn_of(r);
 
 	test_peer_json(ctx, r, "peer");
@@ -867,6 +878,7 @@ static void txn_json(struct ibt *ctx, const struct result *r)
 	if (r->have[IBTRACE_A_TEST_POLL])
 		ibt_out_json(ctx, "poll",
 			     json_object_new_string(ibt_test_poll_str(test_rval(r, IBTRACE_A_TEST_POLL))));
+	ibt_out_nums(ctx, ack, IBT_ARRAY_SIZE(ack), r->have, r->val);
 	if (d->nops)
 		txn_ops_json(ctx, d);
 	if (d->eps.n)
@@ -885,14 +897,14 @@ const struct ibt_test_def test_txn = {
 	.synopsis	=
 "  test run txn --peer GID [--peer-port PORT] [--iterations N] [--threads N]\n"
 "       [--endpoints N] [--validate] [--corrupt OFFSET] [--poll busy|event]\n"
-"       OP... [-v] [--detach]\n"
+"       [--ack-timeout N] OP... [-v] [--detach]\n"
 "       OP := client|server SR|RR|RW [SEG_SIZE [NUM_SEGS]] [reap]\n",
 	.usage		=
 "       ibtracectl [-j] [--pretty] [-d DEV] [-p PORT] test run txn\n"
 "                  --peer GID [--peer-port PORT] [--iterations N]\n"
 "                  [--threads N] [--endpoints N] [--validate]\n"
-"                  [--corrupt OFFSET] [--poll busy|event] OP... [-v|--verbose]\n"
-"                  [--detach]\n"
+"                  [--corrupt OFFSET] [--poll busy|event] [--ack-timeout N]\n"
+"                  OP... [-v|--verbose] [--detach]\n"
 "                  OP := client|server SR|RR|RW [SEG_SIZE [NUM_SEGS]] [reap]\n",
 	.help		=
 "txn: the transaction test, as dapltest -T T: the local port (-d, -p; without\n"
@@ -910,7 +922,9 @@ const struct ibt_test_def test_txn = {
 "the server flips that byte of the first operation whose data it provides,\n"
 "once, so the check must fail. Without --validate the sequence needs an SR\n"
 "each way. --poll: event (default, as dapltest without -P) or busy, how\n"
-"this host reaps its completions. Prints the operations and, per\n"
+"this host reaps its completions. --ack-timeout: the local ACK timeout of\n"
+"this host's QPs, 4.096 us << N, 1.." IBT_STR(IBTRACE_TEST_MAX_ACK_TIMEOUT) " (default " IBT_STR(IBTRACE_TEST_DEF_ACK_TIMEOUT) ", 67 ms; perftest's -u;\n"
+"the server's QPs keep " IBT_STR(IBTRACE_TEST_DEF_ACK_TIMEOUT) "). Prints the operations and, per\n"
 "endpoint, the iterations, operations, errors, bytes, time, MB/s and\n"
 "mismatches.\n",
 	.any_link_layer	= true,

@@ -183,7 +183,7 @@ int ibtrace_nl_trace_doit(struct sk_buff *skb, struct genl_info *info);
 
 /* test_nl.c */
 extern const struct nla_policy
-	ibtrace_test_run_policy[IBTRACE_A_TEST_TXN_CORRUPT + 1];
+	ibtrace_test_run_policy[IBTRACE_A_TEST_ACK_TIMEOUT + 1];
 extern const struct nla_policy ibtrace_test_job_policy[IBTRACE_A_TEST_JOB + 1];
 int ibtrace_nl_test_run_doit(struct sk_buff *skb, struct genl_info *info);
 int ibtrace_nl_test_cancel_doit(struct sk_buff *skb, struct genl_info *info);

@@ -18,12 +18,13 @@
 	"an RC-capable port and a peer running the ibtrace server"
 
 /*
- * Local ACK timeout of the QPs of the data tests (perf, txn: struct
- * ibtrace_peer's @ack_timeout) and of the server's: 4.096 us << 14 =
- * 67 ms, perftest's default. The CM's own for RoCE is 19 (2.1 s): one
- * packet lost between two hosts stalled an RDMA test for two seconds.
+ * Local ACK timeout of the server's QPs, and of the data tests' (perf,
+ * txn: struct ibtrace_peer's @ack_timeout) unless the request gives one:
+ * 4.096 us << 14 = 67 ms, perftest's default. The CM's own for RoCE is
+ * 19 (2.1 s): one packet lost between two hosts stalled an RDMA test for
+ * two seconds.
  */
-#define IBTRACE_PEER_ACK_TIMEOUT	14
+#define IBTRACE_PEER_ACK_TIMEOUT	IBTRACE_TEST_DEF_ACK_TIMEOUT
 
 /* Bytes of the server's acceptance (REP private data) kept. */
 #define IBTRACE_PEER_REP_MAX	32

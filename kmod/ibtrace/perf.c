@@ -344,7 +344,7 @@ static int perf_connect(struct perf_ctx *c)
 	c->reg_cqe.done = perf_reg_done;
 	c->peer.job = c->job;
 	c->peer.qp_ready = perf_qp_ready;
-	c->peer.ack_timeout = IBTRACE_PEER_ACK_TIMEOUT;
+	c->peer.ack_timeout = a->ack_timeout;
 	return ibtrace_peer_connect(&c->peer, c->ep.pd, &init, &param, &c->qp);
 }
 
@@ -686,7 +686,8 @@ static int ibtrace_perf_fill(struct sk_buff *skb,
 	    nla_put_u32(skb, IBTRACE_A_TEST_PERF_SEGS, a->perf_segs) ||
 	    nla_put_u32(skb, IBTRACE_A_TEST_PERF_PIPELINE, a->perf_pipeline) ||
 	    nla_put_u32(skb, IBTRACE_A_TEST_ITERATIONS, a->iterations) ||
-	    nla_put_u8(skb, IBTRACE_A_TEST_POLL, a->poll))
+	    nla_put_u8(skb, IBTRACE_A_TEST_POLL, a->poll) ||
+	    nla_put_u8(skb, IBTRACE_A_TEST_ACK_TIMEOUT, a->ack_timeout))
 		return -EMSGSIZE;
 	if (what == IBTRACE_TEST_FILL_SUMMARY)
 		return 0;

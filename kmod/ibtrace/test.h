@@ -148,6 +148,8 @@ struct ibtrace_test_txn_op {
  * @txn_ops: its sequence (without validation's appends)
  * @txn_corrupt: its negative control: 1 + the offset of the byte the server
  *	flips, 0 = none
+ * @ack_timeout: the perf and transaction tests: local ACK timeout of the
+ *	client's QPs (4.096 us << N)
  */
 struct ibtrace_test_args {
 	struct ibtrace_smp_route route;
@@ -180,6 +182,7 @@ struct ibtrace_test_args {
 	u8 txn_n_ops;
 	struct ibtrace_test_txn_op txn_ops[IBTRACE_TEST_TXN_MAX_OPS];
 	u32 txn_corrupt;
+	u8 ack_timeout;
 };
 
 /**

@@ -55,7 +55,7 @@ ibtrace_test_txn_op_policy[IBTRACE_TXN_OP_A_REAP + 1] = {
 };
 
 const struct nla_policy
-ibtrace_test_run_policy[IBTRACE_A_TEST_TXN_CORRUPT + 1] = {
+ibtrace_test_run_policy[IBTRACE_A_TEST_ACK_TIMEOUT + 1] = {
 	IBTRACE_NL_PORT_POLICY,
 	[IBTRACE_A_TEST_NAME] = { .type = NLA_NUL_STRING,
 				  .len = IBTRACE_TEST_NAME_MAX - 1 },
@@ -111,6 +111,8 @@ ibtrace_test_run_policy[IBTRACE_A_TEST_TXN_CORRUPT + 1] = {
 	[IBTRACE_A_TEST_TXN_OP] = NLA_POLICY_NESTED(ibtrace_test_txn_op_policy),
 	[IBTRACE_A_TEST_TXN_CORRUPT] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_test_txn_offset_range),
+	[IBTRACE_A_TEST_ACK_TIMEOUT] =
+		NLA_POLICY_RANGE(NLA_U8, 1, IBTRACE_TEST_MAX_ACK_TIMEOUT),
 };
 
 const struct nla_policy ibtrace_test_job_policy[IBTRACE_A_TEST_JOB + 1] = {
@@ -225,6 +227,9 @@ static int ibtrace_test_parse(struct nlattr **attrs, struct ibtrace_port *port,
 			      IBTRACE_A_TEST_RETRIES, &args->timeout_ms,
 			      &args->retries);
 	ibtrace_test_parse_limit(attrs, args);
+	args->ack_timeout = IBTRACE_TEST_DEF_ACK_TIMEOUT;
+	if (attrs[IBTRACE_A_TEST_ACK_TIMEOUT])
+		args->ack_timeout = nla_get_u8(attrs[IBTRACE_A_TEST_ACK_TIMEOUT]);
 	return ibtrace_test_parse_rnr(attrs, extack, args);
 }
 

@@ -201,7 +201,7 @@ static int txn_connect(struct txn_conn *c)
 	txn_side_qp_attr(&c->side, &init);
 	c->peer.job = job;
 	c->peer.qp_ready = txn_qp_ready;
-	c->peer.ack_timeout = IBTRACE_PEER_ACK_TIMEOUT;
+	c->peer.ack_timeout = job->args.ack_timeout;
 	return ibtrace_peer_connect(&c->peer, c->side.vo.pd, &init, &param,
 				    &c->side.qp);
 }
@@ -810,6 +810,7 @@ static int ibtrace_txn_fill(struct sk_buff *skb,
 	    nla_put_u32(skb, IBTRACE_A_TEST_TXN_ENDPOINTS, a->txn_endpoints) ||
 	    nla_put_u32(skb, IBTRACE_A_TEST_ITERATIONS, a->iterations) ||
 	    nla_put_u8(skb, IBTRACE_A_TEST_POLL, a->poll) ||
+	    nla_put_u8(skb, IBTRACE_A_TEST_ACK_TIMEOUT, a->ack_timeout) ||
 	    (a->txn_validate &&
 	     nla_put_flag(skb, IBTRACE_A_TEST_TXN_VALIDATE)) ||
 	    (a->txn_corrupt &&

@@ -230,6 +230,19 @@
 #define IBTRACE_TEST_TXN_MAX_ENDPOINTS	16
 
 /**
+ * define IBTRACE_TEST_DEF_ACK_TIMEOUT - local ACK timeout of the perf and
+ *	transaction tests' QPs (%IBTRACE_A_TEST_ACK_TIMEOUT absent) and of
+ *	the server's: 4.096 us << 14 = 67 ms, perftest's default
+ */
+#define IBTRACE_TEST_DEF_ACK_TIMEOUT	14
+
+/**
+ * define IBTRACE_TEST_MAX_ACK_TIMEOUT - largest %IBTRACE_A_TEST_ACK_TIMEOUT
+ *	(4.096 us << 31, about 2.4 hours; 0, no timeout, is refused)
+ */
+#define IBTRACE_TEST_MAX_ACK_TIMEOUT	31
+
+/**
  * define IBTRACE_TEST_TXN_MAX_OPS - most operations in the sequence, the
  *	three validation appends (%IBTRACE_A_TEST_TXN_VALIDATE) included
  */
@@ -648,6 +661,10 @@ enum ibtrace_cmd {
  *	must fail naming that operation and offset
  * @IBTRACE_A_TEST_TXN_EP: nest, &enum ibtrace_txn_ep_attr, the figures of
  *	one endpoint of one thread (repeated)
+ * @IBTRACE_A_TEST_ACK_TIMEOUT: u8, the perf and transaction tests: local
+ *	ACK timeout of the client's QPs, 4.096 us << N (perftest's -u;
+ *	1..%IBTRACE_TEST_MAX_ACK_TIMEOUT, default
+ *	%IBTRACE_TEST_DEF_ACK_TIMEOUT); the server's QPs keep the default
  * @__IBTRACE_A_MAX: number of attributes + 1
  * @IBTRACE_A_MAX: highest attribute number
  */
@@ -767,6 +784,7 @@ enum ibtrace_attr {
 	IBTRACE_A_TEST_TXN_OP,
 	IBTRACE_A_TEST_TXN_CORRUPT,
 	IBTRACE_A_TEST_TXN_EP,
+	IBTRACE_A_TEST_ACK_TIMEOUT,
 
 	__IBTRACE_A_MAX,
 	IBTRACE_A_MAX = __IBTRACE_A_MAX - 1
