@@ -15,7 +15,7 @@ ibt_modprobe_ibtrace && ibt_rxe_add rxe0 || exit 1
 touch "$VMRUN_SHARED/peer-ready"
 perf_runs | while read -r tool size iters depth; do
 	# One client each; a client that never comes is given up on.
-	timeout 600 "$tool" -d rxe0 -x 0 -F -s "$size" -n "$iters" \
+	timeout 600 "$tool" -d rxe0 -x 0 -F -u "$PERF_ACK" -s "$size" -n "$iters" \
 		${depth:+-t "$depth"} >/dev/null 2>&1
 done
 exec sleep infinity

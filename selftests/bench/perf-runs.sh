@@ -7,6 +7,9 @@
 PERF_SIZES=${IBTRACE_BENCH_SIZES:-64 1024 4096 65536 1048576}
 PERF_ITERS=${IBTRACE_BENCH_COUNT:-200}
 PERF_DEPTH=16
+# Local ACK timeout of both tools' QPs (ours --ack-timeout, perftest -u):
+# 4.096 us << N, 14 (67 ms) the default of both.
+PERF_ACK=${IBTRACE_BENCH_ACK_TIMEOUT:-14}
 
 # iterations SIZE: fewer of the large ones (TCG moves a few MB/s).
 perf_iters() { if (($1 >= 1048576)); then echo $((PERF_ITERS / 20 + 5)); else echo "$PERF_ITERS"; fi; }

@@ -11,7 +11,10 @@
 # ping-pong (one WRITE each way, no ACK awaited), ours a WRITE's post to
 # its completion (the WRITE and its ACK), so the same work gives ours
 # about twice perftest's; ib_read_lat's, like ours, is one READ's post
-# to completion. Run by `make bench` as
+# to completion. IBTRACE_BENCH_ACK_TIMEOUT sets both tools' local ACK
+# timeout (default 14, perftest's: rxe 6.1 resends about once per
+# timeout on a busy QP, counted in completer_retry_err). Run by
+# `make bench` as
 #   vm-run --vms 2 --peer-cmd selftests/bench/perf-peer.sh -- selftests/bench/perf.sh
 
 IBTRACE_ROOT=${IBTRACE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -30,7 +33,7 @@ perftest()
 	local tool=$1 size=$2 iters=$3 depth=$4 i out
 
 	for ((i = 0; i < 60; i++)); do
-		out=$(timeout 300 "$tool" -d rxe0 -x 0 -F -s "$size" -n "$iters" \
+		out=$(timeout 300 "$tool" -d rxe0 -x 0 -F -u "$PERF_ACK" -s "$size" -n "$iters" \
 			${depth:+-t "$depth"} "$peer4" 2>&1) && break
 		[ $? = 124 ] && { echo "# $tool -s $size: no result in 300 s" >&2; break; }
 		sleep 0.5
@@ -42,7 +45,7 @@ perftest()
 ours()
 {
 	"$IBTRACECTL" -j -d rxe0 test run perf --peer "$peer" --iterations "$3" \
-		--pipeline "$4" "$1" "$2" |
+		--pipeline "$4" --ack-timeout "$PERF_ACK" "$1" "$2" |
 		jq -r '.perf | "\(.lat_median_ns // 0) \(if .elapsed_ns > 0 then .bytes * 1000000000 / .elapsed_ns / 1048576 else 0 end)"'
 }
 
@@ -53,7 +56,7 @@ div() { awk -v a="${1:-0}" -v b="${2:-0}" 'BEGIN { print (b + 0 > 0 ? a / b : 0)
 # Warm up the connection set-up paths.
 ours RW 64 10 1 >/dev/null
 
-printf '\n%s\n' "RDMA over rxe between two TCG VMs (iterations: $PERF_ITERS, 1 MiB: $(perf_iters 1048576))"
+printf '\n%s\n' "RDMA over rxe between two TCG VMs (iterations: $PERF_ITERS, 1 MiB: $(perf_iters 1048576); ACK timeout $PERF_ACK, both tools)"
 # Where an operation becomes several packets (between two VMs a WRITE of
 # more than one MTU has been seen waiting for a retransmission: rdma
 # statistic's completer_retry_err, printed at the end).
