@@ -44,7 +44,7 @@
 
 #define IBT_NL_RCVBUF	(1 << 20)	/* room for a burst of ping probes */
 #define IBT_NL_MSGBUF	32768		/* read buffer: the largest dump datagram */
-#define IBT_NL_LOST_MS	200		/* quiet socket after ENOBUFS: reply lost */
+#define IBT_NL_LOST_MS	200		/* quiet socket after an overrun: reply lost */
 #define IBT_NL_SNDSLACK	4096		/* send buffer beyond the request */
 
 /*
@@ -853,6 +853,16 @@ static int wait_readable(struct ibt *ctx, int timeout_ms, bool *timed_out)
 }
 
 /*
+ * The kernel dropped messages (ENOBUFS, NLMSG_OVERRUN): count it, and
+ * remember for good that replies may now vanish unsaid (see xfer()).
+ */
+static void note_overrun(struct ibt *ctx)
+{
+	ctx->nl_lost++;
+	ctx->nl_overrun = true;
+}
+
+/*
  * Read one datagram from the kernel into a malloc()ed buffer.
  * Returns its length, or -errno (-ENOBUFS: the kernel dropped messages).
  */
@@ -996,8 +1006,7 @@ static int xfer(struct ibt *ctx, struct nl_msg *msg, ibt_nl_cb cb, void *arg)
 		if (n == -EAGAIN || n == -EINTR)
 			continue;
 		if (n == -ENOBUFS) {
-			ctx->nl_lost++;
-			ctx->nl_overrun = true;
+			note_overrun(ctx);
 			continue;
 		}
 		if (n < 0)
@@ -1025,8 +1034,7 @@ static int xfer(struct ibt *ctx, struct nl_msg *msg, ibt_nl_cb cb, void *arg)
 			} else if (nlh->nlmsg_type == req->nlmsg_type && cb) {
 				ret = cb(ctx, nlh, arg);
 			} else if (nlh->nlmsg_type == NLMSG_OVERRUN) {
-				ctx->nl_lost++;
-				ctx->nl_overrun = true;
+				note_overrun(ctx);
 			}
 			if (ret || final)
 				break;
@@ -1394,8 +1402,7 @@ int ibt_nl_wait_notify(struct ibt *ctx, int timeout_ms)
 	if (n == -EAGAIN || n == -EINTR)
 		return 0;
 	if (n == -ENOBUFS) {
-		ctx->nl_lost++;
-		ctx->nl_overrun = true;
+		note_overrun(ctx);
 		return 0;
 	}
 	if (n < 0)
