@@ -58,11 +58,17 @@ vmrun_boot_watchdog()
 }
 host_check "vm-run boots a hung VM again, 3 tries, then exits 125" vmrun_boot_watchdog
 
+# The drop-in test's kernel tree and test programs, built here where the
+# compiler is not emulated (ibtrace_kselftest.sh runs them in the VM).
+host_check "kselftest tree for the drop-in test built" \
+	selftests/ibtrace_kselftest.sh --build "$root/.build/ksft"
+
 ksft=$root/.ksrc/tools/testing/selftests
 echo "# booting two VMs for the kselftests (console logs kept on failure)"
 selftests/vm-run --vms 2 --peer-cmd selftests/peer.sh --mem 4096 --timeout 4500 \
 	--log "$work/console.log" -- \
-	make -s -C selftests run_tests KSFT_DIR="$ksft" | tee "$work/ktap.out"
+	make -s -C selftests run_tests KSFT_DIR="$ksft" \
+	IBTRACE_KSFT_PREBUILT="$root/.build/ksft" | tee "$work/ktap.out"
 vm_rc=${PIPESTATUS[0]}
 
 # Where the VM run's time went: each suite's seconds, from its begin

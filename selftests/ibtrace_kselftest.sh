@@ -10,11 +10,52 @@
 # builds the test programs there and runs a subset of the tests (the module
 # itself is built out of tree; IBTRACE_ROOT points at it). Each test must
 # report the same KTAP results as when run directly from this directory.
+#
+# "ibtrace_kselftest.sh --build DIR" only makes that tree in DIR/linux and
+# builds the test programs with the tree's own make; make check does so on
+# the host, where the compiler is not emulated, and passes the VM the tree
+# as IBTRACE_KSFT_PREBUILT=DIR (kernel CI also builds its kselftests apart
+# from the machine that runs them). A prebuilt tree whose copy of this
+# directory differs from it is not used: the tree is made again here.
 
 source "$(dirname "$0")/lib.sh"
 
 KTREE_SRC=${IBTRACE_KTREE:-$IBT_ROOT/.ksrc}
 SUBSET=${IBTRACE_KSFT_SUBSET:-"ibtrace_load.sh ibtrace_sim_basic.sh"}
+PREBUILT=${IBTRACE_KSFT_PREBUILT:-}
+KSFT_REL=tools/testing/selftests/drivers/infiniband/ibtrace
+# What is copied from this directory into the tree (patterns, expanded there).
+KSFT_FILES='Makefile config settings *.sh *.c *.h *.py topo vm vm-run bench'
+
+# ksft_make_tree TREE: the kernel tree with this directory dropped in
+ksft_make_tree()
+{
+	mkdir -p "$1" && cp -a "$KTREE_SRC/." "$1/" &&
+		mkdir -p "$1/$KSFT_REL" &&
+		(cd "$IBT_DIR" && cp -a $KSFT_FILES "$1/$KSFT_REL/" 2>/dev/null)
+}
+
+# ksft_same_sources TREE: its copy of this directory is this directory's
+ksft_same_sources()
+{
+	local f
+
+	[ -d "$1/$KSFT_REL" ] || return 1
+	(cd "$IBT_DIR" && for f in $KSFT_FILES; do
+		diff -rq "$f" "$1/$KSFT_REL/$f" > /dev/null || exit 1
+	done)
+}
+
+if [ "${1:-}" = --build ]; then
+	[ -n "${2:-}" ] || { echo "usage: $0 --build DIR" >&2; exit 2; }
+	rm -rf "$2/linux"
+	ksft_make_tree "$2/linux" &&
+		env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u KSFT_DIR -u OUTPUT \
+		make -s -C "$2/linux/tools/testing/selftests" \
+		TARGETS=drivers/infiniband/ibtrace IBTRACE_ROOT="$IBT_ROOT"
+	exit
+fi
+
 ibt_tmpdir
 
 ibt_require_root
@@ -29,11 +70,15 @@ case $IBT_DIR in
 esac
 
 tree=$TMP/linux
-mkdir -p "$tree" && cp -a "$KTREE_SRC/." "$tree/"
-dst=$tree/tools/testing/selftests/drivers/infiniband/ibtrace
-mkdir -p "$dst"
-(cd "$IBT_DIR" && cp -a Makefile config settings ./*.sh ./*.c ./*.h ./*.py topo \
-	vm vm-run bench "$dst"/ 2>/dev/null)
+dst=$tree/$KSFT_REL
+if [ -n "$PREBUILT" ] && ksft_same_sources "$PREBUILT/linux"; then
+	echo "# the tree and its test programs were built in $PREBUILT"
+	cp -a "$PREBUILT/linux" "$tree"
+else
+	[ -z "$PREBUILT" ] ||
+		echo "# $PREBUILT/linux is not of these selftests: the tree is made here"
+	ksft_make_tree "$tree"
+fi
 ibt_check "selftests copied into the kernel tree" test -e "$dst/Makefile"
 
 # kselftest runs every test with its own output prefixed "# ". Run as one
