@@ -52,6 +52,15 @@ ours()
 # div A B: A / B, or 0 when B is not positive or either is missing (awk:
 # jq may print 1.5e-05, which bc cannot read).
 div() { awk -v a="${1:-0}" -v b="${2:-0}" 'BEGIN { print (b + 0 > 0 ? a / b : 0) }'; }
+# fig VALUE: VALUE to one decimal, "-" unless a positive finite number
+# (perftest prints "inf" when its clock saw no time pass); ratio A B:
+# A/B to two decimals, "-" unless both are such numbers.
+fig() { awk -v v="$1" 'BEGIN { if (v ~ /^[0-9]+(\.[0-9]*)?$/ && v + 0 > 0) printf "%.1f", v; else printf "-" }'; }
+ratio() {
+	awk -v a="$1" -v b="$2" 'BEGIN { n = "^[0-9]+(\\.[0-9]*)?$"
+		if (a ~ n && b ~ n && a + 0 > 0 && b + 0 > 0) printf "%.2f", a / b
+		else printf "-" }'
+}
 
 # Warm up the connection set-up paths.
 ours RW 64 10 1 >/dev/null
@@ -81,9 +90,9 @@ perf_runs | while read -r tool size iters depth; do
 		read -r _ bw < <(ours "$op" "$size" "$iters" "$PERF_DEPTH")
 		# #bytes #iterations BW_peak BW_average MsgRate
 		bw_pt=$(awk '{ print $4 }' <<< "$line")
-		printf '%-4s %8s | %12.1f %12.1f %6.2f | %10.1f %10.1f %6.2f\n' "$op" "$size" \
-			"$lat_ours" "$lat_pt" "$(div "$lat_ours" "$lat_pt")" \
-			"${bw:-0}" "${bw_pt:-0}" "$(div "$bw" "$bw_pt")"
+		printf '%-4s %8s | %12s %12s %6s | %10s %10s %6s\n' "$op" "$size" \
+			"$(fig "$lat_ours")" "$(fig "$lat_pt")" "$(ratio "$lat_ours" "$lat_pt")" \
+			"$(fig "$bw")" "$(fig "$bw_pt")" "$(ratio "$bw" "$bw_pt")"
 		;;
 	esac
 done
