@@ -357,13 +357,27 @@ static int ibtsim_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags how)
 	return ret;
 }
 
-/* Completion events are delivered from a work item, never from the poster. */
+/*
+ * A completion event. The fabric's worker calls it itself, as a device's
+ * interrupt handler does, with none of the sim's locks held; the
+ * consumer's own calls (a flush in modify_qp) go through notify_work, so
+ * that a handler is never called from inside the verb that caused it.
+ * Bottom halves are off around the handler: one that schedules a softirq
+ * (IB_POLL_SOFTIRQ's irq_poll, a NAPI poll) has it run at once on
+ * local_bh_enable(), not at the next interrupt.
+ */
+static void ibtsim_cq_event(struct ibtsim_cq *cq)
+{
+	if (!cq->ibcq.comp_handler)
+		return;
+	local_bh_disable();
+	cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
+	local_bh_enable();
+}
+
 static void ibtsim_cq_work(struct work_struct *work)
 {
-	struct ibtsim_cq *cq = container_of(work, struct ibtsim_cq, notify_work);
-
-	if (cq->ibcq.comp_handler)
-		cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
+	ibtsim_cq_event(container_of(work, struct ibtsim_cq, notify_work));
 }
 
 /*
@@ -446,8 +460,13 @@ static bool ibtsim_cq_room(struct ibtsim_cq *cq)
 	return true;
 }
 
-static void ibtsim_cq_push(struct ibtsim_cq *cq, const struct ib_wc *wc,
-			   bool solicited)
+/*
+ * Add a completion. Return: true when the consumer is owed a completion
+ * event: the caller then calls ibtsim_cq_event() once it holds no lock,
+ * or queues notify_work.
+ */
+static bool __must_check ibtsim_cq_push(struct ibtsim_cq *cq,
+					const struct ib_wc *wc, bool solicited)
 {
 	unsigned long flags;
 	bool event = false;
@@ -466,10 +485,9 @@ static void ibtsim_cq_push(struct ibtsim_cq *cq, const struct ib_wc *wc,
 		event = true;
 	}
 	spin_unlock_irqrestore(&cq->lock, flags);
-	if (event)
-		queue_work(ibtsim_cq_wq(cq), &cq->notify_work);
 	if (grow)
 		queue_work(ibtsim_cq_wq(cq), &cq->grow_work);
+	return event;
 }
 
 /* qp */
@@ -580,6 +598,7 @@ err_free_rq:
 /* Complete every posted receive with a flush error; caller holds qp->lock. */
 static void __ibtsim_qp_flush_rq(struct ibtsim_qp *qp)
 {
+	struct ibtsim_cq *cq = to_ibtsim_cq(qp->ibqp.recv_cq);
 	struct ib_wc wc = {
 		.status = IB_WC_WR_FLUSH_ERR,
 		.opcode = IB_WC_RECV,
@@ -590,7 +609,8 @@ static void __ibtsim_qp_flush_rq(struct ibtsim_qp *qp)
 		wc.wr_id = ibtsim_rq_wqe(qp, qp->rq_head)->wr_id;
 		qp->rq_head = (qp->rq_head + 1) % qp->rq_size;
 		qp->rq_count--;
-		ibtsim_cq_push(to_ibtsim_cq(qp->ibqp.recv_cq), &wc, false);
+		if (ibtsim_cq_push(cq, &wc, false))
+			queue_work(ibtsim_cq_wq(cq), &cq->notify_work);
 	}
 }
 
@@ -733,10 +753,12 @@ static void ibtsim_scatter(const struct ibtsim_rwqe *wqe, u32 off,
 void ibtsim_qp_recv(struct ibtsim_qp *qp, const struct ibtsim_pkt *pkt,
 		    const struct ib_wc *hdr)
 {
+	struct ibtsim_cq *cq = to_ibtsim_cq(qp->ibqp.recv_cq);
 	struct ibtsim_port *port = qp->port;
 	struct ibtsim_rwqe *wqe;
 	unsigned long flags;
 	struct ib_wc wc;
+	bool event;
 	u64 room = 0;	/* four 32-bit lengths: no wrap in 64 bits */
 	u32 i;
 
@@ -772,8 +794,10 @@ void ibtsim_qp_recv(struct ibtsim_qp *qp, const struct ibtsim_pkt *pkt,
 			wc.ex.imm_data = pkt->imm;
 		}
 	}
-	ibtsim_cq_push(to_ibtsim_cq(qp->ibqp.recv_cq), &wc, false);
+	event = ibtsim_cq_push(cq, &wc, false);
 	spin_unlock_irqrestore(&qp->lock, flags);
+	if (event)
+		ibtsim_cq_event(cq);
 	atomic64_inc(&port->rx_pkts);
 	atomic64_inc(&port->node->fabric->stats.delivered);
 }
@@ -787,6 +811,7 @@ void ibtsim_qp_recv(struct ibtsim_qp *qp, const struct ibtsim_pkt *pkt,
  */
 void ibtsim_qp_send_done(struct ibtsim_qp *qp, struct ibtsim_pkt *pkt)
 {
+	struct ibtsim_cq *cq = to_ibtsim_cq(qp->ibqp.send_cq);
 	struct ib_wc wc = {
 		.wr_id = pkt->wr_id,
 		.status = IB_WC_SUCCESS,
@@ -794,8 +819,8 @@ void ibtsim_qp_send_done(struct ibtsim_qp *qp, struct ibtsim_pkt *pkt)
 		.qp = &qp->ibqp,
 	};
 
-	if (pkt->signaled)
-		ibtsim_cq_push(to_ibtsim_cq(qp->ibqp.send_cq), &wc, false);
+	if (pkt->signaled && ibtsim_cq_push(cq, &wc, false))
+		ibtsim_cq_event(cq);
 	atomic_dec(&qp->sq_inflight);
 	ibtsim_qp_put(qp);
 }

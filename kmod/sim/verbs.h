@@ -72,7 +72,9 @@ struct ibtsim_ah {
  * @count: completions in the ring
  * @notify: armed: 0, IB_CQ_SOLICITED or IB_CQ_NEXT_COMP
  * @overflow: a completion was lost because the ring was full
- * @notify_work: calls the completion handler
+ * @notify_work: calls the completion handler for completions the
+ *	consumer's own verbs caused (flushes); the fabric's worker calls it
+ *	directly
  * @grow_work: doubles @ring, where allocating may sleep, once it is more
  *	than half full
  */
