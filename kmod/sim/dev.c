@@ -44,6 +44,11 @@
 #include "verbs.h"
 #include "loc.h"
 
+static uint ibtsim_cq_moderation_us;
+module_param_named(cq_moderation_us, ibtsim_cq_moderation_us, uint, 0644);
+MODULE_PARM_DESC(cq_moderation_us,
+		 "Completion event moderation: a CQ's event comes this many microseconds after the completion that owes it and covers the completions in between (default 0: at once; at most 1000000)");
+
 /* device */
 
 static int ibtsim_query_device(struct ib_device *ibdev,
@@ -306,7 +311,7 @@ static int ibtsim_create_cq(struct ib_cq *ibcq,
 	if (!cq->ring)
 		return -ENOMEM;
 	spin_lock_init(&cq->lock);
-	INIT_WORK(&cq->notify_work, ibtsim_cq_work);
+	INIT_DELAYED_WORK(&cq->notify_work, ibtsim_cq_work);
 	INIT_WORK(&cq->grow_work, ibtsim_cq_grow_work);
 	cq->size = attr->cqe;
 	ibcq->cqe = attr->cqe;
@@ -318,7 +323,7 @@ static int ibtsim_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 	struct ibtsim_cq *cq = to_ibtsim_cq(ibcq);
 
 	/* No QP uses the CQ any more: nothing queues the works again. */
-	cancel_work_sync(&cq->notify_work);
+	cancel_delayed_work_sync(&cq->notify_work);
 	cancel_work_sync(&cq->grow_work);
 	kfree(cq->ring);
 	return 0;
@@ -377,7 +382,25 @@ static void ibtsim_cq_event(struct ibtsim_cq *cq)
 
 static void ibtsim_cq_work(struct work_struct *work)
 {
-	ibtsim_cq_event(container_of(work, struct ibtsim_cq, notify_work));
+	ibtsim_cq_event(container_of(to_delayed_work(work), struct ibtsim_cq,
+				     notify_work));
+}
+
+/*
+ * The fabric's worker owes @cq an event and holds no lock: the event now,
+ * or under moderation once the period has passed (an event already
+ * pending covers this completion too, as a moderated interrupt does).
+ */
+static void ibtsim_cq_notify(struct ibtsim_cq *cq)
+{
+	u32 us = min_t(u32, READ_ONCE(ibtsim_cq_moderation_us),
+		       IBTSIM_CQ_MODERATION_MAX_US);
+
+	if (us)
+		queue_delayed_work(ibtsim_cq_wq(cq), &cq->notify_work,
+				   usecs_to_jiffies(us));
+	else
+		ibtsim_cq_event(cq);
 }
 
 /*
@@ -462,7 +485,7 @@ static bool ibtsim_cq_room(struct ibtsim_cq *cq)
 
 /*
  * Add a completion. Return: true when the consumer is owed a completion
- * event: the caller then calls ibtsim_cq_event() once it holds no lock,
+ * event: the caller then calls ibtsim_cq_notify() once it holds no lock,
  * or queues notify_work.
  */
 static bool __must_check ibtsim_cq_push(struct ibtsim_cq *cq,
@@ -610,7 +633,7 @@ static void __ibtsim_qp_flush_rq(struct ibtsim_qp *qp)
 		qp->rq_head = (qp->rq_head + 1) % qp->rq_size;
 		qp->rq_count--;
 		if (ibtsim_cq_push(cq, &wc, false))
-			queue_work(ibtsim_cq_wq(cq), &cq->notify_work);
+			queue_delayed_work(ibtsim_cq_wq(cq), &cq->notify_work, 0);
 	}
 }
 
@@ -797,7 +820,7 @@ void ibtsim_qp_recv(struct ibtsim_qp *qp, const struct ibtsim_pkt *pkt,
 	event = ibtsim_cq_push(cq, &wc, false);
 	spin_unlock_irqrestore(&qp->lock, flags);
 	if (event)
-		ibtsim_cq_event(cq);
+		ibtsim_cq_notify(cq);
 	atomic64_inc(&port->rx_pkts);
 	atomic64_inc(&port->node->fabric->stats.delivered);
 }
@@ -820,7 +843,7 @@ void ibtsim_qp_send_done(struct ibtsim_qp *qp, struct ibtsim_pkt *pkt)
 	};
 
 	if (pkt->signaled && ibtsim_cq_push(cq, &wc, false))
-		ibtsim_cq_event(cq);
+		ibtsim_cq_notify(cq);
 	atomic_dec(&qp->sq_inflight);
 	ibtsim_qp_put(qp);
 }

@@ -27,6 +27,7 @@
 #define IBTSIM_MAX_SGE		4
 #define IBTSIM_MAX_CQE		65535
 #define IBTSIM_CQ_FIRST		16	/* CQ ring entries at creation */
+#define IBTSIM_CQ_MODERATION_MAX_US	1000000	/* cq_moderation_us's bound */
 #define IBTSIM_MAX_CQ		4096
 #define IBTSIM_MAX_PD		4096
 #define IBTSIM_MAX_AH		65536
@@ -73,8 +74,9 @@ struct ibtsim_ah {
  * @notify: armed: 0, IB_CQ_SOLICITED or IB_CQ_NEXT_COMP
  * @overflow: a completion was lost because the ring was full
  * @notify_work: calls the completion handler for completions the
- *	consumer's own verbs caused (flushes); the fabric's worker calls it
- *	directly
+ *	consumer's own verbs caused (flushes) and, under event moderation
+ *	(cq_moderation_us), for the fabric's; otherwise the fabric's worker
+ *	calls it directly
  * @grow_work: doubles @ring, where allocating may sleep, once it is more
  *	than half full
  */
@@ -88,7 +90,7 @@ struct ibtsim_cq {
 	u32 count;
 	u8 notify;
 	bool overflow;
-	struct work_struct notify_work;
+	struct delayed_work notify_work;
 	struct work_struct grow_work;
 };
 
