@@ -41,7 +41,10 @@
  *	prints every answer ("a I CLASS CMD ..."), =2 and the bytes of each
  *	accepted request ("h ..."). To bisect a seed's run,
  *	IBTRACE_FUZZ_ONLY=LETTERS sends only the requests of commands 0=a,
- *	1=b, ... of the same stream.
+ *	1=b, ... of the same stream. IBTRACE_FUZZ_NO_ATTR=T[,T...] (at most
+ *	MAX_NO_ATTR types): a request carrying a top-level attribute of one
+ *	of these types is drawn again before it is sent (a flag that lets a
+ *	request change the fabric under the campaign, say).
  *
  *	Both print what broke an expectation, the first MAX_SHOWN of them:
  *	  v lengths|random I: WHAT (I: the request's number)
@@ -507,6 +510,8 @@ struct outcome {
 	struct answer a;
 };
 
+#define MAX_NO_ATTR	8	/* top-level types a campaign may leave out */
+
 static struct {
 	int fd;
 	uint32_t portid, seq;
@@ -525,6 +530,8 @@ static struct {
 	int verbose;		/* IBTRACE_FUZZ_VERBOSE: every answer */
 	long valid_sent, valid_accepted;
 	long acc_cmd[256];	/* accepted, by command */
+	int no_attr[MAX_NO_ATTR];	/* IBTRACE_FUZZ_NO_ATTR */
+	int nno_attr;
 } fz;
 
 static uint64_t rnd64(void)
@@ -1025,12 +1032,14 @@ static int put_random_nest(struct buf *b, int type, int p, int depth)
 /* A value for a fixed-size @pa: in its range, small, or anything. */
 static void random_value(const struct pattr *pa, void *v, int len)
 {
-	uint64_t x;
+	uint64_t x, span;
 
 	switch (fz.valid ? rnd(2) : rnd(3)) {
 	case 0:
-		x = pa->max > pa->min ? pa->min + rnd64() % (pa->max - pa->min + 1) :
-		    rnd(4);
+		/* a u64's whole range has no span that fits in 64 bits */
+		span = pa->max - pa->min + 1;
+		x = pa->max <= pa->min ? rnd(4) :
+		    span ? pa->min + rnd64() % span : rnd64();
 		break;
 	case 1:
 		x = rnd(4);
@@ -1190,6 +1199,25 @@ static void random_request(struct buf *b)
 	}
 }
 
+/* Does the request carry a top-level attribute of IBTRACE_FUZZ_NO_ATTR? */
+static int has_no_attr(const unsigned char *req, size_t len)
+{
+	size_t off = NLMSG_HDRLEN + GENL_HDRLEN;
+	int k;
+
+	while (off + NLA_HDRLEN <= len) {
+		const struct nlattr *a = (const void *)(req + off);
+
+		if (a->nla_len < NLA_HDRLEN || a->nla_len > len - off)
+			break;
+		for (k = 0; k < fz.nno_attr; k++)
+			if ((a->nla_type & NLA_TYPE_MASK) == fz.no_attr[k])
+				return 1;
+		off += NLA_ALIGN(a->nla_len);
+	}
+	return 0;
+}
+
 static void fuzz_random(long iters)
 {
 	static unsigned char space[REQ_BUF];
@@ -1202,8 +1230,14 @@ static void fuzz_random(long iters)
 	for (i = 0; i < iters; i++) {
 		struct buf b = { space, 0, sizeof(space) };
 		struct outcome o;
+		int tries;
 
 		random_request(&b);
+		/* a request with a type left out is drawn again (bounded) */
+		for (tries = 0; tries < 64 && has_no_attr(space, b.len); tries++) {
+			b.len = 0;
+			random_request(&b);
+		}
 		if (only && (b.len < NLMSG_HDRLEN + GENL_HDRLEN ||
 			     !strchr(only, 'a' + space[NLMSG_HDRLEN] % 26)))
 			continue;	/* bisecting a seed's run */
@@ -1264,6 +1298,23 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* IBTRACE_FUZZ_NO_ATTR=T[,T...]: the types into fz.no_attr. */
+static void no_attr_parse(const char *v)
+{
+	char *end;
+	long t;
+
+	while (v && *v) {
+		errno = 0;
+		t = strtol(v, &end, 10);
+		if (errno || end == v || t <= 0 || t > 0x3fff ||
+		    fz.nno_attr == MAX_NO_ATTR || (*end && *end != ','))
+			fail(EXIT_USAGE, "IBTRACE_FUZZ_NO_ATTR: bad list at \"%s\"", v);
+		fz.no_attr[fz.nno_attr++] = t;
+		v = *end ? end + 1 : end;
+	}
 }
 
 static long env_long(const char *name, long def)
@@ -1332,6 +1383,7 @@ int main(int argc, char **argv)
 
 	fz.root = geteuid() == 0;
 	fz.verbose = env_long("IBTRACE_FUZZ_VERBOSE", 0);
+	no_attr_parse(getenv("IBTRACE_FUZZ_NO_ATTR"));
 	fz.version = version;
 	fz.resv_start_op = families[f].resv_start_op;
 	fz.hdr_max = max - SWEEP_EXTRA;
