@@ -234,7 +234,8 @@ IBT_NAMES(ibt_probe_status_str, "unknown",
 	[IBTRACE_PROBE_OK]			= "ok",
 	[IBTRACE_PROBE_TIMEOUT]			= "timeout",
 	[IBTRACE_PROBE_REMOTE_ERROR]		= "remote_error",
-	[IBTRACE_PROBE_SEND_ERROR]		= "send_error")
+	[IBTRACE_PROBE_SEND_ERROR]		= "send_error",
+	[IBTRACE_PROBE_SENT]			= "sent")
 
 /* An ibtrace_sim node type: "ca", "switch" or "unknown". */
 IBT_NAMES(ibt_sim_node_type_str, "unknown",

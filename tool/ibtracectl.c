@@ -42,6 +42,9 @@ static void usage(FILE *f)
 "                     -p PORT (default: the first Active port)\n"
 "  trace monitor [-c N]\n"
 "                     the hops of every trace, as they are found\n"
+"  mad send --class CLASS [--method M] [--attr ATTR] (--dr P,.. | --dlid LID)\n"
+"                     send any MAD from -d DEV, -p PORT (default 1) and show\n"
+"                     its answer decoded (\"mad help\" for every field)\n"
 "  test list | test show [JOB] [-v] | test cancel JOB\n", f);
 	ibt_test_synopsis(f);	/* test run NAME ..., from each test */
 	fputs(
@@ -112,6 +115,7 @@ static const struct ibt_object objects[] = {
 	{ "job",	NULL,		ibt_job_cmds,		ibt_job_help },
 	{ "sim",	NULL,		ibt_sim_cmds,		ibt_sim_help },
 	{ "server",	NULL,		ibt_server_cmds,	NULL },
+	{ "mad",	NULL,		ibt_mad_cmds,		NULL },
 	{ "help",	help,		NULL,			NULL },
 	{ NULL,		NULL,		NULL,			NULL },
 };

@@ -367,7 +367,9 @@ extern volatile sig_atomic_t ibt_signal;
 void ibt_signals_hold(bool catch);
 
 /* parse.c - pure, unit-tested by tests/unit.c */
+int ibt_parse_u64(const char *s, uint64_t *out);
 int ibt_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out);
+int ibt_parse_hex(const char *s, uint8_t *buf, size_t max, size_t *n);
 int ibt_parse_lid(const char *s, uint32_t *lid);
 int ibt_parse_gid(const char *s, uint8_t gid[16]);
 int ibt_parse_sroute(const char *s, uint8_t *ports, size_t max, size_t *n);
@@ -423,6 +425,117 @@ const char *ibt_limit_end_str(unsigned int end);
 const char *ibt_perf_op_str(unsigned int op);
 const char *ibt_txn_who_str(unsigned int who);
 const char *ibt_txn_type_str(unsigned int type);
+
+/*
+ * mad_decode.c - MAD layouts the tool decodes: the header of a MAD, the
+ * fields of the attributes it knows, the names of classes, methods and
+ * attributes and their parsing. Pure but for its printing (through out.c,
+ * JSON keys listed in mad_decode.c); unit-tested by tests/unit.c.
+ */
+#define IBT_MAD_SIZE		256
+
+/**
+ * ibt_mad_print_hdr() - print the common header of a MAD
+ * @ctx: the output
+ * @mad: the MAD, as on the wire
+ * @len: its length in bytes (IBT_MAD_SIZE; what is missing is not printed)
+ *
+ * The common header, and the SMP's M_Key and directed-route fields (and
+ * paths), the OUI of a vendor range 2 class (0x30..0x4f), the RMPP and SA
+ * headers; in JSON, in an object "mad". Text lines end with a newline.
+ */
+void ibt_mad_print_hdr(struct ibt *ctx, const uint8_t *mad, size_t len);
+
+/**
+ * ibt_mad_print_attr() - print the fields of the attribute a MAD holds
+ * @ctx: the output
+ * @mad: the MAD, as on the wire
+ * @len: its length in bytes (IBT_MAD_SIZE, more for a reassembled SA
+ *	table response)
+ *
+ * The attribute's fields, in JSON in an object "attr", for the attributes
+ * known, whatever the method (a known one) says of the data.
+ *
+ * Return: true when decoded; false, nothing printed, when the class,
+ * attribute or method is not known or the MAD too short to hold it (the
+ * caller then hex dumps it).
+ */
+bool ibt_mad_print_attr(struct ibt *ctx, const uint8_t *mad, size_t len);
+
+/**
+ * ibt_mad_print_hex() - print bytes as a hex dump
+ * @ctx: the output
+ * @key: JSON key of the dump (text: not printed)
+ * @buf: the bytes
+ * @len: how many
+ *
+ * Text: 16 bytes a line after their offset ("  0010  00 01 ..."); JSON:
+ * one string of lowercase hex digits under @key.
+ */
+void ibt_mad_print_hex(struct ibt *ctx, const char *key, const uint8_t *buf,
+		       size_t len);
+
+/**
+ * ibt_mad_attr_name() - name of an attribute of a class
+ * @mgmt_class: the management class
+ * @attr_id: the attribute ID
+ *
+ * Return: "NodeInfo", "PathRecord", ... or NULL when not known.
+ */
+const char *ibt_mad_attr_name(uint8_t mgmt_class, uint16_t attr_id);
+
+/**
+ * ibt_mad_class_name() - name of a management class
+ * @mgmt_class: the class
+ *
+ * Return: "SubnDirectedRoute", "SubnLidRouted", "SubnAdm", "PerfMgt",
+ * "ibtrace (vendor 0x30)", "Vendor" (range 1), "VendorOUI" (range 2), ...
+ * or NULL when not known.
+ */
+const char *ibt_mad_class_name(uint8_t mgmt_class);
+
+/**
+ * ibt_mad_method_name() - name of a method
+ * @method: the method, its response bit included
+ *
+ * Return: "Get", "Set", "GetResp", "Trap", "Report", "GetTable",
+ * "GetTableResp", "TrapRepress", "ReportResp", ... or NULL.
+ */
+const char *ibt_mad_method_name(uint8_t method);
+
+/**
+ * ibt_mad_parse_attr() - attribute ID from a name or a number
+ * @mgmt_class: the class the attribute is of (SA PathRecord is 0x35 in
+ *	class 0x03, PortCounters 0x12 in class 0x04)
+ * @s: a name of ibt_mad_attr_name() ("NodeInfo"; case and underscores do
+ *	not count) or a number 0..0xffff ("0x11", "17")
+ * @attr_id: where the ID goes (left as it was on error)
+ *
+ * Return: 0, or -1 when @s is neither.
+ */
+int ibt_mad_parse_attr(uint8_t mgmt_class, const char *s, uint16_t *attr_id);
+
+/**
+ * ibt_mad_parse_class() - management class from a name or a number
+ * @s: "smp-dr" or "dr", "smp-lid" or "lid", "sa", "pma" or "perf",
+ *	"ibtrace" or "vendor" (0x30), "cm", a name of ibt_mad_class_name()
+ *	that is not a vendor range's (case does not count), or a number
+ *	0..0xff
+ * @mgmt_class: where the class goes (left as it was on error)
+ *
+ * Return: 0, or -1 when @s is neither.
+ */
+int ibt_mad_parse_class(const char *s, uint8_t *mgmt_class);
+
+/**
+ * ibt_mad_parse_method() - method from a name or a number
+ * @s: a name of ibt_mad_method_name() ("get", "gettable", "getresp"; case
+ *	does not count) or a number 0..0xff
+ * @method: where the method goes (left as it was on error)
+ *
+ * Return: 0, or -1 when @s is neither.
+ */
+int ibt_mad_parse_method(const char *s, uint8_t *method);
 
 /* nl.c */
 /* an unsigned attribute's value, whatever its (policy-checked) size */
@@ -590,6 +703,7 @@ extern const char ibt_agent_help[];
 extern const struct ibt_cmd ibt_job_cmds[];
 extern const char ibt_job_help[];
 int ibt_ping(struct ibt *ctx);
+void ibt_probe_fields(struct ibt *ctx, struct nlattr **tb);	/* ping.c */
 int ibt_trace(struct ibt *ctx);
 int ibt_trace_monitor(struct ibt *ctx);	/* trace_monitor.c */
 extern const struct ibt_cmd ibt_test_cmds[];
@@ -600,5 +714,6 @@ int ibt_test_run_as(struct ibt *ctx, const char *obj, const char *cmd,
 extern const struct ibt_cmd ibt_sim_cmds[];
 extern const char ibt_sim_help[];
 extern const struct ibt_cmd ibt_server_cmds[];
+extern const struct ibt_cmd ibt_mad_cmds[];		/* mad.c */
 
 #endif /* IBTRACECTL_H */

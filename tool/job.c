@@ -292,7 +292,7 @@ static int job_follow(struct ibt *ctx, struct ibt_job_follow *f)
  * and ", ended early: MESSAGE (ERRNO TEXT)" when it did.
  *
  * JSON: an array of objects (one object for "show ID"). Keys, each only
- * when known: id, kind ("test", "ping", "trace"), state ("running",
+ * when known: id, kind ("test", "ping", "trace", "mad"), state ("running",
  * "finished"), dev, port, elapsed_ns, errno (number), error (its text),
  * message; a ping's sent, received, errors; a trace's trace_id, hops,
  * result; a test's name, verdict.
@@ -307,20 +307,22 @@ static const char *job_kind_str(unsigned int kind)
 		return "ping";
 	case IBTRACE_JOB_TRACE:
 		return "trace";
+	case IBTRACE_JOB_MAD:
+		return "mad";
 	default:
 		return "unknown";
 	}
 }
 
-/* The summary of a ping job. */
-static int job_show_ping(struct ibt *ctx, struct nlattr **tb)
+/* The summary of a ping or MAD send job, in attribute @type. */
+static int job_show_ping(struct ibt *ctx, struct nlattr **tb, int type)
 {
 	struct nlattr *st[IBTRACE_SUMMARY_A_MAX + 1];
 	int ret;
 
-	if (!tb[IBTRACE_A_PING_SUMMARY])
+	if (!tb[type])
 		return 0;
-	ret = ibt_nl_parse_nest(ctx, tb[IBTRACE_A_PING_SUMMARY], st);
+	ret = ibt_nl_parse_nest(ctx, tb[type], st);
 	if (ret)
 		return ret;
 	if (st[IBTRACE_SUMMARY_A_SENT])
@@ -372,7 +374,10 @@ static int job_show_cb(struct ibt *ctx, struct nlmsghdr *nlh,
 	}
 	switch (kind) {
 	case IBTRACE_JOB_PING:
-		ret = job_show_ping(ctx, tb);
+		ret = job_show_ping(ctx, tb, IBTRACE_A_PING_SUMMARY);
+		break;
+	case IBTRACE_JOB_MAD:
+		ret = job_show_ping(ctx, tb, IBTRACE_A_MAD_SUMMARY);
 		break;
 	case IBTRACE_JOB_TRACE:
 		if (tb[IBTRACE_A_TRACE_ID])

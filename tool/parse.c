@@ -17,10 +17,10 @@
 #include "ibtracectl.h"
 
 /*
- * Unsigned number, decimal or "0x" hexadecimal (never octal: "010" is
- * ten), without sign, blanks or trailing characters, within [min, max].
+ * Unsigned 64-bit number, decimal or "0x" hexadecimal (never octal: "010"
+ * is ten), without sign, blanks or trailing characters.
  */
-int ibt_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out)
+int ibt_parse_u64(const char *s, uint64_t *out)
 {
 	unsigned int base = 10;
 	uint64_t v = 0;
@@ -44,13 +44,65 @@ int ibt_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out)
 			d = *s - 'A' + 10;
 		else
 			return -1;
-		v = v * base + d;
-		if (v > UINT32_MAX)
+		if (v > (UINT64_MAX - d) / base)
 			return -1;
+		v = v * base + d;
 	}
-	if (v < min || v > max)
+	*out = v;
+	return 0;
+}
+
+/* As ibt_parse_u64(), within [min, max]. */
+int ibt_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out)
+{
+	uint64_t v;
+
+	if (ibt_parse_u64(s, &v) || v < min || v > max)
 		return -1;
 	*out = v;
+	return 0;
+}
+
+/* The value of hex digit @c, or -1. */
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * Bytes written as hex digits, two a byte ("0011aabb"), optionally after
+ * "0x" and with spaces or colons between bytes ("00:11 aa"); at most @max
+ * of them into @buf, their number in *@n.
+ */
+int ibt_parse_hex(const char *s, uint8_t *buf, size_t max, size_t *n)
+{
+	size_t cnt = 0;
+
+	if (!s)
+		return -1;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	while (*s) {
+		int hi, lo;
+
+		if (*s == ' ' || *s == ':') {
+			s++;
+			continue;
+		}
+		hi = hex_digit(s[0]);
+		lo = hi < 0 ? -1 : hex_digit(s[1]);
+		if (lo < 0 || cnt == max)
+			return -1;
+		buf[cnt++] = hi << 4 | lo;
+		s += 2;
+	}
+	*n = cnt;
 	return 0;
 }
 

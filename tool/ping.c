@@ -208,6 +208,69 @@ static int rtt_add(struct ping *p, uint64_t rtt)
 	return 0;
 }
 
+/**
+ * ibt_probe_fields() - print what every probe's result has
+ * @ctx: the output
+ * @tb: the probe's attributes (&enum ibtrace_probe_attr)
+ *
+ * A ping's probe and a MAD send's answer: seq, status, round trip (text
+ * only when answered), MAD status (text only when not 0), attempts (text
+ * only when more than one), source LID and GID (JSON only).
+ */
+void ibt_probe_fields(struct ibt *ctx, struct nlattr **tb)
+{
+	unsigned int status = ~0u;
+	char buf[96];
+
+	if (tb[IBTRACE_PROBE_A_STATUS])
+		status = nla_get_u8(tb[IBTRACE_PROBE_A_STATUS]);
+	if (tb[IBTRACE_PROBE_A_SEQ]) {
+		uint32_t seq = nla_get_u32(tb[IBTRACE_PROBE_A_SEQ]);
+
+		ibt_out_field(ctx, "seq", json_object_new_uint64(seq), " seq=%u", seq);
+	}
+	if (tb[IBTRACE_PROBE_A_STATUS])
+		ibt_out_json(ctx, "status",
+			     json_object_new_string(ibt_probe_status_str(status)));
+	if (status == IBTRACE_PROBE_TIMEOUT)
+		ibt_out_text(ctx, " timeout");
+	else if (status == IBTRACE_PROBE_SEND_ERROR)
+		ibt_out_text(ctx, " send error");
+	if (tb[IBTRACE_PROBE_A_RTT_NS]) {
+		uint64_t rtt = nla_get_u64(tb[IBTRACE_PROBE_A_RTT_NS]);
+
+		if (status == IBTRACE_PROBE_OK || status == IBTRACE_PROBE_REMOTE_ERROR)
+			ibt_out_text(ctx, " time %s ms",
+				     ibt_ns_str(rtt, 1000000, buf, sizeof(buf)));
+		ibt_out_json(ctx, "rtt_ns", json_object_new_uint64(rtt));
+	}
+	if (tb[IBTRACE_PROBE_A_MAD_STATUS]) {
+		uint16_t mad = nla_get_u16(tb[IBTRACE_PROBE_A_MAD_STATUS]);
+
+		ibt_mad_status_str(mad, buf, sizeof(buf));
+		ibt_out_json(ctx, "mad_status", json_object_new_uint64(mad));
+		ibt_out_json(ctx, "mad_status_text", json_object_new_string(buf));
+		if (mad)
+			ibt_out_text(ctx, " status 0x%04x (%s)", mad, buf);
+	}
+	if (tb[IBTRACE_PROBE_A_ATTEMPTS]) {
+		uint32_t n = nla_get_u32(tb[IBTRACE_PROBE_A_ATTEMPTS]);
+
+		ibt_out_json(ctx, "attempts", json_object_new_uint64(n));
+		if (n > 1)
+			ibt_out_text(ctx, " attempts %u", n);
+	}
+	if (tb[IBTRACE_PROBE_A_SLID])
+		ibt_out_json(ctx, "slid",
+			     json_object_new_uint64(nla_get_u32(tb[IBTRACE_PROBE_A_SLID])));
+	if (tb[IBTRACE_PROBE_A_SGID]) {
+		char s[INET6_ADDRSTRLEN] = "";
+
+		inet_ntop(AF_INET6, nla_data(tb[IBTRACE_PROBE_A_SGID]), s, sizeof(s));
+		ibt_out_json(ctx, "sgid", json_object_new_string(s));
+	}
+}
+
 /* One IBTRACE_CMD_PING_PROBE: count it, print it. */
 static int ping_probe(struct ibt *ctx, void *arg, struct nlattr *nest)
 {
@@ -222,7 +285,6 @@ static int ping_probe(struct ibt *ctx, void *arg, struct nlattr *nest)
 	struct nlattr *tb[IBTRACE_PROBE_A_MAX + 1];
 	unsigned int status = ~0u;
 	uint16_t mad = 0;
-	char buf[96];
 	int ret;
 
 	ret = ibt_nl_parse_nest(ctx, nest, tb);
@@ -259,51 +321,10 @@ static int ping_probe(struct ibt *ctx, void *arg, struct nlattr *nest)
 	ibt_out_text(ctx, " %s (%s/%u):", p->target, ctx->dev, p->port);
 
 	ibt_out_obj_begin(ctx, NULL);
-	if (tb[IBTRACE_PROBE_A_SEQ]) {
-		uint32_t seq = nla_get_u32(tb[IBTRACE_PROBE_A_SEQ]);
-
-		ibt_out_field(ctx, "seq", json_object_new_uint64(seq), " seq=%u", seq);
-	}
-	if (tb[IBTRACE_PROBE_A_STATUS])
-		ibt_out_json(ctx, "status",
-			     json_object_new_string(ibt_probe_status_str(status)));
-	if (status == IBTRACE_PROBE_TIMEOUT)
-		ibt_out_text(ctx, " timeout");
-	else if (status == IBTRACE_PROBE_SEND_ERROR)
-		ibt_out_text(ctx, " send error");
-	if (tb[IBTRACE_PROBE_A_RTT_NS]) {
-		uint64_t rtt = nla_get_u64(tb[IBTRACE_PROBE_A_RTT_NS]);
-
-		if (status == IBTRACE_PROBE_OK || status == IBTRACE_PROBE_REMOTE_ERROR) {
-			ret = rtt_add(p, rtt);
-			ibt_out_text(ctx, " time %s ms",
-				     ibt_ns_str(rtt, 1000000, buf, sizeof(buf)));
-		}
-		ibt_out_json(ctx, "rtt_ns", json_object_new_uint64(rtt));
-	}
-	if (tb[IBTRACE_PROBE_A_MAD_STATUS]) {
-		ibt_mad_status_str(mad, buf, sizeof(buf));
-		ibt_out_json(ctx, "mad_status", json_object_new_uint64(mad));
-		ibt_out_json(ctx, "mad_status_text", json_object_new_string(buf));
-		if (mad)
-			ibt_out_text(ctx, " status 0x%04x (%s)", mad, buf);
-	}
-	if (tb[IBTRACE_PROBE_A_ATTEMPTS]) {
-		uint32_t n = nla_get_u32(tb[IBTRACE_PROBE_A_ATTEMPTS]);
-
-		ibt_out_json(ctx, "attempts", json_object_new_uint64(n));
-		if (n > 1)
-			ibt_out_text(ctx, " attempts %u", n);
-	}
-	if (tb[IBTRACE_PROBE_A_SLID])
-		ibt_out_json(ctx, "slid",
-			     json_object_new_uint64(nla_get_u32(tb[IBTRACE_PROBE_A_SLID])));
-	if (tb[IBTRACE_PROBE_A_SGID]) {
-		char s[INET6_ADDRSTRLEN] = "";
-
-		inet_ntop(AF_INET6, nla_data(tb[IBTRACE_PROBE_A_SGID]), s, sizeof(s));
-		ibt_out_json(ctx, "sgid", json_object_new_string(s));
-	}
+	ibt_probe_fields(ctx, tb);
+	if (tb[IBTRACE_PROBE_A_RTT_NS] &&
+	    (status == IBTRACE_PROBE_OK || status == IBTRACE_PROBE_REMOTE_ERROR))
+		ret = rtt_add(p, nla_get_u64(tb[IBTRACE_PROBE_A_RTT_NS]));
 	if (tb[IBTRACE_PROBE_A_ACTUAL_PORT])
 		ibt_out_u64(ctx, "actual_port",
 			    nla_get_u8(tb[IBTRACE_PROBE_A_ACTUAL_PORT]));

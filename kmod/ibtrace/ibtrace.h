@@ -136,6 +136,10 @@ void ibtrace_agent_unregister(struct ibtrace_port *port);
  * @stop: the caller's job's cancel flag, or NULL: once it is set (and the
  *	device's wait queue woken) the exchange is taken back and ends with
  *	-ECANCELED
+ * @pkey_index: P_Key index the request is sent with
+ * @fixed_tid: the TID's low 32 bits are @tid_lo, not a new number per
+ *	attempt
+ * @tid_lo: see @fixed_tid
  * @resp: the answer (valid when the call returns 0)
  * @resp_smp: the same answer seen as an SMP
  * @rtt_ns: round trip of the answered attempt
@@ -154,6 +158,9 @@ struct ibtrace_mad_req {
 	u32 timeout_ms;
 	u32 retries;
 	const bool *stop;
+	u16 pkey_index;
+	bool fixed_tid;
+	u32 tid_lo;
 
 	union {
 		struct ib_vendor_mad resp;
@@ -296,6 +303,110 @@ int ibtrace_ping_run(struct ibtrace_port *port,
 		     ibtrace_ping_report_t report, void *ctx,
 		     struct ibtrace_ping_summary *summary,
 		     struct netlink_ext_ack *extack);
+/**
+ * struct ibtrace_probe_loop - a request sent again and again (a ping, a
+ *	MAD send): ibtrace_probe_loop()
+ * @agent: the agent it goes through (the class 0x30 one, or QP 0's)
+ * @count: how many times
+ * @interval_ms: gap between two sends
+ * @build: writes the request's MAD before each send, from @arg
+ * @arg: for @build
+ * @report: called after every send; a non-zero return stops the loop
+ * @ctx: for @report
+ */
+struct ibtrace_probe_loop {
+	struct ib_mad_agent *agent;
+	u32 count;
+	u32 interval_ms;
+	void (*build)(struct ibtrace_mad_req *req, const void *arg);
+	const void *arg;
+	ibtrace_ping_report_t report;
+	void *ctx;
+};
+
+int ibtrace_probe_loop(struct ibtrace_port *port, struct ibtrace_mad_req *req,
+		       const struct ibtrace_probe_loop *loop,
+		       struct ibtrace_ping_probe *probe,
+		       struct ibtrace_ping_summary *summary);
+
+/* mad_send.c */
+
+/**
+ * struct ibtrace_mad_send_params - a MAD to compose, where to send it, how
+ *	often (the uAPI's %IBTRACE_A_MAD_* attributes, host order)
+ * @mgmt_class: management class
+ * @class_version: class version
+ * @base_version: base version
+ * @method: method
+ * @attr_id: attribute ID
+ * @attr_mod: attribute modifier
+ * @status: the status field as sent
+ * @has_tid: @tid is given
+ * @tid: low 32 bits of the TID
+ * @mkey: an SMP's M_Key
+ * @oui: a vendor range 2 class's OUI
+ * @comp_mask: an SA MAD's ComponentMask
+ * @data_len: bytes of @data, written at the class's data offset
+ * @data: attribute data
+ * @dr_hops: a directed-route SMP's hop count
+ * @dr_path: its initial path, entries 1..@dr_hops
+ * @dr_slid: DrSLID
+ * @dr_dlid: DrDLID
+ * @hop_ptr: hop pointer
+ * @dlid: destination LID, 0 for none (SMPs: the permissive LID)
+ * @has_dgid: @dgid is given: a GRH is sent
+ * @dgid: destination GID
+ * @sl: service level
+ * @pkey_index: P_Key index of the send
+ * @qpn: destination QP of a GMP
+ * @count: MADs to send
+ * @interval_ms: gap between sends
+ * @timeout_ms: wait per attempt, 0 to send without waiting
+ * @retries: attempts after a timeout
+ * @stop: the job's cancel flag
+ */
+struct ibtrace_mad_send_params {
+	u8 mgmt_class;
+	u8 class_version;
+	u8 base_version;
+	u8 method;
+	u16 attr_id;
+	u32 attr_mod;
+	u16 status;
+	bool has_tid;
+	u32 tid;
+	u64 mkey;
+	u32 oui;
+	u64 comp_mask;
+	u32 data_len;
+	u8 data[IBTRACE_MAD_MAX_DATA];
+	u8 dr_hops;
+	u8 dr_path[IBTRACE_MAD_MAX_DR_HOPS];
+	u16 dr_slid;
+	u16 dr_dlid;
+	u8 hop_ptr;
+	u32 dlid;
+	bool has_dgid;
+	union ib_gid dgid;
+	u8 sl;
+	u16 pkey_index;
+	u32 qpn;
+	u32 count;
+	u32 interval_ms;
+	u32 timeout_ms;
+	u32 retries;
+	const bool *stop;
+};
+
+bool ibtrace_mad_class_is_smp(u8 mgmt_class);
+unsigned int ibtrace_mad_data_offset(u8 mgmt_class);
+bool ibtrace_mad_method_reads(u8 method);
+u16 ibtrace_mad_resp_status(const struct ibtrace_mad_req *req);
+int ibtrace_mad_send_run(struct ibtrace_port *port,
+			 const struct ibtrace_mad_send_params *params,
+			 ibtrace_ping_report_t report, void *ctx,
+			 struct ibtrace_ping_summary *summary,
+			 struct netlink_ext_ack *extack);
 
 /**
  * struct ibtrace_path - where an InfiniBand destination is

@@ -31,7 +31,7 @@ module_param(max_jobs_per_user, uint, 0644);
 MODULE_PARM_DESC(max_jobs_per_user,
 		 "Jobs one user may run at once (default 128)");
 
-#define IBTRACE_JOB_KINDS	(IBTRACE_JOB_TRACE + 1)
+#define IBTRACE_JOB_KINDS	(IBTRACE_JOB_MAD + 1)
 
 static struct workqueue_struct *ibtrace_job_wq;
 
@@ -394,6 +394,10 @@ static int ibtrace_job_admit(const struct ibtrace_job *job, kuid_t uid,
 		case IBTRACE_JOB_TRACE:
 			NL_SET_ERR_MSG(extack,
 				       "busy: too many traces are running; try again later");
+			break;
+		case IBTRACE_JOB_MAD:
+			NL_SET_ERR_MSG(extack,
+				       "busy: too many MAD sends are running; try again later");
 			break;
 		default:
 			NL_SET_ERR_MSG(extack,

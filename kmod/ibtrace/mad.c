@@ -115,14 +115,15 @@ int ibtrace_mad_call_post(struct ibtrace_port *port,
 	u64 tid;
 	int err;
 
-	send_buf = ib_create_send_mad(agent, req->remote_qpn, 0, 0,
+	send_buf = ib_create_send_mad(agent, req->remote_qpn, req->pkey_index, 0,
 				      call->hdr_len, call->data_len,
 				      GFP_KERNEL, IB_MGMT_BASE_VERSION);
 	if (IS_ERR(send_buf))
 		return PTR_ERR(send_buf);
 
 	tid = ((u64)agent->hi_tid << 32) |
-	      (u32)atomic_inc_return(&port->tid_seq);
+	      (req->fixed_tid ? req->tid_lo :
+	       (u32)atomic_inc_return(&port->tid_seq));
 	req->mad.mad_hdr.tid = cpu_to_be64(tid);
 	memcpy(send_buf->mad, &req->mad, sizeof(req->mad));
 	send_buf->ah = req->ah;
@@ -151,8 +152,9 @@ int ibtrace_mad_call_post(struct ibtrace_port *port,
  * Frees the attempt's send buffer. On an answer, @call->req->rtt_ns is
  * its round trip.
  *
- * Return: 0 (answered, whatever the MAD status), -ETIMEDOUT, -ENODEV
- * (flushed: the device is going away) or -EIO.
+ * Return: 0 (answered, whatever the MAD status), -ETIMEDOUT, -ENODATA
+ * (sent, and no answer was awaited: a timeout of 0), -ENODEV (flushed:
+ * the device is going away) or -EIO.
  */
 int ibtrace_mad_call_finish(struct ibtrace_mad_call *call)
 {
@@ -163,6 +165,8 @@ int ibtrace_mad_call_finish(struct ibtrace_mad_call *call)
 		err = 0;
 	} else if (call->wc_status == IB_WC_RESP_TIMEOUT_ERR) {
 		err = -ETIMEDOUT;
+	} else if (call->wc_status == IB_WC_SUCCESS && !call->req->timeout_ms) {
+		err = -ENODATA;
 	} else if (call->wc_status == IB_WC_WR_FLUSH_ERR) {
 		err = -ENODEV;
 	} else {

@@ -62,6 +62,12 @@ static const struct genl_ops ibtrace_genl_ops[] = {
 		IBTRACE_NL_POLICY(ibtrace_ping_policy),
 	},
 	{
+		.cmd = IBTRACE_CMD_MAD_SEND,
+		.flags = GENL_ADMIN_PERM,
+		.doit = ibtrace_nl_mad_send_doit,
+		IBTRACE_NL_POLICY(ibtrace_mad_send_policy),
+	},
+	{
 		.cmd = IBTRACE_CMD_TRACE,
 		.flags = GENL_ADMIN_PERM,
 		.doit = ibtrace_nl_trace_doit,
@@ -134,6 +140,9 @@ static const struct genl_multicast_group ibtrace_genl_mcgrps[] = {
 	/* probes of every ping: who pings whom, for admins only */
 	[IBTRACE_NL_MCGRP_PING] = { .name = IBTRACE_MCGRP_PING,
 				    .flags = GENL_MCAST_CAP_NET_ADMIN },
+	/* MADs sent and their answers: the fabric's contents, admins only */
+	[IBTRACE_NL_MCGRP_MAD] = { .name = IBTRACE_MCGRP_MAD,
+				   .flags = GENL_MCAST_CAP_NET_ADMIN },
 };
 
 struct genl_family ibtrace_genl_family __ro_after_init = {

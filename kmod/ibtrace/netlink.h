@@ -23,6 +23,7 @@ enum ibtrace_nl_mcgrp {
 	IBTRACE_NL_MCGRP_TEST,
 	IBTRACE_NL_MCGRP_TRACE,
 	IBTRACE_NL_MCGRP_PING,
+	IBTRACE_NL_MCGRP_MAD,
 };
 
 /*
@@ -175,6 +176,13 @@ int ibtrace_nl_agent_get_dumpit(struct sk_buff *skb,
 /* ping_nl.c */
 extern const struct nla_policy ibtrace_ping_policy[IBTRACE_A_JOB_DETACH + 1];
 int ibtrace_nl_ping_doit(struct sk_buff *skb, struct genl_info *info);
+int ibtrace_nl_put_summary(struct sk_buff *skb, int type,
+			   const struct ibtrace_ping_summary *s);
+
+/* mad_send_nl.c */
+extern const struct nla_policy
+	ibtrace_mad_send_policy[IBTRACE_A_MAD_ALLOW_SET + 1];
+int ibtrace_nl_mad_send_doit(struct sk_buff *skb, struct genl_info *info);
 
 /* trace_nl.c */
 extern const struct nla_policy

@@ -26,8 +26,8 @@ static u64 ibtrace_percentile(const u64 *sorted, u32 n, u32 pct)
 	return sorted[rank ? rank - 1 : 0];
 }
 
-static void ibtrace_ping_stats(u64 *rtt, u32 n,
-			       struct ibtrace_ping_summary *s)
+/* The RTT figures of @n answered probes (@rtt, sorted here) into @s. */
+static void ibtrace_rtt_stats(u64 *rtt, u32 n, struct ibtrace_ping_summary *s)
 {
 	u64 sum = 0;
 	u32 i;
@@ -44,9 +44,10 @@ static void ibtrace_ping_stats(u64 *rtt, u32 n,
 	s->rtt_median_ns = ibtrace_percentile(rtt, n, 50);
 }
 
-static void ibtrace_ping_build(struct ibtrace_mad_req *req,
-			       const struct ibtrace_ping_params *params)
+/* A ping's probe: ClassPortInfo, or SourceRoute with the route. */
+static void ibtrace_ping_build(struct ibtrace_mad_req *req, const void *arg)
 {
+	const struct ibtrace_ping_params *params = arg;
 	u8 *sr = req->mad.data;
 
 	if (!params->sroute_len) {
@@ -60,9 +61,8 @@ static void ibtrace_ping_build(struct ibtrace_mad_req *req,
 	memcpy(&sr[IBTRACE_SROUTE_VECTOR], params->sroute, params->sroute_len);
 }
 
-/* Sleep @ms unless the ping is stopped or the device dies. */
-static int ibtrace_ping_pause(struct ibtrace_dev *dev, u32 ms,
-			      const bool *stop)
+/* Sleep @ms unless the job is stopped or the device dies. */
+static int ibtrace_pause(struct ibtrace_dev *dev, u32 ms, const bool *stop)
 {
 	long left = 0;
 
@@ -76,6 +76,81 @@ static int ibtrace_ping_pause(struct ibtrace_dev *dev, u32 ms,
 	if (ibtrace_dev_dead(dev))
 		return -ENODEV;
 	return ibtrace_stopped(stop) ? -ECANCELED : 0;
+}
+
+/* What became of one probe: its status, counted in @summary. */
+static enum ibtrace_probe_status
+ibtrace_probe_outcome(const struct ibtrace_mad_req *req, int err,
+		      struct ibtrace_ping_summary *summary, u64 *rtt)
+{
+	summary->sent++;
+	switch (err) {
+	case 0:
+		rtt[summary->received++] = req->rtt_ns;
+		if (!ibtrace_mad_resp_status(req))
+			return IBTRACE_PROBE_OK;
+		summary->errors++;
+		return IBTRACE_PROBE_REMOTE_ERROR;
+	case -ENODATA:
+		return IBTRACE_PROBE_SENT;
+	case -ETIMEDOUT:
+		return IBTRACE_PROBE_TIMEOUT;
+	default:
+		return IBTRACE_PROBE_SEND_ERROR;
+	}
+}
+
+/**
+ * ibtrace_probe_loop() - send a request @loop->count times, one at a time
+ * @port: the local port
+ * @req: the request: ah, remote QP, timing and stop set by the caller;
+ *	its MAD is built anew by @loop->build before each send
+ * @loop: the agent, the count and pacing, the build and report callbacks
+ * @probe: given to @loop->report after each send (req and seq set here)
+ * @summary: statistics, filled also when the loop stops early
+ *
+ * The loop of a ping and of a MAD send. Sleeps. A probe that is not
+ * answered (after its retries) or cannot be sent is not an error.
+ *
+ * Return: 0, -ECANCELED when stopped, -EINTR, -ENODEV when the device
+ * went away, -ENOMEM, or what @loop->report returned.
+ */
+int ibtrace_probe_loop(struct ibtrace_port *port, struct ibtrace_mad_req *req,
+		       const struct ibtrace_probe_loop *loop,
+		       struct ibtrace_ping_probe *probe,
+		       struct ibtrace_ping_summary *summary)
+{
+	int err = 0;
+	u64 *rtt;
+	u32 seq;
+
+	memset(summary, 0, sizeof(*summary));
+	rtt = kvmalloc_array(loop->count, sizeof(*rtt), GFP_KERNEL);
+	if (!rtt)
+		return -ENOMEM;
+	probe->req = req;
+	for (seq = 1; seq <= loop->count; seq++) {
+		if (seq > 1) {
+			err = ibtrace_pause(port->dev, loop->interval_ms,
+					    req->stop);
+			if (err)
+				break;
+		}
+		loop->build(req, loop->arg);
+		err = ibtrace_mad_exchange_on(port, loop->agent, req,
+					      IB_MGMT_MAD_HDR,
+					      IB_MGMT_MAD_DATA);
+		if (err == -ECANCELED || err == -EINTR || err == -ENODEV)
+			break;
+		probe->seq = seq;
+		probe->status = ibtrace_probe_outcome(req, err, summary, rtt);
+		err = loop->report(loop->ctx, probe);
+		if (err)
+			break;
+	}
+	ibtrace_rtt_stats(rtt, summary->received, summary);
+	kvfree(rtt);
+	return err;
 }
 
 /**
@@ -100,20 +175,26 @@ int ibtrace_ping_run(struct ibtrace_port *port,
 		     struct ibtrace_ping_summary *summary,
 		     struct netlink_ext_ack *extack)
 {
-	struct ibtrace_ping_probe probe = {};
+	const struct ibtrace_probe_loop loop = {
+		.agent = port->agent,
+		.count = params->count,
+		.interval_ms = params->interval_ms,
+		.build = ibtrace_ping_build,
+		.arg = params,
+		.report = report,
+		.ctx = ctx,
+	};
+	struct ibtrace_ping_probe probe = {
+		.sroute = params->sroute_len > 0,
+	};
 	struct ibtrace_path path = {};
 	struct ibtrace_mad_req *req;
-	u64 *rtt;
-	u32 seq;
 	int err;
 
 	memset(summary, 0, sizeof(*summary));
 	req = kzalloc(sizeof(*req), GFP_KERNEL);
-	rtt = kvmalloc_array(params->count, sizeof(*rtt), GFP_KERNEL);
-	if (!req || !rtt) {
-		err = -ENOMEM;
-		goto out_free;
-	}
+	if (!req)
+		return -ENOMEM;
 
 	path.dlid = params->dlid;
 	if (!path.dlid && params->has_dgid &&
@@ -135,50 +216,13 @@ int ibtrace_ping_run(struct ibtrace_port *port,
 	req->timeout_ms = params->timeout_ms;
 	req->retries = params->retries;
 	req->stop = params->stop;
-	probe.req = req;
-	probe.sroute = params->sroute_len > 0;
 
-	for (seq = 1; seq <= params->count; seq++) {
-		if (seq > 1) {
-			err = ibtrace_ping_pause(port->dev, params->interval_ms,
-						 params->stop);
-			if (err)
-				break;
-		}
-
-		ibtrace_ping_build(req, params);
-		err = ibtrace_mad_exchange(port, req);
-		if (err == -ECANCELED || err == -EINTR || err == -ENODEV)
-			break;
-
-		summary->sent++;
-		probe.seq = seq;
-		if (!err) {
-			rtt[summary->received++] = req->rtt_ns;
-			if (req->resp.mad_hdr.status) {
-				summary->errors++;
-				probe.status = IBTRACE_PROBE_REMOTE_ERROR;
-			} else {
-				probe.status = IBTRACE_PROBE_OK;
-			}
-		} else if (err == -ETIMEDOUT) {
-			probe.status = IBTRACE_PROBE_TIMEOUT;
-		} else {
-			probe.status = IBTRACE_PROBE_SEND_ERROR;
-		}
-
-		err = report(ctx, &probe);
-		if (err)
-			break;
-	}
-
+	err = ibtrace_probe_loop(port, req, &loop, &probe, summary);
 	if (err == -ENODEV)
 		NL_SET_ERR_MSG(extack,
 			       "device removed (or module unloading) during ping");
-	ibtrace_ping_stats(rtt, summary->received, summary);
 	ibtrace_ah_destroy(req->ah);
 out_free:
-	kvfree(rtt);
 	kfree(req);
 	return err;
 }

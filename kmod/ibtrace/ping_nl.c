@@ -155,11 +155,24 @@ static int ibtrace_summary_attrs(struct sk_buff *skb, const void *data)
 				 s->rtt_median_ns, IBTRACE_SUMMARY_A_PAD);
 }
 
+/**
+ * ibtrace_nl_put_summary() - a ping's or a MAD send's statistics
+ * @skb: message being built
+ * @type: the nest's attribute (%IBTRACE_A_PING_SUMMARY, ...)
+ * @s: the statistics
+ *
+ * Return: 0 or -EMSGSIZE.
+ */
+int ibtrace_nl_put_summary(struct sk_buff *skb, int type,
+			   const struct ibtrace_ping_summary *s)
+{
+	return ibtrace_nl_put_nest(skb, type, ibtrace_summary_attrs, s);
+}
+
 static int ibtrace_put_summary(struct sk_buff *skb,
 			       const struct ibtrace_ping_summary *s)
 {
-	return ibtrace_nl_put_nest(skb, IBTRACE_A_PING_SUMMARY,
-				   ibtrace_summary_attrs, s);
+	return ibtrace_nl_put_summary(skb, IBTRACE_A_PING_SUMMARY, s);
 }
 
 /* A message of the ping after the head: a probe or (at the end) the summary. */

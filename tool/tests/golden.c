@@ -150,5 +150,6 @@ int main(void)
 	golden_test();
 	golden_trace();
 	golden_ping();
+	golden_mad_decode();
 	return 0;
 }

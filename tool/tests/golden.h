@@ -61,5 +61,6 @@ void golden_trace(void);
 void golden_ping(void);
 void golden_sim(void);
 void golden_dev(void);
+void golden_mad_decode(void);
 
 #endif /* GOLDEN_H */

@@ -294,6 +294,19 @@
 #define IBTRACE_MCGRP_PING		"ping"
 /* Pings that may run at once; one more is refused with EBUSY. */
 #define IBTRACE_PING_MAX_RUNNING	64
+/* Name of the multicast group of MAD sends (joining needs CAP_NET_ADMIN). */
+#define IBTRACE_MCGRP_MAD		"mad"
+/* MAD sends (IBTRACE_CMD_MAD_SEND) that may run at once; one more gets EBUSY. */
+#define IBTRACE_MAD_MAX_RUNNING		16
+/* Most MADs one IBTRACE_CMD_MAD_SEND sends (IBTRACE_A_MAD_COUNT). */
+#define IBTRACE_MAD_MAX_COUNT		100000
+/* Longest attribute data of a MAD (IBTRACE_A_MAD_DATA): all of a GMP's data. */
+#define IBTRACE_MAD_MAX_DATA		232
+/*
+ * Most directed-route hops of an SMP (IBTRACE_A_MAD_DR_PATH): the initial
+ * path's entries 1..63 (IBA C14-6).
+ */
+#define IBTRACE_MAD_MAX_DR_HOPS		63
 
 /**
  * enum ibtrace_cmd - generic netlink commands
@@ -412,6 +425,18 @@
  *	and, when it runs, its address, port, device, bounds, counters
  *	(%IBTRACE_A_SERVER_STATS) and one %IBTRACE_A_SERVER_CONN per
  *	connection (the peers' GIDs: CAP_NET_ADMIN).
+ * @IBTRACE_CMD_MAD_SEND: send a MAD composed from the request's
+ *	%IBTRACE_A_MAD_* attributes from the selected device and port,
+ *	%IBTRACE_A_MAD_COUNT times, and wait for each answer (the exerciser,
+ *	Documentation/ibtrace.rst "Sending any MAD"). A job, as a ping: the
+ *	reply carries %IBTRACE_A_JOB at once; one %IBTRACE_CMD_MAD_ANSWER
+ *	message per MAD sent follows, and at the end an %IBTRACE_CMD_MAD_SEND
+ *	message with the job's head and %IBTRACE_A_MAD_SUMMARY; both also go
+ *	to the %IBTRACE_MCGRP_MAD group. Methods other than Get, GetTable,
+ *	GetTraceTable and GetMulti need %IBTRACE_A_MAD_ALLOW_SET. At most
+ *	%IBTRACE_MAD_MAX_RUNNING run at once.
+ * @IBTRACE_CMD_MAD_ANSWER: kernel to user only: one MAD sent and its
+ *	answer (%IBTRACE_A_MAD_ANSWER)
  * @__IBTRACE_CMD_MAX: number of commands + 1
  * @IBTRACE_CMD_MAX: highest command number
  */
@@ -433,6 +458,8 @@ enum ibtrace_cmd {
 	IBTRACE_CMD_SERVER_START,
 	IBTRACE_CMD_SERVER_STOP,
 	IBTRACE_CMD_SERVER_GET,
+	IBTRACE_CMD_MAD_SEND,
+	IBTRACE_CMD_MAD_ANSWER,
 
 	__IBTRACE_CMD_MAX,
 	IBTRACE_CMD_MAX = __IBTRACE_CMD_MAX - 1
@@ -665,6 +692,61 @@ enum ibtrace_cmd {
  *	ACK timeout of the client's QPs, 4.096 us << N (perftest's -u;
  *	1..%IBTRACE_TEST_MAX_ACK_TIMEOUT, default
  *	%IBTRACE_TEST_DEF_ACK_TIMEOUT); the server's QPs keep the default
+ * @IBTRACE_A_MAD_CLASS: u8, the MAD's management class (required; 0x01
+ *	LID-routed and 0x81 directed-route SMPs go out on QP 0, every other
+ *	class on QP 1 or %IBTRACE_A_MAD_QPN)
+ * @IBTRACE_A_MAD_CLASS_VERSION: u8, class version (default 1)
+ * @IBTRACE_A_MAD_BASE_VERSION: u8, base version (default 1)
+ * @IBTRACE_A_MAD_METHOD: u8, method (required; see %IBTRACE_CMD_MAD_SEND)
+ * @IBTRACE_A_MAD_ATTR_ID: u16, attribute ID (default 0)
+ * @IBTRACE_A_MAD_ATTR_MOD: u32, attribute modifier (default 0)
+ * @IBTRACE_A_MAD_STATUS: u16, the request's status field, as sent
+ *	(default 0; a directed-route SMP's D bit included)
+ * @IBTRACE_A_MAD_TID: u32, the low 32 bits of the transaction ID (ib_mad
+ *	owns the high 32 bits: they route the answer back); default: a new
+ *	one per attempt
+ * @IBTRACE_A_MAD_MKEY: u64, an SMP's M_Key (default 0)
+ * @IBTRACE_A_MAD_OUI: u32, the OUI of a vendor class of range 2
+ *	(0x30..0x4f), 0..0xffffff (default 0)
+ * @IBTRACE_A_MAD_COMP_MASK: u64, an SA MAD's ComponentMask (default 0)
+ * @IBTRACE_A_MAD_DATA: binary (1..%IBTRACE_MAD_MAX_DATA bytes), the
+ *	attribute data, written at the class's data offset (an SMP's 64, an
+ *	SA's 56, a vendor range 2 class's 40, a PerfMgt MAD's 64, any other
+ *	class's 24); longer than the class's data is EINVAL
+ * @IBTRACE_A_MAD_DR_PATH: binary (1..%IBTRACE_MAD_MAX_DR_HOPS bytes), a
+ *	directed-route SMP's initial path, entries 1..n: its length is the
+ *	hop count (no path: hop count 0, the local port)
+ * @IBTRACE_A_MAD_DR_SLID: u16, a directed-route SMP's DrSLID (default
+ *	0xffff, permissive)
+ * @IBTRACE_A_MAD_DR_DLID: u16, a directed-route SMP's DrDLID (default
+ *	0xffff, permissive)
+ * @IBTRACE_A_MAD_HOP_PTR: u8, a directed-route SMP's hop pointer as sent
+ *	(default 0; ib_mad refuses to send what IBA C14-9 would discard, and
+ *	the MAD is then counted as a send error)
+ * @IBTRACE_A_MAD_DLID: u32, destination LID (1..0xffff); for a
+ *	directed-route SMP the LID its LID-routed part starts with (default:
+ *	the permissive LID)
+ * @IBTRACE_A_MAD_DGID: binary (16 bytes), destination GID: a GRH is sent
+ * @IBTRACE_A_MAD_SL: u8, service level, 0..15 (default 0)
+ * @IBTRACE_A_MAD_PKEY_INDEX: u16, P_Key index of the send (default 0)
+ * @IBTRACE_A_MAD_QPN: u32, destination QP of a GMP, 1..0xffffff (default
+ *	1); sent with QP 1's Q_Key, the only one ib_mad sends with
+ * @IBTRACE_A_MAD_COUNT: u32, MADs to send (1..%IBTRACE_MAD_MAX_COUNT,
+ *	default 1), one at a time
+ * @IBTRACE_A_MAD_INTERVAL_MS: u32, gap between sends (0..
+ *	%IBTRACE_PING_MAX_INTERVAL_MS, default 0)
+ * @IBTRACE_A_MAD_TIMEOUT_MS: u32, wait for an answer per attempt
+ *	(1..%IBTRACE_MAX_TIMEOUT_MS, default %IBTRACE_DEF_TIMEOUT_MS)
+ * @IBTRACE_A_MAD_RETRIES: u32, extra attempts after a timeout
+ *	(0..%IBTRACE_MAX_RETRIES, default %IBTRACE_DEF_RETRIES)
+ * @IBTRACE_A_MAD_NO_WAIT: flag, do not wait for answers: each MAD counts
+ *	as sent once it left
+ * @IBTRACE_A_MAD_ALLOW_SET: flag, allow a method that can change the
+ *	fabric (every method but Get, GetTable, GetTraceTable, GetMulti)
+ * @IBTRACE_A_MAD_ANSWER: nest, &enum ibtrace_probe_attr: one MAD sent
+ *	(%IBTRACE_PROBE_A_TID) and its answer (%IBTRACE_PROBE_A_MAD)
+ * @IBTRACE_A_MAD_SUMMARY: nest, &enum ibtrace_summary_attr: the send's
+ *	statistics
  * @__IBTRACE_A_MAX: number of attributes + 1
  * @IBTRACE_A_MAX: highest attribute number
  */
@@ -785,6 +867,35 @@ enum ibtrace_attr {
 	IBTRACE_A_TEST_TXN_CORRUPT,
 	IBTRACE_A_TEST_TXN_EP,
 	IBTRACE_A_TEST_ACK_TIMEOUT,
+	IBTRACE_A_MAD_CLASS,
+	IBTRACE_A_MAD_CLASS_VERSION,
+	IBTRACE_A_MAD_BASE_VERSION,
+	IBTRACE_A_MAD_METHOD,
+	IBTRACE_A_MAD_ATTR_ID,
+	IBTRACE_A_MAD_ATTR_MOD,
+	IBTRACE_A_MAD_STATUS,
+	IBTRACE_A_MAD_TID,
+	IBTRACE_A_MAD_MKEY,
+	IBTRACE_A_MAD_OUI,
+	IBTRACE_A_MAD_COMP_MASK,
+	IBTRACE_A_MAD_DATA,
+	IBTRACE_A_MAD_DR_PATH,
+	IBTRACE_A_MAD_DR_SLID,
+	IBTRACE_A_MAD_DR_DLID,
+	IBTRACE_A_MAD_HOP_PTR,
+	IBTRACE_A_MAD_DLID,
+	IBTRACE_A_MAD_DGID,
+	IBTRACE_A_MAD_SL,
+	IBTRACE_A_MAD_PKEY_INDEX,
+	IBTRACE_A_MAD_QPN,
+	IBTRACE_A_MAD_COUNT,
+	IBTRACE_A_MAD_INTERVAL_MS,
+	IBTRACE_A_MAD_TIMEOUT_MS,
+	IBTRACE_A_MAD_RETRIES,
+	IBTRACE_A_MAD_NO_WAIT,
+	IBTRACE_A_MAD_ALLOW_SET,
+	IBTRACE_A_MAD_ANSWER,
+	IBTRACE_A_MAD_SUMMARY,
 
 	__IBTRACE_A_MAX,
 	IBTRACE_A_MAX = __IBTRACE_A_MAX - 1
@@ -795,11 +906,13 @@ enum ibtrace_attr {
  * @IBTRACE_JOB_TEST: a conformance test (%IBTRACE_CMD_TEST_RUN)
  * @IBTRACE_JOB_PING: a ping (%IBTRACE_CMD_PING)
  * @IBTRACE_JOB_TRACE: a trace (%IBTRACE_CMD_TRACE)
+ * @IBTRACE_JOB_MAD: MADs sent (%IBTRACE_CMD_MAD_SEND)
  */
 enum ibtrace_job_kind {
 	IBTRACE_JOB_TEST,
 	IBTRACE_JOB_PING,
 	IBTRACE_JOB_TRACE,
+	IBTRACE_JOB_MAD,
 };
 
 /**
@@ -882,12 +995,14 @@ enum ibtrace_stat_attr {
  * @IBTRACE_PROBE_REMOTE_ERROR: answered with a non-zero MAD status
  *	(%IBTRACE_PROBE_A_MAD_STATUS)
  * @IBTRACE_PROBE_SEND_ERROR: the MAD could not be sent
+ * @IBTRACE_PROBE_SENT: sent, no answer awaited (%IBTRACE_A_MAD_NO_WAIT)
  */
 enum ibtrace_probe_status {
 	IBTRACE_PROBE_OK,
 	IBTRACE_PROBE_TIMEOUT,
 	IBTRACE_PROBE_REMOTE_ERROR,
 	IBTRACE_PROBE_SEND_ERROR,
+	IBTRACE_PROBE_SENT,
 };
 
 /**
@@ -896,7 +1011,8 @@ enum ibtrace_probe_status {
  * @IBTRACE_PROBE_A_PAD: padding
  * @IBTRACE_PROBE_A_SEQ: u32, probe number, from 1
  * @IBTRACE_PROBE_A_STATUS: u8, &enum ibtrace_probe_status
- * @IBTRACE_PROBE_A_MAD_STATUS: u16, MAD status of the answer (host order)
+ * @IBTRACE_PROBE_A_MAD_STATUS: u16, MAD status of the answer (host order;
+ *	a directed-route SMP's direction bit cleared)
  * @IBTRACE_PROBE_A_RTT_NS: u64, round trip of the answered attempt
  * @IBTRACE_PROBE_A_ATTEMPTS: u32, attempts sent (1 + retries used)
  * @IBTRACE_PROBE_A_SLID: u32, LID the answer came from (0 on RoCE)
@@ -907,6 +1023,10 @@ enum ibtrace_probe_status {
  * @IBTRACE_PROBE_A_CPI_CLASS_VERSION: u8, ClassPortInfo.ClassVersion
  * @IBTRACE_PROBE_A_CPI_CAP_MASK: u16, ClassPortInfo.CapabilityMask
  * @IBTRACE_PROBE_A_CPI_RESP_TIME: u8, ClassPortInfo.RespTimeValue
+ * @IBTRACE_PROBE_A_TID: u64, %IBTRACE_CMD_MAD_ANSWER: the TID of the
+ *	last attempt sent
+ * @IBTRACE_PROBE_A_MAD: binary (256 bytes), %IBTRACE_CMD_MAD_ANSWER: the
+ *	answer MAD as received, header included
  * @__IBTRACE_PROBE_A_MAX: number of attributes + 1
  * @IBTRACE_PROBE_A_MAX: highest attribute number
  */
@@ -925,6 +1045,8 @@ enum ibtrace_probe_attr {
 	IBTRACE_PROBE_A_CPI_CLASS_VERSION,
 	IBTRACE_PROBE_A_CPI_CAP_MASK,
 	IBTRACE_PROBE_A_CPI_RESP_TIME,
+	IBTRACE_PROBE_A_TID,
+	IBTRACE_PROBE_A_MAD,
 
 	__IBTRACE_PROBE_A_MAX,
 	IBTRACE_PROBE_A_MAX = __IBTRACE_PROBE_A_MAX - 1
