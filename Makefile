@@ -55,7 +55,7 @@ DEPS := build-essential pkg-config kmod iproute2 xz-utils cpio \
 	perftest ibsim-utils libibverbs-dev librdmacm-dev libnl-3-dev libnl-genl-3-dev libibumad-dev \
 	libjson-c-dev sparse linux-source-6.1 jq python3 bc python3-docutils \
 	man-db bash-completion dkms debhelper dh-dkms python3-yaml procps \
-	openssl
+	openssl tshark
 
 # What building a kernel needs besides DEPS (make check-debug only).
 DEBUG_DEPS := flex bison libelf-dev libssl-dev
@@ -161,6 +161,7 @@ bench: deps
 		selftests/bench/ping.sh
 	selftests/vm-run -- selftests/bench/sim_ping.sh
 	selftests/vm-run -- selftests/bench/mad_path.sh
+	selftests/vm-run -- selftests/bench/mad.sh
 	selftests/vm-run -- selftests/bench/sim_opensm.sh
 	IBTRACE_BENCH_MAD_RQ=64 IBTRACE_BENCH_MEM_ONLY=1 \
 		selftests/vm-run -- selftests/bench/sim_opensm.sh

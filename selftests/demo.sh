@@ -6,7 +6,8 @@
 # server started):
 # pings, SourceRoute probes and the RNR NAK timer test against it.
 # Part 2: an InfiniBand fabric in ibtrace_sim, brought up by OpenSM: a
-# trace across it and the GUIDInfo conformance test.
+# trace across it, the GUIDInfo conformance test, the exerciser's MADs and
+# a capture of the fabric's packets.
 
 source "$(dirname "$0")/lib.sh" >/dev/null
 
@@ -104,6 +105,19 @@ run "$IBTRACECTL" -d "$hca1" trace --dlid "$lid4" -v
 
 say "IBTA GUIDInfo conformance test (C14_024_05) on Hca4, two switches away"
 run "$IBTRACECTL" -d "$hca1" test run guidinfo --lid "$lid4" --blocks 4
+
+say "The exerciser: any MAD from the kernel, decoded - NodeInfo of the switch behind Hca1 by directed route, PortInfo of Hca4 by LID"
+run "$IBTRACECTL" -d "$hca1" mad send --dr 1 --attr NodeInfo
+run "$IBTRACECTL" -d "$hca1" mad send --class lid --dlid "$lid4" --attr PortInfo --attr-mod 1
+say "A Set can change the fabric: refused without --allow-set"
+run "$IBTRACECTL" -d "$hca1" mad send --class lid --dlid "$lid4" --attr PortInfo --method set
+
+say "The fabric's packets at Hca4, captured while Hca1 pings it: a line each (-w FILE writes pcap for Wireshark)"
+"$IBTRACECTL" sim capture demo Hca4 -c 4 &
+cap=$!
+sleep 1
+"$IBTRACECTL" -d "$hca1" ping --dlid "$lid4" -c 2 -i 100 >/dev/null
+wait "$cap"
 
 say "Pings, traces and tests ran as kernel jobs; the module keeps the recent ones"
 run "$IBTRACECTL" job show

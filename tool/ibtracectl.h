@@ -713,6 +713,7 @@ int ibt_test_run_as(struct ibt *ctx, const char *obj, const char *cmd,
 		    const char *fixed);
 extern const struct ibt_cmd ibt_sim_cmds[];
 extern const char ibt_sim_help[];
+int ibt_sim_capture(struct ibt *ctx);		/* capture.c */
 extern const struct ibt_cmd ibt_server_cmds[];
 extern const struct ibt_cmd ibt_mad_cmds[];		/* mad.c */
 

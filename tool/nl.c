@@ -579,6 +579,15 @@ static struct nla_policy sim_policy[IBTRACE_SIM_A_MAX + 1] = {
 	[IBTRACE_SIM_A_MISROUTE]	= { .type = NLA_NESTED },
 	[IBTRACE_SIM_A_SEED]		= U32,
 	[IBTRACE_SIM_A_BUILDING]	= U8,
+	[IBTRACE_SIM_A_CAPTURE_ID]	= U32,
+	[IBTRACE_SIM_A_CAPTURE_PORT]	= U32,
+	[IBTRACE_SIM_A_CAPTURE_DIR]	= U8,
+	[IBTRACE_SIM_A_CAPTURE_TIME_NS]	= U64,
+	[IBTRACE_SIM_A_CAPTURE_DATA]	= { .minlen = 1,
+					    .maxlen = IBTRACE_SIM_CAPTURE_PKT_MAX },
+	[IBTRACE_SIM_A_CAPTURE_SEEN]	= U64,
+	[IBTRACE_SIM_A_CAPTURE_LOST]	= U64,
+	[IBTRACE_SIM_A_CAPTURE_END]	= U8,
 };
 
 static struct nla_policy sim_port_policy[IBTRACE_SIM_PORT_A_MAX + 1] = {
@@ -613,6 +622,9 @@ static const char *const sim_attr_names[IBTRACE_SIM_A_MAX + 1] = {
 	[IBTRACE_SIM_A_PORT]		= "port",
 	[IBTRACE_SIM_A_MISROUTE]	= "misroute",
 	[IBTRACE_SIM_A_SEED]		= "seed",
+	[IBTRACE_SIM_A_CAPTURE_ID]	= "capture_id",
+	[IBTRACE_SIM_A_CAPTURE_PORT]	= "capture_port",
+	[IBTRACE_SIM_A_CAPTURE_COUNT]	= "capture_count",
 };
 
 static const struct ibt_nest sim_nests[] = {

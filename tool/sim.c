@@ -1159,6 +1159,8 @@ const char ibt_sim_help[] =
 	"                      [link down|up] [guid-cap N] [guid-quirks QUIRKS]\n"
 	"                      [misroute DLID PORT | misroute DLID none]\n"
 	"       ibtracectl [-j] [--pretty] sim show [NAME]\n"
+	"       ibtracectl [-j] sim capture FABRIC NODE [PORT] [-w FILE] [-c COUNT]\n"
+	"                      [-B KIB]\n"
 	"add: create a fabric of the ibtrace_sim module from an ibnetdiscover /\n"
 	"ibsim topology file; prints the fabric's name and the RDMA device of\n"
 	"each HCA. A rejected topology prints \"Error: line N: REASON\", exit 1;\n"
@@ -1178,6 +1180,10 @@ const char ibt_sim_help[] =
 	"show: every fabric (or NAME): its nodes (type, name, guid, dev) and per\n"
 	"port: lid, state, peer NODE/PORT, rx, tx, drops packet counters,\n"
 	"the knobs not at their power-on value, and misroute rules.\n"
+	"capture: the packets crossing the links of node NODE (of its port PORT,\n"
+	"or of every port), both ways: a line each, or a pcap file (-w) for\n"
+	"Wireshark; -c COUNT packets, or until Ctrl-C; -B KIB receive buffer\n"
+	"(packets that do not fit are lost, and counted).\n"
 	"add, del, set and show need CAP_NET_ADMIN (else exit 5); exit 3:\n"
 	"ibtrace_sim is not loaded.\n";
 
@@ -1186,6 +1192,7 @@ const struct ibt_cmd ibt_sim_cmds[] = {
 	{ "del",	sim_del },
 	{ "set",	sim_set },
 	{ "show",	sim_show },
+	{ "capture",	ibt_sim_capture },	/* capture.c */
 	{ "help",	NULL },	/* ibt_sim_help */
 	{ NULL,		NULL },
 };

@@ -301,6 +301,8 @@ static bool ibtsim_pkt_fly(struct ibtsim_fabric *fabric, struct ibtsim_port *por
 		peer = ibtsim_port_xmit(port, pkt);
 		if (!peer)
 			break;
+		if (unlikely(READ_ONCE(fabric->ncaptures)))
+			__ibtsim_capture_link(port, peer, pkt);
 		if (ibtsim_link_delay(fabric, port, peer, pkt,
 				      READ_ONCE(port->delay_us)))
 			return false;

@@ -63,7 +63,28 @@ void __ibtsim_fabric_build_start(struct ibtsim_fabric *fabric,
 				 struct net *net, u32 portid);
 int __ibtsim_fabric_del(struct ibtsim_fabric *fabric);
 
+/* capture.c */
+int ibtsim_capture_init(void);
+void ibtsim_capture_exit(void);
+int ibtsim_capture_start(struct ibtsim_fabric *fabric,
+			 struct ibtsim_node *node, int port, u32 count,
+			 struct genl_info *info, u32 *id);
+int ibtsim_capture_stop(u32 id, u8 why);
+void ibtsim_capture_fabric_gone(struct ibtsim_fabric *fabric);
+void __ibtsim_capture_link(const struct ibtsim_port *from,
+			   const struct ibtsim_port *to,
+			   const struct ibtsim_pkt *pkt);
+
+/* capture_nl.c */
+int ibtsim_nl_capture_start_doit(struct sk_buff *skb, struct genl_info *info);
+int ibtsim_nl_capture_stop_doit(struct sk_buff *skb, struct genl_info *info);
+extern const struct nla_policy
+	ibtsim_nl_capture_start_policy[IBTRACE_SIM_A_CAPTURE_COUNT + 1];
+extern const struct nla_policy
+	ibtsim_nl_capture_stop_policy[IBTRACE_SIM_A_CAPTURE_ID + 1];
+
 /* nl.c */
+extern struct genl_family ibtsim_nl_family;
 int ibtsim_nl_init(void);
 void ibtsim_nl_exit(void);
 void ibtsim_nl_build_done(struct net *net, u32 portid,
@@ -193,6 +214,8 @@ struct ibtsim_fabric *__ibtsim_nl_fabric_named(const struct nlattr *attr,
 extern const struct nla_policy
 	ibtsim_nl_set_policy[IBTRACE_SIM_A_MISROUTE + 1];
 int ibtsim_nl_set_doit(struct sk_buff *skb, struct genl_info *info);
+struct ibtsim_node *ibtsim_nl_node(struct ibtsim_fabric *fabric,
+				   struct genl_info *info);
 int ibtsim_nl_fill_knobs(struct sk_buff *skb, struct ibtsim_port *port);
 int ibtsim_nl_fill_misroutes(struct sk_buff *skb, struct ibtsim_node *node);
 

@@ -420,6 +420,8 @@ int __ibtsim_fabric_del(struct ibtsim_fabric *fabric)
 	ibtsim_sm_stop(fabric);
 	ibtsim_devs_unregister(fabric);
 	ibtsim_fabric_stop(fabric);
+	/* The worker has stopped: no packet reaches a capture any more. */
+	ibtsim_capture_fabric_gone(fabric);
 	ibtsim_devs_free(fabric);
 	ibtsim_nodes_free(fabric);
 	__ibtsim_fabric_release(fabric);

@@ -34,8 +34,6 @@
 	.maxattr = sizeof(p) / sizeof((p)[0]) - 1 + __must_be_array(p) +	\
 		   BUILD_BUG_ON_ZERO(sizeof(p) < 2 * sizeof((p)[0]))
 
-static struct genl_family ibtsim_nl_family;
-
 /*
  * Attributes not listed are output only: strict validation rejects them.
  * Unsized, so that an array ends at the last attribute it defines.
@@ -617,7 +615,7 @@ out:
  * fabric summaries (name, counts, SM-lite and its LID, as "rdma dev" and
  * sysfs show the HCAs anyway) are open to anyone; changing a fabric, and
  * reading its nodes (GUIDs, LIDs, links, knobs: the fabric's layout),
- * need CAP_NET_ADMIN.
+ * need CAP_NET_ADMIN; so do captures (the fabric's traffic).
  */
 static const struct genl_ops ibtsim_nl_ops[] = {
 	{
@@ -650,9 +648,21 @@ static const struct genl_ops ibtsim_nl_ops[] = {
 		IBTSIM_NL_POLICY(ibtsim_nl_set_policy),
 		.flags = GENL_ADMIN_PERM,
 	},
+	{
+		.cmd = IBTRACE_SIM_CMD_CAPTURE_START,
+		.doit = ibtsim_nl_capture_start_doit,
+		IBTSIM_NL_POLICY(ibtsim_nl_capture_start_policy),
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = IBTRACE_SIM_CMD_CAPTURE_STOP,
+		.doit = ibtsim_nl_capture_stop_doit,
+		IBTSIM_NL_POLICY(ibtsim_nl_capture_stop_policy),
+		.flags = GENL_ADMIN_PERM,
+	},
 };
 
-static struct genl_family ibtsim_nl_family __ro_after_init = {
+struct genl_family ibtsim_nl_family __ro_after_init = {
 	.name = IBTRACE_SIM_GENL_NAME,
 	.version = IBTRACE_SIM_GENL_VERSION,
 	.netnsok = true,
@@ -664,11 +674,20 @@ static struct genl_family ibtsim_nl_family __ro_after_init = {
 
 int ibtsim_nl_init(void)
 {
-	return genl_register_family(&ibtsim_nl_family);
+	int err = ibtsim_capture_init();
+
+	if (err)
+		return err;
+	err = genl_register_family(&ibtsim_nl_family);
+	if (err)
+		ibtsim_capture_exit();
+	return err;
 }
 
 void ibtsim_nl_exit(void)
 {
+	/* First: no capture is left to send with the family gone. */
+	ibtsim_capture_exit();
 	genl_unregister_family(&ibtsim_nl_family);
 	mutex_lock(&ibtsim_fabrics_lock);
 	ibtsim_nl_closed = true;

@@ -113,9 +113,15 @@ static int ibtsim_nl_nest(struct genl_info *info, int type,
 	return 0;
 }
 
-/* The node the request names; caller holds ibtsim_fabrics_lock. */
-static struct ibtsim_node *ibtsim_nl_set_node(struct ibtsim_fabric *fabric,
-					      struct genl_info *info)
+/**
+ * ibtsim_nl_node - the node a request names (NODE_INDEX or NODE_NAME)
+ * @fabric: the fabric; caller holds ibtsim_fabrics_lock
+ * @info: the request
+ *
+ * Return: the node, or NULL (the extack says why).
+ */
+struct ibtsim_node *ibtsim_nl_node(struct ibtsim_fabric *fabric,
+				   struct genl_info *info)
 {
 	struct nlattr *index_attr = info->attrs[IBTRACE_SIM_A_NODE_INDEX];
 	struct nlattr *name_attr = info->attrs[IBTRACE_SIM_A_NODE_NAME];
@@ -244,7 +250,7 @@ int ibtsim_nl_set_doit(struct sk_buff *skb, struct genl_info *info)
 		goto out_unlock;
 	}
 	err = -ENOENT;
-	node = ibtsim_nl_set_node(fabric, info);
+	node = ibtsim_nl_node(fabric, info);
 	if (!node)
 		goto out_unlock;
 

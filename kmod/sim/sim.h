@@ -326,6 +326,8 @@ struct ibtsim_fabric_stats {
  *	the fabric comes from it, so that a run can be replayed (same seed,
  *	topology and traffic) and ibtsim_chance() is its only user
  * @stats: what became of the fabric's packets (debugfs "stats")
+ * @ncaptures: captures of the fabric's nodes running (capture.c; written
+ *	under its lock, read by the worker with READ_ONCE())
  */
 struct ibtsim_fabric {
 	struct list_head list;
@@ -358,6 +360,7 @@ struct ibtsim_fabric {
 	spinlock_t rnd_lock;	/* protects rnd */
 	struct rnd_state rnd;
 	struct ibtsim_fabric_stats stats;
+	unsigned int ncaptures;
 };
 
 /**

@@ -40,6 +40,15 @@
 #define IBTRACE_SIM_NODE_NAME_MAX	63
 /* Most ports of one node. */
 #define IBTRACE_SIM_PORTS_MAX		254
+/* Captures (%IBTRACE_SIM_CMD_CAPTURE_START) running at once, all fabrics. */
+#define IBTRACE_SIM_CAPTURE_MAX		16
+/* Most packets one capture asks for (%IBTRACE_SIM_A_CAPTURE_COUNT). */
+#define IBTRACE_SIM_CAPTURE_MAX_COUNT	10000000
+/*
+ * Largest captured packet, in bytes: LRH 8, GRH 40, BTH 12, DETH 8, a
+ * 4096-byte payload, ICRC 4, VCRC 2.
+ */
+#define IBTRACE_SIM_CAPTURE_PKT_MAX	4170
 
 /**
  * enum ibtrace_sim_cmd - generic netlink commands
@@ -79,6 +88,27 @@
  *	%IBTRACE_SIM_A_PORT nest naming the port (%IBTRACE_SIM_PORT_A_NUM);
  *	a switch's misroute rule in %IBTRACE_SIM_A_MISROUTE. Only the knobs
  *	present change. Needs CAP_NET_ADMIN.
+ * @IBTRACE_SIM_CMD_CAPTURE_START: capture the packets crossing the links of
+ *	node %IBTRACE_SIM_A_NODE_INDEX or %IBTRACE_SIM_A_NODE_NAME of fabric
+ *	%IBTRACE_SIM_A_FABRIC_NAME: of its port %IBTRACE_SIM_A_CAPTURE_PORT,
+ *	or of every port, both directions. The reply carries
+ *	%IBTRACE_SIM_A_CAPTURE_ID; then each packet comes to the requesting
+ *	socket (sequence number 0) as an %IBTRACE_SIM_CMD_CAPTURE_PKT
+ *	message, as it crosses the link. The socket's receive buffer is the
+ *	capture's buffer: a packet that does not fit is lost, and counted.
+ *	The capture ends after %IBTRACE_SIM_A_CAPTURE_COUNT packets, on
+ *	%IBTRACE_SIM_CMD_CAPTURE_STOP, when its fabric is deleted (each with
+ *	an %IBTRACE_SIM_CMD_CAPTURE_END message) or when the socket is
+ *	closed. At most %IBTRACE_SIM_CAPTURE_MAX run at once (EBUSY). Needs
+ *	CAP_NET_ADMIN.
+ * @IBTRACE_SIM_CMD_CAPTURE_STOP: end the capture %IBTRACE_SIM_A_CAPTURE_ID
+ *	(ENOENT: none of that ID). Needs CAP_NET_ADMIN.
+ * @IBTRACE_SIM_CMD_CAPTURE_PKT: kernel to user only: one packet of a
+ *	capture: %IBTRACE_SIM_A_CAPTURE_ID, _NODE_INDEX, _CAPTURE_PORT,
+ *	_CAPTURE_DIR, _CAPTURE_TIME_NS, _CAPTURE_SEEN, _CAPTURE_LOST and the
+ *	packet, %IBTRACE_SIM_A_CAPTURE_DATA
+ * @IBTRACE_SIM_CMD_CAPTURE_END: kernel to user only: a capture ended
+ *	(%IBTRACE_SIM_A_CAPTURE_ID, _CAPTURE_END, _CAPTURE_SEEN, _CAPTURE_LOST)
  * @__IBTRACE_SIM_CMD_MAX: number of commands + 1
  * @IBTRACE_SIM_CMD_MAX: highest command number
  */
@@ -90,6 +120,10 @@ enum ibtrace_sim_cmd {
 	IBTRACE_SIM_CMD_NODE_GET,
 	IBTRACE_SIM_CMD_TOPO_ERROR,
 	IBTRACE_SIM_CMD_SET,
+	IBTRACE_SIM_CMD_CAPTURE_START,
+	IBTRACE_SIM_CMD_CAPTURE_STOP,
+	IBTRACE_SIM_CMD_CAPTURE_PKT,
+	IBTRACE_SIM_CMD_CAPTURE_END,
 
 	__IBTRACE_SIM_CMD_MAX,
 	IBTRACE_SIM_CMD_MAX = __IBTRACE_SIM_CMD_MAX - 1
@@ -138,6 +172,23 @@ enum ibtrace_sim_cmd {
  *	seed; in %IBTRACE_SIM_CMD_FABRIC_GET replies: the seed in use
  * @IBTRACE_SIM_A_BUILDING: u8, 1: the fabric is being built (see
  *	%IBTRACE_SIM_CMD_FABRIC_ADD); in replies only
+ * @IBTRACE_SIM_A_CAPTURE_ID: u32, a capture's ID (from 1)
+ * @IBTRACE_SIM_A_CAPTURE_PORT: u32, the port captured (0: a switch's
+ *	management port, which has no link); in a start request, absent:
+ *	every port of the node
+ * @IBTRACE_SIM_A_CAPTURE_COUNT: u32, packets to capture, then end
+ *	(1..%IBTRACE_SIM_CAPTURE_MAX_COUNT; absent: until stopped)
+ * @IBTRACE_SIM_A_CAPTURE_DIR: u8, &enum ibtrace_sim_capture_dir
+ * @IBTRACE_SIM_A_CAPTURE_TIME_NS: u64, when the packet crossed the link
+ *	(CLOCK_REALTIME, ns)
+ * @IBTRACE_SIM_A_CAPTURE_DATA: binary, the packet as on the wire: LRH,
+ *	GRH, BTH, DETH, payload and pad, ICRC, VCRC (at most
+ *	%IBTRACE_SIM_CAPTURE_PKT_MAX bytes)
+ * @IBTRACE_SIM_A_CAPTURE_SEEN: u64, packets the capture saw so far (the
+ *	lost ones included)
+ * @IBTRACE_SIM_A_CAPTURE_LOST: u64, packets lost so far: the socket's
+ *	receive buffer was full
+ * @IBTRACE_SIM_A_CAPTURE_END: u8, &enum ibtrace_sim_capture_end
  * @__IBTRACE_SIM_A_MAX: number of attributes + 1
  * @IBTRACE_SIM_A_MAX: highest attribute number
  */
@@ -164,6 +215,15 @@ enum ibtrace_sim_attr {
 	IBTRACE_SIM_A_MISROUTE,
 	IBTRACE_SIM_A_SEED,
 	IBTRACE_SIM_A_BUILDING,
+	IBTRACE_SIM_A_CAPTURE_ID,
+	IBTRACE_SIM_A_CAPTURE_PORT,
+	IBTRACE_SIM_A_CAPTURE_COUNT,
+	IBTRACE_SIM_A_CAPTURE_DIR,
+	IBTRACE_SIM_A_CAPTURE_TIME_NS,
+	IBTRACE_SIM_A_CAPTURE_DATA,
+	IBTRACE_SIM_A_CAPTURE_SEEN,
+	IBTRACE_SIM_A_CAPTURE_LOST,
+	IBTRACE_SIM_A_CAPTURE_END,
 
 	__IBTRACE_SIM_A_MAX,
 	IBTRACE_SIM_A_MAX = __IBTRACE_SIM_A_MAX - 1
@@ -258,6 +318,28 @@ enum ibtrace_sim_guid_quirk {
 	IBTRACE_SIM_GUID_QUIRK_ENTRY0_WRITABLE = 1 << 0,
 	IBTRACE_SIM_GUID_QUIRK_PAST_TABLE_STATUS = 1 << 1,
 	IBTRACE_SIM_GUID_QUIRK_ABOVE_CAP_NONZERO = 1 << 2,
+};
+
+/**
+ * enum ibtrace_sim_capture_dir - which way a captured packet went
+ * @IBTRACE_SIM_CAPTURE_OUT: out of the captured port, onto its link
+ * @IBTRACE_SIM_CAPTURE_IN: off its link, into the captured port
+ */
+enum ibtrace_sim_capture_dir {
+	IBTRACE_SIM_CAPTURE_OUT,
+	IBTRACE_SIM_CAPTURE_IN,
+};
+
+/**
+ * enum ibtrace_sim_capture_end - why a capture ended
+ * @IBTRACE_SIM_CAPTURE_END_COUNT: it saw the packets it asked for
+ * @IBTRACE_SIM_CAPTURE_END_STOPPED: %IBTRACE_SIM_CMD_CAPTURE_STOP
+ * @IBTRACE_SIM_CAPTURE_END_FABRIC_GONE: its fabric was deleted
+ */
+enum ibtrace_sim_capture_end {
+	IBTRACE_SIM_CAPTURE_END_COUNT,
+	IBTRACE_SIM_CAPTURE_END_STOPPED,
+	IBTRACE_SIM_CAPTURE_END_FABRIC_GONE,
 };
 
 /**
