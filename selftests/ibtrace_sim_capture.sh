@@ -110,7 +110,7 @@ wait "$cpid"
 ibt_expect "-c 2: the capture ends by itself, exit 0" 0 "$?"
 txt=$(cat "$TMP/txt.out")
 ibt_match "  a line out of A/1: the Get, A's LID to B's, QP 1, our class" \
-	"^[0-9:.]+ node [0-9]+/1 out lid $(printf '0x%x' "$A_LID") > $(printf '0x%x' "$B_LID") sl 0 vl 0 qp 1 > 1 len [0-9]+ ibtrace .* Get ClassPortInfo tid 0x" \
+	"^[0-9:.]+ node [0-9]+/1 out lid $(printf '0x%x' "$A_LID") > $(printf '0x%x' "$B_LID") sl 0 vl 0 qp 1 > 1 len [0-9]+ Ibtrace Get ClassPortInfo tid 0x" \
 	"$txt"
 ibt_match "  a line into A/1: its GetResp" ' in  lid .* GetResp ClassPortInfo ' "$txt"
 ibt_match "  then the summary" '^2 packets captured, 0 lost \(count reached\)$' "$txt"

@@ -489,7 +489,7 @@ const char *ibt_mad_attr_name(uint8_t mgmt_class, uint16_t attr_id);
  * @mgmt_class: the class
  *
  * Return: "SubnDirectedRoute", "SubnLidRouted", "SubnAdm", "PerfMgt",
- * "ibtrace (vendor 0x30)", "Vendor" (range 1), "VendorOUI" (range 2), ...
+ * "Ibtrace" (0x30), "Vendor" (range 1), "VendorOUI" (range 2), ...
  * or NULL when not known.
  */
 const char *ibt_mad_class_name(uint8_t mgmt_class);

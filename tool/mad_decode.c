@@ -922,7 +922,7 @@ static const char *const class_names[] = {
 const char *ibt_mad_class_name(uint8_t mgmt_class)
 {
 	if (mgmt_class == IBTRACE_MGMT_CLASS)
-		return "ibtrace (vendor " IBT_STR(IBTRACE_MGMT_CLASS) ")";
+		return "Ibtrace";
 	if (mgmt_class >= CLASS_VENDOR1_FIRST &&
 	    mgmt_class <= CLASS_VENDOR1_LAST)
 		return "Vendor";

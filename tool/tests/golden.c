@@ -151,5 +151,7 @@ int main(void)
 	golden_trace();
 	golden_ping();
 	golden_mad_decode();
+	golden_mad();
+	golden_capture();
 	return 0;
 }

@@ -62,5 +62,7 @@ void golden_ping(void);
 void golden_sim(void);
 void golden_dev(void);
 void golden_mad_decode(void);
+void golden_mad(void);
+void golden_capture(void);
 
 #endif /* GOLDEN_H */

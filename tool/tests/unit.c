@@ -831,7 +831,7 @@ static const struct mad_name_case {
 	CLASS(0x04, "PerfMgt"),
 	CLASS(0x07, "ComMgt"),
 	CLASS(0x21, "CongMgt"),
-	CLASS(0x30, "ibtrace (vendor 0x30)"),
+	CLASS(0x30, "Ibtrace"),
 	CLASS(0x09, "Vendor"),
 	CLASS(0x0f, "Vendor"),
 	CLASS(0x31, "VendorOUI"),
@@ -1172,7 +1172,7 @@ static const struct {
 	     " port_rcv_data 144680345676153346"),
 	MADT(MS_PMA_COUNTERS_EXT,
 	     " port_multicast_rcv_pkts 578721382704613384\n"),
-	MADT(MS_IBT_CPI, " class 0x30 (ibtrace (vendor 0x30))"),
+	MADT(MS_IBT_CPI, " class 0x30 (Ibtrace)"),
 	MADT(MS_IBT_CPI, " attr 0x0001 (ClassPortInfo) attr_mod 0x00000000"
 	     " oui 0x001405\n"
 	     "  base_version 1 class_version 1 capability_mask 0x1600"),
