@@ -8,8 +8,10 @@
  *
  * NODE is an index if all digits, else a name; without PORT every port of
  * the node is captured. -w writes a pcap file (nanosecond timestamps,
- * link type LINKTYPE_INFINIBAND, 247: Wireshark and tshark dissect LRH,
- * GRH, BTH, DETH and the MADs); without it each packet is a line:
+ * link type LINKTYPE_ERF, each packet an ERF record of type InfiniBand,
+ * as ibdump writes them: Wireshark and tshark dissect LRH, GRH, BTH, DETH
+ * and the MADs; libpcap's LINKTYPE_INFINIBAND, 247, is not one that
+ * Wireshark reads); without it each packet is a line:
  *
  *   12:00:01.123456789 S1/1 in  lid 0x1 > 0xffff sl 0 vl 15 qp 0 > 0 len 296
  *       SubnDirectedRoute Get NodeInfo tid 0x0000000500000008 hop 1/1
@@ -47,7 +49,11 @@
 /* pcap file format: nanosecond-resolution magic, version 2.4 */
 #define PCAP_MAGIC_NS		0xa1b23c4d
 #define PCAP_SNAPLEN		65535
-#define LINKTYPE_INFINIBAND	247
+#define LINKTYPE_ERF		197
+/* ERF record header: 16 bytes; record type InfiniBand; varying length */
+#define ERF_HDR_LEN		16
+#define ERF_TYPE_INFINIBAND	21
+#define ERF_FLAG_VLEN		0x04
 
 /* Wire layout, as the kernel writes it (kmod/sim/capture.c). */
 #define LRH_LEN			8
@@ -78,6 +84,7 @@ struct cap {
 	uint8_t end_why;
 	bool end_seen;
 	uint64_t seen, lost, written;
+	uint64_t lost_written;		/* lost before the last record written */
 	int err;			/* an exit code from a callback */
 };
 
@@ -147,18 +154,43 @@ static int pcap_open(struct cap *cp)
 	put32(cp->f, 0);		/* thiszone */
 	put32(cp->f, 0);		/* sigfigs */
 	put32(cp->f, PCAP_SNAPLEN);
-	put32(cp->f, LINKTYPE_INFINIBAND);
+	put32(cp->f, LINKTYPE_ERF);
 	return fflush(cp->f) ? ibt_err(IBT_EXIT_ERR, "cannot write %s: %s",
 				       cp->file, strerror(errno)) : 0;
 }
 
+/*
+ * A packet: the pcap record header, then the ERF header (its timestamp
+ * little-endian, seconds in the high 32 bits and the binary fraction in
+ * the low; its lengths big-endian; the loss counter the packets lost
+ * since the previous record) and the packet.
+ */
 static int pcap_write(struct cap *cp, uint64_t ns, const uint8_t *p,
-		      uint32_t len)
+		      uint32_t len, uint64_t lost)
 {
+	uint64_t frac = (ns % 1000000000) * (1ULL << 32) / 1000000000;
+	uint64_t ts = (ns / 1000000000) << 32 | frac;
+	uint64_t lctr = lost - cp->lost_written;
+	uint8_t erf[ERF_HDR_LEN];
+	uint32_t rlen = ERF_HDR_LEN + len;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		erf[i] = ts >> (8 * i);
+	erf[8] = ERF_TYPE_INFINIBAND;
+	erf[9] = ERF_FLAG_VLEN;
+	erf[10] = rlen >> 8;
+	erf[11] = rlen;
+	erf[12] = (lctr > 0xffff ? 0xffff : lctr) >> 8;
+	erf[13] = lctr > 0xffff ? 0xff : lctr;
+	erf[14] = len >> 8;
+	erf[15] = len;
+	cp->lost_written = lost;
 	put32(cp->f, ns / 1000000000);
 	put32(cp->f, ns % 1000000000);
-	put32(cp->f, len);
-	put32(cp->f, len);
+	put32(cp->f, rlen);
+	put32(cp->f, rlen);
+	fwrite(erf, 1, sizeof(erf), cp->f);
 	fwrite(p, 1, len, cp->f);
 	if (fflush(cp->f))
 		return ibt_err(IBT_EXIT_ERR, "cannot write %s: %s", cp->file,
@@ -308,7 +340,7 @@ static int cap_notify(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 	if (cp->f)
 		return pcap_write(cp, ibt_nla_uint(tb[IBTRACE_SIM_A_CAPTURE_TIME_NS]),
 				  nla_data(tb[IBTRACE_SIM_A_CAPTURE_DATA]),
-				  nla_len(tb[IBTRACE_SIM_A_CAPTURE_DATA]));
+				  nla_len(tb[IBTRACE_SIM_A_CAPTURE_DATA]), cp->lost);
 	print_pkt(ctx, tb, nla_data(tb[IBTRACE_SIM_A_CAPTURE_DATA]),
 		  nla_len(tb[IBTRACE_SIM_A_CAPTURE_DATA]));
 	cp->written++;
@@ -447,7 +479,8 @@ static void cap_usage(FILE *f)
 	      "                       [-B KIB]\n"
 	      "The packets crossing the links of node NODE (index, or name) of fabric\n"
 	      "FABRIC, of its port PORT or of every port, both ways: a line each, or\n"
-	      "with -w FILE a pcap file (LINKTYPE_INFINIBAND) for Wireshark or tshark.\n"
+	      "with -w FILE a pcap file (ERF records of type InfiniBand, as ibdump's)\n"
+	      "for Wireshark or tshark.\n"
 	      "  -w, --write FILE   write the packets to FILE (pcap)\n"
 	      "  -c, --count COUNT  stop after COUNT packets (1.." IBT_STR(IBTRACE_SIM_CAPTURE_MAX_COUNT) ")\n"
 	      "  -B, --buffer KIB   receive buffer, KiB (default 1024): packets that do\n"

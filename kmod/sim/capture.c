@@ -9,8 +9,8 @@
  * buffer, and a packet that does not fit is lost and counted. The fabric's
  * worker taps each packet where it leaves a port onto a link
  * (ibtsim_capture_link(), from fabric.c), and the capture writes it as on
- * the wire: LRH, GRH, BTH, DETH, payload, ICRC and VCRC, the form
- * LINKTYPE_INFINIBAND pcap files hold. A capture ends after its count,
+ * the wire: LRH, GRH, BTH, DETH, payload, ICRC and VCRC, the form the
+ * InfiniBand records of capture files hold. A capture ends after its count,
  * on CAPTURE_STOP or when its fabric is deleted (each with a CAPTURE_END
  * message), or when its socket is closed.
  *
