@@ -66,8 +66,10 @@ int ibtsim_nl_capture_start_doit(struct sk_buff *skb, struct genl_info *info)
 	int port = -1, err;
 	u32 count = 0, id;
 
-	if (GENL_REQ_ATTR_CHECK(info, IBTRACE_SIM_A_FABRIC_NAME))
+	if (GENL_REQ_ATTR_CHECK(info, IBTRACE_SIM_A_FABRIC_NAME)) {
+		NL_SET_ERR_MSG(info->extack, "a capture needs the fabric's name");
 		return -EINVAL;
+	}
 	if (!info->attrs[IBTRACE_SIM_A_NODE_INDEX] &&
 	    !info->attrs[IBTRACE_SIM_A_NODE_NAME]) {
 		NL_SET_ERR_MSG(info->extack,
@@ -114,8 +116,10 @@ int ibtsim_nl_capture_stop_doit(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *id_attr = info->attrs[IBTRACE_SIM_A_CAPTURE_ID];
 	int err;
 
-	if (GENL_REQ_ATTR_CHECK(info, IBTRACE_SIM_A_CAPTURE_ID))
+	if (GENL_REQ_ATTR_CHECK(info, IBTRACE_SIM_A_CAPTURE_ID)) {
+		NL_SET_ERR_MSG(info->extack, "which capture: its ID is missing");
 		return -EINVAL;
+	}
 	err = ibtsim_capture_stop(nla_get_u32(id_attr),
 				  IBTRACE_SIM_CAPTURE_END_STOPPED);
 	if (err)
