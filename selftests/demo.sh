@@ -7,7 +7,8 @@
 # pings, SourceRoute probes and the RNR NAK timer test against it.
 # Part 2: an InfiniBand fabric in ibtrace_sim, brought up by OpenSM: a
 # trace across it, the GUIDInfo conformance test, the exerciser's MADs and
-# a capture of the fabric's packets.
+# a capture of the fabric's packets, a packet injected with a forged
+# source.
 
 source "$(dirname "$0")/lib.sh" >/dev/null
 
@@ -118,6 +119,9 @@ cap=$!
 sleep 1
 "$IBTRACECTL" -d "$hca1" ping --dlid "$lid4" -c 2 -i 100 >/dev/null
 wait "$cap"
+
+say "Posing as any node: a class 0x30 Get injected at Hca1's port from LID 0x77, which no port has; Hca4's agent answers 0x77, and the answer comes back to the injector"
+run "$IBTRACECTL" sim inject demo Hca1 1 --slid 0x77 --class ibtrace --attr ClassPortInfo --dlid "$lid4"
 
 say "Pings, traces and tests ran as kernel jobs; the module keeps the recent ones"
 run "$IBTRACECTL" job show

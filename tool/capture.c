@@ -60,6 +60,8 @@
 #define GRH_LEN			40
 #define BTH_LEN			12
 #define DETH_LEN		8
+#define IMM_LEN			4
+#define ICRC_VCRC_LEN		6
 #define LNH_GLOBAL		0x3
 #define OP_UD_SEND_IMM		0x65
 
@@ -199,6 +201,7 @@ static int pcap_write(struct cap *cp, uint64_t ns, const uint8_t *p,
 	return 0;
 }
 
+/* A big-endian field of @n bytes of a packet's headers. */
 static uint32_t be(const uint8_t *p, int n)
 {
 	uint32_t v = 0;
@@ -208,51 +211,61 @@ static uint32_t be(const uint8_t *p, int n)
 	return v;
 }
 
-/* The MAD a packet carries: its class, method, attribute, TID, status. */
-static void print_mad(struct ibt *ctx, const uint8_t *m, size_t len)
+/*
+ * Where the payload of a packet as on the wire (LRH, GRH, BTH, DETH,
+ * payload and pad, ICRC, VCRC) starts, its length (pad included) into
+ * *@plen; 0 when @len is too short for the headers.
+ */
+size_t ibt_wire_payload(const uint8_t *p, size_t len, size_t *plen)
 {
-	const char *cls, *meth, *attr;
-	uint8_t mgmt_class, method;
-	uint16_t attr_id;
-	char tid[24];
+	size_t off = LRH_LEN;
 
-	if (len < 24)
-		return;
-	mgmt_class = m[1];
-	method = m[3];
-	attr_id = be(m + 16, 2);
-	cls = ibt_mad_class_name(mgmt_class);
-	meth = ibt_mad_method_name(method);
-	attr = ibt_mad_attr_name(mgmt_class, attr_id);
-	snprintf(tid, sizeof(tid), "0x%08" PRIx32 "%08" PRIx32, be(m + 8, 4),
-		 be(m + 12, 4));
+	if (len >= LRH_LEN && (p[1] & 3) == LNH_GLOBAL)
+		off += GRH_LEN;
+	if (len < off + BTH_LEN + DETH_LEN + ICRC_VCRC_LEN)
+		return 0;
+	off += BTH_LEN + DETH_LEN;
+	if (p[off - BTH_LEN - DETH_LEN] == OP_UD_SEND_IMM)
+		off += IMM_LEN;
+	if (len < off + ICRC_VCRC_LEN)
+		return 0;
+	*plen = len - off - ICRC_VCRC_LEN;
+	return off;
+}
 
-	ibt_out_json(ctx, "class", json_object_new_uint64(mgmt_class));
-	ibt_out_json(ctx, "method", json_object_new_uint64(method));
-	ibt_out_json(ctx, "attr_id", json_object_new_uint64(attr_id));
-	if (cls)
-		ibt_out_json(ctx, "class_name", json_object_new_string(cls));
-	if (meth)
-		ibt_out_json(ctx, "method_name", json_object_new_string(meth));
-	if (attr)
-		ibt_out_json(ctx, "attr_name", json_object_new_string(attr));
-	ibt_out_json(ctx, "tid", json_object_new_string(tid));
-	ibt_out_json(ctx, "status", json_object_new_uint64(be(m + 4, 2)));
-	if (cls)
-		ibt_out_text(ctx, " %s", cls);
-	else
-		ibt_out_text(ctx, " class 0x%02x", mgmt_class);
-	if (meth)
-		ibt_out_text(ctx, " %s", meth);
-	else
-		ibt_out_text(ctx, " method 0x%02x", method);
-	if (attr)
-		ibt_out_text(ctx, " %s", attr);
-	else
-		ibt_out_text(ctx, " attr 0x%04x", attr_id);
-	ibt_out_text(ctx, " tid %s", tid);
-	if (mgmt_class == 0x81)
-		ibt_out_text(ctx, " hop %u/%u", m[6], m[7]);
+/*
+ * A packet as on the wire: its addresses, and the MAD it carries to QP0
+ * or QP1 in brief, as words of the line the caller has begun (JSON:
+ * fields of its object).
+ */
+void ibt_wire_print(struct ibt *ctx, const uint8_t *p, size_t len)
+{
+	size_t off = LRH_LEN;
+
+	if (len >= LRH_LEN + BTH_LEN + DETH_LEN) {
+		if ((p[1] & 3) == LNH_GLOBAL)
+			off += GRH_LEN;
+		ibt_out_field(ctx, "slid", json_object_new_uint64(be(p + 6, 2)),
+			      " lid 0x%x", be(p + 6, 2));
+		ibt_out_field(ctx, "dlid", json_object_new_uint64(be(p + 2, 2)),
+			      " > 0x%x", be(p + 2, 2));
+		ibt_out_field(ctx, "sl", json_object_new_uint64(p[1] >> 4),
+			      " sl %u", p[1] >> 4);
+		ibt_out_field(ctx, "vl", json_object_new_uint64(p[0] >> 4),
+			      " vl %u", p[0] >> 4);
+	}
+	if (len >= off + BTH_LEN + DETH_LEN) {
+		const uint8_t *bth = p + off, *deth = bth + BTH_LEN;
+		size_t plen, pay = ibt_wire_payload(p, len, &plen);
+
+		ibt_out_field(ctx, "sqp", json_object_new_uint64(be(deth + 5, 3)),
+			      " qp %u", be(deth + 5, 3));
+		ibt_out_field(ctx, "dqp", json_object_new_uint64(be(bth + 5, 3)),
+			      " > %u", be(bth + 5, 3));
+		ibt_out_u64(ctx, "len", len);
+		if (be(bth + 5, 3) <= 1 && pay)
+			ibt_mad_print_brief(ctx, p + pay, plen);
+	}
 }
 
 /* One packet, as a line (JSON: an object). */
@@ -262,7 +275,6 @@ static void print_pkt(struct ibt *ctx, struct nlattr **tb, const uint8_t *p,
 	uint64_t ns = ibt_nla_uint(tb[IBTRACE_SIM_A_CAPTURE_TIME_NS]);
 	unsigned int dir = nla_get_u8(tb[IBTRACE_SIM_A_CAPTURE_DIR]);
 	time_t sec = ns / 1000000000;
-	size_t off = LRH_LEN;
 	char when[32];
 	struct tm tm;
 
@@ -279,31 +291,7 @@ static void print_pkt(struct ibt *ctx, struct nlattr **tb, const uint8_t *p,
 		      "/%u", nla_get_u32(tb[IBTRACE_SIM_A_CAPTURE_PORT]));
 	ibt_out_field(ctx, "dir", json_object_new_string(dir ? "in" : "out"),
 		      " %-3s", dir ? "in" : "out");
-	if (len >= LRH_LEN + BTH_LEN + DETH_LEN) {
-		if ((p[1] & 3) == LNH_GLOBAL)
-			off += GRH_LEN;
-		ibt_out_field(ctx, "slid", json_object_new_uint64(be(p + 6, 2)),
-			      " lid 0x%x", be(p + 6, 2));
-		ibt_out_field(ctx, "dlid", json_object_new_uint64(be(p + 2, 2)),
-			      " > 0x%x", be(p + 2, 2));
-		ibt_out_field(ctx, "sl", json_object_new_uint64(p[1] >> 4),
-			      " sl %u", p[1] >> 4);
-		ibt_out_field(ctx, "vl", json_object_new_uint64(p[0] >> 4),
-			      " vl %u", p[0] >> 4);
-	}
-	if (len >= off + BTH_LEN + DETH_LEN) {
-		const uint8_t *bth = p + off, *deth = bth + BTH_LEN;
-		size_t pay = off + BTH_LEN + DETH_LEN +
-			     (bth[0] == OP_UD_SEND_IMM ? 4 : 0);
-
-		ibt_out_field(ctx, "sqp", json_object_new_uint64(be(deth + 5, 3)),
-			      " qp %u", be(deth + 5, 3));
-		ibt_out_field(ctx, "dqp", json_object_new_uint64(be(bth + 5, 3)),
-			      " > %u", be(bth + 5, 3));
-		ibt_out_u64(ctx, "len", len);
-		if (be(bth + 5, 3) <= 1 && len > pay + 6)
-			print_mad(ctx, p + pay, len - pay - 6);
-	}
+	ibt_wire_print(ctx, p, len);
 	ibt_out_obj_end(ctx);
 	ibt_out_eol(ctx);
 }
@@ -349,20 +337,13 @@ static int cap_notify(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 
 static struct nl_msg *cap_request(struct ibt *ctx, struct cap *cp)
 {
-	struct nl_msg *msg = ibt_nl_req(ctx, IBTRACE_SIM_CMD_CAPTURE_START, false);
-	const char *node = cp->word[1];
-	uint32_t index;
-	int err;
+	struct nl_msg *msg = ibt_sim_node_req(ctx, IBTRACE_SIM_CMD_CAPTURE_START,
+					      cp->word[0], cp->word[1]);
+	int err = 0;
 
 	if (!msg)
 		return NULL;
-	err = nla_put_string(msg, IBTRACE_SIM_A_FABRIC_NAME, cp->word[0]);
-	if (!err && !ibt_parse_u32(node, 0, UINT32_MAX, &index) &&
-	    node[0] >= '0' && node[0] <= '9')
-		err = nla_put_u32(msg, IBTRACE_SIM_A_NODE_INDEX, index);
-	else if (!err)
-		err = nla_put_string(msg, IBTRACE_SIM_A_NODE_NAME, node);
-	if (!err && cp->has_port)
+	if (cp->has_port)
 		err = nla_put_u32(msg, IBTRACE_SIM_A_CAPTURE_PORT, cp->port);
 	if (!err && cp->has_count)
 		err = nla_put_u32(msg, IBTRACE_SIM_A_CAPTURE_COUNT, cp->count);

@@ -447,6 +447,19 @@ const char *ibt_txn_type_str(unsigned int type);
 void ibt_mad_print_hdr(struct ibt *ctx, const uint8_t *mad, size_t len);
 
 /**
+ * ibt_mad_print_brief() - a MAD in a few words, within a line
+ * @ctx: the output
+ * @mad: the MAD, as on the wire
+ * @len: its length in bytes (nothing printed below the common header's)
+ *
+ * Text: " CLASS METHOD ATTR tid 0x..." (names, else numbers; a DR SMP's
+ * " hop PTR/CNT"), no newline; JSON: class, method, attr_id, class_name,
+ * method_name, attr_name (the names known), tid (a string), status, in
+ * the object the caller has open.
+ */
+void ibt_mad_print_brief(struct ibt *ctx, const uint8_t *mad, size_t len);
+
+/**
  * ibt_mad_print_attr() - print the fields of the attribute a MAD holds
  * @ctx: the output
  * @mad: the MAD, as on the wire
@@ -537,6 +550,111 @@ int ibt_mad_parse_class(const char *s, uint8_t *mgmt_class);
  */
 int ibt_mad_parse_method(const char *s, uint8_t *method);
 
+/**
+ * struct ibt_mad_req - a MAD as the options of "mad send" and "sim inject"
+ *	compose it (IBT_MAD_REQ_OPTS, ibt_mad_req_nums), each field with the
+ *	flag of its option given
+ * @mgmt_class: --class (with --dr and without it: 0x81)
+ * @method: --method (default Get)
+ * @attr_word: --attr as given, parsed into @attr_id once the class is known
+ * @attr_id: the attribute ID
+ * @attr_mod: --attr-mod
+ * @class_version: --class-version (SA: 2, else 1)
+ * @base_version: --base-version (1)
+ * @status: --status
+ * @tid: --tid, the TID's low 32 bits
+ * @oui: --oui, of a vendor range 2 class (class 0x30: ibtrace's)
+ * @dr_slid: --dr-slid (permissive)
+ * @dr_dlid: --dr-dlid (permissive)
+ * @hop_ptr: --hop-ptr (0)
+ * @mkey: --mkey
+ * @comp_mask: --comp-mask, of an SA MAD
+ * @data: --data, the attribute's data, at the class's data offset
+ * @data_len: its bytes
+ * @dr: --dr, the exit ports of a directed route
+ * @dr_len: its hops
+ * @allow_set: --allow-set: a method that can change the fabric is allowed
+ * @hex: --hex: an answer's data printed in hex, not decoded
+ */
+struct ibt_mad_req {
+	uint8_t mgmt_class, method;
+	bool has_class, has_method;
+	const char *attr_word;
+	uint16_t attr_id;
+	uint32_t attr_mod, class_version, base_version, status, tid, oui;
+	uint32_t dr_slid, dr_dlid, hop_ptr;
+	bool has_attr_mod, has_class_version, has_base_version, has_status;
+	bool has_tid, has_oui, has_dr_slid, has_dr_dlid, has_hop_ptr;
+	uint64_t mkey, comp_mask;
+	bool has_mkey, has_comp_mask;
+	uint8_t data[IBTRACE_MAD_MAX_DATA];
+	size_t data_len;
+	uint8_t dr[IBTRACE_MAD_MAX_DR_HOPS];
+	size_t dr_len;
+	bool has_dr, allow_set, hex;
+};
+
+/**
+ * ibt_mad_compose() - a MAD as on the wire, from its fields
+ * @r: the fields, checked and completed by ibt_mad_req_check()
+ * @tid: the whole TransactionID
+ * @mad: IBT_MAD_SIZE bytes: the MAD
+ *
+ * As the kernel composes the MADs of "mad send" (mad_send.c): the common
+ * header, an SMP's M_Key and directed route, an SA MAD's ComponentMask, a
+ * vendor range 2 class's OUI, and the data at the class's data offset.
+ */
+void ibt_mad_compose(const struct ibt_mad_req *r, uint64_t tid, uint8_t *mad);
+
+/*
+ * mad.c - the options of a MAD's fields, which commands that compose a
+ * MAD take (their struct ibt_mad_req at offset 0 of their options, for
+ * ibt_mad_req_nums' offsets), with IBT_MAD_REQ_USAGE in their usage.
+ */
+#define IBT_OPT_MAD_CLASS		0x300
+#define IBT_OPT_MAD_METHOD		0x301
+#define IBT_OPT_MAD_ATTR		0x302
+#define IBT_OPT_MAD_MKEY		0x303
+#define IBT_OPT_MAD_COMP_MASK		0x304
+#define IBT_OPT_MAD_DATA		0x305
+#define IBT_OPT_MAD_DR			0x306
+#define IBT_OPT_MAD_ALLOW_SET		0x307
+#define IBT_OPT_MAD_HEX			0x308
+#define IBT_OPT_MAD_ATTR_MOD		0x309
+#define IBT_OPT_MAD_CLASS_VERSION	0x30a
+#define IBT_OPT_MAD_BASE_VERSION	0x30b
+#define IBT_OPT_MAD_STATUS		0x30c
+#define IBT_OPT_MAD_TID			0x30d
+#define IBT_OPT_MAD_OUI			0x30e
+#define IBT_OPT_MAD_DR_SLID		0x30f
+#define IBT_OPT_MAD_DR_DLID		0x310
+#define IBT_OPT_MAD_HOP_PTR		0x311
+#define IBT_MAD_REQ_OPTS \
+	{ "class",	required_argument,	NULL, IBT_OPT_MAD_CLASS }, \
+	{ "method",	required_argument,	NULL, IBT_OPT_MAD_METHOD }, \
+	{ "attr",	required_argument,	NULL, IBT_OPT_MAD_ATTR }, \
+	{ "mkey",	required_argument,	NULL, IBT_OPT_MAD_MKEY }, \
+	{ "comp-mask",	required_argument,	NULL, IBT_OPT_MAD_COMP_MASK }, \
+	{ "data",	required_argument,	NULL, IBT_OPT_MAD_DATA }, \
+	{ "dr",		required_argument,	NULL, IBT_OPT_MAD_DR }, \
+	{ "allow-set",	no_argument,		NULL, IBT_OPT_MAD_ALLOW_SET }, \
+	{ "hex",	no_argument,		NULL, IBT_OPT_MAD_HEX }
+#define IBT_MAD_REQ_NNUMS	9
+extern const struct ibt_num_opt ibt_mad_req_nums[IBT_MAD_REQ_NNUMS];
+#define IBT_MAD_REQ_USAGE \
+	"  --data HEX           attribute data, hex bytes (spaces and colons allowed),\n" \
+	"                       at the class's data offset; at most " IBT_STR(IBTRACE_MAD_MAX_DATA) " bytes\n" \
+	"  --allow-set          allow a method that can change the fabric (Set, Trap,\n" \
+	"                       Report, responses, ...)\n" \
+	"  --hex                print the answer's data as hex, not decoded\n" \
+	"Fields: --class-version N (sa: 2, else 1), --base-version N, --status N,\n" \
+	"--tid N (low 32 bits), --mkey N, --oui N (ibtrace: 0x001405, else 0),\n" \
+	"--comp-mask N, --dr-slid LID, --dr-dlid LID, --hop-ptr N.\n"
+int ibt_mad_req_opt(int c, const char *arg, struct ibt_mad_req *r);
+void ibt_mad_print_answer(struct ibt *ctx, const uint8_t *mad, size_t len,
+			  bool hex);
+int ibt_mad_req_check(struct ibt_mad_req *r, const char *what);
+
 /* nl.c */
 /* an unsigned attribute's value, whatever its (policy-checked) size */
 uint64_t ibt_nla_uint(const struct nlattr *a);
@@ -547,6 +665,8 @@ int ibt_nl_open(struct ibt *ctx);
 int ibt_nl_open_family(struct ibt *ctx, const struct ibt_family *fam);
 void ibt_nl_close(struct ibt *ctx);
 struct nl_msg *ibt_nl_req(struct ibt *ctx, uint8_t cmd, bool dump);
+struct nl_msg *ibt_sim_node_req(struct ibt *ctx, uint8_t cmd,
+				const char *fabric, const char *node);
 struct nl_msg *ibt_nl_req_u32(struct ibt *ctx, uint8_t cmd, bool dump, int attr,
 			      uint32_t val);
 int ibt_nl_put_dev(struct ibt *ctx, struct nl_msg *msg, uint32_t port);
@@ -714,6 +834,9 @@ int ibt_test_run_as(struct ibt *ctx, const char *obj, const char *cmd,
 extern const struct ibt_cmd ibt_sim_cmds[];
 extern const char ibt_sim_help[];
 int ibt_sim_capture(struct ibt *ctx);		/* capture.c */
+void ibt_wire_print(struct ibt *ctx, const uint8_t *p, size_t len);
+size_t ibt_wire_payload(const uint8_t *p, size_t len, size_t *plen);
+int ibt_sim_inject(struct ibt *ctx);		/* inject.c */
 extern const struct ibt_cmd ibt_server_cmds[];
 extern const struct ibt_cmd ibt_mad_cmds[];		/* mad.c */
 

@@ -50,50 +50,20 @@
 #include "ibtracectl.h"
 
 enum {
-	OPT_CLASS = IBT_OPT_DLID + 1,
-	OPT_METHOD,
-	OPT_ATTR,
-	OPT_MKEY,
-	OPT_COMP_MASK,
-	OPT_DATA,
-	OPT_DR,
-	OPT_NO_WAIT,
-	OPT_ALLOW_SET,
-	OPT_HEX,
-	OPT_ATTR_MOD,
-	OPT_CLASS_VERSION,
-	OPT_BASE_VERSION,
-	OPT_STATUS,
-	OPT_TID,
-	OPT_OUI,
-	OPT_DR_SLID,
-	OPT_DR_DLID,
-	OPT_HOP_PTR,
+	OPT_NO_WAIT = IBT_OPT_DLID + 1,
 	OPT_SL,
 	OPT_PKEY_INDEX,
 	OPT_QPN,
 };
 
 struct mad {
-	/* request */
+	/* request: the MAD first (ibt_mad_req_nums' offsets) */
+	struct ibt_mad_req r;
 	struct ibt_target tgt;
-	uint8_t mgmt_class, method;
-	bool has_class, has_method;
-	const char *attr_word;		/* --attr, parsed once the class is known */
-	uint16_t attr_id;
-	uint32_t attr_mod, class_version, base_version, status, tid, oui;
-	uint32_t dr_slid, dr_dlid, hop_ptr, sl, pkey_index, qpn;
+	uint32_t sl, pkey_index, qpn;
 	uint32_t count, interval_ms;
-	bool has_attr_mod, has_class_version, has_base_version, has_status;
-	bool has_tid, has_oui, has_dr_slid, has_dr_dlid, has_hop_ptr, has_sl;
-	bool has_pkey_index, has_qpn, has_count, has_interval;
-	uint64_t mkey, comp_mask;
-	bool has_mkey, has_comp_mask;
-	uint8_t data[IBTRACE_MAD_MAX_DATA];
-	size_t data_len;
-	uint8_t dr[IBTRACE_MAD_MAX_DR_HOPS];
-	size_t dr_len;
-	bool has_dr, no_wait, allow_set, hex;
+	bool has_sl, has_pkey_index, has_qpn, has_count, has_interval;
+	bool no_wait;
 	uint32_t port;
 	char target[INET6_ADDRSTRLEN + 16];
 	bool help;
@@ -107,6 +77,9 @@ struct mad {
 	uint64_t sum_val[IBTRACE_SUMMARY_A_MAX + 1];
 	bool sum_have[IBTRACE_SUMMARY_A_MAX + 1];
 };
+
+_Static_assert(offsetof(struct mad, r) == 0,
+	       "ibt_mad_req_nums' offsets are from the start of struct mad");
 
 static void mad_usage(FILE *f)
 {
@@ -127,16 +100,9 @@ static void mad_usage(FILE *f)
 	      "  -i, --interval MS    gap between them, 0.." IBT_STR(IBTRACE_PING_MAX_INTERVAL_MS) " (default 0)\n"
 	      "  -t, --timeout MS     wait per attempt (default 1000)\n"
 	      "  -r, --retries N      extra attempts after a timeout (default 3)\n"
-	      "  --data HEX           attribute data, hex bytes (spaces and colons allowed),\n"
-	      "                       at the class's data offset; at most " IBT_STR(IBTRACE_MAD_MAX_DATA) " bytes\n"
+	      IBT_MAD_REQ_USAGE
 	      "  --no-wait            do not wait for answers\n"
-	      "  --allow-set          allow a method that can change the fabric (Set, Trap,\n"
-	      "                       Report, responses, ...)\n"
-	      "  --hex                print the answer's data as hex, not decoded\n"
-	      "Fields: --class-version N (sa: 2, else 1), --base-version N, --status N,\n"
-	      "--tid N (low 32 bits), --mkey N, --oui N (ibtrace: 0x001405, else 0),\n"
-	      "--comp-mask N, --dr-slid LID, --dr-dlid LID,\n"
-	      "--hop-ptr N, --sl N, --pkey-index N, --qp N (GMPs, default 1).\n"
+	      "Addressing: --sl N, --pkey-index N, --qp N (GMPs, default 1).\n"
 	      "Exit 6: no MAD answered; 7: every answer had a non-zero MAD status.\n", f);
 }
 
@@ -148,27 +114,32 @@ static int mad_help(struct ibt *ctx)
 }
 
 #define MAD_OPT(f)	offsetof(struct mad, f)
+#define MAD_REQ(f)	offsetof(struct ibt_mad_req, f)
 
-/* Its options that take a 32-bit number. */
+/* The fields of a MAD that take a 32-bit number (struct ibt_mad_req). */
+const struct ibt_num_opt ibt_mad_req_nums[IBT_MAD_REQ_NNUMS] = {
+	{ "attr-mod", IBT_OPT_MAD_ATTR_MOD, "--attr-mod", 0, UINT32_MAX, "", "",
+	  MAD_REQ(attr_mod), MAD_REQ(has_attr_mod) },
+	{ "class-version", IBT_OPT_MAD_CLASS_VERSION, "--class-version", 0, 255,
+	  "", "", MAD_REQ(class_version), MAD_REQ(has_class_version) },
+	{ "base-version", IBT_OPT_MAD_BASE_VERSION, "--base-version", 0, 255,
+	  "", "", MAD_REQ(base_version), MAD_REQ(has_base_version) },
+	{ "status", IBT_OPT_MAD_STATUS, "--status", 0, 0xffff, "", "",
+	  MAD_REQ(status), MAD_REQ(has_status) },
+	{ "tid", IBT_OPT_MAD_TID, "--tid", 0, UINT32_MAX, "", "",
+	  MAD_REQ(tid), MAD_REQ(has_tid) },
+	{ "oui", IBT_OPT_MAD_OUI, "--oui", 0, 0xffffff, "", "",
+	  MAD_REQ(oui), MAD_REQ(has_oui) },
+	{ "dr-slid", IBT_OPT_MAD_DR_SLID, "--dr-slid", 0, 0xffff, "", "",
+	  MAD_REQ(dr_slid), MAD_REQ(has_dr_slid) },
+	{ "dr-dlid", IBT_OPT_MAD_DR_DLID, "--dr-dlid", 0, 0xffff, "", "",
+	  MAD_REQ(dr_dlid), MAD_REQ(has_dr_dlid) },
+	{ "hop-ptr", IBT_OPT_MAD_HOP_PTR, "--hop-ptr", 0, 255, "", "",
+	  MAD_REQ(hop_ptr), MAD_REQ(has_hop_ptr) },
+};
+
+/* mad send's own options that take a 32-bit number. */
 static const struct ibt_num_opt mad_nums[] = {
-	{ "attr-mod", OPT_ATTR_MOD, "--attr-mod", 0, UINT32_MAX, "", "",
-	  MAD_OPT(attr_mod), MAD_OPT(has_attr_mod) },
-	{ "class-version", OPT_CLASS_VERSION, "--class-version", 0, 255, "", "",
-	  MAD_OPT(class_version), MAD_OPT(has_class_version) },
-	{ "base-version", OPT_BASE_VERSION, "--base-version", 0, 255, "", "",
-	  MAD_OPT(base_version), MAD_OPT(has_base_version) },
-	{ "status", OPT_STATUS, "--status", 0, 0xffff, "", "",
-	  MAD_OPT(status), MAD_OPT(has_status) },
-	{ "tid", OPT_TID, "--tid", 0, UINT32_MAX, "", "",
-	  MAD_OPT(tid), MAD_OPT(has_tid) },
-	{ "oui", OPT_OUI, "--oui", 0, 0xffffff, "", "",
-	  MAD_OPT(oui), MAD_OPT(has_oui) },
-	{ "dr-slid", OPT_DR_SLID, "--dr-slid", 0, 0xffff, "", "",
-	  MAD_OPT(dr_slid), MAD_OPT(has_dr_slid) },
-	{ "dr-dlid", OPT_DR_DLID, "--dr-dlid", 0, 0xffff, "", "",
-	  MAD_OPT(dr_dlid), MAD_OPT(has_dr_dlid) },
-	{ "hop-ptr", OPT_HOP_PTR, "--hop-ptr", 0, 255, "", "",
-	  MAD_OPT(hop_ptr), MAD_OPT(has_hop_ptr) },
 	{ "sl", OPT_SL, "--sl", 0, 15, "", "",
 	  MAD_OPT(sl), MAD_OPT(has_sl) },
 	{ "pkey-index", OPT_PKEY_INDEX, "--pkey-index", 0, 0xffff, "", "",
@@ -192,60 +163,67 @@ static int mad_u64_opt(const char *opt, const char *arg, uint64_t *val,
 	return 0;
 }
 
+/* An option of a MAD's fields (IBT_MAD_REQ_OPTS), into @r. */
+int ibt_mad_req_opt(int c, const char *arg, struct ibt_mad_req *r)
+{
+	switch (c) {
+	case IBT_OPT_MAD_CLASS:
+		if (ibt_mad_parse_class(arg, &r->mgmt_class))
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --class \"%s\": expected dr, lid, sa, pma, ibtrace, cm or a number 0..255",
+				       arg);
+		r->has_class = true;
+		return 0;
+	case IBT_OPT_MAD_METHOD:
+		if (ibt_mad_parse_method(arg, &r->method))
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --method \"%s\": expected get, set, gettable, trap, report, ... or a number 0..255",
+				       arg);
+		r->has_method = true;
+		return 0;
+	case IBT_OPT_MAD_ATTR:
+		r->attr_word = arg;
+		return 0;
+	case IBT_OPT_MAD_MKEY:
+		return mad_u64_opt("--mkey", arg, &r->mkey, &r->has_mkey);
+	case IBT_OPT_MAD_COMP_MASK:
+		return mad_u64_opt("--comp-mask", arg, &r->comp_mask,
+				   &r->has_comp_mask);
+	case IBT_OPT_MAD_DATA:
+		if (ibt_parse_hex(arg, r->data, sizeof(r->data), &r->data_len) ||
+		    !r->data_len)
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --data \"%s\": expected 1..%d hex bytes",
+				       arg, IBTRACE_MAD_MAX_DATA);
+		return 0;
+	case IBT_OPT_MAD_DR:
+		if (ibt_parse_sroute(arg, r->dr, sizeof(r->dr), &r->dr_len))
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --dr \"%s\": expected 1..%d port numbers 0..255 separated by commas",
+				       arg, IBTRACE_MAD_MAX_DR_HOPS);
+		r->has_dr = true;
+		return 0;
+	case IBT_OPT_MAD_ALLOW_SET:
+		r->allow_set = true;
+		return 0;
+	case IBT_OPT_MAD_HEX:
+		r->hex = true;
+		return 0;
+	default:
+		return ibt_opt_nums(ibt_mad_req_nums, IBT_MAD_REQ_NNUMS, c, arg, r);
+	}
+}
+
 /* An option of mad send (for ibt_args_parse()). */
 static int mad_opt(int c, const char *arg, const struct ibt_args *a)
 {
 	struct mad *m = a->priv;
 
-	switch (c) {
-	case OPT_CLASS:
-		if (ibt_mad_parse_class(arg, &m->mgmt_class))
-			return ibt_err(IBT_EXIT_USAGE,
-				       "bad --class \"%s\": expected dr, lid, sa, pma, ibtrace, cm or a number 0..255",
-				       arg);
-		m->has_class = true;
-		return 0;
-	case OPT_METHOD:
-		if (ibt_mad_parse_method(arg, &m->method))
-			return ibt_err(IBT_EXIT_USAGE,
-				       "bad --method \"%s\": expected get, set, gettable, trap, report, ... or a number 0..255",
-				       arg);
-		m->has_method = true;
-		return 0;
-	case OPT_ATTR:
-		m->attr_word = arg;
-		return 0;
-	case OPT_MKEY:
-		return mad_u64_opt("--mkey", arg, &m->mkey, &m->has_mkey);
-	case OPT_COMP_MASK:
-		return mad_u64_opt("--comp-mask", arg, &m->comp_mask,
-				   &m->has_comp_mask);
-	case OPT_DATA:
-		if (ibt_parse_hex(arg, m->data, sizeof(m->data), &m->data_len) ||
-		    !m->data_len)
-			return ibt_err(IBT_EXIT_USAGE,
-				       "bad --data \"%s\": expected 1..%d hex bytes",
-				       arg, IBTRACE_MAD_MAX_DATA);
-		return 0;
-	case OPT_DR:
-		if (ibt_parse_sroute(arg, m->dr, sizeof(m->dr), &m->dr_len))
-			return ibt_err(IBT_EXIT_USAGE,
-				       "bad --dr \"%s\": expected 1..%d port numbers 0..255 separated by commas",
-				       arg, IBTRACE_MAD_MAX_DR_HOPS);
-		m->has_dr = true;
-		return 0;
-	case OPT_NO_WAIT:
+	if (c == OPT_NO_WAIT) {
 		m->no_wait = true;
 		return 0;
-	case OPT_ALLOW_SET:
-		m->allow_set = true;
-		return 0;
-	case OPT_HEX:
-		m->hex = true;
-		return 0;
-	default:
-		return IBT_OPT_UNKNOWN;
 	}
+	return ibt_mad_req_opt(c, arg, &m->r);
 }
 
 /* Whether the method only reads (the kernel's rule for --allow-set). */
@@ -255,36 +233,49 @@ static bool mad_method_reads(uint8_t method)
 	       method == 0x14;
 }
 
+/*
+ * The checks of a MAD's fields that need them all, and their defaults:
+ * IBT_EXIT_OK or a printed exit code. @what: the command, in errors.
+ */
+int ibt_mad_req_check(struct ibt_mad_req *r, const char *what)
+{
+	if (!r->has_class && r->has_dr)
+		r->mgmt_class = 0x81, r->has_class = true;
+	if (!r->has_class)
+		return ibt_err(IBT_EXIT_USAGE, "%s needs --class CLASS", what);
+	if (!r->has_method)
+		r->method = 0x01;
+	if (r->attr_word &&
+	    ibt_mad_parse_attr(r->mgmt_class, r->attr_word, &r->attr_id))
+		return ibt_err(IBT_EXIT_USAGE,
+			       "bad --attr \"%s\": not an attribute of class 0x%02x known by name, nor a number 0..0xffff",
+			       r->attr_word, r->mgmt_class);
+	if (!mad_method_reads(r->method) && !r->allow_set)
+		return ibt_err(IBT_EXIT_USAGE,
+			       "method 0x%02x can change the fabric: add --allow-set to send it",
+			       r->method);
+	if (!r->has_class_version && r->mgmt_class == 0x03)
+		r->class_version = 2, r->has_class_version = true;
+	if (!r->has_oui && r->mgmt_class == IBTRACE_MGMT_CLASS)
+		r->oui = IBTRACE_OUI, r->has_oui = true;
+	return IBT_EXIT_OK;
+}
+
 /* The checks of the words after "mad send" that need them all. */
 static int mad_check(struct ibt *ctx, struct mad *m)
 {
-	if (!m->has_class && m->has_dr)
-		m->mgmt_class = 0x81, m->has_class = true;
-	if (!m->has_class)
-		return ibt_err(IBT_EXIT_USAGE, "mad send needs --class CLASS");
-	if (!m->has_method)
-		m->method = 0x01;
-	if (m->attr_word &&
-	    ibt_mad_parse_attr(m->mgmt_class, m->attr_word, &m->attr_id))
-		return ibt_err(IBT_EXIT_USAGE,
-			       "bad --attr \"%s\": not an attribute of class 0x%02x known by name, nor a number 0..0xffff",
-			       m->attr_word, m->mgmt_class);
-	if (!mad_method_reads(m->method) && !m->allow_set)
-		return ibt_err(IBT_EXIT_USAGE,
-			       "method 0x%02x can change the fabric: add --allow-set to send it",
-			       m->method);
-	if (m->mgmt_class == 0x81 && !m->has_dr && !m->tgt.dest.has_dlid)
-		m->has_dr = true;	/* hop count 0: the local port */
-	if (!m->has_dr && !m->tgt.dest.has_dlid && !m->tgt.dest.has_dgid)
+	int ret = ibt_mad_req_check(&m->r, "mad send");
+
+	if (ret)
+		return ret;
+	if (m->r.mgmt_class == 0x81 && !m->r.has_dr && !m->tgt.dest.has_dlid)
+		m->r.has_dr = true;	/* hop count 0: the local port */
+	if (!m->r.has_dr && !m->tgt.dest.has_dlid && !m->tgt.dest.has_dgid)
 		return ibt_err(IBT_EXIT_USAGE,
 			       "mad send needs --dr P1,P2,..., --dlid LID or --dgid GID");
 	if (!ctx->dev)
 		return ibt_err(IBT_EXIT_USAGE,
 			       "mad send needs the device to send from: ibtracectl -d DEV mad send ...");
-	if (!m->has_class_version && m->mgmt_class == 0x03)
-		m->class_version = 2, m->has_class_version = true;
-	if (!m->has_oui && m->mgmt_class == IBTRACE_MGMT_CLASS)
-		m->oui = IBTRACE_OUI, m->has_oui = true;
 
 	m->port = ctx->port ? ctx->port : 1;
 	if (m->tgt.dest.has_dgid)
@@ -300,28 +291,25 @@ static int mad_check(struct ibt *ctx, struct mad *m)
 static int mad_parse(struct ibt *ctx, struct mad *m)
 {
 	static const struct option opts[] = {
-		{ "class",	required_argument,	NULL, OPT_CLASS },
-		{ "method",	required_argument,	NULL, OPT_METHOD },
-		{ "attr",	required_argument,	NULL, OPT_ATTR },
-		{ "mkey",	required_argument,	NULL, OPT_MKEY },
-		{ "comp-mask",	required_argument,	NULL, OPT_COMP_MASK },
-		{ "data",	required_argument,	NULL, OPT_DATA },
-		{ "dr",		required_argument,	NULL, OPT_DR },
+		IBT_MAD_REQ_OPTS,
 		{ "no-wait",	no_argument,		NULL, OPT_NO_WAIT },
-		{ "allow-set",	no_argument,		NULL, OPT_ALLOW_SET },
-		{ "hex",	no_argument,		NULL, OPT_HEX },
 		{ "count",	required_argument,	NULL, 'c' },
 		{ "interval",	required_argument,	NULL, 'i' },
 		{ NULL,		0,			NULL, 0 },
 	};
+	struct ibt_num_opt nums[IBT_ARRAY_SIZE(mad_nums) + IBT_MAD_REQ_NNUMS];
 	struct ibt_args a = {
 		.obj = "mad", .cmd = "send", .opts = opts, .opt = mad_opt,
-		.nums = mad_nums, .nnums = IBT_ARRAY_SIZE(mad_nums),
+		.nums = nums, .nnums = IBT_ARRAY_SIZE(nums),
 		.target = &m->tgt, .priv = m, .help = &m->help,
 		.help_word = true,
 	};
 	int ret;
 
+	/* the MAD's fields are at the start of struct mad */
+	memcpy(nums, mad_nums, sizeof(mad_nums));
+	memcpy(nums + IBT_ARRAY_SIZE(mad_nums), ibt_mad_req_nums,
+	       sizeof(ibt_mad_req_nums));
 	ret = ibt_args_parse(ctx, &a);
 	if (ret || m->help)
 		return ret;
@@ -330,22 +318,22 @@ static int mad_parse(struct ibt *ctx, struct mad *m)
 
 /* The request's attributes that options give, those given. */
 static const struct ibt_req_opt mad_attrs[] = {
-	{ IBTRACE_A_MAD_CLASS_VERSION, IBT_REQ_U8, MAD_OPT(class_version),
-	  MAD_OPT(has_class_version) },
-	{ IBTRACE_A_MAD_BASE_VERSION, IBT_REQ_U8, MAD_OPT(base_version),
-	  MAD_OPT(has_base_version) },
-	{ IBTRACE_A_MAD_ATTR_MOD, IBT_REQ_U32, MAD_OPT(attr_mod),
-	  MAD_OPT(has_attr_mod) },
-	{ IBTRACE_A_MAD_STATUS, IBT_REQ_U16, MAD_OPT(status),
-	  MAD_OPT(has_status) },
-	{ IBTRACE_A_MAD_TID, IBT_REQ_U32, MAD_OPT(tid), MAD_OPT(has_tid) },
-	{ IBTRACE_A_MAD_OUI, IBT_REQ_U32, MAD_OPT(oui), MAD_OPT(has_oui) },
-	{ IBTRACE_A_MAD_DR_SLID, IBT_REQ_U16, MAD_OPT(dr_slid),
-	  MAD_OPT(has_dr_slid) },
-	{ IBTRACE_A_MAD_DR_DLID, IBT_REQ_U16, MAD_OPT(dr_dlid),
-	  MAD_OPT(has_dr_dlid) },
-	{ IBTRACE_A_MAD_HOP_PTR, IBT_REQ_U8, MAD_OPT(hop_ptr),
-	  MAD_OPT(has_hop_ptr) },
+	{ IBTRACE_A_MAD_CLASS_VERSION, IBT_REQ_U8, MAD_OPT(r.class_version),
+	  MAD_OPT(r.has_class_version) },
+	{ IBTRACE_A_MAD_BASE_VERSION, IBT_REQ_U8, MAD_OPT(r.base_version),
+	  MAD_OPT(r.has_base_version) },
+	{ IBTRACE_A_MAD_ATTR_MOD, IBT_REQ_U32, MAD_OPT(r.attr_mod),
+	  MAD_OPT(r.has_attr_mod) },
+	{ IBTRACE_A_MAD_STATUS, IBT_REQ_U16, MAD_OPT(r.status),
+	  MAD_OPT(r.has_status) },
+	{ IBTRACE_A_MAD_TID, IBT_REQ_U32, MAD_OPT(r.tid), MAD_OPT(r.has_tid) },
+	{ IBTRACE_A_MAD_OUI, IBT_REQ_U32, MAD_OPT(r.oui), MAD_OPT(r.has_oui) },
+	{ IBTRACE_A_MAD_DR_SLID, IBT_REQ_U16, MAD_OPT(r.dr_slid),
+	  MAD_OPT(r.has_dr_slid) },
+	{ IBTRACE_A_MAD_DR_DLID, IBT_REQ_U16, MAD_OPT(r.dr_dlid),
+	  MAD_OPT(r.has_dr_dlid) },
+	{ IBTRACE_A_MAD_HOP_PTR, IBT_REQ_U8, MAD_OPT(r.hop_ptr),
+	  MAD_OPT(r.has_hop_ptr) },
 	{ IBTRACE_A_MAD_SL, IBT_REQ_U8, MAD_OPT(sl), MAD_OPT(has_sl) },
 	{ IBTRACE_A_MAD_PKEY_INDEX, IBT_REQ_U16, MAD_OPT(pkey_index),
 	  MAD_OPT(has_pkey_index) },
@@ -354,7 +342,7 @@ static const struct ibt_req_opt mad_attrs[] = {
 	{ IBTRACE_A_MAD_INTERVAL_MS, IBT_REQ_U32, MAD_OPT(interval_ms),
 	  MAD_OPT(has_interval) },
 	{ IBTRACE_A_MAD_NO_WAIT, IBT_REQ_FLAG, 0, MAD_OPT(no_wait) },
-	{ IBTRACE_A_MAD_ALLOW_SET, IBT_REQ_FLAG, 0, MAD_OPT(allow_set) },
+	{ IBTRACE_A_MAD_ALLOW_SET, IBT_REQ_FLAG, 0, MAD_OPT(r.allow_set) },
 };
 
 static struct nl_msg *mad_request(struct ibt *ctx, struct mad *m)
@@ -365,20 +353,20 @@ static struct nl_msg *mad_request(struct ibt *ctx, struct mad *m)
 	if (!msg)
 		return NULL;
 	if (ibt_nl_put_dev(ctx, msg, m->port) ||
-	    nla_put_u8(msg, IBTRACE_A_MAD_CLASS, m->mgmt_class) < 0 ||
-	    nla_put_u8(msg, IBTRACE_A_MAD_METHOD, m->method) < 0 ||
-	    nla_put_u16(msg, IBTRACE_A_MAD_ATTR_ID, m->attr_id) < 0 ||
+	    nla_put_u8(msg, IBTRACE_A_MAD_CLASS, m->r.mgmt_class) < 0 ||
+	    nla_put_u8(msg, IBTRACE_A_MAD_METHOD, m->r.method) < 0 ||
+	    nla_put_u16(msg, IBTRACE_A_MAD_ATTR_ID, m->r.attr_id) < 0 ||
 	    ibt_nl_put_dest(msg, d, IBTRACE_A_MAD_DGID, IBTRACE_A_MAD_DLID) ||
 	    ibt_nl_put_opts(msg, mad_attrs, IBT_ARRAY_SIZE(mad_attrs), m) ||
 	    ibt_nl_put_wait(msg, &m->tgt.wait, IBTRACE_A_MAD_TIMEOUT_MS,
 			    IBTRACE_A_MAD_RETRIES) ||
-	    (m->has_mkey && nla_put_u64(msg, IBTRACE_A_MAD_MKEY, m->mkey) < 0) ||
-	    (m->has_comp_mask &&
-	     nla_put_u64(msg, IBTRACE_A_MAD_COMP_MASK, m->comp_mask) < 0) ||
-	    (m->data_len &&
-	     nla_put(msg, IBTRACE_A_MAD_DATA, m->data_len, m->data) < 0) ||
-	    (m->dr_len &&
-	     nla_put(msg, IBTRACE_A_MAD_DR_PATH, m->dr_len, m->dr) < 0)) {
+	    (m->r.has_mkey && nla_put_u64(msg, IBTRACE_A_MAD_MKEY, m->r.mkey) < 0) ||
+	    (m->r.has_comp_mask &&
+	     nla_put_u64(msg, IBTRACE_A_MAD_COMP_MASK, m->r.comp_mask) < 0) ||
+	    (m->r.data_len &&
+	     nla_put(msg, IBTRACE_A_MAD_DATA, m->r.data_len, m->r.data) < 0) ||
+	    (m->r.dr_len &&
+	     nla_put(msg, IBTRACE_A_MAD_DR_PATH, m->r.dr_len, m->r.dr) < 0)) {
 		nlmsg_free(msg);
 		ibt_err(IBT_EXIT_ERR, "netlink request too large");
 		return NULL;
@@ -386,12 +374,12 @@ static struct nl_msg *mad_request(struct ibt *ctx, struct mad *m)
 	return msg;
 }
 
-/* The answer MAD: its header, then its attribute decoded or in hex. */
-static void mad_print_answer(struct ibt *ctx, const struct mad *m,
-			     const uint8_t *mad, size_t len)
+/* An answer MAD: its header, then its attribute decoded, or in @hex. */
+void ibt_mad_print_answer(struct ibt *ctx, const uint8_t *mad, size_t len,
+			  bool hex)
 {
 	ibt_mad_print_hdr(ctx, mad, len);
-	if (m->hex || !ibt_mad_print_attr(ctx, mad, len))
+	if (hex || !ibt_mad_print_attr(ctx, mad, len))
 		ibt_mad_print_hex(ctx, "data", mad, len);
 }
 
@@ -448,8 +436,8 @@ static int mad_answer(struct ibt *ctx, void *arg, struct nlattr *nest)
 	}
 	ibt_out_eol(ctx);
 	if (tb[IBTRACE_PROBE_A_MAD])
-		mad_print_answer(ctx, m, nla_data(tb[IBTRACE_PROBE_A_MAD]),
-				 nla_len(tb[IBTRACE_PROBE_A_MAD]));
+		ibt_mad_print_answer(ctx, nla_data(tb[IBTRACE_PROBE_A_MAD]),
+				     nla_len(tb[IBTRACE_PROBE_A_MAD]), m->r.hex);
 	ibt_out_obj_end(ctx);
 	return 0;
 }
@@ -553,17 +541,17 @@ static int mad_run(struct ibt *ctx, struct mad *m)
 	ibt_out_obj_begin(ctx, NULL);
 	ibt_out_json(ctx, "dev", json_object_new_string(ctx->dev));
 	ibt_out_json(ctx, "port", json_object_new_uint64(m->port));
-	ibt_out_json(ctx, "class", json_object_new_uint64(m->mgmt_class));
-	ibt_out_json(ctx, "method", json_object_new_uint64(m->method));
-	ibt_out_json(ctx, "attr_id", json_object_new_uint64(m->attr_id));
-	ibt_out_json(ctx, "attr_mod", json_object_new_uint64(m->attr_mod));
+	ibt_out_json(ctx, "class", json_object_new_uint64(m->r.mgmt_class));
+	ibt_out_json(ctx, "method", json_object_new_uint64(m->r.method));
+	ibt_out_json(ctx, "attr_id", json_object_new_uint64(m->r.attr_id));
+	ibt_out_json(ctx, "attr_mod", json_object_new_uint64(m->r.attr_mod));
 	if (m->tgt.dest.has_dlid)
 		ibt_out_json(ctx, "dlid", json_object_new_uint64(m->tgt.dest.dlid));
 	if (m->tgt.dest.has_dgid)
 		ibt_out_gid(ctx, "dgid", m->tgt.dest.dgid);
-	if (m->dr_len)
+	if (m->r.dr_len)
 		ibt_out_json(ctx, "dr_path", json_object_new_string(
-			     ibt_dr_path_str(m->dr, m->dr_len, buf, sizeof(buf))));
+			     ibt_dr_path_str(m->r.dr, m->r.dr_len, buf, sizeof(buf))));
 	ibt_out_arr_begin(ctx, "answers");
 
 	/* SIGINT/SIGTERM cancel the job, as for ping (ping.c) */

@@ -3,7 +3,9 @@
  * MAD decoding: the common header of a MAD (IBA 13.4.2) and what each
  * class adds to it (SMP 14.2.1, SA 15.2.1, RMPP 13.6.2, vendor range 2
  * 13.4.3), the fields of the attributes the tool knows, and the names of
- * classes, methods and attributes, both ways. Every field is read at its
+ * classes, methods and attributes, both ways; and the other way, a MAD
+ * composed from its fields (ibt_mad_compose(), for sim inject, which
+ * hands the fabric a whole MAD). Every field is read at its
  * byte and bit offset, big-endian as on the wire, and printed once
  * through the out.c helpers: text " key value", the same key in JSON.
  * Unit-tested by tests/unit.c (which records what is printed), printed
@@ -198,7 +200,110 @@ static size_t data_off(uint8_t mgmt_class)
 	return 0;
 }
 
+/* Composing */
+
+static void set16(uint8_t *p, size_t off, uint16_t v)
+{
+	p[off] = v >> 8;
+	p[off + 1] = v;
+}
+
+static void set32(uint8_t *p, size_t off, uint32_t v)
+{
+	set16(p, off, v >> 16);
+	set16(p, off + 2, v);
+}
+
+static void set64(uint8_t *p, size_t off, uint64_t v)
+{
+	set32(p, off, v >> 32);
+	set32(p, off + 4, v);
+}
+
+void ibt_mad_compose(const struct ibt_mad_req *r, uint64_t tid, uint8_t *mad)
+{
+	uint8_t c = r->mgmt_class;
+	size_t off = data_off(c) ?: GMP_DATA;
+
+	memset(mad, 0, IBT_MAD_SIZE);
+	mad[0] = r->has_base_version ? r->base_version : 1;
+	mad[1] = c;
+	mad[2] = r->has_class_version ? r->class_version : 1;
+	mad[3] = r->method;
+	set16(mad, MAD_STATUS, r->status);
+	set64(mad, MAD_TID, tid);
+	set16(mad, MAD_ATTR_ID, r->attr_id);
+	set32(mad, MAD_ATTR_MOD, r->attr_mod);
+	if (is_smp(c)) {
+		set64(mad, SMP_M_KEY, r->mkey);
+		if (c == CLASS_SMP_DR) {
+			mad[SMP_HOP_PTR] = r->hop_ptr;
+			mad[SMP_HOP_CNT] = r->dr_len;
+			set16(mad, SMP_DR_SLID,
+			      r->has_dr_slid ? r->dr_slid : 0xffff);
+			set16(mad, SMP_DR_DLID,
+			      r->has_dr_dlid ? r->dr_dlid : 0xffff);
+			memcpy(mad + SMP_INITIAL_PATH + 1, r->dr, r->dr_len);
+		}
+	} else if (c == CLASS_SA) {
+		set64(mad, SA_COMP_MASK, r->comp_mask);
+	} else if (is_vendor2(c)) {
+		mad[VENDOR_OUI] = r->oui >> 16;
+		set16(mad, VENDOR_OUI + 1, r->oui);
+	}
+	memcpy(mad + off, r->data,
+	       r->data_len < IBT_MAD_SIZE - off ? r->data_len : IBT_MAD_SIZE - off);
+}
+
 /* Printing */
+
+void ibt_mad_print_brief(struct ibt *ctx, const uint8_t *m, size_t len)
+{
+	const char *cls, *meth, *attr;
+	uint8_t mgmt_class, method;
+	uint16_t attr_id;
+	char tid[24];
+
+	if (len < MAD_HDR_LEN)
+		return;
+	mgmt_class = m[1];
+	method = m[3];
+	attr_id = get16(m, MAD_ATTR_ID);
+	cls = ibt_mad_class_name(mgmt_class);
+	meth = ibt_mad_method_name(method);
+	attr = ibt_mad_attr_name(mgmt_class, attr_id);
+	snprintf(tid, sizeof(tid), "0x%016" PRIx64, get64(m, MAD_TID));
+
+	if (ctx->json) {
+		ibt_out_u64(ctx, "class", mgmt_class);
+		ibt_out_u64(ctx, "method", method);
+		ibt_out_u64(ctx, "attr_id", attr_id);
+		if (cls)
+			ibt_out_str(ctx, "class_name", cls);
+		if (meth)
+			ibt_out_str(ctx, "method_name", meth);
+		if (attr)
+			ibt_out_str(ctx, "attr_name", attr);
+		ibt_out_str(ctx, "tid", tid);
+		ibt_out_u64(ctx, "status", get16(m, MAD_STATUS));
+		return;
+	}
+	if (cls)
+		ibt_out_text(ctx, " %s", cls);
+	else
+		ibt_out_text(ctx, " class 0x%02x", mgmt_class);
+	if (meth)
+		ibt_out_text(ctx, " %s", meth);
+	else
+		ibt_out_text(ctx, " method 0x%02x", method);
+	if (attr)
+		ibt_out_text(ctx, " %s", attr);
+	else
+		ibt_out_text(ctx, " attr 0x%04x", attr_id);
+	ibt_out_text(ctx, " tid %s", tid);
+	if (mgmt_class == CLASS_SMP_DR)
+		ibt_out_text(ctx, " hop %u/%u", m[SMP_HOP_PTR], m[SMP_HOP_CNT]);
+}
 
 /* A 64-bit identifier, "0x%016llx" in text and in JSON. */
 static void out_id(struct ibt *ctx, const char *key, uint64_t v)

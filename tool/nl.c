@@ -588,6 +588,7 @@ static struct nla_policy sim_policy[IBTRACE_SIM_A_MAX + 1] = {
 	[IBTRACE_SIM_A_CAPTURE_SEEN]	= U64,
 	[IBTRACE_SIM_A_CAPTURE_LOST]	= U64,
 	[IBTRACE_SIM_A_CAPTURE_END]	= U8,
+	[IBTRACE_SIM_A_INJECT_RTT_NS]	= U64,
 };
 
 static struct nla_policy sim_port_policy[IBTRACE_SIM_PORT_A_MAX + 1] = {
@@ -754,6 +755,34 @@ void ibt_nla_keep(struct nlattr *num, uint32_t *n, struct nlattr *str,
 		*n = nla_get_u32(num);
 	if (str)
 		nla_strlcpy(buf, str, len);
+}
+
+/*
+ * An ibtrace_sim request of @cmd naming fabric @fabric and its node @node
+ * (an index if all digits, else a name): sim set, capture and inject.
+ * NULL: printed.
+ */
+struct nl_msg *ibt_sim_node_req(struct ibt *ctx, uint8_t cmd,
+				const char *fabric, const char *node)
+{
+	struct nl_msg *msg = ibt_nl_req(ctx, cmd, false);
+	uint32_t index;
+	int err;
+
+	if (!msg)
+		return NULL;
+	err = nla_put_string(msg, IBTRACE_SIM_A_FABRIC_NAME, fabric);
+	if (!err && strspn(node, "0123456789") == strlen(node) &&
+	    !ibt_parse_u32(node, 0, UINT32_MAX, &index))
+		err = nla_put_u32(msg, IBTRACE_SIM_A_NODE_INDEX, index);
+	else if (!err)
+		err = nla_put_string(msg, IBTRACE_SIM_A_NODE_NAME, node);
+	if (err < 0) {
+		nlmsg_free(msg);
+		ibt_err(IBT_EXIT_ERR, "netlink request too large");
+		return NULL;
+	}
+	return msg;
 }
 
 /*

@@ -849,20 +849,14 @@ static int set_parse(struct set_req *r, const char **w, int n)
 /* The SET request for @r; NULL (printed) on failure. */
 static struct nl_msg *set_msg(struct ibt *ctx, const struct set_req *r)
 {
-	struct nl_msg *msg = sim_req(ctx, IBTRACE_SIM_CMD_SET, false, r->fabric);
+	struct nl_msg *msg = ibt_sim_node_req(ctx, IBTRACE_SIM_CMD_SET,
+					      r->fabric, r->node);
 	struct nlattr *nest;
-	uint32_t index;
 	int err = 0;
 	size_t i;
 
 	if (!msg)
 		return NULL;
-	/* NODE: an index if only digits, else a name */
-	if (strspn(r->node, "0123456789") == strlen(r->node) &&
-	    !ibt_parse_u32(r->node, 0, UINT32_MAX, &index))
-		err |= nla_put_u32(msg, IBTRACE_SIM_A_NODE_INDEX, index);
-	else
-		err |= nla_put_string(msg, IBTRACE_SIM_A_NODE_NAME, r->node);
 	if (r->has_port) {
 		nest = nla_nest_start(msg, IBTRACE_SIM_A_PORT);
 		err |= !nest;
@@ -1161,6 +1155,8 @@ const char ibt_sim_help[] =
 	"       ibtracectl [-j] [--pretty] sim show [NAME]\n"
 	"       ibtracectl [-j] sim capture FABRIC NODE [PORT] [-w FILE] [-c COUNT]\n"
 	"                      [-B KIB]\n"
+	"       ibtracectl [-j] sim inject FABRIC NODE PORT (--class CLASS ... |\n"
+	"                      --payload HEX) [--slid LID] [--dlid LID] [...]\n"
 	"add: create a fabric of the ibtrace_sim module from an ibnetdiscover /\n"
 	"ibsim topology file; prints the fabric's name and the RDMA device of\n"
 	"each HCA. A rejected topology prints \"Error: line N: REASON\", exit 1;\n"
@@ -1184,6 +1180,10 @@ const char ibt_sim_help[] =
 	"or of every port), both ways: a line each, or a pcap file (-w) for\n"
 	"Wireshark; -c COUNT packets, or until Ctrl-C; -B KIB receive buffer\n"
 	"(packets that do not fit are lost, and counted).\n"
+	"inject: a packet as if node NODE sent it out of its PORT, its source\n"
+	"(SLID, SGID, QP), SL and VL forged at will, with a MAD composed as mad\n"
+	"send's (or any --payload); the answer comes back to the injector and\n"
+	"is shown (sim inject help). capture and inject need CAP_NET_ADMIN.\n"
 	"add, del, set and show need CAP_NET_ADMIN (else exit 5); exit 3:\n"
 	"ibtrace_sim is not loaded.\n";
 
@@ -1193,6 +1193,7 @@ const struct ibt_cmd ibt_sim_cmds[] = {
 	{ "set",	sim_set },
 	{ "show",	sim_show },
 	{ "capture",	ibt_sim_capture },	/* capture.c */
+	{ "inject",	ibt_sim_inject },	/* inject.c */
 	{ "help",	NULL },	/* ibt_sim_help */
 	{ NULL,		NULL },
 };

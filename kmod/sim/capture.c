@@ -14,8 +14,19 @@
  * on CAPTURE_STOP or when its fabric is deleted (each with a CAPTURE_END
  * message), or when its socket is closed.
  *
- * Captures are few (IBTRACE_SIM_CAPTURE_MAX); one list and one mutex hold
- * them all. The tap takes the mutex only while its fabric has a capture.
+ * An injected MAD's wait for its answer (IBTRACE_SIM_CMD_INJECT,
+ * inject_nl.c) is a capture too, of one packet: not of a port, but of the
+ * first packet of the fabric that answers the MAD (a response method, or
+ * TrapRepress to a Trap, of its class and TID). The fabric offers each
+ * packet to it where the packet is sent (ibtsim_capture_claim()), and the
+ * answer is taken off the fabric there: it reaches the injector wherever
+ * its DLID leads, to a node that does not exist too. The wait ends with
+ * the answer, or unanswered at its deadline, found past when a packet is
+ * next offered or a wait next starts.
+ *
+ * Captures are few (IBTRACE_SIM_CAPTURE_MAX, waits included); one list
+ * and one mutex hold them all. The taps take the mutex only while their
+ * fabric has a capture of their kind.
  */
 #include <linux/kernel.h>
 #include <linux/crc32.h>
@@ -23,6 +34,7 @@
 #include <linux/slab.h>
 #include <net/genetlink.h>
 #include <net/net_namespace.h>
+#include <rdma/ib_mad.h>
 #include <asm/unaligned.h>
 
 #include "sim.h"
@@ -42,7 +54,6 @@
 /* BTH OpCode: UD SEND only, and with immediate (IBA 9.2.1). */
 #define IBTSIM_OP_UD_SEND	0x64
 #define IBTSIM_OP_UD_SEND_IMM	0x65
-#define IBTSIM_VL15		15
 
 /**
  * struct ibtsim_capture - one running capture
@@ -56,6 +67,13 @@
  * @lost: packets the socket had no room for
  * @net: network namespace of the socket, referenced
  * @portid: netlink port of the socket
+ * @claim: the wait of an injected MAD for its answer (@node NULL, @port
+ *	-1, @count 1), described by the fields below
+ * @tid: the MAD's TransactionID, as on the wire
+ * @mgmt_class: its MgmtClass
+ * @method: its Method
+ * @sent: when it was injected
+ * @deadline: when the wait ends unanswered
  */
 struct ibtsim_capture {
 	struct list_head list;
@@ -68,6 +86,12 @@ struct ibtsim_capture {
 	u64 lost;
 	struct net *net;
 	u32 portid;
+	bool claim;
+	__be64 tid;
+	u8 mgmt_class;
+	u8 method;
+	ktime_t sent;
+	ktime_t deadline;
 };
 
 static DEFINE_MUTEX(ibtsim_capture_lock);	/* protects the list, IDs */
@@ -129,19 +153,15 @@ static u32 ibtsim_icrc(const u8 *p, u32 len, bool grh)
 	return ~crc;
 }
 
-/*
- * @pkt as on the wire into @buf, of ibtsim_capture_wire_len() bytes: VL 15
- * for SMPs, else VL 0 (the sim has one data VL).
- */
+/* @pkt as on the wire into @buf, of ibtsim_capture_wire_len() bytes. */
 static void ibtsim_capture_encode(const struct ibtsim_pkt *pkt, u8 *buf,
 				  u32 len, u8 pad)
 {
-	u8 vl = pkt->dqpn ? 0 : IBTSIM_VL15;
 	u8 *p = buf;
 	u32 icrc_at;
 
 	/* LRH: VL, LVer 0; SL, LNH; DLID; PktLen (words to ICRC); SLID */
-	p[0] = vl << 4;
+	p[0] = pkt->vl << 4;
 	p[1] = pkt->sl << 4 |
 	       (pkt->has_grh ? IBTSIM_LNH_GLOBAL : IBTSIM_LNH_LOCAL);
 	put_unaligned_be16(pkt->dlid, p + 2);
@@ -177,13 +197,6 @@ static void ibtsim_capture_encode(const struct ibtsim_pkt *pkt, u8 *buf,
 	put_unaligned_le16(ibtsim_vcrc(buf, icrc_at + IBTSIM_ICRC_LEN), p);
 }
 
-/* Send @skb, built for @cap, to its socket. */
-static int ibtsim_capture_unicast(struct ibtsim_capture *cap,
-				  struct sk_buff *skb)
-{
-	return genlmsg_unicast(cap->net, skb, cap->portid);
-}
-
 /* Tell @cap's socket that it ended, and why. Capture lock held. */
 static void ibtsim_capture_end_msg(struct ibtsim_capture *cap, u8 why)
 {
@@ -206,7 +219,7 @@ static void ibtsim_capture_end_msg(struct ibtsim_capture *cap, u8 why)
 		return;
 	}
 	genlmsg_end(skb, hdr);
-	ibtsim_capture_unicast(cap, skb);
+	genlmsg_unicast(cap->net, skb, cap->portid);
 }
 
 /* Unlist and free @cap. Capture lock held. */
@@ -214,7 +227,10 @@ static void ibtsim_capture_free(struct ibtsim_capture *cap)
 {
 	list_del(&cap->list);
 	ibtsim_ncaptures--;
-	WRITE_ONCE(cap->fabric->ncaptures, cap->fabric->ncaptures - 1);
+	if (cap->claim)
+		WRITE_ONCE(cap->fabric->nclaims, cap->fabric->nclaims - 1);
+	else
+		WRITE_ONCE(cap->fabric->ncaptures, cap->fabric->ncaptures - 1);
 	put_net(cap->net);
 	kfree(cap);
 }
@@ -247,14 +263,18 @@ static void ibtsim_capture_one(struct ibtsim_capture *cap,
 	    nla_put_u64_64bit(skb, IBTRACE_SIM_A_CAPTURE_SEEN, cap->seen,
 			      IBTRACE_SIM_A_PAD) ||
 	    nla_put_u64_64bit(skb, IBTRACE_SIM_A_CAPTURE_LOST, cap->lost,
-			      IBTRACE_SIM_A_PAD))
+			      IBTRACE_SIM_A_PAD) ||
+	    (cap->claim &&
+	     nla_put_u64_64bit(skb, IBTRACE_SIM_A_INJECT_RTT_NS,
+			       ktime_to_ns(ktime_sub(ktime_get(), cap->sent)),
+			       IBTRACE_SIM_A_PAD)))
 		goto free;
 	data = nla_reserve(skb, IBTRACE_SIM_A_CAPTURE_DATA, len);
 	if (!data)
 		goto free;
 	ibtsim_capture_encode(pkt, nla_data(data), len, pad);
 	genlmsg_end(skb, hdr);
-	if (ibtsim_capture_unicast(cap, skb))
+	if (genlmsg_unicast(cap->net, skb, cap->portid))
 		cap->lost++;
 	goto counted;
 free:
@@ -271,7 +291,7 @@ counted:
 static bool ibtsim_capture_wants(const struct ibtsim_capture *cap,
 				 const struct ibtsim_port *port)
 {
-	return cap->node == port->node &&
+	return !cap->claim && cap->node == port->node &&
 	       (cap->port < 0 || cap->port == port->num);
 }
 
@@ -307,6 +327,153 @@ void __ibtsim_capture_link(const struct ibtsim_port *from,
 	mutex_unlock(&ibtsim_capture_lock);
 }
 
+/* Does @pkt answer the MAD of wait @cap? */
+static bool ibtsim_claim_wants(const struct ibtsim_capture *cap,
+			       const struct ibtsim_pkt *pkt)
+{
+	const struct ib_mad_hdr *hdr = (const struct ib_mad_hdr *)pkt->data;
+
+	if (pkt->len < sizeof(*hdr) || hdr->tid != cap->tid ||
+	    hdr->mgmt_class != cap->mgmt_class)
+		return false;
+	return (hdr->method & IB_MGMT_METHOD_RESP) ||
+	       (cap->method == IB_MGMT_METHOD_TRAP &&
+		hdr->method == IB_MGMT_METHOD_TRAP_REPRESS);
+}
+
+/**
+ * __ibtsim_capture_claim - offer a packet to the waits of injected MADs
+ * @port: the port the packet is sent from
+ * @pkt: the packet, not an injected one
+ *
+ * Called by the fabric's worker (process context) when the fabric has a
+ * wait (ibtsim_pkt_claimed(), fabric.c). Waits past their deadline end
+ * here. Sleeps.
+ *
+ * Return: true when @pkt answers a wait: it went to the injector and is
+ * done with (counted delivered), false when it travels on.
+ */
+bool __ibtsim_capture_claim(const struct ibtsim_port *port,
+			    const struct ibtsim_pkt *pkt)
+{
+	struct ibtsim_fabric *fabric = port->node->fabric;
+	struct ibtsim_capture *cap, *tmp;
+	ktime_t now = ktime_get();
+	bool claimed = false;
+
+	mutex_lock(&ibtsim_capture_lock);
+	list_for_each_entry_safe(cap, tmp, &ibtsim_captures, list) {
+		if (!cap->claim || cap->fabric != fabric)
+			continue;
+		if (ktime_after(now, cap->deadline)) {
+			ibtsim_capture_end_msg(cap, IBTRACE_SIM_CAPTURE_END_TIMEOUT);
+			ibtsim_capture_free(cap);
+			continue;
+		}
+		if (claimed || !ibtsim_claim_wants(cap, pkt))
+			continue;
+		/* its count of 1 ends it */
+		ibtsim_capture_one(cap, port, IBTRACE_SIM_CAPTURE_OUT, pkt);
+		claimed = true;
+	}
+	mutex_unlock(&ibtsim_capture_lock);
+	if (claimed) {
+		atomic64_inc(&fabric->stats.claimed);
+		atomic64_inc(&fabric->stats.delivered);
+	}
+	return claimed;
+}
+
+/*
+ * List @cap, made for the request @info (its socket gets the packets),
+ * and give it an ID. Capture lock held. Returns 0, -ESHUTDOWN (unload)
+ * or -EBUSY; frees @cap if not 0.
+ */
+static int __ibtsim_capture_add(struct ibtsim_capture *cap,
+				struct genl_info *info, u32 *id)
+{
+	if (ibtsim_capture_closed) {
+		kfree(cap);
+		NL_SET_ERR_MSG(info->extack, "ibtrace_sim is being unloaded");
+		return -ESHUTDOWN;
+	}
+	if (ibtsim_ncaptures >= IBTRACE_SIM_CAPTURE_MAX) {
+		kfree(cap);
+		NL_SET_ERR_MSG(info->extack,
+			       "busy: IBTRACE_SIM_CAPTURE_MAX captures and waits run already");
+		return -EBUSY;
+	}
+	cap->portid = info->snd_portid;
+	cap->net = get_net(genl_info_net(info));
+	cap->id = ibtsim_capture_next_id++;
+	if (!ibtsim_capture_next_id)
+		ibtsim_capture_next_id = 1;
+	list_add_tail(&cap->list, &ibtsim_captures);
+	ibtsim_ncaptures++;
+	if (cap->claim)
+		WRITE_ONCE(cap->fabric->nclaims, cap->fabric->nclaims + 1);
+	else
+		WRITE_ONCE(cap->fabric->ncaptures, cap->fabric->ncaptures + 1);
+	*id = cap->id;
+	return 0;
+}
+
+/**
+ * ibtsim_capture_claim_start - wait for the answer to a MAD to be injected
+ * @fabric: the fabric (built), ibtsim_fabrics_lock held
+ * @hdr: the MAD's header
+ * @wait_ms: how long to wait, ms
+ * @info: the request: the answer goes to its socket
+ * @id: the wait's ID
+ *
+ * Call before the MAD is injected. Ends the waits past their deadline
+ * (of every fabric) first.
+ *
+ * Return: 0, -EEXIST (a wait for the same class and TID runs on the
+ * fabric), -ESHUTDOWN, -EBUSY or -ENOMEM.
+ */
+int ibtsim_capture_claim_start(struct ibtsim_fabric *fabric,
+			       const struct ib_mad_hdr *hdr, u32 wait_ms,
+			       struct genl_info *info, u32 *id)
+{
+	struct ibtsim_capture *cap, *pos, *tmp;
+	ktime_t now = ktime_get();
+	int err;
+
+	cap = kzalloc(sizeof(*cap), GFP_KERNEL);
+	if (!cap)
+		return -ENOMEM;
+	cap->claim = true;
+	cap->fabric = fabric;
+	cap->port = -1;
+	cap->count = 1;
+	cap->tid = hdr->tid;
+	cap->mgmt_class = hdr->mgmt_class;
+	cap->method = hdr->method;
+	cap->sent = now;
+	cap->deadline = ktime_add_ms(now, wait_ms);
+
+	mutex_lock(&ibtsim_capture_lock);
+	list_for_each_entry_safe(pos, tmp, &ibtsim_captures, list) {
+		if (!pos->claim)
+			continue;
+		if (ktime_after(now, pos->deadline)) {
+			ibtsim_capture_end_msg(pos, IBTRACE_SIM_CAPTURE_END_TIMEOUT);
+			ibtsim_capture_free(pos);
+		} else if (pos->fabric == fabric && pos->tid == cap->tid &&
+			   pos->mgmt_class == cap->mgmt_class) {
+			mutex_unlock(&ibtsim_capture_lock);
+			kfree(cap);
+			NL_SET_ERR_MSG(info->extack,
+				       "a MAD of that class and TID already waits for its answer on the fabric");
+			return -EEXIST;
+		}
+	}
+	err = __ibtsim_capture_add(cap, info, id);
+	mutex_unlock(&ibtsim_capture_lock);
+	return err;
+}
+
 /**
  * ibtsim_capture_start - start capturing at a node's port
  * @fabric: the fabric (built), ibtsim_fabrics_lock held
@@ -323,6 +490,7 @@ int ibtsim_capture_start(struct ibtsim_fabric *fabric,
 			 struct genl_info *info, u32 *id)
 {
 	struct ibtsim_capture *cap;
+	int err;
 
 	cap = kzalloc(sizeof(*cap), GFP_KERNEL);
 	if (!cap)
@@ -331,32 +499,11 @@ int ibtsim_capture_start(struct ibtsim_fabric *fabric,
 	cap->node = node;
 	cap->port = port;
 	cap->count = count;
-	cap->portid = info->snd_portid;
 
 	mutex_lock(&ibtsim_capture_lock);
-	if (ibtsim_capture_closed) {
-		mutex_unlock(&ibtsim_capture_lock);
-		kfree(cap);
-		NL_SET_ERR_MSG(info->extack, "ibtrace_sim is being unloaded");
-		return -ESHUTDOWN;
-	}
-	if (ibtsim_ncaptures >= IBTRACE_SIM_CAPTURE_MAX) {
-		mutex_unlock(&ibtsim_capture_lock);
-		kfree(cap);
-		NL_SET_ERR_MSG(info->extack,
-			       "busy: IBTRACE_SIM_CAPTURE_MAX captures run already");
-		return -EBUSY;
-	}
-	cap->net = get_net(genl_info_net(info));
-	cap->id = ibtsim_capture_next_id++;
-	if (!ibtsim_capture_next_id)
-		ibtsim_capture_next_id = 1;
-	list_add_tail(&cap->list, &ibtsim_captures);
-	ibtsim_ncaptures++;
-	WRITE_ONCE(fabric->ncaptures, fabric->ncaptures + 1);
-	*id = cap->id;
+	err = __ibtsim_capture_add(cap, info, id);
 	mutex_unlock(&ibtsim_capture_lock);
-	return 0;
+	return err;
 }
 
 /**

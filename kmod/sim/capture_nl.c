@@ -23,11 +23,7 @@ static struct netlink_range_validation ibtsim_nl_capture_count_range = {
 
 const struct nla_policy
 ibtsim_nl_capture_start_policy[IBTRACE_SIM_A_CAPTURE_COUNT + 1] = {
-	[IBTRACE_SIM_A_FABRIC_NAME] = { .type = NLA_NUL_STRING,
-					.len = IBTRACE_SIM_NAME_MAX },
-	[IBTRACE_SIM_A_NODE_INDEX] = { .type = NLA_U32 },
-	[IBTRACE_SIM_A_NODE_NAME] = { .type = NLA_NUL_STRING,
-				      .len = IBTRACE_SIM_NODE_NAME_MAX },
+	IBTSIM_NL_NODE_POLICY,
 	[IBTRACE_SIM_A_CAPTURE_PORT] =
 		NLA_POLICY_RANGE(NLA_U32, 1, IBTRACE_SIM_PORTS_MAX),
 	[IBTRACE_SIM_A_CAPTURE_COUNT] =
@@ -61,35 +57,21 @@ static int ibtsim_nl_capture_reply(struct genl_info *info, u32 id)
 int ibtsim_nl_capture_start_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *port_attr = info->attrs[IBTRACE_SIM_A_CAPTURE_PORT];
-	struct ibtsim_fabric *fabric;
 	struct ibtsim_node *node;
 	int port = -1, err;
 	u32 count = 0, id;
 
-	if (GENL_REQ_ATTR_CHECK(info, IBTRACE_SIM_A_FABRIC_NAME)) {
-		NL_SET_ERR_MSG(info->extack, "a capture needs the fabric's name");
+	if (!ibtsim_nl_has_node(info))
 		return -EINVAL;
-	}
-	if (!info->attrs[IBTRACE_SIM_A_NODE_INDEX] &&
-	    !info->attrs[IBTRACE_SIM_A_NODE_NAME]) {
-		NL_SET_ERR_MSG(info->extack,
-			       "a capture needs the node (index or name)");
-		return -EINVAL;
-	}
 	if (info->attrs[IBTRACE_SIM_A_CAPTURE_COUNT])
 		count = nla_get_u32(info->attrs[IBTRACE_SIM_A_CAPTURE_COUNT]);
 
 	mutex_lock(&ibtsim_fabrics_lock);
-	fabric = __ibtsim_nl_fabric_named(info->attrs[IBTRACE_SIM_A_FABRIC_NAME],
-					  info->extack, true);
-	if (IS_ERR(fabric)) {
-		err = PTR_ERR(fabric);
+	node = __ibtsim_nl_node_named(info);
+	if (IS_ERR(node)) {
+		err = PTR_ERR(node);
 		goto out_unlock;
 	}
-	err = -ENOENT;
-	node = ibtsim_nl_node(fabric, info);
-	if (!node)
-		goto out_unlock;
 	if (port_attr) {
 		port = nla_get_u32(port_attr);
 		if (port > node->num_ports) {
@@ -100,7 +82,7 @@ int ibtsim_nl_capture_start_doit(struct sk_buff *skb, struct genl_info *info)
 		}
 	}
 	/* Under the fabrics lock: the fabric cannot go before it starts. */
-	err = ibtsim_capture_start(fabric, node, port, count, info, &id);
+	err = ibtsim_capture_start(node->fabric, node, port, count, info, &id);
 	if (err)
 		goto out_unlock;
 	err = ibtsim_nl_capture_reply(info, id);

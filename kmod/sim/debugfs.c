@@ -11,8 +11,9 @@
  *	rx_pkts, tx_pkts, drops   ro  packet counters
  *   /sys/kernel/debug/ibtrace_sim/FABRIC/NODE/misroute   (switches only)
  *   /sys/kernel/debug/ibtrace_sim/FABRIC/stats   ro  the fabric's packets:
- *	"sent N", "delivered N", "dropped N", "answered N" and "in_flight N"
- *	(sent - delivered - dropped: 0 when the fabric is quiet), a line each
+ *	"sent N", "delivered N", "dropped N", "answered N", "in_flight N"
+ *	(sent - delivered - dropped: 0 when the fabric is quiet), "injected N"
+ *	and "claimed N", a line each
  *
  * NODE is "INDEX-NAME": the node index in the fabric and its name with
  * every character but A-Z a-z 0-9 _ . - replaced by '_'. The link knobs
@@ -234,9 +235,10 @@ static int ibtsim_dbg_stats_show(struct seq_file *m, void *v)
 	s64 delivered = atomic64_read(&st->delivered);
 	s64 dropped = atomic64_read(&st->dropped);
 
-	seq_printf(m, "sent %lld\ndelivered %lld\ndropped %lld\nanswered %lld\nin_flight %lld\n",
+	seq_printf(m, "sent %lld\ndelivered %lld\ndropped %lld\nanswered %lld\nin_flight %lld\ninjected %lld\nclaimed %lld\n",
 		   sent, delivered, dropped, atomic64_read(&st->answered),
-		   sent - delivered - dropped);
+		   sent - delivered - dropped, atomic64_read(&st->injected),
+		   atomic64_read(&st->claimed));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(ibtsim_dbg_stats);

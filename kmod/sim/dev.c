@@ -914,6 +914,7 @@ static int ibtsim_post_one_send(struct ibtsim_qp *qp, const struct ib_send_wr *w
 	pkt->sl = rdma_ah_get_sl(ah);
 	pkt->path_bits = rdma_ah_get_path_bits(ah);
 	pkt->dqpn = ud->remote_qpn;
+	pkt->vl = pkt->dqpn ? 0 : IBTSIM_VL15;
 	pkt->sqpn = qp->ibqp.qp_num;
 	pkt->qkey = ud->remote_qkey & 0x80000000 ? qp->qkey : ud->remote_qkey;
 	if (wr->opcode == IB_WR_SEND_WITH_IMM) {

@@ -19,6 +19,14 @@
  * %IBTSIM_MAX_FWD_HOPS so that a forwarding loop programmed into the LFTs
  * drops the packet instead of spinning.
  *
+ * A receiving port checks the packet's VL first: VL 15 is for SMPs, and
+ * SMPs are for VL 15 (the VLs only matter for injected packets, which
+ * choose theirs; the fabric's own are right).
+ *
+ * An answer an injector waits for (capture.c) is taken off where it is
+ * first sent, before it crosses a link: it reaches the injector even
+ * when its DLID leads nowhere.
+ *
  * Fault knobs of the port a packet leaves by (knobs.c): drop_ppm loses it
  * with that probability (counted in the port's drops); delay_us holds it
  * back on @delayed, sorted by arrival time, until the delayed work item
@@ -69,6 +77,58 @@ void ibtsim_drop(struct ibtsim_port *port, const char *why)
 	atomic64_inc(&port->node->fabric->stats.dropped);
 	ibtsim_node_dbg(port->node, "port %u drops a packet: %s\n", port->num,
 			why);
+}
+
+/**
+ * ibtsim_pkt_answered - a request was rewritten into its answer
+ * @fabric: the fabric
+ * @pkt: the packet, now the answer, addressed back to the requester
+ *
+ * Counts it and puts it on the VL of its destination QP. The answer to an
+ * injected request is a packet of the fabric like any other, one that its
+ * injector may claim.
+ */
+void ibtsim_pkt_answered(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt)
+{
+	pkt->vl = pkt->dqpn ? 0 : IBTSIM_VL15;
+	pkt->forged = false;
+	atomic64_inc(&fabric->stats.answered);
+}
+
+/* Is @pkt an answer an injector waits for? Then it is taken off here. */
+static bool ibtsim_pkt_claimed(struct ibtsim_fabric *fabric,
+			       struct ibtsim_port *port, struct ibtsim_pkt *pkt)
+{
+	return unlikely(READ_ONCE(fabric->nclaims)) && !pkt->forged &&
+	       __ibtsim_capture_claim(port, pkt);
+}
+
+/* Data VLs a port runs: PortInfo:OperationalVLs 1, 2, 3, 4, 5: 1..15. */
+static u8 ibtsim_port_data_vls(const struct ibtsim_port *port)
+{
+	u8 op_vls = READ_ONCE(port->op_vls);
+
+	if (!op_vls)
+		return 1;
+	return min_t(u8, 1U << (min_t(u8, op_vls, 5) - 1), IBTSIM_VL15);
+}
+
+/*
+ * The VL checks of a receiving port: VL 15 carries SMPs (destination QP
+ * 0) only (IBA 7.6.4), an SMP travels on VL 15 only (the SMI's checks,
+ * IBA 14.2.2), and a data VL must be one the port runs. Returns why
+ * @pkt fails them, or NULL.
+ */
+static const char *ibtsim_vl_check(const struct ibtsim_port *port,
+				   const struct ibtsim_pkt *pkt)
+{
+	if (pkt->vl == IBTSIM_VL15)
+		return pkt->dqpn ? "VL 15 packet not for QP0" : NULL;
+	if (!pkt->dqpn)
+		return "SMP on a data VL";
+	if (pkt->vl >= ibtsim_port_data_vls(port))
+		return "VL not operational at the port";
+	return NULL;
 }
 
 /*
@@ -169,6 +229,12 @@ drop:
 static struct ibtsim_port *ibtsim_port_rx(struct ibtsim_port *port,
 					  struct ibtsim_pkt *pkt)
 {
+	const char *why = ibtsim_vl_check(port, pkt);
+
+	if (unlikely(why)) {
+		ibtsim_drop(port, why);
+		return NULL;
+	}
 	if (port->node->sw) {
 		/* SM-lite's SA at a switch answers before it routes. */
 		if (ibtsim_sa_server_rx(port, pkt) == IBTSIM_SA_DROP)
@@ -294,6 +360,8 @@ static bool ibtsim_pkt_fly(struct ibtsim_fabric *fabric, struct ibtsim_port *por
 	if (rx)
 		port = ibtsim_port_rx(port, pkt);
 	while (port) {
+		if (ibtsim_pkt_claimed(fabric, port, pkt))
+			break;
 		if (pkt->hops++ == IBTSIM_MAX_FWD_HOPS) {
 			ibtsim_drop(port, "too many hops (forwarding loop?)");
 			break;
@@ -313,7 +381,8 @@ static bool ibtsim_pkt_fly(struct ibtsim_fabric *fabric, struct ibtsim_port *por
 
 /*
  * Take @pkt out of its HCA port: loopback to one of its LIDs, or the
- * fabric. Returns false when a delay knob holds the packet back.
+ * fabric. An injected packet leaves its port (of an HCA or a switch) as it
+ * is, onto the link. Returns false when a delay knob holds the packet back.
  */
 static bool ibtsim_port_tx(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt)
 {
@@ -322,6 +391,8 @@ static bool ibtsim_port_tx(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt)
 	unsigned long flags;
 	u16 lid, top;
 
+	if (pkt->forged)
+		return ibtsim_pkt_fly(fabric, port, pkt, false);
 	spin_lock_irqsave(&port->node->lock, flags);
 	lid = port->lid;
 	top = lid + (1U << port->lmc) - 1;
@@ -336,6 +407,8 @@ static bool ibtsim_port_tx(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt)
 		return true;
 	}
 	if (!dr && lid && pkt->dlid >= lid && pkt->dlid <= top) {
+		if (ibtsim_pkt_claimed(fabric, port, pkt))
+			return true;
 		/* An SA answer to our own LID loops back too. */
 		if (ibtsim_port_egress(port, pkt) && ibtsim_ca_rx(port, pkt))
 			ibtsim_ca_rx(port, pkt);

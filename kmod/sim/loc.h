@@ -17,6 +17,7 @@ struct genl_info;
 struct ib_device;
 struct ib_grh;
 struct ib_mad;
+struct ib_mad_hdr;
 struct ib_smp;
 struct ib_wc;
 struct net;
@@ -69,6 +70,11 @@ void ibtsim_capture_exit(void);
 int ibtsim_capture_start(struct ibtsim_fabric *fabric,
 			 struct ibtsim_node *node, int port, u32 count,
 			 struct genl_info *info, u32 *id);
+int ibtsim_capture_claim_start(struct ibtsim_fabric *fabric,
+			       const struct ib_mad_hdr *hdr, u32 wait_ms,
+			       struct genl_info *info, u32 *id);
+bool __ibtsim_capture_claim(const struct ibtsim_port *port,
+			    const struct ibtsim_pkt *pkt);
 int ibtsim_capture_stop(u32 id, u8 why);
 void ibtsim_capture_fabric_gone(struct ibtsim_fabric *fabric);
 void __ibtsim_capture_link(const struct ibtsim_port *from,
@@ -82,6 +88,11 @@ extern const struct nla_policy
 	ibtsim_nl_capture_start_policy[IBTRACE_SIM_A_CAPTURE_COUNT + 1];
 extern const struct nla_policy
 	ibtsim_nl_capture_stop_policy[IBTRACE_SIM_A_CAPTURE_ID + 1];
+
+/* inject_nl.c */
+int ibtsim_nl_inject_doit(struct sk_buff *skb, struct genl_info *info);
+extern const struct nla_policy
+	ibtsim_nl_inject_policy[IBTRACE_SIM_A_INJECT_WAIT_MS + 1];
 
 /* nl.c */
 extern struct genl_family ibtsim_nl_family;
@@ -131,6 +142,7 @@ int ibtsim_fabric_xmit(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt);
 void ibtsim_rnd_init(struct ibtsim_fabric *fabric, u32 seed);
 bool ibtsim_chance(struct ibtsim_fabric *fabric, u32 ppm);
 void ibtsim_drop(struct ibtsim_port *port, const char *why);
+void ibtsim_pkt_answered(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt);
 
 /* switch.c */
 int ibtsim_switch_create(struct ibtsim_node *node);
@@ -214,6 +226,15 @@ struct ibtsim_fabric *__ibtsim_nl_fabric_named(const struct nlattr *attr,
 extern const struct nla_policy
 	ibtsim_nl_set_policy[IBTRACE_SIM_A_MISROUTE + 1];
 int ibtsim_nl_set_doit(struct sk_buff *skb, struct genl_info *info);
+/* The policy of the attributes naming a fabric's node, in a request's. */
+#define IBTSIM_NL_NODE_POLICY						\
+	[IBTRACE_SIM_A_FABRIC_NAME] = { .type = NLA_NUL_STRING,		\
+					.len = IBTRACE_SIM_NAME_MAX },	\
+	[IBTRACE_SIM_A_NODE_INDEX] = { .type = NLA_U32 },		\
+	[IBTRACE_SIM_A_NODE_NAME] = { .type = NLA_NUL_STRING,		\
+				      .len = IBTRACE_SIM_NODE_NAME_MAX }
+bool ibtsim_nl_has_node(struct genl_info *info);
+struct ibtsim_node *__ibtsim_nl_node_named(struct genl_info *info);
 struct ibtsim_node *ibtsim_nl_node(struct ibtsim_fabric *fabric,
 				   struct genl_info *info);
 int ibtsim_nl_fill_knobs(struct sk_buff *skb, struct ibtsim_port *port);

@@ -615,7 +615,8 @@ out:
  * fabric summaries (name, counts, SM-lite and its LID, as "rdma dev" and
  * sysfs show the HCAs anyway) are open to anyone; changing a fabric, and
  * reading its nodes (GUIDs, LIDs, links, knobs: the fabric's layout),
- * need CAP_NET_ADMIN; so do captures (the fabric's traffic).
+ * need CAP_NET_ADMIN; so do captures (the fabric's traffic) and injected
+ * packets (which may change any node the fabric's SMPs reach).
  */
 static const struct genl_ops ibtsim_nl_ops[] = {
 	{
@@ -658,6 +659,12 @@ static const struct genl_ops ibtsim_nl_ops[] = {
 		.cmd = IBTRACE_SIM_CMD_CAPTURE_STOP,
 		.doit = ibtsim_nl_capture_stop_doit,
 		IBTSIM_NL_POLICY(ibtsim_nl_capture_stop_policy),
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = IBTRACE_SIM_CMD_INJECT,
+		.doit = ibtsim_nl_inject_doit,
+		IBTSIM_NL_POLICY(ibtsim_nl_inject_policy),
 		.flags = GENL_ADMIN_PERM,
 	},
 };

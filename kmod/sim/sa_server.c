@@ -399,7 +399,6 @@ enum ibtsim_sa_verdict ibtsim_sa_server_rx(struct ibtsim_port *port,
 
 	status = ibtsim_sa_answer(fabric, mad);
 	mad->mad_hdr.status = cpu_to_be16(status);
-	atomic64_inc(&fabric->stats.answered);
 	ibtsim_node_dbg(port->node, "SA attr 0x%04x from LID %u: status 0x%04x\n",
 			be16_to_cpu(mad->mad_hdr.attr_id), pkt->slid, status);
 
@@ -417,5 +416,6 @@ enum ibtsim_sa_verdict ibtsim_sa_server_rx(struct ibtsim_port *port,
 		pkt->grh.dgid = pkt->grh.sgid;
 		ibtsim_sa_gid(sm_port, &pkt->grh.sgid, &lid);
 	}
+	ibtsim_pkt_answered(fabric, pkt);
 	return IBTSIM_SA_ANSWER;
 }

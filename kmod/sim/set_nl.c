@@ -58,11 +58,7 @@ ibtsim_nl_misroute_policy[IBTRACE_SIM_MISROUTE_A_MAX + 1] = {
 };
 
 const struct nla_policy ibtsim_nl_set_policy[IBTRACE_SIM_A_MISROUTE + 1] = {
-	[IBTRACE_SIM_A_FABRIC_NAME] = { .type = NLA_NUL_STRING,
-					.len = IBTRACE_SIM_NAME_MAX },
-	[IBTRACE_SIM_A_NODE_INDEX] = { .type = NLA_U32 },
-	[IBTRACE_SIM_A_NODE_NAME] = { .type = NLA_NUL_STRING,
-				      .len = IBTRACE_SIM_NODE_NAME_MAX },
+	IBTSIM_NL_NODE_POLICY,
 	[IBTRACE_SIM_A_PORT] = NLA_POLICY_NESTED(ibtsim_nl_port_policy),
 	[IBTRACE_SIM_A_MISROUTE] = NLA_POLICY_NESTED(ibtsim_nl_misroute_policy),
 };
@@ -151,6 +147,48 @@ struct ibtsim_node *ibtsim_nl_node(struct ibtsim_fabric *fabric,
 	return NULL;
 }
 
+/**
+ * ibtsim_nl_has_node - does a request name a fabric and one of its nodes?
+ * @info: the request
+ *
+ * Return: true, or false with the extack saying what is missing.
+ */
+bool ibtsim_nl_has_node(struct genl_info *info)
+{
+	if (GENL_REQ_ATTR_CHECK(info, IBTRACE_SIM_A_FABRIC_NAME)) {
+		NL_SET_ERR_MSG(info->extack, "a fabric name is required");
+		return false;
+	}
+	if (!info->attrs[IBTRACE_SIM_A_NODE_INDEX] &&
+	    !info->attrs[IBTRACE_SIM_A_NODE_NAME]) {
+		NL_SET_ERR_MSG(info->extack,
+			       "a node index or node name is required");
+		return false;
+	}
+	return true;
+}
+
+/**
+ * __ibtsim_nl_node_named - the node of a built fabric a request names
+ * @info: the request, checked by ibtsim_nl_has_node()
+ *
+ * Caller holds ibtsim_fabrics_lock.
+ *
+ * Return: the node, or an ERR_PTR() (the extack says why).
+ */
+struct ibtsim_node *__ibtsim_nl_node_named(struct genl_info *info)
+{
+	struct ibtsim_fabric *fabric;
+	struct ibtsim_node *node;
+
+	fabric = __ibtsim_nl_fabric_named(info->attrs[IBTRACE_SIM_A_FABRIC_NAME],
+					  info->extack, true);
+	if (IS_ERR(fabric))
+		return ERR_CAST(fabric);
+	node = ibtsim_nl_node(fabric, info);
+	return node ?: ERR_PTR(-ENOENT);
+}
+
 /* The port knobs of nest @pt into @k. */
 static void ibtsim_nl_knobs(struct nlattr **pt, struct ibtsim_port_knobs *k)
 {
@@ -211,16 +249,8 @@ int ibtsim_nl_set_doit(struct sk_buff *skb, struct genl_info *info)
 	const char *why;
 	int err;
 
-	if (GENL_REQ_ATTR_CHECK(info, IBTRACE_SIM_A_FABRIC_NAME)) {
-		NL_SET_ERR_MSG(info->extack, "a fabric name is required");
+	if (!ibtsim_nl_has_node(info))
 		return -EINVAL;
-	}
-	if (!info->attrs[IBTRACE_SIM_A_NODE_INDEX] &&
-	    !info->attrs[IBTRACE_SIM_A_NODE_NAME]) {
-		NL_SET_ERR_MSG(info->extack,
-			       "a node index or node name is required");
-		return -EINVAL;
-	}
 	if (!port_attr && !mr_attr) {
 		NL_SET_ERR_MSG(info->extack,
 			       "nothing to set: no port or misroute attribute");
@@ -243,16 +273,12 @@ int ibtsim_nl_set_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 
 	mutex_lock(&ibtsim_fabrics_lock);
-	fabric = __ibtsim_nl_fabric_named(info->attrs[IBTRACE_SIM_A_FABRIC_NAME],
-					  info->extack, true);
-	if (IS_ERR(fabric)) {
-		err = PTR_ERR(fabric);
+	node = __ibtsim_nl_node_named(info);
+	if (IS_ERR(node)) {
+		err = PTR_ERR(node);
 		goto out_unlock;
 	}
-	err = -ENOENT;
-	node = ibtsim_nl_node(fabric, info);
-	if (!node)
-		goto out_unlock;
+	fabric = node->fabric;
 
 	mutex_lock(&fabric->knob_lock);
 	err = -EINVAL;

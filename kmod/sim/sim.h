@@ -50,6 +50,7 @@
 #define IBTSIM_LFT_CHUNKS	(IBTSIM_LFT_CAP / IBTSIM_LFT_CHUNK)
 #define IBTSIM_MAX_FWD_HOPS	255	/* links a packet may cross */
 #define IBTSIM_MISROUTE_MAX	256	/* misroute rules per switch */
+#define IBTSIM_VL15		15	/* the management VL */
 
 enum ibtsim_node_type {
 	IBTSIM_NODE_CA = IBTRACE_SIM_NODE_CA,
@@ -273,6 +274,10 @@ struct ibtsim_switch {
  * @dropped: packets dropped (ibtsim_drop(), every port's drops together)
  * @answered: requests a switch, or SM-lite's SA, rewrote into their answer
  *	(which then travels on as the same packet)
+ * @injected: packets put into the fabric by IBTRACE_SIM_CMD_INJECT (also
+ *	counted in @sent)
+ * @claimed: answers taken off the fabric for an injector (also counted in
+ *	@delivered)
  *
  * Every packet sent ends delivered or dropped: once the fabric is quiet
  * (no packet queued or held back by a delay knob), @sent equals
@@ -283,6 +288,8 @@ struct ibtsim_fabric_stats {
 	atomic64_t delivered;
 	atomic64_t dropped;
 	atomic64_t answered;
+	atomic64_t injected;
+	atomic64_t claimed;
 };
 
 /**
@@ -328,6 +335,8 @@ struct ibtsim_fabric_stats {
  * @stats: what became of the fabric's packets (debugfs "stats")
  * @ncaptures: captures of the fabric's nodes running (capture.c; written
  *	under its lock, read by the worker with READ_ONCE())
+ * @nclaims: injected MADs waiting for their answer (capture.c; as
+ *	@ncaptures)
  */
 struct ibtsim_fabric {
 	struct list_head list;
@@ -361,6 +370,7 @@ struct ibtsim_fabric {
 	struct rnd_state rnd;
 	struct ibtsim_fabric_stats stats;
 	unsigned int ncaptures;
+	unsigned int nclaims;
 };
 
 /**
@@ -375,6 +385,11 @@ struct ibtsim_fabric {
  * @dlid: LRH DLID
  * @slid: LRH SLID, set when the packet leaves its first port
  * @sl: LRH SL
+ * @vl: LRH VL: %IBTSIM_VL15 for SMPs (destination QP 0), else 0 (the
+ *	fabric runs one data VL); an injected packet's is chosen freely
+ * @forged: injected (IBTRACE_SIM_CMD_INJECT): its LRH, BTH and DETH
+ *	fields are as given, not the sending port's; cleared when the packet
+ *	is rewritten into an answer (ibtsim_pkt_answered())
  * @path_bits: source path bits (the SLID's low LMC bits)
  * @dqpn: BTH destination QP
  * @sqpn: DETH source QP
@@ -401,6 +416,8 @@ struct ibtsim_pkt {
 	u16 dlid;
 	u16 slid;
 	u8 sl;
+	u8 vl;
+	bool forged;
 	u8 path_bits;
 	u32 dqpn;
 	u32 sqpn;

@@ -600,7 +600,7 @@ static bool ibtsim_switch_answer(struct ibtsim_node *node, u8 in_port,
 		pkt->grh.sgid.global.interface_id =
 			cpu_to_be64(node->ports[0].guid);
 	}
-	atomic64_inc(&node->fabric->stats.answered);
+	ibtsim_pkt_answered(node->fabric, pkt);
 	return true;
 }
 

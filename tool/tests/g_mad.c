@@ -14,7 +14,7 @@ static int mad_req(struct ibt *ctx, struct nl_msg **msg)
 	if (ret || m.help)
 		return ret;
 	printf("target %s port %u class 0x%02x method 0x%02x attr 0x%04x\n",
-	       m.target, m.port, m.mgmt_class, m.method, m.attr_id);
+	       m.target, m.port, m.r.mgmt_class, m.r.method, m.r.attr_id);
 	*msg = mad_request(ctx, &m);
 	return *msg ? 0 : IBT_EXIT_ERR;
 }
@@ -22,7 +22,7 @@ static int mad_req(struct ibt *ctx, struct nl_msg **msg)
 /* An answer: ClassPortInfo of the class 0x30 agent, by LID. */
 static int mad_answer_print(struct ibt *ctx, void *arg)
 {
-	struct mad m = { .mgmt_class = 0x30, .port = 1 };
+	struct mad m = { .r.mgmt_class = 0x30, .port = 1 };
 	struct nl_msg *msg = arg;
 	struct nlattr *nest;
 

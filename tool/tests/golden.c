@@ -153,5 +153,6 @@ int main(void)
 	golden_mad_decode();
 	golden_mad();
 	golden_capture();
+	golden_inject();
 	return 0;
 }

@@ -64,5 +64,6 @@ void golden_dev(void);
 void golden_mad_decode(void);
 void golden_mad(void);
 void golden_capture(void);
+void golden_inject(void);
 
 #endif /* GOLDEN_H */

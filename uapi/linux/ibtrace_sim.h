@@ -49,6 +49,10 @@
  * 4096-byte payload, ICRC 4, VCRC 2.
  */
 #define IBTRACE_SIM_CAPTURE_PKT_MAX	4170
+/* Largest payload of an injected packet (%IBTRACE_SIM_A_INJECT_PAYLOAD). */
+#define IBTRACE_SIM_INJECT_PAYLOAD_MAX	4096
+/* Longest wait for the answer to an injected MAD (%IBTRACE_SIM_A_INJECT_WAIT_MS). */
+#define IBTRACE_SIM_INJECT_WAIT_MAX_MS	60000
 
 /**
  * enum ibtrace_sim_cmd - generic netlink commands
@@ -109,6 +113,22 @@
  *	packet, %IBTRACE_SIM_A_CAPTURE_DATA
  * @IBTRACE_SIM_CMD_CAPTURE_END: kernel to user only: a capture ended
  *	(%IBTRACE_SIM_A_CAPTURE_ID, _CAPTURE_END, _CAPTURE_SEEN, _CAPTURE_LOST)
+ * @IBTRACE_SIM_CMD_INJECT: put a packet into fabric %IBTRACE_SIM_A_FABRIC_NAME
+ *	as if node %IBTRACE_SIM_A_NODE_INDEX (or _NODE_NAME) sent it out of
+ *	its port %IBTRACE_SIM_A_INJECT_PORT, with the LRH, GRH, BTH and DETH
+ *	fields given (%IBTRACE_SIM_A_INJECT_SLID ... _DGID; forged freely)
+ *	and the payload %IBTRACE_SIM_A_INJECT_PAYLOAD. With
+ *	%IBTRACE_SIM_A_INJECT_WAIT_MS the payload must be a MAD: the answer
+ *	to it (a response method, or TrapRepress, of its class and TID) is
+ *	taken off the fabric where it is first sent, wherever its DLID
+ *	leads, and comes to the requesting socket as an
+ *	%IBTRACE_SIM_CMD_CAPTURE_PKT message of the capture whose ID the
+ *	reply carries (%IBTRACE_SIM_A_CAPTURE_ID), with
+ *	%IBTRACE_SIM_A_INJECT_RTT_NS; then an %IBTRACE_SIM_CMD_CAPTURE_END
+ *	(_END_COUNT). Unanswered, the wait ends with _END_TIMEOUT, at the
+ *	latest when the next packet crosses the fabric after its deadline.
+ *	Such a wait takes one of the %IBTRACE_SIM_CAPTURE_MAX capture slots.
+ *	Needs CAP_NET_ADMIN
  * @__IBTRACE_SIM_CMD_MAX: number of commands + 1
  * @IBTRACE_SIM_CMD_MAX: highest command number
  */
@@ -124,6 +144,7 @@ enum ibtrace_sim_cmd {
 	IBTRACE_SIM_CMD_CAPTURE_STOP,
 	IBTRACE_SIM_CMD_CAPTURE_PKT,
 	IBTRACE_SIM_CMD_CAPTURE_END,
+	IBTRACE_SIM_CMD_INJECT,
 
 	__IBTRACE_SIM_CMD_MAX,
 	IBTRACE_SIM_CMD_MAX = __IBTRACE_SIM_CMD_MAX - 1
@@ -189,6 +210,34 @@ enum ibtrace_sim_cmd {
  * @IBTRACE_SIM_A_CAPTURE_LOST: u64, packets lost so far: the socket's
  *	receive buffer was full
  * @IBTRACE_SIM_A_CAPTURE_END: u8, &enum ibtrace_sim_capture_end
+ * @IBTRACE_SIM_A_INJECT_PORT: u32, the port an injected packet leaves by
+ *	(1..the node's port count)
+ * @IBTRACE_SIM_A_INJECT_SLID: u32, LRH SLID (0..0xffff; absent: the LID
+ *	of the port, or of a switch's port 0; the permissive LID if none)
+ * @IBTRACE_SIM_A_INJECT_DLID: u32, LRH DLID (0..0xffff; needed)
+ * @IBTRACE_SIM_A_INJECT_SL: u8, LRH SL (0..15; absent: 0)
+ * @IBTRACE_SIM_A_INJECT_VL: u8, LRH VL (0..15; absent: 15 for destination
+ *	QP 0, else 0). A port drops, and counts, a packet for another QP
+ *	than QP0 on VL 15, an SMP (QP0) on another VL, and one on a VL its
+ *	OperationalVLs does not run
+ * @IBTRACE_SIM_A_INJECT_SQPN: u32, DETH source QP (0..0xffffff; absent:
+ *	the destination QP's default)
+ * @IBTRACE_SIM_A_INJECT_DQPN: u32, BTH destination QP (0..0xffffff;
+ *	absent: 0 for a payload of the subnet management classes 0x01 and
+ *	0x81, else 1)
+ * @IBTRACE_SIM_A_INJECT_QKEY: u32, DETH Q_Key (absent: 0 to QP0,
+ *	0x80010000 to other QPs)
+ * @IBTRACE_SIM_A_INJECT_PKEY: u16, BTH P_Key (absent: 0xffff)
+ * @IBTRACE_SIM_A_INJECT_SGID: binary, 16 bytes: GRH SGID (with a GRH;
+ *	absent: the GID of the port's GUID)
+ * @IBTRACE_SIM_A_INJECT_DGID: binary, 16 bytes: GRH DGID; present, the
+ *	packet has a GRH
+ * @IBTRACE_SIM_A_INJECT_PAYLOAD: binary, what follows DETH (1..
+ *	%IBTRACE_SIM_INJECT_PAYLOAD_MAX bytes): a MAD, or anything
+ * @IBTRACE_SIM_A_INJECT_WAIT_MS: u32, wait so long for the answer to the
+ *	MAD (1..%IBTRACE_SIM_INJECT_WAIT_MAX_MS; absent: no wait)
+ * @IBTRACE_SIM_A_INJECT_RTT_NS: u64, in the message of an answer: from
+ *	the injection to the answer, ns
  * @__IBTRACE_SIM_A_MAX: number of attributes + 1
  * @IBTRACE_SIM_A_MAX: highest attribute number
  */
@@ -224,6 +273,20 @@ enum ibtrace_sim_attr {
 	IBTRACE_SIM_A_CAPTURE_SEEN,
 	IBTRACE_SIM_A_CAPTURE_LOST,
 	IBTRACE_SIM_A_CAPTURE_END,
+	IBTRACE_SIM_A_INJECT_PORT,
+	IBTRACE_SIM_A_INJECT_SLID,
+	IBTRACE_SIM_A_INJECT_DLID,
+	IBTRACE_SIM_A_INJECT_SL,
+	IBTRACE_SIM_A_INJECT_VL,
+	IBTRACE_SIM_A_INJECT_SQPN,
+	IBTRACE_SIM_A_INJECT_DQPN,
+	IBTRACE_SIM_A_INJECT_QKEY,
+	IBTRACE_SIM_A_INJECT_PKEY,
+	IBTRACE_SIM_A_INJECT_SGID,
+	IBTRACE_SIM_A_INJECT_DGID,
+	IBTRACE_SIM_A_INJECT_PAYLOAD,
+	IBTRACE_SIM_A_INJECT_WAIT_MS,
+	IBTRACE_SIM_A_INJECT_RTT_NS,
 
 	__IBTRACE_SIM_A_MAX,
 	IBTRACE_SIM_A_MAX = __IBTRACE_SIM_A_MAX - 1
@@ -335,11 +398,14 @@ enum ibtrace_sim_capture_dir {
  * @IBTRACE_SIM_CAPTURE_END_COUNT: it saw the packets it asked for
  * @IBTRACE_SIM_CAPTURE_END_STOPPED: %IBTRACE_SIM_CMD_CAPTURE_STOP
  * @IBTRACE_SIM_CAPTURE_END_FABRIC_GONE: its fabric was deleted
+ * @IBTRACE_SIM_CAPTURE_END_TIMEOUT: the wait of an injected MAD for its
+ *	answer (%IBTRACE_SIM_CMD_INJECT) ended unanswered
  */
 enum ibtrace_sim_capture_end {
 	IBTRACE_SIM_CAPTURE_END_COUNT,
 	IBTRACE_SIM_CAPTURE_END_STOPPED,
 	IBTRACE_SIM_CAPTURE_END_FABRIC_GONE,
+	IBTRACE_SIM_CAPTURE_END_TIMEOUT,
 };
 
 /**

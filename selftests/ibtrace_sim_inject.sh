@@ -1,0 +1,240 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The exerciser's "ibtracectl sim inject" on HCA A - switch S1 - switch S2
+# - HCA B (and HCA C on S1), brought up by SM-lite:
+# - posing as switch S2 (from S2's port 2, and from A's port with S2's
+#   LID forged): B's class 0x30 agent and B's SMA answer the switch's LID,
+#   and the answers come back to the injector, addressed to that source;
+# - posing as a node that does not exist (a LID nobody has): the agent's
+#   answer comes back all the same, addressed to that LID;
+# - a directed-route SMP injected at A's port with its hop pointer past A
+#   reaches S2 and its NodeInfo comes back; a raw payload is answered;
+# - a capture at S1 sees the injected packet with its forged source;
+# - VL checks: a GMP on VL 15, an SMP on a data VL and a GMP on a VL the
+#   port does not run are dropped by the first port they reach, counted
+#   in its drops, unanswered; the same packets on their right VL are
+#   answered;
+# - the fabric's books: every injected packet and every claimed answer
+#   counted (debugfs stats), nothing in flight once quiet;
+# - the text form: a line for the injection, one for the answer, its MAD;
+# - unprivileged users get exit 5; bad words exit 2; a port the node
+#   lacks, the kernel's sentence.
+
+source "$(dirname "$0")/lib.sh"
+
+ibt_tmpdir
+ibt_require_root
+ibt_require_file "$SIM_KO" "$IBT_KO" "$IBTRACECTL"
+ibt_require_cmd jq setpriv timeout
+ibt_require_modules ib_core ib_umad
+ibt_require_debugfs
+
+ibt_sim_load_ibtrace "load ibtrace"
+ibt_check "fabric inj (SM-lite): 2 switches, 3 HCAs" \
+	"$IBTRACECTL" sim add "$IBT_TOPO/s1s2.topo" --name inj
+ibt_check "  every port Active" ibt_sim_wait_active inj
+J=$(ibt_sim_json inj)
+B_LID=$(ibt_sim_lid B)
+S2_LID=$(ibt_sim_lid S2)
+B_IDX=$(ibt_sim_node B .index)
+S2_IDX=$(ibt_sim_node S2 .index)
+B_GUID=$(ibt_sim_node B .guid)
+S2_GUID=$(ibt_sim_node S2 .guid)
+DBG=/sys/kernel/debug/ibtrace_sim/inj
+NOBODY=0x77
+
+# run ARGS...: ibtracectl -j sim inject inj ARGS; $out its output, $err
+# its errors, $rc its status
+run()
+{
+	out=$("$IBTRACECTL" -j sim inject inj "$@" 2>"$TMP/err")
+	rc=$?
+	err=$(cat "$TMP/err")
+}
+
+# ans FILTER: jq's FILTER on the answer of $out
+ans()
+{
+	jq -r ".answer | $1" <<< "$out" 2>/dev/null
+}
+
+# stat FIELD: a line of the fabric's debugfs stats
+stat()
+{
+	awk -v f="$1" '$1 == f { print $2 }' "$DBG/stats"
+}
+
+# drops NODE PORT: the drops counter of a port
+drops()
+{
+	J=$(ibt_sim_json inj)
+	ibt_sim_node "$1" ".ports[] | select(.port == $2) | .drops"
+}
+
+hexnum()
+{
+	printf '0x%x' "$1"
+}
+
+inj0=$(stat injected)
+claimed0=$(stat claimed)
+
+# --- posing as a switch ------------------------------------------------------------
+
+run S2 2 --class ibtrace --attr ClassPortInfo --dlid "$B_LID"
+ibt_expect "from S2's port 2, as S2: the agent's ClassPortInfo comes back (exit 0)" \
+	0 "$rc"
+ibt_expect "  sent by B, from its port 1" "$B_IDX 1" "$(ans '"\(.node) \(.port)"')"
+ibt_expect "  addressed to S2's LID, QP 1, from B's LID, QP 1" \
+	"$S2_LID 1 $B_LID 1" "$(ans '"\(.dlid) \(.dqp) \(.slid) \(.sqp)"')"
+ibt_expect "  a GetResp of class 0x30, status 0, the TID sent" \
+	"48 129 0 $(jq -r .sent.tid <<< "$out")" \
+	"$(ans '"\(.mad.class) \(.mad.method) \(.mad.status) \(.mad.tid)"')"
+ibt_match "  with its time in ns" '^[1-9][0-9]*$' "$(ans .rtt_ns)"
+
+run A 1 --slid "$S2_LID" --class lid --attr NodeInfo --dlid "$B_LID"
+ibt_expect "from A's port with S2's LID forged: B's SMA answers NodeInfo (exit 0)" \
+	0 "$rc"
+ibt_expect "  to S2's LID, QP 0, on VL 15" "$S2_LID 0 15" \
+	"$(ans '"\(.dlid) \(.dqp) \(.vl)"')"
+ibt_expect "  B's node GUID, decoded" "$B_GUID" "$(ans .attr.node_guid)"
+
+run A 1 --slid "$S2_LID" --sqp 5 --class ibtrace --attr ClassPortInfo \
+	--dlid "$B_LID"
+ibt_expect "a forged source QP 5: the answer goes to QP 5" "0 5" \
+	"$rc $(ans .dqp)"
+
+# --- posing as nobody ----------------------------------------------------------------
+
+run A 1 --slid "$NOBODY" --class ibtrace --attr ClassPortInfo --dlid "$B_LID"
+ibt_expect "from LID $NOBODY, which no port has: answered all the same (exit 0)" \
+	0 "$rc"
+ibt_expect "  addressed to $NOBODY, from B" "$((NOBODY)) $B_LID" \
+	"$(ans '"\(.dlid) \(.slid)"')"
+# more_drops NODE PORT N: has the port dropped more than N packets?
+more_drops()
+{
+	[ "$(drops "$1" "$2")" -gt "$3" ]
+}
+
+d0=$(drops S2 2)
+run A 1 --slid "$NOBODY" --class ibtrace --attr ClassPortInfo \
+	--dlid "$B_LID" --no-wait
+ibt_expect "  without waiting: exit 0, no answer shown" "0 null" \
+	"$rc $(jq -c .answer <<< "$out")"
+ibt_wait_for 5 more_drops S2 2 "$d0"
+ibt_expect "  then B's answer, unclaimed, dies at S2's port 2: no route to $NOBODY" \
+	"$((d0 + 1))" "$(drops S2 2)"
+
+# --- directed route, raw payload ----------------------------------------------------
+
+run A 1 --class dr --attr NodeInfo --dr 1,2 --hop-ptr 1
+ibt_expect "a DR SMP injected past A (hop pointer 1, route 1,2): S2 answers (exit 0)" \
+	0 "$rc"
+ibt_expect "  S2's NodeInfo: its GUID, a switch" "$S2_GUID 2" \
+	"$(ans '"\(.attr.node_guid) \(.attr.node_type)"')"
+ibt_expect "  sent by S2 (its port 0's answer leaves by port 1)" "$S2_IDX" \
+	"$(ans .node)"
+
+# A Get(ClassPortInfo) of class 0x30: header, RMPP header, OUI, zeros.
+hdr="01 30 01 01 0000 0000 0000abcd 00000001 0001 0000 00000000"
+pay="$hdr 000000000000000000000000 00 001405 $(printf '%0432d' 0)"
+run A 1 --payload "$pay" --dlid "$B_LID"
+ibt_expect "a raw payload (256 bytes): the agent answers (exit 0)" 0 "$rc"
+ibt_expect "  its TID" 0x0000abcd00000001 "$(ans .mad.tid)"
+ibt_expect "  the agent's ClassPortInfo: base and class version 1" "1 1" \
+	"$(ans '"\(.attr.base_version) \(.attr.class_version)"')"
+
+# --- a capture sees the forged source ------------------------------------------------
+
+"$IBTRACECTL" -j sim capture inj S1 1 -c 1 > "$TMP/cap.out" 2>&1 &
+cpid=$!
+sleep 1
+run A 1 --slid "$NOBODY" --sl 3 --class ibtrace --attr ClassPortInfo \
+	--dlid "$B_LID" --no-wait
+timeout 10 tail --pid="$cpid" -f /dev/null
+pkt=$(jq -c '.packets[0]' "$TMP/cap.out")
+ibt_expect "a capture at S1/1 sees the injected packet: in, from $NOBODY, SL 3" \
+	"in $((NOBODY)) $B_LID 3 0 Get" \
+	"$(jq -r '"\(.dir) \(.slid) \(.dlid) \(.sl) \(.vl) \(.method_name)"' <<< "$pkt")"
+
+# --- VLs ---------------------------------------------------------------------------
+
+vl_dropped()
+{
+	local what=$1
+
+	shift
+	d0=$(drops S1 1)
+	run A 1 -t 300 "$@"
+	ibt_expect "$what: unanswered (exit 6)" 6 "$rc"
+	ibt_expect "  dropped and counted at S1's port 1" "$((d0 + 1))" \
+		"$(drops S1 1)"
+}
+
+vl_dropped "a GMP (class 0x30) on VL 15" --vl 15 --class ibtrace \
+	--attr ClassPortInfo --dlid "$B_LID"
+vl_dropped "an SMP on data VL 0" --vl 0 --class lid --attr NodeInfo \
+	--dlid "$B_LID"
+vl_dropped "a GMP on VL 7, which the port does not run" --vl 7 \
+	--class ibtrace --attr ClassPortInfo --dlid "$B_LID"
+run A 1 --vl 0 --class ibtrace --attr ClassPortInfo --dlid "$B_LID"
+ibt_expect "the GMP on VL 0: answered" 0 "$rc"
+run A 1 --vl 15 --class lid --attr NodeInfo --dlid "$B_LID"
+ibt_expect "the SMP on VL 15: answered" 0 "$rc"
+
+# --- the fabric's books --------------------------------------------------------------
+
+quiet()
+{
+	[ "$(stat in_flight)" = 0 ]
+}
+ibt_wait_for 5 quiet
+ibt_expect "debugfs stats: nothing in flight once quiet" 0 "$(stat in_flight)"
+ibt_expect "  every injection counted (13)" 13 "$(($(stat injected) - inj0))"
+ibt_expect "  every answer claimed counted (8)" 8 \
+	"$(($(stat claimed) - claimed0))"
+
+# --- the text form ----------------------------------------------------------------
+
+txt=$("$IBTRACECTL" sim inject inj A 1 --slid "$NOBODY" --class ibtrace \
+	--attr ClassPortInfo --dlid "$B_LID" 2>&1)
+ibt_match "text: a line for the injection" \
+	"^Injected into inj node A port 1: dlid $(hexnum "$B_LID") len 256 Ibtrace Get ClassPortInfo tid 0x[0-9a-f]{16}$" \
+	"$txt"
+ibt_match "  a line for the answer, to $NOBODY, with its time" \
+	"^Answer from node $B_IDX/1: lid $(hexnum "$B_LID") > $NOBODY sl 0 vl 0 qp 1 > 1 len [0-9]+ Ibtrace GetResp ClassPortInfo tid 0x[0-9a-f]{16} time [0-9.]+ ms$" \
+	"$txt"
+ibt_match "  then its MAD's header" '^ base_version 1 class 0x30 \(Ibtrace\)' "$txt"
+
+# --- who may, and bad words ----------------------------------------------------------
+
+ibt_unpriv sim inject inj A 1 --class ibtrace --dlid "$B_LID" >/dev/null 2>&1
+ibt_expect "unprivileged: exit 5" 5 "$?"
+run A --class ibtrace --dlid "$B_LID"
+ibt_expect "no PORT: exit 2" 2 "$rc"
+ibt_match "  one sentence" '^Error: .*PORT' "$err"
+run A 1 --class ibtrace --payload 01 --dlid "$B_LID"
+ibt_expect "--class and --payload: exit 2" 2 "$rc"
+run A 1 --class ibtrace --method set --attr ClassPortInfo --dlid "$B_LID"
+ibt_expect "a Set without --allow-set: exit 2" 2 "$rc"
+ibt_match "  naming --allow-set" '^Error: .*--allow-set' "$err"
+run A 1 --class ibtrace --vl 16 --dlid "$B_LID"
+ibt_expect "--vl 16: exit 2" 2 "$rc"
+run A 1 --class lid --attr NodeInfo
+ibt_expect "a LID-routed SMP without --dlid: exit 2" 2 "$rc"
+run A 1 --payload 0102 --dlid "$B_LID"
+ibt_expect "a 2-byte payload to wait for: exit 2 (--no-wait needed)" 2 "$rc"
+run S1 9 --class ibtrace --dlid "$B_LID"
+ibt_expect "port 9 of a 4-port switch: the kernel refuses it (exit 1)" 1 "$rc"
+ibt_match "  saying so" '^Error: .*no port of that number' "$err"
+run Z 1 --class ibtrace --dlid "$B_LID"
+ibt_expect "a node that is not in the fabric: refused" 1 "$rc"
+ibt_match "  saying so" '^Error: .*no node of that name' "$err"
+
+run A 1 --class ibtrace --attr ClassPortInfo --dlid "$B_LID"
+ibt_expect "after all that, the agent still answers" 0 "$rc"
+
+"$IBTRACECTL" sim del inj >/dev/null 2>&1
+ibt_done
