@@ -3,7 +3,8 @@
 #
 # ibtracectl ping on one rxe device (loopback): ClassPortInfo and
 # SourceRoute probes, statistics, exit codes (timeout, remote status, no
-# device, no module, permission), and module unload during a running ping.
+# device, no module, permission), and module unload during a running ping;
+# mad send by DGID (a GRH) over RoCE, answered and not.
 
 source "$(dirname "$0")/lib.sh"
 
@@ -42,6 +43,23 @@ js=$(ping_ -j --source-route 2)
 ibt_expect "SourceRoute wrong port: exit 7 (remote status)" 7 "$?"
 ibt_expect "SourceRoute wrong port: status 0x001c" 28 "$(jq -r '.probes[0].mad_status' <<< "$js")"
 ibt_expect "SourceRoute wrong port: actual 1" 1 "$(jq -r '.probes[0].actual_port' <<< "$js")"
+
+# The exerciser's mad send by DGID over RoCE: a GMP with a GRH, answered
+# by the agent as the ping's probes are.
+js=$("$IBTRACECTL" -j -d rxe0 mad send --class ibtrace --attr ClassPortInfo \
+	--dgid "$gid")
+ibt_expect "mad send --dgid on rxe: exit 0" 0 "$?"
+ibt_expect "  the agent's GetResp of class 0x30, status 0" "48 129 0" \
+	"$(jq -r '.answers[0].mad | "\(.class) \(.method) \(.status)"' <<< "$js")"
+ibt_expect "  from the GID it went to" "$gid" \
+	"$(ibt_gid_exploded "$(jq -r '.answers[0].sgid' <<< "$js")")"
+ibt_expect "  ClassPortInfo decoded: class version 1" 1 \
+	"$(jq -r '.answers[0].attr.class_version' <<< "$js")"
+js=$("$IBTRACECTL" -j -d rxe0 mad send --class ibtrace --attr ClassPortInfo \
+	--dgid fe80::1234:56ff:fe78:9abc -t 100 -r 0)
+ibt_expect "mad send --dgid to nobody: exit 6 (no answer)" 6 "$?"
+ibt_expect "  its one MAD timed out" timeout \
+	"$(jq -r '.answers[0].status' <<< "$js")"
 
 out=$("$IBTRACECTL" -d rxe0 ping --dgid fe80::1234:56ff:fe78:9abc -c 2 -i 0 -t 100 -r 1 2>&1)
 ibt_expect "unanswered ping: exit 6 (timeout)" 6 "$?"
