@@ -99,21 +99,6 @@ static struct ibtrace_mad_job *ibtrace_mad_job(struct ibtrace_job *job)
 	return container_of(job, struct ibtrace_mad_job, base);
 }
 
-static u8 ibtrace_nl_get_u8(struct nlattr **attrs, int type, u8 def)
-{
-	return attrs[type] ? nla_get_u8(attrs[type]) : def;
-}
-
-static u16 ibtrace_nl_get_u16(struct nlattr **attrs, int type, u16 def)
-{
-	return attrs[type] ? nla_get_u16(attrs[type]) : def;
-}
-
-static u64 ibtrace_nl_get_u64(struct nlattr **attrs, int type)
-{
-	return attrs[type] ? nla_get_u64(attrs[type]) : 0;
-}
-
 /* The MAD's own fields. */
 static int ibtrace_mad_parse_mad(struct nlattr **attrs,
 				 struct netlink_ext_ack *extack,
@@ -137,9 +122,9 @@ static int ibtrace_mad_parse_mad(struct nlattr **attrs,
 	p->status = ibtrace_nl_get_u16(attrs, IBTRACE_A_MAD_STATUS, 0);
 	p->has_tid = !!attrs[IBTRACE_A_MAD_TID];
 	p->tid = ibtrace_nl_get_u32(attrs, IBTRACE_A_MAD_TID, 0);
-	p->mkey = ibtrace_nl_get_u64(attrs, IBTRACE_A_MAD_MKEY);
+	p->mkey = ibtrace_nl_get_u64(attrs, IBTRACE_A_MAD_MKEY, 0);
 	p->oui = ibtrace_nl_get_u32(attrs, IBTRACE_A_MAD_OUI, 0);
-	p->comp_mask = ibtrace_nl_get_u64(attrs, IBTRACE_A_MAD_COMP_MASK);
+	p->comp_mask = ibtrace_nl_get_u64(attrs, IBTRACE_A_MAD_COMP_MASK, 0);
 
 	if (!ibtrace_mad_method_reads(p->method) &&
 	    !attrs[IBTRACE_A_MAD_ALLOW_SET]) {

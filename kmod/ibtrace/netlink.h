@@ -123,6 +123,45 @@ static inline u32 ibtrace_nl_get_u32(struct nlattr **attrs, int type, u32 def)
 }
 
 /**
+ * ibtrace_nl_get_u8() - a u8 attribute of a request, or its default
+ * @attrs: parsed request
+ * @type: the attribute
+ * @def: the value when the request does not give it
+ *
+ * Return: the value.
+ */
+static inline u8 ibtrace_nl_get_u8(struct nlattr **attrs, int type, u8 def)
+{
+	return attrs[type] ? nla_get_u8(attrs[type]) : def;
+}
+
+/**
+ * ibtrace_nl_get_u16() - a u16 attribute of a request, or its default
+ * @attrs: parsed request
+ * @type: the attribute
+ * @def: the value when the request does not give it
+ *
+ * Return: the value.
+ */
+static inline u16 ibtrace_nl_get_u16(struct nlattr **attrs, int type, u16 def)
+{
+	return attrs[type] ? nla_get_u16(attrs[type]) : def;
+}
+
+/**
+ * ibtrace_nl_get_u64() - a u64 attribute of a request, or its default
+ * @attrs: parsed request
+ * @type: the attribute
+ * @def: the value when the request does not give it
+ *
+ * Return: the value.
+ */
+static inline u64 ibtrace_nl_get_u64(struct nlattr **attrs, int type, u64 def)
+{
+	return attrs[type] ? nla_get_u64(attrs[type]) : def;
+}
+
+/**
  * typedef ibtrace_nl_nest_fill_t - write a nested attribute's attributes
  * @skb: message being built (nest started)
  * @data: what ibtrace_nl_put_nest() was given

@@ -18,7 +18,7 @@
  * inject_nl.c) is a capture too, of one packet: not of a port, but of the
  * first packet of the fabric that answers the MAD (a response method, or
  * TrapRepress to a Trap, of its class and TID). The fabric offers each
- * packet to it where the packet is sent (ibtsim_capture_claim()), and the
+ * packet to it where the packet is sent (__ibtsim_capture_claim()), and the
  * answer is taken off the fabric there: it reaches the injector wherever
  * its DLID leads, to a node that does not exist too. The wait ends with
  * the answer, or unanswered at its deadline, found past when a packet is
