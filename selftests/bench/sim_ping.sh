@@ -15,6 +15,7 @@
 
 IBTRACE_ROOT=${IBTRACE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 source "$(dirname "$0")/../lib.sh" >/dev/null
+source "$(dirname "$0")/stats.sh"
 
 count=${IBTRACE_BENCH_COUNT:-2000}
 nreps=${IBTRACE_BENCH_REPS:-5}
@@ -25,10 +26,6 @@ ibt_sim_pair_up b0 || exit 1
 A=ibtsim0
 B=ibtsim1
 
-ns()
-{
-	date +%s%N
-}
 
 # Two counts: the wall time of each run includes the process's start and
 # end, the difference between them only what each further probe costs.
@@ -59,25 +56,6 @@ peer()
 	ibping -C "$A" -P 1 -c "$1" -f 2 >"$out_peer" 2>&1
 	t1=$(ns)
 	echo $((t1 - t0))
-}
-
-# median N...: the median of the numbers
-median()
-{
-	printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
-}
-
-# reps FN: the medians of IBTRACE_BENCH_REPS wall times of FN at each
-# count, the counts in turn (the machine's load drifts): "lo hi".
-reps()
-{
-	local lo=() hi=() i
-
-	for ((i = 0; i < nreps; i++)); do
-		lo+=("$("$1" "$count_lo")")
-		hi+=("$("$1" "$count")")
-	done
-	echo "$(median "${lo[@]}") $(median "${hi[@]}")"
 }
 
 "$IBTRACECTL" -d "$A" ping --dlid 2 -c 10 -i 0 >/dev/null	# warm up
