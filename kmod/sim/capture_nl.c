@@ -35,8 +35,15 @@ ibtsim_nl_capture_stop_policy[IBTRACE_SIM_A_CAPTURE_ID + 1] = {
 	[IBTRACE_SIM_A_CAPTURE_ID] = NLA_POLICY_MIN(NLA_U32, 1),
 };
 
-/* The reply to START: the capture's ID. */
-static int ibtsim_nl_capture_reply(struct genl_info *info, u32 id)
+/**
+ * ibtsim_nl_capture_reply - the reply carrying a capture's ID
+ * @info: the request (CAPTURE_START, or INJECT with a wait)
+ * @cmd: its command
+ * @id: the capture's ID; 0: none (an INJECT without a wait)
+ *
+ * Return: 0 or a negative errno.
+ */
+int ibtsim_nl_capture_reply(struct genl_info *info, u8 cmd, u32 id)
 {
 	struct sk_buff *skb;
 	void *hdr;
@@ -44,9 +51,8 @@ static int ibtsim_nl_capture_reply(struct genl_info *info, u32 id)
 	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!skb)
 		return -ENOMEM;
-	hdr = genlmsg_put_reply(skb, info, &ibtsim_nl_family, 0,
-				IBTRACE_SIM_CMD_CAPTURE_START);
-	if (!hdr || nla_put_u32(skb, IBTRACE_SIM_A_CAPTURE_ID, id)) {
+	hdr = genlmsg_put_reply(skb, info, &ibtsim_nl_family, 0, cmd);
+	if (!hdr || (id && nla_put_u32(skb, IBTRACE_SIM_A_CAPTURE_ID, id))) {
 		nlmsg_free(skb);
 		return -EMSGSIZE;
 	}
@@ -85,7 +91,7 @@ int ibtsim_nl_capture_start_doit(struct sk_buff *skb, struct genl_info *info)
 	err = ibtsim_capture_start(node->fabric, node, port, count, info, &id);
 	if (err)
 		goto out_unlock;
-	err = ibtsim_nl_capture_reply(info, id);
+	err = ibtsim_nl_capture_reply(info, IBTRACE_SIM_CMD_CAPTURE_START, id);
 	if (err)
 		ibtsim_capture_stop(id, IBTRACE_SIM_CAPTURE_END_STOPPED);
 out_unlock:

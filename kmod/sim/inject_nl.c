@@ -154,25 +154,6 @@ static void ibtsim_inject_from(struct ibtsim_pkt *pkt, struct ibtsim_port *port,
 	}
 }
 
-/* The reply: the ID of the wait for the answer, if one was asked for. */
-static int ibtsim_nl_inject_reply(struct genl_info *info, u32 id)
-{
-	struct sk_buff *skb;
-	void *hdr;
-
-	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!skb)
-		return -ENOMEM;
-	hdr = genlmsg_put_reply(skb, info, &ibtsim_nl_family, 0,
-				IBTRACE_SIM_CMD_INJECT);
-	if (!hdr || (id && nla_put_u32(skb, IBTRACE_SIM_A_CAPTURE_ID, id))) {
-		nlmsg_free(skb);
-		return -EMSGSIZE;
-	}
-	genlmsg_end(skb, hdr);
-	return genlmsg_reply(skb, info);
-}
-
 /* Has the request what it must? If not, the extack says what is missing. */
 static bool ibtsim_nl_inject_has(struct genl_info *info)
 {
@@ -247,7 +228,7 @@ int ibtsim_nl_inject_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 	pkt = NULL;
 	atomic64_inc(&fabric->stats.injected);
-	err = ibtsim_nl_inject_reply(info, id);
+	err = ibtsim_nl_capture_reply(info, IBTRACE_SIM_CMD_INJECT, id);
 out_unlock:
 	mutex_unlock(&ibtsim_fabrics_lock);
 	kfree(pkt);

@@ -84,6 +84,7 @@ void __ibtsim_capture_link(const struct ibtsim_port *from,
 /* capture_nl.c */
 int ibtsim_nl_capture_start_doit(struct sk_buff *skb, struct genl_info *info);
 int ibtsim_nl_capture_stop_doit(struct sk_buff *skb, struct genl_info *info);
+int ibtsim_nl_capture_reply(struct genl_info *info, u8 cmd, u32 id);
 extern const struct nla_policy
 	ibtsim_nl_capture_start_policy[IBTRACE_SIM_A_CAPTURE_COUNT + 1];
 extern const struct nla_policy
