@@ -15,6 +15,14 @@
  *                                   a deterministic change in mid-dump
  *   ibtrace_sim_ctl fuzz-topo SEED ITERS FILE...
  *                                   the topology text fuzzer (below)
+ *   ibtrace_sim_ctl inject-burst NAME NODE PORT DLID COUNT
+ *                                   COUNT injections (a 256-byte payload,
+ *                                   no wait) from node NODE (its name) of
+ *                                   fabric NAME out of its port PORT to
+ *                                   DLID, one request after the other on
+ *                                   one socket, as fast as they go;
+ *                                   "injected N" on stdout, and at the
+ *                                   first refusal its error (exit 1)
  *
  * Errors: "Error: <extack>" (and "line N: <reason>" for topology errors)
  * on stderr, exit 1.
@@ -1289,6 +1297,32 @@ static int fuzz_topo(unsigned short fam, unsigned long long seed,
 	return fz_fail ? 1 : 0;
 }
 
+static int inject_burst(unsigned short fam, char **argv)
+{
+	unsigned int port = strtoul(argv[4], NULL, 0);
+	unsigned int dlid = strtoul(argv[5], NULL, 0);
+	unsigned long i, count = strtoul(argv[6], NULL, 0);
+	unsigned char payload[256] = { 1, 0x30, 1, 1 };	/* a MAD header */
+	struct msg m;
+	int err = 0;
+
+	for (i = 0; i < count && !err; i++) {
+		msg_init(&m, fam, IBTRACE_SIM_CMD_INJECT, 0);
+		put_attr(&m, IBTRACE_SIM_A_FABRIC_NAME, argv[2],
+			 strlen(argv[2]) + 1);
+		put_attr(&m, IBTRACE_SIM_A_NODE_NAME, argv[3],
+			 strlen(argv[3]) + 1);
+		put_attr(&m, IBTRACE_SIM_A_INJECT_PORT, &port, sizeof(port));
+		put_attr(&m, IBTRACE_SIM_A_INJECT_DLID, &dlid, sizeof(dlid));
+		put_attr(&m, IBTRACE_SIM_A_INJECT_PAYLOAD, payload,
+			 sizeof(payload));
+		msg_send(&m);
+		err = recv_all(NULL, NULL);
+	}
+	printf("injected %lu\n", err ? i - 1 : i);
+	return !!err;
+}
+
 int main(int argc, char **argv)
 {
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
@@ -1298,7 +1332,7 @@ int main(int argc, char **argv)
 
 	if (argc < 2) {
 		fprintf(stderr, "usage: %s add NAME FILE [no-sm] | del NAME | show [NAME] | nodes [NAME] |\n"
-			"       fuzz-topo SEED ITERS FILE...\n",
+			"       fuzz-topo SEED ITERS FILE... | inject-burst NAME NODE PORT DLID COUNT\n",
 			argv[0]);
 		return 2;
 	}
@@ -1336,6 +1370,8 @@ int main(int argc, char **argv)
 
 			put_attr(&m, IBTRACE_SIM_A_SM, &zero, 1);
 		}
+	} else if (!strcmp(argv[1], "inject-burst") && argc == 7) {
+		return inject_burst(fam, argv);
 	} else if (!strcmp(argv[1], "nodes-del") && argc == 3) {
 		return nodes_del(fam, argv[2]);
 	} else if (!strcmp(argv[1], "del") && argc == 3) {

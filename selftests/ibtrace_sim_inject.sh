@@ -196,6 +196,34 @@ ibt_expect "  every injection counted (13)" 13 "$(($(stat injected) - inj0))"
 ibt_expect "  every answer claimed counted (8)" 8 \
 	"$(($(stat claimed) - claimed0))"
 
+# --- a bound on what is in flight ------------------------------------------------
+#
+# A's link held back 1 s: a burst of injections from one socket fills the
+# fabric's IBTRACE_SIM_INJECT_INFLIGHT_MAX (256) and the next is refused,
+# saying why; once the held packets are done, injection works again.
+
+burst0=$(stat injected)
+ibt_check "hold A's link back 1 s" "$IBTRACECTL" sim set inj A port 1 delay 1000000
+burst=$("$SIM_CTL" inject-burst inj A 1 "$B_LID" 300 2>"$TMP/err")
+ibt_expect "a burst of 300 injections: 256 in flight, then refused" \
+	"injected 256" "$burst"
+ibt_match "  busy, naming the bound" \
+	'^Error: busy: IBTRACE_SIM_INJECT_INFLIGHT_MAX injected packets travel the fabric already: Device or resource busy' \
+	"$(cat "$TMP/err")"
+run A 1 --no-wait --class ibtrace --dlid "$B_LID"
+ibt_expect "  ibtracectl sim inject meanwhile: exit 14 (busy)" 14 "$rc"
+ibt_match "  in one sentence" '^Error: busy' "$err"
+ibt_check "release A's link" "$IBTRACECTL" sim set inj A port 1 delay 0
+injected_done()
+{
+	[ "$(stat injected_in_flight)" = 0 ]
+}
+ibt_check "  the held packets are done: none in flight (debugfs)" \
+	ibt_wait_for 10 injected_done
+ibt_expect "  256 more injections counted" 256 "$(($(stat injected) - burst0))"
+run A 1 --class ibtrace --attr ClassPortInfo --dlid "$B_LID"
+ibt_expect "  injecting again: answered" 0 "$rc"
+
 # --- the text form ----------------------------------------------------------------
 
 txt=$("$IBTRACECTL" sim inject inj A 1 --slid "$NOBODY" --class ibtrace \

@@ -12,8 +12,9 @@
  *   /sys/kernel/debug/ibtrace_sim/FABRIC/NODE/misroute   (switches only)
  *   /sys/kernel/debug/ibtrace_sim/FABRIC/stats   ro  the fabric's packets:
  *	"sent N", "delivered N", "dropped N", "answered N", "in_flight N"
- *	(sent - delivered - dropped: 0 when the fabric is quiet), "injected N"
- *	and "claimed N", a line each
+ *	(sent - delivered - dropped: 0 when the fabric is quiet), "injected N",
+ *	"claimed N" and "injected_in_flight N" (injected packets not yet done
+ *	with, at most IBTRACE_SIM_INJECT_INFLIGHT_MAX), a line each
  *
  * NODE is "INDEX-NAME": the node index in the fabric and its name with
  * every character but A-Z a-z 0-9 _ . - replaced by '_'. The link knobs
@@ -231,14 +232,17 @@ static const struct file_operations ibtsim_dbg_misroute_fops = {
 static int ibtsim_dbg_stats_show(struct seq_file *m, void *v)
 {
 	struct ibtsim_fabric_stats *st = m->private;
+	struct ibtsim_fabric *fabric = container_of(st, struct ibtsim_fabric,
+						    stats);
 	s64 sent = atomic64_read(&st->sent);
 	s64 delivered = atomic64_read(&st->delivered);
 	s64 dropped = atomic64_read(&st->dropped);
 
-	seq_printf(m, "sent %lld\ndelivered %lld\ndropped %lld\nanswered %lld\nin_flight %lld\ninjected %lld\nclaimed %lld\n",
+	seq_printf(m, "sent %lld\ndelivered %lld\ndropped %lld\nanswered %lld\nin_flight %lld\ninjected %lld\nclaimed %lld\ninjected_in_flight %d\n",
 		   sent, delivered, dropped, atomic64_read(&st->answered),
 		   sent - delivered - dropped, atomic64_read(&st->injected),
-		   atomic64_read(&st->claimed));
+		   atomic64_read(&st->claimed),
+		   atomic_read(&fabric->ninjected));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(ibtsim_dbg_stats);

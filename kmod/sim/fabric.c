@@ -417,15 +417,24 @@ static bool ibtsim_port_tx(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt)
 	return ibtsim_pkt_fly(fabric, port, pkt, false);
 }
 
+/* @pkt is done with: an injected one leaves the fabric's bound. */
+static void ibtsim_pkt_free(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt)
+{
+	if (pkt->injected)
+		atomic_dec(&fabric->ninjected);
+	kfree(pkt);
+}
+
 /* Complete the send of @pkt unless done already; free it if @done. */
-static void ibtsim_pkt_sent(struct ibtsim_pkt *pkt, bool done)
+static void ibtsim_pkt_sent(struct ibtsim_fabric *fabric,
+			    struct ibtsim_pkt *pkt, bool done)
 {
 	if (pkt->src_qp) {
 		ibtsim_qp_send_done(pkt->src_qp, pkt);
 		pkt->src_qp = NULL;
 	}
 	if (done)
-		kfree(pkt);
+		ibtsim_pkt_free(fabric, pkt);
 }
 
 static void ibtsim_tx_work(struct work_struct *work)
@@ -443,7 +452,7 @@ static void ibtsim_tx_work(struct work_struct *work)
 	list_for_each_entry_safe(pkt, tmp, &batch, list) {
 		list_del(&pkt->list);
 		/* A held back packet is on @delayed: only complete its send. */
-		ibtsim_pkt_sent(pkt, ibtsim_port_tx(fabric, pkt));
+		ibtsim_pkt_sent(fabric, pkt, ibtsim_port_tx(fabric, pkt));
 		cond_resched();
 	}
 }
@@ -471,7 +480,7 @@ static void ibtsim_delay_work(struct work_struct *work)
 	list_for_each_entry_safe(pkt, tmp, &batch, list) {
 		list_del(&pkt->list);
 		if (ibtsim_pkt_fly(fabric, pkt->at, pkt, true))
-			kfree(pkt);
+			ibtsim_pkt_free(fabric, pkt);
 		cond_resched();
 	}
 }
@@ -537,6 +546,37 @@ int ibtsim_fabric_xmit(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt)
 	return err;
 }
 
+/**
+ * ibtsim_fabric_inject - queue an injected packet for delivery
+ * @fabric: the fabric
+ * @pkt: the packet, sent from its @src_port; owned by the fabric on success
+ *
+ * Any context. Counts @pkt among the fabric's injected packets until it is
+ * done with: its answer, if it gets one, is the same packet.
+ *
+ * Return: 0; -EBUSY when %IBTRACE_SIM_INJECT_INFLIGHT_MAX injected packets
+ * travel the fabric already, or -ENODEV when it is being destroyed.
+ */
+int ibtsim_fabric_inject(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt)
+{
+	int err;
+
+	if (atomic_inc_return(&fabric->ninjected) >
+	    IBTRACE_SIM_INJECT_INFLIGHT_MAX) {
+		atomic_dec(&fabric->ninjected);
+		return -EBUSY;
+	}
+	pkt->injected = true;
+	err = ibtsim_fabric_xmit(fabric, pkt);
+	if (err) {
+		pkt->injected = false;
+		atomic_dec(&fabric->ninjected);
+		return err;
+	}
+	atomic64_inc(&fabric->stats.injected);
+	return 0;
+}
+
 int ibtsim_fabric_start(struct ibtsim_fabric *fabric)
 {
 	spin_lock_init(&fabric->tx_lock);
@@ -572,6 +612,6 @@ void ibtsim_fabric_stop(struct ibtsim_fabric *fabric)
 	list_for_each_entry_safe(pkt, tmp, &batch, list) {
 		list_del(&pkt->list);
 		ibtsim_drop(pkt->at, "fabric destroyed");
-		kfree(pkt);
+		ibtsim_pkt_free(fabric, pkt);
 	}
 }

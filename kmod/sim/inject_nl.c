@@ -219,15 +219,18 @@ int ibtsim_nl_inject_doit(struct sk_buff *skb, struct genl_info *info)
 		if (err)
 			goto out_unlock;
 	}
-	err = ibtsim_fabric_xmit(fabric, pkt);
+	err = ibtsim_fabric_inject(fabric, pkt);
 	if (err) {
 		if (id)
 			ibtsim_capture_stop(id, IBTRACE_SIM_CAPTURE_END_STOPPED);
-		NL_SET_ERR_MSG(info->extack, "the fabric is being deleted");
+		if (err == -EBUSY)
+			NL_SET_ERR_MSG(info->extack,
+				       "busy: IBTRACE_SIM_INJECT_INFLIGHT_MAX injected packets travel the fabric already");
+		else
+			NL_SET_ERR_MSG(info->extack, "the fabric is being deleted");
 		goto out_unlock;
 	}
 	pkt = NULL;
-	atomic64_inc(&fabric->stats.injected);
 	err = ibtsim_nl_capture_reply(info, IBTRACE_SIM_CMD_INJECT, id);
 out_unlock:
 	mutex_unlock(&ibtsim_fabrics_lock);

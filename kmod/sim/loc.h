@@ -140,6 +140,7 @@ void ibtsim_pma_answer(struct ibtsim_node *node, u8 in_port,
 int ibtsim_fabric_start(struct ibtsim_fabric *fabric);
 void ibtsim_fabric_stop(struct ibtsim_fabric *fabric);
 int ibtsim_fabric_xmit(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt);
+int ibtsim_fabric_inject(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt);
 void ibtsim_rnd_init(struct ibtsim_fabric *fabric, u32 seed);
 bool ibtsim_chance(struct ibtsim_fabric *fabric, u32 ppm);
 void ibtsim_drop(struct ibtsim_port *port, const char *why);

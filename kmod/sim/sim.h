@@ -337,6 +337,8 @@ struct ibtsim_fabric_stats {
  *	under its lock, read by the worker with READ_ONCE())
  * @nclaims: injected MADs waiting for their answer (capture.c; as
  *	@ncaptures)
+ * @ninjected: injected packets not yet done with (ibtsim_fabric_inject()),
+ *	at most %IBTRACE_SIM_INJECT_INFLIGHT_MAX
  */
 struct ibtsim_fabric {
 	struct list_head list;
@@ -371,6 +373,7 @@ struct ibtsim_fabric {
 	struct ibtsim_fabric_stats stats;
 	unsigned int ncaptures;
 	unsigned int nclaims;
+	atomic_t ninjected;
 };
 
 /**
@@ -390,6 +393,8 @@ struct ibtsim_fabric {
  * @forged: injected (IBTRACE_SIM_CMD_INJECT): its LRH, BTH and DETH
  *	fields are as given, not the sending port's; cleared when the packet
  *	is rewritten into an answer (ibtsim_pkt_answered())
+ * @injected: injected, and counted in the fabric's @ninjected until freed
+ *	(also as the answer it may become)
  * @path_bits: source path bits (the SLID's low LMC bits)
  * @dqpn: BTH destination QP
  * @sqpn: DETH source QP
@@ -418,6 +423,7 @@ struct ibtsim_pkt {
 	u8 sl;
 	u8 vl;
 	bool forged;
+	bool injected;
 	u8 path_bits;
 	u32 dqpn;
 	u32 sqpn;

@@ -53,6 +53,11 @@
 #define IBTRACE_SIM_INJECT_PAYLOAD_MAX	4096
 /* Longest wait for the answer to an injected MAD (%IBTRACE_SIM_A_INJECT_WAIT_MS). */
 #define IBTRACE_SIM_INJECT_WAIT_MAX_MS	60000
+/*
+ * Injected packets (with their answers) one fabric carries at once; one
+ * more is refused (%IBTRACE_SIM_CMD_INJECT: EBUSY) until some are done.
+ */
+#define IBTRACE_SIM_INJECT_INFLIGHT_MAX	256
 
 /**
  * enum ibtrace_sim_cmd - generic netlink commands
@@ -128,7 +133,8 @@
  *	(_END_COUNT). Unanswered, the wait ends with _END_TIMEOUT, at the
  *	latest when the next packet crosses the fabric after its deadline.
  *	Such a wait takes one of the %IBTRACE_SIM_CAPTURE_MAX capture slots.
- *	Needs CAP_NET_ADMIN
+ *	At most %IBTRACE_SIM_INJECT_INFLIGHT_MAX injected packets travel a
+ *	fabric at once (EBUSY). Needs CAP_NET_ADMIN
  * @__IBTRACE_SIM_CMD_MAX: number of commands + 1
  * @IBTRACE_SIM_CMD_MAX: highest command number
  */
