@@ -217,8 +217,11 @@ if ! ibt_peer_mode "the peer VM's ibtrace server"; then
 	ibt_done
 fi
 
+# 64 B and 1 MiB; IBTRACE_SLOW=1 adds 4 KiB and 64 KiB.
+sizes="64 1048576"
+ibt_slow && sizes="64 4096 65536 1048576"
 for op in RW RR; do
-	for size in 64 4096 65536 1048576; do
+	for size in $sizes; do
 		for pipe in 1 16; do
 			iters=200
 			((size == 1048576)) && iters=20

@@ -76,6 +76,11 @@ ibt_skip_one()
 IBT_DEBUG_KERNEL_MEM="a debug kernel (kmemleak on): freed objects stay in KASAN's quarantine; kmemleak judges leaks"
 ibt_debug_kernel() { [ -e /sys/kernel/debug/kmemleak ]; }
 
+# Is a slow variant asked for? make check runs every test at its quick
+# variant (its time on two cores without KVM is bounded); IBTRACE_SLOW=1
+# adds the long ones (README, "Slow variants").
+ibt_slow() { [ "${IBTRACE_SLOW:-0}" = 1 ]; }
+
 # Skip the whole test with a reason (kselftest exit code 4).
 ibt_skip_all()
 {
@@ -709,10 +714,11 @@ ibt_rert_path()
 
 # ibt_trace_path < JSON: the same from an "ibtracectl -j trace" document;
 # ibtracert names the source by its node GUID and the other hops by the
-# GUID of the port entered
+# GUID of the port entered (IBT_TRACE_PATH_JQ: its jq filter)
+IBT_TRACE_PATH_JQ='.hops[] | "\(if .hop == 0 then .node_guid else .port_guid end) \(.in_port // "") \(.out_port // "") \(.lid)"'
 ibt_trace_path()
 {
-	jq -r '.hops[] | "\(if .hop == 0 then .node_guid else .port_guid end) \(.in_port // "") \(.out_port // "") \(.lid)"'
+	jq -r "$IBT_TRACE_PATH_JQ"
 }
 
 # ibt_rert_mc_path CA MLID SLID DLID: ibtracert -m's path from port 1 of
