@@ -199,20 +199,23 @@ ibt_expect "  every answer claimed counted (8)" 8 \
 # --- a bound on what is in flight ------------------------------------------------
 #
 # A's link held back 1 s: a burst of injections from one socket fills the
-# fabric's IBTRACE_SIM_INJECT_INFLIGHT_MAX (256) and the next is refused,
-# saying why; once the held packets are done, injection works again.
+# fabric's IBTRACE_SIM_INJECT_INFLIGHT_MAX (256) and one is refused, saying
+# why (how many went first depends on how fast the burst runs against the
+# 1 s: 256 at least); once the held packets are done, injection works
+# again.
 
 burst0=$(stat injected)
 ibt_check "hold A's link back 1 s" "$IBTRACECTL" sim set inj A port 1 delay 1000000
-burst=$("$SIM_CTL" inject-burst inj A 1 "$B_LID" 300 2>"$TMP/err")
-ibt_expect "a burst of 300 injections: 256 in flight, then refused" \
-	"injected 256" "$burst"
+burst=$("$SIM_CTL" inject-burst inj A 1 "$B_LID" 1000 2>"$TMP/err")
+held=$(stat injected_in_flight)
+n=${burst#injected }
+ibt_expect "a burst of 1000 injections: refused after 256 or more" 1 \
+	"$(( n >= 256 && n < 1000 ))"
 ibt_match "  busy, naming the bound" \
 	'^Error: busy: IBTRACE_SIM_INJECT_INFLIGHT_MAX injected packets travel the fabric already: Device or resource busy' \
 	"$(cat "$TMP/err")"
-run A 1 --no-wait --class ibtrace --dlid "$B_LID"
-ibt_expect "  ibtracectl sim inject meanwhile: exit 14 (busy)" 14 "$rc"
-ibt_match "  in one sentence" '^Error: busy' "$err"
+ibt_expect "  never more than 256 in flight (debugfs: $held after the burst)" 1 \
+	"$(( held > 0 && held <= 256 ))"
 ibt_check "release A's link" "$IBTRACECTL" sim set inj A port 1 delay 0
 injected_done()
 {
@@ -220,7 +223,7 @@ injected_done()
 }
 ibt_check "  the held packets are done: none in flight (debugfs)" \
 	ibt_wait_for 10 injected_done
-ibt_expect "  256 more injections counted" 256 "$(($(stat injected) - burst0))"
+ibt_expect "  every injection of the burst counted" "$n" "$(($(stat injected) - burst0))"
 run A 1 --class ibtrace --attr ClassPortInfo --dlid "$B_LID"
 ibt_expect "  injecting again: answered" 0 "$rc"
 
