@@ -230,9 +230,23 @@ ibt_expect "  server show: the txn client, its endpoint, iterations asked and wa
 	"$(ibt_jr '.clients[0] | "\(.service) \(.txn_thread) \(.txn_endpoint) \(.txn_iterations) \(.txn_iteration > 0)"')"
 ibt_test_cancel_served "$base_srv"
 
+# ended_soon DESCRIPTION T0: check that the run ended within 15 s of T0
+# (ibt_now_ms) although nothing it waits for can come: the walk stops 2 s
+# after the server's disconnect (txn.c, TXN_GONE_GRACE_MS), not 30 s after
+# its last completion (TXN_STALL_MS).
+ended_soon()
+{
+	local ms=$(($(ibt_now_ms) - $2))
+
+	echo "# the run ended $ms ms after its server went"
+	ibt_check "$1" [ "$ms" -lt 15000 ]
+}
+
 start_long
 ibt_check "server stopped in mid-run" "$IBTRACECTL" server stop
+t0=$(ibt_now_ms)
 ibt_check "  the run finishes" ibt_wait_for 90 ibt_test_finished
+ended_soon "  within 15 s of the stop, not after the 30 s stall" "$t0"
 ibt_expect "  verdict fail: T#01" "fail fail" \
 	"$(ibt_test_state '"\(.verdict) \(.assertions[0].result)"')"
 ibt_match "  the reason says the server went away" \
@@ -285,7 +299,9 @@ peer_long()
 peer_gone()
 {
 	ibt_check "peer: $1 in mid-run" ibt_peer_run "$2"
+	t0=$(ibt_now_ms)
 	ibt_check "  the run finishes" ibt_wait_for 120 ibt_test_finished
+	ended_soon "  within 15 s, not after the 30 s stall" "$t0"
 	ibt_expect "  verdict fail: T#01" "fail fail" \
 		"$(ibt_test_state '"\(.verdict) \(.assertions[0].result)"')"
 	ibt_match "  the reason says the server went away" \

@@ -42,11 +42,21 @@ static void peer_rej(struct ibtrace_peer *p, const struct rdma_cm_event *ev)
 		min(sizeof(p->rej), sizeof(rej->text)));
 }
 
+/* Whether the connection's newest event @ev ended it. */
+static bool peer_ended(enum rdma_cm_event_type ev)
+{
+	return ev == RDMA_CM_EVENT_DISCONNECTED ||
+	       ev == RDMA_CM_EVENT_DEVICE_REMOVAL ||
+	       ev == RDMA_CM_EVENT_TIMEWAIT_EXIT;
+}
+
 static int peer_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 {
 	struct ibtrace_peer *p = id->context;
 
 	spin_lock(&p->lock);
+	if (!peer_ended(p->event) && peer_ended(ev->event))
+		p->ended_at = jiffies;
 	p->event = ev->event;
 	p->status = ev->status;
 	if (ev->event == RDMA_CM_EVENT_ESTABLISHED) {
@@ -295,14 +305,6 @@ static enum rdma_cm_event_type peer_event(struct ibtrace_peer *p)
 	return ev;
 }
 
-/* Whether the connection's newest event @ev ended it. */
-static bool peer_ended(enum rdma_cm_event_type ev)
-{
-	return ev == RDMA_CM_EVENT_DISCONNECTED ||
-	       ev == RDMA_CM_EVENT_DEVICE_REMOVAL ||
-	       ev == RDMA_CM_EVENT_TIMEWAIT_EXIT;
-}
-
 /**
  * ibtrace_peer_wait_end - wait until the connection ends
  * @p: the connection, connected
@@ -357,6 +359,30 @@ bool ibtrace_peer_lost(struct ibtrace_peer *p, const char *during)
 		 p->job->args.peer_gid.raw, p->job->args.peer_port, during,
 		 rdma_event_msg(ev));
 	return true;
+}
+
+/**
+ * ibtrace_peer_ended_for - whether the connection ended at least @ms ago
+ * @p: the connection
+ * @ms: how long ago at least
+ *
+ * The CM's disconnect request travels on the GSI QP, not in order with
+ * the RC data: what the peer sent before it may still be completing here.
+ * A waiter that gives the connection's end @ms before it gives up does not
+ * lose that data, and does not wait for what can no longer come.
+ *
+ * Return: true if the peer (or the local device) ended the connection
+ * at least @ms ago.
+ */
+bool ibtrace_peer_ended_for(struct ibtrace_peer *p, unsigned int ms)
+{
+	bool ended;
+
+	spin_lock(&p->lock);
+	ended = peer_ended(p->event) &&
+		time_after_eq(jiffies, p->ended_at + msecs_to_jiffies(ms));
+	spin_unlock(&p->lock);
+	return ended;
 }
 
 /**

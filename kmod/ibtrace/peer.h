@@ -38,10 +38,11 @@
  * @ack_timeout: optional (set by the caller): the QP's local ACK timeout
  *	(4.096 us << N), 0 for the CM's (from the path; 19 on RoCE)
  * @id: the RDMA CM ID while connected (or connecting)
- * @lock: protects @event, @status, @established, @remote_qpn, @rep and
- *	@rep_len (CM handler vs. job)
+ * @lock: protects @event, @ended_at, @status, @established, @remote_qpn,
+ *	@rep and @rep_len (CM handler vs. job)
  * @done: completed by the CM handler at each event
  * @event: the newest CM event
+ * @ended_at: when (jiffies) an event first ended the connection
  * @status: its status
  * @established: the connection was established (it may have ended since:
  *	@event is newer)
@@ -60,6 +61,7 @@ struct ibtrace_peer {
 	spinlock_t lock;	/* protects event ... rep_len */
 	struct completion done;
 	enum rdma_cm_event_type event;
+	unsigned long ended_at;
 	int status;
 	bool established;
 	u32 remote_qpn;
@@ -76,6 +78,7 @@ int ibtrace_peer_connect(struct ibtrace_peer *p, struct ib_pd *pd,
 			 struct ib_qp **qp);
 void ibtrace_peer_disconnect(struct ibtrace_peer *p);
 bool ibtrace_peer_lost(struct ibtrace_peer *p, const char *during);
+bool ibtrace_peer_ended_for(struct ibtrace_peer *p, unsigned int ms);
 int ibtrace_peer_wait_end(struct ibtrace_peer *p, unsigned int ms,
 			  enum rdma_cm_event_type *event);
 

@@ -15,8 +15,8 @@
  * every endpoint, then reaped on every endpoint. After the last iteration
  * each endpoint receives the server's report (its operations, errors and
  * checks). An endpoint whose walk stops (a completion in error, no
- * completion for TXN_STALL_MS, a cancel) does nothing more; the others go
- * on.
+ * completion for TXN_STALL_MS, its server's disconnect TXN_GONE_GRACE_MS
+ * ago, a cancel) does nothing more; the others go on.
  *
  * Assertions: dapltest-T#01, per endpoint, every operation of every
  * iteration completed on both sides; dapltest-T#02 (validation only), per
@@ -34,6 +34,12 @@
 #include "txn_seq.h"
 #include "test.h"
 
+/*
+ * A walk waiting on an endpoint whose server ended the connection stops
+ * this long after the end (not TXN_STALL_MS later): what the server sent
+ * before it may still be completing here (ibtrace_peer_ended_for()).
+ */
+#define TXN_GONE_GRACE_MS	2000
 /* The server's answer arrives within this of the setup. */
 #define TXN_ACK_MS		5000
 /* The hold asked of the server: this, plus per operation, plus per byte. */
@@ -139,9 +145,15 @@ struct txn_thread {
 	struct work_struct work;
 };
 
+/* An endpoint's walk stops for its job, or for its server's going. */
 static const char *txn_stop(void *ctx)
 {
-	return ibtrace_test_stop_reason(ctx);
+	struct txn_conn *c = ctx;
+	const char *why = ibtrace_test_stop_reason(c->t->job);
+
+	if (!why && ibtrace_peer_ended_for(&c->peer, TXN_GONE_GRACE_MS))
+		why = "the server ended the connection";
+	return why;
 }
 
 static u32 txn_hold_ms(const struct txn_seq *seq)
@@ -238,11 +250,14 @@ static int txn_handshake(struct txn_conn *c)
 	err = txn_side_send_msg(s);
 	if (!err)
 		err = txn_side_wait_msg(s, TXN_ACK_MS);
-	if (err == -ETIMEDOUT) {
-		if (!ibtrace_peer_lost(&c->peer, "the server's answer"))
-			snprintf(c->peer.why, sizeof(c->peer.why),
-				 "the ibtrace server at %pI6c port %u did not answer the transaction setup within %u ms",
-				 a->peer_gid.raw, a->peer_port, TXN_ACK_MS);
+	if (err == -ETIMEDOUT || err == -ECANCELED) {
+		if (ibtrace_peer_lost(&c->peer, "the server's answer"))
+			return -ENOTCONN;
+		if (err == -ECANCELED)
+			return err;
+		snprintf(c->peer.why, sizeof(c->peer.why),
+			 "the ibtrace server at %pI6c port %u did not answer the transaction setup within %u ms",
+			 a->peer_gid.raw, a->peer_port, TXN_ACK_MS);
 		return -ENOTCONN;
 	}
 	if (err)
@@ -570,7 +585,7 @@ static void ibtrace_txn_run(struct ibtrace_test_job *job)
 			s->ep = e;
 			s->busy = a->poll != IBTRACE_TEST_POLL_EVENT;
 			s->stop = txn_stop;
-			s->stop_ctx = job;
+			s->stop_ctx = &th->conns[e];
 		}
 	}
 	for (t = 0; t < a->txn_threads; t++)
