@@ -57,7 +57,7 @@ enum { EXIT_ANSWER, EXIT_NO_ANSWER, EXIT_USAGE, EXIT_ERROR, EXIT_SKIP };
 #define OFF_TID		8
 #define OFF_ATTR	16
 #define OFF_OUI		37
-#define OFF_DATA	40
+#define OFF_DATA	ibtrace_mad_data_offset(IBTRACE_MGMT_CLASS)
 #define METHOD_GET	0x01
 #define METHOD_RESP	0x80
 
@@ -573,7 +573,7 @@ static const char *fz_check(const struct fz_pend *p, const uint8_t *a,
 static void fz_report(struct fz_stats *st, const struct fz_pend *p,
 		      const char *why, int at, const uint8_t *a)
 {
-	int i;
+	unsigned int i;
 
 	st->bad++;
 	if (st->reports++ >= FZ_MAX_REPORTS)

@@ -149,6 +149,16 @@ ibt_expect "PortCounters of B: port_select 1, link_downed_counter as perfquery's
 	"1 $(sed -n 's/^LinkDownedCounter:\.*//p' <<< "$pq")" \
 	"$(ans .attr.port_select) $(ans .attr.link_downed_counter)"
 
+# A DevMgt MAD's data begins after 40 class-specific bytes (byte 64), as a
+# PerfMgt MAD's. Nobody serves class 0x06 on B: ib_mad answers with the
+# request's bytes and an unsupported status, so the data is seen where the
+# kernel wrote it.
+run mad send --class 0x06 --dlid "$B_LID" --attr 0x10 --data "de ad be ef"
+ibt_expect "DevMgt: answered, status 0x000c (method/attribute not supported)" \
+	"remote_error 12" "$(ans '"\(.status) \(.mad.status)"')"
+ibt_expect "  its data at byte 64, where the class's data begins" deadbeef \
+	"$(ans .data | cut -c $((2 * 64 + 1))-$((2 * 68)))"
+
 # --- Sets ---------------------------------------------------------------------
 
 run mad send --class ibtrace --dlid "$B_LID" --method set --attr ClassPortInfo

@@ -226,13 +226,6 @@ static int mad_opt(int c, const char *arg, const struct ibt_args *a)
 	return ibt_mad_req_opt(c, arg, &m->r);
 }
 
-/* Whether the method only reads (the kernel's rule for --allow-set). */
-static bool mad_method_reads(uint8_t method)
-{
-	return method == 0x01 || method == 0x12 || method == 0x13 ||
-	       method == 0x14;
-}
-
 /*
  * The checks of a MAD's fields that need them all, and their defaults:
  * IBT_EXIT_OK or a printed exit code. @what: the command, in errors.
@@ -250,7 +243,7 @@ int ibt_mad_req_check(struct ibt_mad_req *r, const char *what)
 		return ibt_err(IBT_EXIT_USAGE,
 			       "bad --attr \"%s\": not an attribute of class 0x%02x known by name, nor a number 0..0xffff",
 			       r->attr_word, r->mgmt_class);
-	if (!mad_method_reads(r->method) && !r->allow_set)
+	if (!ibtrace_mad_method_reads(r->method) && !r->allow_set)
 		return ibt_err(IBT_EXIT_USAGE,
 			       "method 0x%02x can change the fabric: add --allow-set to send it",
 			       r->method);

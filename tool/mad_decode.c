@@ -68,7 +68,6 @@
 #define SMP_M_KEY		24
 #define SMP_DR_SLID		32
 #define SMP_DR_DLID		34
-#define SMP_DATA		64	/* 64 bytes, LID-routed or not */
 #define SMP_INITIAL_PATH	128
 #define SMP_RETURN_PATH		192
 #define SMP_PATH_LEN		64
@@ -86,8 +85,6 @@
 #define SA_HDR_LEN		(SA_DATA - RMPP_END)	/* in PayloadLength */
 #define VENDOR_OUI		37
 #define VENDOR_DATA		40
-#define GMP_DATA		24
-#define GMP_DATA_AFTER_40	64	/* PerfMgt, BM, DevMgt, CongMgt */
 
 /* Management classes (IBA 13.4.4) */
 #define CLASS_SMP_LID		0x01
@@ -175,31 +172,6 @@ static bool has_rmpp(uint8_t mgmt_class)
 	return mgmt_class == CLASS_SA || is_vendor2(mgmt_class);
 }
 
-/* Where the attribute's data starts in a MAD of @mgmt_class, 0: not known */
-static size_t data_off(uint8_t mgmt_class)
-{
-	switch (mgmt_class) {
-	case CLASS_SMP_LID:
-	case CLASS_SMP_DR:
-		return SMP_DATA;
-	case CLASS_SA:
-		return SA_DATA;
-	case CLASS_PERF:
-	case CLASS_BM:
-	case CLASS_DEV_MGT:
-	case CLASS_CONG_MGT:
-		return GMP_DATA_AFTER_40;
-	case CLASS_CM:
-		return GMP_DATA;
-	}
-	if (mgmt_class >= CLASS_VENDOR1_FIRST &&
-	    mgmt_class <= CLASS_VENDOR1_LAST)
-		return GMP_DATA;
-	if (is_vendor2(mgmt_class))
-		return VENDOR_DATA;
-	return 0;
-}
-
 /* Composing */
 
 static void set16(uint8_t *p, size_t off, uint16_t v)
@@ -223,7 +195,7 @@ static void set64(uint8_t *p, size_t off, uint64_t v)
 void ibt_mad_compose(const struct ibt_mad_req *r, uint64_t tid, uint8_t *mad)
 {
 	uint8_t c = r->mgmt_class;
-	size_t off = data_off(c) ?: GMP_DATA;
+	size_t off = ibtrace_mad_data_offset(c);
 
 	memset(mad, 0, IBT_MAD_SIZE);
 	mad[0] = r->has_base_version ? r->base_version : 1;
@@ -721,7 +693,7 @@ static void dec_mft(struct ibt *ctx, const uint8_t *d, uint32_t attr_mod)
 	out_line(ctx);
 	ibt_out_u64(ctx, "block", block);
 	ibt_out_u64(ctx, "position", attr_mod >> 28);
-	ibt_out_hex(ctx, "first_mlid", 0xc000 + 32 * block);
+	ibt_out_hex(ctx, "first_mlid", IBTRACE_MIN_MULTICAST_LID + 32 * block);
 	out_list(ctx, "port_masks", d, 32, LIST_X16);
 	ibt_out_eol(ctx);
 }
@@ -1350,9 +1322,9 @@ bool ibt_mad_print_attr(struct ibt *ctx, const uint8_t *mad, size_t len)
 	if (len < MAD_HDR_LEN)
 		return false;
 	mgmt_class = mad[1];
-	off = data_off(mgmt_class);
+	off = ibtrace_mad_data_offset(mgmt_class);
 	a = find_attr(mgmt_class, get16(mad, MAD_ATTR_ID));
-	if (!a || !a->size || !off || !ibt_mad_method_name(mad[3]))
+	if (!a || !a->size || !ibt_mad_method_name(mad[3]))
 		return false;
 	if (len < off + a->size)
 		return false;

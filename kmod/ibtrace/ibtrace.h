@@ -399,8 +399,6 @@ struct ibtrace_mad_send_params {
 };
 
 bool ibtrace_mad_class_is_smp(u8 mgmt_class);
-unsigned int ibtrace_mad_data_offset(u8 mgmt_class);
-bool ibtrace_mad_method_reads(u8 method);
 u16 ibtrace_mad_resp_status(const struct ibtrace_mad_req *req);
 int ibtrace_mad_send_run(struct ibtrace_port *port,
 			 const struct ibtrace_mad_send_params *params,

@@ -15,7 +15,6 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/slab.h>
-#include <rdma/ib_pma.h>
 #include <rdma/ib_sa.h>
 
 #include "ibtrace.h"
@@ -30,49 +29,6 @@ bool ibtrace_mad_class_is_smp(u8 mgmt_class)
 {
 	return mgmt_class == IB_MGMT_CLASS_SUBN_LID_ROUTED ||
 	       mgmt_class == IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE;
-}
-
-/**
- * ibtrace_mad_data_offset() - where a class's attribute data starts
- * @mgmt_class: management class
- *
- * Return: the byte offset in the MAD: an SMP's data, an SA MAD's after
- * its SA header, a PerfMgt MAD's after its 40 reserved bytes, a vendor
- * range 2 class's after the OUI, any other class's after the common
- * header.
- */
-unsigned int ibtrace_mad_data_offset(u8 mgmt_class)
-{
-	if (ibtrace_mad_class_is_smp(mgmt_class))
-		return offsetof(struct ib_smp, data);
-	if (mgmt_class == IB_MGMT_CLASS_SUBN_ADM)
-		return IB_MGMT_SA_HDR;
-	if (mgmt_class == IB_MGMT_CLASS_PERF_MGMT)
-		return offsetof(struct ib_pma_mad, data);
-	if (mgmt_class >= IB_MGMT_CLASS_VENDOR_RANGE2_START &&
-	    mgmt_class <= IB_MGMT_CLASS_VENDOR_RANGE2_END)
-		return IB_MGMT_VENDOR_HDR;
-	return IB_MGMT_MAD_HDR;
-}
-
-/**
- * ibtrace_mad_method_reads() - can the method not change the fabric?
- * @method: MAD method
- *
- * Return: true for Get, GetTable, GetTraceTable and GetMulti: the
- * methods a MAD send may use without %IBTRACE_A_MAD_ALLOW_SET.
- */
-bool ibtrace_mad_method_reads(u8 method)
-{
-	switch (method) {
-	case IB_MGMT_METHOD_GET:
-	case IB_SA_METHOD_GET_TABLE:
-	case IB_SA_METHOD_GET_TRACE_TBL:
-	case IB_SA_METHOD_GET_MULTI:
-		return true;
-	default:
-		return false;
-	}
 }
 
 /* The SMP fields after the common header. */

@@ -302,6 +302,53 @@
 #define IBTRACE_MAD_MAX_COUNT		100000
 /* Longest attribute data of a MAD (IBTRACE_A_MAD_DATA): all of a GMP's data. */
 #define IBTRACE_MAD_MAX_DATA		232
+/**
+ * ibtrace_mad_data_offset() - where the attribute data of a MAD begins
+ * @mgmt_class: the MAD's management class
+ *
+ * The one rule the kernel writes %IBTRACE_A_MAD_DATA by and the tool
+ * decodes answers by (IBA 13.4 and each class's MAD format).
+ *
+ * Return: the byte offset in the MAD: 64 for an SMP, LID-routed (0x01) or
+ * directed-route (0x81); 56 for SA (0x03), after the RMPP and SA headers;
+ * 64 for PerfMgt (0x04), BM (0x05), DevMgt (0x06) and CongMgt (0x21),
+ * after their 40 class-specific bytes; 40 for vendor range 2
+ * (0x30..0x4f), after the RMPP header and the OUI; 24, after the common
+ * header, for any other class.
+ */
+static inline unsigned int ibtrace_mad_data_offset(unsigned char mgmt_class)
+{
+	switch (mgmt_class) {
+	case 0x01:
+	case 0x81:
+		return 64;
+	case 0x03:
+		return 56;
+	case 0x04:
+	case 0x05:
+	case 0x06:
+	case 0x21:
+		return 64;
+	}
+	if (mgmt_class >= 0x30 && mgmt_class <= 0x4f)
+		return 40;
+	return 24;
+}
+
+/**
+ * ibtrace_mad_method_reads() - whether a MAD method cannot change the fabric
+ * @method: the method
+ *
+ * Return: nonzero for Get (0x01), GetTable (0x12), GetTraceTable (0x13)
+ * and GetMulti (0x14): the methods %IBTRACE_CMD_MAD_SEND sends without
+ * %IBTRACE_A_MAD_ALLOW_SET.
+ */
+static inline int ibtrace_mad_method_reads(unsigned char method)
+{
+	return method == 0x01 || method == 0x12 || method == 0x13 ||
+	       method == 0x14;
+}
+
 /*
  * Most directed-route hops of an SMP (IBTRACE_A_MAD_DR_PATH): the initial
  * path's entries 1..63 (IBA C14-6).
@@ -710,9 +757,8 @@ enum ibtrace_cmd {
  *	(0x30..0x4f), 0..0xffffff (default 0)
  * @IBTRACE_A_MAD_COMP_MASK: u64, an SA MAD's ComponentMask (default 0)
  * @IBTRACE_A_MAD_DATA: binary (1..%IBTRACE_MAD_MAX_DATA bytes), the
- *	attribute data, written at the class's data offset (an SMP's 64, an
- *	SA's 56, a vendor range 2 class's 40, a PerfMgt MAD's 64, any other
- *	class's 24); longer than the class's data is EINVAL
+ *	attribute data, written at the class's data offset
+ *	(ibtrace_mad_data_offset()); longer than the class's data is EINVAL
  * @IBTRACE_A_MAD_DR_PATH: binary (1..%IBTRACE_MAD_MAX_DR_HOPS bytes), a
  *	directed-route SMP's initial path, entries 1..n: its length is the
  *	hop count (no path: hop count 0, the local port)
