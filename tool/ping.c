@@ -98,7 +98,7 @@ static void ping_usage(FILE *f)
 	      "           (--dgid GID | --dlid LID | both) [-c N] [-i MS] [-t MS] [-r N]\n"
 	      "           [--source-route P1,P2,...]\n"
 	      "  --dgid GID           destination GID (e.g. fe80::5054:ff:fe1b:1)\n"
-	      "  --dlid LID           destination LID, 1..0xbfff (decimal or 0x hex);\n"
+	      "  --dlid LID           destination LID, 1.." IBT_STR(IBTRACE_MAX_UNICAST_LID) " (decimal or 0x hex);\n"
 	      "                       on InfiniBand, with --dgid: LID-routed with a GRH\n"
 	      "  -c, --count N        probes to send, 1.." IBT_STR(IBTRACE_PING_MAX_COUNT) " (default 1)\n"
 	      "  -i, --interval MS    gap between probes, 0.." IBT_STR(IBTRACE_PING_MAX_INTERVAL_MS) " (default 1000)\n"

@@ -805,7 +805,7 @@ static int set_word(struct set_req *r, const char **w, int n)
 
 		if (ibt_parse_lid(v, &r->mr_dlid))
 			return -ibt_err(IBT_EXIT_USAGE,
-					"bad misroute DLID \"%s\": a unicast LID, 1..0xbfff", v);
+					"bad misroute DLID \"%s\": a unicast LID, 1.." IBT_STR(IBTRACE_MAX_UNICAST_LID), v);
 		if (!p)
 			return -ibt_err(IBT_EXIT_USAGE,
 					"sim set: misroute needs DLID and PORT (or none)");

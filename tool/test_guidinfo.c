@@ -52,7 +52,7 @@ static int guidinfo_opt(void *args, int id, const char *arg)
 				  arg, IBTRACE_TRACE_MAX_HOPS);
 	case OPT_LID:
 		return ibt_opt_ok(ibt_parse_lid(arg, &t->lid), &t->has_lid,
-				  "bad --lid \"%s\": expected a LID 1..0xbfff", arg);
+				  "bad --lid \"%s\": expected a LID 1.." IBT_STR(IBTRACE_MAX_UNICAST_LID), arg);
 	case OPT_DUT_PORT:
 		return ibt_opt_u32("--dut-port", arg, 0, 255, &t->dut_port,
 				   &t->has_dut_port);

@@ -113,10 +113,11 @@ static void trace_usage(FILE *f)
 	      "           (--dlid LID | --dgid GID) [--mlid MLID] [-r RETRIES]\n"
 	      "           [-t TIMEOUT_MS] [-v]\n"
 	      "       ibtracectl [-j] [-d DEV] [-p PORT] trace monitor [-c COUNT]\n"
-	      "  --dlid LID           destination LID, 1..0xbfff (decimal or 0x hex)\n"
+	      "  --dlid LID           destination LID, 1.." IBT_STR(IBTRACE_MAX_UNICAST_LID) " (decimal or 0x hex)\n"
 	      "  --dgid GID           destination GID: SA PathRecord gives the DLID;\n"
 	      "                       on RoCE a one-hop trace (agent proof only)\n"
-	      "  --mlid MLID          trace the path of multicast LID 0xc000..0xfffe to\n"
+	      "  --mlid MLID          trace the path of multicast LID "
+	      IBT_STR(IBTRACE_MIN_MULTICAST_LID) ".." IBT_STR(IBTRACE_MAX_MULTICAST_LID) " to\n"
 	      "                       the destination through the switches' MFTs\n"
 	      "  -r, --retries N      extra attempts after a timeout, 0.." IBT_STR(IBTRACE_MAX_RETRIES) " (default 3)\n"
 	      "  -t, --timeout MS     wait per SMP or MAD attempt, 1.." IBT_STR(IBTRACE_MAX_TIMEOUT_MS) " (default 1000)\n"
@@ -138,9 +139,11 @@ static int trace_opt(int c, const char *arg, const struct ibt_args *a)
 
 	switch (c) {
 	case OPT_MLID:
-		return ibt_opt_ok(ibt_parse_u32(arg, 0xc000, 0xfffe, &t->mlid),
+		return ibt_opt_ok(ibt_parse_u32(arg, IBTRACE_MIN_MULTICAST_LID,
+						 IBTRACE_MAX_MULTICAST_LID, &t->mlid),
 				  &t->has_mlid,
-				  "bad --mlid \"%s\": expected a multicast LID 0xc000..0xfffe",
+				  "bad --mlid \"%s\": expected a multicast LID "
+				  IBT_STR(IBTRACE_MIN_MULTICAST_LID) ".." IBT_STR(IBTRACE_MAX_MULTICAST_LID),
 				  arg);
 	case 'v':
 		t->verbose = true;

@@ -243,7 +243,7 @@ int ibt_opt_dest(int c, const char *arg, struct ibt_dest *d)
 				  "bad --dgid \"%s\": expected a GID such as fe80::1",
 				  arg);
 	return ibt_opt_ok(ibt_parse_lid(arg, &d->dlid), &d->has_dlid,
-			  "bad --dlid \"%s\": expected a LID 1..0xbfff", arg);
+			  "bad --dlid \"%s\": expected a LID 1.." IBT_STR(IBTRACE_MAX_UNICAST_LID), arg);
 }
 
 /* --poll busy|event (a test's) into @poll, *@has set: 0 or a printed usage error. */
