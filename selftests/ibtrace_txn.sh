@@ -230,28 +230,31 @@ ibt_expect "  server show: the txn client, its endpoint, iterations asked and wa
 	"$(ibt_jr '.clients[0] | "\(.service) \(.txn_thread) \(.txn_endpoint) \(.txn_iterations) \(.txn_iteration > 0)"')"
 ibt_test_cancel_served "$base_srv"
 
-# ended_soon DESCRIPTION T0: check that the run ended within 15 s of T0
-# (ibt_now_ms) although nothing it waits for can come: the walk stops 2 s
-# after the server's disconnect (txn.c, TXN_GONE_GRACE_MS), not 30 s after
-# its last completion (TXN_STALL_MS).
-ended_soon()
+# gone DESCRIPTION COMMAND...: COMMAND takes the server away while the
+# caller's run goes on: the run ends within 15 s although nothing it waits
+# for can come (the walk stops 2 s after the server's disconnect, txn.c's
+# TXN_GONE_GRACE_MS, not after 30 s without a completion, TXN_STALL_MS),
+# T#01 fails saying the server went away, and nothing of it is left here.
+gone()
 {
-	local ms=$(($(ibt_now_ms) - $2))
+	local desc=$1 t0 ms
 
+	shift
+	ibt_check "$desc in mid-run" "$@"
+	t0=$(ibt_now_ms)
+	ibt_check "  the run finishes" ibt_wait_for 120 ibt_test_finished
+	ms=$(($(ibt_now_ms) - t0))
 	echo "# the run ended $ms ms after its server went"
-	ibt_check "$1" [ "$ms" -lt 15000 ]
+	ibt_check "  within 15 s, not after the 30 s stall" [ "$ms" -lt 15000 ]
+	ibt_expect "  verdict fail: T#01" "fail fail" \
+		"$(ibt_test_state '"\(.verdict) \(.assertions[0].result)"')"
+	ibt_match "  the reason says the server went away" \
+		"server at .* went away during the sequence|completed in error" "$(ibt_test_state .reason)"
+	ibt_check "  rdma resource: nothing of the run left here" ibt_wait_for 10 ibt_rc_qps_none
 }
 
 start_long
-ibt_check "server stopped in mid-run" "$IBTRACECTL" server stop
-t0=$(ibt_now_ms)
-ibt_check "  the run finishes" ibt_wait_for 90 ibt_test_finished
-ended_soon "  within 15 s of the stop, not after the 30 s stall" "$t0"
-ibt_expect "  verdict fail: T#01" "fail fail" \
-	"$(ibt_test_state '"\(.verdict) \(.assertions[0].result)"')"
-ibt_match "  the reason says the server went away" \
-	"server at .* went away during the sequence|completed in error" "$(ibt_test_state .reason)"
-ibt_check "  rdma resource: nothing of the run left" ibt_wait_for 10 ibt_rc_qps_none
+gone "server stopped" "$IBTRACECTL" server stop
 ibt_srv start --max-hold 600000
 
 start_long
@@ -295,19 +298,6 @@ peer_long()
 	ibt_wait_for 60 ibt_rc_qps_at_least 1
 	sleep 2
 }
-# peer_gone WHAT: the checks of a run whose server went away by WHAT.
-peer_gone()
-{
-	ibt_check "peer: $1 in mid-run" ibt_peer_run "$2"
-	t0=$(ibt_now_ms)
-	ibt_check "  the run finishes" ibt_wait_for 120 ibt_test_finished
-	ended_soon "  within 15 s, not after the 30 s stall" "$t0"
-	ibt_expect "  verdict fail: T#01" "fail fail" \
-		"$(ibt_test_state '"\(.verdict) \(.assertions[0].result)"')"
-	ibt_match "  the reason says the server went away" \
-		"server at .* went away during the sequence|completed in error" "$(ibt_test_state .reason)"
-	ibt_check "  rdma resource: nothing of the run left here" ibt_wait_for 10 ibt_rc_qps_none
-}
 # The peer runs its commands under bash -c: lib.sh learns the tree from
 # IBTRACE_ROOT there, not from its caller's path.
 peer_lib="IBTRACE_ROOT='$IBT_ROOT'; source '$IBT_ROOT/selftests/lib.sh' >/dev/null"
@@ -315,11 +305,11 @@ ibt_check "peer: its server takes long holds" \
 	ibt_peer_run '"$IBTRACECTL" server stop; "$IBTRACECTL" server start --max-hold 600000'
 peer_long
 ibt_expect "peer: a long run is running" running "$(ibt_test_state .state)"
-peer_gone "its rxe0 deleted" "$peer_lib; ibt_rxe_del rxe0"
+gone "peer: its rxe0 deleted" ibt_peer_run "$peer_lib; ibt_rxe_del rxe0"
 ibt_check "peer: rxe0 and its server again" ibt_peer_run \
 	"$peer_lib; ibt_rxe_add rxe0 && \"\$IBTRACECTL\" server stop; \"\$IBTRACECTL\" server start --max-hold 600000"
 peer_long
-peer_gone "rmmod ibtrace" "rmmod ibtrace"
+gone "peer: rmmod ibtrace" ibt_peer_run "rmmod ibtrace"
 ibt_check "peer: ibtrace and its server again" ibt_peer_run \
 	"$peer_lib; ibt_modprobe_ibtrace && \"\$IBTRACECTL\" server start"
 
