@@ -31,7 +31,7 @@ module_param(max_jobs_per_user, uint, 0644);
 MODULE_PARM_DESC(max_jobs_per_user,
 		 "Jobs one user may run at once (default 128)");
 
-#define IBTRACE_JOB_KINDS	(IBTRACE_JOB_MAD + 1)
+#define IBTRACE_JOB_KINDS	(IBTRACE_JOB_SWEEP + 1)
 
 static struct workqueue_struct *ibtrace_job_wq;
 
@@ -348,13 +348,19 @@ static void ibtrace_job_work(struct work_struct *work)
 	ibtrace_job_put(job);
 }
 
-/* Drop the oldest finished jobs of @kind beyond the limit; lock held. */
-static void ibtrace_job_trim(u8 kind, struct list_head *dead)
+/*
+ * Drop the oldest finished jobs of @ops' kind beyond the kind's limit;
+ * lock held.
+ */
+static void ibtrace_job_trim(const struct ibtrace_job_ops *ops,
+			     struct list_head *dead)
 {
+	unsigned int max = ops->max_kept ?: IBTRACE_JOB_MAX_KEPT;
 	struct ibtrace_job *job, *tmp;
+	u8 kind = ops->kind;
 
 	list_for_each_entry_safe(job, tmp, &ibtrace_jobs, list) {
-		if (ibtrace_kind_kept[kind] < IBTRACE_JOB_MAX_KEPT)
+		if (ibtrace_kind_kept[kind] < max)
 			break;
 		if (job->ops->kind != kind || !ibtrace_job_finished(job))
 			continue;
@@ -465,7 +471,7 @@ int ibtrace_job_start(struct ibtrace_job *job, struct ibtrace_port *port,
 	if (job->ops->cancel_at_unload)
 		WRITE_ONCE(ibtrace_jobs_unload_running,
 			   ibtrace_jobs_unload_running + 1);
-	ibtrace_job_trim(job->ops->kind, &dead);
+	ibtrace_job_trim(job->ops, &dead);
 	list_add_tail(&job->list, &ibtrace_jobs);
 	kref_get(&port->dev->ref);
 	kref_get(&job->ref);	/* the list's */

@@ -33,6 +33,8 @@ struct ibtrace_job;
  * @kind: &enum ibtrace_job_kind
  * @name: the kind's name, for messages ("ping")
  * @max_running: jobs of this kind that may run at once
+ * @max_kept: finished jobs of this kind kept for GET (0:
+ *	%IBTRACE_JOB_MAX_KEPT); the oldest go first
  * @cancel_at_unload: unload cancels these jobs and waits for them while
  *	the devices still exist (a test restores its DUT); the others end
  *	as the devices are removed, as on a device removal
@@ -65,6 +67,7 @@ struct ibtrace_job_ops {
 	u8 kind;
 	const char *name;
 	unsigned int max_running;
+	unsigned int max_kept;
 	bool cancel_at_unload;
 	bool needs_agent;
 	int (*check)(struct ibtrace_job *job, struct ibtrace_port *port,
