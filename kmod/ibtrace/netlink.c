@@ -74,6 +74,18 @@ static const struct genl_ops ibtrace_genl_ops[] = {
 		IBTRACE_NL_POLICY(ibtrace_trace_policy),
 	},
 	{
+		.cmd = IBTRACE_CMD_SWEEP,
+		.flags = GENL_ADMIN_PERM,
+		.doit = ibtrace_nl_sweep_doit,
+		IBTRACE_NL_POLICY(ibtrace_sweep_policy),
+	},
+	{
+		.cmd = IBTRACE_CMD_SWEEP_NODE,
+		.flags = GENL_ADMIN_PERM,
+		.dumpit = ibtrace_nl_sweep_node_dumpit,
+		IBTRACE_NL_POLICY(ibtrace_sweep_node_policy),
+	},
+	{
 		.cmd = IBTRACE_CMD_TEST_LIST,
 		.dumpit = ibtrace_nl_test_list_dumpit,
 		IBTRACE_NL_POLICY(ibtrace_nl_no_attr_policy),
@@ -143,6 +155,9 @@ static const struct genl_multicast_group ibtrace_genl_mcgrps[] = {
 	/* MADs sent and their answers: the fabric's contents, admins only */
 	[IBTRACE_NL_MCGRP_MAD] = { .name = IBTRACE_MCGRP_MAD,
 				   .flags = GENL_MCAST_CAP_NET_ADMIN },
+	/* sweeps of the subnet: its topology and tables, admins only */
+	[IBTRACE_NL_MCGRP_AUDIT] = { .name = IBTRACE_MCGRP_AUDIT,
+				     .flags = GENL_MCAST_CAP_NET_ADMIN },
 };
 
 struct genl_family ibtrace_genl_family __ro_after_init = {

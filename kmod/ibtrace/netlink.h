@@ -24,6 +24,7 @@ enum ibtrace_nl_mcgrp {
 	IBTRACE_NL_MCGRP_TRACE,
 	IBTRACE_NL_MCGRP_PING,
 	IBTRACE_NL_MCGRP_MAD,
+	IBTRACE_NL_MCGRP_AUDIT,
 };
 
 /*
@@ -222,6 +223,14 @@ int ibtrace_nl_put_summary(struct sk_buff *skb, int type,
 extern const struct nla_policy
 	ibtrace_mad_send_policy[IBTRACE_A_MAD_ALLOW_SET + 1];
 int ibtrace_nl_mad_send_doit(struct sk_buff *skb, struct genl_info *info);
+
+/* sweep_nl.c */
+extern const struct nla_policy
+	ibtrace_sweep_policy[IBTRACE_A_SWEEP_MAX_NODES + 1];
+extern const struct nla_policy ibtrace_sweep_node_policy[IBTRACE_A_JOB + 1];
+int ibtrace_nl_sweep_doit(struct sk_buff *skb, struct genl_info *info);
+int ibtrace_nl_sweep_node_dumpit(struct sk_buff *skb,
+				 struct netlink_callback *cb);
 
 /* trace_nl.c */
 extern const struct nla_policy

@@ -77,6 +77,23 @@ static inline u8 ibtrace_iba_pi_state(const struct ib_port_info *pi)
 }
 
 /**
+ * define IBTRACE_IBA_PI_PHYS_SHIFT - PortInfo.PortPhysicalState, the high
+ *	nibble of &ib_port_info.portphysstate_linkdown (IBA 14.2.5.6)
+ */
+#define IBTRACE_IBA_PI_PHYS_SHIFT	4
+
+/**
+ * ibtrace_iba_pi_phys_state() - PortInfo.PortPhysicalState
+ * @pi: a PortInfo attribute
+ *
+ * Return: the physical state (&enum ib_port_phys_state: 5 is LinkUp).
+ */
+static inline u8 ibtrace_iba_pi_phys_state(const struct ib_port_info *pi)
+{
+	return pi->portphysstate_linkdown >> IBTRACE_IBA_PI_PHYS_SHIFT;
+}
+
+/**
  * ibtrace_iba_pi_lmc() - PortInfo.LMC
  * @pi: a PortInfo attribute
  *

@@ -298,6 +298,21 @@
 #define IBTRACE_MCGRP_MAD		"mad"
 /* MAD sends (IBTRACE_CMD_MAD_SEND) that may run at once; one more gets EBUSY. */
 #define IBTRACE_MAD_MAX_RUNNING		16
+/* Name of the multicast group of route audit jobs (joining needs CAP_NET_ADMIN). */
+#define IBTRACE_MCGRP_AUDIT		"audit"
+/* Sweeps (IBTRACE_CMD_SWEEP) that may run at once; one more gets EBUSY. */
+#define IBTRACE_SWEEP_MAX_RUNNING	4
+/* Finished sweeps whose nodes are kept for IBTRACE_CMD_SWEEP_NODE (the oldest go first). */
+#define IBTRACE_SWEEP_MAX_KEPT		4
+/* SMPs a sweep keeps out at once (IBTRACE_A_SWEEP_WINDOW): default, bound. */
+#define IBTRACE_SWEEP_DEF_WINDOW	16
+#define IBTRACE_SWEEP_MAX_WINDOW	256
+/* Nodes a sweep keeps (IBTRACE_A_SWEEP_MAX_NODES): default and bound. */
+#define IBTRACE_SWEEP_MAX_NODES		65536
+/* Memory a sweep's nodes and tables may take, MiB; past it nodes are counted, not kept. */
+#define IBTRACE_SWEEP_MAX_MB		64
+/* LinearForwardingTable entries in one IBTRACE_SWEEP_NODE_A_LFT at most. */
+#define IBTRACE_SWEEP_LFT_CHUNK		2048
 /* Most MADs one IBTRACE_CMD_MAD_SEND sends (IBTRACE_A_MAD_COUNT). */
 #define IBTRACE_MAD_MAX_COUNT		100000
 /* Longest attribute data of a MAD (IBTRACE_A_MAD_DATA): all of a GMP's data. */
@@ -446,7 +461,8 @@ static inline int ibtrace_mad_method_reads(unsigned char method)
  *	%IBTRACE_A_JOB_ELAPSED_NS, how it ended (%IBTRACE_A_JOB_ERRNO,
  *	%IBTRACE_A_JOB_MESSAGE) and the kind's results so far: a ping's
  *	%IBTRACE_A_PING_SUMMARY, a trace's hops and result attributes, a
- *	test's assertions and exchanges (as %IBTRACE_CMD_TEST_GET). Dump:
+ *	test's assertions and exchanges (as %IBTRACE_CMD_TEST_GET), a
+ *	sweep's %IBTRACE_A_SWEEP_STATS. Dump:
  *	every job kept, without a trace's hops or a test's exchanges.
  *	Needs CAP_NET_ADMIN.
  * @IBTRACE_CMD_JOB_CANCEL: cancel the running job %IBTRACE_A_JOB (any
@@ -484,6 +500,25 @@ static inline int ibtrace_mad_method_reads(unsigned char method)
  *	%IBTRACE_MAD_MAX_RUNNING run at once.
  * @IBTRACE_CMD_MAD_ANSWER: kernel to user only: one MAD sent and its
  *	answer (%IBTRACE_A_MAD_ANSWER)
+ * @IBTRACE_CMD_SWEEP: sweep the subnet from the selected device and port
+ *	(InfiniBand only), the route audit's first step: every node reached
+ *	by directed route, its NodeInfo, NodeDescription and PortInfo (every
+ *	port of a switch, the entered port of a channel adapter), the links
+ *	between them, and each switch's SwitchInfo and LinearForwardingTable
+ *	blocks up to LinearFDBTop; at most %IBTRACE_A_SWEEP_WINDOW SMPs out
+ *	at once, each retried on its own. A job: the reply carries
+ *	%IBTRACE_A_JOB at once; %IBTRACE_CMD_SWEEP messages with the job's
+ *	head and %IBTRACE_A_SWEEP_STATS follow as it goes (at most ten a
+ *	second) and at its end; they also go to the %IBTRACE_MCGRP_AUDIT
+ *	group. The nodes are read with %IBTRACE_CMD_SWEEP_NODE. At most
+ *	%IBTRACE_SWEEP_MAX_RUNNING run at once. Needs CAP_NET_ADMIN.
+ * @IBTRACE_CMD_SWEEP_NODE: dump only: the nodes of the finished sweep
+ *	%IBTRACE_A_JOB, each message one %IBTRACE_A_SWEEP_NODE: a node's
+ *	facts and its ports (a node with more ports than a message holds
+ *	continues in the next message, with its %IBTRACE_SWEEP_NODE_A_INDEX
+ *	only), then its table in pieces (%IBTRACE_SWEEP_NODE_A_LFT_OFFSET and
+ *	%IBTRACE_SWEEP_NODE_A_LFT). ENOENT: no such sweep; EBUSY: it runs.
+ *	Needs CAP_NET_ADMIN.
  * @__IBTRACE_CMD_MAX: number of commands + 1
  * @IBTRACE_CMD_MAX: highest command number
  */
@@ -507,6 +542,8 @@ enum ibtrace_cmd {
 	IBTRACE_CMD_SERVER_GET,
 	IBTRACE_CMD_MAD_SEND,
 	IBTRACE_CMD_MAD_ANSWER,
+	IBTRACE_CMD_SWEEP,
+	IBTRACE_CMD_SWEEP_NODE,
 
 	__IBTRACE_CMD_MAX,
 	IBTRACE_CMD_MAX = __IBTRACE_CMD_MAX - 1
@@ -793,6 +830,20 @@ enum ibtrace_cmd {
  *	(%IBTRACE_PROBE_A_TID) and its answer (%IBTRACE_PROBE_A_MAD)
  * @IBTRACE_A_MAD_SUMMARY: nest, &enum ibtrace_summary_attr: the send's
  *	statistics
+ * @IBTRACE_A_SWEEP_WINDOW: u32, SMPs out at once, 1..
+ *	%IBTRACE_SWEEP_MAX_WINDOW (default %IBTRACE_SWEEP_DEF_WINDOW)
+ * @IBTRACE_A_SWEEP_TIMEOUT_MS: u32, wait for an answer per attempt
+ *	(1..%IBTRACE_MAX_TIMEOUT_MS, default %IBTRACE_DEF_TIMEOUT_MS)
+ * @IBTRACE_A_SWEEP_RETRIES: u32, extra attempts after a timeout
+ *	(0..%IBTRACE_MAX_RETRIES, default %IBTRACE_DEF_RETRIES)
+ * @IBTRACE_A_SWEEP_MAX_NODES: u32, nodes kept at most, 1..
+ *	%IBTRACE_SWEEP_MAX_NODES (the default); nodes found past it, or past
+ *	%IBTRACE_SWEEP_MAX_MB of memory, are counted
+ *	(%IBTRACE_SWEEP_STAT_A_NOT_KEPT) and not swept further
+ * @IBTRACE_A_SWEEP_STATS: nest, &enum ibtrace_sweep_stat_attr: a sweep's
+ *	figures so far
+ * @IBTRACE_A_SWEEP_NODE: nest, &enum ibtrace_sweep_node_attr: one node of
+ *	a sweep (or the next part of it)
  * @__IBTRACE_A_MAX: number of attributes + 1
  * @IBTRACE_A_MAX: highest attribute number
  */
@@ -942,6 +993,12 @@ enum ibtrace_attr {
 	IBTRACE_A_MAD_ALLOW_SET,
 	IBTRACE_A_MAD_ANSWER,
 	IBTRACE_A_MAD_SUMMARY,
+	IBTRACE_A_SWEEP_WINDOW,
+	IBTRACE_A_SWEEP_TIMEOUT_MS,
+	IBTRACE_A_SWEEP_RETRIES,
+	IBTRACE_A_SWEEP_MAX_NODES,
+	IBTRACE_A_SWEEP_STATS,
+	IBTRACE_A_SWEEP_NODE,
 
 	__IBTRACE_A_MAX,
 	IBTRACE_A_MAX = __IBTRACE_A_MAX - 1
@@ -953,12 +1010,14 @@ enum ibtrace_attr {
  * @IBTRACE_JOB_PING: a ping (%IBTRACE_CMD_PING)
  * @IBTRACE_JOB_TRACE: a trace (%IBTRACE_CMD_TRACE)
  * @IBTRACE_JOB_MAD: MADs sent (%IBTRACE_CMD_MAD_SEND)
+ * @IBTRACE_JOB_SWEEP: a subnet sweep (%IBTRACE_CMD_SWEEP)
  */
 enum ibtrace_job_kind {
 	IBTRACE_JOB_TEST,
 	IBTRACE_JOB_PING,
 	IBTRACE_JOB_TRACE,
 	IBTRACE_JOB_MAD,
+	IBTRACE_JOB_SWEEP,
 };
 
 /**
@@ -1883,6 +1942,118 @@ enum ibtrace_txn_ep_attr {
 
 	__IBTRACE_TXN_EP_A_MAX,
 	IBTRACE_TXN_EP_A_MAX = __IBTRACE_TXN_EP_A_MAX - 1
+};
+
+/**
+ * enum ibtrace_sweep_stat_attr - a sweep's figures (%IBTRACE_A_SWEEP_STATS)
+ * @IBTRACE_SWEEP_STAT_A_UNSPEC: unused
+ * @IBTRACE_SWEEP_STAT_A_PAD: padding
+ * @IBTRACE_SWEEP_STAT_A_NODES: u32, nodes found and kept
+ * @IBTRACE_SWEEP_STAT_A_SWITCHES: u32, of which switches
+ * @IBTRACE_SWEEP_STAT_A_LINKS: u32, links found
+ * @IBTRACE_SWEEP_STAT_A_SMPS: u32, SMPs sent, retries included
+ * @IBTRACE_SWEEP_STAT_A_UNANSWERED: u32, questions that got no usable
+ *	answer after their retries (their part is not known)
+ * @IBTRACE_SWEEP_STAT_A_NOT_KEPT: u32, nodes and tables found past the
+ *	bounds (%IBTRACE_A_SWEEP_MAX_NODES, %IBTRACE_SWEEP_MAX_MB)
+ * @IBTRACE_SWEEP_STAT_A_BYTES: u64, memory the nodes and tables take
+ * @IBTRACE_SWEEP_STAT_A_ELAPSED_NS: u64, time taken
+ * @__IBTRACE_SWEEP_STAT_A_MAX: number of attributes + 1
+ * @IBTRACE_SWEEP_STAT_A_MAX: highest attribute number
+ */
+enum ibtrace_sweep_stat_attr {
+	IBTRACE_SWEEP_STAT_A_UNSPEC,
+	IBTRACE_SWEEP_STAT_A_PAD,
+	IBTRACE_SWEEP_STAT_A_NODES,
+	IBTRACE_SWEEP_STAT_A_SWITCHES,
+	IBTRACE_SWEEP_STAT_A_LINKS,
+	IBTRACE_SWEEP_STAT_A_SMPS,
+	IBTRACE_SWEEP_STAT_A_UNANSWERED,
+	IBTRACE_SWEEP_STAT_A_NOT_KEPT,
+	IBTRACE_SWEEP_STAT_A_BYTES,
+	IBTRACE_SWEEP_STAT_A_ELAPSED_NS,
+
+	__IBTRACE_SWEEP_STAT_A_MAX,
+	IBTRACE_SWEEP_STAT_A_MAX = __IBTRACE_SWEEP_STAT_A_MAX - 1
+};
+
+/**
+ * enum ibtrace_sweep_node_attr - one node of a sweep (%IBTRACE_A_SWEEP_NODE)
+ * @IBTRACE_SWEEP_NODE_A_UNSPEC: unused
+ * @IBTRACE_SWEEP_NODE_A_PAD: padding
+ * @IBTRACE_SWEEP_NODE_A_INDEX: u32, the node's number in the sweep, from 0
+ *	(the local node) in the order found; the links name nodes by it
+ * @IBTRACE_SWEEP_NODE_A_GUID: u64, NodeGUID
+ * @IBTRACE_SWEEP_NODE_A_TYPE: u8, &enum ibtrace_node_type
+ * @IBTRACE_SWEEP_NODE_A_NUM_PORTS: u8, NumPorts
+ * @IBTRACE_SWEEP_NODE_A_IN_PORT: u8, the port the sweep entered the node by
+ *	(the local port for the local node)
+ * @IBTRACE_SWEEP_NODE_A_PATH: binary (1..%IBTRACE_TRACE_MAX_HOPS bytes),
+ *	the directed route to the node, the exit port of each hop (absent for
+ *	the local node)
+ * @IBTRACE_SWEEP_NODE_A_DESC: string, NodeDescription
+ * @IBTRACE_SWEEP_NODE_A_UNANSWERED: u32, the node's questions that got no
+ *	usable answer
+ * @IBTRACE_SWEEP_NODE_A_LFT_TOP: u32, a switch's LinearFDBTop: its table
+ *	has this + 1 entries (absent: no table was read)
+ * @IBTRACE_SWEEP_NODE_A_PORT: nest, &enum ibtrace_sweep_port_attr, one
+ *	port (repeated)
+ * @IBTRACE_SWEEP_NODE_A_LFT_OFFSET: u32, the first LID of
+ *	%IBTRACE_SWEEP_NODE_A_LFT
+ * @IBTRACE_SWEEP_NODE_A_LFT: binary (1..%IBTRACE_SWEEP_LFT_CHUNK bytes),
+ *	exit ports of consecutive LIDs (255: no route, or a block that got
+ *	no answer)
+ * @__IBTRACE_SWEEP_NODE_A_MAX: number of attributes + 1
+ * @IBTRACE_SWEEP_NODE_A_MAX: highest attribute number
+ */
+enum ibtrace_sweep_node_attr {
+	IBTRACE_SWEEP_NODE_A_UNSPEC,
+	IBTRACE_SWEEP_NODE_A_PAD,
+	IBTRACE_SWEEP_NODE_A_INDEX,
+	IBTRACE_SWEEP_NODE_A_GUID,
+	IBTRACE_SWEEP_NODE_A_TYPE,
+	IBTRACE_SWEEP_NODE_A_NUM_PORTS,
+	IBTRACE_SWEEP_NODE_A_IN_PORT,
+	IBTRACE_SWEEP_NODE_A_PATH,
+	IBTRACE_SWEEP_NODE_A_DESC,
+	IBTRACE_SWEEP_NODE_A_UNANSWERED,
+	IBTRACE_SWEEP_NODE_A_LFT_TOP,
+	IBTRACE_SWEEP_NODE_A_PORT,
+	IBTRACE_SWEEP_NODE_A_LFT_OFFSET,
+	IBTRACE_SWEEP_NODE_A_LFT,
+
+	__IBTRACE_SWEEP_NODE_A_MAX,
+	IBTRACE_SWEEP_NODE_A_MAX = __IBTRACE_SWEEP_NODE_A_MAX - 1
+};
+
+/**
+ * enum ibtrace_sweep_port_attr - one port of a swept node
+ *	(%IBTRACE_SWEEP_NODE_A_PORT); only ports whose PortInfo was read
+ * @IBTRACE_SWEEP_PORT_A_UNSPEC: unused
+ * @IBTRACE_SWEEP_PORT_A_NUM: u8, the port's number (0: a switch's
+ *	management port)
+ * @IBTRACE_SWEEP_PORT_A_STATE: u8, &enum ibtrace_port_state
+ * @IBTRACE_SWEEP_PORT_A_PHYS_STATE: u8, PortPhysicalState (5: LinkUp)
+ * @IBTRACE_SWEEP_PORT_A_LID: u32, base LID (a CA's port, a switch's port 0)
+ * @IBTRACE_SWEEP_PORT_A_LMC: u8, LMC
+ * @IBTRACE_SWEEP_PORT_A_PEER: u32, %IBTRACE_SWEEP_NODE_A_INDEX of the node
+ *	at the other end of the port's link (absent: none known)
+ * @IBTRACE_SWEEP_PORT_A_PEER_PORT: u8, the port of that node
+ * @__IBTRACE_SWEEP_PORT_A_MAX: number of attributes + 1
+ * @IBTRACE_SWEEP_PORT_A_MAX: highest attribute number
+ */
+enum ibtrace_sweep_port_attr {
+	IBTRACE_SWEEP_PORT_A_UNSPEC,
+	IBTRACE_SWEEP_PORT_A_NUM,
+	IBTRACE_SWEEP_PORT_A_STATE,
+	IBTRACE_SWEEP_PORT_A_PHYS_STATE,
+	IBTRACE_SWEEP_PORT_A_LID,
+	IBTRACE_SWEEP_PORT_A_LMC,
+	IBTRACE_SWEEP_PORT_A_PEER,
+	IBTRACE_SWEEP_PORT_A_PEER_PORT,
+
+	__IBTRACE_SWEEP_PORT_A_MAX,
+	IBTRACE_SWEEP_PORT_A_MAX = __IBTRACE_SWEEP_PORT_A_MAX - 1
 };
 
 #endif /* _UAPI_LINUX_IBTRACE_H */
