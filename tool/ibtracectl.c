@@ -45,6 +45,9 @@ static void usage(FILE *f)
 "  mad send --class CLASS [--method M] [--attr ATTR] (--dr P,.. | --dlid LID)\n"
 "                     send any MAD from -d DEV, -p PORT (default 1) and show\n"
 "                     its answer decoded (\"mad help\" for every field)\n"
+"  audit [--window N] [--save FILE] [-v] | audit --load FILE\n"
+"                     sweep the subnet from a port and check the route to\n"
+"                     every destination, and the credit loops\n"
 "  test list | test show [JOB] [-v] | test cancel JOB\n", f);
 	ibt_test_synopsis(f);	/* test run NAME ..., from each test */
 	fputs(
@@ -88,6 +91,7 @@ static void usage(FILE *f)
 " 16  test, server quit: verdict not applicable to the DUT\n"
 " 17  test, server quit: verdict error (the test could not be completed)\n"
 " 18  test: restore failed, the DUT may be left changed (overrides 13, 15-17)\n"
+" 19  audit: a route failed a check, or the routes have a credit loop\n"
 "A trace whose device goes away exits with 4.\n"
 "sim add prints a rejected topology as \"Error: line N: REASON\", exit 1.\n", f);
 }
@@ -116,6 +120,7 @@ static const struct ibt_object objects[] = {
 	{ "sim",	NULL,		ibt_sim_cmds,		ibt_sim_help },
 	{ "server",	NULL,		ibt_server_cmds,	NULL },
 	{ "mad",	NULL,		ibt_mad_cmds,		NULL },
+	{ "audit",	ibt_audit,	NULL,			NULL },
 	{ "help",	help,		NULL,			NULL },
 	{ NULL,		NULL,		NULL,			NULL },
 };

@@ -96,6 +96,7 @@ enum ibt_exit {
 	IBT_EXIT_NA		= 16,
 	IBT_EXIT_TESTERR	= 17,
 	IBT_EXIT_RESTORE	= 18,
+	IBT_EXIT_AUDIT		= 19,
 	/* internal only: the receive loop was interrupted by SIGINT */
 	IBT_EXIT_INTR		= 130,
 };
@@ -823,6 +824,7 @@ extern const char ibt_agent_help[];
 extern const struct ibt_cmd ibt_job_cmds[];
 extern const char ibt_job_help[];
 int ibt_ping(struct ibt *ctx);
+int ibt_audit(struct ibt *ctx);
 void ibt_probe_fields(struct ibt *ctx, struct nlattr **tb);	/* ping.c */
 int ibt_trace(struct ibt *ctx);
 int ibt_trace_monitor(struct ibt *ctx);	/* trace_monitor.c */

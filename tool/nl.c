@@ -211,6 +211,40 @@ static struct nla_policy ibt_policy[IBTRACE_A_MAX + 1] = {
 	[IBTRACE_A_MAD_COUNT]		= U32,
 	[IBTRACE_A_MAD_ANSWER]		= { .type = NLA_NESTED },
 	[IBTRACE_A_MAD_SUMMARY]		= { .type = NLA_NESTED },
+	[IBTRACE_A_SWEEP_WINDOW]	= U32,
+	[IBTRACE_A_SWEEP_TIMEOUT_MS]	= U32,
+	[IBTRACE_A_SWEEP_RETRIES]	= U32,
+	[IBTRACE_A_SWEEP_MAX_NODES]	= U32,
+	[IBTRACE_A_SWEEP_STATS]		= { .type = NLA_NESTED },
+	[IBTRACE_A_SWEEP_NODE]		= { .type = NLA_NESTED },
+};
+
+static struct nla_policy ibt_sweep_stat_policy[IBTRACE_SWEEP_STAT_A_MAX + 1] = {
+	[IBTRACE_SWEEP_STAT_A_NODES]		= U32,
+	[IBTRACE_SWEEP_STAT_A_SWITCHES]		= U32,
+	[IBTRACE_SWEEP_STAT_A_LINKS]		= U32,
+	[IBTRACE_SWEEP_STAT_A_SMPS]		= U32,
+	[IBTRACE_SWEEP_STAT_A_UNANSWERED]	= U32,
+	[IBTRACE_SWEEP_STAT_A_NOT_KEPT]		= U32,
+	[IBTRACE_SWEEP_STAT_A_BYTES]		= U64,
+	[IBTRACE_SWEEP_STAT_A_ELAPSED_NS]	= U64,
+};
+
+static struct nla_policy ibt_sweep_node_policy[IBTRACE_SWEEP_NODE_A_MAX + 1] = {
+	[IBTRACE_SWEEP_NODE_A_INDEX]		= U32,
+	[IBTRACE_SWEEP_NODE_A_GUID]		= U64,
+	[IBTRACE_SWEEP_NODE_A_TYPE]		= U8,
+	[IBTRACE_SWEEP_NODE_A_NUM_PORTS]	= U8,
+	[IBTRACE_SWEEP_NODE_A_IN_PORT]		= U8,
+	[IBTRACE_SWEEP_NODE_A_PATH]		= { .minlen = 1,
+						    .maxlen = IBTRACE_TRACE_MAX_HOPS },
+	[IBTRACE_SWEEP_NODE_A_DESC]		= { .type = NLA_STRING },
+	[IBTRACE_SWEEP_NODE_A_UNANSWERED]	= U32,
+	[IBTRACE_SWEEP_NODE_A_LFT_TOP]		= U32,
+	[IBTRACE_SWEEP_NODE_A_PORT]		= { .type = NLA_NESTED },
+	[IBTRACE_SWEEP_NODE_A_LFT_OFFSET]	= U32,
+	[IBTRACE_SWEEP_NODE_A_LFT]		= { .minlen = 1,
+						    .maxlen = IBTRACE_SWEEP_LFT_CHUNK },
 };
 
 static struct nla_policy ibt_txn_op_policy[IBTRACE_TXN_OP_A_MAX + 1] = {
@@ -505,6 +539,12 @@ static const char *const ibt_attr_names[IBTRACE_A_MAX + 1] = {
 	[IBTRACE_A_MAD_ALLOW_SET]	= "mad_allow_set",
 	[IBTRACE_A_MAD_ANSWER]	= "mad_answer",
 	[IBTRACE_A_MAD_SUMMARY]	= "mad_summary",
+	[IBTRACE_A_SWEEP_WINDOW]	= "sweep_window",
+	[IBTRACE_A_SWEEP_TIMEOUT_MS]	= "sweep_timeout_ms",
+	[IBTRACE_A_SWEEP_RETRIES]	= "sweep_retries",
+	[IBTRACE_A_SWEEP_MAX_NODES]	= "sweep_max_nodes",
+	[IBTRACE_A_SWEEP_STATS]	= "sweep_stats",
+	[IBTRACE_A_SWEEP_NODE]	= "sweep_node",
 };
 
 /* The nests of an ibtrace message: their policies and names in errors. */
@@ -548,6 +588,10 @@ static const struct ibt_nest ibt_nests[] = {
 	  ibt_server_conn_policy, "server connection" },
 	{ IBTRACE_A_SERVER_STATS, IBTRACE_SERVER_STAT_MAX,
 	  ibt_server_stat_policy, "server stats" },
+	{ IBTRACE_A_SWEEP_STATS, IBTRACE_SWEEP_STAT_A_MAX,
+	  ibt_sweep_stat_policy, "sweep figures" },
+	{ IBTRACE_A_SWEEP_NODE, IBTRACE_SWEEP_NODE_A_MAX,
+	  ibt_sweep_node_policy, "swept node" },
 };
 
 /* The family ibt_nl_open() resolves. */
@@ -726,8 +770,9 @@ int ibt_nl_each(struct ibt *ctx, struct nlmsghdr *nlh, int type, ibt_nla_fn fn,
  * Attributes of nest @nest of a message of ctx's family (one of its
  * nests: ibtrace's IBTRACE_A_AGENT_STATS, _PING_PROBE, _PING_SUMMARY,
  * _TRACE_HOP, _TEST_ASSERTION, _TEST_EXCHANGE, _TEST_RNR_CODE,
- * _TEST_LIMIT, _SERVER_CONN, _SERVER_STATS; ibtrace_sim's IBTRACE_SIM_A_PORT,
- * _MISROUTE); @tb has room for that nest's *_MAX + 1.
+ * _TEST_LIMIT, _SERVER_CONN, _SERVER_STATS, _SWEEP_STATS, _SWEEP_NODE;
+ * ibtrace_sim's IBTRACE_SIM_A_PORT, _MISROUTE); @tb has room for that
+ * nest's *_MAX + 1.
  */
 int ibt_nl_parse_nest(struct ibt *ctx, struct nlattr *nest, struct nlattr **tb)
 {

@@ -1,0 +1,167 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# "ibtracectl audit" on switch S1 (HCAs A, C) - switch S2 (HCA B), brought
+# up by SM-lite, audited from A:
+# - the sweep finds every node and link (as "sim show" has them), and
+#   every destination (B, C, S1, S2) is ok; the route to B is the one
+#   "ibtracectl trace" walks (its in ports); no credit loop;
+# - the text form: the sweep's line, the count per verdict;
+# - --save then --load: the same verdicts from the file, without a sweep;
+# - faults written into the tables by SubnSet(LinearForwardingTable):
+#   S1's entry for B 255 is a hole at S1; S2's entry for B back to S1 a
+#   loop; B's link down a dead end at S2's port 2 (B's LID, known to the
+#   tables only); each exit 19, the other destinations still ok;
+# - unprivileged users get exit 5; bad words exit 2; a RoCE port (rxe)
+#   is refused with the kernel's sentence.
+
+source "$(dirname "$0")/lib.sh"
+
+ibt_tmpdir
+ibt_require_root
+ibt_require_file "$SIM_KO" "$IBT_KO" "$IBTRACECTL" "$SIM_SMP"
+ibt_require_cmd jq setpriv
+ibt_require_modules ib_core ib_umad
+
+ibt_sim_load_ibtrace "load ibtrace"
+ibt_check "fabric aud (SM-lite): 2 switches, 3 HCAs" \
+	"$IBTRACECTL" sim add "$IBT_TOPO/s1s2.topo" --name aud
+ibt_check "  every port Active" ibt_sim_wait_active aud
+J=$(ibt_sim_json aud)
+A=$(ibt_sim_dev A)
+B_LID=$(ibt_sim_lid B)
+C_LID=$(ibt_sim_lid C)
+S1_LID=$(ibt_sim_lid S1)
+S2_LID=$(ibt_sim_lid S2)
+
+# audit ARGS...: ibtracectl -j audit ARGS; $out, $rc, $err
+audit()
+{
+	out=$("$IBTRACECTL" -j -d "$A" audit "$@" 2>"$TMP/err")
+	rc=$?
+	err=$(cat "$TMP/err")
+}
+
+# dest LID FILTER: jq's FILTER on $out's destination LID
+dest()
+{
+	jq -r --argjson l "$1" ".destinations[] | select(.dlid == \$l) | $2" <<< "$out"
+}
+
+# verdicts: "LID:verdict" of every destination of $out, in order
+verdicts()
+{
+	jq -r '[.destinations[] | "\(.dlid):\(.verdict)"] | join(" ")' <<< "$out"
+}
+
+# --- A clean fabric ----------------------------------------------------------
+
+audit
+ibt_expect "clean fabric: exit 0" 0 "$rc"
+ibt_expect "  the sweep: 5 nodes, 2 switches, 4 links, nothing unanswered" \
+	"5 2 4 0 0" \
+	"$(jq -r '.sweep | "\(.nodes) \(.switches) \(.links) \(.unanswered) \(.not_kept)"' <<< "$out")"
+ibt_expect "  4 destinations (B, C, S1, S2), every one ok" "4 4" \
+	"$(jq -r '.summary | "\(.destinations) \(.ok)"' <<< "$out")"
+ibt_expect "  B by its LID, GUID and port" \
+	"ok $(ibt_sim_node B .guid) 1" \
+	"$(dest "$B_LID" '"\(.verdict) \(.node_guid) \(.port)"')"
+trace_in=$("$IBTRACECTL" -j -d "$A" trace --dlid "$B_LID" |
+	jq -c '[.hops[1:][] | .in_port]')
+ibt_expect "  B's route: the in ports trace walks" "$trace_in" \
+	"$(dest "$B_LID" '.in_ports | tostring')"
+ibt_expect "  C one hop past S1, S1 and S2 by their port 0" "2 1 2" \
+	"$(dest "$C_LID" .hops) $(dest "$S1_LID" .hops) $(dest "$S2_LID" .hops)"
+ibt_expect "  no credit loop" "0 0" \
+	"$(jq -r '.credit_loops | "\(.loops) \(.cycles | length)"' <<< "$out")"
+clean=$(verdicts)
+
+txt=$("$IBTRACECTL" -d "$A" audit)
+ibt_match "text: the sweep's line" \
+	"^audit from $A/1: 5 nodes \\(2 switches\\), 4 links, [0-9]+ SMPs" "$txt"
+ibt_match "  the verdicts' line" "^4 destinations: 4 ok$" "$txt"
+ibt_match "  no credit loop" "^credit loops: none" "$txt"
+ibt_expect "  no line per destination without -v" 0 \
+	"$(grep -c '^  lid' <<< "$txt")"
+ibt_expect "  -v: one line per destination" 4 \
+	"$("$IBTRACECTL" -d "$A" audit -v | grep -c '^  lid 0x[0-9a-f]*.*: ok, ')"
+
+# --- Saved and loaded ----------------------------------------------------------
+
+audit --save "$TMP/fab.json"
+ibt_expect "--save: exit 0, the file written" "0 true" \
+	"$rc $([ -s "$TMP/fab.json" ] && echo true)"
+out=$("$IBTRACECTL" -j audit --load "$TMP/fab.json" 2>&1)
+ibt_expect "--load: the same verdicts, no sweep" "$clean null" \
+	"$(verdicts) $(jq -r .sweep <<< "$out")"
+ibt_expect "--load - as an unprivileged user (no netlink): exit 0" 0 \
+	"$(ibt_unpriv audit --load - < "$TMP/fab.json" >/dev/null 2>&1; echo $?)"
+printf '{"format":"ibtrace-fabric","version":9,"nodes":[]}\n' > "$TMP/bad.json"
+out=$("$IBTRACECTL" audit --load "$TMP/bad.json" 2>&1)
+ibt_expect "--load of another version: exit 1" 1 "$?"
+ibt_match "  one sentence saying why" "^Error: .*bad.json: version 9 is not known" "$out"
+
+# --- Faults in the tables --------------------------------------------------------
+
+smp() { "$SIM_SMP" -C "$A" -P 1 -t 300 "$@"; }
+# lft_set DR LID PORT: the LFT entry of LID at the switch of route DR
+lft_set() { smp -D "$1" set 0x19 $(($2 / 64)) "$(($2 % 64))=$3" >/dev/null; }
+lft_get()
+{
+	smp -D "$1" get 0x19 $(($2 / 64)) | sed -n 's/^data=//p' |
+		cut -c $((2 * ($2 % 64) + 1))-$((2 * ($2 % 64) + 2))
+}
+
+old=$(lft_get 0,1 "$B_LID")
+ibt_check "S1's entry for B set to 255" lft_set 0,1 "$B_LID" ff
+audit
+ibt_expect "hole: exit 19" 19 "$rc"
+ibt_expect "  B: hole at S1, entry 255" "hole S1 255" \
+	"$(dest "$B_LID" '"\(.verdict) \(.at.node_desc) \(.at.port)"')"
+ibt_expect "  the others ok" 3 "$(jq -r .summary.ok <<< "$out")"
+txt=$("$IBTRACECTL" -d "$A" audit)
+ibt_match "  text: a line naming B's LID and S1" \
+	"^  lid $(printf '0x%04x' "$B_LID") \\(port 1 of ca \"B\" \\(0x[0-9a-f]*\\)\\): hole at switch \"S1\" \\(0x[0-9a-f]*\\): no LFT entry$" \
+	"$txt"
+ibt_check "S1's entry restored" lft_set 0,1 "$B_LID" "$old"
+
+old=$(lft_get 0,1,2 "$B_LID")
+ibt_check "S2's entry for B set back to S1 (port 1)" lft_set 0,1,2 "$B_LID" 01
+audit
+ibt_expect "loop: exit 19, B's route loops at S1" "19 loop S1" \
+	"$rc $(dest "$B_LID" '"\(.verdict) \(.at.node_desc)"')"
+ibt_check "S2's entry restored" lft_set 0,1,2 "$B_LID" "$old"
+audit
+ibt_expect "restored: exit 0, the clean verdicts" "0 $clean" "$rc $(verdicts)"
+
+ibt_check "B's link down" "$IBTRACECTL" sim set aud S2 port 2 link down
+audit
+ibt_expect "dead end: exit 19, 4 nodes found" "19 4" \
+	"$rc $(jq -r .sweep.nodes <<< "$out")"
+ibt_expect "  B's LID (the tables still route it): dead end at S2's port 2" \
+	"dead_end S2 2" "$(dest "$B_LID" '"\(.verdict) \(.at.node_desc) \(.at.port)"')"
+ibt_check "B's link up" "$IBTRACECTL" sim set aud S2 port 2 link up
+ibt_check "  every port Active again" ibt_sim_wait_active aud
+
+# --- Refusals --------------------------------------------------------------------
+
+ibt_unpriv -d "$A" audit >/dev/null 2>&1
+ibt_expect "unprivileged: exit 5" 5 "$?"
+max_window=$(awk '$2 == "IBTRACE_SWEEP_MAX_WINDOW" { print $3 }' "$IBT_ROOT/uapi/linux/ibtrace.h")
+for bad in "--window 0" "--window $((max_window + 1))" \
+	   "--max-nodes 0" "--load $TMP/fab.json --window 4" "bogus"; do
+	# shellcheck disable=SC2086	# the words
+	"$IBTRACECTL" -d "$A" audit $bad >/dev/null 2>"$TMP/err"
+	ibt_expect "audit $bad: exit 2" 2 "$?"
+done
+ibt_match "  one sentence" "^Error: " "$(cat "$TMP/err")"
+if modprobe rdma_rxe 2>/dev/null && ibt_rxe_add rxe0; then
+	"$IBTRACECTL" -d rxe0 audit >/dev/null 2>"$TMP/err"
+	ibt_expect "a RoCE port: refused, exit 1" 1 "$?"
+	ibt_match "  the kernel's sentence" "^Error: a RoCE port has no subnet to sweep" \
+		"$(cat "$TMP/err")"
+	ibt_rxe_del rxe0
+fi
+
+"$IBTRACECTL" sim del aud
+ibt_done

@@ -1,0 +1,801 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ibtracectl audit: do the routes from a port go where the tables say?
+ *
+ *   ibtracectl [-j] [-d DEV] [-p PORT] audit [--window N] [-t MS] [-r N]
+ *              [--max-nodes N] [--save FILE] [-v]
+ *   ibtracectl [-j] audit --load FILE [-v]
+ *
+ * The kernel sweeps the subnet from the port (IBTRACE_CMD_SWEEP, a job:
+ * directed-route SMPs, at most --window out at once) and keeps what it
+ * found; the tool reads it (IBTRACE_CMD_SWEEP_NODE, a dump) into its
+ * fabric model (fabric.c), or loads a model saved by an earlier audit.
+ * Then, for every destination (every LID of every CA port, every switch's
+ * LID), the route the tables give from the port is followed and checked
+ * (route.c: hole, dead end, loop, too long, misdelivered, no owner), and
+ * the channel dependency graph of the routes from every CA port is searched
+ * for cycles, the credit loops.
+ *
+ * Text:
+ *   audit from ibtsim0/1: 6 nodes (2 switches), 5 links, 52 SMPs, 0.012 s
+ *   4 destinations: 3 ok, 1 hole
+ *     lid 0x0005 (port 1 of ca "B" (0x...)): hole at switch "S1" (0x...): no LFT entry
+ *   credit loops: none (10 channels, 14 dependencies)
+ * with -v a line for every destination. JSON: one object, keys source,
+ * sweep (the kernel's figures), destinations (every one: dlid, verdict,
+ * node_guid, node_desc, port, hops, in_ports, at), summary (a count per
+ * verdict), credit_loops (channels, dependencies, loops, cycles).
+ *
+ * Exit: 0 every route ok and no credit loop, IBT_EXIT_AUDIT otherwise.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+#include <netlink/genl/genl.h>
+
+#include "ibtracectl.h"
+#include "fabric.h"
+#include "route.h"
+
+/* Cycles of the dependency graph printed at most. */
+#define AUDIT_CYCLES	16
+
+enum {
+	OPT_WINDOW = IBT_OPT_DLID + 1,
+	OPT_MAX_NODES,
+	OPT_SAVE,
+	OPT_LOAD,
+};
+
+struct audit {
+	bool help;
+	bool verbose;
+	uint32_t window, max_nodes;
+	bool has_window, has_max_nodes;
+	struct ibt_wait wait;
+	const char *save, *load;
+
+	char dev[IBT_DEV_NAME_MAX];
+	uint32_t port;
+	struct ibt_job_follow job;
+	bool have[IBTRACE_SWEEP_STAT_A_MAX + 1];
+	uint64_t stat[IBTRACE_SWEEP_STAT_A_MAX + 1];
+
+	struct ibt_fabric fab;
+	int bad_node;		/* a dump message made no sense: exit code */
+};
+
+static void audit_usage(FILE *f)
+{
+	fputs("Usage: ibtracectl [-j] [--pretty] [-d DEV] [-p PORT] audit [--window N]\n"
+	      "           [-t MS] [-r N] [--max-nodes N] [--save FILE] [-v]\n"
+	      "       ibtracectl [-j] audit --load FILE [-v]\n"
+	      "Sweep the subnet from a port and check the route its tables give to\n"
+	      "every destination (every LID of every CA port, every switch's LID):\n"
+	      "holes, dead ends, loops, routes over 64 hops, misdelivery; and the\n"
+	      "credit loops of the routes between all CA ports.\n"
+	      "  --window N           SMPs out at once, 1.." IBT_STR(IBTRACE_SWEEP_MAX_WINDOW)
+	      " (default " IBT_STR(IBTRACE_SWEEP_DEF_WINDOW) ")\n"
+	      "  -t, --timeout MS     wait per SMP attempt, 1.." IBT_STR(IBTRACE_MAX_TIMEOUT_MS) " (default 1000)\n"
+	      "  -r, --retries N      extra attempts after a timeout, 0.." IBT_STR(IBTRACE_MAX_RETRIES) " (default 3)\n"
+	      "  --max-nodes N        nodes kept at most, 1.." IBT_STR(IBTRACE_SWEEP_MAX_NODES) " (the default)\n"
+	      "  --save FILE          write the fabric found (JSON) for --load\n"
+	      "  --load FILE          audit a fabric saved by --save instead of sweeping\n"
+	      "                       (-: standard input)\n"
+	      "  -v, --verbose        a line for every destination, not only failing ones\n"
+	      "Without -d: the first Active InfiniBand port. Needs CAP_NET_ADMIN (but\n"
+	      "--load). Exit 19: a route failed a check or the routes have a credit\n"
+	      "loop; 13 cancelled, 14 busy, 4 device gone.\n", f);
+}
+
+static int audit_opt(int c, const char *arg, const struct ibt_args *a)
+{
+	struct audit *au = a->priv;
+
+	switch (c) {
+	case OPT_WINDOW:
+		return ibt_opt_u32("--window", arg, 1, IBTRACE_SWEEP_MAX_WINDOW,
+				   &au->window, &au->has_window);
+	case OPT_MAX_NODES:
+		return ibt_opt_u32("--max-nodes", arg, 1, IBTRACE_SWEEP_MAX_NODES,
+				   &au->max_nodes, &au->has_max_nodes);
+	case OPT_SAVE:
+		au->save = arg;
+		return 0;
+	case OPT_LOAD:
+		au->load = arg;
+		return 0;
+	case 'v':
+		au->verbose = true;
+		return 0;
+	default:
+		return ibt_opt_wait(c, arg, &au->wait);
+	}
+}
+
+static int audit_parse(struct ibt *ctx, struct audit *au)
+{
+	static const struct option opts[] = {
+		{ "window",	required_argument,	NULL, OPT_WINDOW },
+		{ "max-nodes",	required_argument,	NULL, OPT_MAX_NODES },
+		{ "save",	required_argument,	NULL, OPT_SAVE },
+		{ "load",	required_argument,	NULL, OPT_LOAD },
+		{ "timeout",	required_argument,	NULL, 't' },
+		{ "retries",	required_argument,	NULL, 'r' },
+		{ "verbose",	no_argument,		NULL, 'v' },
+		{ NULL,		0,			NULL, 0 },
+	};
+	const struct ibt_args a = {
+		.obj = "audit", .opts = opts, .opt = audit_opt, .priv = au,
+		.help = &au->help, .help_word = true,
+	};
+	int ret = ibt_args_parse(ctx, &a);
+
+	if (ret || au->help)
+		return ret;
+	if (au->load && (au->save || au->has_window || au->has_max_nodes ||
+			 au->wait.has_timeout || au->wait.has_retries || ctx->dev))
+		return ibt_err(IBT_EXIT_USAGE,
+			       "audit --load reads a saved fabric: it takes no sweep option, -d or -p");
+	return 0;
+}
+
+/* The sweep ----------------------------------------------------------------- */
+
+static struct nl_msg *audit_request(struct ibt *ctx, struct audit *au)
+{
+	struct nl_msg *msg = ibt_nl_req(ctx, IBTRACE_CMD_SWEEP, false);
+
+	if (!msg)
+		return NULL;
+	if (nla_put_string(msg, IBTRACE_A_DEV_NAME, au->dev) < 0 ||
+	    nla_put_u32(msg, IBTRACE_A_PORT, au->port) < 0 ||
+	    (au->has_window &&
+	     nla_put_u32(msg, IBTRACE_A_SWEEP_WINDOW, au->window) < 0) ||
+	    (au->has_max_nodes &&
+	     nla_put_u32(msg, IBTRACE_A_SWEEP_MAX_NODES, au->max_nodes) < 0) ||
+	    ibt_nl_put_wait(msg, &au->wait, IBTRACE_A_SWEEP_TIMEOUT_MS,
+			    IBTRACE_A_SWEEP_RETRIES)) {
+		nlmsg_free(msg);
+		ibt_err(IBT_EXIT_ERR, "netlink request too large");
+		return NULL;
+	}
+	return msg;
+}
+
+/* A message of the sweep job: its figures so far, and its end. */
+static int audit_msg(struct ibt *ctx, struct nlmsghdr *nlh, struct nlattr **tb,
+		     void *arg)
+{
+	struct nlattr *st[IBTRACE_SWEEP_STAT_A_MAX + 1];
+	struct audit *au = arg;
+	int i, ret;
+
+	(void)nlh;
+	if (tb[IBTRACE_A_SWEEP_STATS]) {
+		ret = ibt_nl_parse_nest(ctx, tb[IBTRACE_A_SWEEP_STATS], st);
+		if (ret)
+			return ret;
+		for (i = 1; i <= IBTRACE_SWEEP_STAT_A_MAX; i++) {
+			if (!st[i] || i == IBTRACE_SWEEP_STAT_A_PAD)
+				continue;
+			au->have[i] = true;
+			au->stat[i] = ibt_nla_uint(st[i]);
+		}
+	}
+	ibt_job_ended(&au->job, tb);
+	return 0;
+}
+
+/* Every message of the job goes to audit_msg() (no progress command). */
+static const struct ibt_job_kind audit_kind = {
+	0, 0, NULL, audit_msg,
+};
+
+/* One port of a swept node into the model (@peer: its raw link). */
+static int audit_port(struct ibt_fab_node *n, struct nlattr *nest)
+{
+	static struct nla_policy pol[IBTRACE_SWEEP_PORT_A_MAX + 1] = {
+		[IBTRACE_SWEEP_PORT_A_NUM]		= { .type = NLA_U8 },
+		[IBTRACE_SWEEP_PORT_A_STATE]		= { .type = NLA_U8 },
+		[IBTRACE_SWEEP_PORT_A_PHYS_STATE]	= { .type = NLA_U8 },
+		[IBTRACE_SWEEP_PORT_A_LID]		= { .type = NLA_U32 },
+		[IBTRACE_SWEEP_PORT_A_LMC]		= { .type = NLA_U8 },
+		[IBTRACE_SWEEP_PORT_A_PEER]		= { .type = NLA_U32 },
+		[IBTRACE_SWEEP_PORT_A_PEER_PORT]	= { .type = NLA_U8 },
+	};
+	struct nlattr *tb[IBTRACE_SWEEP_PORT_A_MAX + 1];
+	struct ibt_fab_port *p;
+	uint8_t num;
+
+	if (nla_parse_nested(tb, IBTRACE_SWEEP_PORT_A_MAX, nest, pol) < 0 ||
+	    !tb[IBTRACE_SWEEP_PORT_A_NUM])
+		return -1;
+	num = nla_get_u8(tb[IBTRACE_SWEEP_PORT_A_NUM]);
+	if (num > n->nports)
+		return -1;
+	p = &n->port[num];
+	p->known = true;
+	if (tb[IBTRACE_SWEEP_PORT_A_STATE])
+		p->state = nla_get_u8(tb[IBTRACE_SWEEP_PORT_A_STATE]);
+	if (tb[IBTRACE_SWEEP_PORT_A_PHYS_STATE])
+		p->phys_state = nla_get_u8(tb[IBTRACE_SWEEP_PORT_A_PHYS_STATE]);
+	if (tb[IBTRACE_SWEEP_PORT_A_LMC])
+		p->lmc = nla_get_u8(tb[IBTRACE_SWEEP_PORT_A_LMC]) & 7;
+	if (tb[IBTRACE_SWEEP_PORT_A_LID]) {
+		uint32_t lid = nla_get_u32(tb[IBTRACE_SWEEP_PORT_A_LID]);
+
+		p->lid = lid <= IBT_FAB_LID_MAX ? lid : 0;
+	}
+	/* the link, by the sweep's indices: checked once every node is in */
+	if (tb[IBTRACE_SWEEP_PORT_A_PEER] && tb[IBTRACE_SWEEP_PORT_A_PEER_PORT]) {
+		p->peer = nla_get_u32(tb[IBTRACE_SWEEP_PORT_A_PEER]);
+		p->peer_port = nla_get_u8(tb[IBTRACE_SWEEP_PORT_A_PEER_PORT]);
+	}
+	return 0;
+}
+
+/* A node's first message: the node, added to the model. */
+static struct ibt_fab_node *audit_new_node(struct audit *au, struct nlattr **tb)
+{
+	struct ibt_fab_node *n;
+
+	if (!tb[IBTRACE_SWEEP_NODE_A_GUID] || !tb[IBTRACE_SWEEP_NODE_A_TYPE] ||
+	    !tb[IBTRACE_SWEEP_NODE_A_NUM_PORTS])
+		return NULL;
+	n = ibt_fabric_add(&au->fab, nla_get_u64(tb[IBTRACE_SWEEP_NODE_A_GUID]),
+			   nla_get_u8(tb[IBTRACE_SWEEP_NODE_A_TYPE]),
+			   nla_get_u8(tb[IBTRACE_SWEEP_NODE_A_NUM_PORTS]));
+	if (!n)
+		return NULL;
+	if (tb[IBTRACE_SWEEP_NODE_A_DESC])
+		nla_strlcpy(n->desc, tb[IBTRACE_SWEEP_NODE_A_DESC], sizeof(n->desc));
+	if (tb[IBTRACE_SWEEP_NODE_A_LFT_TOP]) {
+		uint32_t top = nla_get_u32(tb[IBTRACE_SWEEP_NODE_A_LFT_TOP]);
+
+		if (top > IBT_FAB_LID_MAX)
+			return NULL;
+		n->lft = malloc(top + 1);
+		if (!n->lft)
+			return NULL;
+		memset(n->lft, IBT_FAB_NO_PORT, top + 1);
+		n->lft_top = top;
+	}
+	return n;
+}
+
+/* A piece of a switch's table. */
+static int audit_lft(struct ibt_fab_node *n, struct nlattr **tb)
+{
+	uint32_t off = nla_get_u32(tb[IBTRACE_SWEEP_NODE_A_LFT_OFFSET]);
+	uint32_t len = nla_len(tb[IBTRACE_SWEEP_NODE_A_LFT]);
+
+	if (!n->lft || off > n->lft_top || len > n->lft_top + 1 - off)
+		return -1;
+	memcpy(&n->lft[off], nla_data(tb[IBTRACE_SWEEP_NODE_A_LFT]), len);
+	return 0;
+}
+
+/* One message of the dump: a node, more of its ports, or its table. */
+static int audit_node_msg(struct ibt *ctx, struct nlmsghdr *nlh,
+			  struct nlattr **top, void *arg)
+{
+	struct nlattr *tb[IBTRACE_SWEEP_NODE_A_MAX + 1];
+	struct audit *au = arg;
+	struct ibt_fab_node *n;
+	uint32_t index;
+	struct nlattr *a;
+	int rem, ret;
+
+	(void)nlh;
+	if (!top[IBTRACE_A_SWEEP_NODE])
+		return 0;
+	ret = ibt_nl_parse_nest(ctx, top[IBTRACE_A_SWEEP_NODE], tb);
+	if (ret)
+		return ret;
+	if (!tb[IBTRACE_SWEEP_NODE_A_INDEX])
+		goto bad;
+	index = nla_get_u32(tb[IBTRACE_SWEEP_NODE_A_INDEX]);
+	if (index == au->fab.nnodes)
+		n = audit_new_node(au, tb);
+	else if (index + 1 == au->fab.nnodes)
+		n = &au->fab.node[index];
+	else
+		goto bad;
+	if (!n)
+		goto bad;
+	nla_for_each_nested(a, top[IBTRACE_A_SWEEP_NODE], rem)
+		if (nla_type(a) == IBTRACE_SWEEP_NODE_A_PORT && audit_port(n, a))
+			goto bad;
+	if (tb[IBTRACE_SWEEP_NODE_A_LFT] && (!tb[IBTRACE_SWEEP_NODE_A_LFT_OFFSET] ||
+					     audit_lft(n, tb)))
+		goto bad;
+	return 0;
+bad:
+	return ibt_err(IBT_EXIT_ERR, "malformed kernel reply: sweep node %u",
+		       au->fab.nnodes);
+}
+
+/*
+ * The links the sweep named by node index: each must name a port of a
+ * node that names this port back; one that does not is dropped.
+ */
+static void audit_check_links(struct ibt_fabric *f)
+{
+	uint32_t i, p;
+
+	for (i = 0; i < f->nnodes; i++) {
+		struct ibt_fab_node *n = &f->node[i];
+
+		for (p = 0; p <= n->nports; p++) {
+			struct ibt_fab_port *fp = &n->port[p];
+			const struct ibt_fab_node *m;
+
+			if (fp->peer == IBT_FAB_NONE)
+				continue;
+			m = fp->peer < f->nnodes ? &f->node[fp->peer] : NULL;
+			if (!m || fp->peer_port > m->nports ||
+			    m->port[fp->peer_port].peer != i ||
+			    m->port[fp->peer_port].peer_port != p)
+				fp->peer = IBT_FAB_NONE;
+		}
+	}
+}
+
+/* Sweep from the port and read what was found into au->fab. */
+static int audit_sweep(struct ibt *ctx, struct audit *au)
+{
+	const struct ibt_port_want want = { .port = ctx->port, .ib = true };
+	struct nl_msg *msg;
+	bool interrupted;
+	int ret;
+
+	ret = ibt_nl_open(ctx);
+	if (ret)
+		return ret;
+	if (ctx->dev) {
+		snprintf(au->dev, sizeof(au->dev), "%s", ctx->dev);
+		au->port = ctx->port ? ctx->port : 1;
+	} else {
+		ret = ibt_port_pick(ctx, &want, au->dev, sizeof(au->dev), &au->port);
+		if (ret)
+			return ret;
+		if (!au->dev[0])
+			return ibt_err(IBT_EXIT_NODEV,
+				       "no Active InfiniBand port to audit from; name one with -d DEV");
+	}
+	msg = audit_request(ctx, au);
+	if (!msg)
+		return IBT_EXIT_ERR;
+	/* SIGINT/SIGTERM cancel the job, as for trace */
+	ret = ibt_job_run(ctx, msg, &au->job, &audit_kind, au);
+	if (!ret)
+		ret = ibt_job_result(ctx, &au->job, &interrupted);
+	if (ret)
+		return ret;
+	if (interrupted)
+		return ibt_err(IBT_EXIT_CANCEL, "audit from %s/%u cancelled during the sweep",
+			       au->dev, au->port);
+
+	msg = ibt_nl_req_u32(ctx, IBTRACE_CMD_SWEEP_NODE, true, IBTRACE_A_JOB,
+			     au->job.id);
+	if (!msg)
+		return IBT_EXIT_ERR;
+	ret = ibt_nl_run_parsed(ctx, msg, audit_node_msg, au);
+	if (ret)
+		return ret;
+	if (!au->fab.nnodes)
+		return ibt_err(IBT_EXIT_ERR, "the sweep from %s/%u found no node",
+			       au->dev, au->port);
+	audit_check_links(&au->fab);
+	au->fab.src = 0;
+	au->fab.src_port = au->fab.node[0].type == IBT_FAB_SWITCH ? 0 : au->port;
+	if (ibt_fabric_index_lids(&au->fab) < 0)
+		return ibt_err(IBT_EXIT_ERR, "out of memory");
+	return 0;
+}
+
+/* Read the model from --load FILE ("-": standard input). */
+static int audit_load(struct audit *au)
+{
+	bool in = !strcmp(au->load, "-");
+	FILE *f = in ? stdin : fopen(au->load, "r");
+	char err[256];
+	int ret;
+
+	if (!f)
+		return ibt_err(IBT_EXIT_ERR, "cannot read %s: %s", au->load,
+			       strerror(errno));
+	ret = ibt_fabric_load(&au->fab, f, err, sizeof(err));
+	if (!in)
+		fclose(f);
+	if (ret)
+		return ibt_err(IBT_EXIT_ERR, "%s: %s", au->load, err);
+	return 0;
+}
+
+/* Write the model to --save FILE, whole or not at all. */
+static int audit_save(struct audit *au)
+{
+	char tmp[4096];
+	FILE *f;
+	int ret;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", au->save);
+	f = fopen(tmp, "w");
+	if (!f)
+		return ibt_err(IBT_EXIT_ERR, "cannot write %s: %s", tmp,
+			       strerror(errno));
+	ret = ibt_fabric_save(&au->fab, f);
+	if (fclose(f) || ret || rename(tmp, au->save)) {
+		remove(tmp);
+		return ibt_err(IBT_EXIT_ERR, "cannot write %s", au->save);
+	}
+	return 0;
+}
+
+/* Printing ------------------------------------------------------------------ */
+
+static const char *type_str(uint8_t type)
+{
+	switch (type) {
+	case IBT_FAB_CA:
+		return "ca";
+	case IBT_FAB_SWITCH:
+		return "switch";
+	case IBT_FAB_ROUTER:
+		return "router";
+	default:
+		return "unknown";
+	}
+}
+
+/* "switch "S1" (0x...)" */
+static const char *node_name(const struct ibt_fabric *f, uint32_t i, char *buf,
+			     size_t len)
+{
+	const struct ibt_fab_node *n = &f->node[i];
+
+	snprintf(buf, len, "%s \"%s\" (0x%016" PRIx64 ")", type_str(n->type),
+		 n->desc, n->guid);
+	return buf;
+}
+
+static void json_node(struct ibt *ctx, const struct ibt_fabric *f, uint32_t i)
+{
+	char guid[24];
+
+	snprintf(guid, sizeof(guid), "0x%016" PRIx64, f->node[i].guid);
+	ibt_out_json(ctx, "node_guid", json_object_new_string(guid));
+	ibt_out_json(ctx, "node_desc", json_object_new_string(f->node[i].desc));
+}
+
+/* What went wrong at the failing node of route @r, for text. */
+static const char *why(const struct ibt_fabric *f, const struct ibt_route *r,
+		       char *buf, size_t len)
+{
+	switch (r->verdict) {
+	case IBT_ROUTE_HOLE:
+		if (r->at_port == IBT_FAB_NO_PORT)
+			return "no LFT entry";
+		snprintf(buf, len, "LFT names port %u, which it does not have",
+			 r->at_port);
+		return buf;
+	case IBT_ROUTE_DEAD_END:
+		snprintf(buf, len, "exit port %u is not Active or has no link",
+			 r->at_port);
+		return buf;
+	case IBT_ROUTE_LOOP:
+		return "met a second time";
+	case IBT_ROUTE_TOO_LONG:
+		snprintf(buf, len, "more than %d hops", IBT_ROUTE_MAX_HOPS);
+		return buf;
+	case IBT_ROUTE_MISDELIVERED:
+		snprintf(buf, len, "the packet ends there, by port %u", r->at_port);
+		return buf;
+	case IBT_ROUTE_NO_OWNER:
+		snprintf(buf, len, "no port has the LID, the packet ends there by port %u",
+			 r->at_port);
+		return buf;
+	default:
+		(void)f;
+		return "";
+	}
+}
+
+/* A destination, in text. */
+static void route_text(const struct ibt_fabric *f, const struct ibt_route *r)
+{
+	char name[160], b[96];
+	uint8_t ports[IBT_ROUTE_MAX_HOPS + 1];
+	size_t n, i;
+
+	printf("  lid 0x%04x", r->dlid);
+	if (r->dest != IBT_FAB_NONE)
+		printf(" (port %u of %s)", r->dest_port,
+		       node_name(f, r->dest, name, sizeof(name)));
+	if (r->verdict == IBT_ROUTE_OK) {
+		n = ibt_route_in_ports(r, ports);
+		printf(": ok, %u hops, in ports", r->nhops - 1);
+		for (i = 0; i < n; i++)
+			printf("%s%u", i ? "," : " ", ports[i]);
+		printf("\n");
+		return;
+	}
+	printf(": %s at %s: %s\n", ibt_route_verdict_str(r->verdict),
+	       node_name(f, r->at_node, name, sizeof(name)), why(f, r, b, sizeof(b)));
+}
+
+static void route_json(struct ibt *ctx, const struct ibt_fabric *f,
+		       const struct ibt_route *r)
+{
+	uint8_t ports[IBT_ROUTE_MAX_HOPS + 1];
+	size_t n, i;
+
+	ibt_out_obj_begin(ctx, NULL);
+	ibt_out_json(ctx, "dlid", json_object_new_uint64(r->dlid));
+	ibt_out_json(ctx, "verdict",
+		     json_object_new_string(ibt_route_verdict_str(r->verdict)));
+	if (r->dest != IBT_FAB_NONE) {
+		json_node(ctx, f, r->dest);
+		ibt_out_json(ctx, "port", json_object_new_uint64(r->dest_port));
+	}
+	if (r->nhops)
+		ibt_out_json(ctx, "hops", json_object_new_uint64(r->nhops - 1));
+	if (r->verdict == IBT_ROUTE_OK) {
+		n = ibt_route_in_ports(r, ports);
+		ibt_out_arr_begin(ctx, "in_ports");
+		for (i = 0; i < n; i++)
+			ibt_out_json(ctx, NULL, json_object_new_uint64(ports[i]));
+		ibt_out_arr_end(ctx);
+	} else if (r->at_node != IBT_FAB_NONE) {
+		ibt_out_obj_begin(ctx, "at");
+		json_node(ctx, f, r->at_node);
+		ibt_out_json(ctx, "port", json_object_new_uint64(r->at_port));
+		ibt_out_obj_end(ctx);
+	}
+	ibt_out_obj_end(ctx);
+}
+
+static void audit_head(struct ibt *ctx, const struct audit *au)
+{
+	static const struct ibt_num_key keys[] = {
+		{ IBTRACE_SWEEP_STAT_A_NODES,		"nodes" },
+		{ IBTRACE_SWEEP_STAT_A_SWITCHES,	"switches" },
+		{ IBTRACE_SWEEP_STAT_A_LINKS,		"links" },
+		{ IBTRACE_SWEEP_STAT_A_SMPS,		"smps" },
+		{ IBTRACE_SWEEP_STAT_A_UNANSWERED,	"unanswered" },
+		{ IBTRACE_SWEEP_STAT_A_NOT_KEPT,	"not_kept" },
+		{ IBTRACE_SWEEP_STAT_A_BYTES,		"bytes" },
+		{ IBTRACE_SWEEP_STAT_A_ELAPSED_NS,	"elapsed_ns" },
+	};
+	const struct ibt_fabric *f = &au->fab;
+	char guid[24];
+
+	snprintf(guid, sizeof(guid), "0x%016" PRIx64, f->node[f->src].guid);
+	ibt_out_obj_begin(ctx, "source");
+	if (au->dev[0]) {
+		ibt_out_json(ctx, "dev", json_object_new_string(au->dev));
+		ibt_out_json(ctx, "port", json_object_new_uint64(au->port));
+	} else {
+		ibt_out_json(ctx, "file", json_object_new_string(au->load));
+		ibt_out_json(ctx, "port", json_object_new_uint64(f->src_port));
+	}
+	ibt_out_json(ctx, "node_guid", json_object_new_string(guid));
+	ibt_out_obj_end(ctx);
+	if (au->dev[0]) {
+		ibt_out_obj_begin(ctx, "sweep");
+		ibt_out_nums(ctx, keys, IBT_ARRAY_SIZE(keys), au->have, au->stat);
+		ibt_out_obj_end(ctx);
+		ibt_out_text(ctx, "audit from %s/%u: %" PRIu64 " nodes (%" PRIu64
+			     " switches), %" PRIu64 " links, %" PRIu64 " SMPs, %.3f s\n",
+			     au->dev, au->port,
+			     au->stat[IBTRACE_SWEEP_STAT_A_NODES],
+			     au->stat[IBTRACE_SWEEP_STAT_A_SWITCHES],
+			     au->stat[IBTRACE_SWEEP_STAT_A_LINKS],
+			     au->stat[IBTRACE_SWEEP_STAT_A_SMPS],
+			     au->stat[IBTRACE_SWEEP_STAT_A_ELAPSED_NS] / 1e9);
+		if (au->stat[IBTRACE_SWEEP_STAT_A_UNANSWERED] ||
+		    au->stat[IBTRACE_SWEEP_STAT_A_NOT_KEPT])
+			ibt_out_text(ctx, "  (%" PRIu64 " questions unanswered, %"
+				     PRIu64 " nodes or tables past the bounds: what they would tell is not known)\n",
+				     au->stat[IBTRACE_SWEEP_STAT_A_UNANSWERED],
+				     au->stat[IBTRACE_SWEEP_STAT_A_NOT_KEPT]);
+	} else {
+		ibt_out_text(ctx, "audit of %s from %s port %u: %u nodes\n",
+			     au->load, guid, f->src_port, f->nnodes);
+	}
+}
+
+/* The count of destinations by verdict. */
+static void audit_summary(struct ibt *ctx, size_t n,
+			  const size_t counts[IBT_ROUTE_NO_OWNER + 1])
+{
+	unsigned int v;
+
+	ibt_out_obj_begin(ctx, "summary");
+	ibt_out_json(ctx, "destinations", json_object_new_uint64(n));
+	ibt_out_text(ctx, "%zu destinations:", n);
+	for (v = 0; v <= IBT_ROUTE_NO_OWNER; v++) {
+		ibt_out_json(ctx, ibt_route_verdict_str(v),
+			     json_object_new_uint64(counts[v]));
+		if (counts[v] || v == IBT_ROUTE_OK)
+			ibt_out_text(ctx, "%s %zu %s", v ? "," : "", counts[v],
+				     ibt_route_verdict_str(v));
+	}
+	ibt_out_text(ctx, "\n");
+	ibt_out_obj_end(ctx);
+}
+
+/*
+ * The destinations: every LID a port owns (ibt_route_dests()) and every
+ * LID a switch's table routes that no port known owns (a port behind a
+ * link that is down: the route then says where it ends). Sorted, each
+ * once; *@n of them. NULL: out of memory.
+ */
+static uint16_t *audit_dests(const struct ibt_fabric *f, size_t *n)
+{
+	size_t owned = ibt_route_dests(f, NULL, 0), i, k = 0;
+	uint8_t *want = calloc(IBT_FAB_LID_MAX + 1, 1);
+	uint16_t *dlids = NULL, *own = NULL;
+	uint32_t node, lid;
+
+	own = calloc(owned ? owned : 1, sizeof(*own));
+	if (!want || !own)
+		goto out;
+	ibt_route_dests(f, own, owned);
+	for (i = 0; i < owned; i++)
+		want[own[i]] = 1;
+	for (node = 0; node < f->nnodes; node++) {
+		const struct ibt_fab_node *nd = &f->node[node];
+
+		for (lid = 1; nd->lft && lid <= nd->lft_top; lid++)
+			if (nd->lft[lid] != IBT_FAB_NO_PORT && !want[lid] &&
+			    ibt_fabric_lid_owner(f, lid, NULL) == IBT_FAB_NONE)
+				want[lid] = 1;
+	}
+	for (lid = 1; lid <= IBT_FAB_LID_MAX; lid++)
+		k += want[lid];
+	dlids = calloc(k ? k : 1, sizeof(*dlids));
+	if (!dlids)
+		goto out;
+	for (k = 0, lid = 1; lid <= IBT_FAB_LID_MAX; lid++)
+		if (want[lid])
+			dlids[k++] = lid;
+	*n = k;
+out:
+	free(own);
+	free(want);
+	return dlids;
+}
+
+/*
+ * Every destination's route, checked: the counts first, then each one
+ * (JSON: all; text: the failing ones, all with -v). 1 when one failed, 0
+ * when none did, -1 out of memory.
+ */
+static int audit_routes(struct ibt *ctx, const struct audit *au)
+{
+	size_t counts[IBT_ROUTE_NO_OWNER + 1] = { 0 };
+	const struct ibt_fabric *f = &au->fab;
+	struct ibt_route r;
+	uint16_t *dlids;
+	size_t n = 0, i;
+	int pass;
+
+	dlids = audit_dests(f, &n);
+	if (!dlids)
+		return -1;
+	for (pass = 0; pass < 2; pass++) {
+		if (pass) {
+			audit_summary(ctx, n, counts);
+			ibt_out_arr_begin(ctx, "destinations");
+		}
+		for (i = 0; i < n; i++) {
+			if (ibt_route_compute(f, dlids[i], &r)) {
+				free(dlids);
+				return -1;
+			}
+			if (!pass) {
+				counts[r.verdict]++;
+				continue;
+			}
+			route_json(ctx, f, &r);
+			if (!ctx->json && (au->verbose || r.verdict != IBT_ROUTE_OK))
+				route_text(f, &r);
+		}
+	}
+	ibt_out_arr_end(ctx);
+	free(dlids);
+	return counts[IBT_ROUTE_OK] < n;
+}
+
+/* The credit loops; 1 when there is one, -1 out of memory. */
+static int audit_loops(struct ibt *ctx, const struct ibt_fabric *f)
+{
+	struct ibt_cdg_cycle *cyc = calloc(AUDIT_CYCLES, sizeof(*cyc));
+	struct ibt_cdg_stats st = { 0 };
+	char name[160];
+	int n, i;
+	uint32_t k;
+
+	if (!cyc)
+		return -1;
+	n = ibt_cdg_loops(f, cyc, AUDIT_CYCLES, &st);
+	if (n < 0) {
+		free(cyc);
+		return -1;
+	}
+	ibt_out_obj_begin(ctx, "credit_loops");
+	ibt_out_json(ctx, "channels", json_object_new_uint64(st.channels));
+	ibt_out_json(ctx, "dependencies", json_object_new_uint64(st.deps));
+	ibt_out_json(ctx, "loops", json_object_new_uint64(st.loops));
+	if (!st.loops)
+		ibt_out_text(ctx, "credit loops: none (%zu channels, %zu dependencies)\n",
+			     st.channels, st.deps);
+	else
+		ibt_out_text(ctx, "credit loops: %zu (%zu channels, %zu dependencies)\n",
+			     st.loops, st.channels, st.deps);
+	ibt_out_arr_begin(ctx, "cycles");
+	for (i = 0; i < n; i++) {
+		ibt_out_text(ctx, "  cycle of %u channels:", cyc[i].len);
+		ibt_out_arr_begin(ctx, NULL);
+		for (k = 0; k < cyc[i].len && k < IBT_CDG_CYCLE_MAX; k++) {
+			ibt_out_obj_begin(ctx, NULL);
+			json_node(ctx, f, cyc[i].chan[k].node);
+			ibt_out_json(ctx, "port",
+				     json_object_new_uint64(cyc[i].chan[k].port));
+			ibt_out_obj_end(ctx);
+			ibt_out_text(ctx, "\n    %s port %u",
+				     node_name(f, cyc[i].chan[k].node, name, sizeof(name)),
+				     cyc[i].chan[k].port);
+		}
+		ibt_out_arr_end(ctx);
+		ibt_out_text(ctx, "\n");
+	}
+	ibt_out_arr_end(ctx);
+	ibt_out_obj_end(ctx);
+	free(cyc);
+	return st.loops > 0;
+}
+
+static int audit_run(struct ibt *ctx, struct audit *au)
+{
+	int ret, bad, loops;
+
+	ret = au->load ? audit_load(au) : audit_sweep(ctx, au);
+	if (ret)
+		return ret;
+	if (au->save) {
+		ret = audit_save(au);
+		if (ret)
+			return ret;
+	}
+	ibt_out_obj_begin(ctx, NULL);
+	audit_head(ctx, au);
+	bad = audit_routes(ctx, au);
+	loops = bad < 0 ? 0 : audit_loops(ctx, &au->fab);
+	ibt_out_obj_end(ctx);
+	if (bad < 0 || loops < 0)
+		return ibt_err(IBT_EXIT_ERR, "out of memory");
+	ibt_out_finish(ctx);
+	return bad || loops ? IBT_EXIT_AUDIT : IBT_EXIT_OK;
+}
+
+int ibt_audit(struct ibt *ctx)
+{
+	struct audit au = { 0 };
+	int ret;
+
+	ibt_fabric_init(&au.fab);
+	ret = audit_parse(ctx, &au);
+	if (!ret && !ibt_usage_if(au.help, audit_usage))
+		ret = audit_run(ctx, &au);
+	ibt_fabric_free(&au.fab);
+	return ret;
+}
