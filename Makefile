@@ -162,6 +162,7 @@ bench: deps
 	selftests/vm-run -- selftests/bench/sim_ping.sh
 	selftests/vm-run -- selftests/bench/mad_path.sh
 	selftests/vm-run -- selftests/bench/mad.sh
+	selftests/vm-run -- selftests/bench/audit.sh
 	selftests/vm-run -- selftests/bench/sim_opensm.sh
 	IBTRACE_BENCH_MAD_RQ=64 IBTRACE_BENCH_MEM_ONLY=1 \
 		selftests/vm-run -- selftests/bench/sim_opensm.sh

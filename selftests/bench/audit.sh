@@ -1,0 +1,84 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Benchmark (prints figures, asserts nothing): "ibtracectl audit" on the
+# 504-HCA fat tree of gen_fattree.sh (550 nodes), routed by one OpenSM
+# sweep, from its first HCA, against what an operator would run instead:
+#   - infiniband-diags' ibnetdiscover (the topology by directed-route SMPs)
+#     plus dump_lfts.sh (every switch's LFT): the tables only;
+#   - ibtracert to every destination, one after the other (timed over a
+#     sample of $IBTRACE_BENCH_TRACERTS destinations and scaled to all).
+# The audit at several windows (SMPs out at once), each the median of
+# $IBTRACE_BENCH_RUNS runs; its SMPs, and memory the sweep kept. Wall
+# times include process start (TCG: tenths of a second). Run in the VM:
+#   vm-run -- selftests/bench/audit.sh
+
+IBTRACE_ROOT=${IBTRACE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+source "$(dirname "$0")/../lib.sh" >/dev/null
+source "$(dirname "$0")/stats.sh"
+
+runs=${IBTRACE_BENCH_RUNS:-3}
+ntr=${IBTRACE_BENCH_TRACERTS:-20}
+windows=${IBTRACE_BENCH_WINDOWS:-1 4 16 64 256}
+ibt_tmpdir
+
+ibt_insmod_sim_ibtrace || exit 1
+for c in opensm ibnetdiscover dump_lfts.sh ibtracert jq; do
+	command -v "$c" >/dev/null || { echo "$c is not installed" >&2; exit 4; }
+done
+"$IBT_ROOT/selftests/gen_fattree.sh" > "$TMP/fattree" || exit 1
+"$IBTRACECTL" sim add "$TMP/fattree" --name bench --no-sm >/dev/null || exit 1
+J=$(ibt_sim_json bench)
+hca=$(jq -r '[.nodes[] | select(.type == "ca")][0] | .dev' <<< "$J")
+guid=$(jq -r '[.nodes[] | select(.type == "ca")][0].ports[0].guid' <<< "$J")
+ibt_opensm_once "$TMP/osm" 600 "$guid" "$TMP/osm.log" >/dev/null 2>&1
+grep -q 'SUBNET UP' "$TMP/osm.log" || { echo "OpenSM did not bring the subnet up" >&2; exit 1; }
+
+# ms CMD...: wall time of CMD in ms, "-" if it failed (exit 19 is a
+# finding, not a failure)
+ms()
+{
+	local t0 rc
+
+	t0=$(ns)
+	"$@" >/dev/null 2>&1
+	rc=$?
+	[ "$rc" = 0 ] || [ "$rc" = 19 ] || { echo -; return; }
+	echo $((($(ns) - t0) / 1000000))
+}
+
+# med CMD...: the median of $runs runs of ms CMD
+med()
+{
+	local v=() i
+
+	for ((i = 0; i < runs; i++)); do
+		v+=("$(ms "$@")")
+	done
+	median "${v[@]}"
+}
+
+out=$("$IBTRACECTL" -j -d "$hca" audit)
+dests=$(jq -r .summary.destinations <<< "$out")
+echo "# fabric: $(jq -r .sweep.nodes <<< "$out") nodes ($(jq -r .sweep.switches <<< "$out") switches), $dests destinations, $(jq -r .summary.ok <<< "$out") ok; sweep kept $(jq -r .sweep.bytes <<< "$out") bytes"
+
+tables=$(med sh -c "ibnetdiscover -C $hca -P 1 > $TMP/net && dump_lfts.sh -C $hca -P 1 > $TMP/lfts")
+lids=$(jq -r '.destinations[].dlid' <<< "$out" | shuf -n "$ntr" --random-source=<(yes))
+t0=$(ns)
+for l in $lids; do
+	ibtracert -C "$hca" -P 1 1 "$l" >/dev/null 2>&1
+done
+per=$((($(ns) - t0) / 1000000 / ntr))
+tracerts=$((per * dests))
+
+printf '%-28s %10s %8s %12s %12s\n' "" "wall ms" "SMPs" "vs tables" "vs tracert"
+printf '%-28s %10s %8s\n' "ibnetdiscover + dump_lfts" "$tables" "-"
+printf '%-28s %10s %8s %s\n' "ibtracert x $dests" "$tracerts" "-" "($per ms each, $ntr sampled)"
+for w in $windows; do
+	t=$(med "$IBTRACECTL" -d "$hca" audit --window "$w")
+	smps=$("$IBTRACECTL" -j -d "$hca" audit --window "$w" | jq -r .sweep.smps)
+	printf '%-28s %10s %8s %12s %12s\n' "ibtracectl audit --window $w" "$t" "$smps" \
+		"$(awk -v a="$t" -v b="$tables" 'BEGIN { if (a + 0 && b + 0) printf "%.2f", a / b; else print "-" }')" \
+		"$(awk -v a="$t" -v b="$tracerts" 'BEGIN { if (a + 0 && b + 0) printf "%.3f", a / b; else print "-" }')"
+done
+"$IBTRACECTL" sim del bench
