@@ -43,6 +43,7 @@
 #include <json-c/json.h>
 
 #include "fabric.h"
+#include "ibtracectl.h"
 
 /* The most nodes a model holds: the GUID index stays within 32 bits. */
 #define IBT_FAB_NODES_MAX	(1U << 28)
@@ -745,17 +746,6 @@ static int get_str(struct fab_loader *ld, json_object *o, const char *what,
 	return 0;
 }
 
-static int hex_val(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* @o's @key as a GUID, "0x" and 1..16 hex digits: 0, or -1. */
 static int get_guid(struct fab_loader *ld, json_object *o, const char *what,
 		    const char *key, uint64_t *guid)
@@ -769,7 +759,7 @@ static int get_guid(struct fab_loader *ld, json_object *o, const char *what,
 	if (len < 3 || len > 18 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
 		goto bad;
 	for (i = 2; i < len; i++) {
-		int d = hex_val(s[i]);
+		int d = ibt_hex_digit(s[i]);
 
 		if (d < 0)
 			goto bad;
@@ -833,8 +823,8 @@ static int load_lft(struct fab_loader *ld, struct ibt_fab_node *n, json_object *
 	if (ibt_fabric_set_lft(n, top, NULL))
 		return no_mem(ld);
 	for (i = 0; i <= top; i++) {
-		int hi = hex_val(s[2 * i]);
-		int lo = hex_val(s[2 * i + 1]);
+		int hi = ibt_hex_digit(s[2 * i]);
+		int lo = ibt_hex_digit(s[2 * i + 1]);
 
 		if (hi < 0 || lo < 0)
 			return fail(ld, "lft entry %zu (DLID 0x%zx) is not two hex digits", i, i);

@@ -367,6 +367,18 @@ extern volatile sig_atomic_t ibt_signal;
  */
 void ibt_signals_hold(bool catch);
 
+/* The value of hex digit @c, or -1 (parse.c, fabric.c). */
+static inline int ibt_hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 /* parse.c - pure, unit-tested by tests/unit.c */
 int ibt_parse_u64(const char *s, uint64_t *out);
 int ibt_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out);

@@ -63,18 +63,6 @@ int ibt_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out)
 	return 0;
 }
 
-/* The value of hex digit @c, or -1. */
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /*
  * Bytes written as hex digits, two a byte ("0011aabb"), optionally after
  * "0x" and with spaces or colons between bytes ("00:11 aa"); at most @max
@@ -95,8 +83,8 @@ int ibt_parse_hex(const char *s, uint8_t *buf, size_t max, size_t *n)
 			s++;
 			continue;
 		}
-		hi = hex_digit(s[0]);
-		lo = hi < 0 ? -1 : hex_digit(s[1]);
+		hi = ibt_hex_digit(s[0]);
+		lo = hi < 0 ? -1 : ibt_hex_digit(s[1]);
 		if (lo < 0 || cnt == max)
 			return -1;
 		buf[cnt++] = hi << 4 | lo;
