@@ -5,7 +5,7 @@
 # 504-HCA fat tree of gen_fattree.sh (550 nodes), routed by one OpenSM
 # sweep, from its first HCA, against what an operator would run instead:
 #   - infiniband-diags' ibnetdiscover (the topology by directed-route SMPs)
-#     plus dump_lfts.sh (every switch's LFT): the tables only;
+#     plus dump_lfts (every switch's LFT): the tables only;
 #   - ibtracert to every destination, one after the other (timed over a
 #     sample of $IBTRACE_BENCH_TRACERTS destinations and scaled to all).
 # The audit at several windows (SMPs out at once), each the median of
@@ -23,7 +23,7 @@ windows=${IBTRACE_BENCH_WINDOWS:-1 4 16 64 256}
 ibt_tmpdir
 
 ibt_insmod_sim_ibtrace || exit 1
-for c in opensm ibnetdiscover dump_lfts.sh ibtracert jq; do
+for c in opensm ibnetdiscover dump_lfts ibtracert jq; do
 	command -v "$c" >/dev/null || { echo "$c is not installed" >&2; exit 4; }
 done
 "$IBT_ROOT/selftests/gen_fattree.sh" > "$TMP/fattree" || exit 1
@@ -62,7 +62,7 @@ out=$("$IBTRACECTL" -j -d "$hca" audit)
 dests=$(jq -r .summary.destinations <<< "$out")
 echo "# fabric: $(jq -r .sweep.nodes <<< "$out") nodes ($(jq -r .sweep.switches <<< "$out") switches), $dests destinations, $(jq -r .summary.ok <<< "$out") ok; sweep kept $(jq -r .sweep.bytes <<< "$out") bytes"
 
-tables=$(med sh -c "ibnetdiscover -C $hca -P 1 > $TMP/net && dump_lfts.sh -C $hca -P 1 > $TMP/lfts")
+tables=$(med sh -c "ibnetdiscover -C $hca -P 1 > $TMP/net && dump_lfts -C $hca -P 1 > $TMP/lfts")
 lids=$(jq -r '.destinations[].dlid' <<< "$out" | shuf -n "$ntr" --random-source=<(yes))
 t0=$(ns)
 for l in $lids; do
