@@ -13,7 +13,10 @@
 #   loop; B's link down a dead end at S2's port 2 (B's LID, known to the
 #   tables only); each exit 19, the other destinations still ok;
 # - unprivileged users get exit 5; bad words exit 2; a RoCE port (rxe)
-#   is refused with the kernel's sentence.
+#   is refused with the kernel's sentence;
+# - a slow sweep (the S1-S2 link held back) ended in mid-sweep by SIGINT
+#   (exit 13, the job cancelled), rmmod ibtrace and the fabric's deletion
+#   (exit 4 each), nothing of it left running.
 
 source "$(dirname "$0")/lib.sh"
 
@@ -163,5 +166,32 @@ if modprobe rdma_rxe 2>/dev/null && ibt_rxe_add rxe0; then
 	ibt_rxe_del rxe0
 fi
 
-"$IBTRACECTL" sim del aud
+# --- Ended in mid-sweep ------------------------------------------------------------
+
+# slow: an audit by one SMP at a time through the S1-S2 link, held back
+# 400 ms each way: the sweep takes seconds; 2 s into it, $pid is its tool.
+slow()
+{
+	"$IBTRACECTL" -j -d "$A" audit --window 1 > "$TMP/slow.json" 2>"$TMP/slow.err" &
+	pid=$!
+	sleep 2
+}
+ibt_check "the S1-S2 link held back 400 ms" "$IBTRACECTL" sim set aud S1 port 2 delay 400000
+slow
+kill -INT "$pid"
+wait "$pid"
+ibt_expect "SIGINT mid-sweep: exit 13" 13 "$?"
+ibt_match "  one sentence" "^Error: audit from $A/1 cancelled during the sweep" \
+	"$(cat "$TMP/slow.err")"
+ibt_expect "  the kernel's job: a sweep, cancelled (ECANCELED)" "sweep 125" \
+	"$("$IBTRACECTL" -j job show | jq -r '[.[] | select(.kind == "sweep")][-1] | "\(.kind) \(.errno)"')"
+slow
+ibt_check "rmmod ibtrace mid-sweep" rmmod ibtrace
+wait "$pid"
+ibt_expect "  the audit ends: exit 4 (device gone)" 4 "$?"
+ibt_check "ibtrace loads again" ibt_modprobe_ibtrace
+slow
+ibt_check "sim del (device removal) mid-sweep" "$IBTRACECTL" sim del aud
+wait "$pid"
+ibt_expect "  the audit ends: exit 4 (device gone)" 4 "$?"
 ibt_done
