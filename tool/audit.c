@@ -26,7 +26,8 @@
  * node_guid, node_desc, port, hops, in_ports, at), summary (a count per
  * verdict), credit_loops (channels, dependencies, loops, cycles).
  *
- * Exit: 0 every route ok and no credit loop, IBT_EXIT_AUDIT otherwise.
+ * Exit: 0 every route ok, no credit loop and every SMP of the sweep
+ * answered, IBT_EXIT_AUDIT otherwise.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -89,8 +90,9 @@ static void audit_usage(FILE *f)
 	      "                       (-: standard input)\n"
 	      "  -v, --verbose        a line for every destination, not only failing ones\n"
 	      "Without -d: the first Active InfiniBand port. Needs CAP_NET_ADMIN (but\n"
-	      "--load). Exit 19: a route failed a check or the routes have a credit\n"
-	      "loop; 13 cancelled, 14 busy, 4 device gone.\n", f);
+	      "--load). Exit 19: a route failed a check, the routes have a credit\n"
+	      "loop, or SMPs of the sweep went unanswered; 13 cancelled, 14 busy,\n"
+	      "4 device gone.\n", f);
 }
 
 static int audit_opt(int c, const char *arg, const struct ibt_args *a)
@@ -784,7 +786,9 @@ static int audit_run(struct ibt *ctx, struct audit *au)
 	if (bad < 0 || loops < 0)
 		return ibt_err(IBT_EXIT_ERR, "out of memory");
 	ibt_out_finish(ctx);
-	return bad || loops ? IBT_EXIT_AUDIT : IBT_EXIT_OK;
+	/* an SMP unanswered hides what the audit would have checked */
+	return bad || loops || au->stat[IBTRACE_SWEEP_STAT_A_UNANSWERED] ?
+	       IBT_EXIT_AUDIT : IBT_EXIT_OK;
 }
 
 int ibt_audit(struct ibt *ctx)

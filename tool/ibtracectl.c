@@ -91,7 +91,7 @@ static void usage(FILE *f)
 " 16  test, server quit: verdict not applicable to the DUT\n"
 " 17  test, server quit: verdict error (the test could not be completed)\n"
 " 18  test: restore failed, the DUT may be left changed (overrides 13, 15-17)\n"
-" 19  audit: a route failed a check, or the routes have a credit loop\n"
+" 19  audit: a route failed a check, a credit loop, or SMPs unanswered\n"
 "A trace whose device goes away exits with 4.\n"
 "sim add prints a rejected topology as \"Error: line N: REASON\", exit 1.\n", f);
 }

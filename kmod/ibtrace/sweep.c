@@ -435,6 +435,18 @@ int ibtrace_sweep_run(struct ibtrace_port *port,
 	}
 	err = sweep_push(&c, IBTRACE_SWEEP_NONE, SWEEP_NI, 0, 0);
 	while (!err && c.q_len) {
+		/*
+		 * A device going away fails the posts of the next batch at
+		 * once: that is its end, not questions unanswered.
+		 */
+		if (ibtrace_dev_dead(port->dev)) {
+			err = -ENODEV;
+			break;
+		}
+		if (ibtrace_stopped(params->stop)) {
+			err = -ECANCELED;
+			break;
+		}
 		err = sweep_batch(&c);
 		s->stats.elapsed_ns = ktime_get_ns() - t0;
 		if (progress)
