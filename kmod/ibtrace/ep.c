@@ -187,8 +187,9 @@ int ibtrace_ep_post_send(struct ib_qp *qp, struct ib_cqe *cqe,
  * @end: give up at this time (jiffies)
  *
  * Busy, the thread polls the CQ itself and yields now and then; else it
- * sleeps on the wait queue in slices. Either way a stop is seen within a
- * slice.
+ * sleeps on the wait queue in slices. Either way a stop is seen at once
+ * when the call starts, and within a slice while it waits: a peer that
+ * keeps completing within each slice does not hide a cancel.
  *
  * Return: 0, -ETIMEDOUT when @end passed first, -ECANCELED when @w->stop
  * said so.
@@ -198,6 +199,8 @@ int ibtrace_ep_wait(const struct ibtrace_ep_waiter *w, u64 seen,
 {
 	unsigned int spins = 0;
 
+	if (w->stop && w->stop(w->ctx))
+		return -ECANCELED;
 	for (;;) {
 		if (w->busy)
 			ib_process_cq_direct(w->cq, EP_POLL_BATCH);

@@ -325,7 +325,7 @@ static void txn_thread_walk(struct txn_thread *t)
 		bool any = false;
 
 		for (e = 0; e < n; e++)
-			t->conns[e].side.iteration = i;
+			txn_side_begin(&t->conns[e].side, i);
 		for (k = 0; k < seq->n_ops; k++) {
 			for (e = 0; e < n; e++)
 				txn_side_post(&t->conns[e].side, k);

@@ -555,6 +555,30 @@ static bool txn_sync_point(const struct txn_side *s, u8 k)
 }
 
 /**
+ * txn_side_begin() - start iteration @iteration of the walk on @s
+ * @s: the side
+ * @iteration: the iteration
+ *
+ * A stop is honoured here, whatever the completions do: a peer that
+ * keeps answering completes every wait before its slice ends, so the
+ * waits alone would not see a cancel until the walk's end.
+ *
+ * Return: 0, or -ECANCELED with @s->failed set (also when it was set).
+ */
+int txn_side_begin(struct txn_side *s, u32 iteration)
+{
+	if (s->failed)
+		return s->err ?: -ECANCELED;
+	s->iteration = iteration;
+	if (s->stop && s->stop(s->stop_ctx)) {
+		s->failed = true;
+		s->err = -ECANCELED;
+		return -ECANCELED;
+	}
+	return 0;
+}
+
+/**
  * txn_side_post() - post operation @k of @s->iteration, if this side
  *	initiates it
  * @s: the side

@@ -226,6 +226,7 @@ int txn_side_register(struct txn_side *s);
 int txn_side_first_recvs(struct txn_side *s);
 void txn_side_fill(struct txn_side *s, u32 iteration);
 void txn_side_flip(struct txn_side *s, u32 offset);
+int txn_side_begin(struct txn_side *s, u32 iteration);
 int txn_side_post(struct txn_side *s, u8 k);
 int txn_side_reap(struct txn_side *s, u8 k);
 int txn_side_report_recv(struct txn_side *s);

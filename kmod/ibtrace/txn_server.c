@@ -145,8 +145,7 @@ static void txn_srv_work(struct work_struct *work)
 				    t->conn->peer.raw, ERR_PTR(err));
 		return;
 	}
-	for (i = 0; i < t->seq.iterations && !s->failed; i++) {
-		s->iteration = i;
+	for (i = 0; i < t->seq.iterations && !txn_side_begin(s, i); i++) {
 		for (k = 0; k < t->seq.n_ops; k++) {
 			txn_side_post(s, k);
 			txn_side_reap(s, k);
