@@ -20,14 +20,17 @@ gid=$(ibt_gid0 rxe0 | tr -d :)
 # netlink core (lib/nlattr.c) warns about a fixed-size attribute of the
 # wrong length for every family before the policy rejects it (rate
 # limited: "validate_nla: N callbacks suppressed" when a test before this
-# one in the same boot made it drop some), and an emulated CPU on a loaded host makes the hrtimer core note a slow
-# interrupt ("hrtimer: interrupt took N ns"), whatever runs.
+# one in the same boot made it drop some), an emulated CPU on a loaded
+# host makes the hrtimer core note a slow interrupt ("hrtimer: interrupt
+# took N ns"), whatever runs, and, run first after boot, the suite meets
+# the entropy pool's "crng init done".
 log_lines()
 {
 	dmesg | grep -v -e 'speed is unknown' \
 		-e "netlink: 'ibtrace_nlraw': attribute type [0-9]* has an invalid length" \
 		-e 'validate_nla: [0-9]* callbacks suppressed' \
-		-e 'hrtimer: interrupt took [0-9]* ns'
+		-e 'hrtimer: interrupt took [0-9]* ns' \
+		-e 'random: crng init done'
 }
 log_before=$(log_lines | wc -l)
 
@@ -88,6 +91,31 @@ nl EINVAL - "DLID|DGID" "RoCE ping by DLID only" -- \
 	ping dev_name=str:rxe0 ping_dlid=u32:5
 nl EINVAL 2 "disagree" "device name and index disagree" -- \
 	dev_get dev_name=str:rxe0 dev_index=u32:4242 port=u32:1
+
+# The audit's proof (IBTRACE_CMD_PROVE): each destination a nest (with
+# NLA_F_NESTED, which strict validation wants) of its LID (u32, type 2)
+# and its vector of incoming ports (binary, type 3).
+prove=$(ibt_uapi IBTRACE_CMD_PROVE)
+pdest=$(($(ibt_uapi IBTRACE_A_PROVE_DEST) | 0x8000))
+dest5=08000200050000000500030001000000	# LID 5, vector {1}
+nl EINVAL - "no destination to prove" "prove without a destination" -- \
+	"$prove" dev_name=str:rxe0
+nl EOPNOTSUPP - "RoCE port has no LIDs" "prove from a RoCE port" -- \
+	"$prove" dev_name=str:rxe0 "$pdest=hex:$dest5"
+nl ERANGE - "." "prove to LID 0" -- \
+	"$prove" dev_name=str:rxe0 "$pdest=hex:08000200000000000500030001000000"
+nl ERANGE - "." "prove with a 65-port vector" -- \
+	"$prove" dev_name=str:rxe0 "$pdest=hex:0800020005000000$(printf '4500'; printf '0300'; printf '01%.0s' $(seq 65); printf '000000')"
+nl EINVAL - "needs its LID and its vector" "prove to a destination without its vector" -- \
+	"$prove" dev_name=str:rxe0 "$pdest=hex:0800020005000000"
+many=()
+for i in $(seq 1025); do many+=("$pdest=hex:$dest5"); done
+nl E2BIG - "at most 1024 destinations" "prove to 1025 destinations" -- \
+	"$prove" dev_name=str:rxe0 "${many[@]}"
+nl EINVAL - "which proof" "prove-dest dump without a job" -- \
+	--dump "$(ibt_uapi IBTRACE_CMD_PROVE_DEST)"
+nl ENOENT - "no such proof" "prove-dest dump of a job that is not a proof" -- \
+	--dump "$(ibt_uapi IBTRACE_CMD_PROVE_DEST)" "$(ibt_uapi IBTRACE_A_JOB)=u32:4000000000"
 
 out=$("$IBT_NLRAW" ping dev_name=str:rxe0 ping_dgid=hex:$gid ping_count=u32:2 ping_interval_ms=u32:0)
 ibt_expect "a good ping request succeeds" 0 "$(sed -n 's/^errno=//p' <<< "$out")"

@@ -31,7 +31,7 @@ module_param(max_jobs_per_user, uint, 0644);
 MODULE_PARM_DESC(max_jobs_per_user,
 		 "Jobs one user may run at once (default 128)");
 
-#define IBTRACE_JOB_KINDS	(IBTRACE_JOB_SWEEP + 1)
+#define IBTRACE_JOB_KINDS	(IBTRACE_JOB_PROVE + 1)
 
 static struct workqueue_struct *ibtrace_job_wq;
 

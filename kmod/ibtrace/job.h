@@ -181,6 +181,22 @@ int ibtrace_nl_job_get_dump(struct sk_buff *skb, struct netlink_callback *cb,
 int ibtrace_nl_job_cancel(struct genl_info *info, int kind);
 
 /**
+ * struct ibtrace_nl_dump_msgs - what ibtrace_nl_dump_finished_job() says
+ * @which: no job named ("which sweep: IBTRACE_A_JOB")
+ * @gone: no such job of the kind
+ * @running: the job runs still
+ */
+struct ibtrace_nl_dump_msgs {
+	const char *which;
+	const char *gone;
+	const char *running;
+};
+
+struct ibtrace_job *
+ibtrace_nl_dump_finished_job(struct netlink_callback *cb, int kind,
+			     const struct ibtrace_nl_dump_msgs *msgs);
+
+/**
  * ibtrace_job_cancelled() - should the job stop now?
  * @job: the job
  *

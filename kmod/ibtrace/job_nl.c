@@ -346,3 +346,59 @@ int ibtrace_nl_job_cancel_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	return ibtrace_nl_job_cancel(info, -1);
 }
+
+/*
+ * What NL_SET_ERR_MSG_ATTR() does, for a sentence that is not a literal
+ * (a kind's, from struct ibtrace_nl_dump_msgs, static like a literal).
+ */
+static void ibtrace_nl_dump_say(struct netlink_ext_ack *extack,
+				const struct nlattr *attr, const char *msg)
+{
+	if (!extack)
+		return;
+	extack->_msg = msg;
+	extack->bad_attr = attr;
+}
+
+/**
+ * ibtrace_nl_dump_finished_job() - the finished job a dump of its results
+ *	reads, referenced
+ * @cb: the dump; @cb->args[0] keeps the job's ID between its calls
+ * @kind: &enum ibtrace_job_kind
+ * @msgs: the extended ACK's sentences, in the kind's words
+ *
+ * Return: the job (put it with ibtrace_job_put()), or an ERR_PTR() said
+ * in @cb->extack: -EINVAL (no IBTRACE_A_JOB), -ENOENT (no such job of the
+ * kind, or no more), -EBUSY (it runs).
+ */
+struct ibtrace_job *
+ibtrace_nl_dump_finished_job(struct netlink_callback *cb, int kind,
+			     const struct ibtrace_nl_dump_msgs *msgs)
+{
+	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
+	struct nlattr *attr = info->attrs[IBTRACE_A_JOB];
+	struct ibtrace_job *job;
+	bool running;
+
+	if (!cb->args[0]) {
+		if (!attr) {
+			ibtrace_nl_dump_say(cb->extack, NULL, msgs->which);
+			return ERR_PTR(-EINVAL);
+		}
+		cb->args[0] = nla_get_u32(attr);
+	}
+	job = ibtrace_job_get(cb->args[0], kind);
+	if (!job) {
+		ibtrace_nl_dump_say(cb->extack, attr, msgs->gone);
+		return ERR_PTR(-ENOENT);
+	}
+	mutex_lock(&job->lock);
+	running = job->state != IBTRACE_TEST_STATE_FINISHED;
+	mutex_unlock(&job->lock);
+	if (running) {
+		ibtrace_job_put(job);
+		ibtrace_nl_dump_say(cb->extack, attr, msgs->running);
+		return ERR_PTR(-EBUSY);
+	}
+	return job;
+}

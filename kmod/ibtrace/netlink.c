@@ -86,6 +86,18 @@ static const struct genl_ops ibtrace_genl_ops[] = {
 		IBTRACE_NL_POLICY(ibtrace_sweep_node_policy),
 	},
 	{
+		.cmd = IBTRACE_CMD_PROVE,
+		.flags = GENL_ADMIN_PERM,
+		.doit = ibtrace_nl_prove_doit,
+		IBTRACE_NL_POLICY(ibtrace_prove_policy),
+	},
+	{
+		.cmd = IBTRACE_CMD_PROVE_DEST,
+		.flags = GENL_ADMIN_PERM,
+		.dumpit = ibtrace_nl_prove_dest_dumpit,
+		IBTRACE_NL_POLICY(ibtrace_job_policy),
+	},
+	{
 		.cmd = IBTRACE_CMD_TEST_LIST,
 		.dumpit = ibtrace_nl_test_list_dumpit,
 		IBTRACE_NL_POLICY(ibtrace_nl_no_attr_policy),

@@ -232,6 +232,12 @@ int ibtrace_nl_sweep_doit(struct sk_buff *skb, struct genl_info *info);
 int ibtrace_nl_sweep_node_dumpit(struct sk_buff *skb,
 				 struct netlink_callback *cb);
 
+/* prove_nl.c */
+extern const struct nla_policy ibtrace_prove_policy[IBTRACE_A_PROVE_DEST + 1];
+int ibtrace_nl_prove_doit(struct sk_buff *skb, struct genl_info *info);
+int ibtrace_nl_prove_dest_dumpit(struct sk_buff *skb,
+				 struct netlink_callback *cb);
+
 /* trace_nl.c */
 extern const struct nla_policy
 	ibtrace_trace_policy[IBTRACE_A_JOB_DETACH + 1];

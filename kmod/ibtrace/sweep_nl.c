@@ -209,8 +209,9 @@ int ibtrace_nl_sweep_doit(struct sk_buff *skb, struct genl_info *info)
 
 /*
  * Where a dump of a sweep's nodes stands, in &netlink_callback.args:
- * [0] the job, [1] the node, [2] the node's next port (0: its facts are
- * next), [3] the next table entry once every port is out.
+ * [0] the job (ibtrace_nl_dump_finished_job()), [1] the node, [2] the
+ * node's next port (0: its facts are next), [3] the next table entry once
+ * every port is out.
  */
 enum {
 	SWEEP_DUMP_JOB,
@@ -350,46 +351,22 @@ cancel:
 	return -EMSGSIZE;
 }
 
-/* The finished sweep a dump reads, referenced; NULL and @extack said. */
-static struct ibtrace_job *ibtrace_sweep_dump_job(struct netlink_callback *cb)
-{
-	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
-	struct nlattr *attr = info->attrs[IBTRACE_A_JOB];
-	struct ibtrace_job *job;
-	bool running;
-
-	if (!cb->args[SWEEP_DUMP_JOB]) {
-		if (!attr) {
-			NL_SET_ERR_MSG(cb->extack, "which sweep: IBTRACE_A_JOB");
-			return ERR_PTR(-EINVAL);
-		}
-		cb->args[SWEEP_DUMP_JOB] = nla_get_u32(attr);
-	}
-	job = ibtrace_job_get(cb->args[SWEEP_DUMP_JOB], IBTRACE_JOB_SWEEP);
-	if (!job) {
-		NL_SET_ERR_MSG_ATTR(cb->extack, attr, "no such sweep (any more)");
-		return ERR_PTR(-ENOENT);
-	}
-	mutex_lock(&job->lock);
-	running = job->state != IBTRACE_TEST_STATE_FINISHED;
-	mutex_unlock(&job->lock);
-	if (running) {
-		ibtrace_job_put(job);
-		NL_SET_ERR_MSG_ATTR(cb->extack, attr,
-				    "the sweep runs: its nodes come once it has finished");
-		return ERR_PTR(-EBUSY);
-	}
-	return job;
-}
+static const struct ibtrace_nl_dump_msgs ibtrace_sweep_dump_msgs = {
+	.which = "which sweep: IBTRACE_A_JOB",
+	.gone = "no such sweep (any more)",
+	.running = "the sweep runs: its nodes come once it has finished",
+};
 
 int ibtrace_nl_sweep_node_dumpit(struct sk_buff *skb,
 				 struct netlink_callback *cb)
 {
-	struct ibtrace_job *job = ibtrace_sweep_dump_job(cb);
+	struct ibtrace_job *job;
 	const struct ibtrace_sweep *s;
 	const struct ibtrace_sweep_node *n;
 	int err = 0;
 
+	job = ibtrace_nl_dump_finished_job(cb, IBTRACE_JOB_SWEEP,
+					   &ibtrace_sweep_dump_msgs);
 	if (IS_ERR(job))
 		return PTR_ERR(job);
 	s = &ibtrace_sweep_job(job)->s;

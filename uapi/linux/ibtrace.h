@@ -313,6 +313,15 @@
 #define IBTRACE_SWEEP_MAX_MB		64
 /* LinearForwardingTable entries in one IBTRACE_SWEEP_NODE_A_LFT at most. */
 #define IBTRACE_SWEEP_LFT_CHUNK		2048
+/* Proofs (IBTRACE_CMD_PROVE) that may run at once; one more gets EBUSY. */
+#define IBTRACE_PROVE_MAX_RUNNING	4
+/* Finished proofs whose verdicts are kept for IBTRACE_CMD_PROVE_DEST (the oldest go first). */
+#define IBTRACE_PROVE_MAX_KEPT		4
+/* Destinations one proof takes (IBTRACE_A_PROVE_DEST) at most. */
+#define IBTRACE_PROVE_MAX_DESTS		1024
+/* SourceRoute probes a proof keeps out at once (IBTRACE_A_PROVE_WINDOW): default, bound. */
+#define IBTRACE_PROVE_DEF_WINDOW	16
+#define IBTRACE_PROVE_MAX_WINDOW	256
 /* Most MADs one IBTRACE_CMD_MAD_SEND sends (IBTRACE_A_MAD_COUNT). */
 #define IBTRACE_MAD_MAX_COUNT		100000
 /* Longest attribute data of a MAD (IBTRACE_A_MAD_DATA): all of a GMP's data. */
@@ -462,7 +471,8 @@ static inline int ibtrace_mad_method_reads(unsigned char method)
  *	%IBTRACE_A_JOB_MESSAGE) and the kind's results so far: a ping's
  *	%IBTRACE_A_PING_SUMMARY, a trace's hops and result attributes, a
  *	test's assertions and exchanges (as %IBTRACE_CMD_TEST_GET), a
- *	sweep's %IBTRACE_A_SWEEP_STATS. Dump:
+ *	sweep's %IBTRACE_A_SWEEP_STATS, a proof's %IBTRACE_A_PROVE_STATS.
+ *	Dump:
  *	every job kept, without a trace's hops or a test's exchanges.
  *	Needs CAP_NET_ADMIN.
  * @IBTRACE_CMD_JOB_CANCEL: cancel the running job %IBTRACE_A_JOB (any
@@ -519,6 +529,22 @@ static inline int ibtrace_mad_method_reads(unsigned char method)
  *	only), then its table in pieces (%IBTRACE_SWEEP_NODE_A_LFT_OFFSET and
  *	%IBTRACE_SWEEP_NODE_A_LFT). ENOENT: no such sweep; EBUSY: it runs.
  *	Needs CAP_NET_ADMIN.
+ * @IBTRACE_CMD_PROVE: prove the data path to destinations from the
+ *	selected device and port (InfiniBand only), the route audit's second
+ *	step: to each %IBTRACE_A_PROVE_DEST one LID-routed
+ *	VendorGet(SourceRoute) carrying the incoming-port vector its route
+ *	predicts, at most %IBTRACE_A_PROVE_WINDOW out at once, each retried
+ *	on its own; the destination's agent answers whether the probe came
+ *	in by the predicted port. A job: the reply carries %IBTRACE_A_JOB at
+ *	once; %IBTRACE_CMD_PROVE messages with the job's head and
+ *	%IBTRACE_A_PROVE_STATS follow as it goes (at most ten a second) and
+ *	at its end; they also go to the %IBTRACE_MCGRP_AUDIT group. The
+ *	verdicts are read with %IBTRACE_CMD_PROVE_DEST. At most
+ *	%IBTRACE_PROVE_MAX_RUNNING run at once. Needs CAP_NET_ADMIN.
+ * @IBTRACE_CMD_PROVE_DEST: dump only: the verdicts of the finished proof
+ *	%IBTRACE_A_JOB, one %IBTRACE_A_PROVE_DEST per destination in the
+ *	order of the request. ENOENT: no such proof; EBUSY: it runs.
+ *	Needs CAP_NET_ADMIN.
  * @__IBTRACE_CMD_MAX: number of commands + 1
  * @IBTRACE_CMD_MAX: highest command number
  */
@@ -544,6 +570,8 @@ enum ibtrace_cmd {
 	IBTRACE_CMD_MAD_ANSWER,
 	IBTRACE_CMD_SWEEP,
 	IBTRACE_CMD_SWEEP_NODE,
+	IBTRACE_CMD_PROVE,
+	IBTRACE_CMD_PROVE_DEST,
 
 	__IBTRACE_CMD_MAX,
 	IBTRACE_CMD_MAX = __IBTRACE_CMD_MAX - 1
@@ -844,6 +872,18 @@ enum ibtrace_cmd {
  *	figures so far
  * @IBTRACE_A_SWEEP_NODE: nest, &enum ibtrace_sweep_node_attr: one node of
  *	a sweep (or the next part of it)
+ * @IBTRACE_A_PROVE_WINDOW: u32, SourceRoute probes out at once, 1..
+ *	%IBTRACE_PROVE_MAX_WINDOW (default %IBTRACE_PROVE_DEF_WINDOW)
+ * @IBTRACE_A_PROVE_TIMEOUT_MS: u32, wait for an answer per attempt
+ *	(1..%IBTRACE_MAX_TIMEOUT_MS, default %IBTRACE_DEF_TIMEOUT_MS)
+ * @IBTRACE_A_PROVE_RETRIES: u32, extra attempts after a timeout
+ *	(0..%IBTRACE_MAX_RETRIES, default %IBTRACE_DEF_RETRIES)
+ * @IBTRACE_A_PROVE_DEST: nest, &enum ibtrace_prove_dest_attr: in a
+ *	request, one destination (repeated, 1..%IBTRACE_PROVE_MAX_DESTS:
+ *	%IBTRACE_PROVE_DEST_A_LID and %IBTRACE_PROVE_DEST_A_VECTOR); in a
+ *	dump, one destination's verdict
+ * @IBTRACE_A_PROVE_STATS: nest, &enum ibtrace_prove_stat_attr: a proof's
+ *	figures so far
  * @__IBTRACE_A_MAX: number of attributes + 1
  * @IBTRACE_A_MAX: highest attribute number
  */
@@ -999,6 +1039,11 @@ enum ibtrace_attr {
 	IBTRACE_A_SWEEP_MAX_NODES,
 	IBTRACE_A_SWEEP_STATS,
 	IBTRACE_A_SWEEP_NODE,
+	IBTRACE_A_PROVE_WINDOW,
+	IBTRACE_A_PROVE_TIMEOUT_MS,
+	IBTRACE_A_PROVE_RETRIES,
+	IBTRACE_A_PROVE_DEST,
+	IBTRACE_A_PROVE_STATS,
 
 	__IBTRACE_A_MAX,
 	IBTRACE_A_MAX = __IBTRACE_A_MAX - 1
@@ -1011,6 +1056,7 @@ enum ibtrace_attr {
  * @IBTRACE_JOB_TRACE: a trace (%IBTRACE_CMD_TRACE)
  * @IBTRACE_JOB_MAD: MADs sent (%IBTRACE_CMD_MAD_SEND)
  * @IBTRACE_JOB_SWEEP: a subnet sweep (%IBTRACE_CMD_SWEEP)
+ * @IBTRACE_JOB_PROVE: a data-path proof (%IBTRACE_CMD_PROVE)
  */
 enum ibtrace_job_kind {
 	IBTRACE_JOB_TEST,
@@ -1018,6 +1064,7 @@ enum ibtrace_job_kind {
 	IBTRACE_JOB_TRACE,
 	IBTRACE_JOB_MAD,
 	IBTRACE_JOB_SWEEP,
+	IBTRACE_JOB_PROVE,
 };
 
 /**
@@ -2054,6 +2101,107 @@ enum ibtrace_sweep_port_attr {
 
 	__IBTRACE_SWEEP_PORT_A_MAX,
 	IBTRACE_SWEEP_PORT_A_MAX = __IBTRACE_SWEEP_PORT_A_MAX - 1
+};
+
+/**
+ * enum ibtrace_prove_verdict - what a destination's SourceRoute probe
+ *	proved (%IBTRACE_PROVE_DEST_A_VERDICT)
+ * @IBTRACE_PROVE_UNTRIED: not sent (the proof was cancelled first)
+ * @IBTRACE_PROVE_VERIFIED: answered with status 0: the probe came in by
+ *	the predicted port
+ * @IBTRACE_PROVE_MISMATCH: answered 0x001C: it came in by another port
+ *	(%IBTRACE_PROVE_DEST_A_ACTUAL_PORT)
+ * @IBTRACE_PROVE_NO_AGENT: answered with another status (0x000C: no
+ *	class 0x30 agent there, e.g. a switch or a host without ibtrace)
+ * @IBTRACE_PROVE_UNREACHABLE: no answer after every attempt
+ * @IBTRACE_PROVE_SEND_ERROR: the probe could not be sent (no address
+ *	handle for the LID, or ib_mad refused it)
+ */
+enum ibtrace_prove_verdict {
+	IBTRACE_PROVE_UNTRIED,
+	IBTRACE_PROVE_VERIFIED,
+	IBTRACE_PROVE_MISMATCH,
+	IBTRACE_PROVE_NO_AGENT,
+	IBTRACE_PROVE_UNREACHABLE,
+	IBTRACE_PROVE_SEND_ERROR,
+};
+
+/**
+ * enum ibtrace_prove_dest_attr - one destination of a proof
+ *	(%IBTRACE_A_PROVE_DEST)
+ * @IBTRACE_PROVE_DEST_A_UNSPEC: unused
+ * @IBTRACE_PROVE_DEST_A_PAD: padding
+ * @IBTRACE_PROVE_DEST_A_LID: u32, the destination LID (1..
+ *	%IBTRACE_MAX_UNICAST_LID); request and dump
+ * @IBTRACE_PROVE_DEST_A_VECTOR: binary (1..%IBTRACE_SROUTE_MAX_HOPS
+ *	bytes), the incoming port the route predicts at each hop, the
+ *	destination's last; its length is the probe's hop count. Request
+ *	and dump
+ * @IBTRACE_PROVE_DEST_A_INDEX: u32, dump: the destination's place in the
+ *	request, from 0
+ * @IBTRACE_PROVE_DEST_A_VERDICT: u8, dump: &enum ibtrace_prove_verdict
+ * @IBTRACE_PROVE_DEST_A_ACTUAL_PORT: u8, dump: the port the answer says
+ *	the probe came in by (answered probes)
+ * @IBTRACE_PROVE_DEST_A_STATUS: u16, dump: the answer's MAD status
+ *	(answered probes)
+ * @IBTRACE_PROVE_DEST_A_ATTEMPTS: u32, dump: MADs sent, retries included
+ * @IBTRACE_PROVE_DEST_A_RTT_NS: u64, dump: the answered attempt's round
+ *	trip
+ * @IBTRACE_PROVE_DEST_A_ERRNO: u32, dump: why a probe could not be sent
+ *	(%IBTRACE_PROVE_SEND_ERROR), a positive errno
+ * @__IBTRACE_PROVE_DEST_A_MAX: number of attributes + 1
+ * @IBTRACE_PROVE_DEST_A_MAX: highest attribute number
+ */
+enum ibtrace_prove_dest_attr {
+	IBTRACE_PROVE_DEST_A_UNSPEC,
+	IBTRACE_PROVE_DEST_A_PAD,
+	IBTRACE_PROVE_DEST_A_LID,
+	IBTRACE_PROVE_DEST_A_VECTOR,
+	IBTRACE_PROVE_DEST_A_INDEX,
+	IBTRACE_PROVE_DEST_A_VERDICT,
+	IBTRACE_PROVE_DEST_A_ACTUAL_PORT,
+	IBTRACE_PROVE_DEST_A_STATUS,
+	IBTRACE_PROVE_DEST_A_ATTEMPTS,
+	IBTRACE_PROVE_DEST_A_RTT_NS,
+	IBTRACE_PROVE_DEST_A_ERRNO,
+
+	__IBTRACE_PROVE_DEST_A_MAX,
+	IBTRACE_PROVE_DEST_A_MAX = __IBTRACE_PROVE_DEST_A_MAX - 1
+};
+
+/**
+ * enum ibtrace_prove_stat_attr - a proof's figures (%IBTRACE_A_PROVE_STATS)
+ * @IBTRACE_PROVE_STAT_A_UNSPEC: unused
+ * @IBTRACE_PROVE_STAT_A_PAD: padding
+ * @IBTRACE_PROVE_STAT_A_DESTS: u32, destinations in the request
+ * @IBTRACE_PROVE_STAT_A_DONE: u32, destinations with a verdict so far
+ * @IBTRACE_PROVE_STAT_A_MADS: u32, MADs sent, retries included
+ * @IBTRACE_PROVE_STAT_A_VERIFIED: u32, verdicts %IBTRACE_PROVE_VERIFIED
+ * @IBTRACE_PROVE_STAT_A_MISMATCH: u32, verdicts %IBTRACE_PROVE_MISMATCH
+ * @IBTRACE_PROVE_STAT_A_NO_AGENT: u32, verdicts %IBTRACE_PROVE_NO_AGENT
+ * @IBTRACE_PROVE_STAT_A_UNREACHABLE: u32, verdicts
+ *	%IBTRACE_PROVE_UNREACHABLE
+ * @IBTRACE_PROVE_STAT_A_SEND_ERROR: u32, verdicts
+ *	%IBTRACE_PROVE_SEND_ERROR
+ * @IBTRACE_PROVE_STAT_A_ELAPSED_NS: u64, time taken
+ * @__IBTRACE_PROVE_STAT_A_MAX: number of attributes + 1
+ * @IBTRACE_PROVE_STAT_A_MAX: highest attribute number
+ */
+enum ibtrace_prove_stat_attr {
+	IBTRACE_PROVE_STAT_A_UNSPEC,
+	IBTRACE_PROVE_STAT_A_PAD,
+	IBTRACE_PROVE_STAT_A_DESTS,
+	IBTRACE_PROVE_STAT_A_DONE,
+	IBTRACE_PROVE_STAT_A_MADS,
+	IBTRACE_PROVE_STAT_A_VERIFIED,
+	IBTRACE_PROVE_STAT_A_MISMATCH,
+	IBTRACE_PROVE_STAT_A_NO_AGENT,
+	IBTRACE_PROVE_STAT_A_UNREACHABLE,
+	IBTRACE_PROVE_STAT_A_SEND_ERROR,
+	IBTRACE_PROVE_STAT_A_ELAPSED_NS,
+
+	__IBTRACE_PROVE_STAT_A_MAX,
+	IBTRACE_PROVE_STAT_A_MAX = __IBTRACE_PROVE_STAT_A_MAX - 1
 };
 
 #endif /* _UAPI_LINUX_IBTRACE_H */
