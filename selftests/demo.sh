@@ -123,7 +123,7 @@ wait "$cap"
 say "Posing as any node: a class 0x30 Get injected at Hca1's port from LID 0x77, which no port has; Hca4's agent answers 0x77, and the answer comes back to the injector"
 run "$IBTRACECTL" sim inject demo Hca1 1 --slid 0x77 --class ibtrace --attr ClassPortInfo --dlid "$lid4"
 
-say "Route audit: the kernel sweeps the subnet from Hca1 by directed route (16 SMPs out at once); every destination's route from the tables, checked; the credit loops of all routes"
+say "Route audit: the kernel sweeps the subnet from Hca1 by directed route (16 SMPs out at once); every destination's route from the tables, checked; the credit loops of all routes; then each sound route proved by a SourceRoute probe its destination's agent answers"
 run "$IBTRACECTL" -d "$hca1" audit -v
 
 say "Pings, traces and tests ran as kernel jobs; the module keeps the recent ones"

@@ -7,11 +7,19 @@
 #   every destination (B, C, S1, S2) is ok; the route to B is the one
 #   "ibtracectl trace" walks (its in ports); no credit loop;
 # - the text form: the sweep's line, the count per verdict;
+# - the data path proved: B and C (their ibtrace agents answer) verified,
+#   S1 and S2 (switches) no agent, nothing else; the text's "data path:"
+#   line; --no-prove and --load leave it out, and say why;
 # - --save then --load: the same verdicts from the file, without a sweep;
 # - faults written into the tables by SubnSet(LinearForwardingTable):
 #   S1's entry for B 255 is a hole at S1; S2's entry for B back to S1 a
 #   loop; B's link down a dead end at S2's port 2 (B's LID, known to the
-#   tables only); each exit 19, the other destinations still ok;
+#   tables only); each exit 19, the other destinations still ok and
+#   proved, B not probed;
+# - a fault the tables do not show: a misroute rule on S1 sends B's
+#   packets to C; every route is ok by the tables, but B's probe is
+#   unreachable (exit 19); SIGINT mid-proof exits 13 (the job cancelled);
+#   the rule removed, B is verified again;
 # - unprivileged users get exit 5; bad words exit 2; a RoCE port (rxe)
 #   is refused with the kernel's sentence;
 # - a slow sweep (the S1-S2 link held back) ended in mid-sweep by SIGINT
@@ -57,6 +65,16 @@ verdicts()
 	jq -r '[.destinations[] | "\(.dlid):\(.verdict)"] | join(" ")' <<< "$out"
 }
 
+# proved: the proof verdicts of B, C, S1 and S2 in $out ("null": not probed)
+proved()
+{
+	local l
+
+	for l in "$B_LID" "$C_LID" "$S1_LID" "$S2_LID"; do
+		dest "$l" .proof.verdict
+	done | paste -sd ' '
+}
+
 # --- A clean fabric ----------------------------------------------------------
 
 audit
@@ -89,6 +107,33 @@ ibt_expect "  no line per destination without -v" 0 \
 ibt_expect "  -v: one line per destination" 4 \
 	"$("$IBTRACECTL" -d "$A" audit -v | grep -c '^  lid 0x[0-9a-f]*.*: ok, ')"
 
+# --- The data path, proved ------------------------------------------------------
+
+audit
+ibt_expect "the proof ran: 4 destinations probed, exit 0" "true 4 0" \
+	"$(jq -r '.proof | "\(.proved) \(.destinations)"' <<< "$out") $rc"
+ibt_expect "  B and C verified (their agents answer), S1 and S2 no agent" \
+	"verified verified no_agent no_agent" "$(proved)"
+ibt_expect "  in all: 2 verified, 2 no agent, 0 mismatch, unreachable, send error" \
+	"2 2 0 0 0" \
+	"$(jq -r '.proof | "\(.verified) \(.no_agent) \(.mismatch) \(.unreachable) \(.send_error)"' <<< "$out")"
+ibt_expect "  B's answer: came in by port 1, status 0" "1 0" \
+	"$(dest "$B_LID" '.proof | "\(.actual_port) \(.status)"')"
+ibt_match "  MADs counted, the time taken" '^[1-9][0-9]* [1-9][0-9]*$' \
+	"$(jq -r '.proof | "\(.mads) \(.elapsed_ns)"' <<< "$out")"
+txt=$("$IBTRACECTL" -d "$A" audit)
+ibt_match "  text: the data path line" \
+	'^data path: 4 probes: 2 verified, 2 no agent \([0-9]+ MADs, [0-9]+\.[0-9]{3} s\)$' "$txt"
+ibt_expect "  -v: one line per probe" 4 \
+	"$("$IBTRACECTL" -d "$A" audit -v | grep -c '^  lid 0x[0-9a-f]*.*: \(verified\|no agent\): ')"
+audit --no-prove
+ibt_expect "--no-prove: exit 0, not proved, and why" "0 false --no-prove" \
+	"$rc $(jq -r '.proof | "\(.proved) \(.why_not)"' <<< "$out")"
+ibt_expect "  no destination has a proof" 0 \
+	"$(jq '[.destinations[] | select(.proof)] | length' <<< "$out")"
+ibt_match "  text: data path not proved" '^data path: not proved \(--no-prove\)$' \
+	"$("$IBTRACECTL" -d "$A" audit --no-prove)"
+
 # --- Saved and loaded ----------------------------------------------------------
 
 audit --save "$TMP/fab.json"
@@ -97,6 +142,10 @@ ibt_expect "--save: exit 0, the file written" "0 true" \
 out=$("$IBTRACECTL" -j audit --load "$TMP/fab.json" 2>&1)
 ibt_expect "--load: the same verdicts, no sweep" "$clean null" \
 	"$(verdicts) $(jq -r .sweep <<< "$out")"
+ibt_expect "  the data path not proved: a loaded model" "false loaded model 0" \
+	"$(jq -r '.proof | "\(.proved) \(.why_not)"' <<< "$out") $(jq '[.destinations[] | select(.proof)] | length' <<< "$out")"
+ibt_match "  text: data path not proved" '^data path: not proved \(loaded model\)$' \
+	"$("$IBTRACECTL" audit --load "$TMP/fab.json")"
 ibt_expect "--load - as an unprivileged user (no netlink): exit 0" 0 \
 	"$(ibt_unpriv audit --load - < "$TMP/fab.json" >/dev/null 2>&1; echo $?)"
 printf '{"format":"ibtrace-fabric","version":9,"nodes":[]}\n' > "$TMP/bad.json"
@@ -122,6 +171,8 @@ ibt_expect "hole: exit 19" 19 "$rc"
 ibt_expect "  B: hole at S1, entry 255" "hole S1 255" \
 	"$(dest "$B_LID" '"\(.verdict) \(.at.node_desc) \(.at.port)"')"
 ibt_expect "  the others ok" 3 "$(jq -r .summary.ok <<< "$out")"
+ibt_expect "  proof: B not probed, C verified, S1 and S2 no agent" \
+	"null verified no_agent no_agent 3" "$(proved) $(jq -r .proof.destinations <<< "$out")"
 txt=$("$IBTRACECTL" -d "$A" audit)
 ibt_match "  text: a line naming B's LID and S1" \
 	"^  lid $(printf '0x%04x' "$B_LID") \\(port 1 of ca \"B\" \\(0x[0-9a-f]*\\)\\): hole at switch \"S1\" \\(0x[0-9a-f]*\\): no LFT entry$" \
@@ -133,9 +184,12 @@ ibt_check "S2's entry for B set back to S1 (port 1)" lft_set 0,1,2 "$B_LID" 01
 audit
 ibt_expect "loop: exit 19, B's route loops at S1" "19 loop S1" \
 	"$rc $(dest "$B_LID" '"\(.verdict) \(.at.node_desc)"')"
+ibt_expect "  proof: B not probed, C verified, S1 and S2 no agent" \
+	"null verified no_agent no_agent" "$(proved)"
 ibt_check "S2's entry restored" lft_set 0,1,2 "$B_LID" "$old"
 audit
 ibt_expect "restored: exit 0, the clean verdicts" "0 $clean" "$rc $(verdicts)"
+ibt_expect "  and the clean proof" "verified verified no_agent no_agent" "$(proved)"
 
 ibt_check "B's link down" "$IBTRACECTL" sim set aud S2 port 2 link down
 audit
@@ -143,8 +197,49 @@ ibt_expect "dead end: exit 19, 4 nodes found" "19 4" \
 	"$rc $(jq -r .sweep.nodes <<< "$out")"
 ibt_expect "  B's LID (the tables still route it): dead end at S2's port 2" \
 	"dead_end S2 2" "$(dest "$B_LID" '"\(.verdict) \(.at.node_desc) \(.at.port)"')"
+ibt_expect "  proof: B not probed, C verified, S1 and S2 no agent" \
+	"null verified no_agent no_agent" "$(proved)"
 ibt_check "B's link up" "$IBTRACECTL" sim set aud S2 port 2 link up
 ibt_check "  every port Active again" ibt_sim_wait_active aud
+
+# --- A fault the tables do not show ------------------------------------------------
+
+# S1 sends LID-routed packets for B out of port 3, to C (which drops them),
+# whatever its LFT says; the sweep's directed-route SMPs are not misrouted,
+# so the tables still route B right. Only the proof sees it.
+ibt_check "S1 misroutes B's LID to C (port 3)" \
+	"$IBTRACECTL" sim set aud S1 misroute "$B_LID" 3
+audit -t 300 -r 1
+ibt_expect "misroute: exit 19, every route ok by the tables" "19 4" \
+	"$rc $(jq -r .summary.ok <<< "$out")"
+ibt_expect "  B unreachable, after 2 MADs (-r 1)" "unreachable 2" \
+	"$(dest "$B_LID" '.proof | "\(.verdict) \(.attempts)"')"
+ibt_expect "  the others: C verified, S1 and S2 no agent; 1 unreachable, no mismatch" \
+	"unreachable verified no_agent no_agent 1 0" \
+	"$(proved) $(jq -r '.proof | "\(.unreachable) \(.mismatch)"' <<< "$out")"
+txt=$("$IBTRACECTL" -d "$A" audit -t 300 -r 1)
+ibt_expect "  text: exit 19" 19 "$?"
+ibt_match "  text: the data path line counts it" \
+	'^data path: 4 probes: 1 verified, 2 no agent, 1 unreachable \(' "$txt"
+ibt_match "  text: a line naming B's LID" \
+	"^  lid $(printf '0x%04x' "$B_LID") \\(port 1 of ca \"B\" \\(0x[0-9a-f]*\\)\\): unreachable: no answer after 2 MADs$" \
+	"$txt"
+# B's probe waits 5 s an attempt: 2 s in, the sweep is long done
+"$IBTRACECTL" -j -d "$A" audit -t 5000 -r 3 > "$TMP/prove.json" 2>"$TMP/prove.err" &
+pid=$!
+sleep 2
+kill -INT "$pid"
+wait "$pid"
+ibt_expect "SIGINT mid-proof: exit 13" 13 "$?"
+ibt_match "  one sentence" "^Error: audit from $A/1 cancelled during the proof" \
+	"$(cat "$TMP/prove.err")"
+ibt_expect "  the kernel's job: a proof, cancelled (ECANCELED)" "prove 125" \
+	"$("$IBTRACECTL" -j job show | jq -r '[.[] | select(.kind == "prove")][-1] | "\(.kind) \(.errno)"')"
+ibt_check "S1's misroute rule removed" \
+	"$IBTRACECTL" sim set aud S1 misroute "$B_LID" none
+audit
+ibt_expect "rule removed: exit 0, B verified again" "0 verified" \
+	"$rc $(dest "$B_LID" .proof.verdict)"
 
 # --- Refusals --------------------------------------------------------------------
 

@@ -3,7 +3,7 @@
  * ibtracectl audit: do the routes from a port go where the tables say?
  *
  *   ibtracectl [-j] [-d DEV] [-p PORT] audit [--window N] [-t MS] [-r N]
- *              [--max-nodes N] [--save FILE] [-v]
+ *              [--max-nodes N] [--no-prove] [--save FILE] [-v]
  *   ibtracectl [-j] audit --load FILE [-v]
  *
  * The kernel sweeps the subnet from the port (IBTRACE_CMD_SWEEP, a job:
@@ -16,18 +16,34 @@
  * the channel dependency graph of the routes from every CA port is searched
  * for cycles, the credit loops.
  *
+ * The tables may not be what the switches do, so the data path is proved
+ * too (not with --no-prove, nor of a loaded model, whose routes start at
+ * another host's port): every route that is ok and crosses a link is
+ * probed by the kernel (IBTRACE_CMD_PROVE, a job: one LID-routed
+ * VendorGet(SourceRoute) per destination carrying the route's incoming
+ * ports, at most --window out at once, -t/-r per probe), in batches of
+ * IBTRACE_PROVE_MAX_DESTS, one job after the other; the verdicts are read
+ * after each (IBTRACE_CMD_PROVE_DEST, a dump) and kept beside the
+ * destinations (proof.c). Only one batch's vectors are held at a time.
+ *
  * Text:
  *   audit from ibtsim0/1: 6 nodes (2 switches), 5 links, 52 SMPs, 0.012 s
  *   4 destinations: 3 ok, 1 hole
  *     lid 0x0005 (port 1 of ca "B" (0x...)): hole at switch "S1" (0x...): no LFT entry
+ *   data path: 3 probes: 1 verified, 1 no agent, 1 mismatch (3 MADs, 0.004 s)
+ *     lid 0x0006 (port 1 of ca "C" (0x...)): mismatch: came in by port 2, the tables say 1
  *   credit loops: none (10 channels, 14 dependencies)
- * with -v a line for every destination. JSON: one object, keys source,
- * sweep (the kernel's figures), destinations (every one: dlid, verdict,
- * node_guid, node_desc, port, hops, in_ports, at), summary (a count per
- * verdict), credit_loops (channels, dependencies, loops, cycles).
+ * with -v a line for every destination and every probe. JSON: one object,
+ * keys source, sweep (the kernel's figures), destinations (every one:
+ * dlid, verdict, node_guid, node_desc, port, hops, in_ports, at, and the
+ * proof of those probed: verdict, actual_port, status, attempts, rtt_ns,
+ * errno), summary (a count per verdict), proof (proved, why_not, or the
+ * count of destinations, MADs, per verdict and the time),
+ * credit_loops (channels, dependencies, loops, cycles).
  *
- * Exit: 0 every route ok, no credit loop and every SMP of the sweep
- * answered, IBT_EXIT_AUDIT otherwise.
+ * Exit: 0 every route ok, no credit loop, every SMP of the sweep
+ * answered and no probe a mismatch, unreachable or unsent (a port without
+ * an agent answers too: no finding), IBT_EXIT_AUDIT otherwise.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -41,16 +57,29 @@
 
 #include "ibtracectl.h"
 #include "fabric.h"
+#include "proof.h"
 #include "route.h"
 
 /* Cycles of the dependency graph printed at most. */
 #define AUDIT_CYCLES	16
+
+/* --window is the sweep's and the proof's: one range, one default */
+_Static_assert(IBTRACE_SWEEP_MAX_WINDOW <= IBTRACE_PROVE_MAX_WINDOW &&
+	       IBTRACE_SWEEP_DEF_WINDOW == IBTRACE_PROVE_DEF_WINDOW,
+	       "audit --window: the sweep's bounds fit the proof's");
+
+/* Room for the figures of a sweep or of a proof (audit_keep_stats()) */
+#define AUDIT_SWEEP_MAX	((int)IBTRACE_SWEEP_STAT_A_MAX)
+#define AUDIT_PROVE_MAX	((int)IBTRACE_PROVE_STAT_A_MAX)
+#define AUDIT_STAT_MAX	(AUDIT_SWEEP_MAX > AUDIT_PROVE_MAX ? AUDIT_SWEEP_MAX : \
+			 AUDIT_PROVE_MAX)
 
 enum {
 	OPT_WINDOW = IBT_OPT_DLID + 1,
 	OPT_MAX_NODES,
 	OPT_SAVE,
 	OPT_LOAD,
+	OPT_NO_PROVE,
 };
 
 struct audit {
@@ -58,41 +87,61 @@ struct audit {
 	bool verbose;
 	uint32_t window, max_nodes;
 	bool has_window, has_max_nodes;
+	bool no_prove;
 	struct ibt_wait wait;
 	const char *save, *load;
 
 	char dev[IBT_DEV_NAME_MAX];
 	uint32_t port;
 	struct ibt_job_follow job;
-	bool have[IBTRACE_SWEEP_STAT_A_MAX + 1];
-	uint64_t stat[IBTRACE_SWEEP_STAT_A_MAX + 1];
+	bool have[AUDIT_STAT_MAX + 1];
+	uint64_t stat[AUDIT_STAT_MAX + 1];
 
 	struct ibt_fabric fab;
 	int bad_node;		/* a dump message made no sense: exit code */
+
+	/* the destinations, and beside each what its probe proved */
+	uint16_t *dlids;
+	size_t ndests;
+	struct ibt_proof *proof;
+	const char *why_not;	/* the proof did not run: why */
+	struct ibt_proof_tally tally;
+	/* the batch being proved: its job, its figures, its verdicts read */
+	struct ibt_proof_probe *batch;
+	size_t nbatch, nread;
+	struct ibt_job_follow pjob;
+	bool phave[AUDIT_STAT_MAX + 1];
+	uint64_t pstat[AUDIT_STAT_MAX + 1];
 };
 
 static void audit_usage(FILE *f)
 {
 	fputs("Usage: ibtracectl [-j] [--pretty] [-d DEV] [-p PORT] audit [--window N]\n"
-	      "           [-t MS] [-r N] [--max-nodes N] [--save FILE] [-v]\n"
+	      "           [-t MS] [-r N] [--max-nodes N] [--no-prove] [--save FILE] [-v]\n"
 	      "       ibtracectl [-j] audit --load FILE [-v]\n"
 	      "Sweep the subnet from a port and check the route its tables give to\n"
 	      "every destination (every LID of every CA port, every switch's LID):\n"
 	      "holes, dead ends, loops, routes over 64 hops, misdelivery; and the\n"
-	      "credit loops of the routes between all CA ports.\n"
-	      "  --window N           SMPs out at once, 1.." IBT_STR(IBTRACE_SWEEP_MAX_WINDOW)
+	      "credit loops of the routes between all CA ports. Then prove the data\n"
+	      "path: a SourceRoute probe sent along each route that is ok comes in\n"
+	      "by the ports the tables say (verified) or not (mismatch), meets a port\n"
+	      "without an agent (no agent: a switch, not a fault), gets no answer\n"
+	      "(unreachable) or cannot be sent (send error).\n"
+	      "  --window N           SMPs, and probes, out at once, 1.." IBT_STR(IBTRACE_SWEEP_MAX_WINDOW)
 	      " (default " IBT_STR(IBTRACE_SWEEP_DEF_WINDOW) ")\n"
-	      "  -t, --timeout MS     wait per SMP attempt, 1.." IBT_STR(IBTRACE_MAX_TIMEOUT_MS) " (default 1000)\n"
+	      "  -t, --timeout MS     wait per SMP or probe attempt, 1.." IBT_STR(IBTRACE_MAX_TIMEOUT_MS) " (default 1000)\n"
 	      "  -r, --retries N      extra attempts after a timeout, 0.." IBT_STR(IBTRACE_MAX_RETRIES) " (default 3)\n"
 	      "  --max-nodes N        nodes kept at most, 1.." IBT_STR(IBTRACE_SWEEP_MAX_NODES) " (the default)\n"
+	      "  --no-prove           check the tables only, send no probe\n"
 	      "  --save FILE          write the fabric found (JSON) for --load\n"
 	      "  --load FILE          audit a fabric saved by --save instead of sweeping\n"
-	      "                       (-: standard input)\n"
-	      "  -v, --verbose        a line for every destination, not only failing ones\n"
+	      "                       (-: standard input); its data path is not proved\n"
+	      "  -v, --verbose        a line for every destination and every probe, not\n"
+	      "                       only failing ones\n"
 	      "Without -d: the first Active InfiniBand port. Needs CAP_NET_ADMIN (but\n"
-	      "--load). Exit 19: a route failed a check, the routes have a credit\n"
-	      "loop, or SMPs of the sweep went unanswered; 13 cancelled, 14 busy,\n"
-	      "4 device gone.\n", f);
+	      "--load). Exit 19: a route failed a check or its probe (mismatch,\n"
+	      "unreachable, send error), the routes have a credit loop, or SMPs of the\n"
+	      "sweep went unanswered; 13 cancelled, 14 busy, 4 device gone.\n", f);
 }
 
 static int audit_opt(int c, const char *arg, const struct ibt_args *a)
@@ -112,6 +161,9 @@ static int audit_opt(int c, const char *arg, const struct ibt_args *a)
 	case OPT_LOAD:
 		au->load = arg;
 		return 0;
+	case OPT_NO_PROVE:
+		au->no_prove = true;
+		return 0;
 	case 'v':
 		au->verbose = true;
 		return 0;
@@ -127,6 +179,7 @@ static int audit_parse(struct ibt *ctx, struct audit *au)
 		{ "max-nodes",	required_argument,	NULL, OPT_MAX_NODES },
 		{ "save",	required_argument,	NULL, OPT_SAVE },
 		{ "load",	required_argument,	NULL, OPT_LOAD },
+		{ "no-prove",	no_argument,		NULL, OPT_NO_PROVE },
 		{ "timeout",	required_argument,	NULL, 't' },
 		{ "retries",	required_argument,	NULL, 'r' },
 		{ "verbose",	no_argument,		NULL, 'v' },
@@ -170,26 +223,44 @@ static struct nl_msg *audit_request(struct ibt *ctx, struct audit *au)
 	return msg;
 }
 
+/*
+ * The figures of a job's message, nest @nest (when there: a sweep's or a
+ * proof's, @max of them, attribute 1 their padding), into @have and @val.
+ */
+static int audit_keep_stats(struct ibt *ctx, struct nlattr *nest, int max,
+			    bool *have, uint64_t *val)
+{
+	struct nlattr *st[AUDIT_STAT_MAX + 1];
+	int i, ret;
+
+	_Static_assert(IBTRACE_SWEEP_STAT_A_PAD == 1 &&
+		       IBTRACE_PROVE_STAT_A_PAD == 1, "figures: padding first");
+	if (!nest)
+		return 0;
+	ret = ibt_nl_parse_nest(ctx, nest, st);
+	if (ret)
+		return ret;
+	for (i = 2; i <= max; i++) {
+		if (!st[i])
+			continue;
+		have[i] = true;
+		val[i] = ibt_nla_uint(st[i]);
+	}
+	return 0;
+}
+
 /* A message of the sweep job: its figures so far, and its end. */
 static int audit_msg(struct ibt *ctx, struct nlmsghdr *nlh, struct nlattr **tb,
 		     void *arg)
 {
-	struct nlattr *st[IBTRACE_SWEEP_STAT_A_MAX + 1];
 	struct audit *au = arg;
-	int i, ret;
+	int ret;
 
 	(void)nlh;
-	if (tb[IBTRACE_A_SWEEP_STATS]) {
-		ret = ibt_nl_parse_nest(ctx, tb[IBTRACE_A_SWEEP_STATS], st);
-		if (ret)
-			return ret;
-		for (i = 1; i <= IBTRACE_SWEEP_STAT_A_MAX; i++) {
-			if (!st[i] || i == IBTRACE_SWEEP_STAT_A_PAD)
-				continue;
-			au->have[i] = true;
-			au->stat[i] = ibt_nla_uint(st[i]);
-		}
-	}
+	ret = audit_keep_stats(ctx, tb[IBTRACE_A_SWEEP_STATS],
+			       IBTRACE_SWEEP_STAT_A_MAX, au->have, au->stat);
+	if (ret)
+		return ret;
 	ibt_job_ended(&au->job, tb);
 	return 0;
 }
@@ -441,6 +512,233 @@ static int audit_save(struct audit *au)
 	return 0;
 }
 
+/* The proof ------------------------------------------------------------------ */
+
+/* One destination of the batch into the request: its LID and vector. */
+static int audit_put_probe(struct nl_msg *msg, const struct ibt_proof_probe *p)
+{
+	struct nlattr *nest = nla_nest_start(msg, IBTRACE_A_PROVE_DEST);
+
+	if (!nest || nla_put_u32(msg, IBTRACE_PROVE_DEST_A_LID, p->dlid) < 0 ||
+	    nla_put(msg, IBTRACE_PROVE_DEST_A_VECTOR, p->hops, p->vector) < 0)
+		return -1;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+/* The bytes of the attributes of the request for the batch. */
+static size_t audit_prove_size(const struct audit *au)
+{
+	size_t i, size = nla_total_size(IBT_DEV_NAME_MAX) +
+			 4 * nla_total_size(sizeof(uint32_t));
+
+	for (i = 0; i < au->nbatch; i++)
+		size += nla_total_size(nla_total_size(sizeof(uint32_t)) +
+				       nla_total_size(au->batch[i].hops));
+	return size;
+}
+
+/*
+ * The proof of the batch: the port as the sweep's, the options the sweep
+ * took (--window, -t, -r), and each destination.
+ */
+static struct nl_msg *audit_prove_request(struct ibt *ctx,
+					  const struct audit *au)
+{
+	struct nl_msg *msg = ibt_nl_req_size(ctx, IBTRACE_CMD_PROVE, false,
+					     audit_prove_size(au));
+	size_t i;
+
+	if (!msg)
+		return NULL;
+	if (nla_put_string(msg, IBTRACE_A_DEV_NAME, au->dev) < 0 ||
+	    nla_put_u32(msg, IBTRACE_A_PORT, au->port) < 0 ||
+	    (au->has_window &&
+	     nla_put_u32(msg, IBTRACE_A_PROVE_WINDOW, au->window) < 0) ||
+	    ibt_nl_put_wait(msg, &au->wait, IBTRACE_A_PROVE_TIMEOUT_MS,
+			    IBTRACE_A_PROVE_RETRIES))
+		goto full;
+	for (i = 0; i < au->nbatch; i++)
+		if (audit_put_probe(msg, &au->batch[i]))
+			goto full;
+	return msg;
+full:
+	nlmsg_free(msg);
+	ibt_err(IBT_EXIT_ERR, "netlink request too large");
+	return NULL;
+}
+
+/* A message of a proof's job: its figures so far, and its end. */
+static int audit_prove_msg(struct ibt *ctx, struct nlmsghdr *nlh,
+			   struct nlattr **tb, void *arg)
+{
+	struct audit *au = arg;
+	int ret;
+
+	(void)nlh;
+	ret = audit_keep_stats(ctx, tb[IBTRACE_A_PROVE_STATS],
+			       IBTRACE_PROVE_STAT_A_MAX, au->phave, au->pstat);
+	if (ret)
+		return ret;
+	ibt_job_ended(&au->pjob, tb);
+	return 0;
+}
+
+/* Every message of a proof's job goes to audit_prove_msg(). */
+static const struct ibt_job_kind audit_prove_kind = {
+	0, 0, NULL, audit_prove_msg,
+};
+
+/* A destination's verdict, as the dump has it, into @p. */
+static void audit_keep_verdict(struct ibt_proof *p, struct nlattr **tb)
+{
+	p->sent = true;
+	p->verdict = nla_get_u8(tb[IBTRACE_PROVE_DEST_A_VERDICT]);
+	if (tb[IBTRACE_PROVE_DEST_A_ATTEMPTS])
+		p->attempts = nla_get_u32(tb[IBTRACE_PROVE_DEST_A_ATTEMPTS]);
+	if (tb[IBTRACE_PROVE_DEST_A_ERRNO])
+		p->err = nla_get_u32(tb[IBTRACE_PROVE_DEST_A_ERRNO]);
+	p->has_port = !!tb[IBTRACE_PROVE_DEST_A_ACTUAL_PORT];
+	if (p->has_port)
+		p->actual_port = nla_get_u8(tb[IBTRACE_PROVE_DEST_A_ACTUAL_PORT]);
+	p->has_status = !!tb[IBTRACE_PROVE_DEST_A_STATUS];
+	if (p->has_status)
+		p->status = nla_get_u16(tb[IBTRACE_PROVE_DEST_A_STATUS]);
+	p->has_rtt = !!tb[IBTRACE_PROVE_DEST_A_RTT_NS];
+	if (p->has_rtt)
+		p->rtt_ns = nla_get_u64(tb[IBTRACE_PROVE_DEST_A_RTT_NS]);
+}
+
+/*
+ * One message of the verdicts' dump: a destination of the batch, by its
+ * place in the request, kept beside the destination it is.
+ */
+static int audit_verdict_msg(struct ibt *ctx, struct nlmsghdr *nlh,
+			     struct nlattr **top, void *arg)
+{
+	struct nlattr *tb[IBTRACE_PROVE_DEST_A_MAX + 1];
+	const struct ibt_proof_probe *pr;
+	struct audit *au = arg;
+	struct ibt_proof *p;
+	uint32_t i = 0;
+	int ret;
+
+	(void)nlh;
+	if (!top[IBTRACE_A_PROVE_DEST])
+		return 0;
+	ret = ibt_nl_parse_nest(ctx, top[IBTRACE_A_PROVE_DEST], tb);
+	if (ret)
+		return ret;
+	if (!tb[IBTRACE_PROVE_DEST_A_INDEX] || !tb[IBTRACE_PROVE_DEST_A_VERDICT])
+		goto bad;
+	i = nla_get_u32(tb[IBTRACE_PROVE_DEST_A_INDEX]);
+	if (i >= au->nbatch)
+		goto bad;
+	pr = &au->batch[i];
+	p = &au->proof[pr->dest];
+	/* the LID asked, once */
+	if (p->sent || (tb[IBTRACE_PROVE_DEST_A_LID] &&
+			nla_get_u32(tb[IBTRACE_PROVE_DEST_A_LID]) != pr->dlid))
+		goto bad;
+	audit_keep_verdict(p, tb);
+	p->expected_port = pr->vector[pr->hops - 1];
+	au->nread++;
+	return 0;
+bad:
+	return ibt_err(IBT_EXIT_ERR, "malformed kernel reply: proof destination %u",
+		       i);
+}
+
+/* The MADs the batch's probes took, when the job's figures do not say. */
+static uint64_t audit_batch_mads(const struct audit *au)
+{
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < au->nbatch; i++)
+		n += au->proof[au->batch[i].dest].attempts;
+	return n;
+}
+
+/*
+ * The batch's verdicts are read: each destination must have one. Its
+ * job's MADs and time go to the tally. An exit code.
+ */
+static int audit_batch_end(struct audit *au)
+{
+	if (au->nread != au->nbatch)
+		return ibt_err(IBT_EXIT_ERR,
+			       "malformed kernel reply: the verdicts of %zu of the proof's %zu destinations",
+			       au->nread, au->nbatch);
+	au->tally.mads += au->phave[IBTRACE_PROVE_STAT_A_MADS] ?
+			  au->pstat[IBTRACE_PROVE_STAT_A_MADS] :
+			  audit_batch_mads(au);
+	au->tally.elapsed_ns += au->pstat[IBTRACE_PROVE_STAT_A_ELAPSED_NS];
+	return 0;
+}
+
+/* Prove the batch: its job, to its end, then its verdicts. An exit code. */
+static int audit_prove_batch(struct ibt *ctx, struct audit *au)
+{
+	struct nl_msg *msg = audit_prove_request(ctx, au);
+	bool interrupted;
+	int ret;
+
+	if (!msg)
+		return IBT_EXIT_ERR;
+	memset(&au->pjob, 0, sizeof(au->pjob));
+	memset(au->phave, 0, sizeof(au->phave));
+	memset(au->pstat, 0, sizeof(au->pstat));
+	/* SIGINT/SIGTERM cancel the job, as the sweep's */
+	ret = ibt_job_run(ctx, msg, &au->pjob, &audit_prove_kind, au);
+	if (!ret)
+		ret = ibt_job_result(ctx, &au->pjob, &interrupted);
+	if (ret)
+		return ret;
+	if (interrupted)
+		return ibt_err(IBT_EXIT_CANCEL, "audit from %s/%u cancelled during the proof",
+			       au->dev, au->port);
+
+	au->nread = 0;
+	msg = ibt_nl_req_u32(ctx, IBTRACE_CMD_PROVE_DEST, true, IBTRACE_A_JOB,
+			     au->pjob.id);
+	if (!msg)
+		return IBT_EXIT_ERR;
+	ret = ibt_nl_run_parsed(ctx, msg, audit_verdict_msg, au);
+	return ret ? ret : audit_batch_end(au);
+}
+
+/*
+ * Prove the data path to every destination whose route is ok and crosses
+ * a link: in batches of IBTRACE_PROVE_MAX_DESTS, a job each, one after
+ * the other (a job holds one batch; the kernel runs few at once). The
+ * verdicts go to au->proof, their count to au->tally. An exit code.
+ */
+static int audit_prove(struct ibt *ctx, struct audit *au)
+{
+	size_t next = 0;
+	long n = 0;
+	int ret = 0;
+
+	au->batch = calloc(IBTRACE_PROVE_MAX_DESTS, sizeof(*au->batch));
+	if (!au->batch)
+		return ibt_err(IBT_EXIT_ERR, "out of memory");
+	while (!ret && (n = ibt_proof_batch(&au->fab, au->dlids, au->ndests,
+					    &next, au->batch,
+					    IBTRACE_PROVE_MAX_DESTS)) > 0) {
+		au->nbatch = n;
+		ret = audit_prove_batch(ctx, au);
+	}
+	free(au->batch);
+	au->batch = NULL;
+	au->nbatch = 0;
+	if (!ret && n < 0)
+		ret = ibt_err(IBT_EXIT_ERR, "internal error: the model has no source node");
+	if (!ret)
+		ibt_proof_count(&au->tally, au->proof, au->ndests);
+	return ret;
+}
+
 /* Printing ------------------------------------------------------------------ */
 
 static const char *type_str(uint8_t type)
@@ -510,6 +808,18 @@ static const char *why(const struct ibt_fabric *f, const struct ibt_route *r,
 	}
 }
 
+/* The start of a destination's line: its LID and the port that has it. */
+static void dest_text(const struct ibt_fabric *f, uint16_t dlid, uint32_t dest,
+		      uint8_t dest_port)
+{
+	char name[160];
+
+	printf("  lid 0x%04x", dlid);
+	if (dest != IBT_FAB_NONE)
+		printf(" (port %u of %s)", dest_port,
+		       node_name(f, dest, name, sizeof(name)));
+}
+
 /* A destination, in text. */
 static void route_text(const struct ibt_fabric *f, const struct ibt_route *r)
 {
@@ -517,10 +827,7 @@ static void route_text(const struct ibt_fabric *f, const struct ibt_route *r)
 	uint8_t ports[IBT_ROUTE_MAX_HOPS + 1];
 	size_t n, i;
 
-	printf("  lid 0x%04x", r->dlid);
-	if (r->dest != IBT_FAB_NONE)
-		printf(" (port %u of %s)", r->dest_port,
-		       node_name(f, r->dest, name, sizeof(name)));
+	dest_text(f, r->dlid, r->dest, r->dest_port);
 	if (r->verdict == IBT_ROUTE_OK) {
 		n = ibt_route_in_ports(r, ports);
 		printf(": ok, %u hops, in ports", r->nhops - 1);
@@ -533,8 +840,28 @@ static void route_text(const struct ibt_fabric *f, const struct ibt_route *r)
 	       node_name(f, r->at_node, name, sizeof(name)), why(f, r, b, sizeof(b)));
 }
 
+/* What the probe of a destination proved, in JSON: its "proof". */
+static void proof_json(struct ibt *ctx, const struct ibt_proof *p)
+{
+	ibt_out_obj_begin(ctx, "proof");
+	ibt_out_json(ctx, "verdict",
+		     json_object_new_string(ibt_proof_verdict_str(p->verdict)));
+	if (p->has_port)
+		ibt_out_json(ctx, "actual_port",
+			     json_object_new_uint64(p->actual_port));
+	if (p->has_status)
+		ibt_out_json(ctx, "status", json_object_new_uint64(p->status));
+	ibt_out_json(ctx, "attempts", json_object_new_uint64(p->attempts));
+	if (p->has_rtt)
+		ibt_out_json(ctx, "rtt_ns", json_object_new_uint64(p->rtt_ns));
+	if (p->verdict == IBTRACE_PROVE_SEND_ERROR && p->err)
+		ibt_out_json(ctx, "errno", json_object_new_uint64(p->err));
+	ibt_out_obj_end(ctx);
+}
+
+/* A destination in JSON, with what its probe proved if it was sent. */
 static void route_json(struct ibt *ctx, const struct ibt_fabric *f,
-		       const struct ibt_route *r)
+		       const struct ibt_route *r, const struct ibt_proof *p)
 {
 	uint8_t ports[IBT_ROUTE_MAX_HOPS + 1];
 	size_t n, i;
@@ -561,6 +888,8 @@ static void route_json(struct ibt *ctx, const struct ibt_fabric *f,
 		ibt_out_json(ctx, "port", json_object_new_uint64(r->at_port));
 		ibt_out_obj_end(ctx);
 	}
+	if (p->sent)
+		proof_json(ctx, p);
 	ibt_out_obj_end(ctx);
 }
 
@@ -678,43 +1007,91 @@ out:
 
 /*
  * Every destination's route, checked: the counts first, then each one
- * (JSON: all; text: the failing ones, all with -v). 1 when one failed, 0
- * when none did, -1 out of memory.
+ * (JSON: all, with what its probe proved; text: the failing ones, all
+ * with -v). 1 when one failed, 0 when none did, -1 when the model has no
+ * source node.
  */
 static int audit_routes(struct ibt *ctx, const struct audit *au)
 {
 	size_t counts[IBT_ROUTE_NO_OWNER + 1] = { 0 };
 	const struct ibt_fabric *f = &au->fab;
+	size_t n = au->ndests, i;
 	struct ibt_route r;
-	uint16_t *dlids;
-	size_t n = 0, i;
 	int pass;
 
-	dlids = audit_dests(f, &n);
-	if (!dlids)
-		return -1;
 	for (pass = 0; pass < 2; pass++) {
 		if (pass) {
 			audit_summary(ctx, n, counts);
 			ibt_out_arr_begin(ctx, "destinations");
 		}
 		for (i = 0; i < n; i++) {
-			if (ibt_route_compute(f, dlids[i], &r)) {
-				free(dlids);
+			if (ibt_route_compute(f, au->dlids[i], &r))
 				return -1;
-			}
 			if (!pass) {
 				counts[r.verdict]++;
 				continue;
 			}
-			route_json(ctx, f, &r);
+			route_json(ctx, f, &r, &au->proof[i]);
 			if (!ctx->json && (au->verbose || r.verdict != IBT_ROUTE_OK))
 				route_text(f, &r);
 		}
 	}
 	ibt_out_arr_end(ctx);
-	free(dlids);
 	return counts[IBT_ROUTE_OK] < n;
+}
+
+/* A probed destination, in text: what its probe proved. */
+static void proof_text(const struct ibt_fabric *f, uint16_t dlid,
+		       const struct ibt_proof *p)
+{
+	uint8_t port = 0;
+	uint32_t dest = ibt_fabric_lid_owner(f, dlid, &port);
+	char b[160];
+
+	dest_text(f, dlid, dest, port);
+	printf(": %s\n", ibt_proof_why(p, b, sizeof(b)));
+}
+
+/*
+ * The proof: the count of its verdicts (JSON: "proof"), or why it did not
+ * run; in text, then a line per destination whose probe is a finding
+ * (every one probed with -v).
+ */
+static void audit_proof_out(struct ibt *ctx, const struct audit *au)
+{
+	static const uint8_t keys[] = {
+		IBTRACE_PROVE_VERIFIED, IBTRACE_PROVE_MISMATCH,
+		IBTRACE_PROVE_NO_AGENT, IBTRACE_PROVE_UNREACHABLE,
+		IBTRACE_PROVE_SEND_ERROR, IBTRACE_PROVE_UNTRIED,
+	};
+	const struct ibt_proof_tally *t = &au->tally;
+	char b[256];
+	size_t i;
+
+	ibt_out_obj_begin(ctx, "proof");
+	ibt_out_json(ctx, "proved", json_object_new_boolean(!au->why_not));
+	if (au->why_not) {
+		ibt_out_json(ctx, "why_not", json_object_new_string(au->why_not));
+		ibt_out_obj_end(ctx);
+		ibt_out_text(ctx, "data path: not proved (%s)\n", au->why_not);
+		return;
+	}
+	ibt_out_json(ctx, "destinations", json_object_new_uint64(t->dests));
+	ibt_out_json(ctx, "mads", json_object_new_uint64(t->mads));
+	for (i = 0; i < IBT_ARRAY_SIZE(keys); i++)
+		ibt_out_json(ctx, ibt_proof_verdict_str(keys[i]),
+			     json_object_new_uint64(t->verdicts[keys[i]]));
+	ibt_out_json(ctx, "elapsed_ns", json_object_new_uint64(t->elapsed_ns));
+	ibt_out_obj_end(ctx);
+	ibt_out_text(ctx, "data path: %s\n", ibt_proof_summary_str(t, b, sizeof(b)));
+	if (ctx->json)
+		return;
+	for (i = 0; i < au->ndests; i++) {
+		const struct ibt_proof *p = &au->proof[i];
+
+		if (p->sent && (au->verbose || ibt_proof_finding(p->verdict)))
+			proof_text(&au->fab, au->dlids[i], p);
+	}
 }
 
 /* The credit loops; 1 when there is one, -1 out of memory. */
@@ -766,9 +1143,52 @@ static int audit_loops(struct ibt *ctx, const struct ibt_fabric *f)
 	return st.loops > 0;
 }
 
+/*
+ * The destinations, and the proof of their data path unless it is not
+ * wanted or cannot be: a loaded model's routes start at the port it was
+ * swept from, which need not be this host's.
+ */
+static int audit_check(struct ibt *ctx, struct audit *au)
+{
+	au->dlids = audit_dests(&au->fab, &au->ndests);
+	au->proof = calloc(au->ndests ? au->ndests : 1, sizeof(*au->proof));
+	if (!au->dlids || !au->proof)
+		return ibt_err(IBT_EXIT_ERR, "out of memory");
+	if (au->no_prove)
+		au->why_not = "--no-prove";
+	else if (au->load)
+		au->why_not = "loaded model";
+	else
+		return audit_prove(ctx, au);
+	return 0;
+}
+
+/*
+ * The audit's one object (text: its lines): the head, the routes, the
+ * proof, the credit loops. 1 when there is a finding, 0 when not, -1 out
+ * of memory.
+ */
+static int audit_print(struct ibt *ctx, const struct audit *au)
+{
+	int bad, loops;
+
+	ibt_out_obj_begin(ctx, NULL);
+	audit_head(ctx, au);
+	bad = audit_routes(ctx, au);
+	if (bad >= 0)
+		audit_proof_out(ctx, au);
+	loops = bad < 0 ? 0 : audit_loops(ctx, &au->fab);
+	ibt_out_obj_end(ctx);
+	if (bad < 0 || loops < 0)
+		return -1;
+	/* an SMP unanswered hides what the audit would have checked */
+	return bad || loops || au->stat[IBTRACE_SWEEP_STAT_A_UNANSWERED] ||
+	       ibt_proof_findings(&au->tally);
+}
+
 static int audit_run(struct ibt *ctx, struct audit *au)
 {
-	int ret, bad, loops;
+	int ret;
 
 	ret = au->load ? audit_load(au) : audit_sweep(ctx, au);
 	if (ret)
@@ -778,17 +1198,14 @@ static int audit_run(struct ibt *ctx, struct audit *au)
 		if (ret)
 			return ret;
 	}
-	ibt_out_obj_begin(ctx, NULL);
-	audit_head(ctx, au);
-	bad = audit_routes(ctx, au);
-	loops = bad < 0 ? 0 : audit_loops(ctx, &au->fab);
-	ibt_out_obj_end(ctx);
-	if (bad < 0 || loops < 0)
+	ret = audit_check(ctx, au);
+	if (ret)
+		return ret;
+	ret = audit_print(ctx, au);
+	if (ret < 0)
 		return ibt_err(IBT_EXIT_ERR, "out of memory");
 	ibt_out_finish(ctx);
-	/* an SMP unanswered hides what the audit would have checked */
-	return bad || loops || au->stat[IBTRACE_SWEEP_STAT_A_UNANSWERED] ?
-	       IBT_EXIT_AUDIT : IBT_EXIT_OK;
+	return ret ? IBT_EXIT_AUDIT : IBT_EXIT_OK;
 }
 
 int ibt_audit(struct ibt *ctx)
@@ -800,6 +1217,8 @@ int ibt_audit(struct ibt *ctx)
 	ret = audit_parse(ctx, &au);
 	if (!ret && !ibt_usage_if(au.help, audit_usage))
 		ret = audit_run(ctx, &au);
+	free(au.proof);
+	free(au.dlids);
 	ibt_fabric_free(&au.fab);
 	return ret;
 }

@@ -45,9 +45,9 @@ static void usage(FILE *f)
 "  mad send --class CLASS [--method M] [--attr ATTR] (--dr P,.. | --dlid LID)\n"
 "                     send any MAD from -d DEV, -p PORT (default 1) and show\n"
 "                     its answer decoded (\"mad help\" for every field)\n"
-"  audit [--window N] [--save FILE] [-v] | audit --load FILE\n"
-"                     sweep the subnet from a port and check the route to\n"
-"                     every destination, and the credit loops\n"
+"  audit [--window N] [--no-prove] [--save FILE] [-v] | audit --load FILE\n"
+"                     sweep the subnet from a port, check the route to every\n"
+"                     destination and the credit loops, and probe the routes\n"
 "  test list | test show [JOB] [-v] | test cancel JOB\n", f);
 	ibt_test_synopsis(f);	/* test run NAME ..., from each test */
 	fputs(
@@ -91,7 +91,8 @@ static void usage(FILE *f)
 " 16  test, server quit: verdict not applicable to the DUT\n"
 " 17  test, server quit: verdict error (the test could not be completed)\n"
 " 18  test: restore failed, the DUT may be left changed (overrides 13, 15-17)\n"
-" 19  audit: a route failed a check, a credit loop, or SMPs unanswered\n"
+" 19  audit: a route failed a check or its probe, a credit loop, or SMPs\n"
+"     unanswered\n"
 "A trace whose device goes away exits with 4.\n"
 "sim add prints a rejected topology as \"Error: line N: REASON\", exit 1.\n", f);
 }

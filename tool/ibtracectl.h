@@ -678,6 +678,8 @@ int ibt_nl_open(struct ibt *ctx);
 int ibt_nl_open_family(struct ibt *ctx, const struct ibt_family *fam);
 void ibt_nl_close(struct ibt *ctx);
 struct nl_msg *ibt_nl_req(struct ibt *ctx, uint8_t cmd, bool dump);
+struct nl_msg *ibt_nl_req_size(struct ibt *ctx, uint8_t cmd, bool dump,
+			       size_t size);
 struct nl_msg *ibt_sim_node_req(struct ibt *ctx, uint8_t cmd,
 				const char *fabric, const char *node);
 struct nl_msg *ibt_nl_req_u32(struct ibt *ctx, uint8_t cmd, bool dump, int attr,

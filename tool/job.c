@@ -292,9 +292,9 @@ static int job_follow(struct ibt *ctx, struct ibt_job_follow *f)
  * and ", ended early: MESSAGE (ERRNO TEXT)" when it did.
  *
  * JSON: an array of objects (one object for "show ID"). Keys, each only
- * when known: id, kind ("test", "ping", "trace", "mad", "sweep"), state
- * ("running", "finished"), dev, port, elapsed_ns, errno (number), error
- * (its text), message; a ping's sent, received, errors; a trace's
+ * when known: id, kind ("test", "ping", "trace", "mad", "sweep", "prove"),
+ * state ("running", "finished"), dev, port, elapsed_ns, errno (number),
+ * error (its text), message; a ping's sent, received, errors; a trace's
  * trace_id, hops, result; a test's name, verdict.
  */
 
@@ -311,6 +311,8 @@ static const char *job_kind_str(unsigned int kind)
 		return "mad";
 	case IBTRACE_JOB_SWEEP:
 		return "sweep";
+	case IBTRACE_JOB_PROVE:
+		return "prove";
 	default:
 		return "unknown";
 	}

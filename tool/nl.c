@@ -217,6 +217,11 @@ static struct nla_policy ibt_policy[IBTRACE_A_MAX + 1] = {
 	[IBTRACE_A_SWEEP_MAX_NODES]	= U32,
 	[IBTRACE_A_SWEEP_STATS]		= { .type = NLA_NESTED },
 	[IBTRACE_A_SWEEP_NODE]		= { .type = NLA_NESTED },
+	[IBTRACE_A_PROVE_WINDOW]	= U32,
+	[IBTRACE_A_PROVE_TIMEOUT_MS]	= U32,
+	[IBTRACE_A_PROVE_RETRIES]	= U32,
+	[IBTRACE_A_PROVE_DEST]		= { .type = NLA_NESTED },
+	[IBTRACE_A_PROVE_STATS]		= { .type = NLA_NESTED },
 };
 
 static struct nla_policy ibt_sweep_stat_policy[IBTRACE_SWEEP_STAT_A_MAX + 1] = {
@@ -245,6 +250,31 @@ static struct nla_policy ibt_sweep_node_policy[IBTRACE_SWEEP_NODE_A_MAX + 1] = {
 	[IBTRACE_SWEEP_NODE_A_LFT_OFFSET]	= U32,
 	[IBTRACE_SWEEP_NODE_A_LFT]		= { .minlen = 1,
 						    .maxlen = IBTRACE_SWEEP_LFT_CHUNK },
+};
+
+static struct nla_policy ibt_prove_stat_policy[IBTRACE_PROVE_STAT_A_MAX + 1] = {
+	[IBTRACE_PROVE_STAT_A_DESTS]		= U32,
+	[IBTRACE_PROVE_STAT_A_DONE]		= U32,
+	[IBTRACE_PROVE_STAT_A_MADS]		= U32,
+	[IBTRACE_PROVE_STAT_A_VERIFIED]		= U32,
+	[IBTRACE_PROVE_STAT_A_MISMATCH]		= U32,
+	[IBTRACE_PROVE_STAT_A_NO_AGENT]		= U32,
+	[IBTRACE_PROVE_STAT_A_UNREACHABLE]	= U32,
+	[IBTRACE_PROVE_STAT_A_SEND_ERROR]	= U32,
+	[IBTRACE_PROVE_STAT_A_ELAPSED_NS]	= U64,
+};
+
+static struct nla_policy ibt_prove_dest_policy[IBTRACE_PROVE_DEST_A_MAX + 1] = {
+	[IBTRACE_PROVE_DEST_A_LID]		= U32,
+	[IBTRACE_PROVE_DEST_A_VECTOR]		= { .minlen = 1,
+						    .maxlen = IBTRACE_SROUTE_MAX_HOPS },
+	[IBTRACE_PROVE_DEST_A_INDEX]		= U32,
+	[IBTRACE_PROVE_DEST_A_VERDICT]		= U8,
+	[IBTRACE_PROVE_DEST_A_ACTUAL_PORT]	= U8,
+	[IBTRACE_PROVE_DEST_A_STATUS]		= U16,
+	[IBTRACE_PROVE_DEST_A_ATTEMPTS]		= U32,
+	[IBTRACE_PROVE_DEST_A_RTT_NS]		= U64,
+	[IBTRACE_PROVE_DEST_A_ERRNO]		= U32,
 };
 
 static struct nla_policy ibt_txn_op_policy[IBTRACE_TXN_OP_A_MAX + 1] = {
@@ -545,6 +575,11 @@ static const char *const ibt_attr_names[IBTRACE_A_MAX + 1] = {
 	[IBTRACE_A_SWEEP_MAX_NODES]	= "sweep_max_nodes",
 	[IBTRACE_A_SWEEP_STATS]	= "sweep_stats",
 	[IBTRACE_A_SWEEP_NODE]	= "sweep_node",
+	[IBTRACE_A_PROVE_WINDOW]	= "prove_window",
+	[IBTRACE_A_PROVE_TIMEOUT_MS]	= "prove_timeout_ms",
+	[IBTRACE_A_PROVE_RETRIES]	= "prove_retries",
+	[IBTRACE_A_PROVE_DEST]	= "prove_dest",
+	[IBTRACE_A_PROVE_STATS]	= "prove_stats",
 };
 
 /* The nests of an ibtrace message: their policies and names in errors. */
@@ -592,6 +627,10 @@ static const struct ibt_nest ibt_nests[] = {
 	  ibt_sweep_stat_policy, "sweep figures" },
 	{ IBTRACE_A_SWEEP_NODE, IBTRACE_SWEEP_NODE_A_MAX,
 	  ibt_sweep_node_policy, "swept node" },
+	{ IBTRACE_A_PROVE_STATS, IBTRACE_PROVE_STAT_A_MAX,
+	  ibt_prove_stat_policy, "proof figures" },
+	{ IBTRACE_A_PROVE_DEST, IBTRACE_PROVE_DEST_A_MAX,
+	  ibt_prove_dest_policy, "proof destination" },
 };
 
 /* The family ibt_nl_open() resolves. */
@@ -770,7 +809,8 @@ int ibt_nl_each(struct ibt *ctx, struct nlmsghdr *nlh, int type, ibt_nla_fn fn,
  * Attributes of nest @nest of a message of ctx's family (one of its
  * nests: ibtrace's IBTRACE_A_AGENT_STATS, _PING_PROBE, _PING_SUMMARY,
  * _TRACE_HOP, _TEST_ASSERTION, _TEST_EXCHANGE, _TEST_RNR_CODE,
- * _TEST_LIMIT, _SERVER_CONN, _SERVER_STATS, _SWEEP_STATS, _SWEEP_NODE;
+ * _TEST_LIMIT, _SERVER_CONN, _SERVER_STATS, _SWEEP_STATS, _SWEEP_NODE,
+ * _PROVE_STATS, _PROVE_DEST;
  * ibtrace_sim's IBTRACE_SIM_A_PORT, _MISROUTE); @tb has room for that
  * nest's *_MAX + 1.
  */
@@ -1297,11 +1337,14 @@ int ibt_nl_report_msg(struct ibt *ctx, int err, const char *msg)
 	return report(ctx, err);
 }
 
-/* A request for the opened family; NULL (and printed) on failure. */
-struct nl_msg *ibt_nl_req(struct ibt *ctx, uint8_t cmd, bool dump)
+/*
+ * The header of a request of @cmd for the opened family into @msg (NULL:
+ * its allocation failed); NULL (and printed) on failure.
+ */
+static struct nl_msg *req_head(struct ibt *ctx, struct nl_msg *msg,
+			       uint8_t cmd, bool dump)
 {
 	int flags = NLM_F_ACK | (dump ? NLM_F_DUMP : 0);
-	struct nl_msg *msg = nlmsg_alloc();
 
 	if (!msg || !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, ctx->family, 0,
 				 flags, cmd, ctx->fam->version)) {
@@ -1310,6 +1353,24 @@ struct nl_msg *ibt_nl_req(struct ibt *ctx, uint8_t cmd, bool dump)
 		return NULL;
 	}
 	return msg;
+}
+
+/* A request for the opened family; NULL (and printed) on failure. */
+struct nl_msg *ibt_nl_req(struct ibt *ctx, uint8_t cmd, bool dump)
+{
+	return req_head(ctx, nlmsg_alloc(), cmd, dump);
+}
+
+/*
+ * ibt_nl_req() for a request whose attributes take up to @size bytes:
+ * nlmsg_alloc() has room for a page only, and a request with a thousand
+ * nested attributes (a proof's destinations) takes some 80 KiB.
+ */
+struct nl_msg *ibt_nl_req_size(struct ibt *ctx, uint8_t cmd, bool dump,
+			       size_t size)
+{
+	return req_head(ctx, nlmsg_alloc_size(NLMSG_HDRLEN + GENL_HDRLEN + size),
+			cmd, dump);
 }
 
 /*

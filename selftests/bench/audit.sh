@@ -8,8 +8,10 @@
 #     plus dump_lfts (every switch's LFT): the tables only;
 #   - ibtracert to every destination, one after the other (timed over a
 #     sample of $IBTRACE_BENCH_TRACERTS destinations and scaled to all).
-# The audit at several windows (SMPs out at once), each the median of
-# $IBTRACE_BENCH_RUNS runs; its SMPs, and memory the sweep kept. Wall
+# The audit (sweep, route checks and the data-path proof) at several
+# windows (SMPs, then probes, out at once), and without the proof, each
+# the median of $IBTRACE_BENCH_RUNS runs; its SMPs and probes, and memory
+# the sweep kept. Wall
 # times include process start (TCG: tenths of a second). Run in the VM:
 #   vm-run -- selftests/bench/audit.sh
 
@@ -61,6 +63,7 @@ med()
 out=$("$IBTRACECTL" -j -d "$hca" audit)
 dests=$(jq -r .summary.destinations <<< "$out")
 echo "# fabric: $(jq -r .sweep.nodes <<< "$out") nodes ($(jq -r .sweep.switches <<< "$out") switches), $dests destinations, $(jq -r .summary.ok <<< "$out") ok; sweep kept $(jq -r .sweep.bytes <<< "$out") bytes"
+echo "# proof: $(jq -r '.proof | "\(.destinations) probed: \(.verified) verified, \(.no_agent) no agent, \(.mismatch) mismatch, \(.unreachable) unreachable"' <<< "$out")"
 
 tables=$(med sh -c "ibnetdiscover -C $hca -P 1 > $TMP/net && dump_lfts -C $hca -P 1 > $TMP/lfts")
 lids=$(jq -r '.destinations[].dlid' <<< "$out" | shuf -n "$ntr" --random-source=<(yes))
@@ -71,14 +74,27 @@ done
 per=$((($(ns) - t0) / 1000000 / ntr))
 tracerts=$((per * dests))
 
-printf '%-28s %10s %8s %12s %12s\n' "" "wall ms" "SMPs" "vs tables" "vs tracert"
-printf '%-28s %10s %8s\n' "ibnetdiscover + dump_lfts" "$tables" "-"
-printf '%-28s %10s %8s %s\n' "ibtracert x $dests" "$tracerts" "-" "($per ms each, $ntr sampled)"
+# row LABEL MS SMPS PROBES: one line, with the ratios
+row()
+{
+	printf '%-36s %10s %8s %8s %12s %12s\n' "$1" "$2" "$3" "$4" \
+		"$(awk -v a="$2" -v b="$tables" 'BEGIN { if (a + 0 && b + 0) printf "%.2f", a / b; else print "-" }')" \
+		"$(awk -v a="$2" -v b="$tracerts" 'BEGIN { if (a + 0 && b + 0) printf "%.3f", a / b; else print "-" }')"
+}
+
+printf '%-36s %10s %8s %8s %12s %12s\n' "" "wall ms" "SMPs" "probes" "vs tables" "vs tracert"
+printf '%-36s %10s %8s %8s\n' "ibnetdiscover + dump_lfts" "$tables" "-" "-"
+printf '%-36s %10s %8s %8s %s\n' "ibtracert x $dests" "$tracerts" "-" "-" "($per ms each, $ntr sampled)"
+# The audit proves the data path too (one SourceRoute probe per sound
+# route, the "probes" column, retries included); --no-prove is the tables
+# alone, the like of ibnetdiscover + dump_lfts.
 for w in $windows; do
 	t=$(med "$IBTRACECTL" -d "$hca" audit --window "$w")
-	smps=$("$IBTRACECTL" -j -d "$hca" audit --window "$w" | jq -r .sweep.smps)
-	printf '%-28s %10s %8s %12s %12s\n' "ibtracectl audit --window $w" "$t" "$smps" \
-		"$(awk -v a="$t" -v b="$tables" 'BEGIN { if (a + 0 && b + 0) printf "%.2f", a / b; else print "-" }')" \
-		"$(awk -v a="$t" -v b="$tracerts" 'BEGIN { if (a + 0 && b + 0) printf "%.3f", a / b; else print "-" }')"
+	j=$("$IBTRACECTL" -j -d "$hca" audit --window "$w")
+	row "ibtracectl audit --window $w" "$t" "$(jq -r .sweep.smps <<< "$j")" \
+		"$(jq -r '.proof.mads // "-"' <<< "$j")"
 done
+t=$(med "$IBTRACECTL" -d "$hca" audit --no-prove)
+row "ibtracectl audit --no-prove" "$t" \
+	"$("$IBTRACECTL" -j -d "$hca" audit --no-prove | jq -r .sweep.smps)" "-"
 "$IBTRACECTL" sim del bench

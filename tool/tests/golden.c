@@ -154,5 +154,6 @@ int main(void)
 	golden_mad();
 	golden_capture();
 	golden_inject();
+	golden_audit();
 	return 0;
 }

@@ -65,5 +65,6 @@ void golden_mad_decode(void);
 void golden_mad(void);
 void golden_capture(void);
 void golden_inject(void);
+void golden_audit(void);
 
 #endif /* GOLDEN_H */

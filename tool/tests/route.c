@@ -4,7 +4,9 @@
  * computed from it (route.c), on fabrics built here: a line of two
  * switches, each table fault on it, a chain of switches, a 2-level fat
  * tree, a ring, the model's file (round trip and malformed files), and a
- * fat tree of some 10,000 CAs for the time and memory it takes.
+ * fat tree of some 10,000 CAs for the time and memory it takes; and the
+ * data-path proof (proof.c): the destinations it probes, their batches
+ * and vectors, and the words of its verdicts.
  *
  * Run by "make test"; "tests/route -q" leaves the large fat tree out (for
  * valgrind). Exit status 0 when every check passes.
@@ -18,6 +20,7 @@
 #include <time.h>
 
 #include "fabric.h"
+#include "proof.h"
 #include "route.h"
 
 #define N_ELEM(a)	(sizeof(a) / sizeof((a)[0]))
@@ -471,6 +474,31 @@ static void test_faults(void)
 	CHECK(!strcmp(ibt_route_verdict_str(99), "unknown"));
 }
 
+/*
+ * A chain: CA "head" (node 0, LID 1) - @len switches (node i, LID 100 + i;
+ * port 1 towards the head, 2 towards the tail) - CA "tail" (LID 2).
+ */
+static void build_chain(struct ibt_fabric *f, uint32_t len)
+{
+	static const uint8_t t[] = { 0xff, 1, 2 };
+	uint32_t i, last;
+
+	ibt_fabric_init(f);
+	add(f, 1, IBT_FAB_CA, 1, "head");
+	port_set(f, 0, 1, 1, 0);
+	for (i = 1; i <= len; i++) {
+		add(f, 0x100 + i, IBT_FAB_SWITCH, 2, "link");
+		port_set(f, i, 0, 100 + i, 0);
+		wire(f, i - 1, i == 1 ? 1 : 2, i, 1);
+		lft(f, i, 2, t);
+	}
+	last = add(f, 2, IBT_FAB_CA, 1, "tail");
+	port_set(f, last, 1, 2, 0);
+	wire(f, last - 1, 2, last, 1);
+	f->src_port = 1;
+	index_lids(f);
+}
+
 /* A chain CA - @len switches - CA: more than 63 switches is too long. */
 static void test_chain(void)
 {
@@ -484,29 +512,14 @@ static void test_chain(void)
 		{ 64, IBT_ROUTE_TOO_LONG, 65 },
 		{ 70, IBT_ROUTE_TOO_LONG, 65 },
 	};
-	static const uint8_t t[] = { 0xff, 1, 2 };
 	uint8_t ports[IBT_ROUTE_MAX_HOPS];
 	size_t c;
 
 	for (c = 0; c < N_ELEM(chains); c++) {
 		struct ibt_fabric f;
 		struct ibt_route r;
-		uint32_t i, last;
 
-		ibt_fabric_init(&f);
-		add(&f, 1, IBT_FAB_CA, 1, "head");
-		port_set(&f, 0, 1, 1, 0);
-		for (i = 1; i <= chains[c].len; i++) {
-			add(&f, 0x100 + i, IBT_FAB_SWITCH, 2, "link");
-			port_set(&f, i, 0, 100 + i, 0);
-			wire(&f, i - 1, i == 1 ? 1 : 2, i, 1);
-			lft(&f, i, 2, t);
-		}
-		last = add(&f, 2, IBT_FAB_CA, 1, "tail");
-		port_set(&f, last, 1, 2, 0);
-		wire(&f, last - 1, 2, last, 1);
-		f.src_port = 1;
-		index_lids(&f);
+		build_chain(&f, chains[c].len);
 		CHECK(ibt_route_compute(&f, 2, &r) == 0);
 		check(r.verdict == chains[c].verdict && r.nhops == chains[c].nhops,
 		      "chain of %u switches: %s, %u hops", chains[c].len,
@@ -1196,6 +1209,233 @@ static void test_alloc_failures(void)
 	ibt_fabric_free(&f);
 }
 
+/* The data-path proof */
+
+/* "1,3,1": a probe's vector */
+static const char *vector_str(const struct ibt_proof_probe *p, char *buf,
+			      size_t len)
+{
+	size_t i, at = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < p->hops && at < len; i++)
+		at += snprintf(buf + at, len - at, "%s%u", i ? "," : "", p->vector[i]);
+	return buf;
+}
+
+/*
+ * The destinations probed on the line: every route that is ok and crosses
+ * a link, with its in ports, in batches of any size; from C0, then from
+ * S1; the longest route a probe can take.
+ */
+static void test_proof_batch(void)
+{
+	/* LID 7: nobody has it, S1 has no entry for it: a hole */
+	static const uint16_t dlids[] = { 2, 3, 4, 5, 6, 7, 8 };
+	static const struct {
+		uint32_t dest;
+		uint16_t dlid;
+		const char *vector;
+	} want[] = {
+		{ 0, 2, "1" }, { 1, 3, "1,3" }, { 2, 4, "1,3,1" }, { 3, 5, "1,3,1" },
+		{ 4, 6, "1,3,1" }, { 6, 8, "1,3,2" },
+	};
+	struct ibt_proof_probe pr[8];
+	size_t max, next, k, total, batches;
+	struct ibt_fabric f;
+	uint16_t tail = 2;
+	char buf[300];
+	bool same;
+	long n;
+
+	build_line(&f);
+	for (max = 1; max <= N_ELEM(dlids); max++) {
+		next = total = batches = 0;
+		same = true;
+		while ((n = ibt_proof_batch(&f, dlids, N_ELEM(dlids), &next, pr, max)) > 0) {
+			batches++;
+			same &= (size_t)n <= max;
+			for (k = 0; k < (size_t)n; k++, total++)
+				same &= total < N_ELEM(want) && pr[k].dest == want[total].dest &&
+					pr[k].dlid == want[total].dlid &&
+					!strcmp(vector_str(&pr[k], buf, sizeof(buf)),
+						want[total].vector);
+		}
+		check(n == 0 && same && total == N_ELEM(want) && next == N_ELEM(dlids) &&
+		      batches == (N_ELEM(want) + max - 1) / max,
+		      "proof in batches of %zu: %ld, %zu probes in %zu batches, next %zu",
+		      max, n, total, batches, next);
+	}
+
+	/* a route that fails is not probed */
+	f.node[S1].lft[4] = 0xff;
+	next = 0;
+	n = ibt_proof_batch(&f, dlids, N_ELEM(dlids), &next, pr, N_ELEM(pr));
+	check(n == 5 && pr[1].dlid == 3 && pr[2].dlid == 5 && pr[2].dest == 3,
+	      "proof without LID 4's route: %ld probes", n);
+	f.node[S1].lft[4] = 2;
+	/* from a switch: its own LID crosses no link */
+	f.src = S1;
+	f.src_port = 0;
+	next = 0;
+	n = ibt_proof_batch(&f, dlids, N_ELEM(dlids), &next, pr, N_ELEM(pr));
+	check(n == 5 && pr[0].dlid == 3 && pr[0].dest == 1 &&
+	      !strcmp(vector_str(&pr[0], buf, sizeof(buf)), "3") &&
+	      !strcmp(vector_str(&pr[4], buf, sizeof(buf)), "3,2"),
+	      "proof from S1: %ld probes, the first to %u", n, pr[0].dlid);
+	/* no source node; nothing to look at */
+	f.src = 99;
+	next = 0;
+	CHECK(ibt_proof_batch(&f, dlids, N_ELEM(dlids), &next, pr, N_ELEM(pr)) == -1);
+	f.src = C0;
+	f.src_port = 1;
+	next = 0;
+	CHECK(ibt_proof_batch(&f, dlids, 0, &next, pr, N_ELEM(pr)) == 0 && next == 0);
+	ibt_fabric_free(&f);
+
+	/* the longest route: 63 switches, a vector of 64 ports */
+	build_chain(&f, 63);
+	next = 0;
+	n = ibt_proof_batch(&f, &tail, 1, &next, pr, 1);
+	check(n == 1 && pr[0].hops == IBT_ROUTE_MAX_HOPS && pr[0].vector[0] == 1 &&
+	      pr[0].vector[IBT_ROUTE_MAX_HOPS - 1] == 1,
+	      "proof along 63 switches: %ld probes, %u hops", n, pr[0].hops);
+	ibt_fabric_free(&f);
+	build_chain(&f, 64);
+	next = 0;
+	CHECK(ibt_proof_batch(&f, &tail, 1, &next, pr, 1) == 0 && next == 1);
+	ibt_fabric_free(&f);
+}
+
+/*
+ * More destinations than a proof takes: a 2-level fat tree of 1280 hosts,
+ * from one, in batches of IBTRACE_PROVE_MAX_DESTS; every destination once,
+ * in order, with the vector of its route.
+ */
+static void test_proof_batches(void)
+{
+	static struct ibt_proof_probe pr[IBTRACE_PROVE_MAX_DESTS];
+	static uint16_t dlids[IBT_FAB_LID_MAX + 1];
+	size_t n, next = 0, seen = 0, batches = 0, k;
+	uint8_t ports[IBT_ROUTE_MAX_HOPS];
+	struct ibt_fabric f;
+	struct ibt_route r;
+	bool same = true;
+	struct ft t;
+	long got;
+
+	ft_build(&f, &t, 1, 32, 40, 4, 0);
+	n = ibt_route_dests(&f, dlids, N_ELEM(dlids));
+	while ((got = ibt_proof_batch(&f, dlids, n, &next, pr, N_ELEM(pr))) > 0) {
+		batches++;
+		for (k = 0; k < (size_t)got; k++, seen++)
+			same &= pr[k].dest == seen && pr[k].dlid == dlids[seen] &&
+				!ibt_route_compute(&f, pr[k].dlid, &r) &&
+				ibt_route_in_ports(&r, ports) == pr[k].hops &&
+				!memcmp(ports, pr[k].vector, pr[k].hops);
+	}
+	check(got == 0 && same && n == 1315 && seen == n && batches == 2,
+	      "proof of %zu destinations: %zu probed in %zu batches", n, seen, batches);
+	ibt_fabric_free(&f);
+}
+
+/* The words of a destination's verdict, and of a proof's count. */
+static void test_proof_words(void)
+{
+	static const struct {
+		struct ibt_proof p;
+		const char *want;
+	} cases[] = {
+		{ { .sent = true, .verdict = IBTRACE_PROVE_VERIFIED, .expected_port = 1,
+		    .actual_port = 1, .has_port = true, .has_status = true,
+		    .attempts = 1, .rtt_ns = 41500, .has_rtt = true },
+		  "verified: came in by port 1, 1 MAD, 0.042 ms" },
+		{ { .sent = true, .verdict = IBTRACE_PROVE_MISMATCH, .expected_port = 1,
+		    .actual_port = 2, .has_port = true, .status = 0x1c,
+		    .has_status = true, .attempts = 1, .has_rtt = true },
+		  "mismatch: came in by port 2, the tables say 1" },
+		{ { .sent = true, .verdict = IBTRACE_PROVE_MISMATCH, .expected_port = 3,
+		    .attempts = 1 },
+		  "mismatch: came in by another port, the tables say 3" },
+		{ { .sent = true, .verdict = IBTRACE_PROVE_NO_AGENT, .expected_port = 1,
+		    .status = 0x000c, .has_status = true, .attempts = 2,
+		    .rtt_ns = 1999999, .has_rtt = true },
+		  "no agent: answered status 0x000c, 2 MADs, 2.000 ms" },
+		{ { .sent = true, .verdict = IBTRACE_PROVE_UNREACHABLE, .attempts = 4 },
+		  "unreachable: no answer after 4 MADs" },
+		{ { .sent = true, .verdict = IBTRACE_PROVE_UNREACHABLE, .attempts = 1 },
+		  "unreachable: no answer after 1 MAD" },
+		{ { .sent = true, .verdict = IBTRACE_PROVE_SEND_ERROR },
+		  "send error: the probe could not be sent" },
+		{ { .sent = true, .verdict = IBTRACE_PROVE_UNTRIED },
+		  "untried: the proof ended before it was sent" },
+		{ { .sent = true, .verdict = 9, .attempts = 1 }, "unknown: verdict 9" },
+	};
+	struct ibt_proof recs[9] = { { 0 } };
+	struct ibt_proof_tally t = { 0 };
+	struct ibt_proof p = { 0 };
+	char buf[160], want[160];
+	size_t i;
+
+	for (i = 0; i < N_ELEM(cases); i++)
+		check(!strcmp(ibt_proof_why(&cases[i].p, buf, sizeof(buf)), cases[i].want),
+		      "proof words %zu: \"%s\", want \"%s\"", i, buf, cases[i].want);
+	p.sent = true;
+	p.verdict = IBTRACE_PROVE_SEND_ERROR;
+	p.err = 113;
+	snprintf(want, sizeof(want), "send error: %s (errno 113)", strerror(113));
+	check(!strcmp(ibt_proof_why(&p, buf, sizeof(buf)), want),
+	      "proof words of errno 113: \"%s\"", buf);
+	/* cut, not overrun */
+	CHECK(!strcmp(ibt_proof_why(&cases[1].p, buf, 10), "mismatch:"));
+
+	CHECK(!strcmp(ibt_proof_verdict_str(IBTRACE_PROVE_NO_AGENT), "no_agent"));
+	CHECK(!strcmp(ibt_proof_verdict_str(IBTRACE_PROVE_SEND_ERROR), "send_error"));
+	CHECK(!strcmp(ibt_proof_verdict_str(IBTRACE_PROVE_UNTRIED), "untried"));
+	CHECK(!strcmp(ibt_proof_verdict_str(6), "unknown"));
+	CHECK(!strcmp(ibt_proof_verdict_text(IBTRACE_PROVE_NO_AGENT), "no agent"));
+	CHECK(!strcmp(ibt_proof_verdict_text(IBTRACE_PROVE_VERIFIED), "verified"));
+	CHECK(ibt_proof_finding(IBTRACE_PROVE_MISMATCH) &&
+	      ibt_proof_finding(IBTRACE_PROVE_UNREACHABLE) &&
+	      ibt_proof_finding(IBTRACE_PROVE_SEND_ERROR));
+	CHECK(!ibt_proof_finding(IBTRACE_PROVE_VERIFIED) &&
+	      !ibt_proof_finding(IBTRACE_PROVE_NO_AGENT) &&
+	      !ibt_proof_finding(IBTRACE_PROVE_UNTRIED) && !ibt_proof_finding(6));
+
+	/* the count: nothing yet, then 3 verified, 2 no agent, 1 mismatch, 1
+	 * unreachable and one not probed, then a send error and one untried */
+	CHECK(!strcmp(ibt_proof_summary_str(&t, buf, sizeof(buf)),
+		      "0 probes: 0 verified (0 MADs, 0.000 s)"));
+	for (i = 0; i < 8; i++) {
+		recs[i].sent = i != 5;
+		recs[i].verdict = i < 3 ? IBTRACE_PROVE_VERIFIED :
+				  i < 5 ? IBTRACE_PROVE_NO_AGENT :
+				  i == 6 ? IBTRACE_PROVE_MISMATCH :
+					   IBTRACE_PROVE_UNREACHABLE;
+	}
+	t.mads = 9;
+	t.elapsed_ns = 123456789;
+	ibt_proof_count(&t, recs, 8);
+	check(t.dests == 7 && t.verdicts[IBTRACE_PROVE_VERIFIED] == 3 &&
+	      t.verdicts[IBTRACE_PROVE_NO_AGENT] == 2 && ibt_proof_findings(&t) == 2,
+	      "proof count: %zu probed, %zu findings", t.dests, ibt_proof_findings(&t));
+	check(!strcmp(ibt_proof_summary_str(&t, buf, sizeof(buf)),
+		      "7 probes: 3 verified, 2 no agent, 1 mismatch, 1 unreachable (9 MADs, 0.123 s)"),
+	      "proof summary: \"%s\"", buf);
+	memset(&t, 0, sizeof(t));
+	recs[8].sent = true;
+	recs[8].verdict = 9;	/* a newer kernel's: probed, not counted */
+	recs[7].verdict = IBTRACE_PROVE_SEND_ERROR;
+	recs[6].verdict = IBTRACE_PROVE_UNTRIED;
+	t.mads = 1;
+	t.elapsed_ns = 500000;
+	ibt_proof_count(&t, &recs[6], 3);
+	check(!strcmp(ibt_proof_summary_str(&t, buf, sizeof(buf)),
+		      "3 probes: 0 verified, 1 send error, 1 untried (1 MAD, 0.001 s)") &&
+	      ibt_proof_findings(&t) == 1, "proof summary: \"%s\"", buf);
+	CHECK(!strcmp(ibt_proof_summary_str(&t, buf, 9), "3 probes"));
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -1274,6 +1514,9 @@ int main(int argc, char **argv)
 	test_cdg_deps();
 	test_alloc_failures();
 	test_file();
+	test_proof_batch();
+	test_proof_batches();
+	test_proof_words();
 	if (!quick)
 		test_scale();
 	printf("tests/route: %d checks, %d failed\n", checks, failures);
