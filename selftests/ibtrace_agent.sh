@@ -76,6 +76,25 @@ ibt_expect "  of which 2 unsupported methods, 1 unsupported attribute" "2 1" \
 ibt_expect "agent counts 3 successes, no tx errors, no strays" "3 0 0" \
 	"$(jq -r '"\(.[0].success) \(.[0].tx_error) \(.[0].stray)"' <<< "$js")"
 
+# The same counters as Prometheus metrics, for node_exporter's textfile
+# collector: labelled as its node_infiniband_* metrics (device, port).
+prom=$(mktemp -d)
+ibt_check "agent show --prom: written" \
+	"$IBTRACECTL" -d rxe0 agent show --prom "$prom/ibtrace.prom"
+ibt_expect "  registered, 10 received, and the responses by status" \
+	"1 10 3 2 2 2 1 0 0" \
+	"$(for m in 'agent_registered{' 'requests_received_total{' \
+		'status="success"' 'status="mismatch"' 'status="malformed"' \
+		'status="unsupported_method"' 'status="unsupported_attr"' \
+		'send_errors_total{' 'stray_responses_total{'; do
+		grep -F "$m" "$prom/ibtrace.prom" | grep -F '{device="rxe0",port="1"' |
+			awk '{ print $2 }'
+	done | paste -sd ' ')"
+ibt_expect "  nothing else left in the directory" ibtrace.prom "$(ls "$prom")"
+ibt_expect "agent show --prom into a missing directory: exit 1" 1 \
+	"$("$IBTRACECTL" -d rxe0 agent show --prom "$prom/no/x.prom" >/dev/null 2>&1; echo $?)"
+rm -rf "$prom"
+
 ibt_check "rxe0 deleted" ibt_rxe_del rxe0
 ibt_check "ibtrace unloads" ibt_unload_ibtrace
 ibt_done

@@ -20,6 +20,11 @@
 #   packets to C; every route is ok by the tables, but B's probe is
 #   unreachable (exit 19); SIGINT mid-proof exits 13 (the job cancelled);
 #   the rule removed, B is verified again;
+# - audit merge of A's and C's audits under the misroute: the channels
+#   toward B first;
+# - --prom FILE: the metrics file (success, routes and probes by verdict,
+#   the failing destinations with their labels), written whole, and an
+#   error naming the file when it cannot be;
 # - unprivileged users get exit 5; bad words exit 2; a RoCE port (rxe)
 #   is refused with the kernel's sentence;
 # - a slow sweep (the S1-S2 link held back) ended in mid-sweep by SIGINT
@@ -134,6 +139,35 @@ ibt_expect "  no destination has a proof" 0 \
 ibt_match "  text: data path not proved" '^data path: not proved \(--no-prove\)$' \
 	"$("$IBTRACECTL" -d "$A" audit --no-prove)"
 
+# --- Prometheus metrics (--prom) ----------------------------------------------
+
+# prom_has LINE: the metrics file has LINE, whole
+prom_has()
+{
+	grep -qxF "$1" "$TMP/audit.prom"
+}
+audit --prom "$TMP/audit.prom"
+ibt_expect "--prom: exit 0, the file written, no temporary file left" "0 1 0" \
+	"$rc $(ls "$TMP" | grep -c '^audit\.prom$') $(ls "$TMP" | grep -c 'audit\.prom\.tmp')"
+ibt_check "  success 1, labelled with node_exporter's device and port" \
+	prom_has "ibtrace_audit_success{device=\"$A\",port=\"1\"} 1"
+ibt_check "  4 routes ok, 2 probes verified, 2 no agent" eval \
+	"prom_has 'ibtrace_audit_routes{device=\"$A\",port=\"1\",verdict=\"ok\"} 4' &&
+	 prom_has 'ibtrace_audit_probes{device=\"$A\",port=\"1\",verdict=\"verified\"} 2' &&
+	 prom_has 'ibtrace_audit_probes{device=\"$A\",port=\"1\",verdict=\"no_agent\"} 2'"
+ibt_check "  the sweep's 5 nodes, no failing destination" eval \
+	"prom_has 'ibtrace_audit_sweep_nodes{device=\"$A\",port=\"1\"} 5' &&
+	 prom_has 'ibtrace_audit_failing_destinations{device=\"$A\",port=\"1\"} 0'"
+ibt_expect "  every family a gauge with its help" \
+	"$(grep -c '^# HELP ' "$TMP/audit.prom")" "$(grep -c '^# TYPE [a-z_]* gauge$' "$TMP/audit.prom")"
+if command -v promtool >/dev/null; then
+	ibt_check "  promtool check metrics accepts it" \
+		sh -c "promtool check metrics < '$TMP/audit.prom'"
+fi
+audit --prom /nonexistent/audit.prom
+ibt_expect "--prom into a directory that does not exist: exit 1, one sentence" \
+	"1 Error: cannot write /nonexistent/audit.prom: No such file or directory" "$rc $err"
+
 # --- Saved and loaded ----------------------------------------------------------
 
 audit --save "$TMP/fab.json"
@@ -235,6 +269,25 @@ ibt_match "  one sentence" "^Error: audit from $A/1 cancelled during the proof" 
 	"$(cat "$TMP/prove.err")"
 ibt_expect "  the kernel's job: a proof, cancelled (ECANCELED)" "prove 125" \
 	"$("$IBTRACECTL" -j job show | jq -r '[.[] | select(.kind == "prove")][-1] | "\(.kind) \(.errno)"')"
+audit -t 300 -r 1 --prom "$TMP/audit.prom"
+ibt_check "  --prom: success 0, B's probe a failing destination" eval \
+	"prom_has 'ibtrace_audit_success{device=\"$A\",port=\"1\"} 0' &&
+	 prom_has 'ibtrace_audit_failing_destinations{device=\"$A\",port=\"1\"} 1' &&
+	 grep -qx 'ibtrace_audit_failing_destination{device=\"$A\",port=\"1\",dlid=\"$(printf '0x%04x' "$B_LID")\",check=\"probe\",verdict=\"unreachable\",node_guid=\"0x[0-9a-f]*\",node_desc=\"B\",dest_port=\"1\"} 1' '$TMP/audit.prom'"
+# audit merge: the audits from A and from C; both lose B, each verifies
+# the other, so the channels toward B (S1 port 2, S2 port 2) lead, with
+# both failing probes and no verified one, and A's and C's own links,
+# verified too, come after.
+"$IBTRACECTL" -j -d "$A" audit -t 300 -r 1 > "$TMP/from-a.json"
+"$IBTRACECTL" -j -d "$(ibt_sim_dev C)" audit -t 300 -r 1 > "$TMP/from-c.json"
+mjs=$("$IBTRACECTL" -j audit merge "$TMP/from-a.json" "$TMP/from-c.json")
+ibt_expect "audit merge of A's and C's audits: exit 19, 2 audits, 2 failing probes" \
+	"19 2 2" "$? $(jq -r '"\(.audits) \(.failing)"' <<< "$mjs")"
+ibt_expect "  first two suspects: S1 and S2 port 2, 2 failing, 0 verified each" \
+	"S1:2:2:0 S2:2:2:0" \
+	"$(jq -r '[.suspects[0,1] | "\(.node_desc):\(.port):\(.failing):\(.verified)"] | sort | join(" ")' <<< "$mjs")"
+ibt_expect "  then A's and C's own links: 1 failing, 1 verified each" "1:1 1:1" \
+	"$(jq -r '[.suspects[2:][] | "\(.failing):\(.verified)"] | join(" ")' <<< "$mjs")"
 ibt_check "S1's misroute rule removed" \
 	"$IBTRACECTL" sim set aud S1 misroute "$B_LID" none
 audit

@@ -51,12 +51,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <json-c/json.h>
 #include <netlink/genl/genl.h>
 
 #include "ibtracectl.h"
 #include "fabric.h"
+#include "audit_prom.h"
 #include "proof.h"
 #include "route.h"
 
@@ -80,6 +82,7 @@ enum {
 	OPT_SAVE,
 	OPT_LOAD,
 	OPT_NO_PROVE,
+	OPT_PROM,
 };
 
 struct audit {
@@ -90,6 +93,8 @@ struct audit {
 	bool no_prove;
 	struct ibt_wait wait;
 	const char *save, *load;
+	const char *prom;
+	struct timespec t0;
 
 	char dev[IBT_DEV_NAME_MAX];
 	uint32_t port;
@@ -117,8 +122,9 @@ struct audit {
 static void audit_usage(FILE *f)
 {
 	fputs("Usage: ibtracectl [-j] [--pretty] [-d DEV] [-p PORT] audit [--window N]\n"
-	      "           [-t MS] [-r N] [--max-nodes N] [--no-prove] [--save FILE] [-v]\n"
-	      "       ibtracectl [-j] audit --load FILE [-v]\n"
+	      "           [-t MS] [-r N] [--max-nodes N] [--no-prove] [--save FILE]\n"
+	      "           [--prom FILE] [-v]\n"
+	      "       ibtracectl [-j] audit --load FILE [--prom FILE] [-v]\n"
 	      "Sweep the subnet from a port and check the route its tables give to\n"
 	      "every destination (every LID of every CA port, every switch's LID):\n"
 	      "holes, dead ends, loops, routes over 64 hops, misdelivery; and the\n"
@@ -136,6 +142,9 @@ static void audit_usage(FILE *f)
 	      "  --save FILE          write the fabric found (JSON) for --load\n"
 	      "  --load FILE          audit a fabric saved by --save instead of sweeping\n"
 	      "                       (-: standard input); its data path is not proved\n"
+	      "  --prom FILE          also write the figures and the failing destinations\n"
+	      "                       as Prometheus metrics, replacing FILE at once (for\n"
+	      "                       node_exporter's textfile collector: a *.prom file)\n"
 	      "  -v, --verbose        a line for every destination and every probe, not\n"
 	      "                       only failing ones\n"
 	      "Without -d: the first Active InfiniBand port. Needs CAP_NET_ADMIN (but\n"
@@ -164,6 +173,9 @@ static int audit_opt(int c, const char *arg, const struct ibt_args *a)
 	case OPT_NO_PROVE:
 		au->no_prove = true;
 		return 0;
+	case OPT_PROM:
+		au->prom = arg;
+		return 0;
 	case 'v':
 		au->verbose = true;
 		return 0;
@@ -180,6 +192,7 @@ static int audit_parse(struct ibt *ctx, struct audit *au)
 		{ "save",	required_argument,	NULL, OPT_SAVE },
 		{ "load",	required_argument,	NULL, OPT_LOAD },
 		{ "no-prove",	no_argument,		NULL, OPT_NO_PROVE },
+		{ "prom",	required_argument,	NULL, OPT_PROM },
 		{ "timeout",	required_argument,	NULL, 't' },
 		{ "retries",	required_argument,	NULL, 'r' },
 		{ "verbose",	no_argument,		NULL, 'v' },
@@ -882,6 +895,16 @@ static void route_json(struct ibt *ctx, const struct ibt_fabric *f,
 		for (i = 0; i < n; i++)
 			ibt_out_json(ctx, NULL, json_object_new_uint64(ports[i]));
 		ibt_out_arr_end(ctx);
+		/* the channels crossed, for audit merge */
+		ibt_out_arr_begin(ctx, "path");
+		for (i = 0; i + 1 < r->nhops; i++) {
+			ibt_out_obj_begin(ctx, NULL);
+			json_node(ctx, f, r->hop[i].node);
+			ibt_out_json(ctx, "out_port",
+				     json_object_new_uint64(r->hop[i].out_port));
+			ibt_out_obj_end(ctx);
+		}
+		ibt_out_arr_end(ctx);
 	} else if (r->at_node != IBT_FAB_NONE) {
 		ibt_out_obj_begin(ctx, "at");
 		json_node(ctx, f, r->at_node);
@@ -1011,9 +1034,9 @@ out:
  * with -v). 1 when one failed, 0 when none did, -1 when the model has no
  * source node.
  */
-static int audit_routes(struct ibt *ctx, const struct audit *au)
+static int audit_routes(struct ibt *ctx, const struct audit *au,
+			size_t counts[IBT_ROUTE_NO_OWNER + 1])
 {
-	size_t counts[IBT_ROUTE_NO_OWNER + 1] = { 0 };
 	const struct ibt_fabric *f = &au->fab;
 	size_t n = au->ndests, i;
 	struct ibt_route r;
@@ -1094,8 +1117,9 @@ static void audit_proof_out(struct ibt *ctx, const struct audit *au)
 	}
 }
 
-/* The credit loops; 1 when there is one, -1 out of memory. */
-static int audit_loops(struct ibt *ctx, const struct ibt_fabric *f)
+/* The credit loops (*@nloops of them); 1 when there is one, -1 out of memory. */
+static int audit_loops(struct ibt *ctx, const struct ibt_fabric *f,
+		       size_t *nloops)
 {
 	struct ibt_cdg_cycle *cyc = calloc(AUDIT_CYCLES, sizeof(*cyc));
 	struct ibt_cdg_stats st = { 0 };
@@ -1140,6 +1164,7 @@ static int audit_loops(struct ibt *ctx, const struct ibt_fabric *f)
 	ibt_out_arr_end(ctx);
 	ibt_out_obj_end(ctx);
 	free(cyc);
+	*nloops = st.loops;
 	return st.loops > 0;
 }
 
@@ -1168,16 +1193,17 @@ static int audit_check(struct ibt *ctx, struct audit *au)
  * proof, the credit loops. 1 when there is a finding, 0 when not, -1 out
  * of memory.
  */
-static int audit_print(struct ibt *ctx, const struct audit *au)
+static int audit_print(struct ibt *ctx, const struct audit *au,
+		       struct ibt_audit_figures *fig)
 {
 	int bad, loops;
 
 	ibt_out_obj_begin(ctx, NULL);
 	audit_head(ctx, au);
-	bad = audit_routes(ctx, au);
+	bad = audit_routes(ctx, au, fig->routes);
 	if (bad >= 0)
 		audit_proof_out(ctx, au);
-	loops = bad < 0 ? 0 : audit_loops(ctx, &au->fab);
+	loops = bad < 0 ? 0 : audit_loops(ctx, &au->fab, &fig->loops);
 	ibt_out_obj_end(ctx);
 	if (bad < 0 || loops < 0)
 		return -1;
@@ -1186,9 +1212,53 @@ static int audit_print(struct ibt *ctx, const struct audit *au)
 	       ibt_proof_findings(&au->tally);
 }
 
+/* --prom FILE: the figures as metrics, FILE replaced at once; 1 on error. */
+static int audit_prom(const struct audit *au, struct ibt_audit_figures *fig)
+{
+	char port[12];
+	const struct ibt_prom_label common[] = {
+		{ "device", au->dev }, { "port", au->port ? port : "" },
+	};
+	struct timespec t1, now;
+	struct ibt_prom p;
+	int err;
+
+	snprintf(port, sizeof(port), "%u", au->port);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	clock_gettime(CLOCK_REALTIME, &now);
+	fig->timestamp_s = now.tv_sec + now.tv_nsec / 1e9;
+	fig->duration_s = (t1.tv_sec - au->t0.tv_sec) +
+			  (t1.tv_nsec - au->t0.tv_nsec) / 1e9;
+	fig->sweep = au->load ? NULL : au->stat;
+	fig->fab = &au->fab;
+	fig->dlids = au->dlids;
+	fig->ndests = au->ndests;
+	fig->proof = au->proof;
+	fig->tally = au->why_not ? NULL : &au->tally;
+	err = ibt_prom_open(&p, au->prom, common, IBT_ARRAY_SIZE(common));
+	if (err) {
+		ibt_err(IBT_EXIT_ERR, "cannot write %s: %s", au->prom, strerror(err));
+		return 1;
+	}
+	if (ibt_audit_prom(&p, fig)) {
+		ibt_prom_discard(&p);
+		ibt_err(IBT_EXIT_ERR, "out of memory");
+		return 1;
+	}
+	err = ibt_prom_commit(&p);
+	if (err) {
+		ibt_err(IBT_EXIT_ERR, "cannot write %s: %s", au->prom, strerror(err));
+		return 1;
+	}
+	return 0;
+}
+
 static int audit_run(struct ibt *ctx, struct audit *au)
 {
+	struct ibt_audit_figures fig = { 0 };
 	int ret;
+
+	clock_gettime(CLOCK_MONOTONIC, &au->t0);
 
 	ret = au->load ? audit_load(au) : audit_sweep(ctx, au);
 	if (ret)
@@ -1201,10 +1271,13 @@ static int audit_run(struct ibt *ctx, struct audit *au)
 	ret = audit_check(ctx, au);
 	if (ret)
 		return ret;
-	ret = audit_print(ctx, au);
+	ret = audit_print(ctx, au, &fig);
 	if (ret < 0)
 		return ibt_err(IBT_EXIT_ERR, "out of memory");
 	ibt_out_finish(ctx);
+	fig.success = !ret;
+	if (au->prom && audit_prom(au, &fig))
+		return IBT_EXIT_ERR;
 	return ret ? IBT_EXIT_AUDIT : IBT_EXIT_OK;
 }
 
@@ -1213,6 +1286,11 @@ int ibt_audit(struct ibt *ctx)
 	struct audit au = { 0 };
 	int ret;
 
+	if (ctx->argc && !strcmp(ctx->argv[0], "merge")) {
+		ctx->argc--;
+		ctx->argv++;
+		return ibt_audit_merge(ctx);
+	}
 	ibt_fabric_init(&au.fab);
 	ret = audit_parse(ctx, &au);
 	if (!ret && !ibt_usage_if(au.help, audit_usage))

@@ -39,6 +39,7 @@
 
 struct port_query {
 	ibt_port_show show;
+	void *arg;
 	unsigned int shown;
 };
 
@@ -73,7 +74,7 @@ static int port_cb(struct ibt *ctx, struct nlmsghdr *nlh, struct nlattr **tb,
 
 	ibt_out_obj_begin(ctx, NULL);
 	port_name(ctx, tb);
-	ret = q->show(ctx, tb);
+	ret = q->show(ctx, tb, q->arg);
 	ibt_out_obj_end(ctx);
 	ibt_out_eol(ctx);
 	q->shown++;
@@ -82,16 +83,24 @@ static int port_cb(struct ibt *ctx, struct nlmsghdr *nlh, struct nlattr **tb,
 
 /*
  * The end of a show command (only global options may follow): send @cmd
- * for the ports -d/-p select and print each reply: its name, then @show.
- * Returns an exit code.
+ * for the ports -d/-p select and print each reply: its name, then @show
+ * (given @arg). Returns an exit code.
  */
-int ibt_port_query(struct ibt *ctx, uint8_t cmd, ibt_port_show show)
+int ibt_port_query(struct ibt *ctx, uint8_t cmd, ibt_port_show show,
+		   void *arg)
 {
-	struct port_query q = { .show = show };
+	return ibt_end_args(ctx) ?: ibt_port_query_parsed(ctx, cmd, show, arg);
+}
+
+/* ibt_port_query() of a command whose own options were parsed already. */
+int ibt_port_query_parsed(struct ibt *ctx, uint8_t cmd, ibt_port_show show,
+			  void *arg)
+{
+	struct port_query q = { .show = show, .arg = arg };
 	struct nl_msg *msg;
 	int ret;
 
-	ret = ibt_end_args(ctx) ?: ibt_nl_open(ctx);
+	ret = ibt_nl_open(ctx);
 	if (ret)
 		return ret;
 	/* the kernel's do needs a port; its dump takes a device (and port) */
@@ -133,10 +142,11 @@ static const struct ibt_num_key port_keys[] = {
 	{ IBTRACE_A_GID,	"gid" },
 };
 
-static int dev_show_port(struct ibt *ctx, struct nlattr **tb)
+static int dev_show_port(struct ibt *ctx, struct nlattr **tb, void *arg)
 {
 	unsigned int ll = IBTRACE_LINK_LAYER_UNSPEC;
 
+	(void)arg;
 	if (tb[IBTRACE_A_DEV_INDEX])
 		ibt_out_u64(ctx, "index", nla_get_u32(tb[IBTRACE_A_DEV_INDEX]));
 	if (tb[IBTRACE_A_LINK_LAYER]) {
@@ -164,7 +174,7 @@ static int dev_show_port(struct ibt *ctx, struct nlattr **tb)
 
 static int dev_show(struct ibt *ctx)
 {
-	return ibt_port_query(ctx, IBTRACE_CMD_DEV_GET, dev_show_port);
+	return ibt_port_query(ctx, IBTRACE_CMD_DEV_GET, dev_show_port, NULL);
 }
 
 /* ibt_port_pick(): what it looks for, and where the port found goes. */

@@ -1078,6 +1078,26 @@ static int load_root(struct fab_loader *ld, json_object *root)
  * Return: 0, or -1 with @f empty (as ibt_fabric_init() leaves it) and
  * nothing left allocated.
  */
+/**
+ * ibt_json_read() - the JSON value of a file, as the model's is read
+ * @in: the file
+ * @err: why it could not be read, one sentence
+ * @errlen: its size
+ *
+ * By chunks (the text is never whole in memory), strict, nothing but
+ * blanks after the value, at most 1 GiB.
+ *
+ * Return: the value (json_object_put() it), or NULL, @err said.
+ */
+json_object *ibt_json_read(FILE *in, char *err, size_t errlen)
+{
+	struct fab_loader ld = { .err = err, .errlen = errlen, .node = -1 };
+
+	if (err && errlen)
+		err[0] = '\0';
+	return read_json(&ld, in);
+}
+
 int ibt_fabric_load(struct ibt_fabric *f, FILE *in, char *err, size_t errlen)
 {
 	struct fab_loader ld = {

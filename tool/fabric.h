@@ -138,6 +138,7 @@ bool ibt_fabric_port_lids(const struct ibt_fabric *f, uint32_t n, uint8_t p,
 long ibt_fabric_lid_table(const struct ibt_fabric *f, struct ibt_fab_lid *tab);
 long ibt_fabric_index_lids(struct ibt_fabric *f);
 int ibt_fabric_save(const struct ibt_fabric *f, FILE *out);
+struct json_object *ibt_json_read(FILE *in, char *err, size_t errlen);
 int ibt_fabric_load(struct ibt_fabric *f, FILE *in, char *err,
 		    size_t errlen);
 

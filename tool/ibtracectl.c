@@ -45,7 +45,8 @@ static void usage(FILE *f)
 "  mad send --class CLASS [--method M] [--attr ATTR] (--dr P,.. | --dlid LID)\n"
 "                     send any MAD from -d DEV, -p PORT (default 1) and show\n"
 "                     its answer decoded (\"mad help\" for every field)\n"
-"  audit [--window N] [--no-prove] [--save FILE] [-v] | audit --load FILE\n"
+"  audit [--window N] [--no-prove] [--save FILE] [--prom FILE] [-v]\n"
+"  audit --load FILE [--prom FILE] [-v] | audit merge [--top N] FILE...\n"
 "                     sweep the subnet from a port, check the route to every\n"
 "                     destination and the credit loops, and probe the routes\n"
 "  test list | test show [JOB] [-v] | test cancel JOB\n", f);

@@ -818,9 +818,16 @@ void ibt_out_eol(struct ibt *ctx);
 void ibt_out_finish(struct ibt *ctx);
 void ibt_out_free(struct ibt *ctx);
 
-/* dev.c, also used by agent.c: query the ports -d/-p select */
-typedef int (*ibt_port_show)(struct ibt *ctx, struct nlattr **tb);
-int ibt_port_query(struct ibt *ctx, uint8_t cmd, ibt_port_show show);
+/*
+ * dev.c, also used by agent.c: query the ports -d/-p select; @arg is the
+ * show function's. ibt_port_query_parsed() when the command took options
+ * of its own (parsed already).
+ */
+typedef int (*ibt_port_show)(struct ibt *ctx, struct nlattr **tb, void *arg);
+int ibt_port_query(struct ibt *ctx, uint8_t cmd, ibt_port_show show,
+		   void *arg);
+int ibt_port_query_parsed(struct ibt *ctx, uint8_t cmd, ibt_port_show show,
+			  void *arg);
 /* dev.c, for trace and test run without -d: the port to work from */
 struct ibt_port_want {
 	uint32_t port;		/* that port number only; 0: any */
@@ -839,6 +846,7 @@ extern const struct ibt_cmd ibt_job_cmds[];
 extern const char ibt_job_help[];
 int ibt_ping(struct ibt *ctx);
 int ibt_audit(struct ibt *ctx);
+int ibt_audit_merge(struct ibt *ctx);
 void ibt_probe_fields(struct ibt *ctx, struct nlattr **tb);	/* ping.c */
 int ibt_trace(struct ibt *ctx);
 int ibt_trace_monitor(struct ibt *ctx);	/* trace_monitor.c */

@@ -296,7 +296,9 @@ static int run_out(struct ibt *ctx, void *arg)
 	if (!c->why_not)
 		ret = feed(ctx, &au, c);
 	if (!ret) {
-		ret = audit_print(ctx, &au);
+		struct ibt_audit_figures fig = { 0 };
+
+		ret = audit_print(ctx, &au, &fig);
 		ret = ret < 0 ? IBT_EXIT_ERR : ret ? IBT_EXIT_AUDIT : IBT_EXIT_OK;
 	}
 	audit_free(&au);

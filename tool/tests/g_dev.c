@@ -11,7 +11,7 @@ static int run_port(struct ibt *ctx, void *arg)
 	if (ret)
 		return ret;
 	ibt_out_obj_begin(ctx, NULL);
-	ret = dev_show_port(ctx, tb);
+	ret = dev_show_port(ctx, tb, NULL);
 	ibt_out_obj_end(ctx);
 	ibt_out_eol(ctx);
 	return ret;

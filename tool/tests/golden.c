@@ -155,5 +155,7 @@ int main(void)
 	golden_capture();
 	golden_inject();
 	golden_audit();
+	golden_agent();
+	golden_audit_merge();
 	return 0;
 }

@@ -16,11 +16,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <errno.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
+#include <json-c/json.h>
+
+#include "audit_prom.h"
 #include "fabric.h"
+#include "merge.h"
 #include "proof.h"
+#include "prom.h"
 #include "route.h"
 
 #define N_ELEM(a)	(sizeof(a) / sizeof((a)[0]))
@@ -1501,6 +1509,362 @@ static void test_scale(void)
 	ibt_fabric_free(&f);
 }
 
+/* Whether @text has the line @line, whole. */
+static bool has_line(const char *text, const char *line)
+{
+	size_t n = strlen(line);
+	const char *p = text;
+
+	while ((p = strstr(p, line))) {
+		if ((p == text || p[-1] == '\n') && p[n] == '\n')
+			return true;
+		p++;
+	}
+	return false;
+}
+
+/*
+ * Whether @text is well formed: every line a comment (# HELP, # TYPE) or
+ * a sample "name{label="value",...} number"; each family's HELP, then its
+ * TYPE, then its samples, and no family twice.
+ */
+static bool prom_well_formed(const char *text)
+{
+	char fam[64][64], cur[64] = "", name[64];
+	const char *line = text, *nl;
+	size_t nfam = 0, i;
+
+	for (; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		if (!nl)
+			return false;
+		if (!strncmp(line, "# HELP ", 7)) {
+			if (sscanf(line + 7, "%63[a-z_]", cur) != 1 || nfam == 64)
+				return false;
+			for (i = 0; i < nfam; i++)
+				if (!strcmp(fam[i], cur))
+					return false;
+			strcpy(fam[nfam++], cur);
+			continue;
+		}
+		if (!strncmp(line, "# TYPE ", 7)) {
+			if (strncmp(line + 7, cur, strlen(cur)) ||
+			    (strcmp(nl - 5, "gauge\n") && strncmp(nl - 5, "gauge", 5)))
+				return false;
+			continue;
+		}
+		if (sscanf(line, "%63[a-z_]", name) != 1 || strcmp(name, cur))
+			return false;
+		line += strlen(name);
+		if (*line == '{') {
+			while (*line != '}') {
+				const char *q = strchr(line, '"');
+
+				if (!q || q[-1] != '=')
+					return false;
+				for (q++; *q != '"'; q++)
+					if (*q == '\\')
+						q++;
+					else if (*q == '\n' || !*q)
+						return false;
+				line = q + 1;
+				if (*line != ',' && *line != '}')
+					return false;
+			}
+			line++;
+		}
+		if (*line != ' ' || !strchr("0123456789", line[1]))
+			return false;
+	}
+	return nfam > 0;
+}
+
+/* The metrics of @a, as text (freed by the caller). */
+static char *prom_text(const struct ibt_audit_figures *a, int *ret)
+{
+	static const struct ibt_prom_label common[] = {
+		{ "device", "mlx5_0" }, { "port", "1" },
+	};
+	struct ibt_prom p;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	ibt_prom_open_file(&p, f, common, N_ELEM(common));
+	*ret = ibt_audit_prom(&p, a);
+	ibt_prom_commit(&p);
+	fclose(f);
+	return buf;
+}
+
+/*
+ * The audit's metrics (audit_prom.c, prom.c) on the line: escaping, every
+ * family well formed, the counts by verdict, a failing destination per
+ * failed route or probe with its labels; without the sweep's figures and
+ * without the proof; the file replaced at once, and nothing left when it
+ * cannot be written.
+ */
+static void test_prom(void)
+{
+	static const uint16_t dlids[] = { 2, 3, 4, 5, 6, 7, 8 };
+	static const uint16_t ok_dlids[] = { 2, 3, 4, 5, 6, 8 };
+	static const char *const want[] = {
+		"ibtrace_audit_success{device=\"mlx5_0\",port=\"1\"} 0",
+		"ibtrace_audit_sweep_smps{device=\"mlx5_0\",port=\"1\"} 52",
+		"ibtrace_audit_destinations{device=\"mlx5_0\",port=\"1\"} 7",
+		"ibtrace_audit_routes{device=\"mlx5_0\",port=\"1\",verdict=\"ok\"} 6",
+		"ibtrace_audit_routes{device=\"mlx5_0\",port=\"1\",verdict=\"hole\"} 1",
+		"ibtrace_audit_routes{device=\"mlx5_0\",port=\"1\",verdict=\"loop\"} 0",
+		"ibtrace_audit_proved{device=\"mlx5_0\",port=\"1\"} 1",
+		"ibtrace_audit_probes{device=\"mlx5_0\",port=\"1\",verdict=\"verified\"} 5",
+		"ibtrace_audit_probes{device=\"mlx5_0\",port=\"1\",verdict=\"unreachable\"} 1",
+		"ibtrace_audit_probe_mads{device=\"mlx5_0\",port=\"1\"} 9",
+		"ibtrace_audit_credit_loops{device=\"mlx5_0\",port=\"1\"} 0",
+		"ibtrace_audit_failing_destinations{device=\"mlx5_0\",port=\"1\"} 2",
+		"ibtrace_audit_failing_destination{device=\"mlx5_0\",port=\"1\",dlid=\"0x0006\",check=\"probe\",verdict=\"unreachable\",node_guid=\"0x00000000000000c2\",node_desc=\"C2 \\\"HCA\\\\1\\\"\",dest_port=\"1\"} 1",
+		"ibtrace_audit_failing_destination{device=\"mlx5_0\",port=\"1\",dlid=\"0x0007\",check=\"route\",verdict=\"hole\",node_guid=\"\",node_desc=\"\",dest_port=\"\"} 1",
+	};
+	uint64_t sweep[IBTRACE_SWEEP_STAT_A_MAX + 1] = { 0 };
+	struct ibt_proof proof[N_ELEM(dlids)] = { 0 };
+	struct ibt_proof_tally tally = { 0 };
+	struct ibt_audit_figures a = { 0 };
+	char dir[] = "/tmp/ibt-prom-XXXXXX", path[64], buf[64];
+	struct ibt_prom p;
+	struct ibt_fabric f;
+	struct ibt_route r;
+	struct dirent *de;
+	int ret = -2, n;
+	char *text;
+	size_t i;
+	DIR *d;
+	FILE *in;
+
+	check(ibt_prom_escape("a\"b\\c\nd", buf, sizeof(buf)) == 10 &&
+	      !strcmp(buf, "a\\\"b\\\\c\\nd"), "escape: %s", buf);
+	check(ibt_prom_escape("\"\"\"", buf, 4) == 6 && !strcmp(buf, "\\\""),
+	      "escape, cut: %s", buf);
+
+	build_line(&f);
+	snprintf(f.node[C2].desc, sizeof(f.node[C2].desc), "C2 \"HCA\\1\"");
+	for (i = 0; i < N_ELEM(dlids); i++) {
+		CHECK(!ibt_route_compute(&f, dlids[i], &r));
+		a.routes[r.verdict]++;
+		if (r.verdict != IBT_ROUTE_OK || r.nhops < 2)
+			continue;
+		proof[i].sent = true;
+		proof[i].attempts = 1;
+		proof[i].verdict = IBTRACE_PROVE_VERIFIED;
+	}
+	proof[4].verdict = IBTRACE_PROVE_UNREACHABLE;	/* LID 6, C2 */
+	proof[4].attempts = 4;
+	ibt_proof_count(&tally, proof, N_ELEM(dlids));
+	tally.mads = 9;
+	sweep[IBTRACE_SWEEP_STAT_A_SMPS] = 52;
+	a = (struct ibt_audit_figures) {
+		.timestamp_s = 1.5e9, .duration_s = 0.25, .sweep = sweep,
+		.fab = &f, .dlids = dlids, .ndests = N_ELEM(dlids),
+		.proof = proof, .tally = &tally,
+	};
+	memcpy(a.routes, (size_t[IBT_ROUTE_NO_OWNER + 1]){ 6, 1 }, sizeof(a.routes));
+	text = prom_text(&a, &ret);
+	CHECK(text && ret == 0 && prom_well_formed(text));
+	for (i = 0; text && i < N_ELEM(want); i++)
+		check(has_line(text, want[i]), "prom: no line %s", want[i]);
+	CHECK(text && has_line(text, "ibtrace_audit_duration_seconds{device=\"mlx5_0\",port=\"1\"} 0.25"));
+	CHECK(text && has_line(text, "# TYPE ibtrace_audit_routes gauge"));
+	free(text);
+
+	/* a loaded model, not proved, nothing failing (LID 7 left out) */
+	a.sweep = NULL;
+	a.tally = NULL;
+	a.success = true;
+	a.dlids = ok_dlids;
+	a.ndests = N_ELEM(ok_dlids);
+	memset(proof, 0, sizeof(proof));
+	memcpy(a.routes, (size_t[IBT_ROUTE_NO_OWNER + 1]){ 6 }, sizeof(a.routes));
+	text = prom_text(&a, &ret);
+	CHECK(text && ret == 0 && prom_well_formed(text));
+	CHECK(text && !strstr(text, "sweep_") && !strstr(text, "audit_probes") &&
+	      !strstr(text, "failing_destination{") &&
+	      has_line(text, "ibtrace_audit_proved{device=\"mlx5_0\",port=\"1\"} 0") &&
+	      has_line(text, "ibtrace_audit_failing_destinations{device=\"mlx5_0\",port=\"1\"} 0") &&
+	      has_line(text, "ibtrace_audit_success{device=\"mlx5_0\",port=\"1\"} 1"));
+	free(text);
+
+	/* the file: replaced at once, the old one whole until then */
+	if (!mkdtemp(dir)) {
+		check(0, "mkdtemp: %s", strerror(errno));
+		ibt_fabric_free(&f);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/ibtrace.prom", dir);
+	in = fopen(path, "w");
+	CHECK(in && fputs("old\n", in) >= 0 && !fclose(in));
+	CHECK(ibt_prom_open(&p, path, NULL, 0) == 0);
+	ibt_prom_family(&p, "x_y", "gauge", "A test.");
+	ibt_prom_u64(&p, "x_y", NULL, 0, 3);
+	in = fopen(path, "r");
+	CHECK(in && fgets(buf, sizeof(buf), in) && !strcmp(buf, "old\n"));
+	if (in)
+		fclose(in);
+	CHECK(ibt_prom_commit(&p) == 0);
+	in = fopen(path, "r");
+	n = in ? (int)fread(buf, 1, sizeof(buf) - 1, in) : -1;
+	if (in)
+		fclose(in);
+	buf[n > 0 ? n : 0] = '\0';
+	check(!strcmp(buf, "# HELP x_y A test.\n# TYPE x_y gauge\nx_y 3\n"),
+	      "prom file: %s", buf);
+	/* given up: the old file stays, nothing else is left */
+	CHECK(ibt_prom_open(&p, path, NULL, 0) == 0);
+	ibt_prom_u64(&p, "x_y", NULL, 0, 4);
+	ibt_prom_discard(&p);
+	snprintf(path, sizeof(path), "%s/nodir/ibtrace.prom", dir);
+	CHECK(ibt_prom_open(&p, path, NULL, 0) == ENOENT && !p.f && !p.tmp);
+	d = opendir(dir);
+	n = 0;
+	while (d && (de = readdir(d)))
+		n += de->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	CHECK(n == 1);
+	snprintf(path, sizeof(path), "%s/ibtrace.prom", dir);
+	unlink(path);
+	rmdir(dir);
+	ibt_fabric_free(&f);
+}
+
+/*
+ * One audit's JSON for audit merge: @n destinations, each "R:P:G1/p1,G2/p2"
+ * (R the route's verdict, P its proof's or "-", then its path as GUID/port
+ * pairs). NULL out of memory.
+ */
+static json_object *merge_audit(const char *const *dests, size_t n)
+{
+	json_object *a = json_object_new_object(), *arr = json_object_new_array();
+	char buf[256], *save, *tok, *route, *proof, *hops;
+	size_t i;
+
+	if (!a || !arr)
+		return NULL;
+	json_object_object_add(a, "destinations", arr);
+	for (i = 0; i < n; i++) {
+		json_object *d = json_object_new_object(), *path, *pr, *hop;
+
+		snprintf(buf, sizeof(buf), "%s", dests[i]);
+		route = strtok_r(buf, ":", &save);
+		proof = strtok_r(NULL, ":", &save);
+		hops = strtok_r(NULL, ":", &save);
+		json_object_object_add(d, "verdict", json_object_new_string(route));
+		if (strcmp(proof, "-")) {
+			pr = json_object_new_object();
+			json_object_object_add(pr, "verdict", json_object_new_string(proof));
+			json_object_object_add(d, "proof", pr);
+		}
+		path = json_object_new_array();
+		for (tok = strtok_r(hops, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			char guid[24], *slash = strchr(tok, '/');
+
+			hop = json_object_new_object();
+			*slash = '\0';
+			snprintf(guid, sizeof(guid), "0x%s", tok);
+			json_object_object_add(hop, "node_guid", json_object_new_string(guid));
+			json_object_object_add(hop, "node_desc", json_object_new_string(tok));
+			json_object_object_add(hop, "out_port",
+					       json_object_new_int(atoi(slash + 1)));
+			json_object_array_add(path, hop);
+		}
+		json_object_object_add(d, "path", path);
+		json_object_array_add(arr, d);
+	}
+	return a;
+}
+
+/*
+ * audit merge (merge.c): three sources on a line of switches a1 - a2 - a3
+ * (hosts h1..h6), the link out of a2's port 3 dropping everything: it
+ * comes first, crossed by every failing probe and by no verified one;
+ * the channels only verified probes cross are no suspects; without the
+ * fault, no suspect; a destination with a proof but no path, and what is
+ * not an audit, are refused saying so.
+ */
+static void test_merge(void)
+{
+	static const char *const from1[] = {
+		"ok:verified:b1/1,a1/2",		/* h1 -> h2 on a1 */
+		"ok:unreachable:b1/1,a1/3,a2/3,a3/1",	/* h1 -> h5 via a2 port 3 */
+		"ok:unreachable:b1/1,a1/3,a2/3,a3/2",
+		"ok:no_agent:b1/1,a1/3",		/* a2's port 0: says nothing */
+		"hole:-:b1/1",				/* a table fault: nothing */
+	};
+	static const char *const from3[] = {
+		"ok:verified:b3/1,a2/1",		/* h3 -> h4 on a2 */
+		"ok:unreachable:b3/1,a2/3,a3/1",
+		"ok:verified:b3/1,a2/2,a1/1",		/* back toward a1 */
+	};
+	static const char *const from5[] = {
+		"ok:verified:b5/1,a3/3,a2/2,a1/1",	/* the other way: fine */
+		"ok:verified:b5/1,a3/2",
+		"ok:mismatch:b5/1,a3/3,a2/3,a3/1",	/* odd, but crosses a2/3 */
+	};
+	static const char *const clean[] = {
+		"ok:verified:b1/1,a1/3,a2/3,a3/1",
+	};
+	static const char *const nopath[] = { "ok:verified:" };
+	struct ibt_merge m;
+	json_object *a;
+	char err[200];
+	size_t n;
+
+	ibt_merge_init(&m);
+	a = merge_audit(from1, N_ELEM(from1));
+	CHECK(a && !ibt_merge_add(&m, a, err, sizeof(err)));
+	json_object_put(a);
+	a = merge_audit(from3, N_ELEM(from3));
+	CHECK(a && !ibt_merge_add(&m, a, err, sizeof(err)));
+	json_object_put(a);
+	a = merge_audit(from5, N_ELEM(from5));
+	CHECK(a && !ibt_merge_add(&m, a, err, sizeof(err)));
+	json_object_put(a);
+	ibt_merge_rank(&m);
+	n = ibt_merge_suspects(&m);
+	check(m.audits == 3 && m.failing == 4 && m.verified == 5 && m.other == 2,
+	      "merge: %zu audits, %zu failing, %zu verified, %zu other",
+	      m.audits, m.failing, m.verified, m.other);
+	check(n >= 1 && m.chan[0].guid == 0xa2 && m.chan[0].port == 3 &&
+	      m.chan[0].fails == 4 && m.chan[0].passes == 0 &&
+	      !strcmp(m.chan[0].desc, "a2"),
+	      "merge: first suspect 0x%" PRIx64 " port %u (%u failing, %u verified)",
+	      n ? m.chan[0].guid : 0, n ? m.chan[0].port : 0,
+	      n ? m.chan[0].fails : 0, n ? m.chan[0].passes : 0);
+	/* a3/1 is crossed by 3 failing probes, and never verified: second */
+	check(n >= 2 && m.chan[1].guid == 0xa3 && m.chan[1].port == 1 &&
+	      m.chan[1].fails == 3, "merge: second suspect 0x%" PRIx64 " port %u",
+	      n >= 2 ? m.chan[1].guid : 0, n >= 2 ? m.chan[1].port : 0);
+	/* b1/1 a1/3 a2/3 a3/1 a3/2 b3/1 b5/1 a3/3; a1/2, a2/1, ... are not */
+	CHECK(n == 8 && m.nchan > n && m.chan[n].fails == 0);
+	ibt_merge_free(&m);
+
+	a = merge_audit(clean, N_ELEM(clean));
+	CHECK(a && !ibt_merge_add(&m, a, err, sizeof(err)));
+	json_object_put(a);
+	ibt_merge_rank(&m);
+	CHECK(m.failing == 0 && ibt_merge_suspects(&m) == 0 && m.nchan == 4);
+	ibt_merge_free(&m);
+
+	a = merge_audit(nopath, N_ELEM(nopath));
+	check(a && ibt_merge_add(&m, a, err, sizeof(err)) == -1 &&
+	      strstr(err, "destination 0 has a proof but no path"), "merge no path: %s", err);
+	json_object_put(a);
+	a = json_object_new_array();
+	check(ibt_merge_add(&m, a, err, sizeof(err)) == -1 &&
+	      strstr(err, "not the JSON of an audit"), "merge not an audit: %s", err);
+	json_object_put(a);
+	ibt_merge_free(&m);
+}
+
 int main(int argc, char **argv)
 {
 	bool quick = argc > 1 && !strcmp(argv[1], "-q");
@@ -1517,6 +1881,8 @@ int main(int argc, char **argv)
 	test_proof_batch();
 	test_proof_batches();
 	test_proof_words();
+	test_prom();
+	test_merge();
 	if (!quick)
 		test_scale();
 	printf("tests/route: %d checks, %d failed\n", checks, failures);
