@@ -119,6 +119,28 @@ static inline bool ibtrace_stopped(const bool *stop)
 	return stop && READ_ONCE(*stop);
 }
 
+/**
+ * ibtrace_walk_end() - must a job of many MAD batches end now, and why?
+ * @port: its local port
+ * @stop: its cancel flag (&ibtrace_job.cancel), or NULL
+ *
+ * A device going away fails every post and every wait at once, so what a
+ * batch found after that is not the fabric's answer. Asked before each
+ * batch and after the last, a walk ends with this error instead of
+ * reporting questions unanswered.
+ *
+ * Return: -ENODEV (the device is going away), -ECANCELED (cancelled), or 0.
+ */
+static inline int ibtrace_walk_end(const struct ibtrace_port *port,
+				   const bool *stop)
+{
+	if (ibtrace_dev_dead(port->dev))
+		return -ENODEV;
+	if (ibtrace_stopped(stop))
+		return -ECANCELED;
+	return 0;
+}
+
 /* agent.c */
 int ibtrace_agent_register(struct ibtrace_port *port);
 void ibtrace_agent_unregister(struct ibtrace_port *port);

@@ -405,6 +405,14 @@ static int ibtrace_job_admit(const struct ibtrace_job *job, kuid_t uid,
 			NL_SET_ERR_MSG(extack,
 				       "busy: too many MAD sends are running; try again later");
 			break;
+		case IBTRACE_JOB_SWEEP:
+			NL_SET_ERR_MSG(extack,
+				       "busy: too many sweeps are running; try again later");
+			break;
+		case IBTRACE_JOB_PROVE:
+			NL_SET_ERR_MSG(extack,
+				       "busy: too many proofs are running; try again later");
+			break;
 		default:
 			NL_SET_ERR_MSG(extack,
 				       "busy: too many pings are running; try again later");

@@ -156,16 +156,11 @@ int ibtrace_prove_run(struct ibtrace_port *port,
 		err = -ENOMEM;
 		goto out;
 	}
-	while (next < n) {
-		/* A device going away fails every post: that is its end. */
-		if (ibtrace_dev_dead(port->dev)) {
-			err = -ENODEV;
+	for (;;) {
+		/* after each batch too: one the device died in proved nothing */
+		err = ibtrace_walk_end(port, params->stop);
+		if (err || next == n)
 			break;
-		}
-		if (ibtrace_stopped(params->stop)) {
-			err = -ECANCELED;
-			break;
-		}
 		k = min(w, n - next);
 		err = prove_batch(port, params, &dests[next], k, reqs, which,
 				  errs, stats);

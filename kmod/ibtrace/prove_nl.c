@@ -138,6 +138,9 @@ static void ibtrace_prove_job_run(struct ibtrace_job *job)
 		ibtrace_job_set_cancelled(job);
 	else if (err == -ENOMEM)
 		ibtrace_job_set_error(job, err, "no memory for the probes");
+	else if (err == -ENODEV)
+		ibtrace_job_set_error(job, err,
+				      "the device went away during the proof");
 	else if (err)
 		ibtrace_job_set_error(job, err, NULL);
 }

@@ -434,19 +434,15 @@ int ibtrace_sweep_run(struct ibtrace_port *port,
 		goto out;
 	}
 	err = sweep_push(&c, IBTRACE_SWEEP_NONE, SWEEP_NI, 0, 0);
-	while (!err && c.q_len) {
-		/*
-		 * A device going away fails the posts of the next batch at
-		 * once: that is its end, not questions unanswered.
-		 */
-		if (ibtrace_dev_dead(port->dev)) {
-			err = -ENODEV;
+	/*
+	 * A device going away fails the posts of a batch at once: that is
+	 * the sweep's end (before each batch and after the last), not
+	 * questions unanswered.
+	 */
+	while (!err) {
+		err = ibtrace_walk_end(port, params->stop);
+		if (err || !c.q_len)
 			break;
-		}
-		if (ibtrace_stopped(params->stop)) {
-			err = -ECANCELED;
-			break;
-		}
 		err = sweep_batch(&c);
 		s->stats.elapsed_ns = ktime_get_ns() - t0;
 		if (progress)

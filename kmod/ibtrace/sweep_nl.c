@@ -133,6 +133,9 @@ static void ibtrace_sweep_job_run(struct ibtrace_job *job)
 	else if (err == -ENOMEM)
 		ibtrace_job_set_error(job, err,
 				      "no memory for the sweep's questions");
+	else if (err == -ENODEV)
+		ibtrace_job_set_error(job, err,
+				      "the device went away during the sweep");
 	else if (err)
 		ibtrace_job_set_error(job, err, NULL);
 }

@@ -313,10 +313,16 @@
 #define IBTRACE_SWEEP_MAX_MB		64
 /* LinearForwardingTable entries in one IBTRACE_SWEEP_NODE_A_LFT at most. */
 #define IBTRACE_SWEEP_LFT_CHUNK		2048
-/* Proofs (IBTRACE_CMD_PROVE) that may run at once; one more gets EBUSY. */
-#define IBTRACE_PROVE_MAX_RUNNING	4
-/* Finished proofs whose verdicts are kept for IBTRACE_CMD_PROVE_DEST (the oldest go first). */
-#define IBTRACE_PROVE_MAX_KEPT		4
+/*
+ * Proofs (IBTRACE_CMD_PROVE) that may run at once, one per port of a host
+ * with an HCA per rail (one more gets EBUSY); a proof takes about 100 KiB.
+ */
+#define IBTRACE_PROVE_MAX_RUNNING	16
+/*
+ * Finished proofs whose verdicts are kept for IBTRACE_CMD_PROVE_DEST (the
+ * oldest go first): as many as run, so that each is read before it goes.
+ */
+#define IBTRACE_PROVE_MAX_KEPT		IBTRACE_PROVE_MAX_RUNNING
 /* Destinations one proof takes (IBTRACE_A_PROVE_DEST) at most. */
 #define IBTRACE_PROVE_MAX_DESTS		1024
 /* SourceRoute probes a proof keeps out at once (IBTRACE_A_PROVE_WINDOW): default, bound. */
