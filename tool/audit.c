@@ -4,12 +4,16 @@
  *
  *   ibtracectl [-j] [-d DEV] [-p PORT] audit [--window N] [-t MS] [-r N]
  *              [--max-nodes N] [--no-prove] [--save FILE] [-v]
- *   ibtracectl [-j] audit --load FILE [-v]
+ *   ibtracectl [-j] [-d DEV] [-p PORT] audit --load FILE [--window N]
+ *              [-t MS] [-r N] [--no-prove] [-v]
  *
  * The kernel sweeps the subnet from the port (IBTRACE_CMD_SWEEP, a job:
  * directed-route SMPs, at most --window out at once) and keeps what it
  * found; the tool reads it (IBTRACE_CMD_SWEEP_NODE, a dump) into its
- * fabric model (fabric.c), or loads a model saved by an earlier audit.
+ * fabric model (fabric.c), or loads a model saved by an earlier audit
+ * (--load: one sweep serves many hosts). A loaded model's routes start at
+ * the port it was saved from, or, with -d or -p, at this host's port,
+ * found in the model by its LID.
  * Then, for every destination (every LID of every CA port, every switch's
  * LID), the route the tables give from the port is followed and checked
  * (route.c: hole, dead end, loop, too long, misdelivered, no owner), and
@@ -17,9 +21,9 @@
  * for cycles, the credit loops.
  *
  * The tables may not be what the switches do, so the data path is proved
- * too (not with --no-prove, nor of a loaded model, whose routes start at
- * another host's port): every route that is ok and crosses a link is
- * probed by the kernel (IBTRACE_CMD_PROVE, a job: one LID-routed
+ * too (not with --no-prove, nor of a loaded model without -d or -p,
+ * whose routes start at another host's port): every route that is ok and
+ * crosses a link is probed by the kernel (IBTRACE_CMD_PROVE, a job: one LID-routed
  * VendorGet(SourceRoute) per destination carrying the route's incoming
  * ports, at most --window out at once, -t/-r per probe), in batches of
  * IBTRACE_PROVE_MAX_DESTS, one job after the other; the verdicts are read
@@ -124,7 +128,8 @@ static void audit_usage(FILE *f)
 	fputs("Usage: ibtracectl [-j] [--pretty] [-d DEV] [-p PORT] audit [--window N]\n"
 	      "           [-t MS] [-r N] [--max-nodes N] [--no-prove] [--save FILE]\n"
 	      "           [--prom FILE] [-v]\n"
-	      "       ibtracectl [-j] audit --load FILE [--prom FILE] [-v]\n"
+	      "       ibtracectl [-j] [-d DEV] [-p PORT] audit --load FILE [--window N]\n"
+	      "           [-t MS] [-r N] [--no-prove] [--prom FILE] [-v]\n"
 	      "Sweep the subnet from a port and check the route its tables give to\n"
 	      "every destination (every LID of every CA port, every switch's LID):\n"
 	      "holes, dead ends, loops, routes over 64 hops, misdelivery; and the\n"
@@ -141,14 +146,16 @@ static void audit_usage(FILE *f)
 	      "  --no-prove           check the tables only, send no probe\n"
 	      "  --save FILE          write the fabric found (JSON) for --load\n"
 	      "  --load FILE          audit a fabric saved by --save instead of sweeping\n"
-	      "                       (-: standard input); its data path is not proved\n"
+	      "                       (-: standard input): from this host's port, found\n"
+	      "                       in it by its LID, with -d or -p (and proved); else\n"
+	      "                       from the port it was saved at, sending nothing\n"
 	      "  --prom FILE          also write the figures and the failing destinations\n"
 	      "                       as Prometheus metrics, replacing FILE at once (for\n"
 	      "                       node_exporter's textfile collector: a *.prom file)\n"
 	      "  -v, --verbose        a line for every destination and every probe, not\n"
 	      "                       only failing ones\n"
 	      "Without -d: the first Active InfiniBand port. Needs CAP_NET_ADMIN (but\n"
-	      "--load). Exit 19: a route failed a check or its probe (mismatch,\n"
+	      "--load without -d or -p). Exit 19: a route failed a check or its probe (mismatch,\n"
 	      "unreachable, send error), the routes have a credit loop, or SMPs of the\n"
 	      "sweep went unanswered; 13 cancelled, 14 busy, 4 device gone.\n", f);
 }
@@ -206,10 +213,13 @@ static int audit_parse(struct ibt *ctx, struct audit *au)
 
 	if (ret || au->help)
 		return ret;
-	if (au->load && (au->save || au->has_window || au->has_max_nodes ||
-			 au->wait.has_timeout || au->wait.has_retries || ctx->dev))
+	if (au->load && (au->save || au->has_max_nodes))
 		return ibt_err(IBT_EXIT_USAGE,
-			       "audit --load reads a saved fabric: it takes no sweep option, -d or -p");
+			       "audit --load reads a saved fabric: it takes neither --save nor --max-nodes");
+	if (au->load && !ctx->dev && !ctx->port &&
+	    (au->has_window || au->wait.has_timeout || au->wait.has_retries))
+		return ibt_err(IBT_EXIT_USAGE,
+			       "audit --load without -d or -p sends nothing: --window, -t and -r need a port to prove from");
 	return 0;
 }
 
@@ -433,12 +443,13 @@ static void audit_check_links(struct ibt_fabric *f)
 	}
 }
 
-/* Sweep from the port and read what was found into au->fab. */
-static int audit_sweep(struct ibt *ctx, struct audit *au)
+/*
+ * The port to audit from, into au->dev and au->port: -d (and -p, else 1),
+ * or the first Active InfiniBand port (of number -p). An exit code.
+ */
+static int audit_from(struct ibt *ctx, struct audit *au)
 {
 	const struct ibt_port_want want = { .port = ctx->port, .ib = true };
-	struct nl_msg *msg;
-	bool interrupted;
 	int ret;
 
 	ret = ibt_nl_open(ctx);
@@ -447,14 +458,27 @@ static int audit_sweep(struct ibt *ctx, struct audit *au)
 	if (ctx->dev) {
 		snprintf(au->dev, sizeof(au->dev), "%s", ctx->dev);
 		au->port = ctx->port ? ctx->port : 1;
-	} else {
-		ret = ibt_port_pick(ctx, &want, au->dev, sizeof(au->dev), &au->port);
-		if (ret)
-			return ret;
-		if (!au->dev[0])
-			return ibt_err(IBT_EXIT_NODEV,
-				       "no Active InfiniBand port to audit from; name one with -d DEV");
+		return 0;
 	}
+	ret = ibt_port_pick(ctx, &want, au->dev, sizeof(au->dev), &au->port);
+	if (ret)
+		return ret;
+	if (!au->dev[0])
+		return ibt_err(IBT_EXIT_NODEV,
+			       "no Active InfiniBand port to audit from; name one with -d DEV");
+	return 0;
+}
+
+/* Sweep from the port and read what was found into au->fab. */
+static int audit_sweep(struct ibt *ctx, struct audit *au)
+{
+	struct nl_msg *msg;
+	bool interrupted;
+	int ret;
+
+	ret = audit_from(ctx, au);
+	if (ret)
+		return ret;
 	msg = audit_request(ctx, au);
 	if (!msg)
 		return IBT_EXIT_ERR;
@@ -502,6 +526,40 @@ static int audit_load(struct audit *au)
 		fclose(f);
 	if (ret)
 		return ibt_err(IBT_EXIT_ERR, "%s: %s", au->load, err);
+	return 0;
+}
+
+/*
+ * A loaded model seen from this host's port (-d or -p): the port is found
+ * in it by its LID, and becomes the source of the routes. A model from
+ * another subnet, or from before the port had its LID, does not have it.
+ */
+static int audit_place(struct ibt *ctx, struct audit *au)
+{
+	struct ibt_fabric *f = &au->fab;
+	struct ibt_port_lid pl;
+	uint32_t n;
+	uint8_t p;
+	int ret;
+
+	ret = audit_from(ctx, au) ?: ibt_port_lid(ctx, au->dev, au->port, &pl);
+	if (ret)
+		return ret;
+	if (!pl.ib || pl.state != IBTRACE_PORT_STATE_ACTIVE || !pl.lid)
+		return ibt_err(IBT_EXIT_NODEV,
+			       "%s/%u is not an Active InfiniBand port with a LID: no route starts there",
+			       au->dev, au->port);
+	n = ibt_fabric_lid_owner(f, pl.lid, &p);
+	if (n == IBT_FAB_NONE)
+		return ibt_err(IBT_EXIT_ERR,
+			       "%s: no port has LID 0x%04x, the LID of %s/%u (saved from another subnet, or before the SM gave it)",
+			       au->load, pl.lid, au->dev, au->port);
+	if (f->node[n].type != IBT_FAB_SWITCH && p != au->port)
+		return ibt_err(IBT_EXIT_ERR,
+			       "%s: LID 0x%04x is port %u of \"%s\" there, not port %u",
+			       au->load, pl.lid, p, f->node[n].desc, au->port);
+	f->src = n;
+	f->src_port = p;
 	return 0;
 }
 
@@ -872,6 +930,42 @@ static void proof_json(struct ibt *ctx, const struct ibt_proof *p)
 	ibt_out_obj_end(ctx);
 }
 
+/* The channels route @r crosses, as array @key: node and exit port each. */
+static void path_json(struct ibt *ctx, const struct ibt_fabric *f,
+		      const char *key, const struct ibt_route *r)
+{
+	size_t i;
+
+	ibt_out_arr_begin(ctx, key);
+	for (i = 0; i + 1 < r->nhops; i++) {
+		ibt_out_obj_begin(ctx, NULL);
+		json_node(ctx, f, r->hop[i].node);
+		ibt_out_json(ctx, "out_port",
+			     json_object_new_uint64(r->hop[i].out_port));
+		ibt_out_obj_end(ctx);
+	}
+	ibt_out_arr_end(ctx);
+}
+
+/*
+ * The way a probe's answer came back (the tables' route from the
+ * destination to the source port): its channels when the tables route
+ * it, else the check it fails.
+ */
+static void back_json(struct ibt *ctx, const struct ibt_fabric *f,
+		      const struct ibt_route *r)
+{
+	struct ibt_route back;
+
+	if (ibt_route_back(f, r, &back))
+		return;
+	if (back.verdict == IBT_ROUTE_OK)
+		path_json(ctx, f, "return_path", &back);
+	else
+		ibt_out_json(ctx, "return_verdict",
+			     json_object_new_string(ibt_route_verdict_str(back.verdict)));
+}
+
 /* A destination in JSON, with what its probe proved if it was sent. */
 static void route_json(struct ibt *ctx, const struct ibt_fabric *f,
 		       const struct ibt_route *r, const struct ibt_proof *p)
@@ -895,16 +989,10 @@ static void route_json(struct ibt *ctx, const struct ibt_fabric *f,
 		for (i = 0; i < n; i++)
 			ibt_out_json(ctx, NULL, json_object_new_uint64(ports[i]));
 		ibt_out_arr_end(ctx);
-		/* the channels crossed, for audit merge */
-		ibt_out_arr_begin(ctx, "path");
-		for (i = 0; i + 1 < r->nhops; i++) {
-			ibt_out_obj_begin(ctx, NULL);
-			json_node(ctx, f, r->hop[i].node);
-			ibt_out_json(ctx, "out_port",
-				     json_object_new_uint64(r->hop[i].out_port));
-			ibt_out_obj_end(ctx);
-		}
-		ibt_out_arr_end(ctx);
+		/* the channels crossed, both ways when proved, for audit merge */
+		path_json(ctx, f, "path", r);
+		if (p->sent)
+			back_json(ctx, f, r);
 	} else if (r->at_node != IBT_FAB_NONE) {
 		ibt_out_obj_begin(ctx, "at");
 		json_node(ctx, f, r->at_node);
@@ -937,12 +1025,17 @@ static void audit_head(struct ibt *ctx, const struct audit *au)
 		ibt_out_json(ctx, "dev", json_object_new_string(au->dev));
 		ibt_out_json(ctx, "port", json_object_new_uint64(au->port));
 	} else {
-		ibt_out_json(ctx, "file", json_object_new_string(au->load));
 		ibt_out_json(ctx, "port", json_object_new_uint64(f->src_port));
 	}
+	if (au->load)
+		ibt_out_json(ctx, "file", json_object_new_string(au->load));
 	ibt_out_json(ctx, "node_guid", json_object_new_string(guid));
 	ibt_out_obj_end(ctx);
-	if (au->dev[0]) {
+	if (au->load && au->dev[0]) {
+		ibt_out_text(ctx, "audit of %s from %s/%u (%s port %u): %u nodes\n",
+			     au->load, au->dev, au->port, guid, f->src_port,
+			     f->nnodes);
+	} else if (au->dev[0]) {
 		ibt_out_obj_begin(ctx, "sweep");
 		ibt_out_nums(ctx, keys, IBT_ARRAY_SIZE(keys), au->have, au->stat);
 		ibt_out_obj_end(ctx);
@@ -1170,8 +1263,8 @@ static int audit_loops(struct ibt *ctx, const struct ibt_fabric *f,
 
 /*
  * The destinations, and the proof of their data path unless it is not
- * wanted or cannot be: a loaded model's routes start at the port it was
- * swept from, which need not be this host's.
+ * wanted or cannot be: a loaded model's routes start, without -d or -p,
+ * at the port it was swept from, which need not be this host's.
  */
 static int audit_check(struct ibt *ctx, struct audit *au)
 {
@@ -1181,7 +1274,7 @@ static int audit_check(struct ibt *ctx, struct audit *au)
 		return ibt_err(IBT_EXIT_ERR, "out of memory");
 	if (au->no_prove)
 		au->why_not = "--no-prove";
-	else if (au->load)
+	else if (!au->dev[0])
 		au->why_not = "loaded model";
 	else
 		return audit_prove(ctx, au);
@@ -1261,6 +1354,8 @@ static int audit_run(struct ibt *ctx, struct audit *au)
 	clock_gettime(CLOCK_MONOTONIC, &au->t0);
 
 	ret = au->load ? audit_load(au) : audit_sweep(ctx, au);
+	if (!ret && au->load && (ctx->dev || ctx->port))
+		ret = audit_place(ctx, au);
 	if (ret)
 		return ret;
 	if (au->save) {

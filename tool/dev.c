@@ -29,6 +29,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <json-c/json.h>
 #include <netlink/attr.h>
@@ -225,6 +226,62 @@ int ibt_port_pick(struct ibt *ctx, const struct ibt_port_want *want,
 	if (!msg)
 		return IBT_EXIT_ERR;
 	return ibt_nl_run_parsed(ctx, msg, pick_cb, &p);
+}
+
+/* ibt_port_lid(): the port asked for, and what was found of it. */
+struct port_lid {
+	uint32_t port;
+	struct ibt_port_lid *out;
+	bool found;
+};
+
+static int lid_cb(struct ibt *ctx, struct nlmsghdr *nlh, struct nlattr **tb,
+		  void *arg)
+{
+	struct port_lid *q = arg;
+
+	(void)ctx;
+	(void)nlh;
+	if (!tb[IBTRACE_A_PORT] || nla_get_u32(tb[IBTRACE_A_PORT]) != q->port)
+		return 0;
+	q->found = true;
+	if (tb[IBTRACE_A_LINK_LAYER])
+		q->out->ib = nla_get_u8(tb[IBTRACE_A_LINK_LAYER]) ==
+			     IBTRACE_LINK_LAYER_IB;
+	if (tb[IBTRACE_A_PORT_STATE])
+		q->out->state = nla_get_u8(tb[IBTRACE_A_PORT_STATE]);
+	if (tb[IBTRACE_A_LID])
+		q->out->lid = nla_get_u32(tb[IBTRACE_A_LID]);
+	return 0;
+}
+
+/*
+ * What the kernel says of port @port of @dev: its link layer, state and
+ * LID, into @out. 0, or a printed exit code (IBT_EXIT_NODEV: no such
+ * port).
+ */
+int ibt_port_lid(struct ibt *ctx, const char *dev, uint32_t port,
+		 struct ibt_port_lid *out)
+{
+	struct port_lid q = { .port = port, .out = out };
+	struct nl_msg *msg;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	msg = ibt_nl_req(ctx, IBTRACE_CMD_DEV_GET, false);
+	if (!msg)
+		return IBT_EXIT_ERR;
+	if (nla_put_string(msg, IBTRACE_A_DEV_NAME, dev) < 0 ||
+	    nla_put_u32(msg, IBTRACE_A_PORT, port) < 0) {
+		nlmsg_free(msg);
+		return ibt_err(IBT_EXIT_ERR, "netlink request too large");
+	}
+	ret = ibt_nl_run_parsed(ctx, msg, lid_cb, &q);
+	if (ret)
+		return ret;
+	if (!q.found)
+		return ibt_err(IBT_EXIT_NODEV, "no port %s/%u", dev, port);
+	return 0;
 }
 
 const char ibt_dev_help[] =

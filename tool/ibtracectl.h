@@ -837,6 +837,15 @@ struct ibt_port_want {
 int ibt_port_pick(struct ibt *ctx, const struct ibt_port_want *want,
 		  char *dev, size_t len, uint32_t *port);
 
+/* ibt_port_lid(): what a port is, as the route audit needs it */
+struct ibt_port_lid {
+	bool ib;		/* its link layer is InfiniBand */
+	uint8_t state;		/* enum ibtrace_port_state */
+	uint16_t lid;		/* its base LID (0: none) */
+};
+int ibt_port_lid(struct ibt *ctx, const char *dev, uint32_t port,
+		 struct ibt_port_lid *out);
+
 /* objects: a function, or a table of commands and a help text */
 extern const struct ibt_cmd ibt_dev_cmds[];
 extern const char ibt_dev_help[];

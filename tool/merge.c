@@ -3,9 +3,11 @@
  * ibtracectl - fault localisation from many audits (merge.h).
  *
  * Each audit's destinations (its JSON "destinations": a route that is ok
- * has "path", the channels it crosses, and, when proved, "proof") add to
- * the channels they cross: a failing probe (unreachable, mismatch) one
- * fail, a verified one a pass. Ranked by fails (most first), then passes
+ * has "path", the channels it crosses, and, when proved, "proof" and
+ * "return_path", the channels its answer came back by) add to the
+ * channels they cross: a failing probe one fail (unreachable: on both
+ * ways; mismatch: on the way there, its answer came back), a verified
+ * one a pass on both. Ranked by fails (most first), then passes
  * (fewest first): with one link that drops what crosses it, every failing
  * probe crosses it and no verified one can, so it comes first. A channel
  * no failing probe crosses is no suspect.
@@ -109,45 +111,67 @@ static bool guid_of(json_object *o, uint64_t *guid)
 	return !errno && !*end && end != s + 2 && *guid;
 }
 
-/*
- * What destination @d says of the data path: 1 failing probe, 0
- * verified, -1 nothing (no proof, no agent, a route the tables fail).
- */
-static int dest_says(json_object *d)
+/* What a destination says of the data path */
+enum dest_says {
+	SAYS_NOTHING,		/* no proof, no agent, a route the tables fail */
+	SAYS_VERIFIED,		/* both ways work */
+	SAYS_UNREACHABLE,	/* one of the two ways loses what crosses it */
+	SAYS_MISMATCH,		/* it came in elsewhere: the way there is wrong */
+};
+
+static enum dest_says dest_says(json_object *d)
 {
 	const char *v = str_of(d, "verdict");
 	json_object *proof;
 
 	if (!v || strcmp(v, "ok") || !json_object_object_get_ex(d, "proof", &proof))
-		return -1;
+		return SAYS_NOTHING;
 	v = str_of(proof, "verdict");
 	if (!v)
-		return -1;
+		return SAYS_NOTHING;
 	if (!strcmp(v, "verified"))
-		return 0;
-	if (!strcmp(v, "unreachable") || !strcmp(v, "mismatch"))
-		return 1;
-	return -1;
+		return SAYS_VERIFIED;
+	if (!strcmp(v, "unreachable"))
+		return SAYS_UNREACHABLE;
+	if (!strcmp(v, "mismatch"))
+		return SAYS_MISMATCH;
+	return SAYS_NOTHING;
 }
 
-/* Destination @i of an audit (@d) into @m; 0, or -1 with @err said. */
-static int merge_dest(struct ibt_merge *m, json_object *d, size_t i,
+/* A probe's channels, each once: the way there and the way back. */
+struct probe_chans {
+	size_t n;
+	struct {
+		uint64_t guid;
+		uint8_t port;
+	} c[2 * (IBT_MERGE_PATH_MAX + 1)];
+};
+
+/*
+ * Path @key of destination @i (@d) into @m, each channel not yet in @seen
+ * once, as a fail or a pass. @need: the path must be there. 0, or -1 with
+ * @err said.
+ */
+static int merge_path(struct ibt_merge *m, json_object *d, const char *key,
+		      bool need, bool fail, struct probe_chans *seen, size_t i,
 		      char *err, size_t errlen)
 {
-	int says = dest_says(d);
 	json_object *path, *hop, *port;
-	size_t k, n;
+	size_t k, j, n;
 	uint64_t guid;
 
-	if (says < 0) {
-		m->other++;
-		return 0;
-	}
-	if (!json_object_object_get_ex(d, "path", &path) ||
-	    !json_object_is_type(path, json_type_array) ||
-	    !(n = json_object_array_length(path))) {
+	if (!json_object_object_get_ex(d, key, &path)) {
+		if (!need)
+			return 0;
 		snprintf(err, errlen,
-			 "destination %zu has a proof but no path (an audit of ibtracectl before 0.2?)", i);
+			 "destination %zu has a proof but no %s (an audit of ibtracectl before 0.2?)",
+			 i, key);
+		return -1;
+	}
+	if (!json_object_is_type(path, json_type_array) ||
+	    !(n = json_object_array_length(path)) || n > IBT_MERGE_PATH_MAX) {
+		snprintf(err, errlen, "destination %zu: its %s is not a route",
+			 i, key);
 		return -1;
 	}
 	for (k = 0; k < n; k++) {
@@ -161,21 +185,53 @@ static int merge_dest(struct ibt_merge *m, json_object *d, size_t i,
 		    !json_object_is_type(port, json_type_int) ||
 		    (p = json_object_get_int64(port)) < 0 || p > 255) {
 			snprintf(err, errlen,
-				 "destination %zu: hop %zu of its path is not {node_guid, out_port}",
-				 i, k);
+				 "destination %zu: hop %zu of its %s is not {node_guid, out_port}",
+				 i, k, key);
 			return -1;
 		}
+		for (j = 0; j < seen->n; j++)
+			if (seen->c[j].guid == guid && seen->c[j].port == p)
+				break;
+		if (j < seen->n)
+			continue;
+		seen->c[seen->n].guid = guid;
+		seen->c[seen->n++].port = (uint8_t)p;
 		c = merge_chan(m, guid, (uint8_t)p, str_of(hop, "node_desc"));
 		if (!c) {
 			snprintf(err, errlen, "out of memory");
 			return -1;
 		}
-		if (says)
+		if (fail)
 			c->fails++;
 		else
 			c->passes++;
 	}
-	if (says)
+	return 0;
+}
+
+/*
+ * Destination @i of an audit (@d) into @m: a verified probe passes the
+ * channels of both ways, an unreachable one fails both (either may have
+ * lost it), a mismatch only the way there (its answer came back). 0, or
+ * -1 with @err said.
+ */
+static int merge_dest(struct ibt_merge *m, json_object *d, size_t i,
+		      char *err, size_t errlen)
+{
+	enum dest_says says = dest_says(d);
+	struct probe_chans seen = { 0 };
+	bool fail = says != SAYS_VERIFIED;
+
+	if (says == SAYS_NOTHING) {
+		m->other++;
+		return 0;
+	}
+	if (merge_path(m, d, "path", true, fail, &seen, i, err, errlen) ||
+	    (says != SAYS_MISMATCH &&
+	     merge_path(m, d, "return_path", false, fail, &seen, i, err,
+			errlen)))
+		return -1;
+	if (fail)
 		m->failing++;
 	else
 		m->verified++;

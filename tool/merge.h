@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * ibtracectl - fault localisation from many audits (audit merge): the
- * JSON audits of many source ports, each destination's route as the
- * channels it crosses (node GUID, exit port) and what its probe proved,
+ * JSON audits of many source ports, each destination's route (and its
+ * answer's way back) as the channels it crosses (node GUID, exit port)
+ * and what its probe proved,
  * added up per channel: how many failing probes (unreachable, mismatch)
  * cross it, against how many verified ones. A channel every failing probe
  * crosses and no verified one does explains the failures best.
@@ -17,6 +18,9 @@
 #include <stdint.h>
 
 struct json_object;
+
+/* Channels a route crosses at most (IBA: 64 hops, a path in an SMP) */
+#define IBT_MERGE_PATH_MAX	64
 
 /* Room for a NodeDescription (IBA: 64 bytes) and its NUL */
 #define IBT_MERGE_DESC_MAX	65

@@ -78,6 +78,36 @@ static bool route_has(const struct ibt_route *r, unsigned int n, uint32_t node)
 }
 
 /**
+ * ibt_route_back() - the route an answer takes back to the source port
+ * @f: the model
+ * @r: a route from the model's source port (ibt_route_compute()) whose
+ *	destination is known
+ * @back: the route the tables give from @r's destination port to the
+ *	source port's base LID (the SLID of what the source sends)
+ *
+ * A probe proves both: its answer comes back LID-routed by the tables
+ * too, along a route that need not be @r's reversed.
+ *
+ * Return: 0 (the outcome is @back->verdict), or -1 if @r has no
+ * destination or the source port no LID.
+ */
+int ibt_route_back(const struct ibt_fabric *f, const struct ibt_route *r,
+		   struct ibt_route *back)
+{
+	struct ibt_fabric from = *f;
+	uint16_t lid;
+
+	if (f->src >= f->nnodes || r->dest >= f->nnodes)
+		return -1;
+	lid = f->node[f->src].port[f->src_port].lid;
+	if (!lid)
+		return -1;
+	from.src = r->dest;
+	from.src_port = r->dest_port;
+	return ibt_route_compute(&from, lid, back);
+}
+
+/**
  * ibt_route_compute() - the route the tables give from the model's source
  *	port (@f->src, @f->src_port) to a DLID, and its verdict
  * @f: the model (its LID index makes the owner look-up O(1))

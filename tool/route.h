@@ -99,6 +99,8 @@ struct ibt_route {
 const char *ibt_route_verdict_str(unsigned int v);
 int ibt_route_compute(const struct ibt_fabric *f, uint16_t dlid,
 		      struct ibt_route *r);
+int ibt_route_back(const struct ibt_fabric *f, const struct ibt_route *r,
+		   struct ibt_route *back);
 size_t ibt_route_in_ports(const struct ibt_route *r, uint8_t *ports);
 size_t ibt_route_dests(const struct ibt_fabric *f, uint16_t *dlids,
 		       size_t max);

@@ -128,12 +128,20 @@ static void golden_audit_words(void)
 	static const char *const load[][6] = {
 		{ "--load", "fab.json", "--no-prove", "-v" },
 		{ "--load", "fab.json", "-t", "5" },
+		{ "--load", "fab.json", "--save", "x.json" },
+		{ "--load", "fab.json", "--max-nodes", "9" },
+	};
+	/* from this host's port: the proof's options are its */
+	static const char *const here[][6] = {
+		{ "--load", "fab.json", "-t", "5", "--window", "4" },
 	};
 
 	golden_words_run("audit words", audit_req, "ibtsim0", words[0],
 			 IBT_ARRAY_SIZE(words[0]), IBT_ARRAY_SIZE(words));
 	golden_words_run("audit --load words", audit_req, NULL, load[0],
 			 IBT_ARRAY_SIZE(load[0]), IBT_ARRAY_SIZE(load));
+	golden_words_run("audit --load -d words", audit_req, "ibtsim0", here[0],
+			 IBT_ARRAY_SIZE(here[0]), IBT_ARRAY_SIZE(here));
 }
 
 /* A batch at the proof's bound: its request has room for it. */

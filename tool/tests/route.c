@@ -1736,47 +1736,60 @@ static void test_prom(void)
 	ibt_fabric_free(&f);
 }
 
+/* Hops "G1/p1,G2/p2" as a path (GUID/port pairs), into @d as @key. */
+static void merge_path_json(json_object *d, const char *key, char *hops)
+{
+	json_object *path = json_object_new_array(), *hop;
+	char *save, *tok;
+
+	for (tok = strtok_r(hops, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char guid[24], *slash = strchr(tok, '/');
+
+		hop = json_object_new_object();
+		*slash = '\0';
+		snprintf(guid, sizeof(guid), "0x%s", tok);
+		json_object_object_add(hop, "node_guid", json_object_new_string(guid));
+		json_object_object_add(hop, "node_desc", json_object_new_string(tok));
+		json_object_object_add(hop, "out_port",
+				       json_object_new_int(atoi(slash + 1)));
+		json_object_array_add(path, hop);
+	}
+	json_object_object_add(d, key, path);
+}
+
 /*
- * One audit's JSON for audit merge: @n destinations, each "R:P:G1/p1,G2/p2"
- * (R the route's verdict, P its proof's or "-", then its path as GUID/port
- * pairs). NULL out of memory.
+ * One audit's JSON for audit merge: @n destinations, each
+ * "R:P:G1/p1,G2/p2[:G3/p3,...]" (R the route's verdict, P its proof's or
+ * "-", then its path as GUID/port pairs, then its answer's way back).
+ * NULL out of memory.
  */
 static json_object *merge_audit(const char *const *dests, size_t n)
 {
 	json_object *a = json_object_new_object(), *arr = json_object_new_array();
-	char buf[256], *save, *tok, *route, *proof, *hops;
+	char buf[256], *save, *route, *proof, *hops, *back;
 	size_t i;
 
 	if (!a || !arr)
 		return NULL;
 	json_object_object_add(a, "destinations", arr);
 	for (i = 0; i < n; i++) {
-		json_object *d = json_object_new_object(), *path, *pr, *hop;
+		json_object *d = json_object_new_object(), *pr;
 
 		snprintf(buf, sizeof(buf), "%s", dests[i]);
 		route = strtok_r(buf, ":", &save);
 		proof = strtok_r(NULL, ":", &save);
 		hops = strtok_r(NULL, ":", &save);
+		back = strtok_r(NULL, ":", &save);
 		json_object_object_add(d, "verdict", json_object_new_string(route));
 		if (strcmp(proof, "-")) {
 			pr = json_object_new_object();
 			json_object_object_add(pr, "verdict", json_object_new_string(proof));
 			json_object_object_add(d, "proof", pr);
 		}
-		path = json_object_new_array();
-		for (tok = strtok_r(hops, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-			char guid[24], *slash = strchr(tok, '/');
-
-			hop = json_object_new_object();
-			*slash = '\0';
-			snprintf(guid, sizeof(guid), "0x%s", tok);
-			json_object_object_add(hop, "node_guid", json_object_new_string(guid));
-			json_object_object_add(hop, "node_desc", json_object_new_string(tok));
-			json_object_object_add(hop, "out_port",
-					       json_object_new_int(atoi(slash + 1)));
-			json_object_array_add(path, hop);
-		}
-		json_object_object_add(d, "path", path);
+		if (hops)
+			merge_path_json(d, "path", hops);
+		if (back)
+			merge_path_json(d, "return_path", back);
 		json_object_array_add(arr, d);
 	}
 	return a;
@@ -1812,7 +1825,22 @@ static void test_merge(void)
 	static const char *const clean[] = {
 		"ok:verified:b1/1,a1/3,a2/3,a3/1",
 	};
-	static const char *const nopath[] = { "ok:verified:" };
+	/*
+	 * Both ways: h1 -> h5 goes a1/3 a2/3, its answer a3/1 a2/2 (the link
+	 * out of a2's port 2 dropping everything); h5 -> h1 the other way
+	 * round, verified, so the way there of h1's probe is not to blame.
+	 * A mismatch (h6 -> h2, by a2/2 too) came back: its way back is not
+	 * counted.
+	 */
+	static const char *const back1[] = {
+		"ok:unreachable:b1/1,a1/3,a2/3,a3/1:b5/1,a3/3,a2/2,a1/1",
+		"ok:verified:b1/1,a1/2:b2/1,a1/1",
+	};
+	static const char *const back5[] = {
+		"ok:verified:b5/1,a3/3,a2/1,a1/1:b1/1,a1/3,a2/3,a3/1",
+		"ok:mismatch:b6/1,a3/3,a2/2,a1/2:b2/1,a1/3,a2/3,a3/3",
+	};
+	static const char *const nopath[] = { "ok:verified" };
 	struct ibt_merge m;
 	json_object *a;
 	char err[200];
@@ -1854,6 +1882,29 @@ static void test_merge(void)
 	CHECK(m.failing == 0 && ibt_merge_suspects(&m) == 0 && m.nchan == 4);
 	ibt_merge_free(&m);
 
+	a = merge_audit(back1, N_ELEM(back1));
+	CHECK(a && !ibt_merge_add(&m, a, err, sizeof(err)));
+	json_object_put(a);
+	a = merge_audit(back5, N_ELEM(back5));
+	CHECK(a && !ibt_merge_add(&m, a, err, sizeof(err)));
+	json_object_put(a);
+	ibt_merge_rank(&m);
+	n = ibt_merge_suspects(&m);
+	/* a2/2: 2 failing, 0 verified; then a3/3: 2 failing, 1 verified */
+	check(n >= 2 && m.chan[0].guid == 0xa2 && m.chan[0].port == 2 &&
+	      m.chan[0].fails == 2 && m.chan[0].passes == 0 &&
+	      m.chan[1].guid == 0xa3 && m.chan[1].port == 3 &&
+	      m.chan[1].passes == 1,
+	      "merge both ways: first suspect 0x%" PRIx64 " port %u (%u failing, %u verified)",
+	      n ? m.chan[0].guid : 0, n ? m.chan[0].port : 0,
+	      n ? m.chan[0].fails : 0, n ? m.chan[0].passes : 0);
+	CHECK(m.failing == 2 && m.verified == 2);
+	/* a1/3: h1's way there fails, h5's way back passes; not h6's way back */
+	for (n = 0; n < m.nchan; n++)
+		if (m.chan[n].guid == 0xa1 && m.chan[n].port == 3)
+			break;
+	CHECK(n < m.nchan && m.chan[n].fails == 1 && m.chan[n].passes == 1);
+	ibt_merge_free(&m);
 	a = merge_audit(nopath, N_ELEM(nopath));
 	check(a && ibt_merge_add(&m, a, err, sizeof(err)) == -1 &&
 	      strstr(err, "destination 0 has a proof but no path"), "merge no path: %s", err);
