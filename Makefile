@@ -55,7 +55,7 @@ DEPS := build-essential pkg-config kmod iproute2 xz-utils cpio \
 	perftest ibsim-utils libibverbs-dev librdmacm-dev libnl-3-dev libnl-genl-3-dev libibumad-dev \
 	libjson-c-dev sparse linux-source-6.1 jq python3 bc python3-docutils \
 	man-db bash-completion dkms debhelper dh-dkms python3-yaml procps \
-	openssl tshark
+	openssl tshark pdsh curl
 
 # What building a kernel needs besides DEPS (make check-debug only).
 DEBUG_DEPS := flex bison libelf-dev libssl-dev
@@ -66,7 +66,7 @@ export KVER KDIR
 
 .PHONY: all modules tool selftests deps ksrc lint checkpatch kerneldoc sparse \
 	check check-debug debug-kernel deps-debug in-tree man deb dkms-tarball \
-	demo bench install clean
+	demo bench install clean prom-tools
 
 all: modules tool selftests
 
@@ -131,9 +131,25 @@ sparse:
 
 lint: checkpatch kerneldoc sparse
 
-check: deps
+check: deps prom-tools
 	$(MAKE) all
 	selftests/check.sh
+
+# node_exporter and promtool for the metrics test (ibtrace_sim_audit_fleet),
+# from Debian's packages unpacked into .build/prom, not installed: installed,
+# their services would start on this machine.
+PROM_DIR := $(CURDIR)/.build/prom
+PROM_DEBS := prometheus-node-exporter prometheus
+
+prom-tools: $(PROM_DIR)/.stamp
+
+$(PROM_DIR)/.stamp:
+	rm -rf $(PROM_DIR) && mkdir -p $(PROM_DIR)/deb
+	cd $(PROM_DIR)/deb && { apt-get download -q $(PROM_DEBS) || \
+		{ apt-get update -q && apt-get download -q $(PROM_DEBS); }; }
+	for d in $(PROM_DIR)/deb/*.deb; do dpkg-deb -x "$$d" $(PROM_DIR) || exit 1; done
+	rm -rf $(PROM_DIR)/deb
+	touch $@
 
 deps-debug: deps
 	@$(MAKE) -s deps DEPS="$(DEBUG_DEPS)"

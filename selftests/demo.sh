@@ -126,6 +126,27 @@ run "$IBTRACECTL" sim inject demo Hca1 1 --slid 0x77 --class ibtrace --attr Clas
 say "Route audit: the kernel sweeps the subnet from Hca1 by directed route (16 SMPs out at once); every destination's route from the tables, checked; the credit loops of all routes; then each sound route proved by a SourceRoute probe its destination's agent answers"
 run "$IBTRACECTL" -d "$hca1" audit -v
 
+say "One sweep serves many ports (the recipe of ibtracectl(8) for a host with an HCA per rail): the fabric saved once, then pdsh's exec module runs an audit from each HCA's own port off the file, proved"
+fleet=$(mktemp -d /tmp/demo-fleet.XXXXXX)
+mkdir "$fleet/audits"
+hcas=$("$IBTRACECTL" -j sim show demo |
+	jq -r '[.[0].nodes[] | select(.type == "ca") | .dev] | join(",")')
+run "$IBTRACECTL" -d "$hca1" audit --no-prove --save "$fleet/fabric.json"
+run pdsh -R exec -w "$hcas" sh -c \
+	"$IBTRACECTL -j -d %h audit --load $fleet/fabric.json -t 200 -r 1 > $fleet/audits/%h.json"
+run "$IBTRACECTL" audit merge "$fleet"/audits/*.json
+# the switch link Hca1's route to Hca4 leaves Switch1 by
+link=$("$IBTRACECTL" -j -d "$hca1" audit --load "$fleet/fabric.json" --no-prove |
+	jq -r --argjson l "$lid4" '.destinations[] | select(.dlid == $l) | .path[1] | "\(.node_desc) \(.out_port)"')
+say "The link out of ${link% *} port ${link#* } drops everything: each audit loses what crosses it, and audit merge ranks it first (failing probes, none verified)"
+"$IBTRACECTL" sim set demo "${link% *}" port "${link#* }" drop 100
+rm -f "$fleet"/audits/*
+pdsh -R exec -w "$hcas" sh -c \
+	"$IBTRACECTL -j -d %h audit --load $fleet/fabric.json -t 200 -r 1 > $fleet/audits/%h.json" 2>/dev/null
+run "$IBTRACECTL" audit merge --top 3 "$fleet"/audits/*.json
+"$IBTRACECTL" sim set demo "${link% *}" port "${link#* }" drop 0
+rm -rf "$fleet"
+
 say "Pings, traces and tests ran as kernel jobs; the module keeps the recent ones"
 run "$IBTRACECTL" job show
 

@@ -11,6 +11,8 @@
 #   S1 and S2 (switches) no agent, nothing else; the text's "data path:"
 #   line; --no-prove and --load leave it out, and say why;
 # - --save then --load: the same verdicts from the file, without a sweep;
+#   -d C --load: C's routes from the model saved at A, as a sweep from C
+#   finds them, and proved; a model without C's LID refused;
 # - faults written into the tables by SubnSet(LinearForwardingTable):
 #   S1's entry for B 255 is a hole at S1; S2's entry for B back to S1 a
 #   loop; B's link down a dead end at S2's port 2 (B's LID, known to the
@@ -27,6 +29,10 @@
 #   error naming the file when it cannot be;
 # - unprivileged users get exit 5; bad words exit 2; a RoCE port (rxe)
 #   is refused with the kernel's sentence;
+# - a ring of 5 switches: its min-hop routes have two credit loops (one
+#   each way round), reported with their channels; its proof (a link
+#   dropping all) ended by rmmod ibtrace and by the fabric's deletion
+#   (exit 4 each);
 # - a slow sweep (the S1-S2 link held back) ended in mid-sweep by SIGINT
 #   (exit 13, the job cancelled), rmmod ibtrace and the fabric's deletion
 #   (exit 4 each), nothing of it left running.
@@ -182,6 +188,33 @@ ibt_match "  text: data path not proved" '^data path: not proved \(loaded model\
 	"$("$IBTRACECTL" audit --load "$TMP/fab.json")"
 ibt_expect "--load - as an unprivileged user (no netlink): exit 0" 0 \
 	"$(ibt_unpriv audit --load - < "$TMP/fab.json" >/dev/null 2>&1; echo $?)"
+# -d C with the model saved at A: C's own routes, and their proof
+C=$(ibt_sim_dev C)
+from_c=$("$IBTRACECTL" -j -d "$C" audit)
+out=$("$IBTRACECTL" -j -d "$C" audit --load "$TMP/fab.json" 2>&1)
+ibt_expect "-d C --load (saved at A): exit 0, the source C's port 1, the file" \
+	"0 $C 1 $(ibt_sim_node C .guid) $TMP/fab.json" \
+	"$? $(jq -r '.source | "\(.dev) \(.port) \(.node_guid) \(.file)"' <<< "$out")"
+ibt_expect "  the verdicts and hops of a sweep from C" \
+	"$(jq -c '[.destinations[] | [.dlid, .verdict, .hops]]' <<< "$from_c")" \
+	"$(jq -c '[.destinations[] | [.dlid, .verdict, .hops]]' <<< "$out")"
+ibt_expect "  proved from C: A and B verified, S1 and S2 no agent" \
+	"true verified verified no_agent no_agent" \
+	"$(jq -r '.proof.proved' <<< "$out") $(for n in A B S1 S2; do dest "$(ibt_sim_lid $n)" .proof.verdict; done | paste -sd ' ')"
+ibt_match "  text: the file and the port" \
+	"^audit of $TMP/fab.json from $C/1 \\(0x[0-9a-f]* port 1\\): 5 nodes$" \
+	"$("$IBTRACECTL" -d "$C" audit --load "$TMP/fab.json")"
+# the same model, C's LID renumbered: the port is not in it
+jq --argjson l "$C_LID" '(.nodes[].port[] | select(.lid == $l) | .lid) |= 99' \
+	"$TMP/fab.json" > "$TMP/fab-other.json"
+out=$("$IBTRACECTL" -d "$C" audit --load "$TMP/fab-other.json" 2>&1)
+ibt_expect "  a model without C's LID: exit 1" 1 "$?"
+ibt_match "  one sentence naming the file and the LID" \
+	"^Error: $TMP/fab-other.json: no port has LID $(printf '0x%04x' "$C_LID"), the LID of $C/1 " "$out"
+ibt_unpriv -d "$C" audit --load - < "$TMP/fab.json" >/dev/null 2>&1
+ibt_expect "  unprivileged with -d: exit 5 (the proof is the kernel's)" 5 "$?"
+ibt_expect "  unprivileged with -d --no-prove: exit 0" 0 \
+	"$(ibt_unpriv -d "$C" audit --load - --no-prove < "$TMP/fab.json" >/dev/null 2>&1; echo $?)"
 printf '{"format":"ibtrace-fabric","version":9,"nodes":[]}\n' > "$TMP/bad.json"
 out=$("$IBTRACECTL" audit --load "$TMP/bad.json" 2>&1)
 ibt_expect "--load of another version: exit 1" 1 "$?"
@@ -275,19 +308,20 @@ ibt_check "  --prom: success 0, B's probe a failing destination" eval \
 	 prom_has 'ibtrace_audit_failing_destinations{device=\"$A\",port=\"1\"} 1' &&
 	 grep -qx 'ibtrace_audit_failing_destination{device=\"$A\",port=\"1\",dlid=\"$(printf '0x%04x' "$B_LID")\",check=\"probe\",verdict=\"unreachable\",node_guid=\"0x[0-9a-f]*\",node_desc=\"B\",dest_port=\"1\"} 1' '$TMP/audit.prom'"
 # audit merge: the audits from A and from C; both lose B, each verifies
-# the other, so the channels toward B (S1 port 2, S2 port 2) lead, with
-# both failing probes and no verified one, and A's and C's own links,
-# verified too, come after.
+# the other, so the channels toward B (S1 port 2, S2 port 2) and back from
+# it (B's port 1, S2 port 1: the answer may be what is lost) lead, with
+# both failing probes and no verified one, and A's and C's own links
+# (S1 ports 1 and 3 back to them), verified too, come after.
 "$IBTRACECTL" -j -d "$A" audit -t 300 -r 1 > "$TMP/from-a.json"
 "$IBTRACECTL" -j -d "$(ibt_sim_dev C)" audit -t 300 -r 1 > "$TMP/from-c.json"
 mjs=$("$IBTRACECTL" -j audit merge "$TMP/from-a.json" "$TMP/from-c.json")
 ibt_expect "audit merge of A's and C's audits: exit 19, 2 audits, 2 failing probes" \
 	"19 2 2" "$? $(jq -r '"\(.audits) \(.failing)"' <<< "$mjs")"
-ibt_expect "  first two suspects: S1 and S2 port 2, 2 failing, 0 verified each" \
-	"S1:2:2:0 S2:2:2:0" \
-	"$(jq -r '[.suspects[0,1] | "\(.node_desc):\(.port):\(.failing):\(.verified)"] | sort | join(" ")' <<< "$mjs")"
-ibt_expect "  then A's and C's own links: 1 failing, 1 verified each" "1:1 1:1" \
-	"$(jq -r '[.suspects[2:][] | "\(.failing):\(.verified)"] | join(" ")' <<< "$mjs")"
+ibt_expect "  first four suspects: to B (S1, S2 port 2) and back (B port 1, S2 port 1), 2 failing, 0 verified each" \
+	"B:1:2:0 S1:2:2:0 S2:1:2:0 S2:2:2:0" \
+	"$(jq -r '[.suspects[0:4][] | "\(.node_desc):\(.port):\(.failing):\(.verified)"] | sort | join(" ")' <<< "$mjs")"
+ibt_expect "  then A's and C's links both ways: 1 failing, 2 verified each" "1:2 1:2 1:2 1:2" \
+	"$(jq -r '[.suspects[4:][] | "\(.failing):\(.verified)"] | join(" ")' <<< "$mjs")"
 ibt_check "S1's misroute rule removed" \
 	"$IBTRACECTL" sim set aud S1 misroute "$B_LID" none
 audit
@@ -300,7 +334,7 @@ ibt_unpriv -d "$A" audit >/dev/null 2>&1
 ibt_expect "unprivileged: exit 5" 5 "$?"
 max_window=$(awk '$2 == "IBTRACE_SWEEP_MAX_WINDOW" { print $3 }' "$IBT_ROOT/uapi/linux/ibtrace.h")
 for bad in "--window 0" "--window $((max_window + 1))" \
-	   "--max-nodes 0" "--load $TMP/fab.json --window 4" "bogus"; do
+	   "--max-nodes 0" "--load $TMP/fab.json --save $TMP/x.json" "bogus"; do
 	# shellcheck disable=SC2086	# the words
 	"$IBTRACECTL" -d "$A" audit $bad >/dev/null 2>"$TMP/err"
 	ibt_expect "audit $bad: exit 2" 2 "$?"
@@ -311,8 +345,67 @@ if modprobe rdma_rxe 2>/dev/null && ibt_rxe_add rxe0; then
 	ibt_expect "a RoCE port: refused, exit 1" 1 "$?"
 	ibt_match "  the kernel's sentence" "^Error: a RoCE port has no subnet to sweep" \
 		"$(cat "$TMP/err")"
+	"$IBTRACECTL" -d rxe0 audit --load "$TMP/fab.json" >/dev/null 2>"$TMP/err"
+	ibt_expect "  --load from a RoCE port: exit 4" 4 "$?"
+	ibt_match "  no route starts there" "^Error: rxe0/1 is not an Active InfiniBand port with a LID" \
+		"$(cat "$TMP/err")"
 	ibt_rxe_del rxe0
 fi
+
+# --- A credit loop on a ring, and a proof ended early ------------------------------
+
+# Five switches in a ring (R<i> port 1 to R<i+1> port 2), an HCA on each:
+# SM-lite's min-hop routes go two switch hops each way round, so the
+# channels of the ring wait on each other all the way round.
+for i in 1 2 3 4 5; do
+	printf 'Switch\t3 "R%d"\n[1]\t"R%d"[2]\n[2]\t"R%d"[1]\n[3]\t"H%d"[1]\n\n' \
+		"$i" $((i % 5 + 1)) $(((i + 3) % 5 + 1)) "$i"
+	printf 'Hca\t1 "H%d"\n[1]\t"R%d"[3]\n\n' "$i" "$i"
+done > "$TMP/ring.topo"
+ibt_check "fabric ring (SM-lite): 5 switches in a ring, an HCA on each" \
+	"$IBTRACECTL" sim add "$TMP/ring.topo" --name ring
+ibt_check "  every port Active" ibt_sim_wait_active ring
+RJ=$(ibt_sim_json ring)
+H1=$(jq -r '.nodes[] | select(.name == "H1") | .dev' <<< "$RJ")
+out=$("$IBTRACECTL" -j -d "$H1" audit --save "$TMP/ring.json")
+ibt_expect "ring: exit 19, the 9 other nodes' routes ok, every probe answered" \
+	"19 9 9 4 5 0" \
+	"$? $(jq -r '"\(.summary.destinations) \(.summary.ok) \(.proof.verified) \(.proof.no_agent) \(.proof.unreachable)"' <<< "$out")"
+ibt_expect "  credit loops: a cycle each way round the ring, of its 5 switch links" \
+	"2 5:R1:1,R2:1,R3:1,R4:1,R5:1 5:R1:2,R2:2,R3:2,R4:2,R5:2" \
+	"$(jq -r '.credit_loops | "\(.loops) " + ([.cycles[] | "\(length):" +
+		([.[] | "\(.node_desc):\(.port)"] | sort | join(","))] | sort | join(" "))' <<< "$out")"
+txt=$("$IBTRACECTL" -d "$H1" audit --load "$TMP/ring.json")
+ibt_match "  text: the loops counted, each cycle's channels listed" \
+	"^credit loops: 2 \\([0-9]+ channels, [0-9]+ dependencies\\)" "$txt"
+ibt_expect "  text: a line per channel" 10 \
+	"$(grep -cE '^    switch "R[1-5]" \(0x[0-9a-f]{16}\) port [12]$' <<< "$txt")"
+
+# H1's probes to H2 leave by R1 port 1: held back 5 s an attempt, that
+# link dropping all; 2 s in, the proof (of the saved ring: no sweep) runs
+prove_held()
+{
+	"$IBTRACECTL" -j -d "$H1" audit --load "$TMP/ring.json" -t 5000 -r 3 \
+		> /dev/null 2>"$TMP/held.err" &
+	pid=$!
+	sleep 2
+}
+ibt_check "ring: R1 port 1 drops everything" \
+	"$IBTRACECTL" sim set ring R1 port 1 drop 100
+prove_held
+ibt_check "rmmod ibtrace mid-proof" rmmod ibtrace
+wait "$pid"
+ibt_expect "  the audit ends: exit 4 (device gone)" 4 "$?"
+ibt_match "  one sentence" "^Error: the device went away during the proof$" \
+	"$(cat "$TMP/held.err")"
+ibt_check "ibtrace loads again" ibt_modprobe_ibtrace
+prove_held
+ibt_check "sim del ring (device removal) mid-proof" "$IBTRACECTL" sim del ring
+wait "$pid"
+ibt_expect "  the audit ends: exit 4 (device gone), one sentence" \
+	"4 Error: the device went away during the proof" "$? $(cat "$TMP/held.err")"
+ibt_expect "  nothing of the ring left" "" \
+	"$(ibt_sim_devs | tr ' ' '\n' | grep -Fxf <(jq -r '.nodes[].dev // empty' <<< "$RJ"))"
 
 # --- Ended in mid-sweep ------------------------------------------------------------
 
