@@ -9,10 +9,12 @@
 #   - ibtracert to every destination, one after the other (timed over a
 #     sample of $IBTRACE_BENCH_TRACERTS destinations and scaled to all).
 # The audit (sweep, route checks and the data-path proof) at several
-# windows (SMPs, then probes, out at once), and without the proof, each
-# the median of $IBTRACE_BENCH_RUNS runs; its SMPs and probes, and memory
-# the sweep kept. Wall
-# times include process start (TCG: tenths of a second). Run in the VM:
+# windows (SMPs, then probes, out at once), without the proof, and as each
+# node of a fleet runs it (--load of the saved sweep, -d: its own routes
+# proved, nothing swept), each the median and the range of
+# $IBTRACE_BENCH_RUNS runs; its SMPs and probes, and memory the sweep
+# kept. Wall times include process start (TCG: tenths of a second). Run
+# in the VM:
 #   vm-run -- selftests/bench/audit.sh
 
 IBTRACE_ROOT=${IBTRACE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -49,7 +51,7 @@ ms()
 	echo $((($(ns) - t0) / 1000000))
 }
 
-# med CMD...: the median of $runs runs of ms CMD
+# med CMD...: "MEDIAN MIN-MAX" of $runs runs of ms CMD
 med()
 {
 	local v=() i
@@ -57,7 +59,7 @@ med()
 	for ((i = 0; i < runs; i++)); do
 		v+=("$(ms "$@")")
 	done
-	median "${v[@]}"
+	echo "$(median "${v[@]}") $(range "${v[@]}")"
 }
 
 out=$("$IBTRACECTL" -j -d "$hca" audit)
@@ -65,7 +67,7 @@ dests=$(jq -r .summary.destinations <<< "$out")
 echo "# fabric: $(jq -r .sweep.nodes <<< "$out") nodes ($(jq -r .sweep.switches <<< "$out") switches), $dests destinations, $(jq -r .summary.ok <<< "$out") ok; sweep kept $(jq -r .sweep.bytes <<< "$out") bytes"
 echo "# proof: $(jq -r '.proof | "\(.destinations) probed: \(.verified) verified, \(.no_agent) no agent, \(.mismatch) mismatch, \(.unreachable) unreachable"' <<< "$out")"
 
-tables=$(med sh -c "ibnetdiscover -C $hca -P 1 > $TMP/net && dump_lfts -C $hca -P 1 > $TMP/lfts")
+read -r tables tables_range <<< "$(med sh -c "ibnetdiscover -C $hca -P 1 > $TMP/net && dump_lfts -C $hca -P 1 > $TMP/lfts")"
 lids=$(jq -r '.destinations[].dlid' <<< "$out" | shuf -n "$ntr" --random-source=<(yes))
 t0=$(ns)
 for l in $lids; do
@@ -74,17 +76,21 @@ done
 per=$((($(ns) - t0) / 1000000 / ntr))
 tracerts=$((per * dests))
 
-# row LABEL MS SMPS PROBES: one line, with the ratios
+# row LABEL "MS RANGE" SMPS PROBES: one line, with the ratios of the
+# medians
 row()
 {
-	printf '%-36s %10s %8s %8s %12s %12s\n' "$1" "$2" "$3" "$4" \
-		"$(awk -v a="$2" -v b="$tables" 'BEGIN { if (a + 0 && b + 0) printf "%.2f", a / b; else print "-" }')" \
-		"$(awk -v a="$2" -v b="$tracerts" 'BEGIN { if (a + 0 && b + 0) printf "%.3f", a / b; else print "-" }')"
+	local t range
+
+	read -r t range <<< "$2"
+	printf '%-36s %8s %13s %8s %8s %10s %10s\n' "$1" "$t" "$range" "$3" "$4" \
+		"$(awk -v a="$t" -v b="$tables" 'BEGIN { if (a + 0 && b + 0) printf "%.2f", a / b; else print "-" }')" \
+		"$(awk -v a="$t" -v b="$tracerts" 'BEGIN { if (a + 0 && b + 0) printf "%.3f", a / b; else print "-" }')"
 }
 
-printf '%-36s %10s %8s %8s %12s %12s\n' "" "wall ms" "SMPs" "probes" "vs tables" "vs tracert"
-printf '%-36s %10s %8s %8s\n' "ibnetdiscover + dump_lfts" "$tables" "-" "-"
-printf '%-36s %10s %8s %8s %s\n' "ibtracert x $dests" "$tracerts" "-" "-" "($per ms each, $ntr sampled)"
+printf '%-36s %8s %13s %8s %8s %10s %10s\n' "" "wall ms" "range ($runs)" "SMPs" "probes" "vs tables" "vs tracert"
+printf '%-36s %8s %13s %8s %8s\n' "ibnetdiscover + dump_lfts" "$tables" "$tables_range" "-" "-"
+printf '%-36s %8s %13s %8s %8s %s\n' "ibtracert x $dests" "$tracerts" "-" "-" "-" "($per ms each, $ntr sampled)"
 # The audit proves the data path too (one SourceRoute probe per sound
 # route, the "probes" column, retries included); --no-prove is the tables
 # alone, the like of ibnetdiscover + dump_lfts.
@@ -97,4 +103,9 @@ done
 t=$(med "$IBTRACECTL" -d "$hca" audit --no-prove)
 row "ibtracectl audit --no-prove" "$t" \
 	"$("$IBTRACECTL" -j -d "$hca" audit --no-prove | jq -r .sweep.smps)" "-"
+# A fleet's node: the sweep saved once, its own routes proved from it
+"$IBTRACECTL" -d "$hca" audit --no-prove --save "$TMP/fabric.json" >/dev/null 2>&1
+t=$(med "$IBTRACECTL" -d "$hca" audit --load "$TMP/fabric.json")
+row "ibtracectl audit -d --load (fleet)" "$t" 0 \
+	"$("$IBTRACECTL" -j -d "$hca" audit --load "$TMP/fabric.json" | jq -r '.proof.mads // "-"')"
 "$IBTRACECTL" sim del bench

@@ -4,6 +4,7 @@
 #   ns                 the time, ns
 #   median N...        the median of the numbers ("-", a run that failed,
 #                      is not one; "-" if no number)
+#   range N...         "MIN-MAX" of the numbers ("-" if none)
 #   reps FN            "lo hi": the medians of $nreps wall times of "FN
 #                      $count_lo" and of "FN $count", the two in turn (the
 #                      machine's load drifts); the difference between them
@@ -19,6 +20,12 @@ median()
 {
 	printf '%s\n' "$@" | grep -v '^-$' | sort -n |
 		awk '{ v[NR] = $1 } END { print NR ? v[int((NR + 1) / 2)] : "-" }'
+}
+
+range()
+{
+	printf '%s\n' "$@" | grep -v '^-$' | sort -n |
+		awk 'NR == 1 { lo = $1 } { hi = $1 } END { print NR ? lo "-" hi : "-" }'
 }
 
 reps()
