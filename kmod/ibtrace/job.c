@@ -224,6 +224,41 @@ void ibtrace_job_set_cancelled(struct ibtrace_job *job)
 }
 
 /**
+ * ibtrace_job_set_walk_end() - how a job of many MAD batches ended
+ * @job: the job (a sweep, a proof)
+ * @err: what its walk returned: 0, or ibtrace_walk_end()'s errors, or
+ *	-ENOMEM, or another negative errno
+ * @nomem: the sentence for -ENOMEM (a static string)
+ * @gone: the sentence for -ENODEV, the device gone (a static string)
+ *
+ * -ECANCELED becomes the cancel's reason (ibtrace_job_set_cancelled()).
+ */
+void ibtrace_job_set_walk_end(struct ibtrace_job *job, int err,
+			      const char *nomem, const char *gone)
+{
+	if (err == -ECANCELED)
+		ibtrace_job_set_cancelled(job);
+	else if (err)
+		ibtrace_job_set_error(job, err, err == -ENOMEM ? nomem :
+						err == -ENODEV ? gone : NULL);
+}
+
+/**
+ * ibtrace_job_tell_now() - is it time to tell a job's progress again?
+ * @told: when it was last told (jiffies): set to now when it is
+ * @every_ms: at most once in this time
+ *
+ * Return: true when the progress is to be told now.
+ */
+bool ibtrace_job_tell_now(unsigned long *told, unsigned int every_ms)
+{
+	if (time_before(jiffies, *told + msecs_to_jiffies(every_ms)))
+		return false;
+	*told = jiffies;
+	return true;
+}
+
+/**
  * ibtrace_job_set_error() - the job ends early, and why
  * @job: the job
  * @err: negative errno; the first one set stays

@@ -148,6 +148,9 @@ int ibtrace_job_cancel(u32 id, int kind, struct netlink_ext_ack *extack);
 const char *ibtrace_job_cancel_reason(struct ibtrace_job *job);
 void ibtrace_job_set_cancelled(struct ibtrace_job *job);
 void ibtrace_job_set_error(struct ibtrace_job *job, int err, const char *msg);
+void ibtrace_job_set_walk_end(struct ibtrace_job *job, int err,
+			      const char *nomem, const char *gone);
+bool ibtrace_job_tell_now(unsigned long *told, unsigned int every_ms);
 int ibtrace_job_unicast(struct ibtrace_job *job, struct sk_buff *skb);
 int ibtrace_job_put_head(struct sk_buff *skb, struct ibtrace_job *job);
 int ibtrace_job_put_port(struct sk_buff *skb, const struct ibtrace_job *job);

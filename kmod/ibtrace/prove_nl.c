@@ -114,11 +114,8 @@ static void ibtrace_prove_progress(void *ctx,
 	mutex_lock(&pj->base.lock);
 	pj->stats = *stats;
 	mutex_unlock(&pj->base.lock);
-	if (time_before(jiffies, pj->told +
-			msecs_to_jiffies(IBTRACE_PROVE_TELL_MS)))
-		return;
-	pj->told = jiffies;
-	ibtrace_job_notify(&pj->base, IBTRACE_CMD_PROVE, NULL);
+	if (ibtrace_job_tell_now(&pj->told, IBTRACE_PROVE_TELL_MS))
+		ibtrace_job_notify(&pj->base, IBTRACE_CMD_PROVE, NULL);
 }
 
 static void ibtrace_prove_job_run(struct ibtrace_job *job)
@@ -134,15 +131,8 @@ static void ibtrace_prove_job_run(struct ibtrace_job *job)
 	mutex_lock(&job->lock);
 	pj->stats = st;
 	mutex_unlock(&job->lock);
-	if (err == -ECANCELED)
-		ibtrace_job_set_cancelled(job);
-	else if (err == -ENOMEM)
-		ibtrace_job_set_error(job, err, "no memory for the probes");
-	else if (err == -ENODEV)
-		ibtrace_job_set_error(job, err,
-				      "the device went away during the proof");
-	else if (err)
-		ibtrace_job_set_error(job, err, NULL);
+	ibtrace_job_set_walk_end(job, err, "no memory for the probes",
+				 "the device went away during the proof");
 }
 
 static void ibtrace_prove_job_end(struct ibtrace_job *job)

@@ -109,11 +109,8 @@ static void ibtrace_sweep_progress(void *ctx,
 	mutex_lock(&sj->base.lock);
 	sj->stats = *stats;
 	mutex_unlock(&sj->base.lock);
-	if (time_before(jiffies, sj->told +
-			msecs_to_jiffies(IBTRACE_SWEEP_TELL_MS)))
-		return;
-	sj->told = jiffies;
-	ibtrace_job_notify(&sj->base, IBTRACE_CMD_SWEEP, NULL);
+	if (ibtrace_job_tell_now(&sj->told, IBTRACE_SWEEP_TELL_MS))
+		ibtrace_job_notify(&sj->base, IBTRACE_CMD_SWEEP, NULL);
 }
 
 static void ibtrace_sweep_job_run(struct ibtrace_job *job)
@@ -128,16 +125,8 @@ static void ibtrace_sweep_job_run(struct ibtrace_job *job)
 	mutex_lock(&job->lock);
 	sj->stats = sj->s.stats;
 	mutex_unlock(&job->lock);
-	if (err == -ECANCELED)
-		ibtrace_job_set_cancelled(job);
-	else if (err == -ENOMEM)
-		ibtrace_job_set_error(job, err,
-				      "no memory for the sweep's questions");
-	else if (err == -ENODEV)
-		ibtrace_job_set_error(job, err,
-				      "the device went away during the sweep");
-	else if (err)
-		ibtrace_job_set_error(job, err, NULL);
+	ibtrace_job_set_walk_end(job, err, "no memory for the sweep's questions",
+				 "the device went away during the sweep");
 }
 
 static void ibtrace_sweep_job_end(struct ibtrace_job *job)
