@@ -29,40 +29,10 @@ ibt_require_debugfs
 ibt_seed
 ibt_sim_load
 
-# H1 (node 0) holds SM-lite and its SA; the fuzzer runs on H2. Parallel
-# links S1-S2, a two-port HCA on two switches, free switch ports.
-cat > "$TMP/topo" <<'TOPO'
-Hca 2 "H1"
-[1] "S1"[1]
-
-Switch 8 "S1"
-[1] "H1"[1]
-[2] "H2"[1]
-[3] "S2"[3]
-[4] "S2"[4]
-[5] "S3"[1]
-
-Switch 8 "S2"
-[1] "H3"[1]
-[2] "H4"[1]
-[3] "S1"[3]
-[4] "S1"[4]
-
-Switch 4 "S3"
-[1] "S1"[5]
-[2] "H4"[2]
-
-Hca 1 "H2"
-[1] "S1"[2]
-
-Hca 1 "H3"
-[1] "S2"[1]
-
-Hca 2 "H4"
-[1] "S2"[2]
-[2] "S3"[2]
-TOPO
-ibt_check "fabric fz added (SM-lite)" "$SIM_CTL" add fz "$TMP/topo"
+# topo/fz.topo: H1 (node 0) holds SM-lite and its SA; the fuzzer runs on
+# H2. Parallel links S1-S2, a two-port HCA on two switches, free switch
+# ports.
+ibt_check "fabric fz added (SM-lite)" "$SIM_CTL" add fz "$IBT_TOPO/fz.topo"
 
 # NAME DEV GUID of node NAME
 node_of()

@@ -298,6 +298,8 @@ SIM_SMP=${IBTRACE_SIM_SMP:-$IBT_DIR/ibtrace_sim_smp}
 #   s1s2.topo         HCA A - switch S1 - switch S2 - HCA B, HCA C on S1;
 #                     the switches first (node 0, debugfs 0-S1, is S1)
 #   s1s2_a_first.topo the same fabric, A first (node 0: SM-lite's HCA)
+#   fz.topo           HCAs H1 (node 0), H2, H3, H4 (two ports each on H1
+#                     and H4), switches S1, S2 (parallel links), S3
 #   a_s1s2_b.topo     HCA A - switch S1 - switch S2 - HCA B, A first
 # shellcheck disable=SC2034
 IBT_TOPO=$IBT_DIR/topo

@@ -672,6 +672,7 @@ static struct nla_policy sim_policy[IBTRACE_SIM_A_MAX + 1] = {
 	[IBTRACE_SIM_A_CAPTURE_LOST]	= U64,
 	[IBTRACE_SIM_A_CAPTURE_END]	= U8,
 	[IBTRACE_SIM_A_INJECT_RTT_NS]	= U64,
+	[IBTRACE_SIM_A_NUM_DEVICES]	= U32,
 };
 
 static struct nla_policy sim_port_policy[IBTRACE_SIM_PORT_A_MAX + 1] = {

@@ -4,7 +4,7 @@
  * (generic netlink family "ibtrace_sim", uapi/linux/ibtrace_sim.h).
  *
  *   ibtracectl [-j] sim add TOPOLOGY_FILE [--name NAME] [--no-sm]
- *                               [--guid-cap N] [--seed N]
+ *                               [--guid-cap N] [--seed N] [--devices N]
  *   ibtracectl sim del NAME
  *   ibtracectl sim set FABRIC NODE [port N] [drop PERCENT] [delay USEC]
  *                  [link down|up] [guid-cap N] [guid-quirks QUIRKS]
@@ -16,7 +16,8 @@
  *   fabric sim0: HcaA ibtsim0, HcaB ibtsim1; sm lite lid 1
  * JSON: {"fabric": "sim0", "nodes": [{"index", "type", "name", "guid",
  * "dev"}, ...], "sm": "lite", "sm_lid": 1} ("dev" for HCAs only; "sm" and
- * "sm_lid" as in show). A topology the kernel rejects is
+ * "sm_lid" as in show; "hostless", text ", N hostless HCAs": the HCAs
+ * sim add --devices left without a device). A topology the kernel rejects is
  * printed from its TOPO_ERROR message as "Error: line N: REASON" (exit 1);
  * one over ibtrace_sim's memory budget as "Error: the fabric needs N MiB
  * of memory, over ibtrace_sim's budget of M MiB (...)" (exit 1). Nothing
@@ -32,6 +33,9 @@
  * JSON: an array with one object per fabric:
  *   fabric    string   fabric name
  *   cas, switches, links   number
+ *   devices   number   HCAs that are RDMA devices (sim add --devices); in
+ *                      text only when fewer than cas: the others are
+ *                      hostless, answered by their firmware in the fabric
  *   seed      number   seed of the fabric's pseudo-random generator (drop
  *                      knob losses); sim add --seed gives it
  *   building  true     only while the fabric is being built (sim add of a
@@ -99,9 +103,10 @@
 #define OPT_NO_SM	0x201
 #define OPT_GUID_CAP	0x202
 #define OPT_SEED	0x203
+#define OPT_DEVICES	0x204
 
 static const char *const add_opt_names[] = {
-	"--name", "--no-sm", "--guid-cap", "--seed",
+	"--name", "--no-sm", "--guid-cap", "--seed", "--devices",
 };
 
 /* Options of "sim add". */
@@ -111,6 +116,8 @@ struct add_opts {
 	int guid_cap;		/* 0: the kernel's default */
 	bool seed_set;
 	uint32_t seed;		/* if seed_set, else the kernel picks one */
+	bool devices_set;
+	uint32_t devices;	/* if devices_set, else every HCA */
 };
 
 /* A kernel message kept with its parsed top-level attributes. */
@@ -454,7 +461,7 @@ static int put_topology(struct nl_msg *msg, const char *text, size_t len)
 static void add_print(struct ibt *ctx, const char *fabric,
 		      struct nlattr **ftb, struct sim_list *nodes)
 {
-	unsigned int cas = 0;
+	unsigned int cas = 0, hostless = 0;
 	size_t i;
 
 	ibt_out_obj_begin(ctx, NULL);
@@ -477,10 +484,18 @@ static void add_print(struct ibt *ctx, const char *fabric,
 				      str_attr(tb, IBTRACE_SIM_A_NODE_NAME, "?"),
 				      dev);
 			cas++;
+		} else if (tb[IBTRACE_SIM_A_NODE_TYPE] &&
+			   nla_get_u8(tb[IBTRACE_SIM_A_NODE_TYPE]) ==
+			   IBTRACE_SIM_NODE_CA) {
+			hostless++;
 		}
 		ibt_out_obj_end(ctx);
 	}
 	ibt_out_arr_end(ctx);
+	if (hostless)
+		ibt_out_field(ctx, "hostless", json_object_new_uint64(hostless),
+			      "%s %u hostless HCA%s", cas ? "," : "", hostless,
+			      hostless == 1 ? "" : "s");
 	out_sm(ctx, "; ", ftb[IBTRACE_SIM_A_SM], ftb[IBTRACE_SIM_A_SM_LID]);
 	ibt_out_obj_end(ctx);
 	ibt_out_eol(ctx);
@@ -505,14 +520,20 @@ static int add_opt(struct add_opts *add, int c, const char *arg)
 		add->no_sm = true;
 		return 0;
 	case OPT_SEED:
+	case OPT_DEVICES:
 		errno = 0;
 		v = strtoul(arg, &end, 0);
 		if (errno || end == arg || *end || *arg == '-' || v > UINT32_MAX)
 			return ibt_err(IBT_EXIT_USAGE,
-				       "bad --seed \"%s\": a number, 0..4294967295",
-				       arg);
-		add->seed = (uint32_t)v;
-		add->seed_set = true;
+				       "bad %s \"%s\": a number, 0..4294967295",
+				       add_opt_names[c - OPT_NAME], arg);
+		if (c == OPT_SEED) {
+			add->seed = (uint32_t)v;
+			add->seed_set = true;
+		} else {
+			add->devices = (uint32_t)v;
+			add->devices_set = true;
+		}
 		return 0;
 	default: /* OPT_GUID_CAP */
 		errno = 0;
@@ -529,7 +550,7 @@ static int add_opt(struct add_opts *add, int c, const char *arg)
 /* An option of command @a->cmd; "sim add" options go to @a->priv. */
 static int sim_opt(int c, const char *arg, const struct ibt_args *a)
 {
-	if (c < OPT_NAME || c > OPT_SEED)
+	if (c < OPT_NAME || c > OPT_DEVICES)
 		return IBT_OPT_UNKNOWN;
 	if (a->priv)
 		return add_opt(a->priv, c, arg);
@@ -551,6 +572,7 @@ static int sim_args(struct ibt *ctx, const char *cmd, struct add_opts *add,
 		{ "no-sm",	no_argument,		NULL, OPT_NO_SM },
 		{ "guid-cap",	required_argument,	NULL, OPT_GUID_CAP },
 		{ "seed",	required_argument,	NULL, OPT_SEED },
+		{ "devices",	required_argument,	NULL, OPT_DEVICES },
 		{ NULL,		0,			NULL, 0 },
 	};
 	return ibt_words_parse(ctx, "sim", cmd, opts, sim_opt, add, pos, min, max,
@@ -600,7 +622,9 @@ static int sim_add(struct ibt *ctx)
 	     (add.guid_cap &&
 	      nla_put_u8(msg, IBTRACE_SIM_A_GUID_CAP, add.guid_cap) < 0) ||
 	     (add.seed_set &&
-	      nla_put_u32(msg, IBTRACE_SIM_A_SEED, add.seed) < 0)))
+	      nla_put_u32(msg, IBTRACE_SIM_A_SEED, add.seed) < 0) ||
+	     (add.devices_set &&
+	      nla_put_u32(msg, IBTRACE_SIM_A_NUM_DEVICES, add.devices) < 0)))
 		ret = ibt_err(IBT_EXIT_ERR, "netlink request too large");
 	if (ret) {
 		nlmsg_free(msg);
@@ -1063,6 +1087,21 @@ static int show_node(struct ibt *ctx, struct sim_list *nodes, struct sim_msg *m)
 	return ret;
 }
 
+/* The HCAs that are RDMA devices: in text only when some are hostless. */
+static void show_devices(struct ibt *ctx, const struct nlattr *devs,
+			 const struct nlattr *cas)
+{
+	uint32_t n;
+
+	if (!devs)
+		return;
+	n = nla_get_u32(devs);
+	if (cas && n >= nla_get_u32(cas))
+		ibt_out_json(ctx, "devices", json_object_new_uint64(n));
+	else
+		ibt_out_u64(ctx, "devices", n);
+}
+
 static int show_fabric(struct ibt *ctx, struct sim_msg *f)
 {
 	static const struct { int attr; const char *key; } counts[] = {
@@ -1101,6 +1140,8 @@ static int show_fabric(struct ibt *ctx, struct sim_msg *f)
 		if (f->tb[counts[i].attr])
 			ibt_out_u64(ctx, counts[i].key,
 				    nla_get_u32(f->tb[counts[i].attr]));
+	show_devices(ctx, f->tb[IBTRACE_SIM_A_NUM_DEVICES],
+		     f->tb[IBTRACE_SIM_A_NUM_CAS]);
 	if (f->tb[IBTRACE_SIM_A_SEED])
 		ibt_out_u64(ctx, "seed", nla_get_u32(f->tb[IBTRACE_SIM_A_SEED]));
 	out_sm(ctx, " ", f->tb[IBTRACE_SIM_A_SM], f->tb[IBTRACE_SIM_A_SM_LID]);
@@ -1148,6 +1189,7 @@ static int sim_show(struct ibt *ctx)
 const char ibt_sim_help[] =
 	"Usage: ibtracectl [-j] [--pretty] sim add TOPOLOGY_FILE [--name NAME]\n"
 	"                                 [--no-sm] [--guid-cap N] [--seed N]\n"
+	"                                 [--devices N]\n"
 	"       ibtracectl sim del NAME\n"
 	"       ibtracectl sim set FABRIC NODE [port N] [drop PERCENT] [delay USEC]\n"
 	"                      [link down|up] [guid-cap N] [guid-quirks QUIRKS]\n"
@@ -1165,6 +1207,9 @@ const char ibt_sim_help[] =
 	"--no-sm leaves that to an SM such as OpenSM. --guid-cap N (1..255,\n"
 	"default 8) sizes every port's GUID table. --seed N (0..4294967295;\n"
 	"default: random, shown by show) seeds the fabric's random losses.\n"
+	"--devices N makes only the first N HCAs RDMA devices; the others are\n"
+	"hostless (their firmware answers SMPs and the PMA; 0x000C for other\n"
+	"classes) and cost little: fabrics of 10,000 nodes in a small VM.\n"
 	"del: destroy a fabric and its RDMA devices.\n"
 	"set: fault knobs of node NODE (name, or index if all digits). Port\n"
 	"knobs need \"port N\": drop (0..100 %, packets leaving the port),\n"

@@ -79,6 +79,7 @@ static u64 ibtsim_table_cost(size_t bytes)
  * @type: &enum ibtsim_node_type
  * @num_ports: its external ports
  * @guid_cap: the fabric's GUID table entries per port
+ * @hostless: an HCA without an RDMA device: nothing of ib_core's
  *
  * Everything but the LinearForwardingTable of a switch, which depends on
  * the fabric's LIDs, and the debugfs files, which depend on its size
@@ -86,7 +87,7 @@ static u64 ibtsim_table_cost(size_t bytes)
  *
  * Return: bytes.
  */
-u64 ibtsim_node_cost(u8 type, u8 num_ports, u8 guid_cap)
+u64 ibtsim_node_cost(u8 type, u8 num_ports, u8 guid_cap, bool hostless)
 {
 	u32 recv_wr = READ_ONCE(ibtsim_mad_recv_wr);
 	u32 ports = num_ports + 1;
@@ -108,6 +109,8 @@ u64 ibtsim_node_cost(u8 type, u8 num_ports, u8 guid_cap)
 		return cost + guids;	/* port 0's GUID table */
 	}
 	cost += num_ports * guids;
+	if (hostless)
+		return cost;
 	cost += IBTSIM_CORE_DEV_COST + num_ports * IBTSIM_CORE_PORT_COST;
 	/* QP0 and QP1 of each port: ib_mad's buffers, our one-SGE rings */
 	cost += num_ports * 2 *

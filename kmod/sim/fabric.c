@@ -133,7 +133,8 @@ static const char *ibtsim_vl_check(const struct ibtsim_port *port,
 
 /*
  * A packet arrives at an HCA port, as its link layer and transport see it.
- * Returns the port an answer of SM-lite's SA leaves by, else NULL.
+ * Returns the port an answer of SM-lite's SA, or of a hostless HCA's
+ * firmware, leaves by, else NULL.
  */
 static struct ibtsim_port *ibtsim_ca_rx(struct ibtsim_port *port,
 					struct ibtsim_pkt *pkt)
@@ -193,6 +194,8 @@ static struct ibtsim_port *ibtsim_ca_rx(struct ibtsim_port *port,
 	default:
 		break;
 	}
+	if (port->node->hostless)
+		return ibtsim_ca_fw_rx(port, pkt, lid, top, dr);
 	qp = ibtsim_qp_get(port, pkt->dqpn);
 	if (!qp) {
 		why = "no such QP";

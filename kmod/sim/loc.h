@@ -146,6 +146,14 @@ bool ibtsim_chance(struct ibtsim_fabric *fabric, u32 ppm);
 void ibtsim_drop(struct ibtsim_port *port, const char *why);
 void ibtsim_pkt_answered(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt);
 
+/* firmware.c */
+bool ibtsim_fw_answer(struct ibtsim_node *node, u8 in_port,
+		      struct ibtsim_port *mgmt, struct ibtsim_pkt *pkt,
+		      u16 slid, const char **why);
+struct ibtsim_port *ibtsim_ca_fw_rx(struct ibtsim_port *port,
+				    struct ibtsim_pkt *pkt, u16 lid, u16 top,
+				    bool dr);
+
 /* switch.c */
 int ibtsim_switch_create(struct ibtsim_node *node);
 void ibtsim_switch_free(struct ibtsim_node *node);
@@ -273,7 +281,7 @@ enum ibtsim_sa_verdict ibtsim_sa_server_rx(struct ibtsim_port *port,
 
 /* budget.c */
 void ibtsim_budget_note_mad_qp(u32 recv_wr);
-u64 ibtsim_node_cost(u8 type, u8 num_ports, u8 guid_cap);
+u64 ibtsim_node_cost(u8 type, u8 num_ports, u8 guid_cap, bool hostless);
 u64 ibtsim_fabric_cost(u32 switches, u32 lids, u64 ports);
 u64 ibtsim_budget(void);
 u64 __ibtsim_budget_room(void);

@@ -96,6 +96,8 @@ static int ibtsim_nodes_create(struct ibtsim_fabric *fabric,
 		node->sys_guid = tn->sys_guid ?: node->node_guid;
 		if (tn->type == IBTSIM_NODE_CA) {
 			fabric->num_cas++;
+			node->hostless = tn->hostless;
+			fabric->num_devs += !tn->hostless;
 		} else {
 			fabric->num_switches++;
 			err = ibtsim_switch_create(node);
@@ -156,7 +158,8 @@ static int ibtsim_devs_create(struct ibtsim_fabric *fabric)
 	int err;
 
 	for (i = 0; i < fabric->num_nodes; i++) {
-		if (fabric->nodes[i]->type != IBTSIM_NODE_CA)
+		if (fabric->nodes[i]->type != IBTSIM_NODE_CA ||
+		    fabric->nodes[i]->hostless)
 			continue;
 		if (READ_ONCE(fabric->cancel))
 			return -EINTR;	/* caller unregisters and frees */

@@ -45,6 +45,7 @@ static const struct nla_policy ibtsim_nl_add_policy[] = {
 	[IBTRACE_SIM_A_SM] = NLA_POLICY_MAX(NLA_U8, 1),
 	[IBTRACE_SIM_A_GUID_CAP] = NLA_POLICY_MIN(NLA_U8, 1),
 	[IBTRACE_SIM_A_SEED] = { .type = NLA_U32 },
+	[IBTRACE_SIM_A_NUM_DEVICES] = { .type = NLA_U32 },
 };
 
 static const struct nla_policy ibtsim_nl_name_policy[] = {
@@ -92,6 +93,7 @@ static int ibtsim_nl_put_fabric(struct sk_buff *skb,
 		return nla_put_u8(skb, IBTRACE_SIM_A_BUILDING, 1);
 	if (nla_put_u32(skb, IBTRACE_SIM_A_NUM_NODES, fabric->num_nodes) ||
 	    nla_put_u32(skb, IBTRACE_SIM_A_NUM_CAS, fabric->num_cas) ||
+	    nla_put_u32(skb, IBTRACE_SIM_A_NUM_DEVICES, fabric->num_devs) ||
 	    nla_put_u32(skb, IBTRACE_SIM_A_NUM_SWITCHES, fabric->num_switches) ||
 	    nla_put_u32(skb, IBTRACE_SIM_A_NUM_LINKS, fabric->num_links) ||
 	    nla_put_u8(skb, IBTRACE_SIM_A_SM, fabric->sm_lite) ||
@@ -256,6 +258,7 @@ static int ibtsim_nl_fabric_add_doit(struct sk_buff *skb, struct genl_info *info
 					 IBTSIM_GUID_CAP),
 	};
 	struct nlattr *seed_attr = info->attrs[IBTRACE_SIM_A_SEED];
+	struct nlattr *devs_attr = info->attrs[IBTRACE_SIM_A_NUM_DEVICES];
 	struct ibtsim_topo topo = {};
 	struct sk_buff *reply = NULL;
 	struct ibtsim_fabric *fabric;
@@ -291,6 +294,7 @@ static int ibtsim_nl_fabric_add_doit(struct sk_buff *skb, struct genl_info *info
 	/* Parsing is bounded by the text; the build happens in a work item. */
 	mutex_lock(&ibtsim_fabrics_lock);
 	topo.guid_cap = opts.guid_cap;
+	topo.max_devs = devs_attr ? nla_get_u32(devs_attr) : U32_MAX;
 	topo.mem_room = __ibtsim_budget_room();
 	err = ibtsim_topo_parse(&topo, text, len);
 	if (!err)

@@ -206,7 +206,10 @@ struct ibtsim_port {
  * @desc: NodeDescription (the node name of the topology text)
  * @node_guid: NodeGUID
  * @sys_guid: SystemImageGUID
- * @dev: the RDMA device of an HCA, NULL for a switch
+ * @dev: the RDMA device of an HCA, NULL for a switch and a hostless HCA
+ * @hostless: an HCA without an RDMA device (the fabric's device count was
+ *	reached): its firmware answers its MADs in the fabric (firmware.c).
+ *	Set before the first packet, never changed.
  * @sw: switch state (SwitchInfo, LFT) of a switch, NULL for an HCA
  * @lock: protects the SMA state of @ports (PortInfo fields, tables),
  *	@ports[].sqp and the tables of @sw
@@ -222,6 +225,7 @@ struct ibtsim_node {
 	u64 node_guid;
 	u64 sys_guid;
 	struct ibtsim_dev *dev;
+	bool hostless;
 	struct ibtsim_switch *sw;
 	spinlock_t lock;	/* protects ports[].{SMA state,sqp}, *sw */
 	struct ibtsim_port ports[];
@@ -302,6 +306,7 @@ struct ibtsim_fabric_stats {
  * @nodes: every node, in topology order
  * @num_nodes: entries in @nodes
  * @num_cas: HCAs among @nodes
+ * @num_devs: HCAs among @nodes that are RDMA devices (the others hostless)
  * @num_switches: switches among @nodes
  * @num_links: links between ports
  * @wq: ordered workqueue running @tx_work
@@ -348,6 +353,7 @@ struct ibtsim_fabric {
 	struct ibtsim_node **nodes;
 	u32 num_nodes;
 	u32 num_cas;
+	u32 num_devs;
 	u32 num_switches;
 	u32 num_links;
 	struct workqueue_struct *wq;

@@ -531,79 +531,6 @@ static enum ibtsim_fwd ibtsim_switch_route(struct ibtsim_node *node, u8 in_port,
 	return IBTSIM_FWD_PORT;
 }
 
-/*
- * @pkt is for the switch: rewrite it into the answer, addressed back to
- * the requester. Returns false (and why) when there is nothing to answer.
- */
-static bool ibtsim_switch_answer(struct ibtsim_node *node, u8 in_port,
-				 struct ibtsim_pkt *pkt, const char **why)
-{
-	struct ib_mad_hdr *hdr = (struct ib_mad_hdr *)pkt->data;
-	u32 dqpn = pkt->dqpn;
-
-	if (pkt->len < sizeof(struct ib_mad)) {
-		*why = "short MAD for the switch";
-		return false;
-	}
-	if (hdr->method != IB_MGMT_METHOD_GET &&
-	    hdr->method != IB_MGMT_METHOD_SET) {
-		*why = "no agent on the switch for this method";
-		return false;
-	}
-	if (!dqpn) {
-		if (hdr->mgmt_class != IB_MGMT_CLASS_SUBN_LID_ROUTED &&
-		    hdr->mgmt_class != IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE) {
-			*why = "GMP on QP0";
-			return false;
-		}
-		ibtsim_sma_answer(node, in_port, (struct ib_smp *)hdr);
-		pkt->qkey = 0;
-		/*
-		 * A DR answer returns from here by DR, unless the request came
-		 * over a LID-routed end part: then back to the LRH SLID (the
-		 * last switch of the directed part, possibly this one).
-		 */
-		if (hdr->mgmt_class == IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE &&
-		    ((struct ib_smp *)hdr)->dr_dlid == IB_LID_PERMISSIVE)
-			pkt->slid = be16_to_cpu(IB_LID_PERMISSIVE);
-	} else if (dqpn == 1) {
-		if (hdr->mgmt_class == IB_MGMT_CLASS_SUBN_LID_ROUTED ||
-		    hdr->mgmt_class == IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE) {
-			*why = "SMP on QP1";
-			return false;
-		}
-		if (hdr->mgmt_class == IB_MGMT_CLASS_PERF_MGMT) {
-			ibtsim_pma_answer(node, in_port, (struct ib_mad *)hdr);
-		} else {
-			hdr->method = IB_MGMT_METHOD_GET_RESP;
-			hdr->status = cpu_to_be16(IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD_ATTRIB);
-		}
-		pkt->qkey = IB_QP1_QKEY;
-	} else {
-		*why = "no such QP on the switch";
-		return false;
-	}
-
-	pkt->dqpn = pkt->sqpn;
-	pkt->sqpn = dqpn;
-	pkt->dlid = pkt->slid;
-	pkt->slid = ibtsim_switch_slid(node);
-	pkt->has_imm = false;
-	if (pkt->has_grh) {
-		unsigned long flags;
-
-		pkt->grh.dgid = pkt->grh.sgid;
-		spin_lock_irqsave(&node->lock, flags);
-		pkt->grh.sgid.global.subnet_prefix =
-			cpu_to_be64(node->ports[0].gid_prefix);
-		spin_unlock_irqrestore(&node->lock, flags);
-		pkt->grh.sgid.global.interface_id =
-			cpu_to_be64(node->ports[0].guid);
-	}
-	ibtsim_pkt_answered(node->fabric, pkt);
-	return true;
-}
-
 /**
  * ibtsim_switch_rx - a packet arrives at an external port of a switch
  * @port: the arrival port
@@ -649,7 +576,10 @@ struct ibtsim_port *ibtsim_switch_rx(struct ibtsim_port *port,
 				why = "answer addressed to the switch itself";
 				goto drop;
 			}
-			if (!ibtsim_switch_answer(node, port->num, pkt, &why))
+			/* for the switch: rewritten into the answer */
+			if (!ibtsim_fw_answer(node, port->num, &node->ports[0],
+					      pkt, ibtsim_switch_slid(node),
+					      &why))
 				goto drop;
 			answered = true;
 			break;

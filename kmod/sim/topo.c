@@ -257,6 +257,7 @@ static int ibtsim_topo_node_line(struct ibtsim_topo_ctx *ctx, char *p)
 	struct ibtsim_topo_node *node;
 	u64 nports, guid = 0;
 	char *word = p, *name;
+	bool hostless;
 	u8 type;
 
 	while (isascii(*p) && isalpha(*p))
@@ -293,12 +294,15 @@ static int ibtsim_topo_node_line(struct ibtsim_topo_ctx *ctx, char *p)
 				       "unexpected text after the node name");
 
 	/* Its cost before its memory: over budget, the rest is only counted. */
-	topo->mem_cost += ibtsim_node_cost(type, nports, topo->guid_cap);
+	hostless = type == IBTSIM_NODE_CA && topo->cas >= topo->max_devs;
+	topo->mem_cost += ibtsim_node_cost(type, nports, topo->guid_cap,
+					   hostless);
 	topo->ports += nports + (type == IBTSIM_NODE_SWITCH);
 	if (type == IBTSIM_NODE_SWITCH) {
 		topo->switches++;
 		topo->lids++;
 	} else {
+		topo->cas++;
 		topo->lids += nports;
 	}
 	if (topo->mem_cost > topo->mem_room)
@@ -334,6 +338,7 @@ static int ibtsim_topo_node_line(struct ibtsim_topo_ctx *ctx, char *p)
 	node->node_guid = guid ? guid : ctx->pending_node_guid;
 	node->sys_guid = ctx->pending_sys_guid;
 	node->line = ctx->line;
+	node->hostless = hostless;
 	ctx->pending_node_guid = 0;
 	ctx->pending_sys_guid = 0;
 	ctx->cur = node;

@@ -35,6 +35,7 @@ struct ibtsim_topo_port {
  * @name: node name
  * @node_guid: NodeGUID from the text, 0 if none
  * @sys_guid: SystemImageGUID from the text, 0 if none
+ * @hostless: an HCA beyond the fabric's device count: no RDMA device
  * @line: line of the node header
  * @ports: @num_ports + 1 entries, 0 unused
  */
@@ -44,6 +45,7 @@ struct ibtsim_topo_node {
 	char name[IBTRACE_SIM_NODE_NAME_MAX + 1];
 	u64 node_guid;
 	u64 sys_guid;
+	bool hostless;
 	u32 line;
 	struct ibtsim_topo_port *ports;
 };
@@ -59,6 +61,9 @@ struct ibtsim_topo_node {
  * @err_detail: on error, the reason with figures, if any (else "")
  * @guid_cap: set by the caller: GUID table entries per port of the fabric
  * @mem_room: set by the caller: what is left of the memory budget
+ * @max_devs: set by the caller: the first this many HCAs become RDMA
+ *	devices, the rest are hostless
+ * @cas: HCAs in the text
  * @mem_cost: memory the fabric will take (ibtsim_node_cost() of each node,
  *	ibtsim_fabric_cost()), complete once the whole text is parsed
  * @lids: LIDs the fabric's ports will have
@@ -77,6 +82,8 @@ struct ibtsim_topo {
 	char err_detail[160];
 	u8 guid_cap;
 	u64 mem_room;
+	u32 max_devs;
+	u32 cas;
 	u64 mem_cost;
 	u32 lids;
 	u32 switches;

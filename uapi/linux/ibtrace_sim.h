@@ -66,8 +66,9 @@
  *	by the %IBTRACE_SIM_A_TOPOLOGY attributes (concatenated in message
  *	order, so texts longer than one attribute can be sent in pieces),
  *	named %IBTRACE_SIM_A_FABRIC_NAME (optional; default "simN"). Each HCA
- *	becomes an RDMA device. The request parses the text, checks it
- *	against the memory budget and answers at once: the reply is an
+ *	becomes an RDMA device, up to %IBTRACE_SIM_A_NUM_DEVICES. The
+ *	request parses the text, checks it against the memory budget and
+ *	answers at once: the reply is an
  *	%IBTRACE_SIM_CMD_FABRIC_ADD message naming the fabric, with
  *	%IBTRACE_SIM_A_BUILDING 1. The fabric is built in the background;
  *	when that ends, the requesting socket receives a notification
@@ -165,7 +166,7 @@ enum ibtrace_sim_cmd {
  * @IBTRACE_SIM_A_TOPOLOGY: string, topology text in the ibnetdiscover /
  *	ibsim format (a piece of it; see %IBTRACE_SIM_CMD_FABRIC_ADD)
  * @IBTRACE_SIM_A_NUM_NODES: u32, nodes in the fabric
- * @IBTRACE_SIM_A_NUM_CAS: u32, HCAs (RDMA devices) in the fabric
+ * @IBTRACE_SIM_A_NUM_CAS: u32, HCAs in the fabric
  * @IBTRACE_SIM_A_NUM_SWITCHES: u32, switches in the fabric
  * @IBTRACE_SIM_A_NUM_LINKS: u32, links in the fabric
  * @IBTRACE_SIM_A_ERR_LINE: u32, 1-based line of the rejected topology
@@ -244,6 +245,14 @@ enum ibtrace_sim_cmd {
  *	MAD (1..%IBTRACE_SIM_INJECT_WAIT_MAX_MS; absent: no wait)
  * @IBTRACE_SIM_A_INJECT_RTT_NS: u64, in the message of an answer: from
  *	the injection to the answer, ns
+ * @IBTRACE_SIM_A_NUM_DEVICES: u32, in %IBTRACE_SIM_CMD_FABRIC_ADD: the
+ *	first this many HCAs of the text become RDMA devices (absent: every
+ *	HCA; 0: none); the others are hostless, an HCA whose host runs no
+ *	RDMA stack: its firmware answers SMPs (the SMA, directed-route as an
+ *	end port), PerfMgt Get/Set (the PMA) and any other Get/Set with
+ *	status 0x000C, as ib_mad does for a class no agent registered, and
+ *	costs the fabric no ib_core device. In replies: the HCAs that are
+ *	RDMA devices
  * @__IBTRACE_SIM_A_MAX: number of attributes + 1
  * @IBTRACE_SIM_A_MAX: highest attribute number
  */
@@ -293,6 +302,7 @@ enum ibtrace_sim_attr {
 	IBTRACE_SIM_A_INJECT_PAYLOAD,
 	IBTRACE_SIM_A_INJECT_WAIT_MS,
 	IBTRACE_SIM_A_INJECT_RTT_NS,
+	IBTRACE_SIM_A_NUM_DEVICES,
 
 	__IBTRACE_SIM_A_MAX,
 	IBTRACE_SIM_A_MAX = __IBTRACE_SIM_A_MAX - 1
@@ -416,7 +426,8 @@ enum ibtrace_sim_capture_end {
 
 /**
  * enum ibtrace_sim_node_type - node types (the NodeInfo NodeType values)
- * @IBTRACE_SIM_NODE_CA: channel adapter (HCA), an RDMA device
+ * @IBTRACE_SIM_NODE_CA: channel adapter (HCA), an RDMA device unless
+ *	hostless (%IBTRACE_SIM_A_NUM_DEVICES)
  * @IBTRACE_SIM_NODE_SWITCH: switch, a fabric object without RDMA device
  */
 enum ibtrace_sim_node_type {
