@@ -51,6 +51,28 @@
 #define IBTSIM_SM_INF	U32_MAX
 
 /**
+ * struct ibtsim_sm_link - a trained link from a switch to a switch
+ * @peer: node index of the switch at the other end
+ * @port: the port of this switch it leaves by
+ */
+struct ibtsim_sm_link {
+	u32 peer;
+	u8 port;
+};
+
+/**
+ * struct ibtsim_sm_dest - a LID routed with the switch it hangs off
+ * @lid: the LID
+ * @last: the switch's port to it (0: the switch's own LID)
+ * @live: that port's link is trained (always for the switch's own LID)
+ */
+struct ibtsim_sm_dest {
+	u16 lid;
+	u8 last;
+	bool live;
+};
+
+/**
  * struct ibtsim_sm - scratch state of one sweep
  * @fabric: the fabric swept
  * @base: per node, index of its port 0 in the per-port arrays
@@ -62,7 +84,14 @@
  * @max_lid: highest LID assigned
  * @queue: breadth-first queue of node indices
  * @dist: per node, switch hops to the destination switch being routed
+ *	(switches only)
  * @use: per port, LIDs a switch routes out of it in this sweep
+ * @sws: the reached switches' node indices, in node order
+ * @num_sws: entries of @sws
+ * @links: per reached switch, its trained links to switches, ascending
+ *	port order: switch @sws[k]'s are @links[@first[k]..@first[k + 1])
+ * @first: per reached switch (and one past the last), into @links
+ * @dests: the LIDs being routed with their switch (ibtsim_sm_route())
  * @smp: the SMP the sweep hands to the SMA
  * @errors: SMA calls that failed
  */
@@ -78,6 +107,11 @@ struct ibtsim_sm {
 	u32 *queue;
 	u32 *dist;
 	u32 *use;
+	u32 *sws;
+	u32 num_sws;
+	struct ibtsim_sm_link *links;
+	u32 *first;
+	struct ibtsim_sm_dest *dests;
 	struct ib_smp *smp;
 	u32 errors;
 };
@@ -106,6 +140,10 @@ static void ibtsim_sm_free(struct ibtsim_sm *sm)
 	kvfree(sm->queue);
 	kvfree(sm->dist);
 	kvfree(sm->use);
+	kvfree(sm->sws);
+	kvfree(sm->links);
+	kvfree(sm->first);
+	kfree(sm->dests);
 	kfree(sm->smp);
 }
 
@@ -128,11 +166,19 @@ static int ibtsim_sm_alloc(struct ibtsim_sm *sm, struct ibtsim_fabric *fabric)
 	sm->use = kvcalloc(sm->num_ports, sizeof(*sm->use), GFP_KERNEL);
 	sm->owner = kvcalloc(min_t(u32, sm->num_ports, IBTRACE_IBA_LID_UCAST_MAX) + 1,
 			     sizeof(*sm->owner), GFP_KERNEL);
-	sm->queue = kvcalloc(n, sizeof(*sm->queue), GFP_KERNEL);
+	/* the walks' queue; routing's, then a node -> switch entry map */
+	sm->queue = kvcalloc(2 * n, sizeof(*sm->queue), GFP_KERNEL);
 	sm->dist = kvcalloc(n, sizeof(*sm->dist), GFP_KERNEL);
+	sm->sws = kvcalloc(fabric->num_switches, sizeof(*sm->sws), GFP_KERNEL);
+	sm->first = kvcalloc(fabric->num_switches + 1, sizeof(*sm->first),
+			     GFP_KERNEL);
+	sm->links = kvcalloc(sm->num_ports, sizeof(*sm->links), GFP_KERNEL);
+	sm->dests = kcalloc(IBTRACE_SIM_PORTS_MAX + 1, sizeof(*sm->dests),
+			    GFP_KERNEL);
 	sm->smp = kzalloc(sizeof(*sm->smp), GFP_KERNEL);
 	if (!sm->lid || !sm->up || !sm->reached || !sm->use || !sm->owner ||
-	    !sm->queue || !sm->dist || !sm->smp)
+	    !sm->queue || !sm->dist || !sm->sws || !sm->first || !sm->links ||
+	    !sm->dests || !sm->smp)
 		return -ENOMEM;
 	return 0;
 }
@@ -326,105 +372,157 @@ static void ibtsim_sm_configure(struct ibtsim_sm *sm, u8 state)
 	}
 }
 
-/* Set LFT entry @lid of switch @node to @port. */
-static void ibtsim_sm_lft_set(struct ibtsim_node *node, u16 lid, u8 port)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(&node->lock, flags);
-	ibtsim_lft_set(node->sw, lid, port);
-	spin_unlock_irqrestore(&node->lock, flags);
-}
-
-/* Hops from every switch to switch @t over trained links, into sm->dist. */
-static void ibtsim_sm_distances(struct ibtsim_sm *sm, struct ibtsim_node *t)
+/*
+ * The reached switches and their trained links to switches, for routing:
+ * the sweep's link states do not change while it routes.
+ */
+static void ibtsim_sm_links(struct ibtsim_sm *sm)
 {
 	struct ibtsim_fabric *fabric = sm->fabric;
-	u32 head = 0, tail = 0, i, n;
+	u32 i, n, k = 0;
 
-	for (i = 0; i < fabric->num_nodes; i++)
-		sm->dist[i] = IBTSIM_SM_INF;
+	sm->num_sws = 0;
+	for (i = 0; i < fabric->num_nodes; i++) {
+		struct ibtsim_node *s = fabric->nodes[i];
+
+		if (!s->sw || !sm->reached[sm->base[i]])
+			continue;
+		sm->first[sm->num_sws] = k;
+		sm->sws[sm->num_sws++] = i;
+		for (n = 1; n <= s->num_ports; n++) {
+			struct ibtsim_port *peer = s->ports[n].peer;
+
+			if (!ibtsim_sm_live(sm, &s->ports[n]) || !peer->node->sw)
+				continue;
+			sm->links[k].peer = peer->node->index;
+			sm->links[k++].port = n;
+		}
+	}
+	sm->first[sm->num_sws] = k;
+}
+
+/*
+ * Hops from every reached switch to switch @t over trained links, into
+ * sm->dist (none if @t is not reached). A switch's links lead to reached
+ * switches only: what a trained link reaches is reached.
+ */
+static void ibtsim_sm_distances(struct ibtsim_sm *sm, struct ibtsim_node *t)
+{
+	u32 head = 0, tail = 0, i, l;
+	u32 *pos = sm->queue + sm->num_sws;	/* node index -> entry of sws */
+
+	for (i = 0; i < sm->num_sws; i++)
+		sm->dist[sm->sws[i]] = IBTSIM_SM_INF;
 	if (!sm->reached[sm->base[t->index]])
 		return;
 	sm->dist[t->index] = 0;
-	sm->queue[tail++] = t->index;
+	sm->queue[tail++] = pos[t->index];
 	while (head < tail) {
-		struct ibtsim_node *sw = fabric->nodes[sm->queue[head++]];
+		u32 cur = sm->queue[head++];
+		u32 d = sm->dist[sm->sws[cur]] + 1;
 
-		for (n = 1; n <= sw->num_ports; n++) {
-			struct ibtsim_port *peer = sw->ports[n].peer;
+		for (l = sm->first[cur]; l < sm->first[cur + 1]; l++) {
+			u32 peer = sm->links[l].peer;
 
-			if (!ibtsim_sm_live(sm, &sw->ports[n]) || !peer->node->sw ||
-			    sm->dist[peer->node->index] != IBTSIM_SM_INF)
+			if (sm->dist[peer] != IBTSIM_SM_INF)
 				continue;
-			sm->dist[peer->node->index] = sm->dist[sw->index] + 1;
-			sm->queue[tail++] = peer->node->index;
+			sm->dist[peer] = d;
+			sm->queue[tail++] = pos[peer];
 		}
 	}
 }
 
 /*
- * The exit port of switch @s towards switch @t (sm->dist filled for @t):
- * a port on a shortest path carrying the fewest LIDs, the lowest on a tie.
+ * The exit port of reached switch sm->sws[@k] towards the switch whose
+ * distances sm->dist holds: a port on a shortest path carrying the fewest
+ * LIDs, the lowest on a tie.
  */
-static u8 ibtsim_sm_exit(struct ibtsim_sm *sm, struct ibtsim_node *s)
+static u8 ibtsim_sm_exit(struct ibtsim_sm *sm, u32 k)
 {
-	u32 d = sm->dist[s->index], best_use = U32_MAX;
+	u32 node = sm->sws[k], base = sm->base[node];
+	u32 d = sm->dist[node], best_use = U32_MAX, l;
 	u8 best = IBTRACE_IBA_LFT_NO_PORT;
-	u32 n;
 
-	for (n = 1; n <= s->num_ports; n++) {
-		struct ibtsim_port *peer = s->ports[n].peer;
-		u32 use = sm->use[sm->base[s->index] + n];
+	for (l = sm->first[k]; l < sm->first[k + 1]; l++) {
+		const struct ibtsim_sm_link *link = &sm->links[l];
+		u32 use = sm->use[base + link->port];
 
-		if (!ibtsim_sm_live(sm, &s->ports[n]) || !peer->node->sw ||
-		    sm->dist[peer->node->index] + 1 != d)
+		if (sm->dist[link->peer] + 1 != d || use >= best_use)
 			continue;
-		if (use < best_use) {
-			best = n;
-			best_use = use;
-		}
+		best = link->port;
+		best_use = use;
 	}
 	if (best != IBTRACE_IBA_LFT_NO_PORT)
-		sm->use[sm->base[s->index] + best]++;
+		sm->use[base + best]++;
 	return best;
 }
 
-/* Route @lid, held behind port @last of switch @t (0: @t itself). */
-static void ibtsim_sm_route_lid(struct ibtsim_sm *sm, struct ibtsim_node *t,
-				u16 lid, u8 last, bool live)
+/*
+ * The LFT entries of reached switch sm->sws[@k] for the @n LIDs of
+ * sm->dests, which hang off switch @t (NULL: no switch routes them),
+ * in their order: the exit port of each LID counts for the next ones.
+ */
+static void ibtsim_sm_route_dests(struct ibtsim_sm *sm, u32 k,
+				  struct ibtsim_node *t, u32 n)
 {
-	struct ibtsim_fabric *fabric = sm->fabric;
+	struct ibtsim_node *s = sm->fabric->nodes[sm->sws[k]];
+	unsigned long flags;
 	u32 i;
 
-	for (i = 0; i < fabric->num_nodes; i++) {
-		struct ibtsim_node *s = fabric->nodes[i];
+	spin_lock_irqsave(&s->lock, flags);
+	for (i = 0; i < n; i++) {
+		const struct ibtsim_sm_dest *dest = &sm->dests[i];
 		u8 out = IBTRACE_IBA_LFT_NO_PORT;
 
-		if (!s->sw || !sm->reached[sm->base[i]])
-			continue;
-		if (live && s == t)
-			out = last;
-		else if (live && sm->dist[i] != IBTSIM_SM_INF)
-			out = ibtsim_sm_exit(sm, s);
-		ibtsim_sm_lft_set(s, lid, out);
+		if (dest->live && s == t)
+			out = dest->last;
+		else if (dest->live && t && sm->dist[s->index] != IBTSIM_SM_INF)
+			out = ibtsim_sm_exit(sm, k);
+		ibtsim_lft_set(s->sw, dest->lid, out);
 	}
+	spin_unlock_irqrestore(&s->lock, flags);
+}
+
+/*
+ * Into sm->dests, switch @t's own LID and those of the HCA ports cabled
+ * to it, by port number. Return: how many.
+ */
+static u32 ibtsim_sm_switch_dests(struct ibtsim_sm *sm, struct ibtsim_node *t)
+{
+	u32 n, count = 0;
+
+	sm->dests[count++] = (struct ibtsim_sm_dest){
+		.lid = sm->lid[sm->base[t->index]], .live = true,
+	};
+	for (n = 1; n <= t->num_ports; n++) {
+		struct ibtsim_port *peer = t->ports[n].peer;
+		u16 hca_lid;
+
+		if (!peer || peer->node->sw)
+			continue;
+		hca_lid = sm->lid[ibtsim_sm_idx(sm, peer)];
+		if (hca_lid)
+			sm->dests[count++] = (struct ibtsim_sm_dest){
+				.lid = hca_lid, .last = n,
+				.live = ibtsim_sm_live(sm, &t->ports[n]),
+			};
+	}
+	return count;
 }
 
 /* Min-hop LFTs of every reached switch. Return: 0 or -ENOMEM. */
 static int ibtsim_sm_route(struct ibtsim_sm *sm)
 {
 	struct ibtsim_fabric *fabric = sm->fabric;
+	u32 *pos = sm->queue + sm->num_sws;
 	unsigned long flags;
-	u32 i, lid, n, top;
+	u32 i, k, lid, top, n;
 	int err;
 
 	/* LinearFDBTop, and no route for LID 0 and LIDs past the top. */
-	for (i = 0; i < fabric->num_nodes; i++) {
-		struct ibtsim_node *s = fabric->nodes[i];
+	for (i = 0; i < sm->num_sws; i++) {
+		struct ibtsim_node *s = fabric->nodes[sm->sws[i]];
 
-		if (!s->sw || !sm->reached[sm->base[i]])
-			continue;
 		err = ibtsim_lft_reserve(s, sm->max_lid);
 		if (err)
 			return err;
@@ -436,31 +534,29 @@ static int ibtsim_sm_route(struct ibtsim_sm *sm)
 		s->sw->lft_top = sm->max_lid;
 		s->sw->port_state_change = false;
 		spin_unlock_irqrestore(&s->lock, flags);
+		pos[sm->sws[i]] = i;
 	}
 
+	/*
+	 * Switch by switch in the order of their LIDs, each with the HCAs
+	 * cabled to it; an HCA cabled to an HCA is routed by no switch.
+	 */
 	for (lid = 1; lid <= sm->max_lid; lid++) {
 		struct ibtsim_port *owner = sm->owner[lid];
 		struct ibtsim_node *t = owner->node;
 
 		if (!t->sw) {
-			/* An HCA port cabled to another HCA: no switch routes it. */
-			if (!owner->peer->node->sw)
-				ibtsim_sm_route_lid(sm, t, lid, 0, false);
-			continue;	/* else routed with its switch */
+			if (owner->peer->node->sw)
+				continue;	/* routed with its switch */
+			sm->dests[0] = (struct ibtsim_sm_dest){ .lid = lid };
+			for (k = 0; k < sm->num_sws; k++)
+				ibtsim_sm_route_dests(sm, k, NULL, 1);
+			continue;
 		}
+		n = ibtsim_sm_switch_dests(sm, t);
 		ibtsim_sm_distances(sm, t);
-		ibtsim_sm_route_lid(sm, t, lid, 0, true);
-		for (n = 1; n <= t->num_ports; n++) {
-			struct ibtsim_port *peer = t->ports[n].peer;
-			u16 hca_lid;
-
-			if (!peer || peer->node->sw)
-				continue;
-			hca_lid = sm->lid[ibtsim_sm_idx(sm, peer)];
-			if (hca_lid)
-				ibtsim_sm_route_lid(sm, t, hca_lid, n,
-						    ibtsim_sm_live(sm, &t->ports[n]));
-		}
+		for (k = 0; k < sm->num_sws; k++)
+			ibtsim_sm_route_dests(sm, k, t, n);
 		cond_resched();
 	}
 	return 0;
@@ -506,6 +602,7 @@ int ibtsim_sm_sweep(struct ibtsim_fabric *fabric)
 	WRITE_ONCE(fabric->sm_lid, sm.lid[ibtsim_sm_idx(&sm, sm_port)]);
 
 	ibtsim_sm_configure(&sm, IBTSIM_PORT_ARMED);
+	ibtsim_sm_links(&sm);
 	err = ibtsim_sm_route(&sm);
 	if (err)
 		goto out;
