@@ -55,7 +55,7 @@ DEPS := build-essential pkg-config kmod iproute2 xz-utils cpio \
 	perftest ibsim-utils libibverbs-dev librdmacm-dev libnl-3-dev libnl-genl-3-dev libibumad-dev \
 	libjson-c-dev sparse linux-source-6.1 jq python3 bc python3-docutils \
 	man-db bash-completion dkms debhelper dh-dkms python3-yaml procps \
-	openssl tshark pdsh curl
+	openssl tshark pdsh curl time
 
 # What building a kernel needs besides DEPS (make check-debug only).
 DEBUG_DEPS := flex bison libelf-dev libssl-dev

@@ -26,7 +26,7 @@ DEVS=8
 ibt_tmpdir
 
 ibt_require_root
-ibt_require_file "$SIM_KO" "$IBT_KO" "$IBTRACECTL"
+ibt_require_file "$SIM_KO" "$IBT_KO" "$IBTRACECTL" /usr/bin/time
 ibt_require_cmd jq
 ibt_require_modules ib_core ib_umad
 ibt_sim_load
@@ -38,26 +38,23 @@ nodes=$((hcas + switches))
 "$IBT_DIR/gen_fattree.sh" shape=3 radix=48 leaves=24 hcas=24 spines=24 \
 	tops=576 pods="$PODS" > "$TMP/fattree" || ibt_skip_all "gen_fattree.sh failed"
 
-# MemAvailable, KiB
-avail() { awk '/^MemAvailable:/ { print $2 }' /proc/meminfo; }
-ms() { echo $(( $(date +%s%N) / 1000000 )); }
 
 mem_mb=$(awk '/^MemTotal:/ { print int($2 / 1024) }' /proc/meminfo)
 echo "# VM: $mem_mb MiB of RAM; ibtrace_sim's budget $(( mem_mb / 4 )) MiB (a quarter)"
 sync
 echo 3 > /proc/sys/vm/drop_caches
-avail0=$(avail)
+avail0=$(ibt_avail_kb)
 
-t0=$(ms)
+t0=$(ibt_now_ms)
 out=$("$IBTRACECTL" sim add "$TMP/fattree" --name big --devices "$DEVS" 2>&1)
 rc=$?
-t1=$(ms)
+t1=$(ibt_now_ms)
 ibt_expect "sim add of $nodes nodes ($hcas HCAs, $switches switches), $DEVS devices, within the default budget" \
 	0 "$rc"
 ibt_match "  ... $((hcas - DEVS)) hostless HCAs, SM-lite" \
 	", $((hcas - DEVS)) hostless HCAs; sm lite lid 1$" "$out"
 [ "$rc" = 0 ] || ibt_skip_all "no fabric: $out"
-fabric_mb=$(( (avail0 - $(avail)) / 1024 ))
+fabric_mb=$(( (avail0 - $(ibt_avail_kb)) / 1024 ))
 echo "# fabric built and routed by SM-lite in $((t1 - t0)) ms; it took $fabric_mb MiB"
 
 devs=$(ibt_sim_devs)
@@ -65,28 +62,11 @@ read -r A C _ <<< "$devs"
 ibt_expect "ibtsim0's port Active" "4: ACTIVE" \
 	"$(cat "/sys/class/infiniband/$A/ports/1/state")"
 
-# the lowest MemAvailable while "$@" runs, into $TMP/min
-sampled()
-{
-	local pid min a
-
-	"$@" &
-	pid=$!
-	min=$(avail)
-	while kill -0 "$pid" 2>/dev/null; do
-		a=$(avail)
-		[ "$a" -lt "$min" ] && min=$a
-		sleep 0.2
-	done
-	echo "$min" > "$TMP/min"
-	wait "$pid"
-}
-
-t0=$(ms)
-sampled /usr/bin/time -f '%M' -o "$TMP/rss" "$IBTRACECTL" -j -d "$A" audit \
+t0=$(ibt_now_ms)
+ibt_min_avail "$TMP/min" /usr/bin/time -f '%M' -o "$TMP/rss" "$IBTRACECTL" -j -d "$A" audit \
 	--save "$TMP/saved.json" > "$TMP/audit.json" 2> "$TMP/audit.err"
 rc=$?
-t1=$(ms)
+t1=$(ibt_now_ms)
 peak_mb=$(( (avail0 - $(cat "$TMP/min")) / 1024 ))
 rss_mb=$(( $(cat "$TMP/rss") / 1024 ))
 ibt_expect "audit -d $A: exit 0" 0 "$rc"
@@ -110,17 +90,17 @@ run_load()
 {
 	"$IBTRACECTL" -j -d "$C" audit --load "$TMP/saved.json" > "$TMP/load.json"
 }
-t0=$(ms)
+t0=$(ibt_now_ms)
 ibt_check "audit -d $C --load the saved sweep (exit 0)" run_load
-t1=$(ms)
+t1=$(ibt_now_ms)
 echo "# audit --load from $C: $((t1 - t0)) ms"
 ibt_expect "  ... from $C: $((nodes - 1)) ok, $((DEVS - 1)) verified, 0 unreachable" \
 	"$((nodes - 1)) $((DEVS - 1)) 0" \
 	"$(jq -r '"\(.summary.ok) \(.proof.verified) \(.proof.unreachable)"' "$TMP/load.json")"
 
-t0=$(ms)
+t0=$(ibt_now_ms)
 ibt_check "fabric deleted" "$IBTRACECTL" sim del big
-echo "# sim del: $(( $(ms) - t0 )) ms"
+echo "# sim del: $(( $(ibt_now_ms) - t0 )) ms"
 ibt_expect "no RDMA device of the fabric left" "" "$(ibt_sim_devs)"
 ibt_check "rmmod ibtrace" ibt_unload_ibtrace
 ibt_check "rmmod ibtrace_sim" rmmod ibtrace_sim

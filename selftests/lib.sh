@@ -498,6 +498,30 @@ ibt_rxe_del()
 # ibt_now_ms: the wall clock in ms.
 ibt_now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
+# ibt_avail_kb: MemAvailable, KiB
+ibt_avail_kb() { awk '/^MemAvailable:/ { print $2 }' /proc/meminfo; }
+
+# ibt_min_avail FILE CMD...: CMD run while MemAvailable is sampled every
+# 0.2 s; the lowest value seen (KiB) goes into FILE. Returns CMD's status.
+ibt_min_avail()
+{
+	local file=$1 pid min a rc
+
+	shift
+	"$@" &
+	pid=$!
+	min=$(ibt_avail_kb)
+	while kill -0 "$pid" 2>/dev/null; do
+		a=$(ibt_avail_kb)
+		[ "$a" -lt "$min" ] && min=$a
+		sleep 0.2
+	done
+	wait "$pid"
+	rc=$?
+	echo "$min" > "$file"
+	return "$rc"
+}
+
 # ibt_timed_check DESCRIPTION WHAT COMMAND...: ibt_check, then a comment
 # line saying how long COMMAND (WHAT) took.
 ibt_timed_check()

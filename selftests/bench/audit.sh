@@ -16,6 +16,16 @@
 # kept. Wall times include process start (TCG: tenths of a second). Run
 # in the VM:
 #   vm-run -- selftests/bench/audit.sh
+#
+# Then the 10,560-node fat tree (three levels, radix 48: 9,216 HCAs, 1,344
+# switches), its HCAs hostless but the first 8 (sim add --devices 8),
+# routed by SM-lite: the audit from the first HCA ($runs runs, median and
+# range), the peak memory while it runs (the drop of MemAvailable from
+# before the fabric, sampled every 0.2 s; the fabric's share) and the
+# tool's maximum RSS, a fleet node's --load from the second HCA, and
+# ibnetdiscover of the same fabric (discovery only: dump_lfts at this
+# size, 1,344 processes, is left out unless IBTRACE_BENCH_SCALE_LFTS=1).
+# IBTRACE_BENCH_SCALE_PODS (default 16; 0: skip) sizes the tree.
 
 IBTRACE_ROOT=${IBTRACE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 source "$(dirname "$0")/../lib.sh" >/dev/null
@@ -109,3 +119,56 @@ t=$(med "$IBTRACECTL" -d "$hca" audit --load "$TMP/fabric.json")
 row "ibtracectl audit -d --load (fleet)" "$t" 0 \
 	"$("$IBTRACECTL" -j -d "$hca" audit --load "$TMP/fabric.json" | jq -r '.proof.mads // "-"')"
 "$IBTRACECTL" sim del bench
+
+# The 10,560-node fabric --------------------------------------------------------
+
+pods=${IBTRACE_BENCH_SCALE_PODS:-16}
+[ "$pods" -gt 0 ] || exit 0
+"$IBT_ROOT/selftests/gen_fattree.sh" shape=3 radix=48 leaves=24 hcas=24 \
+	spines=24 tops=576 pods="$pods" > "$TMP/big" || exit 1
+sync
+echo 3 > /proc/sys/vm/drop_caches
+avail0=$(ibt_avail_kb)
+t0=$(ns)
+"$IBTRACECTL" sim add "$TMP/big" --name big --devices 8 >/dev/null || exit 1
+built=$((($(ns) - t0) / 1000000))
+fabric_mb=$(((avail0 - $(ibt_avail_kb)) / 1024))
+read -r hca hca2 _ <<< "$(ibt_sim_devs)"
+
+# audit_peak: one audit from $hca, its peak memory into $TMP/peak (MiB
+# over the boot's) and the tool's maximum RSS into $TMP/rss (KiB)
+audit_peak()
+{
+	ibt_min_avail "$TMP/min" /usr/bin/time -f %M -o "$TMP/rss" \
+		"$IBTRACECTL" -j -d "$hca" audit --save "$TMP/big.json" \
+		> "$TMP/big.out" 2>/dev/null
+	echo $(((avail0 - $(cat "$TMP/min")) / 1024)) > "$TMP/peak"
+}
+v=() peaks=() rss=()
+for ((i = 0; i < runs; i++)); do
+	t0=$(ns)
+	audit_peak
+	v+=($((($(ns) - t0) / 1000000)))
+	peaks+=("$(cat "$TMP/peak")")
+	rss+=($(($(cat "$TMP/rss") / 1024)))
+done
+j=$(jq -c 'del(.destinations)' "$TMP/big.out")
+echo
+echo "# $(jq -r .sweep.nodes <<< "$j") nodes ($(jq -r .sweep.switches <<< "$j") switches, $(jq -r .sweep.links <<< "$j") links), 8 HCAs RDMA devices, the rest hostless; built and routed by SM-lite in $built ms, $fabric_mb MiB"
+echo "# audit: $(jq -r '.summary | "\(.destinations) destinations, \(.ok) ok"' <<< "$j"), $(jq -r '.proof | "\(.verified) verified, \(.no_agent) no agent, \(.unreachable) unreachable"' <<< "$j"), credit loops $(jq -r .credit_loops.loops <<< "$j")"
+printf '%-36s %8s %13s %8s %8s %12s %10s\n' "" "wall ms" "range ($runs)" "SMPs" "probes" "peak MiB" "RSS MiB"
+printf '%-36s %8s %13s %8s %8s %12s %10s\n' "ibtracectl audit (10,560 nodes)" \
+	"$(median "${v[@]}")" "$(range "${v[@]}")" "$(jq -r .sweep.smps <<< "$j")" \
+	"$(jq -r .proof.mads <<< "$j")" "$(median "${peaks[@]}") ($(range "${peaks[@]}"))" \
+	"$(median "${rss[@]}")"
+t=$(med "$IBTRACECTL" -d "$hca2" audit --load "$TMP/big.json")
+printf '%-36s %8s %13s %8s %8s\n' "ibtracectl audit -d --load (fleet)" $t 0 \
+	"$("$IBTRACECTL" -j -d "$hca2" audit --load "$TMP/big.json" | jq -r '.proof.mads // "-"')"
+t=$(ms ibnetdiscover -C "$hca" -P 1)
+printf '%-36s %8s %13s %8s %8s %s\n' "ibnetdiscover (discovery only)" "$t" "-" "-" "-" \
+	"audit/ibnetdiscover $(awk -v a="$(median "${v[@]}")" -v b="$t" 'BEGIN { if (a + 0 && b + 0) printf "%.2f", a / b; else print "-" }')"
+if [ "${IBTRACE_BENCH_SCALE_LFTS:-0}" = 1 ]; then
+	t=$(ms sh -c "ibnetdiscover -C $hca -P 1 > $TMP/net && dump_lfts -C $hca -P 1 > $TMP/lfts")
+	printf '%-36s %8s\n' "ibnetdiscover + dump_lfts" "$t"
+fi
+"$IBTRACECTL" sim del big

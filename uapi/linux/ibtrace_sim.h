@@ -177,7 +177,8 @@ enum ibtrace_sim_cmd {
  * @IBTRACE_SIM_A_NODE_TYPE: u8, &enum ibtrace_sim_node_type
  * @IBTRACE_SIM_A_NODE_NAME: string, node name (its NodeDescription)
  * @IBTRACE_SIM_A_NODE_GUID: u64, node GUID (host order)
- * @IBTRACE_SIM_A_DEV_NAME: string, RDMA device name of an HCA
+ * @IBTRACE_SIM_A_DEV_NAME: string, RDMA device name of an HCA (absent on a
+ *	hostless one, see %IBTRACE_SIM_A_NUM_DEVICES)
  * @IBTRACE_SIM_A_PORT: nest, &enum ibtrace_sim_port_attr; one per port
  *	(a switch's port 0, its management port holding its LID, included)
  * @IBTRACE_SIM_A_SM: u8, the built-in subnet manager (SM-lite). In
