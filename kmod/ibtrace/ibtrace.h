@@ -329,24 +329,35 @@ int ibtrace_ping_run(struct ibtrace_port *port,
  * struct ibtrace_probe_loop - a request sent again and again (a ping, a
  *	MAD send): ibtrace_probe_loop()
  * @agent: the agent it goes through (the class 0x30 one, or QP 0's)
+ * @remote_qpn: the QP it goes to (0 for SMPs, 1 for the GSI)
+ * @pkey_index: the P_Key it is sent with
  * @count: how many times
  * @interval_ms: gap between two sends
- * @build: writes the request's MAD before each send, from @arg
+ * @timeout_ms: how long each send waits for its answer
+ * @retries: how many times an unanswered send is sent again
+ * @stop: set to stop the loop (the send in flight is taken back)
+ * @build: writes the request's MAD (and TID choice) before each send,
+ *	from @arg
  * @arg: for @build
  * @report: called after every send; a non-zero return stops the loop
  * @ctx: for @report
  */
 struct ibtrace_probe_loop {
 	struct ib_mad_agent *agent;
+	u32 remote_qpn;
+	u16 pkey_index;
 	u32 count;
 	u32 interval_ms;
+	u32 timeout_ms;
+	u32 retries;
+	const bool *stop;
 	void (*build)(struct ibtrace_mad_req *req, const void *arg);
 	const void *arg;
 	ibtrace_ping_report_t report;
 	void *ctx;
 };
 
-int ibtrace_probe_loop(struct ibtrace_port *port, struct ibtrace_mad_req *req,
+int ibtrace_probe_loop(struct ibtrace_port *port, struct ib_ah *ah,
 		       const struct ibtrace_probe_loop *loop,
 		       struct ibtrace_ping_probe *probe,
 		       struct ibtrace_ping_summary *summary);

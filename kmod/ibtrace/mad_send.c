@@ -45,7 +45,7 @@ static void ibtrace_mad_send_build_smp(struct ib_smp *smp,
 	memcpy(&smp->initial_path[1], p->dr_path, p->dr_hops);
 }
 
-/* The request MAD, every field as the parameters say. */
+/* The request MAD, every field as the parameters say, and its TID choice. */
 static void ibtrace_mad_send_build(struct ibtrace_mad_req *req,
 				   const void *arg)
 {
@@ -54,6 +54,8 @@ static void ibtrace_mad_send_build(struct ibtrace_mad_req *req,
 	u8 *raw = (u8 *)&req->mad;
 
 	memset(&req->mad, 0, sizeof(req->mad));
+	req->fixed_tid = p->has_tid;
+	req->tid_lo = p->tid;
 	hdr->base_version = p->base_version;
 	hdr->mgmt_class = p->mgmt_class;
 	hdr->class_version = p->class_version;
@@ -139,40 +141,30 @@ int ibtrace_mad_send_run(struct ibtrace_port *port,
 	bool smp = ibtrace_mad_class_is_smp(params->mgmt_class);
 	const struct ibtrace_probe_loop loop = {
 		.agent = smp ? port->smi_agent : port->agent,
+		.remote_qpn = smp ? 0 : params->qpn,
+		.pkey_index = params->pkey_index,
 		.count = params->count,
 		.interval_ms = params->interval_ms,
+		.timeout_ms = params->timeout_ms,
+		.retries = params->timeout_ms ? params->retries : 0,
+		.stop = params->stop,
 		.build = ibtrace_mad_send_build,
 		.arg = params,
 		.report = report,
 		.ctx = ctx,
 	};
 	struct ibtrace_ping_probe probe = {};
-	struct ibtrace_mad_req *req;
+	struct ib_ah *ah;
 	int err;
 
 	memset(summary, 0, sizeof(*summary));
-	req = kzalloc(sizeof(*req), GFP_KERNEL);
-	if (!req)
-		return -ENOMEM;
-	req->ah = ibtrace_mad_send_ah(port, params, extack);
-	if (IS_ERR(req->ah)) {
-		err = PTR_ERR(req->ah);
-		goto out_free;
-	}
-	req->remote_qpn = smp ? 0 : params->qpn;
-	req->pkey_index = params->pkey_index;
-	req->fixed_tid = params->has_tid;
-	req->tid_lo = params->tid;
-	req->timeout_ms = params->timeout_ms;
-	req->retries = params->timeout_ms ? params->retries : 0;
-	req->stop = params->stop;
+	ah = ibtrace_mad_send_ah(port, params, extack);
+	if (IS_ERR(ah))
+		return PTR_ERR(ah);
 
-	err = ibtrace_probe_loop(port, req, &loop, &probe, summary);
+	err = ibtrace_probe_loop(port, ah, &loop, &probe, summary);
 	if (err == -ENODEV)
 		NL_SET_ERR_MSG(extack,
 			       "device removed (or module unloading) during the send");
-	ibtrace_ah_destroy(req->ah);
-out_free:
-	kfree(req);
 	return err;
 }

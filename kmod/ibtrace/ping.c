@@ -103,9 +103,10 @@ ibtrace_probe_outcome(const struct ibtrace_mad_req *req, int err,
 /**
  * ibtrace_probe_loop() - send a request @loop->count times, one at a time
  * @port: the local port
- * @req: the request: ah, remote QP, timing and stop set by the caller;
- *	its MAD is built anew by @loop->build before each send
- * @loop: the agent, the count and pacing, the build and report callbacks
+ * @ah: the address handle of the destination: the loop's from now on,
+ *	destroyed before the return
+ * @loop: the agent, the destination QP, the count, pacing and timing, the
+ *	build and report callbacks
  * @probe: given to @loop->report after each send (req and seq set here)
  * @summary: statistics, filled also when the loop stops early
  *
@@ -115,19 +116,29 @@ ibtrace_probe_outcome(const struct ibtrace_mad_req *req, int err,
  * Return: 0, -ECANCELED when stopped, -EINTR, -ENODEV when the device
  * went away, -ENOMEM, or what @loop->report returned.
  */
-int ibtrace_probe_loop(struct ibtrace_port *port, struct ibtrace_mad_req *req,
+int ibtrace_probe_loop(struct ibtrace_port *port, struct ib_ah *ah,
 		       const struct ibtrace_probe_loop *loop,
 		       struct ibtrace_ping_probe *probe,
 		       struct ibtrace_ping_summary *summary)
 {
-	int err = 0;
-	u64 *rtt;
+	struct ibtrace_mad_req *req;
+	u64 *rtt = NULL;
+	int err = -ENOMEM;
 	u32 seq;
 
 	memset(summary, 0, sizeof(*summary));
-	rtt = kvmalloc_array(loop->count, sizeof(*rtt), GFP_KERNEL);
+	req = kzalloc(sizeof(*req), GFP_KERNEL);
+	if (req)
+		rtt = kvmalloc_array(loop->count, sizeof(*rtt), GFP_KERNEL);
 	if (!rtt)
-		return -ENOMEM;
+		goto out;
+	err = 0;
+	req->ah = ah;
+	req->remote_qpn = loop->remote_qpn;
+	req->pkey_index = loop->pkey_index;
+	req->timeout_ms = loop->timeout_ms;
+	req->retries = loop->retries;
+	req->stop = loop->stop;
 	probe->req = req;
 	for (seq = 1; seq <= loop->count; seq++) {
 		if (seq > 1) {
@@ -150,6 +161,9 @@ int ibtrace_probe_loop(struct ibtrace_port *port, struct ibtrace_mad_req *req,
 	}
 	ibtrace_rtt_stats(rtt, summary->received, summary);
 	kvfree(rtt);
+out:
+	ibtrace_ah_destroy(ah);
+	kfree(req);
 	return err;
 }
 
@@ -177,8 +191,12 @@ int ibtrace_ping_run(struct ibtrace_port *port,
 {
 	const struct ibtrace_probe_loop loop = {
 		.agent = port->agent,
+		.remote_qpn = 1,
 		.count = params->count,
 		.interval_ms = params->interval_ms,
+		.timeout_ms = params->timeout_ms,
+		.retries = params->retries,
+		.stop = params->stop,
 		.build = ibtrace_ping_build,
 		.arg = params,
 		.report = report,
@@ -187,16 +205,11 @@ int ibtrace_ping_run(struct ibtrace_port *port,
 	struct ibtrace_ping_probe probe = {
 		.sroute = params->sroute_len > 0,
 	};
-	struct ibtrace_path path = {};
-	struct ibtrace_mad_req *req;
+	struct ibtrace_path path = { .dlid = params->dlid };
+	struct ib_ah *ah;
 	int err;
 
 	memset(summary, 0, sizeof(*summary));
-	req = kzalloc(sizeof(*req), GFP_KERNEL);
-	if (!req)
-		return -ENOMEM;
-
-	path.dlid = params->dlid;
 	if (!path.dlid && params->has_dgid &&
 	    rdma_port_get_link_layer(port->dev->ibdev, port->port_num) ==
 	    IB_LINK_LAYER_INFINIBAND) {
@@ -204,25 +217,16 @@ int ibtrace_ping_run(struct ibtrace_port *port,
 					     params->timeout_ms, params->stop,
 					     &path, extack);
 		if (err)
-			goto out_free;
+			return err;
 	}
-	req->ah = ibtrace_ah_create(port, params->has_dgid ? &params->dgid :
-				    NULL, &path, extack);
-	if (IS_ERR(req->ah)) {
-		err = PTR_ERR(req->ah);
-		goto out_free;
-	}
-	req->remote_qpn = 1;
-	req->timeout_ms = params->timeout_ms;
-	req->retries = params->retries;
-	req->stop = params->stop;
+	ah = ibtrace_ah_create(port, params->has_dgid ? &params->dgid : NULL,
+			       &path, extack);
+	if (IS_ERR(ah))
+		return PTR_ERR(ah);
 
-	err = ibtrace_probe_loop(port, req, &loop, &probe, summary);
+	err = ibtrace_probe_loop(port, ah, &loop, &probe, summary);
 	if (err == -ENODEV)
 		NL_SET_ERR_MSG(extack,
 			       "device removed (or module unloading) during ping");
-	ibtrace_ah_destroy(req->ah);
-out_free:
-	kfree(req);
 	return err;
 }
