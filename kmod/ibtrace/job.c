@@ -244,18 +244,46 @@ void ibtrace_job_set_walk_end(struct ibtrace_job *job, int err,
 }
 
 /**
- * ibtrace_job_tell_now() - is it time to tell a job's progress again?
- * @told: when it was last told (jiffies): set to now when it is
- * @every_ms: at most once in this time
+ * ibtrace_job_keep_figures() - a running job's latest figures: kept, and
+ *	told now and then
+ * @job: the job
+ * @dst: where the job keeps them (read under &ibtrace_job.lock)
+ * @src: the latest figures
+ * @len: their size
+ * @told: when they were last told (jiffies): set to now when they are
+ * @every_ms: told at most once in this time
+ * @cmd: the notification that tells them (ibtrace_job_notify())
  *
- * Return: true when the progress is to be told now.
+ * Sleeps (the job's lock).
  */
-bool ibtrace_job_tell_now(unsigned long *told, unsigned int every_ms)
+void ibtrace_job_keep_figures(struct ibtrace_job *job, void *dst,
+			      const void *src, size_t len, unsigned long *told,
+			      unsigned int every_ms, u8 cmd)
 {
+	mutex_lock(&job->lock);
+	memcpy(dst, src, len);
+	mutex_unlock(&job->lock);
 	if (time_before(jiffies, *told + msecs_to_jiffies(every_ms)))
-		return false;
+		return;
 	*told = jiffies;
-	return true;
+	ibtrace_job_notify(job, cmd, NULL);
+}
+
+/**
+ * ibtrace_job_fill_msg() - a GET's results: what the job's messages carry
+ * @skb: the GET reply or dump entry
+ * @job: the job
+ * @full: unused (a "do" reply or a dump entry carry the same)
+ *
+ * The &ibtrace_job_ops.fill of a kind whose results are the figures its
+ * notifications tell (&ibtrace_job_ops.msg without an item).
+ *
+ * Return: 0 or -EMSGSIZE.
+ */
+int ibtrace_job_fill_msg(struct sk_buff *skb, struct ibtrace_job *job,
+			 bool full)
+{
+	return job->ops->msg(skb, job, NULL);
 }
 
 /**

@@ -150,7 +150,11 @@ void ibtrace_job_set_cancelled(struct ibtrace_job *job);
 void ibtrace_job_set_error(struct ibtrace_job *job, int err, const char *msg);
 void ibtrace_job_set_walk_end(struct ibtrace_job *job, int err,
 			      const char *nomem, const char *gone);
-bool ibtrace_job_tell_now(unsigned long *told, unsigned int every_ms);
+void ibtrace_job_keep_figures(struct ibtrace_job *job, void *dst,
+			      const void *src, size_t len, unsigned long *told,
+			      unsigned int every_ms, u8 cmd);
+int ibtrace_job_fill_msg(struct sk_buff *skb, struct ibtrace_job *job,
+			 bool full);
 int ibtrace_job_unicast(struct ibtrace_job *job, struct sk_buff *skb);
 int ibtrace_job_put_head(struct sk_buff *skb, struct ibtrace_job *job);
 int ibtrace_job_put_port(struct sk_buff *skb, const struct ibtrace_job *job);

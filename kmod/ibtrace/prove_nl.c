@@ -99,23 +99,15 @@ static int ibtrace_prove_job_msg(struct sk_buff *skb, struct ibtrace_job *job,
 				   &ibtrace_prove_job(job)->stats);
 }
 
-static int ibtrace_prove_job_fill(struct sk_buff *skb, struct ibtrace_job *job,
-				  bool full)
-{
-	return ibtrace_prove_job_msg(skb, job, NULL);
-}
-
 /* The proof's figures after a batch: kept, and told now and then. */
 static void ibtrace_prove_progress(void *ctx,
 				   const struct ibtrace_prove_stats *stats)
 {
 	struct ibtrace_prove_job *pj = ctx;
 
-	mutex_lock(&pj->base.lock);
-	pj->stats = *stats;
-	mutex_unlock(&pj->base.lock);
-	if (ibtrace_job_tell_now(&pj->told, IBTRACE_PROVE_TELL_MS))
-		ibtrace_job_notify(&pj->base, IBTRACE_CMD_PROVE, NULL);
+	ibtrace_job_keep_figures(&pj->base, &pj->stats, stats, sizeof(*stats),
+				 &pj->told, IBTRACE_PROVE_TELL_MS,
+				 IBTRACE_CMD_PROVE);
 }
 
 static void ibtrace_prove_job_run(struct ibtrace_job *job)
@@ -174,7 +166,7 @@ static const struct ibtrace_job_ops ibtrace_prove_ops = {
 	.msg = ibtrace_prove_job_msg,
 	.run = ibtrace_prove_job_run,
 	.end = ibtrace_prove_job_end,
-	.fill = ibtrace_prove_job_fill,
+	.fill = ibtrace_job_fill_msg,
 	.free = ibtrace_prove_job_free,
 };
 

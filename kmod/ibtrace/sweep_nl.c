@@ -94,23 +94,15 @@ static int ibtrace_sweep_job_msg(struct sk_buff *skb, struct ibtrace_job *job,
 				   &ibtrace_sweep_job(job)->stats);
 }
 
-static int ibtrace_sweep_job_fill(struct sk_buff *skb, struct ibtrace_job *job,
-				  bool full)
-{
-	return ibtrace_sweep_job_msg(skb, job, NULL);
-}
-
 /* The sweep's figures after a batch: kept, and told now and then. */
 static void ibtrace_sweep_progress(void *ctx,
 				   const struct ibtrace_sweep_stats *stats)
 {
 	struct ibtrace_sweep_job *sj = ctx;
 
-	mutex_lock(&sj->base.lock);
-	sj->stats = *stats;
-	mutex_unlock(&sj->base.lock);
-	if (ibtrace_job_tell_now(&sj->told, IBTRACE_SWEEP_TELL_MS))
-		ibtrace_job_notify(&sj->base, IBTRACE_CMD_SWEEP, NULL);
+	ibtrace_job_keep_figures(&sj->base, &sj->stats, stats, sizeof(*stats),
+				 &sj->told, IBTRACE_SWEEP_TELL_MS,
+				 IBTRACE_CMD_SWEEP);
 }
 
 static void ibtrace_sweep_job_run(struct ibtrace_job *job)
@@ -172,7 +164,7 @@ static const struct ibtrace_job_ops ibtrace_sweep_ops = {
 	.msg = ibtrace_sweep_job_msg,
 	.run = ibtrace_sweep_job_run,
 	.end = ibtrace_sweep_job_end,
-	.fill = ibtrace_sweep_job_fill,
+	.fill = ibtrace_job_fill_msg,
 	.free = ibtrace_sweep_job_free,
 };
 
