@@ -691,7 +691,6 @@ static void ibtrace_limit_run(struct ibtrace_test_job *job)
 	unsigned int kind;
 	int err;
 
-	ibtrace_test_restored(job, IBTRACE_TEST_RESTORE_NONE);
 	if (!ib_query_port(c.ibdev, c.port_num, &pattr) &&
 	    !ibtrace_loopback_ah_attr(c.ibdev, c.port_num, pattr.lid,
 				      &c.ah_attr))

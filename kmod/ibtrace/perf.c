@@ -560,12 +560,9 @@ static void ibtrace_perf_run(struct ibtrace_test_job *job)
 	u64 t_first = 0;
 	int err;
 
-	ibtrace_test_restored(job, IBTRACE_TEST_RESTORE_NONE);
-	c = kzalloc(sizeof(*c), GFP_KERNEL);
-	if (!c) {
-		ibtrace_test_abort(job, "no memory");
+	c = ibtrace_test_zalloc(job, sizeof(*c));
+	if (!c)
 		return;
-	}
 	c->job = job;
 	c->ibdev = job->base.port->dev->ibdev;
 	c->bytes = a->perf_seg_size * a->perf_segs;

@@ -178,12 +178,9 @@ static void ibtrace_quit_run(struct ibtrace_test_job *job)
 	struct quit_ctx *c;
 	int err;
 
-	ibtrace_test_restored(job, IBTRACE_TEST_RESTORE_NONE);
-	c = kzalloc(sizeof(*c), GFP_KERNEL);
-	if (!c) {
-		ibtrace_test_abort(job, "no memory");
+	c = ibtrace_test_zalloc(job, sizeof(*c));
+	if (!c)
 		return;
-	}
 	c->job = job;
 	err = quit_connect(c);
 	if (err) {

@@ -901,7 +901,6 @@ static void ibtrace_rnr_run(struct ibtrace_test_job *job)
 	u32 size;
 	int code, err;
 
-	ibtrace_test_restored(job, IBTRACE_TEST_RESTORE_NONE);
 	c = kvzalloc(sizeof(*c), GFP_KERNEL);
 	if (!c) {
 		ibtrace_test_abort(job, "out of memory");

@@ -339,6 +339,24 @@ void ibtrace_test_abort(struct ibtrace_test_job *job, const char *fmt, ...)
 }
 
 /**
+ * ibtrace_test_zalloc() - a test's working memory, zeroed
+ * @job: the job
+ * @size: bytes
+ *
+ * Sleeps. Without memory the test is aborted ("no memory").
+ *
+ * Return: the memory (kfree() it), or NULL.
+ */
+void *ibtrace_test_zalloc(struct ibtrace_test_job *job, size_t size)
+{
+	void *p = kzalloc(size, GFP_KERNEL);
+
+	if (!p)
+		ibtrace_test_abort(job, "no memory");
+	return p;
+}
+
+/**
  * ibtrace_test_fail() - the DUT failed in a way no assertion covers alone
  * @job: the job
  * @fmt: why (printf format); the first reason given stays

@@ -69,7 +69,9 @@ enum ibtrace_test_fill {
  *	what is wrong in @info->extack. Return: 0 or -EINVAL.
  * @run: the test; called once in the job's work item, may sleep. It ends
  *	the job early with ibtrace_test_abort(); it must leave the DUT as it
- *	found it and say so with ibtrace_test_restored().
+ *	found it. One that changes the DUT says what became of it with
+ *	ibtrace_test_restored(); one that changes nothing leaves the job's
+ *	restore at %IBTRACE_TEST_RESTORE_NONE, where it starts.
  * @data_size: bytes of test-owned results the framework allocates (zeroed)
  *	with the job as @job->data and frees with it; 0 = none
  * @fill: optional: put the test's own results (@job->data) into a
@@ -324,6 +326,7 @@ bool ibtrace_test_check(struct ibtrace_test_job *job, unsigned int a, bool ok,
 			const char *where_fmt, ...);
 __printf(2, 3)
 void ibtrace_test_abort(struct ibtrace_test_job *job, const char *fmt, ...);
+void *ibtrace_test_zalloc(struct ibtrace_test_job *job, size_t size);
 __printf(2, 3)
 void ibtrace_test_fail(struct ibtrace_test_job *job, const char *fmt, ...);
 void ibtrace_test_progress(struct ibtrace_test_job *job);

@@ -556,7 +556,6 @@ static void ibtrace_txn_run(struct ibtrace_test_job *job)
 	struct txn_seq *seq;
 	u32 t, e;
 
-	ibtrace_test_restored(job, IBTRACE_TEST_RESTORE_NONE);
 	seq = kzalloc(sizeof(*seq), GFP_KERNEL);
 	threads = kcalloc(a->txn_threads, sizeof(*threads), GFP_KERNEL);
 	if (!seq || !threads)
