@@ -296,25 +296,40 @@ static void print_pkt(struct ibt *ctx, struct nlattr **tb, const uint8_t *p,
 	ibt_out_eol(ctx);
 }
 
-/* A message of the capture: a packet, or its end. */
-static int cap_notify(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
+/*
+ * A capture's message (a packet, or the capture's end) parsed into @tb
+ * (IBTRACE_SIM_A_MAX + 1 entries), its command in @cmd; @cmd is 0 for any
+ * other message. Returns 0 or an exit code.
+ */
+int ibt_capture_parse(struct ibt *ctx, struct nlmsghdr *nlh,
+		      struct nlattr **tb, uint8_t *cmd)
 {
 	struct genlmsghdr *g = nlmsg_data(nlh);
-	struct nlattr *tb[IBTRACE_SIM_A_MAX + 1];
-	struct cap *cp = arg;
-	int ret;
 
+	*cmd = 0;
 	if (g->cmd != IBTRACE_SIM_CMD_CAPTURE_PKT &&
 	    g->cmd != IBTRACE_SIM_CMD_CAPTURE_END)
 		return 0;
-	ret = ibt_nl_parse(ctx, nlh, tb);
-	if (ret)
+	*cmd = g->cmd;
+	return ibt_nl_parse(ctx, nlh, tb);
+}
+
+/* A message of the capture: a packet, or its end. */
+static int cap_notify(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
+{
+	struct nlattr *tb[IBTRACE_SIM_A_MAX + 1];
+	struct cap *cp = arg;
+	uint8_t cmd;
+	int ret;
+
+	ret = ibt_capture_parse(ctx, nlh, tb, &cmd);
+	if (ret || !cmd)
 		return ret;
 	if (tb[IBTRACE_SIM_A_CAPTURE_SEEN])
 		cp->seen = ibt_nla_uint(tb[IBTRACE_SIM_A_CAPTURE_SEEN]);
 	if (tb[IBTRACE_SIM_A_CAPTURE_LOST])
 		cp->lost = ibt_nla_uint(tb[IBTRACE_SIM_A_CAPTURE_LOST]);
-	if (g->cmd == IBTRACE_SIM_CMD_CAPTURE_END) {
+	if (cmd == IBTRACE_SIM_CMD_CAPTURE_END) {
 		cp->ended = true;
 		cp->end_seen = true;
 		if (tb[IBTRACE_SIM_A_CAPTURE_END])

@@ -869,6 +869,8 @@ extern const char ibt_sim_help[];
 int ibt_sim_capture(struct ibt *ctx);		/* capture.c */
 void ibt_wire_print(struct ibt *ctx, const uint8_t *p, size_t len);
 size_t ibt_wire_payload(const uint8_t *p, size_t len, size_t *plen);
+int ibt_capture_parse(struct ibt *ctx, struct nlmsghdr *nlh,
+		      struct nlattr **tb, uint8_t *cmd);
 int ibt_sim_inject(struct ibt *ctx);		/* inject.c */
 extern const struct ibt_cmd ibt_server_cmds[];
 extern const struct ibt_cmd ibt_mad_cmds[];		/* mad.c */

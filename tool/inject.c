@@ -316,19 +316,16 @@ static int inj_answer(struct ibt *ctx, struct inject *in, struct nlattr **tb)
 /* A message of the wait: the answer, or the wait's end. */
 static int inj_notify(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 {
-	struct genlmsghdr *g = nlmsg_data(nlh);
 	struct nlattr *tb[IBTRACE_SIM_A_MAX + 1];
 	struct inject *in = arg;
+	uint8_t cmd;
 	int ret;
 
-	if (g->cmd != IBTRACE_SIM_CMD_CAPTURE_PKT &&
-	    g->cmd != IBTRACE_SIM_CMD_CAPTURE_END)
-		return 0;
-	ret = ibt_nl_parse(ctx, nlh, tb);
-	if (ret)
+	ret = ibt_capture_parse(ctx, nlh, tb, &cmd);
+	if (ret || !cmd)
 		return ret;
 	/* the only wait of this socket, its ID maybe not known yet */
-	if (g->cmd == IBTRACE_SIM_CMD_CAPTURE_END) {
+	if (cmd == IBTRACE_SIM_CMD_CAPTURE_END) {
 		in->ended = true;
 		return 0;
 	}
