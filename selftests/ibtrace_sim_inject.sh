@@ -18,6 +18,9 @@
 # - the fabric's books: every injected packet and every claimed answer
 #   counted (debugfs stats), nothing in flight once quiet;
 # - the text form: a line for the injection, one for the answer, its MAD;
+# - an answer that ib_mad matches to a request of A's ibtrace by TID but
+#   that does not answer it (source LID, attribute, method, OUI) is
+#   dropped and counted (invalid_answer), the one that does is taken;
 # - unprivileged users get exit 5; bad words exit 2; a port the node
 #   lacks, the kernel's sentence.
 
@@ -238,6 +241,80 @@ ibt_match "  a line for the answer, to $NOBODY, with its time" \
 	"^Answer from node $B_IDX/1: lid $(hexnum "$B_LID") > $NOBODY sl 0 vl 0 qp 1 > 1 len [0-9]+ Ibtrace GetResp ClassPortInfo tid 0x[0-9a-f]{16} time [0-9.]+ ms$" \
 	"$txt"
 ibt_match "  then its MAD's header" '^ base_version 1 class 0x30 \(Ibtrace\)' "$txt"
+
+# --- answers that do not answer their request -----------------------------------
+#
+# A's ibtrace asks $NOBODY for ClassPortInfo (mad send, class 0x30, one
+# attempt of 3 s); switch S1 has no route to $NOBODY and drops it. The
+# capture at S1's port 1 shows the request's TID, and an answer with that
+# TID is injected at S1's port 1 toward A. ib_mad matches it to the request
+# by TID and class only; an answer that does not answer it (another source
+# LID, attribute, method or OUI) is dropped by ibtrace and counted in A's
+# invalid_answer, and the request goes unanswered (exit 6). The answer as
+# it should be is taken (exit 0): the injection path works.
+
+A_DEV=$(ibt_sim_dev A)
+A_LID=$(ibt_sim_lid A)
+
+# invalid: A's invalid_answer counter
+invalid()
+{
+	"$IBTRACECTL" -j -d "$A_DEV" agent show | jq -r '.[0].invalid_answer'
+}
+
+# A's request to $NOBODY, seen at S1's port 1: its TID, 16 hex digits
+req_tid()
+{
+	tid=$(sed -n "s/.* in lid $(hexnum "$A_LID") > $NOBODY .* Ibtrace Get ClassPortInfo tid 0x\([0-9a-f]\{16\}\).*/\1/p" \
+		"$TMP/fcap" | head -n 1)
+	[ -n "$tid" ]
+}
+
+# answer SLID METHOD ATTR OUI: mad send from A to $NOBODY, answered by an
+# injected MAD of that source LID, method, attribute and OUI (hex) and the
+# request's TID; $msrc mad send's exit, $msout its output
+answer()
+{
+	local slid=$1 method=$2 attr=$3 oui=$4 cpid mpid
+
+	"$IBTRACECTL" sim capture inj S1 1 > "$TMP/fcap" 2>&1 &
+	cpid=$!
+	sleep 1
+	"$IBTRACECTL" -j -d "$A_DEV" mad send --class ibtrace \
+		--attr ClassPortInfo --dlid "$NOBODY" -t 3000 -r 0 \
+		> "$TMP/fms" 2>&1 &
+	mpid=$!
+	tid=
+	ibt_wait_for 2 req_tid
+	run S1 1 --slid "$slid" --dlid "$A_LID" --no-wait --payload \
+		"01 30 01 $method 0000 0000 ${tid:0:8} ${tid:8:8} $attr 0000 00000000 000000000000000000000000 00 $oui $(printf '%0432d' 0)"
+	wait "$mpid"
+	msrc=$?
+	msout=$(cat "$TMP/fms")
+	kill "$cpid" 2>/dev/null
+	wait "$cpid" 2>/dev/null
+}
+
+inv0=$(invalid)
+answer "$NOBODY" 81 0010 001405
+ibt_expect "another attribute (SourceRoute): dropped, the request unanswered (exit 6)" \
+	6 "$msrc"
+ibt_expect "  counted in A's invalid_answer" "$((inv0 + 1))" "$(invalid)"
+answer "$B_LID" 81 0001 001405
+ibt_expect "from B's LID, not the request's DLID $NOBODY: dropped (exit 6)" \
+	6 "$msrc"
+ibt_expect "  counted" "$((inv0 + 2))" "$(invalid)"
+answer "$NOBODY" 92 0001 001405
+ibt_expect "a GetTableResp to a Get: dropped (exit 6)" 6 "$msrc"
+ibt_expect "  counted" "$((inv0 + 3))" "$(invalid)"
+answer "$NOBODY" 81 0001 001406
+ibt_expect "another OUI (0x001406): dropped (exit 6)" 6 "$msrc"
+ibt_expect "  counted" "$((inv0 + 4))" "$(invalid)"
+answer "$NOBODY" 81 0001 001405
+ibt_expect "the answer as it should be: taken (exit 0)" 0 "$msrc"
+ibt_expect "  from $NOBODY, the TID sent" "$((NOBODY)) 0x$tid" \
+	"$(jq -r '.answers[0] | "\(.slid) \(.tid)"' <<< "$msout" 2>/dev/null)"
+ibt_expect "  not counted" "$((inv0 + 4))" "$(invalid)"
 
 # --- who may, and bad words ----------------------------------------------------------
 

@@ -15,12 +15,13 @@
  *                                  unsupported_attr
  *   ibtrace_agent_send_errors_total                  tx_error
  *   ibtrace_agent_stray_responses_total              stray
+ *   ibtrace_agent_invalid_answers_total              invalid_answer
  * (counters since the agent registered: a reload starts them again).
  *
  * Text, one line per port:
  *   rxe0/1 registered yes rx 12 answered 12 mismatch 1 malformed 0
  *   unsupported 2 success 9 unsupported_method 1 unsupported_attr 1
- *   tx_error 0 stray 0
+ *   tx_error 0 stray 0 invalid_answer 0
  * (one line).
  *
  * JSON: an array with one object per port. Keys (each one only if the
@@ -39,6 +40,9 @@
  *   tx_error     number  requests left unanswered: the answer could not be
  *                        sent
  *   stray        number  responses matching no request of ours, dropped
+ *   invalid_answer  number  answers matched to a request of the port (by
+ *                        TID) that did not answer it (source LID, method,
+ *                        attribute, class version, OUI), dropped
  *
  * rx = answered + tx_error; answered = success + mismatch + malformed +
  * unsupported; unsupported = unsupported_method + unsupported_attr.
@@ -64,6 +68,7 @@ static const struct ibt_num_key agent_stats[] = {
 	{ IBTRACE_STAT_UNSUPPORTED_ATTR,	"unsupported_attr" },
 	{ IBTRACE_STAT_TX_ERROR,		"tx_error" },
 	{ IBTRACE_STAT_STRAY,			"stray" },
+	{ IBTRACE_STAT_INVALID_ANSWER,		"invalid_answer" },
 };
 
 /**
@@ -203,6 +208,9 @@ static void agent_prom_write(struct ibt_prom *p, const struct agent_show *as)
 	agent_prom_counter(p, as, "ibtrace_agent_stray_responses_total",
 			   "Responses that matched no request of ours, dropped.",
 			   IBTRACE_STAT_STRAY, NULL);
+	agent_prom_counter(p, as, "ibtrace_agent_invalid_answers_total",
+			   "Answers to the port's requests that did not answer them, dropped.",
+			   IBTRACE_STAT_INVALID_ANSWER, NULL);
 }
 
 /* --prom FILE: the metrics, FILE replaced at once. Return: an exit code. */
@@ -264,7 +272,8 @@ const char ibt_agent_help[] =
 	"       ibtracectl [-j] [--pretty] -p PORT agent [show] [--prom FILE]\n"
 	"One line (JSON: one object) per port: dev, port, registered, rx,\n"
 	"answered, mismatch, malformed, unsupported, success,\n"
-	"unsupported_method, unsupported_attr, tx_error, stray.\n"
+	"unsupported_method, unsupported_attr, tx_error, stray,\n"
+	"invalid_answer.\n"
 	"  --prom FILE   also write the counters as Prometheus metrics, replacing\n"
 	"                FILE at once (node_exporter's textfile collector)\n";
 

@@ -27,20 +27,6 @@ static bool ibtrace_is_response(const struct ib_mad_hdr *hdr)
 	       hdr->method == IB_MGMT_METHOD_TRAP_REPRESS;
 }
 
-/* IBA 13.4.5: Get and Set are answered by GetResp, Trap by TrapRepress. */
-static u8 ibtrace_response_method(u8 method)
-{
-	switch (method) {
-	case IB_MGMT_METHOD_GET:
-	case IB_MGMT_METHOD_SET:
-		return IB_MGMT_METHOD_GET_RESP;
-	case IB_MGMT_METHOD_TRAP:
-		return IB_MGMT_METHOD_TRAP_REPRESS;
-	default:
-		return method | IB_MGMT_METHOD_RESP;
-	}
-}
-
 /* Why a request got the status it got; counted once its answer is posted. */
 enum ibtrace_agent_verdict {
 	IBTRACE_VERDICT_SUCCESS,
@@ -153,7 +139,7 @@ static void ibtrace_agent_respond(struct ibtrace_port *port,
 	memcpy(resp, mad_recv_wc->recv_buf.mad, sizeof(*resp));
 	/* Byte 0 of SourceRoute: the port this node's HCA received it on. */
 	status = ibtrace_agent_answer(resp, wc->port_num, &verdict);
-	resp->mad_hdr.method = ibtrace_response_method(resp->mad_hdr.method);
+	resp->mad_hdr.method = ibtrace_mad_response_method(resp->mad_hdr.method);
 	resp->mad_hdr.status = cpu_to_be16(status);
 	/* We do not speak RMPP: whatever the request said, ours is one MAD. */
 	memset(&resp->rmpp_hdr, 0, sizeof(resp->rmpp_hdr));
@@ -182,7 +168,7 @@ static void ibtrace_agent_recv(struct ib_mad_agent *agent,
 
 	if (send_buf) {
 		/* The answer to one of our requests; mad.c frees it. */
-		ibtrace_mad_recv_response(send_buf, mad_recv_wc);
+		ibtrace_mad_recv_response(port, send_buf, mad_recv_wc);
 		return;
 	}
 

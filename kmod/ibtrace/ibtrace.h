@@ -37,6 +37,9 @@
  * @tx_error: requests left unanswered: no address handle, no send buffer
  *	or the post failed
  * @stray: responses that matched no request of ours, dropped
+ * @invalid_answer: answers to a request of this port (class 0x30 or an
+ *	SMP) that did not answer it (source LID, method, attribute, class
+ *	version or OUI), dropped
  */
 struct ibtrace_agent_stats {
 	atomic64_t rx;
@@ -49,6 +52,7 @@ struct ibtrace_agent_stats {
 	atomic64_t unsupported_attr;
 	atomic64_t tx_error;
 	atomic64_t stray;
+	atomic64_t invalid_answer;
 };
 
 struct ibtrace_dev;
@@ -206,6 +210,7 @@ struct ibtrace_mad_req {
  * @t_send: ktime_get_ns() just before posting
  * @t_recv: ktime_get_ns() when the answer arrived
  * @answered: the answer was copied into @req
+ * @invalid: an answer came that did not answer the request; dropped
  * @wc_status: status ib_mad gave the send
  * @done: ib_mad has finished with @send_buf
  */
@@ -218,6 +223,7 @@ struct ibtrace_mad_call {
 	u64 t_send;
 	u64 t_recv;
 	bool answered;
+	bool invalid;
 	enum ib_wc_status wc_status;
 	bool done;
 };
@@ -240,7 +246,9 @@ int ibtrace_mad_exchange_all(struct ibtrace_port *port,
 			     struct ib_mad_agent *agent,
 			     struct ibtrace_mad_req *reqs, int *errs,
 			     unsigned int n, int hdr_len, int data_len);
-void ibtrace_mad_recv_response(struct ib_mad_send_buf *send_buf,
+u8 ibtrace_mad_response_method(u8 method);
+void ibtrace_mad_recv_response(struct ibtrace_port *port,
+			       struct ib_mad_send_buf *send_buf,
 			       struct ib_mad_recv_wc *mad_recv_wc);
 void ibtrace_mad_send_done(struct ibtrace_port *port,
 			   struct ib_mad_send_wc *mad_send_wc);

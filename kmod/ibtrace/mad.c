@@ -20,6 +20,7 @@
 #include <linux/slab.h>
 
 #include "ibtrace.h"
+#include "ibtrace_iba.h"
 
 /**
  * ibtrace_mad_init_vendor() - initialise a class 0x30 request
@@ -42,17 +43,93 @@ void ibtrace_mad_init_vendor(struct ib_vendor_mad *mad, u8 method,
 }
 
 /**
- * ibtrace_mad_recv_response() - the agent's receive handler got an answer
- * @send_buf: the request it answers
- * @mad_recv_wc: the answer; freed here
+ * ibtrace_mad_response_method() - the method that answers a request's
+ * @method: the request's method
+ *
+ * IBA 13.4.5: Get and Set are answered by GetResp, Trap by TrapRepress,
+ * the others by their method with the response bit set.
+ *
+ * Return: the response's method.
  */
-void ibtrace_mad_recv_response(struct ib_mad_send_buf *send_buf,
+u8 ibtrace_mad_response_method(u8 method)
+{
+	switch (method) {
+	case IB_MGMT_METHOD_GET:
+	case IB_MGMT_METHOD_SET:
+		return IB_MGMT_METHOD_GET_RESP;
+	case IB_MGMT_METHOD_TRAP:
+		return IB_MGMT_METHOD_TRAP_REPRESS;
+	default:
+		return method | IB_MGMT_METHOD_RESP;
+	}
+}
+
+/*
+ * Does @ans, which ib_mad matched to @send_buf by TID and class (and by GID
+ * when it has a GRH), answer it? The answer echoes the request's class
+ * version and attribute and carries its response method (or GetResp, for
+ * an error status: what ib_mad answers a Get or Set of a class or method
+ * nobody serves); a vendor class of the OUI range echoes the OUI. A
+ * LID-routed answer without a GRH comes from the LID the request went to,
+ * which ib_mad does not check (IBA 13.5.3: the responder swaps the LIDs).
+ */
+static bool ibtrace_mad_answers(const struct ib_mad_send_buf *send_buf,
+				const struct ib_mad_recv_wc *mad_recv_wc)
+{
+	const struct ib_vendor_mad *rq = send_buf->mad;
+	const struct ib_vendor_mad *an =
+		(const struct ib_vendor_mad *)mad_recv_wc->recv_buf.mad;
+	const struct ib_wc *wc = mad_recv_wc->wc;
+	u8 class = rq->mad_hdr.mgmt_class;
+	struct rdma_ah_attr attr;
+	u8 method;
+	u32 dlid;
+
+	if (an->mad_hdr.class_version != rq->mad_hdr.class_version ||
+	    an->mad_hdr.attr_id != rq->mad_hdr.attr_id)
+		return false;
+	method = ibtrace_mad_response_method(rq->mad_hdr.method);
+	if (an->mad_hdr.method != method &&
+	    !(an->mad_hdr.method == IB_MGMT_METHOD_GET_RESP &&
+	      (an->mad_hdr.status & ~IB_SMP_DIRECTION)))
+		return false;
+	if (class >= IB_MGMT_CLASS_VENDOR_RANGE2_START &&
+	    class <= IB_MGMT_CLASS_VENDOR_RANGE2_END &&
+	    memcmp(an->oui, rq->oui, sizeof(rq->oui)))
+		return false;
+	if (class == IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE ||
+	    (wc->wc_flags & IB_WC_GRH) || rdma_query_ah(send_buf->ah, &attr) ||
+	    (rdma_ah_get_ah_flags(&attr) & IB_AH_GRH))
+		return true;
+	dlid = rdma_ah_get_dlid(&attr);
+	return dlid >= ibtrace_iba_mcast_lid_base() ||
+	       ib_lid_cpu16(wc->slid) == dlid;
+}
+
+/**
+ * ibtrace_mad_recv_response() - the agent's receive handler got an answer
+ * @port: the port whose agent got it
+ * @send_buf: the request ib_mad matched it to
+ * @mad_recv_wc: the answer; freed here
+ *
+ * An answer that does not answer the request (ibtrace_mad_answers()) is
+ * counted in the port's invalid_answer and dropped: to its request it is
+ * as if none came.
+ */
+void ibtrace_mad_recv_response(struct ibtrace_port *port,
+			       struct ib_mad_send_buf *send_buf,
 			       struct ib_mad_recv_wc *mad_recv_wc)
 {
 	struct ibtrace_mad_call *call = send_buf->context[1];
 	struct ibtrace_mad_req *req = call->req;
 	const struct ib_wc *wc = mad_recv_wc->wc;
 
+	if (!ibtrace_mad_answers(send_buf, mad_recv_wc)) {
+		atomic64_inc(&port->stats.invalid_answer);
+		call->invalid = true;
+		ib_free_recv_mad(mad_recv_wc);
+		return;
+	}
 	call->t_recv = ktime_get_ns();
 	memcpy(&req->resp, mad_recv_wc->recv_buf.mad, sizeof(req->resp));
 	req->slid = ib_lid_cpu16(wc->slid);
@@ -133,6 +210,7 @@ int ibtrace_mad_call_post(struct ibtrace_port *port,
 	send_buf->context[1] = call;
 	call->send_buf = send_buf;
 	call->answered = false;
+	call->invalid = false;
 	call->done = false;
 	req->attempts++;
 
@@ -152,7 +230,8 @@ int ibtrace_mad_call_post(struct ibtrace_port *port,
  * Frees the attempt's send buffer. On an answer, @call->req->rtt_ns is
  * its round trip.
  *
- * Return: 0 (answered, whatever the MAD status), -ETIMEDOUT, -ENODATA
+ * Return: 0 (answered, whatever the MAD status), -ETIMEDOUT (no answer,
+ * or only one that did not answer the request: ibtrace_mad_answers()), -ENODATA
  * (sent, and no answer was awaited: a timeout of 0), -ENODEV (flushed:
  * the device is going away) or -EIO.
  */
@@ -163,7 +242,7 @@ int ibtrace_mad_call_finish(struct ibtrace_mad_call *call)
 	if (call->answered) {
 		call->req->rtt_ns = call->t_recv - call->t_send;
 		err = 0;
-	} else if (call->wc_status == IB_WC_RESP_TIMEOUT_ERR) {
+	} else if (call->wc_status == IB_WC_RESP_TIMEOUT_ERR || call->invalid) {
 		err = -ETIMEDOUT;
 	} else if (call->wc_status == IB_WC_SUCCESS && !call->req->timeout_ms) {
 		err = -ENODATA;

@@ -20,7 +20,8 @@ static void ibtrace_smp_recv(struct ib_mad_agent *agent,
 {
 	if (send_buf) {
 		/* The answer to one of our requests; mad.c frees it. */
-		ibtrace_mad_recv_response(send_buf, mad_recv_wc);
+		ibtrace_mad_recv_response(agent->context, send_buf,
+					  mad_recv_wc);
 		return;
 	}
 	ib_free_recv_mad(mad_recv_wc);

@@ -1125,6 +1125,10 @@ enum ibtrace_port_state {
  * @IBTRACE_STAT_TX_ERROR: requests left unanswered because the answer could
  *	not be sent (no address handle to the sender, no memory, post failed)
  * @IBTRACE_STAT_STRAY: responses that matched no request of ours, dropped
+ * @IBTRACE_STAT_INVALID_ANSWER: answers that ib_mad matched to a request of
+ *	the port (class 0x30 or an SMP) by TID but that did not answer it:
+ *	another source LID than the request's DLID (LID-routed, no GRH),
+ *	method, attribute, class version or OUI; dropped, as if lost
  * @__IBTRACE_STAT_MAX: number of attributes + 1
  * @IBTRACE_STAT_MAX: highest attribute number
  */
@@ -1141,6 +1145,7 @@ enum ibtrace_stat_attr {
 	IBTRACE_STAT_UNSUPPORTED_ATTR,
 	IBTRACE_STAT_TX_ERROR,
 	IBTRACE_STAT_STRAY,
+	IBTRACE_STAT_INVALID_ANSWER,
 
 	__IBTRACE_STAT_MAX,
 	IBTRACE_STAT_MAX = __IBTRACE_STAT_MAX - 1
