@@ -131,6 +131,24 @@ static const char *ibtsim_vl_check(const struct ibtsim_port *port,
 	return NULL;
 }
 
+/**
+ * ibtsim_qkey_viol() - a packet to the port had the wrong Q_Key
+ * @port: the HCA port
+ *
+ * Counts it in the port's Q_KeyViolations (PortInfo).
+ *
+ * Return: the reason of the drop.
+ */
+const char *ibtsim_qkey_viol(struct ibtsim_port *port)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&port->node->lock, flags);
+	port->qkey_viol++;
+	spin_unlock_irqrestore(&port->node->lock, flags);
+	return "Q_Key violation";
+}
+
 /*
  * A packet arrives at an HCA port, as its link layer and transport see it.
  * Returns the port an answer of SM-lite's SA, or of a hostless HCA's
@@ -206,11 +224,8 @@ static struct ibtsim_port *ibtsim_ca_rx(struct ibtsim_port *port,
 		qkey = qp->qkey;
 		spin_unlock_irqrestore(&qp->lock, flags);
 		if (qkey != pkt->qkey) {
-			spin_lock_irqsave(&port->node->lock, flags);
-			port->qkey_viol++;
-			spin_unlock_irqrestore(&port->node->lock, flags);
 			ibtsim_qp_put(qp);
-			why = "Q_Key violation";
+			why = ibtsim_qkey_viol(port);
 			goto drop;
 		}
 	}

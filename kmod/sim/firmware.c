@@ -177,12 +177,7 @@ struct ibtsim_port *ibtsim_ca_fw_rx(struct ibtsim_port *port,
 			goto drop;
 	}
 	if (pkt->dqpn == 1 && pkt->qkey != IB_QP1_QKEY) {
-		unsigned long flags;
-
-		spin_lock_irqsave(&port->node->lock, flags);
-		port->qkey_viol++;
-		spin_unlock_irqrestore(&port->node->lock, flags);
-		why = "Q_Key violation";
+		why = ibtsim_qkey_viol(port);
 		goto drop;
 	}
 	if (!ibtsim_fw_answer(port->node, port->num, port, pkt, slid, &why))

@@ -144,6 +144,7 @@ int ibtsim_fabric_inject(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt);
 void ibtsim_rnd_init(struct ibtsim_fabric *fabric, u32 seed);
 bool ibtsim_chance(struct ibtsim_fabric *fabric, u32 ppm);
 void ibtsim_drop(struct ibtsim_port *port, const char *why);
+const char *ibtsim_qkey_viol(struct ibtsim_port *port);
 void ibtsim_pkt_answered(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt);
 
 /* firmware.c */
