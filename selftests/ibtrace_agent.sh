@@ -73,8 +73,9 @@ ibt_expect "agent counts 2 malformed" 2 "$(jq -r '.[0].malformed' <<< "$js")"
 ibt_expect "agent counts 3 unsupported" 3 "$(jq -r '.[0].unsupported' <<< "$js")"
 ibt_expect "  of which 2 unsupported methods, 1 unsupported attribute" "2 1" \
 	"$(jq -r '"\(.[0].unsupported_method) \(.[0].unsupported_attr)"' <<< "$js")"
-ibt_expect "agent counts 3 successes, no tx errors, no strays" "3 0 0" \
-	"$(jq -r '"\(.[0].success) \(.[0].tx_error) \(.[0].stray)"' <<< "$js")"
+ibt_expect "agent counts 3 successes, no tx errors, no strays, no invalid answers" \
+	"3 0 0 0" \
+	"$(jq -r '"\(.[0].success) \(.[0].tx_error) \(.[0].stray) \(.[0].invalid_answer)"' <<< "$js")"
 
 # The same counters as Prometheus metrics, for node_exporter's textfile
 # collector: labelled as its node_infiniband_* metrics (device, port).
@@ -82,11 +83,12 @@ prom=$(mktemp -d)
 ibt_check "agent show --prom: written" \
 	"$IBTRACECTL" -d rxe0 agent show --prom "$prom/ibtrace.prom"
 ibt_expect "  registered, 10 received, and the responses by status" \
-	"1 10 3 2 2 2 1 0 0" \
+	"1 10 3 2 2 2 1 0 0 0" \
 	"$(for m in 'agent_registered{' 'requests_received_total{' \
 		'status="success"' 'status="mismatch"' 'status="malformed"' \
 		'status="unsupported_method"' 'status="unsupported_attr"' \
-		'send_errors_total{' 'stray_responses_total{'; do
+		'send_errors_total{' 'stray_responses_total{' \
+		'invalid_answers_total{'; do
 		grep -F "$m" "$prom/ibtrace.prom" | grep -F '{device="rxe0",port="1"' |
 			awk '{ print $2 }'
 	done | paste -sd ' ')"
