@@ -320,8 +320,8 @@ ibt_match "unknown node: exit 1, says so" "^1 Error: no node of that name" "$rc 
 set_k S1 port 2 drop 101
 ibt_expect "drop 101: usage error (exit 2)" 2 "$rc"
 ibt_match "  names the word" '"101"' "$out"
-set_k S1 port 2 delay 1000001
-ibt_expect "delay 1000001: exit 2" 2 "$rc"
+set_k S1 port 2 delay 10000001
+ibt_expect "delay 10000001: exit 2" 2 "$rc"
 set_k A port 1 guid-cap 0
 ibt_expect "guid-cap 0: exit 2" 2 "$rc"
 set_k A port 1 guid-quirks bogus

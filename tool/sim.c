@@ -717,7 +717,7 @@ struct set_req {
 
 static int parse_delay(const char *s, uint32_t *v)
 {
-	return ibt_parse_u32(s, 0, 1000000, v);
+	return ibt_parse_u32(s, 0, IBTRACE_SIM_DELAY_US_MAX, v);
 }
 
 static int parse_link(const char *s, uint32_t *down)
@@ -780,7 +780,7 @@ static const struct port_knob {
 	  "a percentage, 0..100 with up to 4 decimals",
 	  "drop_ppm", 'u', drop_text },
 	{ "delay", IBTRACE_SIM_PORT_A_DELAY_US, 4, parse_delay,
-	  "microseconds, 0..1000000", "delay_us", 'u', delay_text },
+	  "microseconds, 0..10000000", "delay_us", 'u', delay_text },
 	{ "link", IBTRACE_SIM_PORT_A_LINK_DOWN, 1, parse_link, "down or up",
 	  "link_down", 'b', link_text },
 	{ "guid-cap", IBTRACE_SIM_PORT_A_GUID_CAP, 1, parse_guid_cap,
@@ -1213,7 +1213,7 @@ const char ibt_sim_help[] =
 	"del: destroy a fabric and its RDMA devices.\n"
 	"set: fault knobs of node NODE (name, or index if all digits). Port\n"
 	"knobs need \"port N\": drop (0..100 %, packets leaving the port),\n"
-	"delay (0..1000000 us), link down|up (both ends), guid-cap (1..the\n"
+	"delay (0..10000000 us), link down|up (both ends), guid-cap (1..the\n"
 	"fabric's --guid-cap), guid-quirks (none or entry0-writable,\n"
 	"past-table-status,above-cap-nonzero). misroute DLID PORT makes a\n"
 	"switch send LID-routed packets for DLID out of PORT whatever its LFT\n"

@@ -69,8 +69,8 @@ int ibtsim_port_knobs_check(const struct ibtsim_port *port,
 				return -EINVAL;
 			}
 			if (i == IBTSIM_KNOB_DELAY &&
-			    k->delay_us > IBTSIM_DELAY_US_MAX) {
-				*why = "delay above 1000000 us";
+			    k->delay_us > IBTRACE_SIM_DELAY_US_MAX) {
+				*why = "delay above 10000000 us (10 s)";
 				return -EINVAL;
 			}
 			break;

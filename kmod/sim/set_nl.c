@@ -28,7 +28,7 @@ static struct netlink_range_validation ibtsim_nl_ppm_range = {
 };
 
 static struct netlink_range_validation ibtsim_nl_delay_range = {
-	.max = IBTSIM_DELAY_US_MAX,
+	.max = IBTRACE_SIM_DELAY_US_MAX,
 };
 
 static struct netlink_range_validation ibtsim_nl_dlid_range = {

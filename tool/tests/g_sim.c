@@ -96,7 +96,7 @@ static void golden_sim_set(void)
 		{ "f0", "S", "misroute", "2", "none" },
 		{ "f0", "S", "drop", "5" },
 		{ "f0", "S", "port", "1", "drop", "101" },
-		{ "f0", "S", "port", "1", "delay", "1000001" },
+		{ "f0", "S", "port", "1", "delay", "10000001" },
 		{ "f0", "S", "port", "1", "link", "sideways" },
 		{ "f0", "S", "port", "1", "guid-cap", "0" },
 		{ "f0", "S", "port", "1", "guid-quirks", "bogus" },

@@ -58,6 +58,8 @@
  * more is refused (%IBTRACE_SIM_CMD_INJECT: EBUSY) until some are done.
  */
 #define IBTRACE_SIM_INJECT_INFLIGHT_MAX	256
+/* Longest a port's delay knob holds a packet (%IBTRACE_SIM_PORT_A_DELAY_US). */
+#define IBTRACE_SIM_DELAY_US_MAX	10000000
 
 /**
  * enum ibtrace_sim_cmd - generic netlink commands
@@ -331,7 +333,8 @@ enum ibtrace_sim_attr {
  *	a directed route through a missing or down port...)
  * @IBTRACE_SIM_PORT_A_DROP_PPM: u32, fault knob: probability, in parts per
  *	million (0..1000000), that a packet leaving the port is lost
- * @IBTRACE_SIM_PORT_A_DELAY_US: u32, fault knob: microseconds (0..1000000)
+ * @IBTRACE_SIM_PORT_A_DELAY_US: u32, fault knob: microseconds
+ *	(0..%IBTRACE_SIM_DELAY_US_MAX)
  *	added to the flight of every packet leaving the port
  * @IBTRACE_SIM_PORT_A_LINK_DOWN: u8, fault knob: 1 takes the link of the
  *	port down (both ends go to PortState Down, PhysState Polling), 0
