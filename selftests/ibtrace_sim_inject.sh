@@ -201,14 +201,14 @@ ibt_expect "  every answer claimed counted (8)" 8 \
 
 # --- a bound on what is in flight ------------------------------------------------
 #
-# A's link held back 1 s: a burst of injections from one socket fills the
-# fabric's IBTRACE_SIM_INJECT_INFLIGHT_MAX (256) and one is refused, saying
-# why (how many went first depends on how fast the burst runs against the
-# 1 s: 256 at least); once the held packets are done, injection works
-# again.
+# A's link held back 10 s (the longest delay): a burst of injections from
+# one socket fills the fabric's IBTRACE_SIM_INJECT_INFLIGHT_MAX (256) and
+# one is refused, saying why (how many went first depends on how fast the
+# burst runs against the 10 s: 256 at least, even on a debug kernel); once
+# the held packets are done, injection works again.
 
 burst0=$(stat injected)
-ibt_check "hold A's link back 1 s" "$IBTRACECTL" sim set inj A port 1 delay 1000000
+ibt_check "hold A's link back 10 s" "$IBTRACECTL" sim set inj A port 1 delay 10000000
 burst=$("$SIM_CTL" inject-burst inj A 1 "$B_LID" 1000 2>"$TMP/err")
 held=$(stat injected_in_flight)
 n=${burst#injected }
@@ -225,7 +225,7 @@ injected_done()
 	[ "$(stat injected_in_flight)" = 0 ]
 }
 ibt_check "  the held packets are done: none in flight (debugfs)" \
-	ibt_wait_for 10 injected_done
+	ibt_wait_for 20 injected_done
 ibt_expect "  every injection of the burst counted" "$n" "$(($(stat injected) - burst0))"
 run A 1 --class ibtrace --attr ClassPortInfo --dlid "$B_LID"
 ibt_expect "  injecting again: answered" 0 "$rc"
@@ -245,13 +245,15 @@ ibt_match "  then its MAD's header" '^ base_version 1 class 0x30 \(Ibtrace\)' "$
 # --- answers that do not answer their request -----------------------------------
 #
 # A's ibtrace asks $NOBODY for ClassPortInfo (mad send, class 0x30, one
-# attempt of 3 s); switch S1 has no route to $NOBODY and drops it. The
+# attempt of 20 s); switch S1 has no route to $NOBODY and drops it. The
 # capture at S1's port 1 shows the request's TID, and an answer with that
 # TID is injected at S1's port 1 toward A. ib_mad matches it to the request
-# by TID and class only; an answer that does not answer it (another source
-# LID, attribute, method or OUI) is dropped by ibtrace and counted in A's
-# invalid_answer, and the request goes unanswered (exit 6). The answer as
-# it should be is taken (exit 0): the injection path works.
+# by TID and class only and ends the request's send with it; an answer that
+# does not answer it (another source LID, attribute, method or OUI) is
+# dropped by ibtrace and counted in A's invalid_answer, and the attempt ends
+# unanswered at once (exit 6, long before its 20 s). The answer as it
+# should be is taken (exit 0): the injection path works. No check depends
+# on how fast the machine is: each waits for what it checks.
 
 A_DEV=$(ibt_sim_dev A)
 A_LID=$(ibt_sim_lid A)
@@ -265,31 +267,40 @@ invalid()
 # A's request to $NOBODY, seen at S1's port 1: its TID, 16 hex digits
 req_tid()
 {
-	tid=$(sed -n "s/.* in lid $(hexnum "$A_LID") > $NOBODY .* Ibtrace Get ClassPortInfo tid 0x\([0-9a-f]\{16\}\).*/\1/p" \
+	tid=$(sed -n "s/.* in  lid $(hexnum "$A_LID") > $NOBODY .* Ibtrace Get ClassPortInfo tid 0x\([0-9a-f]\{16\}\).*/\1/p" \
 		"$TMP/fcap" | head -n 1)
 	[ -n "$tid" ]
 }
 
-# answer SLID METHOD ATTR OUI: mad send from A to $NOBODY, answered by an
-# injected MAD of that source LID, method, attribute and OUI (hex) and the
-# request's TID; $msrc mad send's exit, $msout its output
+# answer SLID METHOD ATTR OUI: mad send from A to $NOBODY (one attempt of
+# 20 s), answered by an injected MAD of that source LID, method, attribute
+# and OUI (hex) and the request's TID. $msrc: mad send's exit, or
+# "waiting" if it still waited 15 s after the injection (it is then
+# stopped); $msout its output.
 answer()
 {
-	local slid=$1 method=$2 attr=$3 oui=$4 cpid mpid
+	local slid=$1 method=$2 attr=$3 oui=$4 cpid
 
 	"$IBTRACECTL" sim capture inj S1 1 > "$TMP/fcap" 2>&1 &
 	cpid=$!
 	sleep 1
 	"$IBTRACECTL" -j -d "$A_DEV" mad send --class ibtrace \
-		--attr ClassPortInfo --dlid "$NOBODY" -t 3000 -r 0 \
+		--attr ClassPortInfo --dlid "$NOBODY" -t 20000 -r 0 \
 		> "$TMP/fms" 2>&1 &
 	mpid=$!
 	tid=
-	ibt_wait_for 2 req_tid
+	ibt_wait_for 15 req_tid || cat "$TMP/fcap" >&2
 	run S1 1 --slid "$slid" --dlid "$A_LID" --no-wait --payload \
 		"01 30 01 $method 0000 0000 ${tid:0:8} ${tid:8:8} $attr 0000 00000000 000000000000000000000000 00 $oui $(printf '%0432d' 0)"
-	wait "$mpid"
-	msrc=$?
+	timeout 15 tail --pid="$mpid" -f /dev/null
+	if kill -0 "$mpid" 2>/dev/null; then
+		msrc=waiting
+		kill "$mpid"
+		wait "$mpid"
+	else
+		wait "$mpid"
+		msrc=$?
+	fi
 	msout=$(cat "$TMP/fms")
 	kill "$cpid" 2>/dev/null
 	wait "$cpid" 2>/dev/null
@@ -297,7 +308,7 @@ answer()
 
 inv0=$(invalid)
 answer "$NOBODY" 81 0010 001405
-ibt_expect "another attribute (SourceRoute): dropped, the request unanswered (exit 6)" \
+ibt_expect "another attribute (SourceRoute): dropped, the attempt unanswered (exit 6)" \
 	6 "$msrc"
 ibt_expect "  counted in A's invalid_answer" "$((inv0 + 1))" "$(invalid)"
 answer "$B_LID" 81 0001 001405
