@@ -597,7 +597,7 @@ static void ibtrace_perf_run(struct ibtrace_test_job *job)
 	ibtrace_test_progress(job);
 out:
 	perf_teardown(c);
-	kfree(c);
+	kvfree(c);
 }
 
 /* The perf test's checks and defaults of a request. */

@@ -198,7 +198,7 @@ static void ibtrace_quit_run(struct ibtrace_test_job *job)
 out:
 	ibtrace_peer_disconnect(&c->peer);
 	ibtrace_ep_destroy(&c->ep);
-	kfree(c);
+	kvfree(c);
 }
 
 static int ibtrace_quit_check(struct ibtrace_test_args *a,

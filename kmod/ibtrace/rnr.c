@@ -901,11 +901,9 @@ static void ibtrace_rnr_run(struct ibtrace_test_job *job)
 	u32 size;
 	int code, err;
 
-	c = kvzalloc(sizeof(*c), GFP_KERNEL);
-	if (!c) {
-		ibtrace_test_abort(job, "out of memory");
+	c = ibtrace_test_zalloc(job, sizeof(*c));
+	if (!c)
 		return;
-	}
 	c->job = job;
 	c->ibdev = job->base.port->dev->ibdev;
 	c->port_num = job->base.port_num;
@@ -940,7 +938,7 @@ static void ibtrace_rnr_run(struct ibtrace_test_job *job)
 
 	c->buf = kzalloc(2 * size, GFP_KERNEL);
 	if (!c->buf) {
-		ibtrace_test_abort(job, "out of memory");
+		ibtrace_test_abort(job, "no memory");
 		goto out_free;
 	}
 	c->dma = ib_dma_map_single(c->ibdev, c->buf, 2 * size,

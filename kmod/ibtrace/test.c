@@ -343,13 +343,14 @@ void ibtrace_test_abort(struct ibtrace_test_job *job, const char *fmt, ...)
  * @job: the job
  * @size: bytes
  *
- * Sleeps. Without memory the test is aborted ("no memory").
+ * Sleeps. Large sizes may come from vmalloc: not for DMA. Without memory
+ * the test is aborted ("no memory").
  *
- * Return: the memory (kfree() it), or NULL.
+ * Return: the memory (kvfree() it), or NULL.
  */
 void *ibtrace_test_zalloc(struct ibtrace_test_job *job, size_t size)
 {
-	void *p = kzalloc(size, GFP_KERNEL);
+	void *p = kvzalloc(size, GFP_KERNEL);
 
 	if (!p)
 		ibtrace_test_abort(job, "no memory");
