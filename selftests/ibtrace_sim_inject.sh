@@ -279,7 +279,7 @@ req_tid()
 # stopped); $msout its output.
 answer()
 {
-	local slid=$1 method=$2 attr=$3 oui=$4 cpid
+	local slid=$1 method=$2 attr=$3 oui=$4 cpid mpid
 
 	"$IBTRACECTL" sim capture inj S1 1 > "$TMP/fcap" 2>&1 &
 	cpid=$!
