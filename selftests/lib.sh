@@ -409,15 +409,17 @@ ibt_sim_devs()
 	done
 }
 
-# ibt_opensm_once DIR SECONDS GUID LOG: one sweep of OpenSM (opensm -o)
-# bound to port GUID, at most SECONDS long, with DIR (created) as its
-# cache and dump directory: a cache left by a run on another fabric would
-# be reported as errors. It writes LOG through a buffer: read it once
-# this returned. Its output goes to stdout and stderr.
+# ibt_opensm_once DIR SECONDS GUID LOG [ARGS...]: one sweep of OpenSM
+# (opensm -o) bound to port GUID, at most SECONDS long, with DIR (created)
+# as its cache and dump directory: a cache left by a run on another fabric
+# would be reported as errors. ARGS are more of OpenSM's options. It
+# writes LOG through a buffer: read it once this returned. Its output goes
+# to stdout and stderr.
 ibt_opensm_once()
 {
 	mkdir -p "$1"
-	OSM_CACHE_DIR=$1 OSM_TMP_DIR=$1 timeout "$2" opensm -o -g "$3" -f "$4"
+	OSM_CACHE_DIR=$1 OSM_TMP_DIR=$1 timeout "$2" opensm -o -g "$3" -f "$4" \
+		"${@:5}"
 }
 
 # The peer VM (vm-run --vms 2 --peer-cmd selftests/peer.sh) ----------------

@@ -84,7 +84,8 @@ void ibtsim_drop(struct ibtsim_port *port, const char *why)
  * @fabric: the fabric
  * @pkt: the packet, now the answer, addressed back to the requester
  *
- * Counts it and puts it on the VL of its destination QP. The answer to an
+ * Counts it and puts it on the VL of its destination QP (a data answer on
+ * the VL of its SL where it leaves a port: ibtsim_pkt_vl()). The answer to an
  * injected request is a packet of the fabric like any other, one that its
  * injector may claim.
  */
@@ -128,6 +129,30 @@ static const char *ibtsim_vl_check(const struct ibtsim_port *port,
 		return "SMP on a data VL";
 	if (pkt->vl >= ibtsim_port_data_vls(port))
 		return "VL not operational at the port";
+	return NULL;
+}
+
+/**
+ * ibtsim_pkt_vl() - put a data packet on the VL its SL maps to
+ * @port: the port @pkt leaves by
+ * @table: the SLtoVLMappingTable that applies (the HCA port's, or the
+ *	switch's for @pkt's input port and @port), read under @port's
+ *	node lock
+ * @pkt: a data packet (destination QP not 0)
+ *
+ * Sets @pkt->vl. A packet whose SL maps to VL 15 is dropped (IBA 7.6.6),
+ * and one whose VL @port does not run cannot leave by it.
+ *
+ * Return: why @pkt may not leave, or NULL.
+ */
+const char *ibtsim_pkt_vl(const struct ibtsim_port *port, const u8 *table,
+			  struct ibtsim_pkt *pkt)
+{
+	pkt->vl = ibtsim_sl2vl_get(table, pkt->sl);
+	if (pkt->vl == IBTSIM_VL15)
+		return "SL mapped to VL 15";
+	if (pkt->vl >= ibtsim_port_data_vls(port))
+		return "SL mapped to a VL not operational at the port";
 	return NULL;
 }
 
@@ -285,11 +310,27 @@ static bool ibtsim_port_egress(struct ibtsim_port *port,
 	return true;
 }
 
-/* @pkt leaves by @port: the port at the other end of the link, or NULL. */
+/*
+ * @pkt leaves by @port: the port at the other end of the link, or NULL. A
+ * data packet leaving an HCA goes on the VL of its SL (a switch chose the
+ * VL with the exit port), but an injected one as it was made.
+ */
 static struct ibtsim_port *ibtsim_port_xmit(struct ibtsim_port *port,
 					    struct ibtsim_pkt *pkt)
 {
 	u32 ppm = READ_ONCE(port->drop_ppm);
+	unsigned long flags;
+	const char *why;
+
+	if (!port->node->sw && pkt->dqpn && !pkt->forged) {
+		spin_lock_irqsave(&port->node->lock, flags);
+		why = ibtsim_pkt_vl(port, port->sl2vl, pkt);
+		spin_unlock_irqrestore(&port->node->lock, flags);
+		if (why) {
+			ibtsim_drop(port, why);
+			return NULL;
+		}
+	}
 
 	if (ppm && ibtsim_chance(port->node->fabric, ppm)) {
 		ibtsim_drop(port, "lost on the link (drop knob)");

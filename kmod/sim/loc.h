@@ -144,6 +144,8 @@ int ibtsim_fabric_inject(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt);
 void ibtsim_rnd_init(struct ibtsim_fabric *fabric, u32 seed);
 bool ibtsim_chance(struct ibtsim_fabric *fabric, u32 ppm);
 void ibtsim_drop(struct ibtsim_port *port, const char *why);
+const char *ibtsim_pkt_vl(const struct ibtsim_port *port, const u8 *table,
+			  struct ibtsim_pkt *pkt);
 const char *ibtsim_qkey_viol(struct ibtsim_port *port);
 void ibtsim_pkt_answered(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt);
 

@@ -394,8 +394,9 @@ struct ibtsim_fabric {
  * @dlid: LRH DLID
  * @slid: LRH SLID, set when the packet leaves its first port
  * @sl: LRH SL
- * @vl: LRH VL: %IBTSIM_VL15 for SMPs (destination QP 0), else 0 (the
- *	fabric runs one data VL); an injected packet's is chosen freely
+ * @vl: LRH VL: %IBTSIM_VL15 for SMPs (destination QP 0); a data packet's
+ *	is chosen by its SL where it leaves a port (ibtsim_pkt_vl()); an
+ *	injected packet's is chosen freely (kept across its first link)
  * @forged: injected (IBTRACE_SIM_CMD_INJECT): its LRH, BTH and DETH
  *	fields are as given, not the sending port's; cleared when the packet
  *	is rewritten into an answer (ibtsim_pkt_answered())
@@ -480,6 +481,21 @@ static inline void *ibtsim_zalloc_array(size_t n, size_t size)
 static inline bool ibtsim_name_char(char c)
 {
 	return (isascii(c) && isalnum(c)) || c == '_' || c == '.' || c == '-';
+}
+
+/**
+ * ibtsim_sl2vl_get() - the VL of an SL in an SLtoVLMappingTable
+ * @table: the table as on the wire (IBA 14.2.5.8): SL 2n in the high
+ *	nibble of byte n, SL 2n + 1 in its low nibble
+ * @sl: the service level (its low 4 bits)
+ *
+ * Return: the VL, 0..15.
+ */
+static inline u8 ibtsim_sl2vl_get(const u8 *table, u8 sl)
+{
+	u8 byte = table[(sl & 0xf) / 2];
+
+	return sl & 1 ? byte & 0xf : byte >> 4;
 }
 
 /* Per-object log helpers. */

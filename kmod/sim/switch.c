@@ -531,6 +531,24 @@ static enum ibtsim_fwd ibtsim_switch_route(struct ibtsim_node *node, u8 in_port,
 	return IBTSIM_FWD_PORT;
 }
 
+/*
+ * The VL a data packet goes on from input port @in (0: the switch's own
+ * answer) to exit port @out: its SL through the SLtoVL table of the pair.
+ * Returns true, with @why, when it cannot go.
+ */
+static bool ibtsim_switch_vl(struct ibtsim_node *node, u8 in, u8 out,
+			     struct ibtsim_pkt *pkt, const char **why)
+{
+	const u8 *table = node->sw->sl2vl +
+			  (in * (node->num_ports + 1) + out) * IBTSIM_SL2VL_LEN;
+	unsigned long flags;
+
+	spin_lock_irqsave(&node->lock, flags);
+	*why = ibtsim_pkt_vl(&node->ports[out], table, pkt);
+	spin_unlock_irqrestore(&node->lock, flags);
+	return *why;
+}
+
 /**
  * ibtsim_switch_rx - a packet arrives at an external port of a switch
  * @port: the arrival port
@@ -570,6 +588,10 @@ struct ibtsim_port *ibtsim_switch_rx(struct ibtsim_port *port,
 				why = "exit port out of range";
 				goto drop;
 			}
+			if (pkt->dqpn &&
+			    ibtsim_switch_vl(node, answered ? 0 : port->num, out,
+					     pkt, &why))
+				goto drop;
 			return &node->ports[out];
 		case IBTSIM_FWD_LOCAL:
 			if (answered) {

@@ -1,0 +1,136 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The sim's link layer: virtual lanes chosen by SL through the SLtoVL
+# tables an SM writes. HCA A - switch S1 - switch S2 - HCA B (and C on
+# S1), brought up by OpenSM with QoS on and two tables that differ: one
+# for HCAs (qos_ca_sl2vl) and one for switches' external ports
+# (qos_swe_sl2vl), each mapping some SLs to VL 15.
+# - OpenSM makes every linked port run 8 data VLs (the sim's VLCap) and
+#   writes the tables: smpquery sl2vl reads back A's table and S1's for
+#   input port 1 to output port 2;
+# - a MAD sent by A with SL s crosses A's link on VL ca[s] (a capture at
+#   S1's port 1) and S1's link to S2 on VL swe[s] (a capture at S2's port
+#   1), and is answered;
+# - a MAD whose SL A's table maps to VL 15 does not leave A (IBA 7.6.6:
+#   such packets are dropped; counted in A's port drops), nor does one
+#   whose SL S1's table maps to VL 15 leave S1 (counted at S1's port 1):
+#   both unanswered;
+# - SMPs stay on VL 15 whatever the tables say: smpquery still reads B.
+
+source "$(dirname "$0")/lib.sh"
+
+ibt_tmpdir
+ibt_require_root
+ibt_require_file "$SIM_KO" "$IBT_KO" "$IBTRACECTL"
+ibt_require_cmd jq opensm smpquery timeout
+ibt_require_modules ib_core ib_umad
+ibt_at_exit 'pkill -9 -x opensm 2>/dev/null'
+
+# SL -> VL. The two tables differ on every SL; each sends 3 SLs to VL 15.
+CA_SL2VL=(0 1 2 3 4 5 6 7 1 2 3 15 15 15 5 6)
+SWE_SL2VL=(7 6 5 4 3 2 1 0 15 15 15 1 2 3 4 15)
+
+ibt_sim_load_ibtrace "load ibtrace"
+ibt_check "fabric vl without SM-lite: 2 switches, 3 HCAs" \
+	"$IBTRACECTL" sim add "$IBT_TOPO/s1s2.topo" --name vl --no-sm
+J=$(ibt_sim_json vl)
+A=$(ibt_sim_dev A)
+A_GUID=$(ibt_sim_node A '.ports[] | select(.port == 1) | .guid')
+
+join() { local IFS=,; echo "$*"; }
+cat > "$TMP/osm.conf" <<CONF
+qos TRUE
+qos_policy_file $TMP/no-policy
+qos_max_vls 8
+qos_ca_sl2vl $(join "${CA_SL2VL[@]}")
+qos_swe_sl2vl $(join "${SWE_SL2VL[@]}")
+qos_sw0_sl2vl $(join "${CA_SL2VL[@]}")
+CONF
+ibt_opensm_once "$TMP/osm" 120 "$A_GUID" "$TMP/osm.log" -F "$TMP/osm.conf" \
+	>"$TMP/osm.out" 2>&1
+ibt_match "opensm -o with QoS (two SLtoVL tables): SUBNET UP" 'SUBNET UP' \
+	"$(cat "$TMP/osm.log" 2>/dev/null)"
+J=$(ibt_sim_json vl)
+ibt_expect "every linked port Active" "" \
+	"$(jq -r '.nodes[] | .name as $n | .ports[] |
+		select(.peer != null and .state != "ACTIVE") | "\($n)/\(.port)"' <<< "$J")"
+A_LID=$(ibt_sim_lid A)
+B_LID=$(ibt_sim_lid B)
+S1_LID=$(ibt_sim_lid S1)
+
+# The tables OpenSM wrote, as smpquery reads them: lines
+# "ports: in  1, out  2: | 7| 6|...|15|", one per input port of a switch.
+# sl2vl_of IN SMPQUERY-OUTPUT: the 16 VLs of input port IN, space separated
+sl2vl_of()
+{
+	awk -v in_port="$1" '$1 == "ports:" && $3 + 0 == in_port {
+		sub(/^[^|]*\|/, ""); gsub(/ /, ""); gsub(/\|/, " ")
+		sub(/ $/, ""); print; exit }' <<< "$2"
+}
+tbl=$(sl2vl_of 0 "$(smpquery -C "$A" -P 1 sl2vl "$A_LID" 2>&1)")
+ibt_expect "smpquery sl2vl of A: the HCA table" "${CA_SL2VL[*]}" "$tbl"
+tbl=$(sl2vl_of 1 "$(smpquery -C "$A" -P 1 sl2vl "$S1_LID" 2 2>&1)")
+ibt_expect "smpquery sl2vl of S1, input port 1 to output port 2: the switch table" \
+	"${SWE_SL2VL[*]}" "$tbl"
+
+# drops NODE PORT: the drops counter of a port
+drops()
+{
+	J=$(ibt_sim_json vl)
+	ibt_sim_node "$1" ".ports[] | select(.port == $2) | .drops"
+}
+
+# send SL: a class 0x30 ClassPortInfo Get from A to B with SL, one attempt
+# of 500 ms; its exit status
+send()
+{
+	"$IBTRACECTL" -d "$A" -p 1 mad send --class ibtrace --attr ClassPortInfo \
+		--dlid "$B_LID" --sl "$1" -t 500 -r 0 >/dev/null 2>&1
+}
+
+# vl_seen NODE PORT SL: the VL of the first packet with SL a capture at
+# NODE's PORT sees coming in while A sends with SL; "none" if none
+vl_seen()
+{
+	local cpid
+
+	"$IBTRACECTL" -j sim capture vl "$1" "$2" -c 2 > "$TMP/cap" 2>&1 &
+	cpid=$!
+	sleep 1
+	send "$3"
+	timeout 5 tail --pid="$cpid" -f /dev/null
+	kill "$cpid" 2>/dev/null
+	wait "$cpid" 2>/dev/null
+	jq -r --argjson sl "$3" '[.packets[]? | select(.dir == "in" and .sl == $sl)][0].vl // "none"' \
+		"$TMP/cap" 2>/dev/null || echo none
+}
+
+for sl in 0 1 6 14; do
+	ca=${CA_SL2VL[sl]} swe=${SWE_SL2VL[sl]}
+	((ca == 15 || swe == 15)) && continue
+	ibt_expect "SL $sl: A's link on VL $ca (capture at S1/1)" "$ca" \
+		"$(vl_seen S1 1 "$sl")"
+	ibt_expect "SL $sl: S1's link to S2 on VL $swe (capture at S2/1)" "$swe" \
+		"$(vl_seen S2 1 "$sl")"
+	send "$sl"
+	ibt_expect "SL $sl: answered" 0 "$?"
+done
+
+# An SL A's table maps to VL 15, then one only S1's table does.
+d0=$(drops A 1)
+send 11
+ibt_expect "SL 11 (A: VL 15): unanswered" 1 "$(( $? != 0 ))"
+ibt_expect "  dropped at A, counted in A's port 1 drops" "$((d0 + 1))" \
+	"$(drops A 1)"
+d0=$(drops S1 1)
+send 8
+ibt_expect "SL 8 (S1 to S2: VL 15): unanswered" 1 "$(( $? != 0 ))"
+ibt_expect "  dropped at S1, counted in S1's port 1 drops" "$((d0 + 1))" \
+	"$(drops S1 1)"
+
+ibt_check "SMPs stay on VL 15: smpquery nodeinfo of B" \
+	smpquery -C "$A" -P 1 nodeinfo "$B_LID"
+
+ibt_check "sim del vl" "$IBTRACECTL" sim del vl
+ibt_done
