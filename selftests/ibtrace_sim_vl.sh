@@ -16,7 +16,12 @@
 #   such packets are dropped; counted in A's port drops), nor does one
 #   whose SL S1's table maps to VL 15 leave S1 (counted at S1's port 1):
 #   both unanswered;
-# - SMPs stay on VL 15 whatever the tables say: smpquery still reads B.
+# - SMPs stay on VL 15 whatever the tables say: smpquery still reads B;
+# - link-level flow control, the IBTrainer seed's arithmetic: FCTBS,
+#   ABR and FCCL per port and VL (debugfs credits) after a buffer change
+#   (the link starts again: the 2048 cap, the receiver's room) and after
+#   10 and 910 MADs each way (wrap at 4096), against values worked out
+#   by hand; VLs no packet took untouched.
 
 source "$(dirname "$0")/lib.sh"
 
@@ -131,6 +136,90 @@ ibt_expect "  dropped at S1, counted in S1's port 1 drops" "$((d0 + 1))" \
 
 ibt_check "SMPs stay on VL 15: smpquery nodeinfo of B" \
 	smpquery -C "$A" -P 1 nodeinfo "$B_LID"
+
+# --- link-level flow control: the seed's arithmetic ------------------------------
+#
+# A's requests (SL 0) cross A -> S1 on VL 0 (A's table); B's answers
+# (SL 0) cross S1 -> A on VL 7 (S1's table). Each ClassPortInfo MAD is
+# 290 bytes on the wire (LRH 8, BTH 12, DETH 8, MAD 256, ICRC 4, VCRC 2):
+# 5 blocks of 64. Setting S1's port 1 buffer to 3000 blocks starts the
+# link's flow control again: FCTBS and ABR 0 at both ends, and each end
+# grants the other ABR + min(room, 2048): A gets 0 + 2048 (S1 has room
+# for 3000: the 2048 cap), S1 gets 0 + 512 (A's buffer, 512 blocks).
+# After N MADs and their answers, quiet (every buffer empty again):
+#   A/1 VL 0: FCTBS = 5N mod 4096, FCCL = (5N + 2048) mod 4096
+#   S1/1 VL 0: ABR = 5N mod 4096
+#   S1/1 VL 7: FCTBS = 5N mod 4096, FCCL = (5N + 512) mod 4096
+#   A/1 VL 7: ABR = 5N mod 4096
+# worked out for N = 10 (50 blocks) and then 900 more (4550 blocks, past
+# 4096 once: 454).
+
+A_IDX=$(ibt_sim_node A .index)
+S1_IDX=$(ibt_sim_node S1 .index)
+DBG=/sys/kernel/debug/ibtrace_sim/vl
+
+# credits NODE-INDEX-NAME PORT VL: "fctbs N fccl N abr N used N buf N
+# queued N" of the port's VL
+credits()
+{
+	awk -v vl="$3" '$1 == "vl" && $2 == vl { sub(/^vl [0-9]+ /, ""); print }' \
+		"$DBG/$1/port$2/credits" 2>/dev/null
+}
+
+# field LINE NAME: the value of NAME in a credits line
+field()
+{
+	awk -v f="$2" '{ for (i = 1; i < NF; i++) if ($i == f) print $(i + 1) }' <<< "$1"
+}
+
+ibt_check "sim set vl S1 port 1 buffer 3000" \
+	"$IBTRACECTL" sim set vl S1 port 1 buffer 3000
+J=$(ibt_sim_json vl)
+ibt_expect "  sim show: S1's port 1 buf_blocks 3000" 3000 \
+	"$(ibt_sim_node S1 '.ports[] | select(.port == 1) | .buf_blocks')"
+a0=$(credits "$A_IDX-A" 1 0)
+s7=$(credits "$S1_IDX-S1" 1 7)
+ibt_expect "  A/1 VL 0 starts again: FCTBS 0, granted 2048 (the cap), buf 512" \
+	"fctbs 0 fccl 2048 abr 0 used 0 buf 512 queued 0" "$a0"
+ibt_expect "  S1/1 VL 7 starts again: FCTBS 0, granted 512 (A's room)" \
+	"fctbs 0 fccl 512 abr 0 used 0 buf 3000 queued 0" "$s7"
+
+# mads N: N ClassPortInfo Gets from A to B, each answered in turn
+mads()
+{
+	"$IBTRACECTL" -d "$A" -p 1 mad send --class ibtrace --attr ClassPortInfo \
+		--dlid "$B_LID" -c "$1" -t 1000 -r 2 >/dev/null 2>&1
+}
+
+# expect_credits LABEL BLOCKS: the four lines after BLOCKS blocks each way
+expect_credits()
+{
+	local b=$(($2 % 4096))
+
+	ibt_expect "$1: A/1 VL 0 FCTBS $b, FCCL $(((b + 2048) % 4096))" \
+		"fctbs $b fccl $(((b + 2048) % 4096)) used 0 queued 0" \
+		"$(credits "$A_IDX-A" 1 0 | awk '{ print $1, $2, $3, $4, $7, $8, $11, $12 }')"
+	ibt_expect "$1: S1/1 VL 0 ABR $b, its buffer empty" "abr $b used 0" \
+		"$(credits "$S1_IDX-S1" 1 0 | awk '{ print $5, $6, $7, $8 }')"
+	ibt_expect "$1: S1/1 VL 7 FCTBS $b, FCCL $(((b + 512) % 4096))" \
+		"fctbs $b fccl $(((b + 512) % 4096))" \
+		"$(credits "$S1_IDX-S1" 1 7 | awk '{ print $1, $2, $3, $4 }')"
+	ibt_expect "$1: A/1 VL 7 ABR $b" "abr $b used 0" \
+		"$(credits "$A_IDX-A" 1 7 | awk '{ print $5, $6, $7, $8 }')"
+}
+
+ibt_check "10 MADs A -> B, answered" mads 10
+expect_credits "after 10 MADs (50 blocks)" 50
+ibt_check "900 more MADs, answered" mads 900
+expect_credits "after 910 MADs (4550 blocks: ABR and FCTBS wrap at 4096)" 4550
+ibt_expect "  by hand: 4550 mod 4096 = 454, FCCL 454 + 2048 = 2502" \
+	"fctbs 454 fccl 2502" \
+	"$(credits "$A_IDX-A" 1 0 | awk '{ print $1, $2, $3, $4 }')"
+ibt_expect "  the VLs no packet took are untouched (A/1 VL 3)" \
+	"fctbs 0 fccl 2048 abr 0 used 0 buf 512 queued 0" "$(credits "$A_IDX-A" 1 3)"
+out=$("$IBTRACECTL" sim set vl S1 port 1 buffer 10 2>&1)
+ibt_expect "sim set ... buffer 10: refused, exit 2 (below a 4096-byte packet)" \
+	"2 Error: bad buffer \"10\": blocks of 64 bytes, 66..8192" "$? $out"
 
 ibt_check "sim del vl" "$IBTRACECTL" sim del vl
 ibt_done

@@ -7,8 +7,8 @@
  *                               [--guid-cap N] [--seed N] [--devices N]
  *   ibtracectl sim del NAME
  *   ibtracectl sim set FABRIC NODE [port N] [drop PERCENT] [delay USEC]
- *                  [link down|up] [guid-cap N] [guid-quirks QUIRKS]
- *                  [misroute DLID PORT | misroute DLID none]
+ *                  [link down|up] [buffer BLOCKS] [guid-cap N]
+ *                  [guid-quirks QUIRKS] [misroute DLID PORT | misroute DLID none]
  *   ibtracectl [-j] sim show [NAME]
  *
  * add sends the file's text (FABRIC_ADD, in TOPOLOGY attributes of at most
@@ -58,11 +58,12 @@
  *       ports only), rx, tx, drops (packet counters), and the fault
  *       knobs only when not at their power-on value: drop_ppm (number,
  *       parts per million), delay_us (number), link_down (true),
- *       guid_cap (number), guid_quirks (string, "entry0-writable,...")
+ *       buf_blocks (number, blocks of 64 bytes), guid_cap (number),
+ *       guid_quirks (string, "entry0-writable,...")
  *     misroute array  a switch's misroute rules, {"dlid", "port"}
  *             (numbers); only on switches that have rules
  * Text: the knobs follow the counters (" drop 30% delay 20000us link down
- * guid-cap 4 guid-quirks entry0-writable"), a rule is a line
+ * buffer 66 guid-cap 4 guid-quirks entry0-writable"), a rule is a line
  * "    misroute dlid 0x2 port 3" after the node's ports.
  *
  * set sends one SET request: NODE is an index if all digits, else a name;
@@ -728,6 +729,12 @@ static int parse_link(const char *s, uint32_t *down)
 	return 0;
 }
 
+static int parse_buffer(const char *s, uint32_t *v)
+{
+	return ibt_parse_u32(s, IBTRACE_SIM_BUF_BLOCKS_MIN,
+			     IBTRACE_SIM_BUF_BLOCKS_MAX, v);
+}
+
 static int parse_guid_cap(const char *s, uint32_t *v)
 {
 	return ibt_parse_u32(s, 1, 255, v);
@@ -783,6 +790,8 @@ static const struct port_knob {
 	  "microseconds, 0..10000000", "delay_us", 'u', delay_text },
 	{ "link", IBTRACE_SIM_PORT_A_LINK_DOWN, 1, parse_link, "down or up",
 	  "link_down", 'b', link_text },
+	{ "buffer", IBTRACE_SIM_PORT_A_BUF_BLOCKS, 4, parse_buffer,
+	  "blocks of 64 bytes, 66..8192", "buf_blocks", 'u', number_text },
 	{ "guid-cap", IBTRACE_SIM_PORT_A_GUID_CAP, 1, parse_guid_cap,
 	  "GUID table entries, 1..255", "guid_cap", 'u', number_text },
 	{ "guid-quirks", IBTRACE_SIM_PORT_A_GUID_QUIRKS, 4, ibt_parse_guid_quirks,
@@ -1192,7 +1201,8 @@ const char ibt_sim_help[] =
 	"                                 [--devices N]\n"
 	"       ibtracectl sim del NAME\n"
 	"       ibtracectl sim set FABRIC NODE [port N] [drop PERCENT] [delay USEC]\n"
-	"                      [link down|up] [guid-cap N] [guid-quirks QUIRKS]\n"
+	"                      [link down|up] [buffer BLOCKS] [guid-cap N]\n"
+	"                      [guid-quirks QUIRKS]\n"
 	"                      [misroute DLID PORT | misroute DLID none]\n"
 	"       ibtracectl [-j] [--pretty] sim show [NAME]\n"
 	"       ibtracectl [-j] sim capture FABRIC NODE [PORT] [-w FILE] [-c COUNT]\n"
@@ -1213,7 +1223,8 @@ const char ibt_sim_help[] =
 	"del: destroy a fabric and its RDMA devices.\n"
 	"set: fault knobs of node NODE (name, or index if all digits). Port\n"
 	"knobs need \"port N\": drop (0..100 %, packets leaving the port),\n"
-	"delay (0..10000000 us), link down|up (both ends), guid-cap (1..the\n"
+	"delay (0..10000000 us), link down|up (both ends), buffer (receive\n"
+	"buffer per data VL, 66..8192 blocks of 64 bytes), guid-cap (1..the\n"
 	"fabric's --guid-cap), guid-quirks (none or entry0-writable,\n"
 	"past-table-status,above-cap-nonzero). misroute DLID PORT makes a\n"
 	"switch send LID-routed packets for DLID out of PORT whatever its LFT\n"

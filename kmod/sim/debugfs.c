@@ -6,9 +6,16 @@
  *	drop_ppm	rw  loss probability of packets leaving the port, ppm
  *	delay_us	rw  microseconds added to packets leaving the port
  *	link_down	rw  1: the link is held down (both ends), 0: up
+ *	buf_blocks	rw  receive buffer per data VL, blocks of 64 bytes
  *	guid_cap	rw  GUIDCap (HCA ports and switch port 0 only)
  *	guid_quirks	rw  GUIDInfo quirk bits (same ports as guid_cap)
  *	rx_pkts, tx_pkts, drops   ro  packet counters
+ *	credits		ro  link-level flow control (flowctl.c), a line per
+ *			    data VL: "vl V fctbs N fccl N abr N used N buf N
+ *			    queued N" (blocks of 64 bytes; queued: packets
+ *			    waiting), then "xmit_wait_ns N", "xmit_blocks N",
+ *			    "rcv_blocks N", "overruns N"; a snapshot of what
+ *			    the fabric's worker changes as it goes
  *   /sys/kernel/debug/ibtrace_sim/FABRIC/NODE/misroute   (switches only)
  *   /sys/kernel/debug/ibtrace_sim/FABRIC/stats   ro  the fabric's packets:
  *	"sent N", "delivered N", "dropped N", "answered N", "in_flight N"
@@ -27,8 +34,8 @@
  * -EINVAL; netlink (ibtracectl sim set) says why.
  *
  * Every file costs an inode and a dentry (about 1 KiB) that stay for the
- * fabric's life: a radix-48 switch has 49 port directories of six or
- * seven files. A fabric with more ports than debugfs_port_limit (module
+ * fabric's life: a radix-48 switch has 49 port directories of up to
+ * ten files. A fabric with more ports than debugfs_port_limit (module
  * parameter) therefore gets the node directories and misroute files but
  * no port directories; its knobs and counters stay reachable through
  * netlink (ibtracectl sim set / sim show).
@@ -114,6 +121,7 @@ DEFINE_DEBUGFS_ATTRIBUTE(ibtsim_dbg_##name##_fops, ibtsim_dbg_##name##_get, \
 IBTSIM_DBG_KNOB(drop_ppm, IBTSIM_KNOB_DROP, "%llu\n");
 IBTSIM_DBG_KNOB(delay_us, IBTSIM_KNOB_DELAY, "%llu\n");
 IBTSIM_DBG_KNOB(link_down, IBTSIM_KNOB_LINK, "%llu\n");
+IBTSIM_DBG_KNOB(buf_blocks, IBTSIM_KNOB_BUF, "%llu\n");
 IBTSIM_DBG_KNOB(guid_cap, IBTSIM_KNOB_GUID_CAP, "%llu\n");
 IBTSIM_DBG_KNOB(guid_quirks, IBTSIM_KNOB_GUID_QUIRKS, "0x%llx\n");
 
@@ -143,6 +151,7 @@ static const struct ibtsim_dbg_file ibtsim_dbg_knob_files[IBTSIM_KNOB_COUNT] = {
 	[IBTSIM_KNOB_DROP] = IBTSIM_DBG_FILE(drop_ppm),
 	[IBTSIM_KNOB_DELAY] = IBTSIM_DBG_FILE(delay_us),
 	[IBTSIM_KNOB_LINK] = IBTSIM_DBG_FILE(link_down),
+	[IBTSIM_KNOB_BUF] = IBTSIM_DBG_FILE(buf_blocks),
 	[IBTSIM_KNOB_GUID_CAP] = IBTSIM_DBG_FILE(guid_cap),
 	[IBTSIM_KNOB_GUID_QUIRKS] = IBTSIM_DBG_FILE(guid_quirks),
 };
@@ -150,6 +159,29 @@ static const struct ibtsim_dbg_file ibtsim_dbg_knob_files[IBTSIM_KNOB_COUNT] = {
 static const struct ibtsim_dbg_file ibtsim_dbg_counter_files[] = {
 	IBTSIM_DBG_FILE(rx_pkts), IBTSIM_DBG_FILE(tx_pkts), IBTSIM_DBG_FILE(drops),
 };
+
+/* credits */
+
+static int ibtsim_dbg_credits_show(struct seq_file *m, void *v)
+{
+	const struct ibtsim_port *port = m->private;
+	const struct ibtsim_fc *fc = &port->fc;
+	const struct ibtsim_fc_vl *vl;
+	u8 i;
+
+	for (i = 0; i < IBTSIM_DATA_VLS; i++) {
+		vl = &fc->vl[i];
+		seq_printf(m, "vl %u fctbs %u fccl %u abr %u used %u buf %u queued %u\n",
+			   i, READ_ONCE(vl->fctbs), READ_ONCE(vl->fccl),
+			   READ_ONCE(vl->abr), READ_ONCE(vl->used),
+			   READ_ONCE(fc->buf_blocks), READ_ONCE(vl->queued));
+	}
+	seq_printf(m, "xmit_wait_ns %llu\nxmit_blocks %llu\nrcv_blocks %llu\noverruns %llu\n",
+		   READ_ONCE(fc->xmit_wait_ns), READ_ONCE(fc->xmit_blocks),
+		   READ_ONCE(fc->rcv_blocks), READ_ONCE(fc->overruns));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(ibtsim_dbg_credits);
 
 /* misroute */
 
@@ -268,6 +300,9 @@ static void ibtsim_debugfs_port(struct dentry *ndir, struct ibtsim_port *port)
 		debugfs_create_file_unsafe(ibtsim_dbg_counter_files[i].name,
 					   0400, dir, port,
 					   ibtsim_dbg_counter_files[i].fops);
+	if (port->peer)
+		debugfs_create_file("credits", 0400, dir, port,
+				    &ibtsim_dbg_credits_fops);
 }
 
 static void ibtsim_debugfs_node(struct dentry *fdir, struct ibtsim_node *node,

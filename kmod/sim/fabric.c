@@ -406,10 +406,36 @@ static bool ibtsim_link_delay(struct ibtsim_fabric *fabric,
 }
 
 /*
+ * @pkt crosses the link from @port: captures see it, and the delay knob
+ * may hold it back. Returns true if it was held back (the fabric owns it).
+ */
+static bool ibtsim_pkt_cross(struct ibtsim_fabric *fabric,
+			     struct ibtsim_port *port, struct ibtsim_pkt *pkt)
+{
+	if (unlikely(READ_ONCE(fabric->ncaptures)))
+		__ibtsim_capture_link(port, port->peer, pkt);
+	return ibtsim_link_delay(fabric, port, port->peer, pkt,
+				 READ_ONCE(port->delay_us));
+}
+
+/*
+ * @pkt arrives at @port over its link: it takes room in the port's buffer
+ * (flowctl.c) and the port receives it. Returns the port it leaves by, or
+ * NULL.
+ */
+static struct ibtsim_port *ibtsim_pkt_arrive(struct ibtsim_port *port,
+					     struct ibtsim_pkt *pkt)
+{
+	if (!ibtsim_fc_arrive(port, pkt))
+		return NULL;
+	return ibtsim_port_rx(port, pkt);
+}
+
+/*
  * Carry @pkt across the fabric, @port being where it is now: the port it
  * leaves by (@rx false) or the one it arrives at (@rx true). Returns true
  * when the packet is done with (delivered, answered or dropped), false
- * when a delay knob holds it back.
+ * when it waits for credits or a delay knob holds it back.
  */
 static bool ibtsim_pkt_fly(struct ibtsim_fabric *fabric, struct ibtsim_port *port,
 			   struct ibtsim_pkt *pkt, bool rx)
@@ -417,7 +443,7 @@ static bool ibtsim_pkt_fly(struct ibtsim_fabric *fabric, struct ibtsim_port *por
 	struct ibtsim_port *peer;
 
 	if (rx)
-		port = ibtsim_port_rx(port, pkt);
+		port = ibtsim_pkt_arrive(port, pkt);
 	while (port) {
 		if (ibtsim_pkt_claimed(fabric, port, pkt))
 			break;
@@ -428,14 +454,49 @@ static bool ibtsim_pkt_fly(struct ibtsim_fabric *fabric, struct ibtsim_port *por
 		peer = ibtsim_port_xmit(port, pkt);
 		if (!peer)
 			break;
-		if (unlikely(READ_ONCE(fabric->ncaptures)))
-			__ibtsim_capture_link(port, peer, pkt);
-		if (ibtsim_link_delay(fabric, port, peer, pkt,
-				      READ_ONCE(port->delay_us)))
+		switch (ibtsim_fc_queue(fabric, port, pkt)) {
+		case IBTSIM_FC_QUEUED:
 			return false;
-		port = ibtsim_port_rx(peer, pkt);
+		case IBTSIM_FC_DROPPED:
+			return true;
+		case IBTSIM_FC_CROSS:
+			break;
+		}
+		if (ibtsim_pkt_cross(fabric, port, pkt))
+			return false;
+		port = ibtsim_pkt_arrive(peer, pkt);
 	}
 	return true;
+}
+
+/**
+ * ibtsim_pkt_onward() - a packet that waited for credits leaves its port
+ * @fabric: the fabric
+ * @port: the port
+ * @pkt: the packet, its credits taken (flowctl.c)
+ *
+ * The fabric's worker. It crosses the link and travels on until it is
+ * done with (then freed), waits again, or a delay knob holds it back.
+ */
+void ibtsim_pkt_onward(struct ibtsim_fabric *fabric, struct ibtsim_port *port,
+		       struct ibtsim_pkt *pkt)
+{
+	unsigned long flags;
+	u8 state;
+
+	/* The link may have gone down while it waited. */
+	spin_lock_irqsave(&port->node->lock, flags);
+	state = port->state;
+	spin_unlock_irqrestore(&port->node->lock, flags);
+	if (state == IBTSIM_PORT_DOWN) {
+		ibtsim_drop(port, "port down");
+		ibtsim_pkt_free(fabric, pkt);
+		return;
+	}
+	if (ibtsim_pkt_cross(fabric, port, pkt))
+		return;
+	if (ibtsim_pkt_fly(fabric, port->peer, pkt, true))
+		ibtsim_pkt_free(fabric, pkt);
 }
 
 /*
@@ -476,9 +537,17 @@ static bool ibtsim_port_tx(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt)
 	return ibtsim_pkt_fly(fabric, port, pkt, false);
 }
 
-/* @pkt is done with: an injected one leaves the fabric's bound. */
-static void ibtsim_pkt_free(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt)
+/**
+ * ibtsim_pkt_free() - a packet is done with
+ * @fabric: the fabric
+ * @pkt: the packet
+ *
+ * Its room in a receive buffer goes back to its sender (flowctl.c), and an
+ * injected one leaves the fabric's bound.
+ */
+void ibtsim_pkt_free(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt)
 {
+	ibtsim_fc_release(fabric, pkt);
 	if (pkt->injected)
 		atomic_dec(&fabric->ninjected);
 	kfree(pkt);
@@ -502,16 +571,28 @@ static void ibtsim_tx_work(struct work_struct *work)
 						    tx_work);
 	struct ibtsim_pkt *pkt, *tmp;
 	unsigned long flags;
+	bool resync;
 	LIST_HEAD(batch);
 
 	spin_lock_irqsave(&fabric->tx_lock, flags);
 	list_splice_init(&fabric->tx_queue, &batch);
+	resync = fabric->fc_resync;
+	fabric->fc_resync = false;
 	spin_unlock_irqrestore(&fabric->tx_lock, flags);
+
+	if (resync) {
+		ibtsim_fc_resync(fabric);
+		ibtsim_fc_run(fabric);
+	}
 
 	list_for_each_entry_safe(pkt, tmp, &batch, list) {
 		list_del(&pkt->list);
-		/* A held back packet is on @delayed: only complete its send. */
+		/*
+		 * A packet held back, on @delayed or waiting for credits:
+		 * only complete its send. Then send what may go now.
+		 */
 		ibtsim_pkt_sent(fabric, pkt, ibtsim_port_tx(fabric, pkt));
+		ibtsim_fc_run(fabric);
 		cond_resched();
 	}
 }
@@ -540,6 +621,7 @@ static void ibtsim_delay_work(struct work_struct *work)
 		list_del(&pkt->list);
 		if (ibtsim_pkt_fly(fabric, pkt->at, pkt, true))
 			ibtsim_pkt_free(fabric, pkt);
+		ibtsim_fc_run(fabric);
 		cond_resched();
 	}
 }
@@ -606,6 +688,25 @@ int ibtsim_fabric_xmit(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt)
 }
 
 /**
+ * ibtsim_fabric_fc_resync() - credits changed outside the fabric's worker
+ * @fabric: the fabric
+ *
+ * A link trained or a receive buffer changed size: the worker lets every
+ * port with packets waiting try again (flowctl.c). Any context.
+ */
+void ibtsim_fabric_fc_resync(struct ibtsim_fabric *fabric)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&fabric->tx_lock, flags);
+	if (!fabric->dying) {
+		fabric->fc_resync = true;
+		queue_work(fabric->wq, &fabric->tx_work);
+	}
+	spin_unlock_irqrestore(&fabric->tx_lock, flags);
+}
+
+/**
  * ibtsim_fabric_inject - queue an injected packet for delivery
  * @fabric: the fabric
  * @pkt: the packet, sent from its @src_port; owned by the fabric on success
@@ -643,6 +744,9 @@ int ibtsim_fabric_start(struct ibtsim_fabric *fabric)
 	INIT_WORK(&fabric->tx_work, ibtsim_tx_work);
 	INIT_LIST_HEAD(&fabric->delayed);
 	INIT_DELAYED_WORK(&fabric->delay_work, ibtsim_delay_work);
+	INIT_LIST_HEAD(&fabric->fc_busy);
+	INIT_LIST_HEAD(&fabric->fc_kick);
+	ibtsim_fc_resync(fabric);	/* every link's first grants */
 	fabric->wq = alloc_ordered_workqueue("ibtsim_%s", 0, fabric->name);
 	return fabric->wq ? 0 : -ENOMEM;
 }
@@ -651,7 +755,8 @@ int ibtsim_fabric_start(struct ibtsim_fabric *fabric)
  * Stop delivery. Called once every RDMA device of the fabric is
  * unregistered: their QPs are gone, so every packet was completed (QP
  * destruction waits for its packets), and nothing posts any more. Packets
- * still held back by a delay knob hold no QP: they are dropped here.
+ * still held back by a delay knob or waiting for credits hold no QP: they
+ * are dropped here.
  */
 void ibtsim_fabric_stop(struct ibtsim_fabric *fabric)
 {
@@ -673,4 +778,5 @@ void ibtsim_fabric_stop(struct ibtsim_fabric *fabric)
 		ibtsim_drop(pkt->at, "fabric destroyed");
 		ibtsim_pkt_free(fabric, pkt);
 	}
+	ibtsim_fc_flush(fabric, "fabric destroyed");
 }

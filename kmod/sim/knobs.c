@@ -59,6 +59,7 @@ int ibtsim_port_knobs_check(const struct ibtsim_port *port,
 		case IBTSIM_KNOB_DROP:
 		case IBTSIM_KNOB_DELAY:
 		case IBTSIM_KNOB_LINK:
+		case IBTSIM_KNOB_BUF:
 			if (!port->peer) {
 				*why = "the port has no link";
 				return -EINVAL;
@@ -71,6 +72,12 @@ int ibtsim_port_knobs_check(const struct ibtsim_port *port,
 			if (i == IBTSIM_KNOB_DELAY &&
 			    k->delay_us > IBTRACE_SIM_DELAY_US_MAX) {
 				*why = "delay above 10000000 us (10 s)";
+				return -EINVAL;
+			}
+			if (i == IBTSIM_KNOB_BUF &&
+			    (k->buf_blocks < IBTRACE_SIM_BUF_BLOCKS_MIN ||
+			     k->buf_blocks > IBTRACE_SIM_BUF_BLOCKS_MAX)) {
+				*why = "receive buffer must be 66..8192 blocks";
 				return -EINVAL;
 			}
 			break;
@@ -125,6 +132,27 @@ static void ibtsim_link_set_down(struct ibtsim_port *port, bool down)
 }
 
 /*
+ * A new receive buffer size for @port: the link's flow control starts
+ * again, as after a training (flowctl.c), each end granting what its
+ * buffer has room for.
+ */
+static void ibtsim_buf_set(struct ibtsim_port *port, u32 blocks)
+{
+	struct ibtsim_port *ends[2] = { port, port->peer };
+	unsigned long flags;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ends); i++) {
+		spin_lock_irqsave(&ends[i]->node->lock, flags);
+		if (!i)
+			WRITE_ONCE(port->fc.buf_blocks, blocks);
+		ends[i]->trained++;
+		spin_unlock_irqrestore(&ends[i]->node->lock, flags);
+	}
+	ibtsim_fabric_fc_resync(port->node->fabric);
+}
+
+/*
  * Each knob's field in struct ibtsim_port_knobs and its largest value: a
  * u8 up to U8_MAX, else a u32.
  */
@@ -137,6 +165,7 @@ static const struct {
 	[IBTSIM_KNOB_DROP] = IBTSIM_KNOB_FIELD(drop_ppm, U32_MAX),
 	[IBTSIM_KNOB_DELAY] = IBTSIM_KNOB_FIELD(delay_us, U32_MAX),
 	[IBTSIM_KNOB_LINK] = IBTSIM_KNOB_FIELD(link_down, 1),
+	[IBTSIM_KNOB_BUF] = IBTSIM_KNOB_FIELD(buf_blocks, U32_MAX),
 	[IBTSIM_KNOB_GUID_CAP] = IBTSIM_KNOB_FIELD(guid_cap, U8_MAX),
 	[IBTSIM_KNOB_GUID_QUIRKS] = IBTSIM_KNOB_FIELD(guid_quirks, U32_MAX),
 };
@@ -209,6 +238,7 @@ void ibtsim_port_knobs_read(struct ibtsim_port *port,
 		.drop_ppm = port->drop_ppm,
 		.delay_us = port->delay_us,
 		.link_down = port->link_down,
+		.buf_blocks = port->fc.buf_blocks,
 		.guid_cap = port->guid_cap,
 		.guid_quirks = port->guid_quirks,
 	};
@@ -239,6 +269,8 @@ void ibtsim_port_knobs_apply(struct ibtsim_port *port,
 	if (k->set & BIT(IBTSIM_KNOB_GUID_QUIRKS))
 		port->guid_quirks = k->guid_quirks;
 	spin_unlock_irqrestore(&node->lock, flags);
+	if (k->set & BIT(IBTSIM_KNOB_BUF))
+		ibtsim_buf_set(port, k->buf_blocks);
 	if (k->set & BIT(IBTSIM_KNOB_LINK))
 		ibtsim_link_set_down(port, k->link_down);
 }

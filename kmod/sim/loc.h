@@ -148,6 +148,29 @@ const char *ibtsim_pkt_vl(const struct ibtsim_port *port, const u8 *table,
 			  struct ibtsim_pkt *pkt);
 const char *ibtsim_qkey_viol(struct ibtsim_port *port);
 void ibtsim_pkt_answered(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt);
+void ibtsim_pkt_onward(struct ibtsim_fabric *fabric, struct ibtsim_port *port,
+		       struct ibtsim_pkt *pkt);
+void ibtsim_pkt_free(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt);
+void ibtsim_fabric_fc_resync(struct ibtsim_fabric *fabric);
+
+/* flowctl.c */
+enum ibtsim_fc_verdict {
+	IBTSIM_FC_CROSS,	/* not flow controlled: crosses the link now */
+	IBTSIM_FC_QUEUED,	/* waits for credits; the fabric owns it */
+	IBTSIM_FC_DROPPED,	/* the port's queue is full: dropped */
+};
+
+void ibtsim_fc_init(struct ibtsim_port *port);
+u16 ibtsim_fc_blocks(const struct ibtsim_pkt *pkt);
+enum ibtsim_fc_verdict ibtsim_fc_queue(struct ibtsim_fabric *fabric,
+				       struct ibtsim_port *port,
+				       struct ibtsim_pkt *pkt);
+bool ibtsim_fc_arrive(struct ibtsim_port *port, struct ibtsim_pkt *pkt);
+void ibtsim_fc_release(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt);
+unsigned int ibtsim_fc_waiting(const struct ibtsim_port *port);
+void ibtsim_fc_run(struct ibtsim_fabric *fabric);
+void ibtsim_fc_resync(struct ibtsim_fabric *fabric);
+void ibtsim_fc_flush(struct ibtsim_fabric *fabric, const char *why);
 
 /* firmware.c */
 bool ibtsim_fw_answer(struct ibtsim_node *node, u8 in_port,
@@ -174,6 +197,7 @@ struct ibtsim_port *ibtsim_switch_rx(struct ibtsim_port *port,
  * @drop_ppm: new drop probability, per million
  * @delay_us: new delay, microseconds
  * @link_down: take the link down (1) or bring it up (0)
+ * @buf_blocks: new receive buffer per data VL, blocks of 64 bytes
  * @guid_cap: new GUIDCap
  * @guid_quirks: new GUIDInfo quirks, &enum ibtrace_sim_guid_quirk
  *
@@ -184,6 +208,7 @@ struct ibtsim_port_knobs {
 	u32 drop_ppm;
 	u32 delay_us;
 	u8 link_down;
+	u32 buf_blocks;
 	u8 guid_cap;
 	u32 guid_quirks;
 };
@@ -193,6 +218,7 @@ struct ibtsim_port_knobs {
  * @IBTSIM_KNOB_DROP: drop_ppm
  * @IBTSIM_KNOB_DELAY: delay_us
  * @IBTSIM_KNOB_LINK: link_down
+ * @IBTSIM_KNOB_BUF: buf_blocks
  * @IBTSIM_KNOB_GUID_CAP: guid_cap
  * @IBTSIM_KNOB_GUID_QUIRKS: guid_quirks
  * @IBTSIM_KNOB_COUNT: number of knobs
@@ -201,6 +227,7 @@ enum ibtsim_knob {
 	IBTSIM_KNOB_DROP,
 	IBTSIM_KNOB_DELAY,
 	IBTSIM_KNOB_LINK,
+	IBTSIM_KNOB_BUF,
 	IBTSIM_KNOB_GUID_CAP,
 	IBTSIM_KNOB_GUID_QUIRKS,
 	IBTSIM_KNOB_COUNT,

@@ -130,9 +130,12 @@ static int ibtsim_nodes_create(struct ibtsim_fabric *fabric,
 				fabric->num_links++;
 		}
 	}
-	for (i = 0; i < fabric->num_nodes; i++)
-		for (n = 0; n <= fabric->nodes[i]->num_ports; n++)
+	for (i = 0; i < fabric->num_nodes; i++) {
+		for (n = 0; n <= fabric->nodes[i]->num_ports; n++) {
 			ibtsim_port_init_sma(&fabric->nodes[i]->ports[n]);
+			ibtsim_fc_init(&fabric->nodes[i]->ports[n]);
+		}
+	}
 	return 0;
 }
 

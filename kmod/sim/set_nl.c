@@ -13,8 +13,9 @@
  *
  * In NODE_GET replies a port nest carries a knob only when it differs
  * from its power-on value: DROP_PPM, DELAY_US, LINK_DOWN when non-zero,
- * GUID_QUIRKS when non-zero, GUID_CAP when not the fabric's GUID table
- * size. A switch's reply carries one MISROUTE nest per rule, by DLID.
+ * BUF_BLOCKS when not IBTRACE_SIM_BUF_BLOCKS_DEFAULT, GUID_QUIRKS when
+ * non-zero, GUID_CAP when not the fabric's GUID table size. A switch's
+ * reply carries one MISROUTE nest per rule, by DLID.
  */
 #include <linux/kernel.h>
 #include <net/genetlink.h>
@@ -29,6 +30,11 @@ static struct netlink_range_validation ibtsim_nl_ppm_range = {
 
 static struct netlink_range_validation ibtsim_nl_delay_range = {
 	.max = IBTRACE_SIM_DELAY_US_MAX,
+};
+
+static struct netlink_range_validation ibtsim_nl_buf_range = {
+	.min = IBTRACE_SIM_BUF_BLOCKS_MIN,
+	.max = IBTRACE_SIM_BUF_BLOCKS_MAX,
 };
 
 static struct netlink_range_validation ibtsim_nl_dlid_range = {
@@ -47,6 +53,8 @@ ibtsim_nl_port_policy[IBTRACE_SIM_PORT_A_MAX + 1] = {
 	[IBTRACE_SIM_PORT_A_GUID_CAP] = NLA_POLICY_MIN(NLA_U8, 1),
 	[IBTRACE_SIM_PORT_A_GUID_QUIRKS] =
 		NLA_POLICY_MASK(NLA_U32, IBTSIM_GUID_QUIRKS_ALL),
+	[IBTRACE_SIM_PORT_A_BUF_BLOCKS] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtsim_nl_buf_range),
 };
 
 static const struct nla_policy
@@ -68,6 +76,7 @@ static const int ibtsim_nl_knob_attr[IBTSIM_KNOB_COUNT] = {
 	[IBTSIM_KNOB_DROP] = IBTRACE_SIM_PORT_A_DROP_PPM,
 	[IBTSIM_KNOB_DELAY] = IBTRACE_SIM_PORT_A_DELAY_US,
 	[IBTSIM_KNOB_LINK] = IBTRACE_SIM_PORT_A_LINK_DOWN,
+	[IBTSIM_KNOB_BUF] = IBTRACE_SIM_PORT_A_BUF_BLOCKS,
 	[IBTSIM_KNOB_GUID_CAP] = IBTRACE_SIM_PORT_A_GUID_CAP,
 	[IBTSIM_KNOB_GUID_QUIRKS] = IBTRACE_SIM_PORT_A_GUID_QUIRKS,
 };
@@ -333,7 +342,9 @@ int ibtsim_nl_fill_knobs(struct sk_buff *skb, struct ibtsim_port *port)
 	     nla_put_u32(skb, IBTRACE_SIM_PORT_A_DROP_PPM, k.drop_ppm)) ||
 	    (k.delay_us &&
 	     nla_put_u32(skb, IBTRACE_SIM_PORT_A_DELAY_US, k.delay_us)) ||
-	    (k.link_down && nla_put_u8(skb, IBTRACE_SIM_PORT_A_LINK_DOWN, 1)))
+	    (k.link_down && nla_put_u8(skb, IBTRACE_SIM_PORT_A_LINK_DOWN, 1)) ||
+	    (k.buf_blocks != IBTRACE_SIM_BUF_BLOCKS_DEFAULT &&
+	     nla_put_u32(skb, IBTRACE_SIM_PORT_A_BUF_BLOCKS, k.buf_blocks)))
 		return -EMSGSIZE;
 	if (port->node->sw && port->num)
 		return 0;	/* no GUID table */

@@ -51,6 +51,12 @@
 #define IBTSIM_MAX_FWD_HOPS	255	/* links a packet may cross */
 #define IBTSIM_MISROUTE_MAX	256	/* misroute rules per switch */
 #define IBTSIM_VL15		15	/* the management VL */
+#define IBTSIM_DATA_VLS		8	/* data VLs a port can run (VLCap) */
+/* Link-level flow control (flowctl.c, IBA 7.9.4). */
+#define IBTSIM_FC_BLOCK		64	/* bytes of a flow control block */
+#define IBTSIM_FC_MASK		0xfff	/* ABR, FCTBS, FCCL: 12 bits */
+#define IBTSIM_FC_HALF		2048	/* most blocks one grant may cover */
+#define IBTSIM_FC_TXQ_MAX	1024	/* packets waiting at one port */
 
 enum ibtsim_node_type {
 	IBTSIM_NODE_CA = IBTRACE_SIM_NODE_CA,
@@ -85,6 +91,63 @@ struct ibtsim_node;
 struct ibtsim_dev;
 struct ibtsim_qp;
 struct dentry;
+
+/**
+ * struct ibtsim_fc_vl - link-level flow control of a port on one data VL
+ * @txq: packets waiting to leave by the port on the VL, oldest first
+ * @queued: packets in @txq
+ * @fctbs: FCTBS, blocks the port sent on the VL since its link trained,
+ *	modulo 4096
+ * @fccl: FCCL, the credit limit the receiver at the other end of the link
+ *	granted last, modulo 4096
+ * @abr: ABR, blocks the port received on the VL (and kept), modulo 4096
+ * @used: blocks of the port's receive buffer for the VL that packets hold
+ *
+ * Owned by the fabric's worker (flowctl.c); others read a snapshot.
+ */
+struct ibtsim_fc_vl {
+	struct list_head txq;
+	u16 queued;
+	u16 fctbs;
+	u16 fccl;
+	u16 abr;
+	u16 used;
+};
+
+/**
+ * struct ibtsim_fc - link-level flow control of a port (flowctl.c)
+ * @vl: per data VL
+ * @busy: entry in the fabric's list of ports with packets waiting
+ * @kick: entry in the fabric's list of ports that may send again
+ * @kicked: on that list
+ * @next_vl: the VL whose turn it is to send (round robin)
+ * @buf_blocks: receive buffer per data VL, blocks (a fault knob:
+ *	written under the node's lock, read with READ_ONCE())
+ * @trained: the link's training count the credits were set for
+ * @wait_since: since when packets wait and none may leave, 0 if not
+ * @xmit_wait_ns: time packets waited and none could leave (PortXmitWait)
+ * @xmit_blocks: blocks the port sent on data VLs
+ * @rcv_blocks: blocks the port received on data VLs and kept
+ * @overruns: packets the port discarded for want of room (sent without
+ *	credits: ExcessiveBufferOverrunErrors)
+ *
+ * Owned by the fabric's worker, but @buf_blocks. The counters are written
+ * with WRITE_ONCE() for readers elsewhere.
+ */
+struct ibtsim_fc {
+	struct ibtsim_fc_vl vl[IBTSIM_DATA_VLS];
+	struct list_head busy;
+	struct list_head kick;
+	bool kicked;
+	u8 next_vl;
+	u16 buf_blocks;
+	u32 trained;
+	ktime_t wait_since;
+	u64 xmit_wait_ns;
+	u64 xmit_blocks;
+	u64 rcv_blocks;
+	u64 overruns;
+};
 
 /**
  * struct ibtsim_port - one port of a node, with its SMA state
@@ -142,6 +205,9 @@ struct dentry;
  *	the peer, so that a packet never overtakes an earlier one on the
  *	link; only touched by the fabric's work items
  * @sqp: QP0 and QP1 of an HCA port, protected by @node->lock
+ * @trained: times the link trained (ibtsim_link_retrain()), protected by
+ *	@node->lock: the flow control credits start again from there
+ * @fc: link-level flow control on the data VLs (flowctl.c)
  *
  * Counters, atomic, readable without the lock:
  * @tx_pkts: packets sent out of the port
@@ -191,6 +257,8 @@ struct ibtsim_port {
 	bool link_down;
 	ktime_t delay_last;
 	struct ibtsim_qp *sqp[2];
+	u32 trained;
+	struct ibtsim_fc fc;
 
 	atomic64_t tx_pkts;
 	atomic64_t rx_pkts;
@@ -344,6 +412,11 @@ struct ibtsim_fabric_stats {
  *	@ncaptures)
  * @ninjected: injected packets not yet done with (ibtsim_fabric_inject()),
  *	at most %IBTRACE_SIM_INJECT_INFLIGHT_MAX
+ * @fc_resync: a link trained or a buffer changed size: the worker lets
+ *	every port with packets waiting try again; protected by @tx_lock
+ * @fc_busy: ports with packets waiting for credits or their turn
+ *	(flowctl.c; the worker's)
+ * @fc_kick: ports of @fc_busy that may send again (the worker's)
  */
 struct ibtsim_fabric {
 	struct list_head list;
@@ -380,6 +453,9 @@ struct ibtsim_fabric {
 	unsigned int ncaptures;
 	unsigned int nclaims;
 	atomic_t ninjected;
+	bool fc_resync;
+	struct list_head fc_busy;
+	struct list_head fc_kick;
 };
 
 /**
@@ -413,6 +489,12 @@ struct ibtsim_fabric {
  * @imm: immediate data
  * @grh: the GRH, valid if @has_grh
  * @hops: links crossed so far
+ * @held: port whose receive buffer the packet takes room in (flowctl.c),
+ *	NULL if none
+ * @held_vl: the VL of that buffer (the VL the packet arrived on)
+ * @held_blocks: the blocks it takes there
+ * @blocks: flow control blocks of the packet as it waits to leave a port
+ *	(ibtsim_fc_blocks(); an answer may differ from its request)
  * @at: port a delayed packet arrives at when @due
  * @due: arrival time of a delayed packet
  * @len: payload bytes in @data
@@ -442,6 +524,10 @@ struct ibtsim_pkt {
 	__be32 imm;
 	struct ib_grh grh;
 	u16 hops;
+	struct ibtsim_port *held;
+	u8 held_vl;
+	u16 held_blocks;
+	u16 blocks;
 	struct ibtsim_port *at;
 	ktime_t due;
 	u32 len;

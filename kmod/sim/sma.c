@@ -146,6 +146,7 @@ void ibtsim_link_retrain(struct ibtsim_port *port)
 		if (!p)
 			continue;
 		spin_lock_irqsave(&p->node->lock, flags);
+		p->trained++;	/* flow control starts again (flowctl.c) */
 		ev = __ibtsim_port_set_state(p, up ? IBTSIM_PORT_INIT :
 						    IBTSIM_PORT_DOWN);
 		if (p->phys_state != IBTSIM_PHYS_DISABLED)
@@ -154,6 +155,7 @@ void ibtsim_link_retrain(struct ibtsim_port *port)
 		spin_unlock_irqrestore(&p->node->lock, flags);
 		ibtsim_port_events(p, ev);
 	}
+	ibtsim_fabric_fc_resync(port->node->fabric);
 }
 
 /**

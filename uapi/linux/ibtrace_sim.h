@@ -60,6 +60,14 @@
 #define IBTRACE_SIM_INJECT_INFLIGHT_MAX	256
 /* Longest a port's delay knob holds a packet (%IBTRACE_SIM_PORT_A_DELAY_US). */
 #define IBTRACE_SIM_DELAY_US_MAX	10000000
+/*
+ * A port's receive buffer per data VL, in flow control blocks of 64 bytes
+ * (%IBTRACE_SIM_PORT_A_BUF_BLOCKS): at least a packet of the largest MTU
+ * (4096 bytes and its headers), at most 512 KiB; 32 KiB at power-on.
+ */
+#define IBTRACE_SIM_BUF_BLOCKS_MIN	66
+#define IBTRACE_SIM_BUF_BLOCKS_MAX	8192
+#define IBTRACE_SIM_BUF_BLOCKS_DEFAULT	512
 
 /**
  * enum ibtrace_sim_cmd - generic netlink commands
@@ -343,6 +351,10 @@ enum ibtrace_sim_attr {
  *	switch port 0, 1..the fabric's %IBTRACE_SIM_A_GUID_CAP
  * @IBTRACE_SIM_PORT_A_GUID_QUIRKS: u32, GUIDInfo non-compliance modes,
  *	&enum ibtrace_sim_guid_quirk flags (0: compliant)
+ * @IBTRACE_SIM_PORT_A_BUF_BLOCKS: u32, knob of a port with a link: its
+ *	receive buffer per data VL in blocks of 64 bytes
+ *	(%IBTRACE_SIM_BUF_BLOCKS_MIN..%IBTRACE_SIM_BUF_BLOCKS_MAX); the
+ *	link's flow control starts again from the new size
  * @__IBTRACE_SIM_PORT_A_MAX: number of attributes + 1
  * @IBTRACE_SIM_PORT_A_MAX: highest attribute number
  */
@@ -364,6 +376,7 @@ enum ibtrace_sim_port_attr {
 	IBTRACE_SIM_PORT_A_LINK_DOWN,
 	IBTRACE_SIM_PORT_A_GUID_CAP,
 	IBTRACE_SIM_PORT_A_GUID_QUIRKS,
+	IBTRACE_SIM_PORT_A_BUF_BLOCKS,
 
 	__IBTRACE_SIM_PORT_A_MAX,
 	IBTRACE_SIM_PORT_A_MAX = __IBTRACE_SIM_PORT_A_MAX - 1

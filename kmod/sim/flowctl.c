@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ibtrace_sim - link-level flow control: credits per data VL (IBA 7.9.4).
+ *
+ * A data packet that leaves a port (any VL but 15: SMPs are not flow
+ * controlled) waits in the port's queue for its VL until the receiver at
+ * the other end of the link has room for it. Per data VL, the sending
+ * port counts FCTBS, the blocks of 64 bytes it sent since the link
+ * trained, and keeps FCCL, the limit the receiver granted last; it may
+ * send a packet of B blocks when (FCCL - (FCTBS + B)) mod 4096 <= 2048.
+ * The receiving port counts ABR, the blocks it received and kept, and
+ * holds each packet's blocks in its buffer until the packet leaves the
+ * node (by a switch's exit port; delivered or dropped at an HCA). Each
+ * time room is freed the receiver grants (a flow control packet) an FCCL
+ * of ABR + 2048 when it has room for 2048 blocks or more, else ABR + its
+ * room, modulo 4096: the arithmetic of the IBTrainer seed.
+ *
+ * A packet lost on the link (the drop knob) is lost before it takes any
+ * credit, so no credit is lost with it and the periodic flow control
+ * packets that resynchronize ABR with FCTBS are not needed.
+ *
+ * The fabric's ordered worker (fabric.c) runs all of this and owns the
+ * state: no lock. The packets each port may send again are sent by
+ * ibtsim_fc_run(), which the worker calls after each packet it carried,
+ * so that a packet that arrives somewhere and waits again is a new step
+ * of the same loop, not a deeper call.
+ */
+#include <linux/kernel.h>
+#include <linux/list.h>
+#include <linux/sched.h>
+#include <rdma/ib_verbs.h>
+
+#include "sim.h"
+#include "loc.h"
+
+/* LRH, BTH, DETH; the ICRC and VCRC. A GRH adds its 40 bytes. */
+#define IBTSIM_FC_HDR_BYTES	(8 + 12 + 8)
+#define IBTSIM_FC_CRC_BYTES	(4 + 2)
+
+/**
+ * ibtsim_fc_blocks() - flow control blocks of a packet
+ * @pkt: the packet
+ *
+ * Return: its bytes on the wire in blocks of 64, rounded up.
+ */
+u16 ibtsim_fc_blocks(const struct ibtsim_pkt *pkt)
+{
+	u32 bytes = IBTSIM_FC_HDR_BYTES + IBTSIM_FC_CRC_BYTES + pkt->len;
+
+	if (pkt->has_grh)
+		bytes += sizeof(struct ib_grh);
+	return DIV_ROUND_UP(bytes, IBTSIM_FC_BLOCK);
+}
+
+/* Is @pkt flow controlled? Data VLs only. */
+static bool ibtsim_fc_applies(const struct ibtsim_pkt *pkt)
+{
+	return pkt->vl < IBTSIM_DATA_VLS;
+}
+
+/* May @vl send @blocks more (IBA 7.9.4.2)? */
+static bool ibtsim_fc_may_send(const struct ibtsim_fc_vl *vl, u16 blocks)
+{
+	return ((vl->fccl - (vl->fctbs + blocks)) & IBTSIM_FC_MASK) <=
+	       IBTSIM_FC_HALF;
+}
+
+/* The FCCL the receiver @rx grants on VL @v: ABR + min(room, 2048). */
+static u16 ibtsim_fc_limit(const struct ibtsim_port *rx, u8 v)
+{
+	const struct ibtsim_fc_vl *vl = &rx->fc.vl[v];
+	u16 cap = READ_ONCE(rx->fc.buf_blocks);
+	u16 room = cap > vl->used ? cap - vl->used : 0;
+
+	return (vl->abr + min_t(u16, room, IBTSIM_FC_HALF)) & IBTSIM_FC_MASK;
+}
+
+static void ibtsim_fc_kick(struct ibtsim_fabric *fabric,
+			   struct ibtsim_port *port)
+{
+	if (port->fc.kicked || list_empty(&port->fc.busy))
+		return;
+	port->fc.kicked = true;
+	list_add_tail(&port->fc.kick, &fabric->fc_kick);
+}
+
+/*
+ * The link of @port trained (again), as ibtsim_link_retrain() counts: both
+ * ends start counting from 0 and each grants the other what its buffer
+ * has room for. Packets that hold room in a buffer still do. Called
+ * before a port sends or receives.
+ */
+static void ibtsim_fc_sync(struct ibtsim_port *port)
+{
+	struct ibtsim_port *ends[2] = { port, port->peer };
+	unsigned long flags;
+	bool same = true;
+	u32 trained[2];
+	unsigned int i;
+	u8 v;
+
+	for (i = 0; i < ARRAY_SIZE(ends); i++) {
+		if (!ends[i])
+			continue;
+		spin_lock_irqsave(&ends[i]->node->lock, flags);
+		trained[i] = ends[i]->trained;
+		spin_unlock_irqrestore(&ends[i]->node->lock, flags);
+		same = same && trained[i] == ends[i]->fc.trained;
+	}
+	if (same)
+		return;
+	for (i = 0; i < ARRAY_SIZE(ends); i++) {
+		if (!ends[i])
+			continue;
+		ends[i]->fc.trained = trained[i];
+		for (v = 0; v < IBTSIM_DATA_VLS; v++) {
+			ends[i]->fc.vl[v].fctbs = 0;
+			ends[i]->fc.vl[v].abr = 0;
+		}
+	}
+	if (!port->peer)
+		return;
+	for (v = 0; v < IBTSIM_DATA_VLS; v++) {
+		port->fc.vl[v].fccl = ibtsim_fc_limit(port->peer, v);
+		port->peer->fc.vl[v].fccl = ibtsim_fc_limit(port, v);
+	}
+}
+
+/**
+ * ibtsim_fc_init() - flow control of a port at power-on
+ * @port: the port, its peer pointer set
+ *
+ * Every data VL has the default buffer and nothing sent or received; the
+ * grants are made when the link first trains (ibtsim_fc_sync()).
+ */
+void ibtsim_fc_init(struct ibtsim_port *port)
+{
+	u8 v;
+
+	for (v = 0; v < IBTSIM_DATA_VLS; v++)
+		INIT_LIST_HEAD(&port->fc.vl[v].txq);
+	INIT_LIST_HEAD(&port->fc.busy);
+	INIT_LIST_HEAD(&port->fc.kick);
+	port->fc.buf_blocks = IBTRACE_SIM_BUF_BLOCKS_DEFAULT;
+	/* differs from any training count: granted at the first packet */
+	port->fc.trained = U32_MAX;
+}
+
+/**
+ * ibtsim_fc_queue() - a packet is to leave by a port
+ * @fabric: the fabric
+ * @port: the port, its egress checks passed
+ * @pkt: the packet, on its VL for the link
+ *
+ * A packet of a data VL waits in the port's queue for the VL: the fabric
+ * owns it then, and ibtsim_fc_run() sends it.
+ *
+ * Return: %IBTSIM_FC_CROSS: not flow controlled (VL 15, or a VL above
+ * the data VLs an injected packet may carry), cross the link now;
+ * %IBTSIM_FC_QUEUED; %IBTSIM_FC_DROPPED: the queue is full (counted as
+ * a drop of @port), free it.
+ */
+enum ibtsim_fc_verdict ibtsim_fc_queue(struct ibtsim_fabric *fabric,
+				       struct ibtsim_port *port,
+				       struct ibtsim_pkt *pkt)
+{
+	struct ibtsim_fc_vl *vl;
+	unsigned int queued = 0;
+	u8 v;
+
+	if (!ibtsim_fc_applies(pkt))
+		return IBTSIM_FC_CROSS;
+	for (v = 0; v < IBTSIM_DATA_VLS; v++)
+		queued += port->fc.vl[v].queued;
+	if (queued >= IBTSIM_FC_TXQ_MAX) {
+		ibtsim_drop(port, "transmit queue full");
+		return IBTSIM_FC_DROPPED;
+	}
+	vl = &port->fc.vl[pkt->vl];
+	pkt->blocks = ibtsim_fc_blocks(pkt);
+	list_add_tail(&pkt->list, &vl->txq);
+	vl->queued++;
+	if (list_empty(&port->fc.busy))
+		list_add_tail(&port->fc.busy, &fabric->fc_busy);
+	ibtsim_fc_kick(fabric, port);
+	return IBTSIM_FC_QUEUED;
+}
+
+/**
+ * ibtsim_fc_arrive() - a packet arrives at a port over its link
+ * @port: the receiving port
+ * @pkt: the packet
+ *
+ * A packet of a data VL takes room in the port's buffer for the VL until
+ * ibtsim_fc_release(). When there is no room (its sender ignored the
+ * credits) it is discarded, and not counted in ABR (the seed).
+ *
+ * Return: false when @pkt was discarded (counted; free it).
+ */
+bool ibtsim_fc_arrive(struct ibtsim_port *port, struct ibtsim_pkt *pkt)
+{
+	struct ibtsim_fc_vl *vl;
+
+	if (!ibtsim_fc_applies(pkt))
+		return true;
+	ibtsim_fc_sync(port);
+	vl = &port->fc.vl[pkt->vl];
+	if (vl->used + pkt->blocks > READ_ONCE(port->fc.buf_blocks)) {
+		WRITE_ONCE(port->fc.overruns, port->fc.overruns + 1);
+		ibtsim_drop(port, "receive buffer overrun");
+		return false;
+	}
+	vl->used += pkt->blocks;
+	vl->abr = (vl->abr + pkt->blocks) & IBTSIM_FC_MASK;
+	WRITE_ONCE(port->fc.rcv_blocks, port->fc.rcv_blocks + pkt->blocks);
+	pkt->held = port;
+	pkt->held_vl = pkt->vl;
+	pkt->held_blocks = pkt->blocks;
+	return true;
+}
+
+/**
+ * ibtsim_fc_release() - a packet gives back its room in a receive buffer
+ * @fabric: the fabric
+ * @pkt: the packet: it left the node, or is done with
+ *
+ * The receiver grants its sender the room (a flow control packet), which
+ * may then send again.
+ */
+void ibtsim_fc_release(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt)
+{
+	struct ibtsim_port *rx = pkt->held, *tx;
+	u8 v = pkt->held_vl;
+
+	if (!rx)
+		return;
+	pkt->held = NULL;
+	rx->fc.vl[v].used -= min(rx->fc.vl[v].used, pkt->held_blocks);
+	tx = rx->peer;
+	if (!tx)
+		return;
+	ibtsim_fc_sync(tx);
+	tx->fc.vl[v].fccl = ibtsim_fc_limit(rx, v);
+	ibtsim_fc_kick(fabric, tx);
+}
+
+/*
+ * The next packet @port may send: of the next VL, in turn, that has one
+ * and the credits for it. NULL if none may leave.
+ */
+static struct ibtsim_pkt *ibtsim_fc_next(struct ibtsim_port *port)
+{
+	struct ibtsim_fc_vl *vl;
+	struct ibtsim_pkt *pkt;
+	u8 i, v;
+
+	for (i = 0; i < IBTSIM_DATA_VLS; i++) {
+		v = (port->fc.next_vl + i) % IBTSIM_DATA_VLS;
+		vl = &port->fc.vl[v];
+		pkt = list_first_entry_or_null(&vl->txq, struct ibtsim_pkt,
+					       list);
+		if (!pkt || !ibtsim_fc_may_send(vl, pkt->blocks))
+			continue;
+		list_del(&pkt->list);
+		vl->queued--;
+		vl->fctbs = (vl->fctbs + pkt->blocks) & IBTSIM_FC_MASK;
+		port->fc.next_vl = (v + 1) % IBTSIM_DATA_VLS;
+		return pkt;
+	}
+	return NULL;
+}
+
+/* Send what @port may send. */
+static void ibtsim_fc_send(struct ibtsim_fabric *fabric,
+			   struct ibtsim_port *port)
+{
+	struct ibtsim_pkt *pkt;
+	bool sent = false;
+	ktime_t now;
+
+	ibtsim_fc_sync(port);
+	while ((pkt = ibtsim_fc_next(port))) {
+		sent = true;
+		WRITE_ONCE(port->fc.xmit_blocks,
+			   port->fc.xmit_blocks + pkt->blocks);
+		/* it leaves the node that held it: room for its sender */
+		ibtsim_fc_release(fabric, pkt);
+		ibtsim_pkt_onward(fabric, port, pkt);
+		cond_resched();
+	}
+	now = ktime_get();
+	if (sent && port->fc.wait_since) {
+		WRITE_ONCE(port->fc.xmit_wait_ns, port->fc.xmit_wait_ns +
+			   ktime_to_ns(ktime_sub(now, port->fc.wait_since)));
+		port->fc.wait_since = 0;
+	}
+	if (!ibtsim_fc_waiting(port)) {
+		list_del_init(&port->fc.busy);
+		port->fc.wait_since = 0;
+	} else if (!port->fc.wait_since) {
+		port->fc.wait_since = now;
+	}
+}
+
+/**
+ * ibtsim_fc_waiting() - packets wait at a port
+ * @port: the port
+ *
+ * Return: how many.
+ */
+unsigned int ibtsim_fc_waiting(const struct ibtsim_port *port)
+{
+	unsigned int n = 0;
+	u8 v;
+
+	for (v = 0; v < IBTSIM_DATA_VLS; v++)
+		n += READ_ONCE(port->fc.vl[v].queued);
+	return n;
+}
+
+/**
+ * ibtsim_fc_run() - send what the ports that got credits may send
+ * @fabric: the fabric
+ *
+ * The fabric's worker, after each packet it carried. A packet sent
+ * travels on until it waits again, arrives or is dropped; the room it
+ * gives back may let other ports send: they are sent from here too.
+ * Ends, since each turn sends a packet or takes a port off the list, and
+ * the packets are finite.
+ */
+void ibtsim_fc_run(struct ibtsim_fabric *fabric)
+{
+	struct ibtsim_port *port;
+
+	while ((port = list_first_entry_or_null(&fabric->fc_kick,
+						struct ibtsim_port, fc.kick))) {
+		list_del_init(&port->fc.kick);
+		port->fc.kicked = false;
+		ibtsim_fc_send(fabric, port);
+	}
+}
+
+/**
+ * ibtsim_fc_resync() - credits after links trained or buffers changed
+ * @fabric: the fabric
+ *
+ * The fabric's worker (ibtsim_fabric_fc_resync()): every link whose
+ * training count moved starts again, and every port with packets waiting
+ * tries again. Visits each port once: this is rare (knobs, an SM taking
+ * a link down).
+ */
+void ibtsim_fc_resync(struct ibtsim_fabric *fabric)
+{
+	struct ibtsim_port *port;
+	u32 i, n;
+
+	for (i = 0; i < fabric->num_nodes; i++) {
+		for (n = 1; n <= fabric->nodes[i]->num_ports; n++) {
+			if (fabric->nodes[i]->ports[n].peer)
+				ibtsim_fc_sync(&fabric->nodes[i]->ports[n]);
+		}
+		cond_resched();
+	}
+	list_for_each_entry(port, &fabric->fc_busy, fc.busy)
+		ibtsim_fc_kick(fabric, port);
+}
+
+/**
+ * ibtsim_fc_flush() - drop every packet waiting in the fabric
+ * @fabric: the fabric, stopped: its worker is gone
+ * @why: the reason, counted as a drop of each packet's port
+ */
+void ibtsim_fc_flush(struct ibtsim_fabric *fabric, const char *why)
+{
+	struct ibtsim_port *port, *tmp;
+	struct ibtsim_pkt *pkt;
+	u8 v;
+
+	list_for_each_entry_safe(port, tmp, &fabric->fc_busy, fc.busy) {
+		for (v = 0; v < IBTSIM_DATA_VLS; v++) {
+			while ((pkt = list_first_entry_or_null(&port->fc.vl[v].txq,
+							       struct ibtsim_pkt,
+							       list))) {
+				list_del(&pkt->list);
+				port->fc.vl[v].queued--;
+				ibtsim_drop(port, why);
+				ibtsim_fc_release(fabric, pkt);
+				ibtsim_pkt_free(fabric, pkt);
+			}
+		}
+		list_del_init(&port->fc.busy);
+	}
+	/* the room given back kicked ports that have nothing to send now */
+	while ((port = list_first_entry_or_null(&fabric->fc_kick,
+						struct ibtsim_port, fc.kick))) {
+		list_del_init(&port->fc.kick);
+		port->fc.kicked = false;
+	}
+}
