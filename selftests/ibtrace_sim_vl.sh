@@ -21,7 +21,11 @@
 #   ABR and FCCL per port and VL (debugfs credits) after a buffer change
 #   (the link starts again: the 2048 cap, the receiver's room) and after
 #   10 and 910 MADs each way (wrap at 4096), against values worked out
-#   by hand; VLs no packet took untouched.
+#   by hand; VLs no packet took untouched;
+# - backpressure: a slow data sink at B with small buffers on the path
+#   fills B's, S2's and S1's buffers, packets wait at A; PortXmitWait
+#   rises on the upstream ports of the path and nowhere else; SMPs still
+#   cross; everything is delivered once drained, every buffer empty.
 
 source "$(dirname "$0")/lib.sh"
 
@@ -177,6 +181,12 @@ ibt_check "sim set vl S1 port 1 buffer 3000" \
 J=$(ibt_sim_json vl)
 ibt_expect "  sim show: S1's port 1 buf_blocks 3000" 3000 \
 	"$(ibt_sim_node S1 '.ports[] | select(.port == 1) | .buf_blocks')"
+# The fabric's worker starts the link again just after the request.
+restarted()
+{
+	[ "$(credits "$A_IDX-A" 1 0 | awk '{ print $2 }')" = 0 ]
+}
+ibt_wait_for 5 restarted
 a0=$(credits "$A_IDX-A" 1 0)
 s7=$(credits "$S1_IDX-S1" 1 7)
 ibt_expect "  A/1 VL 0 starts again: FCTBS 0, granted 2048 (the cap), buf 512" \
@@ -217,6 +227,90 @@ ibt_expect "  by hand: 4550 mod 4096 = 454, FCCL 454 + 2048 = 2502" \
 	"$(credits "$A_IDX-A" 1 0 | awk '{ print $1, $2, $3, $4 }')"
 ibt_expect "  the VLs no packet took are untouched (A/1 VL 3)" \
 	"fctbs 0 fccl 2048 abr 0 used 0 buf 512 queued 0" "$(credits "$A_IDX-A" 1 3)"
+# --- backpressure: a slow data sink --------------------------------------------------
+#
+# Buffers of 66 blocks (13 MADs) at S1/1, S2/1 and B/1, and B a data sink
+# of 20 packets a second. A burst of 100 requests from A (--no-wait):
+# B's buffer fills, then S2's, then S1's, and the rest wait at A. The
+# ports that must wait for credits are those upstream on the path (A/1,
+# S1/2, S2/2): their PortXmitWait (xmit_wait_ns) rises, no other port's
+# does (the answers flow back freely). SMPs (VL 15) still cross. Once B
+# has taken them all, every buffer is empty and every request reached
+# B's agent.
+
+B=$(ibt_sim_dev B)
+B_IDX=$(ibt_sim_node B .index)
+S2_IDX=$(ibt_sim_node S2 .index)
+C_IDX=$(ibt_sim_node C .index)
+
+# wait_ns NODE-DIR PORT: the port's xmit_wait_ns
+wait_ns()
+{
+	awk '$1 == "xmit_wait_ns" { print $2 }' "$DBG/$1/port$2/credits" 2>/dev/null
+}
+# answered_at_b: requests B's agent answered
+answered_at_b()
+{
+	"$IBTRACECTL" -j -d "$B" agent show | jq -r '.[0].answered'
+}
+
+declare -A w0
+ports_on_path=("$A_IDX-A 1" "$S1_IDX-S1 2" "$S2_IDX-S2 2")
+ports_off_path=("$S1_IDX-S1 1" "$S1_IDX-S1 3" "$S2_IDX-S2 1" "$B_IDX-B 1" "$C_IDX-C 1")
+for p in "${ports_on_path[@]}" "${ports_off_path[@]}"; do
+	# shellcheck disable=SC2086
+	w0[$p]=$(wait_ns $p)
+done
+ibt_check "buffers of 66 blocks at S1/1, S2/1, B/1; B a data sink of 20/s" \
+	bash -c "'$IBTRACECTL' sim set vl S1 port 1 buffer 66 &&
+		 '$IBTRACECTL' sim set vl S2 port 1 buffer 66 &&
+		 '$IBTRACECTL' sim set vl B port 1 buffer 66 sink 20"
+J=$(ibt_sim_json vl)
+ibt_expect "  sim show: B's port 1 buf_blocks 66, sink_pps 20" "66 20" \
+	"$(ibt_sim_node B '.ports[] | select(.port == 1) | "\(.buf_blocks) \(.sink_pps)"')"
+ans0=$(answered_at_b)
+"$IBTRACECTL" -d "$A" -p 1 mad send --class ibtrace --attr ClassPortInfo \
+	--dlid "$B_LID" -c 100 --no-wait >/dev/null 2>&1
+sleep 1
+ibt_expect "a burst of 100 requests: 1 s later B's agent has not had them all" 1 \
+	"$(( $(answered_at_b) - ans0 < 100 ))"
+bv=$(credits "$B_IDX-B" 1 7)
+ibt_expect "  B/1 VL 7: its buffer full (13 MADs, 65 of 66 blocks)" 65 \
+	"$(field "$bv" used)"
+ibt_expect "  S2/1 VL 7 full too, S2/2 has packets waiting" "65 1" \
+	"$(field "$(credits "$S2_IDX-S2" 1 7)" used) $(( $(field "$(credits "$S2_IDX-S2" 2 7)" queued) > 0 ))"
+ibt_expect "  S1/1 VL 0 full too, and packets wait at A/1" "65 1" \
+	"$(field "$(credits "$S1_IDX-S1" 1 0)" used) $(( $(field "$(credits "$A_IDX-A" 1 0)" queued) > 0 ))"
+ibt_check "  SMPs cross the congested links: smpquery nodeinfo of B" \
+	smpquery -C "$A" -P 1 nodeinfo "$B_LID"
+all_answered()
+{
+	[ "$(( $(answered_at_b) - ans0 ))" -ge 100 ]
+}
+ibt_wait_for 30 all_answered
+ibt_expect "B's data sink took all 100 requests, its agent answered them" 100 \
+	"$(( $(answered_at_b) - ans0 ))"
+for p in "${ports_on_path[@]}"; do
+	# shellcheck disable=SC2086
+	ibt_expect "PortXmitWait rose at ${p/ //}, upstream on the path" 1 \
+		"$(( $(wait_ns $p) > ${w0[$p]} ))"
+done
+for p in "${ports_off_path[@]}"; do
+	# shellcheck disable=SC2086
+	ibt_expect "PortXmitWait did not rise at ${p/ //}" "${w0[$p]}" "$(wait_ns $p)"
+done
+quiet()
+{
+	! grep -q "used [1-9]\|queued [1-9]" "$DBG"/*/port*/credits
+}
+ibt_wait_for 5 quiet
+ibt_expect "once drained, every buffer empty and nothing waiting" "" \
+	"$(grep -l "used [1-9]\|queued [1-9]" "$DBG"/*/port*/credits)"
+ibt_check "B no longer a data sink" "$IBTRACECTL" sim set vl B port 1 sink 0
+out=$("$IBTRACECTL" sim set vl S1 port 1 sink 10 2>&1)
+ibt_expect "a switch port is no data sink: refused, exit 1" \
+	"1 Error: only a linked HCA port is a data sink (attribute port)" "$? $out"
+
 out=$("$IBTRACECTL" sim set vl S1 port 1 buffer 10 2>&1)
 ibt_expect "sim set ... buffer 10: refused, exit 2 (below a 4096-byte packet)" \
 	"2 Error: bad buffer \"10\": blocks of 64 bytes, 66..8192" "$? $out"

@@ -59,7 +59,7 @@ static void usage(FILE *f)
 "                     every kernel job (ping, trace, test), running or finished\n"
 "  sim add FILE [--name NAME] [--no-sm] | sim del NAME | sim show [NAME]\n"
 "  sim set FABRIC NODE [port N] [drop PCT] [delay USEC] [link down|up]\n"
-"      [buffer BLOCKS] [guid-cap N] [guid-quirks Q,...]\n"
+"      [buffer BLOCKS] [sink PPS] [guid-cap N] [guid-quirks Q,...]\n"
 "      [misroute DLID PORT|none]\n"
 "                     fabrics of the ibtrace_sim software InfiniBand fabric\n"
 "  server start [--port N] [--max-conns N] [--max-hold MS] [--max-mem-kb N] |\n"

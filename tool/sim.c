@@ -7,7 +7,7 @@
  *                               [--guid-cap N] [--seed N] [--devices N]
  *   ibtracectl sim del NAME
  *   ibtracectl sim set FABRIC NODE [port N] [drop PERCENT] [delay USEC]
- *                  [link down|up] [buffer BLOCKS] [guid-cap N]
+ *                  [link down|up] [buffer BLOCKS] [sink PPS] [guid-cap N]
  *                  [guid-quirks QUIRKS] [misroute DLID PORT | misroute DLID none]
  *   ibtracectl [-j] sim show [NAME]
  *
@@ -58,12 +58,13 @@
  *       ports only), rx, tx, drops (packet counters), and the fault
  *       knobs only when not at their power-on value: drop_ppm (number,
  *       parts per million), delay_us (number), link_down (true),
- *       buf_blocks (number, blocks of 64 bytes), guid_cap (number),
+ *       buf_blocks (number, blocks of 64 bytes), sink_pps (number,
+ *       packets per second), guid_cap (number),
  *       guid_quirks (string, "entry0-writable,...")
  *     misroute array  a switch's misroute rules, {"dlid", "port"}
  *             (numbers); only on switches that have rules
  * Text: the knobs follow the counters (" drop 30% delay 20000us link down
- * buffer 66 guid-cap 4 guid-quirks entry0-writable"), a rule is a line
+ * buffer 66 sink 100 guid-cap 4 guid-quirks entry0-writable"), a rule is a line
  * "    misroute dlid 0x2 port 3" after the node's ports.
  *
  * set sends one SET request: NODE is an index if all digits, else a name;
@@ -735,6 +736,11 @@ static int parse_buffer(const char *s, uint32_t *v)
 			     IBTRACE_SIM_BUF_BLOCKS_MAX, v);
 }
 
+static int parse_sink(const char *s, uint32_t *v)
+{
+	return ibt_parse_u32(s, 0, IBTRACE_SIM_SINK_PPS_MAX, v);
+}
+
 static int parse_guid_cap(const char *s, uint32_t *v)
 {
 	return ibt_parse_u32(s, 1, 255, v);
@@ -792,6 +798,9 @@ static const struct port_knob {
 	  "link_down", 'b', link_text },
 	{ "buffer", IBTRACE_SIM_PORT_A_BUF_BLOCKS, 4, parse_buffer,
 	  "blocks of 64 bytes, 66..8192", "buf_blocks", 'u', number_text },
+	{ "sink", IBTRACE_SIM_PORT_A_SINK_PPS, 4, parse_sink,
+	  "packets per second, 0..1000000 (0: off)", "sink_pps", 'u',
+	  number_text },
 	{ "guid-cap", IBTRACE_SIM_PORT_A_GUID_CAP, 1, parse_guid_cap,
 	  "GUID table entries, 1..255", "guid_cap", 'u', number_text },
 	{ "guid-quirks", IBTRACE_SIM_PORT_A_GUID_QUIRKS, 4, ibt_parse_guid_quirks,
@@ -1201,7 +1210,8 @@ const char ibt_sim_help[] =
 	"                                 [--devices N]\n"
 	"       ibtracectl sim del NAME\n"
 	"       ibtracectl sim set FABRIC NODE [port N] [drop PERCENT] [delay USEC]\n"
-	"                      [link down|up] [buffer BLOCKS] [guid-cap N]\n"
+	"                      [link down|up] [buffer BLOCKS] [sink PPS]\n"
+	"                      [guid-cap N]\n"
 	"                      [guid-quirks QUIRKS]\n"
 	"                      [misroute DLID PORT | misroute DLID none]\n"
 	"       ibtracectl [-j] [--pretty] sim show [NAME]\n"
@@ -1224,7 +1234,8 @@ const char ibt_sim_help[] =
 	"set: fault knobs of node NODE (name, or index if all digits). Port\n"
 	"knobs need \"port N\": drop (0..100 %, packets leaving the port),\n"
 	"delay (0..10000000 us), link down|up (both ends), buffer (receive\n"
-	"buffer per data VL, 66..8192 blocks of 64 bytes), guid-cap (1..the\n"
+	"buffer per data VL, 66..8192 blocks of 64 bytes), sink (an HCA port\n"
+	"takes at most PPS data packets a second; 0: off), guid-cap (1..the\n"
 	"fabric's --guid-cap), guid-quirks (none or entry0-writable,\n"
 	"past-table-status,above-cap-nonzero). misroute DLID PORT makes a\n"
 	"switch send LID-routed packets for DLID out of PORT whatever its LFT\n"

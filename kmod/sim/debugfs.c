@@ -7,6 +7,7 @@
  *	delay_us	rw  microseconds added to packets leaving the port
  *	link_down	rw  1: the link is held down (both ends), 0: up
  *	buf_blocks	rw  receive buffer per data VL, blocks of 64 bytes
+ *	sink_pps	rw  an HCA port's data sink, packets/s (0: off)
  *	guid_cap	rw  GUIDCap (HCA ports and switch port 0 only)
  *	guid_quirks	rw  GUIDInfo quirk bits (same ports as guid_cap)
  *	rx_pkts, tx_pkts, drops   ro  packet counters
@@ -35,7 +36,7 @@
  *
  * Every file costs an inode and a dentry (about 1 KiB) that stay for the
  * fabric's life: a radix-48 switch has 49 port directories of up to
- * ten files. A fabric with more ports than debugfs_port_limit (module
+ * eleven files. A fabric with more ports than debugfs_port_limit (module
  * parameter) therefore gets the node directories and misroute files but
  * no port directories; its knobs and counters stay reachable through
  * netlink (ibtracectl sim set / sim show).
@@ -122,6 +123,7 @@ IBTSIM_DBG_KNOB(drop_ppm, IBTSIM_KNOB_DROP, "%llu\n");
 IBTSIM_DBG_KNOB(delay_us, IBTSIM_KNOB_DELAY, "%llu\n");
 IBTSIM_DBG_KNOB(link_down, IBTSIM_KNOB_LINK, "%llu\n");
 IBTSIM_DBG_KNOB(buf_blocks, IBTSIM_KNOB_BUF, "%llu\n");
+IBTSIM_DBG_KNOB(sink_pps, IBTSIM_KNOB_SINK, "%llu\n");
 IBTSIM_DBG_KNOB(guid_cap, IBTSIM_KNOB_GUID_CAP, "%llu\n");
 IBTSIM_DBG_KNOB(guid_quirks, IBTSIM_KNOB_GUID_QUIRKS, "0x%llx\n");
 
@@ -152,6 +154,7 @@ static const struct ibtsim_dbg_file ibtsim_dbg_knob_files[IBTSIM_KNOB_COUNT] = {
 	[IBTSIM_KNOB_DELAY] = IBTSIM_DBG_FILE(delay_us),
 	[IBTSIM_KNOB_LINK] = IBTSIM_DBG_FILE(link_down),
 	[IBTSIM_KNOB_BUF] = IBTSIM_DBG_FILE(buf_blocks),
+	[IBTSIM_KNOB_SINK] = IBTSIM_DBG_FILE(sink_pps),
 	[IBTSIM_KNOB_GUID_CAP] = IBTSIM_DBG_FILE(guid_cap),
 	[IBTSIM_KNOB_GUID_QUIRKS] = IBTSIM_DBG_FILE(guid_quirks),
 };
@@ -283,16 +286,15 @@ DEFINE_SHOW_ATTRIBUTE(ibtsim_dbg_stats);
 
 static void ibtsim_debugfs_port(struct dentry *ndir, struct ibtsim_port *port)
 {
-	bool has_table = !port->node->sw || !port->num;
 	struct dentry *dir;
 	unsigned int i;
 	char name[16];
 
 	snprintf(name, sizeof(name), "port%u", port->num);
 	dir = debugfs_create_dir(name, ndir);
-	/* The link's knobs where there is a link; the GUID table's where it is. */
+	/* The knobs the port has: a link's, a data sink's, a GUID table's. */
 	for (i = 0; i < IBTSIM_KNOB_COUNT; i++)
-		if (i < IBTSIM_KNOB_GUID_CAP ? !!port->peer : has_table)
+		if (ibtsim_knob_on_port(port, i))
 			debugfs_create_file_unsafe(ibtsim_dbg_knob_files[i].name,
 						   0600, dir, port,
 						   ibtsim_dbg_knob_files[i].fops);

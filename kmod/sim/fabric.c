@@ -363,6 +363,36 @@ static void __ibtsim_delay_arm(struct ibtsim_fabric *fabric)
 }
 
 /*
+ * Hold @pkt back until @due, when it arrives at @at (fabric.c's delay
+ * work). Returns false if the fabric no longer holds packets back (it is
+ * stopping): go on now.
+ */
+static bool ibtsim_pkt_hold(struct ibtsim_fabric *fabric,
+			    struct ibtsim_pkt *pkt, struct ibtsim_port *at,
+			    ktime_t due)
+{
+	struct ibtsim_pkt *pos;
+	unsigned long flags;
+
+	spin_lock_irqsave(&fabric->tx_lock, flags);
+	if (fabric->no_delay) {
+		spin_unlock_irqrestore(&fabric->tx_lock, flags);
+		return false;
+	}
+	pkt->due = due;
+	pkt->at = at;
+	/* Sorted by arrival, after those due at the same time: from the tail. */
+	list_for_each_entry_reverse(pos, &fabric->delayed, list)
+		if (!ktime_after(pos->due, due))
+			break;
+	list_add(&pkt->list, &pos->list);
+	if (fabric->delayed.next == &pkt->list)
+		__ibtsim_delay_arm(fabric);
+	spin_unlock_irqrestore(&fabric->tx_lock, flags);
+	return true;
+}
+
+/*
  * @pkt left @port (delay knob @delay_us, maybe 0) towards @peer: hold it
  * back if the knob says so or if an earlier packet of the link still is.
  * Returns true if it was held back (the fabric owns it then).
@@ -371,8 +401,6 @@ static bool ibtsim_link_delay(struct ibtsim_fabric *fabric,
 			      struct ibtsim_port *port, struct ibtsim_port *peer,
 			      struct ibtsim_pkt *pkt, u32 delay_us)
 {
-	struct ibtsim_pkt *pos;
-	unsigned long flags;
 	ktime_t now, due;
 
 	if (!delay_us && !port->delay_last)
@@ -385,23 +413,35 @@ static bool ibtsim_link_delay(struct ibtsim_fabric *fabric,
 		port->delay_last = 0;
 		return false;
 	}
+	if (!ibtsim_pkt_hold(fabric, pkt, peer, due))
+		return false;
+	port->delay_last = due;
+	return true;
+}
 
-	spin_lock_irqsave(&fabric->tx_lock, flags);
-	if (fabric->no_delay) {
-		spin_unlock_irqrestore(&fabric->tx_lock, flags);
+/*
+ * An HCA port that is a data sink (its sink knob) takes a data packet
+ * only 1/sink_pps seconds after the one before: until then the packet
+ * waits in its receive buffer, holding its room (flowctl.c). Returns true
+ * if @pkt was held back (the fabric owns it).
+ */
+static bool ibtsim_sink_hold(struct ibtsim_fabric *fabric,
+			     struct ibtsim_port *port, struct ibtsim_pkt *pkt)
+{
+	u32 pps = READ_ONCE(port->sink_pps);
+	ktime_t now, due;
+
+	if (!pps || port->node->sw || !pkt->dqpn)
+		return false;
+	now = ktime_get();
+	due = ktime_after(port->sink_last, now) ? port->sink_last : now;
+	due = ktime_add_ns(due, NSEC_PER_SEC / pps);
+	pkt->sunk = true;
+	if (!ibtsim_pkt_hold(fabric, pkt, port, due)) {
+		pkt->sunk = false;
 		return false;
 	}
-	port->delay_last = due;
-	pkt->due = due;
-	pkt->at = peer;
-	/* Sorted by arrival, after those due at the same time: from the tail. */
-	list_for_each_entry_reverse(pos, &fabric->delayed, list)
-		if (!ktime_after(pos->due, due))
-			break;
-	list_add(&pkt->list, &pos->list);
-	if (fabric->delayed.next == &pkt->list)
-		__ibtsim_delay_arm(fabric);
-	spin_unlock_irqrestore(&fabric->tx_lock, flags);
+	port->sink_last = due;
 	return true;
 }
 
@@ -420,14 +460,25 @@ static bool ibtsim_pkt_cross(struct ibtsim_fabric *fabric,
 
 /*
  * @pkt arrives at @port over its link: it takes room in the port's buffer
- * (flowctl.c) and the port receives it. Returns the port it leaves by, or
- * NULL.
+ * (flowctl.c), and the port receives it, unless the port is a data sink
+ * that takes it later (then *@held, and the fabric owns it; it arrives
+ * again when taken). Returns the port it leaves by, or NULL.
  */
-static struct ibtsim_port *ibtsim_pkt_arrive(struct ibtsim_port *port,
-					     struct ibtsim_pkt *pkt)
+static struct ibtsim_port *ibtsim_pkt_arrive(struct ibtsim_fabric *fabric,
+					     struct ibtsim_port *port,
+					     struct ibtsim_pkt *pkt, bool *held)
 {
-	if (!ibtsim_fc_arrive(port, pkt))
-		return NULL;
+	*held = false;
+	if (pkt->sunk) {
+		pkt->sunk = false;	/* the data sink takes it now */
+	} else {
+		if (!ibtsim_fc_arrive(port, pkt))
+			return NULL;
+		if (ibtsim_sink_hold(fabric, port, pkt)) {
+			*held = true;
+			return NULL;
+		}
+	}
 	return ibtsim_port_rx(port, pkt);
 }
 
@@ -435,15 +486,19 @@ static struct ibtsim_port *ibtsim_pkt_arrive(struct ibtsim_port *port,
  * Carry @pkt across the fabric, @port being where it is now: the port it
  * leaves by (@rx false) or the one it arrives at (@rx true). Returns true
  * when the packet is done with (delivered, answered or dropped), false
- * when it waits for credits or a delay knob holds it back.
+ * when it waits for credits, or a delay knob or a data sink holds it back.
  */
 static bool ibtsim_pkt_fly(struct ibtsim_fabric *fabric, struct ibtsim_port *port,
 			   struct ibtsim_pkt *pkt, bool rx)
 {
 	struct ibtsim_port *peer;
+	bool held;
 
-	if (rx)
-		port = ibtsim_pkt_arrive(port, pkt);
+	if (rx) {
+		port = ibtsim_pkt_arrive(fabric, port, pkt, &held);
+		if (held)
+			return false;
+	}
 	while (port) {
 		if (ibtsim_pkt_claimed(fabric, port, pkt))
 			break;
@@ -464,7 +519,9 @@ static bool ibtsim_pkt_fly(struct ibtsim_fabric *fabric, struct ibtsim_port *por
 		}
 		if (ibtsim_pkt_cross(fabric, port, pkt))
 			return false;
-		port = ibtsim_pkt_arrive(peer, pkt);
+		port = ibtsim_pkt_arrive(fabric, peer, pkt, &held);
+		if (held)
+			return false;
 	}
 	return true;
 }

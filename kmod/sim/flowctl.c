@@ -85,10 +85,11 @@ static void ibtsim_fc_kick(struct ibtsim_fabric *fabric,
 }
 
 /*
- * The link of @port trained (again), as ibtsim_link_retrain() counts: both
- * ends start counting from 0 and each grants the other what its buffer
- * has room for. Packets that hold room in a buffer still do. Called
- * before a port sends or receives.
+ * The link of @port trained (again), as ibtsim_link_retrain() counts, or
+ * its buffer changed size: both ends start counting from 0 and each
+ * grants the other what its buffer has room for. Packets that hold room
+ * in a buffer still do. From ibtsim_fc_resync(), which the worker runs
+ * whenever a training count moved.
  */
 static void ibtsim_fc_sync(struct ibtsim_port *port)
 {
@@ -131,7 +132,7 @@ static void ibtsim_fc_sync(struct ibtsim_port *port)
  * @port: the port, its peer pointer set
  *
  * Every data VL has the default buffer and nothing sent or received; the
- * grants are made when the link first trains (ibtsim_fc_sync()).
+ * first grants are made when delivery starts (ibtsim_fc_resync()).
  */
 void ibtsim_fc_init(struct ibtsim_port *port)
 {
@@ -203,7 +204,6 @@ bool ibtsim_fc_arrive(struct ibtsim_port *port, struct ibtsim_pkt *pkt)
 
 	if (!ibtsim_fc_applies(pkt))
 		return true;
-	ibtsim_fc_sync(port);
 	vl = &port->fc.vl[pkt->vl];
 	if (vl->used + pkt->blocks > READ_ONCE(port->fc.buf_blocks)) {
 		WRITE_ONCE(port->fc.overruns, port->fc.overruns + 1);
@@ -239,7 +239,6 @@ void ibtsim_fc_release(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt)
 	tx = rx->peer;
 	if (!tx)
 		return;
-	ibtsim_fc_sync(tx);
 	tx->fc.vl[v].fccl = ibtsim_fc_limit(rx, v);
 	ibtsim_fc_kick(fabric, tx);
 }
@@ -278,7 +277,6 @@ static void ibtsim_fc_send(struct ibtsim_fabric *fabric,
 	bool sent = false;
 	ktime_t now;
 
-	ibtsim_fc_sync(port);
 	while ((pkt = ibtsim_fc_next(port))) {
 		sent = true;
 		WRITE_ONCE(port->fc.xmit_blocks,

@@ -31,14 +31,37 @@ static u8 ibtsim_guid_cap_max(const struct ibtsim_port *port)
 }
 
 /**
+ * ibtsim_knob_on_port() - has this port this knob?
+ * @port: the port
+ * @knob: the knob
+ *
+ * The link knobs (drop, delay, link, buffer) are a linked port's; the
+ * data sink a linked HCA port's; GUIDCap and the quirks a port's with a
+ * GUID table (an HCA port, a switch's port 0).
+ *
+ * Return: true if it has.
+ */
+bool ibtsim_knob_on_port(const struct ibtsim_port *port, enum ibtsim_knob knob)
+{
+	switch (knob) {
+	case IBTSIM_KNOB_GUID_CAP:
+	case IBTSIM_KNOB_GUID_QUIRKS:
+		return !port->node->sw || !port->num;
+	case IBTSIM_KNOB_SINK:
+		return port->peer && !port->node->sw;
+	default:
+		return port->peer;
+	}
+}
+
+/**
  * ibtsim_port_knobs_check - may these knobs be set on this port?
  * @port: the port
  * @k: the change
  * @bad: on error, the knob at fault
  * @why: on error, the reason (a static string)
  *
- * Link knobs (drop, delay, link) need a port with a link; GUIDCap and
- * quirks a port with a GUID table (an HCA port, a switch's port 0).
+ * Each knob must be one the port has (ibtsim_knob_on_port()).
  * Values are checked against the ranges of the uAPI and GUIDCap against
  * the fabric's GUID table size.
  *
@@ -48,20 +71,30 @@ int ibtsim_port_knobs_check(const struct ibtsim_port *port,
 			    const struct ibtsim_port_knobs *k,
 			    enum ibtsim_knob *bad, const char **why)
 {
-	bool has_table = !port->node->sw || !port->num;
 	unsigned int i;
 
 	for (i = 0; i < IBTSIM_KNOB_COUNT; i++) {
 		if (!(k->set & BIT(i)))
 			continue;
 		*bad = i;
+		if (!ibtsim_knob_on_port(port, i)) {
+			if (i == IBTSIM_KNOB_SINK)
+				*why = "only a linked HCA port is a data sink";
+			else if (i >= IBTSIM_KNOB_GUID_CAP)
+				*why = "only HCA ports and switch port 0 have a GUID table";
+			else
+				*why = "the port has no link";
+			return -EINVAL;
+		}
 		switch (i) {
 		case IBTSIM_KNOB_DROP:
 		case IBTSIM_KNOB_DELAY:
 		case IBTSIM_KNOB_LINK:
 		case IBTSIM_KNOB_BUF:
-			if (!port->peer) {
-				*why = "the port has no link";
+		case IBTSIM_KNOB_SINK:
+			if (i == IBTSIM_KNOB_SINK &&
+			    k->sink_pps > IBTRACE_SIM_SINK_PPS_MAX) {
+				*why = "data sink above 1000000 packets per second";
 				return -EINVAL;
 			}
 			if (i == IBTSIM_KNOB_DROP &&
@@ -83,10 +116,6 @@ int ibtsim_port_knobs_check(const struct ibtsim_port *port,
 			break;
 		case IBTSIM_KNOB_GUID_CAP:
 		case IBTSIM_KNOB_GUID_QUIRKS:
-			if (!has_table) {
-				*why = "only HCA ports and switch port 0 have a GUID table";
-				return -EINVAL;
-			}
 			if (i == IBTSIM_KNOB_GUID_CAP &&
 			    (!k->guid_cap ||
 			     k->guid_cap > ibtsim_guid_cap_max(port))) {
@@ -166,6 +195,7 @@ static const struct {
 	[IBTSIM_KNOB_DELAY] = IBTSIM_KNOB_FIELD(delay_us, U32_MAX),
 	[IBTSIM_KNOB_LINK] = IBTSIM_KNOB_FIELD(link_down, 1),
 	[IBTSIM_KNOB_BUF] = IBTSIM_KNOB_FIELD(buf_blocks, U32_MAX),
+	[IBTSIM_KNOB_SINK] = IBTSIM_KNOB_FIELD(sink_pps, U32_MAX),
 	[IBTSIM_KNOB_GUID_CAP] = IBTSIM_KNOB_FIELD(guid_cap, U8_MAX),
 	[IBTSIM_KNOB_GUID_QUIRKS] = IBTSIM_KNOB_FIELD(guid_quirks, U32_MAX),
 };
@@ -239,6 +269,7 @@ void ibtsim_port_knobs_read(struct ibtsim_port *port,
 		.delay_us = port->delay_us,
 		.link_down = port->link_down,
 		.buf_blocks = port->fc.buf_blocks,
+		.sink_pps = port->sink_pps,
 		.guid_cap = port->guid_cap,
 		.guid_quirks = port->guid_quirks,
 	};
@@ -264,6 +295,8 @@ void ibtsim_port_knobs_apply(struct ibtsim_port *port,
 		WRITE_ONCE(port->drop_ppm, k->drop_ppm);
 	if (k->set & BIT(IBTSIM_KNOB_DELAY))
 		WRITE_ONCE(port->delay_us, k->delay_us);
+	if (k->set & BIT(IBTSIM_KNOB_SINK))
+		WRITE_ONCE(port->sink_pps, k->sink_pps);
 	if (k->set & BIT(IBTSIM_KNOB_GUID_CAP))
 		port->guid_cap = k->guid_cap;
 	if (k->set & BIT(IBTSIM_KNOB_GUID_QUIRKS))

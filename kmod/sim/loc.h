@@ -198,6 +198,7 @@ struct ibtsim_port *ibtsim_switch_rx(struct ibtsim_port *port,
  * @delay_us: new delay, microseconds
  * @link_down: take the link down (1) or bring it up (0)
  * @buf_blocks: new receive buffer per data VL, blocks of 64 bytes
+ * @sink_pps: new data sink rate, packets per second (0: off)
  * @guid_cap: new GUIDCap
  * @guid_quirks: new GUIDInfo quirks, &enum ibtrace_sim_guid_quirk
  *
@@ -209,6 +210,7 @@ struct ibtsim_port_knobs {
 	u32 delay_us;
 	u8 link_down;
 	u32 buf_blocks;
+	u32 sink_pps;
 	u8 guid_cap;
 	u32 guid_quirks;
 };
@@ -219,6 +221,7 @@ struct ibtsim_port_knobs {
  * @IBTSIM_KNOB_DELAY: delay_us
  * @IBTSIM_KNOB_LINK: link_down
  * @IBTSIM_KNOB_BUF: buf_blocks
+ * @IBTSIM_KNOB_SINK: sink_pps
  * @IBTSIM_KNOB_GUID_CAP: guid_cap
  * @IBTSIM_KNOB_GUID_QUIRKS: guid_quirks
  * @IBTSIM_KNOB_COUNT: number of knobs
@@ -228,6 +231,7 @@ enum ibtsim_knob {
 	IBTSIM_KNOB_DELAY,
 	IBTSIM_KNOB_LINK,
 	IBTSIM_KNOB_BUF,
+	IBTSIM_KNOB_SINK,
 	IBTSIM_KNOB_GUID_CAP,
 	IBTSIM_KNOB_GUID_QUIRKS,
 	IBTSIM_KNOB_COUNT,
@@ -238,6 +242,7 @@ enum ibtsim_knob {
 				 IBTRACE_SIM_GUID_QUIRK_PAST_TABLE_STATUS | \
 				 IBTRACE_SIM_GUID_QUIRK_ABOVE_CAP_NONZERO)
 
+bool ibtsim_knob_on_port(const struct ibtsim_port *port, enum ibtsim_knob knob);
 int ibtsim_port_knobs_check(const struct ibtsim_port *port,
 			    const struct ibtsim_port_knobs *k,
 			    enum ibtsim_knob *bad, const char **why);

@@ -12,9 +12,10 @@
  * attribute at fault.
  *
  * In NODE_GET replies a port nest carries a knob only when it differs
- * from its power-on value: DROP_PPM, DELAY_US, LINK_DOWN when non-zero,
- * BUF_BLOCKS when not IBTRACE_SIM_BUF_BLOCKS_DEFAULT, GUID_QUIRKS when
- * non-zero, GUID_CAP when not the fabric's GUID table size. A switch's
+ * from its power-on value: DROP_PPM, DELAY_US, LINK_DOWN, SINK_PPS and
+ * GUID_QUIRKS when non-zero, BUF_BLOCKS when not
+ * IBTRACE_SIM_BUF_BLOCKS_DEFAULT, GUID_CAP when not the fabric's GUID
+ * table size. A switch's
  * reply carries one MISROUTE nest per rule, by DLID.
  */
 #include <linux/kernel.h>
@@ -37,6 +38,10 @@ static struct netlink_range_validation ibtsim_nl_buf_range = {
 	.max = IBTRACE_SIM_BUF_BLOCKS_MAX,
 };
 
+static struct netlink_range_validation ibtsim_nl_sink_range = {
+	.max = IBTRACE_SIM_SINK_PPS_MAX,
+};
+
 static struct netlink_range_validation ibtsim_nl_dlid_range = {
 	.min = 1,
 	.max = IBTRACE_IBA_LID_UCAST_MAX,
@@ -55,6 +60,8 @@ ibtsim_nl_port_policy[IBTRACE_SIM_PORT_A_MAX + 1] = {
 		NLA_POLICY_MASK(NLA_U32, IBTSIM_GUID_QUIRKS_ALL),
 	[IBTRACE_SIM_PORT_A_BUF_BLOCKS] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtsim_nl_buf_range),
+	[IBTRACE_SIM_PORT_A_SINK_PPS] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtsim_nl_sink_range),
 };
 
 static const struct nla_policy
@@ -77,6 +84,7 @@ static const int ibtsim_nl_knob_attr[IBTSIM_KNOB_COUNT] = {
 	[IBTSIM_KNOB_DELAY] = IBTRACE_SIM_PORT_A_DELAY_US,
 	[IBTSIM_KNOB_LINK] = IBTRACE_SIM_PORT_A_LINK_DOWN,
 	[IBTSIM_KNOB_BUF] = IBTRACE_SIM_PORT_A_BUF_BLOCKS,
+	[IBTSIM_KNOB_SINK] = IBTRACE_SIM_PORT_A_SINK_PPS,
 	[IBTSIM_KNOB_GUID_CAP] = IBTRACE_SIM_PORT_A_GUID_CAP,
 	[IBTSIM_KNOB_GUID_QUIRKS] = IBTRACE_SIM_PORT_A_GUID_QUIRKS,
 };
@@ -344,7 +352,9 @@ int ibtsim_nl_fill_knobs(struct sk_buff *skb, struct ibtsim_port *port)
 	     nla_put_u32(skb, IBTRACE_SIM_PORT_A_DELAY_US, k.delay_us)) ||
 	    (k.link_down && nla_put_u8(skb, IBTRACE_SIM_PORT_A_LINK_DOWN, 1)) ||
 	    (k.buf_blocks != IBTRACE_SIM_BUF_BLOCKS_DEFAULT &&
-	     nla_put_u32(skb, IBTRACE_SIM_PORT_A_BUF_BLOCKS, k.buf_blocks)))
+	     nla_put_u32(skb, IBTRACE_SIM_PORT_A_BUF_BLOCKS, k.buf_blocks)) ||
+	    (k.sink_pps &&
+	     nla_put_u32(skb, IBTRACE_SIM_PORT_A_SINK_PPS, k.sink_pps)))
 		return -EMSGSIZE;
 	if (port->node->sw && port->num)
 		return 0;	/* no GUID table */

@@ -201,6 +201,10 @@ struct ibtsim_fc {
  * @delay_us: delay added to packets leaving the port
  * @link_down: the link was taken down by the knob and stays down (set on
  *	both ends of the link)
+ * @sink_pps: an HCA port's data sink: data packets it takes per second
+ *	(0: as they come)
+ * @sink_last: when the data sink takes the last packet it holds; only
+ *	touched by the fabric's work items
  * @delay_last: when the last delayed packet leaving the port arrives at
  *	the peer, so that a packet never overtakes an earlier one on the
  *	link; only touched by the fabric's work items
@@ -255,6 +259,8 @@ struct ibtsim_port {
 	u32 drop_ppm;
 	u32 delay_us;
 	bool link_down;
+	u32 sink_pps;
+	ktime_t sink_last;
 	ktime_t delay_last;
 	struct ibtsim_qp *sqp[2];
 	u32 trained;
@@ -488,6 +494,8 @@ struct ibtsim_fabric {
  * @has_imm: immediate data present
  * @imm: immediate data
  * @grh: the GRH, valid if @has_grh
+ * @sunk: a data sink held it back (the fabric's @delayed) and has taken
+ *	it: it is received now
  * @hops: links crossed so far
  * @held: port whose receive buffer the packet takes room in (flowctl.c),
  *	NULL if none
@@ -523,6 +531,7 @@ struct ibtsim_pkt {
 	bool has_imm;
 	__be32 imm;
 	struct ib_grh grh;
+	bool sunk;
 	u16 hops;
 	struct ibtsim_port *held;
 	u8 held_vl;

@@ -68,6 +68,8 @@
 #define IBTRACE_SIM_BUF_BLOCKS_MIN	66
 #define IBTRACE_SIM_BUF_BLOCKS_MAX	8192
 #define IBTRACE_SIM_BUF_BLOCKS_DEFAULT	512
+/* Fastest drain of a data sink (%IBTRACE_SIM_PORT_A_SINK_PPS), packets/s. */
+#define IBTRACE_SIM_SINK_PPS_MAX	1000000
 
 /**
  * enum ibtrace_sim_cmd - generic netlink commands
@@ -355,6 +357,10 @@ enum ibtrace_sim_attr {
  *	receive buffer per data VL in blocks of 64 bytes
  *	(%IBTRACE_SIM_BUF_BLOCKS_MIN..%IBTRACE_SIM_BUF_BLOCKS_MAX); the
  *	link's flow control starts again from the new size
+ * @IBTRACE_SIM_PORT_A_SINK_PPS: u32, knob of an HCA port: a data sink
+ *	that takes at most this many data packets per second
+ *	(1..%IBTRACE_SIM_SINK_PPS_MAX; 0: as fast as they come); the others
+ *	wait in its receive buffer, and its sender for credits
  * @__IBTRACE_SIM_PORT_A_MAX: number of attributes + 1
  * @IBTRACE_SIM_PORT_A_MAX: highest attribute number
  */
@@ -377,6 +383,7 @@ enum ibtrace_sim_port_attr {
 	IBTRACE_SIM_PORT_A_GUID_CAP,
 	IBTRACE_SIM_PORT_A_GUID_QUIRKS,
 	IBTRACE_SIM_PORT_A_BUF_BLOCKS,
+	IBTRACE_SIM_PORT_A_SINK_PPS,
 
 	__IBTRACE_SIM_PORT_A_MAX,
 	IBTRACE_SIM_PORT_A_MAX = __IBTRACE_SIM_PORT_A_MAX - 1
