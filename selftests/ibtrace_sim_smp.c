@@ -230,7 +230,8 @@ static int burst(int n, uint16_t attr, uint32_t mod)
  *    63 (dropped). An answer must be a response of the request's class (a
  *    directed-route one with the direction bit). PortInfo Sets never
  *    disable a port (PortPhysicalState 0 or Polling): OpenSM must be able
- *    to bring the fabric up again afterwards.
+ *    to bring the fabric up again afterwards. SLtoVL Sets map every SL to
+ *    VL 0: the fuzzer's own GMPs must still get through.
  * 4. NodeInfo of every node by directed route again: the SMAs still answer.
  *
  * Output: "FAIL ..." lines, then
@@ -838,6 +839,13 @@ static void fz_random_mad(void)
 	if ((r.x.cls == 0x81 || r.x.cls == 0x01) && r.x.attr == 0x0015)
 		r.m[DATA_OFF + 33] = (r.m[DATA_OFF + 33] & 0x0f) |
 				     (fz_below(2) ? 0x20 : 0);
+	/*
+	 * SLtoVL Set: every SL to VL 0. The fabric sends a data packet on the
+	 * VL its SL maps to: a random table would drop the fuzzer's own GMPs
+	 * (an SL to VL 15, or to a VL the port does not run).
+	 */
+	if ((r.x.cls == 0x81 || r.x.cls == 0x01) && r.x.attr == 0x0017)
+		memset(r.m + DATA_OFF, 0, 8);
 	fz_expect(&r, X_ANY, 0, "random MAD");
 	fz_send(&r);
 }
