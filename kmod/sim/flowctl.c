@@ -290,13 +290,13 @@ static void ibtsim_fc_send(struct ibtsim_fabric *fabric,
 	if (sent && port->fc.wait_since) {
 		WRITE_ONCE(port->fc.xmit_wait_ns, port->fc.xmit_wait_ns +
 			   ktime_to_ns(ktime_sub(now, port->fc.wait_since)));
-		port->fc.wait_since = 0;
+		WRITE_ONCE(port->fc.wait_since, 0);
 	}
 	if (!ibtsim_fc_waiting(port)) {
 		list_del_init(&port->fc.busy);
-		port->fc.wait_since = 0;
+		WRITE_ONCE(port->fc.wait_since, 0);
 	} else if (!port->fc.wait_since) {
-		port->fc.wait_since = now;
+		WRITE_ONCE(port->fc.wait_since, now);
 	}
 }
 
