@@ -32,7 +32,7 @@ source "$(dirname "$0")/lib.sh"
 ibt_tmpdir
 ibt_require_root
 ibt_require_file "$SIM_KO" "$IBT_KO" "$IBTRACECTL"
-ibt_require_cmd jq opensm smpquery timeout
+ibt_require_cmd jq opensm smpquery perfquery timeout
 ibt_require_modules ib_core ib_umad
 ibt_at_exit 'pkill -9 -x opensm 2>/dev/null'
 
@@ -233,8 +233,8 @@ ibt_expect "  the VLs no packet took are untouched (A/1 VL 3)" \
 # of 20 packets a second. A burst of 100 requests from A (--no-wait):
 # B's buffer fills, then S2's, then S1's, and the rest wait at A. The
 # ports that must wait for credits are those upstream on the path (A/1,
-# S1/2, S2/2): their PortXmitWait (xmit_wait_ns) rises, no other port's
-# does (the answers flow back freely). SMPs (VL 15) still cross. Once B
+# S1/2, S2/2): their PortXmitWait (debugfs xmit_wait_us, and perfquery)
+# rises, no other port's does (the answers flow back freely). SMPs (VL 15) still cross. Once B
 # has taken them all, every buffer is empty and every request reached
 # B's agent.
 
@@ -243,10 +243,10 @@ B_IDX=$(ibt_sim_node B .index)
 S2_IDX=$(ibt_sim_node S2 .index)
 C_IDX=$(ibt_sim_node C .index)
 
-# wait_ns NODE-DIR PORT: the port's xmit_wait_ns
-wait_ns()
+# wait_us NODE-DIR PORT: the port's xmit_wait_us
+wait_us()
 {
-	awk '$1 == "xmit_wait_ns" { print $2 }' "$DBG/$1/port$2/credits" 2>/dev/null
+	awk '$1 == "xmit_wait_us" { print $2 }' "$DBG/$1/port$2/credits" 2>/dev/null
 }
 # answered_at_b: requests B's agent answered
 answered_at_b()
@@ -259,7 +259,7 @@ ports_on_path=("$A_IDX-A 1" "$S1_IDX-S1 2" "$S2_IDX-S2 2")
 ports_off_path=("$S1_IDX-S1 1" "$S1_IDX-S1 3" "$S2_IDX-S2 1" "$B_IDX-B 1" "$C_IDX-C 1")
 for p in "${ports_on_path[@]}" "${ports_off_path[@]}"; do
 	# shellcheck disable=SC2086
-	w0[$p]=$(wait_ns $p)
+	w0[$p]=$(wait_us $p)
 done
 ibt_check "buffers of 66 blocks at S1/1, S2/1, B/1; B a data sink of 20/s" \
 	bash -c "'$IBTRACECTL' sim set vl S1 port 1 buffer 66 &&
@@ -293,12 +293,22 @@ ibt_expect "B's data sink took all 100 requests, its agent answered them" 100 \
 for p in "${ports_on_path[@]}"; do
 	# shellcheck disable=SC2086
 	ibt_expect "PortXmitWait rose at ${p/ //}, upstream on the path" 1 \
-		"$(( $(wait_ns $p) > ${w0[$p]} ))"
+		"$(( $(wait_us $p) > ${w0[$p]} ))"
 done
 for p in "${ports_off_path[@]}"; do
 	# shellcheck disable=SC2086
-	ibt_expect "PortXmitWait did not rise at ${p/ //}" "${w0[$p]}" "$(wait_ns $p)"
+	ibt_expect "PortXmitWait did not rise at ${p/ //}" "${w0[$p]}" "$(wait_us $p)"
 done
+# perfquery reads the same PMA counters (PortCounters of S1's port 2)
+pq=$(perfquery -C "$A" -P 1 "$S1_LID" 2 2>&1)
+ibt_expect "perfquery S1 port 2: PortXmitWait as debugfs, PortXmitData > 0" \
+	"$(wait_us "$S1_IDX-S1" 2) 1" \
+	"$(sed -n 's/^PortXmitWait:\.*\([0-9]*\)$/\1/p' <<< "$pq") $(( $(sed -n 's/^PortXmitData:\.*\([0-9]*\)$/\1/p' <<< "$pq") > 0 ))"
+ibt_check "perfquery -R (reset) of S1 port 2" \
+	perfquery -C "$A" -P 1 -R "$S1_LID" 2
+pq=$(perfquery -C "$A" -P 1 "$S1_LID" 2 2>&1)
+ibt_expect "  PortXmitWait and PortXmitData read 0 after the reset" "0 0" \
+	"$(sed -n 's/^PortXmitWait:\.*\([0-9]*\)$/\1/p' <<< "$pq") $(sed -n 's/^PortXmitData:\.*\([0-9]*\)$/\1/p' <<< "$pq")"
 quiet()
 {
 	! grep -q "used [1-9]\|queued [1-9]" "$DBG"/*/port*/credits

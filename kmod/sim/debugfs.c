@@ -14,10 +14,11 @@
  *	credits		ro  link-level flow control (flowctl.c), a line per
  *			    data VL: "vl V fctbs N fccl N abr N used N buf N
  *			    queued N" (blocks of 64 bytes; queued: packets
- *			    waiting), then "xmit_wait_ns N" (up to now, if
- *			    packets wait), "xmit_blocks N",
- *			    "rcv_blocks N", "overruns N"; a snapshot of what
- *			    the fabric's worker changes as it goes
+ *			    waiting), then the port's "xmit_wait_us N" (up
+ *			    to now, if packets wait), "xmit_words N",
+ *			    "rcv_words N" (4-byte words, all VLs),
+ *			    "overruns N"; a snapshot of what the fabric's
+ *			    worker changes as it goes
  *   /sys/kernel/debug/ibtrace_sim/FABRIC/NODE/misroute   (switches only)
  *   /sys/kernel/debug/ibtrace_sim/FABRIC/stats   ro  the fabric's packets:
  *	"sent N", "delivered N", "dropped N", "answered N", "in_flight N"
@@ -171,13 +172,8 @@ static int ibtsim_dbg_credits_show(struct seq_file *m, void *v)
 	const struct ibtsim_port *port = m->private;
 	const struct ibtsim_fc *fc = &port->fc;
 	const struct ibtsim_fc_vl *vl;
-	ktime_t since = READ_ONCE(fc->wait_since);
-	u64 wait = READ_ONCE(fc->xmit_wait_ns);
 	u8 i;
 
-	/* a wait still going on counts up to now */
-	if (since)
-		wait += ktime_to_ns(ktime_sub(ktime_get(), since));
 	for (i = 0; i < IBTSIM_DATA_VLS; i++) {
 		vl = &fc->vl[i];
 		seq_printf(m, "vl %u fctbs %u fccl %u abr %u used %u buf %u queued %u\n",
@@ -185,9 +181,11 @@ static int ibtsim_dbg_credits_show(struct seq_file *m, void *v)
 			   READ_ONCE(vl->abr), READ_ONCE(vl->used),
 			   READ_ONCE(fc->buf_blocks), READ_ONCE(vl->queued));
 	}
-	seq_printf(m, "xmit_wait_ns %llu\nxmit_blocks %llu\nrcv_blocks %llu\noverruns %llu\n",
-		   wait, READ_ONCE(fc->xmit_blocks),
-		   READ_ONCE(fc->rcv_blocks), READ_ONCE(fc->overruns));
+	seq_printf(m, "xmit_wait_us %llu\nxmit_words %lld\nrcv_words %lld\noverruns %lld\n",
+		   ibtsim_port_xmit_wait_us(port),
+		   atomic64_read(&port->xmit_words),
+		   atomic64_read(&port->rcv_words),
+		   atomic64_read(&port->overruns));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(ibtsim_dbg_credits);

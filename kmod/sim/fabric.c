@@ -452,6 +452,7 @@ static bool ibtsim_sink_hold(struct ibtsim_fabric *fabric,
 static bool ibtsim_pkt_cross(struct ibtsim_fabric *fabric,
 			     struct ibtsim_port *port, struct ibtsim_pkt *pkt)
 {
+	atomic64_add(ibtsim_pkt_bytes(pkt) / 4, &port->xmit_words);
 	if (unlikely(READ_ONCE(fabric->ncaptures)))
 		__ibtsim_capture_link(port, port->peer, pkt);
 	return ibtsim_link_delay(fabric, port, port->peer, pkt,
@@ -469,6 +470,8 @@ static struct ibtsim_port *ibtsim_pkt_arrive(struct ibtsim_fabric *fabric,
 					     struct ibtsim_pkt *pkt, bool *held)
 {
 	*held = false;
+	if (!pkt->sunk)
+		atomic64_add(ibtsim_pkt_bytes(pkt) / 4, &port->rcv_words);
 	if (pkt->sunk) {
 		pkt->sunk = false;	/* the data sink takes it now */
 	} else {

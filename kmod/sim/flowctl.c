@@ -38,6 +38,21 @@
 #define IBTSIM_FC_CRC_BYTES	(4 + 2)
 
 /**
+ * ibtsim_pkt_bytes() - bytes of a packet on the wire
+ * @pkt: the packet
+ *
+ * Return: its headers, payload and CRCs.
+ */
+u32 ibtsim_pkt_bytes(const struct ibtsim_pkt *pkt)
+{
+	u32 bytes = IBTSIM_FC_HDR_BYTES + IBTSIM_FC_CRC_BYTES + pkt->len;
+
+	if (pkt->has_grh)
+		bytes += sizeof(struct ib_grh);
+	return bytes;
+}
+
+/**
  * ibtsim_fc_blocks() - flow control blocks of a packet
  * @pkt: the packet
  *
@@ -45,11 +60,25 @@
  */
 u16 ibtsim_fc_blocks(const struct ibtsim_pkt *pkt)
 {
-	u32 bytes = IBTSIM_FC_HDR_BYTES + IBTSIM_FC_CRC_BYTES + pkt->len;
+	return DIV_ROUND_UP(ibtsim_pkt_bytes(pkt), IBTSIM_FC_BLOCK);
+}
 
-	if (pkt->has_grh)
-		bytes += sizeof(struct ib_grh);
-	return DIV_ROUND_UP(bytes, IBTSIM_FC_BLOCK);
+/**
+ * ibtsim_port_xmit_wait_us() - a port's PortXmitWait
+ * @port: the port
+ *
+ * Any context: the waits that ended, and the one going on up to now.
+ *
+ * Return: microseconds.
+ */
+u64 ibtsim_port_xmit_wait_us(const struct ibtsim_port *port)
+{
+	ktime_t since = READ_ONCE(port->fc.wait_since);
+	u64 us = atomic64_read(&port->xmit_wait_us);
+
+	if (since)
+		us += ktime_us_delta(ktime_get(), since);
+	return us;
 }
 
 /* Is @pkt flow controlled? Data VLs only. */
@@ -206,13 +235,12 @@ bool ibtsim_fc_arrive(struct ibtsim_port *port, struct ibtsim_pkt *pkt)
 		return true;
 	vl = &port->fc.vl[pkt->vl];
 	if (vl->used + pkt->blocks > READ_ONCE(port->fc.buf_blocks)) {
-		WRITE_ONCE(port->fc.overruns, port->fc.overruns + 1);
+		atomic64_inc(&port->overruns);
 		ibtsim_drop(port, "receive buffer overrun");
 		return false;
 	}
 	vl->used += pkt->blocks;
 	vl->abr = (vl->abr + pkt->blocks) & IBTSIM_FC_MASK;
-	WRITE_ONCE(port->fc.rcv_blocks, port->fc.rcv_blocks + pkt->blocks);
 	pkt->held = port;
 	pkt->held_vl = pkt->vl;
 	pkt->held_blocks = pkt->blocks;
@@ -279,8 +307,6 @@ static void ibtsim_fc_send(struct ibtsim_fabric *fabric,
 
 	while ((pkt = ibtsim_fc_next(port))) {
 		sent = true;
-		WRITE_ONCE(port->fc.xmit_blocks,
-			   port->fc.xmit_blocks + pkt->blocks);
 		/* it leaves the node that held it: room for its sender */
 		ibtsim_fc_release(fabric, pkt);
 		ibtsim_pkt_onward(fabric, port, pkt);
@@ -288,8 +314,8 @@ static void ibtsim_fc_send(struct ibtsim_fabric *fabric,
 	}
 	now = ktime_get();
 	if (sent && port->fc.wait_since) {
-		WRITE_ONCE(port->fc.xmit_wait_ns, port->fc.xmit_wait_ns +
-			   ktime_to_ns(ktime_sub(now, port->fc.wait_since)));
+		atomic64_add(ktime_us_delta(now, port->fc.wait_since),
+			     &port->xmit_wait_us);
 		WRITE_ONCE(port->fc.wait_since, 0);
 	}
 	if (!ibtsim_fc_waiting(port)) {

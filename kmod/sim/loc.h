@@ -161,7 +161,9 @@ enum ibtsim_fc_verdict {
 };
 
 void ibtsim_fc_init(struct ibtsim_port *port);
+u32 ibtsim_pkt_bytes(const struct ibtsim_pkt *pkt);
 u16 ibtsim_fc_blocks(const struct ibtsim_pkt *pkt);
+u64 ibtsim_port_xmit_wait_us(const struct ibtsim_port *port);
 enum ibtsim_fc_verdict ibtsim_fc_queue(struct ibtsim_fabric *fabric,
 				       struct ibtsim_port *port,
 				       struct ibtsim_pkt *pkt);

@@ -14,7 +14,13 @@
  * - the port's drops: PortRcvSwitchRelayErrors on a switch (where a
  *   packet is dropped at its arrival port: no route, a DR path through a
  *   missing port, a loop), PortRcvErrors on an HCA;
- * - PortXmitData / PortRcvData: 0, the fabric does not count octets;
+ * - PortXmitData / PortRcvData: 4-byte words of the packets sent across
+ *   / arrived over the port's link, every VL;
+ * - PortXmitWait: microseconds packets waited for credits at the port
+ *   and none could leave (flowctl.c; a wait going on counts up to now);
+ *   CounterSelect2 bit 0 selects it;
+ * - ExcessiveBufferOverrunErrors: packets discarded for want of room in
+ *   the port's buffer (their sender ignored the credits);
  * - every other error counter: 0, nothing in the fabric makes them.
  * 32-bit and 16-bit fields saturate at their maximum, as IBA wants.
  * A Set writes the value given into each counter CounterSelect names (0
@@ -32,6 +38,10 @@
 #define IBTSIM_PMA_ALL_PORTS	0xff
 /* CounterSelect bit of PortRcvSwitchRelayErrors (not in ib_pma.h). */
 #define IBTSIM_PMA_SEL_SWITCH_RELAY_ERRORS cpu_to_be16(0x0020)
+/* CounterSelect2 (PortCounters byte 18, ib_pma.h's reserved1): bit 0. */
+#define IBTSIM_PMA_SEL2_XMIT_WAIT	0x01
+/* ExcessiveBufferOverrunErrors: the low 4 bits of byte 19. */
+#define IBTSIM_PMA_OVERRUN_MASK		0x0f
 
 /**
  * ibtsim_port_counter - one packet counter of a port
@@ -49,6 +59,14 @@ atomic64_t *ibtsim_port_counter(struct ibtsim_port *port,
 		return &port->tx_pkts;
 	case IBTSIM_PMA_RX_PKTS:
 		return &port->rx_pkts;
+	case IBTSIM_PMA_XMIT_DATA:
+		return &port->xmit_words;
+	case IBTSIM_PMA_RCV_DATA:
+		return &port->rcv_words;
+	case IBTSIM_PMA_XMIT_WAIT:
+		return &port->xmit_wait_us;
+	case IBTSIM_PMA_OVERRUNS:
+		return &port->overruns;
 	default:
 		return &port->drops;
 	}
@@ -72,6 +90,15 @@ static u16 ibtsim_pma_ports(struct ibtsim_node *node, u8 in_port, u8 select,
 	return 0;
 }
 
+/* Counter @c of @port as the PMA reads it (PortXmitWait: up to now). */
+static u64 ibtsim_pma_counter_now(struct ibtsim_port *port,
+				  enum ibtsim_pma_counter c)
+{
+	if (c == IBTSIM_PMA_XMIT_WAIT)
+		return ibtsim_port_xmit_wait_us(port);
+	return atomic64_read(ibtsim_port_counter(port, c));
+}
+
 /* Sum of the selected ports' counters since their baselines. */
 static void ibtsim_pma_read(struct ibtsim_node *node, unsigned int first,
 			    unsigned int last, u64 *val)
@@ -85,7 +112,7 @@ static void ibtsim_pma_read(struct ibtsim_node *node, unsigned int first,
 		struct ibtsim_port *port = &node->ports[n];
 
 		for (c = 0; c < IBTSIM_PMA_NUM; c++) {
-			u64 v = atomic64_read(ibtsim_port_counter(port, c)) -
+			u64 v = ibtsim_pma_counter_now(port, c) -
 				port->pma_base[c];
 
 			val[c] = v > U64_MAX - val[c] ? U64_MAX : val[c] + v;
@@ -106,7 +133,7 @@ static void ibtsim_pma_write(struct ibtsim_node *node, unsigned int first,
 		struct ibtsim_port *port = &node->ports[n];
 
 		/* modular: current - baseline == v */
-		port->pma_base[c] = atomic64_read(ibtsim_port_counter(port, c)) - v;
+		port->pma_base[c] = ibtsim_pma_counter_now(port, c) - v;
 	}
 	spin_unlock_irqrestore(&node->lock, flags);
 }
@@ -171,7 +198,18 @@ static unsigned int ibtsim_pma_pc_sets(const struct ibtsim_node *node,
 			   IB_PMA_SEL_PORT_RCV_ERRORS, IBTSIM_PMA_DROPS,
 		be16_to_cpu(node->sw ? pc->port_rcv_switch_relay_errors :
 				       pc->port_rcv_errors) };
-	return 3;
+	sets[3] = (struct ibtsim_pma_set) { IB_PMA_SEL_PORT_XMIT_DATA,
+		IBTSIM_PMA_XMIT_DATA, be32_to_cpu(pc->port_xmit_data) };
+	sets[4] = (struct ibtsim_pma_set) { IB_PMA_SEL_PORT_RCV_DATA,
+		IBTSIM_PMA_RCV_DATA, be32_to_cpu(pc->port_rcv_data) };
+	sets[5] = (struct ibtsim_pma_set) { IB_PMA_SEL_EXCESSIVE_BUFFER_OVERRUNS,
+		IBTSIM_PMA_OVERRUNS,
+		pc->link_overrun_errors & IBTSIM_PMA_OVERRUN_MASK };
+	/* PortXmitWait: CounterSelect2 selects it, not CounterSelect */
+	sets[6] = (struct ibtsim_pma_set) {
+		pc->reserved1 & IBTSIM_PMA_SEL2_XMIT_WAIT ? cpu_to_be16(0xffff) : 0,
+		IBTSIM_PMA_XMIT_WAIT, be32_to_cpu(pc->port_xmit_wait) };
+	return 7;
 }
 
 static void ibtsim_pma_pc_fill(const struct ibtsim_node *node, void *data,
@@ -186,6 +224,11 @@ static void ibtsim_pma_pc_fill(const struct ibtsim_node *node, void *data,
 		pc->port_rcv_errors = ibtsim_sat16(val[IBTSIM_PMA_DROPS]);
 	pc->port_xmit_packets = ibtsim_sat32(val[IBTSIM_PMA_TX_PKTS]);
 	pc->port_rcv_packets = ibtsim_sat32(val[IBTSIM_PMA_RX_PKTS]);
+	pc->port_xmit_data = ibtsim_sat32(val[IBTSIM_PMA_XMIT_DATA]);
+	pc->port_rcv_data = ibtsim_sat32(val[IBTSIM_PMA_RCV_DATA]);
+	pc->port_xmit_wait = ibtsim_sat32(val[IBTSIM_PMA_XMIT_WAIT]);
+	pc->link_overrun_errors =
+		min_t(u64, val[IBTSIM_PMA_OVERRUNS], IBTSIM_PMA_OVERRUN_MASK);
 }
 
 static const struct ibtsim_pma_attr ibtsim_pma_port_counters = {
@@ -213,7 +256,11 @@ static unsigned int ibtsim_pma_pcx_sets(const struct ibtsim_node *node,
 		be64_to_cpu(sel & IB_PMA_SELX_PORT_RCV_PACKETS ?
 			    pc->port_rcv_packets :
 			    pc->port_unicast_rcv_packets) };
-	return 2;
+	sets[2] = (struct ibtsim_pma_set) { IB_PMA_SELX_PORT_XMIT_DATA,
+		IBTSIM_PMA_XMIT_DATA, be64_to_cpu(pc->port_xmit_data) };
+	sets[3] = (struct ibtsim_pma_set) { IB_PMA_SELX_PORT_RCV_DATA,
+		IBTSIM_PMA_RCV_DATA, be64_to_cpu(pc->port_rcv_data) };
+	return 4;
 }
 
 static void ibtsim_pma_pcx_fill(const struct ibtsim_node *node, void *data,
@@ -223,6 +270,8 @@ static void ibtsim_pma_pcx_fill(const struct ibtsim_node *node, void *data,
 
 	pc->port_xmit_packets = cpu_to_be64(val[IBTSIM_PMA_TX_PKTS]);
 	pc->port_rcv_packets = cpu_to_be64(val[IBTSIM_PMA_RX_PKTS]);
+	pc->port_xmit_data = cpu_to_be64(val[IBTSIM_PMA_XMIT_DATA]);
+	pc->port_rcv_data = cpu_to_be64(val[IBTSIM_PMA_RCV_DATA]);
 	/* The fabric forwards unicast only. */
 	pc->port_unicast_xmit_packets = pc->port_xmit_packets;
 	pc->port_unicast_rcv_packets = pc->port_rcv_packets;

@@ -84,6 +84,10 @@ enum ibtsim_pma_counter {
 	IBTSIM_PMA_TX_PKTS,
 	IBTSIM_PMA_RX_PKTS,
 	IBTSIM_PMA_DROPS,
+	IBTSIM_PMA_XMIT_DATA,
+	IBTSIM_PMA_RCV_DATA,
+	IBTSIM_PMA_XMIT_WAIT,
+	IBTSIM_PMA_OVERRUNS,
 	IBTSIM_PMA_NUM,
 };
 
@@ -125,14 +129,10 @@ struct ibtsim_fc_vl {
  *	written under the node's lock, read with READ_ONCE())
  * @trained: the link's training count the credits were set for
  * @wait_since: since when packets wait and none may leave, 0 if not
- * @xmit_wait_ns: time packets waited and none could leave (PortXmitWait)
- * @xmit_blocks: blocks the port sent on data VLs
- * @rcv_blocks: blocks the port received on data VLs and kept
- * @overruns: packets the port discarded for want of room (sent without
- *	credits: ExcessiveBufferOverrunErrors)
+ *	(written with WRITE_ONCE() for readers elsewhere)
  *
- * Owned by the fabric's worker, but @buf_blocks. The counters are written
- * with WRITE_ONCE() for readers elsewhere.
+ * Owned by the fabric's worker, but @buf_blocks. Its counters are the
+ * port's (&struct ibtsim_port).
  */
 struct ibtsim_fc {
 	struct ibtsim_fc_vl vl[IBTSIM_DATA_VLS];
@@ -143,10 +143,6 @@ struct ibtsim_fc {
 	u16 buf_blocks;
 	u32 trained;
 	ktime_t wait_since;
-	u64 xmit_wait_ns;
-	u64 xmit_blocks;
-	u64 rcv_blocks;
-	u64 overruns;
 };
 
 /**
@@ -219,6 +215,16 @@ struct ibtsim_fc {
  * @drops: packets dropped at the port (no peer, state, LID, no QP, no WQE;
  *	at a switch: no LFT entry, a DR path through a missing port, a
  *	forwarding loop)
+ * @xmit_words: 4-byte words of the packets sent across the link
+ *	(PortXmitData)
+ * @rcv_words: 4-byte words of the packets that arrived over the link
+ *	(PortRcvData)
+ * @xmit_wait_us: microseconds packets waited for credits and none could
+ *	leave (PortXmitWait; the wait going on, if any, is not in yet:
+ *	ibtsim_port_xmit_wait_us())
+ * @overruns: packets the port discarded for want of room in its buffer,
+ *	their sender having ignored the credits
+ *	(ExcessiveBufferOverrunErrors)
  */
 struct ibtsim_port {
 	struct ibtsim_node *node;
@@ -269,6 +275,10 @@ struct ibtsim_port {
 	atomic64_t tx_pkts;
 	atomic64_t rx_pkts;
 	atomic64_t drops;
+	atomic64_t xmit_words;
+	atomic64_t rcv_words;
+	atomic64_t xmit_wait_us;
+	atomic64_t overruns;
 };
 
 /**
