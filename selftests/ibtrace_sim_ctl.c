@@ -15,14 +15,17 @@
  *                                   a deterministic change in mid-dump
  *   ibtrace_sim_ctl fuzz-topo SEED ITERS FILE...
  *                                   the topology text fuzzer (below)
- *   ibtrace_sim_ctl inject-burst NAME NODE PORT DLID COUNT
+ *   ibtrace_sim_ctl inject-burst NAME NODE PORT DLID COUNT [agent]
  *                                   COUNT injections (a 256-byte payload,
  *                                   no wait) from node NODE (its name) of
  *                                   fabric NAME out of its port PORT to
  *                                   DLID, one request after the other on
  *                                   one socket, as fast as they go;
  *                                   "injected N" on stdout, and at the
- *                                   first refusal its error (exit 1)
+ *                                   first refusal its error (exit 1);
+ *                                   with "agent" each a ClassPortInfo
+ *                                   Get of class 0x30 with ibtrace's
+ *                                   OUI, which the agent answers
  *
  * Errors: "Error: <extack>" (and "line N: <reason>" for topology errors)
  * on stderr, exit 1.
@@ -1306,6 +1309,14 @@ static int inject_burst(unsigned short fam, char **argv)
 	struct msg m;
 	int err = 0;
 
+	if (argv[7]) {
+		/* what the class 0x30 agent answers: ClassPortInfo, its OUI */
+		payload[17] = 0x01;
+		payload[37] = 0x00;
+		payload[38] = 0x14;
+		payload[39] = 0x05;
+	}
+
 	for (i = 0; i < count && !err; i++) {
 		msg_init(&m, fam, IBTRACE_SIM_CMD_INJECT, 0);
 		put_attr(&m, IBTRACE_SIM_A_FABRIC_NAME, argv[2],
@@ -1332,7 +1343,7 @@ int main(int argc, char **argv)
 
 	if (argc < 2) {
 		fprintf(stderr, "usage: %s add NAME FILE [no-sm] | del NAME | show [NAME] | nodes [NAME] |\n"
-			"       fuzz-topo SEED ITERS FILE... | inject-burst NAME NODE PORT DLID COUNT\n",
+			"       fuzz-topo SEED ITERS FILE... | inject-burst NAME NODE PORT DLID COUNT [agent]\n",
 			argv[0]);
 		return 2;
 	}
@@ -1370,7 +1381,8 @@ int main(int argc, char **argv)
 
 			put_attr(&m, IBTRACE_SIM_A_SM, &zero, 1);
 		}
-	} else if (!strcmp(argv[1], "inject-burst") && argc == 7) {
+	} else if (!strcmp(argv[1], "inject-burst") && (argc == 7 ||
+		   (argc == 8 && !strcmp(argv[7], "agent")))) {
 		return inject_burst(fam, argv);
 	} else if (!strcmp(argv[1], "nodes-del") && argc == 3) {
 		return nodes_del(fam, argv[2]);

@@ -31,7 +31,7 @@ source "$(dirname "$0")/lib.sh"
 
 ibt_tmpdir
 ibt_require_root
-ibt_require_file "$SIM_KO" "$IBT_KO" "$IBTRACECTL"
+ibt_require_file "$SIM_KO" "$IBT_KO" "$IBTRACECTL" "$SIM_CTL"
 ibt_require_cmd jq opensm smpquery perfquery timeout
 ibt_require_modules ib_core ib_umad
 ibt_at_exit 'pkill -9 -x opensm 2>/dev/null'
@@ -56,10 +56,16 @@ qos_ca_sl2vl $(join "${CA_SL2VL[@]}")
 qos_swe_sl2vl $(join "${SWE_SL2VL[@]}")
 qos_sw0_sl2vl $(join "${CA_SL2VL[@]}")
 CONF
-ibt_opensm_once "$TMP/osm" 120 "$A_GUID" "$TMP/osm.log" -F "$TMP/osm.conf" \
-	>"$TMP/osm.out" 2>&1
-ibt_match "opensm -o with QoS (two SLtoVL tables): SUBNET UP" 'SUBNET UP' \
-	"$(cat "$TMP/osm.log" 2>/dev/null)"
+# Two sweeps: OpenSM's first programs the switches' tables while it still
+# holds their ports' OperationalVLs from before it set them (VL 0 only:
+# it masks each VL with them, so every data SL goes to VL 0); the next
+# sweep, as a running OpenSM would make, writes them as configured.
+for sweep in 1 2; do
+	ibt_opensm_once "$TMP/osm" 120 "$A_GUID" "$TMP/osm$sweep.log" \
+		-F "$TMP/osm.conf" >"$TMP/osm.out" 2>&1
+	ibt_match "opensm -o with QoS (two SLtoVL tables), sweep $sweep: SUBNET UP" \
+		'SUBNET UP' "$(cat "$TMP/osm$sweep.log" 2>/dev/null)"
+done
 J=$(ibt_sim_json vl)
 ibt_expect "every linked port Active" "" \
 	"$(jq -r '.nodes[] | .name as $n | .ports[] |
@@ -230,13 +236,14 @@ ibt_expect "  the VLs no packet took are untouched (A/1 VL 3)" \
 # --- backpressure: a slow data sink --------------------------------------------------
 #
 # Buffers of 66 blocks (13 MADs) at S1/1, S2/1 and B/1, and B a data sink
-# of 20 packets a second. A burst of 100 requests from A (--no-wait):
-# B's buffer fills, then S2's, then S1's, and the rest wait at A. The
+# of 1 packet a second. A burst of 100 requests injected at A's port:
+# B's buffer fills, then S2's, then S1's, and the rest wait at A (the
+# sink is so slow that this holds however fast the burst goes). The
 # ports that must wait for credits are those upstream on the path (A/1,
 # S1/2, S2/2): their PortXmitWait (debugfs xmit_wait_us, and perfquery)
-# rises, no other port's does (the answers flow back freely). SMPs (VL 15) still cross. Once B
-# has taken them all, every buffer is empty and every request reached
-# B's agent.
+# rises, no other port's does (the answers flow back freely). SMPs (VL 15)
+# still cross. Then B drains at 1000 a second: every request reaches B's
+# agent, and every buffer is empty again.
 
 B=$(ibt_sim_dev B)
 B_IDX=$(ibt_sim_node B .index)
@@ -248,10 +255,10 @@ wait_us()
 {
 	awk '$1 == "xmit_wait_us" { print $2 }' "$DBG/$1/port$2/credits" 2>/dev/null
 }
-# answered_at_b: requests B's agent answered
-answered_at_b()
+# rx_at_b: requests B's agent received (and answered)
+rx_at_b()
 {
-	"$IBTRACECTL" -j -d "$B" agent show | jq -r '.[0].answered'
+	"$IBTRACECTL" -j -d "$B" agent show | jq -r '.[0].rx'
 }
 
 declare -A w0
@@ -261,35 +268,42 @@ for p in "${ports_on_path[@]}" "${ports_off_path[@]}"; do
 	# shellcheck disable=SC2086
 	w0[$p]=$(wait_us $p)
 done
-ibt_check "buffers of 66 blocks at S1/1, S2/1, B/1; B a data sink of 20/s" \
+ibt_check "buffers of 66 blocks at S1/1, S2/1, B/1; B a data sink of 1/s" \
 	bash -c "'$IBTRACECTL' sim set vl S1 port 1 buffer 66 &&
 		 '$IBTRACECTL' sim set vl S2 port 1 buffer 66 &&
-		 '$IBTRACECTL' sim set vl B port 1 buffer 66 sink 20"
+		 '$IBTRACECTL' sim set vl B port 1 buffer 66 sink 1"
 J=$(ibt_sim_json vl)
-ibt_expect "  sim show: B's port 1 buf_blocks 66, sink_pps 20" "66 20" \
+ibt_expect "  sim show: B's port 1 buf_blocks 66, sink_pps 1" "66 1" \
 	"$(ibt_sim_node B '.ports[] | select(.port == 1) | "\(.buf_blocks) \(.sink_pps)"')"
-ans0=$(answered_at_b)
-"$IBTRACECTL" -d "$A" -p 1 mad send --class ibtrace --attr ClassPortInfo \
-	--dlid "$B_LID" -c 100 --no-wait >/dev/null 2>&1
-sleep 1
-ibt_expect "a burst of 100 requests: 1 s later B's agent has not had them all" 1 \
-	"$(( $(answered_at_b) - ans0 < 100 ))"
-bv=$(credits "$B_IDX-B" 1 7)
-ibt_expect "  B/1 VL 7: its buffer full (13 MADs, 65 of 66 blocks)" 65 \
-	"$(field "$bv" used)"
-ibt_expect "  S2/1 VL 7 full too, S2/2 has packets waiting" "65 1" \
-	"$(field "$(credits "$S2_IDX-S2" 1 7)" used) $(( $(field "$(credits "$S2_IDX-S2" 2 7)" queued) > 0 ))"
-ibt_expect "  S1/1 VL 0 full too, and packets wait at A/1" "65 1" \
-	"$(field "$(credits "$S1_IDX-S1" 1 0)" used) $(( $(field "$(credits "$A_IDX-A" 1 0)" queued) > 0 ))"
+rx0=$(rx_at_b)
+ibt_expect "a burst of 100 class 0x30 requests injected at A's port" \
+	"injected 100" "$("$SIM_CTL" inject-burst vl A 1 "$B_LID" 100 agent 2>&1)"
+# used NODE-DIR PORT VL: blocks of the port's buffer for the VL in use
+used()
+{
+	field "$(credits "$1" "$2" "$3")" used
+}
+path_full()
+{
+	[ "$(used "$B_IDX-B" 1 7) $(used "$S2_IDX-S2" 1 7) $(used "$S1_IDX-S1" 1 0)" = "65 65 65" ]
+}
+ibt_wait_for 10 path_full
+ibt_expect "  B/1 VL 7, S2/1 VL 7, S1/1 VL 0: each buffer full (13 MADs, 65 of 66 blocks)" \
+	"65 65 65" \
+	"$(used "$B_IDX-B" 1 7) $(used "$S2_IDX-S2" 1 7) $(used "$S1_IDX-S1" 1 0)"
+ibt_expect "  packets wait at S2/2, S1/2 and A/1; B's agent has not had them all" \
+	"1 1 1 1" \
+	"$(( $(field "$(credits "$S2_IDX-S2" 2 7)" queued) > 0 )) $(( $(field "$(credits "$S1_IDX-S1" 2 7)" queued) > 0 )) $(( $(field "$(credits "$A_IDX-A" 1 0)" queued) > 0 )) $(( $(rx_at_b) - rx0 < 100 ))"
 ibt_check "  SMPs cross the congested links: smpquery nodeinfo of B" \
 	smpquery -C "$A" -P 1 nodeinfo "$B_LID"
-all_answered()
+ibt_check "B drains at 1000 a second" "$IBTRACECTL" sim set vl B port 1 sink 1000
+all_received()
 {
-	[ "$(( $(answered_at_b) - ans0 ))" -ge 100 ]
+	[ "$(( $(rx_at_b) - rx0 ))" -ge 100 ]
 }
-ibt_wait_for 30 all_answered
-ibt_expect "B's data sink took all 100 requests, its agent answered them" 100 \
-	"$(( $(answered_at_b) - ans0 ))"
+ibt_wait_for 30 all_received
+ibt_expect "B's data sink took all 100 requests, its agent received them" 100 \
+	"$(( $(rx_at_b) - rx0 ))"
 for p in "${ports_on_path[@]}"; do
 	# shellcheck disable=SC2086
 	ibt_expect "PortXmitWait rose at ${p/ //}, upstream on the path" 1 \

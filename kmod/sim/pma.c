@@ -18,7 +18,8 @@
  *   / arrived over the port's link, every VL;
  * - PortXmitWait: microseconds packets waited for credits at the port
  *   and none could leave (flowctl.c; a wait going on counts up to now);
- *   CounterSelect2 bit 0 selects it;
+ *   CounterSelect2 bit 0 selects it; ClassPortInfo says it is counted
+ *   (CapabilityMask bit 12: perfquery shows it only then);
  * - ExcessiveBufferOverrunErrors: packets discarded for want of room in
  *   the port's buffer (their sender ignored the credits);
  * - every other error counter: 0, nothing in the fabric makes them.
@@ -158,7 +159,8 @@ static u16 ibtsim_pma_class_port_info(struct ib_pma_mad *pmad, bool set)
 	cpi->base_version = IB_MGMT_BASE_VERSION;
 	cpi->class_version = IBTSIM_PMA_CLASS_VERSION;
 	cpi->capability_mask = IB_PMA_CLASS_CAP_ALLPORTSELECT |
-			       IB_PMA_CLASS_CAP_EXT_WIDTH;
+			       IB_PMA_CLASS_CAP_EXT_WIDTH |
+			       IB_PMA_CLASS_CAP_XMIT_WAIT;
 	ib_set_cpi_resp_time(cpi, IBTSIM_PMA_RESP_TIME);
 	return 0;
 }
