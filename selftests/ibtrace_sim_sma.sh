@@ -335,8 +335,8 @@ smps_to_b()
 out=$(pq)
 ibt_match "perfquery (A's own port): PortCounters answered" \
 	'^# Port counters: Lid [0-9]+ port 1' "$out"
-ibt_match "  ClassPortInfo: AllPortSelect and extended width" \
-	'CapMask: 0x(3|7|b|f)[0-9a-f]{2}\)' "$out"
+ibt_match "  ClassPortInfo: AllPortSelect, extended width and PortXmitWait" \
+	'CapMask: 0x(1|3|5|7|9|b|d|f)(3|7|b|f)[0-9a-f]{2}\)' "$out"
 tx0=$(field PortXmitPkts "$out")
 rx0=$(field PortRcvPkts "$out")
 smps_to_b 20
