@@ -287,9 +287,8 @@ static struct ibtsim_port *ibtsim_port_rx(struct ibtsim_port *port,
 	return ibtsim_ca_rx(port, pkt);
 }
 
-/* May @pkt leave by @port? Down: nothing leaves; below Active: SMPs only. */
-static bool ibtsim_port_egress(struct ibtsim_port *port,
-			       const struct ibtsim_pkt *pkt)
+/* @port's PortState, read under its node's lock. */
+static u8 ibtsim_port_state(struct ibtsim_port *port)
 {
 	unsigned long flags;
 	u8 state;
@@ -297,6 +296,14 @@ static bool ibtsim_port_egress(struct ibtsim_port *port,
 	spin_lock_irqsave(&port->node->lock, flags);
 	state = port->state;
 	spin_unlock_irqrestore(&port->node->lock, flags);
+	return state;
+}
+
+/* May @pkt leave by @port? Down: nothing leaves; below Active: SMPs only. */
+static bool ibtsim_port_egress(struct ibtsim_port *port,
+			       const struct ibtsim_pkt *pkt)
+{
+	u8 state = ibtsim_port_state(port);
 
 	if (state == IBTSIM_PORT_DOWN) {
 		ibtsim_drop(port, "port down");
@@ -541,14 +548,8 @@ static bool ibtsim_pkt_fly(struct ibtsim_fabric *fabric, struct ibtsim_port *por
 void ibtsim_pkt_onward(struct ibtsim_fabric *fabric, struct ibtsim_port *port,
 		       struct ibtsim_pkt *pkt)
 {
-	unsigned long flags;
-	u8 state;
-
 	/* The link may have gone down while it waited. */
-	spin_lock_irqsave(&port->node->lock, flags);
-	state = port->state;
-	spin_unlock_irqrestore(&port->node->lock, flags);
-	if (state == IBTSIM_PORT_DOWN) {
+	if (ibtsim_port_state(port) == IBTSIM_PORT_DOWN) {
 		ibtsim_drop(port, "port down");
 		ibtsim_pkt_free(fabric, pkt);
 		return;
