@@ -25,7 +25,10 @@
 # - backpressure: a slow data sink at B with small buffers on the path
 #   fills B's, S2's and S1's buffers, packets wait at A; PortXmitWait
 #   rises on the upstream ports of the path and nowhere else; SMPs still
-#   cross; everything is delivered once drained, every buffer empty.
+#   cross; everything is delivered once drained, every buffer empty;
+# - deadlock: a forwarding loop between S1 and S2 is a credit loop; a
+#   burst fills it, sim show names the loop, its VL delivers nothing
+#   more, another VL and SMPs still get through; sim del ends it.
 
 source "$(dirname "$0")/lib.sh"
 
@@ -331,6 +334,52 @@ ibt_wait_for 5 quiet
 ibt_expect "once drained, every buffer empty and nothing waiting" "" \
 	"$(grep -l "used [1-9]\|queued [1-9]" "$DBG"/*/port*/credits)"
 ibt_check "B no longer a data sink" "$IBTRACECTL" sim set vl B port 1 sink 0
+
+# --- deadlock: a credit loop ----------------------------------------------------------
+#
+# Misroute rules send LID 0x77 (nobody's) from S1 to S2 and from S2 back
+# to S1: a forwarding loop, and so a credit loop on VL 7 (SL 0 through
+# S1's and S2's tables). Buffers of 66 blocks at both ends of the S1-S2
+# link. A burst of 100 packets to 0x77 fills both buffers with packets
+# that each wait for room the other side's hold: a deadlock. The watch
+# (a look every second once packets wait) finds the loop and sim show
+# names it; both buffers stay full and nothing moves. On VL 7 nothing
+# else gets through either (A's requests to B wait behind the loop at
+# S1/2), but a request on SL 1 (VL 6 on that link) does, and SMPs (VL 15)
+# do. sim del ends it, dropping every waiting packet.
+
+ibt_check "misroute LID 0x77: S1 to port 2, S2 back to port 1; S1/2 buffer 66" \
+	bash -c "'$IBTRACECTL' sim set vl S1 misroute 0x77 2 &&
+		 '$IBTRACECTL' sim set vl S2 misroute 0x77 1 &&
+		 '$IBTRACECTL' sim set vl S1 port 2 buffer 66"
+ibt_expect "a burst of 100 packets to 0x77 injected at A's port" \
+	"injected 100" "$("$SIM_CTL" inject-burst vl A 1 0x77 100 agent 2>&1)"
+# deadlock: the loop sim show names, "" if none
+deadlock()
+{
+	"$IBTRACECTL" -j sim show vl | jq -r '.[0].deadlock // ""'
+}
+named()
+{
+	[ -n "$(deadlock)" ]
+}
+ibt_wait_for 10 named
+ibt_match "sim show names the credit loop: S1/2 vl 7 and S2/1 vl 7, each waiting for the other" \
+	'^(S1/2 vl 7 -> S2/1 vl 7 -> S1/2 vl 7|S2/1 vl 7 -> S1/2 vl 7 -> S2/1 vl 7)$' "$(deadlock)"
+ibt_match "  in text: a line after the fabric's" \
+	'^  deadlock: credit loop S[12]/[12] vl 7 -> ' "$("$IBTRACECTL" sim show vl)"
+ibt_expect "  both buffers of the loop full (65 of 66 blocks)" "65 65" \
+	"$(used "$S1_IDX-S1" 2 7) $(used "$S2_IDX-S2" 1 7)"
+rx0=$(rx_at_b)
+send 0
+ibt_expect "  a request to B on SL 0 (VL 7 past S1) waits behind the loop: unanswered" \
+	1 "$(( $? != 0 ))"
+send 1
+ibt_expect "  a request to B on SL 1 (VL 6 past S1) gets through: answered" 0 "$?"
+ibt_check "  SMPs cross: smpquery nodeinfo of B" \
+	smpquery -C "$A" -P 1 nodeinfo "$B_LID"
+ibt_expect "  still there a second later, still full" "1 65 65" \
+	"$(sleep 1; [ -n "$(deadlock)" ] && echo 1) $(used "$S1_IDX-S1" 2 7) $(used "$S2_IDX-S2" 1 7)"
 out=$("$IBTRACECTL" sim set vl S1 port 1 sink 10 2>&1)
 ibt_expect "a switch port is no data sink: refused, exit 1" \
 	"1 Error: only a linked HCA port is a data sink (attribute port)" "$? $out"

@@ -674,6 +674,8 @@ static struct nla_policy sim_policy[IBTRACE_SIM_A_MAX + 1] = {
 	[IBTRACE_SIM_A_CAPTURE_END]	= U8,
 	[IBTRACE_SIM_A_INJECT_RTT_NS]	= U64,
 	[IBTRACE_SIM_A_NUM_DEVICES]	= U32,
+	[IBTRACE_SIM_A_DEADLOCK]	= { .type = NLA_STRING,
+					    .maxlen = IBTRACE_SIM_DEADLOCK_MAX },
 };
 
 static struct nla_policy sim_port_policy[IBTRACE_SIM_PORT_A_MAX + 1] = {
@@ -692,6 +694,8 @@ static struct nla_policy sim_port_policy[IBTRACE_SIM_PORT_A_MAX + 1] = {
 	[IBTRACE_SIM_PORT_A_LINK_DOWN]	= U8,
 	[IBTRACE_SIM_PORT_A_GUID_CAP]	= U8,
 	[IBTRACE_SIM_PORT_A_GUID_QUIRKS] = U32,
+	[IBTRACE_SIM_PORT_A_BUF_BLOCKS]	= U32,
+	[IBTRACE_SIM_PORT_A_SINK_PPS]	= U32,
 };
 
 static struct nla_policy sim_misroute_policy[IBTRACE_SIM_MISROUTE_A_MAX + 1] = {

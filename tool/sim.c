@@ -1164,6 +1164,13 @@ static int show_fabric(struct ibt *ctx, struct sim_msg *f)
 		ibt_out_u64(ctx, "seed", nla_get_u32(f->tb[IBTRACE_SIM_A_SEED]));
 	out_sm(ctx, " ", f->tb[IBTRACE_SIM_A_SM], f->tb[IBTRACE_SIM_A_SM_LID]);
 	ibt_out_eol(ctx);
+	if (f->tb[IBTRACE_SIM_A_DEADLOCK]) {
+		const char *loop = nla_get_string(f->tb[IBTRACE_SIM_A_DEADLOCK]);
+
+		ibt_out_field(ctx, "deadlock", json_object_new_string(loop),
+			      "  deadlock: credit loop %s", loop);
+		ibt_out_eol(ctx);
+	}
 	ibt_out_arr_begin(ctx, "nodes");
 	for (i = 0; i < nodes.n && !ret; i++)
 		ret = show_node(ctx, &nodes, &nodes.v[i]);

@@ -768,6 +768,39 @@ void ibtsim_fabric_fc_resync(struct ibtsim_fabric *fabric)
 }
 
 /**
+ * ibtsim_fabric_fc_watch() - arm the watch over flow control stalls
+ * @fabric: the fabric
+ *
+ * The fabric's worker, when packets start to wait (flowctl.c).
+ *
+ * Return: true if armed; false when the fabric is stopping.
+ */
+bool ibtsim_fabric_fc_watch(struct ibtsim_fabric *fabric)
+{
+	unsigned long flags;
+	bool armed = false;
+
+	spin_lock_irqsave(&fabric->tx_lock, flags);
+	if (!fabric->no_delay) {
+		queue_delayed_work(fabric->wq, &fabric->fc_watch,
+				   msecs_to_jiffies(IBTSIM_FC_WATCH_MS));
+		armed = true;
+	}
+	spin_unlock_irqrestore(&fabric->tx_lock, flags);
+	return armed;
+}
+
+static void ibtsim_fc_watch_work(struct work_struct *work)
+{
+	struct ibtsim_fabric *fabric = container_of(to_delayed_work(work),
+						    struct ibtsim_fabric,
+						    fc_watch);
+
+	if (ibtsim_fc_watch(fabric))
+		fabric->fc_watching = ibtsim_fabric_fc_watch(fabric);
+}
+
+/**
  * ibtsim_fabric_inject - queue an injected packet for delivery
  * @fabric: the fabric
  * @pkt: the packet, sent from its @src_port; owned by the fabric on success
@@ -807,6 +840,8 @@ int ibtsim_fabric_start(struct ibtsim_fabric *fabric)
 	INIT_DELAYED_WORK(&fabric->delay_work, ibtsim_delay_work);
 	INIT_LIST_HEAD(&fabric->fc_busy);
 	INIT_LIST_HEAD(&fabric->fc_kick);
+	INIT_DELAYED_WORK(&fabric->fc_watch, ibtsim_fc_watch_work);
+	spin_lock_init(&fabric->fc_report_lock);
 	ibtsim_fc_resync(fabric);	/* every link's first grants */
 	fabric->wq = alloc_ordered_workqueue("ibtsim_%s", 0, fabric->name);
 	return fabric->wq ? 0 : -ENOMEM;
@@ -830,6 +865,8 @@ void ibtsim_fabric_stop(struct ibtsim_fabric *fabric)
 	fabric->no_delay = true;	/* nothing is held back any more */
 	spin_unlock_irqrestore(&fabric->tx_lock, flags);
 	cancel_delayed_work_sync(&fabric->delay_work);
+	/* no_delay: it re-arms no more */
+	cancel_delayed_work_sync(&fabric->fc_watch);
 	destroy_workqueue(fabric->wq);
 	WARN_ON(!list_empty(&fabric->tx_queue));
 

@@ -19,6 +19,11 @@
  * credit, so no credit is lost with it and the periodic flow control
  * packets that resynchronize ABR with FCTBS are not needed.
  *
+ * A credit loop can deadlock: every buffer of a cycle full of packets that
+ * wait for room in the next one. Every IBTSIM_FC_WATCH_MS while packets
+ * wait, the watch finds the queues that can never move and reports the
+ * loop they wait in (ibtsim_fc_report()).
+ *
  * The fabric's ordered worker (fabric.c) runs all of this and owns the
  * state: no lock. The packets each port may send again are sent by
  * ibtsim_fc_run(), which the worker calls after each packet it carried,
@@ -28,6 +33,7 @@
 #include <linux/kernel.h>
 #include <linux/list.h>
 #include <linux/sched.h>
+#include <linux/slab.h>
 #include <rdma/ib_verbs.h>
 
 #include "sim.h"
@@ -213,6 +219,8 @@ enum ibtsim_fc_verdict ibtsim_fc_queue(struct ibtsim_fabric *fabric,
 	if (list_empty(&port->fc.busy))
 		list_add_tail(&port->fc.busy, &fabric->fc_busy);
 	ibtsim_fc_kick(fabric, port);
+	if (!fabric->fc_watching)
+		fabric->fc_watching = ibtsim_fabric_fc_watch(fabric);
 	return IBTSIM_FC_QUEUED;
 }
 
@@ -387,6 +395,216 @@ void ibtsim_fc_resync(struct ibtsim_fabric *fabric)
 	}
 	list_for_each_entry(port, &fabric->fc_busy, fc.busy)
 		ibtsim_fc_kick(fabric, port);
+}
+
+/* Is the queue of @port for VL @v waiting for credits? */
+static bool ibtsim_fc_blocked(struct ibtsim_port *port, u8 v)
+{
+	struct ibtsim_fc_vl *vl = &port->fc.vl[v];
+	struct ibtsim_pkt *head;
+
+	head = list_first_entry_or_null(&vl->txq, struct ibtsim_pkt, list);
+	return head && !ibtsim_fc_may_send(vl, head->blocks);
+}
+
+/* Blocks of @rx's buffer for VL @v that packets in the queue of @e for VL @ev hold. */
+static u32 ibtsim_fc_held_by(struct ibtsim_port *e, u8 ev,
+			     const struct ibtsim_port *rx, u8 v)
+{
+	struct ibtsim_pkt *pkt;
+	u32 blocks = 0;
+
+	list_for_each_entry(pkt, &e->fc.vl[ev].txq, list)
+		if (pkt->held == rx && pkt->held_vl == v)
+			blocks += pkt->held_blocks;
+	return blocks;
+}
+
+/*
+ * Will the blocked queue of @port for VL @v move? It waits for room in
+ * its peer's buffer: yes if some of that room is held by a packet that
+ * will leave, one not waiting in a queue (a data sink holds it, it is
+ * about to be delivered) or in a queue that moves (&ibtsim_fc.moves).
+ */
+static bool ibtsim_fc_will_move(struct ibtsim_port *port, u8 v)
+{
+	struct ibtsim_port *rx = port->peer;
+	struct ibtsim_node *node = rx->node;
+	u32 queued = 0, held;
+	unsigned int n;
+	u8 ev;
+
+	for (n = 0; n <= node->num_ports; n++) {
+		struct ibtsim_port *e = &node->ports[n];
+
+		for (ev = 0; ev < IBTSIM_DATA_VLS; ev++) {
+			held = ibtsim_fc_held_by(e, ev, rx, v);
+			if (held && (e->fc.moves & BIT(ev)))
+				return true;
+			queued += held;
+		}
+	}
+	return rx->fc.vl[v].used > queued;
+}
+
+/*
+ * The queues that cannot move, ever: a blocked queue moves if it will get
+ * room (ibtsim_fc_will_move()), which depends on the queues holding that
+ * room; from those that may send now, grow the set of queues that move
+ * until it stops growing. Returns true when some queue is left out: a
+ * deadlock.
+ */
+static bool ibtsim_fc_stuck(struct ibtsim_fabric *fabric)
+{
+	struct ibtsim_port *port;
+	bool grew, stuck;
+	u8 v;
+
+	list_for_each_entry(port, &fabric->fc_busy, fc.busy) {
+		port->fc.moves = 0;
+		for (v = 0; v < IBTSIM_DATA_VLS; v++)
+			if (!port->peer || !ibtsim_fc_blocked(port, v))
+				port->fc.moves |= BIT(v);
+	}
+	do {
+		grew = false;
+		stuck = false;
+		list_for_each_entry(port, &fabric->fc_busy, fc.busy) {
+			for (v = 0; v < IBTSIM_DATA_VLS; v++) {
+				if (port->fc.moves & BIT(v))
+					continue;
+				if (ibtsim_fc_will_move(port, v)) {
+					port->fc.moves |= BIT(v);
+					grew = true;
+				} else {
+					stuck = true;
+				}
+			}
+		}
+		cond_resched();
+	} while (grew);
+	return stuck;
+}
+
+/*
+ * A queue that cannot move waits on another that cannot move: one that
+ * holds room of its peer's buffer (every holder is stuck, or it would
+ * move). Returns it, and its VL in *@ev.
+ */
+static struct ibtsim_port *ibtsim_fc_waits_on(struct ibtsim_port *port, u8 v,
+					      u8 *ev)
+{
+	struct ibtsim_port *rx = port->peer;
+	struct ibtsim_node *node = rx->node;
+	unsigned int n;
+
+	for (n = 0; n <= node->num_ports; n++) {
+		struct ibtsim_port *e = &node->ports[n];
+
+		for (*ev = 0; *ev < IBTSIM_DATA_VLS; (*ev)++)
+			if (ibtsim_fc_held_by(e, *ev, rx, v))
+				return e;
+	}
+	return NULL;
+}
+
+/*
+ * Follow the waits from a stuck queue: among finitely many stuck queues,
+ * each waiting on another, the walk comes back to one it passed. Writes
+ * that loop into @buf as "NODE/PORT vl V -> ... -> NODE/PORT vl V".
+ */
+static void ibtsim_fc_loop_text(struct ibtsim_fabric *fabric, char *buf,
+				size_t len)
+{
+	struct ibtsim_port *port = NULL, *p, *start;
+	unsigned int steps = 0, limit = 0;
+	u8 v = 0, pv, sv;
+	size_t off = 0;
+
+	list_for_each_entry(p, &fabric->fc_busy, fc.busy) {
+		limit += IBTSIM_DATA_VLS;
+		p->fc.seen = 0;
+		if (!port && p->fc.moves != 0xff) {
+			port = p;
+			v = ffz(p->fc.moves);
+		}
+	}
+	if (!port)
+		return;
+	/* walk until a queue comes back: it is on the loop */
+	while (!(port->fc.seen & BIT(v)) && steps++ < limit) {
+		port->fc.seen |= BIT(v);
+		p = ibtsim_fc_waits_on(port, v, &pv);
+		if (!p) {
+			/* nothing holds the room it waits for: a lost grant */
+			scnprintf(buf, len,
+				  "%s/%u vl %u waits for room its peer has (credits lost)",
+				  port->node->desc, port->num, v);
+			return;
+		}
+		port = p;
+		v = pv;
+	}
+	/* write the loop from there */
+	start = port;
+	sv = v;
+	do {
+		off += scnprintf(buf + off, len - off, "%s/%u vl %u -> ",
+				 port->node->desc, port->num, v);
+		p = ibtsim_fc_waits_on(port, v, &pv);
+		if (!p)
+			return;
+		port = p;
+		v = pv;
+	} while ((port != start || v != sv) && off < len);
+	scnprintf(buf + off, len - off, "%s/%u vl %u", start->node->desc,
+		  start->num, sv);
+}
+
+/**
+ * ibtsim_fc_watch() - look into a stall of the fabric's flow control
+ * @fabric: the fabric
+ *
+ * The fabric's worker, every %IBTSIM_FC_WATCH_MS while packets wait:
+ * finds the queues that can never move (ibtsim_fc_stuck()) and reports
+ * the credit loop they wait in (ibtsim_fc_report()); the report goes
+ * once no queue is stuck.
+ *
+ * Return: true to look again later (packets still wait).
+ */
+bool ibtsim_fc_watch(struct ibtsim_fabric *fabric)
+{
+	char buf[IBTSIM_FC_REPORT_LEN] = "";
+	unsigned long flags;
+
+	if (list_empty(&fabric->fc_busy))
+		fabric->fc_watching = false;
+	else if (ibtsim_fc_stuck(fabric))
+		ibtsim_fc_loop_text(fabric, buf, sizeof(buf));
+	if (buf[0])
+		ibtsim_node_dbg(fabric->nodes[0], "deadlock: credit loop %s\n",
+				buf);
+	spin_lock_irqsave(&fabric->fc_report_lock, flags);
+	strscpy(fabric->fc_report, buf, sizeof(fabric->fc_report));
+	spin_unlock_irqrestore(&fabric->fc_report_lock, flags);
+	return fabric->fc_watching;
+}
+
+/**
+ * ibtsim_fc_report() - the credit loop of the fabric's deadlock, if any
+ * @fabric: the fabric
+ * @buf: where to write it
+ * @len: its size
+ *
+ * Any context. "" when no loop was found at the last look.
+ */
+void ibtsim_fc_report(struct ibtsim_fabric *fabric, char *buf, size_t len)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&fabric->fc_report_lock, flags);
+	strscpy(buf, fabric->fc_report, len);
+	spin_unlock_irqrestore(&fabric->fc_report_lock, flags);
 }
 
 /**

@@ -100,7 +100,7 @@ extern struct genl_family ibtsim_nl_family;
 int ibtsim_nl_init(void);
 void ibtsim_nl_exit(void);
 void ibtsim_nl_build_done(struct net *net, u32 portid,
-			  const struct ibtsim_fabric *fabric, const char *name,
+			  struct ibtsim_fabric *fabric, const char *name,
 			  const char *why);
 
 /* dev.c */
@@ -152,6 +152,7 @@ void ibtsim_pkt_onward(struct ibtsim_fabric *fabric, struct ibtsim_port *port,
 		       struct ibtsim_pkt *pkt);
 void ibtsim_pkt_free(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt);
 void ibtsim_fabric_fc_resync(struct ibtsim_fabric *fabric);
+bool ibtsim_fabric_fc_watch(struct ibtsim_fabric *fabric);
 
 /* flowctl.c */
 enum ibtsim_fc_verdict {
@@ -172,6 +173,8 @@ void ibtsim_fc_release(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt);
 unsigned int ibtsim_fc_waiting(const struct ibtsim_port *port);
 void ibtsim_fc_run(struct ibtsim_fabric *fabric);
 void ibtsim_fc_resync(struct ibtsim_fabric *fabric);
+bool ibtsim_fc_watch(struct ibtsim_fabric *fabric);
+void ibtsim_fc_report(struct ibtsim_fabric *fabric, char *buf, size_t len);
 void ibtsim_fc_flush(struct ibtsim_fabric *fabric, const char *why);
 
 /* firmware.c */

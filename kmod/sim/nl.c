@@ -84,8 +84,10 @@ static int ibtsim_nl_msg_end(struct sk_buff *skb, void *hdr, int err)
 }
 
 static int ibtsim_nl_put_fabric(struct sk_buff *skb,
-				const struct ibtsim_fabric *fabric)
+				struct ibtsim_fabric *fabric)
 {
+	char loop[IBTSIM_FC_REPORT_LEN];
+
 	if (nla_put_string(skb, IBTRACE_SIM_A_FABRIC_NAME, fabric->name))
 		return -EMSGSIZE;
 	/* While it is built, the rest is being written by the build. */
@@ -101,11 +103,14 @@ static int ibtsim_nl_put_fabric(struct sk_buff *skb,
 	    (fabric->sm_lite && fabric->sm_lid &&
 	     nla_put_u32(skb, IBTRACE_SIM_A_SM_LID, fabric->sm_lid)))
 		return -EMSGSIZE;
+	ibtsim_fc_report(fabric, loop, sizeof(loop));
+	if (loop[0] && nla_put_string(skb, IBTRACE_SIM_A_DEADLOCK, loop))
+		return -EMSGSIZE;
 	return 0;
 }
 
 static int ibtsim_nl_fill_fabric(struct sk_buff *skb,
-				 const struct ibtsim_fabric *fabric,
+				 struct ibtsim_fabric *fabric,
 				 u32 portid, u32 seq, int flags, u8 cmd)
 {
 	void *hdr;
@@ -118,7 +123,7 @@ static int ibtsim_nl_fill_fabric(struct sk_buff *skb,
 
 /* A message describing @fabric, in *@skbp. */
 static int ibtsim_nl_fabric_msg(struct sk_buff **skbp,
-				const struct ibtsim_fabric *fabric, u32 portid,
+				struct ibtsim_fabric *fabric, u32 portid,
 				u32 seq, u8 cmd)
 {
 	struct sk_buff *skb;
@@ -137,7 +142,7 @@ static int ibtsim_nl_fabric_msg(struct sk_buff **skbp,
 }
 
 static int ibtsim_nl_reply_fabric(struct genl_info *info,
-				  const struct ibtsim_fabric *fabric, u8 cmd)
+				  struct ibtsim_fabric *fabric, u8 cmd)
 {
 	struct sk_buff *skb;
 	int err;
@@ -342,7 +347,7 @@ static bool ibtsim_nl_closed;
  * FABRIC_GET still tells. Caller holds ibtsim_fabrics_lock.
  */
 void ibtsim_nl_build_done(struct net *net, u32 portid,
-			  const struct ibtsim_fabric *fabric, const char *name,
+			  struct ibtsim_fabric *fabric, const char *name,
 			  const char *why)
 {
 	struct sk_buff *skb;

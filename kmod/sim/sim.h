@@ -57,6 +57,8 @@
 #define IBTSIM_FC_MASK		0xfff	/* ABR, FCTBS, FCCL: 12 bits */
 #define IBTSIM_FC_HALF		2048	/* most blocks one grant may cover */
 #define IBTSIM_FC_TXQ_MAX	1024	/* packets waiting at one port */
+#define IBTSIM_FC_WATCH_MS	1000	/* a stall this long is looked into */
+#define IBTSIM_FC_REPORT_LEN	IBTRACE_SIM_DEADLOCK_MAX /* a credit loop */
 
 enum ibtsim_node_type {
 	IBTSIM_NODE_CA = IBTRACE_SIM_NODE_CA,
@@ -125,6 +127,8 @@ struct ibtsim_fc_vl {
  * @kick: entry in the fabric's list of ports that may send again
  * @kicked: on that list
  * @next_vl: the VL whose turn it is to send (round robin)
+ * @moves: VLs whose queue the deadlock watch found may move
+ * @seen: VLs whose queue the deadlock watch's walk passed
  * @buf_blocks: receive buffer per data VL, blocks (a fault knob:
  *	written under the node's lock, read with READ_ONCE())
  * @trained: the link's training count the credits were set for
@@ -140,6 +144,8 @@ struct ibtsim_fc {
 	struct list_head kick;
 	bool kicked;
 	u8 next_vl;
+	u8 moves;
+	u8 seen;
 	u16 buf_blocks;
 	u32 trained;
 	ktime_t wait_since;
@@ -433,6 +439,12 @@ struct ibtsim_fabric_stats {
  * @fc_busy: ports with packets waiting for credits or their turn
  *	(flowctl.c; the worker's)
  * @fc_kick: ports of @fc_busy that may send again (the worker's)
+ * @fc_watch: looks for queues that can never move, every
+ *	%IBTSIM_FC_WATCH_MS while packets wait (flowctl.c)
+ * @fc_watching: @fc_watch is armed (the worker's)
+ * @fc_report_lock: protects @fc_report
+ * @fc_report: the credit loop of a deadlock, as text ("S1/2 vl 0 -> ..."),
+ *	empty if the last look found none
  */
 struct ibtsim_fabric {
 	struct list_head list;
@@ -472,6 +484,10 @@ struct ibtsim_fabric {
 	bool fc_resync;
 	struct list_head fc_busy;
 	struct list_head fc_kick;
+	struct delayed_work fc_watch;
+	bool fc_watching;
+	spinlock_t fc_report_lock;	/* protects fc_report */
+	char fc_report[IBTSIM_FC_REPORT_LEN];
 };
 
 /**

@@ -70,6 +70,8 @@
 #define IBTRACE_SIM_BUF_BLOCKS_DEFAULT	512
 /* Fastest drain of a data sink (%IBTRACE_SIM_PORT_A_SINK_PPS), packets/s. */
 #define IBTRACE_SIM_SINK_PPS_MAX	1000000
+/* Longest %IBTRACE_SIM_A_DEADLOCK string, its NUL included (longer: cut). */
+#define IBTRACE_SIM_DEADLOCK_MAX	512
 
 /**
  * enum ibtrace_sim_cmd - generic netlink commands
@@ -266,6 +268,12 @@ enum ibtrace_sim_cmd {
  *	status 0x000C, as ib_mad does for a class no agent registered, and
  *	costs the fabric no ib_core device. In replies: the HCAs that are
  *	RDMA devices
+ * @IBTRACE_SIM_A_DEADLOCK: string, in %IBTRACE_SIM_CMD_FABRIC_GET
+ *	replies: the credit loop of a deadlock of the fabric's link-level
+ *	flow control (packets wait and none was sent for a second, each
+ *	queue of the loop waiting for room that the next one holds), as
+ *	"NODE/PORT vl V -> ... -> NODE/PORT vl V" (the first again at the
+ *	end); absent when there is none
  * @__IBTRACE_SIM_A_MAX: number of attributes + 1
  * @IBTRACE_SIM_A_MAX: highest attribute number
  */
@@ -316,6 +324,7 @@ enum ibtrace_sim_attr {
 	IBTRACE_SIM_A_INJECT_WAIT_MS,
 	IBTRACE_SIM_A_INJECT_RTT_NS,
 	IBTRACE_SIM_A_NUM_DEVICES,
+	IBTRACE_SIM_A_DEADLOCK,
 
 	__IBTRACE_SIM_A_MAX,
 	IBTRACE_SIM_A_MAX = __IBTRACE_SIM_A_MAX - 1
