@@ -46,6 +46,10 @@
  *                      left to an external SM such as OpenSM
  *   sm_lid    number   LID of SM-lite and its SA (when "sm" is "lite" and
  *                      SM-lite found a port; text "lid N")
+ *   deadlock  string   the credit loop of a deadlock of the fabric's flow
+ *                      control, "S1/2 vl 7 -> S2/1 vl 7 -> S1/2 vl 7";
+ *                      only when there is one (text: a line
+ *                      "  deadlock: credit loop ..." after the fabric's)
  *   nodes     array    one object per node, in topology order:
  *     index   number   node index in the fabric
  *     type    string   "ca", "switch" or "unknown"
