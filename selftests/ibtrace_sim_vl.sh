@@ -348,12 +348,21 @@ ibt_check "B no longer a data sink" "$IBTRACECTL" sim set vl B port 1 sink 0
 # S1/2), but a request on SL 1 (VL 6 on that link) does, and SMPs (VL 15)
 # do. sim del ends it, dropping every waiting packet.
 
-ibt_check "misroute LID 0x77: S1 to port 2, S2 back to port 1; S1/2 buffer 66" \
+# The loop is held while the burst fills it: S2's way back to S1 delays
+# packets 10 s, so S2/1 spends its credits for S1/2's buffer on packets in
+# flight, S2/1's buffer fills, then S1/2 blocks; when the held packets
+# land they fill S1/2's buffer, and each side waits for the other. (An
+# open loop would not fill: each packet dies at the hop limit before the
+# next is injected.)
+ibt_check "misroute LID 0x77: S1 to port 2, S2 back to port 1; S1/2 buffer 66; S2/1 delay 10 s" \
 	bash -c "'$IBTRACECTL' sim set vl S1 misroute 0x77 2 &&
 		 '$IBTRACECTL' sim set vl S2 misroute 0x77 1 &&
-		 '$IBTRACECTL' sim set vl S1 port 2 buffer 66"
+		 '$IBTRACECTL' sim set vl S1 port 2 buffer 66 &&
+		 '$IBTRACECTL' sim set vl S2 port 1 delay 10000000"
 ibt_expect "a burst of 100 packets to 0x77 injected at A's port" \
 	"injected 100" "$("$SIM_CTL" inject-burst vl A 1 0x77 100 agent 2>&1)"
+ibt_check "  S2/1's delay back to 0 (the held packets keep theirs)" \
+	"$IBTRACECTL" sim set vl S2 port 1 delay 0
 # deadlock: the loop sim show names, "" if none
 deadlock()
 {
@@ -363,7 +372,7 @@ named()
 {
 	[ -n "$(deadlock)" ]
 }
-ibt_wait_for 10 named
+ibt_wait_for 30 named
 ibt_match "sim show names the credit loop: S1/2 vl 7 and S2/1 vl 7, each waiting for the other" \
 	'^(S1/2 vl 7 -> S2/1 vl 7 -> S1/2 vl 7|S2/1 vl 7 -> S1/2 vl 7 -> S2/1 vl 7)$' "$(deadlock)"
 ibt_match "  in text: a line after the fabric's" \

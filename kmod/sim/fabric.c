@@ -462,8 +462,14 @@ static bool ibtsim_pkt_cross(struct ibtsim_fabric *fabric,
 	atomic64_add(ibtsim_pkt_bytes(pkt) / 4, &port->xmit_words);
 	if (unlikely(READ_ONCE(fabric->ncaptures)))
 		__ibtsim_capture_link(port, port->peer, pkt);
-	return ibtsim_link_delay(fabric, port, port->peer, pkt,
-				 READ_ONCE(port->delay_us));
+	if (!ibtsim_link_delay(fabric, port, port->peer, pkt,
+			       READ_ONCE(port->delay_us)))
+		return false;
+	if (pkt->vl < IBTSIM_DATA_VLS) {
+		port->fc.vl[pkt->vl].flying++;
+		pkt->flying = true;
+	}
+	return true;
 }
 
 /*
@@ -477,6 +483,10 @@ static struct ibtsim_port *ibtsim_pkt_arrive(struct ibtsim_fabric *fabric,
 					     struct ibtsim_pkt *pkt, bool *held)
 {
 	*held = false;
+	if (pkt->flying) {
+		port->peer->fc.vl[pkt->vl].flying--;
+		pkt->flying = false;
+	}
 	if (!pkt->sunk)
 		atomic64_add(ibtsim_pkt_bytes(pkt) / 4, &port->rcv_words);
 	if (pkt->sunk) {

@@ -434,6 +434,9 @@ static bool ibtsim_fc_will_move(struct ibtsim_port *port, u8 v)
 	unsigned int n;
 	u8 ev;
 
+	/* packets of its own still on the link: not decided yet */
+	if (port->fc.vl[v].flying)
+		return true;
 	for (n = 0; n <= node->num_ports; n++) {
 		struct ibtsim_port *e = &node->ports[n];
 

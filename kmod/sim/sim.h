@@ -108,6 +108,8 @@ struct dentry;
  *	granted last, modulo 4096
  * @abr: ABR, blocks the port received on the VL (and kept), modulo 4096
  * @used: blocks of the port's receive buffer for the VL that packets hold
+ * @flying: packets the port sent on the VL that a delay knob holds on the
+ *	link (they have not reached the peer's buffer yet)
  *
  * Owned by the fabric's worker (flowctl.c); others read a snapshot.
  */
@@ -118,6 +120,7 @@ struct ibtsim_fc_vl {
 	u16 fccl;
 	u16 abr;
 	u16 used;
+	u16 flying;
 };
 
 /**
@@ -520,6 +523,8 @@ struct ibtsim_fabric {
  * @has_imm: immediate data present
  * @imm: immediate data
  * @grh: the GRH, valid if @has_grh
+ * @flying: counted in its sender's &ibtsim_fc_vl.flying (a delay knob
+ *	holds it on the link)
  * @sunk: a data sink held it back (the fabric's @delayed) and has taken
  *	it: it is received now
  * @hops: links crossed so far
@@ -557,6 +562,7 @@ struct ibtsim_pkt {
 	bool has_imm;
 	__be32 imm;
 	struct ib_grh grh;
+	bool flying;
 	bool sunk;
 	u16 hops;
 	struct ibtsim_port *held;
