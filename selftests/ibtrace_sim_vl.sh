@@ -26,6 +26,11 @@
 #   fills B's, S2's and S1's buffers, packets wait at A; PortXmitWait
 #   rises on the upstream ports of the path and nowhere else; SMPs still
 #   cross; everything is delivered once drained, every buffer empty;
+# - overrun: A ignores the credits into S1's small buffer while the path
+#   is held: S1 discards exactly the packets it has no room for and counts
+#   them (debugfs overruns, perfquery ExcessiveBufferOverrunErrors and
+#   PortRcvErrors); its ABR does not count them, until a flow control
+#   packet carries A's FCTBS; then A obeys again and its MADs go through;
 # - deadlock: a forwarding loop between S1 and S2 is a credit loop; a
 #   burst fills it, sim show names the loop, its VL delivers nothing
 #   more, another VL and SMPs still get through; sim del ends it.
@@ -334,6 +339,95 @@ ibt_wait_for 5 quiet
 ibt_expect "once drained, every buffer empty and nothing waiting" "" \
 	"$(grep -l "used [1-9]\|queued [1-9]" "$DBG"/*/port*/credits)"
 ibt_check "B no longer a data sink" "$IBTRACECTL" sim set vl B port 1 sink 0
+
+# --- overrun: a port that ignores the credits ------------------------------------------
+#
+# A ignores the credits (the exerciser's mode), and S2's link to B holds
+# packets 10 s (delay), so that for that long the path keeps what it has:
+# 13 MADs on S2's link to B (S2's credits for B's 66 blocks), 13 waiting
+# at S2/2 in S2/1's buffer, 13 waiting at S1/2 in S1/1's buffer. Of a
+# burst of 49 from A, those 39 are kept and S1/1 discards the other 10
+# (IBA 7.9.4: a packet the receiver has no room for). By hand, from A's
+# FCTBS F before the burst (equal to S1/1's ABR, the link quiet):
+#   A/1 VL 0 FCTBS = F + 49 x 5 = F + 245: it counts what it sent;
+#   S1/1 VL 0 ABR  = F + 39 x 5 = F + 195: not the discarded (the seed);
+# S1/1's overruns, ExcessiveBufferOverrunErrors and PortRcvErrors all 10.
+# When S1/1 frees room, the flow control packet from A carries its FCTBS:
+# S1/1's ABR becomes F + 245, and A is granted F + 245 + 66. B's agent
+# gets exactly the 39 kept. perfquery asks S1 from C: a request from A
+# on VL 0 would be discarded too.
+
+C=$(ibt_sim_dev C)
+# fval NODE-DIR PORT VL NAME: field NAME of the port's credits for VL
+fval()
+{
+	field "$(credits "$1" "$2" "$3")" "$4"
+}
+# overruns NODE-DIR PORT: the port's overruns
+overruns()
+{
+	awk '$1 == "overruns" { print $2 }' "$DBG/$1/port$2/credits" 2>/dev/null
+}
+# pq_field OUTPUT NAME: a counter of perfquery's output
+pq_field()
+{
+	sed -n "s/^$2:\.*\([0-9]*\)$/\1/p" <<< "$1"
+}
+out=$("$IBTRACECTL" sim set vl A port 1 credits maybe 2>&1)
+ibt_expect "sim set ... credits maybe: refused, exit 2" \
+	"2 Error: bad credits \"maybe\": ignore or obey" "$? $out"
+ibt_check "perfquery -R (reset) of S1 port 1, from C" \
+	perfquery -C "$C" -P 1 -R "$S1_LID" 1
+F=$(fval "$A_IDX-A" 1 0 fctbs)
+ibt_expect "  quiet: A/1 VL 0 FCTBS is S1/1 VL 0 ABR" "$F" \
+	"$(fval "$S1_IDX-S1" 1 0 abr)"
+o0=$(overruns "$S1_IDX-S1" 1)
+ibt_check "A ignores the credits; S2/2 delays 10 s" \
+	bash -c "'$IBTRACECTL' sim set vl A port 1 credits ignore &&
+		 '$IBTRACECTL' sim set vl S2 port 2 delay 10000000"
+J=$(ibt_sim_json vl)
+ibt_expect "  sim show -j: A's port 1 ignore_credits true" true \
+	"$(ibt_sim_node A '.ports[] | select(.port == 1) | .ignore_credits')"
+ibt_match "  sim show: \"credits ignore\" after a port's counters" \
+	'^    port 1 .* drops [0-9]+ credits ignore$' "$("$IBTRACECTL" sim show vl)"
+rx0=$(rx_at_b)
+ibt_expect "a burst of 49 class 0x30 requests injected at A's port" \
+	"injected 49" "$("$SIM_CTL" inject-burst vl A 1 "$B_LID" 49 agent 2>&1)"
+overran()
+{
+	[ "$(( $(overruns "$S1_IDX-S1" 1) - o0 ))" -ge 10 ] &&
+		[ "$(fval "$S1_IDX-S1" 1 0 used)" = 65 ]
+}
+ibt_wait_for 5 overran
+ibt_expect "  S1/1 discarded 10 (overruns), its VL 0 buffer full (65 of 66 blocks)" \
+	"10 65" "$(( $(overruns "$S1_IDX-S1" 1) - o0 )) $(fval "$S1_IDX-S1" 1 0 used)"
+ibt_expect "  A/1 VL 0: FCTBS F + 245 = $(((F + 245) % 4096)), nothing waits at A" \
+	"$(((F + 245) % 4096)) 0" \
+	"$(fval "$A_IDX-A" 1 0 fctbs) $(fval "$A_IDX-A" 1 0 queued)"
+ibt_expect "  S1/1 VL 0: ABR F + 195 = $(((F + 195) % 4096)) (not the discarded)" \
+	"$(((F + 195) % 4096))" "$(fval "$S1_IDX-S1" 1 0 abr)"
+pq=$(perfquery -C "$C" -P 1 "$S1_LID" 1 2>&1)
+ibt_expect "  perfquery S1 port 1: ExcessiveBufferOverrunErrors 10, PortRcvErrors 10" \
+	"10 10" \
+	"$(pq_field "$pq" ExcessiveBufferOverrunErrors) $(pq_field "$pq" PortRcvErrors)"
+ibt_check "A obeys the credits again; S2/2's delay back to 0" \
+	bash -c "'$IBTRACECTL' sim set vl A port 1 credits obey &&
+		 '$IBTRACECTL' sim set vl S2 port 2 delay 0"
+got39()
+{
+	[ "$(( $(rx_at_b) - rx0 ))" -ge 39 ] &&
+		! grep -q "used [1-9]\|queued [1-9]" "$DBG"/*/port*/credits
+}
+ibt_wait_for 30 got39
+ibt_expect "  once the held packets land: B's agent got the 39 kept" 39 \
+	"$(( $(rx_at_b) - rx0 ))"
+ibt_expect "  a flow control packet carried A's FCTBS: S1/1 ABR F + 245, A granted F + 311" \
+	"$(((F + 245) % 4096)) $(((F + 311) % 4096))" \
+	"$(fval "$S1_IDX-S1" 1 0 abr) $(fval "$A_IDX-A" 1 0 fccl)"
+ibt_check "  5 MADs A -> B, answered (the credits agree again)" mads 5
+J=$(ibt_sim_json vl)
+ibt_expect "  sim show -j: no ignore_credits on A's port 1" null \
+	"$(ibt_sim_node A '.ports[] | select(.port == 1) | .ignore_credits')"
 
 # --- deadlock: a credit loop ----------------------------------------------------------
 #

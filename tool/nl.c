@@ -696,6 +696,7 @@ static struct nla_policy sim_port_policy[IBTRACE_SIM_PORT_A_MAX + 1] = {
 	[IBTRACE_SIM_PORT_A_GUID_QUIRKS] = U32,
 	[IBTRACE_SIM_PORT_A_BUF_BLOCKS]	= U32,
 	[IBTRACE_SIM_PORT_A_SINK_PPS]	= U32,
+	[IBTRACE_SIM_PORT_A_IGNORE_CREDITS] = U8,
 };
 
 static struct nla_policy sim_misroute_policy[IBTRACE_SIM_MISROUTE_A_MAX + 1] = {

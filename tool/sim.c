@@ -7,8 +7,8 @@
  *                               [--guid-cap N] [--seed N] [--devices N]
  *   ibtracectl sim del NAME
  *   ibtracectl sim set FABRIC NODE [port N] [drop PERCENT] [delay USEC]
- *                  [link down|up] [buffer BLOCKS] [sink PPS] [guid-cap N]
- *                  [guid-quirks QUIRKS] [misroute DLID PORT | misroute DLID none]
+ *                  [link down|up] [buffer BLOCKS] [sink PPS]
+ *                  [credits ignore|obey] [guid-cap N] [guid-quirks QUIRKS] [misroute DLID PORT | misroute DLID none]
  *   ibtracectl [-j] sim show [NAME]
  *
  * add sends the file's text (FABRIC_ADD, in TOPOLOGY attributes of at most
@@ -63,12 +63,12 @@
  *       knobs only when not at their power-on value: drop_ppm (number,
  *       parts per million), delay_us (number), link_down (true),
  *       buf_blocks (number, blocks of 64 bytes), sink_pps (number,
- *       packets per second), guid_cap (number),
+ *       packets per second), ignore_credits (true), guid_cap (number),
  *       guid_quirks (string, "entry0-writable,...")
  *     misroute array  a switch's misroute rules, {"dlid", "port"}
  *             (numbers); only on switches that have rules
  * Text: the knobs follow the counters (" drop 30% delay 20000us link down
- * buffer 66 sink 100 guid-cap 4 guid-quirks entry0-writable"), a rule is a line
+ * buffer 66 sink 100 credits ignore guid-cap 4 guid-quirks entry0-writable"), a rule is a line
  * "    misroute dlid 0x2 port 3" after the node's ports.
  *
  * set sends one SET request: NODE is an index if all digits, else a name;
@@ -745,6 +745,14 @@ static int parse_sink(const char *s, uint32_t *v)
 	return ibt_parse_u32(s, 0, IBTRACE_SIM_SINK_PPS_MAX, v);
 }
 
+static int parse_credits(const char *s, uint32_t *ignore)
+{
+	if (strcmp(s, "ignore") && strcmp(s, "obey"))
+		return -1;
+	*ignore = !strcmp(s, "ignore");
+	return 0;
+}
+
 static int parse_guid_cap(const char *s, uint32_t *v)
 {
 	return ibt_parse_u32(s, 1, 255, v);
@@ -769,6 +777,13 @@ static const char *link_text(uint32_t down, char *buf, size_t len)
 	(void)buf;
 	(void)len;
 	return down ? "down" : "up";
+}
+
+static const char *credits_text(uint32_t ignore, char *buf, size_t len)
+{
+	(void)buf;
+	(void)len;
+	return ignore ? "ignore" : "obey";
 }
 
 static const char *number_text(uint32_t v, char *buf, size_t len)
@@ -805,6 +820,8 @@ static const struct port_knob {
 	{ "sink", IBTRACE_SIM_PORT_A_SINK_PPS, 4, parse_sink,
 	  "packets per second, 0..1000000 (0: off)", "sink_pps", 'u',
 	  number_text },
+	{ "credits", IBTRACE_SIM_PORT_A_IGNORE_CREDITS, 1, parse_credits,
+	  "ignore or obey", "ignore_credits", 'b', credits_text },
 	{ "guid-cap", IBTRACE_SIM_PORT_A_GUID_CAP, 1, parse_guid_cap,
 	  "GUID table entries, 1..255", "guid_cap", 'u', number_text },
 	{ "guid-quirks", IBTRACE_SIM_PORT_A_GUID_QUIRKS, 4, ibt_parse_guid_quirks,
@@ -1222,7 +1239,7 @@ const char ibt_sim_help[] =
 	"       ibtracectl sim del NAME\n"
 	"       ibtracectl sim set FABRIC NODE [port N] [drop PERCENT] [delay USEC]\n"
 	"                      [link down|up] [buffer BLOCKS] [sink PPS]\n"
-	"                      [guid-cap N]\n"
+	"                      [credits ignore|obey] [guid-cap N]\n"
 	"                      [guid-quirks QUIRKS]\n"
 	"                      [misroute DLID PORT | misroute DLID none]\n"
 	"       ibtracectl [-j] [--pretty] sim show [NAME]\n"
@@ -1246,9 +1263,11 @@ const char ibt_sim_help[] =
 	"knobs need \"port N\": drop (0..100 %, packets leaving the port),\n"
 	"delay (0..10000000 us), link down|up (both ends), buffer (receive\n"
 	"buffer per data VL, 66..8192 blocks of 64 bytes), sink (an HCA port\n"
-	"takes at most PPS data packets a second; 0: off), guid-cap (1..the\n"
-	"fabric's --guid-cap), guid-quirks (none or entry0-writable,\n"
-	"past-table-status,above-cap-nonzero). misroute DLID PORT makes a\n"
+	"takes at most PPS data packets a second; 0: off), credits ignore\n"
+	"(data packets leave at once; the receiver discards what it has no\n"
+	"room for) or obey, guid-cap (1..the fabric's --guid-cap),\n"
+	"guid-quirks (none or entry0-writable,past-table-status,\n"
+	"above-cap-nonzero). misroute DLID PORT makes a\n"
 	"switch send LID-routed packets for DLID out of PORT whatever its LFT\n"
 	"says; misroute DLID none removes the rule.\n"
 	"show: every fabric (or NAME): its nodes (type, name, guid, dev) and per\n"

@@ -8,6 +8,8 @@
  *	link_down	rw  1: the link is held down (both ends), 0: up
  *	buf_blocks	rw  receive buffer per data VL, blocks of 64 bytes
  *	sink_pps	rw  an HCA port's data sink, packets/s (0: off)
+ *	ignore_credits	rw  1: data packets leave at once, whatever the
+ *			    credits (the receiver may overrun), 0: they wait
  *	guid_cap	rw  GUIDCap (HCA ports and switch port 0 only)
  *	guid_quirks	rw  GUIDInfo quirk bits (same ports as guid_cap)
  *	rx_pkts, tx_pkts, drops   ro  packet counters
@@ -38,7 +40,7 @@
  *
  * Every file costs an inode and a dentry (about 1 KiB) that stay for the
  * fabric's life: a radix-48 switch has 49 port directories of up to
- * eleven files. A fabric with more ports than debugfs_port_limit (module
+ * nine files. A fabric with more ports than debugfs_port_limit (module
  * parameter) therefore gets the node directories and misroute files but
  * no port directories; its knobs and counters stay reachable through
  * netlink (ibtracectl sim set / sim show).
@@ -126,6 +128,7 @@ IBTSIM_DBG_KNOB(delay_us, IBTSIM_KNOB_DELAY, "%llu\n");
 IBTSIM_DBG_KNOB(link_down, IBTSIM_KNOB_LINK, "%llu\n");
 IBTSIM_DBG_KNOB(buf_blocks, IBTSIM_KNOB_BUF, "%llu\n");
 IBTSIM_DBG_KNOB(sink_pps, IBTSIM_KNOB_SINK, "%llu\n");
+IBTSIM_DBG_KNOB(ignore_credits, IBTSIM_KNOB_CREDITS, "%llu\n");
 IBTSIM_DBG_KNOB(guid_cap, IBTSIM_KNOB_GUID_CAP, "%llu\n");
 IBTSIM_DBG_KNOB(guid_quirks, IBTSIM_KNOB_GUID_QUIRKS, "0x%llx\n");
 
@@ -157,6 +160,7 @@ static const struct ibtsim_dbg_file ibtsim_dbg_knob_files[IBTSIM_KNOB_COUNT] = {
 	[IBTSIM_KNOB_LINK] = IBTSIM_DBG_FILE(link_down),
 	[IBTSIM_KNOB_BUF] = IBTSIM_DBG_FILE(buf_blocks),
 	[IBTSIM_KNOB_SINK] = IBTSIM_DBG_FILE(sink_pps),
+	[IBTSIM_KNOB_CREDITS] = IBTSIM_DBG_FILE(ignore_credits),
 	[IBTSIM_KNOB_GUID_CAP] = IBTSIM_DBG_FILE(guid_cap),
 	[IBTSIM_KNOB_GUID_QUIRKS] = IBTSIM_DBG_FILE(guid_quirks),
 };

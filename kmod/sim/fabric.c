@@ -467,6 +467,7 @@ static bool ibtsim_pkt_cross(struct ibtsim_fabric *fabric,
 		return false;
 	if (pkt->vl < IBTSIM_DATA_VLS) {
 		port->fc.vl[pkt->vl].flying++;
+		port->fc.vl[pkt->vl].flying_blocks += pkt->blocks;
 		pkt->flying = true;
 	}
 	return true;
@@ -485,6 +486,7 @@ static struct ibtsim_port *ibtsim_pkt_arrive(struct ibtsim_fabric *fabric,
 	*held = false;
 	if (pkt->flying) {
 		port->peer->fc.vl[pkt->vl].flying--;
+		port->peer->fc.vl[pkt->vl].flying_blocks -= pkt->blocks;
 		pkt->flying = false;
 	}
 	if (!pkt->sunk)

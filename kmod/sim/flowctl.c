@@ -15,9 +15,16 @@
  * of ABR + 2048 when it has room for 2048 blocks or more, else ABR + its
  * room, modulo 4096: the arithmetic of the IBTrainer seed.
  *
+ * A port may ignore the credits (the exerciser's mode, a knob): its data
+ * packets leave at once, and a receiver without room for one discards it
+ * and counts it (ExcessiveBufferOverrunErrors), not in ABR. The sender's
+ * FCTBS then runs ahead of the receiver's ABR, until a flow control
+ * packet from the sender carries its FCTBS and the receiver sets its ABR
+ * from it (IBA 7.9.4.3, the seed). Such packets go with every grant (the
+ * link's flow control packets go both ways) and every IBTSIM_FC_WATCH_MS
+ * while packets wait: the spec's period, 65,536 symbol times, is scaled.
  * A packet lost on the link (the drop knob) is lost before it takes any
- * credit, so no credit is lost with it and the periodic flow control
- * packets that resynchronize ABR with FCTBS are not needed.
+ * credit.
  *
  * A credit loop can deadlock: every buffer of a cycle full of packets that
  * wait for room in the next one. Every IBTSIM_FC_WATCH_MS while packets
@@ -98,6 +105,20 @@ static bool ibtsim_fc_may_send(const struct ibtsim_fc_vl *vl, u16 blocks)
 {
 	return ((vl->fccl - (vl->fctbs + blocks)) & IBTSIM_FC_MASK) <=
 	       IBTSIM_FC_HALF;
+}
+
+/*
+ * A flow control packet from @tx to its peer on VL @v carries @tx's FCTBS,
+ * and the peer sets its ABR from it. The packets @tx sent before it that
+ * a delay knob still holds arrive before it (a link keeps its order):
+ * they are counted as they land.
+ */
+static void ibtsim_fc_update(const struct ibtsim_port *tx, u8 v)
+{
+	const struct ibtsim_fc_vl *vl = &tx->fc.vl[v];
+
+	tx->peer->fc.vl[v].abr = (vl->fctbs - vl->flying_blocks) &
+				 IBTSIM_FC_MASK;
 }
 
 /* The FCCL the receiver @rx grants on VL @v: ABR + min(room, 2048). */
@@ -182,6 +203,20 @@ void ibtsim_fc_init(struct ibtsim_port *port)
 	port->fc.trained = U32_MAX;
 }
 
+/*
+ * @port ignores the credits: @pkt leaves at once (counted in FCTBS) and
+ * gives back the room it held where it came in.
+ */
+static void ibtsim_fc_ignore(struct ibtsim_fabric *fabric,
+			     struct ibtsim_port *port, struct ibtsim_pkt *pkt)
+{
+	struct ibtsim_fc_vl *vl = &port->fc.vl[pkt->vl];
+
+	pkt->blocks = ibtsim_fc_blocks(pkt);
+	vl->fctbs = (vl->fctbs + pkt->blocks) & IBTSIM_FC_MASK;
+	ibtsim_fc_release(fabric, pkt);
+}
+
 /**
  * ibtsim_fc_queue() - a packet is to leave by a port
  * @fabric: the fabric
@@ -192,7 +227,8 @@ void ibtsim_fc_init(struct ibtsim_port *port)
  * owns it then, and ibtsim_fc_run() sends it.
  *
  * Return: %IBTSIM_FC_CROSS: not flow controlled (VL 15, or a VL above
- * the data VLs an injected packet may carry), cross the link now;
+ * the data VLs an injected packet may carry), or @port ignores the
+ * credits: cross the link now;
  * %IBTSIM_FC_QUEUED; %IBTSIM_FC_DROPPED: the queue is full (counted as
  * a drop of @port), free it.
  */
@@ -206,6 +242,10 @@ enum ibtsim_fc_verdict ibtsim_fc_queue(struct ibtsim_fabric *fabric,
 
 	if (!ibtsim_fc_applies(pkt))
 		return IBTSIM_FC_CROSS;
+	if (READ_ONCE(port->ignore_credits)) {
+		ibtsim_fc_ignore(fabric, port, pkt);
+		return IBTSIM_FC_CROSS;
+	}
 	for (v = 0; v < IBTSIM_DATA_VLS; v++)
 		queued += port->fc.vl[v].queued;
 	if (queued >= IBTSIM_FC_TXQ_MAX) {
@@ -275,6 +315,7 @@ void ibtsim_fc_release(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt)
 	tx = rx->peer;
 	if (!tx)
 		return;
+	ibtsim_fc_update(tx, v);
 	tx->fc.vl[v].fccl = ibtsim_fc_limit(rx, v);
 	ibtsim_fc_kick(fabric, tx);
 }
@@ -564,14 +605,39 @@ static void ibtsim_fc_loop_text(struct ibtsim_fabric *fabric, char *buf,
 		  start->num, sv);
 }
 
+/*
+ * The periodic flow control packets of the links where packets wait:
+ * each way, ABR set from FCTBS and the credits granted again. Then what
+ * may leave now leaves.
+ */
+static void ibtsim_fc_periodic(struct ibtsim_fabric *fabric)
+{
+	struct ibtsim_port *port;
+	u8 v;
+
+	list_for_each_entry(port, &fabric->fc_busy, fc.busy) {
+		if (!port->peer)
+			continue;
+		for (v = 0; v < IBTSIM_DATA_VLS; v++) {
+			ibtsim_fc_update(port, v);
+			port->fc.vl[v].fccl = ibtsim_fc_limit(port->peer, v);
+			ibtsim_fc_update(port->peer, v);
+			port->peer->fc.vl[v].fccl = ibtsim_fc_limit(port, v);
+		}
+		ibtsim_fc_kick(fabric, port);
+		ibtsim_fc_kick(fabric, port->peer);
+	}
+	ibtsim_fc_run(fabric);
+}
+
 /**
  * ibtsim_fc_watch() - look into a stall of the fabric's flow control
  * @fabric: the fabric
  *
  * The fabric's worker, every %IBTSIM_FC_WATCH_MS while packets wait:
- * finds the queues that can never move (ibtsim_fc_stuck()) and reports
- * the credit loop they wait in (ibtsim_fc_report()); the report goes
- * once no queue is stuck.
+ * sends the links' periodic flow control packets, finds the queues that
+ * can never move (ibtsim_fc_stuck()) and reports the credit loop they
+ * wait in (ibtsim_fc_report()); the report goes once no queue is stuck.
  *
  * Return: true to look again later (packets still wait).
  */
@@ -580,6 +646,7 @@ bool ibtsim_fc_watch(struct ibtsim_fabric *fabric)
 	char buf[IBTSIM_FC_REPORT_LEN] = "";
 	unsigned long flags;
 
+	ibtsim_fc_periodic(fabric);
 	if (list_empty(&fabric->fc_busy))
 		fabric->fc_watching = false;
 	else if (ibtsim_fc_stuck(fabric))

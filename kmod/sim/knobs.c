@@ -4,6 +4,7 @@
  *
  * Port knobs: drop probability and delay of the packets leaving a port
  * (one direction of its link; fabric.c applies them), the link held down,
+ * its receive buffer, credits ignored (flowctl.c), a data sink,
  * and on an HCA port or a switch's port 0 the GUIDCap and the GUIDInfo
  * quirks (sma.c reads them). Switch knob: misroute rules, DLID -> exit
  * port, which LID routing (switch.c) follows instead of the LFT; the LFT
@@ -35,7 +36,7 @@ static u8 ibtsim_guid_cap_max(const struct ibtsim_port *port)
  * @port: the port
  * @knob: the knob
  *
- * The link knobs (drop, delay, link, buffer) are a linked port's; the
+ * The link knobs (drop, delay, link, buffer, credits) are a linked port's; the
  * data sink a linked HCA port's; GUIDCap and the quirks a port's with a
  * GUID table (an HCA port, a switch's port 0).
  *
@@ -92,6 +93,7 @@ int ibtsim_port_knobs_check(const struct ibtsim_port *port,
 		case IBTSIM_KNOB_LINK:
 		case IBTSIM_KNOB_BUF:
 		case IBTSIM_KNOB_SINK:
+		case IBTSIM_KNOB_CREDITS:
 			if (i == IBTSIM_KNOB_SINK &&
 			    k->sink_pps > IBTRACE_SIM_SINK_PPS_MAX) {
 				*why = "data sink above 1000000 packets per second";
@@ -196,6 +198,7 @@ static const struct {
 	[IBTSIM_KNOB_LINK] = IBTSIM_KNOB_FIELD(link_down, 1),
 	[IBTSIM_KNOB_BUF] = IBTSIM_KNOB_FIELD(buf_blocks, U32_MAX),
 	[IBTSIM_KNOB_SINK] = IBTSIM_KNOB_FIELD(sink_pps, U32_MAX),
+	[IBTSIM_KNOB_CREDITS] = IBTSIM_KNOB_FIELD(ignore_credits, 1),
 	[IBTSIM_KNOB_GUID_CAP] = IBTSIM_KNOB_FIELD(guid_cap, U8_MAX),
 	[IBTSIM_KNOB_GUID_QUIRKS] = IBTSIM_KNOB_FIELD(guid_quirks, U32_MAX),
 };
@@ -225,6 +228,7 @@ void ibtsim_port_knobs_put(struct ibtsim_port_knobs *k, enum ibtsim_knob knob,
 	void *f = (u8 *)k + ibtsim_knob_fields[knob].off;
 
 	BUILD_BUG_ON(sizeof(k->link_down) != sizeof(u8) ||
+		     sizeof(k->ignore_credits) != sizeof(u8) ||
 		     sizeof(k->guid_cap) != sizeof(u8));
 	k->set |= BIT(knob);
 	if (ibtsim_knob_fields[knob].max <= U8_MAX)
@@ -270,6 +274,7 @@ void ibtsim_port_knobs_read(struct ibtsim_port *port,
 		.link_down = port->link_down,
 		.buf_blocks = port->fc.buf_blocks,
 		.sink_pps = port->sink_pps,
+		.ignore_credits = port->ignore_credits,
 		.guid_cap = port->guid_cap,
 		.guid_quirks = port->guid_quirks,
 	};
@@ -297,6 +302,8 @@ void ibtsim_port_knobs_apply(struct ibtsim_port *port,
 		WRITE_ONCE(port->delay_us, k->delay_us);
 	if (k->set & BIT(IBTSIM_KNOB_SINK))
 		WRITE_ONCE(port->sink_pps, k->sink_pps);
+	if (k->set & BIT(IBTSIM_KNOB_CREDITS))
+		WRITE_ONCE(port->ignore_credits, k->ignore_credits);
 	if (k->set & BIT(IBTSIM_KNOB_GUID_CAP))
 		port->guid_cap = k->guid_cap;
 	if (k->set & BIT(IBTSIM_KNOB_GUID_QUIRKS))

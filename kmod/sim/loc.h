@@ -204,6 +204,7 @@ struct ibtsim_port *ibtsim_switch_rx(struct ibtsim_port *port,
  * @link_down: take the link down (1) or bring it up (0)
  * @buf_blocks: new receive buffer per data VL, blocks of 64 bytes
  * @sink_pps: new data sink rate, packets per second (0: off)
+ * @ignore_credits: send data packets whatever the credits (1) or not (0)
  * @guid_cap: new GUIDCap
  * @guid_quirks: new GUIDInfo quirks, &enum ibtrace_sim_guid_quirk
  *
@@ -216,6 +217,7 @@ struct ibtsim_port_knobs {
 	u8 link_down;
 	u32 buf_blocks;
 	u32 sink_pps;
+	u8 ignore_credits;
 	u8 guid_cap;
 	u32 guid_quirks;
 };
@@ -227,6 +229,7 @@ struct ibtsim_port_knobs {
  * @IBTSIM_KNOB_LINK: link_down
  * @IBTSIM_KNOB_BUF: buf_blocks
  * @IBTSIM_KNOB_SINK: sink_pps
+ * @IBTSIM_KNOB_CREDITS: ignore_credits
  * @IBTSIM_KNOB_GUID_CAP: guid_cap
  * @IBTSIM_KNOB_GUID_QUIRKS: guid_quirks
  * @IBTSIM_KNOB_COUNT: number of knobs
@@ -237,6 +240,7 @@ enum ibtsim_knob {
 	IBTSIM_KNOB_LINK,
 	IBTSIM_KNOB_BUF,
 	IBTSIM_KNOB_SINK,
+	IBTSIM_KNOB_CREDITS,
 	IBTSIM_KNOB_GUID_CAP,
 	IBTSIM_KNOB_GUID_QUIRKS,
 	IBTSIM_KNOB_COUNT,

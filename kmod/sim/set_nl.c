@@ -12,8 +12,8 @@
  * attribute at fault.
  *
  * In NODE_GET replies a port nest carries a knob only when it differs
- * from its power-on value: DROP_PPM, DELAY_US, LINK_DOWN, SINK_PPS and
- * GUID_QUIRKS when non-zero, BUF_BLOCKS when not
+ * from its power-on value: DROP_PPM, DELAY_US, LINK_DOWN, SINK_PPS,
+ * IGNORE_CREDITS and GUID_QUIRKS when non-zero, BUF_BLOCKS when not
  * IBTRACE_SIM_BUF_BLOCKS_DEFAULT, GUID_CAP when not the fabric's GUID
  * table size. A switch's
  * reply carries one MISROUTE nest per rule, by DLID.
@@ -62,6 +62,7 @@ ibtsim_nl_port_policy[IBTRACE_SIM_PORT_A_MAX + 1] = {
 		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtsim_nl_buf_range),
 	[IBTRACE_SIM_PORT_A_SINK_PPS] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtsim_nl_sink_range),
+	[IBTRACE_SIM_PORT_A_IGNORE_CREDITS] = NLA_POLICY_MAX(NLA_U8, 1),
 };
 
 static const struct nla_policy
@@ -85,6 +86,7 @@ static const int ibtsim_nl_knob_attr[IBTSIM_KNOB_COUNT] = {
 	[IBTSIM_KNOB_LINK] = IBTRACE_SIM_PORT_A_LINK_DOWN,
 	[IBTSIM_KNOB_BUF] = IBTRACE_SIM_PORT_A_BUF_BLOCKS,
 	[IBTSIM_KNOB_SINK] = IBTRACE_SIM_PORT_A_SINK_PPS,
+	[IBTSIM_KNOB_CREDITS] = IBTRACE_SIM_PORT_A_IGNORE_CREDITS,
 	[IBTSIM_KNOB_GUID_CAP] = IBTRACE_SIM_PORT_A_GUID_CAP,
 	[IBTSIM_KNOB_GUID_QUIRKS] = IBTRACE_SIM_PORT_A_GUID_QUIRKS,
 };
@@ -354,7 +356,9 @@ int ibtsim_nl_fill_knobs(struct sk_buff *skb, struct ibtsim_port *port)
 	    (k.buf_blocks != IBTRACE_SIM_BUF_BLOCKS_DEFAULT &&
 	     nla_put_u32(skb, IBTRACE_SIM_PORT_A_BUF_BLOCKS, k.buf_blocks)) ||
 	    (k.sink_pps &&
-	     nla_put_u32(skb, IBTRACE_SIM_PORT_A_SINK_PPS, k.sink_pps)))
+	     nla_put_u32(skb, IBTRACE_SIM_PORT_A_SINK_PPS, k.sink_pps)) ||
+	    (k.ignore_credits &&
+	     nla_put_u8(skb, IBTRACE_SIM_PORT_A_IGNORE_CREDITS, 1)))
 		return -EMSGSIZE;
 	if (port->node->sw && port->num)
 		return 0;	/* no GUID table */

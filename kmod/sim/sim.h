@@ -110,6 +110,8 @@ struct dentry;
  * @used: blocks of the port's receive buffer for the VL that packets hold
  * @flying: packets the port sent on the VL that a delay knob holds on the
  *	link (they have not reached the peer's buffer yet)
+ * @flying_blocks: their blocks, counted in @fctbs but not yet in the
+ *	peer's @abr
  *
  * Owned by the fabric's worker (flowctl.c); others read a snapshot.
  */
@@ -121,6 +123,7 @@ struct ibtsim_fc_vl {
 	u16 abr;
 	u16 used;
 	u16 flying;
+	u32 flying_blocks;
 };
 
 /**
@@ -208,6 +211,8 @@ struct ibtsim_fc {
  *	both ends of the link)
  * @sink_pps: an HCA port's data sink: data packets it takes per second
  *	(0: as they come)
+ * @ignore_credits: data packets leaving the port go at once, whatever
+ *	credits the receiver granted (flowctl.c)
  * @sink_last: when the data sink takes the last packet it holds; only
  *	touched by the fabric's work items
  * @delay_last: when the last delayed packet leaving the port arrives at
@@ -275,6 +280,7 @@ struct ibtsim_port {
 	u32 delay_us;
 	bool link_down;
 	u32 sink_pps;
+	bool ignore_credits;
 	ktime_t sink_last;
 	ktime_t delay_last;
 	struct ibtsim_qp *sqp[2];

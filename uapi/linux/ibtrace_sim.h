@@ -370,6 +370,11 @@ enum ibtrace_sim_attr {
  *	that takes at most this many data packets per second
  *	(1..%IBTRACE_SIM_SINK_PPS_MAX; 0: as fast as they come); the others
  *	wait in its receive buffer, and its sender for credits
+ * @IBTRACE_SIM_PORT_A_IGNORE_CREDITS: u8, knob of a port with a link:
+ *	1 sends every data packet at once, whatever credits the receiver
+ *	granted (an exerciser's mode: the receiver discards what its buffer
+ *	has no room for and counts it, ExcessiveBufferOverrunErrors); 0
+ *	(power-on) waits for credits
  * @__IBTRACE_SIM_PORT_A_MAX: number of attributes + 1
  * @IBTRACE_SIM_PORT_A_MAX: highest attribute number
  */
@@ -393,6 +398,7 @@ enum ibtrace_sim_port_attr {
 	IBTRACE_SIM_PORT_A_GUID_QUIRKS,
 	IBTRACE_SIM_PORT_A_BUF_BLOCKS,
 	IBTRACE_SIM_PORT_A_SINK_PPS,
+	IBTRACE_SIM_PORT_A_IGNORE_CREDITS,
 
 	__IBTRACE_SIM_PORT_A_MAX,
 	IBTRACE_SIM_PORT_A_MAX = __IBTRACE_SIM_PORT_A_MAX - 1
