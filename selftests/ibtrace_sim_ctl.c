@@ -16,7 +16,7 @@
  *   ibtrace_sim_ctl fuzz-topo SEED ITERS FILE...
  *                                   the topology text fuzzer (below)
  *   ibtrace_sim_ctl inject-burst NAME NODE PORT DLID COUNT [agent]
- *                                   COUNT injections (a 256-byte payload,
+ *                  [sl SL vl VL]    COUNT injections (a 256-byte payload,
  *                                   no wait) from node NODE (its name) of
  *                                   fabric NAME out of its port PORT to
  *                                   DLID, one request after the other on
@@ -25,7 +25,9 @@
  *                                   first refusal its error (exit 1);
  *                                   with "agent" each a ClassPortInfo
  *                                   Get of class 0x30 with ibtrace's
- *                                   OUI, which the agent answers
+ *                                   OUI, which the agent answers; with
+ *                                   sl and vl, the LRH's SL and the VL
+ *                                   of the first link (else SL 0, VL 0)
  *
  * Errors: "Error: <extack>" (and "line N: <reason>" for topology errors)
  * on stderr, exit 1.
@@ -1300,16 +1302,30 @@ static int fuzz_topo(unsigned short fam, unsigned long long seed,
 	return fz_fail ? 1 : 0;
 }
 
-static int inject_burst(unsigned short fam, char **argv)
+static int inject_burst(unsigned short fam, int argc, char **argv)
 {
 	unsigned int port = strtoul(argv[4], NULL, 0);
 	unsigned int dlid = strtoul(argv[5], NULL, 0);
 	unsigned long i, count = strtoul(argv[6], NULL, 0);
 	unsigned char payload[256] = { 1, 0x30, 1, 1 };	/* a MAD header */
+	unsigned char sl = 0, vl = 0;
+	bool agent = false;
 	struct msg m;
-	int err = 0;
+	int a, err = 0;
 
-	if (argv[7]) {
+	for (a = 7; a < argc; a++) {
+		if (!strcmp(argv[a], "agent")) {
+			agent = true;
+		} else if (!strcmp(argv[a], "sl") && a + 1 < argc) {
+			sl = strtoul(argv[++a], NULL, 0);
+		} else if (!strcmp(argv[a], "vl") && a + 1 < argc) {
+			vl = strtoul(argv[++a], NULL, 0);
+		} else {
+			fprintf(stderr, "inject-burst: bad word \"%s\"\n", argv[a]);
+			return 2;
+		}
+	}
+	if (agent) {
 		/* what the class 0x30 agent answers: ClassPortInfo, its OUI */
 		payload[17] = 0x01;
 		payload[37] = 0x00;
@@ -1325,6 +1341,8 @@ static int inject_burst(unsigned short fam, char **argv)
 			 strlen(argv[3]) + 1);
 		put_attr(&m, IBTRACE_SIM_A_INJECT_PORT, &port, sizeof(port));
 		put_attr(&m, IBTRACE_SIM_A_INJECT_DLID, &dlid, sizeof(dlid));
+		put_attr(&m, IBTRACE_SIM_A_INJECT_SL, &sl, sizeof(sl));
+		put_attr(&m, IBTRACE_SIM_A_INJECT_VL, &vl, sizeof(vl));
 		put_attr(&m, IBTRACE_SIM_A_INJECT_PAYLOAD, payload,
 			 sizeof(payload));
 		msg_send(&m);
@@ -1343,7 +1361,7 @@ int main(int argc, char **argv)
 
 	if (argc < 2) {
 		fprintf(stderr, "usage: %s add NAME FILE [no-sm] | del NAME | show [NAME] | nodes [NAME] |\n"
-			"       fuzz-topo SEED ITERS FILE... | inject-burst NAME NODE PORT DLID COUNT [agent]\n",
+			"       fuzz-topo SEED ITERS FILE... | inject-burst NAME NODE PORT DLID COUNT [agent] [sl SL vl VL]\n",
 			argv[0]);
 		return 2;
 	}
@@ -1381,9 +1399,8 @@ int main(int argc, char **argv)
 
 			put_attr(&m, IBTRACE_SIM_A_SM, &zero, 1);
 		}
-	} else if (!strcmp(argv[1], "inject-burst") && (argc == 7 ||
-		   (argc == 8 && !strcmp(argv[7], "agent")))) {
-		return inject_burst(fam, argv);
+	} else if (!strcmp(argv[1], "inject-burst") && argc >= 7) {
+		return inject_burst(fam, argc, argv);
 	} else if (!strcmp(argv[1], "nodes-del") && argc == 3) {
 		return nodes_del(fam, argv[2]);
 	} else if (!strcmp(argv[1], "del") && argc == 3) {
