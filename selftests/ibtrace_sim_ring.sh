@@ -156,9 +156,12 @@ ibt_check "sim del mh" "$IBTRACECTL" sim del mh
 # sl_of FROM TO: the SL of the PathRecord from H<FROM> to H<TO>
 sl_of()
 {
-	saquery -C "$(ibt_sim_dev "H$1")" -P 1 -p --src-to-dst \
+	local sl
+
+	sl=$(saquery -C "$(ibt_sim_dev "H$1")" -P 1 -t 1000 --src-to-dst \
 		"$(ibt_sim_lid "H$1"):$(ibt_sim_lid "H$2")" 2>/dev/null |
-		sed -n 's/^[[:space:]]*sl\.*\([0-9]*\)$/\1/p' | head -1
+		sed -n 's/^[[:space:]]*sl\.*\(0x[0-9a-f]*\|[0-9]*\)$/\1/p' | head -1)
+	[ -n "$sl" ] && echo $((sl))
 }
 
 # vl_of I SL: the VL H<I>'s SLtoVL table sends SL to
@@ -178,10 +181,22 @@ qos_policy_file $TMP/no-policy
 qos_max_vls 8
 CONF
 	ring_up "$engine" "$engine" -F "$TMP/$engine.conf"
+	# PathRecords need a running SA: OpenSM again, sweeping, until asked
+	OSM_CACHE_DIR=$TMP/osm-$engine OSM_TMP_DIR=$TMP/osm-$engine \
+		opensm -d2 -g "$(ibt_sim_node H1 '.ports[] | select(.port == 1) | .guid')" \
+		-F "$TMP/$engine.conf" -f "$TMP/osm-$engine-sa.log" >/dev/null 2>&1 &
+	osm=$!
+	sa_up()
+	{
+		grep -q 'SUBNET UP' "$TMP/osm-$engine-sa.log" 2>/dev/null
+	}
+	ibt_wait_for 120 sa_up
 	for i in 1 2 3 4 5; do
 		SL[i]=$(sl_of "$i" "$(dst "$i")")
 		VL[i]=$(vl_of "$i" "${SL[i]}")
 	done
+	kill "$osm" 2>/dev/null
+	wait "$osm" 2>/dev/null
 	ibt_match "  $engine: a PathRecord SL for each flow, and its VL at the HCA" \
 		'^([0-9]+/[0-9]+ ){4}[0-9]+/[0-9]+$' \
 		"$(for i in 1 2 3 4 5; do echo "${SL[i]}/${VL[i]}"; done | paste -sd' ' -)"
@@ -191,7 +206,11 @@ CONF
 	{
 		[ "$(( $(delivered) - rx0 ))" -ge $((5 * N)) ]
 	}
-	ibt_wait_for 40 all_in
+	# (each look asks five agents: once a second)
+	for _ in $(seq 40); do
+		all_in && break
+		sleep 1
+	done
 	ibt_expect "  all $((5 * N)) delivered" $((5 * N)) "$(( $(delivered) - rx0 ))"
 	ibt_expect "  no deadlock named" "" "$(deadlock "$engine")"
 	ibt_check "sim del $engine" "$IBTRACECTL" sim del "$engine"
