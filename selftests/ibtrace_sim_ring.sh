@@ -197,9 +197,9 @@ CONF
 	done
 	kill "$osm" 2>/dev/null
 	wait "$osm" 2>/dev/null
-	ibt_match "  $engine: a PathRecord SL for each flow, and its VL at the HCA" \
-		'^([0-9]+/[0-9]+ ){4}[0-9]+/[0-9]+$' \
-		"$(for i in 1 2 3 4 5; do echo "${SL[i]}/${VL[i]}"; done | paste -sd' ' -)"
+	assign=$(for i in 1 2 3 4 5; do echo "${SL[i]}/${VL[i]}"; done | paste -sd' ' -)
+	ibt_match "  $engine: each flow's SL (PathRecord) / VL (at its HCA): $assign" \
+		'^([0-9]+/[0-9]+ ){4}[0-9]+/[0-9]+$' "$assign"
 	rx0=$(delivered)
 	ibt_check "  load on those SLs" load "$engine"
 	all_in()

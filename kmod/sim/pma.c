@@ -21,7 +21,9 @@
  *   CounterSelect2 bit 0 selects it; ClassPortInfo says it is counted
  *   (CapabilityMask bit 12: perfquery shows it only then);
  * - ExcessiveBufferOverrunErrors: packets discarded for want of room in
- *   the port's buffer (their sender ignored the credits);
+ *   the port's buffer (their sender ignored the credits); such a packet
+ *   is a receive error (IBA: buffer overrun), in PortRcvErrors on a
+ *   switch too, not in PortRcvSwitchRelayErrors;
  * - every other error counter: 0, nothing in the fabric makes them.
  * 32-bit and 16-bit fields saturate at their maximum, as IBA wants.
  * A Set writes the value given into each counter CounterSelect names (0
@@ -219,11 +221,15 @@ static void ibtsim_pma_pc_fill(const struct ibtsim_node *node, void *data,
 {
 	struct ib_pma_portcounters *pc = data;
 
-	if (node->sw)
+	if (node->sw) {
 		pc->port_rcv_switch_relay_errors =
-			ibtsim_sat16(val[IBTSIM_PMA_DROPS]);
-	else
+			ibtsim_sat16(val[IBTSIM_PMA_DROPS] -
+				     min(val[IBTSIM_PMA_DROPS],
+					 val[IBTSIM_PMA_OVERRUNS]));
+		pc->port_rcv_errors = ibtsim_sat16(val[IBTSIM_PMA_OVERRUNS]);
+	} else {
 		pc->port_rcv_errors = ibtsim_sat16(val[IBTSIM_PMA_DROPS]);
+	}
 	pc->port_xmit_packets = ibtsim_sat32(val[IBTSIM_PMA_TX_PKTS]);
 	pc->port_rcv_packets = ibtsim_sat32(val[IBTSIM_PMA_RX_PKTS]);
 	pc->port_xmit_data = ibtsim_sat32(val[IBTSIM_PMA_XMIT_DATA]);
