@@ -131,6 +131,16 @@ static u16 ibtsim_fc_limit(const struct ibtsim_port *rx, u8 v)
 	return (vl->abr + min_t(u16, room, IBTSIM_FC_HALF)) & IBTSIM_FC_MASK;
 }
 
+/*
+ * @tx's flow control packet on VL @v (the peer's ABR from its FCTBS) and
+ * the peer's grant back (@tx's FCCL).
+ */
+static void ibtsim_fc_exchange(struct ibtsim_port *tx, u8 v)
+{
+	ibtsim_fc_update(tx, v);
+	tx->fc.vl[v].fccl = ibtsim_fc_limit(tx->peer, v);
+}
+
 static void ibtsim_fc_kick(struct ibtsim_fabric *fabric,
 			   struct ibtsim_port *port)
 {
@@ -315,8 +325,7 @@ void ibtsim_fc_release(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt)
 	tx = rx->peer;
 	if (!tx)
 		return;
-	ibtsim_fc_update(tx, v);
-	tx->fc.vl[v].fccl = ibtsim_fc_limit(rx, v);
+	ibtsim_fc_exchange(tx, v);
 	ibtsim_fc_kick(fabric, tx);
 }
 
@@ -619,10 +628,8 @@ static void ibtsim_fc_periodic(struct ibtsim_fabric *fabric)
 		if (!port->peer)
 			continue;
 		for (v = 0; v < IBTSIM_DATA_VLS; v++) {
-			ibtsim_fc_update(port, v);
-			port->fc.vl[v].fccl = ibtsim_fc_limit(port->peer, v);
-			ibtsim_fc_update(port->peer, v);
-			port->peer->fc.vl[v].fccl = ibtsim_fc_limit(port, v);
+			ibtsim_fc_exchange(port, v);
+			ibtsim_fc_exchange(port->peer, v);
 		}
 		ibtsim_fc_kick(fabric, port);
 		ibtsim_fc_kick(fabric, port->peer);
