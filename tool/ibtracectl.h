@@ -24,10 +24,13 @@
  *      argument; the message names the offending word
  *   3  the "ibtrace" generic netlink family does not exist, i.e. the
  *      ibtrace kernel module is not loaded
- *   4  no such device or port (the kernel answered ENODEV)
+ *   4  no such device or port (the kernel answered ENODEV); sim traffic:
+ *      the fabric was deleted while the flows ran
  *   5  permission denied (the kernel answered EPERM or EACCES)
- *   6  ping: no probe was answered (all timed out)
- *   7  ping: every answer carried a non-zero MAD status
+ *   6  ping: no probe was answered (all timed out); sim inject: no
+ *      answer in time; sim traffic: flows stopped at --timeout
+ *   7  ping: every answer carried a non-zero MAD status; sim inject:
+ *      so did the answer; sim traffic: packets were dropped
  *   8  trace: no route (LFT entry 255, DLID past LinearFDBTop, exit port
  *      0 or beyond the switch's ports, or a CA on the path without it)
  *   9  trace: a port on the path is not Active
@@ -36,9 +39,9 @@
  *      SMP with an error status)
  *  12  trace: the SA PathRecord lookup of the DGID failed
  *  13  trace: cancelled (SIGINT); test run, server quit: cancelled
- *      (SIGINT, SIGTERM)
+ *      (SIGINT, SIGTERM); sim traffic: flows stopped by a signal
  *  14  busy: the kernel refused the request for now (EBUSY, e.g. too
- *      many traces or test jobs running)
+ *      many traces, test jobs or sim traffic flows running)
  *  15  test, server quit: verdict fail (an assertion failed)
  *  16  test, server quit: verdict not applicable to the DUT
  *  17  test, server quit: verdict error (the test could not be completed)
@@ -872,6 +875,7 @@ size_t ibt_wire_payload(const uint8_t *p, size_t len, size_t *plen);
 int ibt_capture_parse(struct ibt *ctx, struct nlmsghdr *nlh,
 		      struct nlattr **tb, uint8_t *cmd);
 int ibt_sim_inject(struct ibt *ctx);		/* inject.c */
+int ibt_sim_traffic(struct ibt *ctx);		/* traffic.c */
 extern const struct ibt_cmd ibt_server_cmds[];
 extern const struct ibt_cmd ibt_mad_cmds[];		/* mad.c */
 

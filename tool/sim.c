@@ -1247,6 +1247,9 @@ const char ibt_sim_help[] =
 	"                      [-B KIB]\n"
 	"       ibtracectl [-j] sim inject FABRIC NODE PORT (--class CLASS ... |\n"
 	"                      --payload HEX) [--slid LID] [--dlid LID] [...]\n"
+	"       ibtracectl [-j] sim traffic FABRIC --from NODE [--port N] --to LID\n"
+	"                      [--sl SL] [--size BYTES] [--rate PPS|max] [--count N]\n"
+	"                      [--from NODE ...]... [--timeout SEC]\n"
 	"add: create a fabric of the ibtrace_sim module from an ibnetdiscover /\n"
 	"ibsim topology file; prints the fabric's name and the RDMA device of\n"
 	"each HCA. A rejected topology prints \"Error: line N: REASON\", exit 1;\n"
@@ -1280,7 +1283,13 @@ const char ibt_sim_help[] =
 	"inject: a packet as if node NODE sent it out of its PORT, its source\n"
 	"(SLID, SGID, QP), SL and VL forged at will, with a MAD composed as mad\n"
 	"send's (or any --payload); the answer comes back to the injector and\n"
-	"is shown (sim inject help). capture and inject need CAP_NET_ADMIN.\n"
+	"is shown (sim inject help).\n"
+	"traffic: flows of data packets from HCA NODE to LID through the fabric's\n"
+	"forwarding, VLs and flow control, several at once (each --from begins\n"
+	"one); then what each sent, delivered and dropped, its rate and latency\n"
+	"(sim traffic help). Exit 6: stopped at --timeout (default 60 s); 7:\n"
+	"packets were dropped.\n"
+	"capture, inject and traffic need CAP_NET_ADMIN.\n"
 	"add, del, set and show need CAP_NET_ADMIN (else exit 5); exit 3:\n"
 	"ibtrace_sim is not loaded.\n";
 
@@ -1291,6 +1300,7 @@ const struct ibt_cmd ibt_sim_cmds[] = {
 	{ "show",	sim_show },
 	{ "capture",	ibt_sim_capture },	/* capture.c */
 	{ "inject",	ibt_sim_inject },	/* inject.c */
+	{ "traffic",	ibt_sim_traffic },	/* traffic.c */
 	{ "help",	NULL },	/* ibt_sim_help */
 	{ NULL,		NULL },
 };

@@ -101,7 +101,7 @@ static bool ibtsim_pkt_claimed(struct ibtsim_fabric *fabric,
 			       struct ibtsim_port *port, struct ibtsim_pkt *pkt)
 {
 	return unlikely(READ_ONCE(fabric->nclaims)) && !pkt->forged &&
-	       __ibtsim_capture_claim(port, pkt);
+	       !pkt->flow && __ibtsim_capture_claim(port, pkt);
 }
 
 /* Data VLs a port runs: PortInfo:OperationalVLs 1, 2, 3, 4, 5: 1..15. */
@@ -228,6 +228,11 @@ static struct ibtsim_port *ibtsim_ca_rx(struct ibtsim_port *port,
 	if (pidx < 0) {
 		why = "P_Key violation";
 		goto drop;
+	}
+	/* A traffic flow's packet: the port's link layer took it. */
+	if (pkt->flow) {
+		ibtsim_traffic_deliver(port, pkt);
+		return NULL;
 	}
 	switch (ibtsim_sa_server_rx(port, pkt)) {
 	case IBTSIM_SA_ANSWER:
@@ -615,14 +620,17 @@ static bool ibtsim_port_tx(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt)
  * @fabric: the fabric
  * @pkt: the packet
  *
- * Its room in a receive buffer goes back to its sender (flowctl.c), and an
- * injected one leaves the fabric's bound.
+ * Its room in a receive buffer goes back to its sender (flowctl.c), an
+ * injected one leaves the fabric's bound, and a traffic flow's is counted
+ * by its flow, delivered or dropped (traffic.c).
  */
 void ibtsim_pkt_free(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt)
 {
 	ibtsim_fc_release(fabric, pkt);
 	if (pkt->injected)
 		atomic_dec(&fabric->ninjected);
+	if (pkt->flow)
+		ibtsim_traffic_done(pkt);
 	kfree(pkt);
 }
 

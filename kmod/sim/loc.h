@@ -24,6 +24,7 @@ struct net;
 struct sk_buff;
 struct ibtsim_build;
 struct ibtsim_fabric;
+struct ibtsim_flow;
 struct ibtsim_node;
 struct ibtsim_pkt;
 struct ibtsim_port;
@@ -94,6 +95,24 @@ extern const struct nla_policy
 int ibtsim_nl_inject_doit(struct sk_buff *skb, struct genl_info *info);
 extern const struct nla_policy
 	ibtsim_nl_inject_policy[IBTRACE_SIM_A_INJECT_WAIT_MS + 1];
+
+/* traffic.c */
+int ibtsim_traffic_init(void);
+void ibtsim_traffic_exit(void);
+int ibtsim_traffic_start(struct ibtsim_port *port, u16 dlid, u8 sl, u32 size,
+			 u32 pps, u32 count, struct genl_info *info, u32 *id);
+int ibtsim_traffic_stop(u32 id, u8 why);
+void ibtsim_traffic_fabric_gone(struct ibtsim_fabric *fabric);
+void ibtsim_traffic_deliver(struct ibtsim_port *port, struct ibtsim_pkt *pkt);
+void ibtsim_traffic_done(struct ibtsim_pkt *pkt);
+
+/* traffic_nl.c */
+int ibtsim_nl_traffic_start_doit(struct sk_buff *skb, struct genl_info *info);
+int ibtsim_nl_traffic_stop_doit(struct sk_buff *skb, struct genl_info *info);
+extern const struct nla_policy
+	ibtsim_nl_traffic_start_policy[IBTRACE_SIM_A_TRAFFIC_COUNT + 1];
+extern const struct nla_policy
+	ibtsim_nl_traffic_stop_policy[IBTRACE_SIM_A_TRAFFIC_ID + 1];
 
 /* nl.c */
 extern struct genl_family ibtsim_nl_family;

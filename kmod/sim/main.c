@@ -428,6 +428,8 @@ int __ibtsim_fabric_del(struct ibtsim_fabric *fabric)
 	ibtsim_fabric_stop(fabric);
 	/* The worker has stopped: no packet reaches a capture any more. */
 	ibtsim_capture_fabric_gone(fabric);
+	/* Their packets were freed: the flows' counts are final. */
+	ibtsim_traffic_fabric_gone(fabric);
 	ibtsim_devs_free(fabric);
 	ibtsim_nodes_free(fabric);
 	__ibtsim_fabric_release(fabric);

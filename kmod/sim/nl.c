@@ -624,8 +624,9 @@ out:
  * fabric summaries (name, counts, SM-lite and its LID, as "rdma dev" and
  * sysfs show the HCAs anyway) are open to anyone; changing a fabric, and
  * reading its nodes (GUIDs, LIDs, links, knobs: the fabric's layout),
- * need CAP_NET_ADMIN; so do captures (the fabric's traffic) and injected
- * packets (which may change any node the fabric's SMPs reach).
+ * need CAP_NET_ADMIN; so do captures (the fabric's traffic), injected
+ * packets (which may change any node the fabric's SMPs reach) and traffic
+ * flows (which load its links).
  */
 static const struct genl_ops ibtsim_nl_ops[] = {
 	{
@@ -676,6 +677,18 @@ static const struct genl_ops ibtsim_nl_ops[] = {
 		IBTSIM_NL_POLICY(ibtsim_nl_inject_policy),
 		.flags = GENL_ADMIN_PERM,
 	},
+	{
+		.cmd = IBTRACE_SIM_CMD_TRAFFIC_START,
+		.doit = ibtsim_nl_traffic_start_doit,
+		IBTSIM_NL_POLICY(ibtsim_nl_traffic_start_policy),
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = IBTRACE_SIM_CMD_TRAFFIC_STOP,
+		.doit = ibtsim_nl_traffic_stop_doit,
+		IBTSIM_NL_POLICY(ibtsim_nl_traffic_stop_policy),
+		.flags = GENL_ADMIN_PERM,
+	},
 };
 
 struct genl_family ibtsim_nl_family __ro_after_init = {
@@ -694,16 +707,26 @@ int ibtsim_nl_init(void)
 
 	if (err)
 		return err;
+	err = ibtsim_traffic_init();
+	if (err)
+		goto err_capture;
 	err = genl_register_family(&ibtsim_nl_family);
 	if (err)
-		ibtsim_capture_exit();
+		goto err_traffic;
+	return 0;
+
+err_traffic:
+	ibtsim_traffic_exit();
+err_capture:
+	ibtsim_capture_exit();
 	return err;
 }
 
 void ibtsim_nl_exit(void)
 {
-	/* First: no capture is left to send with the family gone. */
+	/* First: no capture or flow is left to send with the family gone. */
 	ibtsim_capture_exit();
+	ibtsim_traffic_exit();
 	genl_unregister_family(&ibtsim_nl_family);
 	mutex_lock(&ibtsim_fabrics_lock);
 	ibtsim_nl_closed = true;

@@ -542,6 +542,10 @@ struct ibtsim_fabric {
  *	(ibtsim_fc_blocks(); an answer may differ from its request)
  * @at: port a delayed packet arrives at when @due
  * @due: arrival time of a delayed packet
+ * @flow: the traffic flow that sent it (traffic.c), referenced; NULL for
+ *	a QP's or an injector's packet
+ * @born: when its flow made it
+ * @delivered: its flow's destination port took it
  * @len: payload bytes in @data
  * @data: payload
  */
@@ -577,6 +581,9 @@ struct ibtsim_pkt {
 	u16 blocks;
 	struct ibtsim_port *at;
 	ktime_t due;
+	struct ibtsim_flow *flow;
+	ktime_t born;
+	bool delivered;
 	u32 len;
 	u8 data[];
 };

@@ -154,6 +154,7 @@ int main(void)
 	golden_mad();
 	golden_capture();
 	golden_inject();
+	golden_traffic();
 	golden_audit();
 	golden_agent();
 	golden_audit_merge();

@@ -65,6 +65,7 @@ void golden_mad_decode(void);
 void golden_mad(void);
 void golden_capture(void);
 void golden_inject(void);
+void golden_traffic(void);
 void golden_audit(void);
 void golden_agent(void);
 void golden_audit_merge(void);

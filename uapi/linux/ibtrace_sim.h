@@ -72,6 +72,21 @@
 #define IBTRACE_SIM_SINK_PPS_MAX	1000000
 /* Longest %IBTRACE_SIM_A_DEADLOCK string, its NUL included (longer: cut). */
 #define IBTRACE_SIM_DEADLOCK_MAX	512
+/* Traffic flows (%IBTRACE_SIM_CMD_TRAFFIC_START) running at once, all fabrics. */
+#define IBTRACE_SIM_TRAFFIC_MAX		16
+/* Largest payload of a traffic packet (%IBTRACE_SIM_A_TRAFFIC_SIZE), bytes. */
+#define IBTRACE_SIM_TRAFFIC_SIZE_MAX	4096
+/* Most packets one flow sends (%IBTRACE_SIM_A_TRAFFIC_COUNT). */
+#define IBTRACE_SIM_TRAFFIC_COUNT_MAX	10000000
+/* Fastest paced flow (%IBTRACE_SIM_A_TRAFFIC_RATE), packets/s. */
+#define IBTRACE_SIM_TRAFFIC_RATE_MAX	1000000
+/*
+ * A flow's send queue: its packets in the fabric at once (sent, neither
+ * delivered nor dropped yet). A flow sends no faster than they leave it.
+ */
+#define IBTRACE_SIM_TRAFFIC_WINDOW	64
+/* Destination and source QP of traffic packets (BTH, DETH). */
+#define IBTRACE_SIM_TRAFFIC_QPN		0xfffff0
 
 /**
  * enum ibtrace_sim_cmd - generic netlink commands
@@ -150,6 +165,32 @@
  *	Such a wait takes one of the %IBTRACE_SIM_CAPTURE_MAX capture slots.
  *	At most %IBTRACE_SIM_INJECT_INFLIGHT_MAX injected packets travel a
  *	fabric at once (EBUSY). Needs CAP_NET_ADMIN
+ * @IBTRACE_SIM_CMD_TRAFFIC_START: start a traffic flow in fabric
+ *	%IBTRACE_SIM_A_FABRIC_NAME: HCA %IBTRACE_SIM_A_NODE_INDEX (or
+ *	_NODE_NAME) sends %IBTRACE_SIM_A_TRAFFIC_COUNT UD-shaped data packets
+ *	(destination and source QP %IBTRACE_SIM_TRAFFIC_QPN, P_Key index 0)
+ *	of %IBTRACE_SIM_A_TRAFFIC_SIZE payload bytes out of its port
+ *	%IBTRACE_SIM_A_TRAFFIC_PORT to %IBTRACE_SIM_A_TRAFFIC_DLID on SL
+ *	%IBTRACE_SIM_A_TRAFFIC_SL, at %IBTRACE_SIM_A_TRAFFIC_RATE packets/s
+ *	or as fast as its send queue of %IBTRACE_SIM_TRAFFIC_WINDOW packets
+ *	empties. The packets take the fabric's real path: the port's SLtoVL
+ *	table, the switches' forwarding, VLs, flow control, fault knobs and
+ *	captures; the HCA port whose LID is the DLID takes them (at the rate
+ *	of its data sink knob). The reply carries the flow's ID
+ *	(%IBTRACE_SIM_A_TRAFFIC_ID); the flow belongs to the requesting
+ *	socket and ends with an %IBTRACE_SIM_CMD_TRAFFIC_END message to it
+ *	(sequence number 0) once every packet was delivered or dropped, on
+ *	%IBTRACE_SIM_CMD_TRAFFIC_STOP or when its fabric is deleted; when the
+ *	socket is closed, without a message. At most
+ *	%IBTRACE_SIM_TRAFFIC_MAX run at once (EBUSY). Needs CAP_NET_ADMIN
+ * @IBTRACE_SIM_CMD_TRAFFIC_STOP: end the flow %IBTRACE_SIM_A_TRAFFIC_ID
+ *	now: it sends no more, and its END message counts its packets still
+ *	in the fabric as neither delivered nor dropped. Needs CAP_NET_ADMIN
+ * @IBTRACE_SIM_CMD_TRAFFIC_END: kernel to user only: a flow ended:
+ *	%IBTRACE_SIM_A_TRAFFIC_ID, _TRAFFIC_END, what was asked (_NODE_INDEX,
+ *	_TRAFFIC_PORT, _DLID, _SL, _SIZE, _RATE, _COUNT), the VL its packets
+ *	left by (_TRAFFIC_VL) and what happened (_SENT, _DELIVERED,
+ *	_DROPPED, _TIME_NS, _LAT_*_NS)
  * @__IBTRACE_SIM_CMD_MAX: number of commands + 1
  * @IBTRACE_SIM_CMD_MAX: highest command number
  */
@@ -166,6 +207,9 @@ enum ibtrace_sim_cmd {
 	IBTRACE_SIM_CMD_CAPTURE_PKT,
 	IBTRACE_SIM_CMD_CAPTURE_END,
 	IBTRACE_SIM_CMD_INJECT,
+	IBTRACE_SIM_CMD_TRAFFIC_START,
+	IBTRACE_SIM_CMD_TRAFFIC_STOP,
+	IBTRACE_SIM_CMD_TRAFFIC_END,
 
 	__IBTRACE_SIM_CMD_MAX,
 	IBTRACE_SIM_CMD_MAX = __IBTRACE_SIM_CMD_MAX - 1
@@ -274,6 +318,36 @@ enum ibtrace_sim_cmd {
  *	queue of the loop waiting for room that the next one holds), as
  *	"NODE/PORT vl V -> ... -> NODE/PORT vl V" (the first again at the
  *	end); absent when there is none
+ * @IBTRACE_SIM_A_TRAFFIC_ID: u32, a traffic flow's ID, from 1
+ * @IBTRACE_SIM_A_TRAFFIC_PORT: u32, the HCA port a flow sends by
+ *	(1..the node's port count; absent: 1)
+ * @IBTRACE_SIM_A_TRAFFIC_DLID: u32, LRH DLID of a flow's packets
+ *	(1..0xbfff, a unicast LID; needed)
+ * @IBTRACE_SIM_A_TRAFFIC_SL: u8, their SL (0..15; absent: 0)
+ * @IBTRACE_SIM_A_TRAFFIC_SIZE: u32, their payload, bytes
+ *	(1..%IBTRACE_SIM_TRAFFIC_SIZE_MAX; absent: 256)
+ * @IBTRACE_SIM_A_TRAFFIC_RATE: u32, packets/s the flow sends
+ *	(1..%IBTRACE_SIM_TRAFFIC_RATE_MAX; absent or 0: as fast as it can)
+ * @IBTRACE_SIM_A_TRAFFIC_COUNT: u32, packets the flow sends
+ *	(1..%IBTRACE_SIM_TRAFFIC_COUNT_MAX; absent: 1000)
+ * @IBTRACE_SIM_A_TRAFFIC_VL: u8, in %IBTRACE_SIM_CMD_TRAFFIC_END: the VL
+ *	the HCA port's SLtoVL table mapped the flow's SL to when it started,
+ *	the VL its packets leave by; absent if VL 15 (they are dropped)
+ * @IBTRACE_SIM_A_TRAFFIC_SENT: u64, packets the flow sent
+ * @IBTRACE_SIM_A_TRAFFIC_DELIVERED: u64, packets the destination port took
+ * @IBTRACE_SIM_A_TRAFFIC_DROPPED: u64, packets dropped on the way (each
+ *	counted at the port that dropped it, as any packet)
+ * @IBTRACE_SIM_A_TRAFFIC_TIME_NS: u64, from the first packet sent to the
+ *	end of the flow, ns
+ * @IBTRACE_SIM_A_TRAFFIC_LAT_MIN_NS: u64, the shortest time a delivered
+ *	packet took from its send to its delivery, ns (absent: none
+ *	delivered)
+ * @IBTRACE_SIM_A_TRAFFIC_LAT_P50_NS: u64, the median of those times, ns,
+ *	as the upper bound of a histogram bucket (within 1/16 above)
+ * @IBTRACE_SIM_A_TRAFFIC_LAT_P90_NS: u64, their 90th percentile, likewise
+ * @IBTRACE_SIM_A_TRAFFIC_LAT_P99_NS: u64, their 99th percentile, likewise
+ * @IBTRACE_SIM_A_TRAFFIC_LAT_MAX_NS: u64, the longest, ns
+ * @IBTRACE_SIM_A_TRAFFIC_END: u8, &enum ibtrace_sim_traffic_end
  * @__IBTRACE_SIM_A_MAX: number of attributes + 1
  * @IBTRACE_SIM_A_MAX: highest attribute number
  */
@@ -325,6 +399,24 @@ enum ibtrace_sim_attr {
 	IBTRACE_SIM_A_INJECT_RTT_NS,
 	IBTRACE_SIM_A_NUM_DEVICES,
 	IBTRACE_SIM_A_DEADLOCK,
+	IBTRACE_SIM_A_TRAFFIC_ID,
+	IBTRACE_SIM_A_TRAFFIC_PORT,
+	IBTRACE_SIM_A_TRAFFIC_DLID,
+	IBTRACE_SIM_A_TRAFFIC_SL,
+	IBTRACE_SIM_A_TRAFFIC_SIZE,
+	IBTRACE_SIM_A_TRAFFIC_RATE,
+	IBTRACE_SIM_A_TRAFFIC_COUNT,
+	IBTRACE_SIM_A_TRAFFIC_VL,
+	IBTRACE_SIM_A_TRAFFIC_SENT,
+	IBTRACE_SIM_A_TRAFFIC_DELIVERED,
+	IBTRACE_SIM_A_TRAFFIC_DROPPED,
+	IBTRACE_SIM_A_TRAFFIC_TIME_NS,
+	IBTRACE_SIM_A_TRAFFIC_LAT_MIN_NS,
+	IBTRACE_SIM_A_TRAFFIC_LAT_P50_NS,
+	IBTRACE_SIM_A_TRAFFIC_LAT_P90_NS,
+	IBTRACE_SIM_A_TRAFFIC_LAT_P99_NS,
+	IBTRACE_SIM_A_TRAFFIC_LAT_MAX_NS,
+	IBTRACE_SIM_A_TRAFFIC_END,
 
 	__IBTRACE_SIM_A_MAX,
 	IBTRACE_SIM_A_MAX = __IBTRACE_SIM_A_MAX - 1
@@ -461,6 +553,19 @@ enum ibtrace_sim_capture_end {
 	IBTRACE_SIM_CAPTURE_END_STOPPED,
 	IBTRACE_SIM_CAPTURE_END_FABRIC_GONE,
 	IBTRACE_SIM_CAPTURE_END_TIMEOUT,
+};
+
+/**
+ * enum ibtrace_sim_traffic_end - why a traffic flow ended
+ * @IBTRACE_SIM_TRAFFIC_END_DONE: every packet it sent was delivered or
+ *	dropped
+ * @IBTRACE_SIM_TRAFFIC_END_STOPPED: %IBTRACE_SIM_CMD_TRAFFIC_STOP
+ * @IBTRACE_SIM_TRAFFIC_END_FABRIC_GONE: its fabric was deleted
+ */
+enum ibtrace_sim_traffic_end {
+	IBTRACE_SIM_TRAFFIC_END_DONE,
+	IBTRACE_SIM_TRAFFIC_END_STOPPED,
+	IBTRACE_SIM_TRAFFIC_END_FABRIC_GONE,
 };
 
 /**

@@ -1,0 +1,221 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Traffic flows (ibtracectl sim traffic): UD-shaped data packets an HCA
+# sends to a LID through the fabric's real path, counted where they end.
+# Switches S1 (A, C) and S2 (B, D) linked S1/2 - S2/1 (topo/s1s2_cd.topo),
+# brought up by OpenSM with QoS: 8 data VLs, SL s on VL s (s < 8).
+# - a flow A -> B is all delivered: sent = delivered = count, none
+#   dropped, latency percentiles in order, B's port received them all;
+#   on SL 1 its packets take VL 1 (the credits of VL 1 at S2's port 1
+#   moved by their blocks, those of VL 2 did not);
+# - a paced flow takes at least (count - 1) / rate;
+# - a flow to a LID nobody has is all dropped (the switch's port counts
+#   the drops) and the tool says so in its exit status;
+# - two flows of one command run at once, each counted apart;
+# - VL isolation and head-of-line blocking, as a second flow sees them: B
+#   a data sink that takes one packet a second, with small buffers on
+#   the path, stalls flow A -> B on VL 0 (its packets fill S1/1, S2/1 and
+#   B/1 and wait at S1/2). A flow C -> D on SL 1 (VL 1) crosses the same
+#   link S1/2 - S2/1 and is all delivered meanwhile; on SL 0 it waits
+#   behind A's packets in S1/2's VL 0 queue: nothing of it arrives before
+#   the tool's timeout stops it, with every packet still in the fabric;
+#   once B drains, A's flow ends delivered, and the stopped flow's
+#   packets still reach D;
+# - a flow whose fabric is deleted ends so (fabric_gone); one whose socket
+#   closes (the tool killed) just ends.
+
+source "$(dirname "$0")/lib.sh"
+
+ibt_tmpdir
+ibt_require_root
+ibt_require_file "$SIM_KO" "$IBTRACECTL"
+ibt_require_cmd jq opensm timeout
+ibt_require_modules ib_core ib_umad
+ibt_require_debugfs
+ibt_at_exit 'pkill -9 -x opensm 2>/dev/null'
+
+DBG=/sys/kernel/debug/ibtrace_sim/t
+EXIT_DROPPED=7	# ibtracectl: packets were dropped
+
+ibt_sim_load
+ibt_check "fabric t without SM-lite: S1 (A, C) - S2 (B, D)" \
+	"$IBTRACECTL" sim add "$IBT_TOPO/s1s2_cd.topo" --name t --no-sm
+J=$(ibt_sim_json t)
+A_GUID=$(ibt_sim_node A '.ports[] | select(.port == 1) | .guid')
+ident=0,1,2,3,4,5,6,7,0,1,2,3,4,5,6,7
+cat > "$TMP/osm.conf" <<CONF
+qos TRUE
+qos_policy_file $TMP/no-policy
+qos_max_vls 8
+qos_ca_sl2vl $ident
+qos_swe_sl2vl $ident
+qos_sw0_sl2vl $ident
+CONF
+# Two sweeps (see ibtrace_sim_vl.sh: the first masks the switches' tables
+# with the OperationalVLs from before it set them).
+for sweep in 1 2; do
+	ibt_opensm_once "$TMP/osm" 120 "$A_GUID" "$TMP/osm$sweep.log" \
+		-F "$TMP/osm.conf" >"$TMP/osm.out" 2>&1
+done
+ibt_match "opensm -o with QoS, SL s on VL s: SUBNET UP" 'SUBNET UP' \
+	"$(cat "$TMP/osm2.log" 2>/dev/null)"
+J=$(ibt_sim_json t)
+ibt_expect "every linked port Active" "" \
+	"$(jq -r '.nodes[] | .name as $n | .ports[] |
+		select(.peer != null and .state != "ACTIVE") | "\($n)/\(.port)"' <<< "$J")"
+B_LID=$(ibt_sim_lid B)
+D_LID=$(ibt_sim_lid D)
+S2_DIR=$DBG/$(ibt_sim_node S2 .index)-S2
+S1_DIR=$DBG/$(ibt_sim_node S1 .index)-S1
+
+# port_ctr NODE PORT FIELD: a counter of sim show (rx, tx, drops)
+port_ctr()
+{
+	"$IBTRACECTL" -j sim show t |
+		jq -r --arg n "$1" --argjson p "$2" \
+			".[0].nodes[] | select(.name == \$n) | .ports[] | select(.port == \$p) | .$3"
+}
+# all_drops: every port's drops, summed
+all_drops()
+{
+	"$IBTRACECTL" -j sim show t | jq '[.[0].nodes[].ports[].drops] | add'
+}
+# credit DIR PORT VL FIELD: a field of the port's credits line for the VL
+credit()
+{
+	awk -v vl="$3" -v f="$4" '$1 == "vl" && $2 == vl {
+		for (i = 3; i < NF; i++) if ($i == f) print $(i + 1) }' \
+		"$1/port$2/credits" 2>/dev/null
+}
+# flow FILE I FILTER: jq's FILTER on flow I of the JSON in FILE
+flow()
+{
+	jq -r ".flows[$2] | $3" "$1"
+}
+
+# --- one flow, delivered -----------------------------------------------------
+rx0=$(port_ctr B 1 rx)
+"$IBTRACECTL" -j sim traffic t --from A --to "$B_LID" --count 500 \
+	--size 1024 > "$TMP/f1.json" 2> "$TMP/f1.err"
+ibt_expect "traffic A -> B, 500 packets of 1024 bytes: exit 0" "0 " \
+	"$? $(cat "$TMP/f1.err")"
+ibt_expect "  end done: sent 500, delivered 500, dropped 0, none in flight" \
+	"done 500 500 0 0" \
+	"$(flow "$TMP/f1.json" 0 '"\(.end) \(.sent) \(.delivered) \(.dropped) \(.in_flight)"')"
+ibt_expect "  SL 0 on VL 0, size 1024, DLID B's" "0 0 1024 $B_LID" \
+	"$(flow "$TMP/f1.json" 0 '"\(.sl) \(.vl) \(.size) \(.dlid)"')"
+ibt_expect "  latency: 0 < min <= p50 <= p90 <= p99 <= max" true \
+	"$(flow "$TMP/f1.json" 0 '.latency_ns | .min > 0 and .min <= .p50 and
+		.p50 <= .p90 and .p90 <= .p99 and .p99 <= .max')"
+ibt_expect "  B's port 1 received 500 more packets" 500 \
+	"$(( $(port_ctr B 1 rx) - rx0 ))"
+echo "#   one flow: $(flow "$TMP/f1.json" 0 .pps) packets/s, p50 $(flow "$TMP/f1.json" 0 .latency_ns.p50) ns"
+
+abr1=$(credit "$S2_DIR" 1 1 abr)
+abr2=$(credit "$S2_DIR" 1 2 abr)
+"$IBTRACECTL" -j sim traffic t --from A --to "$B_LID" --sl 1 --count 100 \
+	--size 256 > "$TMP/f2.json"
+ibt_expect "traffic on SL 1: exit 0, all 100 delivered, on VL 1" "0 100 1" \
+	"$? $(flow "$TMP/f2.json" 0 '"\(.delivered) \(.vl)"')"
+# 256 bytes + LRH 8, BTH 12, DETH 8, ICRC 4, VCRC 2 = 290 bytes: 5 blocks
+ibt_expect "  S2/1's ABR of VL 1 moved by 100 x 5 blocks, VL 2's not at all" \
+	"$(( (abr1 + 500) % 4096 )) $abr2" \
+	"$(credit "$S2_DIR" 1 1 abr) $(credit "$S2_DIR" 1 2 abr)"
+
+# --- paced ---------------------------------------------------------------------
+"$IBTRACECTL" -j sim traffic t --from A --to "$B_LID" --rate 200 --count 40 \
+	> "$TMP/f3.json"
+ibt_expect "traffic at 200 packets/s, 40 of them: exit 0, all delivered" "0 40" \
+	"$? $(flow "$TMP/f3.json" 0 .delivered)"
+ibt_expect "  it took at least 39 / 200 s" true \
+	"$(flow "$TMP/f3.json" 0 '.time_ns >= 195000000')"
+ibt_expect "  JSON rate 200" 200 "$(flow "$TMP/f3.json" 0 .rate)"
+
+# --- dropped -------------------------------------------------------------------
+d0=$(all_drops)
+"$IBTRACECTL" -j sim traffic t --from A --to 0x777 --count 100 > "$TMP/f4.json"
+ibt_expect "traffic to LID 0x777 (nobody's): the tool's exit status for drops" \
+	"$EXIT_DROPPED" "$?"
+ibt_expect "  end done: sent 100, delivered 0, dropped 100, no latency" \
+	"done 100 0 100 null" \
+	"$(flow "$TMP/f4.json" 0 '"\(.end) \(.sent) \(.delivered) \(.dropped) \(.latency_ns)"')"
+ibt_expect "  the fabric's ports counted 100 drops" 100 "$(( $(all_drops) - d0 ))"
+ibt_expect "  the human output says so" 1 \
+	"$("$IBTRACECTL" sim traffic t --from A --to 0x777 --count 10 | grep -c 'dropped 10')"
+
+# --- two flows in one command ----------------------------------------------------
+"$IBTRACECTL" -j sim traffic t --from A --to "$B_LID" --count 300 \
+	--from C --to "$D_LID" --sl 2 --count 200 > "$TMP/f5.json"
+ibt_expect "two flows, A -> B and C -> D (SL 2): exit 0" 0 "$?"
+ibt_expect "  each all delivered, apart: 300 on VL 0, 200 on VL 2" \
+	"300 0 200 2" \
+	"$(jq -r '[.flows[] | "\(.delivered) \(.vl)"] | join(" ")' "$TMP/f5.json")"
+ibt_expect "  two IDs" 2 "$(jq '[.flows[].id] | unique | length' "$TMP/f5.json")"
+
+# --- VL isolation and head-of-line blocking ------------------------------------------
+ibt_check "buffers of 66 blocks at S1/1, S2/1, B/1; B a data sink of 1/s" \
+	bash -c "'$IBTRACECTL' sim set t S1 port 1 buffer 66 &&
+		 '$IBTRACECTL' sim set t S2 port 1 buffer 66 &&
+		 '$IBTRACECTL' sim set t B port 1 buffer 66 sink 1"
+"$IBTRACECTL" -j sim traffic t --from A --to "$B_LID" --count 200 --size 256 \
+	--timeout 120 > "$TMP/stall.json" 2> "$TMP/stall.err" &
+stall=$!
+stalled()
+{
+	[ "$(credit "$S2_DIR" 1 0 used)" = 65 ] &&
+		[ "$(credit "$S1_DIR" 2 0 queued)" -gt 0 ] 2>/dev/null
+}
+ibt_wait_for 20 stalled
+ibt_expect "flow A -> B stalls: S2/1's VL 0 buffer full, packets wait at S1/2 on VL 0" \
+	0 "$(stalled; echo $?)"
+
+"$IBTRACECTL" -j sim traffic t --from C --to "$D_LID" --sl 1 --count 200 \
+	--timeout 60 > "$TMP/iso.json"
+ibt_expect "meanwhile C -> D on SL 1 (VL 1, the same link S1/2 - S2/1): exit 0, all 200 delivered" \
+	"0 200 1" "$? $(flow "$TMP/iso.json" 0 '"\(.delivered) \(.vl)"')"
+echo "#   VL isolation: C -> D beside the stalled flow: $(flow "$TMP/iso.json" 0 .pps) packets/s"
+
+"$IBTRACECTL" -j sim traffic t --from C --to "$D_LID" --sl 0 --count 50 \
+	--timeout 3 > "$TMP/hol.json"
+ibt_expect "C -> D on SL 0 (VL 0, behind A's packets): stopped by the 3 s timeout (exit 6)" \
+	6 "$?"
+ibt_expect "  end stopped: sent 50, delivered 0, 50 still in the fabric" \
+	"stopped 50 0 50" \
+	"$(flow "$TMP/hol.json" 0 '"\(.end) \(.sent) \(.delivered) \(.in_flight)"')"
+echo "#   head-of-line blocking: C -> D on VL 0: $(flow "$TMP/hol.json" 0 .delivered) packets in 3 s"
+ibt_expect "  A -> B still running" 0 "$(kill -0 "$stall" 2>/dev/null; echo $?)"
+
+d_rx0=$(port_ctr D 1 rx)
+ibt_check "B drains as fast as packets come" "$IBTRACECTL" sim set t B port 1 sink 0
+wait "$stall"
+ibt_expect "  flow A -> B ends: exit 0, all 200 delivered" "0 done 200" \
+	"$? $(flow "$TMP/stall.json" 0 '"\(.end) \(.delivered)"')"
+d_arrived()
+{
+	[ "$(( $(port_ctr D 1 rx) - d_rx0 ))" -ge 50 ]
+}
+ibt_wait_for 10 d_arrived
+ibt_expect "  the stopped flow's 50 packets still reached D" 50 \
+	"$(( $(port_ctr D 1 rx) - d_rx0 ))"
+
+# --- fabric deleted, socket closed -------------------------------------------------
+ibt_check "B a data sink of 1/s again" "$IBTRACECTL" sim set t B port 1 sink 1
+"$IBTRACECTL" sim traffic t --from C --to "$B_LID" --count 100 --timeout 120 \
+	> "$TMP/killed.out" 2>&1 &
+killed=$!
+"$IBTRACECTL" -j sim traffic t --from A --to "$B_LID" --count 100 --timeout 120 \
+	> "$TMP/gone.json" 2> "$TMP/gone.err" &
+gone=$!
+sleep 1
+kill -9 "$killed"
+wait "$killed" 2>/dev/null
+ibt_check "sim del t under a running flow" "$IBTRACECTL" sim del t
+wait "$gone"
+rc=$?
+ibt_expect "  the flow ends with its fabric (fabric_gone), the tool exits 4" \
+	"fabric_gone 4" \
+	"$(flow "$TMP/gone.json" 0 .end) $rc"
+ibt_check "ibtrace_sim unloads" rmmod ibtrace_sim
+
+ibt_done
