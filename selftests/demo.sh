@@ -147,6 +147,13 @@ run "$IBTRACECTL" audit merge --top 3 "$fleet"/audits/*.json
 "$IBTRACECTL" sim set demo "${link% *}" port "${link#* }" drop 0
 rm -rf "$fleet"
 
+say "Traffic: Hca1 sends 2000 packets of 1 KiB to Hca4, UD-shaped, through the switches' forwarding, the VL its SL maps to and each link's credit-based flow control; the kernel counts what is delivered and dropped and times each packet"
+run "$IBTRACECTL" sim traffic demo --from Hca1 --to "$lid4" --count 2000 --size 1024
+say "Hca4 becomes a data sink of 200 packets/s: the flow slows to its pace, and its packets wait for credits link by link back to Hca1 (64 in flight: their latency is the queue's)"
+"$IBTRACECTL" sim set demo Hca4 port 1 sink 200
+run "$IBTRACECTL" sim traffic demo --from Hca1 --to "$lid4" --count 400 --size 1024
+"$IBTRACECTL" sim set demo Hca4 port 1 sink 0
+
 say "Pings, traces and tests ran as kernel jobs; the module keeps the recent ones"
 run "$IBTRACECTL" job show
 
