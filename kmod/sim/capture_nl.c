@@ -36,14 +36,15 @@ ibtsim_nl_capture_stop_policy[IBTRACE_SIM_A_CAPTURE_ID + 1] = {
 };
 
 /**
- * ibtsim_nl_capture_reply - the reply carrying a capture's ID
- * @info: the request (CAPTURE_START, or INJECT with a wait)
+ * ibtsim_nl_id_reply - the reply carrying what a request started: its ID
+ * @info: the request (CAPTURE_START, INJECT with a wait, TRAFFIC_START)
  * @cmd: its command
- * @id: the capture's ID; 0: none (an INJECT without a wait)
+ * @attr: the ID's attribute (%IBTRACE_SIM_A_CAPTURE_ID, _TRAFFIC_ID)
+ * @id: the ID; 0: none (an INJECT without a wait)
  *
  * Return: 0 or a negative errno.
  */
-int ibtsim_nl_capture_reply(struct genl_info *info, u8 cmd, u32 id)
+int ibtsim_nl_id_reply(struct genl_info *info, u8 cmd, int attr, u32 id)
 {
 	struct sk_buff *skb;
 	void *hdr;
@@ -52,7 +53,7 @@ int ibtsim_nl_capture_reply(struct genl_info *info, u8 cmd, u32 id)
 	if (!skb)
 		return -ENOMEM;
 	hdr = genlmsg_put_reply(skb, info, &ibtsim_nl_family, 0, cmd);
-	if (!hdr || (id && nla_put_u32(skb, IBTRACE_SIM_A_CAPTURE_ID, id))) {
+	if (!hdr || (id && nla_put_u32(skb, attr, id))) {
 		nlmsg_free(skb);
 		return -EMSGSIZE;
 	}
@@ -91,7 +92,8 @@ int ibtsim_nl_capture_start_doit(struct sk_buff *skb, struct genl_info *info)
 	err = ibtsim_capture_start(node->fabric, node, port, count, info, &id);
 	if (err)
 		goto out_unlock;
-	err = ibtsim_nl_capture_reply(info, IBTRACE_SIM_CMD_CAPTURE_START, id);
+	err = ibtsim_nl_id_reply(info, IBTRACE_SIM_CMD_CAPTURE_START,
+				 IBTRACE_SIM_A_CAPTURE_ID, id);
 	if (err)
 		ibtsim_capture_stop(id, IBTRACE_SIM_CAPTURE_END_STOPPED);
 out_unlock:

@@ -66,17 +66,6 @@ ibtsim_nl_inject_policy[IBTRACE_SIM_A_INJECT_WAIT_MS + 1] = {
 		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtsim_nl_inject_wait_range),
 };
 
-/* The u32 attribute @type of the request if given, else @def. */
-static u32 ibtsim_nl_u32_or(struct genl_info *info, int type, u32 def)
-{
-	return info->attrs[type] ? nla_get_u32(info->attrs[type]) : def;
-}
-
-static u8 ibtsim_nl_u8_or(struct genl_info *info, int type, u8 def)
-{
-	return info->attrs[type] ? nla_get_u8(info->attrs[type]) : def;
-}
-
 /*
  * The packet the request describes, its defaults taken from nothing but
  * the request (those that need the port come later). NULL: -ENOMEM.
@@ -231,7 +220,8 @@ int ibtsim_nl_inject_doit(struct sk_buff *skb, struct genl_info *info)
 		goto out_unlock;
 	}
 	pkt = NULL;
-	err = ibtsim_nl_capture_reply(info, IBTRACE_SIM_CMD_INJECT, id);
+	err = ibtsim_nl_id_reply(info, IBTRACE_SIM_CMD_INJECT,
+				 IBTRACE_SIM_A_CAPTURE_ID, id);
 out_unlock:
 	mutex_unlock(&ibtsim_fabrics_lock);
 	kfree(pkt);

@@ -85,7 +85,7 @@ void __ibtsim_capture_link(const struct ibtsim_port *from,
 /* capture_nl.c */
 int ibtsim_nl_capture_start_doit(struct sk_buff *skb, struct genl_info *info);
 int ibtsim_nl_capture_stop_doit(struct sk_buff *skb, struct genl_info *info);
-int ibtsim_nl_capture_reply(struct genl_info *info, u8 cmd, u32 id);
+int ibtsim_nl_id_reply(struct genl_info *info, u8 cmd, int attr, u32 id);
 extern const struct nla_policy
 	ibtsim_nl_capture_start_policy[IBTRACE_SIM_A_CAPTURE_COUNT + 1];
 extern const struct nla_policy
@@ -306,6 +306,8 @@ int ibtsim_nl_set_doit(struct sk_buff *skb, struct genl_info *info);
 	[IBTRACE_SIM_A_NODE_NAME] = { .type = NLA_NUL_STRING,		\
 				      .len = IBTRACE_SIM_NODE_NAME_MAX }
 bool ibtsim_nl_has_node(struct genl_info *info);
+u32 ibtsim_nl_u32_or(struct genl_info *info, int type, u32 def);
+u8 ibtsim_nl_u8_or(struct genl_info *info, int type, u8 def);
 struct ibtsim_node *__ibtsim_nl_node_named(struct genl_info *info);
 struct ibtsim_node *ibtsim_nl_node(struct ibtsim_fabric *fabric,
 				   struct genl_info *info);

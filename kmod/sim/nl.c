@@ -53,6 +53,32 @@ static const struct nla_policy ibtsim_nl_name_policy[] = {
 					.len = IBTRACE_SIM_NAME_MAX },
 };
 
+/**
+ * ibtsim_nl_u32_or - a request's u32 attribute, or a default
+ * @info: the request
+ * @type: the attribute
+ * @def: its value if absent
+ *
+ * Return: the value.
+ */
+u32 ibtsim_nl_u32_or(struct genl_info *info, int type, u32 def)
+{
+	return info->attrs[type] ? nla_get_u32(info->attrs[type]) : def;
+}
+
+/**
+ * ibtsim_nl_u8_or - a request's u8 attribute, or a default
+ * @info: the request
+ * @type: the attribute
+ * @def: its value if absent
+ *
+ * Return: the value.
+ */
+u8 ibtsim_nl_u8_or(struct genl_info *info, int type, u8 def)
+{
+	return info->attrs[type] ? nla_get_u8(info->attrs[type]) : def;
+}
+
 /* 6.1 has no nla_get_u8_default(). */
 static u8 ibtsim_nl_u8(const struct nlattr *attr, u8 dflt)
 {

@@ -55,37 +55,11 @@ ibtsim_nl_traffic_stop_policy[IBTRACE_SIM_A_TRAFFIC_ID + 1] = {
 	[IBTRACE_SIM_A_TRAFFIC_ID] = NLA_POLICY_MIN(NLA_U32, 1),
 };
 
-/* The u32 attribute @type of the request if given, else 0. */
-static u32 ibtsim_nl_traffic_u32(struct genl_info *info, int type)
-{
-	return info->attrs[type] ? nla_get_u32(info->attrs[type]) : 0;
-}
-
-/* The reply carrying the flow's ID. */
-static int ibtsim_nl_traffic_reply(struct genl_info *info, u32 id)
-{
-	struct sk_buff *skb;
-	void *hdr;
-
-	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!skb)
-		return -ENOMEM;
-	hdr = genlmsg_put_reply(skb, info, &ibtsim_nl_family, 0,
-				IBTRACE_SIM_CMD_TRAFFIC_START);
-	if (!hdr || nla_put_u32(skb, IBTRACE_SIM_A_TRAFFIC_ID, id)) {
-		nlmsg_free(skb);
-		return -EMSGSIZE;
-	}
-	genlmsg_end(skb, hdr);
-	return genlmsg_reply(skb, info);
-}
-
 int ibtsim_nl_traffic_start_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *port_attr = info->attrs[IBTRACE_SIM_A_TRAFFIC_PORT];
-	struct nlattr *sl_attr = info->attrs[IBTRACE_SIM_A_TRAFFIC_SL];
 	struct ibtsim_node *node;
-	u32 pnum = 1, id;
+	u32 pnum, id;
 	int err;
 
 	if (!ibtsim_nl_has_node(info))
@@ -95,8 +69,7 @@ int ibtsim_nl_traffic_start_doit(struct sk_buff *skb, struct genl_info *info)
 			       "where the flow goes: its DLID is missing");
 		return -EINVAL;
 	}
-	if (port_attr)
-		pnum = nla_get_u32(port_attr);
+	pnum = ibtsim_nl_u32_or(info, IBTRACE_SIM_A_TRAFFIC_PORT, 1);
 
 	mutex_lock(&ibtsim_fabrics_lock);
 	node = __ibtsim_nl_node_named(info);
@@ -119,14 +92,15 @@ int ibtsim_nl_traffic_start_doit(struct sk_buff *skb, struct genl_info *info)
 	/* Under the fabrics lock: the fabric cannot go before it starts. */
 	err = ibtsim_traffic_start(&node->ports[pnum],
 				   nla_get_u32(info->attrs[IBTRACE_SIM_A_TRAFFIC_DLID]),
-				   sl_attr ? nla_get_u8(sl_attr) : 0,
-				   ibtsim_nl_traffic_u32(info, IBTRACE_SIM_A_TRAFFIC_SIZE),
-				   ibtsim_nl_traffic_u32(info, IBTRACE_SIM_A_TRAFFIC_RATE),
-				   ibtsim_nl_traffic_u32(info, IBTRACE_SIM_A_TRAFFIC_COUNT),
+				   ibtsim_nl_u8_or(info, IBTRACE_SIM_A_TRAFFIC_SL, 0),
+				   ibtsim_nl_u32_or(info, IBTRACE_SIM_A_TRAFFIC_SIZE, 0),
+				   ibtsim_nl_u32_or(info, IBTRACE_SIM_A_TRAFFIC_RATE, 0),
+				   ibtsim_nl_u32_or(info, IBTRACE_SIM_A_TRAFFIC_COUNT, 0),
 				   info, &id);
 	if (err)
 		goto out_unlock;
-	err = ibtsim_nl_traffic_reply(info, id);
+	err = ibtsim_nl_id_reply(info, IBTRACE_SIM_CMD_TRAFFIC_START,
+				 IBTRACE_SIM_A_TRAFFIC_ID, id);
 	if (err)
 		ibtsim_traffic_stop(id, IBTRACE_SIM_TRAFFIC_END_STOPPED);
 out_unlock:
