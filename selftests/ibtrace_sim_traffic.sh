@@ -22,6 +22,11 @@
 #   the tool's timeout stops it, with every packet still in the fabric;
 #   once B drains, A's flow ends delivered, and the stopped flow's
 #   packets still reach D;
+# - link rate (fabric p, paced at a time scale of 10000, SM-lite): S1/2 -
+#   S2/1 set to 1x SDR, both ends' PortInfo read so (smpquery); a flow over
+#   4x QDR links goes at most at their rate, one through the 1x SDR link
+#   at most at its, 16 times slower; A waits for credits behind the slow
+#   link (its PortXmitWait rises) while S1/2, busy sending, does not;
 # - a flow whose fabric is deleted ends so (fabric_gone); one whose socket
 #   closes (the tool killed) just ends.
 
@@ -30,7 +35,7 @@ source "$(dirname "$0")/lib.sh"
 ibt_tmpdir
 ibt_require_root
 ibt_require_file "$SIM_KO" "$IBTRACECTL"
-ibt_require_cmd jq opensm timeout
+ibt_require_cmd jq opensm smpquery timeout
 ibt_require_modules ib_core ib_umad
 ibt_require_debugfs
 ibt_at_exit 'pkill -9 -x opensm 2>/dev/null'
@@ -198,6 +203,70 @@ d_arrived()
 ibt_wait_for 10 d_arrived
 ibt_expect "  the stopped flow's 50 packets still reached D" 50 \
 	"$(( $(port_ctr D 1 rx) - d_rx0 ))"
+
+# --- link rate: pacing by width and speed ---------------------------------------------
+# Fabric p: the same, SM-lite, paced at a time scale of 10000: a packet of
+# 256 payload bytes (290 on the wire, 5 blocks) holds a 4x QDR link (32
+# Gb/s) 725 us, a 1x SDR link (2 Gb/s) 11.6 ms: 1379 and 86 packets/s.
+ibt_check "fabric p, paced: --time-scale 10000" \
+	"$IBTRACECTL" sim add "$IBT_TOPO/s1s2_cd.topo" --name p --time-scale 10000
+ibt_check "  every port Active (SM-lite)" ibt_sim_wait_active p
+J=$(ibt_sim_json p)
+ibt_expect "  sim show: time_scale 10000" 10000 "$(jq -r .time_scale <<< "$J")"
+PB_LID=$(ibt_sim_lid B)
+PC_LID=$(ibt_sim_lid C)
+PS1_LID=$(ibt_sim_lid S1)
+PA_DEV=$(ibt_sim_dev A)
+PDBG=/sys/kernel/debug/ibtrace_sim/p
+PS1_DIR=$PDBG/$(ibt_sim_node S1 .index)-S1
+PA_DIR=$PDBG/$(ibt_sim_node A .index)-A
+# pi FIELD: PortInfo FIELD of S1's port 2, as smpquery reads it
+pi()
+{
+	smpquery -C "$PA_DEV" -P 1 portinfo "$PS1_LID" 2 |
+		sed -n "s/^$1:\.*\(.*\)$/\1/p"
+}
+ibt_expect "  S1/2 (to S2) trained at 4x QDR: LinkWidthActive, LinkSpeedActive" \
+	"4X 10.0 Gbps" "$(pi LinkWidthActive) $(pi LinkSpeedActive)"
+ibt_check "sim set p S2 port 1 width 1x speed sdr (the link S1/2 - S2/1)" \
+	"$IBTRACECTL" sim set p S2 port 1 width 1x speed sdr
+ibt_expect "  S1/2, the link's other end, reads 1x SDR too" \
+	"1X 2.5 Gbps" "$(pi LinkWidthActive) $(pi LinkSpeedActive)"
+ibt_expect "  sim show: S2/1 and S1/2 width 1x speed sdr" "1x sdr 1x sdr" \
+	"$("$IBTRACECTL" -j sim show p | jq -r '.[0].nodes[] |
+		select(.name == "S1" or .name == "S2") | .ports[] |
+		select(.link_width != null) | "\(.link_width) \(.link_speed)"' | paste -sd' ')"
+
+# xwait DIR PORT: the port's xmit_wait_us
+xwait()
+{
+	awk '$1 == "xmit_wait_us" { print $2 }' "$1/port$2/credits"
+}
+ibt_check "  S1/1's buffer 66 blocks: A waits for credits when S1 holds 13 packets" \
+	"$IBTRACECTL" sim set p S1 port 1 buffer 66
+wa0=$(xwait "$PA_DIR" 1)
+ws0=$(xwait "$PS1_DIR" 2)
+"$IBTRACECTL" -j sim traffic p --from A --to "$PC_LID" --count 300 \
+	--timeout 60 > "$TMP/fast.json"
+ibt_expect "A -> C over 4x QDR links: exit 0, all 300 delivered" "0 300" \
+	"$? $(flow "$TMP/fast.json" 0 .delivered)"
+fast=$(flow "$TMP/fast.json" 0 .pps)
+ibt_expect "  at most the link's 1379 packets/s (+10 %), at least half of it" 1 \
+	"$(jq -n --argjson r "$fast" '$r <= 1517 and $r >= 690 | if . then 1 else 0 end')"
+"$IBTRACECTL" -j sim traffic p --from A --to "$PB_LID" --count 150 \
+	--timeout 60 > "$TMP/slow.json"
+ibt_expect "A -> B through the 1x SDR link: exit 0, all 150 delivered" "0 150" \
+	"$? $(flow "$TMP/slow.json" 0 .delivered)"
+slow=$(flow "$TMP/slow.json" 0 .pps)
+ibt_expect "  at most its 86 packets/s (+10 %), at least half of it" 1 \
+	"$(jq -n --argjson r "$slow" '$r <= 95 and $r >= 43 | if . then 1 else 0 end')"
+echo "#   link rate: 4x QDR $fast packets/s, 1x SDR $slow packets/s: $(jq -n "$fast / $slow * 10 | round / 10") x (16 x expected)"
+ibt_expect "  A/1 waited for credits (PortXmitWait rose): S1 fills behind the slow link" 1 \
+	"$(( $(xwait "$PA_DIR" 1) > wa0 ))"
+ibt_expect "  S1/2, busy sending at its rate, did not wait (PortXmitWait unchanged)" \
+	"$ws0" "$(xwait "$PS1_DIR" 2)"
+ibt_check "sim del p" "$IBTRACECTL" sim del p
+J=$(ibt_sim_json t)
 
 # --- fabric deleted, socket closed -------------------------------------------------
 ibt_check "B a data sink of 1/s again" "$IBTRACECTL" sim set t B port 1 sink 1

@@ -694,6 +694,7 @@ static struct nla_policy sim_policy[IBTRACE_SIM_A_MAX + 1] = {
 	[IBTRACE_SIM_A_TRAFFIC_LAT_P99_NS] = U64,
 	[IBTRACE_SIM_A_TRAFFIC_LAT_MAX_NS] = U64,
 	[IBTRACE_SIM_A_TRAFFIC_END]	= U8,
+	[IBTRACE_SIM_A_TIME_SCALE]	= U32,
 };
 
 static struct nla_policy sim_port_policy[IBTRACE_SIM_PORT_A_MAX + 1] = {
@@ -715,6 +716,8 @@ static struct nla_policy sim_port_policy[IBTRACE_SIM_PORT_A_MAX + 1] = {
 	[IBTRACE_SIM_PORT_A_BUF_BLOCKS]	= U32,
 	[IBTRACE_SIM_PORT_A_SINK_PPS]	= U32,
 	[IBTRACE_SIM_PORT_A_IGNORE_CREDITS] = U8,
+	[IBTRACE_SIM_PORT_A_LINK_WIDTH]	= U8,
+	[IBTRACE_SIM_PORT_A_LINK_SPEED]	= U8,
 };
 
 static struct nla_policy sim_misroute_policy[IBTRACE_SIM_MISROUTE_A_MAX + 1] = {
@@ -741,6 +744,7 @@ static const char *const sim_attr_names[IBTRACE_SIM_A_MAX + 1] = {
 	[IBTRACE_SIM_A_TRAFFIC_SIZE]	= "traffic_size",
 	[IBTRACE_SIM_A_TRAFFIC_RATE]	= "traffic_rate",
 	[IBTRACE_SIM_A_TRAFFIC_COUNT]	= "traffic_count",
+	[IBTRACE_SIM_A_TIME_SCALE]	= "time_scale",
 };
 
 static const struct ibt_nest sim_nests[] = {

@@ -5,10 +5,12 @@
  *
  *   ibtracectl [-j] sim add TOPOLOGY_FILE [--name NAME] [--no-sm]
  *                               [--guid-cap N] [--seed N] [--devices N]
+ *                               [--time-scale N]
  *   ibtracectl sim del NAME
  *   ibtracectl sim set FABRIC NODE [port N] [drop PERCENT] [delay USEC]
  *                  [link down|up] [buffer BLOCKS] [sink PPS]
- *                  [credits ignore|obey] [guid-cap N] [guid-quirks QUIRKS] [misroute DLID PORT | misroute DLID none]
+ *                  [credits ignore|obey] [width 1x|4x] [speed sdr|ddr|qdr]
+ *                  [guid-cap N] [guid-quirks QUIRKS] [misroute DLID PORT | misroute DLID none]
  *   ibtracectl [-j] sim show [NAME]
  *
  * add sends the file's text (FABRIC_ADD, in TOPOLOGY attributes of at most
@@ -38,6 +40,10 @@
  *                      hostless, answered by their firmware in the fabric
  *   seed      number   seed of the fabric's pseudo-random generator (drop
  *                      knob losses); sim add --seed gives it
+ *   time_scale number  link-rate pacing (sim add --time-scale): a link
+ *                      passes data packets at its rate slowed this many
+ *                      times; null when off (text: "time_scale N", only
+ *                      when on)
  *   building  true     only while the fabric is being built (sim add of a
  *                      large fabric still running): then only "fabric"
  *                      and "building" (text "fabric NAME building")
@@ -63,12 +69,14 @@
  *       knobs only when not at their power-on value: drop_ppm (number,
  *       parts per million), delay_us (number), link_down (true),
  *       buf_blocks (number, blocks of 64 bytes), sink_pps (number,
- *       packets per second), ignore_credits (true), guid_cap (number),
- *       guid_quirks (string, "entry0-writable,...")
+ *       packets per second), ignore_credits (true), link_width
+ *       (string, "1x"), link_speed (string, "sdr" or "ddr"), guid_cap
+ *       (number), guid_quirks (string, "entry0-writable,...")
  *     misroute array  a switch's misroute rules, {"dlid", "port"}
  *             (numbers); only on switches that have rules
  * Text: the knobs follow the counters (" drop 30% delay 20000us link down
- * buffer 66 sink 100 credits ignore guid-cap 4 guid-quirks entry0-writable"), a rule is a line
+ * buffer 66 sink 100 credits ignore width 1x speed sdr guid-cap 4
+ * guid-quirks entry0-writable"), a rule is a line
  * "    misroute dlid 0x2 port 3" after the node's ports.
  *
  * set sends one SET request: NODE is an index if all digits, else a name;
@@ -110,9 +118,11 @@
 #define OPT_GUID_CAP	0x202
 #define OPT_SEED	0x203
 #define OPT_DEVICES	0x204
+#define OPT_TIME_SCALE	0x205
 
 static const char *const add_opt_names[] = {
 	"--name", "--no-sm", "--guid-cap", "--seed", "--devices",
+	"--time-scale",
 };
 
 /* Options of "sim add". */
@@ -124,6 +134,7 @@ struct add_opts {
 	uint32_t seed;		/* if seed_set, else the kernel picks one */
 	bool devices_set;
 	uint32_t devices;	/* if devices_set, else every HCA */
+	uint32_t time_scale;	/* 0: no link-rate pacing */
 };
 
 /* A kernel message kept with its parsed top-level attributes. */
@@ -541,6 +552,16 @@ static int add_opt(struct add_opts *add, int c, const char *arg)
 			add->devices_set = true;
 		}
 		return 0;
+	case OPT_TIME_SCALE:
+		errno = 0;
+		v = strtoul(arg, &end, 0);
+		if (errno || end == arg || *end || *arg == '-' || v < 1 ||
+		    v > IBTRACE_SIM_TIME_SCALE_MAX)
+			return ibt_err(IBT_EXIT_USAGE,
+				       "bad --time-scale \"%s\": a slowdown of the link rates, 1..%u",
+				       arg, IBTRACE_SIM_TIME_SCALE_MAX);
+		add->time_scale = (uint32_t)v;
+		return 0;
 	default: /* OPT_GUID_CAP */
 		errno = 0;
 		v = strtoul(arg, &end, 0);
@@ -556,7 +577,7 @@ static int add_opt(struct add_opts *add, int c, const char *arg)
 /* An option of command @a->cmd; "sim add" options go to @a->priv. */
 static int sim_opt(int c, const char *arg, const struct ibt_args *a)
 {
-	if (c < OPT_NAME || c > OPT_DEVICES)
+	if (c < OPT_NAME || c > OPT_TIME_SCALE)
 		return IBT_OPT_UNKNOWN;
 	if (a->priv)
 		return add_opt(a->priv, c, arg);
@@ -579,10 +600,29 @@ static int sim_args(struct ibt *ctx, const char *cmd, struct add_opts *add,
 		{ "guid-cap",	required_argument,	NULL, OPT_GUID_CAP },
 		{ "seed",	required_argument,	NULL, OPT_SEED },
 		{ "devices",	required_argument,	NULL, OPT_DEVICES },
+		{ "time-scale",	required_argument,	NULL, OPT_TIME_SCALE },
 		{ NULL,		0,			NULL, 0 },
 	};
 	return ibt_words_parse(ctx, "sim", cmd, opts, sim_opt, add, pos, min, max,
 			       what);
+}
+
+/* The attributes of the options given to "sim add". Returns an exit code. */
+static int put_add_opts(struct nl_msg *msg, const struct add_opts *add)
+{
+	if ((add->name &&
+	     nla_put_string(msg, IBTRACE_SIM_A_FABRIC_NAME, add->name) < 0) ||
+	    (add->no_sm && nla_put_u8(msg, IBTRACE_SIM_A_SM, 0) < 0) ||
+	    (add->guid_cap &&
+	     nla_put_u8(msg, IBTRACE_SIM_A_GUID_CAP, add->guid_cap) < 0) ||
+	    (add->seed_set &&
+	     nla_put_u32(msg, IBTRACE_SIM_A_SEED, add->seed) < 0) ||
+	    (add->devices_set &&
+	     nla_put_u32(msg, IBTRACE_SIM_A_NUM_DEVICES, add->devices) < 0) ||
+	    (add->time_scale &&
+	     nla_put_u32(msg, IBTRACE_SIM_A_TIME_SCALE, add->time_scale) < 0))
+		return ibt_err(IBT_EXIT_ERR, "netlink request too large");
+	return 0;
 }
 
 static int sim_add(struct ibt *ctx)
@@ -621,17 +661,8 @@ static int sim_add(struct ibt *ctx)
 	}
 	ret = put_topology(msg, text, len);
 	free(text);
-	if (!ret &&
-	    ((add.name &&
-	      nla_put_string(msg, IBTRACE_SIM_A_FABRIC_NAME, add.name) < 0) ||
-	     (add.no_sm && nla_put_u8(msg, IBTRACE_SIM_A_SM, 0) < 0) ||
-	     (add.guid_cap &&
-	      nla_put_u8(msg, IBTRACE_SIM_A_GUID_CAP, add.guid_cap) < 0) ||
-	     (add.seed_set &&
-	      nla_put_u32(msg, IBTRACE_SIM_A_SEED, add.seed) < 0) ||
-	     (add.devices_set &&
-	      nla_put_u32(msg, IBTRACE_SIM_A_NUM_DEVICES, add.devices) < 0)))
-		ret = ibt_err(IBT_EXIT_ERR, "netlink request too large");
+	if (!ret)
+		ret = put_add_opts(msg, &add);
 	if (ret) {
 		nlmsg_free(msg);
 		return ret;
@@ -720,6 +751,7 @@ struct set_req {
 	bool mr_del;
 	uint32_t mr_port;
 };
+_Static_assert(IBTRACE_SIM_PORT_A_MAX < 32, "struct set_req: knobs is 32 bits");
 
 static int parse_delay(const char *s, uint32_t *v)
 {
@@ -751,6 +783,30 @@ static int parse_credits(const char *s, uint32_t *ignore)
 		return -1;
 	*ignore = !strcmp(s, "ignore");
 	return 0;
+}
+
+/* LinkWidthActive: 1 (1x) or 2 (4x). */
+static int parse_width(const char *s, uint32_t *width)
+{
+	if (strcmp(s, "1x") && strcmp(s, "4x"))
+		return -1;
+	*width = !strcmp(s, "1x") ? 1 : 2;
+	return 0;
+}
+
+/* LinkSpeedActive: 1 (SDR), 2 (DDR) or 4 (QDR). */
+static const char *const speed_names[] = { "sdr", "ddr", "qdr" };
+
+static int parse_speed(const char *s, uint32_t *speed)
+{
+	size_t i;
+
+	for (i = 0; i < IBT_ARRAY_SIZE(speed_names); i++)
+		if (!strcmp(s, speed_names[i])) {
+			*speed = 1u << i;
+			return 0;
+		}
+	return -1;
 }
 
 static int parse_guid_cap(const char *s, uint32_t *v)
@@ -792,6 +848,26 @@ static const char *number_text(uint32_t v, char *buf, size_t len)
 	return buf;
 }
 
+/* A value this tool has no name for is shown as its number. */
+static const char *width_text(uint32_t width, char *buf, size_t len)
+{
+	if (width == 1)
+		return "1x";
+	if (width == 2)
+		return "4x";
+	return number_text(width, buf, len);
+}
+
+static const char *speed_text(uint32_t speed, char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < IBT_ARRAY_SIZE(speed_names); i++)
+		if (speed == 1u << i)
+			return speed_names[i];
+	return number_text(speed, buf, len);
+}
+
 /*
  * The port knobs, in the order they are sent and shown: keyword of sim
  * set (and of the text of show), attribute and its size (1: u8, 4: u32),
@@ -822,6 +898,10 @@ static const struct port_knob {
 	  number_text },
 	{ "credits", IBTRACE_SIM_PORT_A_IGNORE_CREDITS, 1, parse_credits,
 	  "ignore or obey", "ignore_credits", 'b', credits_text },
+	{ "width", IBTRACE_SIM_PORT_A_LINK_WIDTH, 1, parse_width,
+	  "1x or 4x", "link_width", 's', width_text },
+	{ "speed", IBTRACE_SIM_PORT_A_LINK_SPEED, 1, parse_speed,
+	  "sdr, ddr or qdr", "link_speed", 's', speed_text },
 	{ "guid-cap", IBTRACE_SIM_PORT_A_GUID_CAP, 1, parse_guid_cap,
 	  "GUID table entries, 1..255", "guid_cap", 'u', number_text },
 	{ "guid-quirks", IBTRACE_SIM_PORT_A_GUID_QUIRKS, 4, ibt_parse_guid_quirks,
@@ -1141,13 +1221,51 @@ static void show_devices(struct ibt *ctx, const struct nlattr *devs,
 		ibt_out_u64(ctx, "devices", n);
 }
 
-static int show_fabric(struct ibt *ctx, struct sim_msg *f)
+/* Link-rate pacing: text only when on; JSON null when off. */
+static void show_time_scale(struct ibt *ctx, const struct nlattr *ts)
+{
+	uint32_t n = ts ? nla_get_u32(ts) : 0;
+
+	if (n)
+		ibt_out_u64(ctx, "time_scale", n);
+	else
+		ibt_out_json(ctx, "time_scale", NULL);
+}
+
+/* The fields of a built fabric @name (@tb): its first line, its deadlock. */
+static void show_summary(struct ibt *ctx, const char *name, struct nlattr **tb)
 {
 	static const struct { int attr; const char *key; } counts[] = {
 		{ IBTRACE_SIM_A_NUM_CAS,	"cas" },
 		{ IBTRACE_SIM_A_NUM_SWITCHES,	"switches" },
 		{ IBTRACE_SIM_A_NUM_LINKS,	"links" },
 	};
+	size_t i;
+
+	ibt_out_field(ctx, "fabric", json_object_new_string(name), "fabric %s",
+		      name);
+	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
+		if (tb[counts[i].attr])
+			ibt_out_u64(ctx, counts[i].key,
+				    nla_get_u32(tb[counts[i].attr]));
+	show_devices(ctx, tb[IBTRACE_SIM_A_NUM_DEVICES],
+		     tb[IBTRACE_SIM_A_NUM_CAS]);
+	if (tb[IBTRACE_SIM_A_SEED])
+		ibt_out_u64(ctx, "seed", nla_get_u32(tb[IBTRACE_SIM_A_SEED]));
+	show_time_scale(ctx, tb[IBTRACE_SIM_A_TIME_SCALE]);
+	out_sm(ctx, " ", tb[IBTRACE_SIM_A_SM], tb[IBTRACE_SIM_A_SM_LID]);
+	ibt_out_eol(ctx);
+	if (tb[IBTRACE_SIM_A_DEADLOCK]) {
+		const char *loop = nla_get_string(tb[IBTRACE_SIM_A_DEADLOCK]);
+
+		ibt_out_field(ctx, "deadlock", json_object_new_string(loop),
+			      "  deadlock: credit loop %s", loop);
+		ibt_out_eol(ctx);
+	}
+}
+
+static int show_fabric(struct ibt *ctx, struct sim_msg *f)
+{
 	struct sim_list nodes = { 0 };
 	const char *name;
 	size_t i;
@@ -1173,25 +1291,7 @@ static int show_fabric(struct ibt *ctx, struct sim_msg *f)
 		goto out;
 
 	ibt_out_obj_begin(ctx, NULL);
-	ibt_out_field(ctx, "fabric", json_object_new_string(name), "fabric %s",
-		      name);
-	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
-		if (f->tb[counts[i].attr])
-			ibt_out_u64(ctx, counts[i].key,
-				    nla_get_u32(f->tb[counts[i].attr]));
-	show_devices(ctx, f->tb[IBTRACE_SIM_A_NUM_DEVICES],
-		     f->tb[IBTRACE_SIM_A_NUM_CAS]);
-	if (f->tb[IBTRACE_SIM_A_SEED])
-		ibt_out_u64(ctx, "seed", nla_get_u32(f->tb[IBTRACE_SIM_A_SEED]));
-	out_sm(ctx, " ", f->tb[IBTRACE_SIM_A_SM], f->tb[IBTRACE_SIM_A_SM_LID]);
-	ibt_out_eol(ctx);
-	if (f->tb[IBTRACE_SIM_A_DEADLOCK]) {
-		const char *loop = nla_get_string(f->tb[IBTRACE_SIM_A_DEADLOCK]);
-
-		ibt_out_field(ctx, "deadlock", json_object_new_string(loop),
-			      "  deadlock: credit loop %s", loop);
-		ibt_out_eol(ctx);
-	}
+	show_summary(ctx, name, f->tb);
 	ibt_out_arr_begin(ctx, "nodes");
 	for (i = 0; i < nodes.n && !ret; i++)
 		ret = show_node(ctx, &nodes, &nodes.v[i]);
@@ -1235,11 +1335,12 @@ static int sim_show(struct ibt *ctx)
 const char ibt_sim_help[] =
 	"Usage: ibtracectl [-j] [--pretty] sim add TOPOLOGY_FILE [--name NAME]\n"
 	"                                 [--no-sm] [--guid-cap N] [--seed N]\n"
-	"                                 [--devices N]\n"
+	"                                 [--devices N] [--time-scale N]\n"
 	"       ibtracectl sim del NAME\n"
 	"       ibtracectl sim set FABRIC NODE [port N] [drop PERCENT] [delay USEC]\n"
 	"                      [link down|up] [buffer BLOCKS] [sink PPS]\n"
-	"                      [credits ignore|obey] [guid-cap N]\n"
+	"                      [credits ignore|obey] [width 1x|4x]\n"
+	"                      [speed sdr|ddr|qdr] [guid-cap N]\n"
 	"                      [guid-quirks QUIRKS]\n"
 	"                      [misroute DLID PORT | misroute DLID none]\n"
 	"       ibtracectl [-j] [--pretty] sim show [NAME]\n"
@@ -1261,6 +1362,8 @@ const char ibt_sim_help[] =
 	"--devices N makes only the first N HCAs RDMA devices; the others are\n"
 	"hostless (their firmware answers SMPs and the PMA; 0x000C for other\n"
 	"classes) and cost little: fabrics of 10,000 nodes in a small VM.\n"
+	"--time-scale N (1..1000000; default off) paces data packets at each\n"
+	"link's rate (width x speed), slowed N times.\n"
 	"del: destroy a fabric and its RDMA devices.\n"
 	"set: fault knobs of node NODE (name, or index if all digits). Port\n"
 	"knobs need \"port N\": drop (0..100 %, packets leaving the port),\n"
@@ -1268,9 +1371,10 @@ const char ibt_sim_help[] =
 	"buffer per data VL, 66..8192 blocks of 64 bytes), sink (an HCA port\n"
 	"takes at most PPS data packets a second; 0: off), credits ignore\n"
 	"(data packets leave at once; the receiver discards what it has no\n"
-	"room for) or obey, guid-cap (1..the fabric's --guid-cap),\n"
-	"guid-quirks (none or entry0-writable,past-table-status,\n"
-	"above-cap-nonzero). misroute DLID PORT makes a\n"
+	"room for) or obey, width 1x|4x and speed sdr|ddr|qdr (the rate the\n"
+	"link trained at, both ends; 4x qdr at power-on), guid-cap (1..the\n"
+	"fabric's --guid-cap), guid-quirks (none or entry0-writable,\n"
+	"past-table-status,above-cap-nonzero). misroute DLID PORT makes a\n"
 	"switch send LID-routed packets for DLID out of PORT whatever its LFT\n"
 	"says; misroute DLID none removes the rule.\n"
 	"show: every fabric (or NAME): its nodes (type, name, guid, dev) and per\n"

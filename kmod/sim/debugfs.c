@@ -10,6 +10,9 @@
  *	sink_pps	rw  an HCA port's data sink, packets/s (0: off)
  *	ignore_credits	rw  1: data packets leave at once, whatever the
  *			    credits (the receiver may overrun), 0: they wait
+ *	link_width	rw  LinkWidthActive of the link: 1 (1x), 2 (4x)
+ *	link_speed	rw  LinkSpeedActive of the link: 1 (SDR), 2 (DDR),
+ *			    4 (QDR)
  *	guid_cap	rw  GUIDCap (HCA ports and switch port 0 only)
  *	guid_quirks	rw  GUIDInfo quirk bits (same ports as guid_cap)
  *	rx_pkts, tx_pkts, drops   ro  packet counters
@@ -129,6 +132,8 @@ IBTSIM_DBG_KNOB(link_down, IBTSIM_KNOB_LINK, "%llu\n");
 IBTSIM_DBG_KNOB(buf_blocks, IBTSIM_KNOB_BUF, "%llu\n");
 IBTSIM_DBG_KNOB(sink_pps, IBTSIM_KNOB_SINK, "%llu\n");
 IBTSIM_DBG_KNOB(ignore_credits, IBTSIM_KNOB_CREDITS, "%llu\n");
+IBTSIM_DBG_KNOB(link_width, IBTSIM_KNOB_WIDTH, "%llu\n");
+IBTSIM_DBG_KNOB(link_speed, IBTSIM_KNOB_SPEED, "%llu\n");
 IBTSIM_DBG_KNOB(guid_cap, IBTSIM_KNOB_GUID_CAP, "%llu\n");
 IBTSIM_DBG_KNOB(guid_quirks, IBTSIM_KNOB_GUID_QUIRKS, "0x%llx\n");
 
@@ -161,6 +166,8 @@ static const struct ibtsim_dbg_file ibtsim_dbg_knob_files[IBTSIM_KNOB_COUNT] = {
 	[IBTSIM_KNOB_BUF] = IBTSIM_DBG_FILE(buf_blocks),
 	[IBTSIM_KNOB_SINK] = IBTSIM_DBG_FILE(sink_pps),
 	[IBTSIM_KNOB_CREDITS] = IBTSIM_DBG_FILE(ignore_credits),
+	[IBTSIM_KNOB_WIDTH] = IBTSIM_DBG_FILE(link_width),
+	[IBTSIM_KNOB_SPEED] = IBTSIM_DBG_FILE(link_speed),
 	[IBTSIM_KNOB_GUID_CAP] = IBTSIM_DBG_FILE(guid_cap),
 	[IBTSIM_KNOB_GUID_QUIRKS] = IBTSIM_DBG_FILE(guid_quirks),
 };

@@ -821,6 +821,40 @@ static void ibtsim_fc_watch_work(struct work_struct *work)
 }
 
 /**
+ * ibtsim_fabric_pace_arm() - kick paced ports again at a time
+ * @fabric: the fabric
+ * @when: when the first of their transmitters is free
+ *
+ * The fabric's worker (flowctl.c), when a port's packets wait for its
+ * transmitter: its pace work runs then, or sooner if already armed for
+ * sooner, unless the fabric is stopping.
+ */
+void ibtsim_fabric_pace_arm(struct ibtsim_fabric *fabric, ktime_t when)
+{
+	s64 ns = ktime_to_ns(ktime_sub(when, ktime_get()));
+	unsigned long delay = ns > 0 ? nsecs_to_jiffies(ns) + 1 : 0;
+	unsigned long flags;
+
+	if (fabric->pace_next && !ktime_before(when, fabric->pace_next))
+		return;
+	spin_lock_irqsave(&fabric->tx_lock, flags);
+	if (!fabric->no_delay) {
+		mod_delayed_work(fabric->wq, &fabric->pace_work, delay);
+		fabric->pace_next = when;
+	}
+	spin_unlock_irqrestore(&fabric->tx_lock, flags);
+}
+
+static void ibtsim_pace_work(struct work_struct *work)
+{
+	struct ibtsim_fabric *fabric = container_of(to_delayed_work(work),
+						    struct ibtsim_fabric,
+						    pace_work);
+
+	ibtsim_fc_pace_run(fabric);
+}
+
+/**
  * ibtsim_fabric_inject - queue an injected packet for delivery
  * @fabric: the fabric
  * @pkt: the packet, sent from its @src_port; owned by the fabric on success
@@ -861,6 +895,8 @@ int ibtsim_fabric_start(struct ibtsim_fabric *fabric)
 	INIT_LIST_HEAD(&fabric->fc_busy);
 	INIT_LIST_HEAD(&fabric->fc_kick);
 	INIT_DELAYED_WORK(&fabric->fc_watch, ibtsim_fc_watch_work);
+	INIT_LIST_HEAD(&fabric->fc_pace);
+	INIT_DELAYED_WORK(&fabric->pace_work, ibtsim_pace_work);
 	spin_lock_init(&fabric->fc_report_lock);
 	ibtsim_fc_resync(fabric);	/* every link's first grants */
 	fabric->wq = alloc_ordered_workqueue("ibtsim_%s", 0, fabric->name);
@@ -887,6 +923,7 @@ void ibtsim_fabric_stop(struct ibtsim_fabric *fabric)
 	cancel_delayed_work_sync(&fabric->delay_work);
 	/* no_delay: it re-arms no more */
 	cancel_delayed_work_sync(&fabric->fc_watch);
+	cancel_delayed_work_sync(&fabric->pace_work);
 	destroy_workqueue(fabric->wq);
 	WARN_ON(!list_empty(&fabric->tx_queue));
 

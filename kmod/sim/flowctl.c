@@ -31,6 +31,17 @@
  * wait, the watch finds the queues that can never move and reports the
  * loop they wait in (ibtsim_fc_report()).
  *
+ * With a time scale (link-rate pacing, set when the fabric is made), a
+ * port's transmitter sends a data packet only when it is done with the one
+ * before, which held it for the packet's bytes at the link's data rate
+ * (LinkWidthActive x LinkSpeedActive), times the scale: links pass
+ * packets at their rates relative to each other. A port whose packets wait
+ * for its transmitter is on the fabric's pace list, kicked again by the
+ * pace work when it is free; it is sending, not waiting for credits
+ * (PortXmitWait does not count it). The pace work runs at most once a
+ * jiffy: a transmitter may run up to IBTSIM_PACE_SLACK_NS behind, and
+ * catch up with a burst, so that the rate holds over time.
+ *
  * The fabric's ordered worker (fabric.c) runs all of this and owns the
  * state: no lock. The packets each port may send again are sent by
  * ibtsim_fc_run(), which the worker calls after each packet it carried,
@@ -45,6 +56,9 @@
 
 #include "sim.h"
 #include "loc.h"
+
+/* How far a paced transmitter may run behind (at least 2 jiffies). */
+#define IBTSIM_PACE_SLACK_NS	(10 * NSEC_PER_MSEC)
 
 /* LRH, BTH, DETH; the ICRC and VCRC. A GRH adds its 40 bytes. */
 #define IBTSIM_FC_HDR_BYTES	(8 + 12 + 8)
@@ -208,6 +222,7 @@ void ibtsim_fc_init(struct ibtsim_port *port)
 		INIT_LIST_HEAD(&port->fc.vl[v].txq);
 	INIT_LIST_HEAD(&port->fc.busy);
 	INIT_LIST_HEAD(&port->fc.kick);
+	INIT_LIST_HEAD(&port->fc.pace);
 	port->fc.buf_blocks = IBTRACE_SIM_BUF_BLOCKS_DEFAULT;
 	/* differs from any training count: granted at the first packet */
 	port->fc.trained = U32_MAX;
@@ -355,22 +370,82 @@ static struct ibtsim_pkt *ibtsim_fc_next(struct ibtsim_port *port)
 	return NULL;
 }
 
+/**
+ * ibtsim_link_xmit_ns() - how long a link's transmitter takes for a packet
+ * @port: the sending port
+ * @pkt: the packet
+ * @scale: the fabric's time scale
+ *
+ * Its bytes at the link's data rate: a lane passes 2, 4 or 8 Gb/s at SDR,
+ * DDR or QDR (10 bits a byte on the wire), 4x four lanes; times @scale.
+ *
+ * Return: nanoseconds.
+ */
+static u64 ibtsim_link_xmit_ns(const struct ibtsim_port *port,
+			       const struct ibtsim_pkt *pkt, u32 scale)
+{
+	u32 lanes = READ_ONCE(port->link_width) == IBTSIM_WIDTH_1X ? 1 : 4;
+	u32 speed = READ_ONCE(port->link_speed) ?: IBTSIM_SPEED_QDR;
+
+	/* bits / (lanes x 2 Gb/s x speed), in ns: bytes x 4 / (lanes x speed) */
+	return div_u64((u64)ibtsim_pkt_bytes(pkt) * 4 * scale, lanes * speed);
+}
+
+/*
+ * Is @port's transmitter busy at @now (link-rate pacing)? Then it goes on
+ * the fabric's pace list, to be kicked when it is free.
+ */
+static bool ibtsim_fc_tx_busy(struct ibtsim_fabric *fabric,
+			      struct ibtsim_port *port, ktime_t now)
+{
+	if (!fabric->time_scale || !ktime_after(port->fc.tx_free, now))
+		return false;
+	if (list_empty(&port->fc.pace)) {
+		list_add_tail(&port->fc.pace, &fabric->fc_pace);
+		ibtsim_fabric_pace_arm(fabric, port->fc.tx_free);
+	}
+	return true;
+}
+
+/* @port's transmitter takes @pkt, from @now on (or a little before). */
+static void ibtsim_fc_tx_take(struct ibtsim_fabric *fabric,
+			      struct ibtsim_port *port,
+			      const struct ibtsim_pkt *pkt, ktime_t now)
+{
+	ktime_t from = ktime_sub_ns(now, IBTSIM_PACE_SLACK_NS);
+
+	if (!fabric->time_scale)
+		return;
+	if (ktime_before(port->fc.tx_free, from))
+		port->fc.tx_free = from;
+	port->fc.tx_free = ktime_add_ns(port->fc.tx_free,
+					ibtsim_link_xmit_ns(port, pkt,
+							    fabric->time_scale));
+}
+
 /* Send what @port may send. */
 static void ibtsim_fc_send(struct ibtsim_fabric *fabric,
 			   struct ibtsim_port *port)
 {
 	struct ibtsim_pkt *pkt;
 	bool sent = false;
-	ktime_t now;
+	ktime_t now = ktime_get();
 
-	while ((pkt = ibtsim_fc_next(port))) {
+	while (!ibtsim_fc_tx_busy(fabric, port, now) &&
+	       (pkt = ibtsim_fc_next(port))) {
 		sent = true;
+		ibtsim_fc_tx_take(fabric, port, pkt, now);
 		/* it leaves the node that held it: room for its sender */
 		ibtsim_fc_release(fabric, pkt);
 		ibtsim_pkt_onward(fabric, port, pkt);
 		cond_resched();
+		if (fabric->time_scale)
+			now = ktime_get();
 	}
 	now = ktime_get();
+	/* a transmitter busy with packets is sending, not waiting */
+	if (!list_empty(&port->fc.pace))
+		sent = true;
 	if (sent && port->fc.wait_since) {
 		atomic64_add(ktime_us_delta(now, port->fc.wait_since),
 			     &port->xmit_wait_us);
@@ -379,9 +454,37 @@ static void ibtsim_fc_send(struct ibtsim_fabric *fabric,
 	if (!ibtsim_fc_waiting(port)) {
 		list_del_init(&port->fc.busy);
 		WRITE_ONCE(port->fc.wait_since, 0);
-	} else if (!port->fc.wait_since) {
+	} else if (!port->fc.wait_since && list_empty(&port->fc.pace)) {
 		WRITE_ONCE(port->fc.wait_since, now);
 	}
+}
+
+/**
+ * ibtsim_fc_pace_run() - paced ports whose transmitter is free send
+ * @fabric: the fabric
+ *
+ * The fabric's pace work: the ports of the pace list whose transmitter is
+ * free now are kicked and send; the work is armed again for the first
+ * of the others.
+ */
+void ibtsim_fc_pace_run(struct ibtsim_fabric *fabric)
+{
+	struct ibtsim_port *port, *tmp;
+	ktime_t now = ktime_get(), next = 0;
+
+	fabric->pace_next = 0;
+	list_for_each_entry_safe(port, tmp, &fabric->fc_pace, fc.pace) {
+		if (ktime_after(port->fc.tx_free, now)) {
+			if (!next || ktime_before(port->fc.tx_free, next))
+				next = port->fc.tx_free;
+			continue;
+		}
+		list_del_init(&port->fc.pace);
+		ibtsim_fc_kick(fabric, port);
+	}
+	if (next)
+		ibtsim_fabric_pace_arm(fabric, next);
+	ibtsim_fc_run(fabric);
 }
 
 /**
@@ -709,6 +812,9 @@ void ibtsim_fc_flush(struct ibtsim_fabric *fabric, const char *why)
 		}
 		list_del_init(&port->fc.busy);
 	}
+	while ((port = list_first_entry_or_null(&fabric->fc_pace,
+						struct ibtsim_port, fc.pace)))
+		list_del_init(&port->fc.pace);
 	/* the room given back kicked ports that have nothing to send now */
 	while ((port = list_first_entry_or_null(&fabric->fc_kick,
 						struct ibtsim_port, fc.kick))) {

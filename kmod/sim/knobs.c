@@ -4,7 +4,8 @@
  *
  * Port knobs: drop probability and delay of the packets leaving a port
  * (one direction of its link; fabric.c applies them), the link held down,
- * its receive buffer, credits ignored (flowctl.c), a data sink,
+ * its receive buffer, credits ignored (flowctl.c), the width and speed
+ * it trained at (sma.c reports them, flowctl.c paces by them), a data sink,
  * and on an HCA port or a switch's port 0 the GUIDCap and the GUIDInfo
  * quirks (sma.c reads them). Switch knob: misroute rules, DLID -> exit
  * port, which LID routing (switch.c) follows instead of the LFT; the LFT
@@ -36,7 +37,8 @@ static u8 ibtsim_guid_cap_max(const struct ibtsim_port *port)
  * @port: the port
  * @knob: the knob
  *
- * The link knobs (drop, delay, link, buffer, credits) are a linked port's; the
+ * The link knobs (drop, delay, link, buffer, credits, width, speed) are a
+ * linked port's; the
  * data sink a linked HCA port's; GUIDCap and the quirks a port's with a
  * GUID table (an HCA port, a switch's port 0).
  *
@@ -116,6 +118,21 @@ int ibtsim_port_knobs_check(const struct ibtsim_port *port,
 				return -EINVAL;
 			}
 			break;
+		case IBTSIM_KNOB_WIDTH:
+			if (k->link_width != IBTSIM_WIDTH_1X &&
+			    k->link_width != IBTSIM_WIDTH_4X) {
+				*why = "link width must be 1 (1x) or 2 (4x)";
+				return -EINVAL;
+			}
+			break;
+		case IBTSIM_KNOB_SPEED:
+			if (k->link_speed != IBTSIM_SPEED_SDR &&
+			    k->link_speed != IBTSIM_SPEED_DDR &&
+			    k->link_speed != IBTSIM_SPEED_QDR) {
+				*why = "link speed must be 1 (SDR), 2 (DDR) or 4 (QDR)";
+				return -EINVAL;
+			}
+			break;
 		case IBTSIM_KNOB_GUID_CAP:
 		case IBTSIM_KNOB_GUID_QUIRKS:
 			if (i == IBTSIM_KNOB_GUID_CAP &&
@@ -184,6 +201,27 @@ static void ibtsim_buf_set(struct ibtsim_port *port, u32 blocks)
 }
 
 /*
+ * The width and speed @port's link trained at: both ends take them, as
+ * PortInfo's LinkWidthActive and LinkSpeedActive show.
+ */
+static void ibtsim_link_rate_set(struct ibtsim_port *port,
+				 const struct ibtsim_port_knobs *k)
+{
+	struct ibtsim_port *ends[2] = { port, port->peer };
+	unsigned long flags;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ends); i++) {
+		spin_lock_irqsave(&ends[i]->node->lock, flags);
+		if (k->set & BIT(IBTSIM_KNOB_WIDTH))
+			WRITE_ONCE(ends[i]->link_width, k->link_width);
+		if (k->set & BIT(IBTSIM_KNOB_SPEED))
+			WRITE_ONCE(ends[i]->link_speed, k->link_speed);
+		spin_unlock_irqrestore(&ends[i]->node->lock, flags);
+	}
+}
+
+/*
  * Each knob's field in struct ibtsim_port_knobs and its largest value: a
  * u8 up to U8_MAX, else a u32.
  */
@@ -199,6 +237,8 @@ static const struct {
 	[IBTSIM_KNOB_BUF] = IBTSIM_KNOB_FIELD(buf_blocks, U32_MAX),
 	[IBTSIM_KNOB_SINK] = IBTSIM_KNOB_FIELD(sink_pps, U32_MAX),
 	[IBTSIM_KNOB_CREDITS] = IBTSIM_KNOB_FIELD(ignore_credits, 1),
+	[IBTSIM_KNOB_WIDTH] = IBTSIM_KNOB_FIELD(link_width, U8_MAX),
+	[IBTSIM_KNOB_SPEED] = IBTSIM_KNOB_FIELD(link_speed, U8_MAX),
 	[IBTSIM_KNOB_GUID_CAP] = IBTSIM_KNOB_FIELD(guid_cap, U8_MAX),
 	[IBTSIM_KNOB_GUID_QUIRKS] = IBTSIM_KNOB_FIELD(guid_quirks, U32_MAX),
 };
@@ -229,6 +269,8 @@ void ibtsim_port_knobs_put(struct ibtsim_port_knobs *k, enum ibtsim_knob knob,
 
 	BUILD_BUG_ON(sizeof(k->link_down) != sizeof(u8) ||
 		     sizeof(k->ignore_credits) != sizeof(u8) ||
+		     sizeof(k->link_width) != sizeof(u8) ||
+		     sizeof(k->link_speed) != sizeof(u8) ||
 		     sizeof(k->guid_cap) != sizeof(u8));
 	k->set |= BIT(knob);
 	if (ibtsim_knob_fields[knob].max <= U8_MAX)
@@ -275,6 +317,8 @@ void ibtsim_port_knobs_read(struct ibtsim_port *port,
 		.buf_blocks = port->fc.buf_blocks,
 		.sink_pps = port->sink_pps,
 		.ignore_credits = port->ignore_credits,
+		.link_width = port->link_width,
+		.link_speed = port->link_speed,
 		.guid_cap = port->guid_cap,
 		.guid_quirks = port->guid_quirks,
 	};
@@ -309,6 +353,8 @@ void ibtsim_port_knobs_apply(struct ibtsim_port *port,
 	if (k->set & BIT(IBTSIM_KNOB_GUID_QUIRKS))
 		port->guid_quirks = k->guid_quirks;
 	spin_unlock_irqrestore(&node->lock, flags);
+	if (k->set & (BIT(IBTSIM_KNOB_WIDTH) | BIT(IBTSIM_KNOB_SPEED)))
+		ibtsim_link_rate_set(port, k);
 	if (k->set & BIT(IBTSIM_KNOB_BUF))
 		ibtsim_buf_set(port, k->buf_blocks);
 	if (k->set & BIT(IBTSIM_KNOB_LINK))

@@ -43,6 +43,7 @@ extern struct list_head ibtsim_fabrics;
  * @guid_cap: GUID table entries of every HCA port and switch port 0
  * @seed: seed of the fabric's pseudo-random generator
  * @seed_set: @seed was given; else the fabric picks one
+ * @time_scale: link-rate pacing, 0 for none
  */
 struct ibtsim_fabric_opts {
 	const char *name;
@@ -50,6 +51,7 @@ struct ibtsim_fabric_opts {
 	u8 guid_cap;
 	u32 seed;
 	bool seed_set;
+	u32 time_scale;
 };
 
 struct ibtsim_fabric *__ibtsim_fabric_find(const char *name);
@@ -172,6 +174,7 @@ void ibtsim_pkt_onward(struct ibtsim_fabric *fabric, struct ibtsim_port *port,
 void ibtsim_pkt_free(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt);
 void ibtsim_fabric_fc_resync(struct ibtsim_fabric *fabric);
 bool ibtsim_fabric_fc_watch(struct ibtsim_fabric *fabric);
+void ibtsim_fabric_pace_arm(struct ibtsim_fabric *fabric, ktime_t when);
 
 /* flowctl.c */
 enum ibtsim_fc_verdict {
@@ -195,6 +198,7 @@ void ibtsim_fc_resync(struct ibtsim_fabric *fabric);
 bool ibtsim_fc_watch(struct ibtsim_fabric *fabric);
 void ibtsim_fc_report(struct ibtsim_fabric *fabric, char *buf, size_t len);
 void ibtsim_fc_flush(struct ibtsim_fabric *fabric, const char *why);
+void ibtsim_fc_pace_run(struct ibtsim_fabric *fabric);
 
 /* firmware.c */
 bool ibtsim_fw_answer(struct ibtsim_node *node, u8 in_port,
@@ -224,6 +228,9 @@ struct ibtsim_port *ibtsim_switch_rx(struct ibtsim_port *port,
  * @buf_blocks: new receive buffer per data VL, blocks of 64 bytes
  * @sink_pps: new data sink rate, packets per second (0: off)
  * @ignore_credits: send data packets whatever the credits (1) or not (0)
+ * @link_width: LinkWidthActive of the link (both ends): 1 (1x) or 2 (4x)
+ * @link_speed: LinkSpeedActive of the link (both ends): 1, 2 or 4 (SDR,
+ *	DDR, QDR)
  * @guid_cap: new GUIDCap
  * @guid_quirks: new GUIDInfo quirks, &enum ibtrace_sim_guid_quirk
  *
@@ -237,6 +244,8 @@ struct ibtsim_port_knobs {
 	u32 buf_blocks;
 	u32 sink_pps;
 	u8 ignore_credits;
+	u8 link_width;
+	u8 link_speed;
 	u8 guid_cap;
 	u32 guid_quirks;
 };
@@ -249,6 +258,8 @@ struct ibtsim_port_knobs {
  * @IBTSIM_KNOB_BUF: buf_blocks
  * @IBTSIM_KNOB_SINK: sink_pps
  * @IBTSIM_KNOB_CREDITS: ignore_credits
+ * @IBTSIM_KNOB_WIDTH: link_width
+ * @IBTSIM_KNOB_SPEED: link_speed
  * @IBTSIM_KNOB_GUID_CAP: guid_cap
  * @IBTSIM_KNOB_GUID_QUIRKS: guid_quirks
  * @IBTSIM_KNOB_COUNT: number of knobs
@@ -260,6 +271,8 @@ enum ibtsim_knob {
 	IBTSIM_KNOB_BUF,
 	IBTSIM_KNOB_SINK,
 	IBTSIM_KNOB_CREDITS,
+	IBTSIM_KNOB_WIDTH,
+	IBTSIM_KNOB_SPEED,
 	IBTSIM_KNOB_GUID_CAP,
 	IBTSIM_KNOB_GUID_QUIRKS,
 	IBTSIM_KNOB_COUNT,

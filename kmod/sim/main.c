@@ -213,6 +213,7 @@ int __ibtsim_fabric_reserve(const struct ibtsim_fabric_opts *opts,
 	ibtsim_sm_init(fabric);
 	fabric->sm_lite = opts->sm_lite;
 	fabric->guid_cap = opts->guid_cap;
+	fabric->time_scale = opts->time_scale;
 	ibtsim_rnd_init(fabric, opts->seed_set ? opts->seed : get_random_u32());
 	if (opts->name)
 		strscpy(fabric->name, opts->name, sizeof(fabric->name));

@@ -34,6 +34,11 @@
 	.maxattr = sizeof(p) / sizeof((p)[0]) - 1 + __must_be_array(p) +	\
 		   BUILD_BUG_ON_ZERO(sizeof(p) < 2 * sizeof((p)[0]))
 
+/* Not const: 6.1's nla_policy points at a mutable range. */
+static struct netlink_range_validation ibtsim_nl_time_scale_range = {
+	.max = IBTRACE_SIM_TIME_SCALE_MAX,
+};
+
 /*
  * Attributes not listed are output only: strict validation rejects them.
  * Unsized, so that an array ends at the last attribute it defines.
@@ -46,6 +51,8 @@ static const struct nla_policy ibtsim_nl_add_policy[] = {
 	[IBTRACE_SIM_A_GUID_CAP] = NLA_POLICY_MIN(NLA_U8, 1),
 	[IBTRACE_SIM_A_SEED] = { .type = NLA_U32 },
 	[IBTRACE_SIM_A_NUM_DEVICES] = { .type = NLA_U32 },
+	[IBTRACE_SIM_A_TIME_SCALE] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtsim_nl_time_scale_range),
 };
 
 static const struct nla_policy ibtsim_nl_name_policy[] = {
@@ -127,7 +134,9 @@ static int ibtsim_nl_put_fabric(struct sk_buff *skb,
 	    nla_put_u8(skb, IBTRACE_SIM_A_SM, fabric->sm_lite) ||
 	    nla_put_u32(skb, IBTRACE_SIM_A_SEED, fabric->seed) ||
 	    (fabric->sm_lite && fabric->sm_lid &&
-	     nla_put_u32(skb, IBTRACE_SIM_A_SM_LID, fabric->sm_lid)))
+	     nla_put_u32(skb, IBTRACE_SIM_A_SM_LID, fabric->sm_lid)) ||
+	    (fabric->time_scale &&
+	     nla_put_u32(skb, IBTRACE_SIM_A_TIME_SCALE, fabric->time_scale)))
 		return -EMSGSIZE;
 	ibtsim_fc_report(fabric, loop, sizeof(loop));
 	if (loop[0] && nla_put_string(skb, IBTRACE_SIM_A_DEADLOCK, loop))
@@ -302,6 +311,9 @@ static int ibtsim_nl_fabric_add_doit(struct sk_buff *skb, struct genl_info *info
 		NL_SET_ERR_MSG(info->extack, "a topology is required");
 		return -EINVAL;
 	}
+	if (info->attrs[IBTRACE_SIM_A_TIME_SCALE])
+		opts.time_scale =
+			nla_get_u32(info->attrs[IBTRACE_SIM_A_TIME_SCALE]);
 	if (seed_attr) {
 		opts.seed = nla_get_u32(seed_attr);
 		opts.seed_set = true;

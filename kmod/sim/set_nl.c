@@ -14,8 +14,8 @@
  * In NODE_GET replies a port nest carries a knob only when it differs
  * from its power-on value: DROP_PPM, DELAY_US, LINK_DOWN, SINK_PPS,
  * IGNORE_CREDITS and GUID_QUIRKS when non-zero, BUF_BLOCKS when not
- * IBTRACE_SIM_BUF_BLOCKS_DEFAULT, GUID_CAP when not the fabric's GUID
- * table size. A switch's
+ * IBTRACE_SIM_BUF_BLOCKS_DEFAULT, LINK_WIDTH and LINK_SPEED when not 4x
+ * and QDR, GUID_CAP when not the fabric's GUID table size. A switch's
  * reply carries one MISROUTE nest per rule, by DLID.
  */
 #include <linux/kernel.h>
@@ -63,6 +63,11 @@ ibtsim_nl_port_policy[IBTRACE_SIM_PORT_A_MAX + 1] = {
 	[IBTRACE_SIM_PORT_A_SINK_PPS] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtsim_nl_sink_range),
 	[IBTRACE_SIM_PORT_A_IGNORE_CREDITS] = NLA_POLICY_MAX(NLA_U8, 1),
+	/* 1x or 4x; SDR, DDR or QDR: the holes are knobs.c's to refuse */
+	[IBTRACE_SIM_PORT_A_LINK_WIDTH] =
+		NLA_POLICY_RANGE(NLA_U8, IBTSIM_WIDTH_1X, IBTSIM_WIDTH_4X),
+	[IBTRACE_SIM_PORT_A_LINK_SPEED] =
+		NLA_POLICY_RANGE(NLA_U8, IBTSIM_SPEED_SDR, IBTSIM_SPEED_QDR),
 };
 
 static const struct nla_policy
@@ -87,6 +92,8 @@ static const int ibtsim_nl_knob_attr[IBTSIM_KNOB_COUNT] = {
 	[IBTSIM_KNOB_BUF] = IBTRACE_SIM_PORT_A_BUF_BLOCKS,
 	[IBTSIM_KNOB_SINK] = IBTRACE_SIM_PORT_A_SINK_PPS,
 	[IBTSIM_KNOB_CREDITS] = IBTRACE_SIM_PORT_A_IGNORE_CREDITS,
+	[IBTSIM_KNOB_WIDTH] = IBTRACE_SIM_PORT_A_LINK_WIDTH,
+	[IBTSIM_KNOB_SPEED] = IBTRACE_SIM_PORT_A_LINK_SPEED,
 	[IBTSIM_KNOB_GUID_CAP] = IBTRACE_SIM_PORT_A_GUID_CAP,
 	[IBTSIM_KNOB_GUID_QUIRKS] = IBTRACE_SIM_PORT_A_GUID_QUIRKS,
 };
@@ -358,7 +365,11 @@ int ibtsim_nl_fill_knobs(struct sk_buff *skb, struct ibtsim_port *port)
 	    (k.sink_pps &&
 	     nla_put_u32(skb, IBTRACE_SIM_PORT_A_SINK_PPS, k.sink_pps)) ||
 	    (k.ignore_credits &&
-	     nla_put_u8(skb, IBTRACE_SIM_PORT_A_IGNORE_CREDITS, 1)))
+	     nla_put_u8(skb, IBTRACE_SIM_PORT_A_IGNORE_CREDITS, 1)) ||
+	    (k.link_width != IBTSIM_WIDTH_4X &&
+	     nla_put_u8(skb, IBTRACE_SIM_PORT_A_LINK_WIDTH, k.link_width)) ||
+	    (k.link_speed != IBTSIM_SPEED_QDR &&
+	     nla_put_u8(skb, IBTRACE_SIM_PORT_A_LINK_SPEED, k.link_speed)))
 		return -EMSGSIZE;
 	if (port->node->sw && port->num)
 		return 0;	/* no GUID table */

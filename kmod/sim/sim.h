@@ -51,6 +51,12 @@
 #define IBTSIM_MAX_FWD_HOPS	255	/* links a packet may cross */
 #define IBTSIM_MISROUTE_MAX	256	/* misroute rules per switch */
 #define IBTSIM_VL15		15	/* the management VL */
+/* PortInfo:LinkWidthActive and LinkSpeedActive values the sim trains at. */
+#define IBTSIM_WIDTH_1X		1
+#define IBTSIM_WIDTH_4X		2
+#define IBTSIM_SPEED_SDR	1
+#define IBTSIM_SPEED_DDR	2
+#define IBTSIM_SPEED_QDR	4
 #define IBTSIM_DATA_VLS		8	/* data VLs a port can run (VLCap) */
 /* Link-level flow control (flowctl.c, IBA 7.9.4). */
 #define IBTSIM_FC_BLOCK		64	/* bytes of a flow control block */
@@ -140,6 +146,10 @@ struct ibtsim_fc_vl {
  * @trained: the link's training count the credits were set for
  * @wait_since: since when packets wait and none may leave, 0 if not
  *	(written with WRITE_ONCE() for readers elsewhere)
+ * @tx_free: when the transmitter is done with the last packet it sent
+ *	(link-rate pacing: the fabric's time scale)
+ * @pace: entry in the fabric's list of ports whose packets wait for the
+ *	transmitter, empty if not on it
  *
  * Owned by the fabric's worker, but @buf_blocks. Its counters are the
  * port's (&struct ibtsim_port).
@@ -155,6 +165,8 @@ struct ibtsim_fc {
 	u16 buf_blocks;
 	u32 trained;
 	ktime_t wait_since;
+	ktime_t tx_free;
+	struct list_head pace;
 };
 
 /**
@@ -213,6 +225,8 @@ struct ibtsim_fc {
  *	(0: as they come)
  * @ignore_credits: data packets leaving the port go at once, whatever
  *	credits the receiver granted (flowctl.c)
+ * @link_width: LinkWidthActive, the width the link trained at (both ends)
+ * @link_speed: LinkSpeedActive, the speed the link trained at (both ends)
  * @sink_last: when the data sink takes the last packet it holds; only
  *	touched by the fabric's work items
  * @delay_last: when the last delayed packet leaving the port arrives at
@@ -281,6 +295,8 @@ struct ibtsim_port {
 	bool link_down;
 	u32 sink_pps;
 	bool ignore_credits;
+	u8 link_width;
+	u8 link_speed;
 	ktime_t sink_last;
 	ktime_t delay_last;
 	struct ibtsim_qp *sqp[2];
@@ -454,6 +470,12 @@ struct ibtsim_fabric_stats {
  * @fc_report_lock: protects @fc_report
  * @fc_report: the credit loop of a deadlock, as text ("S1/2 vl 0 -> ..."),
  *	empty if the last look found none
+ * @time_scale: link-rate pacing, sim time per real time (0: none); set
+ *	at creation
+ * @fc_pace: ports whose packets wait for their transmitter (flowctl.c;
+ *	the worker's)
+ * @pace_work: kicks the ports of @fc_pace when their transmitter is free
+ * @pace_next: when @pace_work is armed for, 0 if not (the worker's)
  */
 struct ibtsim_fabric {
 	struct list_head list;
@@ -497,6 +519,10 @@ struct ibtsim_fabric {
 	bool fc_watching;
 	spinlock_t fc_report_lock;	/* protects fc_report */
 	char fc_report[IBTSIM_FC_REPORT_LEN];
+	u32 time_scale;
+	struct list_head fc_pace;
+	struct delayed_work pace_work;
+	ktime_t pace_next;
 };
 
 /**

@@ -26,10 +26,9 @@
 #include "verbs.h"
 #include "loc.h"
 
-#define IBTSIM_SPEED_SUPPORTED	0x7	/* SDR, DDR, QDR */
-#define IBTSIM_SPEED_ACTIVE	0x4	/* QDR */
-#define IBTSIM_WIDTH_SUPPORTED	0x3	/* 1x, 4x */
-#define IBTSIM_WIDTH_ACTIVE	0x2	/* 4x */
+#define IBTSIM_SPEED_SUPPORTED	(IBTSIM_SPEED_SDR | IBTSIM_SPEED_DDR | \
+				 IBTSIM_SPEED_QDR)
+#define IBTSIM_WIDTH_SUPPORTED	(IBTSIM_WIDTH_1X | IBTSIM_WIDTH_4X)
 #define IBTSIM_VL_CAP		4	/* VL0..VL7 */
 #define IBTSIM_MTU_CAP		IB_MTU_4096
 #define IBTSIM_VL_ARB_CAP	8
@@ -182,6 +181,9 @@ void ibtsim_port_init_sma(struct ibtsim_port *port)
 	port->resp_time = 8;
 	port->width_enabled = IBTSIM_WIDTH_SUPPORTED;
 	port->speed_enabled = IBTSIM_SPEED_SUPPORTED;
+	/* trained at 4x QDR, unless a knob says otherwise */
+	port->link_width = IBTSIM_WIDTH_4X;
+	port->link_speed = IBTSIM_SPEED_QDR;
 	port->pkeys[0] = IBTSIM_DEFAULT_PKEY;
 	if (port->gids) {
 		port->guid_cap = port->node->fabric->guid_cap;
@@ -243,12 +245,12 @@ static void __ibtsim_fill_port_info(struct ibtsim_port *port, u8 in_port,
 	pi->local_port_num = in_port;
 	pi->link_width_enabled = port->width_enabled;
 	pi->link_width_supported = IBTSIM_WIDTH_SUPPORTED;
-	pi->link_width_active = IBTSIM_WIDTH_ACTIVE;
+	pi->link_width_active = port->link_width;
 	pi->linkspeed_portstate = IBTSIM_SPEED_SUPPORTED << 4 | port->state;
 	pi->portphysstate_linkdown = port->phys_state << 4 |
 				     port->link_down_default;
 	pi->mkeyprot_resv_lmc = mgmt->mkey_prot << 6 | mgmt->lmc;
-	pi->linkspeedactive_enabled = IBTSIM_SPEED_ACTIVE << 4 |
+	pi->linkspeedactive_enabled = port->link_speed << 4 |
 				      port->speed_enabled;
 	pi->neighbormtu_mastersmsl = port->neighbor_mtu << 4 | mgmt->sm_sl;
 	pi->vlcap_inittype = IBTSIM_VL_CAP << 4;

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The golden cases of sim.c: a node of sim show, its ports and rules. */
+/*
+ * The golden cases of sim.c: a node of sim show, its ports and rules; sim
+ * set and sim add words and their requests; a fabric's first line.
+ */
 #include "../sim.c"
 #include "golden.h"
 
@@ -36,6 +39,8 @@ static const struct {
 	{ IBTRACE_SIM_PORT_A_DROP_PPM,		4, 300000,		'k' },
 	{ IBTRACE_SIM_PORT_A_DELAY_US,		4, 20000,		'k' },
 	{ IBTRACE_SIM_PORT_A_LINK_DOWN,		1, 1,			'k' },
+	{ IBTRACE_SIM_PORT_A_LINK_WIDTH,	1, 1,			'k' },
+	{ IBTRACE_SIM_PORT_A_LINK_SPEED,	1, 1,			'k' },
 	{ IBTRACE_SIM_PORT_A_GUID_CAP,		1, 4,			'k' },
 	{ IBTRACE_SIM_PORT_A_GUID_QUIRKS,	4, 5,			'k' },
 };
@@ -109,10 +114,90 @@ static void golden_sim_set(void)
 		{ "f0", "S" },
 		{ "f0", "" },
 		{ "bad name", "S" },
+		{ "f0", "HcaA", "port", "1", "width", "1x", "speed", "sdr" },
+		{ "f0", "HcaA", "port", "1", "width", "4x", "speed", "qdr" },
+		{ "f0", "HcaA", "port", "1", "speed", "ddr" },
+		{ "f0", "HcaA", "port", "1", "width", "2x" },
+		{ "f0", "HcaA", "port", "1", "width", "4X" },
+		{ "f0", "HcaA", "port", "1", "speed", "fdr" },
+		{ "f0", "HcaA", "port", "1", "speed", "4" },
+		{ "f0", "HcaA", "width", "1x" },
 	};
 
 	golden_words_run("sim set", set_req, NULL, sets[0], IBT_ARRAY_SIZE(sets[0]),
 			 IBT_ARRAY_SIZE(sets));
+}
+
+/* sim add WORDS...: its options, then their attributes (not the text's). */
+static int add_req(struct ibt *ctx, struct nl_msg **msg)
+{
+	struct add_opts add = { 0 };
+	const char *path = NULL;
+	int ret = sim_args(ctx, "add", &add, &path, 1, 1, "a TOPOLOGY_FILE");
+
+	if (ret)
+		return ret;
+	printf("file %s\n", path);
+	*msg = golden_msg(IBTRACE_SIM_CMD_FABRIC_ADD);
+	return put_add_opts(*msg, &add);
+}
+
+static void golden_sim_add(void)
+{
+	static const char *const adds[][8] = {
+		{ "t.topo", "--time-scale", "1000" },
+		{ "t.topo", "--time-scale", "1", "--seed", "7" },
+		{ "--time-scale", "1000000", "t.topo", "--no-sm" },
+		{ "t.topo", "--time-scale", "0" },
+		{ "t.topo", "--time-scale", "1000001" },
+		{ "t.topo", "--time-scale", "-5" },
+		{ "t.topo", "--time-scale", "fast" },
+		{ "t.topo", "--time-scale", "" },
+		{ "t.topo", "--guid-cap", "0" },
+		{ "t.topo", "--seed", "4294967296" },
+	};
+
+	golden_words_run("sim add", add_req, NULL, adds[0], IBT_ARRAY_SIZE(adds[0]),
+			 IBT_ARRAY_SIZE(adds));
+}
+
+/* The first line of sim show for a FABRIC_GET reply. */
+static int run_summary(struct ibt *ctx, void *arg)
+{
+	struct sim_msg *f = arg;
+
+	ctx->fam = &ibt_sim_family;
+	ibt_out_obj_begin(ctx, NULL);
+	show_summary(ctx, "f0", f->tb);
+	ibt_out_obj_end(ctx);
+	return 0;
+}
+
+static void golden_sim_fabric(void)
+{
+	struct sim_list fabrics = { 0 };
+	struct nl_msg *m;
+	size_t i;
+
+	/* link-rate pacing on, then off (no TIME_SCALE), then a scale of 0 */
+	for (i = 0; i < 3; i++) {
+		m = golden_msg(IBTRACE_SIM_CMD_FABRIC_GET);
+		nla_put_string(m, IBTRACE_SIM_A_FABRIC_NAME, "f0");
+		nla_put_u32(m, IBTRACE_SIM_A_NUM_NODES, 3);
+		nla_put_u32(m, IBTRACE_SIM_A_NUM_CAS, 2);
+		nla_put_u32(m, IBTRACE_SIM_A_NUM_SWITCHES, 1);
+		nla_put_u32(m, IBTRACE_SIM_A_NUM_LINKS, 2);
+		nla_put_u32(m, IBTRACE_SIM_A_NUM_DEVICES, 2);
+		nla_put_u32(m, IBTRACE_SIM_A_SEED, 1234);
+		if (i != 1)
+			nla_put_u32(m, IBTRACE_SIM_A_TIME_SCALE, i ? 0 : 1000);
+		nla_put_u8(m, IBTRACE_SIM_A_SM, 1);
+		nla_put_u32(m, IBTRACE_SIM_A_SM_LID, 3);
+		keep(&fabrics, m);
+	}
+	for (i = 0; i < fabrics.n; i++)
+		golden_run("sim fabric", run_summary, &fabrics.v[i]);
+	sim_list_free(&fabrics);
 }
 
 void golden_sim(void)
@@ -154,4 +239,6 @@ void golden_sim(void)
 		golden_run("sim node", run_node, &c);
 	sim_list_free(&nodes);
 	golden_sim_set();
+	golden_sim_add();
+	golden_sim_fabric();
 }

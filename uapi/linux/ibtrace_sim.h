@@ -72,6 +72,8 @@
 #define IBTRACE_SIM_SINK_PPS_MAX	1000000
 /* Longest %IBTRACE_SIM_A_DEADLOCK string, its NUL included (longer: cut). */
 #define IBTRACE_SIM_DEADLOCK_MAX	512
+/* Slowest link-rate pacing (%IBTRACE_SIM_A_TIME_SCALE): sim time / real time. */
+#define IBTRACE_SIM_TIME_SCALE_MAX	1000000
 /* Traffic flows (%IBTRACE_SIM_CMD_TRAFFIC_START) running at once, all fabrics. */
 #define IBTRACE_SIM_TRAFFIC_MAX		16
 /* Largest payload of a traffic packet (%IBTRACE_SIM_A_TRAFFIC_SIZE), bytes. */
@@ -348,6 +350,15 @@ enum ibtrace_sim_cmd {
  * @IBTRACE_SIM_A_TRAFFIC_LAT_P99_NS: u64, their 99th percentile, likewise
  * @IBTRACE_SIM_A_TRAFFIC_LAT_MAX_NS: u64, the longest, ns
  * @IBTRACE_SIM_A_TRAFFIC_END: u8, &enum ibtrace_sim_traffic_end
+ * @IBTRACE_SIM_A_TIME_SCALE: u32, in %IBTRACE_SIM_CMD_FABRIC_ADD: link-rate
+ *	pacing (1..%IBTRACE_SIM_TIME_SCALE_MAX; absent or 0: none): a port
+ *	sends a data packet (any VL but 15) only when its transmitter is
+ *	done with the one before, which took its bytes x 8 / the link's
+ *	data rate (LinkWidthActive x LinkSpeedActive: 2, 4 or 8 Gb/s a lane
+ *	for SDR, DDR, QDR after their 8b/10b coding) times this scale, so
+ *	that links pass packets at their rates relative to each other,
+ *	slowed this many times. In %IBTRACE_SIM_CMD_FABRIC_GET replies: the
+ *	scale, when on
  * @__IBTRACE_SIM_A_MAX: number of attributes + 1
  * @IBTRACE_SIM_A_MAX: highest attribute number
  */
@@ -417,6 +428,7 @@ enum ibtrace_sim_attr {
 	IBTRACE_SIM_A_TRAFFIC_LAT_P99_NS,
 	IBTRACE_SIM_A_TRAFFIC_LAT_MAX_NS,
 	IBTRACE_SIM_A_TRAFFIC_END,
+	IBTRACE_SIM_A_TIME_SCALE,
 
 	__IBTRACE_SIM_A_MAX,
 	IBTRACE_SIM_A_MAX = __IBTRACE_SIM_A_MAX - 1
@@ -467,6 +479,14 @@ enum ibtrace_sim_attr {
  *	granted (an exerciser's mode: the receiver discards what its buffer
  *	has no room for and counts it, ExcessiveBufferOverrunErrors); 0
  *	(power-on) waits for credits
+ * @IBTRACE_SIM_PORT_A_LINK_WIDTH: u8, knob of a port with a link: the
+ *	width the link trained at, PortInfo:LinkWidthActive of both its
+ *	ends: 1 (1x) or 2 (4x, power-on), as a link with a bad lane trains
+ *	narrower
+ * @IBTRACE_SIM_PORT_A_LINK_SPEED: u8, knob of a port with a link: the
+ *	speed the link trained at, PortInfo:LinkSpeedActive of both its
+ *	ends: 1 (SDR, 2.5 Gb/s a lane), 2 (DDR, 5 Gb/s) or 4 (QDR, 10 Gb/s,
+ *	power-on)
  * @__IBTRACE_SIM_PORT_A_MAX: number of attributes + 1
  * @IBTRACE_SIM_PORT_A_MAX: highest attribute number
  */
@@ -491,6 +511,8 @@ enum ibtrace_sim_port_attr {
 	IBTRACE_SIM_PORT_A_BUF_BLOCKS,
 	IBTRACE_SIM_PORT_A_SINK_PPS,
 	IBTRACE_SIM_PORT_A_IGNORE_CREDITS,
+	IBTRACE_SIM_PORT_A_LINK_WIDTH,
+	IBTRACE_SIM_PORT_A_LINK_SPEED,
 
 	__IBTRACE_SIM_PORT_A_MAX,
 	IBTRACE_SIM_PORT_A_MAX = __IBTRACE_SIM_PORT_A_MAX - 1
