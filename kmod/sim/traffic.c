@@ -32,6 +32,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/kref.h>
+#include <linux/math64.h>
 #include <linux/netlink.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
@@ -78,6 +79,7 @@
  * @dropped: packets that ended otherwise
  * @start: when the first packet was sent
  * @last: when the last one was done with
+ * @lat_n: latencies noted (packets delivered, but maybe not yet counted)
  * @lat_min: shortest latency of a delivered packet, ns
  * @lat_max: longest, ns
  * @hist: latencies of delivered packets, log-linear buckets
@@ -108,6 +110,7 @@ struct ibtsim_flow {
 	u32 dropped;
 	ktime_t start;
 	ktime_t last;
+	u32 lat_n;
 	u64 lat_min;
 	u64 lat_max;
 	u32 hist[IBTSIM_LAT_BUCKETS];
@@ -157,12 +160,12 @@ static u64 ibtsim_lat_top(unsigned int b)
 
 /*
  * The @pct percentile of @flow's latencies: the top of the bucket where
- * the count reaches @pct of those delivered, no more than the longest.
- * Caller holds its lock; at least one was delivered.
+ * the count reaches @pct of those noted, no more than the longest.
+ * Caller holds its lock; at least one was noted.
  */
 static u64 ibtsim_lat_pct(const struct ibtsim_flow *flow, unsigned int pct)
 {
-	u64 want = DIV_ROUND_UP((u64)flow->delivered * pct, 100), seen = 0;
+	u64 want = DIV_ROUND_UP((u64)flow->lat_n * pct, 100), seen = 0;
 	unsigned int b;
 
 	for (b = 0; b < IBTSIM_LAT_BUCKETS; b++) {
@@ -213,8 +216,9 @@ static u32 ibtsim_flow_due(const struct ibtsim_flow *flow, ktime_t now)
 		return 0;
 	n = min(n, IBTRACE_SIM_TRAFFIC_WINDOW - inflight);
 	if (flow->pps) {
-		due = div_u64((u64)ktime_to_ns(ktime_sub(now, flow->start)) *
-			      flow->pps, NSEC_PER_SEC) + 1;
+		/* no overflow, however long the flow waited */
+		due = mul_u64_u64_div_u64(ktime_to_ns(ktime_sub(now, flow->start)),
+					  flow->pps, NSEC_PER_SEC) + 1;
 		n = min_t(u64, n, due > flow->sent ? due - flow->sent : 0);
 	}
 	return n;
@@ -321,7 +325,7 @@ void ibtsim_traffic_deliver(struct ibtsim_port *port, struct ibtsim_pkt *pkt)
 	atomic64_inc(&port->node->fabric->stats.delivered);
 	pkt->delivered = true;
 	spin_lock_irqsave(&flow->lock, flags);
-	if (!flow->delivered || ns < flow->lat_min)
+	if (!flow->lat_n++ || ns < flow->lat_min)
 		flow->lat_min = ns;
 	flow->lat_max = max(flow->lat_max, ns);
 	flow->hist[ibtsim_lat_bucket(ns)]++;
@@ -391,6 +395,7 @@ static int ibtsim_flow_fill_end(struct sk_buff *skb, struct ibtsim_flow *flow,
 	u64 p99 = 0, max = 0;
 	unsigned long flags;
 	ktime_t end;
+	bool lat;
 
 	spin_lock_irqsave(&flow->lock, flags);
 	sent = flow->sent;
@@ -398,7 +403,8 @@ static int ibtsim_flow_fill_end(struct sk_buff *skb, struct ibtsim_flow *flow,
 	dropped = flow->dropped;
 	end = why == IBTRACE_SIM_TRAFFIC_END_DONE ? flow->last : ktime_get();
 	time_ns = sent ? ktime_to_ns(ktime_sub(end, flow->start)) : 0;
-	if (delivered) {
+	lat = flow->lat_n;
+	if (lat) {
 		min = flow->lat_min;
 		p50 = ibtsim_lat_pct(flow, 50);
 		p90 = ibtsim_lat_pct(flow, 90);
@@ -427,7 +433,7 @@ static int ibtsim_flow_fill_end(struct sk_buff *skb, struct ibtsim_flow *flow,
 	    nla_put_u64_64bit(skb, IBTRACE_SIM_A_TRAFFIC_TIME_NS, time_ns,
 			      IBTRACE_SIM_A_PAD))
 		return -EMSGSIZE;
-	if (!delivered)
+	if (!lat)
 		return 0;
 	if (nla_put_u64_64bit(skb, IBTRACE_SIM_A_TRAFFIC_LAT_MIN_NS, min,
 			      IBTRACE_SIM_A_PAD) ||
