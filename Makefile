@@ -180,6 +180,7 @@ bench: deps
 	selftests/vm-run -- selftests/bench/mad.sh
 	selftests/vm-run -- selftests/bench/audit.sh
 	selftests/vm-run -- selftests/bench/sim_opensm.sh
+	selftests/vm-run -- selftests/bench/sim_traffic.sh
 	IBTRACE_BENCH_MAD_RQ=64 IBTRACE_BENCH_MEM_ONLY=1 \
 		selftests/vm-run -- selftests/bench/sim_opensm.sh
 	selftests/vm-run -- selftests/bench/trace.sh
