@@ -646,20 +646,71 @@ static void ibtsim_pkt_sent(struct ibtsim_fabric *fabric,
 		ibtsim_pkt_free(fabric, pkt);
 }
 
+/*
+ * The worker: the data sinks whose rate changed take the packets they
+ * hold at the new rate, from now on (the first one interval from now, or
+ * now without a rate), in the order they came; then new arrivals queue
+ * behind them. Visits every port: this is rare (a knob).
+ */
+static void ibtsim_sink_retime(struct ibtsim_fabric *fabric)
+{
+	struct ibtsim_pkt *pkt, *tmp;
+	struct ibtsim_port *port;
+	unsigned long flags;
+	ktime_t now = ktime_get();
+	LIST_HEAD(batch);
+	u32 i, n, pps;
+
+	spin_lock_irqsave(&fabric->tx_lock, flags);
+	list_for_each_entry_safe(pkt, tmp, &fabric->delayed, list)
+		if (pkt->sunk && READ_ONCE(pkt->at->sink_retime))
+			list_move_tail(&pkt->list, &batch);
+	spin_unlock_irqrestore(&fabric->tx_lock, flags);
+
+	for (i = 0; i < fabric->num_nodes; i++) {
+		for (n = 0; n <= fabric->nodes[i]->num_ports; n++) {
+			port = &fabric->nodes[i]->ports[n];
+			if (READ_ONCE(port->sink_retime)) {
+				WRITE_ONCE(port->sink_retime, false);
+				port->sink_last = now;
+			}
+		}
+		cond_resched();
+	}
+	list_for_each_entry_safe(pkt, tmp, &batch, list) {
+		list_del(&pkt->list);
+		port = pkt->at;
+		pps = READ_ONCE(port->sink_pps);
+		if (pps)
+			port->sink_last = ktime_add_ns(port->sink_last,
+						       NSEC_PER_SEC / pps);
+		if (!ibtsim_pkt_hold(fabric, pkt, port, port->sink_last)) {
+			/* the fabric stops: taken now */
+			if (ibtsim_pkt_fly(fabric, port, pkt, true))
+				ibtsim_pkt_free(fabric, pkt);
+		}
+	}
+}
+
 static void ibtsim_tx_work(struct work_struct *work)
 {
 	struct ibtsim_fabric *fabric = container_of(work, struct ibtsim_fabric,
 						    tx_work);
 	struct ibtsim_pkt *pkt, *tmp;
 	unsigned long flags;
-	bool resync;
+	bool resync, retime;
 	LIST_HEAD(batch);
 
 	spin_lock_irqsave(&fabric->tx_lock, flags);
 	list_splice_init(&fabric->tx_queue, &batch);
 	resync = fabric->fc_resync;
 	fabric->fc_resync = false;
+	retime = fabric->sink_retime;
+	fabric->sink_retime = false;
 	spin_unlock_irqrestore(&fabric->tx_lock, flags);
+
+	if (retime)
+		ibtsim_sink_retime(fabric);
 
 	if (resync) {
 		ibtsim_fc_resync(fabric);
@@ -782,6 +833,27 @@ void ibtsim_fabric_fc_resync(struct ibtsim_fabric *fabric)
 	spin_lock_irqsave(&fabric->tx_lock, flags);
 	if (!fabric->dying) {
 		fabric->fc_resync = true;
+		queue_work(fabric->wq, &fabric->tx_work);
+	}
+	spin_unlock_irqrestore(&fabric->tx_lock, flags);
+}
+
+/**
+ * ibtsim_fabric_sink_retime() - a data sink's rate changed
+ * @port: the HCA port
+ *
+ * The worker retimes the packets it holds (ibtsim_sink_retime()). Any
+ * context.
+ */
+void ibtsim_fabric_sink_retime(struct ibtsim_port *port)
+{
+	struct ibtsim_fabric *fabric = port->node->fabric;
+	unsigned long flags;
+
+	WRITE_ONCE(port->sink_retime, true);
+	spin_lock_irqsave(&fabric->tx_lock, flags);
+	if (!fabric->dying) {
+		fabric->sink_retime = true;
 		queue_work(fabric->wq, &fabric->tx_work);
 	}
 	spin_unlock_irqrestore(&fabric->tx_lock, flags);

@@ -355,6 +355,9 @@ void ibtsim_port_knobs_apply(struct ibtsim_port *port,
 	spin_unlock_irqrestore(&node->lock, flags);
 	if (k->set & (BIT(IBTSIM_KNOB_WIDTH) | BIT(IBTSIM_KNOB_SPEED)))
 		ibtsim_link_rate_set(port, k);
+	/* what the sink holds goes at the new rate, from now */
+	if (k->set & BIT(IBTSIM_KNOB_SINK))
+		ibtsim_fabric_sink_retime(port);
 	if (k->set & BIT(IBTSIM_KNOB_BUF))
 		ibtsim_buf_set(port, k->buf_blocks);
 	if (k->set & BIT(IBTSIM_KNOB_LINK))

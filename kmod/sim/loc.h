@@ -173,6 +173,7 @@ void ibtsim_pkt_onward(struct ibtsim_fabric *fabric, struct ibtsim_port *port,
 		       struct ibtsim_pkt *pkt);
 void ibtsim_pkt_free(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt);
 void ibtsim_fabric_fc_resync(struct ibtsim_fabric *fabric);
+void ibtsim_fabric_sink_retime(struct ibtsim_port *port);
 bool ibtsim_fabric_fc_watch(struct ibtsim_fabric *fabric);
 void ibtsim_fabric_pace_arm(struct ibtsim_fabric *fabric, ktime_t when);
 

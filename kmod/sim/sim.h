@@ -229,6 +229,8 @@ struct ibtsim_fc {
  * @link_speed: LinkSpeedActive, the speed the link trained at (both ends)
  * @sink_last: when the data sink takes the last packet it holds; only
  *	touched by the fabric's work items
+ * @sink_retime: the data sink's rate changed: the packets it holds are to
+ *	be taken at the new rate (set by the knob, cleared by the worker)
  * @delay_last: when the last delayed packet leaving the port arrives at
  *	the peer, so that a packet never overtakes an earlier one on the
  *	link; only touched by the fabric's work items
@@ -298,6 +300,7 @@ struct ibtsim_port {
 	u8 link_width;
 	u8 link_speed;
 	ktime_t sink_last;
+	bool sink_retime;
 	ktime_t delay_last;
 	struct ibtsim_qp *sqp[2];
 	u32 trained;
@@ -461,6 +464,8 @@ struct ibtsim_fabric_stats {
  *	at most %IBTRACE_SIM_INJECT_INFLIGHT_MAX
  * @fc_resync: a link trained or a buffer changed size: the worker lets
  *	every port with packets waiting try again; protected by @tx_lock
+ * @sink_retime: a data sink's rate changed (&ibtsim_port.sink_retime);
+ *	protected by @tx_lock
  * @fc_busy: ports with packets waiting for credits or their turn
  *	(flowctl.c; the worker's)
  * @fc_kick: ports of @fc_busy that may send again (the worker's)
@@ -513,6 +518,7 @@ struct ibtsim_fabric {
 	unsigned int nclaims;
 	atomic_t ninjected;
 	bool fc_resync;
+	bool sink_retime;
 	struct list_head fc_busy;
 	struct list_head fc_kick;
 	struct delayed_work fc_watch;

@@ -473,7 +473,8 @@ enum ibtrace_sim_attr {
  * @IBTRACE_SIM_PORT_A_SINK_PPS: u32, knob of an HCA port: a data sink
  *	that takes at most this many data packets per second
  *	(1..%IBTRACE_SIM_SINK_PPS_MAX; 0: as fast as they come); the others
- *	wait in its receive buffer, and its sender for credits
+ *	wait in its receive buffer, and its sender for credits. A change
+ *	applies to the packets it holds too, from the change on
  * @IBTRACE_SIM_PORT_A_IGNORE_CREDITS: u8, knob of a port with a link:
  *	1 sends every data packet at once, whatever credits the receiver
  *	granted (an exerciser's mode: the receiver discards what its buffer
