@@ -20,8 +20,8 @@
 #   link S1/2 - S2/1 and is all delivered meanwhile; on SL 0 it waits
 #   behind A's packets in S1/2's VL 0 queue: nothing of it arrives before
 #   the tool's timeout stops it, with every packet still in the fabric;
-#   once B drains, A's flow ends delivered, and the stopped flow's
-#   packets still reach D;
+#   once B drains (the packets it held too, at once), A's flow ends
+#   delivered, and the stopped flow's packets still reach D;
 # - link rate (fabric p, paced at a time scale of 10000, SM-lite): S1/2 -
 #   S2/1 set to 1x SDR, both ends' PortInfo read so (smpquery); a flow over
 #   4x QDR links goes at most at their rate, one through the 1x SDR link
@@ -193,6 +193,11 @@ ibt_expect "  A -> B still running" 0 "$(kill -0 "$stall" 2>/dev/null; echo $?)"
 
 d_rx0=$(port_ctr D 1 rx)
 ibt_check "B drains as fast as packets come" "$IBTRACECTL" sim set t B port 1 sink 0
+# the 13 packets B held at 1/s go at once too, not a second apart
+stall_ended() { ! kill -0 "$stall" 2>/dev/null; }
+ibt_wait_for 8 stall_ended
+ibt_expect "  the flow ends within 8 s: the sink's held packets go at its new rate" \
+	0 "$(stall_ended; echo $?)"
 wait "$stall"
 ibt_expect "  flow A -> B ends: exit 0, all 200 delivered" "0 done 200" \
 	"$? $(flow "$TMP/stall.json" 0 '"\(.end) \(.delivered)"')"
