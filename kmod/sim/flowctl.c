@@ -39,8 +39,9 @@
  * for its transmitter is on the fabric's pace list, kicked again by the
  * pace work when it is free; it is sending, not waiting for credits
  * (PortXmitWait does not count it). The pace work runs at most once a
- * jiffy: a transmitter may run up to IBTSIM_PACE_SLACK_NS behind, and
- * catch up with a burst, so that the rate holds over time.
+ * jiffy: a busy transmitter may run up to IBTSIM_PACE_SLACK_NS behind,
+ * and catch up with a burst, so that the rate holds over time; one
+ * further behind was idle, and starts again from now.
  *
  * The fabric's ordered worker (fabric.c) runs all of this and owns the
  * state: no lock. The packets each port may send again are sent by
@@ -407,17 +408,20 @@ static bool ibtsim_fc_tx_busy(struct ibtsim_fabric *fabric,
 	return true;
 }
 
-/* @port's transmitter takes @pkt, from @now on (or a little before). */
+/*
+ * @port's transmitter takes @pkt: after the packet before, if it is less
+ * than IBTSIM_PACE_SLACK_NS behind (a late pace work: it catches up),
+ * else from @now (it was idle: no burst).
+ */
 static void ibtsim_fc_tx_take(struct ibtsim_fabric *fabric,
 			      struct ibtsim_port *port,
 			      const struct ibtsim_pkt *pkt, ktime_t now)
 {
-	ktime_t from = ktime_sub_ns(now, IBTSIM_PACE_SLACK_NS);
-
 	if (!fabric->time_scale)
 		return;
-	if (ktime_before(port->fc.tx_free, from))
-		port->fc.tx_free = from;
+	if (ktime_before(port->fc.tx_free,
+			 ktime_sub_ns(now, IBTSIM_PACE_SLACK_NS)))
+		port->fc.tx_free = now;
 	port->fc.tx_free = ktime_add_ns(port->fc.tx_free,
 					ibtsim_link_xmit_ns(port, pkt,
 							    fabric->time_scale));
