@@ -26,8 +26,9 @@ count=${IBTRACE_BENCH_COUNT:-20000}
 nreps=${IBTRACE_BENCH_REPS:-5}
 
 rmmod ibtrace_sim 2>/dev/null
+modprobe ib_core || exit 1
 insmod "$SIM_KO" || exit 1
-"$IBTRACECTL" sim add "$IBT_TOPO/s1s2.topo" --name bt >/dev/null || exit 1
+"$IBTRACECTL" sim add "$IBT_ROOT/selftests/topo/s1s2.topo" --name bt >/dev/null || exit 1
 ibt_sim_wait_active bt || { echo "bench: the fabric did not come up" >&2; exit 1; }
 # shellcheck disable=SC2034	# read by ibt_sim_lid
 J=$(ibt_sim_json bt)
