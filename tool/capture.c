@@ -117,7 +117,7 @@ static int cap_parse(struct ibt *ctx, struct cap *cp)
 		.obj = "sim", .cmd = "capture", .opts = opts, .permute = true,
 		.opt = cap_opt, .nums = cap_nums,
 		.nnums = IBT_ARRAY_SIZE(cap_nums), .priv = cp,
-		.help = &cp->help,
+		.help = &cp->help, .help_word = true,
 		.words = { cp->word, 2, 3, "a FABRIC and a NODE" },
 	};
 	int ret = ibt_args_parse(ctx, &a);

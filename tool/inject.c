@@ -221,7 +221,7 @@ static int inj_parse(struct ibt *ctx, struct inject *in)
 	struct ibt_args a = {
 		.obj = "sim", .cmd = "inject", .opts = opts, .permute = true,
 		.opt = inj_opt, .nums = nums, .nnums = IBT_ARRAY_SIZE(nums),
-		.priv = in, .help = &in->help,
+		.priv = in, .help = &in->help, .help_word = true,
 		.words = { in->word, 3, 3, "a FABRIC, a NODE and a PORT" },
 	};
 	int ret;

@@ -28,6 +28,7 @@ void golden_capture(void)
 		{ "bad name", "S1" },
 		{ "f0", "S1", "1", "-B", "2" },
 		{ "f0", "S1", "1", "extra" },
+		{ "help" },
 	};
 
 	golden_words_run("capture words", cap_req, NULL, words[0],

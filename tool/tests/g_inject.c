@@ -43,6 +43,7 @@ void golden_inject(void)
 		{ "f0", "A", "0", "--class", "ibtrace", "--dlid", "4" },
 		{ "f0", "A", "1", "--class", "ibtrace", "--vl", "16",
 		  "--dlid", "4" },
+		{ "help" },
 	};
 
 	golden_words_run("inject words", inj_req, NULL, words[0],
