@@ -54,7 +54,7 @@ done
 HCAS=(A B C D)
 NODES=(A B C D S1 S2)
 mapfile -t LIDS < <("$IBTRACECTL" -j sim show f |
-	jq -r '[.[0].nodes[].ports[].lid // empty] | unique | .[]')
+	jq -r '[.[0].nodes[].ports[].lid // empty | select(. > 0)] | unique | .[]')
 ibt_match "fabric f's LIDs known (${#LIDS[@]})" '^[1-9]' "${#LIDS[@]}"
 
 # pick WORD...: one of the words, in $REPLY. The random helpers run in
