@@ -22,11 +22,14 @@
 #   the tool's timeout stops it, with every packet still in the fabric;
 #   once B drains (the packets it held too, at once), A's flow ends
 #   delivered, and the stopped flow's packets still reach D;
-# - link rate (fabric p, paced at a time scale of 10000, SM-lite): S1/2 -
-#   S2/1 set to 1x SDR, both ends' PortInfo read so (smpquery); a flow over
-#   4x QDR links goes at most at their rate, one through the 1x SDR link
-#   at most at its, 16 times slower; A waits for credits behind the slow
-#   link (its PortXmitWait rises) while S1/2, busy sending, does not;
+# - link rate (fabric p, paced at a time scale of 10000, OpenSM with QoS):
+#   S1/2 - S2/1 set to 1x SDR, both ends' PortInfo read so (smpquery); a
+#   flow over 4x QDR links goes at most at their rate, one through the 1x
+#   SDR link at most at its, 16 times slower; A waits for credits behind
+#   the slow link (its PortXmitWait rises) while S1/2, busy sending, does
+#   not;
+# - VL arbitration: the tables OpenSM wrote (VL 1 weight 8, VL 2 weight
+#   24) share the slow link between two flows 1:3;
 # - a flow whose fabric is deleted ends so (fabric_gone); one whose socket
 #   closes (the tool killed) just ends.
 
@@ -210,12 +213,29 @@ ibt_expect "  the stopped flow's 50 packets still reached D" 50 \
 	"$(( $(port_ctr D 1 rx) - d_rx0 ))"
 
 # --- link rate: pacing by width and speed ---------------------------------------------
-# Fabric p: the same, SM-lite, paced at a time scale of 10000: a packet of
-# 256 payload bytes (290 on the wire, 5 blocks) holds a 4x QDR link (32
-# Gb/s) 725 us, a 1x SDR link (2 Gb/s) 11.6 ms: 1379 and 86 packets/s.
+# Fabric p: the same, paced at a time scale of 10000: a packet of 256
+# payload bytes (290 on the wire, 5 blocks) holds a 4x QDR link (32 Gb/s)
+# 725 us, a 1x SDR link (2 Gb/s) 11.6 ms: 1379 and 86 packets/s. OpenSM
+# with QoS writes VL arbitration tables: no high priority entry, low
+# priority VL 0 weight 4, VL 1 weight 8, VL 2 weight 24 (blocks).
 ibt_check "fabric p, paced: --time-scale 10000" \
-	"$IBTRACECTL" sim add "$IBT_TOPO/s1s2_cd.topo" --name p --time-scale 10000
-ibt_check "  every port Active (SM-lite)" ibt_sim_wait_active p
+	"$IBTRACECTL" sim add "$IBT_TOPO/s1s2_cd.topo" --name p --time-scale 10000 --no-sm
+J=$(ibt_sim_json p)
+{
+	cat "$TMP/osm.conf"
+	for t in "" ca_ swe_ sw0_; do
+		echo "qos_${t}vlarb_high 0:0"
+		echo "qos_${t}vlarb_low 0:4,1:8,2:24"
+		echo "qos_${t}high_limit 0"
+	done
+} > "$TMP/osm_p.conf"
+for sweep in 1 2; do
+	ibt_opensm_once "$TMP/osm_p" 120 "$(ibt_sim_node A '.ports[] | select(.port == 1) | .guid')" \
+		"$TMP/osm_p$sweep.log" -F "$TMP/osm_p.conf" >"$TMP/osm.out" 2>&1
+done
+ibt_match "  opensm -o with QoS and VL arbitration tables: SUBNET UP" 'SUBNET UP' \
+	"$(cat "$TMP/osm_p2.log" 2>/dev/null)"
+ibt_check "  every port Active" ibt_sim_wait_active p
 J=$(ibt_sim_json p)
 ibt_expect "  sim show: time_scale 10000" 10000 "$(jq -r .time_scale <<< "$J")"
 PB_LID=$(ibt_sim_lid B)
@@ -270,6 +290,24 @@ ibt_expect "  A/1 waited for credits (PortXmitWait rose): S1 fills behind the sl
 	"$(( $(xwait "$PA_DIR" 1) > wa0 ))"
 ibt_expect "  S1/2, busy sending at its rate, did not wait (PortXmitWait unchanged)" \
 	"$ws0" "$(xwait "$PS1_DIR" 2)"
+
+# VL arbitration at S1/2, the slow link's sender: flows A -> B on SL 1
+# (VL 1) and C -> D on SL 2 (VL 2), both through it, of 64-byte packets
+# (98 bytes on the wire, 2 blocks): in each round VL 1 sends 4 packets,
+# VL 2 12. With 100 and 300 packets both flows end together, C -> D 3
+# times as fast (each VL in turn, packet by packet: 1.5 times).
+ibt_expect "  S1/2's credits file: the tables OpenSM wrote" \
+	"vlarb high - low 0:4,1:8,2:24 limit 0" \
+	"$(grep '^vlarb ' "$PS1_DIR/port2/credits")"
+"$IBTRACECTL" -j sim traffic p --from A --to "$PB_LID" --sl 1 --count 100 --size 64 \
+	--from C --to "$(ibt_sim_lid D)" --sl 2 --count 300 --size 64 --timeout 60 \
+	> "$TMP/arb.json"
+ibt_expect "A -> B on SL 1 (100) beside C -> D on SL 2 (300), through the 1x SDR link: exit 0, all delivered" \
+	"0 100 1 300 2" "$? $(jq -r '[.flows[] | "\(.delivered) \(.vl)"] | join(" ")' "$TMP/arb.json")"
+arb=$(jq -r '.flows[1].pps / .flows[0].pps * 100 | round / 100' "$TMP/arb.json")
+ibt_expect "  C -> D went 3 times as fast as A -> B (VL 2 weight 24 to VL 1's 8; 2.4 .. 3.6)" 1 \
+	"$(jq -n --argjson r "$arb" '$r >= 2.4 and $r <= 3.6 | if . then 1 else 0 end')"
+echo "#   VL arbitration 8:24 blocks: $(jq -r '[.flows[].pps] | join(" and ")' "$TMP/arb.json") packets/s, ratio $arb"
 ibt_check "sim del p" "$IBTRACECTL" sim del p
 J=$(ibt_sim_json t)
 

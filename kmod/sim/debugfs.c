@@ -23,7 +23,10 @@
  *			    to now, if packets wait), "xmit_words N",
  *			    "rcv_words N" (4-byte words, all VLs),
  *			    "overruns N"; a snapshot of what the fabric's
- *			    worker changes as it goes
+ *			    worker changes as it goes; last the VL
+ *			    arbitration an SM wrote: "vlarb high V:W,...
+ *			    low V:W,... limit N" (the entries of weight W
+ *			    > 0, "-" if none; limit: VLHighLimit)
  *   /sys/kernel/debug/ibtrace_sim/FABRIC/NODE/misroute   (switches only)
  *   /sys/kernel/debug/ibtrace_sim/FABRIC/stats   ro  the fabric's packets:
  *	"sent N", "delivered N", "dropped N", "answered N", "in_flight N"
@@ -178,11 +181,30 @@ static const struct ibtsim_dbg_file ibtsim_dbg_counter_files[] = {
 
 /* credits */
 
+/* One priority of the port's VLArbitrationTable: "V:W,..." or "-". */
+static void ibtsim_dbg_vlarb(struct seq_file *m, const u8 *table)
+{
+	const char *sep = "";
+	u8 i;
+
+	for (i = 0; i < IBTSIM_VL_ARB_CAP; i++) {
+		if (!table[2 * i + 1])
+			continue;
+		seq_printf(m, "%s%u:%u", sep, table[2 * i] & 0xf,
+			   table[2 * i + 1]);
+		sep = ",";
+	}
+	if (!*sep)
+		seq_puts(m, "-");
+}
+
 static int ibtsim_dbg_credits_show(struct seq_file *m, void *v)
 {
 	const struct ibtsim_port *port = m->private;
 	const struct ibtsim_fc *fc = &port->fc;
+	u8 vlarb[2][IBTSIM_VLARB_BLOCK], limit;
 	const struct ibtsim_fc_vl *vl;
+	unsigned long flags;
 	u8 i;
 
 	for (i = 0; i < IBTSIM_DATA_VLS; i++) {
@@ -197,6 +219,15 @@ static int ibtsim_dbg_credits_show(struct seq_file *m, void *v)
 		   atomic64_read(&port->xmit_words),
 		   atomic64_read(&port->rcv_words),
 		   atomic64_read(&port->overruns));
+	spin_lock_irqsave(&port->node->lock, flags);
+	memcpy(vlarb, port->vlarb, sizeof(vlarb));
+	limit = port->vl_high_limit;
+	spin_unlock_irqrestore(&port->node->lock, flags);
+	seq_puts(m, "vlarb high ");
+	ibtsim_dbg_vlarb(m, vlarb[1]);
+	seq_puts(m, " low ");
+	ibtsim_dbg_vlarb(m, vlarb[0]);
+	seq_printf(m, " limit %u\n", limit);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(ibtsim_dbg_credits);

@@ -31,6 +31,13 @@
  * wait, the watch finds the queues that can never move and reports the
  * loop they wait in (ibtsim_fc_report()).
  *
+ * Of the VLs whose head packet has its credits, the port's VL
+ * arbitration (IBA 7.6.9) picks the one that sends: by the high and low
+ * priority VLArbitrationTable an SM wrote (entries of a VL and a weight
+ * in blocks, taken in turn; high priority first, up to VLHighLimit while
+ * low priority packets wait), else each VL in turn. It matters where the
+ * transmitter is the bottleneck: with a time scale.
+ *
  * With a time scale (link-rate pacing, set when the fabric is made), a
  * port's transmitter sends a data packet only when it is done with the one
  * before, which held it for the packet's bytes at the link's data rate
@@ -345,28 +352,159 @@ void ibtsim_fc_release(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt)
 	ibtsim_fc_kick(fabric, tx);
 }
 
+/* Has @port's queue for VL @v a packet, and the credits for it? */
+static bool ibtsim_fc_ready(struct ibtsim_port *port, u8 v)
+{
+	struct ibtsim_fc_vl *vl = &port->fc.vl[v];
+	struct ibtsim_pkt *pkt;
+
+	pkt = list_first_entry_or_null(&vl->txq, struct ibtsim_pkt, list);
+	return pkt && ibtsim_fc_may_send(vl, pkt->blocks);
+}
+
+/* The packet at the head of @port's queue for VL @v leaves it. */
+static struct ibtsim_pkt *ibtsim_fc_take(struct ibtsim_port *port, u8 v)
+{
+	struct ibtsim_fc_vl *vl = &port->fc.vl[v];
+	struct ibtsim_pkt *pkt;
+
+	pkt = list_first_entry(&vl->txq, struct ibtsim_pkt, list);
+	list_del(&pkt->list);
+	vl->queued--;
+	vl->fctbs = (vl->fctbs + pkt->blocks) & IBTSIM_FC_MASK;
+	return pkt;
+}
+
 /*
- * The next packet @port may send: of the next VL, in turn, that has one
- * and the credits for it. NULL if none may leave.
+ * The port's VLArbitrationTable and VLHighLimit, copied for its
+ * transmitter when the SMA wrote them since the last copy. An entry
+ * (IBA 14.2.5.9) is two bytes: the VL in the low nibble of the first,
+ * the weight in the second.
+ */
+static void ibtsim_fc_arb_sync(struct ibtsim_port *port)
+{
+	struct ibtsim_fc_arb *arb = &port->fc.arb;
+	unsigned long flags;
+	unsigned int p, i;
+
+	if (READ_ONCE(port->vlarb_gen) == arb->gen)
+		return;
+	arb->on = false;
+	spin_lock_irqsave(&port->node->lock, flags);
+	arb->gen = port->vlarb_gen;
+	arb->high_limit = port->vl_high_limit;
+	for (p = 0; p < ARRAY_SIZE(arb->prio); p++) {
+		struct ibtsim_fc_arb_table *t = &arb->prio[p];
+
+		for (i = 0; i < IBTSIM_VL_ARB_CAP; i++) {
+			t->vl[i] = port->vlarb[p][2 * i] & 0xf;
+			t->weight[i] = port->vlarb[p][2 * i + 1];
+			arb->on |= t->weight[i] != 0;
+		}
+		t->idx = 0;
+		t->left = 0;
+	}
+	spin_unlock_irqrestore(&port->node->lock, flags);
+	arb->high_blocks = 0;
+	arb->high_pkts = 0;
+}
+
+/*
+ * The VL of table @t that sends next: the entry whose turn it is, if its
+ * VL may send, else the next such entry, whose turn begins. Entries of
+ * weight 0 and VLs the port does not run are passed over. -1 if none.
+ */
+static int ibtsim_fc_arb_pick(struct ibtsim_port *port,
+			      struct ibtsim_fc_arb_table *t)
+{
+	unsigned int k, i;
+
+	for (k = 0; k < IBTSIM_VL_ARB_CAP; k++) {
+		i = (t->idx + k) % IBTSIM_VL_ARB_CAP;
+		if (!t->weight[i] || t->vl[i] >= IBTSIM_DATA_VLS ||
+		    !ibtsim_fc_ready(port, t->vl[i]))
+			continue;
+		if (k) {
+			t->idx = i;
+			t->left = 0;
+		}
+		if (!t->left)
+			t->left = t->weight[i];
+		return t->vl[i];
+	}
+	return -1;
+}
+
+/*
+ * A packet of @blocks went by the entry whose turn it is: it is sent
+ * whole, and the turn ends once the weight is used up.
+ */
+static void ibtsim_fc_arb_charge(struct ibtsim_fc_arb_table *t, u16 blocks)
+{
+	if (blocks < t->left) {
+		t->left -= blocks;
+		return;
+	}
+	t->idx = (t->idx + 1) % IBTSIM_VL_ARB_CAP;
+	t->left = 0;
+}
+
+/*
+ * The next packet by the port's arbitration tables: high priority first,
+ * until VLHighLimit's 4096-byte blocks of them went (at least one
+ * packet) while a low priority packet could go; then low priority (and
+ * the count starts again). A VL in neither table never sends.
+ */
+static struct ibtsim_pkt *ibtsim_fc_arb_next(struct ibtsim_port *port)
+{
+	struct ibtsim_fc_arb *arb = &port->fc.arb;
+	bool limited = arb->high_limit != 255 && arb->high_pkts &&
+		       arb->high_blocks >= arb->high_limit * 64U;
+	struct ibtsim_pkt *pkt;
+	int v = -1, p = 1;
+
+	if (!limited)
+		v = ibtsim_fc_arb_pick(port, &arb->prio[1]);
+	if (v < 0) {
+		p = 0;
+		v = ibtsim_fc_arb_pick(port, &arb->prio[0]);
+	}
+	if (v < 0 && limited) {
+		p = 1;
+		v = ibtsim_fc_arb_pick(port, &arb->prio[1]);
+	}
+	if (v < 0)
+		return NULL;
+	pkt = ibtsim_fc_take(port, v);
+	ibtsim_fc_arb_charge(&arb->prio[p], pkt->blocks);
+	if (p) {
+		arb->high_blocks += pkt->blocks;
+		arb->high_pkts++;
+	} else {
+		arb->high_blocks = 0;
+		arb->high_pkts = 0;
+	}
+	return pkt;
+}
+
+/*
+ * The next packet @port may send: by its VL arbitration tables once an
+ * SM wrote them, else of the next VL, in turn, that has one and the
+ * credits for it. NULL if none may leave.
  */
 static struct ibtsim_pkt *ibtsim_fc_next(struct ibtsim_port *port)
 {
-	struct ibtsim_fc_vl *vl;
-	struct ibtsim_pkt *pkt;
 	u8 i, v;
 
+	ibtsim_fc_arb_sync(port);
+	if (port->fc.arb.on)
+		return ibtsim_fc_arb_next(port);
 	for (i = 0; i < IBTSIM_DATA_VLS; i++) {
 		v = (port->fc.next_vl + i) % IBTSIM_DATA_VLS;
-		vl = &port->fc.vl[v];
-		pkt = list_first_entry_or_null(&vl->txq, struct ibtsim_pkt,
-					       list);
-		if (!pkt || !ibtsim_fc_may_send(vl, pkt->blocks))
+		if (!ibtsim_fc_ready(port, v))
 			continue;
-		list_del(&pkt->list);
-		vl->queued--;
-		vl->fctbs = (vl->fctbs + pkt->blocks) & IBTSIM_FC_MASK;
 		port->fc.next_vl = (v + 1) % IBTSIM_DATA_VLS;
-		return pkt;
+		return ibtsim_fc_take(port, v);
 	}
 	return NULL;
 }

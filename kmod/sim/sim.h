@@ -39,6 +39,7 @@
 #define IBTSIM_GUID_CAP		8	/* default GUIDCap of a fabric */
 #define IBTSIM_SL2VL_LEN	8	/* SLtoVLMappingTable: 16 4-bit VLs */
 #define IBTSIM_VLARB_BLOCK	64	/* VLArbitrationTable: 32 entries */
+#define IBTSIM_VL_ARB_CAP	8	/* VLArbitrationHigh/LowCap */
 #define IBTSIM_MFT_CAP		1024	/* MulticastFDBCap */
 #define IBTSIM_DEFAULT_PKEY	0xffff
 #define IBTSIM_DEFAULT_GID_PREFIX 0xfe80000000000000ULL
@@ -133,12 +134,54 @@ struct ibtsim_fc_vl {
 };
 
 /**
+ * struct ibtsim_fc_arb_table - one priority of a port's VL arbitration,
+ *	as its transmitter goes through it
+ * @vl: each entry's VL
+ * @weight: each entry's weight, blocks of 64 bytes (0: the entry is not
+ *	used)
+ * @idx: the entry whose turn it is
+ * @left: blocks the entry may still send in its turn (0: its turn has not
+ *	begun)
+ */
+struct ibtsim_fc_arb_table {
+	u8 vl[IBTSIM_VL_ARB_CAP];
+	u8 weight[IBTSIM_VL_ARB_CAP];
+	u8 idx;
+	u16 left;
+};
+
+/**
+ * struct ibtsim_fc_arb - VL arbitration of a port's transmitter (IBA
+ *	7.6.9): which data VL sends next
+ * @prio: the low (0) and high (1) priority tables, from the port's
+ *	VLArbitrationTable
+ * @high_limit: VLHighLimit: blocks of 4096 bytes of high priority packets
+ *	that may leave while low priority ones wait (255: no limit, 0: one
+ *	packet)
+ * @high_blocks: blocks of high priority packets sent since a low priority
+ *	one last had its chance
+ * @high_pkts: those packets
+ * @gen: the port's @vlarb_gen the tables were copied at
+ * @on: an entry has a weight: the tables decide; else each VL in turn
+ */
+struct ibtsim_fc_arb {
+	struct ibtsim_fc_arb_table prio[2];
+	u8 high_limit;
+	u32 high_blocks;
+	u32 high_pkts;
+	u32 gen;
+	bool on;
+};
+
+/**
  * struct ibtsim_fc - link-level flow control of a port (flowctl.c)
  * @vl: per data VL
  * @busy: entry in the fabric's list of ports with packets waiting
  * @kick: entry in the fabric's list of ports that may send again
  * @kicked: on that list
- * @next_vl: the VL whose turn it is to send (round robin)
+ * @next_vl: the VL whose turn it is to send (round robin, without
+ *	arbitration tables)
+ * @arb: VL arbitration by the port's tables
  * @moves: VLs whose queue the deadlock watch found may move
  * @seen: VLs whose queue the deadlock watch's walk passed
  * @buf_blocks: receive buffer per data VL, blocks (a fault knob:
@@ -160,6 +203,7 @@ struct ibtsim_fc {
 	struct list_head kick;
 	bool kicked;
 	u8 next_vl;
+	struct ibtsim_fc_arb arb;
 	u8 moves;
 	u8 seen;
 	u16 buf_blocks;
@@ -212,6 +256,8 @@ struct ibtsim_fc {
  *	of ports in &struct ibtsim_switch)
  * @vlarb: VLArbitrationTable, low (block 1) and high (block 3) priority
  *	entries, as on the wire
+ * @vlarb_gen: moves when @vlarb or @vl_high_limit is written (read with
+ *	READ_ONCE() by the fabric's worker, which then copies them)
  * @pma_base: counter values at the last PMA PortCounters reset, indexed
  *	by &enum ibtsim_pma_counter (pma.c)
  *
@@ -291,6 +337,7 @@ struct ibtsim_port {
 	u32 guid_quirks;
 	u8 sl2vl[IBTSIM_SL2VL_LEN];
 	u8 vlarb[2][IBTSIM_VLARB_BLOCK];
+	u32 vlarb_gen;
 	u64 pma_base[IBTSIM_PMA_NUM];
 	u32 drop_ppm;
 	u32 delay_us;

@@ -31,7 +31,6 @@
 #define IBTSIM_WIDTH_SUPPORTED	(IBTSIM_WIDTH_1X | IBTSIM_WIDTH_4X)
 #define IBTSIM_VL_CAP		4	/* VL0..VL7 */
 #define IBTSIM_MTU_CAP		IB_MTU_4096
-#define IBTSIM_VL_ARB_CAP	8
 #define IBTSIM_SMP_CLASS_VERSION	1
 
 /* Events a change raises, collected under the node lock, sent after. */
@@ -375,6 +374,8 @@ static u16 __ibtsim_set_port_info(struct ibtsim_port *port,
 	if (speed)
 		port->speed_enabled = speed == 0xf ? IBTSIM_SPEED_SUPPORTED :
 						     speed;
+	if (port->vl_high_limit != pi->vl_high_limit)
+		WRITE_ONCE(port->vlarb_gen, port->vlarb_gen + 1);
 	port->vl_high_limit = pi->vl_high_limit;
 	port->vl_stall_hoq = pi->vlstallcnt_hoqlife;
 	port->pkey_viol = be16_to_cpu(pi->pkey_violations);
@@ -523,8 +524,11 @@ static u16 ibtsim_vl_arb(struct ibtsim_node *node, u8 in_port,
 	table = port->vlarb[block == 3];
 
 	spin_lock_irqsave(&node->lock, flags);
-	if (set)
+	if (set) {
 		memcpy(table, smp->data, IBTSIM_VLARB_BLOCK);
+		/* the transmitter arbitrates by the new table (flowctl.c) */
+		WRITE_ONCE(port->vlarb_gen, port->vlarb_gen + 1);
+	}
 	memcpy(smp->data, table, IBTSIM_VLARB_BLOCK);
 	spin_unlock_irqrestore(&node->lock, flags);
 	return 0;
