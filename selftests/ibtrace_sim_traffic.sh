@@ -29,7 +29,8 @@
 #   the slow link (its PortXmitWait rises) while S1/2, busy sending, does
 #   not;
 # - VL arbitration: the tables OpenSM wrote (VL 1 weight 8, VL 2 weight
-#   24) share the slow link between two flows 1:3;
+#   24) share the slow link between two flows 1:3; with VL 1 of high
+#   priority and no VLHighLimit, VL 2's flow waits until VL 1's is done;
 # - a flow whose fabric is deleted ends so (fabric_gone); one whose socket
 #   closes (the tool killed) just ends.
 
@@ -308,6 +309,33 @@ arb=$(jq -r '.flows[1].pps / .flows[0].pps * 100 | round / 100' "$TMP/arb.json")
 ibt_expect "  C -> D went 3 times as fast as A -> B (VL 2 weight 24 to VL 1's 8; 2.4 .. 3.6)" 1 \
 	"$(jq -n --argjson r "$arb" '$r >= 2.4 and $r <= 3.6 | if . then 1 else 0 end')"
 echo "#   VL arbitration 8:24 blocks: $(jq -r '[.flows[].pps] | join(" and ")' "$TMP/arb.json") packets/s, ratio $arb"
+
+# VL 1 of high priority without a limit (VLHighLimit 255), VL 0 and VL 2
+# low: while VL 1 has a packet, VL 2 waits. Of 200 packets each, A -> B
+# (VL 1) goes at the link's rate and ends first, C -> D (VL 2) gets the
+# link once it has: about twice as long (each VL in turn: as long).
+{
+	cat "$TMP/osm.conf"
+	for t in "" ca_ swe_ sw0_; do
+		echo "qos_${t}vlarb_high 1:255"
+		echo "qos_${t}vlarb_low 0:4,2:4"
+		echo "qos_${t}high_limit 255"
+	done
+} > "$TMP/osm_hi.conf"
+ibt_opensm_once "$TMP/osm_p" 120 "$(ibt_sim_node A '.ports[] | select(.port == 1) | .guid')" \
+	"$TMP/osm_hi.log" -F "$TMP/osm_hi.conf" >"$TMP/osm.out" 2>&1
+ibt_expect "  OpenSM again: VL 1 high priority, no limit (S1/2's credits file)" \
+	"vlarb high 1:255 low 0:4,2:4 limit 255" \
+	"$(grep '^vlarb ' "$PS1_DIR/port2/credits")"
+"$IBTRACECTL" -j sim traffic p --from A --to "$PB_LID" --sl 1 --count 200 --size 64 \
+	--from C --to "$(ibt_sim_lid D)" --sl 2 --count 200 --size 64 --timeout 60 \
+	> "$TMP/hi.json"
+ibt_expect "A -> B on SL 1 (high) beside C -> D on SL 2 (low), 200 each: exit 0, all delivered" \
+	"0 200 1 200 2" "$? $(jq -r '[.flows[] | "\(.delivered) \(.vl)"] | join(" ")' "$TMP/hi.json")"
+hi=$(jq -r '.flows[1].time_ns / .flows[0].time_ns * 100 | round / 100' "$TMP/hi.json")
+ibt_expect "  C -> D took 1.6 .. 2.4 times as long as A -> B (it waited for VL 1)" 1 \
+	"$(jq -n --argjson r "$hi" '$r >= 1.6 and $r <= 2.4 | if . then 1 else 0 end')"
+echo "#   VL 1 high priority: $(jq -r '[.flows[].pps] | join(" and ")' "$TMP/hi.json") packets/s, C -> D took $hi x as long"
 ibt_check "sim del p" "$IBTRACECTL" sim del p
 J=$(ibt_sim_json t)
 
