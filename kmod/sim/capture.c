@@ -549,31 +549,22 @@ void ibtsim_capture_fabric_gone(struct ibtsim_fabric *fabric)
 	mutex_unlock(&ibtsim_capture_lock);
 }
 
-/* A netlink socket was closed: its captures end, silently. */
-static int ibtsim_capture_release(struct notifier_block *nb,
-				  unsigned long event, void *ptr)
+/**
+ * ibtsim_capture_sock_closed() - a netlink socket was closed
+ * @net: its namespace
+ * @portid: its port ID
+ *
+ * Its captures end, silently (nl.c's release notifier).
+ */
+void ibtsim_capture_sock_closed(struct net *net, u32 portid)
 {
-	struct netlink_notify *n = ptr;
 	struct ibtsim_capture *cap, *tmp;
 
-	if (event != NETLINK_URELEASE || n->protocol != NETLINK_GENERIC ||
-	    !n->portid)
-		return NOTIFY_DONE;
 	mutex_lock(&ibtsim_capture_lock);
 	list_for_each_entry_safe(cap, tmp, &ibtsim_captures, list)
-		if (cap->portid == n->portid && net_eq(cap->net, n->net))
+		if (cap->portid == portid && net_eq(cap->net, net))
 			ibtsim_capture_free(cap);
 	mutex_unlock(&ibtsim_capture_lock);
-	return NOTIFY_DONE;
-}
-
-static struct notifier_block ibtsim_capture_nb = {
-	.notifier_call = ibtsim_capture_release,
-};
-
-int ibtsim_capture_init(void)
-{
-	return netlink_register_notifier(&ibtsim_capture_nb);
 }
 
 /* Unload: every capture ends, silently; none may start any more. */
@@ -586,5 +577,4 @@ void ibtsim_capture_exit(void)
 	list_for_each_entry_safe(cap, tmp, &ibtsim_captures, list)
 		ibtsim_capture_free(cap);
 	mutex_unlock(&ibtsim_capture_lock);
-	netlink_unregister_notifier(&ibtsim_capture_nb);
 }

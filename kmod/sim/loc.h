@@ -68,7 +68,7 @@ void __ibtsim_fabric_build_start(struct ibtsim_fabric *fabric,
 int __ibtsim_fabric_del(struct ibtsim_fabric *fabric);
 
 /* capture.c */
-int ibtsim_capture_init(void);
+void ibtsim_capture_sock_closed(struct net *net, u32 portid);
 void ibtsim_capture_exit(void);
 int ibtsim_capture_start(struct ibtsim_fabric *fabric,
 			 struct ibtsim_node *node, int port, u32 count,
@@ -99,7 +99,7 @@ extern const struct nla_policy
 	ibtsim_nl_inject_policy[IBTRACE_SIM_A_INJECT_WAIT_MS + 1];
 
 /* traffic.c */
-int ibtsim_traffic_init(void);
+void ibtsim_traffic_sock_closed(struct net *net, u32 portid);
 void ibtsim_traffic_exit(void);
 int ibtsim_traffic_start(struct ibtsim_port *port, u16 dlid, u8 sl, u32 size,
 			 u32 pps, u32 count, struct genl_info *info, u32 *id);

@@ -11,6 +11,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/mm.h>
+#include <linux/netlink.h>
 #include <net/genetlink.h>
 
 #include "sim.h"
@@ -739,30 +740,43 @@ struct genl_family ibtsim_nl_family __ro_after_init = {
 	.resv_start_op = IBTRACE_SIM_CMD_FABRIC_ADD,
 };
 
+/*
+ * A netlink socket was closed: what it started and did not detach ends
+ * with it (its captures, its traffic flows). One notifier for all.
+ */
+static int ibtsim_nl_release(struct notifier_block *nb, unsigned long event,
+			     void *ptr)
+{
+	struct netlink_notify *n = ptr;
+
+	if (event != NETLINK_URELEASE || n->protocol != NETLINK_GENERIC ||
+	    !n->portid)
+		return NOTIFY_DONE;
+	ibtsim_capture_sock_closed(n->net, n->portid);
+	ibtsim_traffic_sock_closed(n->net, n->portid);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block ibtsim_nl_release_nb = {
+	.notifier_call = ibtsim_nl_release,
+};
+
 int ibtsim_nl_init(void)
 {
-	int err = ibtsim_capture_init();
+	int err = netlink_register_notifier(&ibtsim_nl_release_nb);
 
 	if (err)
 		return err;
-	err = ibtsim_traffic_init();
-	if (err)
-		goto err_capture;
 	err = genl_register_family(&ibtsim_nl_family);
 	if (err)
-		goto err_traffic;
-	return 0;
-
-err_traffic:
-	ibtsim_traffic_exit();
-err_capture:
-	ibtsim_capture_exit();
+		netlink_unregister_notifier(&ibtsim_nl_release_nb);
 	return err;
 }
 
 void ibtsim_nl_exit(void)
 {
-	/* First: no capture or flow is left to send with the family gone. */
+	netlink_unregister_notifier(&ibtsim_nl_release_nb);
+	/* Then: no capture or flow is left to send with the family gone. */
 	ibtsim_capture_exit();
 	ibtsim_traffic_exit();
 	genl_unregister_family(&ibtsim_nl_family);

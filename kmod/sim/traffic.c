@@ -643,29 +643,18 @@ static bool ibtsim_flow_of_sock(struct ibtsim_flow *flow, const void *arg)
 	return flow->portid == sock->portid && net_eq(flow->net, sock->net);
 }
 
-/* A netlink socket was closed: its flows end, silently. */
-static int ibtsim_traffic_release(struct notifier_block *nb,
-				  unsigned long event, void *ptr)
+/**
+ * ibtsim_traffic_sock_closed() - a netlink socket was closed
+ * @net: its namespace
+ * @portid: its port ID
+ *
+ * Its flows end, silently (nl.c's release notifier).
+ */
+void ibtsim_traffic_sock_closed(struct net *net, u32 portid)
 {
-	struct netlink_notify *n = ptr;
-	struct ibtsim_flow_sock sock;
+	struct ibtsim_flow_sock sock = { .net = net, .portid = portid };
 
-	if (event != NETLINK_URELEASE || n->protocol != NETLINK_GENERIC ||
-	    !n->portid)
-		return NOTIFY_DONE;
-	sock.net = n->net;
-	sock.portid = n->portid;
 	ibtsim_traffic_end_some(ibtsim_flow_of_sock, &sock, -1);
-	return NOTIFY_DONE;
-}
-
-static struct notifier_block ibtsim_traffic_nb = {
-	.notifier_call = ibtsim_traffic_release,
-};
-
-int ibtsim_traffic_init(void)
-{
-	return netlink_register_notifier(&ibtsim_traffic_nb);
 }
 
 /*
@@ -678,5 +667,4 @@ void ibtsim_traffic_exit(void)
 	ibtsim_traffic_closed = true;
 	mutex_unlock(&ibtsim_traffic_lock);
 	ibtsim_traffic_end_some(NULL, NULL, -1);
-	netlink_unregister_notifier(&ibtsim_traffic_nb);
 }
