@@ -69,8 +69,7 @@ node_dir()
 # used FABRIC NODE PORT VL: blocks of the port's buffer for VL in use
 used()
 {
-	awk -v vl="$4" '$1 == "vl" && $2 == vl { print $10 }' \
-		"$(node_dir "$1" "$2")/port$3/credits" 2>/dev/null
+	ibt_sim_credit "$(node_dir "$1" "$2")" "$3" "$4" used
 }
 
 # delivered: requests the five HCAs' agents received

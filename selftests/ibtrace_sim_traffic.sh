@@ -90,13 +90,6 @@ all_drops()
 {
 	"$IBTRACECTL" -j sim show t | jq '[.[0].nodes[].ports[].drops] | add'
 }
-# credit DIR PORT VL FIELD: a field of the port's credits line for the VL
-credit()
-{
-	awk -v vl="$3" -v f="$4" '$1 == "vl" && $2 == vl {
-		for (i = 3; i < NF; i++) if ($i == f) print $(i + 1) }' \
-		"$1/port$2/credits" 2>/dev/null
-}
 # flow FILE I FILTER: jq's FILTER on flow I of the JSON in FILE
 flow()
 {
@@ -121,8 +114,8 @@ ibt_expect "  B's port 1 received 500 more packets" 500 \
 	"$(( $(port_ctr B 1 rx) - rx0 ))"
 echo "#   one flow: $(flow "$TMP/f1.json" 0 .pps) packets/s, p50 $(flow "$TMP/f1.json" 0 .latency_ns.p50) ns"
 
-abr1=$(credit "$S2_DIR" 1 1 abr)
-abr2=$(credit "$S2_DIR" 1 2 abr)
+abr1=$(ibt_sim_credit "$S2_DIR" 1 1 abr)
+abr2=$(ibt_sim_credit "$S2_DIR" 1 2 abr)
 "$IBTRACECTL" -j sim traffic t --from A --to "$B_LID" --sl 1 --count 100 \
 	--size 256 > "$TMP/f2.json"
 ibt_expect "traffic on SL 1: exit 0, all 100 delivered, on VL 1" "0 100 1" \
@@ -130,7 +123,7 @@ ibt_expect "traffic on SL 1: exit 0, all 100 delivered, on VL 1" "0 100 1" \
 # 256 bytes + LRH 8, BTH 12, DETH 8, ICRC 4, VCRC 2 = 290 bytes: 5 blocks
 ibt_expect "  S2/1's ABR of VL 1 moved by 100 x 5 blocks, VL 2's not at all" \
 	"$(( (abr1 + 500) % 4096 )) $abr2" \
-	"$(credit "$S2_DIR" 1 1 abr) $(credit "$S2_DIR" 1 2 abr)"
+	"$(ibt_sim_credit "$S2_DIR" 1 1 abr) $(ibt_sim_credit "$S2_DIR" 1 2 abr)"
 
 # --- paced ---------------------------------------------------------------------
 "$IBTRACECTL" -j sim traffic t --from A --to "$B_LID" --rate 200 --count 40 \
@@ -172,8 +165,8 @@ ibt_check "buffers of 66 blocks at S1/1, S2/1, B/1; B a data sink of 1/s" \
 stall=$!
 stalled()
 {
-	[ "$(credit "$S2_DIR" 1 0 used)" = 65 ] &&
-		[ "$(credit "$S1_DIR" 2 0 queued)" -gt 0 ] 2>/dev/null
+	[ "$(ibt_sim_credit "$S2_DIR" 1 0 used)" = 65 ] &&
+		[ "$(ibt_sim_credit "$S1_DIR" 2 0 queued)" -gt 0 ] 2>/dev/null
 }
 ibt_wait_for 20 stalled
 ibt_expect "flow A -> B stalls: S2/1's VL 0 buffer full, packets wait at S1/2 on VL 0" \

@@ -184,10 +184,10 @@ credits()
 		"$DBG/$1/port$2/credits" 2>/dev/null
 }
 
-# field LINE NAME: the value of NAME in a credits line
-field()
+# fval NODE-DIR PORT VL NAME: field NAME of the port's credits for VL
+fval()
 {
-	awk -v f="$2" '{ for (i = 1; i < NF; i++) if ($i == f) print $(i + 1) }' <<< "$1"
+	ibt_sim_credit "$DBG/$1" "$2" "$3" "$4"
 }
 
 ibt_check "sim set vl S1 port 1 buffer 3000" \
@@ -289,7 +289,7 @@ ibt_expect "a burst of 100 class 0x30 requests injected at A's port" \
 # used NODE-DIR PORT VL: blocks of the port's buffer for the VL in use
 used()
 {
-	field "$(credits "$1" "$2" "$3")" used
+	fval "$1" "$2" "$3" used
 }
 path_full()
 {
@@ -301,7 +301,7 @@ ibt_expect "  B/1 VL 7, S2/1 VL 7, S1/1 VL 0: each buffer full (13 MADs, 65 of 6
 	"$(used "$B_IDX-B" 1 7) $(used "$S2_IDX-S2" 1 7) $(used "$S1_IDX-S1" 1 0)"
 ibt_expect "  packets wait at S2/2, S1/2 and A/1; B's agent has not had them all" \
 	"1 1 1 1" \
-	"$(( $(field "$(credits "$S2_IDX-S2" 2 7)" queued) > 0 )) $(( $(field "$(credits "$S1_IDX-S1" 2 7)" queued) > 0 )) $(( $(field "$(credits "$A_IDX-A" 1 0)" queued) > 0 )) $(( $(rx_at_b) - rx0 < 100 ))"
+	"$(( $(fval "$S2_IDX-S2" 2 7 queued) > 0 )) $(( $(fval "$S1_IDX-S1" 2 7 queued) > 0 )) $(( $(fval "$A_IDX-A" 1 0 queued) > 0 )) $(( $(rx_at_b) - rx0 < 100 ))"
 ibt_check "  SMPs cross the congested links: smpquery nodeinfo of B" \
 	smpquery -C "$A" -P 1 nodeinfo "$B_LID"
 ibt_check "B drains at 1000 a second" "$IBTRACECTL" sim set vl B port 1 sink 1000
@@ -358,11 +358,6 @@ ibt_check "B no longer a data sink" "$IBTRACECTL" sim set vl B port 1 sink 0
 # on VL 0 would be discarded too.
 
 C=$(ibt_sim_dev C)
-# fval NODE-DIR PORT VL NAME: field NAME of the port's credits for VL
-fval()
-{
-	field "$(credits "$1" "$2" "$3")" "$4"
-}
 # overruns NODE-DIR PORT: the port's overruns
 overruns()
 {

@@ -389,6 +389,16 @@ ibt_sim_active()
 	[ "$(ibt_sim_json "$1" | jq '[.nodes[].ports[] | select(.peer != null and .state != "ACTIVE")] | length')" = 0 ]
 }
 
+# ibt_sim_credit DIR PORT VL FIELD: FIELD (fctbs, fccl, abr, used, buf,
+# queued) of data VL VL in the credits file of port PORT of the node
+# whose debugfs directory is DIR; nothing if there is none
+ibt_sim_credit()
+{
+	awk -v vl="$3" -v f="$4" '$1 == "vl" && $2 == vl {
+		for (i = 3; i < NF; i++) if ($i == f) print $(i + 1) }' \
+		"$1/port$2/credits" 2>/dev/null
+}
+
 # ibt_sim_wait_active FABRIC: wait up to 10 s for SM-lite to bring every
 # linked port of FABRIC Active
 ibt_sim_wait_active()
