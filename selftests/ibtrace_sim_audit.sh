@@ -354,16 +354,12 @@ fi
 
 # --- A credit loop on a ring, and a proof ended early ------------------------------
 
-# Five switches in a ring (R<i> port 1 to R<i+1> port 2), an HCA on each:
-# SM-lite's min-hop routes go two switch hops each way round, so the
-# channels of the ring wait on each other all the way round.
-for i in 1 2 3 4 5; do
-	printf 'Switch\t3 "R%d"\n[1]\t"R%d"[2]\n[2]\t"R%d"[1]\n[3]\t"H%d"[1]\n\n' \
-		"$i" $((i % 5 + 1)) $(((i + 3) % 5 + 1)) "$i"
-	printf 'Hca\t1 "H%d"\n[1]\t"R%d"[3]\n\n' "$i" "$i"
-done > "$TMP/ring.topo"
+# Five switches in a ring (R<i> port 1 to R<i+1> port 2), an HCA on each
+# (topo/ring5.topo, sim_ring.sh's): SM-lite's min-hop routes go two
+# switch hops each way round, so the channels of the ring wait on each
+# other all the way round.
 ibt_check "fabric ring (SM-lite): 5 switches in a ring, an HCA on each" \
-	"$IBTRACECTL" sim add "$TMP/ring.topo" --name ring
+	"$IBTRACECTL" sim add "$IBT_TOPO/ring5.topo" --name ring
 ibt_check "  every port Active" ibt_sim_wait_active ring
 RJ=$(ibt_sim_json ring)
 H1=$(jq -r '.nodes[] | select(.name == "H1") | .dev' <<< "$RJ")
