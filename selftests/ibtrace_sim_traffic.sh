@@ -206,6 +206,37 @@ ibt_wait_for 10 d_arrived
 ibt_expect "  the stopped flow's 50 packets still reached D" 50 \
 	"$(( $(port_ctr D 1 rx) - d_rx0 ))"
 
+# osm_p SWEEPS LOG HIGH LOW LIMIT: OpenSM with QoS on fabric p ($J), SWEEPS
+# runs of opensm -o (the last one's log LOG), VL arbitration tables HIGH
+# and LOW and VLHighLimit LIMIT for every kind of port
+osm_p()
+{
+	local t sweep
+
+	{
+		cat "$TMP/osm.conf"
+		for t in "" ca_ swe_ sw0_; do
+			echo "qos_${t}vlarb_high $3"
+			echo "qos_${t}vlarb_low $4"
+			echo "qos_${t}high_limit $5"
+		done
+	} > "$TMP/osm_p.conf"
+	for sweep in $(seq "$1"); do
+		ibt_opensm_once "$TMP/osm_p" 120 \
+			"$(ibt_sim_node A '.ports[] | select(.port == 1) | .guid')" \
+			"$2" -F "$TMP/osm_p.conf" >"$TMP/osm.out" 2>&1
+	done
+}
+# two_flows FILE N1 N2: A -> B on SL 1 (N1 packets) and C -> D on SL 2 (N2),
+# of 64 bytes, in fabric p; "EXIT DELIVERED1 VL1 DELIVERED2 VL2"
+two_flows()
+{
+	"$IBTRACECTL" -j sim traffic p --from A --to "$PB_LID" --sl 1 --count "$2" \
+		--size 64 --from C --to "$(ibt_sim_lid D)" --sl 2 --count "$3" \
+		--size 64 --timeout 60 > "$1"
+	echo "$? $(jq -r '[.flows[] | "\(.delivered) \(.vl)"] | join(" ")' "$1")"
+}
+
 # --- link rate: pacing by width and speed ---------------------------------------------
 # Fabric p: the same, paced at a time scale of 10000: a packet of 256
 # payload bytes (290 on the wire, 5 blocks) holds a 4x QDR link (32 Gb/s)
@@ -215,20 +246,9 @@ ibt_expect "  the stopped flow's 50 packets still reached D" 50 \
 ibt_check "fabric p, paced: --time-scale 10000" \
 	"$IBTRACECTL" sim add "$IBT_TOPO/s1s2_cd.topo" --name p --time-scale 10000 --no-sm
 J=$(ibt_sim_json p)
-{
-	cat "$TMP/osm.conf"
-	for t in "" ca_ swe_ sw0_; do
-		echo "qos_${t}vlarb_high 0:0"
-		echo "qos_${t}vlarb_low 0:4,1:8,2:24"
-		echo "qos_${t}high_limit 0"
-	done
-} > "$TMP/osm_p.conf"
-for sweep in 1 2; do
-	ibt_opensm_once "$TMP/osm_p" 120 "$(ibt_sim_node A '.ports[] | select(.port == 1) | .guid')" \
-		"$TMP/osm_p$sweep.log" -F "$TMP/osm_p.conf" >"$TMP/osm.out" 2>&1
-done
+osm_p 2 "$TMP/osm_p.log" 0:0 0:4,1:8,2:24 0
 ibt_match "  opensm -o with QoS and VL arbitration tables: SUBNET UP" 'SUBNET UP' \
-	"$(cat "$TMP/osm_p2.log" 2>/dev/null)"
+	"$(cat "$TMP/osm_p.log" 2>/dev/null)"
 ibt_check "  every port Active" ibt_sim_wait_active p
 J=$(ibt_sim_json p)
 ibt_expect "  sim show: time_scale 10000" 10000 "$(jq -r .time_scale <<< "$J")"
@@ -293,11 +313,8 @@ ibt_expect "  S1/2, busy sending at its rate, did not wait (PortXmitWait unchang
 ibt_expect "  S1/2's credits file: the tables OpenSM wrote" \
 	"vlarb high - low 0:4,1:8,2:24 limit 0" \
 	"$(grep '^vlarb ' "$PS1_DIR/port2/credits")"
-"$IBTRACECTL" -j sim traffic p --from A --to "$PB_LID" --sl 1 --count 100 --size 64 \
-	--from C --to "$(ibt_sim_lid D)" --sl 2 --count 300 --size 64 --timeout 60 \
-	> "$TMP/arb.json"
 ibt_expect "A -> B on SL 1 (100) beside C -> D on SL 2 (300), through the 1x SDR link: exit 0, all delivered" \
-	"0 100 1 300 2" "$? $(jq -r '[.flows[] | "\(.delivered) \(.vl)"] | join(" ")' "$TMP/arb.json")"
+	"0 100 1 300 2" "$(two_flows "$TMP/arb.json" 100 300)"
 arb=$(jq -r '.flows[1].pps / .flows[0].pps * 100 | round / 100' "$TMP/arb.json")
 ibt_expect "  C -> D went 3 times as fast as A -> B (VL 2 weight 24 to VL 1's 8; 2.4 .. 3.6)" 1 \
 	"$(jq -n --argjson r "$arb" '$r >= 2.4 and $r <= 3.6 | if . then 1 else 0 end')"
@@ -307,24 +324,12 @@ echo "#   VL arbitration 8:24 blocks: $(jq -r '[.flows[].pps] | join(" and ")' "
 # low: while VL 1 has a packet, VL 2 waits. Of 200 packets each, A -> B
 # (VL 1) goes at the link's rate and ends first, C -> D (VL 2) gets the
 # link once it has: about twice as long (each VL in turn: as long).
-{
-	cat "$TMP/osm.conf"
-	for t in "" ca_ swe_ sw0_; do
-		echo "qos_${t}vlarb_high 1:255"
-		echo "qos_${t}vlarb_low 0:4,2:4"
-		echo "qos_${t}high_limit 255"
-	done
-} > "$TMP/osm_hi.conf"
-ibt_opensm_once "$TMP/osm_p" 120 "$(ibt_sim_node A '.ports[] | select(.port == 1) | .guid')" \
-	"$TMP/osm_hi.log" -F "$TMP/osm_hi.conf" >"$TMP/osm.out" 2>&1
+osm_p 1 "$TMP/osm_hi.log" 1:255 0:4,2:4 255
 ibt_expect "  OpenSM again: VL 1 high priority, no limit (S1/2's credits file)" \
 	"vlarb high 1:255 low 0:4,2:4 limit 255" \
 	"$(grep '^vlarb ' "$PS1_DIR/port2/credits")"
-"$IBTRACECTL" -j sim traffic p --from A --to "$PB_LID" --sl 1 --count 200 --size 64 \
-	--from C --to "$(ibt_sim_lid D)" --sl 2 --count 200 --size 64 --timeout 60 \
-	> "$TMP/hi.json"
 ibt_expect "A -> B on SL 1 (high) beside C -> D on SL 2 (low), 200 each: exit 0, all delivered" \
-	"0 200 1 200 2" "$? $(jq -r '[.flows[] | "\(.delivered) \(.vl)"] | join(" ")' "$TMP/hi.json")"
+	"0 200 1 200 2" "$(two_flows "$TMP/hi.json" 200 200)"
 hi=$(jq -r '.flows[1].time_ns / .flows[0].time_ns * 100 | round / 100' "$TMP/hi.json")
 ibt_expect "  C -> D took 1.6 .. 2.4 times as long as A -> B (it waited for VL 1)" 1 \
 	"$(jq -n --argjson r "$hi" '$r >= 1.6 and $r <= 2.4 | if . then 1 else 0 end')"
