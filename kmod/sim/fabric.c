@@ -697,14 +697,13 @@ static void ibtsim_tx_work(struct work_struct *work)
 	struct ibtsim_fabric *fabric = container_of(work, struct ibtsim_fabric,
 						    tx_work);
 	struct ibtsim_pkt *pkt, *tmp;
+	struct ibtsim_port *port;
 	unsigned long flags;
-	bool resync, retime;
 	LIST_HEAD(batch);
+	bool retime;
 
 	spin_lock_irqsave(&fabric->tx_lock, flags);
 	list_splice_init(&fabric->tx_queue, &batch);
-	resync = fabric->fc_resync;
-	fabric->fc_resync = false;
 	retime = fabric->sink_retime;
 	fabric->sink_retime = false;
 	spin_unlock_irqrestore(&fabric->tx_lock, flags);
@@ -712,9 +711,19 @@ static void ibtsim_tx_work(struct work_struct *work)
 	if (retime)
 		ibtsim_sink_retime(fabric);
 
-	if (resync) {
-		ibtsim_fc_resync(fabric);
+	/* the links that trained, one at a time off the list */
+	for (;;) {
+		spin_lock_irqsave(&fabric->tx_lock, flags);
+		port = list_first_entry_or_null(&fabric->fc_resync,
+						struct ibtsim_port, fc.resync);
+		if (port)
+			list_del_init(&port->fc.resync);
+		spin_unlock_irqrestore(&fabric->tx_lock, flags);
+		if (!port)
+			break;
+		ibtsim_fc_resync(fabric, port);
 		ibtsim_fc_run(fabric);
+		cond_resched();
 	}
 
 	list_for_each_entry_safe(pkt, tmp, &batch, list) {
@@ -821,18 +830,20 @@ int ibtsim_fabric_xmit(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt)
 
 /**
  * ibtsim_fabric_fc_resync() - credits changed outside the fabric's worker
- * @fabric: the fabric
+ * @port: the port whose link trained or whose receive buffer changed size
  *
- * A link trained or a receive buffer changed size: the worker lets every
- * port with packets waiting try again (flowctl.c). Any context.
+ * The worker starts the link's credits again and lets every port with
+ * packets waiting try again (flowctl.c). Any context.
  */
-void ibtsim_fabric_fc_resync(struct ibtsim_fabric *fabric)
+void ibtsim_fabric_fc_resync(struct ibtsim_port *port)
 {
+	struct ibtsim_fabric *fabric = port->node->fabric;
 	unsigned long flags;
 
 	spin_lock_irqsave(&fabric->tx_lock, flags);
 	if (!fabric->dying) {
-		fabric->fc_resync = true;
+		if (list_empty(&port->fc.resync))
+			list_add_tail(&port->fc.resync, &fabric->fc_resync);
 		queue_work(fabric->wq, &fabric->tx_work);
 	}
 	spin_unlock_irqrestore(&fabric->tx_lock, flags);
@@ -969,8 +980,9 @@ int ibtsim_fabric_start(struct ibtsim_fabric *fabric)
 	INIT_DELAYED_WORK(&fabric->fc_watch, ibtsim_fc_watch_work);
 	INIT_LIST_HEAD(&fabric->fc_pace);
 	INIT_DELAYED_WORK(&fabric->pace_work, ibtsim_pace_work);
+	INIT_LIST_HEAD(&fabric->fc_resync);
 	spin_lock_init(&fabric->fc_report_lock);
-	ibtsim_fc_resync(fabric);	/* every link's first grants */
+	ibtsim_fc_resync(fabric, NULL);	/* every link's first grants */
 	fabric->wq = alloc_ordered_workqueue("ibtsim_%s", 0, fabric->name);
 	return fabric->wq ? 0 : -ENOMEM;
 }

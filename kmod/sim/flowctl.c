@@ -231,6 +231,7 @@ void ibtsim_fc_init(struct ibtsim_port *port)
 	INIT_LIST_HEAD(&port->fc.busy);
 	INIT_LIST_HEAD(&port->fc.kick);
 	INIT_LIST_HEAD(&port->fc.pace);
+	INIT_LIST_HEAD(&port->fc.resync);
 	port->fc.buf_blocks = IBTRACE_SIM_BUF_BLOCKS_DEFAULT;
 	/* differs from any training count: granted at the first packet */
 	port->fc.trained = U32_MAX;
@@ -668,25 +669,32 @@ void ibtsim_fc_run(struct ibtsim_fabric *fabric)
 }
 
 /**
- * ibtsim_fc_resync() - credits after links trained or buffers changed
+ * ibtsim_fc_resync() - credits after a link trained or a buffer changed
  * @fabric: the fabric
+ * @port: the port (either end of the link), or NULL for every link
  *
- * The fabric's worker (ibtsim_fabric_fc_resync()): every link whose
- * training count moved starts again, and every port with packets waiting
- * tries again. Visits each port once: this is rare (knobs, an SM taking
- * a link down).
+ * The fabric's worker (ibtsim_fabric_fc_resync()): the link starts again
+ * if its training count moved, and every port with packets waiting tries
+ * again. NULL: every link, once, for the first grants when delivery
+ * starts; after that only the links that trained are visited (an SM
+ * bringing up a fabric retrains every HCA's link: visiting every port each
+ * time made it quadratic).
  */
-void ibtsim_fc_resync(struct ibtsim_fabric *fabric)
+void ibtsim_fc_resync(struct ibtsim_fabric *fabric, struct ibtsim_port *port)
 {
-	struct ibtsim_port *port;
 	u32 i, n;
 
-	for (i = 0; i < fabric->num_nodes; i++) {
-		for (n = 1; n <= fabric->nodes[i]->num_ports; n++) {
-			if (fabric->nodes[i]->ports[n].peer)
-				ibtsim_fc_sync(&fabric->nodes[i]->ports[n]);
+	if (port) {
+		if (port->peer)
+			ibtsim_fc_sync(port);
+	} else {
+		for (i = 0; i < fabric->num_nodes; i++) {
+			for (n = 1; n <= fabric->nodes[i]->num_ports; n++) {
+				if (fabric->nodes[i]->ports[n].peer)
+					ibtsim_fc_sync(&fabric->nodes[i]->ports[n]);
+			}
+			cond_resched();
 		}
-		cond_resched();
 	}
 	list_for_each_entry(port, &fabric->fc_busy, fc.busy)
 		ibtsim_fc_kick(fabric, port);

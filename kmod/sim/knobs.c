@@ -197,7 +197,7 @@ static void ibtsim_buf_set(struct ibtsim_port *port, u32 blocks)
 		ends[i]->trained++;
 		spin_unlock_irqrestore(&ends[i]->node->lock, flags);
 	}
-	ibtsim_fabric_fc_resync(port->node->fabric);
+	ibtsim_fabric_fc_resync(port);
 }
 
 /*

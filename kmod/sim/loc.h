@@ -172,7 +172,7 @@ void ibtsim_pkt_answered(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt);
 void ibtsim_pkt_onward(struct ibtsim_fabric *fabric, struct ibtsim_port *port,
 		       struct ibtsim_pkt *pkt);
 void ibtsim_pkt_free(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt);
-void ibtsim_fabric_fc_resync(struct ibtsim_fabric *fabric);
+void ibtsim_fabric_fc_resync(struct ibtsim_port *port);
 void ibtsim_fabric_sink_retime(struct ibtsim_port *port);
 bool ibtsim_fabric_fc_watch(struct ibtsim_fabric *fabric);
 void ibtsim_fabric_pace_arm(struct ibtsim_fabric *fabric, ktime_t when);
@@ -195,7 +195,7 @@ bool ibtsim_fc_arrive(struct ibtsim_port *port, struct ibtsim_pkt *pkt);
 void ibtsim_fc_release(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt);
 unsigned int ibtsim_fc_waiting(const struct ibtsim_port *port);
 void ibtsim_fc_run(struct ibtsim_fabric *fabric);
-void ibtsim_fc_resync(struct ibtsim_fabric *fabric);
+void ibtsim_fc_resync(struct ibtsim_fabric *fabric, struct ibtsim_port *port);
 bool ibtsim_fc_watch(struct ibtsim_fabric *fabric);
 void ibtsim_fc_report(struct ibtsim_fabric *fabric, char *buf, size_t len);
 void ibtsim_fc_flush(struct ibtsim_fabric *fabric, const char *why);

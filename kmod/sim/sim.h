@@ -193,6 +193,9 @@ struct ibtsim_fc_arb {
  *	(link-rate pacing: the fabric's time scale)
  * @pace: entry in the fabric's list of ports whose packets wait for the
  *	transmitter, empty if not on it
+ * @resync: entry in the fabric's list of ports whose link trained or
+ *	whose buffer changed size, empty if not on it (the fabric's
+ *	@tx_lock)
  *
  * Owned by the fabric's worker, but @buf_blocks. Its counters are the
  * port's (&struct ibtsim_port).
@@ -211,6 +214,7 @@ struct ibtsim_fc {
 	ktime_t wait_since;
 	ktime_t tx_free;
 	struct list_head pace;
+	struct list_head resync;
 };
 
 /**
@@ -509,8 +513,9 @@ struct ibtsim_fabric_stats {
  *	@ncaptures)
  * @ninjected: injected packets not yet done with (ibtsim_fabric_inject()),
  *	at most %IBTRACE_SIM_INJECT_INFLIGHT_MAX
- * @fc_resync: a link trained or a buffer changed size: the worker lets
- *	every port with packets waiting try again; protected by @tx_lock
+ * @fc_resync: ports whose link trained or whose buffer changed size: the
+ *	worker starts their links' credits again and lets every port with
+ *	packets waiting try again; protected by @tx_lock
  * @sink_retime: a data sink's rate changed (&ibtsim_port.sink_retime);
  *	protected by @tx_lock
  * @fc_busy: ports with packets waiting for credits or their turn
@@ -564,7 +569,7 @@ struct ibtsim_fabric {
 	unsigned int ncaptures;
 	unsigned int nclaims;
 	atomic_t ninjected;
-	bool fc_resync;
+	struct list_head fc_resync;
 	bool sink_retime;
 	struct list_head fc_busy;
 	struct list_head fc_kick;

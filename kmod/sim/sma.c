@@ -153,7 +153,7 @@ void ibtsim_link_retrain(struct ibtsim_port *port)
 		spin_unlock_irqrestore(&p->node->lock, flags);
 		ibtsim_port_events(p, ev);
 	}
-	ibtsim_fabric_fc_resync(port->node->fabric);
+	ibtsim_fabric_fc_resync(port);
 }
 
 /**
