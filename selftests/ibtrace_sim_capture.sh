@@ -47,9 +47,10 @@ tsh()
 
 # --- an OpenSM sweep, at A's port 1 ---------------------------------------------
 
-"$IBTRACECTL" sim capture cap A 1 -w "$TMP/osm.pcap" > "$TMP/osm.out" 2>&1 &
-cpid=$!
-sleep 1
+ibt_sim_capture "$TMP/osm.out" "$TMP/osm.out" sim capture cap A 1 -w "$TMP/osm.pcap"
+cpid=$IBT_CAP_PID
+ibt_match "sim capture cap A 1 -w FILE: says on stderr it has started" \
+	"^capturing at cap A port 1 to $TMP/osm.pcap\$" "$(cat "$TMP/osm.out")"
 ibt_opensm_once "$TMP/osm" 120 "$AG" "$TMP/osm.log" >/dev/null 2>&1
 ibt_check "OpenSM brought the subnet up" grep -q 'SUBNET UP' "$TMP/osm.log"
 sleep 1
@@ -78,9 +79,10 @@ B_LID=$(ibt_sim_lid B)
 
 # --- a ping and a trace, at S2 ---------------------------------------------------
 
-"$IBTRACECTL" sim capture cap S2 -w "$TMP/s2.pcap" > "$TMP/s2.out" 2>&1 &
-cpid=$!
-sleep 1
+ibt_sim_capture "$TMP/s2.out" "$TMP/s2.out" sim capture cap S2 -w "$TMP/s2.pcap"
+cpid=$IBT_CAP_PID
+ibt_match "sim capture cap S2 (every port): started" \
+	"^capturing at cap S2 every port to $TMP/s2.pcap\$" "$(cat "$TMP/s2.out")"
 ibt_check "ping A -> B, 3 probes" "$IBTRACECTL" -d "$A" ping --dlid "$B_LID" \
 	-c 3 -i 0
 ibt_check "trace A -> B" "$IBTRACECTL" -d "$A" trace --dlid "$B_LID"
@@ -102,9 +104,8 @@ ibt_match "  and their answers, B -> A, GetResp (0x81)" \
 
 # --- the text form, -c ----------------------------------------------------------
 
-"$IBTRACECTL" sim capture cap A 1 -c 2 > "$TMP/txt.out" 2>&1 &
-cpid=$!
-sleep 1
+ibt_sim_capture "$TMP/txt.out" "$TMP/txt.out" sim capture cap A 1 -c 2
+cpid=$IBT_CAP_PID
 "$IBTRACECTL" -d "$A" ping --dlid "$B_LID" >/dev/null 2>&1
 timeout 20 tail --pid="$cpid" -f /dev/null
 wait "$cpid"
@@ -116,9 +117,8 @@ ibt_match "  a line out of A/1: the Get, A's LID to B's, QP 1, our class" \
 ibt_match "  a line into A/1: its GetResp" ' in  lid .* GetResp ClassPortInfo ' "$txt"
 ibt_match "  then the summary" '^2 packets captured, 0 lost \(count reached\)$' "$txt"
 
-"$IBTRACECTL" -j sim capture cap B 1 -c 2 > "$TMP/j.out" 2>&1 &
-cpid=$!
-sleep 1
+ibt_sim_capture "$TMP/j.out" "$TMP/j.err" -j sim capture cap B 1 -c 2
+cpid=$IBT_CAP_PID
 "$IBTRACECTL" -d "$A" ping --dlid "$B_LID" >/dev/null 2>&1
 timeout 20 tail --pid="$cpid" -f /dev/null
 out=$(cat "$TMP/j.out")
@@ -129,9 +129,8 @@ ibt_expect "  and the summary" "2 2 0 count" \
 
 # --- a slow reader loses packets, and says so -----------------------------------
 
-"$IBTRACECTL" -j sim capture cap A 1 -B 4 > "$TMP/loss.out" 2> "$TMP/loss.err" &
-cpid=$!
-sleep 1
+ibt_sim_capture "$TMP/loss.out" "$TMP/loss.err" -j sim capture cap A 1 -B 4
+cpid=$IBT_CAP_PID
 kill -STOP "$cpid"
 "$IBTRACECTL" -d "$A" mad send --class ibtrace --dlid "$B_LID" \
 	--attr ClassPortInfo -c 200 >/dev/null 2>&1
@@ -162,9 +161,8 @@ out=$("$IBTRACECTL" sim capture cap nosuch 2>&1)
 ibt_expect "a node that does not exist: exit 1" 1 "$?"
 ibt_match "  the kernel says so" '^Error: .*node' "$out"
 
-"$IBTRACECTL" sim capture cap S1 > "$TMP/gone.out" 2>&1 &
-cpid=$!
-sleep 1
+ibt_sim_capture "$TMP/gone.out" "$TMP/gone.out" sim capture cap S1
+cpid=$IBT_CAP_PID
 ibt_check "fabric cap deleted while captured" "$IBTRACECTL" sim del cap
 timeout 20 tail --pid="$cpid" -f /dev/null
 wait "$cpid"

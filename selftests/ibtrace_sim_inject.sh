@@ -151,9 +151,8 @@ ibt_expect "  the agent's ClassPortInfo: base and class version 1" "1 1" \
 
 # --- a capture sees the forged source ------------------------------------------------
 
-"$IBTRACECTL" -j sim capture inj S1 1 -c 1 > "$TMP/cap.out" 2>&1 &
-cpid=$!
-sleep 1
+ibt_sim_capture "$TMP/cap.out" "$TMP/cap.err" -j sim capture inj S1 1 -c 1
+cpid=$IBT_CAP_PID
 run A 1 --slid "$NOBODY" --sl 3 --class ibtrace --attr ClassPortInfo \
 	--dlid "$B_LID" --no-wait
 timeout 10 tail --pid="$cpid" -f /dev/null
@@ -281,9 +280,8 @@ answer()
 {
 	local slid=$1 method=$2 attr=$3 oui=$4 cpid mpid
 
-	"$IBTRACECTL" sim capture inj S1 1 > "$TMP/fcap" 2>&1 &
-	cpid=$!
-	sleep 1
+	ibt_sim_capture "$TMP/fcap" "$TMP/fcap" sim capture inj S1 1
+	cpid=$IBT_CAP_PID
 	"$IBTRACECTL" -j -d "$A_DEV" mad send --class ibtrace \
 		--attr ClassPortInfo --dlid "$NOBODY" -t 20000 -r 0 \
 		> "$TMP/fms" 2>&1 &

@@ -118,9 +118,8 @@ vl_seen()
 {
 	local cpid
 
-	"$IBTRACECTL" -j sim capture vl "$1" "$2" -c 2 > "$TMP/cap" 2>&1 &
-	cpid=$!
-	sleep 1
+	ibt_sim_capture "$TMP/cap" "$TMP/cap.err" -j sim capture vl "$1" "$2" -c 2
+	cpid=$IBT_CAP_PID
 	send "$3"
 	timeout 5 tail --pid="$cpid" -f /dev/null
 	kill "$cpid" 2>/dev/null

@@ -406,6 +406,30 @@ ibt_sim_wait_active()
 	ibt_wait_for 10 ibt_sim_active "$1"
 }
 
+# ibt_sim_capture OUT ERR ARGS...: start "ibtracectl ARGS" (a sim capture)
+# in the background, its standard output to OUT and standard error to ERR
+# (the same file if ERR is OUT), and wait up to 10 s for the kernel to have
+# started it (its "capturing at" line); the pid in IBT_CAP_PID. 1 if it
+# ended or never started.
+ibt_sim_capture()
+{
+	local out=$1 err=$2 end=$((SECONDS + 10))
+
+	shift 2
+	if [ "$err" = "$out" ]; then
+		"$IBTRACECTL" "$@" > "$out" 2>&1 &
+	else
+		"$IBTRACECTL" "$@" > "$out" 2> "$err" &
+	fi
+	IBT_CAP_PID=$!
+	while [ "$SECONDS" -le "$end" ]; do
+		grep -q '^capturing at ' "$err" 2>/dev/null && return 0
+		kill -0 "$IBT_CAP_PID" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
 # ibt_sim_devs: the sim's RDMA devices ("ibtsim0 ibtsim1 "), to check
 # that none is left
 ibt_sim_devs()

@@ -414,6 +414,17 @@ static void cap_summary(struct ibt *ctx, const struct cap *cp)
 			cp->lost);
 }
 
+/* As tcpdump's "listening on": the kernel has started the capture. */
+static void cap_started(const struct cap *cp)
+{
+	char port[16] = "every port";
+
+	if (cp->has_port)
+		snprintf(port, sizeof(port), "port %u", cp->port);
+	fprintf(stderr, "capturing at %s %s %s%s%s\n", cp->word[0], cp->word[1],
+		port, cp->file ? " to " : "", cp->file ? cp->file : "");
+}
+
 static int cap_run(struct ibt *ctx, struct cap *cp)
 {
 	struct ibt_reply_u32 r = { IBTRACE_SIM_A_CAPTURE_ID, &cp->id };
@@ -443,6 +454,8 @@ static int cap_run(struct ibt *ctx, struct cap *cp)
 	if (!msg)
 		return IBT_EXIT_ERR;
 	ret = ibt_nl_run(ctx, msg, ibt_nl_u32_cb, &r);
+	if (!ret)
+		cap_started(cp);
 	while (!ret && !cp->ended) {
 		ret = ibt_nl_wait_notify(ctx, 1000);
 		if (ret != IBT_EXIT_INTR)
