@@ -23,7 +23,7 @@ ibt_tmpdir
 
 ibt_require_root
 ibt_require_file "$SIM_KO" "$SIM_CTL" "$SIM_SMP"
-ibt_require_cmd opensm ibping timeout
+ibt_require_cmd opensm ibping timeout jq
 ibt_require_modules ib_core ib_umad
 ibt_require_debugfs
 ibt_seed
@@ -33,6 +33,8 @@ ibt_sim_load
 # H2. Parallel links S1-S2, a two-port HCA on two switches, free switch
 # ports.
 ibt_check "fabric fz added (SM-lite)" "$SIM_CTL" add fz "$IBT_TOPO/fz.topo"
+# The LID-routed checks come first: a GMP leaves no port below Active.
+ibt_check "  every linked port Active" ibt_sim_wait_active fz
 
 # NAME DEV GUID of node NAME
 node_of()

@@ -218,7 +218,8 @@ static int burst(int n, uint16_t attr, uint32_t mod)
  *    ClassPortInfo, Set (0x0008), an unknown attribute (0x000C), a bad
  *    class version (0x0004) and a PathRecord; a GMP of an unknown class
  *    (0x000C) to every LID; a response method to a switch (dropped); a
- *    LID no switch routes (dropped).
+ *    LID no switch routes (dropped). All answered (or timed out) before
+ *    the first random MAD.
  * 3. ITERS random MADs, WINDOW in flight: directed-route SMPs (random hop
  *    counts, hop pointers, paths, direction, DrSLID/DrDLID), LID-routed
  *    SMPs, SA, PMA and other classes (on QP0 and QP1, any method, random
@@ -231,7 +232,8 @@ static int burst(int n, uint16_t attr, uint32_t mod)
  *    directed-route one with the direction bit). PortInfo Sets never
  *    disable a port (PortPhysicalState 0 or Polling): OpenSM must be able
  *    to bring the fabric up again afterwards. SLtoVL Sets map every SL to
- *    VL 0: the fuzzer's own GMPs must still get through.
+ *    VL 0, and VLArbitration Sets keep VL 0 in the table they write: the
+ *    fuzzer's own GMPs, and ibping after OpenSM, must still get through.
  * 4. NodeInfo of every node by directed route again: the SMAs still answer.
  *
  * Output: "FAIL ..." lines, then
@@ -846,6 +848,16 @@ static void fz_random_mad(void)
 	 */
 	if ((r.x.cls == 0x81 || r.x.cls == 0x01) && r.x.attr == 0x0017)
 		memset(r.m + DATA_OFF, 0, 8);
+	/*
+	 * VLArbitration Set: its first entry VL 0 of weight 1 or more. A VL
+	 * in neither table never sends (IBA 7.6.9), and OpenSM without QoS
+	 * writes no tables: a random block would starve VL 0, the fuzzer's
+	 * own GMPs and the ibping after it.
+	 */
+	if ((r.x.cls == 0x81 || r.x.cls == 0x01) && r.x.attr == 0x0018) {
+		r.m[DATA_OFF] &= 0xf0;
+		r.m[DATA_OFF + 1] |= 1;
+	}
 	fz_expect(&r, X_ANY, 0, "random MAD");
 	fz_send(&r);
 }
@@ -989,6 +1001,13 @@ static int fz_run(int port, unsigned long long seed, unsigned int iters)
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	fz_lid_checks();
+	/*
+	 * Their answers before the first random MAD: one (a P_KeyTable Set,
+	 * say) could otherwise overtake them, and a GMP then meets a P_Key
+	 * violation (seed 6).
+	 */
+	while (fz_inflight)
+		fz_recv_one(4 * timeout_ms + 5000);
 	for (n = 0; n < iters; n++) {
 		if (n % 8 == 7)
 			fz_dr_check();
