@@ -185,13 +185,14 @@ static const struct ibtsim_dbg_file ibtsim_dbg_counter_files[] = {
 static void ibtsim_dbg_vlarb(struct seq_file *m, const u8 *table)
 {
 	const char *sep = "";
-	u8 i;
+	unsigned int i;
+	u8 vl, weight;
 
 	for (i = 0; i < IBTSIM_VL_ARB_CAP; i++) {
-		if (!table[2 * i + 1])
+		weight = ibtsim_vlarb_get(table, i, &vl);
+		if (!weight)
 			continue;
-		seq_printf(m, "%s%u:%u", sep, table[2 * i] & 0xf,
-			   table[2 * i + 1]);
+		seq_printf(m, "%s%u:%u", sep, vl, weight);
 		sep = ",";
 	}
 	if (!*sep)

@@ -378,9 +378,7 @@ static struct ibtsim_pkt *ibtsim_fc_take(struct ibtsim_port *port, u8 v)
 
 /*
  * The port's VLArbitrationTable and VLHighLimit, copied for its
- * transmitter when the SMA wrote them since the last copy. An entry
- * (IBA 14.2.5.9) is two bytes: the VL in the low nibble of the first,
- * the weight in the second.
+ * transmitter when the SMA wrote them since the last copy.
  */
 static void ibtsim_fc_arb_sync(struct ibtsim_port *port)
 {
@@ -398,8 +396,8 @@ static void ibtsim_fc_arb_sync(struct ibtsim_port *port)
 		struct ibtsim_fc_arb_table *t = &arb->prio[p];
 
 		for (i = 0; i < IBTSIM_VL_ARB_CAP; i++) {
-			t->vl[i] = port->vlarb[p][2 * i] & 0xf;
-			t->weight[i] = port->vlarb[p][2 * i + 1];
+			t->weight[i] = ibtsim_vlarb_get(port->vlarb[p], i,
+							&t->vl[i]);
 			arb->on |= t->weight[i] != 0;
 		}
 		t->idx = 0;

@@ -722,6 +722,21 @@ static inline u8 ibtsim_sl2vl_get(const u8 *table, u8 sl)
 	return sl & 1 ? byte & 0xf : byte >> 4;
 }
 
+/**
+ * ibtsim_vlarb_get() - an entry of a VLArbitrationTable
+ * @table: the table as on the wire (IBA 14.2.5.9): entry n is bytes 2n
+ *	(the VL in its low nibble) and 2n + 1 (the weight)
+ * @i: the entry
+ * @vl: its VL, 0..15
+ *
+ * Return: its weight, in 64-byte units; 0: the entry is unused.
+ */
+static inline u8 ibtsim_vlarb_get(const u8 *table, unsigned int i, u8 *vl)
+{
+	*vl = table[2 * i] & 0xf;
+	return table[2 * i + 1];
+}
+
 /* Per-object log helpers. */
 #define ibtsim_node_dbg(node, fmt, ...)					\
 	do {								\
