@@ -61,6 +61,9 @@ ibt_fail()
 	ibt_failed=$((ibt_failed + 1))
 	echo "not ok $ibt_n - $desc"
 	[ $# -gt 0 ] && printf '# %s\n' "$@"
+	# a log cut to the failure still tells how to replay it
+	[ -n "${IBT_SEED:-}" ] &&
+		echo "# seed $IBT_SEED (IBTRACE_SEED=$IBT_SEED replays this run)"
 	return 0
 }
 
