@@ -46,8 +46,8 @@ MODULE_PARM_DESC(mem_budget_mb,
 /* ib_core's default recv_queue_size */
 #define IBTSIM_CORE_RECV_WR	512
 
-/* debugfs: about 1 KiB per file, up to 11 files per port directory. */
-#define IBTSIM_DEBUGFS_PORT_COST	(11 * 1024)
+/* debugfs: about 1 KiB per file of a port directory */
+#define IBTSIM_DEBUGFS_PORT_COST	(IBTSIM_DEBUGFS_PORT_FILES * 1024)
 
 #define IBTSIM_BUDGET_MSG \
 	"the fabric needs more memory than ibtrace_sim's budget (module parameter mem_budget_mb)"

@@ -179,6 +179,10 @@ static const struct ibtsim_dbg_file ibtsim_dbg_counter_files[] = {
 	IBTSIM_DBG_FILE(rx_pkts), IBTSIM_DBG_FILE(tx_pkts), IBTSIM_DBG_FILE(drops),
 };
 
+/* what the budget counts (budget.c): the knobs, these, credits */
+static_assert(IBTSIM_KNOB_COUNT + ARRAY_SIZE(ibtsim_dbg_counter_files) + 1 ==
+	      IBTSIM_DEBUGFS_PORT_FILES);
+
 /* credits */
 
 /* One priority of the port's VLArbitrationTable: "V:W,..." or "-". */

@@ -279,6 +279,9 @@ enum ibtsim_knob {
 	IBTSIM_KNOB_COUNT,
 };
 
+/* The most files a port's debugfs directory has: its knobs, 3 counters, credits. */
+#define IBTSIM_DEBUGFS_PORT_FILES	(IBTSIM_KNOB_COUNT + 4)
+
 #define IBTSIM_DROP_PPM_MAX	1000000
 #define IBTSIM_GUID_QUIRKS_ALL	(IBTRACE_SIM_GUID_QUIRK_ENTRY0_WRITABLE | \
 				 IBTRACE_SIM_GUID_QUIRK_PAST_TABLE_STATUS | \
