@@ -8,7 +8,8 @@
 # Part 2: an InfiniBand fabric in ibtrace_sim, brought up by OpenSM: a
 # trace across it, the GUIDInfo conformance test, the exerciser's MADs and
 # a capture of the fabric's packets, a packet injected with a forged
-# source.
+# source, route audits, traffic under credit-based flow control, and two
+# flows sharing a paced link by the VL arbitration tables OpenSM wrote.
 
 source "$(dirname "$0")/lib.sh" >/dev/null
 
@@ -153,6 +154,36 @@ say "Hca4 becomes a data sink of 200 packets/s: the flow slows to its pace, and 
 "$IBTRACECTL" sim set demo Hca4 port 1 sink 200
 run "$IBTRACECTL" sim traffic demo --from Hca1 --to "$lid4" --count 400 --size 1024
 "$IBTRACECTL" sim set demo Hca4 port 1 sink 0
+
+say "Quality of service: fabric qos, S1 (A, C) - S2 (B, D), paced (time scale 10000), its switches' link at 1x SDR; OpenSM with QoS puts SL n on VL n and writes VL arbitration tables, VL 1 weight 8 and VL 2 weight 24; A -> B on SL 1 and C -> D on SL 2 share the link about 1:3"
+"$IBTRACECTL" sim add "$IBT_TOPO/s1s2_cd.topo" --name qos --time-scale 10000 \
+	--no-sm >/dev/null
+J=$(ibt_sim_json qos)
+ident=0,1,2,3,4,5,6,7,0,1,2,3,4,5,6,7
+{
+	echo "qos TRUE"
+	echo "qos_policy_file $osm/no-policy"
+	echo "qos_max_vls 8"
+	for t in "" ca_ swe_ sw0_; do
+		[ -n "$t" ] && echo "qos_${t}sl2vl $ident"
+		echo "qos_${t}vlarb_high 0:0"
+		echo "qos_${t}vlarb_low 0:4,1:8,2:24"
+		echo "qos_${t}high_limit 0"
+	done
+} > "$osm/qos.conf"
+# two sweeps: the first masks the switches' SLtoVL tables with the
+# OperationalVLs from before it set them (ibtrace_sim_vl.sh)
+for sweep in 1 2; do
+	OSM_CACHE_DIR=$osm/qos OSM_TMP_DIR=$osm/qos timeout 120 opensm -o \
+		-g "$(ibt_sim_node A '.ports[] | select(.port == 1) | .guid')" \
+		-F "$osm/qos.conf" -f "$osm/qos$sweep.log" >/dev/null
+done
+J=$(ibt_sim_json qos)	# the LIDs OpenSM gave
+"$IBTRACECTL" sim set qos S2 port 1 width 1x speed sdr
+run "$IBTRACECTL" sim traffic qos --from A --to "$(ibt_sim_lid B)" --sl 1 \
+	--count 100 --size 64 --from C --to "$(ibt_sim_lid D)" --sl 2 --count 300 \
+	--size 64
+"$IBTRACECTL" sim del qos
 
 say "Pings, traces and tests ran as kernel jobs; the module keeps the recent ones"
 run "$IBTRACECTL" job show
