@@ -513,6 +513,13 @@ static int fz_dr_local(const uint8_t *m, int port)
 static unsigned long fz_eaten;
 static int fz_port = 1;
 
+/* Until every MAD in flight is answered or timed out. */
+static void fz_drain(void)
+{
+	while (fz_inflight)
+		fz_recv_one(4 * timeout_ms + 5000);
+}
+
 static void fz_send(struct fz_req *r)
 {
 	static uint8_t buf[4096];
@@ -1006,16 +1013,14 @@ static int fz_run(int port, unsigned long long seed, unsigned int iters)
 	 * say) could otherwise overtake them, and a GMP then meets a P_Key
 	 * violation (seed 6).
 	 */
-	while (fz_inflight)
-		fz_recv_one(4 * timeout_ms + 5000);
+	fz_drain();
 	for (n = 0; n < iters; n++) {
 		if (n % 8 == 7)
 			fz_dr_check();
 		else
 			fz_random_mad();
 	}
-	while (fz_inflight)
-		fz_recv_one(4 * timeout_ms + 5000);
+	fz_drain();
 	/* the SMAs still answer */
 	for (i = 0; i < (unsigned int)fz_nnodes; i++) {
 		struct fz_req r;
@@ -1026,8 +1031,7 @@ static int fz_run(int port, unsigned long long seed, unsigned int iters)
 		r.x.guid = fz_nodes[i].guid;
 		fz_send(&r);
 	}
-	while (fz_inflight)
-		fz_recv_one(4 * timeout_ms + 5000);
+	fz_drain();
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	printf("mads %u answered %lu unanswered %lu refused %lu local_unanswered %lu checks %lu failed %lu sim_drops_expected %lu ms %ld\n",
 	       fz_ntab, fz_answered, fz_unanswered, fz_refused, fz_eaten,
