@@ -64,7 +64,7 @@ host_check "kselftest tree for the drop-in test built" \
 	selftests/ibtrace_kselftest.sh --build "$root/.build/ksft"
 
 ksft=$root/.ksrc/tools/testing/selftests
-echo "# booting two VMs for the kselftests (console logs kept on failure)"
+echo "# booting two VMs for the kselftests"
 selftests/vm-run --vms 2 --peer-cmd selftests/peer.sh --mem 4096 --timeout 4500 \
 	--log "$work/console.log" -- \
 	make -s -C selftests run_tests KSFT_DIR="$ksft" \
@@ -112,14 +112,27 @@ passed=$((passed + p))
 failed=$((failed + f))
 skipped=$((skipped + s))
 
+# A suite the VM run never reached (it ended first: timeout, crash) is a
+# failure by name, not a silence.
+for t in $(make -s -C selftests --no-print-directory KSFT_DIR="$ksft" print-progs); do
+	grep -qE "^(not )?ok [0-9]+ selftests: drivers/infiniband/ibtrace: $t( |\$)" \
+		"$work/ktap.out" && continue
+	echo "not ok - $t did not run (the VM run ended first, vm-run exit $vm_rc)"
+	failed=$((failed + 1))
+done
+
 if [ "$vm_rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 	echo "not ok - VM run (vm-run exit $vm_rc: kernel log or VM failure)"
 	failed=$((failed + 1))
-	[ -d "$work" ] && cp "$work"/console.log* /tmp/ 2>/dev/null &&
-		echo "# console logs copied to /tmp/console.log*"
 elif [ "$vm_rc" -eq 0 ]; then
 	echo "ok - VM kernel logs clean"
 	passed=$((passed + 1))
+fi
+# $work goes at exit: a failed run's console logs stay where CI keeps /tmp.
+if [ "$vm_rc" -ne 0 ]; then
+	keep=$(mktemp -d /tmp/ibtrace-console.XXXXXX) &&
+		cp "$work"/console.log* "$keep"/ 2>/dev/null &&
+		echo "# console logs kept in $keep"
 fi
 
 echo "$passed passed, $failed failed, $skipped skipped"
