@@ -159,24 +159,11 @@ say "Quality of service: fabric qos, S1 (A, C) - S2 (B, D), paced (time scale 10
 "$IBTRACECTL" sim add "$IBT_TOPO/s1s2_cd.topo" --name qos --time-scale 10000 \
 	--no-sm >/dev/null
 J=$(ibt_sim_json qos)
-ident=0,1,2,3,4,5,6,7,0,1,2,3,4,5,6,7
-{
-	echo "qos TRUE"
-	echo "qos_policy_file $osm/no-policy"
-	echo "qos_max_vls 8"
-	for t in "" ca_ swe_ sw0_; do
-		[ -n "$t" ] && echo "qos_${t}sl2vl $ident"
-		echo "qos_${t}vlarb_high 0:0"
-		echo "qos_${t}vlarb_low 0:4,1:8,2:24"
-		echo "qos_${t}high_limit 0"
-	done
-} > "$osm/qos.conf"
-# two sweeps: the first masks the switches' SLtoVL tables with the
-# OperationalVLs from before it set them (ibtrace_sim_vl.sh)
-for sweep in 1 2; do
-	OSM_CACHE_DIR=$osm/qos OSM_TMP_DIR=$osm/qos timeout 120 opensm -o \
-		-g "$(ibt_sim_node A '.ports[] | select(.port == 1) | .guid')" \
-		-F "$osm/qos.conf" -f "$osm/qos$sweep.log" >/dev/null
+ibt_osm_qos_conf "$osm/qos.conf" $IBT_SL2VL_IDENT $IBT_SL2VL_IDENT 0:0 0:4,1:8,2:24 0
+for sweep in 1 2; do	# two: ibt_osm_qos_conf says why
+	ibt_opensm_once "$osm/qos" 120 \
+		"$(ibt_sim_node A '.ports[] | select(.port == 1) | .guid')" \
+		"$osm/qos$sweep.log" -F "$osm/qos.conf" >/dev/null
 done
 J=$(ibt_sim_json qos)	# the LIDs OpenSM gave
 "$IBTRACECTL" sim set qos S2 port 1 width 1x speed sdr

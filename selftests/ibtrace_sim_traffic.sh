@@ -52,15 +52,7 @@ ibt_check "fabric t without SM-lite: S1 (A, C) - S2 (B, D)" \
 	"$IBTRACECTL" sim add "$IBT_TOPO/s1s2_cd.topo" --name t --no-sm
 J=$(ibt_sim_json t)
 A_GUID=$(ibt_sim_node A '.ports[] | select(.port == 1) | .guid')
-ident=0,1,2,3,4,5,6,7,0,1,2,3,4,5,6,7
-cat > "$TMP/osm.conf" <<CONF
-qos TRUE
-qos_policy_file $TMP/no-policy
-qos_max_vls 8
-qos_ca_sl2vl $ident
-qos_swe_sl2vl $ident
-qos_sw0_sl2vl $ident
-CONF
+ibt_osm_qos_conf "$TMP/osm.conf" $IBT_SL2VL_IDENT $IBT_SL2VL_IDENT
 # Two sweeps (see ibtrace_sim_vl.sh: the first masks the switches' tables
 # with the OperationalVLs from before it set them).
 for sweep in 1 2; do
@@ -211,16 +203,9 @@ ibt_expect "  the stopped flow's 50 packets still reached D" 50 \
 # and LOW and VLHighLimit LIMIT for every kind of port
 osm_p()
 {
-	local t sweep
+	local sweep
 
-	{
-		cat "$TMP/osm.conf"
-		for t in "" ca_ swe_ sw0_; do
-			echo "qos_${t}vlarb_high $3"
-			echo "qos_${t}vlarb_low $4"
-			echo "qos_${t}high_limit $5"
-		done
-	} > "$TMP/osm_p.conf"
+	ibt_osm_qos_conf "$TMP/osm_p.conf" $IBT_SL2VL_IDENT $IBT_SL2VL_IDENT "$3" "$4" "$5"
 	for sweep in $(seq "$1"); do
 		ibt_opensm_once "$TMP/osm_p" 120 \
 			"$(ibt_sim_node A '.ports[] | select(.port == 1) | .guid')" \

@@ -56,14 +56,7 @@ A=$(ibt_sim_dev A)
 A_GUID=$(ibt_sim_node A '.ports[] | select(.port == 1) | .guid')
 
 join() { local IFS=,; echo "$*"; }
-cat > "$TMP/osm.conf" <<CONF
-qos TRUE
-qos_policy_file $TMP/no-policy
-qos_max_vls 8
-qos_ca_sl2vl $(join "${CA_SL2VL[@]}")
-qos_swe_sl2vl $(join "${SWE_SL2VL[@]}")
-qos_sw0_sl2vl $(join "${CA_SL2VL[@]}")
-CONF
+ibt_osm_qos_conf "$TMP/osm.conf" "$(join "${CA_SL2VL[@]}")" "$(join "${SWE_SL2VL[@]}")"
 # Two sweeps: OpenSM's first programs the switches' tables while it still
 # holds their ports' OperationalVLs from before it set them (VL 0 only:
 # it masks each VL with them, so every data SL goes to VL 0); the next

@@ -44,9 +44,24 @@ ibt_kmsg_since()
 echo "TAP version 13"
 ibt_kmsg_mark
 
+# IBTRACE_TIMES=1: each result is preceded by the seconds since the one
+# before ("# +2.5 s"), to see where a suite's time goes.
+ibt_t0=${EPOCHREALTIME//[!0-9]/}
+ibt_time()
+{
+	local now us
+
+	[ "${IBTRACE_TIMES:-0}" = 1 ] || return 0
+	now=${EPOCHREALTIME//[!0-9]/}
+	us=$((now - ibt_t0))
+	ibt_t0=$now
+	printf '# +%d.%d s\n' $((us / 1000000)) $((us / 100000 % 10))
+}
+
 # ok DESCRIPTION / not ok DESCRIPTION [DETAIL...]
 ibt_ok()
 {
+	ibt_time
 	ibt_n=$((ibt_n + 1))
 	ibt_passed=$((ibt_passed + 1))
 	echo "ok $ibt_n - $1"
@@ -57,6 +72,7 @@ ibt_fail()
 	local desc=$1
 
 	shift
+	ibt_time
 	ibt_n=$((ibt_n + 1))
 	ibt_failed=$((ibt_failed + 1))
 	echo "not ok $ibt_n - $desc"
@@ -69,6 +85,7 @@ ibt_fail()
 
 ibt_skip_one()
 {
+	ibt_time
 	ibt_n=$((ibt_n + 1))
 	echo "ok $ibt_n - $1 # SKIP $2"
 }
@@ -458,6 +475,37 @@ ibt_opensm_once()
 	OSM_CACHE_DIR=$1 OSM_TMP_DIR=$1 timeout "$2" opensm -o -g "$3" -f "$4" \
 		"${@:5}"
 }
+
+# ibt_osm_qos_conf FILE CA_SL2VL SWE_SL2VL [HIGH LOW LIMIT]: an OpenSM
+# configuration (opensm -F FILE) with QoS and no policy file: up to 8 data
+# VLs; SLtoVL tables (16 VLs, comma-separated) CA_SL2VL for HCAs and
+# switch port 0 and SWE_SL2VL for switches' external ports; when given, the
+# VL arbitration tables HIGH and LOW ("VL:weight,...") and VLHighLimit
+# LIMIT for every kind of port. OpenSM's first sweep masks a switch's SLtoVL
+# tables with the OperationalVLs from before it set them: sweep twice.
+ibt_osm_qos_conf()
+{
+	local t
+
+	{
+		echo "qos TRUE"
+		echo "qos_policy_file ${1%/*}/no-policy"
+		echo "qos_max_vls 8"
+		echo "qos_ca_sl2vl $2"
+		echo "qos_swe_sl2vl $3"
+		echo "qos_sw0_sl2vl $2"
+		if [ $# -ge 6 ]; then
+			for t in "" ca_ swe_ sw0_; do
+				echo "qos_${t}vlarb_high $4"
+				echo "qos_${t}vlarb_low $5"
+				echo "qos_${t}high_limit $6"
+			done
+		fi
+	} > "$1"
+}
+
+# SL n on VL n (SL 8-15 on VL 0-7): an SLtoVL table for ibt_osm_qos_conf
+IBT_SL2VL_IDENT=0,1,2,3,4,5,6,7,0,1,2,3,4,5,6,7
 
 # The peer VM (vm-run --vms 2 --peer-cmd selftests/peer.sh) ----------------
 
