@@ -7,7 +7,9 @@
 # add --seed, from IBTRACE_SEED or picked and printed) is shown by sim
 # show. A 30% drop on the path is absorbed by retries and counted
 # (debugfs and sim show agree); 100%
-# makes the ping time out; a 20 ms delay shows in the RTT and goes away;
+# makes the ping time out, and a traffic flow's packets lost there show
+# in the fabric's debugfs stats as dropped_link_loss (drops by reason add
+# up to dropped); a 20 ms delay shows in the RTT and goes away;
 # a link taken down fails the ping with both ends Down/Polling (sim show,
 # smpquery), and comes back Init/LinkUp; a misroute rule on S1 sends B's
 # LID to C while ibroute still shows the LFT entry, and removing it
@@ -165,6 +167,28 @@ echo "# 30% drop, seed $IBT_SEED: $((d1 - d0)) packets lost on S1 port 2 for 50 
 set_k S1 port 2 drop 100
 ping_b -c 1 -t 200 -r 1
 ibt_expect "100% loss: ping times out (exit 6)" 6 "$rc"
+# The fabric's debugfs stats count drops by reason: a flow's packets lost
+# on S1 port 2 are "dropped_link_loss" (the fabric is otherwise quiet).
+# "L T": the fabric's dropped_link_loss (0 while it has no line) and dropped
+loss_drops()
+{
+	awk '$1 == "dropped_link_loss" { l = $2 } $1 == "dropped" { t = $2 }
+		END { print l + 0, t + 0 }' "$DBG/k/stats"
+}
+read -r l0 t0 <<< "$(loss_drops)"
+out=$("$IBTRACECTL" sim traffic k --from A --to 2 --count 20 2>&1)
+rc=$?
+n=none
+[[ $out =~ \ dropped\ ([0-9]+) ]] && n=${BASH_REMATCH[1]}
+read -r l1 t1 <<< "$(loss_drops)"
+ibt_expect "traffic A -> B, 20 packets across 100% loss: exit 7, 20 dropped" \
+	"7 20" "$rc $n"
+ibt_expect "  debugfs stats: dropped_link_loss grew by as many, dropped by >= as many" \
+	"$n 1" "$((l1 - l0)) $((t1 - t0 >= ${n/none/0}))"
+ibt_expect "  debugfs stats: no dropped_* line of 0, together they make dropped" \
+	"0 0" "$(awk '$1 == "dropped" { t = $2 }
+		$1 ~ /^dropped_/ { s += $2; if ($2 == 0) z++ }
+		END { print t - s, z + 0 }' "$DBG/k/stats")"
 set_k S1 port 2 drop 0
 ibt_expect "drop 0: the knob is gone from sim show" null \
 	"$(port_js S1 2 | jq -r .drop_ppm)"

@@ -32,7 +32,10 @@
  *	"sent N", "delivered N", "dropped N", "answered N", "in_flight N"
  *	(sent - delivered - dropped: 0 when the fabric is quiet), "injected N",
  *	"claimed N" and "injected_in_flight N" (injected packets not yet done
- *	with, at most IBTRACE_SIM_INJECT_INFLIGHT_MAX), a line each
+ *	with, at most IBTRACE_SIM_INJECT_INFLIGHT_MAX), a line each; then
+ *	"dropped_TOKEN N" for each drop reason that counted any, in the order
+ *	of &enum ibtsim_drop_reason (TOKEN: ibtsim_drop_token(); the drops
+ *	by reason add up to "dropped")
  *
  * NODE is "INDEX-NAME": the node index in the fabric and its name with
  * every character but A-Z a-z 0-9 _ . - replaced by '_'. The link knobs
@@ -323,12 +326,20 @@ static int ibtsim_dbg_stats_show(struct seq_file *m, void *v)
 	s64 sent = atomic64_read(&st->sent);
 	s64 delivered = atomic64_read(&st->delivered);
 	s64 dropped = atomic64_read(&st->dropped);
+	unsigned int i;
+	s64 n;
 
 	seq_printf(m, "sent %lld\ndelivered %lld\ndropped %lld\nanswered %lld\nin_flight %lld\ninjected %lld\nclaimed %lld\ninjected_in_flight %d\n",
 		   sent, delivered, dropped, atomic64_read(&st->answered),
 		   sent - delivered - dropped, atomic64_read(&st->injected),
 		   atomic64_read(&st->claimed),
 		   atomic_read(&fabric->ninjected));
+	for (i = 0; i < IBTSIM_DROP_COUNT; i++) {
+		n = atomic64_read(&st->drop_reason[i]);
+		if (n)
+			seq_printf(m, "dropped_%s %lld\n",
+				   ibtsim_drop_token(i), n);
+	}
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(ibtsim_dbg_stats);

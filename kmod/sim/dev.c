@@ -789,7 +789,7 @@ void ibtsim_qp_recv(struct ibtsim_qp *qp, const struct ibtsim_pkt *pkt,
 	if ((qp->state != IB_QPS_RTR && qp->state != IB_QPS_RTS) ||
 	    !qp->rq_count) {
 		spin_unlock_irqrestore(&qp->lock, flags);
-		ibtsim_drop(port, "QP not ready or no receive WQE");
+		ibtsim_drop(port, IBTSIM_DROP_QP_NOT_READY);
 		return;
 	}
 	wqe = ibtsim_rq_wqe(qp, qp->rq_head);

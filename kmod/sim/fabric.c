@@ -66,17 +66,52 @@ static bool ibtsim_pkt_is_dr_smp(const struct ibtsim_pkt *pkt)
 	       IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE;
 }
 
+/* Each drop reason's counter token (debugfs) and debug log text. */
+static const struct {
+	const char *token;
+	const char *text;
+} ibtsim_drop_info[IBTSIM_DROP_COUNT] = {
+	[IBTSIM_DROP_NONE] = { "unknown", "unknown reason" },
+#define IBTSIM_DROP_REASON(name, token, text) \
+	[IBTSIM_DROP_##name] = { #token, text }
+	IBTSIM_DROP_REASONS
+#undef IBTSIM_DROP_REASON
+};
+
+/* @why, or %IBTSIM_DROP_NONE (the "unknown" entry) if out of range. */
+static unsigned int ibtsim_drop_index(enum ibtsim_drop_reason why)
+{
+	return (unsigned int)why < IBTSIM_DROP_COUNT ? why : IBTSIM_DROP_NONE;
+}
+
+/**
+ * ibtsim_drop_token - the token naming a drop reason's counter
+ * @why: the reason
+ *
+ * Return: a lower-case word, "unknown" for %IBTSIM_DROP_NONE or a value
+ * out of range.
+ */
+const char *ibtsim_drop_token(enum ibtsim_drop_reason why)
+{
+	return ibtsim_drop_info[ibtsim_drop_index(why)].token;
+}
+
 /**
  * ibtsim_drop - count a packet dropped at a port
  * @port: the port
- * @why: reason, for the debug log
+ * @why: the reason, counted for the fabric and logged (dynamic debug)
  */
-void ibtsim_drop(struct ibtsim_port *port, const char *why)
+void ibtsim_drop(struct ibtsim_port *port, enum ibtsim_drop_reason why)
 {
+	struct ibtsim_fabric_stats *st = &port->node->fabric->stats;
+	unsigned int r = ibtsim_drop_index(why);
+
+	WARN_ON_ONCE(r == IBTSIM_DROP_NONE);
 	atomic64_inc(&port->drops);
-	atomic64_inc(&port->node->fabric->stats.dropped);
+	atomic64_inc(&st->dropped);
+	atomic64_inc(&st->drop_reason[r]);
 	ibtsim_node_dbg(port->node, "port %u drops a packet: %s\n", port->num,
-			why);
+			ibtsim_drop_info[r].text);
 }
 
 /**
@@ -118,18 +153,18 @@ static u8 ibtsim_port_data_vls(const struct ibtsim_port *port)
  * The VL checks of a receiving port: VL 15 carries SMPs (destination QP
  * 0) only (IBA 7.6.4), an SMP travels on VL 15 only (the SMI's checks,
  * IBA 14.2.2), and a data VL must be one the port runs. Returns why
- * @pkt fails them, or NULL.
+ * @pkt fails them, or %IBTSIM_DROP_NONE.
  */
-static const char *ibtsim_vl_check(const struct ibtsim_port *port,
-				   const struct ibtsim_pkt *pkt)
+static enum ibtsim_drop_reason ibtsim_vl_check(const struct ibtsim_port *port,
+					       const struct ibtsim_pkt *pkt)
 {
 	if (pkt->vl == IBTSIM_VL15)
-		return pkt->dqpn ? "VL 15 packet not for QP0" : NULL;
+		return pkt->dqpn ? IBTSIM_DROP_VL15_NOT_QP0 : IBTSIM_DROP_NONE;
 	if (!pkt->dqpn)
-		return "SMP on a data VL";
+		return IBTSIM_DROP_SMP_DATA_VL;
 	if (pkt->vl >= ibtsim_port_data_vls(port))
-		return "VL not operational at the port";
-	return NULL;
+		return IBTSIM_DROP_VL_NOT_OPERATIONAL;
+	return IBTSIM_DROP_NONE;
 }
 
 /**
@@ -143,17 +178,17 @@ static const char *ibtsim_vl_check(const struct ibtsim_port *port,
  * Sets @pkt->vl. A packet whose SL maps to VL 15 is dropped (IBA 7.6.6),
  * and one whose VL @port does not run cannot leave by it.
  *
- * Return: why @pkt may not leave, or NULL.
+ * Return: why @pkt may not leave, or %IBTSIM_DROP_NONE.
  */
-const char *ibtsim_pkt_vl(const struct ibtsim_port *port, const u8 *table,
-			  struct ibtsim_pkt *pkt)
+enum ibtsim_drop_reason ibtsim_pkt_vl(const struct ibtsim_port *port,
+				      const u8 *table, struct ibtsim_pkt *pkt)
 {
 	pkt->vl = ibtsim_sl2vl_get(table, pkt->sl);
 	if (pkt->vl == IBTSIM_VL15)
-		return "SL mapped to VL 15";
+		return IBTSIM_DROP_SL_TO_VL15;
 	if (pkt->vl >= ibtsim_port_data_vls(port))
-		return "SL mapped to a VL not operational at the port";
-	return NULL;
+		return IBTSIM_DROP_SL_TO_VL_NOT_OPERATIONAL;
+	return IBTSIM_DROP_NONE;
 }
 
 /**
@@ -162,16 +197,16 @@ const char *ibtsim_pkt_vl(const struct ibtsim_port *port, const u8 *table,
  *
  * Counts it in the port's Q_KeyViolations (PortInfo).
  *
- * Return: the reason of the drop.
+ * Return: the reason of the drop, %IBTSIM_DROP_QKEY_VIOLATION.
  */
-const char *ibtsim_qkey_viol(struct ibtsim_port *port)
+enum ibtsim_drop_reason ibtsim_qkey_viol(struct ibtsim_port *port)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&port->node->lock, flags);
 	port->qkey_viol++;
 	spin_unlock_irqrestore(&port->node->lock, flags);
-	return "Q_Key violation";
+	return IBTSIM_DROP_QKEY_VIOLATION;
 }
 
 /*
@@ -184,7 +219,7 @@ static struct ibtsim_port *ibtsim_ca_rx(struct ibtsim_port *port,
 {
 	bool dr = ibtsim_pkt_is_dr_smp(pkt);
 	struct ib_wc hdr = {};
-	const char *why;
+	enum ibtsim_drop_reason why;
 	struct ibtsim_qp *qp;
 	unsigned long flags;
 	u16 lid, top;
@@ -204,17 +239,17 @@ static struct ibtsim_port *ibtsim_ca_rx(struct ibtsim_port *port,
 	spin_unlock_irqrestore(&port->node->lock, flags);
 
 	if (state == IBTSIM_PORT_DOWN) {
-		why = "port down";
+		why = IBTSIM_DROP_PORT_DOWN;
 		goto drop;
 	}
 	if (!dr) {
 		if (pkt->dlid == be16_to_cpu(IB_LID_PERMISSIVE)) {
 			if (pkt->dqpn) {
-				why = "permissive DLID";
+				why = IBTSIM_DROP_PERMISSIVE_DLID;
 				goto drop;
 			}
 		} else if (!lid || pkt->dlid < lid || pkt->dlid > top) {
-			why = "DLID not ours";
+			why = IBTSIM_DROP_DLID_NOT_OURS;
 			goto drop;
 		} else {
 			hdr.dlid_path_bits = pkt->dlid - lid;
@@ -222,11 +257,11 @@ static struct ibtsim_port *ibtsim_ca_rx(struct ibtsim_port *port,
 	}
 	/* Only SMPs flow before Armed (IBA 7.2). */
 	if (pkt->dqpn && state < IBTSIM_PORT_ARMED) {
-		why = "data packet before Armed";
+		why = IBTSIM_DROP_DATA_BEFORE_ARMED;
 		goto drop;
 	}
 	if (pidx < 0) {
-		why = "P_Key violation";
+		why = IBTSIM_DROP_PKEY_VIOLATION;
 		goto drop;
 	}
 	/* A traffic flow's packet: the port's link layer took it. */
@@ -246,7 +281,7 @@ static struct ibtsim_port *ibtsim_ca_rx(struct ibtsim_port *port,
 		return ibtsim_ca_fw_rx(port, pkt, lid, top, dr);
 	qp = ibtsim_qp_get(port, pkt->dqpn);
 	if (!qp) {
-		why = "no such QP";
+		why = IBTSIM_DROP_NO_QP;
 		goto drop;
 	}
 	if (pkt->dqpn) {
@@ -277,9 +312,9 @@ drop:
 static struct ibtsim_port *ibtsim_port_rx(struct ibtsim_port *port,
 					  struct ibtsim_pkt *pkt)
 {
-	const char *why = ibtsim_vl_check(port, pkt);
+	enum ibtsim_drop_reason why = ibtsim_vl_check(port, pkt);
 
-	if (unlikely(why)) {
+	if (unlikely(why != IBTSIM_DROP_NONE)) {
 		ibtsim_drop(port, why);
 		return NULL;
 	}
@@ -311,11 +346,11 @@ static bool ibtsim_port_egress(struct ibtsim_port *port,
 	u8 state = ibtsim_port_state(port);
 
 	if (state == IBTSIM_PORT_DOWN) {
-		ibtsim_drop(port, "port down");
+		ibtsim_drop(port, IBTSIM_DROP_PORT_DOWN);
 		return false;
 	}
 	if (pkt->dqpn && state != IBTSIM_PORT_ACTIVE) {
-		ibtsim_drop(port, "data packet before Active");
+		ibtsim_drop(port, IBTSIM_DROP_DATA_BEFORE_ACTIVE);
 		return false;
 	}
 	atomic64_inc(&port->tx_pkts);
@@ -332,26 +367,26 @@ static struct ibtsim_port *ibtsim_port_xmit(struct ibtsim_port *port,
 {
 	u32 ppm = READ_ONCE(port->drop_ppm);
 	unsigned long flags;
-	const char *why;
+	enum ibtsim_drop_reason why;
 
 	if (!port->node->sw && pkt->dqpn && !pkt->forged) {
 		spin_lock_irqsave(&port->node->lock, flags);
 		why = ibtsim_pkt_vl(port, port->sl2vl, pkt);
 		spin_unlock_irqrestore(&port->node->lock, flags);
-		if (why) {
+		if (why != IBTSIM_DROP_NONE) {
 			ibtsim_drop(port, why);
 			return NULL;
 		}
 	}
 
 	if (ppm && ibtsim_chance(port->node->fabric, ppm)) {
-		ibtsim_drop(port, "lost on the link (drop knob)");
+		ibtsim_drop(port, IBTSIM_DROP_LINK_LOSS);
 		return NULL;
 	}
 	if (!ibtsim_port_egress(port, pkt))
 		return NULL;
 	if (!port->peer) {
-		ibtsim_drop(port, "no link");
+		ibtsim_drop(port, IBTSIM_DROP_NO_LINK);
 		return NULL;
 	}
 	return port->peer;
@@ -530,7 +565,7 @@ static bool ibtsim_pkt_fly(struct ibtsim_fabric *fabric, struct ibtsim_port *por
 		if (ibtsim_pkt_claimed(fabric, port, pkt))
 			break;
 		if (pkt->hops++ == IBTSIM_MAX_FWD_HOPS) {
-			ibtsim_drop(port, "too many hops (forwarding loop?)");
+			ibtsim_drop(port, IBTSIM_DROP_TOO_MANY_HOPS);
 			break;
 		}
 		peer = ibtsim_port_xmit(port, pkt);
@@ -567,7 +602,7 @@ void ibtsim_pkt_onward(struct ibtsim_fabric *fabric, struct ibtsim_port *port,
 {
 	/* The link may have gone down while it waited. */
 	if (ibtsim_port_state(port) == IBTSIM_PORT_DOWN) {
-		ibtsim_drop(port, "port down");
+		ibtsim_drop(port, IBTSIM_DROP_PORT_DOWN);
 		ibtsim_pkt_free(fabric, pkt);
 		return;
 	}
@@ -601,7 +636,7 @@ static bool ibtsim_port_tx(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt)
 	spin_unlock_irqrestore(&port->node->lock, flags);
 
 	if (!pkt->sqpn && pkt->dqpn) {
-		ibtsim_drop(port, "QP0 sends to QP0 only");
+		ibtsim_drop(port, IBTSIM_DROP_QP0_NOT_TO_QP0);
 		return true;
 	}
 	if (!dr && lid && pkt->dlid >= lid && pkt->dlid <= top) {
@@ -1014,8 +1049,8 @@ void ibtsim_fabric_stop(struct ibtsim_fabric *fabric)
 	list_splice_init(&fabric->delayed, &batch);
 	list_for_each_entry_safe(pkt, tmp, &batch, list) {
 		list_del(&pkt->list);
-		ibtsim_drop(pkt->at, "fabric destroyed");
+		ibtsim_drop(pkt->at, IBTSIM_DROP_FABRIC_DESTROYED);
 		ibtsim_pkt_free(fabric, pkt);
 	}
-	ibtsim_fc_flush(fabric, "fabric destroyed");
+	ibtsim_fc_flush(fabric, IBTSIM_DROP_FABRIC_DESTROYED);
 }

@@ -45,7 +45,7 @@
  */
 bool ibtsim_fw_answer(struct ibtsim_node *node, u8 in_port,
 		      struct ibtsim_port *mgmt, struct ibtsim_pkt *pkt,
-		      u16 slid, const char **why)
+		      u16 slid, enum ibtsim_drop_reason *why)
 {
 	struct ib_mad_hdr *hdr = (struct ib_mad_hdr *)pkt->data;
 	bool smp = hdr->mgmt_class == IB_MGMT_CLASS_SUBN_LID_ROUTED ||
@@ -53,20 +53,21 @@ bool ibtsim_fw_answer(struct ibtsim_node *node, u8 in_port,
 	u32 dqpn = pkt->dqpn;
 
 	if (pkt->len < sizeof(struct ib_mad)) {
-		*why = "short MAD for the node's firmware";
+		*why = IBTSIM_DROP_FW_SHORT_MAD;
 		return false;
 	}
 	if (hdr->method != IB_MGMT_METHOD_GET &&
 	    hdr->method != IB_MGMT_METHOD_SET) {
-		*why = "no agent in the node's firmware for this method";
+		*why = IBTSIM_DROP_FW_NO_AGENT;
 		return false;
 	}
 	if (dqpn > 1) {
-		*why = "no such QP in the node's firmware";
+		*why = IBTSIM_DROP_FW_NO_QP;
 		return false;
 	}
 	if (smp != !dqpn) {
-		*why = dqpn ? "SMP on QP1" : "GMP on QP0";
+		*why = dqpn ? IBTSIM_DROP_FW_SMP_ON_QP1 :
+			      IBTSIM_DROP_FW_GMP_ON_QP0;
 		return false;
 	}
 
@@ -112,18 +113,18 @@ bool ibtsim_fw_answer(struct ibtsim_node *node, u8 in_port,
  * is the port's or permissive.
  */
 static bool ibtsim_ca_dr(u8 in_port, bool ours, struct ib_smp *smp,
-			 const char **why)
+			 enum ibtsim_drop_reason *why)
 {
 	u8 cnt = smp->hop_cnt;
 
-	*why = "DR SMP a hostless HCA neither answers nor forwards";
+	*why = IBTSIM_DROP_CA_DR_NOT_FORWARDED;
 	if (cnt >= IB_SMP_MAX_PATH_HOPS) {
-		*why = "DR hop count above 63";
+		*why = IBTSIM_DROP_DR_HOP_COUNT;
 		return false;
 	}
 	if (ib_get_smp_direction(smp)) {
 		/* C14-13: a returning SMP is for an SM; none runs here. */
-		*why = "returning DR SMP for an SM on a hostless HCA";
+		*why = IBTSIM_DROP_CA_DR_RETURNING;
 		return false;
 	}
 	if (smp->hop_ptr == cnt) {
@@ -163,13 +164,13 @@ struct ibtsim_port *ibtsim_ca_fw_rx(struct ibtsim_port *port,
 	u16 permissive = be16_to_cpu(IB_LID_PERMISSIVE);
 	bool ours = lid && pkt->dlid >= lid && pkt->dlid <= top;
 	u16 slid = ours ? pkt->dlid : lid ?: permissive;
-	const char *why;
+	enum ibtsim_drop_reason why;
 
 	if (dr) {
 		ours = ours || pkt->dlid == permissive;
 
 		if (pkt->len < sizeof(struct ib_smp)) {
-			why = "short MAD for the node's firmware";
+			why = IBTSIM_DROP_FW_SHORT_MAD;
 			goto drop;
 		}
 		if (!ibtsim_ca_dr(port->num, ours, (struct ib_smp *)pkt->data,

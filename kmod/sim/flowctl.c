@@ -283,7 +283,7 @@ enum ibtsim_fc_verdict ibtsim_fc_queue(struct ibtsim_fabric *fabric,
 	for (v = 0; v < IBTSIM_DATA_VLS; v++)
 		queued += port->fc.vl[v].queued;
 	if (queued >= IBTSIM_FC_TXQ_MAX) {
-		ibtsim_drop(port, "transmit queue full");
+		ibtsim_drop(port, IBTSIM_DROP_TXQ_FULL);
 		return IBTSIM_FC_DROPPED;
 	}
 	vl = &port->fc.vl[pkt->vl];
@@ -318,7 +318,7 @@ bool ibtsim_fc_arrive(struct ibtsim_port *port, struct ibtsim_pkt *pkt)
 	vl = &port->fc.vl[pkt->vl];
 	if (vl->used + pkt->blocks > READ_ONCE(port->fc.buf_blocks)) {
 		atomic64_inc(&port->overruns);
-		ibtsim_drop(port, "receive buffer overrun");
+		ibtsim_drop(port, IBTSIM_DROP_RX_OVERRUN);
 		return false;
 	}
 	vl->used += pkt->blocks;
@@ -940,7 +940,7 @@ void ibtsim_fc_report(struct ibtsim_fabric *fabric, char *buf, size_t len)
  * @fabric: the fabric, stopped: its worker is gone
  * @why: the reason, counted as a drop of each packet's port
  */
-void ibtsim_fc_flush(struct ibtsim_fabric *fabric, const char *why)
+void ibtsim_fc_flush(struct ibtsim_fabric *fabric, enum ibtsim_drop_reason why)
 {
 	struct ibtsim_port *port, *tmp;
 	struct ibtsim_pkt *pkt;

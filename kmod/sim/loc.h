@@ -164,10 +164,11 @@ int ibtsim_fabric_xmit(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt);
 int ibtsim_fabric_inject(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt);
 void ibtsim_rnd_init(struct ibtsim_fabric *fabric, u32 seed);
 bool ibtsim_chance(struct ibtsim_fabric *fabric, u32 ppm);
-void ibtsim_drop(struct ibtsim_port *port, const char *why);
-const char *ibtsim_pkt_vl(const struct ibtsim_port *port, const u8 *table,
-			  struct ibtsim_pkt *pkt);
-const char *ibtsim_qkey_viol(struct ibtsim_port *port);
+void ibtsim_drop(struct ibtsim_port *port, enum ibtsim_drop_reason why);
+const char *ibtsim_drop_token(enum ibtsim_drop_reason why);
+enum ibtsim_drop_reason ibtsim_pkt_vl(const struct ibtsim_port *port,
+				      const u8 *table, struct ibtsim_pkt *pkt);
+enum ibtsim_drop_reason ibtsim_qkey_viol(struct ibtsim_port *port);
 void ibtsim_pkt_answered(struct ibtsim_fabric *fabric, struct ibtsim_pkt *pkt);
 void ibtsim_pkt_onward(struct ibtsim_fabric *fabric, struct ibtsim_port *port,
 		       struct ibtsim_pkt *pkt);
@@ -198,13 +199,14 @@ void ibtsim_fc_run(struct ibtsim_fabric *fabric);
 void ibtsim_fc_resync(struct ibtsim_fabric *fabric, struct ibtsim_port *port);
 bool ibtsim_fc_watch(struct ibtsim_fabric *fabric);
 void ibtsim_fc_report(struct ibtsim_fabric *fabric, char *buf, size_t len);
-void ibtsim_fc_flush(struct ibtsim_fabric *fabric, const char *why);
+void ibtsim_fc_flush(struct ibtsim_fabric *fabric,
+		     enum ibtsim_drop_reason why);
 void ibtsim_fc_pace_run(struct ibtsim_fabric *fabric);
 
 /* firmware.c */
 bool ibtsim_fw_answer(struct ibtsim_node *node, u8 in_port,
 		      struct ibtsim_port *mgmt, struct ibtsim_pkt *pkt,
-		      u16 slid, const char **why);
+		      u16 slid, enum ibtsim_drop_reason *why);
 struct ibtsim_port *ibtsim_ca_fw_rx(struct ibtsim_port *port,
 				    struct ibtsim_pkt *pkt, u16 lid, u16 top,
 				    bool dr);

@@ -382,18 +382,18 @@ enum ibtsim_sa_verdict ibtsim_sa_server_rx(struct ibtsim_port *port,
 		return IBTSIM_SA_PASS;	/* the port drops it */
 
 	if (pkt->len < sizeof(*mad)) {
-		ibtsim_drop(port, "short SA MAD");
+		ibtsim_drop(port, IBTSIM_DROP_SA_SHORT_MAD);
 		return IBTSIM_SA_DROP;
 	}
 	/* A response goes to node 0's QP1: the SA's own answer to it. */
 	if (mad->mad_hdr.method & IB_MGMT_METHOD_RESP)
 		return IBTSIM_SA_PASS;
 	if (mad->mad_hdr.method == IB_MGMT_METHOD_TRAP_REPRESS) {
-		ibtsim_drop(port, "SA: TrapRepress to the SA");
+		ibtsim_drop(port, IBTSIM_DROP_SA_TRAP_REPRESS);
 		return IBTSIM_SA_DROP;
 	}
 	if (!pkt->slid || pkt->slid > IBTRACE_IBA_LID_UCAST_MAX) {
-		ibtsim_drop(port, "SA: request from no unicast LID");
+		ibtsim_drop(port, IBTSIM_DROP_SA_SLID_NOT_UNICAST);
 		return IBTSIM_SA_DROP;
 	}
 

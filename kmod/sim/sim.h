@@ -440,11 +440,113 @@ struct ibtsim_switch {
 	u32 num_misroutes;
 };
 
+/*
+ * Why a port drops a packet (ibtsim_drop()), each reason once, as
+ * IBTSIM_DROP_REASON(NAME, token, text): the value IBTSIM_DROP_NAME of
+ * &enum ibtsim_drop_reason, the token of its counter in the fabric's
+ * debugfs stats ("dropped_token N") and the text of the debug log. Define
+ * IBTSIM_DROP_REASON() to expand the list, then undefine it; the entries
+ * come out separated by commas. (IBTSIM_DROP_LIST() only makes the list
+ * one expression, as checkpatch wants a macro's value to be.)
+ */
+#define IBTSIM_DROP_REASONS IBTSIM_DROP_LIST(				\
+	IBTSIM_DROP_REASON(PORT_DOWN, port_down, "port down"),		\
+	IBTSIM_DROP_REASON(NO_LINK, no_link, "no link"),		\
+	IBTSIM_DROP_REASON(LINK_LOSS, link_loss,			\
+			   "lost on the link (drop knob)"),		\
+	IBTSIM_DROP_REASON(DATA_BEFORE_ARMED, data_before_armed,	\
+			   "data packet before Armed"),			\
+	IBTSIM_DROP_REASON(DATA_BEFORE_ACTIVE, data_before_active,	\
+			   "data packet before Active"),		\
+	IBTSIM_DROP_REASON(TXQ_FULL, txq_full, "transmit queue full"),	\
+	IBTSIM_DROP_REASON(RX_OVERRUN, rx_overrun,			\
+			   "receive buffer overrun"),			\
+	IBTSIM_DROP_REASON(TOO_MANY_HOPS, too_many_hops,		\
+			   "too many hops (forwarding loop?)"),		\
+	IBTSIM_DROP_REASON(FABRIC_DESTROYED, fabric_destroyed,		\
+			   "fabric destroyed"),				\
+	IBTSIM_DROP_REASON(VL15_NOT_QP0, vl15_not_qp0,			\
+			   "VL 15 packet not for QP0"),			\
+	IBTSIM_DROP_REASON(SMP_DATA_VL, smp_data_vl, "SMP on a data VL"), \
+	IBTSIM_DROP_REASON(VL_NOT_OPERATIONAL, vl_not_operational,	\
+			   "VL not operational at the port"),		\
+	IBTSIM_DROP_REASON(SL_TO_VL15, sl_to_vl15, "SL mapped to VL 15"), \
+	IBTSIM_DROP_REASON(SL_TO_VL_NOT_OPERATIONAL,			\
+			   sl_to_vl_not_operational,			\
+			   "SL mapped to a VL not operational at the port"), \
+	IBTSIM_DROP_REASON(PERMISSIVE_DLID, permissive_dlid,		\
+			   "permissive DLID"),				\
+	IBTSIM_DROP_REASON(DLID_NOT_OURS, dlid_not_ours, "DLID not ours"), \
+	IBTSIM_DROP_REASON(PKEY_VIOLATION, pkey_violation,		\
+			   "P_Key violation"),				\
+	IBTSIM_DROP_REASON(QKEY_VIOLATION, qkey_violation,		\
+			   "Q_Key violation"),				\
+	IBTSIM_DROP_REASON(NO_QP, no_qp, "no such QP"),			\
+	IBTSIM_DROP_REASON(QP_NOT_READY, qp_not_ready,			\
+			   "QP not ready or no receive WQE"),		\
+	IBTSIM_DROP_REASON(QP0_NOT_TO_QP0, qp0_not_to_qp0,		\
+			   "QP0 sends to QP0 only"),			\
+	IBTSIM_DROP_REASON(SA_SHORT_MAD, sa_short_mad, "short SA MAD"),	\
+	IBTSIM_DROP_REASON(SA_TRAP_REPRESS, sa_trap_repress,		\
+			   "SA: TrapRepress to the SA"),		\
+	IBTSIM_DROP_REASON(SA_SLID_NOT_UNICAST, sa_slid_not_unicast,	\
+			   "SA: request from no unicast LID"),		\
+	IBTSIM_DROP_REASON(FW_SHORT_MAD, fw_short_mad,			\
+			   "short MAD for the node's firmware"),	\
+	IBTSIM_DROP_REASON(FW_NO_AGENT, fw_no_agent,			\
+			   "no agent in the node's firmware for this method"), \
+	IBTSIM_DROP_REASON(FW_NO_QP, fw_no_qp,				\
+			   "no such QP in the node's firmware"),	\
+	IBTSIM_DROP_REASON(FW_SMP_ON_QP1, fw_smp_on_qp1, "SMP on QP1"), \
+	IBTSIM_DROP_REASON(FW_GMP_ON_QP0, fw_gmp_on_qp0, "GMP on QP0"), \
+	IBTSIM_DROP_REASON(CA_DR_NOT_FORWARDED, ca_dr_not_forwarded,	\
+		"DR SMP a hostless HCA neither answers nor forwards"),	\
+	IBTSIM_DROP_REASON(CA_DR_RETURNING, ca_dr_returning,		\
+			   "returning DR SMP for an SM on a hostless HCA"), \
+	IBTSIM_DROP_REASON(DR_HOP_COUNT, dr_hop_count,			\
+			   "DR hop count above 63"),			\
+	IBTSIM_DROP_REASON(DR_HOP_POINTER, dr_hop_pointer,		\
+			   "DR hop pointer past the path"),		\
+	IBTSIM_DROP_REASON(SW_DR_RETURNING, sw_dr_returning,		\
+			   "returning DR SMP for an SM on the switch"),	\
+	IBTSIM_DROP_REASON(NO_LFT_ENTRY, no_lft_entry,			\
+			   "no LFT entry for the DLID"),		\
+	IBTSIM_DROP_REASON(EXIT_PORT_RANGE, exit_port_range,		\
+			   "exit port out of range"),			\
+	IBTSIM_DROP_REASON(ANSWER_TO_SWITCH, answer_to_switch,		\
+			   "answer addressed to the switch itself"))
+#define IBTSIM_DROP_LIST(...)	__VA_ARGS__
+
+#define IBTSIM_DROP_REASON(name, token, text)	IBTSIM_DROP_##name
+/**
+ * enum ibtsim_drop_reason - why a port drops a packet
+ * @IBTSIM_DROP_NONE: not dropped (what a check returns for a packet that
+ *	passes it). A drop with this reason, or with a value out of range,
+ *	is a bug: warned of once, counted as "unknown".
+ * @IBTSIM_DROP_REASONS: the reasons, IBTSIM_DROP_PORT_DOWN to
+ *	IBTSIM_DROP_ANSWER_TO_SWITCH, in the order of IBTSIM_DROP_REASONS
+ * @IBTSIM_DROP_COUNT: number of values, %IBTSIM_DROP_NONE included
+ *
+ * ibtsim_drop() counts a drop at its port, in the fabric and for its
+ * reason (&struct ibtsim_fabric_stats), and logs the reason's text
+ * (dynamic debug); ibtsim_drop_token() names the reason's counter.
+ */
+enum ibtsim_drop_reason {
+	IBTSIM_DROP_NONE = 0,
+	IBTSIM_DROP_REASONS,
+	IBTSIM_DROP_COUNT
+};
+
+#undef IBTSIM_DROP_REASON
+
 /**
  * struct ibtsim_fabric_stats - the packets of a fabric, accounted
  * @sent: packets handed to the fabric by a QP (ibtsim_fabric_xmit())
  * @delivered: packets handed to a receiving QP (ibtsim_qp_recv())
  * @dropped: packets dropped (ibtsim_drop(), every port's drops together)
+ * @drop_reason: @dropped by reason, indexed by &enum ibtsim_drop_reason
+ *	(at %IBTSIM_DROP_NONE the drops without a valid reason, a bug); they
+ *	add up to @dropped
  * @answered: requests a switch, or SM-lite's SA, rewrote into their answer
  *	(which then travels on as the same packet)
  * @injected: packets put into the fabric by IBTRACE_SIM_CMD_INJECT (also
@@ -460,6 +562,7 @@ struct ibtsim_fabric_stats {
 	atomic64_t sent;
 	atomic64_t delivered;
 	atomic64_t dropped;
+	atomic64_t drop_reason[IBTSIM_DROP_COUNT];
 	atomic64_t answered;
 	atomic64_t injected;
 	atomic64_t claimed;

@@ -424,13 +424,13 @@ static enum ibtsim_fwd ibtsim_dr_to_lid(struct ibtsim_node *node,
  */
 static enum ibtsim_fwd ibtsim_switch_dr(struct ibtsim_node *node, u8 in_port,
 					bool ours, struct ibtsim_pkt *pkt,
-					u8 *out, const char **why)
+					u8 *out, enum ibtsim_drop_reason *why)
 {
 	struct ib_smp *smp = (struct ib_smp *)pkt->data;
 	u8 cnt = smp->hop_cnt;
 
 	if (cnt >= IB_SMP_MAX_PATH_HOPS) {
-		*why = "DR hop count above 63";
+		*why = IBTSIM_DROP_DR_HOP_COUNT;
 		return IBTSIM_FWD_DROP;
 	}
 	if (!ib_get_smp_direction(smp)) {
@@ -460,7 +460,7 @@ static enum ibtsim_fwd ibtsim_switch_dr(struct ibtsim_node *node, u8 in_port,
 		if (smp->hop_ptr == cnt + 1)
 			/* C14-9:4, past a LID-routed end part */
 			return ours ? IBTSIM_FWD_LOCAL : IBTSIM_FWD_LID;
-		*why = "DR hop pointer past the path";
+		*why = IBTSIM_DROP_DR_HOP_POINTER;
 		return IBTSIM_FWD_DROP;
 	}
 
@@ -482,14 +482,14 @@ static enum ibtsim_fwd ibtsim_switch_dr(struct ibtsim_node *node, u8 in_port,
 		/* C14-13:3, the end of the directed part */
 		smp->hop_ptr = 0;
 		if (smp->dr_slid == IB_LID_PERMISSIVE) {
-			*why = "returning DR SMP for an SM on the switch";
+			*why = IBTSIM_DROP_SW_DR_RETURNING;
 			return IBTSIM_FWD_DROP;
 		}
 		return ibtsim_dr_to_lid(node, pkt, smp->dr_slid);
 	}
 	if (!smp->hop_ptr && !ours)
 		return IBTSIM_FWD_LID;	/* C14-13:4, LID-routed to the SM */
-	*why = "returning DR SMP for an SM on the switch";
+	*why = IBTSIM_DROP_SW_DR_RETURNING;
 	return IBTSIM_FWD_DROP;
 
 end_of_dr:
@@ -507,7 +507,7 @@ static bool ibtsim_pkt_is_smp(const struct ibtsim_pkt *pkt, u8 mgmt_class)
 /* Where @pkt goes from the switch: a port, the switch itself, or nowhere. */
 static enum ibtsim_fwd ibtsim_switch_route(struct ibtsim_node *node, u8 in_port,
 					   struct ibtsim_pkt *pkt, u8 *out,
-					   const char **why)
+					   enum ibtsim_drop_reason *why)
 {
 	enum ibtsim_fwd fwd = IBTSIM_FWD_LID;
 	bool dr = ibtsim_pkt_is_smp(pkt, IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE);
@@ -525,7 +525,7 @@ static enum ibtsim_fwd ibtsim_switch_route(struct ibtsim_node *node, u8 in_port,
 	if (!*out)
 		return IBTSIM_FWD_LOCAL;
 	if (*out == IBTRACE_IBA_LFT_NO_PORT) {
-		*why = "no LFT entry for the DLID";
+		*why = IBTSIM_DROP_NO_LFT_ENTRY;
 		return IBTSIM_FWD_DROP;
 	}
 	return IBTSIM_FWD_PORT;
@@ -537,7 +537,8 @@ static enum ibtsim_fwd ibtsim_switch_route(struct ibtsim_node *node, u8 in_port,
  * Returns true, with @why, when it cannot go.
  */
 static bool ibtsim_switch_vl(struct ibtsim_node *node, u8 in, u8 out,
-			     struct ibtsim_pkt *pkt, const char **why)
+			     struct ibtsim_pkt *pkt,
+			     enum ibtsim_drop_reason *why)
 {
 	const u8 *table = node->sw->sl2vl +
 			  (in * (node->num_ports + 1) + out) * IBTSIM_SL2VL_LEN;
@@ -546,7 +547,7 @@ static bool ibtsim_switch_vl(struct ibtsim_node *node, u8 in, u8 out,
 	spin_lock_irqsave(&node->lock, flags);
 	*why = ibtsim_pkt_vl(&node->ports[out], table, pkt);
 	spin_unlock_irqrestore(&node->lock, flags);
-	return *why;
+	return *why != IBTSIM_DROP_NONE;
 }
 
 /**
@@ -564,18 +565,18 @@ struct ibtsim_port *ibtsim_switch_rx(struct ibtsim_port *port,
 	bool answered = false;
 	unsigned long flags;
 	unsigned int step;
-	const char *why;
+	enum ibtsim_drop_reason why;
 	u8 state, out;
 
 	spin_lock_irqsave(&node->lock, flags);
 	state = port->state;
 	spin_unlock_irqrestore(&node->lock, flags);
 	if (state == IBTSIM_PORT_DOWN) {
-		why = "port down";
+		why = IBTSIM_DROP_PORT_DOWN;
 		goto drop;
 	}
 	if (pkt->dqpn && state < IBTSIM_PORT_ARMED) {
-		why = "data packet before Armed";
+		why = IBTSIM_DROP_DATA_BEFORE_ARMED;
 		goto drop;
 	}
 	atomic64_inc(&port->rx_pkts);
@@ -585,7 +586,7 @@ struct ibtsim_port *ibtsim_switch_rx(struct ibtsim_port *port,
 		switch (ibtsim_switch_route(node, port->num, pkt, &out, &why)) {
 		case IBTSIM_FWD_PORT:
 			if (!out || out > node->num_ports) {
-				why = "exit port out of range";
+				why = IBTSIM_DROP_EXIT_PORT_RANGE;
 				goto drop;
 			}
 			if (pkt->dqpn &&
@@ -595,7 +596,7 @@ struct ibtsim_port *ibtsim_switch_rx(struct ibtsim_port *port,
 			return &node->ports[out];
 		case IBTSIM_FWD_LOCAL:
 			if (answered) {
-				why = "answer addressed to the switch itself";
+				why = IBTSIM_DROP_ANSWER_TO_SWITCH;
 				goto drop;
 			}
 			/* for the switch: rewritten into the answer */
@@ -609,7 +610,7 @@ struct ibtsim_port *ibtsim_switch_rx(struct ibtsim_port *port,
 			goto drop;
 		}
 	}
-	why = "answer addressed to the switch itself";
+	why = IBTSIM_DROP_ANSWER_TO_SWITCH;
 drop:
 	ibtsim_drop(port, why);
 	return NULL;
