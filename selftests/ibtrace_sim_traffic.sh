@@ -77,6 +77,21 @@ port_ctr()
 		jq -r --arg n "$1" --argjson p "$2" \
 			".[0].nodes[] | select(.name == \$n) | .ports[] | select(.port == \$p) | .$3"
 }
+# rcvd NODE RX0 N: "N (+ MADs)" when NODE's port 1 received N packets since
+# its rx counter read RX0, or up to 8 more, else the count. PortRcvPkts
+# counts every packet, and a few MADs may cross the port meanwhile (the
+# kernel's SA client asks the SM LID, A's, for ClassPortInfo after OpenSM's
+# sweeps, and A's MAD layer answers "unsupported"): CI saw 502 of 500 once.
+rcvd()
+{
+	local n=$(( $(port_ctr "$1" 1 rx) - $2 ))
+
+	if [ "$n" -ge "$3" ] && [ "$n" -le $(($3 + 8)) ]; then
+		echo "$3 (+ MADs)"
+	else
+		echo "$n"
+	fi
+}
 # all_drops: every port's drops, summed
 all_drops()
 {
@@ -102,8 +117,8 @@ ibt_expect "  SL 0 on VL 0, size 1024, DLID B's" "0 0 1024 $B_LID" \
 ibt_expect "  latency: 0 < min <= p50 <= p90 <= p99 <= max" true \
 	"$(flow "$TMP/f1.json" 0 '.latency_ns | .min > 0 and .min <= .p50 and
 		.p50 <= .p90 and .p90 <= .p99 and .p99 <= .max')"
-ibt_expect "  B's port 1 received 500 more packets" 500 \
-	"$(( $(port_ctr B 1 rx) - rx0 ))"
+ibt_expect "  B's port 1 received the 500 packets" "500 (+ MADs)" \
+	"$(rcvd B "$rx0" 500)"
 echo "#   one flow: $(flow "$TMP/f1.json" 0 .pps) packets/s, p50 $(flow "$TMP/f1.json" 0 .latency_ns.p50) ns"
 
 abr1=$(ibt_sim_credit "$S2_DIR" 1 1 abr)
@@ -195,8 +210,8 @@ d_arrived()
 	[ "$(( $(port_ctr D 1 rx) - d_rx0 ))" -ge 50 ]
 }
 ibt_wait_for 10 d_arrived
-ibt_expect "  the stopped flow's 50 packets still reached D" 50 \
-	"$(( $(port_ctr D 1 rx) - d_rx0 ))"
+ibt_expect "  the stopped flow's 50 packets still reached D" "50 (+ MADs)" \
+	"$(rcvd D "$d_rx0" 50)"
 
 # osm_p SWEEPS LOG HIGH LOW LIMIT: OpenSM with QoS on fabric p ($J), SWEEPS
 # runs of opensm -o (the last one's log LOG), VL arbitration tables HIGH
