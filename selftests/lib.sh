@@ -27,7 +27,7 @@ ibt_failed=0
 ibt_passed=0
 
 # Kernel-log lines that fail a test whatever else happened.
-IBT_BAD_LOG='(Oops|BUG:|WARNING:|refcount_t|list_(add|del) corruption|general protection fault|blocked for more than|Kernel panic|UBSAN|KASAN|kernel BUG|unreferenced object)'
+IBT_BAD_LOG='(Oops|BUG:|WARNING:|refcount_t|list_(add|del) corruption|general protection fault|blocked for more than|rcu: INFO: .*stall|Kernel panic|UBSAN|KASAN|kernel BUG|unreferenced object)'
 
 ibt_kmsg_mark()
 {
