@@ -48,10 +48,7 @@ read -r _ dev3 _ <<< "$(node_of H3)"
 	ibt_skip_all "no RDMA devices of the fabric ($dev1 $dev2 $dev3)"
 
 # stats field $1 of the fabric
-stat()
-{
-	awk -v f="$1" '$1 == f { print $2 }' "$DBG/fz/stats"
-}
+stat() { ibt_sim_stat fz "$1"; }
 
 # Wait (up to 10 s) for the fabric to be quiet: nothing in flight.
 wait_quiet()

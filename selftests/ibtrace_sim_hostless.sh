@@ -23,7 +23,6 @@
 
 source "$(dirname "$0")/lib.sh"
 
-DBG=/sys/kernel/debug/ibtrace_sim
 BUDGET=/sys/module/ibtrace_sim/parameters/mem_budget_mb
 ITER=$(( ${IBTRACE_FUZZ_ITER:-10000} / 5 ))
 ibt_tmpdir
@@ -157,7 +156,7 @@ ibt_expect "MADs sent >= $ITER, answered > 0, checks passed > 20" "1 1 1" \
 	"$(( ${mads:-0} >= ITER )) $(( ${ans:-0} > 0 )) $(( ${checks:-0} > 20 ))"
 quiet()
 {
-	[ "$(awk '$1 == "in_flight" { print $2 }' "$DBG/fzh/stats")" = 0 ]
+	[ "$(ibt_sim_stat fzh in_flight)" = 0 ]
 }
 ibt_check "the fabric accounts for every packet (nothing left in flight)" \
 	ibt_wait_for 10 quiet

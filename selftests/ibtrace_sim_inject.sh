@@ -44,7 +44,6 @@ B_IDX=$(ibt_sim_node B .index)
 S2_IDX=$(ibt_sim_node S2 .index)
 B_GUID=$(ibt_sim_node B .guid)
 S2_GUID=$(ibt_sim_node S2 .guid)
-DBG=/sys/kernel/debug/ibtrace_sim/inj
 NOBODY=0x77
 
 # run ARGS...: ibtracectl -j sim inject inj ARGS; $out its output, $err
@@ -63,10 +62,7 @@ ans()
 }
 
 # stat FIELD: a line of the fabric's debugfs stats
-stat()
-{
-	awk -v f="$1" '$1 == f { print $2 }' "$DBG/stats"
-}
+stat() { ibt_sim_stat inj "$1"; }
 
 # drops NODE PORT: the drops counter of a port
 drops()

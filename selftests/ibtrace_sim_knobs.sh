@@ -169,18 +169,14 @@ ping_b -c 1 -t 200 -r 1
 ibt_expect "100% loss: ping times out (exit 6)" 6 "$rc"
 # The fabric's debugfs stats count drops by reason: a flow's packets lost
 # on S1 port 2 are "dropped_link_loss" (the fabric is otherwise quiet).
-# "L T": the fabric's dropped_link_loss (0 while it has no line) and dropped
-loss_drops()
-{
-	awk '$1 == "dropped_link_loss" { l = $2 } $1 == "dropped" { t = $2 }
-		END { print l + 0, t + 0 }' "$DBG/k/stats"
-}
-read -r l0 t0 <<< "$(loss_drops)"
+l0=$(ibt_sim_stat k dropped_link_loss)
+t0=$(ibt_sim_stat k dropped)
 out=$("$IBTRACECTL" sim traffic k --from A --to 2 --count 20 2>&1)
 rc=$?
 n=none
 [[ $out =~ \ dropped\ ([0-9]+) ]] && n=${BASH_REMATCH[1]}
-read -r l1 t1 <<< "$(loss_drops)"
+l1=$(ibt_sim_stat k dropped_link_loss)
+t1=$(ibt_sim_stat k dropped)
 ibt_expect "traffic A -> B, 20 packets across 100% loss: exit 7, 20 dropped" \
 	"7 20" "$rc $n"
 ibt_expect "  debugfs stats: dropped_link_loss grew by as many, dropped by >= as many" \

@@ -504,6 +504,15 @@ ibt_osm_qos_conf()
 	} > "$1"
 }
 
+# ibt_sim_stat FABRIC FIELD: a value of the fabric's debugfs stats ("sent",
+# "in_flight", "dropped_link_loss"...); a drop reason not counted yet has no
+# line: 0
+ibt_sim_stat()
+{
+	awk -v f="$2" '$1 == f { v = $2 } END { print v + 0 }' \
+		"/sys/kernel/debug/ibtrace_sim/$1/stats"
+}
+
 # SL n on VL n (SL 8-15 on VL 0-7): an SLtoVL table for ibt_osm_qos_conf
 IBT_SL2VL_IDENT=0,1,2,3,4,5,6,7,0,1,2,3,4,5,6,7
 
