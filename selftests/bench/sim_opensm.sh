@@ -140,11 +140,12 @@ ratio()
 
 osm_compare()
 {
-	local f n a b one name
+	local f n a b one name fmt='%-22s %6s %11s %9s %9s %8s %6s\n'
 
 	echo
 	echo "opensm -o to SUBNET UP, wall clock, TCG VM ($(nproc) vCPUs)"
-	printf '%-22s %6s %11s %9s %9s %8s %6s\n' topology nodes \
+	# shellcheck disable=SC2059 # one format for the header and the rows
+	printf "$fmt" topology nodes \
 		"ours ms:all" "ours ms:1" "ibsim ms" "all/ibsim" "1/ibsim"
 	for f in "$EXAMPLE" "$W/fattree" "$W/fattree2k"; do
 		[ -f "$f" ] || continue
@@ -153,9 +154,9 @@ osm_compare()
 		one=$(osm_ours "$f" 1)
 		b=$(osm_ibsim "$f")
 		name=$(basename "$f")
-		[ "$f" = "$W/fattree" ] || [ "$f" = "$W/fattree2k" ] &&
-			name="fat tree ($(grep -c '^Hca' "$f") HCAs)"
-		printf '%-22s %6s %11s %9s %9s %8s %6s\n' "$name" "$n" "$a" "$one" "$b" \
+		case $f in "$W"/fattree*) name="fat tree ($(grep -c '^Hca' "$f") HCAs)" ;; esac
+		# shellcheck disable=SC2059
+		printf "$fmt" "$name" "$n" "$a" "$one" "$b" \
 			"$(ratio "$b" "$a")" "$(ratio "$b" "$one")"
 	done
 	echo "(all: every HCA an RDMA device, its kernel's ib_sa and ib_mad at work;"
