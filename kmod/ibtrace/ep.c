@@ -5,6 +5,7 @@
  * every work request and takes one receive SGE); its messages and the
  * posts of one buffer.
  */
+#include <linux/bottom_half.h>
 #include <linux/jiffies.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -174,7 +175,31 @@ int ibtrace_ep_post_send(struct ib_qp *qp, struct ib_cqe *cqe,
 		.send_flags = IB_SEND_SIGNALED,
 	};
 
-	return ib_post_send(qp, &wr, NULL);
+	return ibtrace_ep_post(qp, &wr);
+}
+
+/**
+ * ibtrace_ep_post() - ib_post_send(), the device's sending done at once
+ * @qp: the QP
+ * @wr: the work requests
+ *
+ * A software device may send for a kernel QP from a tasklet: rxe does
+ * (a user QP's post runs it in the caller instead). Raised by a thread,
+ * the tasklet waits for ksoftirqd, a context switch away, and behind a
+ * thread that polls the CQ busily, for the scheduler's next turn. With
+ * bottom halves off around the post, local_bh_enable() runs it here and
+ * now. On hardware the post only rings a doorbell; it costs nothing.
+ *
+ * Return: 0 or ib_post_send()'s error.
+ */
+int ibtrace_ep_post(struct ib_qp *qp, const struct ib_send_wr *wr)
+{
+	int err;
+
+	local_bh_disable();
+	err = ib_post_send(qp, wr, NULL);
+	local_bh_enable();
+	return err;
 }
 
 /* Completions reaped per call when busy. */

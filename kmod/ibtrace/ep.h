@@ -41,6 +41,7 @@ int ibtrace_ep_post_recv(struct ib_qp *qp, struct ib_cqe *cqe,
 			 struct ib_sge *sge);
 int ibtrace_ep_post_send(struct ib_qp *qp, struct ib_cqe *cqe,
 			 struct ib_sge *sge);
+int ibtrace_ep_post(struct ib_qp *qp, const struct ib_send_wr *wr);
 
 /**
  * struct ibtrace_ep_waiter - how a thread waits for an endpoint's

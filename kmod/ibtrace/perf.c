@@ -394,7 +394,7 @@ static int perf_handshake(struct perf_ctx *c)
 
 	reg = ibtrace_region_reg_wr(&c->region, IB_ACCESS_LOCAL_WRITE,
 				    &c->reg_cqe);
-	err = ib_post_send(c->qp, reg, NULL);
+	err = ibtrace_ep_post(c->qp, reg);
 	if (err)
 		return err;
 	err = perf_wait_flag(c, &c->reg_done,
@@ -424,7 +424,7 @@ static int perf_post(struct perf_ctx *c, u64 op)
 
 	ibtrace_region_sges(&c->region, sge, 0, a->perf_seg_size, a->perf_segs);
 	s->t_post = ktime_get_ns();
-	return ib_post_send(c->qp, &wr.wr, NULL);
+	return ibtrace_ep_post(c->qp, &wr.wr);
 }
 
 /*

@@ -161,7 +161,7 @@ static int perf_srv_established(struct ibtrace_srv_conn *conn)
 				      sizeof(*s->hello), DMA_TO_DEVICE);
 	reg = ibtrace_region_reg_wr(&s->region, access, &s->reg_cqe);
 	reg->next = &send;
-	return ib_post_send(conn->id->qp, reg, NULL);
+	return ibtrace_ep_post(conn->id->qp, reg);
 }
 
 static int perf_srv_fill(struct sk_buff *skb,

@@ -31,6 +31,7 @@
 #include <linux/ktime.h>
 #include <linux/slab.h>
 
+#include "ep.h"
 #include "txn_seq.h"
 
 /* Buffers start on this boundary in the regions. */
@@ -411,7 +412,7 @@ int txn_side_register(struct txn_side *s)
 	reg = ibtrace_region_reg_wr(&s->region, IB_ACCESS_LOCAL_WRITE |
 				    IB_ACCESS_REMOTE_READ |
 				    IB_ACCESS_REMOTE_WRITE, &s->send_cqe);
-	err = ib_post_send(s->qp, reg, NULL);
+	err = ibtrace_ep_post(s->qp, reg);
 	if (err)
 		return err;
 	s->sends_posted++;
@@ -623,7 +624,7 @@ int txn_side_post(struct txn_side *s, u8 k)
 	ibtrace_region_sges(&s->region, sge, op->off, op->seg_size, op->segs);
 	if (!s->t_first)
 		s->t_first = ktime_get_ns();
-	err = ib_post_send(s->qp, &wr.wr, NULL);
+	err = ibtrace_ep_post(s->qp, &wr.wr);
 	if (err) {
 		s->failed = true;
 		s->err = err;
