@@ -97,6 +97,19 @@ ibt_expect "agent show --prom into a missing directory: exit 1" 1 \
 	"$("$IBTRACECTL" -d rxe0 agent show --prom "$prom/no/x.prom" >/dev/null 2>&1; echo $?)"
 rm -rf "$prom"
 
+# An answer's address handle is made once for where its request came
+# from and reused for up to a second (ibtrace(4), Counters): on RoCE
+# making one is most of the agent's work.
+read -r a0 m0 r0 < <(jq -r '.[0] | "\(.answered) \(.ah_made) \(.ah_reused)"' <<< "$js")
+ibt_expect "every answer's handle was made or reused" "$a0" "$((m0 + r0))"
+"$IBTRACECTL" -d rxe0 ping --dgid "$gid" -c 200 -i 0 >/dev/null
+js=$("$IBTRACECTL" -j -d rxe0 agent show)
+read -r a1 m1 r1 < <(jq -r '.[0] | "\(.answered) \(.ah_made) \(.ah_reused)"' <<< "$js")
+ibt_expect "a ping of 200 probes to itself: 200 answers, each with a handle" \
+	"200 200" "$((a1 - a0)) $((m1 - m0 + r1 - r0))"
+ibt_check "  most of them reused one ($((r1 - r0)) reused, $((m1 - m0)) made)" \
+	test "$((r1 - r0))" -ge 150
+
 ibt_check "rxe0 deleted" ibt_rxe_del rxe0
 ibt_check "ibtrace unloads" ibt_unload_ibtrace
 ibt_done

@@ -200,6 +200,33 @@ check_fabric()
 	done
 	ibt_expect "$name: ping --dlid -c 3 from $src answered by the other $(($(wc -w <<< $pick) - 1)) HCAs" "" "$bad"
 
+	# The other HCAs ping $src's agent all at once: each gets every
+	# answer, from $src's LID. The agent keeps its answers' address
+	# handles per source (ibtrace(4), Counters): one per HCA at least.
+	local la m0 m1 pids=() srcs=0
+	la=$(head -1 <<< "$devs" | cut -d' ' -f3)
+	m0=$("$IBTRACECTL" -j -d "$src" -p "$sport" agent show | jq -r '.[0].ah_made')
+	for j in $pick; do
+		[ "$j" = 1 ] && continue
+		read -r _ dev _ _ port <<< "$(sed -n "${j}p" <<< "$devs")"
+		"$IBTRACECTL" -j -d "$dev" -p "$port" ping --dlid "$la" -c 30 -i 0 -t 500 \
+			>"$TMP/many.$j" 2>/dev/null &
+		pids+=($!)
+		srcs=$((srcs + 1))
+	done
+	wait "${pids[@]}"
+	bad=
+	for j in $pick; do
+		[ "$j" = 1 ] && continue
+		read -r b _ <<< "$(sed -n "${j}p" <<< "$devs")"
+		[ "$(jq -r '"\(.summary.received) \([.probes[].slid] | unique)"' "$TMP/many.$j" 2>/dev/null)" = "30 [$la]" ] ||
+			bad="$bad $b"
+	done
+	ibt_expect "$name: the other picked HCAs ($srcs) ping $src at once: each gets its 30 answers from LID $la" "" "$bad"
+	m1=$("$IBTRACECTL" -j -d "$src" -p "$sport" agent show | jq -r '.[0].ah_made')
+	ibt_check "  $src's agent made a handle per source at least ($((m1 - m0)) for $srcs)" \
+		test "$((m1 - m0))" -ge "$srcs"
+
 	read -r b _ lb guid _ <<< "$(tail -1 <<< "$devs")"
 	js=$("$IBTRACECTL" -j -d "$src" -p "$sport" ping --dgid "$(gid_of_guid "$guid")" -c 2 -i 0 -t 500)
 	ibt_expect "$name: ping --dgid <$b's GID> from $src (SA PathRecord): exit 0" 0 "$?"

@@ -16,12 +16,14 @@
  *   ibtrace_agent_send_errors_total                  tx_error
  *   ibtrace_agent_stray_responses_total              stray
  *   ibtrace_agent_invalid_answers_total              invalid_answer
+ *   ibtrace_agent_address_handles_made_total         ah_made
+ *   ibtrace_agent_address_handles_reused_total       ah_reused
  * (counters since the agent registered: a reload starts them again).
  *
  * Text, one line per port:
  *   rxe0/1 registered yes rx 12 answered 12 mismatch 1 malformed 0
  *   unsupported 2 success 9 unsupported_method 1 unsupported_attr 1
- *   tx_error 0 stray 0 invalid_answer 0
+ *   tx_error 0 stray 0 invalid_answer 0 ah_made 1 ah_reused 11
  * (one line).
  *
  * JSON: an array with one object per port. Keys (each one only if the
@@ -43,6 +45,9 @@
  *   invalid_answer  number  answers matched to a request of the port (by
  *                        TID) that did not answer it (source LID, method,
  *                        attribute, class version, OUI), dropped
+ *   ah_made      number  address handles made for answers
+ *   ah_reused    number  answers sent with a handle made for an earlier
+ *                        one to the same place (kept up to a second)
  *
  * rx = answered + tx_error; answered = success + mismatch + malformed +
  * unsupported; unsupported = unsupported_method + unsupported_attr.
@@ -69,6 +74,8 @@ static const struct ibt_num_key agent_stats[] = {
 	{ IBTRACE_STAT_TX_ERROR,		"tx_error" },
 	{ IBTRACE_STAT_STRAY,			"stray" },
 	{ IBTRACE_STAT_INVALID_ANSWER,		"invalid_answer" },
+	{ IBTRACE_STAT_AH_MADE,			"ah_made" },
+	{ IBTRACE_STAT_AH_REUSED,		"ah_reused" },
 };
 
 /**
@@ -211,6 +218,12 @@ static void agent_prom_write(struct ibt_prom *p, const struct agent_show *as)
 	agent_prom_counter(p, as, "ibtrace_agent_invalid_answers_total",
 			   "Answers to the port's requests that did not answer them, dropped.",
 			   IBTRACE_STAT_INVALID_ANSWER, NULL);
+	agent_prom_counter(p, as, "ibtrace_agent_address_handles_made_total",
+			   "Address handles the agent made for its responses.",
+			   IBTRACE_STAT_AH_MADE, NULL);
+	agent_prom_counter(p, as, "ibtrace_agent_address_handles_reused_total",
+			   "Responses sent with an address handle made for an earlier one.",
+			   IBTRACE_STAT_AH_REUSED, NULL);
 }
 
 /* --prom FILE: the metrics, FILE replaced at once. Return: an exit code. */
@@ -273,7 +286,7 @@ const char ibt_agent_help[] =
 	"One line (JSON: one object) per port: dev, port, registered, rx,\n"
 	"answered, mismatch, malformed, unsupported, success,\n"
 	"unsupported_method, unsupported_attr, tx_error, stray,\n"
-	"invalid_answer.\n"
+	"invalid_answer, ah_made, ah_reused.\n"
 	"  --prom FILE   also write the counters as Prometheus metrics, replacing\n"
 	"                FILE at once (node_exporter's textfile collector)\n";
 

@@ -411,6 +411,8 @@ static struct nla_policy ibt_stat_policy[IBTRACE_STAT_MAX + 1] = {
 	[IBTRACE_STAT_TX_ERROR]		= U64,
 	[IBTRACE_STAT_STRAY]		= U64,
 	[IBTRACE_STAT_INVALID_ANSWER]	= U64,
+	[IBTRACE_STAT_AH_MADE]		= U64,
+	[IBTRACE_STAT_AH_REUSED]	= U64,
 };
 
 static struct nla_policy ibt_probe_policy[IBTRACE_PROBE_A_MAX + 1] = {

@@ -115,12 +115,11 @@ static void ibtrace_agent_respond(struct ibtrace_port *port,
 	const struct ib_wc *wc = mad_recv_wc->wc;
 	struct ib_mad_send_buf *send_buf;
 	enum ibtrace_agent_verdict verdict;
+	struct ibtrace_agent_ah *ah;
 	struct ib_vendor_mad *resp;
-	struct ib_ah *ah;
 	u16 status;
 
-	ah = ib_create_ah_from_wc(agent->qp->pd, wc, mad_recv_wc->recv_buf.grh,
-				  port->port_num);
+	ah = ibtrace_agent_ah_get(port, wc, mad_recv_wc->recv_buf.grh);
 	if (IS_ERR(ah)) {
 		dev_dbg_ratelimited(&agent->device->dev,
 				    "port %u: no AH for reply: %ld\n",
@@ -133,7 +132,7 @@ static void ibtrace_agent_respond(struct ibtrace_port *port,
 				      IB_MGMT_VENDOR_HDR, IB_MGMT_VENDOR_DATA,
 				      GFP_KERNEL, IB_MGMT_BASE_VERSION);
 	if (IS_ERR(send_buf))
-		goto err_destroy_ah;
+		goto err_put_ah;
 
 	resp = send_buf->mad;
 	memcpy(resp, mad_recv_wc->recv_buf.mad, sizeof(*resp));
@@ -144,9 +143,9 @@ static void ibtrace_agent_respond(struct ibtrace_port *port,
 	/* We do not speak RMPP: whatever the request said, ours is one MAD. */
 	memset(&resp->rmpp_hdr, 0, sizeof(resp->rmpp_hdr));
 
-	send_buf->ah = ah;
+	send_buf->ah = ibtrace_agent_ah_of(ah);
 	send_buf->context[0] = ah;
-	if (ib_post_send_mad(send_buf, NULL))
+	if (ibtrace_mad_post(send_buf))
 		goto err_free_mad;
 
 	ibtrace_agent_count(&port->stats, verdict);
@@ -154,8 +153,8 @@ static void ibtrace_agent_respond(struct ibtrace_port *port,
 
 err_free_mad:
 	ib_free_send_mad(send_buf);
-err_destroy_ah:
-	rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
+err_put_ah:
+	ibtrace_agent_ah_put(ah);
 	atomic64_inc(&port->stats.tx_error);
 }
 
@@ -195,8 +194,8 @@ static void ibtrace_agent_send_done(struct ib_mad_agent *agent,
 		ibtrace_mad_send_done(agent->context, mad_send_wc);
 		return;
 	}
-	/* One of our responses: its AH is in context[0]. */
-	rdma_destroy_ah(send_buf->context[0], RDMA_DESTROY_AH_SLEEPABLE);
+	/* One of our responses: its AH's entry is in context[0]. */
+	ibtrace_agent_ah_put(send_buf->context[0]);
 	ib_free_send_mad(send_buf);
 }
 

@@ -30,7 +30,9 @@ static int ibtrace_agent_stats_attrs(struct sk_buff *skb, const void *data)
 	       ibtrace_put_stat(skb, IBTRACE_STAT_TX_ERROR, &st->tx_error) ||
 	       ibtrace_put_stat(skb, IBTRACE_STAT_STRAY, &st->stray) ||
 	       ibtrace_put_stat(skb, IBTRACE_STAT_INVALID_ANSWER,
-				&st->invalid_answer);
+				&st->invalid_answer) ||
+	       ibtrace_put_stat(skb, IBTRACE_STAT_AH_MADE, &st->ah_made) ||
+	       ibtrace_put_stat(skb, IBTRACE_STAT_AH_REUSED, &st->ah_reused);
 }
 
 static int ibtrace_agent_fill(struct sk_buff *skb, struct ibtrace_port *port)

@@ -13,6 +13,7 @@
 #include <linux/atomic.h>
 #include <linux/kref.h>
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/wait.h>
 #include <rdma/ib_mad.h>
 #include <rdma/ib_smi.h>
@@ -40,6 +41,8 @@
  * @invalid_answer: answers to a request of this port (class 0x30 or an
  *	SMP) that did not answer it (source LID, method, attribute, class
  *	version or OUI), dropped
+ * @ah_made: address handles made for answers (agent_ah.c)
+ * @ah_reused: answers sent with a handle made for an earlier one
  */
 struct ibtrace_agent_stats {
 	atomic64_t rx;
@@ -53,6 +56,51 @@ struct ibtrace_agent_stats {
 	atomic64_t tx_error;
 	atomic64_t stray;
 	atomic64_t invalid_answer;
+	atomic64_t ah_made;
+	atomic64_t ah_reused;
+};
+
+/* agent_ah.c: the address handles of the agent's answers, per port */
+#define IBTRACE_AGENT_AHS		16
+
+/**
+ * struct ibtrace_agent_ah_key - what an answer's address handle is made
+ *	from: the fields of the request's completion and GRH that
+ *	ib_create_ah_from_wc() reads (zero where absent)
+ * @sgid: the request's source GID
+ * @dgid: the request's destination GID (ours)
+ * @tclass_flow: GRH traffic class and flow label
+ * @slid: source LID
+ * @flags: the completion's IB_WC_GRH and IB_WC_WITH_VLAN
+ * @vlan: VLAN ID, with IB_WC_WITH_VLAN
+ * @sl: service level
+ * @path_bits: destination LID path bits
+ * @net: network type (enum rdma_network_type)
+ */
+struct ibtrace_agent_ah_key {
+	union ib_gid sgid;
+	union ib_gid dgid;
+	u32 tclass_flow;
+	u32 slid;
+	u32 flags;
+	u16 vlan;
+	u8 sl;
+	u8 path_bits;
+	u8 net;
+};
+
+struct ibtrace_agent_ah;
+
+/**
+ * struct ibtrace_agent_ahs - a port's cached answer address handles
+ * @lock: protects the rest
+ * @closed: the port is going away: nothing more is cached
+ * @slot: entries, NULL when free
+ */
+struct ibtrace_agent_ahs {
+	struct mutex lock;	/* protects the rest */
+	bool closed;
+	struct ibtrace_agent_ah *slot[IBTRACE_AGENT_AHS];
 };
 
 struct ibtrace_dev;
@@ -67,6 +115,7 @@ struct ibtrace_dev;
  *	when the port has no SMI (RoCE) or the registration failed
  * @tid_seq: low 32 bits of the transaction IDs of requests we send
  * @stats: agent counters
+ * @ahs: the agent's answer address handles (agent_ah.c)
  */
 struct ibtrace_port {
 	struct ibtrace_dev *dev;
@@ -75,6 +124,7 @@ struct ibtrace_port {
 	struct ib_mad_agent *smi_agent;
 	atomic_t tid_seq;
 	struct ibtrace_agent_stats stats;
+	struct ibtrace_agent_ahs ahs;
 };
 
 /**
@@ -148,6 +198,15 @@ static inline int ibtrace_walk_end(const struct ibtrace_port *port,
 /* agent.c */
 int ibtrace_agent_register(struct ibtrace_port *port);
 void ibtrace_agent_unregister(struct ibtrace_port *port);
+
+/* agent_ah.c */
+struct ibtrace_agent_ah *ibtrace_agent_ah_get(struct ibtrace_port *port,
+					      const struct ib_wc *wc,
+					      const struct ib_grh *grh);
+struct ib_ah *ibtrace_agent_ah_of(const struct ibtrace_agent_ah *e);
+void ibtrace_agent_ah_put(struct ibtrace_agent_ah *e);
+void ibtrace_agent_ahs_init(struct ibtrace_port *port);
+void ibtrace_agent_ahs_flush(struct ibtrace_port *port);
 
 /* mad.c */
 
@@ -228,6 +287,7 @@ struct ibtrace_mad_call {
 	bool done;
 };
 
+int ibtrace_mad_post(struct ib_mad_send_buf *send_buf);
 int ibtrace_mad_call_post(struct ibtrace_port *port,
 			  struct ibtrace_mad_call *call);
 bool ibtrace_mad_call_done(const struct ibtrace_mad_call *call);

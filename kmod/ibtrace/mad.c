@@ -172,6 +172,30 @@ bool ibtrace_mad_call_done(const struct ibtrace_mad_call *call)
 }
 
 /**
+ * ibtrace_mad_post() - ib_post_send_mad() of one buffer, sent at once
+ * @send_buf: the MAD
+ *
+ * A MAD of the GSI QP (class 0x30, SA) is posted like an endpoint's
+ * send (ibtrace_ep_post()), with bottom halves off, so that a software
+ * device's send tasklet runs here, not after ksoftirqd. An SMP is not: a
+ * directed-route SMP to this port is answered inside ib_post_send_mad()
+ * by the driver's process_mad(), which may sleep (a firmware command).
+ *
+ * Return: 0 or ib_post_send_mad()'s error.
+ */
+int ibtrace_mad_post(struct ib_mad_send_buf *send_buf)
+{
+	int err;
+
+	if (send_buf->mad_agent->qp->qp_type != IB_QPT_GSI)
+		return ib_post_send_mad(send_buf, NULL);
+	local_bh_disable();
+	err = ib_post_send_mad(send_buf, NULL);
+	local_bh_enable();
+	return err;
+}
+
+/**
  * ibtrace_mad_call_post() - send one attempt of a request, don't wait
  * @port: the local port
  * @call: @call->req, @call->agent, @call->hdr_len and @call->data_len set
@@ -215,7 +239,7 @@ int ibtrace_mad_call_post(struct ibtrace_port *port,
 	req->attempts++;
 
 	call->t_send = ktime_get_ns();
-	err = ib_post_send_mad(send_buf, NULL);
+	err = ibtrace_mad_post(send_buf);
 	if (err) {
 		call->send_buf = NULL;
 		ib_free_send_mad(send_buf);

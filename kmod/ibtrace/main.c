@@ -149,6 +149,7 @@ static int ibtrace_add_one(struct ib_device *ibdev)
 
 		port->dev = dev;
 		port->port_num = p;
+		ibtrace_agent_ahs_init(port);
 		/* Without SMPs a port can still be pinged; not fatal. */
 		if (rdma_cap_ib_smi(ibdev, p) && ibtrace_smp_register(port))
 			dev_warn(&ibdev->dev,
@@ -188,6 +189,7 @@ static void ibtrace_remove_one(struct ib_device *ibdev, void *client_data)
 
 	for (p = 1; p <= dev->nports; p++) {
 		ibtrace_agent_unregister(&dev->port[p - 1]);
+		ibtrace_agent_ahs_flush(&dev->port[p - 1]);
 		ibtrace_smp_unregister(&dev->port[p - 1]);
 	}
 	kfree(dev);

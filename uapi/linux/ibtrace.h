@@ -1129,6 +1129,9 @@ enum ibtrace_port_state {
  *	the port (class 0x30 or an SMP) by TID but that did not answer it:
  *	another source LID than the request's DLID (LID-routed, no GRH),
  *	method, attribute, class version or OUI; dropped, as if lost
+ * @IBTRACE_STAT_AH_MADE: address handles the agent made for its answers
+ * @IBTRACE_STAT_AH_REUSED: answers sent with an address handle made for an
+ *	earlier answer to the same place (kept per port for up to a second)
  * @__IBTRACE_STAT_MAX: number of attributes + 1
  * @IBTRACE_STAT_MAX: highest attribute number
  */
@@ -1146,6 +1149,8 @@ enum ibtrace_stat_attr {
 	IBTRACE_STAT_TX_ERROR,
 	IBTRACE_STAT_STRAY,
 	IBTRACE_STAT_INVALID_ANSWER,
+	IBTRACE_STAT_AH_MADE,
+	IBTRACE_STAT_AH_REUSED,
 
 	__IBTRACE_STAT_MAX,
 	IBTRACE_STAT_MAX = __IBTRACE_STAT_MAX - 1
