@@ -186,6 +186,28 @@ static void agent_prom_write(struct ibt_prom *p, const struct agent_show *as)
 		{ IBTRACE_STAT_UNSUPPORTED_METHOD,	"unsupported_method" },
 		{ IBTRACE_STAT_UNSUPPORTED_ATTR,	"unsupported_attr" },
 	};
+	/* The counters after the responses: a family each, unlabelled. */
+	static const struct {
+		const char *name;
+		const char *help;
+		unsigned int k;
+	} plain[] = {
+		{ "ibtrace_agent_send_errors_total",
+		  "Requests left unanswered: the response could not be sent.",
+		  IBTRACE_STAT_TX_ERROR },
+		{ "ibtrace_agent_stray_responses_total",
+		  "Responses that matched no request of ours, dropped.",
+		  IBTRACE_STAT_STRAY },
+		{ "ibtrace_agent_invalid_answers_total",
+		  "Answers to the port's requests that did not answer them, dropped.",
+		  IBTRACE_STAT_INVALID_ANSWER },
+		{ "ibtrace_agent_address_handles_made_total",
+		  "Address handles the agent made for its responses.",
+		  IBTRACE_STAT_AH_MADE },
+		{ "ibtrace_agent_address_handles_reused_total",
+		  "Responses sent with an address handle made for an earlier one.",
+		  IBTRACE_STAT_AH_REUSED },
+	};
 	struct ibt_prom_label l[2] = { { "device", NULL }, { "port", NULL } };
 	char port[12];
 	size_t i;
@@ -209,21 +231,9 @@ static void agent_prom_write(struct ibt_prom *p, const struct agent_show *as)
 	for (i = 0; i < IBT_ARRAY_SIZE(resp); i++)
 		agent_prom_counter(p, as, "ibtrace_agent_responses_total", NULL,
 				   resp[i].k, resp[i].status);
-	agent_prom_counter(p, as, "ibtrace_agent_send_errors_total",
-			   "Requests left unanswered: the response could not be sent.",
-			   IBTRACE_STAT_TX_ERROR, NULL);
-	agent_prom_counter(p, as, "ibtrace_agent_stray_responses_total",
-			   "Responses that matched no request of ours, dropped.",
-			   IBTRACE_STAT_STRAY, NULL);
-	agent_prom_counter(p, as, "ibtrace_agent_invalid_answers_total",
-			   "Answers to the port's requests that did not answer them, dropped.",
-			   IBTRACE_STAT_INVALID_ANSWER, NULL);
-	agent_prom_counter(p, as, "ibtrace_agent_address_handles_made_total",
-			   "Address handles the agent made for its responses.",
-			   IBTRACE_STAT_AH_MADE, NULL);
-	agent_prom_counter(p, as, "ibtrace_agent_address_handles_reused_total",
-			   "Responses sent with an address handle made for an earlier one.",
-			   IBTRACE_STAT_AH_REUSED, NULL);
+	for (i = 0; i < IBT_ARRAY_SIZE(plain); i++)
+		agent_prom_counter(p, as, plain[i].name, plain[i].help,
+				   plain[i].k, NULL);
 }
 
 /* --prom FILE: the metrics, FILE replaced at once. Return: an exit code. */
