@@ -105,19 +105,23 @@ send()
 		--dlid "$B_LID" --sl "$1" -t 500 -r 0 >/dev/null 2>&1
 }
 
-# vl_seen NODE PORT SL: the VL of the first packet with SL a capture at
-# NODE's PORT sees coming in while A sends with SL; "none" if none
+# vl_seen NODE PORT SL: the VL of A's request to B with SL as a capture at
+# NODE's PORT sees it coming in; "none" if it did not. Other packets cross
+# the port too (for a few seconds after OpenSM, B's ib_sa asks the SM for
+# ClassPortInfo every 300 ms, with SL 0): the capture takes what comes
+# until the request was answered, then stops.
 vl_seen()
 {
 	local cpid
 
-	ibt_sim_capture "$TMP/cap" "$TMP/cap.err" -j sim capture vl "$1" "$2" -c 2
+	ibt_sim_capture "$TMP/cap" "$TMP/cap.err" -j sim capture vl "$1" "$2" -c 64
 	cpid=$IBT_CAP_PID
 	send "$3"
-	timeout 5 tail --pid="$cpid" -f /dev/null
 	kill "$cpid" 2>/dev/null
+	timeout 5 tail --pid="$cpid" -f /dev/null
 	wait "$cpid" 2>/dev/null
-	jq -r --argjson sl "$3" '[.packets[]? | select(.dir == "in" and .sl == $sl)][0].vl // "none"' \
+	jq -r --argjson sl "$3" --argjson dlid "$((B_LID))" \
+		'[.packets[]? | select(.dir == "in" and .sl == $sl and .dlid == $dlid)][0].vl // "none"' \
 		"$TMP/cap" 2>/dev/null || echo none
 }
 
