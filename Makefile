@@ -177,6 +177,7 @@ bench: deps
 		selftests/bench/ping.sh
 	selftests/vm-run -- selftests/bench/sim_ping.sh
 	selftests/vm-run -- selftests/bench/mad_path.sh
+	selftests/vm-run -- env IBTRACE_BENCH_FABRIC=rxe selftests/bench/mad_path.sh
 	selftests/vm-run -- selftests/bench/mad.sh
 	selftests/vm-run -- selftests/bench/audit.sh
 	selftests/vm-run -- selftests/bench/sim_opensm.sh

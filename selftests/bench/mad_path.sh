@@ -15,7 +15,10 @@
 #             netlink message, the ping's loop)
 # and the whole probe; median and mean over the probes, microseconds.
 # The tool reads as the kernel sends: a second run prints the probes as
-# text to a file, as a user at a terminal would. Run in the VM:
+# text to a file, as a user at a terminal would. IBTRACE_BENCH_FABRIC=rxe
+# pings rxe0's own GID instead (RoCE in loopback: no link, so rxe, ib_mad
+# and ours alone; "to agent" and "back" are rxe's loopback and ib_mad's
+# receive work). Run in the VM:
 #   vm-run -- selftests/bench/mad_path.sh
 
 IBTRACE_ROOT=${IBTRACE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -28,12 +31,19 @@ T=/sys/kernel/tracing
 [ -d "$T/events" ] || mount -t tracefs nodev "$T" 2>/dev/null
 [ -w "$T/kprobe_events" ] ||
 	{ echo "no tracefs with kprobe events at $T: this kernel cannot say" >&2; exit 4; }
-ibt_insmod_sim_ibtrace || exit 1
+if [ "${IBTRACE_BENCH_FABRIC:-sim}" = rxe ]; then
+	ibt_modprobe_ibtrace && ibt_rxe_add rxe0 || exit 1
+	A=rxe0
+	to=(--dgid "$(ibt_gid0 rxe0)")
+else
+	ibt_insmod_sim_ibtrace || exit 1
+	ibt_sim_pair_up b0 || exit 1
+	A=ibtsim0
+	to=(--dlid 2)
+fi
 # (ib_core, loaded by now, brings them)
 [ -d "$T/events/ib_mad" ] ||
 	{ echo "no ib_mad trace events in this kernel" >&2; exit 4; }
-ibt_sim_pair_up b0 || exit 1
-A=ibtsim0
 
 trace_off()
 {
@@ -45,11 +55,10 @@ trap trace_off EXIT
 
 trace_off
 echo 8192 >"$T/buffer_size_kb"
-# ibtrace_mad_exchange(), the ping's call (ibtrace_mad_exchange_on() is
-# inlined into it, so a probe on the latter misses the ping).
-echo 'p:ibt/xchg ibtrace_mad_exchange' >>"$T/kprobe_events" &&
-	echo 'r:ibt/xchg_ret ibtrace_mad_exchange' >>"$T/kprobe_events" ||
-	{ echo "cannot place kprobes on ibtrace_mad_exchange" >&2; exit 4; }
+# ibtrace_mad_exchange_on(), the ping's call (from ping.c, so not inlined).
+echo 'p:ibt/xchg ibtrace_mad_exchange_on' >>"$T/kprobe_events" &&
+	echo 'r:ibt/xchg_ret ibtrace_mad_exchange_on' >>"$T/kprobe_events" ||
+	{ echo "cannot place kprobes on ibtrace_mad_exchange_on" >&2; exit 4; }
 for e in ibt/xchg ibt/xchg_ret ib_mad/ib_mad_ib_send_mad ib_mad/ib_mad_recv_done_agent; do
 	echo 1 >"$T/events/$e/enable"
 done
@@ -116,14 +125,21 @@ run()	# LABEL CMD...
 	grep -v "^#" "$T/trace" | phases
 }
 
-"$IBTRACECTL" -d "$A" ping --dlid 2 -c 10 -i 0 >/dev/null	# warm up
-run "ibtracectl -j (JSON read at once)" \
-	sh -c '"$0" -j -d "$1" ping --dlid 2 -c "$2" -i 0 >/dev/null' "$IBTRACECTL" "$A" "$count"
-run "ibtracectl, a line per probe" \
-	sh -c '"$0" -d "$1" ping --dlid 2 -c "$2" -i 0 >/tmp/mad_path.out' "$IBTRACECTL" "$A" "$count"
+"$IBTRACECTL" -d "$A" ping "${to[@]}" -c 10 -i 0 >/dev/null	# warm up
+run "$A, ibtracectl -j (JSON read at once)" \
+	sh -c '"$0" -j -d "$1" ping "$3" "$4" -c "$2" -i 0 >/dev/null' \
+	"$IBTRACECTL" "$A" "$count" "${to[@]}"
+run "$A, ibtracectl, a line per probe" \
+	sh -c '"$0" -d "$1" ping "$3" "$4" -c "$2" -i 0 >/tmp/mad_path.out' \
+	"$IBTRACECTL" "$A" "$count" "${to[@]}"
 echo "(report: the probe's netlink message and the ping's loop to the next post;"
 echo " probe: one exchange's entry to the next's, the steady-state cost of a probe)"
 
 trace_off
-"$SIM_CTL" del b0 >/dev/null
-rmmod ibtrace ibtrace_sim
+if [ "$A" = rxe0 ]; then
+	ibt_rxe_del rxe0
+	rmmod ibtrace
+else
+	"$SIM_CTL" del b0 >/dev/null
+	rmmod ibtrace ibtrace_sim
+fi
