@@ -190,8 +190,7 @@ struct ibtrace_agent_ah *ibtrace_agent_ah_get(struct ibtrace_port *port,
 	refcount_set(&e->ref, 1);
 	if (keyed) {
 		mutex_lock(&c->lock);
-		if (!c->closed)
-			old = ibtrace_agent_ah_insert(c, e);
+		old = ibtrace_agent_ah_insert(c, e);
 		mutex_unlock(&c->lock);
 		if (old)
 			ibtrace_agent_ah_put(old);
@@ -221,24 +220,20 @@ void ibtrace_agent_ahs_init(struct ibtrace_port *port)
 
 /**
  * ibtrace_agent_ahs_flush() - empty a port's cache for good
- * @port: the port, its agent unregistered (no answer is in flight)
+ * @port: the port, its agent unregistered: no handler runs and no answer
+ *	is in flight, so nothing else uses the cache
  *
- * Every cached handle is destroyed; none is cached afterwards.
+ * Every cached handle is destroyed.
  */
 void ibtrace_agent_ahs_flush(struct ibtrace_port *port)
 {
 	struct ibtrace_agent_ahs *c = &port->ahs;
-	struct ibtrace_agent_ah *e;
 	unsigned int i;
 
 	for (i = 0; i < IBTRACE_AGENT_AHS; i++) {
-		mutex_lock(&c->lock);
-		c->closed = true;
-		e = c->slot[i];
+		if (c->slot[i])
+			ibtrace_agent_ah_put(c->slot[i]);
 		c->slot[i] = NULL;
-		mutex_unlock(&c->lock);
-		if (e)
-			ibtrace_agent_ah_put(e);
 	}
 	mutex_destroy(&c->lock);
 }

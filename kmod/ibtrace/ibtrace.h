@@ -93,13 +93,11 @@ struct ibtrace_agent_ah;
 
 /**
  * struct ibtrace_agent_ahs - a port's cached answer address handles
- * @lock: protects the rest
- * @closed: the port is going away: nothing more is cached
+ * @lock: protects @slot and the entries' use times
  * @slot: entries, NULL when free
  */
 struct ibtrace_agent_ahs {
-	struct mutex lock;	/* protects the rest */
-	bool closed;
+	struct mutex lock;	/* protects @slot and the entries' use times */
 	struct ibtrace_agent_ah *slot[IBTRACE_AGENT_AHS];
 };
 
