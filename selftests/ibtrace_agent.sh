@@ -110,6 +110,47 @@ ibt_expect "a ping of 200 probes to itself: 200 answers, each with a handle" \
 ibt_check "  most of them reused one ($((r1 - r0)) reused, $((m1 - m0)) made)" \
 	test "$((r1 - r0))" -ge 150
 
+# A change of the port ends the reuse at once, not a second later: here a
+# GID added to rxe0's table (an address on its netdev) between the two
+# probes of a ping, 800 ms apart. The first probe's handle is made (the
+# 200 probes' is too old by then), and so is the second's, though the
+# first's is still young. The first line is read as it is printed, the
+# address added, and once its GID is in the table the second answer must
+# still be to come, or the check is skipped.
+ah_gid=0000:0000:0000:0000:0000:ffff:c613:0007	# ::ffff:198.19.0.7
+sleep 1.1
+coproc ahping { "$IBTRACECTL" -d rxe0 ping --dgid "$gid" -c 2 -i 800 2>&1; }
+# shellcheck disable=SC2154	# ahping_PID: set by coproc
+ahpid=$ahping_PID
+IBT_BG_PIDS+=("$ahpid")
+exec {ahfd}<&"${ahping[0]}"	# bash drops ahping[] when the ping exits
+read -r -t 20 line <&"$ahfd"
+t0=$(ibt_now_ms)
+ip addr add 198.19.0.7/32 dev "$IBT_NETDEV"
+for ((i = 0; i < 250; i++)); do
+	grep -qx "$ah_gid" /sys/class/infiniband/rxe0/ports/1/gids/* && break
+	sleep 0.02
+done
+late=0
+read -r -t 0 <&"$ahfd" && late=1
+echo "# the GID was in rxe0's table $(($(ibt_now_ms) - t0)) ms after the first answer was read"
+cat <&"$ahfd" >/dev/null
+exec {ahfd}<&-
+wait "$ahpid"
+ping_rc=$?
+ip addr del 198.19.0.7/32 dev "$IBT_NETDEV"
+js=$("$IBTRACECTL" -j -d rxe0 agent show)
+read -r a2 m2 r2 < <(jq -r '.[0] | "\(.answered) \(.ah_made) \(.ah_reused)"' <<< "$js")
+ibt_expect "a ping of 2 probes across a GID change: exit 0, 2 answers" \
+	"0 2" "$ping_rc $((a2 - a1))"
+if [ "$late" = 1 ]; then
+	ibt_skip_one "  each answer has a handle of its own" \
+		"the GID came after the second answer (${line:-no first line})"
+else
+	ibt_expect "  each answer has a handle of its own (made, reused)" \
+		"2 0" "$((m2 - m1)) $((r2 - r1))"
+fi
+
 ibt_check "rxe0 deleted" ibt_rxe_del rxe0
 ibt_check "ibtrace unloads" ibt_unload_ibtrace
 ibt_done

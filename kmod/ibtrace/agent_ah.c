@@ -13,8 +13,10 @@
  * by everything ib_create_ah_from_wc() reads from the completion (source
  * LID, SL, path bits, GRH flag, VLAN, network type, both GIDs, traffic
  * class and flow label) and reused for at most IBTRACE_AGENT_AH_TTL_MS.
- * The same inputs give the same handle unless the port's GID table or a
- * neighbour's MAC changed: the lifetime bounds how long an answer can
+ * The same inputs give the same handle unless the port changed (its GID
+ * table, LID, state or SM: the device's events end every cached handle's
+ * reuse at once, ibtrace_agent_ahs_expire()) or a neighbour's MAC did,
+ * which raises no event: the lifetime bounds how long an answer can
  * follow an old one. A completion whose network type the device does not
  * say (RoCE without IB_WC_WITH_NETWORK_HDR_TYPE) gets a handle of its own.
  *
@@ -36,6 +38,7 @@
  * @ah: the handle
  * @born: when it was made (jiffies)
  * @used: when it was last handed out (jiffies), for eviction
+ * @epoch: the cache's epoch when it was made
  * @ref: the cache's, while in it, and one per answer in flight
  */
 struct ibtrace_agent_ah {
@@ -43,6 +46,7 @@ struct ibtrace_agent_ah {
 	struct ib_ah *ah;
 	unsigned long born;
 	unsigned long used;
+	int epoch;
 	refcount_t ref;
 };
 
@@ -77,9 +81,11 @@ static bool ibtrace_agent_ah_key(const struct ibtrace_port *port,
 	return true;
 }
 
-static bool ibtrace_agent_ah_stale(const struct ibtrace_agent_ah *e)
+static bool ibtrace_agent_ah_stale(const struct ibtrace_agent_ahs *c,
+				   const struct ibtrace_agent_ah *e)
 {
-	return time_after(jiffies,
+	return e->epoch != atomic_read(&c->epoch) ||
+	       time_after(jiffies,
 			  e->born + msecs_to_jiffies(IBTRACE_AGENT_AH_TTL_MS));
 }
 
@@ -105,7 +111,7 @@ ibtrace_agent_ah_find(const struct ibtrace_agent_ahs *c,
 	for (i = 0; i < IBTRACE_AGENT_AHS; i++) {
 		struct ibtrace_agent_ah *e = c->slot[i];
 
-		if (!e || ibtrace_agent_ah_stale(e) ||
+		if (!e || ibtrace_agent_ah_stale(c, e) ||
 		    memcmp(&e->key, k, sizeof(*k)))
 			continue;
 		e->used = jiffies;
@@ -129,7 +135,7 @@ ibtrace_agent_ah_insert(struct ibtrace_agent_ahs *c,
 
 	for (i = 0; i < IBTRACE_AGENT_AHS; i++) {
 		old = c->slot[i];
-		if (!old || ibtrace_agent_ah_stale(old)) {
+		if (!old || ibtrace_agent_ah_stale(c, old)) {
 			v = i;
 			break;
 		}
@@ -162,7 +168,10 @@ struct ibtrace_agent_ah *ibtrace_agent_ah_get(struct ibtrace_port *port,
 	struct ibtrace_agent_ah_key k;
 	bool keyed;
 	struct ib_ah *ah;
+	int epoch;
 
+	/* Read first: an event during the making ends the new entry too. */
+	epoch = atomic_read(&c->epoch);
 	keyed = ibtrace_agent_ah_key(port, wc, grh, &k);
 	if (keyed) {
 		mutex_lock(&c->lock);
@@ -187,6 +196,7 @@ struct ibtrace_agent_ah *ibtrace_agent_ah_get(struct ibtrace_port *port,
 	e->ah = ah;
 	e->born = jiffies;
 	e->used = e->born;
+	e->epoch = epoch;
 	refcount_set(&e->ref, 1);
 	if (keyed) {
 		mutex_lock(&c->lock);
@@ -216,6 +226,21 @@ struct ib_ah *ibtrace_agent_ah_of(const struct ibtrace_agent_ah *e)
 void ibtrace_agent_ahs_init(struct ibtrace_port *port)
 {
 	mutex_init(&port->ahs.lock);
+	atomic_set(&port->ahs.epoch, 0);
+}
+
+/**
+ * ibtrace_agent_ahs_expire() - reuse none of a port's cached handles
+ * @port: the port, whose GID table, LID, state or SM changed
+ *
+ * The handles stay in their slots until replaced, or flushed with the
+ * port; the answers in flight keep theirs.
+ *
+ * Context: any (the device's event handler); does not sleep.
+ */
+void ibtrace_agent_ahs_expire(struct ibtrace_port *port)
+{
+	atomic_inc(&port->ahs.epoch);
 }
 
 /**

@@ -94,10 +94,13 @@ struct ibtrace_agent_ah;
 /**
  * struct ibtrace_agent_ahs - a port's cached answer address handles
  * @lock: protects @slot and the entries' use times
+ * @epoch: advanced when the port changes (ibtrace_agent_ahs_expire());
+ *	an entry made in an earlier epoch is not reused
  * @slot: entries, NULL when free
  */
 struct ibtrace_agent_ahs {
 	struct mutex lock;	/* protects @slot and the entries' use times */
+	atomic_t epoch;
 	struct ibtrace_agent_ah *slot[IBTRACE_AGENT_AHS];
 };
 
@@ -134,6 +137,7 @@ struct ibtrace_port {
  * @dead: set when the device goes away; requests end with -ENODEV
  * @waitq: requests waiting for MAD completions sleep here; woken when
  *	@dead is set
+ * @event_handler: the device's port events (main.c)
  * @nports: number of entries in @port
  * @port: per-port state, index = port number - 1
  */
@@ -144,6 +148,7 @@ struct ibtrace_dev {
 	struct completion released;
 	bool dead;
 	wait_queue_head_t waitq;
+	struct ib_event_handler event_handler;
 	u32 nports;
 	struct ibtrace_port port[];
 };
@@ -204,6 +209,7 @@ struct ibtrace_agent_ah *ibtrace_agent_ah_get(struct ibtrace_port *port,
 struct ib_ah *ibtrace_agent_ah_of(const struct ibtrace_agent_ah *e);
 void ibtrace_agent_ah_put(struct ibtrace_agent_ah *e);
 void ibtrace_agent_ahs_init(struct ibtrace_port *port);
+void ibtrace_agent_ahs_expire(struct ibtrace_port *port);
 void ibtrace_agent_ahs_flush(struct ibtrace_port *port);
 
 /* mad.c */

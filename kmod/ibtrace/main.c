@@ -124,6 +124,36 @@ struct ibtrace_port *ibtrace_dev_port(struct ibtrace_dev *dev, u32 port_num)
 	return &dev->port[port_num - 1];
 }
 
+/*
+ * A port's GID table, LID, state or SM changed: the agent's cached answer
+ * handles may address the requester from an old source GID (RoCE) or
+ * through an old SM's assignments, so none is reused. Called by ib_core
+ * in process context, with the port's GID table locked for a GID change:
+ * only a counter is touched here.
+ */
+static void ibtrace_dev_event(struct ib_event_handler *handler,
+			      struct ib_event *event)
+{
+	struct ibtrace_dev *dev = container_of(handler, struct ibtrace_dev,
+					       event_handler);
+	struct ibtrace_port *port;
+
+	switch (event->event) {
+	case IB_EVENT_PORT_ACTIVE:
+	case IB_EVENT_PORT_ERR:
+	case IB_EVENT_LID_CHANGE:
+	case IB_EVENT_GID_CHANGE:
+	case IB_EVENT_SM_CHANGE:
+	case IB_EVENT_CLIENT_REREGISTER:
+		port = ibtrace_dev_port(dev, event->element.port_num);
+		if (port)
+			ibtrace_agent_ahs_expire(port);
+		break;
+	default:
+		break;
+	}
+}
+
 static int ibtrace_add_one(struct ib_device *ibdev)
 {
 	u32 nports = rdma_end_port(ibdev);
@@ -163,6 +193,8 @@ static int ibtrace_add_one(struct ib_device *ibdev)
 				 p);
 	}
 
+	INIT_IB_EVENT_HANDLER(&dev->event_handler, ibdev, ibtrace_dev_event);
+	ib_register_event_handler(&dev->event_handler);
 	ib_set_client_data(ibdev, &ibtrace_client, dev);
 
 	mutex_lock(&ibtrace_devs_lock);
@@ -187,6 +219,7 @@ static void ibtrace_remove_one(struct ib_device *ibdev, void *client_data)
 	ibtrace_dev_put(dev);
 	wait_for_completion(&dev->released);
 
+	ib_unregister_event_handler(&dev->event_handler);
 	for (p = 1; p <= dev->nports; p++) {
 		ibtrace_agent_unregister(&dev->port[p - 1]);
 		ibtrace_agent_ahs_flush(&dev->port[p - 1]);
