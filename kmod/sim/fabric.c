@@ -1018,7 +1018,14 @@ int ibtsim_fabric_start(struct ibtsim_fabric *fabric)
 	INIT_LIST_HEAD(&fabric->fc_resync);
 	spin_lock_init(&fabric->fc_report_lock);
 	ibtsim_fc_resync(fabric, NULL);	/* every link's first grants */
-	fabric->wq = alloc_ordered_workqueue("ibtsim_%s", 0, fabric->name);
+	/*
+	 * The worker stands in for the wire and the switches, which never
+	 * wait for the host's scheduler: high priority, so that a packet is
+	 * not held behind the processes it serves (on two CPUs, the
+	 * requester's tool and job thread). It yields between packets.
+	 */
+	fabric->wq = alloc_ordered_workqueue("ibtsim_%s", WQ_HIGHPRI,
+					     fabric->name);
 	return fabric->wq ? 0 : -ENOMEM;
 }
 
