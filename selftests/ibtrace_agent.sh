@@ -100,11 +100,13 @@ rm -rf "$prom"
 # An answer's address handle is made once for where its request came
 # from and reused for up to a second (ibtrace(4), Counters): on RoCE
 # making one is most of the agent's work.
-read -r a0 m0 r0 < <(jq -r '.[0] | "\(.answered) \(.ah_made) \(.ah_reused)"' <<< "$js")
+# ah_counts JSON: "answered ah_made ah_reused" of an agent show
+ah_counts() { jq -r '.[0] | "\(.answered) \(.ah_made) \(.ah_reused)"' <<< "$1"; }
+read -r a0 m0 r0 < <(ah_counts "$js")
 ibt_expect "every answer's handle was made or reused" "$a0" "$((m0 + r0))"
 "$IBTRACECTL" -d rxe0 ping --dgid "$gid" -c 200 -i 0 >/dev/null
 js=$("$IBTRACECTL" -j -d rxe0 agent show)
-read -r a1 m1 r1 < <(jq -r '.[0] | "\(.answered) \(.ah_made) \(.ah_reused)"' <<< "$js")
+read -r a1 m1 r1 < <(ah_counts "$js")
 ibt_expect "a ping of 200 probes to itself: 200 answers, each with a handle" \
 	"200 200" "$((a1 - a0)) $((m1 - m0 + r1 - r0))"
 ibt_check "  most of them reused one ($((r1 - r0)) reused, $((m1 - m0)) made)" \
@@ -140,7 +142,7 @@ wait "$ahpid"
 ping_rc=$?
 ip addr del 198.19.0.7/32 dev "$IBT_NETDEV"
 js=$("$IBTRACECTL" -j -d rxe0 agent show)
-read -r a2 m2 r2 < <(jq -r '.[0] | "\(.answered) \(.ah_made) \(.ah_reused)"' <<< "$js")
+read -r a2 m2 r2 < <(ah_counts "$js")
 ibt_expect "a ping of 2 probes across a GID change: exit 0, 2 answers" \
 	"0 2" "$ping_rc $((a2 - a1))"
 if [ "$late" = 1 ]; then
