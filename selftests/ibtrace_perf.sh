@@ -104,6 +104,35 @@ ibt_expect "server show: 7 perf connections accepted, none held now" "7 0" \
 ibt_check "rdma resource: nothing of the runs left on either side" \
 	ibt_wait_for 15 ibt_res_back_to "$base_srv"
 
+# A long run yields the CPU ---------------------------------------------------
+# rxe loops a WRITE back within its post (the tasklets run as the post turns
+# bottom halves back on), so a busy poll always finds the completion there:
+# a run of some seconds must still let the CPU go (the debug kernel caught a
+# 100,000-operation run holding it for 22 s: a soft lockup). With the
+# detector at 2 s, a run of about 8 s at this machine's rate (a short run
+# measures it); without the fix, 200,000 operations (7 s) were reported.
+
+thresh_f=/proc/sys/kernel/watchdog_thresh
+if [ -w "$thresh_f" ] && [ -e /proc/sys/kernel/soft_watchdog ]; then
+	perf --peer "$self_gid" --iterations 2000 --pipeline 1 RW 64
+	long_iters=$(awk -v r="$(ibt_jr .perf.ops_per_s)" 'BEGIN {
+		n = int(r * 8); print (n < 5000 ? 5000 : (n > 250000 ? 250000 : n)) }')
+	thresh=$(cat "$thresh_f")
+	echo 1 > "$thresh_f"
+	perf --peer "$self_gid" --iterations "$long_iters" --pipeline 1 RW 64
+	echo "$thresh" > "$thresh_f"
+	figures "RW 64 B, pipeline 1, $long_iters operations (busy poll)" "$long_iters" 64
+	if [ "$(ibt_jr '.perf.elapsed_ns > 4000000000')" = true ]; then
+		ibt_expect "  the CPU was let go: no soft lockup" \
+			"" "$(ibt_kmsg_since | grep -m1 'soft lockup')"
+	else
+		# (the server's hold bound caps the operations: 250,000)
+		ibt_skip_one "  the CPU was let go" "the run took under 4 s: too fast a machine to tell"
+	fi
+else
+	ibt_skip_one "a long run yields the CPU" "no soft-lockup detector (kernel.watchdog_thresh)"
+fi
+
 # The server's bounds and versions ------------------------------------------
 
 ibt_srv stop

@@ -214,7 +214,9 @@ int ibtrace_ep_post(struct ib_qp *qp, const struct ib_send_wr *wr)
  * Busy, the thread polls the CQ itself and yields now and then; else it
  * sleeps on the wait queue in slices. Either way a stop is seen at once
  * when the call starts, and within a slice while it waits: a peer that
- * keeps completing within each slice does not hide a cancel.
+ * keeps completing within each slice does not hide a cancel. It yields
+ * before it returns too, so that a caller's loop of posts and waits never
+ * holds the CPU for long.
  *
  * Return: 0, -ETIMEDOUT when @end passed first, -ECANCELED when @w->stop
  * said so.
@@ -232,8 +234,15 @@ int ibtrace_ep_wait(const struct ibtrace_ep_waiter *w, u64 seen,
 		else
 			wait_event_timeout(*w->wq, ibtrace_ep_seen(w) != seen,
 					   msecs_to_jiffies(w->slice_ms));
-		if (ibtrace_ep_seen(w) != seen)
+		if (ibtrace_ep_seen(w) != seen) {
+			/*
+			 * Also when a completion is always there: a software
+			 * device completes within the post, and a run of
+			 * millions of operations must not hold the CPU.
+			 */
+			cond_resched();
 			return 0;
+		}
 		if (w->busy && ++spins % 256) {
 			cond_resched();
 			continue;
