@@ -48,14 +48,16 @@ bool ibtsim_fw_answer(struct ibtsim_node *node, u8 in_port,
 		      u16 slid, enum ibtsim_drop_reason *why)
 {
 	struct ib_mad_hdr *hdr = (struct ib_mad_hdr *)pkt->data;
-	bool smp = hdr->mgmt_class == IB_MGMT_CLASS_SUBN_LID_ROUTED ||
-		   hdr->mgmt_class == IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE;
 	u32 dqpn = pkt->dqpn;
+	bool smp;
 
+	/* Nothing of the packet is read before its length is known. */
 	if (pkt->len < sizeof(struct ib_mad)) {
 		*why = IBTSIM_DROP_FW_SHORT_MAD;
 		return false;
 	}
+	smp = hdr->mgmt_class == IB_MGMT_CLASS_SUBN_LID_ROUTED ||
+	      hdr->mgmt_class == IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE;
 	if (hdr->method != IB_MGMT_METHOD_GET &&
 	    hdr->method != IB_MGMT_METHOD_SET) {
 		*why = IBTSIM_DROP_FW_NO_AGENT;
