@@ -234,23 +234,19 @@ int ibtrace_ep_wait(const struct ibtrace_ep_waiter *w, u64 seen,
 		else
 			wait_event_timeout(*w->wq, ibtrace_ep_seen(w) != seen,
 					   msecs_to_jiffies(w->slice_ms));
-		if (ibtrace_ep_seen(w) != seen) {
-			/*
-			 * Also when a completion is always there: a software
-			 * device completes within the post, and a run of
-			 * millions of operations must not hold the CPU.
-			 */
-			cond_resched();
+		/*
+		 * On every pass, also when a completion is always there: a
+		 * software device completes within the post, and a run of
+		 * millions of operations must not hold the CPU.
+		 */
+		cond_resched();
+		if (ibtrace_ep_seen(w) != seen)
 			return 0;
-		}
-		if (w->busy && ++spins % 256) {
-			cond_resched();
+		if (w->busy && ++spins % 256)
 			continue;
-		}
 		if (w->stop && w->stop(w->ctx))
 			return -ECANCELED;
 		if (time_after(jiffies, end))
 			return -ETIMEDOUT;
-		cond_resched();
 	}
 }
