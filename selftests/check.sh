@@ -58,6 +58,37 @@ vmrun_boot_watchdog()
 }
 host_check "vm-run boots a hung VM again, 3 tries, then exits 125" vmrun_boot_watchdog
 
+# lib.sh's kernel-log gate: a test whose begin marker the kernel's ring
+# buffer dropped (it overflowed) fails, since a report may have gone with
+# it; one whose marker is there judges only the lines after it. A stand-in
+# dmesg prints the log each case needs.
+kmsg_gate()
+{
+	local d=$work/kmsg out
+
+	mkdir -p "$d"
+	# shellcheck disable=SC2016 # expanded by the stand-in, not here
+	printf '#!/bin/sh\ncat "$IBT_FAKE_KMSG"\n' > "$d/dmesg"
+	chmod +x "$d/dmesg"
+	out=$(PATH=$d:$PATH IBT_FAKE_KMSG=$d/log bash -c '
+		. selftests/lib.sh
+		ibt_kmsg_marked=1
+		printf "[1.0] rxe: a line\n[1.1] another\n" > "$IBT_FAKE_KMSG"
+		ibt_done' 2>&1)
+	printf '%s\n' "$out"
+	grep -q '^not ok 1 - kernel log clean during bash' <<< "$out" &&
+		grep -q 'lost the begin marker' <<< "$out" || return 1
+	out=$(PATH=$d:$PATH IBT_FAKE_KMSG=$d/log bash -c '
+		. selftests/lib.sh
+		ibt_kmsg_marked=1
+		printf "[0.9] KASAN: before\n[1.0] ibtrace-selftest: begin %s %s\n[1.1] after\n" \
+			"$IBT_TEST" "$$" > "$IBT_FAKE_KMSG"
+		ibt_kmsg_since' 2>&1)
+	printf '%s\n' "$out"
+	[ "$(grep -v '^TAP version' <<< "$out")" = "[1.1] after" ]
+}
+host_check "a test whose kernel log overflowed (marker lost) fails" kmsg_gate
+
 # The drop-in test's kernel tree and test programs, built here where the
 # compiler is not emulated (ibtrace_kselftest.sh runs them in the VM).
 host_check "kselftest tree for the drop-in test built" \

@@ -26,19 +26,37 @@ ibt_n=0
 ibt_failed=0
 ibt_passed=0
 
-# Kernel-log lines that fail a test whatever else happened.
-IBT_BAD_LOG='(Oops|BUG:|WARNING:|refcount_t|list_(add|del) corruption|general protection fault|blocked for more than|rcu: INFO: .*stall|Kernel panic|UBSAN|KASAN|kernel BUG|unreferenced object)'
+# Kernel-log lines that fail a test whatever else happened; the last one is
+# ibt_kmsg_since's own, for a log that overflowed during the test.
+IBT_BAD_LOG='(Oops|BUG:|WARNING:|refcount_t|list_(add|del) corruption|general protection fault|blocked for more than|rcu: INFO: .*stall|Kernel panic|UBSAN|KASAN|kernel BUG|unreferenced object|ibtrace-selftest: lost)'
 
+ibt_kmsg_marked=0
 ibt_kmsg_mark()
 {
-	echo "ibtrace-selftest: begin $IBT_TEST $$" > /dev/kmsg 2>/dev/null || true
+	echo "ibtrace-selftest: begin $IBT_TEST $$" > /dev/kmsg 2>/dev/null &&
+		ibt_kmsg_marked=1
 }
 
-# Lines logged since this test began.
+# Lines logged since this test began. The kernel's ring buffer drops its
+# oldest lines first, so a marker that is gone means the test logged more
+# than the buffer holds: every line left is the test's, but a report may
+# have been dropped, and the line added to say so fails the test
+# (IBT_BAD_LOG). A test that could not write its marker (not root) gets
+# nothing.
 ibt_kmsg_since()
 {
 	dmesg 2>/dev/null | awk -v m="ibtrace-selftest: begin $IBT_TEST $$" \
-		'index($0, m) { keep = 1; next } keep'
+		-v marked="$ibt_kmsg_marked" \
+		'index($0, m) { keep = 1; next }
+		 keep { print; next }
+		 { all[n++] = $0 }
+		 END {
+			if (keep || !marked || !n)
+				exit
+			print "ibtrace-selftest: lost the begin marker: the kernel log overflowed during the test, so a report may be lost"
+			for (i = 0; i < n; i++)
+				print all[i]
+		 }'
 }
 
 echo "TAP version 13"
