@@ -369,6 +369,12 @@ extern volatile sig_atomic_t ibt_signal;
  * signals the tool and its process group), a later one ends the tool.
  */
 void ibt_signals_hold(bool catch);
+/*
+ * Deliver a SIGINT or SIGTERM held pending (blocked) now: ppoll() returns
+ * ready descriptors without delivering it, so a socket that is never
+ * quiet would keep it out for good.
+ */
+void ibt_signals_let_in(void);
 
 /* The value of hex digit @c, or -1 (parse.c, fabric.c). */
 static inline int ibt_hex_digit(char c)

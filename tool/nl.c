@@ -1037,6 +1037,11 @@ static int parse_done(struct ibt *ctx, const struct nlmsghdr *req,
 /*
  * Wait until the socket is readable, at most @timeout_ms (-1: no bound;
  * *@timed_out says when it ran out): 0, or a printed exit code.
+ *
+ * Once the socket has overrun, a reply may be lost among a job's messages,
+ * and the wait for it (xfer()) lasts while they keep coming: a flood's
+ * whole run. A SIGINT or SIGTERM is let in then, so that the job can be
+ * cancelled (IBT_EXIT_INTR; the job's waiter sends the cancel).
  */
 static int wait_readable(struct ibt *ctx, int timeout_ms, bool *timed_out)
 {
@@ -1044,7 +1049,14 @@ static int wait_readable(struct ibt *ctx, int timeout_ms, bool *timed_out)
 
 	*timed_out = false;
 	for (;;) {
-		int n = poll(&pfd, 1, timeout_ms);
+		int n;
+
+		if (ctx->nl_overrun) {
+			ibt_signals_let_in();
+			if (ibt_interrupted)
+				return IBT_EXIT_INTR;
+		}
+		n = poll(&pfd, 1, timeout_ms);
 
 		if (n < 0 && errno == EINTR) {
 			if (ibt_interrupted)
@@ -1619,6 +1631,7 @@ int ibt_nl_wait_notify(struct ibt *ctx, int timeout_ms)
 	ssize_t n;
 	int len, ret = 0;
 
+	ibt_signals_let_in();
 	if (ibt_interrupted)
 		return IBT_EXIT_INTR;
 	sigemptyset(&none);

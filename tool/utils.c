@@ -109,6 +109,19 @@ void ibt_signals_hold(bool catch)
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 }
 
+void ibt_signals_let_in(void)
+{
+	sigset_t pending, none, held;
+
+	if (sigpending(&pending) ||
+	    (!sigismember(&pending, SIGINT) && !sigismember(&pending, SIGTERM)))
+		return;
+	/* POSIX: a pending signal unblocked is delivered before this returns */
+	sigemptyset(&none);
+	pthread_sigmask(SIG_SETMASK, &none, &held);
+	pthread_sigmask(SIG_SETMASK, &held, NULL);
+}
+
 /* Options and words */
 
 static const struct option global_opts[] = {
