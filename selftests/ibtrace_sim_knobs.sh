@@ -155,9 +155,17 @@ ibt_match "  sim show text: drop 30%" '^    port 2 .* drops [0-9]+ drop 30%$' \
 #   some probe unanswered (all 16 attempts lost): <= 50 * 0.3^16 = 2.2e-7
 #   no packet lost at all (50 requests or more):  <= 0.7^50      = 1.8e-8
 # together under 2.4e-7, below one in a million runs.
+b0=$("$IBTRACECTL" -j -d "$B" agent show | jq -r '.[0].answered')
 ping_b -c 50 -i 0 -t 200 -r 15
 ibt_expect "30% loss S1 -> S2: ping still succeeds (retries)" 0 "$rc"
 ibt_expect "  every probe answered" 50 "$(jq -r .summary.received <<< "$js")"
+# A flood's probes are chained (each posted by the answer to the one
+# before); a lost one is retried by its sender, whose answer goes on with
+# the chain. Only requests are lost, so B answered each probe once.
+ibt_expect "  reported once each, in order: seq 1 to 50" yes \
+	"$(jq -r 'if [.probes[].seq] == [range(1; 51)] then "yes" else "no" end' <<< "$js")"
+ibt_expect "  B's agent answered exactly 50 (one attempt of each probe)" 50 \
+	"$(($("$IBTRACECTL" -j -d "$B" agent show | jq -r '.[0].answered') - b0))"
 d1=$(cat "$DBG/k/0-S1/port2/drops")
 ibt_match "  S1 port 2 counted the lost packets" '^[1-9]' "$((d1 - d0))"
 ibt_expect "  debugfs and sim show agree on the drops" "$d1" \

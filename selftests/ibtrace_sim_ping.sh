@@ -12,6 +12,7 @@ ibt_require_file "$SIM_KO" "$SIM_CTL" "$IBTRACECTL" "$IBT_MAD"
 ibt_require_cmd ibportstate jq
 
 ibt_require_modules ib_core ib_umad
+ibt_tmpdir
 ibt_sim_load
 ibt_check "ibtrace loads" ibt_modprobe_ibtrace
 
@@ -64,6 +65,41 @@ ibt_expect "raw SourceRoute hop count 0 over IB: 0x001c" 0x001c "$(sed -n 's/^st
 js=$("$IBTRACECTL" -j -d "$B" agent show)
 ibt_expect "$B's agent answered 8 requests" 8 "$(jq -r '.[0].answered' <<< "$js")"
 
+# A flood (-i 0) chains its probes: each is posted by the answer to the one
+# before. Still one probe at a time, each reported once and in order, and
+# not one more than asked for on the wire (B's agent counts them).
+a0=$("$IBTRACECTL" -j -d "$B" agent show | jq -r '.[0].answered')
+js=$("$IBTRACECTL" -j -d "$A" ping --dlid 2 -c 1000 -i 0)
+ibt_expect "a flood of 1000 probes: exit 0, 1000 answered, all ok" "0 1000 1000" \
+	"$? $(jq -r '.summary.received, ([.probes[] | select(.status == "ok")] | length)' <<< "$js" | tr '\n' ' ' | sed 's/ $//')"
+ibt_expect "  reported once each, in order: seq 1 to 1000" yes \
+	"$(jq -r 'if [.probes[].seq] == [range(1; 1001)] then "yes" else "no" end' <<< "$js")"
+ibt_expect "  $B's agent answered exactly 1000 more (none sent twice or beyond the count)" 1000 \
+	"$(($("$IBTRACECTL" -j -d "$B" agent show | jq -r '.[0].answered') - a0))"
+ibt_match "  each probe's RTT is its own: median <= p99 <= max, all > 0" yes \
+	"$(jq -r '.summary | if .rtt_min_ns > 0 and .rtt_median_ns <= .rtt_p99_ns and .rtt_p99_ns <= .rtt_max_ns then "yes" else "no" end' <<< "$js")"
+
+# A flood stopped by ^C ends at once; the probe in flight is taken back and
+# no other is sent after the stop (B's count settles at most one above the
+# probes reported).
+a0=$("$IBTRACECTL" -j -d "$B" agent show | jq -r '.[0].answered')
+timeout -k 5 60 "$IBTRACECTL" -j -d "$A" ping --dlid 2 -c 100000 -i 0 \
+	>"$TMP/stop.json" 2>/dev/null &
+tpid=$!
+IBT_BG_PIDS+=("$tpid")
+sleep 1.3
+kill -INT "$(pgrep -P "$tpid")"
+wait "$tpid"
+rc=$?
+sleep 0.5
+a1=$("$IBTRACECTL" -j -d "$B" agent show | jq -r '.[0].answered')
+sent=$(jq -r .summary.sent "$TMP/stop.json")
+echo "# a flood stopped after 1 s: exit $rc, $sent probes reported, B answered $((a1 - a0))"
+ibt_expect "a flood stopped by SIGINT ends with exit 0, interrupted, with its statistics" "0 true yes" \
+	"$rc $(jq -r '.interrupted, (if .summary.sent > 0 then "yes" else "no" end)' "$TMP/stop.json" | tr '\n' ' ' | sed 's/ $//')"
+ibt_expect "  B answered what was reported, at most one more (the one taken back)" yes \
+	"$( [[ $sent =~ ^[0-9]+$ ]] && (( a1 - a0 >= sent && a1 - a0 <= sent + 1 )) && echo yes || echo no)"
+
 # A reader that falls behind a fast ping: stopped until its socket has
 # overflowed (the kernel dropped probe messages), and so will be the
 # answer to the job read it sends next. It must still end, with the
@@ -74,7 +110,6 @@ flood=20000 bound=120
 if ibt_debug_kernel; then
 	flood=4000 bound=300
 fi
-ibt_tmpdir
 timeout -k 5 "$bound" "$IBTRACECTL" -j -d "$A" ping --dlid 2 -c "$flood" -i 0 \
 	>"$TMP/flood.json" 2>"$TMP/flood.err" &
 tpid=$!

@@ -276,6 +276,11 @@ struct ibtrace_mad_req {
  * @invalid: an answer came that did not answer the request; dropped
  * @wc_status: status ib_mad gave the send
  * @done: ib_mad has finished with @send_buf
+ * @posted: @send_buf was handed to ib_mad (or failed to be: @post_err)
+ * @post_err: what posting the attempt returned
+ * @next: the call to post when this one's answer comes
+ *	(ibtrace_mad_call_arm()), %NULL, or %IBTRACE_MAD_CHAIN_SHUT once the
+ *	answer's handler or ibtrace_mad_call_unarm() has taken it
  */
 struct ibtrace_mad_call {
 	struct ibtrace_mad_req *req;
@@ -289,11 +294,25 @@ struct ibtrace_mad_call {
 	bool invalid;
 	enum ib_wc_status wc_status;
 	bool done;
+	bool posted;
+	int post_err;
+	struct ibtrace_mad_call *next;
 };
 
+/* ibtrace_mad_call.next once nothing may be chained to the call any more */
+#define IBTRACE_MAD_CHAIN_SHUT ((struct ibtrace_mad_call *)ERR_PTR(-ESHUTDOWN))
+
 int ibtrace_mad_post(struct ib_mad_send_buf *send_buf);
+int ibtrace_mad_call_prepare(struct ibtrace_port *port,
+			     struct ibtrace_mad_call *call);
+int ibtrace_mad_call_send(struct ibtrace_mad_call *call);
 int ibtrace_mad_call_post(struct ibtrace_port *port,
 			  struct ibtrace_mad_call *call);
+bool ibtrace_mad_call_arm(struct ibtrace_mad_call *call,
+			  struct ibtrace_mad_call *next);
+void ibtrace_mad_call_unarm(struct ibtrace_mad_call *call);
+int ibtrace_mad_call_run(struct ibtrace_port *port,
+			 struct ibtrace_mad_call *call);
 bool ibtrace_mad_call_done(const struct ibtrace_mad_call *call);
 int ibtrace_mad_call_finish(struct ibtrace_mad_call *call);
 void ibtrace_mad_call_cancel(struct ibtrace_port *port,

@@ -12,6 +12,15 @@
  * early when its job is cancelled (req->stop), on a signal or when the
  * device dies; it then cancels the send and still waits for ib_mad to
  * hand the buffer back, which ib_mad does promptly.
+ *
+ * A call may be chained behind another (ibtrace_mad_call_arm()): it is
+ * built in advance and the answer's handler posts it, so that a flood's
+ * next probe leaves without waiting for its sender to wake up. Who posts
+ * a chained call is settled by one xchg() on the first call's @next: the
+ * handler, or whoever unarms it first (the sender, on a timeout or when
+ * stopping). ib_mad runs a response's receive handler before the send's
+ * completion handler, so once a call is done its chained successor is
+ * posted or given back.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -106,6 +115,24 @@ static bool ibtrace_mad_answers(const struct ib_mad_send_buf *send_buf,
 	       ib_lid_cpu16(wc->slid) == dlid;
 }
 
+/*
+ * @call was answered: post the call chained behind it, unless its job was
+ * stopped or the device is going away (its sender then unarms and drops
+ * it). A failed post is left in the chained call for its sender.
+ */
+static void ibtrace_mad_chain(struct ibtrace_port *port,
+			      struct ibtrace_mad_call *call)
+{
+	struct ibtrace_mad_call *next = READ_ONCE(call->next);
+
+	if (!next || next == IBTRACE_MAD_CHAIN_SHUT ||
+	    ibtrace_stopped(next->req->stop) || ibtrace_dev_dead(port->dev))
+		return;
+	next = xchg(&call->next, IBTRACE_MAD_CHAIN_SHUT);
+	if (next && next != IBTRACE_MAD_CHAIN_SHUT)
+		ibtrace_mad_call_send(next);
+}
+
 /**
  * ibtrace_mad_recv_response() - the agent's receive handler got an answer
  * @port: the port whose agent got it
@@ -137,6 +164,7 @@ void ibtrace_mad_recv_response(struct ibtrace_port *port,
 	if (req->has_grh)
 		req->sgid = mad_recv_wc->recv_buf.grh->sgid;
 	call->answered = true;
+	ibtrace_mad_chain(port, call);
 	ib_free_recv_mad(mad_recv_wc);
 }
 
@@ -196,25 +224,25 @@ int ibtrace_mad_post(struct ib_mad_send_buf *send_buf)
 }
 
 /**
- * ibtrace_mad_call_post() - send one attempt of a request, don't wait
+ * ibtrace_mad_call_prepare() - build one attempt of a request, don't send it
  * @port: the local port
  * @call: @call->req, @call->agent, @call->hdr_len and @call->data_len set
- *	by the caller; @call must stay in place until it is finished or
- *	cancelled
+ *	by the caller, @call->req->mad built; @call must stay in place until
+ *	it is finished or cancelled
  *
- * Each attempt gets a new TID and counts in @call->req->attempts. ib_mad
- * times the attempt out after @call->req->timeout_ms, without retrying.
+ * Each attempt gets a new TID. The MAD is copied into the attempt's
+ * buffer: the request may be built again for the next call at once.
+ * ibtrace_mad_call_send() posts it, ibtrace_mad_call_cancel() drops it.
  *
- * Return: 0 when posted, or a negative errno (nothing is in flight then).
+ * Return: 0, or a negative errno (nothing is held then).
  */
-int ibtrace_mad_call_post(struct ibtrace_port *port,
-			  struct ibtrace_mad_call *call)
+int ibtrace_mad_call_prepare(struct ibtrace_port *port,
+			     struct ibtrace_mad_call *call)
 {
 	struct ibtrace_mad_req *req = call->req;
 	struct ib_mad_agent *agent = call->agent;
 	struct ib_mad_send_buf *send_buf;
 	u64 tid;
-	int err;
 
 	send_buf = ib_create_send_mad(agent, req->remote_qpn, req->pkey_index, 0,
 				      call->hdr_len, call->data_len,
@@ -236,15 +264,85 @@ int ibtrace_mad_call_post(struct ibtrace_port *port,
 	call->answered = false;
 	call->invalid = false;
 	call->done = false;
-	req->attempts++;
+	call->posted = false;
+	call->post_err = 0;
+	return 0;
+}
 
+/* Is the call's attempt posted, or did posting it fail (@post_err)? */
+static bool ibtrace_mad_call_posted(const struct ibtrace_mad_call *call)
+{
+	/* Pairs with smp_store_release() in ibtrace_mad_call_send(). */
+	return smp_load_acquire(&call->posted);
+}
+
+/**
+ * ibtrace_mad_call_send() - post an attempt built by ibtrace_mad_call_prepare()
+ * @call: the call; from a chain's handler, or from its sender
+ *
+ * The attempt counts in @call->req->attempts. ib_mad times it out after
+ * @call->req->timeout_ms, without retrying. A failed post frees the
+ * attempt's buffer and is kept in @call->post_err.
+ *
+ * Return: 0 when posted, or a negative errno (nothing is in flight then).
+ */
+int ibtrace_mad_call_send(struct ibtrace_mad_call *call)
+{
+	struct ib_mad_send_buf *send_buf = call->send_buf;
+	int err;
+
+	call->req->attempts++;
 	call->t_send = ktime_get_ns();
 	err = ibtrace_mad_post(send_buf);
 	if (err) {
 		call->send_buf = NULL;
 		ib_free_send_mad(send_buf);
 	}
+	call->post_err = err;
+	/* Pairs with smp_load_acquire() in ibtrace_mad_call_posted(). */
+	smp_store_release(&call->posted, true);
 	return err;
+}
+
+/**
+ * ibtrace_mad_call_post() - send one attempt of a request, don't wait
+ * @port: the local port
+ * @call: as for ibtrace_mad_call_prepare()
+ *
+ * Return: 0 when posted, or a negative errno (nothing is in flight then).
+ */
+int ibtrace_mad_call_post(struct ibtrace_port *port,
+			  struct ibtrace_mad_call *call)
+{
+	return ibtrace_mad_call_prepare(port, call) ?:
+	       ibtrace_mad_call_send(call);
+}
+
+/**
+ * ibtrace_mad_call_arm() - have a call posted by the answer of another
+ * @call: a call built or in flight, its successor not armed yet
+ * @next: a call built by ibtrace_mad_call_prepare() and not posted
+ *
+ * Return: true when @call's answer will post @next (or ibtrace_mad_call_unarm()
+ * gives it back); false when @call's answer came already: its sender posts
+ * @next itself.
+ */
+bool ibtrace_mad_call_arm(struct ibtrace_mad_call *call,
+			  struct ibtrace_mad_call *next)
+{
+	return !cmpxchg(&call->next, NULL, next);
+}
+
+/**
+ * ibtrace_mad_call_unarm() - nothing more is to be chained to a call
+ * @call: a call, armed or not
+ *
+ * A successor that the answer's handler has not taken stays unposted;
+ * one it has taken is posted (or failed to be) by the time @call is done.
+ */
+void ibtrace_mad_call_unarm(struct ibtrace_mad_call *call)
+{
+	xchg(&call->next, IBTRACE_MAD_CHAIN_SHUT);
 }
 
 /**
@@ -283,7 +381,9 @@ int ibtrace_mad_call_finish(struct ibtrace_mad_call *call)
 /**
  * ibtrace_mad_call_cancel() - take back an attempt in flight
  * @port: the port it was posted on
- * @call: a posted call, done or not; nothing happens if it is not posted
+ * @call: a call built, or posted and done or not; nothing happens if it
+ *	holds no attempt. A chained call must be unarmed from its
+ *	predecessor, and the predecessor cancelled or done, first.
  *
  * Sleeps (uninterruptibly) until ib_mad hands the buffer back, which it
  * does promptly after ib_cancel_mad().
@@ -293,7 +393,7 @@ void ibtrace_mad_call_cancel(struct ibtrace_port *port,
 {
 	if (!call->send_buf)
 		return;
-	if (!ibtrace_mad_call_done(call)) {
+	if (ibtrace_mad_call_posted(call) && !ibtrace_mad_call_done(call)) {
 		ib_cancel_mad(call->send_buf);
 		wait_event(port->dev->waitq, ibtrace_mad_call_done(call));
 	}
@@ -301,16 +401,13 @@ void ibtrace_mad_call_cancel(struct ibtrace_port *port,
 	call->send_buf = NULL;
 }
 
-/* One attempt, waited for. Returns 0 (answered), -ETIMEDOUT, or -errno. */
-static int ibtrace_mad_attempt(struct ibtrace_port *port,
-			       struct ibtrace_mad_call *call)
+/* Wait for a posted attempt. Returns 0 (answered), -ETIMEDOUT, or -errno. */
+static int ibtrace_mad_call_wait(struct ibtrace_port *port,
+				 struct ibtrace_mad_call *call)
 {
 	struct ibtrace_dev *dev = port->dev;
 	int err;
 
-	err = ibtrace_mad_call_post(port, call);
-	if (err)
-		return err;
 	err = wait_event_interruptible(dev->waitq,
 				       ibtrace_mad_call_done(call) ||
 				       ibtrace_stopped(call->req->stop) ||
@@ -323,6 +420,43 @@ static int ibtrace_mad_attempt(struct ibtrace_port *port,
 		return err ? -EINTR : -ECANCELED;
 	}
 	return ibtrace_mad_call_finish(call);
+}
+
+/**
+ * ibtrace_mad_call_run() - a request's attempts, until one is answered
+ * @port: the local port
+ * @call: as for ibtrace_mad_call_prepare(); its first attempt may already
+ *	be built, or posted (by the chain), or not
+ *
+ * Sleeps. Retries on timeout up to @call->req->retries times. Nothing of
+ * @call is in flight when this returns; an attempt that is not posted yet
+ * is not sent once the job is stopped (a built one stays for
+ * ibtrace_mad_call_cancel()), and one that is done is finished even then.
+ *
+ * Return: as ibtrace_mad_exchange().
+ */
+int ibtrace_mad_call_run(struct ibtrace_port *port,
+			 struct ibtrace_mad_call *call)
+{
+	struct ibtrace_mad_req *req = call->req;
+	int err;
+
+	/* Ends: every pass sends an attempt, counted in req->attempts. */
+	for (;;) {
+		if (ibtrace_mad_call_posted(call))
+			err = call->post_err;
+		else if (ibtrace_stopped(req->stop))
+			return -ECANCELED;
+		else if (call->send_buf)
+			err = ibtrace_mad_call_send(call);
+		else
+			err = ibtrace_mad_call_post(port, call);
+		if (!err)
+			err = ibtrace_mad_call_wait(port, call);
+		if (err != -ETIMEDOUT || req->attempts > req->retries)
+			return err;
+		call->posted = false;
+	}
 }
 
 /**
@@ -367,18 +501,11 @@ int ibtrace_mad_exchange_on(struct ibtrace_port *port,
 		.req = req, .agent = agent,
 		.hdr_len = hdr_len, .data_len = data_len,
 	};
-	int err = -ETIMEDOUT;
-	u32 i;
 
 	req->attempts = 0;
 	if (!agent)
 		return -EOPNOTSUPP;
-	for (i = 0; i <= req->retries; i++) {
-		err = ibtrace_mad_attempt(port, &call);
-		if (err != -ETIMEDOUT)
-			break;
-	}
-	return err;
+	return ibtrace_mad_call_run(port, &call);
 }
 
 /* Is any call of @calls in flight and done? */

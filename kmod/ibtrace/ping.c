@@ -100,6 +100,83 @@ ibtrace_probe_outcome(const struct ibtrace_mad_req *req, int err,
 	}
 }
 
+/*
+ * The probes a loop has built and not reported yet, each with its own
+ * request and call, in a ring indexed by sequence number.
+ */
+#define IBTRACE_PROBE_SLOTS 8
+
+struct ibtrace_probe_slot {
+	struct ibtrace_mad_req req;
+	struct ibtrace_mad_call call;
+};
+
+static struct ibtrace_probe_slot *
+ibtrace_probe_slot(struct ibtrace_probe_slot *slots, u32 seq)
+{
+	return &slots[seq % IBTRACE_PROBE_SLOTS];
+}
+
+/*
+ * A flood (no interval, answers awaited, more than one probe) through the
+ * GSI chains its probes: each one is built ahead and posted by the answer
+ * of the one before (mad.c), so that the next probe leaves while the
+ * sender is still waking up and reporting. One probe is in flight at a
+ * time, as without the chain, and each RTT is its own.
+ */
+static bool ibtrace_probe_chains(const struct ibtrace_probe_loop *loop)
+{
+	return !loop->interval_ms && loop->timeout_ms && loop->count > 1 &&
+	       loop->agent && loop->agent->qp->qp_type == IB_QPT_GSI;
+}
+
+/*
+ * Build the probes after *@built up to @last (and @loop->count), each
+ * armed behind the one before it when that one is not finished yet (it is
+ * @first or later). A probe whose attempt cannot be built is left for
+ * ibtrace_mad_call_run() to try again and report. A fixed TID is not
+ * chained: two sends of one TID must not be in ib_mad's hands at once.
+ */
+static void ibtrace_probe_ahead(struct ibtrace_port *port,
+				const struct ibtrace_probe_loop *loop,
+				struct ibtrace_probe_slot *slots, u32 first,
+				u32 last, u32 *built)
+{
+	struct ibtrace_probe_slot *s, *prev;
+	u32 seq;
+
+	last = min(last, loop->count);
+	for (seq = *built + 1; seq <= last; seq++) {
+		s = ibtrace_probe_slot(slots, seq);
+		loop->build(&s->req, loop->arg);
+		s->req.attempts = 0;
+		memset(&s->call, 0, sizeof(s->call));
+		s->call.req = &s->req;
+		s->call.agent = loop->agent;
+		s->call.hdr_len = IB_MGMT_MAD_HDR;
+		s->call.data_len = IB_MGMT_MAD_DATA;
+		*built = seq;
+		if (!loop->agent || ibtrace_mad_call_prepare(port, &s->call))
+			continue;
+		prev = ibtrace_probe_slot(slots, seq - 1);
+		if (seq > first && !s->req.fixed_tid)
+			ibtrace_mad_call_arm(&prev->call, &s->call);
+	}
+}
+
+/* Take back every probe from @seq to @built: unchained first, then in order. */
+static void ibtrace_probe_drop(struct ibtrace_port *port,
+			       struct ibtrace_probe_slot *slots, u32 seq,
+			       u32 built)
+{
+	u32 i;
+
+	for (i = seq; i <= built; i++)
+		ibtrace_mad_call_unarm(&ibtrace_probe_slot(slots, i)->call);
+	for (i = seq; i <= built; i++)
+		ibtrace_mad_call_cancel(port, &ibtrace_probe_slot(slots, i)->call);
+}
+
 /**
  * ibtrace_probe_loop() - send a request @loop->count times, one at a time
  * @port: the local port
@@ -111,7 +188,9 @@ ibtrace_probe_outcome(const struct ibtrace_mad_req *req, int err,
  * @summary: statistics, filled also when the loop stops early
  *
  * The loop of a ping and of a MAD send. Sleeps. A probe that is not
- * answered (after its retries) or cannot be sent is not an error.
+ * answered (after its retries) or cannot be sent is not an error. One
+ * probe is in flight at a time; a flood's are chained
+ * (ibtrace_probe_chains()).
  *
  * Return: 0, -ECANCELED when stopped, -EINTR, -ENODEV when the device
  * went away, -ENOMEM, or what @loop->report returned.
@@ -121,49 +200,59 @@ int ibtrace_probe_loop(struct ibtrace_port *port, struct ib_ah *ah,
 		       struct ibtrace_ping_probe *probe,
 		       struct ibtrace_ping_summary *summary)
 {
-	struct ibtrace_mad_req *req;
+	u32 ahead = ibtrace_probe_chains(loop) ? IBTRACE_PROBE_SLOTS - 1 : 0;
+	struct ibtrace_probe_slot *slots, *s;
+	u32 seq = 1, built = 0, i;
 	u64 *rtt = NULL;
 	int err = -ENOMEM;
-	u32 seq;
 
 	memset(summary, 0, sizeof(*summary));
-	req = kzalloc(sizeof(*req), GFP_KERNEL);
-	if (req)
+	slots = kcalloc(IBTRACE_PROBE_SLOTS, sizeof(*slots), GFP_KERNEL);
+	if (slots)
 		rtt = kvmalloc_array(loop->count, sizeof(*rtt), GFP_KERNEL);
 	if (!rtt)
 		goto out;
 	err = 0;
-	req->ah = ah;
-	req->remote_qpn = loop->remote_qpn;
-	req->pkey_index = loop->pkey_index;
-	req->timeout_ms = loop->timeout_ms;
-	req->retries = loop->retries;
-	req->stop = loop->stop;
-	probe->req = req;
-	for (seq = 1; seq <= loop->count; seq++) {
-		if (seq > 1) {
+	for (i = 0; i < IBTRACE_PROBE_SLOTS; i++) {
+		slots[i].req.ah = ah;
+		slots[i].req.remote_qpn = loop->remote_qpn;
+		slots[i].req.pkey_index = loop->pkey_index;
+		slots[i].req.timeout_ms = loop->timeout_ms;
+		slots[i].req.retries = loop->retries;
+		slots[i].req.stop = loop->stop;
+	}
+	/*
+	 * A stop ends the loop at the first probe not answered yet: those
+	 * the chain has brought in are still reported.
+	 */
+	for (; seq <= loop->count; seq++) {
+		if (seq > 1 && loop->interval_ms) {
 			err = ibtrace_pause(port->dev, loop->interval_ms,
-					    req->stop);
+					    loop->stop);
 			if (err)
 				break;
 		}
-		loop->build(req, loop->arg);
-		err = ibtrace_mad_exchange_on(port, loop->agent, req,
-					      IB_MGMT_MAD_HDR,
-					      IB_MGMT_MAD_DATA);
+		ibtrace_probe_ahead(port, loop, slots, seq, seq + ahead,
+				    &built);
+		s = ibtrace_probe_slot(slots, seq);
+		err = loop->agent ? ibtrace_mad_call_run(port, &s->call) :
+				    -EOPNOTSUPP;
 		if (err == -ECANCELED || err == -EINTR || err == -ENODEV)
 			break;
+		probe->req = &s->req;
 		probe->seq = seq;
-		probe->status = ibtrace_probe_outcome(req, err, summary, rtt);
+		probe->status = ibtrace_probe_outcome(&s->req, err, summary,
+						      rtt);
 		err = loop->report(loop->ctx, probe);
 		if (err)
 			break;
 	}
+	ibtrace_probe_drop(port, slots, seq, built);
 	ibtrace_rtt_stats(rtt, summary->received, summary);
 	kvfree(rtt);
 out:
 	ibtrace_ah_destroy(ah);
-	kfree(req);
+	kfree(slots);
 	return err;
 }
 
