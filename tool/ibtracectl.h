@@ -723,10 +723,11 @@ int ibt_nl_wait_notify(struct ibt *ctx, int timeout_ms);
 
 /*
  * What a kind of job (ping, trace) does with the messages of a job
- * (ibt_job_run()): those of command @progress_cmd hand their attribute
- * @progress_attr (when they have it) to @progress; every other one, its
- * job number taken, goes to @msg, which sets the follower's @ended (see
- * ibt_job_ended()) on the job's end. Both get ibt_job_run()'s @arg.
+ * (ibt_job_run()): those of command @progress_cmd hand each attribute
+ * @progress_attr they have (one or more, in order) to @progress; every
+ * other one, its job number taken, goes to @msg, which sets the
+ * follower's @ended (see ibt_job_ended()) on the job's end. Both get
+ * ibt_job_run()'s @arg.
  */
 struct ibt_job_kind {
 	uint8_t progress_cmd;

@@ -9,7 +9,8 @@
  *              [-t MS] [-r N] [--no-wait] [--allow-set] [--hex]
  *
  * The kernel composes the MAD field by field, sends it -c times, one at a
- * time, and hands back each answer whole (IBTRACE_CMD_MAD_ANSWER); this
+ * time, and hands back each answer whole (IBTRACE_CMD_MAD_ANSWER, with
+ * one IBTRACE_A_MAD_ANSWER or, for a fast run, a batch of them); this
  * file asks and prints, mad_decode.c decodes. Text: a line per MAD, then
  * the answer's header and its attribute's fields (a hex dump for an
  * attribute the tool does not know, or with --hex):

@@ -8,9 +8,11 @@
  *              [-c N] [-i MS] [-t MS] [-r N] [--source-route P1,P2,...]
  *
  * The kernel runs the ping as a job: the request's reply carries its ID,
- * then one IBTRACE_CMD_PING_PROBE message per probe comes as the ping
- * runs, and an IBTRACE_CMD_PING message with IBTRACE_A_PING_SUMMARY at
- * its end (job.c follows it). Text lines are printed as probes arrive:
+ * then IBTRACE_CMD_PING_PROBE messages come as the ping runs, each with
+ * one IBTRACE_A_PING_PROBE or more (a flood's probes in batches, each
+ * batch within 10 ms of its first probe), and an IBTRACE_CMD_PING
+ * message with IBTRACE_A_PING_SUMMARY at its end (job.c follows it).
+ * Text lines are printed as probes arrive:
  *
  *   Pong from fe80::1 (rxe0/1): seq=1 time 0.123 ms
  *   Pong from lid 0x12 (mlx5_0/1): seq=2 time 0.101 ms status 0x001c (invalid value) actual_port 2

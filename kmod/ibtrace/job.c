@@ -66,6 +66,7 @@ void ibtrace_job_init(struct ibtrace_job *job,
 	INIT_LIST_HEAD(&job->list);
 	kref_init(&job->ref);
 	mutex_init(&job->lock);
+	ibtrace_job_batch_init(job);
 	job->ops = ops;
 	job->state = IBTRACE_TEST_STATE_RUNNING;
 }
@@ -75,6 +76,7 @@ static void ibtrace_job_release(struct kref *ref)
 	struct ibtrace_job *job = container_of(ref, struct ibtrace_job, ref);
 
 	mutex_destroy(&job->lock);
+	mutex_destroy(&job->batch_lock);
 	job->ops->free(job);
 }
 
@@ -381,6 +383,8 @@ static void ibtrace_job_work(struct work_struct *work)
 	u8 kind = job->ops->kind;
 
 	job->ops->run(job);
+	/* what it told in batches goes out before its end is told */
+	ibtrace_job_batch_end(job);
 
 	mutex_lock(&ibtrace_job_lock);
 	job->port = NULL;

@@ -51,8 +51,10 @@ struct ibtrace_job;
  *	ibtrace_nl_mcgrp), with @msg
  * @msg_size: room a notification needs
  * @msg: optional: a notification's body after the common head
- *	(ibtrace_job_notify(), whose @item it is given); called with
- *	&ibtrace_job.lock held, must not sleep. Return: 0 or -EMSGSIZE.
+ *	(ibtrace_job_notify(), whose @item it is given; for
+ *	ibtrace_job_notify_batched(), one attribute per item); called with
+ *	&ibtrace_job.lock held, must not sleep. Return: 0 or -EMSGSIZE,
+ *	the message then as it was.
  * @run: the job's work; called once in its work item, may sleep; must
  *	return within a second of ibtrace_job_cancelled() becoming true
  * @end: optional: called after the job was marked finished (its end
@@ -111,6 +113,11 @@ struct ibtrace_job_ops {
  * @err_msg: a sentence saying why (static string), or NULL
  * @t_start: ktime_get_ns() at the start
  * @t_end: ktime_get_ns() at the end, 0 while running
+ * @batch_lock: serialises the batch below, its sends included
+ * @batch: a notification being filled with items
+ *	(ibtrace_job_notify_batched()), NULL when none is open
+ * @batch_cmd: its command
+ * @batch_flush: sends @batch %IBTRACE_JOB_BATCH_MS after it was opened
  */
 struct ibtrace_job {
 	struct list_head list;
@@ -135,6 +142,10 @@ struct ibtrace_job {
 	const char *err_msg;
 	u64 t_start;
 	u64 t_end;
+	struct mutex batch_lock;	/* protects the batch */
+	struct sk_buff *batch;
+	u8 batch_cmd;
+	struct delayed_work batch_flush;
 };
 
 void ibtrace_job_init(struct ibtrace_job *job,
@@ -181,6 +192,10 @@ int ibtrace_job_put_msg(struct sk_buff *skb, struct ibtrace_job *job,
 int ibtrace_nl_job_start(struct ibtrace_job *job, struct genl_info *info,
 			 u8 cmd);
 void ibtrace_job_notify(struct ibtrace_job *job, u8 cmd, const void *item);
+void ibtrace_job_notify_batched(struct ibtrace_job *job, u8 cmd,
+				const void *item);
+void ibtrace_job_batch_init(struct ibtrace_job *job);
+void ibtrace_job_batch_end(struct ibtrace_job *job);
 int ibtrace_nl_job_get(struct genl_info *info, int kind, u8 cmd,
 		       ibtrace_job_body_t body);
 int ibtrace_nl_job_get_dump(struct sk_buff *skb, struct netlink_callback *cb,

@@ -17,6 +17,14 @@
 /* a dump entry, and the head of a "do" reply */
 #define IBTRACE_JOB_MSG_SIZE	1024
 
+/*
+ * A batch of notifications (ibtrace_job_notify_batched()) goes out at the
+ * latest this long after its first item, and holds at most this much
+ * (one page: about 35 ping probes).
+ */
+#define IBTRACE_JOB_BATCH_MS	10
+#define IBTRACE_JOB_BATCH_SIZE	(NLMSG_DEFAULT_SIZE - GENL_HDRLEN)
+
 const struct nla_policy ibtrace_job_policy[IBTRACE_A_JOB + 1] = {
 	[IBTRACE_A_JOB] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &ibtrace_nl_job_id_range),
@@ -167,34 +175,160 @@ static int ibtrace_job_notify_body(struct sk_buff *skb,
 	       job->ops->msg(skb, job, item);
 }
 
-/**
- * ibtrace_job_notify() - tell the job's requester and the kind's group
- * @job: the job, of a kind with &ibtrace_job_ops.msg
- * @cmd: command of the message
- * @item: what it is about, for &ibtrace_job_ops.msg
- *
- * Sleeps. A message that cannot be built is not sent; a listener whose
- * socket is full misses it (GET still tells).
- */
-void ibtrace_job_notify(struct ibtrace_job *job, u8 cmd, const void *item)
+/* Send job @job's notification @skb to its requester and the kind's group. */
+static void ibtrace_job_send(struct ibtrace_job *job, struct sk_buff *skb)
 {
 	unsigned int group = job->ops->mcgrp;
-	struct sk_buff *skb, *mskb = NULL;
+	struct sk_buff *mskb = NULL;
 
-	skb = genlmsg_new(job->ops->msg_size, GFP_KERNEL);
-	if (!skb)
-		return;
-	if (ibtrace_job_put_msg(skb, job, 0, 0, 0, cmd,
-				ibtrace_job_notify_body, item)) {
-		nlmsg_free(skb);
-		return;
-	}
 	if (genl_has_listeners(&ibtrace_genl_family, &init_net, group))
 		mskb = skb_clone(skb, GFP_KERNEL);
 	ibtrace_job_unicast(job, skb);
 	if (mskb)
 		genlmsg_multicast(&ibtrace_genl_family, mskb, 0, group,
 				  GFP_KERNEL);
+}
+
+/* Send the open batch, if there is one; batch_lock held. */
+static void ibtrace_job_batch_send(struct ibtrace_job *job)
+{
+	struct sk_buff *skb = job->batch;
+
+	if (!skb)
+		return;
+	job->batch = NULL;
+	ibtrace_job_send(job, skb);
+}
+
+static void ibtrace_job_batch_work(struct work_struct *work)
+{
+	struct ibtrace_job *job = container_of(to_delayed_work(work),
+					       struct ibtrace_job, batch_flush);
+
+	mutex_lock(&job->batch_lock);
+	ibtrace_job_batch_send(job);
+	mutex_unlock(&job->batch_lock);
+}
+
+/**
+ * ibtrace_job_batch_init() - a new job has no batch open
+ * @job: the job (ibtrace_job_init())
+ */
+void ibtrace_job_batch_init(struct ibtrace_job *job)
+{
+	mutex_init(&job->batch_lock);
+	INIT_DELAYED_WORK(&job->batch_flush, ibtrace_job_batch_work);
+}
+
+/**
+ * ibtrace_job_batch_end() - send what the job left in its batch, now
+ * @job: the job, whose &ibtrace_job_ops.run has returned
+ *
+ * Sleeps. After it the job has nothing pending: its end can be told.
+ */
+void ibtrace_job_batch_end(struct ibtrace_job *job)
+{
+	cancel_delayed_work_sync(&job->batch_flush);
+	mutex_lock(&job->batch_lock);
+	ibtrace_job_batch_send(job);
+	mutex_unlock(&job->batch_lock);
+}
+
+/*
+ * Build notification @cmd about @item: the common head and the kind's
+ * body in a new message of @size. NULL when it cannot be built.
+ */
+static struct sk_buff *ibtrace_job_notification(struct ibtrace_job *job,
+						size_t size, u8 cmd,
+						const void *item)
+{
+	struct sk_buff *skb = genlmsg_new(size, GFP_KERNEL);
+
+	if (skb && ibtrace_job_put_msg(skb, job, 0, 0, 0, cmd,
+				       ibtrace_job_notify_body, item)) {
+		nlmsg_free(skb);
+		skb = NULL;
+	}
+	return skb;
+}
+
+/**
+ * ibtrace_job_notify() - tell the job's requester and the kind's group
+ * @job: the job, of a kind with &ibtrace_job_ops.msg
+ * @cmd: command of the message
+ * @item: what it is about, for &ibtrace_job_ops.msg
+ *
+ * Sleeps. The open batch, if any, goes first. A message that cannot be
+ * built is not sent; a listener whose socket is full misses it (GET
+ * still tells).
+ */
+void ibtrace_job_notify(struct ibtrace_job *job, u8 cmd, const void *item)
+{
+	struct sk_buff *skb;
+
+	mutex_lock(&job->batch_lock);
+	ibtrace_job_batch_send(job);
+	skb = ibtrace_job_notification(job, job->ops->msg_size, cmd, item);
+	if (skb)
+		ibtrace_job_send(job, skb);
+	mutex_unlock(&job->batch_lock);
+}
+
+/*
+ * Add @item to the open batch (of the same command): 0, or -EMSGSIZE
+ * with nothing added when it does not fit.
+ */
+static int ibtrace_job_batch_add(struct ibtrace_job *job, const void *item)
+{
+	struct sk_buff *skb = job->batch;
+	unsigned char *mark = skb_tail_pointer(skb);
+	int err;
+
+	mutex_lock(&job->lock);
+	err = job->ops->msg(skb, job, item);
+	mutex_unlock(&job->lock);
+	if (err)
+		nlmsg_trim(skb, mark);
+	else
+		nlmsg_end(skb, nlmsg_hdr(skb));
+	return err;
+}
+
+/**
+ * ibtrace_job_notify_batched() - as ibtrace_job_notify(), in a batch
+ * @job: the job, of a kind whose &ibtrace_job_ops.msg writes one
+ *	attribute per item (of a type that may repeat)
+ * @cmd: command of the message
+ * @item: what it is about, for &ibtrace_job_ops.msg
+ *
+ * Sleeps. Items of one command go out together, in order, in one message
+ * of %IBTRACE_JOB_BATCH_SIZE: when the next does not fit, when another
+ * notification is sent, when the job's run ends, and at the latest
+ * %IBTRACE_JOB_BATCH_MS after the first. A flood that reports every few
+ * microseconds then costs its reader one message per batch, not one per
+ * item.
+ */
+void ibtrace_job_notify_batched(struct ibtrace_job *job, u8 cmd,
+				const void *item)
+{
+	struct sk_buff *skb;
+
+	mutex_lock(&job->batch_lock);
+	if (job->batch && job->batch_cmd == cmd &&
+	    !ibtrace_job_batch_add(job, item))
+		goto out;
+	ibtrace_job_batch_send(job);
+	skb = ibtrace_job_notification(job, max_t(size_t, job->ops->msg_size,
+						  IBTRACE_JOB_BATCH_SIZE),
+				       cmd, item);
+	if (!skb)
+		goto out;
+	job->batch = skb;
+	job->batch_cmd = cmd;
+	schedule_delayed_work(&job->batch_flush,
+			      msecs_to_jiffies(IBTRACE_JOB_BATCH_MS));
+out:
+	mutex_unlock(&job->batch_lock);
 }
 
 /*

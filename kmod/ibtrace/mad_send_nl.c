@@ -250,7 +250,7 @@ static int ibtrace_mad_job_msg(struct sk_buff *skb, struct ibtrace_job *job,
 	return ibtrace_mad_put_summary(skb, &ibtrace_mad_job(job)->sum);
 }
 
-/* After each MAD: count it, and tell. */
+/* After each MAD: count it, and tell (in a batch with the next ones). */
 static int ibtrace_mad_report(void *data,
 			      const struct ibtrace_ping_probe *probe)
 {
@@ -264,7 +264,7 @@ static int ibtrace_mad_report(void *data,
 	if (probe->status == IBTRACE_PROBE_REMOTE_ERROR)
 		mj->sum.errors++;
 	mutex_unlock(&mj->base.lock);
-	ibtrace_job_notify(&mj->base, IBTRACE_CMD_MAD_ANSWER, probe);
+	ibtrace_job_notify_batched(&mj->base, IBTRACE_CMD_MAD_ANSWER, probe);
 	return 0;
 }
 

@@ -185,7 +185,7 @@ static int ibtrace_ping_job_msg(struct sk_buff *skb, struct ibtrace_job *job,
 	return ibtrace_put_summary(skb, &ibtrace_ping_job(job)->sum);
 }
 
-/* After each probe: count it, and tell. */
+/* After each probe: count it, and tell (in a batch with the next ones). */
 static int ibtrace_ping_report(void *data,
 			       const struct ibtrace_ping_probe *probe)
 {
@@ -199,7 +199,7 @@ static int ibtrace_ping_report(void *data,
 	if (probe->status == IBTRACE_PROBE_REMOTE_ERROR)
 		pj->sum.errors++;
 	mutex_unlock(&pj->base.lock);
-	ibtrace_job_notify(&pj->base, IBTRACE_CMD_PING_PROBE, probe);
+	ibtrace_job_notify_batched(&pj->base, IBTRACE_CMD_PING_PROBE, probe);
 	return 0;
 }
 

@@ -397,19 +397,21 @@ static inline int ibtrace_mad_method_reads(unsigned char method)
  * @IBTRACE_CMD_PING: send VendorGet(ClassPortInfo), or VendorGet(SourceRoute)
  *	when %IBTRACE_A_PING_SROUTE is given, to %IBTRACE_A_PING_DGID or
  *	%IBTRACE_A_PING_DLID from the selected device and port. The ping is
- *	a job: the reply carries %IBTRACE_A_JOB at once; then one
- *	%IBTRACE_CMD_PING_PROBE message per probe goes to the requester as
- *	the ping runs, and at its end an %IBTRACE_CMD_PING message with the
- *	job's head (%IBTRACE_A_JOB_STATE finished, %IBTRACE_A_JOB_ERRNO when
- *	it ended early) and %IBTRACE_A_PING_SUMMARY; both also go to the
+ *	a job: the reply carries %IBTRACE_A_JOB at once; then
+ *	%IBTRACE_CMD_PING_PROBE messages go to the requester as the ping
+ *	runs (its probes in order, in batches of one or more, each batch
+ *	sent at most 10 ms after its first probe), and at its end an
+ *	%IBTRACE_CMD_PING message with the job's head
+ *	(%IBTRACE_A_JOB_STATE finished, %IBTRACE_A_JOB_ERRNO when it ended
+ *	early) and %IBTRACE_A_PING_SUMMARY; both also go to the
  *	%IBTRACE_MCGRP_PING group. Messages that do not fit the requester's
  *	receive buffer are dropped (%IBTRACE_CMD_JOB_GET still tells). On an
  *	InfiniBand port a DGID without a DLID is resolved by an SA PathRecord
  *	query. Closing the requesting socket cancels the ping, unless
  *	%IBTRACE_A_JOB_DETACH was given. At most %IBTRACE_PING_MAX_RUNNING
  *	pings run at once (EBUSY beyond). Needs CAP_NET_ADMIN.
- * @IBTRACE_CMD_PING_PROBE: kernel to user only: the result of one probe
- *	(%IBTRACE_A_PING_PROBE).
+ * @IBTRACE_CMD_PING_PROBE: kernel to user only: the results of one or
+ *	more probes, in order (%IBTRACE_A_PING_PROBE, one per probe).
  * @IBTRACE_CMD_TRACE: trace the path from the selected device and port
  *	(port 1 by default) to %IBTRACE_A_TRACE_DLID, or to
  *	%IBTRACE_A_TRACE_DGID (resolved by an SA PathRecord query on
@@ -508,14 +510,15 @@ static inline int ibtrace_mad_method_reads(unsigned char method)
  *	%IBTRACE_A_MAD_* attributes from the selected device and port,
  *	%IBTRACE_A_MAD_COUNT times, and wait for each answer (the exerciser,
  *	Documentation/ibtrace.rst "Sending any MAD"). A job, as a ping: the
- *	reply carries %IBTRACE_A_JOB at once; one %IBTRACE_CMD_MAD_ANSWER
- *	message per MAD sent follows, and at the end an %IBTRACE_CMD_MAD_SEND
- *	message with the job's head and %IBTRACE_A_MAD_SUMMARY; both also go
- *	to the %IBTRACE_MCGRP_MAD group. Methods other than Get, GetTable,
+ *	reply carries %IBTRACE_A_JOB at once; %IBTRACE_CMD_MAD_ANSWER
+ *	messages follow (batched as a ping's probes), and at the end an
+ *	%IBTRACE_CMD_MAD_SEND message with the job's head and
+ *	%IBTRACE_A_MAD_SUMMARY; both also go to the %IBTRACE_MCGRP_MAD
+ *	group. Methods other than Get, GetTable,
  *	GetTraceTable and GetMulti need %IBTRACE_A_MAD_ALLOW_SET. At most
  *	%IBTRACE_MAD_MAX_RUNNING run at once.
- * @IBTRACE_CMD_MAD_ANSWER: kernel to user only: one MAD sent and its
- *	answer (%IBTRACE_A_MAD_ANSWER)
+ * @IBTRACE_CMD_MAD_ANSWER: kernel to user only: one or more MADs sent
+ *	and their answers, in order (%IBTRACE_A_MAD_ANSWER, one per MAD)
  * @IBTRACE_CMD_SWEEP: sweep the subnet from the selected device and port
  *	(InfiniBand only), the route audit's first step: every node reached
  *	by directed route, its NodeInfo, NodeDescription and PortInfo (every
@@ -611,7 +614,8 @@ enum ibtrace_cmd {
  *	default 3)
  * @IBTRACE_A_PING_SROUTE: binary (1..64 bytes), expected incoming port per
  *	hop; sends VendorGet(SourceRoute) with hop count = length
- * @IBTRACE_A_PING_PROBE: nest, &enum ibtrace_probe_attr
+ * @IBTRACE_A_PING_PROBE: nest, &enum ibtrace_probe_attr; repeated in a
+ *	batch
  * @IBTRACE_A_PING_SUMMARY: nest, &enum ibtrace_summary_attr
  * @IBTRACE_A_TRACE_DLID: u32, trace destination LID (1..0xbfff); in the
  *	reply: the DLID traced (from the SA when a DGID was given)
@@ -861,7 +865,8 @@ enum ibtrace_cmd {
  * @IBTRACE_A_MAD_ALLOW_SET: flag, allow a method that can change the
  *	fabric (every method but Get, GetTable, GetTraceTable, GetMulti)
  * @IBTRACE_A_MAD_ANSWER: nest, &enum ibtrace_probe_attr: one MAD sent
- *	(%IBTRACE_PROBE_A_TID) and its answer (%IBTRACE_PROBE_A_MAD)
+ *	(%IBTRACE_PROBE_A_TID) and its answer (%IBTRACE_PROBE_A_MAD);
+ *	repeated in a batch
  * @IBTRACE_A_MAD_SUMMARY: nest, &enum ibtrace_summary_attr: the send's
  *	statistics
  * @IBTRACE_A_SWEEP_WINDOW: u32, SMPs out at once, 1..
