@@ -60,7 +60,7 @@ peer()
 
 "$IBTRACECTL" -d "$A" ping --dlid 2 -c 10 -i 0 >/dev/null	# warm up
 read -r ours_lo ours_hi < <(reps ours)
-read -r med p99 recv < <(jq -r '.summary | "\(.rtt_median_ns) \(.rtt_p99_ns) \(.received)"' "$out_ours")
+read -r med p99 recv shown < <(jq -r '"\(.summary.rtt_median_ns) \(.summary.rtt_p99_ns) \(.summary.received) \(.probes | length)"' "$out_ours")
 
 ibping -S -C "$B" -P 1 >/dev/null 2>&1 &
 srv=$!
@@ -88,7 +88,7 @@ printf '%-44s %11s %11s %11s %9s %9s\n' "ibping -f (user space, class 0x32)" \
 echo "(marginal: the cost of one more probe, the difference of the two runs' wall"
 echo " times over the difference of their counts; median and p99: ours in-kernel RTT)"
 awk -v a="$ours_marg" -v b="$peer_marg" 'BEGIN { printf "ratio ibtracectl/ibping (marginal cost per probe): %.2f\n", (b > 0 ? a / b : 0) }'
-echo "answered (at $count): ibtracectl $recv/$count, ibping ${peer_recv:-?}/$count"
+echo "answered (at $count): ibtracectl $recv/$count (its results printed: $shown), ibping ${peer_recv:-?}/$count"
 
 "$SIM_CTL" del b0 >/dev/null
 rmmod ibtrace ibtrace_sim
