@@ -91,27 +91,6 @@ static int job_parse(struct ibt *ctx, struct nlmsghdr *nlh,
 	return 0;
 }
 
-/*
- * A progress message of kind @k: each of its @k->progress_attr (a batch
- * of a flood's probes holds many, in order) to @k->progress. An exit code.
- */
-static int job_progress(struct ibt *ctx, struct nlmsghdr *nlh,
-			const struct ibt_job_kind *k, void *arg)
-{
-	struct nlattr *a;
-	int rem, ret;
-
-	nla_for_each_attr(a, genlmsg_attrdata(genlmsg_hdr(nlh), 0),
-			  genlmsg_attrlen(genlmsg_hdr(nlh), 0), rem) {
-		if (nla_type(a) != k->progress_attr)
-			continue;
-		ret = k->progress(ctx, arg, a);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
 /* Every message of the job followed as @arg: to its kind (see there). */
 static int job_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 {
@@ -125,7 +104,9 @@ static int job_cb(struct ibt *ctx, struct nlmsghdr *nlh, void *arg)
 	if (ret || !ours)
 		return ret;
 	if (genlmsg_hdr(nlh)->cmd == k->progress_cmd)
-		return job_progress(ctx, nlh, k, f->arg);
+		/* one or more: a batch of a flood's probes, in order */
+		return ibt_nl_each(ctx, nlh, k->progress_attr, k->progress,
+				   f->arg);
 	if (!f->id && tb[IBTRACE_A_JOB])
 		f->id = nla_get_u32(tb[IBTRACE_A_JOB]);
 	return k->msg(ctx, nlh, tb, f->arg);

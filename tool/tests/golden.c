@@ -158,5 +158,6 @@ int main(void)
 	golden_audit();
 	golden_agent();
 	golden_audit_merge();
+	golden_job();
 	return 0;
 }

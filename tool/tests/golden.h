@@ -68,6 +68,7 @@ void golden_inject(void);
 void golden_traffic(void);
 void golden_audit(void);
 void golden_agent(void);
+void golden_job(void);
 void golden_audit_merge(void);
 
 #endif /* GOLDEN_H */
