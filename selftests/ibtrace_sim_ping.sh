@@ -79,16 +79,51 @@ ibt_expect "  $B's agent answered exactly 1000 more (none sent twice or beyond t
 ibt_match "  each probe's RTT is its own: median <= p99 <= max, all > 0" yes \
 	"$(jq -r '.summary | if .rtt_min_ns > 0 and .rtt_median_ns <= .rtt_p99_ns and .rtt_p99_ns <= .rtt_max_ns then "yes" else "no" end' <<< "$js")"
 
+# start_flood OUT ERR TIMEOUT ARGS...: ibtracectl -j -d A ping --dlid 2 -i 0 ARGS
+# in the background, under timeout TIMEOUT; $tpid is the timeout's PID,
+# $pid the tool's (written by the tool's shell before its exec: pgrep can
+# take 20 s on the debug kernel).
+start_flood()
+{
+	local out=$1 err=$2 limit=$3 i
+
+	shift 3
+	rm -f "$TMP/flood.pid"
+	# shellcheck disable=SC2016 # expanded by that shell
+	timeout -k 5 "$limit" bash -c 'echo $$ >"$1.new" && mv "$1.new" "$1" && shift && exec "$@"' \
+		_ "$TMP/flood.pid" "$IBTRACECTL" -j -d "$A" ping --dlid 2 -i 0 "$@" \
+		>"$out" 2>"$err" &
+	tpid=$!
+	IBT_BG_PIDS+=("$tpid")
+	for ((i = 0; i < 600; i++)); do
+		[ -s "$TMP/flood.pid" ] && break
+		sleep 0.05
+	done
+	pid=$(cat "$TMP/flood.pid" 2>/dev/null)
+}
+
+# The requests B's agent answered so far.
+b_answered() { "$IBTRACECTL" -j -d "$B" agent show | jq -r '.[0].answered'; }
+
+# Until B has answered more than $a0 (the flood has begun; at most 120 s).
+until_started()
+{
+	local end=$((SECONDS + 120))
+
+	while ((SECONDS < end)); do
+		[ "$(b_answered)" -gt "$a0" ] && return
+		sleep 0.05
+	done
+}
+
 # A flood stopped by ^C ends at once; the probe in flight is taken back and
 # no other is sent after the stop (B's count settles at most one above the
 # probes reported).
 a0=$("$IBTRACECTL" -j -d "$B" agent show | jq -r '.[0].answered')
-timeout -k 5 60 "$IBTRACECTL" -j -d "$A" ping --dlid 2 -c 100000 -i 0 \
-	>"$TMP/stop.json" 2>/dev/null &
-tpid=$!
-IBT_BG_PIDS+=("$tpid")
-sleep 1.3
-kill -INT "$(pgrep -P "$tpid")"
+start_flood "$TMP/stop.json" /dev/null 60 -c 100000
+until_started
+sleep 1
+kill -INT "$pid"
 wait "$tpid"
 rc=$?
 sleep 0.5
@@ -104,27 +139,23 @@ ibt_expect "  B answered what was reported, at most one more (the one taken back
 # through a whole flood of 8000 still loses none: one message per probe
 # (about 1.3 KB of socket buffer each) would have overrun its 2 MiB after
 # some 1600. The reader is stopped once B has answered the first probe and
-# woken when B has answered them all. The debug kernel's probes are too
-# slow to batch (14 ms apart, over the batch's 10 ms): 1000 there.
+# woken when B has answered them all. The debug kernel, slower, runs 1000.
 n=8000
 if ibt_debug_kernel; then
 	n=1000
 fi
-b_answered() { "$IBTRACECTL" -j -d "$B" agent show | jq -r '.[0].answered'; }
 a0=$(b_answered)
-timeout -k 5 300 "$IBTRACECTL" -j -d "$A" ping --dlid 2 -c "$n" -i 0 \
-	>"$TMP/sleep.json" 2>"$TMP/sleep.err" &
-tpid=$!
-IBT_BG_PIDS+=("$tpid")
-for ((i = 0; i < 600; i++)); do
-	pid=$(pgrep -P "$tpid") && [ "$(b_answered)" -gt "$a0" ] && break
-	sleep 0.05
-done
+start_flood "$TMP/sleep.json" "$TMP/sleep.err" 300 -c "$n"
+until_started
 kill -STOP "$pid"
-for ((i = 0; i < 1200; i++)); do
-	[ "$(b_answered)" -ge $((a0 + n)) ] && break
+end=$((SECONDS + 300))
+while ((SECONDS < end)); do
+	x=$(b_answered)
+	[ "$x" -ge $((a0 + n)) ] && break
 	sleep 0.1
 done
+echo "# B answered $((x - a0)) of $n while the reader slept; its jobs:"
+"$IBTRACECTL" job show 2>&1 | sed 's/^/#   /'
 sleep 0.5
 kill -CONT "$pid"
 wait "$tpid"
@@ -137,16 +168,13 @@ ibt_expect "  and nothing was dropped on the way" "" "$(cat "$TMP/sleep.err")"
 # answer to the job read it sends next. It must still end, with the
 # statistics of every probe (the read's answer, once the job is quiet).
 # The results come in batches (above): 50000 probes, to overrun it for
-# sure. The debug kernel takes about 14 ms a probe: fewer probes, a longer
-# bound (its results come one a message: a few hundred overrun the socket).
+# sure. The debug kernel takes several ms a probe: fewer probes, a longer
+# bound (a few hundred unread results overrun the socket either way).
 flood=50000 bound=120
 if ibt_debug_kernel; then
 	flood=4000 bound=300
 fi
-timeout -k 5 "$bound" "$IBTRACECTL" -j -d "$A" ping --dlid 2 -c "$flood" -i 0 \
-	>"$TMP/flood.json" 2>"$TMP/flood.err" &
-tpid=$!
-IBT_BG_PIDS+=("$tpid")
+start_flood "$TMP/flood.json" "$TMP/flood.err" "$bound" -c "$flood"
 
 # nl_drops PID: the messages PID's netlink sockets dropped (the Drops column
 # of /proc/net/netlink, for the inodes of PID's sockets)
@@ -161,7 +189,6 @@ nl_drops()
 }
 
 sleep 0.3
-pid=$(pgrep -P "$tpid")
 kill -STOP "$pid"
 # Stopped until its socket has dropped results (at most 60 s), whatever
 # the machine's speed: the overrun is what this is about.
