@@ -200,14 +200,18 @@ static void ibtrace_job_batch_send(struct ibtrace_job *job)
 	ibtrace_job_send(job, skb);
 }
 
-static void ibtrace_job_batch_work(struct work_struct *work)
+/* Send the open batch, if there is one; takes batch_lock. */
+static void ibtrace_job_batch_flush(struct ibtrace_job *job)
 {
-	struct ibtrace_job *job = container_of(to_delayed_work(work),
-					       struct ibtrace_job, batch_flush);
-
 	mutex_lock(&job->batch_lock);
 	ibtrace_job_batch_send(job);
 	mutex_unlock(&job->batch_lock);
+}
+
+static void ibtrace_job_batch_work(struct work_struct *work)
+{
+	ibtrace_job_batch_flush(container_of(to_delayed_work(work),
+					     struct ibtrace_job, batch_flush));
 }
 
 /**
@@ -229,9 +233,7 @@ void ibtrace_job_batch_init(struct ibtrace_job *job)
 void ibtrace_job_batch_end(struct ibtrace_job *job)
 {
 	cancel_delayed_work_sync(&job->batch_flush);
-	mutex_lock(&job->batch_lock);
-	ibtrace_job_batch_send(job);
-	mutex_unlock(&job->batch_lock);
+	ibtrace_job_batch_flush(job);
 }
 
 /*
