@@ -2,13 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Peer side of bench/ping.sh: rxe0 with the ibtrace agent, and an
-# ibv_ud_pingpong server for one run.
+# ibv_ud_pingpong server for each of the client's runs: per repetition
+# one polling its CQ, then one with -e.
 
 IBTRACE_ROOT=${IBTRACE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 source "$(dirname "$0")/../lib.sh" >/dev/null
 
 count=${IBTRACE_BENCH_COUNT:-500}
+reps=${IBTRACE_BENCH_REPS:-3}
 ibt_modprobe_ibtrace && ibt_rxe_add rxe0 || exit 1
 touch "$VMRUN_SHARED/peer-ready"
-ibv_ud_pingpong -d rxe0 -g 0 -n "$count"
+for _ in $(seq "$reps"); do
+	timeout 300 ibv_ud_pingpong -d rxe0 -g 0 -n "$count" >/dev/null
+	timeout 300 ibv_ud_pingpong -d rxe0 -g 0 -n "$count" -e >/dev/null
+done
 exec sleep infinity
