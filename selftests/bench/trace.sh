@@ -11,7 +11,9 @@
 #   wall   one trace, process start included
 #   walk   wall minus the same tool's trace from the HCA to itself (the
 #          cost of starting the process and opening the device, which
-#          under TCG dwarfs the fabric's)
+#          under TCG dwarfs the fabric's); without a per-link delay both
+#          are mostly that start, and their difference is noise that can
+#          come out negative: there "kernel" is the figure to read
 #   smps   SMPs the source HCA port sent per trace (sim counters; for
 #          ibtracectl without its class 0x30 probes, shown apart)
 # With a per-link delay (every port's delay_us knob, each direction; the
