@@ -534,6 +534,23 @@ ibt_sim_stat()
 # SL n on VL n (SL 8-15 on VL 0-7): an SLtoVL table for ibt_osm_qos_conf
 IBT_SL2VL_IDENT=0,1,2,3,4,5,6,7,0,1,2,3,4,5,6,7
 
+# ibt_mad_events 1|0: ib_mad's trace events of a send posted, a receive
+# and a send completed on (the trace cleared first, 16 MiB a CPU) or off.
+# Non-zero without tracefs.
+ibt_mad_events()
+{
+	local t=/sys/kernel/tracing e
+
+	[ -d "$t/events" ] || mount -t tracefs nodev "$t" 2>/dev/null
+	[ -d "$t/events/ib_mad" ] || return 1
+	if (($1)); then
+		echo 16384 > "$t/buffer_size_kb" && echo > "$t/trace" || return 1
+	fi
+	for e in ib_mad_ib_send_mad ib_mad_recv_done_handler ib_mad_send_done_handler; do
+		echo "$1" > "$t/events/ib_mad/$e/enable" || return 1
+	done
+}
+
 # The peer VM (vm-run --vms 2 --peer-cmd selftests/peer.sh) ----------------
 
 # Wait up to 60 s for the peer to say it is ready.

@@ -3,7 +3,9 @@
 #
 # Peer side of bench/ping.sh: rxe0 with the ibtrace agent, and an
 # ibv_ud_pingpong server for each of the client's runs: per repetition
-# one polling its CQ, then one with -e.
+# one polling its CQ, then one with -e. Then, if the client asks for the
+# stages (it touches stages-start), ib_mad's trace events here during its
+# stage run, dumped to peer.trace in the shared directory.
 
 IBTRACE_ROOT=${IBTRACE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 source "$(dirname "$0")/../lib.sh" >/dev/null
@@ -16,4 +18,20 @@ for _ in $(seq "$reps"); do
 	timeout 300 ibv_ud_pingpong -d rxe0 -g 0 -n "$count" >/dev/null
 	timeout 300 ibv_ud_pingpong -d rxe0 -g 0 -n "$count" -e >/dev/null
 done
+# wait_for FILE: up to 10 minutes for FILE in the shared directory
+wait_for()
+{
+	for _ in $(seq 6000); do
+		[ -e "$VMRUN_SHARED/$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+if wait_for stages-start; then
+	ibt_mad_events 1 && touch "$VMRUN_SHARED/stages-ready"
+	wait_for stages-done
+	ibt_mad_events 0
+	cat /sys/kernel/tracing/trace > "$VMRUN_SHARED/peer.trace"
+	touch "$VMRUN_SHARED/stages-dumped"
+fi
 exec sleep infinity

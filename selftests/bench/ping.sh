@@ -5,7 +5,10 @@
 # `ibtracectl ping` to the peer VM's in-kernel agent against
 # ibv_ud_pingpong between the same two rxe ports - a raw UD round trip,
 # the floor for any MAD exchange; then both again in loopback on one VM
-# (rxe0 to its own GID), without the link between the VMs.
+# (rxe0 to its own GID), without the link between the VMs. Last, where
+# the two-VM round trip goes: ib_mad's trace events on both VMs during a
+# flood of $count probes, matched by TID, intervals taken within each VM
+# (their clocks differ).
 #
 # ibv_ud_pingpong runs twice each time: polling its CQ (its default: it
 # never sleeps, so it pays no wake-up) and with -e, sleeping on CQ events
@@ -82,6 +85,91 @@ ud_server()
 	done
 }
 
+# shared_wait FILE: up to 60 s for FILE in the shared directory.
+shared_wait()
+{
+	for _ in $(seq 600); do
+		[ -e "$VMRUN_SHARED/$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# hex2num and the stages of each probe from two traces: lines "A" or "B"
+# (which VM) then the trace; prints "STAGE MICROSECONDS" per probe.
+# shellcheck disable=SC2016 # the awk program's own $ fields
+stage_awk='
+function hex2num(h,   i, n) {
+	n = 0; h = tolower(substr(h, 3))
+	for (i = 1; i <= length(h); i++)
+		n = n * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1
+	return n
+}
+/^=== / { vm = $2; next }
+match($0, / [0-9]+\.[0-9]+: ib_mad_[a-z_]+:/) {
+	split(substr($0, RSTART + 1, RLENGTH - 2), f, ": ")
+	if (!match($0, /method 0x[0-9a-f]+/)) next
+	m = hex2num(substr($0, RSTART + 7, RLENGTH - 7))
+	if (!match($0, /(wr)?tid 0x[0-9a-f]+/)) next
+	# the low 28 bits of the TID: enough to tell the probes of a run
+	# apart, and a number every awk keeps exact as an array subscript
+	tid = hex2num("0x" substr($0, RSTART + RLENGTH - 7, 7))
+	t[vm, f[2], m, tid] = f[1]
+	if (vm == "A" && f[2] == "ib_mad_ib_send_mad" && m == 1)
+		tids[tid] = 1
+}
+function d(a, b) { return (a == "" || b == "") ? "" : (b - a) * 1e6 }
+function out(stage, v) { if (v != "") print stage, v }
+END {
+	for (i in tids) {
+		post = t["A", "ib_mad_ib_send_mad", 1, i]
+		ans = t["A", "ib_mad_recv_done_handler", 129, i]
+		turn = d(t["B", "ib_mad_recv_done_handler", 1, i], t["B", "ib_mad_ib_send_mad", 129, i])
+		out("rtt", d(post, ans))
+		out("a_wc", d(post, t["A", "ib_mad_send_done_handler", 1, i]))
+		out("b_turn", turn)
+		out("b_wc", d(t["B", "ib_mad_ib_send_mad", 129, i], t["B", "ib_mad_send_done_handler", 129, i]))
+		if (d(post, ans) != "" && turn != "")
+			out("below", d(post, ans) - turn)
+		out("a_next", d(ans, t["A", "ib_mad_ib_send_mad", 1, i + 1]))
+	}
+}'
+
+# stages: the table of where a two-VM probe's time goes.
+stages()
+{
+	local st name
+
+	touch "$VMRUN_SHARED/stages-start"
+	if ! shared_wait stages-ready || ! ibt_mad_events 1; then
+		echo "no ib_mad trace events on one of the VMs: no stages"
+		touch "$VMRUN_SHARED/stages-done"
+		return
+	fi
+	"$IBTRACECTL" -d rxe0 ping --dgid "$peer" -c "$count" -i 0 -t 2000 >/dev/null
+	ibt_mad_events 0
+	touch "$VMRUN_SHARED/stages-done"
+	shared_wait stages-dumped || { echo "the peer's trace did not come: no stages"; return; }
+	st=$({ echo "=== A"; cat /sys/kernel/tracing/trace
+	       echo "=== B"; cat "$VMRUN_SHARED/peer.trace"; } | awk "$stage_awk")
+	echo
+	echo "Where the two-VM round trip goes: ib_mad's trace events on both VMs, $count probes (A: ours, B: the peer's agent)"
+	printf '%-58s %6s %9s %9s %9s\n' stage probes "median us" "p10 us" "p90 us"
+	while read -r name title; do
+		awk -v s="$name" '$1 == s { print $2 }' <<< "$st" | sort -n |
+		awk -v t="$title" '{ v[NR] = $1 } END {
+			if (NR) printf "%-58s %6d %9.0f %9.0f %9.0f\n", t, NR,
+				v[int((NR + 1) / 2)], v[int(NR / 10) + 1], v[int(NR * 9 / 10) + 1] }'
+	done <<'EOF_STAGES'
+rtt A: request posted -> answer at ib_mad (the RTT, traced)
+b_turn B: request at ib_mad -> answer posted (agent, dispatch)
+a_next A: answer at ib_mad -> next request posted
+below RTT minus B's turnaround (wire, rxe, softirqs)
+a_wc A: request posted -> its send completion
+b_wc B: answer posted -> its send completion
+EOF_STAGES
+}
+
 compare "RTT over rxe between two TCG VMs" "$peer" "${VMRUN_PEER_IP4:-198.18.0.2}"
 
 # The same without the link between the VMs: rxe0 to its own GID, the
@@ -90,3 +178,4 @@ compare "RTT over rxe between two TCG VMs" "$peer" "${VMRUN_PEER_IP4:-198.18.0.2
 ud_server "$reps" &
 compare "RTT over rxe in loopback (one VM, rxe0 to itself)" "$(ibt_gid0 rxe0)" 127.0.0.1
 wait
+stages
