@@ -553,17 +553,24 @@ ibt_mad_events()
 
 # The peer VM (vm-run --vms 2 --peer-cmd selftests/peer.sh) ----------------
 
-# Wait up to 60 s for the peer to say it is ready.
-ibt_wait_peer()
+# ibt_wait_shared FILE SECONDS: wait up to SECONDS for FILE to appear in
+# the directory both VMs share (one VM's signal to the other).
+ibt_wait_shared()
 {
 	local i
 
 	[ -n "$VMRUN_SHARED" ] || return 1
-	for i in $(seq 600); do
-		[ -e "$VMRUN_SHARED/peer-ready" ] && return 0
+	for i in $(seq $(($2 * 10))); do
+		[ -e "$VMRUN_SHARED/$1" ] && return 0
 		sleep 0.1
 	done
 	return 1
+}
+
+# Wait up to 60 s for the peer to say it is ready.
+ibt_wait_peer()
+{
+	ibt_wait_shared peer-ready 60
 }
 
 # ibt_peer_run CMD: run the shell command CMD on the peer (as root, with

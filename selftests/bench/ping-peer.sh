@@ -18,18 +18,9 @@ for _ in $(seq "$reps"); do
 	timeout 300 ibv_ud_pingpong -d rxe0 -g 0 -n "$count" >/dev/null
 	timeout 300 ibv_ud_pingpong -d rxe0 -g 0 -n "$count" -e >/dev/null
 done
-# wait_for FILE: up to 10 minutes for FILE in the shared directory
-wait_for()
-{
-	for _ in $(seq 6000); do
-		[ -e "$VMRUN_SHARED/$1" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
-if wait_for stages-start; then
+if ibt_wait_shared stages-start 600; then
 	ibt_mad_events 1 && touch "$VMRUN_SHARED/stages-ready"
-	wait_for stages-done
+	ibt_wait_shared stages-done 600
 	ibt_mad_events 0
 	cat /sys/kernel/tracing/trace > "$VMRUN_SHARED/peer.trace"
 	touch "$VMRUN_SHARED/stages-dumped"

@@ -85,16 +85,6 @@ ud_server()
 	done
 }
 
-# shared_wait FILE: up to 60 s for FILE in the shared directory.
-shared_wait()
-{
-	for _ in $(seq 600); do
-		[ -e "$VMRUN_SHARED/$1" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
 # hex2num and the stages of each probe from two traces: lines "A" or "B"
 # (which VM) then the trace; prints "STAGE MICROSECONDS" per probe.
 # shellcheck disable=SC2016 # the awk program's own $ fields
@@ -124,13 +114,14 @@ END {
 	for (i in tids) {
 		post = t["A", "ib_mad_ib_send_mad", 1, i]
 		ans = t["A", "ib_mad_recv_done_handler", 129, i]
+		rtt = d(post, ans)
 		turn = d(t["B", "ib_mad_recv_done_handler", 1, i], t["B", "ib_mad_ib_send_mad", 129, i])
-		out("rtt", d(post, ans))
+		out("rtt", rtt)
 		out("a_wc", d(post, t["A", "ib_mad_send_done_handler", 1, i]))
 		out("b_turn", turn)
 		out("b_wc", d(t["B", "ib_mad_ib_send_mad", 129, i], t["B", "ib_mad_send_done_handler", 129, i]))
-		if (d(post, ans) != "" && turn != "")
-			out("below", d(post, ans) - turn)
+		if (rtt != "" && turn != "")
+			out("below", rtt - turn)
 		out("a_next", d(ans, t["A", "ib_mad_ib_send_mad", 1, i + 1]))
 	}
 }'
@@ -141,7 +132,7 @@ stages()
 	local st name
 
 	touch "$VMRUN_SHARED/stages-start"
-	if ! shared_wait stages-ready || ! ibt_mad_events 1; then
+	if ! ibt_wait_shared stages-ready 60 || ! ibt_mad_events 1; then
 		echo "no ib_mad trace events on one of the VMs: no stages"
 		touch "$VMRUN_SHARED/stages-done"
 		return
@@ -149,7 +140,7 @@ stages()
 	"$IBTRACECTL" -d rxe0 ping --dgid "$peer" -c "$count" -i 0 -t 2000 >/dev/null
 	ibt_mad_events 0
 	touch "$VMRUN_SHARED/stages-done"
-	shared_wait stages-dumped || { echo "the peer's trace did not come: no stages"; return; }
+	ibt_wait_shared stages-dumped 60 || { echo "the peer's trace did not come: no stages"; return; }
 	st=$({ echo "=== A"; cat /sys/kernel/tracing/trace
 	       echo "=== B"; cat "$VMRUN_SHARED/peer.trace"; } | awk "$stage_awk")
 	echo
