@@ -173,6 +173,8 @@ demo: deps
 bench: deps
 	@$(MAKE) -s deps DEPS="$(BENCH_DEPS)"
 	$(MAKE) all
+	selftests/vm-run --cpus 1 --vms 2 --peer-cmd selftests/bench/ping-peer.sh -- \
+		selftests/bench/ping.sh
 	selftests/vm-run --vms 2 --peer-cmd selftests/bench/ping-peer.sh -- \
 		selftests/bench/ping.sh
 	selftests/vm-run -- selftests/bench/sim_ping.sh

@@ -60,7 +60,7 @@ peer()
 
 "$IBTRACECTL" -d "$A" ping --dlid 2 -c 10 -i 0 >/dev/null	# warm up
 read -r ours_lo ours_hi < <(reps ours)
-read -r med p99 recv shown < <(jq -r '"\(.summary.rtt_median_ns) \(.summary.rtt_p99_ns) \(.summary.received) \(.probes | length)"' "$out_ours")
+read -r med avg p99 recv shown < <(jq -r '"\(.summary.rtt_median_ns) \(.summary.rtt_avg_ns) \(.summary.rtt_p99_ns) \(.summary.received) \(.probes | length)"' "$out_ours")
 
 ibping -S -C "$B" -P 1 >/dev/null 2>&1 &
 srv=$!
@@ -78,15 +78,24 @@ peer_marg=$(us $((peer_hi - peer_lo)) $((count - count_lo)))
 echo
 echo "ibtrace_sim, two HCAs back to back, $count_lo and $count round trips, TCG VM"
 echo "(wall per probe: the median of $nreps runs at each count)"
-printf '%-44s %11s %11s %11s %9s %9s\n' "" "us/probe@$count_lo" "us/probe@$count" \
-	"marginal us" "median" "p99"
-printf '%-44s %11s %11s %11s %9s %9s\n' "ibtracectl ping --dlid (kernel, class 0x30)" \
+fmt='%-44s %11s %11s %11s %9s %9s %9s\n'
+# shellcheck disable=SC2059 # one format for the header and the rows
+printf "$fmt" "" "us/probe@$count_lo" "us/probe@$count" \
+	"marginal us" "median" "mean" "p99"
+# shellcheck disable=SC2059
+printf "$fmt" "ibtracectl ping --dlid (kernel, class 0x30)" \
 	"$(us "$ours_lo" "$count_lo")" "$(us "$ours_hi" "$count")" "$ours_marg" \
-	"$(us "$med" 1)" "$(us "$p99" 1)"
-printf '%-44s %11s %11s %11s %9s %9s\n' "ibping -f (user space, class 0x32)" \
-	"$(us "$peer_lo" "$count_lo")" "$(us "$peer_hi" "$count")" "$peer_marg" - -
+	"$(us "$med" 1)" "$(us "$avg" 1)" "$(us "$p99" 1)"
+# shellcheck disable=SC2059
+printf "$fmt" "ibping -f (user space, class 0x32)" \
+	"$(us "$peer_lo" "$count_lo")" "$(us "$peer_hi" "$count")" "$peer_marg" - - -
 echo "(marginal: the cost of one more probe, the difference of the two runs' wall"
-echo " times over the difference of their counts; median and p99: ours in-kernel RTT)"
+echo " times over the difference of their counts; median, mean and p99: ours"
+echo " in-kernel RTT, from the run of $count)"
+awk -v m="$ours_marg" -v med="$med" -v avg="$avg" 'BEGIN {
+	if (med > 0 && avg > 0)
+		printf "ours: marginal / median RTT %.2f, marginal / mean RTT %.2f\n",
+			m * 1000 / med, m * 1000 / avg }'
 awk -v a="$ours_marg" -v b="$peer_marg" 'BEGIN { printf "ratio ibtracectl/ibping (marginal cost per probe): %.2f\n", (b > 0 ? a / b : 0) }'
 echo "answered (at $count): ibtracectl $recv/$count (its results printed: $shown), ibping ${peer_recv:-?}/$count"
 
