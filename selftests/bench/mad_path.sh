@@ -3,17 +3,24 @@
 #
 # Benchmark (prints figures, asserts nothing): where the time of one ping
 # probe goes, on two ibtrace_sim HCAs back to back, measured with the
-# kernel's tracing: ib_mad's trace events and kprobes on our exchange.
-# For every probe of `ibtracectl ping --dlid 2 -c N -i 0` (N:
-# IBTRACE_BENCH_COUNT, default 1000), in order:
-#   post      ibtrace_mad_exchange() entered -> ib_mad sends the request
-#   to agent  -> the agent of the other HCA is handed the request
-#   agent     -> ib_mad sends the agent's answer
-#   back      -> our requester's agent is handed the answer
-#   wake-up   -> ibtrace_mad_exchange() returns to the ping
-#   report    -> the next probe's exchange is entered (the probe's
-#             netlink message, the ping's loop)
-# and the whole probe; median and mean over the probes, microseconds.
+# kernel's tracing: ib_mad's trace events (matched by TID) and kprobes on
+# the ping loop's call. `ibtracectl ping --dlid 2 -c N -i 0` (N:
+# IBTRACE_BENCH_COUNT, default 1000) is a flood, so its probes are
+# chained: each request is posted by the answer to the one before, from
+# ib_mad's receive handler, while the ping loop wakes up and reports. For
+# every probe:
+#   to agent   request posted -> the other HCA's ib_mad receives it
+#   agent      -> ib_mad posts the agent's answer
+#   back       -> our ib_mad receives the answer
+#   next post  -> the next probe's request is posted (the chain)
+#   probe      request posted -> the next one posted: the steady-state
+#              cost of a probe, the sum of the four above
+# and, off that path while the chain runs:
+#   wake-up    answer received -> the ping loop's call for the probe
+#              (ibtrace_mad_call_run()) returns
+#   report     -> the loop's call for the next probe (the probe's
+#              netlink message, the loop)
+# median and mean over the probes, microseconds.
 # The tool reads as the kernel sends: a second run prints the probes as
 # text to a file, as a user at a terminal would. IBTRACE_BENCH_FABRIC=rxe
 # pings rxe0's own GID instead (RoCE in loopback: no link, so rxe, ib_mad
@@ -55,15 +62,18 @@ trap trace_off EXIT
 
 trace_off
 echo 8192 >"$T/buffer_size_kb"
-# ibtrace_mad_exchange_on(), the ping's call (from ping.c, so not inlined).
-echo 'p:ibt/xchg ibtrace_mad_exchange_on' >>"$T/kprobe_events" &&
-	echo 'r:ibt/xchg_ret ibtrace_mad_exchange_on' >>"$T/kprobe_events" ||
-	{ echo "cannot place kprobes on ibtrace_mad_exchange_on" >&2; exit 4; }
-for e in ibt/xchg ibt/xchg_ret ib_mad/ib_mad_ib_send_mad ib_mad/ib_mad_recv_done_agent; do
+# ibtrace_mad_call_run(), the ping loop's call (from ping.c, so not inlined).
+echo 'p:ibt/call ibtrace_mad_call_run' >>"$T/kprobe_events" &&
+	echo 'r:ibt/call_ret ibtrace_mad_call_run' >>"$T/kprobe_events" ||
+	{ echo "cannot place kprobes on ibtrace_mad_call_run" >&2; exit 4; }
+for e in ibt/call ibt/call_ret ib_mad/ib_mad_ib_send_mad ib_mad/ib_mad_recv_done_handler; do
 	echo 1 >"$T/events/$e/enable"
 done
 
 # phases: the trace of one run into per-probe phases, then the table.
+# A request is method 0x01, its answer 0x81 with the same TID (its low
+# 28 bits tell a run's probes apart); the loop's calls end in the order
+# of the probes.
 phases()
 {
 	awk '
@@ -73,27 +83,40 @@ phases()
 				return substr($i, 1, length($i) - 1) * 1e6
 		return -1
 	}
+	function hex2num(h,   i, n) {
+		n = 0; h = tolower(substr(h, 3))
+		for (i = 1; i <= length(h); i++)
+			n = n * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1
+		return n
+	}
 	function add(k, v) { n[k]++; s[k] += v; all[k, n[k]] = v }
-	/xchg_ret:/ { if (st == 4) { ret = t(); add("wake-up", ret - back); st = 5 }; next }
-	/xchg:/ {
-		now = t()
-		if (st == 5) { add("report", now - ret); add("probe", now - start) }
-		start = now; st = 1; next
-	}
+	/ call_ret: / { R[++nr] = t(); next }
+	/ call: / { E[++ne] = t(); next }
 	# MADs of other classes (ib_sa asks the SA for ClassPortInfo) are not ours
-	/ib_mad_(ib_send_mad|recv_done_agent):/ && !/class 0x30 / { next }
-	/ib_mad_ib_send_mad:/ {
-		if (st == 1) { add("post", t() - start); sent = t(); st = 2 }
-		else if (st == 3) { add("agent", t() - agin); resp = t(); st = 3.5 }
-		next
-	}
-	/ib_mad_recv_done_agent:/ {
-		if (st == 2) { add("to agent", t() - sent); agin = t(); st = 3 }
-		else if (st == 3.5) { add("back", t() - resp); back = t(); st = 4 }
-		next
+	!/ib_mad_(ib_send_mad|recv_done_handler):/ || !/ class 0x30 / { next }
+	{
+		if (!match($0, /method 0x[0-9a-f]+/)) next
+		m = hex2num(substr($0, RSTART + 7, RLENGTH - 7))
+		if (!match($0, / tid 0x[0-9a-f]+/)) next
+		tid = hex2num("0x" substr($0, RSTART + RLENGTH - 7, 7))
+		send = /ib_mad_ib_send_mad:/
+		if (send && m == 1 && !(tid in S)) { S[tid] = t(); probe[++np] = tid }
+		else if (!send && m == 1) A[tid] = t()
+		else if (send && m == 129) Q[tid] = t()
+		else if (!send && m == 129) B[tid] = t()
 	}
 	END {
-		split("post,to agent,agent,back,wake-up,report,probe", order, ",")
+		for (k = 1; k <= np; k++) {
+			i = probe[k]; j = probe[k + 1]
+			if ((i in A)) add("to agent", A[i] - S[i])
+			if ((i in A) && (i in Q)) add("agent", Q[i] - A[i])
+			if ((i in Q) && (i in B)) add("back", B[i] - Q[i])
+			if ((i in B) && k < np) add("next post", S[j] - B[i])
+			if (k < np) add("probe", S[j] - S[i])
+			if ((i in B) && k <= nr) add("wake-up", R[k] - B[i])
+			if (k <= nr && k < ne) add("report", E[k + 1] - R[k])
+		}
+		split("to agent,agent,back,next post,probe,wake-up,report", order, ",")
 		for (i = 1; i <= 7; i++) {
 			k = order[i]
 			m = n[k]
@@ -104,6 +127,8 @@ phases()
 				while (b > 0 && v[b] > x) { v[b + 1] = v[b]; b-- }
 				v[b + 1] = x }
 			printf "%-9s %8.1f %8.1f %6d\n", k, v[int((m + 1) / 2)], s[k] / m, m
+			if (k == "probe")
+				print "(off the chain, beside the next probe:)"
 		}
 	}'
 }
@@ -132,8 +157,8 @@ run "$A, ibtracectl -j (JSON read at once)" \
 run "$A, ibtracectl, a line per probe" \
 	sh -c '"$0" -d "$1" ping "$3" "$4" -c "$2" -i 0 >/tmp/mad_path.out' \
 	"$IBTRACECTL" "$A" "$count" "${to[@]}"
-echo "(report: the probe's netlink message and the ping's loop to the next post;"
-echo " probe: one exchange's entry to the next's, the steady-state cost of a probe)"
+echo "(probe: a request posted to the next one posted, the steady-state cost of a"
+echo " probe; wake-up and report: the ping loop, while the next probe flies)"
 
 trace_off
 if [ "$A" = rxe0 ]; then
