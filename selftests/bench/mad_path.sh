@@ -20,7 +20,7 @@
 #              (ibtrace_mad_call_run()) returns
 #   report     -> the loop's call for the next probe (the probe's
 #              netlink message, the loop)
-# median and mean over the probes, microseconds.
+# median, mean, p90 and p99 over the probes, microseconds.
 # The tool reads as the kernel sends: a second run prints the probes as
 # text to a file, as a user at a terminal would. IBTRACE_BENCH_FABRIC=rxe
 # pings rxe0's own GID instead (RoCE in loopback: no link, so rxe, ib_mad
@@ -62,6 +62,7 @@ trap trace_off EXIT
 
 trace_off
 echo 8192 >"$T/buffer_size_kb"
+echo 4096 >"$T/saved_cmdlines_size"	# the task of each event, not <...>
 # ibtrace_mad_call_run(), the ping loop's call (from ping.c, so not inlined).
 echo 'p:ibt/call ibtrace_mad_call_run' >>"$T/kprobe_events" &&
 	echo 'r:ibt/call_ret ibtrace_mad_call_run' >>"$T/kprobe_events" ||
@@ -100,7 +101,11 @@ phases()
 		if (!match($0, / tid 0x[0-9a-f]+/)) next
 		tid = hex2num("0x" substr($0, RSTART + RLENGTH - 7, 7))
 		send = /ib_mad_ib_send_mad:/
-		if (send && m == 1 && !(tid in S)) { S[tid] = t(); probe[++np] = tid }
+		if (send && m == 1 && !(tid in S)) {
+			S[tid] = t(); probe[++np] = tid
+			# posted by the answer before it: in ib_mad'"'"'s completion work
+			if (np > 1 && $1 ~ /^kworker\//) chained++
+		}
 		else if (!send && m == 1) A[tid] = t()
 		else if (send && m == 129) Q[tid] = t()
 		else if (!send && m == 129) B[tid] = t()
@@ -120,15 +125,17 @@ phases()
 		for (i = 1; i <= 7; i++) {
 			k = order[i]
 			m = n[k]
-			if (!m) { printf "%-9s %8s %8s %6s\n", k, "-", "-", 0; continue }
+			if (!m) { printf "%-9s %8s %8s %8s %8s %6s\n", k, "-", "-", "-", "-", 0; continue }
 			for (a = 1; a <= m; a++) v[a] = all[k, a]
 			# insertion sort is fine for a few thousand
 			for (a = 2; a <= m; a++) { x = v[a]; b = a - 1
 				while (b > 0 && v[b] > x) { v[b + 1] = v[b]; b-- }
 				v[b + 1] = x }
-			printf "%-9s %8.1f %8.1f %6d\n", k, v[int((m + 1) / 2)], s[k] / m, m
+			printf "%-9s %8.1f %8.1f %8.1f %8.1f %6d\n", k, v[int((m + 1) / 2)],
+				s[k] / m, v[int(m * 9 / 10) + 1], v[int(m * 99 / 100) + 1], m
 			if (k == "probe")
-				print "(off the chain, beside the next probe:)"
+				printf "(requests posted by the answer before: %d of %d; off the chain, beside the next probe:)\n",
+					chained, np - 1
 		}
 	}'
 }
@@ -146,7 +153,7 @@ run()	# LABEL CMD...
 	echo 0 >"$T/tracing_on"
 	echo
 	echo "$label: $count probes, $(( (t1 - t0) / count / 1000 )) us of wall time each"
-	printf '%-9s %8s %8s %6s\n' phase "median" "mean" probes
+	printf '%-9s %8s %8s %8s %8s %6s\n' phase median mean p90 p99 probes
 	grep -v "^#" "$T/trace" | phases
 }
 
